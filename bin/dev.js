@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// Runs the CLI from the TypeScript source (development, tests): tsx compiles on the fly.
+// oclif's own source mapping cannot map a tree built with rootDir "." (src/ and plugins/), so
+// this entry registers tsx itself and points oclif at the source command index directly.
+import {readFileSync} from 'node:fs'
+import {fileURLToPath} from 'node:url'
+import {execute, settings} from '@oclif/core'
+import {register} from 'tsx/esm/api'
+
+register()
+settings.enableAutoTranspile = false
+const root = fileURLToPath(new URL('..', import.meta.url))
+const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+pjson.oclif.commands.target = './src/command-index.ts'
+await execute({dir: import.meta.url, loadOptions: {root, pjson}})

@@ -1,0 +1,144 @@
+/**
+ * The plugin API, version 1. A plugin is an ES module whose default export is a Plugin; built-ins
+ * in plugins/ are written against exactly this API and loaded the same way as npm packages.
+ */
+
+export const PLUGIN_API_VERSION = 1
+
+/** A JSON Schema (draft 2020-12) object. */
+export type JsonSchema = Record<string, unknown>
+
+export interface ConditionResult {
+  passed: boolean
+  /** What the condition wanted, for people: `>= 3`, `"CLOSED"`. */
+  expected: unknown
+  /** The value it judged (after resolving a path). */
+  actual: unknown
+  /** One line a person can read: `items.length is 2, expected >= 3`. */
+  message: string
+}
+
+/** A condition spec as written in a checkpoint: its type and its parameters side by side. */
+export interface ConditionSpec {
+  type: string
+  [param: string]: unknown
+}
+
+export interface ConditionContext {
+  /** Evaluates another condition (every/some/custom nest conditions). */
+  evaluate(spec: ConditionSpec, actual: unknown): ConditionResult
+}
+
+export interface Condition<Params = Record<string, unknown>> {
+  name: string
+  description?: string
+  /** JSON Schema of the parameters (every key of the spec but `type`). */
+  paramsSchema: JsonSchema
+  evaluate(actual: unknown, params: Params, context: ConditionContext): ConditionResult
+}
+
+export interface ToolDefinition {
+  name: string
+  description: string
+  /** JSON Schema of the tool's arguments. */
+  inputSchema: JsonSchema
+}
+
+export interface ToolResult {
+  ok: boolean
+  output: string
+}
+
+/** What a mode offers an agent for one run. */
+export interface ModeSession {
+  instructions: string
+  tools: ToolDefinition[]
+  call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>
+  /** Environment of the session's processes (shell PATH, tokens), for providers that run their own tools. */
+  env: Record<string, string>
+  /** MCP servers the session uses, for providers that attach them themselves. */
+  mcpServers?: Array<{name: string; command?: string; args?: string[]; env?: Record<string, string>; url?: string}>
+  close(): Promise<void>
+}
+
+export interface ModeContext {
+  options: Record<string, unknown>
+  /** GitHub access for the agent: API base URL, token and the environment `gh` needs. */
+  github: {apiUrl: string; token: string; env: Record<string, string>}
+  workdir: string
+  signal?: AbortSignal
+}
+
+export interface Availability {
+  available: boolean
+  /** Why not, and how to fix it ("gh not found: apt-get install gh"). */
+  reason?: string
+}
+
+export interface Mode {
+  name: string
+  description?: string
+  optionsSchema: JsonSchema
+  available(context: ModeContext): Promise<Availability>
+  open(context: ModeContext): Promise<ModeSession>
+}
+
+export interface Usage {
+  input: number
+  output: number
+  reasoning: number
+  cache_read: number
+  cache_write: number
+}
+
+export interface ProviderToolCall {
+  tool: string
+  args: Record<string, unknown>
+  output: string
+  ok: boolean
+  ms: number
+}
+
+export interface ProviderTurn {
+  usage: Usage
+  tool_calls: ProviderToolCall[]
+  started_at: string
+  ms: number
+  text?: string
+}
+
+export interface ProviderTrace {
+  turns: ProviderTurn[]
+  final_text: string
+  cost_usd?: number
+}
+
+export interface ProviderRunInput {
+  prompt: string
+  session: ModeSession
+  model: string
+  options: Record<string, unknown>
+  limits: {timeout_ms: number; max_turns?: number; max_tokens?: number}
+  signal: AbortSignal
+}
+
+export interface Provider {
+  name: string
+  description?: string
+  optionsSchema: JsonSchema
+  run(input: ProviderRunInput): Promise<ProviderTrace>
+}
+
+export interface Plugin {
+  apiVersion: typeof PLUGIN_API_VERSION
+  name: string
+  version: string
+  modes?: Mode[]
+  providers?: Provider[]
+  conditions?: Condition<any>[] // eslint-disable-line @typescript-eslint/no-explicit-any -- params differ per condition
+}
+
+/** Identity at run time, typed at compile time: `export default definePlugin({...})`. */
+export function definePlugin<P extends Plugin>(plugin: P): P {
+  return plugin
+}

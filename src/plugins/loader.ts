@@ -1,0 +1,210 @@
+/**
+ * Loads plugins into a registry: the built-ins in plugins/ first, then those named in the config's
+ * `plugins:` list, resolved from the config file's folder (npm names, `package:export`, or paths).
+ * Every problem of every plugin is collected before anything is reported, so one broken plugin
+ * never hides another's diagnostics.
+ */
+import {existsSync, statSync} from 'node:fs'
+import path from 'node:path'
+import {fileURLToPath, pathToFileURL} from 'node:url'
+import {BadInputError, type Diagnostic} from '../spec/diagnostics.js'
+import {PLUGIN_API_VERSION, type Plugin} from './api.js'
+import {PluginRegistry, type PluginSource} from './registry.js'
+
+/** Built-in plugins, in load order; each is a folder under plugins/. */
+export const BUILT_IN_PLUGINS = ['conditions-core'] as const
+
+export interface PluginRequest {
+  specifier: string
+  options?: Record<string, unknown>
+}
+
+export interface LoadPluginsOptions {
+  /** Folder that plugin specifiers resolve from (the config file's folder). */
+  fromDir: string
+  plugins: PluginRequest[]
+  /** Shown in messages as where the list came from. */
+  origin: string
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+/** From source (tests, bin/dev.js) built-ins are .ts beside src/; from dist they are compiled .js. */
+const runningFromSource = import.meta.url.endsWith('.ts')
+const packageRoot = path.resolve(here, runningFromSource ? '../..' : '../../..')
+
+export function builtInPluginPath(name: string): string {
+  return runningFromSource
+    ? path.join(packageRoot, 'plugins', name, 'index.ts')
+    : path.join(packageRoot, 'dist', 'plugins', name, 'index.js')
+}
+
+/** Loads every plugin it can and reports every problem; throws when there is any. */
+export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginRegistry> {
+  const {registry, diagnostics} = await loadPluginsCollecting(options)
+  if (diagnostics.length > 0) throw new BadInputError(diagnostics)
+  return registry
+}
+
+/** The registry of what loaded, and one finding per problem (for validate, which reports everything). */
+export async function loadPluginsCollecting(options: LoadPluginsOptions): Promise<{registry: PluginRegistry; diagnostics: Diagnostic[]}> {
+  const registry = new PluginRegistry()
+  const problems: Diagnostic[] = []
+  const report = (specifier: string, message: string): void => {
+    problems.push({file: options.origin, code: 'plugin', message: `plugin "${specifier}": ${message}`})
+  }
+  const requests: Array<PluginRequest & {source?: PluginSource; file?: string}> = [
+    ...BUILT_IN_PLUGINS.map((name) => ({specifier: name, source: 'built-in' as const, file: builtInPluginPath(name)})),
+    ...options.plugins,
+  ]
+  // Import in parallel; register in list order so that which plugin wins a name is deterministic.
+  const outcomes = await Promise.all(
+    requests.map(async (request) => {
+      try {
+        const target = request.file
+          ? {url: pathToFileURL(request.file).href, exportName: undefined, source: request.source!}
+          : await resolveSpecifier(request.specifier, options.fromDir)
+        const plugin = await importPlugin(target.url, target.exportName, request.options)
+        return {ok: true as const, request, target, plugin}
+      } catch (error) {
+        return {ok: false as const, request, error: error as Error}
+      }
+    }),
+  )
+  for (const outcome of outcomes) {
+    if (!outcome.ok) {
+      report(outcome.request.specifier, outcome.error.message)
+      continue
+    }
+    const {request, target, plugin} = outcome
+    const shapeProblems = checkShape(plugin)
+    if (shapeProblems.length > 0) {
+      for (const problem of shapeProblems) report(request.specifier, problem)
+      continue
+    }
+    const valid = plugin as Plugin
+    for (const conflict of registry.register(valid, target.source, request.specifier, fileURLToPath(target.url))) {
+      report(request.specifier, conflict)
+    }
+  }
+  return {registry, diagnostics: problems}
+}
+
+interface ResolvedTarget {
+  url: string
+  exportName?: string
+  source: PluginSource
+}
+
+async function resolveSpecifier(specifier: string, fromDir: string): Promise<ResolvedTarget> {
+  if (isPathSpecifier(specifier)) {
+    const file = resolvePathPlugin(path.resolve(fromDir, specifier))
+    return {url: pathToFileURL(file).href, source: 'path'}
+  }
+  const [name, exportName] = splitExport(specifier)
+  const {resolve} = await import('import-meta-resolve')
+  const parent = pathToFileURL(path.join(fromDir, 'noop.js')).href
+  const candidates = name.startsWith('ghx-bench-plugin') || name.includes('/') ? [name] : [name, `ghx-bench-plugin-${name}`]
+  for (const candidate of candidates) {
+    try {
+      return {url: resolve(candidate, parent), exportName, source: 'npm'}
+    } catch {
+      // try the next naming convention
+    }
+  }
+  throw new Error(`not found: tried ${candidates.map((c) => `"${c}"`).join(' and ')} from ${fromDir} (node_modules resolution); install it with npm install --save-dev ${candidates.at(-1)}`)
+}
+
+function isPathSpecifier(specifier: string): boolean {
+  return specifier.startsWith('.') || path.isAbsolute(specifier) || specifier.startsWith('file:')
+}
+
+/** `pkg:export` and `@scope/pkg:export` name one export of a package. */
+function splitExport(specifier: string): [string, string | undefined] {
+  const index = specifier.indexOf(':', specifier.startsWith('@') ? specifier.indexOf('/') : 0)
+  return index < 0 ? [specifier, undefined] : [specifier.slice(0, index), specifier.slice(index + 1)]
+}
+
+function resolvePathPlugin(target: string): string {
+  const file = target.startsWith('file:') ? fileURLToPath(target) : target
+  if (existsSync(file) && statSync(file).isDirectory()) {
+    for (const index of ['index.js', 'index.mjs', 'index.ts']) {
+      if (existsSync(path.join(file, index))) return path.join(file, index)
+    }
+    throw new Error(`not found: ${file} is a folder with no index.js, index.mjs or index.ts`)
+  }
+  if (!existsSync(file)) throw new Error(`not found: no file at ${file}`)
+  return file
+}
+
+async function importPlugin(url: string, exportName: string | undefined, options?: Record<string, unknown>): Promise<unknown> {
+  let module: Record<string, unknown>
+  try {
+    module = (await import(url)) as Record<string, unknown>
+  } catch (error) {
+    throw new Error(`threw while loading: ${(error as Error).message}`)
+  }
+  let exported: unknown
+  if (exportName) {
+    if (!(exportName in module)) throw new Error(`has no export "${exportName}" (exports: ${Object.keys(module).join(', ')})`)
+    exported = module[exportName]
+  } else {
+    // CommonJS interop can wrap the default export twice.
+    const first = module.default as Record<string, unknown> | undefined
+    exported = first && typeof first === 'object' && 'default' in first ? first.default : (first ?? module)
+  }
+  // A factory export takes the options given in the config.
+  if (typeof exported === 'function') {
+    try {
+      exported = await (exported as (o: Record<string, unknown>) => unknown)(options ?? {})
+    } catch (error) {
+      throw new Error(`factory threw: ${(error as Error).message}`)
+    }
+  }
+  return exported
+}
+
+/** Duck-typed check of a plugin's shape; each problem is one sentence. */
+export function checkShape(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null) {
+    return [`is not a plugin: its default export is ${value === null ? 'null' : typeof value}, expected an object from definePlugin({...})`]
+  }
+  const plugin = value as Record<string, unknown>
+  const problems: string[] = []
+  if (plugin.apiVersion !== PLUGIN_API_VERSION) {
+    problems.push(
+      plugin.apiVersion === undefined
+        ? `is not a plugin: it has no apiVersion (expected ${PLUGIN_API_VERSION})`
+        : `has apiVersion ${JSON.stringify(plugin.apiVersion)}, this ghx-bench supports apiVersion ${PLUGIN_API_VERSION}`,
+    )
+    return problems
+  }
+  if (typeof plugin.name !== 'string' || plugin.name === '') problems.push('is not a plugin: "name" must be a non-empty string')
+  if (typeof plugin.version !== 'string') problems.push('is not a plugin: "version" must be a string')
+  const kinds = {
+    modes: ['available', 'open'],
+    providers: ['run'],
+    conditions: ['evaluate'],
+  } as const
+  for (const [kind, methods] of Object.entries(kinds)) {
+    const list = plugin[kind]
+    if (list === undefined) continue
+    if (!Array.isArray(list)) {
+      problems.push(`"${kind}" must be an array`)
+      continue
+    }
+    list.forEach((item: Record<string, unknown>, index) => {
+      const what = `${kind}[${index}]${typeof item?.name === 'string' ? ` "${item.name}"` : ''}`
+      if (typeof item !== 'object' || item === null) return problems.push(`${what} must be an object`)
+      if (typeof item.name !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(item.name)) {
+        problems.push(`${what} needs a name of lower-case letters, digits, _ and -`)
+      }
+      const schemaKey = kind === 'conditions' ? 'paramsSchema' : 'optionsSchema'
+      if (typeof item[schemaKey] !== 'object' || item[schemaKey] === null) problems.push(`${what} needs ${schemaKey} (a JSON Schema object)`)
+      for (const method of methods) {
+        if (typeof item[method] !== 'function') problems.push(`${what} needs a function "${method}"`)
+      }
+      return undefined
+    })
+  }
+  return problems
+}

@@ -1,0 +1,21 @@
+/**
+ * The published JSON Schemas: schemas/<file> is generated from these objects (npm run schemas),
+ * and a test fails when a committed file differs from what the source would generate.
+ */
+import {configSchema} from '../config/schema.js'
+import {profileSchema} from './schemas/profile.js'
+import {scenarioSetSchema} from './schemas/scenario-set.js'
+import {scenarioSchema} from './schemas/scenario.js'
+import {suiteSchema} from './schemas/suite.js'
+
+export const SCHEMA_FILES: Record<string, object> = {
+  'config.schema.json': configSchema,
+  'suite.schema.json': suiteSchema,
+  'scenario.schema.json': scenarioSchema,
+  'scenario-set.schema.json': scenarioSetSchema,
+  'profile.schema.json': profileSchema,
+}
+
+export function renderSchema(schema: object): string {
+  return JSON.stringify(schema, null, 2) + '\n'
+}

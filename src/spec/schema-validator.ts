@@ -1,0 +1,187 @@
+/**
+ * JSON Schema validation whose findings point into the source: every ajv error becomes one
+ * Diagnostic at the offending key or value, worded for a person, with "did you mean" for typos.
+ */
+import {Ajv2020, type ErrorObject, type ValidateFunction} from 'ajv/dist/2020.js'
+import ajvFormats from 'ajv-formats'
+import {suggestionSuffix, type Diagnostic} from './diagnostics.js'
+import {parsePointer, type SourceDocument} from './source-document.js'
+
+type AnySchema = Record<string, unknown>
+
+let sharedAjv: Ajv2020 | undefined
+const compiled = new WeakMap<object, ValidateFunction>()
+
+function ajv(): Ajv2020 {
+  if (!sharedAjv) {
+    sharedAjv = new Ajv2020({strict: true, allErrors: true, discriminator: true, verbose: true, allowUnionTypes: true})
+    // ajv-formats is CommonJS; under Node16 resolution its callable is the default export's default.
+    ;(ajvFormats as unknown as {default: (a: Ajv2020) => void}).default(sharedAjv)
+  }
+  return sharedAjv
+}
+
+export function compileSchema(schema: object): ValidateFunction {
+  let validate = compiled.get(schema)
+  if (!validate) {
+    validate = ajv().compile(schema)
+    compiled.set(schema, validate)
+  }
+  return validate
+}
+
+/**
+ * Validates a value that lives at `basePointer` inside a document (a plugin's options or a
+ * condition's params) and reports each error where it stands in the file.
+ */
+export function validateWithSchema(
+  schema: object,
+  value: unknown,
+  document: SourceDocument,
+  basePointer = '',
+  what = '',
+): Diagnostic[] {
+  const validate = compileSchema(schema)
+  if (validate(value)) return []
+  return toDiagnostics(validate.errors ?? [], document, basePointer, what)
+}
+
+export function validateDocument(schema: object, document: SourceDocument): Diagnostic[] {
+  return validateWithSchema(schema, document.data, document)
+}
+
+function toDiagnostics(errors: ErrorObject[], document: SourceDocument, basePointer: string, what: string): Diagnostic[] {
+  const kept = pruneAlternatives(errors)
+  const seen = new Set<string>()
+  const diagnostics: Diagnostic[] = []
+  for (const error of kept) {
+    const diagnostic = toDiagnostic(error, document, basePointer, what)
+    const key = `${diagnostic.line}:${diagnostic.col}:${diagnostic.message}`
+    if (!seen.has(key)) {
+      seen.add(key)
+      diagnostics.push(diagnostic)
+    }
+  }
+  return diagnostics
+}
+
+function toDiagnostic(error: ErrorObject, document: SourceDocument, basePointer: string, what: string): Diagnostic {
+  const pointer = basePointer + error.instancePath
+  const where = describePath(pointer)
+  const prefix = what ? `${what}: ` : ''
+  const parentSchema = (error.parentSchema ?? {}) as AnySchema
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const key = String(error.params.additionalProperty)
+      const known = Object.keys((parentSchema.properties as AnySchema | undefined) ?? {}).filter((k) => k !== '$schema')
+      const at = where ? ` in ${where}` : ''
+      return document.diagnostic(
+        [...parsePointer(pointer), key],
+        'unknown_key',
+        `${prefix}unknown key "${key}"${at}${suggestionSuffix(key, known)}`,
+        'key',
+      )
+    }
+    case 'required': {
+      const missing = String(error.params.missingProperty)
+      return document.diagnostic(pointer, 'schema', `${prefix}${where || 'the document'} is missing required key "${missing}"`)
+    }
+    case 'discriminator': {
+      const tag = String(error.params.tag)
+      const value = error.params.tagValue
+      const branches = ((parentSchema.oneOf as AnySchema[] | undefined) ?? [])
+        .map((b) => ((b.properties as AnySchema | undefined)?.[tag] as AnySchema | undefined)?.const)
+        .filter((v): v is string => typeof v === 'string')
+      const at = pointer + '/' + tag
+      if (typeof value !== 'string') {
+        return document.diagnostic(at, 'schema', `${prefix}"${tag}" must be one of: ${branches.join(', ')}`)
+      }
+      return document.diagnostic(at, 'schema', `${prefix}unknown ${tag} "${value}"${suggestionSuffix(value, branches)}`)
+    }
+    case 'enum': {
+      const allowed = (error.params.allowedValues as unknown[]).map(String)
+      const value = String(error.data)
+      return document.diagnostic(
+        pointer,
+        'schema',
+        `${prefix}${where} is "${value}", expected one of: ${allowed.join(', ')}${hintOnly(value, allowed)}`,
+      )
+    }
+    case 'const':
+      return document.diagnostic(pointer, 'schema', `${prefix}${where} must be ${JSON.stringify(error.params.allowedValue)}`)
+    case 'type':
+      return document.diagnostic(
+        pointer,
+        'schema',
+        `${prefix}${where || 'the document'} must be ${String(error.params.type).split(',').map(article).join(' or ')}, not ${jsonType(error.data)}`,
+      )
+    case 'pattern': {
+      const description = typeof parentSchema.description === 'string' ? parentSchema.description : `a value matching ${String(error.params.pattern)}`
+      return document.diagnostic(pointer, 'schema', `${prefix}${where} "${String(error.data)}" is not ${description}`)
+    }
+    case 'propertyNames':
+      return document.diagnostic(pointer, 'schema', `${prefix}${where} has a key "${String(error.params.propertyName)}" that is not allowed`)
+    case 'anyOf':
+    case 'oneOf': {
+      const types = alternativeTypes(parentSchema, error.keyword)
+      const detail = types.length > 0 ? `must be ${types.map(article).join(' or ')}` : 'does not match any allowed form'
+      return document.diagnostic(pointer, 'schema', `${prefix}${where || 'the document'} ${detail}`)
+    }
+    default:
+      return document.diagnostic(pointer, 'schema', `${prefix}${where || 'the document'} ${error.message ?? 'is invalid'}`)
+  }
+}
+
+/**
+ * A `oneOf` between a string and an object (a mode given by name or with options) makes ajv
+ * report every branch. Keep only the branch whose JSON type matches the value, which is the one the
+ * user meant; report the alternatives only when no branch matches the type.
+ */
+function pruneAlternatives(errors: ErrorObject[]): ErrorObject[] {
+  let result = errors
+  for (const alternative of errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf')) {
+    const branches = ((alternative.parentSchema as AnySchema)[alternative.keyword] as AnySchema[] | undefined) ?? []
+    const branchTypes = branches.map((b) => b.type)
+    if (branchTypes.some((t) => t === undefined)) continue
+    const actual = jsonType(alternative.data)
+    const matching = new Set(
+      branches.flatMap((b, i) => (b.type === actual || (b.type === 'number' && actual === 'integer') ? [i] : [])),
+    )
+    const base = alternative.schemaPath + '/'
+    const branchErrors = result.filter((e) => e !== alternative && e.schemaPath.startsWith(base))
+    const keep = branchErrors.filter((e) => matching.has(Number(e.schemaPath.slice(base.length).split('/')[0])))
+    result = result.filter((e) => !branchErrors.includes(e) || keep.includes(e))
+    if (keep.length > 0) result = result.filter((e) => e !== alternative)
+  }
+  return result
+}
+
+function alternativeTypes(schema: AnySchema, keyword: string): string[] {
+  const branches = (schema[keyword] as AnySchema[] | undefined) ?? []
+  return branches.map((b) => b.type).filter((t): t is string => typeof t === 'string')
+}
+
+function hintOnly(value: string, candidates: string[]): string {
+  const hint = suggestionSuffix(value, candidates)
+  return hint.startsWith(' (did you mean') ? hint : ''
+}
+
+/** `/assertions/checkpoints/2/condition` -> `assertions.checkpoints[2].condition` */
+export function describePath(pointer: string): string {
+  let text = ''
+  for (const segment of parsePointer(pointer)) {
+    text += typeof segment === 'number' ? `[${segment}]` : (text ? '.' : '') + segment
+  }
+  return text
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  if (Number.isInteger(value)) return 'integer'
+  return typeof value
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`
+}

@@ -1,0 +1,64 @@
+import type {FromSchema} from 'json-schema-to-ts'
+import {
+  fixturesSchema,
+  gateSelectionSchema,
+  nameSchema,
+  pluginRefSchema,
+  SCHEMA_BASE,
+  SCHEMA_DIALECT,
+  targetSchema,
+} from './common.js'
+
+export const suiteSchema = {
+  $schema: SCHEMA_DIALECT,
+  $id: SCHEMA_BASE + 'suite.schema.json',
+  title: 'ghx-bench suite',
+  description: 'Which scenarios, under which modes, how often, with which model, provider, target and gate.',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'scenarios', 'modes'],
+  properties: {
+    $schema: {type: 'string'},
+    name: nameSchema,
+    description: {type: 'string'},
+    scenarios: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: {
+        set: nameSchema,
+        ids: {
+          type: 'array',
+          minItems: 1,
+          items: {type: 'string', pattern: '^[a-z0-9*?-]+$'},
+          description: 'scenario ids or globs over ids (issue-*)',
+        },
+        exclude: {type: 'array', items: {type: 'string', pattern: '^[a-z0-9*?-]+$'}},
+      },
+      description: 'a set, ids or globs; exclude removes ids or globs from the selection',
+    },
+    modes: {type: 'array', minItems: 1, items: pluginRefSchema, description: 'modes to compare'},
+    repetitions: {type: 'integer', minimum: 1, maximum: 1000},
+    provider: pluginRefSchema,
+    model: {type: 'string', minLength: 1, description: 'oracle, noop, or provider/model of an OpenAI-compatible endpoint'},
+    target: targetSchema,
+    fixtures: fixturesSchema,
+    concurrency: {type: 'integer', minimum: 1, maximum: 64},
+    timeouts: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        run_ms: {type: 'integer', minimum: 1000, description: 'default for scenarios without timeout_ms'},
+        stall_ms: {type: 'integer', minimum: 1000, description: 'no model or tool progress for this long ends a run'},
+        checkpoint_ms: {type: 'integer', minimum: 0, description: 'how long checkpoints are polled'},
+      },
+    },
+    seed: {type: 'integer', minimum: 0, description: 'seeds the run order and the bootstrap'},
+    read_only: {type: 'boolean', description: 'refuse scenarios tagged mutation'},
+    warmup: {type: 'boolean', description: 'one unrecorded warm-up run before the first recorded one'},
+    gate: gateSelectionSchema,
+  },
+} as const
+
+export type Suite = FromSchema<typeof suiteSchema>
+export type PluginRef = Suite['modes'][number]
