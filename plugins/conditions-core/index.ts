@@ -4,7 +4,7 @@
  * A condition without `path` judges the whole task result: list tasks return arrays, so count
  * conditions apply to them directly (the predecessors wrapped lists in envelopes, and counts never passed).
  */
-import {definePlugin, type Condition, type ConditionResult} from '../../src/plugins/api.js'
+import {definePlugin, type Condition, type ConditionResult, type ConditionSpec} from '../../src/plugins/api.js'
 
 const pathParam = {type: 'string', minLength: 1, description: 'dotted path into the result; absent = the whole result'} as const
 const scalar = {type: ['string', 'number', 'boolean', 'null']} as const
@@ -154,26 +154,39 @@ const fieldMatches: Condition<{path?: string; pattern: string; flags?: string}> 
   },
 }
 
-const nestedSchema = {
+const nestedConditionSchema = {type: 'object', required: ['type'], properties: {type: {type: 'string'}}} as const
+
+const quantifierSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['condition'],
   properties: {
     path: pathParam,
-    condition: {type: 'object', required: ['type'], properties: {type: {type: 'string'}}},
+    where: {...nestedConditionSchema, description: 'only elements that pass this condition are judged'},
+    condition: nestedConditionSchema,
   },
 } as const
 
-function quantifier(name: 'every' | 'some'): Condition<{path?: string; condition: {type: string}}> {
+type QuantifierParams = {path?: string; where?: ConditionSpec; condition: ConditionSpec}
+
+/**
+ * every / some over the array at path, optionally only over elements that pass `where`. `every`
+ * fails on no elements: a vacuous pass is how the predecessors' checks came to be trivially true.
+ */
+function quantifier(name: 'every' | 'some'): Condition<QuantifierParams> {
   return {
     name,
-    description: `${name === 'every' ? 'every' : 'at least one'} element of the array at path passes condition (every on an empty array passes)`,
-    paramsSchema: nestedSchema,
-    evaluate(actual, {path, condition}, context) {
-      const list = resolvePath(actual, path)
-      const expected = `${name} element: ${condition.type}`
-      if (!Array.isArray(list)) {
-        return result(false, expected, list, `${label(path)} is ${describeShape(list)}, expected an array`)
+    description: `${name === 'every' ? 'every (and at least one)' : 'at least one'} element of the array at path passes condition; where filters the elements first`,
+    paramsSchema: quantifierSchema,
+    evaluate(actual, {path, where, condition}, context) {
+      const value = resolvePath(actual, path)
+      const expected = `${name} element${where ? ` where ${where.type}` : ''}: ${condition.type}`
+      if (!Array.isArray(value)) {
+        return result(false, expected, value, `${label(path)} is ${describeShape(value)}, expected an array`)
+      }
+      const list = where ? value.filter((element) => context.evaluate(where, element).passed) : value
+      if (list.length === 0) {
+        return result(false, expected, value, `${label(path)} has no elements${where ? ` that pass ${where.type}` : ''}`)
       }
       const outcomes = list.map((element) => context.evaluate(condition, element))
       const failedAt = outcomes.findIndex((o) => !o.passed)
@@ -195,14 +208,14 @@ function quantifier(name: 'every' | 'some'): Condition<{path?: string; condition
 }
 
 /** `{type: not, condition: {...}}`: passes when the nested condition fails. */
-const not: Condition<{condition: {type: string}}> = {
+const not: Condition<{condition: ConditionSpec}> = {
   name: 'not',
   description: 'passes when condition fails',
   paramsSchema: {
     type: 'object',
     additionalProperties: false,
     required: ['condition'],
-    properties: {condition: nestedSchema.properties.condition},
+    properties: {condition: nestedConditionSchema},
   },
   evaluate(actual, {condition}, context) {
     const inner = context.evaluate(condition, actual)

@@ -244,8 +244,9 @@ export function checkCondition(
     code: d.code === 'schema' || d.code === 'unknown_key' ? ('condition_params' as const) : d.code,
   }))
   if (findings.length > 0) return findings
-  if (typeof params.condition === 'object' && params.condition !== null) {
-    return checkCondition(params.condition as ConditionSpec, [...at, 'condition'], document, registry)
+  const nested = (['where', 'condition'] as const).filter((key) => typeof params[key] === 'object' && params[key] !== null)
+  if (nested.length > 0) {
+    return nested.flatMap((key) => checkCondition(params[key] as ConditionSpec, [...at, key], document, registry))
   }
   if (spec.type === 'custom') {
     const scorer = String(params.scorer)
