@@ -1,11 +1,14 @@
 import js from '@eslint/js'
+import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
   {ignores: ['dist/', 'node_modules/', 'examples/*/node_modules/', 'test/support/*.cjs']},
   js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
+  {files: ['**/*.js'], languageOptions: {globals: globals.node}},
   {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {parserOptions: {project: ['./tsconfig.test.json'], tsconfigRootDir: import.meta.dirname}},
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -18,5 +21,4 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': 'off',
     },
   },
-  {files: ['**/*.js'], ...tseslint.configs.disableTypeChecked},
 )

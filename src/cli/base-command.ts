@@ -40,7 +40,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.positionals = argv as string[]
   }
 
-  protected override async catch(error: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
+  protected override async catch(error: Error & {code?: string; oclif?: {exit?: number}}): Promise<unknown> {
+    // this.exit(n) throws; let it through untouched (oclif's own catch would print it under --json and exit 1).
+    if (error.code === 'EEXIT') throw error
     if (error instanceof BadInputError) {
       if (this.jsonEnabled()) this.logJson({ok: false, diagnostics: error.diagnostics})
       else this.logToStderr(formatDiagnostics(error.diagnostics))

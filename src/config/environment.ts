@@ -46,7 +46,7 @@ export function readEnvironmentOverrides(
 ): {values: Record<string, unknown>; diagnostics: Diagnostic[]} {
   const values: Record<string, unknown> = {}
   const diagnostics: Diagnostic[] = []
-  for (const key of environmentKeys(schema as SchemaNode)) {
+  for (const key of environmentKeys(schema)) {
     const raw = env[key.variable]
     if (raw === undefined || raw === '') continue
     const parsed = parseValue(raw, key.kind)

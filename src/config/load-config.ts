@@ -75,7 +75,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   if (diagnostics.length > 0) throw new BadInputError(diagnostics)
 
   const merged = [fileValues, envLayer.values, options.overrides ?? {}].reduce<Record<string, unknown>>(
-    (acc, layer) => deepMerge(acc, layer as Record<string, unknown>),
+    (acc, layer) => deepMerge(acc, layer),
     structuredClone(CONFIG_DEFAULTS) as unknown as Record<string, unknown>,
   )
   return {file: found, dir: found ? path.dirname(found) : cwd, values: merged as unknown as ConfigValues}
@@ -121,10 +121,10 @@ async function readConfigFile(file: string, cwd: string): Promise<{values: Confi
   const parsed = await readSource(file, cwd)
   if (!parsed.document) return {values: {}, diagnostics: parsed.diagnostics}
   const diagnostics = validateDocument(configSchema, parsed.document)
-  return {values: (parsed.document.data ?? {}) as ConfigFile, diagnostics}
+  return {values: (parsed.document.data ?? {}), diagnostics}
 }
 
-/** ghxbench.config.js: no source positions, so findings name the key path instead. */
+/** ghxbench.config.js: no source positions, so findings name the key path only. */
 async function readScriptConfig(file: string, shown: string): Promise<{values: ConfigFile; diagnostics: Diagnostic[]}> {
   let exported: unknown
   try {
@@ -134,12 +134,8 @@ async function readScriptConfig(file: string, shown: string): Promise<{values: C
     return {values: {}, diagnostics: [{file: shown, code: 'config', message: `cannot load: ${(error as Error).message}`}]}
   }
   const document = parseSource(JSON.stringify(exported ?? null), shown).document as SourceDocument
-  const diagnostics = validateWithSchema(configSchema, exported, document).map(({file: f, code, message, pointer}) => ({
-    file: f,
-    code,
-    message: pointer ? message.replace(/^/, `${describePath(pointer) || 'export'}: `) : message,
-  }))
-  return {values: (exported ?? {}) as ConfigFile, diagnostics}
+  const diagnostics = validateWithSchema(configSchema, exported, document).map(({file: f, code, message}) => ({file: f, code, message}))
+  return {values: (exported ?? {}), diagnostics}
 }
 
 function deepMerge(base: Record<string, unknown>, layer: Record<string, unknown>): Record<string, unknown> {

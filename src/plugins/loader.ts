@@ -7,6 +7,7 @@
 import {existsSync, statSync} from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
+import {packageModulePath} from '../package-paths.js'
 import {BadInputError, type Diagnostic} from '../spec/diagnostics.js'
 import {PLUGIN_API_VERSION, type Plugin} from './api.js'
 import {PluginRegistry, type PluginSource} from './registry.js'
@@ -27,15 +28,8 @@ export interface LoadPluginsOptions {
   origin: string
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-/** From source (tests, bin/dev.js) built-ins are .ts beside src/; from dist they are compiled .js. */
-const runningFromSource = import.meta.url.endsWith('.ts')
-const packageRoot = path.resolve(here, runningFromSource ? '../..' : '../../..')
-
 export function builtInPluginPath(name: string): string {
-  return runningFromSource
-    ? path.join(packageRoot, 'plugins', name, 'index.ts')
-    : path.join(packageRoot, 'dist', 'plugins', name, 'index.js')
+  return packageModulePath(`plugins/${name}/index.ts`)
 }
 
 /** Loads every plugin it can and reports every problem; throws when there is any. */
@@ -141,7 +135,7 @@ async function importPlugin(url: string, exportName: string | undefined, options
   try {
     module = (await import(url)) as Record<string, unknown>
   } catch (error) {
-    throw new Error(`threw while loading: ${(error as Error).message}`)
+    throw new Error(`threw while loading: ${(error as Error).message}`, {cause: error})
   }
   let exported: unknown
   if (exportName) {
@@ -157,7 +151,7 @@ async function importPlugin(url: string, exportName: string | undefined, options
     try {
       exported = await (exported as (o: Record<string, unknown>) => unknown)(options ?? {})
     } catch (error) {
-      throw new Error(`factory threw: ${(error as Error).message}`)
+      throw new Error(`factory threw: ${(error as Error).message}`, {cause: error})
     }
   }
   return exported

@@ -51,10 +51,16 @@ export interface LoadCatalogueOptions {
   /** Conditions come from plugins: their params are checked against each one's schema. */
   registry: PluginRegistry
   cwd?: string
+  /** Profiles every project can name (the package's verify_pr, verify_release); a project file of the same name wins. */
+  builtInProfilesDir?: string
 }
 
 export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Catalogue> {
   const cwd = options.cwd ?? process.cwd()
+  const builtInProfiles =
+    options.builtInProfilesDir && path.relative(options.root, options.builtInProfilesDir).startsWith('..')
+      ? await listYamlFiles(options.builtInProfilesDir)
+      : []
   const files = new Set([...(await listYamlFiles(options.root)), ...(options.extraFiles ?? []).map((f) => path.resolve(cwd, f))])
   const catalogue: Catalogue = {
     root: options.root,
@@ -98,6 +104,13 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
     }
     map.set(key, spec)
   }
+  for (const file of builtInProfiles) {
+    const {document} = await readSource(file, cwd)
+    const value = document?.data as Profile | undefined
+    if (document && value && !catalogue.profiles.has(value.name) && validateDocument(profileSchema, document).length === 0) {
+      catalogue.profiles.set(value.name, {kind: 'profile', absolutePath: file, document, value})
+    }
+  }
   for (const scenario of catalogue.scenarios.values()) {
     addFindings(catalogue, scenario, checkScenario(scenario, options.registry))
   }
@@ -112,7 +125,7 @@ function addFindings(catalogue: Catalogue, spec: SpecFile<unknown>, findings: Di
 
 function mapFor(catalogue: Catalogue, kind: SpecKind): Map<string, SpecFile<unknown>> {
   const maps = {suite: catalogue.suites, scenario: catalogue.scenarios, set: catalogue.sets, profile: catalogue.profiles}
-  return maps[kind] as Map<string, SpecFile<unknown>>
+  return maps[kind]
 }
 
 function keyOf(kind: SpecKind, data: unknown): string {
@@ -190,7 +203,7 @@ function checkScenario(spec: SpecFile<Scenario>, registry: PluginRegistry): Diag
       } else if (isMutation(checkpoint.task)) {
         findings.push(document.diagnostic([...at, 'task'], 'schema', `checkpoint task "${checkpoint.task}" changes GitHub; checkpoints only read`))
       }
-      findings.push(...checkCondition(checkpoint.condition as ConditionSpec, [...at, 'condition'], document, registry))
+      findings.push(...checkCondition(checkpoint.condition, [...at, 'condition'], document, registry))
     })
     const names = scenario.assertions.checkpoints.map((c) => c.name)
     names.forEach((name, i) => {

@@ -4,7 +4,7 @@
  */
 import {access, copyFile, mkdir, readdir} from 'node:fs/promises'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
+import {packagePath} from '../package-paths.js'
 import {BadInputError} from './diagnostics.js'
 
 export interface InitResult {
@@ -13,7 +13,7 @@ export interface InitResult {
   next: string[]
 }
 
-const templateRoot = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../templates/init' : '../../../templates/init', import.meta.url))
+const templateRoot = packagePath('templates', 'init')
 
 export async function initProject(dir: string, cwd = process.cwd()): Promise<InitResult> {
   const target = path.resolve(cwd, dir)

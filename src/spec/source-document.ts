@@ -4,7 +4,7 @@
  */
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'
-import {type Document, isMap, isNode, isScalar, LineCounter, parseDocument, type YAMLMap} from 'yaml'
+import {type Document, isMap, isNode, isScalar, LineCounter, parseDocument} from 'yaml'
 import type {Diagnostic, DiagnosticCode, SourcePosition} from './diagnostics.js'
 
 export type PointerSegment = string | number
@@ -45,7 +45,7 @@ export class SourceDocument {
       const parent = this.doc.getIn(segments.slice(0, -1), true)
       const name = segments.at(-1)
       if (isMap(parent)) {
-        const pair = (parent as YAMLMap).items.find((p) => isScalar(p.key) && String(p.key.value) === String(name))
+        const pair = (parent).items.find((p) => isScalar(p.key) && String(p.key.value) === String(name))
         if (pair && isNode(pair.key) && pair.key.range) return this.offsetToPosition(pair.key.range[0])
       }
     }

@@ -4,6 +4,7 @@
  */
 import path from 'node:path'
 import {CONFIG_DEFAULTS, loadConfig, type LoadedConfig} from '../config/load-config.js'
+import {packagePath} from '../package-paths.js'
 import {loadPluginsCollecting} from '../plugins/loader.js'
 import {pluginRequests} from '../plugins/requests.js'
 import {BadInputError, sortDiagnostics, type Diagnostic} from './diagnostics.js'
@@ -34,7 +35,7 @@ export async function validateProject(options: ValidateOptions = {}): Promise<Va
     if (!(error instanceof BadInputError)) throw error
     diagnostics.push(...error.diagnostics)
     // Keep going with the defaults so that the catalogue's findings are reported too.
-    config = {dir: cwd, values: structuredClone(CONFIG_DEFAULTS) as unknown as LoadedConfig['values']}
+    config = {dir: cwd, values: structuredClone(CONFIG_DEFAULTS)}
   }
   const {registry, diagnostics: pluginFindings} = await loadPluginsCollecting({
     fromDir: config.dir,
@@ -45,7 +46,7 @@ export async function validateProject(options: ValidateOptions = {}): Promise<Va
   const root = path.resolve(config.dir, config.values.suites_dir)
   const named = (options.files ?? []).map((f) => path.resolve(cwd, f))
   const outside = named.filter((f) => path.relative(root, f).startsWith('..'))
-  const catalogue = await loadCatalogue({root, extraFiles: outside, registry, cwd})
+  const catalogue = await loadCatalogue({root, extraFiles: outside, registry, cwd, builtInProfilesDir: packagePath('suites', 'profiles')})
   const reported = named.length > 0 ? dependencies(catalogue, named) : new Set(catalogue.diagnostics.keys())
   for (const [file, findings] of catalogue.diagnostics) if (reported.has(file)) diagnostics.push(...findings)
   return {

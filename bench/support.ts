@@ -1,0 +1,36 @@
+// Shared helpers of the benchmarks: time whole commands, interleaved, and report medians.
+import {spawnSync} from 'node:child_process'
+import {median} from '../src/stats/quantiles.js'
+
+export interface CommandCase {
+  label: string
+  command: string
+  args: string[]
+  cwd?: string
+}
+
+/** Wall time of one run of a command, in milliseconds; a failing command aborts the benchmark. */
+export function timeCommand(c: CommandCase): number {
+  const start = process.hrtime.bigint()
+  const result = spawnSync(c.command, c.args, {cwd: c.cwd, stdio: ['ignore', 'ignore', 'pipe'], env: {...process.env, NO_COLOR: '1'}})
+  const ms = Number(process.hrtime.bigint() - start) / 1e6
+  if (result.status !== 0) throw new Error(`${c.label} exited ${result.status}: ${result.stderr.toString()}`)
+  return ms
+}
+
+/** Runs the cases round-robin (so machine drift hits all alike) and returns each one's median. */
+export function medianTimes(cases: CommandCase[], rounds: number, warmup = 2): Map<string, number> {
+  const samples = new Map(cases.map((c) => [c.label, [] as number[]]))
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (const c of cases) {
+      const ms = timeCommand(c)
+      if (round >= warmup) samples.get(c.label)!.push(ms)
+    }
+  }
+  return new Map([...samples].map(([label, values]) => [label, median(values)]))
+}
+
+export function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
+  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')).join('\n')
+}

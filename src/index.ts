@@ -1,0 +1,29 @@
+/**
+ * The public API of ghx-bench: what plugin authors and programmatic users import from 'ghx-bench'.
+ */
+export {definePlugin, PLUGIN_API_VERSION} from './plugins/api.js'
+export type {
+  Availability,
+  Condition,
+  ConditionContext,
+  ConditionResult,
+  ConditionSpec,
+  JsonSchema,
+  Mode,
+  ModeContext,
+  ModeSession,
+  Plugin,
+  Provider,
+  ProviderRunInput,
+  ProviderToolCall,
+  ProviderTrace,
+  ProviderTurn,
+  ToolDefinition,
+  ToolResult,
+  Usage,
+} from './plugins/api.js'
+export type {ConfigFile as Config} from './config/schema.js'
+export type {Scenario, AtomicScenario, WorkflowScenario, Checkpoint} from './spec/schemas/scenario.js'
+export type {Suite} from './spec/schemas/suite.js'
+export type {Profile} from './spec/schemas/profile.js'
+export type {ScenarioSet} from './spec/schemas/scenario-set.js'

@@ -1,0 +1,171 @@
+// `ghx-bench validate` from the command line: each error class at its exact file:line:col, exit 2.
+import {expect} from 'chai'
+import {makeProject, runCli} from '../support/cli.js'
+
+const SCENARIO_HEADER = '# yaml-language-server: $schema=../../schemas/scenario.schema.json\n'
+
+const validScenario = (id: string, extra = ''): string =>
+  SCENARIO_HEADER +
+  [
+    'type: workflow',
+    `id: ${id}`,
+    'name: A scenario',
+    'fixture:',
+    '  bindings: {issue: resources.issue.number}',
+    'prompt: Read issue {{issue}} in {{owner}}/{{repo}}.',
+    'assertions:',
+    '  expected_outcome: success',
+    '  checkpoints:',
+    '    - name: viewed',
+    '      task: issue.view',
+    '      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue}}"}',
+    '      condition: {type: non_empty}',
+  ].join('\n') +
+  '\n' +
+  extra
+
+async function validateIn(files: Record<string, string>, args: string[] = []) {
+  const dir = await makeProject(files)
+  return runCli(['validate', ...args], {cwd: dir})
+}
+
+describe('ghx-bench validate (CLI)', () => {
+  it('passes on the built-in catalogue', async () => {
+    const result = await runCli(['validate'])
+    expect(result.stderr).to.equal('')
+    expect(result.code).to.equal(0)
+    expect(result.stdout).to.match(/^ok: \.ghxbenchrc\.yml, 4 suites, 67 scenarios, 16 sets, 2 profiles/)
+  })
+
+  it('reports a YAML syntax error at its line and column, with the line and a caret', async () => {
+    const result = await validateIn({'suites/scenarios/bad-001.yml': 'type: workflow\nid: bad-001\nname: [unclosed\n'})
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('suites/scenarios/bad-001.yml:4:1 error: YAML syntax:')
+    expect(result.stderr).not.to.match(/\n\s+at /)
+  })
+
+  it('reports a schema violation at the offending value', async () => {
+    const result = await validateIn({'suites/scenarios/one-001.yml': validScenario('one-001').replace('name: A scenario', 'name: A scenario\ntimeout_ms: 5')})
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('suites/scenarios/one-001.yml:5:13 error: timeout_ms must be >= 1000')
+    expect(result.stderr).to.include(' 5 | timeout_ms: 5\n   |             ^')
+  })
+
+  it('reports an unknown key at the key, with a did-you-mean hint', async () => {
+    const result = await validateIn({'suites/scenarios/one-001.yml': validScenario('one-001').replace('prompt:', 'promt: x\nprompt:')})
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('suites/scenarios/one-001.yml:7:1 error: unknown key "promt" (did you mean "prompt"?)')
+  })
+
+  it('reports a duplicate scenario id with where it was first defined', async () => {
+    const result = await validateIn({
+      'suites/scenarios/one-001.yml': validScenario('one-001'),
+      'suites/scenarios/more/one-001.yml': validScenario('one-001').replace('$schema=../../', '$schema=../../../'),
+    })
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include(
+      'suites/scenarios/one-001.yml:3:5 error: duplicate scenario id "one-001" (first defined at suites/scenarios/more/one-001.yml:3:5)',
+    )
+  })
+
+  it('reports an unknown set member at the list item', async () => {
+    const result = await validateIn({
+      'suites/scenarios/one-001.yml': validScenario('one-001'),
+      'suites/sets/mine.yml': 'name: mine\nscenarios:\n  - one-001\n  - one-002\n',
+    })
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('suites/sets/mine.yml:4:5 error: unknown scenario "one-002" in set "mine" (did you mean "one-001"?)')
+  })
+
+  it('reports an unbound placeholder at the placeholder itself', async () => {
+    const result = await validateIn({'suites/scenarios/one-001.yml': validScenario('one-001').replace('Read issue {{issue}}', 'Read issue {{isue}}')})
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('suites/scenarios/one-001.yml:7:20 error: unbound placeholder {{isue}}: bind "isue" in fixture.bindings (did you mean "issue"?)')
+  })
+
+  it('reports a binding path that is not a dotted path', async () => {
+    const result = await validateIn({'suites/scenarios/one-001.yml': validScenario('one-001').replace('resources.issue.number', 'resources..number')})
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('suites/scenarios/one-001.yml:6:21 error: fixture.bindings.issue "resources..number" is not a dotted path')
+  })
+
+  it('reports every error of a file at once, sorted by line', async () => {
+    const broken = validScenario('one-001').replace('name: A scenario', 'nam: A scenario').replace('Read issue {{issue}}', 'Read issue {{nope}}')
+    const result = await validateIn({'suites/scenarios/one-001.yml': broken})
+    expect(result.code).to.equal(2)
+    const locations = [...result.stderr.matchAll(/^(suites\/\S+:\d+:\d+) error/gm)].map((m) => m[1])
+    expect(locations).to.deep.equal([
+      'suites/scenarios/one-001.yml:2:1', // missing name (the document)
+      'suites/scenarios/one-001.yml:4:1', // unknown key nam
+      'suites/scenarios/one-001.yml:7:20', // unbound placeholder
+    ])
+    expect(result.stderr).to.include('3 problem(s) in 1 file(s)')
+  })
+
+  it('checks condition parameters against the condition, and names unknown conditions', async () => {
+    const scenario = validScenario('one-001')
+      .replace('condition: {type: non_empty}', 'condition: {type: count_gte, value: many}')
+      .concat('')
+    const other = validScenario('two-001').replace('condition: {type: non_empty}', 'condition: {type: cont_eq, value: 1}')
+    const result = await validateIn({'suites/scenarios/one-001.yml': scenario, 'suites/scenarios/two-001.yml': other})
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('suites/scenarios/one-001.yml:14:43 error: condition count_gte: assertions.checkpoints[0].condition.value must be an integer, not string')
+    expect(result.stderr).to.include('suites/scenarios/two-001.yml:14:25 error: unknown condition "cont_eq" (did you mean "count_eq"?)')
+  })
+
+  it('refuses a mutation scenario in a read-only set and suite', async () => {
+    const mutation = validScenario('close-001').replace('name: A scenario', 'name: A scenario\ntags: [mutation]')
+    const result = await validateIn({
+      'suites/scenarios/close-001.yml': mutation,
+      'suites/sets/checks.yml': 'name: checks\nread_only: true\nscenarios: [close-001]\n',
+      'suites/checks.yml': 'name: checks\nscenarios: {ids: [close-*]}\nmodes: [agent_direct]\nread_only: true\n',
+    })
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('suites/sets/checks.yml:3:13 error: set "checks" is read-only but "close-001" is tagged mutation')
+    expect(result.stderr).to.include('suites/checks.yml:4:12 error: the suite is read-only but selects "close-001", which is tagged mutation')
+  })
+
+  it('checks that suites reference real sets, scenarios, profiles and their own modes', async () => {
+    const result = await validateIn({
+      'suites/scenarios/one-001.yml': validScenario('one-001'),
+      'suites/s.yml': 'name: s\nscenarios: {set: nope, ids: [one-001, zzz-*]}\nmodes: [agent_direct, agent_direct]\ngate: {profile: verify_prr, candidate: ghx}\n',
+    })
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('suites/s.yml:2:18 error: unknown set "nope"')
+    expect(result.stderr).to.include('suites/s.yml:2:39 error: pattern "zzz-*" matches no scenario')
+    expect(result.stderr).to.include('suites/s.yml:3:23 error: mode "agent_direct" is listed twice')
+    expect(result.stderr).to.include('suites/s.yml:4:17 error: unknown profile "verify_prr" (did you mean "verify_pr"?)')
+    expect(result.stderr).to.include('suites/s.yml:4:40 error: gate candidate "ghx" is not one of the suite\'s modes (agent_direct, agent_direct)')
+  })
+
+  it('validates only the named files and what they reference', async () => {
+    const result = await validateIn(
+      {
+        'suites/scenarios/one-001.yml': validScenario('one-001'),
+        'suites/scenarios/broken-001.yml': 'type: atomic\n',
+        'suites/s.yml': 'name: s\nscenarios: {ids: [one-001]}\nmodes: [agent_direct]\n',
+      },
+      ['suites/s.yml'],
+    )
+    expect(result.stderr).to.equal('')
+    expect(result.code).to.equal(0)
+  })
+
+  it('gives machine-readable findings with --json', async () => {
+    const result = await validateIn({'suites/scenarios/one-001.yml': validScenario('one-001').replace('prompt:', 'promt: x\nprompt:')}, ['--json'])
+    expect(result.code).to.equal(2)
+    const report = JSON.parse(result.stdout) as {ok: boolean; diagnostics: Array<Record<string, unknown>>}
+    expect(report.ok).to.equal(false)
+    expect(report.diagnostics[0]).to.include({file: 'suites/scenarios/one-001.yml', line: 7, col: 1, code: 'unknown_key'})
+  })
+
+  it('reports config errors at their place in .ghxbenchrc.yml and from the environment', async () => {
+    const result = await runCli(['validate'], {
+      cwd: await makeProject({'.ghxbenchrc.yml': 'target: sandboxx\nresults_dir: out\n'}),
+      env: {GHX_BENCH_FIXTURES_REPO: 'not a repo'},
+    })
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('.ghxbenchrc.yml:1:9 error: target is "sandboxx", expected one of: sandbox, live (did you mean "sandbox"?)')
+    expect(result.stderr).to.include('$GHX_BENCH_FIXTURES_REPO error: fixtures.repo "not a repo" is not a repository as owner/name')
+  })
+})
