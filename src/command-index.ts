@@ -2,10 +2,14 @@
  * Every command, for oclif's explicit discovery (no directory scan at start-up). Command modules
  * import their services lazily inside run(), so `--help` loads no more than the command classes.
  */
+import Gate from './commands/gate.js'
 import Init from './commands/init.js'
+import Report from './commands/report.js'
 import Validate from './commands/validate.js'
 
 export const commands = {
+  gate: Gate,
   init: Init,
+  report: Report,
   validate: Validate,
 }

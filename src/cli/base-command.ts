@@ -4,6 +4,8 @@
  * (set DEBUG=ghx-bench to see one).
  */
 import {Command, Flags, type Interfaces} from '@oclif/core'
+import type {LoadedConfig} from '../config/load-config.js'
+import type {ConfigFile} from '../config/schema.js'
 import {BadInputError, formatDiagnostics} from '../spec/diagnostics.js'
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
@@ -38,6 +40,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.flags = flags as CommandFlags<T>
     this.args = args as CommandArgs<T>
     this.positionals = argv as string[]
+  }
+
+  /** The effective configuration for this invocation (--config, environment, file, defaults). */
+  protected async loadBenchConfig(overrides?: ConfigFile): Promise<LoadedConfig> {
+    const {loadConfig} = await import('../config/load-config.js')
+    return loadConfig({configPath: this.flags.config, overrides})
   }
 
   protected override async catch(error: Error & {code?: string; oclif?: {exit?: number}}): Promise<unknown> {

@@ -18,7 +18,7 @@ import {mulberry32, type Random} from './random.js'
 import {binomialUpperTail, logGamma} from './special.js'
 
 export const DEFAULT_RESAMPLES = 10_000
-export const EXACT_RESAMPLE_LIMIT = 1000
+export const EXACT_RESAMPLE_LIMIT = 64
 
 /** Draws one bootstrap replicate of a cell statistic. */
 export type CellSampler = (random: Random) => number

@@ -25,3 +25,8 @@ export function percentile(values: readonly number[], p: number): number {
 export function median(values: readonly number[]): number {
   return percentile(values, 50)
 }
+
+/** A finite number, or null: JSON has no NaN, and a figure with no data must not read as 0. */
+export function finite(value: number): number | null {
+  return Number.isFinite(value) ? value : null
+}

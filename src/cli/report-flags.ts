@@ -1,0 +1,19 @@
+import {Flags} from '@oclif/core'
+
+/** Flags shared by `report` and `gate`: where rows come from, where output goes, the bootstrap. */
+export const rowFlags = {
+  input: Flags.string({char: 'i', multiple: true, description: 'results file or folder (ghx-bench JSONL, ghx-router JSONL, ghx eval results.json/.csv); repeatable'}),
+  'run-id': Flags.string({description: 'read results_dir/<run-id>.jsonl'}),
+  out: Flags.string({char: 'o', description: 'output folder (default: reports_dir/<run-id>, or reports_dir/latest for several runs)'}),
+  format: Flags.string({description: 'output formats, comma-separated', default: 'md,json'}),
+  baseline: Flags.string({description: 'baseline mode (default: gate.baseline of the config, agent_direct)'}),
+  seed: Flags.integer({description: 'bootstrap seed (recorded in the output)', default: 42}),
+  resamples: Flags.integer({description: 'bootstrap resamples', default: 10_000, min: 100}),
+}
+
+export function parseFormats(value: string): Array<'md' | 'json'> {
+  const formats = value.split(',').map((f) => f.trim())
+  const unknown = formats.filter((f) => f !== 'md' && f !== 'json')
+  if (unknown.length > 0) throw new Error(`unknown format ${unknown.join(', ')} (known: md, json)`)
+  return formats as Array<'md' | 'json'>
+}

@@ -1,0 +1,167 @@
+/**
+ * `report` and `gate` as services: read the rows once into an aggregate, compute, write markdown and
+ * JSON under the reports folder, and append the markdown to $GITHUB_STEP_SUMMARY when it is set.
+ */
+import {appendFile, mkdir, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
+import {readRows, resolveInputFiles} from '../results/sources.js'
+import {BadInputError} from '../spec/diagnostics.js'
+import {loadProfile} from '../spec/profiles.js'
+import {displayPath} from '../spec/source-document.js'
+import {DEFAULT_RESAMPLES} from '../stats/bootstrap.js'
+import {addRow, emptyAggregate, type Aggregate} from './aggregate.js'
+import {compareModes} from './compare.js'
+import {EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
+import {renderGateMarkdown, renderReportMarkdown} from './markdown.js'
+import type {GateDocument} from './report-schema.js'
+import {buildReport, type Report} from './summary.js'
+
+export const DEFAULT_SEED = 42
+
+export interface RowSelection {
+  inputs?: string[]
+  runId?: string
+  cwd?: string
+}
+
+export interface LoadedRows {
+  aggregate: Aggregate
+  inputs: string[]
+  warnings: string[]
+}
+
+export async function loadRows(config: LoadedConfig, selection: RowSelection): Promise<LoadedRows> {
+  const cwd = selection.cwd ?? process.cwd()
+  const files = await resolveInputFiles({inputs: selection.inputs, runId: selection.runId, resultsDir: resolveConfigPath(config, config.values.results_dir), cwd})
+  const aggregate = emptyAggregate()
+  const warnings: string[] = []
+  for await (const row of readRows(files, (w) => warnings.push(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`), cwd)) addRow(aggregate, row)
+  if (aggregate.rows === 0) throw new BadInputError(files.map((f) => ({file: displayPath(f, cwd), code: 'io', message: 'holds no rows'})))
+  return {aggregate, inputs: files.map((f) => displayPath(f, cwd)), warnings}
+}
+
+export type Format = 'md' | 'json'
+
+export interface OutputOptions {
+  out?: string
+  formats: Format[]
+  cwd?: string
+  env?: NodeJS.ProcessEnv
+}
+
+/** reports_dir/<run id>, or reports_dir/latest when the rows come from several runs. */
+function outputDir(config: LoadedConfig, aggregate: Aggregate, options: OutputOptions): string {
+  if (options.out) return path.resolve(options.cwd ?? process.cwd(), options.out)
+  const runIds = [...aggregate.run_ids]
+  return resolveConfigPath(config, path.join(config.values.reports_dir, runIds.length === 1 ? runIds[0]! : 'latest'))
+}
+
+async function writeOutputs(dir: string, stem: string, json: unknown, markdown: string, options: OutputOptions): Promise<string[]> {
+  await mkdir(dir, {recursive: true})
+  const written: string[] = []
+  if (options.formats.includes('json')) {
+    written.push(path.join(dir, `${stem}.json`))
+    await writeFile(written.at(-1)!, JSON.stringify(json, null, 2) + '\n')
+  }
+  if (options.formats.includes('md')) {
+    written.push(path.join(dir, `${stem}.md`))
+    await writeFile(written.at(-1)!, markdown)
+  }
+  const summary = (options.env ?? process.env).GITHUB_STEP_SUMMARY
+  if (summary) await appendFile(summary, markdown + '\n')
+  return written
+}
+
+export interface ReportOptions extends RowSelection, OutputOptions {
+  baseline?: string
+  seed?: number
+  resamples?: number
+}
+
+export async function produceReport(config: LoadedConfig, options: ReportOptions): Promise<{report: Report; files: string[]}> {
+  const {aggregate, inputs, warnings} = await loadRows(config, options)
+  const report = buildReport(aggregate, {
+    inputs,
+    warnings,
+    baseline: options.baseline ?? config.values.gate.baseline,
+    seed: options.seed ?? DEFAULT_SEED,
+    resamples: options.resamples ?? DEFAULT_RESAMPLES,
+  })
+  const files = await writeOutputs(outputDir(config, aggregate, options), 'summary', report, renderReportMarkdown(report), options)
+  return {report, files}
+}
+
+export interface GateOptions extends RowSelection, OutputOptions {
+  profile?: string
+  baseline?: string
+  candidate?: string
+  model?: string
+  decision?: Decision
+  allowMixed?: boolean
+  seed?: number
+  resamples?: number
+}
+
+export async function produceGate(config: LoadedConfig, options: GateOptions): Promise<{gate: GateDocument; files: string[]}> {
+  const cwd = options.cwd ?? process.cwd()
+  const baseline = options.baseline ?? config.values.gate.baseline
+  const candidate = options.candidate ?? config.values.gate.candidate
+  const profile = await loadProfile(options.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), cwd)
+  const {aggregate, inputs, warnings} = await loadRows(config, options)
+  const model = checkComparable(aggregate, baseline, candidate, options)
+  const thresholds = resolveThresholds(profile, model, options.decision)
+  const seed = options.seed ?? DEFAULT_SEED
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES
+  const comparison = compareModes(aggregate, {baseline, candidate, minSamples: thresholds.min_samples, seed, resamples})
+  const {checks, verdict} = evaluateGate(comparison, thresholds)
+  const gate: GateDocument = {
+    schema_version: 1,
+    generated_at: new Date().toISOString(),
+    inputs,
+    run_ids: [...aggregate.run_ids].sort(),
+    rows: aggregate.rows,
+    warnings,
+    bootstrap: {seed, resamples},
+    profile: thresholds.profile,
+    model: model ?? null,
+    override: thresholds.override,
+    decision: thresholds.decision,
+    min_samples: thresholds.min_samples,
+    thresholds: thresholds.thresholds,
+    baseline,
+    candidate,
+    checks,
+    verdict,
+    exit_code: EXIT_CODES[verdict],
+    comparison,
+  }
+  const files = await writeOutputs(outputDir(config, aggregate, options), 'gate', gate, renderGateMarkdown(gate), options)
+  return {gate, files}
+}
+
+/**
+ * The comparability guard: both modes present, one model, the same scenarios. Returns the model whose
+ * thresholds apply (--model wins); refuses mixed rows unless --allow-mixed.
+ */
+function checkComparable(aggregate: Aggregate, baseline: string, candidate: string, options: GateOptions): string | undefined {
+  const present = [...aggregate.cells.keys()].sort()
+  const missing = [baseline, candidate].filter((mode) => !aggregate.cells.has(mode))
+  if (missing.length > 0) {
+    throw new BadInputError(missing.map((mode) => ({file: '--input', code: 'unknown_reference', message: `no rows for mode "${mode}" (modes in the rows: ${present.join(', ')}); choose them with --baseline and --candidate`})))
+  }
+  const problems: string[] = []
+  const models = new Set([...(aggregate.models.get(baseline) ?? []), ...(aggregate.models.get(candidate) ?? [])])
+  if (models.size > 1) problems.push(`rows of different models: ${[...models].sort().join(', ')}`)
+  const baseScenarios = new Set(aggregate.cells.get(baseline)!.keys())
+  const candScenarios = new Set(aggregate.cells.get(candidate)!.keys())
+  const onlyBase = [...baseScenarios].filter((s) => !candScenarios.has(s))
+  const onlyCand = [...candScenarios].filter((s) => !baseScenarios.has(s))
+  if (onlyBase.length + onlyCand.length > 0) {
+    problems.push(`different scenarios: only ${baseline}: ${onlyBase.join(', ') || 'none'}; only ${candidate}: ${onlyCand.join(', ') || 'none'}`)
+  }
+  if (problems.length > 0 && !options.allowMixed) {
+    throw new BadInputError(problems.map((message) => ({file: '--input', code: 'unknown_reference', message: `not comparable: ${message} (pass --allow-mixed to gate them anyway)`})))
+  }
+  return options.model ?? (models.size === 1 ? [...models][0] : undefined)
+}

@@ -1,0 +1,131 @@
+/**
+ * The report: per mode, per scenario x mode, and each mode's deltas against the baseline.
+ * Rates are percentages; a figure with no data is null, never 0.
+ */
+import {coefficientOfVariationPct} from '../stats/descriptive.js'
+import {finite, percentileOfSorted} from '../stats/quantiles.js'
+import type {FromSchema} from 'json-schema-to-ts'
+import type {modeSummarySchema, reportSchema} from './report-schema.js'
+import {passAtK, passHatK, wilsonInterval} from '../stats/rates.js'
+import {modeCells, type Aggregate, type Cell, type Column} from './aggregate.js'
+import {compareModes} from './compare.js'
+
+/** pass^k is reported for k up to this many repetitions. */
+const MAX_K = 10
+
+export type Report = FromSchema<typeof reportSchema>
+export type ModeSummary = FromSchema<typeof modeSummarySchema>
+type ScenarioModeSummary = Report['scenarios'][number]
+type PassK = ModeSummary['pass_hat_k']
+
+export interface ReportOptions {
+  inputs: string[]
+  warnings: string[]
+  baseline: string
+  seed: number
+  resamples: number
+  now?: Date
+}
+
+function merged(cells: Cell[], pick: (c: Cell) => Column): Float64Array {
+  const total = cells.reduce((n, c) => n + pick(c).length, 0)
+  const out = new Float64Array(total)
+  let offset = 0
+  for (const cell of cells) {
+    out.set(pick(cell).values(), offset)
+    offset += pick(cell).length
+  }
+  return out.sort()
+}
+
+const pct = (part: number, whole: number): number | null => (whole === 0 ? null : (part / whole) * 100)
+const at = (sorted: Float64Array, p: number): number | null => finite(percentileOfSorted(sorted, p))
+
+function passK(cell: Cell, estimator: typeof passHatK): PassK {
+  const k = Math.min(cell.runs, MAX_K)
+  return {k, value: finite(estimator(cell.runs, cell.successes, k))}
+}
+
+export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
+  const cells = modeCells(aggregate, mode)
+  const sum = (field: 'runs' | 'successes' | 'output_valid' | 'runner_failures' | 'timeouts' | 'retried') => cells.reduce((n, c) => n + c[field], 0)
+  const runs = sum('runs')
+  const successes = sum('successes')
+  const agent = merged(cells, (c) => c.all.latency_agent)
+  const active = merged(cells, (c) => c.all.tokens_active)
+  // pass^k over the mode: the mean over scenarios at the k every scenario reaches.
+  const k = Math.min(MAX_K, ...cells.map((c) => c.runs))
+  const perScenario = cells.map((c) => passHatK(c.runs, c.successes, k)).filter(Number.isFinite)
+  const ci = wilsonInterval(successes, runs)
+  return {
+    runs,
+    success_rate: pct(successes, runs),
+    success_rate_ci: runs === 0 ? null : [ci[0] * 100, ci[1] * 100],
+    output_validity_rate: pct(sum('output_valid'), runs),
+    runner_failure_rate: pct(sum('runner_failures'), runs),
+    timeout_stall_rate: pct(sum('timeouts'), runs),
+    retry_rate: pct(sum('retried'), runs),
+    median_latency_ms_wall: at(merged(cells, (c) => c.all.latency_wall), 50),
+    median_latency_ms_agent: at(agent, 50),
+    p90_latency_ms_agent: at(agent, 90),
+    p95_latency_ms_agent: at(agent, 95),
+    iqr_latency_ms_agent: agent.length === 0 ? null : finite(percentileOfSorted(agent, 75) - percentileOfSorted(agent, 25)),
+    cv_latency_agent_pct: finite(coefficientOfVariationPct(agent)),
+    median_tokens_total: at(merged(cells, (c) => c.all.tokens_total), 50),
+    median_tokens_active: at(active, 50),
+    p90_tokens_active: at(active, 90),
+    p95_tokens_active: at(active, 95),
+    median_tool_calls: at(merged(cells, (c) => c.all.tool_calls), 50),
+    median_cost_usd: at(merged(cells, (c) => c.all.cost), 50),
+    pass_hat_k: {k, value: perScenario.length === 0 ? null : perScenario.reduce((a, b) => a + b, 0) / perScenario.length},
+    models: [...(aggregate.models.get(mode) ?? [])].sort(),
+    providers: [...(aggregate.providers.get(mode) ?? [])].sort(),
+    tool_calls_by_category: Object.fromEntries(aggregate.tool_calls_by_category.get(mode) ?? []),
+    tool_calls_by_operation: Object.fromEntries(aggregate.tool_calls_by_operation.get(mode) ?? []),
+  }
+}
+
+function summarizeCell(cell: Cell): ScenarioModeSummary {
+  const median = (column: Column) => at(column.sorted(), 50)
+  return {
+    scenario_id: cell.scenario,
+    mode: cell.mode,
+    runs: cell.runs,
+    success_rate: pct(cell.successes, cell.runs),
+    median_latency_ms_wall: median(cell.all.latency_wall),
+    median_latency_ms_agent: median(cell.all.latency_agent),
+    median_tokens_total: median(cell.all.tokens_total),
+    median_tokens_active: median(cell.all.tokens_active),
+    median_tool_calls: median(cell.all.tool_calls),
+    median_cost_usd: median(cell.all.cost),
+    pass_at_k: passK(cell, passAtK),
+    pass_hat_k: passK(cell, passHatK),
+  }
+}
+
+/** Modes in a stable order: the baseline first, then by name. */
+export function orderedModes(aggregate: Aggregate, baseline: string): string[] {
+  return [...aggregate.cells.keys()].sort((a, b) => (a === baseline ? -1 : b === baseline ? 1 : a.localeCompare(b)))
+}
+
+export function buildReport(aggregate: Aggregate, options: ReportOptions): Report {
+  const modes = orderedModes(aggregate, options.baseline)
+  const deltas = aggregate.cells.has(options.baseline)
+    ? modes
+        .filter((m) => m !== options.baseline)
+        .map((candidate) => compareModes(aggregate, {baseline: options.baseline, candidate, minSamples: 1, seed: options.seed, resamples: options.resamples}))
+    : []
+  return {
+    schema_version: 1,
+    generated_at: (options.now ?? new Date()).toISOString(),
+    inputs: options.inputs,
+    run_ids: [...aggregate.run_ids].sort(),
+    rows: aggregate.rows,
+    warnings: options.warnings,
+    bootstrap: {seed: options.seed, resamples: options.resamples},
+    baseline: options.baseline,
+    modes: Object.fromEntries(modes.map((m) => [m, summarizeMode(aggregate, m)])),
+    scenarios: modes.flatMap((m) => modeCells(aggregate, m).sort((a, b) => a.scenario.localeCompare(b.scenario)).map(summarizeCell)),
+    deltas,
+  }
+}
