@@ -41,7 +41,7 @@ export default class GateCommand extends BaseCommand<typeof GateCommand> {
     })
     if (this.jsonEnabled()) this.logJson(gate)
     else {
-      for (const warning of gate.warnings) this.warn(warning)
+      for (const warning of gate.warnings) this.logToStderr(`warning: ${warning}`)
       this.log(renderGateTable(gate))
       for (const file of files) this.log(`wrote ${file}`)
     }

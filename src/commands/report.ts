@@ -25,7 +25,7 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
       seed: this.flags.seed,
       resamples: this.flags.resamples,
     })
-    for (const warning of report.warnings) this.warn(warning)
+    for (const warning of report.warnings) this.logToStderr(`warning: ${warning}`)
     const modes = Object.entries(report.modes)
       .map(([mode, m]) => `${mode}: ${m.runs} runs, success ${m.success_rate?.toFixed(1) ?? '–'}%`)
       .join('; ')

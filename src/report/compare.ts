@@ -13,7 +13,7 @@ import {finite, percentileOfSorted} from '../stats/quantiles.js'
 import type {Random} from '../stats/random.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {comparisonSchema} from './report-schema.js'
-import {modeCells, type Aggregate, type Cell, type MetricColumns} from './aggregate.js'
+import {modeCells, type Aggregate, type Cell} from './aggregate.js'
 
 export type Comparison = FromSchema<typeof comparisonSchema>
 export type Estimate = Comparison['reliability']['success_rate']
@@ -32,13 +32,6 @@ export interface CompareOptions {
   resamples: number
 }
 
-const COLUMN: Record<EfficiencyMetric, keyof MetricColumns> = {
-  tokens_active: 'tokens_active',
-  latency_wall: 'latency_wall',
-  tool_calls: 'tool_calls',
-  cost: 'cost',
-}
-
 type RateField = 'successes' | 'output_valid' | 'runner_failures' | 'timeouts' | 'retried'
 
 export function compareModes(aggregate: Aggregate, options: CompareOptions): Comparison {
@@ -49,23 +42,15 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
     return [finite(low), finite(high)]
   }
   const rate = (cells: Cell[], field: RateField, offset: number): Estimate => {
-    const runs = cells.reduce((sum, c) => sum + c.runs, 0)
-    const value = (cells.reduce((sum, c) => sum + c[field], 0) / runs) * 100
-    const samplers = cells.map((c) => [rateSampler(c[field], c.runs), c.runs] as const)
-    return {value: finite(value), interval: boot(offset, (random) => (samplers.reduce((s, [draw, n]) => s + draw(random) * n, 0) / runs) * 100)}
+    const pooled = pooledRate(cells, field)
+    return {value: finite(pooled.value * 100), interval: boot(offset, (random) => pooled.draw(random) * 100)}
   }
   const success = rate(cand, 'successes', 2)
-  const baseRuns = base.reduce((sum, c) => sum + c.runs, 0)
-  const candRuns = cand.reduce((sum, c) => sum + c.runs, 0)
-  const baseSuccess = base.map((c) => [rateSampler(c.successes, c.runs), c.runs] as const)
-  const candSuccess = cand.map((c) => [rateSampler(c.successes, c.runs), c.runs] as const)
+  const pooled = pooledRate(base, 'successes')
+  const candPooled = pooledRate(cand, 'successes')
   const delta: Estimate = {
-    value: finite((candSuccess.length ? (cand.reduce((s, c) => s + c.successes, 0) / candRuns) * 100 : Number.NaN) - (base.reduce((s, c) => s + c.successes, 0) / baseRuns) * 100),
-    interval: boot(1, (random) => {
-      const c = candSuccess.reduce((s, [draw, n]) => s + draw(random) * n, 0) / candRuns
-      const b = baseSuccess.reduce((s, [draw, n]) => s + draw(random) * n, 0) / baseRuns
-      return (c - b) * 100
-    }),
+    value: finite((candPooled.value - pooled.value) * 100),
+    interval: boot(1, (random) => (candPooled.draw(random) - pooled.draw(random)) * 100),
   }
 
   const baseByScenario = new Map(base.map((c) => [c.scenario, c]))
@@ -75,10 +60,10 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
   const eligible = scenarios.filter((s) => s.eligible)
   const reduction = (metric: EfficiencyMetric, offset: number, combine: 'median' | 'min'): CostReduction => {
     const defined = eligible.filter((s) => s.reduction_pct[metric] !== null)
-    const pairs = defined.map((s) => [
-      medianSampler(baseByScenario.get(s.scenario_id)!.stable[COLUMN[metric]].sorted()),
-      medianSampler(candByScenario.get(s.scenario_id)!.stable[COLUMN[metric]].sorted()),
-    ]) as Array<[CellSampler, CellSampler]>
+    const pairs = defined.map((s): [CellSampler, CellSampler] => [
+      medianSampler(baseByScenario.get(s.scenario_id)!.stable[metric].sorted()),
+      medianSampler(candByScenario.get(s.scenario_id)!.stable[metric].sorted()),
+    ])
     const values = defined.map((s) => s.reduction_pct[metric]!)
     const value = combineValues(values, combine)
     const worst = combine === 'min' && defined.length > 0 ? defined[values.indexOf(value)]!.scenario_id : null
@@ -112,6 +97,16 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
   }
 }
 
+/** A mode's rate over all its rows, and a stratified bootstrap draw of it (each scenario resampled alone). */
+function pooledRate(cells: Cell[], field: RateField): {value: number; draw: CellSampler} {
+  const runs = cells.reduce((sum, c) => sum + c.runs, 0)
+  const samplers = cells.map((c) => [rateSampler(c[field], c.runs), c.runs] as const)
+  return {
+    value: cells.reduce((sum, c) => sum + c[field], 0) / runs,
+    draw: (random) => samplers.reduce((sum, [draw, n]) => sum + draw(random) * n, 0) / runs,
+  }
+}
+
 function combineValues(values: number[], combine: 'median' | 'min'): number {
   const defined = values.filter(Number.isFinite)
   if (defined.length === 0) return Number.NaN
@@ -125,7 +120,7 @@ function medianOf(column: {sorted(): Float64Array}): number {
 
 function scenarioComparison(id: string, base: Cell | undefined, cand: Cell | undefined, minSamples: number): ScenarioComparison {
   const medians = (cell: Cell | undefined) =>
-    Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, cell ? medianOf(cell.stable[COLUMN[m]]) : Number.NaN])) as Record<EfficiencyMetric, number>
+    Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, cell ? medianOf(cell.stable[m]) : Number.NaN])) as Record<EfficiencyMetric, number>
   const nullable = (values: Record<EfficiencyMetric, number>) =>
     Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, finite(values[m])])) as Record<EfficiencyMetric, number | null>
   const b = medians(base)

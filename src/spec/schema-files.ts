@@ -3,6 +3,8 @@
  * and a test fails when a committed file differs from what the source would generate.
  */
 import {configSchema} from '../config/schema.js'
+import {gateSchema, reportSchema} from '../report/report-schema.js'
+import {rowSchema} from '../results/row-schema.js'
 import {profileSchema} from './schemas/profile.js'
 import {scenarioSetSchema} from './schemas/scenario-set.js'
 import {scenarioSchema} from './schemas/scenario.js'
@@ -14,6 +16,9 @@ export const SCHEMA_FILES: Record<string, object> = {
   'scenario.schema.json': scenarioSchema,
   'scenario-set.schema.json': scenarioSetSchema,
   'profile.schema.json': profileSchema,
+  'row.schema.json': rowSchema,
+  'report.schema.json': reportSchema,
+  'gate.schema.json': gateSchema,
 }
 
 export function renderSchema(schema: object): string {

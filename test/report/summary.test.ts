@@ -1,0 +1,65 @@
+import {expect} from 'chai'
+import {addRow, emptyAggregate} from '../../src/report/aggregate.js'
+import {reportSchema} from '../../src/report/report-schema.js'
+import {buildReport, summarizeMode} from '../../src/report/summary.js'
+import {compileSchema} from '../../src/spec/schema-validator.js'
+import {makeRow} from '../support/rows.js'
+
+describe('report summary', () => {
+  // Two scenarios x 4 iterations of agent_direct, hand-made so every figure can be checked by hand.
+  const aggregate = emptyAggregate()
+  const latencies = [1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000]
+  latencies.forEach((latency, i) => {
+    addRow(
+      aggregate,
+      makeRow({
+        scenario_id: i < 4 ? 'a-001' : 'b-001',
+        iteration: (i % 4) + 1,
+        latency_ms_wall: latency + 500,
+        latency_ms_agent: latency,
+        activeTokens: (i + 1) * 100,
+        success: i !== 7,
+        tool_calls: {total: i + 1, failed: 0},
+        retries: i === 0 ? 1 : 0,
+        cost_usd: 0.01 * (i + 1),
+      }),
+    )
+  })
+  const summary = summarizeMode(aggregate, 'agent_direct')
+
+  it('rates are percentages of all rows, with a Wilson interval on success', () => {
+    expect(summary.runs).to.equal(8)
+    expect(summary.success_rate).to.equal(87.5)
+    expect(summary.retry_rate).to.equal(12.5)
+    expect(summary.success_rate_ci![0]).to.be.closeTo(52.91, 0.01)
+    expect(summary.success_rate_ci![1]).to.be.closeTo(97.76, 0.01)
+  })
+
+  it('latency figures are on agent latency: median, p90, p95 by interpolation, IQR and population CV', () => {
+    expect(summary.median_latency_ms_wall).to.equal(5000)
+    expect(summary.median_latency_ms_agent).to.equal(4500)
+    expect(summary.p90_latency_ms_agent).to.be.closeTo(7300, 1e-9) // index 6.3
+    expect(summary.p95_latency_ms_agent).to.be.closeTo(7650, 1e-9) // index 6.65
+    expect(summary.iqr_latency_ms_agent).to.equal(3500) // 6250 - 2750
+    expect(summary.cv_latency_agent_pct).to.be.closeTo((Math.sqrt(5.25e6) / 4500) * 100, 1e-9)
+  })
+
+  it('token, tool-call and cost medians, and pass^k at the common k', () => {
+    expect(summary.median_tokens_active).to.equal(450)
+    expect(summary.median_tokens_total).to.equal(4450)
+    expect(summary.median_tool_calls).to.equal(4.5)
+    expect(summary.median_cost_usd).to.be.closeTo(0.045, 1e-12)
+    // a-001: 4 of 4 pass -> pass^4 = 1; b-001: 3 of 4 -> 0; mean 0.5
+    expect(summary.pass_hat_k).to.deep.equal({k: 4, value: 0.5})
+  })
+
+  it('the report JSON matches schemas/report.schema.json, with nulls where there is no data', () => {
+    addRow(aggregate, makeRow({mode: 'mcp', latency_ms_agent: null}))
+    const report = buildReport(aggregate, {inputs: ['x.jsonl'], warnings: [], baseline: 'agent_direct', seed: 1, resamples: 200})
+    const validate = compileSchema(reportSchema)
+    expect(validate(JSON.parse(JSON.stringify(report))), JSON.stringify(validate.errors)).to.equal(true)
+    expect(Object.keys(report.modes)).to.deep.equal(['agent_direct', 'mcp'])
+    expect(report.modes.mcp!.median_latency_ms_agent).to.equal(null)
+    expect(report.deltas.map((d) => d.candidate)).to.deep.equal(['mcp'])
+  })
+})
