@@ -1,5 +1,9 @@
 // Shared helpers of the benchmarks: time whole commands, interleaved, and report medians.
 import {spawnSync} from 'node:child_process'
+import {readFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
+import {fileURLToPath, pathToFileURL} from 'node:url'
 import {median} from '../src/stats/quantiles.js'
 
 export interface CommandCase {
@@ -7,15 +11,28 @@ export interface CommandCase {
   command: string
   args: string[]
   cwd?: string
+  /** Exit codes that count as success (a gate may exit 1 or 3 by design). */
+  okCodes?: number[]
 }
 
-/** Wall time of one run of a command, in milliseconds; a failing command aborts the benchmark. */
-export function timeCommand(c: CommandCase): number {
+const RSS_PRELOAD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'max-rss.mjs')
+
+/** Wall time (ms) and peak RSS (MiB) of one run of a node command; a failing command aborts the benchmark. */
+export function measureCommand(c: CommandCase): {ms: number; rssMiB: number} {
+  const rssFile = path.join(tmpdir(), `ghx-bench-rss-${process.pid}`)
   const start = process.hrtime.bigint()
-  const result = spawnSync(c.command, c.args, {cwd: c.cwd, stdio: ['ignore', 'ignore', 'pipe'], env: {...process.env, NO_COLOR: '1'}})
+  const result = spawnSync(c.command, ['--import', pathToFileURL(RSS_PRELOAD).href, ...c.args], {
+    cwd: c.cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {...process.env, NO_COLOR: '1', BENCH_RSS_FILE: rssFile},
+  })
   const ms = Number(process.hrtime.bigint() - start) / 1e6
-  if (result.status !== 0) throw new Error(`${c.label} exited ${result.status}: ${result.stderr.toString()}`)
-  return ms
+  if (!(c.okCodes ?? [0]).includes(result.status ?? -1)) throw new Error(`${c.label} exited ${result.status}: ${result.stderr.toString()}`)
+  return {ms, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024}
+}
+
+export function timeCommand(c: CommandCase): number {
+  return measureCommand(c).ms
 }
 
 /** Runs the cases round-robin (so machine drift hits all alike) and returns each one's median. */

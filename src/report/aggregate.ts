@@ -5,12 +5,17 @@
  */
 import type {Row} from '../results/row-schema.js'
 
-/** An append-only column of numbers in a Float64Array that doubles as it fills. */
+/**
+ * An append-only column of numbers in a Float64Array that doubles as it fills. A missing value
+ * (no agent latency, no cost) is NaN, so every column of a cell stays aligned with its rows.
+ */
 export class Column {
   private data = new Float64Array(8)
+  private sortedCache: Float64Array | undefined
   length = 0
 
   push(value: number): void {
+    this.sortedCache = undefined
     if (this.length === this.data.length) {
       const grown = new Float64Array(this.data.length * 2)
       grown.set(this.data)
@@ -19,17 +24,67 @@ export class Column {
     this.data[this.length++] = value
   }
 
-  /** The values, sorted ascending (a copy). */
+  /** The present (non-NaN) values sorted ascending; computed once until the next push. Do not modify. */
   sorted(): Float64Array {
-    return this.data.slice(0, this.length).sort()
+    this.sortedCache ??= presentSorted(this.values())
+    return this.sortedCache
   }
 
   values(): Float64Array {
     return this.data.subarray(0, this.length)
   }
+
+  /** Appends many values at once (merging another reader's column). */
+  append(values: Float64Array): void {
+    this.sortedCache = undefined
+    if (this.length + values.length > this.data.length) {
+      const grown = new Float64Array(Math.max(this.data.length * 2, this.length + values.length))
+      grown.set(this.values())
+      this.data = grown
+    }
+    this.data.set(values, this.length)
+    this.length += values.length
+  }
 }
 
-/** The columns the report summarises; `stable` holds the same for the stable sample only. */
+/** The values that are not NaN, sorted ascending (typed-array sort puts NaN last); `owned` sorts in place. */
+export function presentSorted(values: Float64Array, owned = false): Float64Array {
+  const sorted = (owned ? values : values.slice()).sort()
+  let end = sorted.length
+  while (end > 0 && Number.isNaN(sorted[end - 1]!)) end--
+  return sorted.subarray(0, end)
+}
+
+/** An append-only column of 0/1 flags, aligned with a cell's rows. */
+export class FlagColumn {
+  private data = new Uint8Array(8)
+  length = 0
+
+  push(flag: boolean): void {
+    if (this.length === this.data.length) {
+      const grown = new Uint8Array(this.data.length * 2)
+      grown.set(this.data)
+      this.data = grown
+    }
+    this.data[this.length++] = flag ? 1 : 0
+  }
+
+  values(): Uint8Array {
+    return this.data.subarray(0, this.length)
+  }
+
+  append(values: Uint8Array): void {
+    if (this.length + values.length > this.data.length) {
+      const grown = new Uint8Array(Math.max(this.data.length * 2, this.length + values.length))
+      grown.set(this.values())
+      this.data = grown
+    }
+    this.data.set(values, this.length)
+    this.length += values.length
+  }
+}
+
+/** The columns the report summarises, one value per row of the cell. */
 export interface MetricColumns {
   latency_wall: Column
   latency_agent: Column
@@ -61,9 +116,26 @@ export interface Cell {
   timeouts: number
   retried: number
   all: MetricColumns
-  /** Success, valid output, no runner failure: the rows efficiency is measured on. */
-  stable: MetricColumns
+  /** Which rows are stable (success, valid output, no runner failure): the rows efficiency is measured on. */
+  stable: FlagColumn
   stable_runs: number
+  /** Sorted stable values per metric, computed on first use. */
+  stableSorted: Map<keyof MetricColumns, Float64Array>
+}
+
+/** A metric's values over the cell's stable rows, present ones only, sorted ascending. */
+export function stableSorted(cell: Cell, metric: keyof MetricColumns): Float64Array {
+  let sorted = cell.stableSorted.get(metric)
+  if (!sorted) {
+    const values = cell.all[metric].values()
+    const flags = cell.stable.values()
+    const picked = new Float64Array(cell.stable_runs)
+    let n = 0
+    for (let i = 0; i < values.length; i++) if (flags[i]) picked[n++] = values[i]!
+    sorted = presentSorted(picked.subarray(0, n), true)
+    cell.stableSorted.set(metric, sorted)
+  }
+  return sorted
 }
 
 export interface Aggregate {
@@ -98,11 +170,11 @@ export function isStable(row: Row): boolean {
 
 function record(target: MetricColumns, row: Row): void {
   target.latency_wall.push(row.latency_ms_wall)
-  if (row.latency_ms_agent !== null) target.latency_agent.push(row.latency_ms_agent)
+  target.latency_agent.push(row.latency_ms_agent ?? Number.NaN)
   target.tokens_total.push(row.tokens.total)
   target.tokens_active.push(row.tokens.active)
   target.tool_calls.push(row.tool_calls.total)
-  if (row.cost_usd !== null) target.cost.push(row.cost_usd)
+  target.cost.push(row.cost_usd ?? Number.NaN)
 }
 
 function addCounts(into: Map<string, Map<string, number>>, mode: string, counts: Record<string, number> | undefined): void {
@@ -112,16 +184,14 @@ function addCounts(into: Map<string, Map<string, number>>, mode: string, counts:
   for (const [key, n] of Object.entries(counts)) byMode.set(key, (byMode.get(key) ?? 0) + n)
 }
 
-export function addRow(aggregate: Aggregate, row: Row): void {
-  aggregate.rows++
-  aggregate.run_ids.add(row.run_id)
-  let byScenario = aggregate.cells.get(row.mode)
-  if (!byScenario) aggregate.cells.set(row.mode, (byScenario = new Map()))
-  let cell = byScenario.get(row.scenario_id)
+function cellFor(aggregate: Aggregate, mode: string, scenario: string): Cell {
+  let byScenario = aggregate.cells.get(mode)
+  if (!byScenario) aggregate.cells.set(mode, (byScenario = new Map()))
+  let cell = byScenario.get(scenario)
   if (!cell) {
     cell = {
-      scenario: row.scenario_id,
-      mode: row.mode,
+      scenario,
+      mode,
       runs: 0,
       successes: 0,
       output_valid: 0,
@@ -129,11 +199,19 @@ export function addRow(aggregate: Aggregate, row: Row): void {
       timeouts: 0,
       retried: 0,
       all: columns(),
-      stable: columns(),
+      stable: new FlagColumn(),
       stable_runs: 0,
+      stableSorted: new Map(),
     }
-    byScenario.set(row.scenario_id, cell)
+    byScenario.set(scenario, cell)
   }
+  return cell
+}
+
+export function addRow(aggregate: Aggregate, row: Row): void {
+  aggregate.rows++
+  aggregate.run_ids.add(row.run_id)
+  const cell = cellFor(aggregate, row.mode, row.scenario_id)
   cell.runs++
   if (row.success) cell.successes++
   if (row.output_valid) cell.output_valid++
@@ -141,10 +219,10 @@ export function addRow(aggregate: Aggregate, row: Row): void {
   if (row.outcome === 'timeout') cell.timeouts++
   if (row.retries > 0) cell.retried++
   record(cell.all, row)
-  if (isStable(row)) {
-    cell.stable_runs++
-    record(cell.stable, row)
-  }
+  const stable = isStable(row)
+  cell.stable.push(stable)
+  if (stable) cell.stable_runs++
+  cell.stableSorted.clear()
   if (row.model) addTo(aggregate.models, row.mode, row.model)
   if (row.provider) addTo(aggregate.providers, row.mode, row.provider)
   addCounts(aggregate.tool_calls_by_category, row.mode, row.tool_calls.by_category)
@@ -160,4 +238,65 @@ function addTo(map: Map<string, Set<string>>, key: string, value: string): void 
 
 export function modeCells(aggregate: Aggregate, mode: string): Cell[] {
   return [...(aggregate.cells.get(mode)?.values() ?? [])]
+}
+
+const METRICS = ['latency_wall', 'latency_agent', 'tokens_total', 'tokens_active', 'tool_calls', 'cost'] as const
+const COUNTS = ['runs', 'successes', 'output_valid', 'runner_failures', 'timeouts', 'retried', 'stable_runs'] as const
+
+/** An aggregate as plain data with its columns as typed arrays, to cross a worker boundary. */
+export interface PortableAggregate {
+  rows: number
+  run_ids: string[]
+  cells: Array<{scenario: string; mode: string; counts: number[]; all: Float64Array[]; stable: Uint8Array}>
+  models: Array<[string, string[]]>
+  providers: Array<[string, string[]]>
+  tool_calls_by_category: Array<[string, Array<[string, number]>]>
+  tool_calls_by_operation: Array<[string, Array<[string, number]>]>
+  has_cost: boolean
+}
+
+export function toPortable(aggregate: Aggregate): PortableAggregate {
+  const sets = (map: Map<string, Set<string>>): Array<[string, string[]]> => [...map].map(([k, v]) => [k, [...v]])
+  const counts = (map: Map<string, Map<string, number>>): Array<[string, Array<[string, number]>]> => [...map].map(([k, v]) => [k, [...v]])
+  return {
+    rows: aggregate.rows,
+    run_ids: [...aggregate.run_ids],
+    cells: [...aggregate.cells.values()].flatMap((byScenario) =>
+      [...byScenario.values()].map((cell) => ({
+        scenario: cell.scenario,
+        mode: cell.mode,
+        counts: COUNTS.map((key) => cell[key]),
+        all: METRICS.map((m) => cell.all[m].values().slice()),
+        stable: cell.stable.values().slice(),
+      })),
+    ),
+    models: sets(aggregate.models),
+    providers: sets(aggregate.providers),
+    tool_calls_by_category: counts(aggregate.tool_calls_by_category),
+    tool_calls_by_operation: counts(aggregate.tool_calls_by_operation),
+    has_cost: aggregate.has_cost,
+  }
+}
+
+/** The typed arrays of a portable aggregate, to transfer rather than copy. */
+export function transferList(portable: PortableAggregate): ArrayBuffer[] {
+  return portable.cells.flatMap((cell) => [...cell.all, cell.stable].map((array) => array.buffer as ArrayBuffer))
+}
+
+/** Adds another reader's aggregate into this one. */
+export function mergePortable(into: Aggregate, other: PortableAggregate): void {
+  into.rows += other.rows
+  for (const id of other.run_ids) into.run_ids.add(id)
+  for (const cell of other.cells) {
+    const target = cellFor(into, cell.mode, cell.scenario)
+    COUNTS.forEach((key, i) => (target[key] += cell.counts[i]!))
+    METRICS.forEach((m, i) => target.all[m].append(cell.all[i]!))
+    target.stable.append(cell.stable)
+    target.stableSorted.clear()
+  }
+  for (const [mode, values] of other.models) for (const v of values) addTo(into.models, mode, v)
+  for (const [mode, values] of other.providers) for (const v of values) addTo(into.providers, mode, v)
+  for (const [mode, entries] of other.tool_calls_by_category) addCounts(into.tool_calls_by_category, mode, Object.fromEntries(entries))
+  for (const [mode, entries] of other.tool_calls_by_operation) addCounts(into.tool_calls_by_operation, mode, Object.fromEntries(entries))
+  into.has_cost ||= other.has_cost
 }

@@ -13,7 +13,7 @@ import {finite, percentileOfSorted} from '../stats/quantiles.js'
 import type {Random} from '../stats/random.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {comparisonSchema} from './report-schema.js'
-import {modeCells, type Aggregate, type Cell} from './aggregate.js'
+import {modeCells, stableSorted, type Aggregate, type Cell} from './aggregate.js'
 
 export type Comparison = FromSchema<typeof comparisonSchema>
 export type Estimate = Comparison['reliability']['success_rate']
@@ -61,13 +61,13 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
   const reduction = (metric: EfficiencyMetric, offset: number, combine: 'median' | 'min'): CostReduction => {
     const defined = eligible.filter((s) => s.reduction_pct[metric] !== null)
     const pairs = defined.map((s): [CellSampler, CellSampler] => [
-      medianSampler(baseByScenario.get(s.scenario_id)!.stable[metric].sorted()),
-      medianSampler(candByScenario.get(s.scenario_id)!.stable[metric].sorted()),
+      medianSampler(stableSorted(baseByScenario.get(s.scenario_id)!, metric)),
+      medianSampler(stableSorted(candByScenario.get(s.scenario_id)!, metric)),
     ])
     const values = defined.map((s) => s.reduction_pct[metric]!)
     const value = combineValues(values, combine)
     const worst = combine === 'min' && defined.length > 0 ? defined[values.indexOf(value)]!.scenario_id : null
-    const interval = defined.length === 0 ? null : boot(offset, (random) => combineValues(pairs.map(([b, c]) => reductionPct(b(random), c(random))), combine))
+    const interval = defined.length === 0 ? null : boot(offset, replicateReductions(pairs, combine))
     return {value: finite(value), interval, scenarios: defined.length, worst_scenario: worst}
   }
   const withoutWorst = ({worst_scenario: _w, ...rest}: CostReduction): Reduction => rest
@@ -100,10 +100,30 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
 /** A mode's rate over all its rows, and a stratified bootstrap draw of it (each scenario resampled alone). */
 function pooledRate(cells: Cell[], field: RateField): {value: number; draw: CellSampler} {
   const runs = cells.reduce((sum, c) => sum + c.runs, 0)
-  const samplers = cells.map((c) => [rateSampler(c[field], c.runs), c.runs] as const)
+  const samplers = cells.map((c) => rateSampler(c[field], c.runs))
+  const weights = cells.map((c) => c.runs)
   return {
     value: cells.reduce((sum, c) => sum + c[field], 0) / runs,
-    draw: (random) => samplers.reduce((sum, [draw, n]) => sum + draw(random) * n, 0) / runs,
+    draw: (random) => {
+      let sum = 0
+      for (let i = 0; i < samplers.length; i++) sum += samplers[i]!(random) * weights[i]!
+      return sum / runs
+    },
+  }
+}
+
+/** One replicate of a suite reduction: each scenario's medians drawn, reduced, then combined (no allocation). */
+function replicateReductions(pairs: Array<[CellSampler, CellSampler]>, combine: 'median' | 'min'): (random: Random) => number {
+  const buffer = new Float64Array(pairs.length)
+  return (random) => {
+    let count = 0
+    for (const [baseline, candidate] of pairs) {
+      const value = reductionPct(baseline(random), candidate(random))
+      if (Number.isFinite(value)) buffer[count++] = value
+    }
+    if (count === 0) return Number.NaN
+    const defined = buffer.subarray(0, count)
+    return combine === 'min' ? Math.min(...defined) : percentileOfSorted(defined.sort(), 50)
   }
 }
 
@@ -114,13 +134,9 @@ function combineValues(values: number[], combine: 'median' | 'min'): number {
   return percentileOfSorted(Float64Array.from(defined).sort(), 50)
 }
 
-function medianOf(column: {sorted(): Float64Array}): number {
-  return percentileOfSorted(column.sorted(), 50)
-}
-
 function scenarioComparison(id: string, base: Cell | undefined, cand: Cell | undefined, minSamples: number): ScenarioComparison {
   const medians = (cell: Cell | undefined) =>
-    Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, cell ? medianOf(cell.stable[m]) : Number.NaN])) as Record<EfficiencyMetric, number>
+    Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, cell ? percentileOfSorted(stableSorted(cell, m), 50) : Number.NaN])) as Record<EfficiencyMetric, number>
   const nullable = (values: Record<EfficiencyMetric, number>) =>
     Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, finite(values[m])])) as Record<EfficiencyMetric, number | null>
   const b = medians(base)

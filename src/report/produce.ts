@@ -5,12 +5,13 @@
 import {appendFile, mkdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
-import {readRows, resolveInputFiles} from '../results/sources.js'
+import {resolveInputFiles} from '../results/sources.js'
 import {BadInputError} from '../spec/diagnostics.js'
 import {loadProfile} from '../spec/profiles.js'
 import {displayPath} from '../spec/source-document.js'
 import {DEFAULT_RESAMPLES} from '../stats/bootstrap.js'
-import {addRow, emptyAggregate, type Aggregate} from './aggregate.js'
+import type {Aggregate} from './aggregate.js'
+import {aggregateFiles} from './read-aggregate.js'
 import {compareModes} from './compare.js'
 import {EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
 import {renderGateMarkdown, renderReportMarkdown} from './markdown.js'
@@ -34,9 +35,8 @@ export interface LoadedRows {
 export async function loadRows(config: LoadedConfig, selection: RowSelection): Promise<LoadedRows> {
   const cwd = selection.cwd ?? process.cwd()
   const files = await resolveInputFiles({inputs: selection.inputs, runId: selection.runId, resultsDir: resolveConfigPath(config, config.values.results_dir), cwd})
-  const aggregate = emptyAggregate()
   const warnings: string[] = []
-  for await (const row of readRows(files, (w) => warnings.push(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`), cwd)) addRow(aggregate, row)
+  const aggregate = await aggregateFiles(files, (w) => warnings.push(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`), cwd)
   if (aggregate.rows === 0) throw new BadInputError(files.map((f) => ({file: displayPath(f, cwd), code: 'io', message: 'holds no rows'})))
   return {aggregate, inputs: files.map((f) => displayPath(f, cwd)), warnings}
 }

@@ -7,7 +7,7 @@ import {finite, percentileOfSorted} from '../stats/quantiles.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {modeSummarySchema, reportSchema} from './report-schema.js'
 import {passAtK, passHatK, wilsonInterval} from '../stats/rates.js'
-import {modeCells, type Aggregate, type Cell, type Column} from './aggregate.js'
+import {modeCells, presentSorted, type Aggregate, type Cell, type Column} from './aggregate.js'
 import {compareModes} from './compare.js'
 
 /** pass^k is reported for k up to this many repetitions. */
@@ -27,6 +27,7 @@ export interface ReportOptions {
   now?: Date
 }
 
+/** A mode's values of one metric over all its cells, present ones only, sorted. */
 function merged(cells: Cell[], pick: (c: Cell) => Column): Float64Array {
   const total = cells.reduce((n, c) => n + pick(c).length, 0)
   const out = new Float64Array(total)
@@ -35,7 +36,7 @@ function merged(cells: Cell[], pick: (c: Cell) => Column): Float64Array {
     out.set(pick(cell).values(), offset)
     offset += pick(cell).length
   }
-  return out.sort()
+  return presentSorted(out, true)
 }
 
 const pct = (part: number, whole: number): number | null => (whole === 0 ? null : (part / whole) * 100)

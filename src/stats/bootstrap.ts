@@ -57,11 +57,43 @@ export function medianSampler(sorted: Float64Array): CellSampler {
   }
 }
 
-/** P(X(k) <= v[j]) for j = 0..n-1, the distribution of the k-th order statistic of a resample. */
+/** Below this, a cumulative probability is 0 (and within it of 1, is 1) for every draw a double can make. */
+const NEGLIGIBLE = 1e-17
+
+/**
+ * P(X(k) <= v[j]) for j = 0..n-1, the distribution of the k-th order statistic of a resample. It rises
+ * from ~0 to ~1 within some sqrt(n) of j = k: computed outward from there and filled in beyond.
+ */
 export function orderStatisticCdf(n: number, k: number): Float64Array {
+  return cached(`order:${n}:${k}`, () => computeOrderStatisticCdf(n, k))
+}
+
+/** The CDFs depend only on (n, k) or (n, successes), and cells often share them: keep the recent ones. */
+const cdfCache = new Map<string, Float64Array>()
+function cached(key: string, compute: () => Float64Array): Float64Array {
+  let cdf = cdfCache.get(key)
+  if (!cdf) {
+    if (cdfCache.size >= 512) cdfCache.delete(cdfCache.keys().next().value!)
+    cdfCache.set(key, (cdf = compute()))
+  }
+  return cdf
+}
+
+function computeOrderStatisticCdf(n: number, k: number): Float64Array {
   const cdf = new Float64Array(n)
-  for (let j = 0; j < n; j++) cdf[j] = binomialUpperTail(n, (j + 1) / n, k)
-  cdf[n - 1] = 1
+  const at = (j: number) => (j === n - 1 ? 1 : binomialUpperTail(n, (j + 1) / n, k))
+  let low = k - 1
+  for (; low >= 0; low--) {
+    cdf[low] = at(low)
+    if (cdf[low]! < NEGLIGIBLE) break
+  }
+  for (let j = k; j < n; j++) {
+    cdf[j] = at(j)
+    if (cdf[j]! > 1 - NEGLIGIBLE) {
+      cdf.fill(1, j)
+      break
+    }
+  }
   return cdf
 }
 
@@ -77,21 +109,25 @@ export function rateSampler(successes: number, n: number): CellSampler {
       return count / n
     }
   }
-  const cdf = binomialCdf(n, p)
+  const cdf = cached(`binomial:${n}:${successes}`, () => binomialCdf(n, p))
   return (random) => invert(cdf, random()) / n
 }
 
+/**
+ * The Binomial(n, p) CDF. The probability mass is computed from the mode outward by the ratio
+ * pmf(k+1) / pmf(k) = (n-k)/(k+1) * p/(1-p), until it is negligible, which costs O(sqrt(n)) terms.
+ */
 function binomialCdf(n: number, p: number): Float64Array {
+  const pmf = new Float64Array(n + 1)
+  const mode = Math.min(n, Math.floor((n + 1) * p))
+  const odds = p / (1 - p)
+  pmf[mode] = Math.exp(logGamma(n + 1) - logGamma(mode + 1) - logGamma(n - mode + 1) + mode * Math.log(p) + (n - mode) * Math.log1p(-p))
+  for (let k = mode; k < n && pmf[k]! > NEGLIGIBLE * pmf[mode]!; k++) pmf[k + 1] = (pmf[k]! * (n - k) * odds) / (k + 1)
+  for (let k = mode; k > 0 && pmf[k]! > NEGLIGIBLE * pmf[mode]!; k--) pmf[k - 1] = (pmf[k]! * k) / ((n - k + 1) * odds)
   const cdf = new Float64Array(n + 1)
-  const logN = logGamma(n + 1)
-  const logP = Math.log(p)
-  const logQ = Math.log1p(-p)
   let total = 0
-  for (let k = 0; k <= n; k++) {
-    total += Math.exp(logN - logGamma(k + 1) - logGamma(n - k + 1) + k * logP + (n - k) * logQ)
-    cdf[k] = total
-  }
-  cdf[n] = 1
+  for (let k = 0; k <= n; k++) cdf[k] = total += pmf[k]!
+  for (let k = 0; k <= n; k++) cdf[k] = cdf[k]! / total
   return cdf
 }
 

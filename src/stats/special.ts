@@ -24,7 +24,8 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
   if (Math.abs(d) < tiny) d = tiny
   d = 1 / d
   let h = d
-  for (let m = 1; m <= 300; m++) {
+  // Converges in O(sqrt(max(a, b))) steps near the mean; the cap only guards against a runaway.
+  for (let m = 1; m <= 100_000; m++) {
     const m2 = 2 * m
     let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2))
     d = 1 + aa * d
