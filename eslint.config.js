@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint'
 export default tseslint.config(
   {ignores: ['dist/', 'node_modules/', 'examples/*/node_modules/', 'test/support/*.cjs']},
   js.configs.recommended,
-  {files: ['**/*.js'], languageOptions: {globals: globals.node}},
+  {files: ['**/*.js', '**/*.mjs'], languageOptions: {globals: globals.node}},
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.recommendedTypeChecked],

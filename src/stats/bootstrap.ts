@@ -122,8 +122,8 @@ function binomialCdf(n: number, p: number): Float64Array {
   const mode = Math.min(n, Math.floor((n + 1) * p))
   const odds = p / (1 - p)
   pmf[mode] = Math.exp(logGamma(n + 1) - logGamma(mode + 1) - logGamma(n - mode + 1) + mode * Math.log(p) + (n - mode) * Math.log1p(-p))
-  for (let k = mode; k < n && pmf[k]! > NEGLIGIBLE * pmf[mode]!; k++) pmf[k + 1] = (pmf[k]! * (n - k) * odds) / (k + 1)
-  for (let k = mode; k > 0 && pmf[k]! > NEGLIGIBLE * pmf[mode]!; k--) pmf[k - 1] = (pmf[k]! * k) / ((n - k + 1) * odds)
+  for (let k = mode; k < n && pmf[k]! > NEGLIGIBLE * pmf[mode]; k++) pmf[k + 1] = (pmf[k]! * (n - k) * odds) / (k + 1)
+  for (let k = mode; k > 0 && pmf[k]! > NEGLIGIBLE * pmf[mode]; k--) pmf[k - 1] = (pmf[k]! * k) / ((n - k + 1) * odds)
   const cdf = new Float64Array(n + 1)
   let total = 0
   for (let k = 0; k <= n; k++) cdf[k] = total += pmf[k]!
