@@ -4,12 +4,14 @@
  */
 import Gate from './commands/gate.js'
 import Init from './commands/init.js'
+import Plugins from './commands/plugins.js'
 import Report from './commands/report.js'
 import Validate from './commands/validate.js'
 
 export const commands = {
   gate: Gate,
   init: Init,
+  plugins: Plugins,
   report: Report,
   validate: Validate,
 }

@@ -32,11 +32,11 @@ export function builtInPluginPath(name: string): string {
   return packageModulePath(`plugins/${name}/index.ts`)
 }
 
-/** Loads every plugin it can and reports every problem; throws when there is any. */
+/** Loads every plugin it can and reports every problem; throws when there is any. The registry comes back frozen. */
 export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginRegistry> {
   const {registry, diagnostics} = await loadPluginsCollecting(options)
   if (diagnostics.length > 0) throw new BadInputError(diagnostics)
-  return registry
+  return registry.freeze()
 }
 
 /** The registry of what loaded, and one finding per problem (for validate, which reports everything). */

@@ -376,6 +376,11 @@ function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: Plugi
       findings.push(...validateWithSchema(mode.optionsSchema, ref.options, document, `/modes/${i}/options`, `mode ${name} options`))
     }
   })
+  const provider = suite.provider
+  if (typeof provider === 'object' && provider.options) {
+    const plugin = registry.provider(provider.name)
+    if (plugin) findings.push(...validateWithSchema(plugin.optionsSchema, provider.options, document, '/provider/options', `provider ${provider.name} options`))
+  }
   const profile = suite.gate?.profile
   if (profile && !catalogue.profiles.has(profile)) {
     findings.push(document.diagnostic(['gate', 'profile'], 'unknown_reference', `unknown profile "${profile}"${suggestionSuffix(profile, catalogue.profiles.keys())}`))

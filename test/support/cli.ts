@@ -34,7 +34,7 @@ export function runCli(args: string[], options: {cwd?: string; env?: NodeJS.Proc
 export async function makeProject(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-test-'))
   // A package.json stops cosmiconfig's search at this folder.
-  await writeFile(path.join(dir, 'package.json'), '{"name": "fixture-project", "private": true}\n')
+  await writeFile(path.join(dir, 'package.json'), '{"name": "fixture-project", "private": true, "type": "module"}\n')
   for (const [file, content] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(dir, file)), {recursive: true})
     await writeFile(path.join(dir, file), content)
