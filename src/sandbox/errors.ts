@@ -1,0 +1,16 @@
+/** An HTTP error the sandbox answers in GitHub's error shape ({message, documentation_url, errors?}). */
+export class SandboxError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: Array<Record<string, unknown>>,
+  ) {
+    super(message)
+  }
+}
+
+export const notFound = (what = 'Not Found') => new SandboxError(404, what)
+export const unprocessable = (message: string, field?: string, resource?: string) =>
+  new SandboxError(422, 'Validation Failed', [{resource, field, code: 'invalid', message}])
+/** Something GitHub has that the sandbox does not model: never a silent wrong answer. */
+export const notModelled = (what: string) => new SandboxError(501, `ghx-bench sandbox does not model ${what}`)

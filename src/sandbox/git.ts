@@ -1,0 +1,108 @@
+/**
+ * Enough of git for pull requests to have real files, patches and diffs: commits are full snapshots
+ * (path -> content), and a diff between two snapshots is a line diff (Myers, via LCS on small files).
+ */
+
+export type Tree = Record<string, string>
+
+export interface FileChange {
+  filename: string
+  status: 'added' | 'removed' | 'modified'
+  additions: number
+  deletions: number
+  patch: string
+}
+
+function lines(text: string): string[] {
+  if (text === '') return []
+  const parts = text.split('\n')
+  if (parts.at(-1) === '') parts.pop()
+  return parts
+}
+
+type Op = {kind: ' ' | '-' | '+'; text: string; oldLine: number; newLine: number}
+
+/** An edit script from a to b by longest common subsequence (files here are small). */
+function editScript(a: string[], b: string[]): Op[] {
+  const n = a.length
+  const m = b.length
+  const lcs: Uint32Array[] = Array.from({length: n + 1}, () => new Uint32Array(m + 1))
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!)
+    }
+  }
+  const ops: Op[] = []
+  let i = 0
+  let j = 0
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) {
+      ops.push({kind: ' ', text: a[i]!, oldLine: i + 1, newLine: j + 1})
+      i++
+      j++
+    } else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
+      ops.push({kind: '+', text: b[j]!, oldLine: i, newLine: j + 1})
+      j++
+    } else {
+      ops.push({kind: '-', text: a[i]!, oldLine: i + 1, newLine: j})
+      i++
+    }
+  }
+  return ops
+}
+
+/** A unified-diff patch with 3 lines of context, hunks as git prints them. */
+export function unifiedPatch(before: string, after: string): {patch: string; additions: number; deletions: number} {
+  const ops = editScript(lines(before), lines(after))
+  const context = 3
+  const changed = ops.map((op, index) => (op.kind === ' ' ? -1 : index)).filter((index) => index >= 0)
+  const hunks: string[] = []
+  let cursor = 0
+  while (cursor < changed.length) {
+    const start = Math.max(0, changed[cursor]! - context)
+    let end = Math.min(ops.length - 1, changed[cursor]! + context)
+    while (cursor + 1 < changed.length && changed[cursor + 1]! - context <= end + 1) {
+      cursor++
+      end = Math.min(ops.length - 1, changed[cursor]! + context)
+    }
+    cursor++
+    const slice = ops.slice(start, end + 1)
+    const oldCount = slice.filter((op) => op.kind !== '+').length
+    const newCount = slice.filter((op) => op.kind !== '-').length
+    const first = slice[0]!
+    const oldStart = oldCount === 0 ? first.oldLine : first.kind === '+' ? first.oldLine + 1 : first.oldLine
+    const newStart = newCount === 0 ? first.newLine : first.kind === '-' ? first.newLine + 1 : first.newLine
+    hunks.push(`@@ -${oldStart}${oldCount === 1 ? '' : `,${oldCount}`} +${newStart}${newCount === 1 ? '' : `,${newCount}`} @@`)
+    for (const op of slice) hunks.push(op.kind + op.text)
+  }
+  return {
+    patch: hunks.join('\n'),
+    additions: ops.filter((op) => op.kind === '+').length,
+    deletions: ops.filter((op) => op.kind === '-').length,
+  }
+}
+
+export function diffTrees(base: Tree, head: Tree): FileChange[] {
+  const paths = [...new Set([...Object.keys(base), ...Object.keys(head)])].sort()
+  const changes: FileChange[] = []
+  for (const filename of paths) {
+    const before = base[filename]
+    const after = head[filename]
+    if (before === after) continue
+    const {patch, additions, deletions} = unifiedPatch(before ?? '', after ?? '')
+    changes.push({filename, status: before === undefined ? 'added' : after === undefined ? 'removed' : 'modified', additions, deletions, patch})
+  }
+  return changes
+}
+
+/** The whole diff as `git diff` prints it, as `gh pr diff` shows it. */
+export function renderDiff(changes: FileChange[]): string {
+  return changes
+    .map((change) => {
+      const a = change.status === 'added' ? '/dev/null' : `a/${change.filename}`
+      const b = change.status === 'removed' ? '/dev/null' : `b/${change.filename}`
+      const mode = change.status === 'added' ? 'new file mode 100644\n' : change.status === 'removed' ? 'deleted file mode 100644\n' : ''
+      return `diff --git a/${change.filename} b/${change.filename}\n${mode}--- ${a}\n+++ ${b}\n${change.patch}\n`
+    })
+    .join('')
+}
