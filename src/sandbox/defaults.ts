@@ -1,0 +1,58 @@
+/**
+ * What a fresh sandbox holds: the agent and a second identity (reviewer, commenter), and the fixture
+ * repository with the workflow the predecessors' fixture repo had, bench-rerun-failed.yml, which
+ * fails on attempt 1 and succeeds on attempt 2.
+ */
+import type {Store} from './store.js'
+
+export const AGENT_LOGIN = 'ghx-bench-agent'
+export const REVIEWER_LOGIN = 'ghx-bench-reviewer'
+export const DEFAULT_REPO = 'ghx-bench/sandbox'
+
+export const RERUN_WORKFLOW_FILE = 'bench-rerun-failed.yml'
+
+const WORKFLOW_YAML = `name: bench-rerun-failed
+on:
+  workflow_dispatch:
+    inputs:
+      seed_id:
+        description: fixture seed id
+        required: false
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo build
+  verify:
+    needs: build
+    runs-on: ubuntu-latest
+    steps:
+      - run: test "\${{ github.run_attempt }}" -gt 1 || (echo "Error: simulated failure on attempt 1" && exit 1)
+`
+
+/** Creates a repository laid out like the benchmark fixture repository, with its workflow. */
+export function createFixtureRepo(store: Store, fullName: string): void {
+  const [owner, name] = fullName.split('/') as [string, string]
+  const repo = store.createRepo(owner, name, {
+    description: 'ghx-bench fixtures (sandbox)',
+    files: {
+      'README.md': `# ${name}\n\nFixtures for ghx-bench.\n`,
+      [`.github/workflows/${RERUN_WORKFLOW_FILE}`]: WORKFLOW_YAML,
+      'src/index.ts': "export const version = '1.0.0'\n",
+    },
+  })
+  store.addWorkflow(
+    repo,
+    `.github/workflows/${RERUN_WORKFLOW_FILE}`,
+    'bench-rerun-failed',
+    [
+      {name: 'build', fail_on_attempts: [], log: '2026-01-01T00:00:00.0000000Z ##[group]Run echo build\nbuild\n##[endgroup]\n'},
+      {
+        name: 'verify',
+        fail_on_attempts: [1],
+        log: '2026-01-01T00:00:00.0000000Z ##[group]Run test "{attempt}" -gt 1\nError: simulated failure on attempt 1 (seed {seed_id})\n##[error]Process completed with exit code 1.\n',
+      },
+    ],
+    ['seed_id'],
+  )
+}

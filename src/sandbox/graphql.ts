@@ -1,0 +1,862 @@
+/**
+ * GraphQL v4 over the same store as REST. Every query is parsed and validated against GitHub's
+ * public schema (@octokit/graphql-schema) before it runs, so an invalid query fails as GitHub fails
+ * it. Objects are plain resolver objects; a field the sandbox does not model raises an error that
+ * names it (HTTP 501), never a silent null.
+ */
+import {readFileSync} from 'node:fs'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {resolve} from 'import-meta-resolve'
+import {
+  buildSchema,
+  execute,
+  GraphQLError,
+  OverlappingFieldsCanBeMergedRule,
+  parse,
+  specifiedRules,
+  validate,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+} from 'graphql'
+import {SandboxError} from './errors.js'
+import {diffTrees} from './git.js'
+import type {Links} from './serialize.js'
+import {nodeId, parseNodeId, type Store} from './store.js'
+import type {Issue, Project, ProjectItem, Pull, Repo, Review, ReviewComment, ReviewThread} from './state.js'
+
+let schema: GraphQLSchema | undefined
+
+/** GitHub's schema, built once per process (about a quarter of a second). */
+export function githubSchema(): GraphQLSchema {
+  if (!schema) {
+    // The package's own entry parses its 5 MB JSON copy on import; read the SDL file beside it instead.
+    const entry = fileURLToPath(resolve('@octokit/graphql-schema', import.meta.url))
+    const idl = readFileSync(path.join(path.dirname(entry), 'schema.graphql'), 'utf8')
+    // GitHub's published SDL defines one field twice; it is valid for queries, so skip SDL validation.
+    schema = buildSchema(idl, {assumeValidSDL: true})
+  }
+  return schema
+}
+
+class NotModelled extends GraphQLError {}
+
+/**
+ * The validation rules GitHub applies: the specification's, less OverlappingFieldsCanBeMerged, which
+ * GitHub does not enforce across union members (gh's own `issue view` query selects `state` on both
+ * Issue and PullRequest, whose enums differ, and GitHub answers it).
+ */
+const GITHUB_RULES = specifiedRules.filter((rule) => rule !== OverlappingFieldsCanBeMergedRule)
+
+type Obj = Record<string, unknown>
+type Args = Record<string, unknown>
+
+interface Context {
+  store: Store
+  viewer: string
+  links: Links
+}
+
+const fieldResolver: GraphQLFieldResolver<Obj, Context, Args> = (source, args, context, info) => {
+  if (source === null || typeof source !== 'object' || !(info.fieldName in source)) {
+    throw new NotModelled(`ghx-bench sandbox does not model ${info.parentType.name}.${info.fieldName}`)
+  }
+  const value = source[info.fieldName]
+  return typeof value === 'function' ? (value as (a: Args, c: Context) => unknown).call(source, args, context) : value
+}
+
+// ---- connections ------------------------------------------------------------------------------
+
+const cursor = (index: number) => Buffer.from(`cursor:${index}`).toString('base64')
+const fromCursor = (value: unknown) => (typeof value === 'string' ? Number(Buffer.from(value, 'base64').toString().split(':')[1]) : undefined)
+
+function connection<T>(items: T[], args: Args): Obj {
+  let start = 0
+  let end = items.length
+  const after = fromCursor(args.after)
+  const before = fromCursor(args.before)
+  if (after !== undefined && Number.isFinite(after)) start = after + 1
+  if (before !== undefined && Number.isFinite(before)) end = before
+  if (typeof args.first === 'number') end = Math.min(end, start + args.first)
+  if (typeof args.last === 'number') start = Math.max(start, end - args.last)
+  const slice = items.slice(start, end)
+  return {
+    totalCount: items.length,
+    nodes: slice,
+    edges: slice.map((node, i) => ({node, cursor: cursor(start + i)})),
+    pageInfo: {
+      hasNextPage: end < items.length,
+      hasPreviousPage: start > 0,
+      startCursor: slice.length ? cursor(start) : null,
+      endCursor: slice.length ? cursor(end - 1) : null,
+    },
+  }
+}
+
+const empty = (args: Args) => connection([], args)
+const upper = (value: string) => value.toUpperCase()
+
+// ---- objects ----------------------------------------------------------------------------------
+
+function actor(ctx: Context, login: string | null): Obj | null {
+  if (login === null) return null
+  const user = ctx.store.user(login)
+  return {
+    __typename: user.type === 'Bot' ? 'Bot' : 'User',
+    id: nodeId('user', user.id),
+    databaseId: user.id,
+    login: user.login,
+    name: user.name,
+    url: `${ctx.links.html}/${user.login}`,
+    avatarUrl: `${ctx.links.html}/avatars/${user.login}`,
+    projectV2: ({number}: Args) => projectNode(ctx, ctx.store.project(user.login, Number(number))),
+    projectsV2: (args: Args) => connection(ctx.store.state.projects.filter((p) => p.owner === user.login).map((p) => projectNode(ctx, p)), args),
+  }
+}
+
+function labelNode(ctx: Context, repo: Repo, name: string): Obj {
+  const label = ctx.store.label(repo, name)
+  return {__typename: 'Label', id: nodeId('label', label.id), name: label.name, color: label.color, description: label.description, url: `${ctx.links.html}/${repo.owner}/${repo.name}/labels/${encodeURIComponent(label.name)}`}
+}
+
+function milestoneNode(ctx: Context, repo: Repo, number: number | null): Obj | null {
+  if (number === null) return null
+  const m = ctx.store.milestone(repo, number)
+  return {__typename: 'Milestone', id: nodeId('milestone', m.id), number: m.number, title: m.title, description: m.description, dueOn: m.due_on, state: upper(m.state), url: `${ctx.links.html}/${repo.owner}/${repo.name}/milestone/${m.number}`}
+}
+
+function association(repo: Repo, login: string): string {
+  return login === repo.owner ? 'OWNER' : 'CONTRIBUTOR'
+}
+
+function commentNode(ctx: Context, repo: Repo, id: number): Obj {
+  const c = repo.comments[id]!
+  return {
+    __typename: 'IssueComment',
+    id: nodeId('comment', c.id),
+    databaseId: c.id,
+    body: c.body,
+    author: actor(ctx, c.user),
+    authorAssociation: association(repo, c.user),
+    createdAt: c.created_at,
+    updatedAt: c.updated_at,
+    includesCreatedEdit: false,
+    isMinimized: false,
+    minimizedReason: null,
+    reactionGroups: [],
+    url: `${ctx.links.html}/${repo.owner}/${repo.name}/issues/${c.issue}#issuecomment-${c.id}`,
+    viewerDidAuthor: c.user === ctx.viewer,
+  }
+}
+
+/** Fields Issue and PullRequest share. */
+function issueLike(ctx: Context, repo: Repo, issue: Issue): Obj {
+  const kind = issue.is_pull ? 'pull' : 'issue'
+  return {
+    id: nodeId(kind, issue.id),
+    databaseId: issue.id,
+    number: issue.number,
+    title: issue.title,
+    body: issue.body ?? '',
+    url: `${ctx.links.html}/${repo.owner}/${repo.name}/${issue.is_pull ? 'pull' : 'issues'}/${issue.number}`,
+    createdAt: issue.created_at,
+    updatedAt: issue.updated_at,
+    closedAt: issue.closed_at,
+    closed: issue.state === 'closed',
+    locked: issue.locked,
+    author: actor(ctx, issue.user),
+    authorAssociation: association(repo, issue.user),
+    assignees: (args: Args) => connection(issue.assignees.map((login) => actor(ctx, login)), args),
+    labels: (args: Args) => connection(issue.labels.map((name) => labelNode(ctx, repo, name)), args),
+    milestone: milestoneNode(ctx, repo, issue.milestone),
+    comments: (args: Args) => connection(issue.comments.map((id) => commentNode(ctx, repo, id)), args),
+    projectCards: empty,
+    projectItems: (args: Args) => connection(projectItemsFor(ctx, repo, issue), args),
+    reactionGroups: [],
+    repository: () => repositoryNode(ctx, repo),
+    viewerDidAuthor: issue.user === ctx.viewer,
+  }
+}
+
+function issueNode(ctx: Context, repo: Repo, issue: Issue): Obj {
+  if (issue.is_pull) return pullNode(ctx, repo, issue, repo.pulls[issue.number]!)
+  return {
+    __typename: 'Issue',
+    ...issueLike(ctx, repo, issue),
+    state: upper(issue.state),
+    stateReason: issue.state_reason ? upper(issue.state_reason) : null,
+    parent: () => (issue.parent === null ? null : issueNode(ctx, repo, repo.issues[issue.parent]!)),
+    subIssues: (args: Args) => connection(issue.sub_issues.map((n) => issueNode(ctx, repo, repo.issues[n]!)), args),
+    closedByPullRequestsReferences: (args: Args) => connection(closingPulls(repo, issue).map((p) => pullNode(ctx, repo, repo.issues[p.number]!, p)), args),
+  }
+}
+
+/** Pull requests whose body says "fixes #N" (or closes / resolves), as GitHub links them. */
+function closingPulls(repo: Repo, issue: Issue): Pull[] {
+  const keyword = new RegExp(`\\b(close[sd]?|fix(e[sd])?|resolve[sd]?)\\s+#${issue.number}\\b`, 'i')
+  return Object.values(repo.pulls).filter((p) => keyword.test(repo.issues[p.number]!.body ?? ''))
+}
+
+function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
+  const commit = ctx.store.commit(repo, sha)
+  const [headline, ...rest] = commit.message.split('\n')
+  const runs = Object.values(repo.runs).filter((r) => r.head_sha === sha)
+  const contexts = runs.flatMap((run) => {
+    const attempt = ctx.store.latestAttempt(run)
+    return attempt.jobs.map((job) => {
+      const status = ctx.store.jobStatus(attempt, job)
+      return {
+        __typename: 'CheckRun',
+        name: job.name,
+        status: upper(status.status),
+        conclusion: status.conclusion ? upper(status.conclusion) : null,
+        startedAt: ctx.store.attemptTimes(attempt).started,
+        completedAt: ctx.store.attemptTimes(attempt).completed,
+        detailsUrl: `${ctx.links.html}/${repo.owner}/${repo.name}/actions/runs/${run.id}/job/${job.id}`,
+        checkSuite: {workflowRun: {workflow: {name: repo.workflows[run.workflow_id]!.name}}},
+      }
+    })
+  })
+  const states = contexts.map((c) => (c.status !== 'COMPLETED' ? 'PENDING' : c.conclusion === 'SUCCESS' ? 'SUCCESS' : 'FAILURE'))
+  return {
+    __typename: 'Commit',
+    oid: commit.sha,
+    abbreviatedOid: commit.sha.slice(0, 7),
+    message: commit.message,
+    messageHeadline: headline ?? '',
+    messageBody: rest.join('\n').trim(),
+    committedDate: commit.date,
+    authoredDate: commit.date,
+    url: `${ctx.links.html}/${repo.owner}/${repo.name}/commit/${commit.sha}`,
+    authors: (args: Args) => connection([{name: commit.author, email: `${commit.author}@users.noreply.github.localhost`, user: actor(ctx, commit.author)}], args),
+    statusCheckRollup:
+      contexts.length === 0
+        ? null
+        : {state: states.includes('FAILURE') ? 'FAILURE' : states.includes('PENDING') ? 'PENDING' : 'SUCCESS', contexts: (args: Args) => connection(contexts, args)},
+  }
+}
+
+function reviewNode(ctx: Context, repo: Repo, review: Review): Obj {
+  return {
+    __typename: 'PullRequestReview',
+    id: nodeId('review', review.id),
+    databaseId: review.id,
+    author: actor(ctx, review.user),
+    authorAssociation: association(repo, review.user),
+    body: review.body,
+    state: review.state,
+    submittedAt: review.submitted_at,
+    createdAt: review.submitted_at,
+    commit: {oid: review.commit_id},
+    reactionGroups: [],
+    url: `${ctx.links.html}/${repo.owner}/${repo.name}/pull/${review.pull}#pullrequestreview-${review.id}`,
+    comments: (args: Args) => connection(Object.values(repo.review_comments).filter((c) => c.review_id === review.id).map((c) => reviewCommentNode(ctx, repo, c)), args),
+  }
+}
+
+function reviewCommentNode(ctx: Context, repo: Repo, comment: ReviewComment): Obj {
+  const replyTo = comment.in_reply_to_id === null ? null : repo.review_comments[comment.in_reply_to_id]
+  return {
+    __typename: 'PullRequestReviewComment',
+    id: nodeId('review_comment', comment.id),
+    databaseId: comment.id,
+    body: comment.body,
+    author: actor(ctx, comment.user),
+    authorAssociation: association(repo, comment.user),
+    createdAt: comment.created_at,
+    updatedAt: comment.updated_at,
+    path: comment.path,
+    line: comment.line,
+    originalLine: comment.line,
+    diffHunk: '',
+    outdated: false,
+    url: `${ctx.links.html}/${repo.owner}/${repo.name}/pull/${comment.pull}#discussion_r${comment.id}`,
+    replyTo: replyTo ? {id: nodeId('review_comment', replyTo.id), databaseId: replyTo.id} : null,
+    pullRequestReview: () => reviewNode(ctx, repo, repo.reviews[comment.review_id]!),
+    reactionGroups: [],
+  }
+}
+
+function threadNode(ctx: Context, repo: Repo, thread: ReviewThread): Obj {
+  return {
+    __typename: 'PullRequestReviewThread',
+    id: nodeId('thread', thread.id),
+    isResolved: thread.resolved,
+    isOutdated: false,
+    isCollapsed: thread.resolved,
+    path: thread.path,
+    line: thread.line,
+    originalLine: thread.line,
+    startLine: null,
+    originalStartLine: null,
+    diffSide: 'RIGHT',
+    startDiffSide: null,
+    subjectType: thread.line === null ? 'FILE' : 'LINE',
+    resolvedBy: actor(ctx, thread.resolved_by),
+    viewerCanReply: true,
+    viewerCanResolve: !thread.resolved,
+    viewerCanUnresolve: thread.resolved,
+    comments: (args: Args) => connection(thread.comments.map((id) => reviewCommentNode(ctx, repo, repo.review_comments[id]!)), args),
+    pullRequest: () => pullNode(ctx, repo, repo.issues[thread.pull]!, repo.pulls[thread.pull]!),
+  }
+}
+
+function reviewDecision(repo: Repo, pull: Pull): string | null {
+  const latest = new Map<string, Review['state']>()
+  for (const review of Object.values(repo.reviews).filter((r) => r.pull === pull.number).sort((a, b) => a.id - b.id)) {
+    if (review.state === 'APPROVED' || review.state === 'CHANGES_REQUESTED') latest.set(review.user, review.state)
+  }
+  const states = [...latest.values()]
+  if (states.includes('CHANGES_REQUESTED')) return 'CHANGES_REQUESTED'
+  if (states.includes('APPROVED')) return 'APPROVED'
+  return pull.requested_reviewers.length > 0 ? 'REVIEW_REQUIRED' : null
+}
+
+function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Obj {
+  const store = ctx.store
+  const files = () => store.pullFiles(repo, pull.number)
+  const head = store.headSha(repo, pull)
+  const behind = issue.state === 'open' ? store.pullBehindBy(repo, pull) : 0
+  const state = pull.merged_at ? 'MERGED' : upper(issue.state)
+  return {
+    __typename: 'PullRequest',
+    ...issueLike(ctx, repo, issue),
+    state,
+    isDraft: pull.draft,
+    merged: pull.merged_at !== null,
+    mergedAt: pull.merged_at,
+    mergedBy: actor(ctx, pull.merged_by),
+    mergeable: issue.state === 'open' ? 'MERGEABLE' : 'UNKNOWN',
+    mergeStateStatus: issue.state !== 'open' ? 'UNKNOWN' : pull.draft ? 'DRAFT' : behind > 0 ? 'BEHIND' : 'CLEAN',
+    maintainerCanModify: pull.maintainer_can_modify,
+    additions: () => files().reduce((n, f) => n + f.additions, 0),
+    deletions: () => files().reduce((n, f) => n + f.deletions, 0),
+    changedFiles: () => files().length,
+    files: (args: Args) => connection(files().map((f) => ({path: f.filename, additions: f.additions, deletions: f.deletions, changeType: {added: 'ADDED', removed: 'DELETED', modified: 'MODIFIED'}[f.status]})), args),
+    baseRefName: pull.base,
+    headRefName: pull.head,
+    baseRefOid: repo.branches[pull.base] ?? null,
+    headRefOid: head,
+    baseRef: {name: pull.base, target: {oid: repo.branches[pull.base] ?? null}},
+    headRef: repo.branches[pull.head] ? {name: pull.head, target: {oid: repo.branches[pull.head]}} : null,
+    headRepository: {id: nodeId('repo', repo.id), name: repo.name, nameWithOwner: `${repo.owner}/${repo.name}`},
+    headRepositoryOwner: actor(ctx, repo.owner),
+    isCrossRepository: false,
+    commits: (args: Args) => connection(store.pullCommits(repo, pull.number).map((c) => ({commit: commitNode(ctx, repo, c.sha)})), args),
+    reviewRequests: (args: Args) => connection(pull.requested_reviewers.map((login) => ({requestedReviewer: actor(ctx, login)})), args),
+    reviews: (args: Args) => {
+      const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+      const reviews = Object.values(repo.reviews)
+        .filter((r) => r.pull === pull.number && (r.state !== 'PENDING' || r.user === ctx.viewer) && (!states || states.includes(r.state)))
+        .sort((a, b) => a.id - b.id)
+      return connection(reviews.map((r) => reviewNode(ctx, repo, r)), args)
+    },
+    latestReviews: (args: Args) => {
+      const byUser = new Map<string, Review>()
+      for (const review of Object.values(repo.reviews).filter((r) => r.pull === pull.number && r.state !== 'PENDING').sort((a, b) => a.id - b.id)) byUser.set(review.user, review)
+      return connection([...byUser.values()].map((r) => reviewNode(ctx, repo, r)), args)
+    },
+    reviewThreads: (args: Args) => connection(store.threads(repo, pull.number, ctx.viewer).map((t) => threadNode(ctx, repo, t)), args),
+    reviewDecision: reviewDecision(repo, pull),
+    autoMergeRequest: null,
+    closingIssuesReferences: (args: Args) => {
+      const referenced = Object.values(repo.issues).filter((i) => !i.is_pull && closingPulls(repo, i).some((p) => p.number === pull.number))
+      return connection(referenced.map((i) => issueNode(ctx, repo, i)), args)
+    },
+  }
+}
+
+function releaseNode(ctx: Context, repo: Repo, release: Repo['releases'][string]): Obj {
+  const published = Object.values(repo.releases).filter((r) => !r.draft && !r.prerelease).sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.id - a.id)
+  return {
+    __typename: 'Release',
+    id: nodeId('release', release.id),
+    databaseId: release.id,
+    name: release.name,
+    tagName: release.tag_name,
+    description: release.body,
+    isDraft: release.draft,
+    isPrerelease: release.prerelease,
+    isLatest: published[0]?.id === release.id,
+    createdAt: release.created_at,
+    publishedAt: release.published_at,
+    url: `${ctx.links.html}/${repo.owner}/${repo.name}/releases/tag/${release.tag_name}`,
+    author: actor(ctx, release.author),
+  }
+}
+
+function projectItemNode(ctx: Context, project: Project, item: ProjectItem): Obj {
+  const [owner, name] = item.content.repo.split('/') as [string, string]
+  const repo = ctx.store.repo(owner, name)
+  const issue = repo.issues[item.content.number]!
+  return {
+    __typename: 'ProjectV2Item',
+    id: item.id,
+    type: issue.is_pull ? 'PULL_REQUEST' : 'ISSUE',
+    createdAt: item.created_at,
+    isArchived: false,
+    content: issueNode(ctx, repo, issue),
+    project: () => projectNode(ctx, project),
+    fieldValues: (args: Args) =>
+      connection(
+        Object.entries(item.values).map(([fieldId, optionId]) => {
+          const field = project.fields.find((f) => f.id === fieldId)!
+          const option = field.options.find((o) => o.id === optionId)!
+          return {__typename: 'ProjectV2ItemFieldSingleSelectValue', name: option.name, optionId: option.id, field: fieldNode(field)}
+        }),
+        args,
+      ),
+    fieldValueByName: ({name}: Args) => {
+      const field = project.fields.find((f) => f.name === name)
+      const optionId = field ? item.values[field.id] : undefined
+      const option = field?.options.find((o) => o.id === optionId)
+      return option && field ? {__typename: 'ProjectV2ItemFieldSingleSelectValue', name: option.name, optionId: option.id, field: fieldNode(field)} : null
+    },
+  }
+}
+
+function fieldNode(field: Project['fields'][number]): Obj {
+  return field.data_type === 'SINGLE_SELECT'
+    ? {__typename: 'ProjectV2SingleSelectField', id: field.id, name: field.name, dataType: field.data_type, options: field.options.map((o) => ({id: o.id, name: o.name, nameHTML: o.name, color: 'GRAY', description: ''}))}
+    : {__typename: 'ProjectV2Field', id: field.id, name: field.name, dataType: field.data_type}
+}
+
+function projectNode(ctx: Context, project: Project): Obj {
+  return {
+    __typename: 'ProjectV2',
+    id: project.id,
+    number: project.number,
+    title: project.title,
+    closed: false,
+    public: false,
+    shortDescription: null,
+    createdAt: project.created_at,
+    url: `${ctx.links.html}/users/${project.owner}/projects/${project.number}`,
+    owner: actor(ctx, project.owner),
+    fields: (args: Args) => connection(project.fields.map(fieldNode), args),
+    field: ({name}: Args) => {
+      const field = project.fields.find((f) => f.name === name)
+      return field ? fieldNode(field) : null
+    },
+    items: (args: Args) => connection(project.items.map((item) => projectItemNode(ctx, project, item)), args),
+  }
+}
+
+function projectItemsFor(ctx: Context, repo: Repo, issue: Issue): Obj[] {
+  const key = `${repo.owner}/${repo.name}`
+  return ctx.store.state.projects.flatMap((project) =>
+    project.items.filter((i) => i.content.repo === key && i.content.number === issue.number).map((item) => projectItemNode(ctx, project, item)),
+  )
+}
+
+function repositoryNode(ctx: Context, repo: Repo): Obj {
+  const store = ctx.store
+  const issues = (kind: 'issue' | 'pull') => Object.values(repo.issues).filter((i) => i.is_pull === (kind === 'pull'))
+  const order = (list: Issue[], args: Args) => {
+    const orderBy = args.orderBy as {field?: string; direction?: string} | undefined
+    const key = orderBy?.field === 'UPDATED_AT' ? 'updated_at' : 'created_at'
+    const sign = orderBy?.direction === 'DESC' ? -1 : 1
+    return [...list].sort((a, b) => (a[key] < b[key] ? -sign : a[key] > b[key] ? sign : (a.number - b.number) * sign))
+  }
+  return {
+    __typename: 'Repository',
+    id: nodeId('repo', repo.id),
+    databaseId: repo.id,
+    name: repo.name,
+    nameWithOwner: `${repo.owner}/${repo.name}`,
+    owner: actor(ctx, repo.owner),
+    description: repo.description,
+    url: `${ctx.links.html}/${repo.owner}/${repo.name}`,
+    isPrivate: repo.private,
+    isArchived: false,
+    isFork: false,
+    hasIssuesEnabled: true,
+    hasProjectsEnabled: true,
+    viewerPermission: 'ADMIN',
+    createdAt: repo.created_at,
+    defaultBranchRef: {name: repo.default_branch, target: () => commitNode(ctx, repo, repo.branches[repo.default_branch]!)},
+    issue: ({number}: Args) => {
+      const issue = repo.issues[Number(number)]
+      return issue && !issue.is_pull ? issueNode(ctx, repo, issue) : null
+    },
+    issueOrPullRequest: ({number}: Args) => {
+      const issue = repo.issues[Number(number)]
+      return issue ? issueNode(ctx, repo, issue) : null
+    },
+    pullRequest: ({number}: Args) => {
+      const pull = repo.pulls[Number(number)]
+      return pull ? pullNode(ctx, repo, repo.issues[pull.number]!, pull) : null
+    },
+    issues: (args: Args) => {
+      const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+      const labels = Array.isArray(args.labels) ? (args.labels as string[]) : undefined
+      const filter = (args.filterBy ?? {}) as {assignee?: string; createdBy?: string; states?: string[]}
+      const list = issues('issue').filter(
+        (i) =>
+          (!states || states.includes(upper(i.state))) &&
+          (!labels || labels.every((l) => i.labels.includes(l))) &&
+          (!filter.assignee || i.assignees.includes(filter.assignee)) &&
+          (!filter.createdBy || i.user === filter.createdBy),
+      )
+      return connection(order(list, args).map((i) => issueNode(ctx, repo, i)), args)
+    },
+    pullRequests: (args: Args) => {
+      const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+      const list = issues('pull').filter((i) => {
+        const pull = repo.pulls[i.number]!
+        const state = pull.merged_at ? 'MERGED' : upper(i.state)
+        return (!states || states.includes(state)) && (!args.headRefName || pull.head === args.headRefName) && (!args.baseRefName || pull.base === args.baseRefName)
+      })
+      return connection(order(list, args).map((i) => issueNode(ctx, repo, i)), args)
+    },
+    labels: (args: Args) => {
+      const query = typeof args.query === 'string' ? args.query.toLowerCase() : ''
+      const names = Object.keys(repo.labels).filter((n) => n.toLowerCase().includes(query)).sort((a, b) => a.localeCompare(b))
+      return connection(names.map((n) => labelNode(ctx, repo, n)), args)
+    },
+    label: ({name}: Args) => (Object.values(repo.labels).some((l) => l.name.toLowerCase() === String(name).toLowerCase()) ? labelNode(ctx, repo, String(name)) : null),
+    milestones: (args: Args) => {
+      const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+      return connection(repo.milestones.filter((m) => !states || states.includes(upper(m.state))).map((m) => milestoneNode(ctx, repo, m.number)), args)
+    },
+    milestone: ({number}: Args) => (repo.milestones.some((m) => m.number === Number(number)) ? milestoneNode(ctx, repo, Number(number)) : null),
+    releases: (args: Args) => connection(Object.values(repo.releases).sort((a, b) => b.id - a.id).map((r) => releaseNode(ctx, repo, r)), args),
+    release: ({tagName}: Args) => {
+      const release = Object.values(repo.releases).find((r) => r.tag_name === tagName)
+      return release ? releaseNode(ctx, repo, release) : null
+    },
+    latestRelease: () => {
+      const latest = Object.values(repo.releases).filter((r) => !r.draft && !r.prerelease).sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.id - a.id)[0]
+      return latest ? releaseNode(ctx, repo, latest) : null
+    },
+    projectsV2: (args: Args) => connection(store.state.projects.filter((p) => p.items.some((i) => i.content.repo === `${repo.owner}/${repo.name}`)).map((p) => projectNode(ctx, p)), args),
+  }
+}
+
+// ---- node lookup and mutations -----------------------------------------------------------------
+
+interface Located {
+  repo: Repo
+  kind: string
+  id: number
+}
+
+function locate(store: Store, node: unknown): Located {
+  const parsed = typeof node === 'string' ? parseNodeId(node) : undefined
+  if (parsed) {
+    for (const repo of Object.values(store.state.repos)) {
+      const found =
+        (parsed.kind === 'issue' || parsed.kind === 'pull') ? Object.values(repo.issues).some((i) => i.id === parsed.id)
+          : parsed.kind === 'thread' ? Boolean(repo.threads[parsed.id])
+            : parsed.kind === 'review' ? Boolean(repo.reviews[parsed.id])
+              : parsed.kind === 'review_comment' ? Boolean(repo.review_comments[parsed.id])
+                : parsed.kind === 'comment' ? Boolean(repo.comments[parsed.id])
+                  : parsed.kind === 'label' ? Object.values(repo.labels).some((l) => l.id === parsed.id)
+                    : parsed.kind === 'milestone' ? repo.milestones.some((m) => m.id === parsed.id)
+                      : parsed.kind === 'repo' ? repo.id === parsed.id
+                        : false
+      if (found) return {repo, kind: parsed.kind, id: parsed.id}
+    }
+  }
+  throw new GraphQLError(`Could not resolve to a node with the global id of '${String(node)}'`, {extensions: {type: 'NOT_FOUND'}})
+}
+
+function issueOf(store: Store, node: unknown): {repo: Repo; issue: Issue} {
+  const {repo, kind, id} = locate(store, node)
+  if (kind !== 'issue' && kind !== 'pull') throw new GraphQLError(`'${String(node)}' is not an Issue or PullRequest`)
+  return {repo, issue: store.issueById(repo, id)}
+}
+
+function userLogin(store: Store, node: unknown): string {
+  const parsed = typeof node === 'string' ? parseNodeId(node) : undefined
+  const user = parsed?.kind === 'user' ? Object.values(store.state.users).find((u) => u.id === parsed.id) : undefined
+  if (!user) throw new GraphQLError(`Could not resolve to a User with the global id of '${String(node)}'`)
+  return user.login
+}
+
+function labelName(store: Store, repo: Repo, node: unknown): string {
+  const parsed = typeof node === 'string' ? parseNodeId(node) : undefined
+  const label = parsed ? Object.values(repo.labels).find((l) => l.id === parsed.id) : undefined
+  if (!label) throw new GraphQLError(`Could not resolve to a Label with the global id of '${String(node)}'`)
+  return label.name
+}
+
+function rootValue(ctx: Context): Obj {
+  const {store} = ctx
+  const input = (args: Args) => (args.input ?? {}) as Record<string, unknown>
+  const mutationId = (args: Args) => ({clientMutationId: input(args).clientMutationId ?? null})
+  return {
+    viewer: () => actor(ctx, ctx.viewer),
+    user: ({login}: Args) => (store.state.users[String(login)] ? actor(ctx, String(login)) : null),
+    repository: ({owner, name}: Args) => {
+      const repo = store.state.repos[`${String(owner)}/${String(name)}`]
+      if (!repo) throw new GraphQLError(`Could not resolve to a Repository with the name '${String(owner)}/${String(name)}'.`, {extensions: {type: 'NOT_FOUND'}})
+      return repositoryNode(ctx, repo)
+    },
+    node: ({id}: Args) => nodeById(ctx, id),
+    nodes: ({ids}: Args) => (ids as unknown[]).map((id) => nodeById(ctx, id)),
+    rateLimit: {limit: 5000, cost: 1, remaining: 4999, used: 1, resetAt: new Date(Date.now() + 3600_000).toISOString(), nodeCount: 1},
+
+    addComment: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).subjectId)
+      const comment = store.addComment(repo, issue.number, ctx.viewer, String(input(args).body ?? ''))
+      const node = commentNode(ctx, repo, comment.id)
+      return {...mutationId(args), commentEdge: {node, cursor: cursor(0)}, subject: issueNode(ctx, repo, issue), timelineEdge: null}
+    },
+    createIssue: (args: Args) => {
+      const i = input(args)
+      const {repo} = locate(store, i.repositoryId)
+      const issue = store.createIssue(repo, ctx.viewer, {
+        title: String(i.title ?? ''),
+        body: (i.body as string | undefined) ?? null,
+        labels: ((i.labelIds as unknown[] | undefined) ?? []).map((id) => labelName(store, repo, id)),
+        assignees: ((i.assigneeIds as unknown[] | undefined) ?? []).map((id) => userLogin(store, id)),
+      })
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue)}
+    },
+    updateIssue: (args: Args) => {
+      const i = input(args)
+      const {repo, issue} = issueOf(store, i.id)
+      const milestone = i.milestoneId === undefined ? undefined : i.milestoneId === null ? null : repo.milestones.find((m) => nodeId('milestone', m.id) === i.milestoneId)?.number
+      store.updateIssue(repo, issue.number, {
+        title: i.title as string | undefined,
+        body: i.body as string | undefined,
+        state: typeof i.state === 'string' ? (i.state.toLowerCase() as 'open' | 'closed') : undefined,
+        labels: Array.isArray(i.labelIds) ? i.labelIds.map((id) => labelName(store, repo, id)) : undefined,
+        assignees: Array.isArray(i.assigneeIds) ? i.assigneeIds.map((id) => userLogin(store, id)) : undefined,
+        milestone,
+      })
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue)}
+    },
+    closeIssue: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).issueId)
+      const reason = typeof input(args).stateReason === 'string' ? (String(input(args).stateReason).toLowerCase() as Issue['state_reason']) : 'completed'
+      store.updateIssue(repo, issue.number, {state: 'closed', state_reason: reason})
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue)}
+    },
+    reopenIssue: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).issueId)
+      store.updateIssue(repo, issue.number, {state: 'open'})
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue)}
+    },
+    addLabelsToLabelable: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).labelableId)
+      store.addLabels(repo, issue.number, ((input(args).labelIds as unknown[]) ?? []).map((id) => labelName(store, repo, id)))
+      return {...mutationId(args), labelable: issueNode(ctx, repo, issue)}
+    },
+    removeLabelsFromLabelable: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).labelableId)
+      for (const id of (input(args).labelIds as unknown[]) ?? []) store.removeLabel(repo, issue.number, labelName(store, repo, id))
+      return {...mutationId(args), labelable: issueNode(ctx, repo, issue)}
+    },
+    addSubIssue: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).issueId)
+      const child = issueOf(store, input(args).subIssueId).issue
+      store.addSubIssue(repo, issue.number, child.id)
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue), subIssue: issueNode(ctx, repo, child)}
+    },
+    removeSubIssue: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).issueId)
+      const child = issueOf(store, input(args).subIssueId).issue
+      store.removeSubIssue(repo, issue.number, child.id)
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue), subIssue: issueNode(ctx, repo, child)}
+    },
+    createPullRequest: (args: Args) => {
+      const i = input(args)
+      const {repo} = locate(store, i.repositoryId)
+      const {issue, pull} = store.createPull(repo, ctx.viewer, {title: String(i.title ?? ''), head: String(i.headRefName ?? ''), base: String(i.baseRefName ?? ''), body: (i.body as string | undefined) ?? null, draft: i.draft === true})
+      return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, pull)}
+    },
+    requestReviews: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).pullRequestId)
+      store.requestReviewers(repo, issue.number, ((input(args).userIds as unknown[]) ?? []).map((id) => userLogin(store, id)))
+      return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, repo.pulls[issue.number]!)}
+    },
+    mergePullRequest: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).pullRequestId)
+      const method = String(input(args).mergeMethod ?? 'MERGE').toLowerCase() as 'merge' | 'squash' | 'rebase'
+      store.mergePull(repo, issue.number, ctx.viewer, method, input(args).commitHeadline as string | undefined)
+      return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, repo.pulls[issue.number]!)}
+    },
+    updatePullRequestBranch: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).pullRequestId)
+      store.updatePullBranch(repo, issue.number, ctx.viewer)
+      return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, repo.pulls[issue.number]!)}
+    },
+    addPullRequestReview: (args: Args) => {
+      const i = input(args)
+      const {repo, issue} = issueOf(store, i.pullRequestId)
+      const threads = ((i.threads as Array<{path: string; line?: number; side?: string; body: string}> | undefined) ?? []).map((t) => ({path: t.path, line: t.line, side: t.side, body: t.body}))
+      const comments = ((i.comments as Array<{path: string; position?: number; body: string}> | undefined) ?? []).map((c) => ({path: c.path, line: c.position, body: c.body}))
+      const review = store.createReview(repo, issue.number, ctx.viewer, {event: i.event as string | undefined, body: i.body as string | undefined, commit_id: i.commitOID as string | undefined, comments: [...threads, ...comments]})
+      return {...mutationId(args), pullRequestReview: reviewNode(ctx, repo, review), reviewEdge: {node: reviewNode(ctx, repo, review), cursor: cursor(0)}}
+    },
+    submitPullRequestReview: (args: Args) => {
+      const i = input(args)
+      let located: {repo: Repo; review: Review}
+      if (i.pullRequestReviewId) {
+        const {repo, id} = locate(store, i.pullRequestReviewId)
+        located = {repo, review: store.review(repo, id)}
+      } else {
+        const {repo, issue} = issueOf(store, i.pullRequestId)
+        const pending = Object.values(repo.reviews).find((r) => r.pull === issue.number && r.user === ctx.viewer && r.state === 'PENDING')
+        if (!pending) throw new GraphQLError('No pending review to submit')
+        located = {repo, review: pending}
+      }
+      const review = store.submitReview(located.repo, located.review.id, String(i.event ?? ''), i.body as string | undefined)
+      return {...mutationId(args), pullRequestReview: reviewNode(ctx, located.repo, review)}
+    },
+    addPullRequestReviewThread: (args: Args) => {
+      const i = input(args)
+      let repo: Repo
+      let number: number
+      let reviewId: number | undefined
+      if (i.pullRequestReviewId) {
+        const located = locate(store, i.pullRequestReviewId)
+        repo = located.repo
+        const review = store.review(repo, located.id)
+        number = review.pull
+        reviewId = review.id
+      } else {
+        const located = issueOf(store, i.pullRequestId)
+        repo = located.repo
+        number = located.issue.number
+        reviewId = Object.values(repo.reviews).find((r) => r.pull === number && r.user === ctx.viewer && r.state === 'PENDING')?.id
+      }
+      const comment = store.addReviewComment(
+        repo,
+        number,
+        ctx.viewer,
+        {body: String(i.body ?? ''), path: String(i.path ?? ''), line: i.line as number | undefined, side: i.side as string | undefined, subject_type: String(i.subjectType ?? 'LINE').toLowerCase()},
+        reviewId,
+      )
+      return {...mutationId(args), thread: threadNode(ctx, repo, repo.threads[comment.thread_id]!)}
+    },
+    addPullRequestReviewThreadReply: (args: Args) => {
+      const {repo, kind, id} = locate(store, input(args).pullRequestReviewThreadId)
+      if (kind !== 'thread') throw new GraphQLError('pullRequestReviewThreadId is not a review thread')
+      const thread = store.thread(repo, id)
+      const comment = store.addReviewComment(repo, thread.pull, ctx.viewer, {body: String(input(args).body ?? ''), in_reply_to: thread.comments[0]!})
+      return {...mutationId(args), comment: reviewCommentNode(ctx, repo, comment)}
+    },
+    resolveReviewThread: (args: Args) => {
+      const {repo, kind, id} = locate(store, input(args).threadId)
+      if (kind !== 'thread') throw new GraphQLError('threadId is not a review thread')
+      return {...mutationId(args), thread: threadNode(ctx, repo, store.setThreadResolved(repo, id, true, ctx.viewer))}
+    },
+    unresolveReviewThread: (args: Args) => {
+      const {repo, kind, id} = locate(store, input(args).threadId)
+      if (kind !== 'thread') throw new GraphQLError('threadId is not a review thread')
+      return {...mutationId(args), thread: threadNode(ctx, repo, store.setThreadResolved(repo, id, false, ctx.viewer))}
+    },
+    createProjectV2: (args: Args) => {
+      const owner = userLogin(store, input(args).ownerId)
+      return {...mutationId(args), projectV2: projectNode(ctx, store.createProject(owner, String(input(args).title ?? '')))}
+    },
+    addProjectV2ItemById: (args: Args) => {
+      const project = store.projectById(String(input(args).projectId))
+      const {repo, issue} = issueOf(store, input(args).contentId)
+      const itemId = store.addProjectItem(project, repo, issue.number)
+      return {...mutationId(args), item: projectItemNode(ctx, project, project.items.find((i) => i.id === itemId)!)}
+    },
+    deleteProjectV2Item: (args: Args) => {
+      const project = store.projectById(String(input(args).projectId))
+      store.removeProjectItem(project, String(input(args).itemId))
+      return {...mutationId(args), deletedItemId: input(args).itemId}
+    },
+    updateProjectV2ItemFieldValue: (args: Args) => {
+      const i = input(args)
+      const project = store.projectById(String(i.projectId))
+      const value = (i.value ?? {}) as {singleSelectOptionId?: string}
+      if (!value.singleSelectOptionId) throw new NotModelled('ghx-bench sandbox models only single-select project field values')
+      store.setProjectField(project, String(i.itemId), String(i.fieldId), value.singleSelectOptionId)
+      return {...mutationId(args), projectV2Item: projectItemNode(ctx, project, project.items.find((it) => it.id === i.itemId)!)}
+    },
+    clearProjectV2ItemFieldValue: (args: Args) => {
+      const i = input(args)
+      const project = store.projectById(String(i.projectId))
+      store.clearProjectField(project, String(i.itemId), String(i.fieldId))
+      return {...mutationId(args), projectV2Item: projectItemNode(ctx, project, project.items.find((it) => it.id === i.itemId)!)}
+    },
+  }
+}
+
+function nodeById(ctx: Context, id: unknown): Obj | null {
+  const {store} = ctx
+  if (typeof id === 'string' && id.startsWith('PVT_')) return projectNode(ctx, store.projectById(id))
+  if (typeof id === 'string' && id.startsWith('PVTI_')) {
+    for (const project of store.state.projects) {
+      const item = project.items.find((i) => i.id === id)
+      if (item) return projectItemNode(ctx, project, item)
+    }
+  }
+  const parsed = typeof id === 'string' ? parseNodeId(id) : undefined
+  if (parsed?.kind === 'user') {
+    const user = Object.values(store.state.users).find((u) => u.id === parsed.id)
+    return user ? actor(ctx, user.login) : null
+  }
+  let located: Located
+  try {
+    located = locate(store, id)
+  } catch {
+    return null
+  }
+  const {repo, kind} = located
+  switch (kind) {
+    case 'issue':
+    case 'pull':
+      return issueNode(ctx, repo, store.issueById(repo, located.id))
+    case 'thread':
+      return threadNode(ctx, repo, store.thread(repo, located.id))
+    case 'review':
+      return reviewNode(ctx, repo, store.review(repo, located.id))
+    case 'review_comment':
+      return reviewCommentNode(ctx, repo, store.reviewComment(repo, located.id))
+    case 'comment':
+      return commentNode(ctx, repo, located.id)
+    case 'repo':
+      return repositoryNode(ctx, repo)
+    default:
+      throw new NotModelled(`ghx-bench sandbox does not model node lookup of ${kind}`)
+  }
+}
+
+export interface GraphqlResponse {
+  status: number
+  body: {data?: unknown; errors?: unknown[]; message?: string}
+}
+
+/** Parses, validates against GitHub's schema, executes; errors come back as GitHub shapes them. */
+export async function executeGraphql(store: Store, viewer: string, links: Links, request: {query?: unknown; variables?: unknown; operationName?: unknown}): Promise<GraphqlResponse> {
+  if (typeof request.query !== 'string') return {status: 400, body: {message: 'A query attribute must be specified and must be a string.'}}
+  let document
+  try {
+    document = parse(request.query)
+  } catch (error) {
+    return {status: 200, body: {errors: [{message: (error as GraphQLError).message, locations: (error as GraphQLError).locations}]}}
+  }
+  const invalid = validate(githubSchema(), document, GITHUB_RULES)
+  if (invalid.length > 0) {
+    return {status: 200, body: {errors: invalid.map((e) => ({path: [], extensions: {code: 'undefinedField'}, locations: e.locations, message: e.message}))}}
+  }
+  const context: Context = {store, viewer, links}
+  const result = await execute({
+    schema: githubSchema(),
+    document,
+    rootValue: rootValue(context),
+    contextValue: context,
+    variableValues: (request.variables ?? {}) as Record<string, unknown>,
+    operationName: typeof request.operationName === 'string' ? request.operationName : undefined,
+    fieldResolver,
+    typeResolver: (value) => (value as {__typename?: string}).__typename,
+  })
+  const errors = (result.errors ?? []).map((e) => {
+    const original = e.originalError
+    const type = original instanceof SandboxError ? (original.status === 404 ? 'NOT_FOUND' : original.status === 501 ? 'NOT_MODELLED' : 'UNPROCESSABLE') : original instanceof NotModelled ? 'NOT_MODELLED' : (e.extensions.type ?? undefined)
+    return {type, path: e.path, locations: e.locations, message: original instanceof SandboxError && original.errors?.[0]?.message ? String(original.errors[0].message) : e.message}
+  })
+  const notModelled = errors.find((e) => e.type === 'NOT_MODELLED')
+  if (notModelled) return {status: 501, body: {message: notModelled.message, errors, data: result.data}}
+  return {status: 200, body: errors.length > 0 ? {data: result.data ?? null, errors} : {data: result.data}}
+}
+

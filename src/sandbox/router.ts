@@ -1,0 +1,69 @@
+/**
+ * A small router over GitHub's path templates (`/repos/{owner}/{repo}/issues/{issue_number}`).
+ * Templates are compiled once into segment matchers; `{path}` and `{ref}` in a last position may
+ * span slashes, as file paths and git refs do.
+ */
+import githubRoutes from './github-routes.json' with {type: 'json'}
+
+export interface Match<T> {
+  value: T
+  params: Record<string, string>
+}
+
+interface Compiled<T> {
+  method: string
+  segments: string[]
+  value: T
+}
+
+const SPANNING = new Set(['{path}', '{ref}', '{archive_format}'])
+
+export class Router<T> {
+  private readonly routes: Compiled<T>[] = []
+
+  add(method: string, template: string, value: T): void {
+    this.routes.push({method, segments: template.split('/').filter(Boolean), value})
+  }
+
+  match(method: string, path: string): Match<T> | undefined {
+    const parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p))
+    for (const route of this.routes) {
+      if (route.method !== method) continue
+      const params = matchSegments(route.segments, parts)
+      if (params) return {value: route.value, params}
+    }
+    return undefined
+  }
+
+  /** Whether any route has this path, whatever its method (405 vs 404). */
+  hasPath(path: string): boolean {
+    const parts = path.split('/').filter(Boolean)
+    return this.routes.some((route) => matchSegments(route.segments, parts) !== undefined)
+  }
+}
+
+function matchSegments(segments: string[], parts: string[]): Record<string, string> | undefined {
+  const params: Record<string, string> = {}
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!
+    if (i === segments.length - 1 && SPANNING.has(segment) && parts.length > i) {
+      params[segment.slice(1, -1)] = parts.slice(i).join('/')
+      return params
+    }
+    const part = parts[i]
+    if (part === undefined) return undefined
+    if (segment.startsWith('{') && segment.endsWith('}')) params[segment.slice(1, -1)] = part
+    else if (segment !== part) return undefined
+  }
+  return segments.length === parts.length ? params : undefined
+}
+
+/** Every REST route GitHub has (from its OpenAPI description), to tell "not modelled" from "no such route". */
+let github: Router<string> | undefined
+export function githubOperation(method: string, path: string): string | undefined {
+  if (!github) {
+    github = new Router()
+    for (const [m, template, operationId] of githubRoutes.routes as Array<[string, string, string]>) github.add(m, template, operationId)
+  }
+  return github.match(method, path)?.value
+}
