@@ -20,7 +20,6 @@ import {
   type GraphQLSchema,
 } from 'graphql'
 import {SandboxError} from './errors.js'
-import {diffTrees} from './git.js'
 import type {Links} from './serialize.js'
 import {nodeId, parseNodeId, type Store} from './store.js'
 import type {Issue, Project, ProjectItem, Pull, Repo, Review, ReviewComment, ReviewThread} from './state.js'
@@ -94,6 +93,8 @@ function connection<T>(items: T[], args: Args): Obj {
 }
 
 const empty = (args: Args) => connection([], args)
+/** A string argument, or the fallback when it is absent or not a string. */
+const text = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback)
 const upper = (value: string) => value.toUpperCase()
 
 // ---- objects ----------------------------------------------------------------------------------
@@ -599,7 +600,7 @@ function rootValue(ctx: Context): Obj {
 
     addComment: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).subjectId)
-      const comment = store.addComment(repo, issue.number, ctx.viewer, String(input(args).body ?? ''))
+      const comment = store.addComment(repo, issue.number, ctx.viewer, text(input(args).body))
       const node = commentNode(ctx, repo, comment.id)
       return {...mutationId(args), commentEdge: {node, cursor: cursor(0)}, subject: issueNode(ctx, repo, issue), timelineEdge: null}
     },
@@ -607,7 +608,7 @@ function rootValue(ctx: Context): Obj {
       const i = input(args)
       const {repo} = locate(store, i.repositoryId)
       const issue = store.createIssue(repo, ctx.viewer, {
-        title: String(i.title ?? ''),
+        title: text(i.title),
         body: (i.body as string | undefined) ?? null,
         labels: ((i.labelIds as unknown[] | undefined) ?? []).map((id) => labelName(store, repo, id)),
         assignees: ((i.assigneeIds as unknown[] | undefined) ?? []).map((id) => userLogin(store, id)),
@@ -664,7 +665,7 @@ function rootValue(ctx: Context): Obj {
     createPullRequest: (args: Args) => {
       const i = input(args)
       const {repo} = locate(store, i.repositoryId)
-      const {issue, pull} = store.createPull(repo, ctx.viewer, {title: String(i.title ?? ''), head: String(i.headRefName ?? ''), base: String(i.baseRefName ?? ''), body: (i.body as string | undefined) ?? null, draft: i.draft === true})
+      const {issue, pull} = store.createPull(repo, ctx.viewer, {title: text(i.title), head: text(i.headRefName), base: text(i.baseRefName), body: (i.body as string | undefined) ?? null, draft: i.draft === true})
       return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, pull)}
     },
     requestReviews: (args: Args) => {
@@ -674,7 +675,7 @@ function rootValue(ctx: Context): Obj {
     },
     mergePullRequest: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).pullRequestId)
-      const method = String(input(args).mergeMethod ?? 'MERGE').toLowerCase() as 'merge' | 'squash' | 'rebase'
+      const method = text(input(args).mergeMethod, 'MERGE').toLowerCase() as 'merge' | 'squash' | 'rebase'
       store.mergePull(repo, issue.number, ctx.viewer, method, input(args).commitHeadline as string | undefined)
       return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, repo.pulls[issue.number]!)}
     },
@@ -703,7 +704,7 @@ function rootValue(ctx: Context): Obj {
         if (!pending) throw new GraphQLError('No pending review to submit')
         located = {repo, review: pending}
       }
-      const review = store.submitReview(located.repo, located.review.id, String(i.event ?? ''), i.body as string | undefined)
+      const review = store.submitReview(located.repo, located.review.id, text(i.event), i.body as string | undefined)
       return {...mutationId(args), pullRequestReview: reviewNode(ctx, located.repo, review)}
     },
     addPullRequestReviewThread: (args: Args) => {
@@ -727,7 +728,7 @@ function rootValue(ctx: Context): Obj {
         repo,
         number,
         ctx.viewer,
-        {body: String(i.body ?? ''), path: String(i.path ?? ''), line: i.line as number | undefined, side: i.side as string | undefined, subject_type: String(i.subjectType ?? 'LINE').toLowerCase()},
+        {body: text(i.body), path: text(i.path), line: i.line as number | undefined, side: i.side as string | undefined, subject_type: text(i.subjectType, 'LINE').toLowerCase()},
         reviewId,
       )
       return {...mutationId(args), thread: threadNode(ctx, repo, repo.threads[comment.thread_id]!)}
@@ -736,7 +737,7 @@ function rootValue(ctx: Context): Obj {
       const {repo, kind, id} = locate(store, input(args).pullRequestReviewThreadId)
       if (kind !== 'thread') throw new GraphQLError('pullRequestReviewThreadId is not a review thread')
       const thread = store.thread(repo, id)
-      const comment = store.addReviewComment(repo, thread.pull, ctx.viewer, {body: String(input(args).body ?? ''), in_reply_to: thread.comments[0]!})
+      const comment = store.addReviewComment(repo, thread.pull, ctx.viewer, {body: text(input(args).body), in_reply_to: thread.comments[0]!})
       return {...mutationId(args), comment: reviewCommentNode(ctx, repo, comment)}
     },
     resolveReviewThread: (args: Args) => {
@@ -751,7 +752,7 @@ function rootValue(ctx: Context): Obj {
     },
     createProjectV2: (args: Args) => {
       const owner = userLogin(store, input(args).ownerId)
-      return {...mutationId(args), projectV2: projectNode(ctx, store.createProject(owner, String(input(args).title ?? '')))}
+      return {...mutationId(args), projectV2: projectNode(ctx, store.createProject(owner, text(input(args).title)))}
     },
     addProjectV2ItemById: (args: Args) => {
       const project = store.projectById(String(input(args).projectId))
@@ -853,7 +854,7 @@ export async function executeGraphql(store: Store, viewer: string, links: Links,
   const errors = (result.errors ?? []).map((e) => {
     const original = e.originalError
     const type = original instanceof SandboxError ? (original.status === 404 ? 'NOT_FOUND' : original.status === 501 ? 'NOT_MODELLED' : 'UNPROCESSABLE') : original instanceof NotModelled ? 'NOT_MODELLED' : (e.extensions.type ?? undefined)
-    return {type, path: e.path, locations: e.locations, message: original instanceof SandboxError && original.errors?.[0]?.message ? String(original.errors[0].message) : e.message}
+    return {type, path: e.path, locations: e.locations, message: original instanceof SandboxError && original.errors?.[0]?.message ? text(original.errors[0].message) : e.message}
   })
   const notModelled = errors.find((e) => e.type === 'NOT_MODELLED')
   if (notModelled) return {status: 501, body: {message: notModelled.message, errors, data: result.data}}

@@ -44,9 +44,9 @@ const num = (value: string | undefined, name: string): number => {
   if (!Number.isInteger(n)) throw notFound(`${name} must be a number`)
   return n
 }
-const str = (body: Record<string, unknown>, key: string): string | undefined => (typeof body[key] === 'string' ? (body[key] as string) : undefined)
+const str = (body: Record<string, unknown>, key: string): string | undefined => (typeof body[key] === 'string' ? (body[key]) : undefined)
 const strings = (body: Record<string, unknown>, key: string): string[] | undefined =>
-  Array.isArray(body[key]) ? (body[key] as unknown[]).map(String) : typeof body[key] === 'string' ? [body[key] as string] : undefined
+  Array.isArray(body[key]) ? (body[key] as unknown[]).map(String) : typeof body[key] === 'string' ? [body[key]] : undefined
 
 /** Issue filters of GET /repos/{o}/{r}/issues: state, labels, assignee, creator, milestone, sort. */
 function listIssues(repo: Repo, query: URLSearchParams, pullsToo: boolean): Issue[] {
