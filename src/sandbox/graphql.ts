@@ -145,7 +145,7 @@ function commentNode(ctx: Context, repo: Repo, id: number): Obj {
     isMinimized: false,
     minimizedReason: null,
     reactionGroups: [],
-    url: `${ctx.links.html}/${repo.owner}/${repo.name}/issues/${c.issue}#issuecomment-${c.id}`,
+    url: `${ctx.links.html}/${repo.owner}/${repo.name}/${repo.issues[c.issue]!.is_pull ? 'pull' : 'issues'}/${c.issue}#issuecomment-${c.id}`,
     viewerDidAuthor: c.user === ctx.viewer,
   }
 }
@@ -450,6 +450,15 @@ function projectItemsFor(ctx: Context, repo: Repo, issue: Issue): Obj[] {
   )
 }
 
+/** Users (not bots) the sandbox knows, filtered by `query` on login or name. */
+function knownUsers(ctx: Context, args: Args): Obj[] {
+  const query = typeof args.query === 'string' ? args.query.toLowerCase() : ''
+  return Object.values(ctx.store.state.users)
+    .filter((u) => u.type === 'User' && (u.login.toLowerCase().includes(query) || (u.name ?? '').toLowerCase().includes(query)))
+    .sort((a, b) => a.login.localeCompare(b.login))
+    .map((u) => actor(ctx, u.login)!)
+}
+
 function repositoryNode(ctx: Context, repo: Repo): Obj {
   const store = ctx.store
   const issues = (kind: 'issue' | 'pull') => Object.values(repo.issues).filter((i) => i.is_pull === (kind === 'pull'))
@@ -474,6 +483,8 @@ function repositoryNode(ctx: Context, repo: Repo): Obj {
     hasIssuesEnabled: true,
     hasProjectsEnabled: true,
     viewerPermission: 'ADMIN',
+    assignableUsers: (args: Args) => connection(knownUsers(ctx, args), args),
+    mentionableUsers: (args: Args) => connection(knownUsers(ctx, args), args),
     createdAt: repo.created_at,
     defaultBranchRef: {name: repo.default_branch, target: () => commitNode(ctx, repo, repo.branches[repo.default_branch]!)},
     issue: ({number}: Args) => {

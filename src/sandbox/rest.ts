@@ -5,6 +5,7 @@
 import {renderDiff} from './git.js'
 import {notFound, SandboxError, unprocessable} from './errors.js'
 import {Router} from './router.js'
+import {zip} from './zip.js'
 import type {Serializer} from './serialize.js'
 import type {Store} from './store.js'
 import type {Issue, Repo} from './state.js'
@@ -24,8 +25,8 @@ export interface RestResult {
   body?: unknown
   /** A list the server paginates (per_page, page, Link). */
   list?: unknown[]
-  /** A text body (diffs, logs). */
-  text?: string
+  /** A text or binary body (diffs, logs, log archives). */
+  text?: string | Buffer
   contentType?: string
   /** For list endpoints wrapped in an object ({total_count, workflow_runs: [...]}) */
   wrap?: {key: string}
@@ -496,6 +497,23 @@ const routes: Array<[string, string, string, Handler]> = [
     return {list: checkRuns, wrap: {key: 'check_runs'}}
   }],
 
+  ['GET', '/repos/{owner}/{repo}/check-runs/{check_run_id}', 'checks/get', (ctx) => {
+    const repo = repoOf(ctx)
+    const {run, attempt, job} = ctx.store.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
+    return {body: checkRun(ctx, repo, run, attempt, job)}
+  }],
+  ['GET', '/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations', 'checks/list-annotations', (ctx) => {
+    const repo = repoOf(ctx)
+    const {run, attempt, job} = ctx.store.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
+    const failed = ctx.store.jobStatus(attempt, job).conclusion === 'failure'
+    const path = repo.workflows[run.workflow_id]!.path
+    return {
+      list: failed
+        ? [{path, blob_href: `${ctx.ser.links.html}/${repo.owner}/${repo.name}/blob/${run.head_sha}/${path}`, start_line: 1, end_line: 1, start_column: null, end_column: null, annotation_level: 'failure', title: '', message: 'Process completed with exit code 1.', raw_details: ''}]
+        : [],
+    }
+  }],
+
   // actions
   ['GET', '/repos/{owner}/{repo}/actions/workflows', 'actions/list-repo-workflows', (ctx) => {
     const repo = repoOf(ctx)
@@ -557,6 +575,18 @@ const routes: Array<[string, string, string, Handler]> = [
     const {attempt, job} = ctx.store.job(repo, num(ctx.params.job_id, 'job_id'))
     if (ctx.store.jobStatus(attempt, job).status !== 'completed') throw notFound('logs are not available until the job completes')
     return {text: job.log, contentType: 'text/plain; charset=utf-8'}
+  }],
+  ['GET', '/repos/{owner}/{repo}/actions/runs/{run_id}/logs', 'actions/download-workflow-run-logs', (ctx) => {
+    const repo = repoOf(ctx)
+    const run = ctx.store.run(repo, num(ctx.params.run_id, 'run_id'))
+    const attempt = ctx.store.latestAttempt(run)
+    if (ctx.store.attemptStatus(attempt).status !== 'completed') throw notFound('logs are not available until the run completes')
+    // The archive lays out one file per job step, as GitHub's does (and as `gh run view --log` reads it).
+    const files = attempt.jobs.flatMap((job) => [
+      {name: `${job.name}/1_Set up job.txt`, content: '2026-01-01T00:00:00.0000000Z Current runner version: 2.0.0\n'},
+      {name: `${job.name}/2_Run ${job.name}.txt`, content: job.log},
+    ])
+    return {text: zip(files), contentType: 'application/zip'}
   }],
   ['POST', '/repos/{owner}/{repo}/actions/runs/{run_id}/rerun', 'actions/re-run-workflow', (ctx) => {
     ctx.store.rerun(repoOf(ctx), num(ctx.params.run_id, 'run_id'), false)

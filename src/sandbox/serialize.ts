@@ -241,7 +241,7 @@ export class Serializer {
       id: comment.id,
       node_id: nodeId('comment', comment.id),
       url: `${this.repoApi(repo)}/issues/comments/${comment.id}`,
-      html_url: `${this.repoHtml(repo)}/issues/${comment.issue}#issuecomment-${comment.id}`,
+      html_url: `${this.repoHtml(repo)}/${repo.issues[comment.issue]?.is_pull ? 'pull' : 'issues'}/${comment.issue}#issuecomment-${comment.id}`,
       body: comment.body,
       user: this.user(comment.user),
       created_at: comment.created_at,

@@ -76,7 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   interface Reply {
     status: number
     body?: unknown
-    text?: string
+    text?: string | Buffer
     contentType?: string
     headers?: Record<string, string>
   }
