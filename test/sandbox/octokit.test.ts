@@ -39,7 +39,7 @@ describe('sandbox: Octokit', () => {
     expect(files.data.map((f) => [f.filename, f.status, f.additions])).to.deep.equal([['src/utils/stats.ts', 'added', 12]])
     expect(files.data[0]!.patch).to.match(/^@@ -0,0 \+1,12 @@\n\+export function average/)
     const diff = await s.agent.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {...base, pull_number: s.pr, mediaType: {format: 'diff'}})
-    expect(diff.data as unknown as string).to.match(/^diff --git a\/src\/utils\/stats.ts b\/src\/utils\/stats.ts\nnew file mode 100644\n--- \/dev\/null\n\+\+\+ b\/src\/utils\/stats.ts\n@@/)
+    expect(diff.data).to.match(/^diff --git a\/src\/utils\/stats.ts b\/src\/utils\/stats.ts\nnew file mode 100644\n--- \/dev\/null\n\+\+\+ b\/src\/utils\/stats.ts\n@@/)
     const review = await s.agent.rest.pulls.createReview({
       ...base,
       pull_number: s.pr,
