@@ -3,7 +3,7 @@
 // scenario that the installed CLI validates.
 import {execFile} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {mkdir, mkdtemp, writeFile} from 'node:fs/promises'
+import {mkdir, mkdtemp, readFile, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
@@ -34,7 +34,15 @@ describe('a third-party plugin from npm (CLI)', function () {
     await npm(['pack', '--ignore-scripts', '--pack-destination', packs], PROJECT_ROOT)
     await npm(['pack', '--pack-destination', packs], path.join(PROJECT_ROOT, 'examples', 'ghx-bench-plugin-example'))
     project = await mkdtemp(path.join(tmpdir(), 'ghx-bench-consumer-'))
-    await writeFile(path.join(project, 'package.json'), JSON.stringify({name: 'consumer', private: true, type: 'module'}))
+    // Pin every dependency to the version this checkout's lockfile has, so the offline install finds
+    // all of them in the npm cache that `npm ci` filled (a fresh resolution may want newer ones).
+    const lock = JSON.parse(await readFile(path.join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as {packages: Record<string, {version?: string; dev?: boolean}>}
+    const overrides = Object.fromEntries(
+      Object.entries(lock.packages)
+        .filter(([key, entry]) => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(key) && entry.version && !entry.dev)
+        .map(([key, entry]) => [key.slice('node_modules/'.length), entry.version]),
+    )
+    await writeFile(path.join(project, 'package.json'), JSON.stringify({name: 'consumer', private: true, type: 'module', overrides}))
     await npm(
       ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(packs, 'ghx-bench-0.1.0.tgz'), path.join(packs, 'ghx-bench-plugin-example-1.0.0.tgz')],
       project,
