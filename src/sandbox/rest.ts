@@ -30,6 +30,8 @@ export interface RestResult {
   contentType?: string
   /** For list endpoints wrapped in an object ({total_count, workflow_runs: [...]}) */
   wrap?: {key: string}
+  /** Content GitHub serves from elsewhere: answered with a 302 to a one-time download URL. */
+  download?: {content: string | Buffer; contentType: string}
 }
 
 type Handler = (ctx: RestContext) => RestResult
@@ -72,11 +74,11 @@ function listIssues(repo: Repo, query: URLSearchParams, pullsToo: boolean): Issu
 
 const routes: Array<[string, string, string, Handler]> = [
   // meta
-  ['GET', '/', 'meta/root', (ctx) => ({body: {current_user_url: `${ctx.ser.links.api}/user`, repository_url: `${ctx.ser.links.api}/repos/{owner}/{repo}`}})],
-  ['GET', '/user', 'users/get-authenticated', (ctx) => ({body: ctx.ser.user(ctx.viewer)})],
+  ['GET', '/', 'meta/root', (ctx) => ({body: ctx.ser.root()})],
+  ['GET', '/user', 'users/get-authenticated', (ctx) => ({body: ctx.ser.userDetail(ctx.viewer)})],
   ['GET', '/users/{username}', 'users/get-by-username', (ctx) => {
     if (!ctx.store.state.users[ctx.params.username!]) throw notFound()
-    return {body: ctx.ser.user(ctx.params.username!)}
+    return {body: ctx.ser.userDetail(ctx.params.username!)}
   }],
   ['GET', '/rate_limit', 'rate-limit/get', () => {
     const core = {limit: 5000, used: 0, remaining: 5000, reset: Math.floor(Date.now() / 1000) + 3600}
@@ -92,7 +94,17 @@ const routes: Array<[string, string, string, Handler]> = [
   ['GET', '/repos/{owner}/{repo}/branches/{branch}', 'repos/get-branch', (ctx) => {
     const repo = repoOf(ctx)
     const sha = ctx.store.branchSha(repo, ctx.params.branch!)
-    return {body: {name: ctx.params.branch, commit: ctx.ser.commit(repo, ctx.store.commit(repo, sha)), _links: {self: '', html: ''}, protected: false, protection: {enabled: false, required_status_checks: {enforcement_level: 'off', contexts: []}}, protection_url: ''}}
+    const api = `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/branches/${ctx.params.branch}`
+    return {
+      body: {
+        name: ctx.params.branch,
+        commit: ctx.ser.commit(repo, ctx.store.commit(repo, sha)),
+        _links: {self: api, html: `${ctx.ser.links.html}/${repo.owner}/${repo.name}/tree/${ctx.params.branch}`},
+        protected: false,
+        protection: {enabled: false, required_status_checks: {enforcement_level: 'off', contexts: [], checks: []}},
+        protection_url: `${api}/protection`,
+      },
+    }
   }],
   ['GET', '/repos/{owner}/{repo}/commits/{ref}', 'repos/get-commit', (ctx) => {
     const repo = repoOf(ctx)
@@ -574,7 +586,7 @@ const routes: Array<[string, string, string, Handler]> = [
     const repo = repoOf(ctx)
     const {attempt, job} = ctx.store.job(repo, num(ctx.params.job_id, 'job_id'))
     if (ctx.store.jobStatus(attempt, job).status !== 'completed') throw notFound('logs are not available until the job completes')
-    return {text: job.log, contentType: 'text/plain; charset=utf-8'}
+    return {download: {content: job.log, contentType: 'text/plain; charset=utf-8'}}
   }],
   ['GET', '/repos/{owner}/{repo}/actions/runs/{run_id}/logs', 'actions/download-workflow-run-logs', (ctx) => {
     const repo = repoOf(ctx)
@@ -586,7 +598,7 @@ const routes: Array<[string, string, string, Handler]> = [
       {name: `${job.name}/1_Set up job.txt`, content: '2026-01-01T00:00:00.0000000Z Current runner version: 2.0.0\n'},
       {name: `${job.name}/2_Run ${job.name}.txt`, content: job.log},
     ])
-    return {text: zip(files), contentType: 'application/zip'}
+    return {download: {content: zip(files), contentType: 'application/zip'}}
   }],
   ['POST', '/repos/{owner}/{repo}/actions/runs/{run_id}/rerun', 'actions/re-run-workflow', (ctx) => {
     ctx.store.rerun(repoOf(ctx), num(ctx.params.run_id, 'run_id'), false)

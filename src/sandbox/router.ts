@@ -27,10 +27,14 @@ export class Router<T> {
 
   match(method: string, path: string): Match<T> | undefined {
     const parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p))
-    for (const route of this.routes) {
-      if (route.method !== method) continue
-      const params = matchSegments(route.segments, parts)
-      if (params) return {value: route.value, params}
+    // A template that matches segment for segment wins over one whose last parameter spans slashes
+    // (commits/{ref}/check-runs is not the commit "SHA/check-runs").
+    for (const spanning of [false, true]) {
+      for (const route of this.routes) {
+        if (route.method !== method) continue
+        const params = matchSegments(route.segments, parts, spanning)
+        if (params) return {value: route.value, params}
+      }
     }
     return undefined
   }
@@ -38,15 +42,15 @@ export class Router<T> {
   /** Whether any route has this path, whatever its method (405 vs 404). */
   hasPath(path: string): boolean {
     const parts = path.split('/').filter(Boolean)
-    return this.routes.some((route) => matchSegments(route.segments, parts) !== undefined)
+    return this.routes.some((route) => matchSegments(route.segments, parts, true) !== undefined)
   }
 }
 
-function matchSegments(segments: string[], parts: string[]): Record<string, string> | undefined {
+function matchSegments(segments: string[], parts: string[], spanning: boolean): Record<string, string> | undefined {
   const params: Record<string, string> = {}
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!
-    if (i === segments.length - 1 && SPANNING.has(segment) && parts.length > i) {
+    if (spanning && i === segments.length - 1 && SPANNING.has(segment) && parts.length > i) {
       params[segment.slice(1, -1)] = parts.slice(i).join('/')
       return params
     }

@@ -57,6 +57,67 @@ export class Serializer {
     }
   }
 
+  /** The detailed public profile (GET /user, GET /users/{username}). */
+  userDetail(login: string): Json {
+    const user = this.store.user(login)
+    const created = timestamp(0)
+    return {
+      ...this.user(login),
+      name: user.name,
+      company: null,
+      blog: '',
+      location: null,
+      email: null,
+      hireable: null,
+      bio: null,
+      twitter_username: null,
+      public_repos: Object.values(this.store.state.repos).filter((r) => r.owner === login).length,
+      public_gists: 0,
+      followers: 0,
+      following: 0,
+      created_at: created,
+      updated_at: created,
+    }
+  }
+
+  /** GET /: the API's index of URL templates. */
+  root(): Json {
+    const a = this.links.api
+    return {
+      current_user_url: `${a}/user`,
+      current_user_authorizations_html_url: `${this.links.html}/settings/connections/applications{/client_id}`,
+      authorizations_url: `${a}/authorizations`,
+      code_search_url: `${a}/search/code?q={query}{&page,per_page,sort,order}`,
+      commit_search_url: `${a}/search/commits?q={query}{&page,per_page,sort,order}`,
+      emails_url: `${a}/user/emails`,
+      emojis_url: `${a}/emojis`,
+      events_url: `${a}/events`,
+      feeds_url: `${a}/feeds`,
+      followers_url: `${a}/user/followers`,
+      following_url: `${a}/user/following{/target}`,
+      gists_url: `${a}/gists{/gist_id}`,
+      issue_search_url: `${a}/search/issues?q={query}{&page,per_page,sort,order}`,
+      issues_url: `${a}/issues`,
+      keys_url: `${a}/user/keys`,
+      label_search_url: `${a}/search/labels?q={query}&repository_id={repository_id}{&page,per_page}`,
+      notifications_url: `${a}/notifications`,
+      organization_url: `${a}/orgs/{org}`,
+      organization_repositories_url: `${a}/orgs/{org}/repos{?type,page,per_page,sort}`,
+      organization_teams_url: `${a}/orgs/{org}/teams`,
+      public_gists_url: `${a}/gists/public`,
+      rate_limit_url: `${a}/rate_limit`,
+      repository_url: `${a}/repos/{owner}/{repo}`,
+      repository_search_url: `${a}/search/repositories?q={query}{&page,per_page,sort,order}`,
+      current_user_repositories_url: `${a}/user/repos{?type,page,per_page,sort}`,
+      starred_url: `${a}/user/starred{/owner}{/repo}`,
+      starred_gists_url: `${a}/gists/starred`,
+      user_url: `${a}/users/{user}`,
+      user_organizations_url: `${a}/user/orgs`,
+      user_repositories_url: `${a}/users/{user}/repos{?type,page,per_page,sort}`,
+      user_search_url: `${a}/search/users?q={query}{&page,per_page,sort,order}`,
+    }
+  }
+
   repo(repo: Repo): Json {
     const api = this.repoApi(repo)
     const openIssues = Object.values(repo.issues).filter((i) => i.state === 'open').length

@@ -61,6 +61,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   faults.configure(options.faults)
   const requests = {total: 0, byOperation: new Map<string, number>()}
   const used = new Map<string, number>()
+  /** Logs and archives, served once from their own URL after a 302, as GitHub's blob storage does. */
+  const downloads = new Map<string, {content: string | Buffer; contentType: string}>()
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -109,6 +111,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (path.length > 1) path = path.replace(/\/$/, '')
     const links: Links = {api: target.origin + (enterprise ? '/api/v3' : ''), html: 'http://github.localhost'}
     const method = req.method ?? 'GET'
+    const download = path.startsWith('/_downloads/') ? downloads.get(path.slice('/_downloads/'.length)) : undefined
+    if (download) {
+      downloads.delete(path.slice('/_downloads/'.length))
+      return {status: 200, text: download.content, contentType: download.contentType}
+    }
     const isGraphql = path === '/graphql' && method === 'POST'
     const route = isGraphql ? undefined : restRouter().match(method, path)
     const operation = isGraphql ? 'graphql' : (route?.value.operationId ?? githubOperation(method, path) ?? 'unknown')
@@ -177,6 +184,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   /** Lists are paginated with per_page/page and a Link header, as GitHub does. */
   function toReply(result: RestResult, target: URL): Reply {
+    if (result.download) {
+      const key = randomBytes(12).toString('hex')
+      downloads.set(key, result.download)
+      return {status: 302, headers: {location: `${target.origin}/_downloads/${key}`}}
+    }
     if (result.text !== undefined) return {status: result.status ?? 200, text: result.text, contentType: result.contentType}
     if (!result.list) return {status: result.status ?? 200, body: result.body}
     const perPage = Math.min(100, Math.max(1, Number(target.searchParams.get('per_page') ?? 30) || 30))
