@@ -6,6 +6,7 @@ import Gate from './commands/gate.js'
 import Init from './commands/init.js'
 import Plugins from './commands/plugins.js'
 import Report from './commands/report.js'
+import SandboxServe from './commands/sandbox/serve.js'
 import Validate from './commands/validate.js'
 
 export const commands = {
@@ -13,5 +14,6 @@ export const commands = {
   init: Init,
   plugins: Plugins,
   report: Report,
+  'sandbox:serve': SandboxServe,
   validate: Validate,
 }

@@ -52,8 +52,10 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const store = new Store(options.state, {timing: options.timing})
-  const token = options.token ?? `ghs_${randomBytes(18).toString('hex')}`
-  const reviewerToken = options.reviewerToken ?? `ghs_${randomBytes(18).toString('hex')}`
+  // Restored state keeps its tokens, so clients configured against a saved sandbox keep working.
+  const savedToken = (login: string) => Object.entries(options.state?.tokens ?? {}).find(([, who]) => who === login)?.[0]
+  const token = options.token ?? savedToken(AGENT_LOGIN) ?? `ghs_${randomBytes(18).toString('hex')}`
+  const reviewerToken = options.reviewerToken ?? savedToken(REVIEWER_LOGIN) ?? `ghs_${randomBytes(18).toString('hex')}`
   store.addToken(token, AGENT_LOGIN)
   store.addToken(reviewerToken, REVIEWER_LOGIN)
   if (!options.state) for (const repo of options.repos ?? [DEFAULT_REPO]) createFixtureRepo(store, repo)

@@ -1,0 +1,54 @@
+import {Flags, ux} from '@oclif/core'
+import {BaseCommand} from '../../cli/base-command.js'
+
+export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
+  static override summary = 'Run the embedded GitHub sandbox as a standalone server'
+  static override description =
+    'Starts the in-memory GitHub (REST v3 and GraphQL v4) on 127.0.0.1 and prints its URL, its tokens and the environment that points gh at it. With --state, state is loaded from the file at start (if it exists) and saved to it on Ctrl-C or SIGTERM. The tokens are local to this sandbox.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --port 4010 --state .sandbox/state.json',
+    '<%= config.bin %> <%= command.id %> --repo acme/fixtures --json',
+  ]
+  static override flags = {
+    port: Flags.integer({description: 'port on 127.0.0.1 (default: a free one)', min: 0, max: 65535}),
+    repo: Flags.string({description: 'repository to create, laid out as the fixture repository (default: ghx-bench/sandbox)', multiple: true}),
+    state: Flags.string({description: 'state file: loaded at start when it exists, saved on exit'}),
+  }
+
+  async run(): Promise<void> {
+    const {serveSandbox, ghExports} = await import('../../sandbox/serve.js')
+    const {mkdtemp} = await import('node:fs/promises')
+    const {tmpdir} = await import('node:os')
+    const path = await import('node:path')
+    const served = await serveSandbox({port: this.flags.port, repos: this.flags.repo, statePath: this.flags.state})
+    const {sandbox} = served
+    const env = sandbox.ghEnv(await mkdtemp(path.join(tmpdir(), 'ghx-bench-gh-')))
+    const info = {
+      url: sandbox.url,
+      graphql: `${sandbox.url}/graphql`,
+      token: sandbox.token,
+      reviewer_token: sandbox.reviewerToken,
+      repos: Object.keys(sandbox.store.state.repos),
+      state: served.statePath ?? null,
+      state_loaded: served.loaded,
+      gh_env: env,
+    }
+    // One line of JSON while the server keeps running (this.log is silent under --json).
+    if (this.jsonEnabled()) ux.stdout(JSON.stringify(info))
+    else {
+      this.log(`sandbox GitHub: ${info.url} (REST), ${info.graphql} (GraphQL)`)
+      this.log(`repositories: ${info.repos.join(', ')}`)
+      this.log(`token (ghx-bench-agent): ${info.token}`)
+      this.log(`token (ghx-bench-reviewer): ${info.reviewer_token}`)
+      this.log(`Octokit: new Octokit({baseUrl: '${info.url}', auth: '${info.token}'})`)
+      this.log(`gh: paste these lines, then e.g. gh issue list -R ${info.repos[0] ?? 'owner/repo'}\n${ghExports(env)}`)
+      this.log(served.statePath ? `state: ${served.loaded ? 'loaded from' : 'new,'} ${served.statePath}; saved there on Ctrl-C` : 'state: in memory only (--state FILE keeps it)')
+    }
+    await new Promise<void>((resolve) => {
+      const stop = () => void served.stop().then(resolve)
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    })
+  }
+}
