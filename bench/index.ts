@@ -2,10 +2,13 @@
 // BENCH_ROUNDS sets the repetitions of the quick benchmarks (default 15), BENCH_HEAVY_ROUNDS those of
 // the million-row one (default 3).
 import {benchReportGate} from './report-gate.js'
+import {benchSandbox} from './sandbox.js'
 import {benchStartup} from './startup.js'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15)
 const heavyRounds = Number(process.env.BENCH_HEAVY_ROUNDS ?? 3)
 console.log(benchStartup(rounds))
+console.log()
+console.log(await benchSandbox())
 console.log()
 console.log(await benchReportGate(heavyRounds))

@@ -1,0 +1,18 @@
+// A server process for the sandbox benchmark: the compiled sandbox (or, with "hello", a bare
+// node:http hello-world), printing one JSON line with its URL and token.
+import http from 'node:http'
+
+if (process.argv[2] === 'hello') {
+  const server = http.createServer((req, res) => {
+    req.resume()
+    req.on('end', () => {
+      res.writeHead(200, {'content-type': 'application/json'})
+      res.end('{"hello":"world"}')
+    })
+  })
+  server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({url: `http://127.0.0.1:${server.address().port}`, token: 'none'})))
+} else {
+  const {startSandbox} = await import('../dist/src/sandbox/index.js')
+  const sandbox = await startSandbox()
+  console.log(JSON.stringify({url: sandbox.url, token: sandbox.token}))
+}

@@ -1,0 +1,82 @@
+// Sandbox throughput with Octokit: a REST issue read and a GraphQL pull-request read, each against
+// the sandbox in its own process, and a bare node:http hello-world server measured the same way in
+// the same run. Goal: at least 2,000 REST reads/s on the 2-core machine.
+import {spawn, type ChildProcess} from 'node:child_process'
+import path from 'node:path'
+import {createInterface} from 'node:readline'
+import {Octokit} from '@octokit/rest'
+import {PACKAGE_ROOT} from '../src/package-paths.js'
+import {median} from '../src/stats/quantiles.js'
+import {table} from './support.js'
+
+interface Server {
+  child: ChildProcess
+  url: string
+  token: string
+}
+
+function startServer(kind: 'sandbox' | 'hello'): Promise<Server> {
+  const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bench', 'sandbox-server.mjs'), kind], {stdio: ['ignore', 'pipe', 'inherit']})
+  return new Promise((resolve) => createInterface({input: child.stdout!}).once('line', (line) => resolve({child, ...(JSON.parse(line) as {url: string; token: string})})))
+}
+
+/** Sends `total` requests, `concurrency` at a time; requests/s over the whole and the median latency. */
+async function load(send: () => Promise<unknown>, total: number, concurrency: number): Promise<{rps: number; medianMs: number}> {
+  const latencies: number[] = []
+  let next = 0
+  const start = process.hrtime.bigint()
+  await Promise.all(
+    Array.from({length: concurrency}, async () => {
+      while (next < total) {
+        next++
+        const t = process.hrtime.bigint()
+        await send()
+        latencies.push(Number(process.hrtime.bigint() - t) / 1e6)
+      }
+    }),
+  )
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9
+  return {rps: total / seconds, medianMs: median(latencies)}
+}
+
+export async function benchSandbox(total = 4000, concurrency = 16): Promise<string> {
+  const sandbox = await startServer('sandbox')
+  const hello = await startServer('hello')
+  try {
+    const octokit = new Octokit({baseUrl: sandbox.url, auth: sandbox.token})
+    const base = {owner: 'ghx-bench', repo: 'sandbox'}
+    const issue = await octokit.rest.issues.create({...base, title: 'Benchmark issue', labels: ['bench']})
+    const main = await octokit.rest.git.getRef({...base, ref: 'heads/main'})
+    await octokit.rest.git.createRef({...base, ref: 'refs/heads/bench', sha: main.data.object.sha})
+    await octokit.rest.repos.createOrUpdateFileContents({...base, path: 'bench.txt', message: 'bench', content: Buffer.from('bench\n').toString('base64'), branch: 'bench'})
+    const pr = await octokit.rest.pulls.create({...base, title: 'Benchmark PR', head: 'bench', base: 'main'})
+    const helloClient = new Octokit({baseUrl: hello.url})
+    const query = 'query($n: Int!) { repository(owner: "ghx-bench", name: "sandbox") { pullRequest(number: $n) { number title state headRefName author { login } labels(first: 10) { nodes { name } } files(first: 10) { nodes { path additions } } } } }'
+    // Warm up each path (JIT, the GraphQL schema's first load), then measure.
+    await load(() => octokit.rest.issues.get({...base, issue_number: issue.data.number}), 200, concurrency)
+    await load(() => octokit.graphql(query, {n: pr.data.number}), 50, concurrency)
+    await load(() => helloClient.request('GET /hello'), 200, concurrency)
+    const helloRun = await load(() => helloClient.request('GET /hello'), total, concurrency)
+    const rest = await load(() => octokit.rest.issues.get({...base, issue_number: issue.data.number}), total, concurrency)
+    const graphql = await load(() => octokit.graphql(query, {n: pr.data.number}), Math.floor(total / 4), concurrency)
+    const rows = [
+      ['case', 'requests/s', 'median ms', 'x hello-world rps'],
+      ...[
+        ['node:http hello-world (baseline)', helloRun],
+        ['sandbox REST issues.get', rest],
+        ['sandbox GraphQL pullRequest read', graphql],
+      ].map(([label, r]) => {
+        const run = r as {rps: number; medianMs: number}
+        return [label as string, run.rps.toFixed(0), run.medianMs.toFixed(2), (run.rps / helloRun.rps).toFixed(2)]
+      }),
+    ]
+    return [
+      `## sandbox throughput (Octokit client, ${concurrency} requests in flight, server in its own process)`,
+      table(rows),
+      `goal >= 2000 REST reads/s: ${rest.rps >= 2000 ? 'met' : 'missed'} (${rest.rps.toFixed(0)}/s)`,
+    ].join('\n')
+  } finally {
+    sandbox.child.kill()
+    hello.child.kill()
+  }
+}
