@@ -1,0 +1,162 @@
+import type {FromSchema} from 'json-schema-to-ts'
+import {SCHEMA_BASE, SCHEMA_DIALECT} from '../spec/schemas/common.js'
+
+const count = {type: 'integer', minimum: 0} as const
+const nullableString = {type: ['string', 'null']} as const
+const timestamp = {type: ['string', 'null'], description: 'ISO 8601'} as const
+
+/** Whole-session token figures; active = total - cache_read. */
+const tokensSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['input', 'output', 'reasoning', 'cache_read', 'cache_write', 'total', 'active'],
+  properties: {
+    input: count,
+    output: count,
+    reasoning: count,
+    cache_read: count,
+    cache_write: count,
+    total: count,
+    active: count,
+  },
+} as const
+
+const outcomeSchema = {
+  type: 'string',
+  enum: ['pass', 'fail', 'timeout', 'infra_error'],
+  description: 'pass: success; fail: the agent finished but the checks failed; timeout: timed out or stalled; infra_error: provider, network or harness failure',
+} as const
+
+const errorSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['type', 'message'],
+  properties: {type: {type: 'string'}, message: {type: 'string'}},
+} as const
+
+export const rowSchema = {
+  $schema: SCHEMA_DIALECT,
+  $id: SCHEMA_BASE + 'row.schema.json',
+  title: 'ghx-bench result row',
+  description: 'One run: a scenario under a mode, one iteration, with every attempt it took.',
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'schema_version',
+    'run_id',
+    'suite',
+    'scenario_id',
+    'scenario_type',
+    'scenario_set',
+    'mode',
+    'provider',
+    'model',
+    'iteration',
+    'started_at',
+    'finished_at',
+    'outcome',
+    'success',
+    'output_valid',
+    'error',
+    'latency_ms_wall',
+    'latency_ms_agent',
+    'tokens',
+    'cost_usd',
+    'tool_calls',
+    'github_api_calls',
+    'checkpoints',
+    'retries',
+    'attempts',
+    'versions',
+    'git',
+    'fixture_seed',
+    'trace',
+  ],
+  properties: {
+    schema_version: {const: 1},
+    run_id: {type: 'string', minLength: 1},
+    suite: nullableString,
+    scenario_id: {type: 'string', minLength: 1},
+    scenario_type: {type: ['string', 'null'], enum: ['atomic', 'workflow', null]},
+    scenario_set: nullableString,
+    mode: {type: 'string', minLength: 1},
+    provider: nullableString,
+    model: {type: ['string', 'null'], description: 'provider/model'},
+    iteration: {type: 'integer', minimum: 1, description: '1-based'},
+    started_at: timestamp,
+    finished_at: timestamp,
+    outcome: outcomeSchema,
+    success: {type: 'boolean'},
+    output_valid: {type: 'boolean'},
+    error: errorSchema,
+    latency_ms_wall: {type: 'number', minimum: 0, description: 'run start to row: setup, agent, checkpoints'},
+    latency_ms_agent: {type: ['number', 'null'], minimum: 0, description: 'time inside the provider: model turns and tools'},
+    tokens: tokensSchema,
+    cost_usd: {type: ['number', 'null'], minimum: 0, description: 'null when neither the provider nor a price table gives one'},
+    tool_calls: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['total', 'failed'],
+      properties: {
+        total: count,
+        failed: {type: ['integer', 'null'], minimum: 0, description: 'null when the source did not record failures'},
+        by_category: {type: 'object', additionalProperties: count, description: 'gh_cli, ghx_capability, mcp_tool, shell, other'},
+        by_operation: {type: 'object', additionalProperties: count, description: 'canonical operation (issue.labels.add) -> calls'},
+      },
+    },
+    github_api_calls: {type: ['integer', 'null'], minimum: 0},
+    checkpoints: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'passed'],
+        properties: {
+          name: {type: 'string'},
+          passed: {type: 'boolean'},
+          expected: {},
+          actual: {},
+          message: {type: 'string'},
+          description: {type: 'string'},
+        },
+      },
+    },
+    retries: {...count, description: 'attempts - 1: infrastructure retries of the run'},
+    attempts: {
+      type: 'array',
+      description: 'every attempt of the run, the last one included',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['attempt', 'outcome', 'error', 'latency_ms_wall', 'tokens'],
+        properties: {
+          attempt: {type: 'integer', minimum: 1},
+          outcome: outcomeSchema,
+          error: errorSchema,
+          started_at: timestamp,
+          latency_ms_wall: {type: 'number', minimum: 0},
+          tokens: tokensSchema,
+        },
+      },
+    },
+    versions: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['harness', 'plugins'],
+      properties: {harness: nullableString, plugins: {type: 'object', additionalProperties: {type: 'string'}}},
+    },
+    git: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['repo', 'commit'],
+      properties: {repo: nullableString, commit: nullableString},
+    },
+    fixture_seed: nullableString,
+    trace: {type: ['string', 'null'], description: 'path of the session trace, relative to the results folder'},
+    extra: {type: 'object', description: 'fields of an imported row that have no home here, kept verbatim'},
+  },
+} as const
+
+export type Row = FromSchema<typeof rowSchema>
+export type Outcome = Row['outcome']
+export type Tokens = Row['tokens']

@@ -1,0 +1,67 @@
+import path from 'node:path'
+import {expect} from 'chai'
+import type {Row} from '../../src/results/row-schema.js'
+import {readRows, resolveInputFiles} from '../../src/results/sources.js'
+import {isRow, type ReadWarning} from '../../src/results/store.js'
+import {PROJECT_ROOT} from '../support/cli.js'
+
+const DATASETS = path.resolve(PROJECT_ROOT, '..', 'shared', 'datasets')
+
+async function importAll(inputs: string[]): Promise<{rows: Row[]; warnings: ReadWarning[]}> {
+  const warnings: ReadWarning[] = []
+  const files = await resolveInputFiles({inputs, resultsDir: '/nonexistent'})
+  const rows: Row[] = []
+  for await (const row of readRows(files, (w) => warnings.push(w))) rows.push(row)
+  return {rows, warnings}
+}
+
+const find = (rows: Row[], mode: string, scenario: string, iteration: number) =>
+  rows.find((r) => r.mode === mode && r.scenario_id === scenario && r.iteration === iteration)!
+
+describe('importers', () => {
+  it('imports every ghx-router row, valid against the row schema, with tokens as they were and active = total - cache_read', async () => {
+    const {rows} = await importAll([path.join(DATASETS, 'ghx-router-codex-5.3')])
+    expect(rows).to.have.length(40)
+    expect(rows.filter((r) => r.mode === 'agent_direct')).to.have.length(20)
+    expect(rows.filter((r) => r.mode === 'ghx')).to.have.length(20)
+    expect(rows.every(isRow)).to.equal(true)
+    const outlier = find(rows, 'agent_direct', 'pr-review-comment-wf-001', 1)
+    expect(outlier.tokens).to.deep.equal({input: 24680 - outlier.tokens.output - outlier.tokens.reasoning, output: outlier.tokens.output, reasoning: outlier.tokens.reasoning, cache_read: 0, cache_write: 0, total: 24680, active: 24680})
+    expect(outlier).to.include({latency_ms_wall: 88831, outcome: 'pass', model: 'openai/gpt-5.3-codex', provider: 'opencode', scenario_type: 'workflow'})
+    expect(outlier.tool_calls).to.deep.equal({total: 10, failed: null})
+    expect(outlier.extra).to.include.keys('session_id', 'sdk_latency_ms', 'timing_breakdown', 'api_calls', 'internal_retry_count')
+    expect((outlier.extra as {source_format: string}).source_format).to.equal('ghx-router')
+  })
+
+  it('imports ghx eval results.json: baseline is agent_direct, iterations become 1-based, nothing is dropped', async () => {
+    const {rows} = await importAll([path.join(DATASETS, 'ghx-eval-2026-03', 'results.json')])
+    expect(rows).to.have.length(30)
+    expect(new Set(rows.map((r) => r.mode))).to.deep.equal(new Set(['agent_direct', 'mcp', 'ghx']))
+    expect(new Set(rows.map((r) => r.iteration))).to.deep.equal(new Set([1, 2, 3, 4, 5]))
+    const first = find(rows, 'agent_direct', 'pr-reply-threads-wf-001', 1)
+    expect(first.tokens).to.deep.equal({input: 22444, output: 1935, reasoning: 854, cache_read: 75776, cache_write: 0, total: 101009, active: 25233})
+    expect(first.latency_ms_agent).to.equal(69343)
+    expect(first.checkpoints).to.have.length(4)
+    expect(first.tool_calls).to.deep.equal({total: 8, failed: 0, by_category: {gh_cli: 8}})
+    expect(first.extra).to.include({source_format: 'ghx-eval', iteration_zero_based: 0, sessionId: 'ses_34b702690ffe01F5FSZ1Wjx2mY', agentTurns: 5})
+    const timedOut = find(rows, 'agent_direct', 'pr-review-comment-001', 4)
+    expect(timedOut).to.include({outcome: 'timeout', success: false})
+    expect(timedOut.error).to.deep.equal({type: 'runner_error', message: 'Prompt timed out after 120000ms'})
+  })
+
+  it('imports ghx eval results.csv to the same figures', async () => {
+    const {rows} = await importAll([path.join(DATASETS, 'ghx-eval-2026-03', 'results.csv')])
+    expect(rows).to.have.length(30)
+    const first = find(rows, 'agent_direct', 'pr-reply-threads-wf-001', 1)
+    expect(first.tokens.active).to.equal(25233)
+    expect(first.started_at).to.equal(null)
+    expect(find(rows, 'ghx', 'pr-review-comment-001', 4).tokens.active).to.equal(4103)
+  })
+
+  it('counts a row found in both results.json and results.csv once, keeping the richer JSON copy', async () => {
+    const {rows, warnings} = await importAll([path.join(DATASETS, 'ghx-eval-2026-03')])
+    expect(rows).to.have.length(30)
+    expect(rows.every((r) => r.checkpoints.length > 0 || r.outcome !== 'pass')).to.equal(true)
+    expect(warnings.map((w) => w.message)).to.deep.equal(['30 row(s) already read from another input (same run, scenario, mode, iteration) were counted once'])
+  })
+})
