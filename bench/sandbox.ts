@@ -17,7 +17,7 @@ interface Server {
 
 function startServer(kind: 'sandbox' | 'hello'): Promise<Server> {
   const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bench', 'sandbox-server.mjs'), kind], {stdio: ['ignore', 'pipe', 'inherit']})
-  return new Promise((resolve) => createInterface({input: child.stdout!}).once('line', (line) => resolve({child, ...(JSON.parse(line) as {url: string; token: string})})))
+  return new Promise((resolve) => createInterface({input: child.stdout}).once('line', (line) => resolve({child, ...(JSON.parse(line) as {url: string; token: string})})))
 }
 
 /** Sends `total` requests, `concurrency` at a time; requests/s over the whole and the median latency. */

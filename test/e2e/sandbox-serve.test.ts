@@ -18,7 +18,7 @@ interface ServeInfo {
 function serve(statePath: string): Promise<{child: ChildProcess; info: ServeInfo}> {
   const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'dev.js'), 'sandbox', 'serve', '--port', '0', '--state', statePath, '--json'], {stdio: ['ignore', 'pipe', 'pipe']})
   return new Promise((resolve, reject) => {
-    createInterface({input: child.stdout!}).once('line', (line) => resolve({child, info: JSON.parse(line) as ServeInfo}))
+    createInterface({input: child.stdout}).once('line', (line) => resolve({child, info: JSON.parse(line) as ServeInfo}))
     child.once('exit', (code) => reject(new Error(`sandbox serve exited ${code}`)))
   })
 }
