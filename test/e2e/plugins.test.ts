@@ -18,6 +18,22 @@ describe('ghx-bench plugins (CLI)', () => {
     expect(text.stdout).to.include('mine@2.0.0 (path: local/mine.js)\n  conditions: mine_cond')
   })
 
+  it('loads a named export of an installed package (package:export) and a factory export with options', async () => {
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': 'plugins:\n  - my-scorers:scorers\n  - {name: ./factory.js, options: {suffix: x}}\n',
+      'node_modules/my-scorers/package.json': '{"name": "my-scorers", "version": "3.1.0", "type": "module", "exports": "./index.js"}',
+      'node_modules/my-scorers/index.js': plainPlugin('named').replace('export default', 'export const scorers ='),
+      'factory.js': `export default (options) => (${plainPlugin('made').replace('export default ', '').trim().replace("name: 'made'", 'name: `made-${options.suffix}`')})\n`,
+    })
+    const result = await runCli(['plugins', '--json'], {cwd: dir})
+    expect(result.code, result.stderr).to.equal(0)
+    const {plugins} = JSON.parse(result.stdout) as {plugins: Array<{name: string; source: string; specifier: string}>}
+    expect(plugins.slice(1)).to.deep.include.members([
+      {...plugins.find((p) => p.name === 'named')!, source: 'npm', specifier: 'my-scorers:scorers'},
+      {...plugins.find((p) => p.name === 'made-x')!, source: 'path'},
+    ])
+  })
+
   it('reports every refusal at once, each naming its plugin', async () => {
     const dir = await makeProject({
       '.ghxbenchrc.yml': [
