@@ -1,0 +1,91 @@
+/**
+ * The one Octokit the harness uses for GitHub (live, Enterprise or the sandbox): retries for server
+ * errors, secondary-rate-limit handling, and a count of the API calls and rate-limit points a run
+ * spent (the row's github_api_calls).
+ */
+import {execFile} from 'node:child_process'
+import {promisify} from 'node:util'
+import {retry} from '@octokit/plugin-retry'
+import {throttling} from '@octokit/plugin-throttling'
+import {Octokit} from '@octokit/rest'
+import {BadInputError} from '../spec/diagnostics.js'
+import {HARNESS_VERSION} from '../version.js'
+
+const HarnessOctokit = Octokit.plugin(retry, throttling)
+/** Retry and throttling add behaviour, not methods: callers see a plain Octokit. */
+export type GithubClient = Octokit
+
+export interface ApiUsage {
+  calls: number
+  /** Rate-limit points, from the x-ratelimit-used headers GitHub returns (per resource). */
+  points: number
+}
+
+export interface ClientOptions {
+  baseUrl?: string
+  token: string
+  /** Retries of 5xx and rate-limited requests (0 turns retries off). */
+  retries?: number
+  /** The base of the retry back-off, in ms (GitHub's default, 1000, is right for live use). */
+  retryAfterBaseMs?: number
+}
+
+export interface CountedClient {
+  octokit: GithubClient
+  usage: ApiUsage
+}
+
+export function createClient(options: ClientOptions): CountedClient {
+  const retries = options.retries ?? 3
+  const octokit = new HarnessOctokit({
+    auth: options.token,
+    baseUrl: options.baseUrl ?? 'https://api.github.com',
+    userAgent: `ghx-bench/${HARNESS_VERSION}`,
+    retry: {enabled: retries > 0, retries, retryAfterBaseValue: options.retryAfterBaseMs ?? 1000, doNotRetry: [400, 401, 404, 410, 422, 451]},
+    throttle: {
+      enabled: retries > 0,
+      onRateLimit: (_after: number, _options: unknown, _octokit: unknown, retryCount: number) => retryCount < retries,
+      onSecondaryRateLimit: (_after: number, _options: unknown, _octokit: unknown, retryCount: number) => retryCount < retries,
+    },
+    log: {debug() {}, info() {}, warn() {}, error() {}},
+  })
+  const usage: ApiUsage = {calls: 0, points: 0}
+  const lastUsed = new Map<string, number>()
+  octokit.hook.wrap('request', async (request, requestOptions) => {
+    usage.calls++
+    try {
+      const response = await request(requestOptions)
+      countPoints(response.headers as Record<string, string | undefined>)
+      return response
+    } catch (error) {
+      countPoints(((error as {response?: {headers?: Record<string, string | undefined>}}).response?.headers ?? {}))
+      throw error
+    }
+  })
+  // Points are what GitHub says was used: the rise of x-ratelimit-used per resource (at least one a call).
+  function countPoints(headers: Record<string, string | undefined>): void {
+    const resource = headers['x-ratelimit-resource'] ?? 'core'
+    const used = Number(headers['x-ratelimit-used'])
+    if (!Number.isFinite(used)) {
+      usage.points++
+      return
+    }
+    const previous = lastUsed.get(resource)
+    usage.points += previous === undefined || used <= previous ? 1 : used - previous
+    lastUsed.set(resource, used)
+  }
+  return {octokit, usage}
+}
+
+/** The token for live GitHub: GH_TOKEN, GITHUB_TOKEN, or `gh auth token`. */
+export async function resolveToken(env: NodeJS.ProcessEnv = process.env, host?: string): Promise<string> {
+  const fromEnv = env.GH_TOKEN ?? env.GITHUB_TOKEN
+  if (fromEnv) return fromEnv
+  try {
+    const {stdout} = await promisify(execFile)('gh', ['auth', 'token', ...(host ? ['--hostname', host] : [])], {env, timeout: 10_000})
+    if (stdout.trim()) return stdout.trim()
+  } catch {
+    // reported below
+  }
+  throw new BadInputError([{file: '$GH_TOKEN', code: 'config', message: 'no GitHub token: set GH_TOKEN or GITHUB_TOKEN, or log in with `gh auth login`'}])
+}

@@ -1,0 +1,394 @@
+/**
+ * Checkpoint read tasks, named by the ghx capability ids scenarios use, implemented with Octokit —
+ * never through ghx, the system under test (the predecessors verified ghx with ghx). List tasks
+ * return arrays, object tasks return objects; the shapes are documented in docs/tasks.md, which is
+ * generated from these definitions.
+ */
+import type {JsonSchema} from '../plugins/api.js'
+import type {GithubClient} from './client.js'
+
+export interface ReadTask {
+  id: string
+  description: string
+  /** JSON Schema of the input (a checkpoint's `input`). */
+  input: JsonSchema
+  /** 'list' tasks return an array of `shape`; 'object' tasks return one `shape`. */
+  kind: 'list' | 'object'
+  /** Field -> description of each element or of the object. */
+  shape: Record<string, string>
+  run(octokit: GithubClient, input: Record<string, unknown>): Promise<unknown>
+}
+
+const repoInput = {owner: {type: 'string', minLength: 1}, name: {type: 'string', minLength: 1}} as const
+const input = (properties: Record<string, unknown>, required: string[]): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['owner', 'name', ...required],
+  properties: {...repoInput, ...properties},
+})
+const positive = {type: 'integer', minimum: 1} as const
+const repoOf = (i: Record<string, unknown>) => ({owner: String(i.owner), repo: String(i.name)})
+const upper = (value: string | null | undefined) => (value ? value.toUpperCase() : null)
+const login = (user: {login: string} | null | undefined) => user?.login ?? null
+
+interface ThreadNode {
+  id: string
+  path: string
+  line: number | null
+  isResolved: boolean
+  isOutdated: boolean
+  resolvedBy: {login: string} | null
+  comments: {nodes: Array<{id: string; body: string; author: {login: string} | null; createdAt: string}>}
+}
+
+interface ThreadsPage {
+  repository: {pullRequest: {reviewThreads: {nodes: ThreadNode[]; pageInfo: {hasNextPage: boolean; endCursor: string | null}}} | null}
+}
+
+export const READ_TASKS: ReadTask[] = [
+  {
+    id: 'repo.view',
+    description: 'The repository.',
+    input: input({}, []),
+    kind: 'object',
+    shape: {name: 'repository name', owner: 'owner login', fullName: 'owner/name', defaultBranch: 'default branch', description: 'description or null', url: 'web URL'},
+    async run(octokit, i) {
+      const {data} = await octokit.rest.repos.get(repoOf(i))
+      return {name: data.name, owner: data.owner.login, fullName: data.full_name, defaultBranch: data.default_branch, description: data.description, url: data.html_url}
+    },
+  },
+  {
+    id: 'repo.labels.list',
+    description: 'Every label of the repository.',
+    input: input({}, []),
+    kind: 'list',
+    shape: {name: 'label name', color: 'hex colour', description: 'description or null'},
+    async run(octokit, i) {
+      const labels = await octokit.paginate(octokit.rest.issues.listLabelsForRepo, {...repoOf(i), per_page: 100})
+      return labels.map((l) => ({name: l.name, color: l.color, description: l.description}))
+    },
+  },
+  {
+    id: 'issue.view',
+    description: 'One issue.',
+    input: input({issueNumber: positive}, ['issueNumber']),
+    kind: 'object',
+    shape: {
+      number: 'issue number',
+      title: 'title',
+      body: 'body or null',
+      state: 'OPEN or CLOSED',
+      stateReason: 'COMPLETED, NOT_PLANNED, REOPENED, DUPLICATE or null',
+      labels: 'label names, in the order GitHub lists them',
+      assignees: 'assignee logins',
+      milestone: '{number, title} or null',
+      author: 'author login',
+      url: 'web URL',
+    },
+    async run(octokit, i) {
+      const {data} = await octokit.rest.issues.get({...repoOf(i), issue_number: Number(i.issueNumber)})
+      return {
+        number: data.number,
+        title: data.title,
+        body: data.body ?? null,
+        state: upper(data.state),
+        stateReason: upper(data.state_reason),
+        labels: data.labels.map((l) => (typeof l === 'string' ? l : l.name)),
+        assignees: (data.assignees ?? []).map((a) => a.login),
+        milestone: data.milestone ? {number: data.milestone.number, title: data.milestone.title} : null,
+        author: login(data.user),
+        url: data.html_url,
+      }
+    },
+  },
+  {
+    id: 'issue.comments.list',
+    description: 'The comments of an issue (or pull request conversation), oldest first.',
+    input: input({issueNumber: positive}, ['issueNumber']),
+    kind: 'list',
+    shape: {id: 'comment id', body: 'text', author: 'author login', createdAt: 'ISO time'},
+    async run(octokit, i) {
+      const comments = await octokit.paginate(octokit.rest.issues.listComments, {...repoOf(i), issue_number: Number(i.issueNumber), per_page: 100})
+      return comments.map((c) => ({id: c.id, body: c.body ?? '', author: login(c.user), createdAt: c.created_at}))
+    },
+  },
+  {
+    id: 'issue.relations.prs.list',
+    description: 'Pull requests that close the issue (closing keywords such as "Fixes #N").',
+    input: input({issueNumber: positive}, ['issueNumber']),
+    kind: 'list',
+    shape: {number: 'pull request number', title: 'title', state: 'OPEN, CLOSED or MERGED', url: 'web URL'},
+    async run(octokit, i) {
+      const data = await octokit.graphql<{repository: {issue: {closedByPullRequestsReferences: {nodes: Array<{number: number; title: string; state: string; url: string}>}} | null}}>(
+        'query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { issue(number: $number) { closedByPullRequestsReferences(first: 50) { nodes { number title state url } } } } }',
+        {owner: String(i.owner), name: String(i.name), number: Number(i.issueNumber)},
+      )
+      return data.repository.issue?.closedByPullRequestsReferences.nodes ?? []
+    },
+  },
+  {
+    id: 'pr.view',
+    description: 'One pull request.',
+    input: input({prNumber: positive}, ['prNumber']),
+    kind: 'object',
+    shape: {
+      number: 'number',
+      title: 'title',
+      body: 'body or null',
+      state: 'OPEN, CLOSED or MERGED',
+      isDraft: 'boolean',
+      headRefName: 'head branch',
+      baseRefName: 'base branch',
+      headRefOid: 'head commit',
+      author: 'author login',
+      labels: 'label names',
+      requestedReviewers: 'logins whose review is requested',
+      additions: 'lines added',
+      deletions: 'lines removed',
+      changedFiles: 'files changed',
+      mergeableState: 'clean, behind, dirty, unknown, ...',
+      url: 'web URL',
+    },
+    async run(octokit, i) {
+      const {data} = await octokit.rest.pulls.get({...repoOf(i), pull_number: Number(i.prNumber)})
+      return {
+        number: data.number,
+        title: data.title,
+        body: data.body ?? null,
+        state: data.merged ? 'MERGED' : upper(data.state),
+        isDraft: data.draft ?? false,
+        headRefName: data.head.ref,
+        baseRefName: data.base.ref,
+        headRefOid: data.head.sha,
+        author: login(data.user),
+        labels: data.labels.map((l) => l.name),
+        requestedReviewers: (data.requested_reviewers ?? []).map((r) => r.login),
+        additions: data.additions,
+        deletions: data.deletions,
+        changedFiles: data.changed_files,
+        mergeableState: data.mergeable_state,
+        url: data.html_url,
+      }
+    },
+  },
+  {
+    id: 'pr.list',
+    description: 'Pull requests, newest first, filtered by state, head branch and base branch.',
+    input: input({state: {type: 'string', enum: ['open', 'closed', 'all']}, head: {type: 'string'}, base: {type: 'string'}}, []),
+    kind: 'list',
+    shape: {number: 'number', title: 'title', body: 'body or null', state: 'OPEN, CLOSED or MERGED', headRefName: 'head branch', baseRefName: 'base branch', author: 'author login', requestedReviewers: 'logins whose review is requested', url: 'web URL'},
+    async run(octokit, i) {
+      const {owner} = repoOf(i)
+      const pulls = await octokit.paginate(octokit.rest.pulls.list, {
+        ...repoOf(i),
+        state: (i.state as 'open' | 'closed' | 'all' | undefined) ?? 'open',
+        ...(typeof i.head === 'string' ? {head: `${owner}:${i.head}`} : {}),
+        ...(typeof i.base === 'string' ? {base: i.base} : {}),
+        per_page: 100,
+      })
+      return pulls.map((p) => ({
+        number: p.number,
+        title: p.title,
+        body: p.body ?? null,
+        state: p.merged_at ? 'MERGED' : upper(p.state),
+        headRefName: p.head.ref,
+        baseRefName: p.base.ref,
+        author: login(p.user),
+        requestedReviewers: (p.requested_reviewers ?? []).map((r) => r.login),
+        url: p.html_url,
+      }))
+    },
+  },
+  {
+    id: 'pr.diff.files',
+    description: 'The files a pull request changes, with their patches.',
+    input: input({prNumber: positive}, ['prNumber']),
+    kind: 'list',
+    shape: {path: 'file path', status: 'added, removed, modified, renamed', additions: 'lines added', deletions: 'lines removed', patch: 'unified diff of the file'},
+    async run(octokit, i) {
+      const files = await octokit.paginate(octokit.rest.pulls.listFiles, {...repoOf(i), pull_number: Number(i.prNumber), per_page: 100})
+      return files.map((f) => ({path: f.filename, status: f.status, additions: f.additions, deletions: f.deletions, patch: f.patch ?? ''}))
+    },
+  },
+  {
+    id: 'pr.reviews.list',
+    description: 'Submitted reviews of a pull request, oldest first.',
+    input: input({prNumber: positive}, ['prNumber']),
+    kind: 'list',
+    shape: {id: 'review id', state: 'APPROVED, CHANGES_REQUESTED, COMMENTED or DISMISSED', body: 'text', author: 'reviewer login', submittedAt: 'ISO time', commitId: 'reviewed commit'},
+    async run(octokit, i) {
+      const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, {...repoOf(i), pull_number: Number(i.prNumber), per_page: 100})
+      return reviews
+        .filter((r) => r.state !== 'PENDING')
+        .map((r) => ({id: r.id, state: r.state, body: r.body, author: login(r.user), submittedAt: r.submitted_at ?? null, commitId: r.commit_id}))
+    },
+  },
+  {
+    id: 'pr.threads.list',
+    description: 'Review threads of a pull request in creation order; unresolvedOnly keeps the unresolved ones.',
+    input: input({prNumber: positive, unresolvedOnly: {type: 'boolean'}}, ['prNumber']),
+    kind: 'list',
+    shape: {id: 'thread id', path: 'file path', line: 'line, or null for a file comment', isResolved: 'boolean', isOutdated: 'boolean', resolvedBy: 'login or null', comments: 'the thread’s comments [{id, body, author, createdAt}], oldest first'},
+    async run(octokit, i) {
+      const threads: ThreadNode[] = []
+      let after: string | null = null
+      for (;;) {
+        const page: ThreadsPage = await octokit.graphql<ThreadsPage>(
+          'query($owner: String!, $name: String!, $number: Int!, $after: String) { repository(owner: $owner, name: $name) { pullRequest(number: $number) { reviewThreads(first: 100, after: $after) { nodes { id path line isResolved isOutdated resolvedBy { login } comments(first: 100) { nodes { id body author { login } createdAt } } } pageInfo { hasNextPage endCursor } } } } }',
+          {owner: String(i.owner), name: String(i.name), number: Number(i.prNumber), after},
+        )
+        const connection = page.repository.pullRequest?.reviewThreads
+        if (!connection) return []
+        threads.push(...connection.nodes)
+        if (!connection.pageInfo.hasNextPage) break
+        after = connection.pageInfo.endCursor
+      }
+      return threads
+        .filter((t) => i.unresolvedOnly !== true || !t.isResolved)
+        .map((t) => ({
+          id: t.id,
+          path: t.path,
+          line: t.line,
+          isResolved: t.isResolved,
+          isOutdated: t.isOutdated,
+          resolvedBy: login(t.resolvedBy),
+          comments: t.comments.nodes.map((c) => ({id: c.id, body: c.body, author: login(c.author), createdAt: c.createdAt})),
+        }))
+    },
+  },
+  {
+    id: 'workflow.run.view',
+    description: 'A workflow run, its latest attempt, and that attempt’s jobs.',
+    input: input({runId: positive}, ['runId']),
+    kind: 'object',
+    shape: {id: 'run id', name: 'workflow name', status: 'queued, in_progress or completed', conclusion: 'success, failure, cancelled, ... or null', attempt: 'the latest attempt number', displayTitle: 'title', headBranch: 'branch', headSha: 'commit', event: 'trigger', jobs: '[{id, name, status, conclusion}] of the latest attempt', url: 'web URL'},
+    async run(octokit, i) {
+      const {data: run} = await octokit.rest.actions.getWorkflowRun({...repoOf(i), run_id: Number(i.runId)})
+      const jobs = await octokit.paginate(octokit.rest.actions.listJobsForWorkflowRun, {...repoOf(i), run_id: Number(i.runId), per_page: 100})
+      return {
+        id: run.id,
+        name: run.name ?? null,
+        status: run.status,
+        conclusion: run.conclusion,
+        attempt: run.run_attempt ?? 1,
+        displayTitle: run.display_title,
+        headBranch: run.head_branch,
+        headSha: run.head_sha,
+        event: run.event,
+        jobs: jobs.map((j) => ({id: j.id, name: j.name, status: j.status, conclusion: j.conclusion})),
+        url: run.html_url,
+      }
+    },
+  },
+  {
+    id: 'workflow.runs.list',
+    description: 'Runs of a workflow (by id or file name), newest first.',
+    input: input({workflowId: {type: ['string', 'integer']}}, ['workflowId']),
+    kind: 'list',
+    shape: {id: 'run id', status: 'queued, in_progress or completed', conclusion: 'conclusion or null', attempt: 'latest attempt number', displayTitle: 'title', createdAt: 'ISO time'},
+    async run(octokit, i) {
+      const runs = await octokit.paginate(octokit.rest.actions.listWorkflowRuns, {...repoOf(i), workflow_id: i.workflowId as string | number, per_page: 100})
+      return runs.map((r) => ({id: r.id, status: r.status, conclusion: r.conclusion, attempt: r.run_attempt ?? 1, displayTitle: r.display_title, createdAt: r.created_at}))
+    },
+  },
+  {
+    id: 'workflow.job.logs.view',
+    description: 'The log of one job.',
+    input: input({jobId: positive}, ['jobId']),
+    kind: 'object',
+    shape: {jobId: 'job id', log: 'the whole log text'},
+    async run(octokit, i) {
+      const response = await octokit.rest.actions.downloadJobLogsForWorkflowRun({...repoOf(i), job_id: Number(i.jobId)})
+      return {jobId: Number(i.jobId), log: String(response.data)}
+    },
+  },
+  {
+    id: 'release.view',
+    description: 'One release, found by tag (drafts included).',
+    input: input({tagName: {type: 'string', minLength: 1}}, ['tagName']),
+    kind: 'object',
+    shape: {id: 'release id', tagName: 'tag', name: 'title or null', body: 'notes or null', isDraft: 'boolean', isPrerelease: 'boolean', publishedAt: 'ISO time or null', url: 'web URL'},
+    async run(octokit, i) {
+      // A draft has no tag yet on GitHub, so get-by-tag misses it: search the list.
+      const releases = await octokit.paginate(octokit.rest.repos.listReleases, {...repoOf(i), per_page: 100})
+      const release = releases.find((r) => r.tag_name === i.tagName)
+      if (!release) return null
+      return releaseShape(release)
+    },
+  },
+  {
+    id: 'release.list',
+    description: 'Releases, newest first, drafts included.',
+    input: input({}, []),
+    kind: 'list',
+    shape: {id: 'release id', tagName: 'tag', name: 'title or null', body: 'notes or null', isDraft: 'boolean', isPrerelease: 'boolean', publishedAt: 'ISO time or null', url: 'web URL'},
+    async run(octokit, i) {
+      const releases = await octokit.paginate(octokit.rest.repos.listReleases, {...repoOf(i), per_page: 100})
+      return releases.map(releaseShape)
+    },
+  },
+  {
+    id: 'project_v2.items.list',
+    description: 'Items of a user’s Projects v2 board, with their single-select field values by field name.',
+    input: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['owner', 'projectNumber'],
+      properties: {owner: {type: 'string', minLength: 1}, projectNumber: positive, name: {type: 'string'}},
+    },
+    kind: 'list',
+    shape: {id: 'item id', type: 'ISSUE or PULL_REQUEST', number: 'issue or pull request number', title: 'title', fields: 'field name -> single-select option name'},
+    async run(octokit, i) {
+      const data = await octokit.graphql<{
+        user: {projectV2: {items: {nodes: Array<{id: string; type: string; content: {number: number; title: string} | null; fieldValues: {nodes: Array<{name?: string; field?: {name: string}}>}}>}} | null} | null
+      }>(
+        'query($owner: String!, $number: Int!) { user(login: $owner) { projectV2(number: $number) { items(first: 100) { nodes { id type content { ... on Issue { number title } ... on PullRequest { number title } } fieldValues(first: 20) { nodes { ... on ProjectV2ItemFieldSingleSelectValue { name field { ... on ProjectV2SingleSelectField { name } } } } } } } } } }',
+        {owner: String(i.owner), number: Number(i.projectNumber)},
+      )
+      return (data.user?.projectV2?.items.nodes ?? []).map((item) => ({
+        id: item.id,
+        type: item.type,
+        number: item.content?.number ?? null,
+        title: item.content?.title ?? null,
+        fields: Object.fromEntries(item.fieldValues.nodes.filter((v) => v.field && v.name).map((v) => [v.field!.name, v.name!])),
+      }))
+    },
+  },
+]
+
+function releaseShape(r: {id: number; tag_name: string; name: string | null; body?: string | null; draft: boolean; prerelease: boolean; published_at: string | null; html_url: string}) {
+  return {id: r.id, tagName: r.tag_name, name: r.name, body: r.body ?? null, isDraft: r.draft, isPrerelease: r.prerelease, publishedAt: r.published_at, url: r.html_url}
+}
+
+const byId = new Map(READ_TASKS.map((task) => [task.id, task]))
+
+export function readTask(id: string): ReadTask | undefined {
+  return byId.get(id)
+}
+
+/** docs/tasks.md, generated from the definitions above (npm run docs:tasks; a test checks it is current). */
+export function renderTasksDoc(): string {
+  const lines = [
+    '# Checkpoint read tasks',
+    '',
+    'A checkpoint runs one of these tasks against GitHub with ghx-bench’s own Octokit client — never through the',
+    'tool layer under test — and judges its result with a condition. **List tasks return an array** (count',
+    'conditions apply to it directly; there is no envelope); object tasks return an object (or null when the',
+    'thing does not exist). Generated from `src/github/tasks.ts`.',
+    '',
+  ]
+  for (const task of READ_TASKS) {
+    const properties = (task.input as {properties: Record<string, {type?: unknown; enum?: unknown[]}>; required: string[]}).properties
+    const required = new Set((task.input as {required: string[]}).required)
+    lines.push(`## \`${task.id}\``, '', task.description, '')
+    lines.push(
+      `Input: ${Object.entries(properties)
+        .map(([name, schema]) => `\`${name}\`${required.has(name) ? '' : '?'} (${schema.enum ? schema.enum.join(' | ') : Array.isArray(schema.type) ? schema.type.join(' | ') : String(schema.type)})`)
+        .join(', ')}`,
+      '',
+    )
+    lines.push(task.kind === 'list' ? 'Result: an **array**; each element:' : 'Result: an **object**:', '')
+    lines.push('| field | value |', '|---|---|', ...Object.entries(task.shape).map(([field, meaning]) => `| \`${field}\` | ${meaning} |`), '')
+  }
+  return lines.join('\n')
+}

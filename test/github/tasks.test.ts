@@ -1,0 +1,120 @@
+// Every checkpoint read task against the sandbox, through the harness's own client; and the catalogue
+// names no checkpoint task that does not exist.
+import {readFile} from 'node:fs/promises'
+import path from 'node:path'
+import {expect} from 'chai'
+import {createClient} from '../../src/github/client.js'
+import {READ_TASKS, readTask, renderTasksDoc} from '../../src/github/tasks.js'
+import {compileSchema} from '../../src/spec/schema-validator.js'
+import {loadCatalogue} from '../../src/spec/catalogue.js'
+import {loadPlugins} from '../../src/plugins/loader.js'
+import {PROJECT_ROOT} from '../support/cli.js'
+import {OWNER, REPO, seedSandbox, waitForRun, type Seeded} from '../support/sandbox.js'
+
+describe('checkpoint read tasks', () => {
+  let s: Seeded
+  let client: ReturnType<typeof createClient>
+  const repo = {owner: OWNER, name: REPO}
+  const run = async (id: string, input: Record<string, unknown>) => {
+    const task = readTask(id)!
+    const inputValid = compileSchema(task.input)
+    expect(inputValid(input), `${id} input: ${JSON.stringify(inputValid.errors)}`).to.equal(true)
+    const result = await task.run(client.octokit, input)
+    if (task.kind === 'list') {
+      expect(result, id).to.be.an('array')
+      for (const item of result as object[]) expect(Object.keys(item)).to.have.members(Object.keys(task.shape))
+    } else if (result !== null) expect(Object.keys(result as object)).to.have.members(Object.keys(task.shape))
+    return result as never
+  }
+
+  before(async () => {
+    s = await seedSandbox()
+    client = createClient({baseUrl: s.sandbox.url, token: s.sandbox.token, retries: 0})
+    await s.agent.rest.issues.createComment({owner: OWNER, repo: REPO, issue_number: s.issue, body: 'first'})
+    await waitForRun(s.agent, s.runId)
+  })
+  after(() => s.sandbox.close())
+
+  it('repo.view and repo.labels.list', async () => {
+    expect(await run('repo.view', repo)).to.include({fullName: 'ghx-bench/sandbox', defaultBranch: 'main'})
+    const labels: Array<{name: string}> = await run('repo.labels.list', repo)
+    expect(labels.map((l) => l.name)).to.include.members(['triage', 'feature-request'])
+  })
+
+  it('issue.view, issue.comments.list', async () => {
+    expect(await run('issue.view', {...repo, issueNumber: s.issue})).to.deep.include({state: 'OPEN', stateReason: null, labels: ['triage', 'feature-request'], assignees: []})
+    const comments: Array<{body: string; author: string}> = await run('issue.comments.list', {...repo, issueNumber: s.issue})
+    expect(comments).to.have.length(1)
+    expect(comments[0]).to.include({body: 'first', author: 'ghx-bench-agent'})
+  })
+
+  it('issue.relations.prs.list follows closing keywords', async () => {
+    await s.agent.rest.pulls.update({owner: OWNER, repo: REPO, pull_number: s.pr, body: `Fixes #${s.issue}`})
+    const prs: Array<{number: number}> = await run('issue.relations.prs.list', {...repo, issueNumber: s.issue})
+    expect(prs.map((p) => p.number)).to.deep.equal([s.pr])
+  })
+
+  it('pr.view, pr.list, pr.diff.files, pr.reviews.list, pr.threads.list', async () => {
+    expect(await run('pr.view', {...repo, prNumber: s.pr})).to.include({state: 'OPEN', headRefName: 'bench-bugs', author: 'ghx-bench-reviewer', changedFiles: 1})
+    const byHead: Array<{number: number}> = await run('pr.list', {...repo, head: 'bench-bugs', state: 'open'})
+    expect(byHead.map((p) => p.number)).to.deep.equal([s.pr])
+    const files: Array<{path: string; additions: number; patch: string}> = await run('pr.diff.files', {...repo, prNumber: s.pr})
+    expect(files).to.deep.equal([{path: 'src/utils/stats.ts', status: 'added', additions: 12, deletions: 0, patch: files[0]!.patch}])
+    await s.agent.rest.pulls.createReview({owner: OWNER, repo: REPO, pull_number: s.pr, event: 'REQUEST_CHANGES', body: 'no'})
+    const reviews: Array<{state: string; author: string}> = await run('pr.reviews.list', {...repo, prNumber: s.pr})
+    expect(reviews.map((r) => [r.state, r.author])).to.deep.include(['CHANGES_REQUESTED', 'ghx-bench-agent'])
+    const threads: Array<{isResolved: boolean; line: number; comments: unknown[]}> = await run('pr.threads.list', {...repo, prNumber: s.pr, unresolvedOnly: false})
+    expect(threads).to.have.length(1)
+    expect(threads[0]).to.include({isResolved: false, line: 2})
+    await s.agent.graphql('mutation($id: ID!) { resolveReviewThread(input: {threadId: $id}) { thread { id } } }', {id: s.threadIds[0]})
+    expect(await run('pr.threads.list', {...repo, prNumber: s.pr, unresolvedOnly: true})).to.deep.equal([])
+  })
+
+  it('workflow.run.view, workflow.runs.list, workflow.job.logs.view', async () => {
+    const view: {attempt: number; conclusion: string; jobs: Array<{id: number; name: string; conclusion: string}>} = await run('workflow.run.view', {...repo, runId: s.runId})
+    expect(view).to.include({attempt: 1, conclusion: 'failure'})
+    const failed = view.jobs.find((j) => j.conclusion === 'failure')!
+    expect(failed.name).to.equal('verify')
+    const runs: Array<{id: number}> = await run('workflow.runs.list', {...repo, workflowId: 'bench-rerun-failed.yml'})
+    expect(runs.map((r) => r.id)).to.deep.equal([s.runId])
+    expect(((await run('workflow.job.logs.view', {...repo, jobId: failed.id})) as {log: string}).log).to.include('simulated failure on attempt 1')
+  })
+
+  it('release.view finds a draft by tag; release.list', async () => {
+    expect(await run('release.view', {...repo, tagName: 'v0.1.0-bench'})).to.include({isDraft: true, name: 'Bench draft'})
+    expect(await run('release.view', {...repo, tagName: 'v9.9.9'})).to.equal(null)
+    expect(await run('release.list', repo)).to.have.length(1)
+  })
+
+  it('project_v2.items.list', async () => {
+    const viewer = await s.agent.graphql<{viewer: {id: string}}>('{ viewer { id } }')
+    const created = await s.agent.graphql<{createProjectV2: {projectV2: {id: string; number: number}}}>(
+      'mutation($o: ID!) { createProjectV2(input: {ownerId: $o, title: "Board"}) { projectV2 { id number } } }',
+      {o: viewer.viewer.id},
+    )
+    const issue = await s.agent.rest.issues.get({owner: OWNER, repo: REPO, issue_number: s.issue})
+    await s.agent.graphql('mutation($p: ID!, $c: ID!) { addProjectV2ItemById(input: {projectId: $p, contentId: $c}) { item { id } } }', {p: created.createProjectV2.projectV2.id, c: issue.data.node_id})
+    const items: Array<{number: number; fields: object}> = await run('project_v2.items.list', {owner: 'ghx-bench-agent', projectNumber: created.createProjectV2.projectV2.number})
+    expect(items.map((i) => [i.number, i.fields])).to.deep.equal([[s.issue, {}]])
+  })
+
+  it('the client counts API calls and rate-limit points', () => {
+    expect(client.usage.calls).to.be.greaterThan(10)
+    expect(client.usage.points).to.be.at.least(client.usage.calls)
+  })
+
+  it('every checkpoint task of the catalogue is a read task here', async () => {
+    const registry = await loadPlugins({fromDir: PROJECT_ROOT, plugins: [], origin: 'test'})
+    const catalogue = await loadCatalogue({root: path.join(PROJECT_ROOT, 'suites'), registry, cwd: PROJECT_ROOT})
+    const named = new Set<string>()
+    for (const {value} of catalogue.scenarios.values()) {
+      if (value.type === 'workflow') for (const checkpoint of value.assertions.checkpoints) named.add(checkpoint.task)
+    }
+    expect([...named].filter((id) => !readTask(id))).to.deep.equal([])
+    expect(READ_TASKS.length).to.be.at.least(15)
+  })
+
+  it('docs/tasks.md is generated from the definitions (npm run docs)', async () => {
+    expect(await readFile(path.join(PROJECT_ROOT, 'docs', 'tasks.md'), 'utf8')).to.equal(renderTasksDoc())
+  })
+})
