@@ -5,7 +5,6 @@
  */
 import type {GithubClient} from '../github/client.js'
 import {readTask} from '../github/tasks.js'
-import type {ConditionSpec} from '../plugins/api.js'
 import type {PluginRegistry} from '../plugins/registry.js'
 import {fillPlaceholders} from '../spec/placeholders.js'
 import type {Checkpoint} from '../spec/schemas/scenario.js'
