@@ -5,45 +5,64 @@
  */
 import type {Row} from '../results/row-schema.js'
 
-/**
- * An append-only column of numbers in a Float64Array that doubles as it fills. A missing value
- * (no agent latency, no cost) is NaN, so every column of a cell stays aligned with its rows.
- */
-export class Column {
-  private data = new Float64Array(8)
-  private sortedCache: Float64Array | undefined
+/** An append-only typed array that doubles as it fills. */
+class Growable<A extends Float64Array | Uint8Array> {
+  protected data: A
   length = 0
 
-  push(value: number): void {
-    this.sortedCache = undefined
-    if (this.length === this.data.length) {
-      const grown = new Float64Array(this.data.length * 2)
-      grown.set(this.data)
-      this.data = grown
-    }
+  constructor(private readonly make: (size: number) => A) {
+    this.data = make(8)
+  }
+
+  protected put(value: number): void {
+    this.reserve(1)
     this.data[this.length++] = value
   }
 
-  /** The present (non-NaN) values sorted ascending; computed once until the next push. Do not modify. */
-  sorted(): Float64Array {
-    this.sortedCache ??= presentSorted(this.values())
-    return this.sortedCache
+  private reserve(extra: number): void {
+    if (this.length + extra <= this.data.length) return
+    const grown = this.make(Math.max(this.data.length * 2, this.length + extra))
+    grown.set(this.values())
+    this.data = grown
   }
 
-  values(): Float64Array {
-    return this.data.subarray(0, this.length)
+  values(): A {
+    return this.data.subarray(0, this.length) as A
   }
 
   /** Appends many values at once (merging another reader's column). */
-  append(values: Float64Array): void {
-    this.sortedCache = undefined
-    if (this.length + values.length > this.data.length) {
-      const grown = new Float64Array(Math.max(this.data.length * 2, this.length + values.length))
-      grown.set(this.values())
-      this.data = grown
-    }
+  append(values: A): void {
+    this.reserve(values.length)
     this.data.set(values, this.length)
     this.length += values.length
+  }
+}
+
+/**
+ * A column of numbers, one per row. A missing value (no agent latency, no cost) is NaN, so every
+ * column of a cell stays aligned with its rows.
+ */
+export class Column extends Growable<Float64Array> {
+  private sortedCache: Float64Array | undefined
+
+  constructor() {
+    super((size) => new Float64Array(size))
+  }
+
+  push(value: number): void {
+    this.sortedCache = undefined
+    this.put(value)
+  }
+
+  override append(values: Float64Array): void {
+    this.sortedCache = undefined
+    super.append(values)
+  }
+
+  /** The present (non-NaN) values sorted ascending; computed once until the next change. Do not modify. */
+  sorted(): Float64Array {
+    this.sortedCache ??= presentSorted(this.values())
+    return this.sortedCache
   }
 }
 
@@ -55,32 +74,14 @@ export function presentSorted(values: Float64Array, owned = false): Float64Array
   return sorted.subarray(0, end)
 }
 
-/** An append-only column of 0/1 flags, aligned with a cell's rows. */
-export class FlagColumn {
-  private data = new Uint8Array(8)
-  length = 0
+/** A column of 0/1 flags, aligned with a cell's rows. */
+export class FlagColumn extends Growable<Uint8Array> {
+  constructor() {
+    super((size) => new Uint8Array(size))
+  }
 
   push(flag: boolean): void {
-    if (this.length === this.data.length) {
-      const grown = new Uint8Array(this.data.length * 2)
-      grown.set(this.data)
-      this.data = grown
-    }
-    this.data[this.length++] = flag ? 1 : 0
-  }
-
-  values(): Uint8Array {
-    return this.data.subarray(0, this.length)
-  }
-
-  append(values: Uint8Array): void {
-    if (this.length + values.length > this.data.length) {
-      const grown = new Uint8Array(Math.max(this.data.length * 2, this.length + values.length))
-      grown.set(this.values())
-      this.data = grown
-    }
-    this.data.set(values, this.length)
-    this.length += values.length
+    this.put(flag ? 1 : 0)
   }
 }
 
