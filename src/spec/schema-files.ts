@@ -3,6 +3,7 @@
  * and a test fails when a committed file differs from what the source would generate.
  */
 import {configSchema} from '../config/schema.js'
+import {manifestSchema} from '../github/fixtures/manifest.js'
 import {gateSchema, reportSchema} from '../report/report-schema.js'
 import {rowSchema} from '../results/row-schema.js'
 import {profileSchema} from './schemas/profile.js'
@@ -19,6 +20,7 @@ export const SCHEMA_FILES: Record<string, object> = {
   'row.schema.json': rowSchema,
   'report.schema.json': reportSchema,
   'gate.schema.json': gateSchema,
+  'manifest.schema.json': manifestSchema,
 }
 
 export function renderSchema(schema: object): string {
