@@ -765,6 +765,7 @@ function rootValue(ctx: Context): Obj {
       const owner = userLogin(store, input(args).ownerId)
       return {...mutationId(args), projectV2: projectNode(ctx, store.createProject(owner, text(input(args).title)))}
     },
+    deleteProjectV2: (args: Args) => ({...mutationId(args), projectV2: projectNode(ctx, store.deleteProject(text(input(args).projectId)))}),
     addProjectV2ItemById: (args: Args) => {
       const project = store.projectById(String(input(args).projectId))
       const {repo, issue} = issueOf(store, input(args).contentId)

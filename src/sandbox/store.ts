@@ -987,6 +987,12 @@ export class Store {
     return project
   }
 
+  deleteProject(id: string): Project {
+    const project = this.projectById(id)
+    this.state.projects = this.state.projects.filter((p) => p.id !== id)
+    return project
+  }
+
   addProjectItem(project: Project, repo: Repo, number: number): string {
     this.issue(repo, number)
     const key = `${repo.owner}/${repo.name}`
