@@ -2,6 +2,10 @@
  * Every command, for oclif's explicit discovery (no directory scan at start-up). Command modules
  * import their services lazily inside run(), so `--help` loads no more than the command classes.
  */
+import FixturesCleanup from './commands/fixtures/cleanup.js'
+import FixturesReset from './commands/fixtures/reset.js'
+import FixturesSeed from './commands/fixtures/seed.js'
+import FixturesStatus from './commands/fixtures/status.js'
 import Gate from './commands/gate.js'
 import Init from './commands/init.js'
 import Plugins from './commands/plugins.js'
@@ -10,6 +14,10 @@ import SandboxServe from './commands/sandbox/serve.js'
 import Validate from './commands/validate.js'
 
 export const commands = {
+  'fixtures:cleanup': FixturesCleanup,
+  'fixtures:reset': FixturesReset,
+  'fixtures:seed': FixturesSeed,
+  'fixtures:status': FixturesStatus,
   gate: Gate,
   init: Init,
   plugins: Plugins,
