@@ -31,6 +31,22 @@ function stop(child: ChildProcess): Promise<number | null> {
 }
 
 describe('ghx-bench sandbox serve (CLI)', function () {
+  it('--seed seeds the catalogue’s fixtures into the served sandbox and writes the manifest', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-serve-'))
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'dev.js'), 'sandbox', 'serve', '--seed', '--json'], {cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: {...process.env, GHX_BENCH_FIXTURES_MANIFEST: path.join(dir, 'manifest.json')}})
+    const info = await new Promise<ServeInfo & {manifest: string}>((resolve) => createInterface({input: child.stdout}).once('line', (line) => resolve(JSON.parse(line) as ServeInfo & {manifest: string})))
+    try {
+      expect(info.manifest).to.equal(path.join(dir, 'manifest.json'))
+      const manifest = JSON.parse(await readFile(info.manifest, 'utf8')) as {resources: Record<string, {number: number}>}
+      expect(Object.keys(manifest.resources)).to.include.members(['issue', 'pr_with_mixed_threads', 'workflow_run', 'project'])
+      const octokit = new Octokit({baseUrl: info.url, auth: info.token})
+      const issue = await octokit.rest.issues.get({owner: 'ghx-bench', repo: 'sandbox', issue_number: manifest.resources.issue_for_triage!.number})
+      expect(issue.data.labels.map((l) => (typeof l === 'string' ? l : l.name))).to.include('triage')
+    } finally {
+      await stop(child)
+    }
+  })
+
   this.timeout(60_000)
 
   it('prints its URL, token and gh environment; saves state on SIGTERM and loads it on restart', async () => {

@@ -14,6 +14,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     port: Flags.integer({description: 'port on 127.0.0.1 (default: a free one)', min: 0, max: 65535}),
     repo: Flags.string({description: 'repository to create, laid out as the fixture repository (default: ghx-bench/sandbox)', multiple: true}),
     state: Flags.string({description: 'state file: loaded at start when it exists, saved on exit'}),
+    seed: Flags.boolean({description: 'seed the fixtures the catalogue requires and write the manifest (fixtures.manifest of the config)', default: false}),
   }
 
   async run(): Promise<void> {
@@ -24,6 +25,11 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     const served = await serveSandbox({port: this.flags.port, repos: this.flags.repo, statePath: this.flags.state})
     const {sandbox} = served
     const env = sandbox.ghEnv(await mkdtemp(path.join(tmpdir(), 'ghx-bench-gh-')))
+    let manifestFile: string | null = null
+    if (this.flags.seed) {
+      const {seedServedSandbox} = await import('../../github/fixtures/service.js')
+      manifestFile = await seedServedSandbox(await this.loadBenchConfig(), sandbox)
+    }
     const info = {
       url: sandbox.url,
       graphql: `${sandbox.url}/graphql`,
@@ -32,6 +38,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       repos: Object.keys(sandbox.store.state.repos),
       state: served.statePath ?? null,
       state_loaded: served.loaded,
+      manifest: manifestFile,
       gh_env: env,
     }
     // One line of JSON while the server keeps running (this.log is silent under --json).
@@ -43,6 +50,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       this.log(`token (ghx-bench-reviewer): ${info.reviewer_token}`)
       this.log(`Octokit: new Octokit({baseUrl: '${info.url}', auth: '${info.token}'})`)
       this.log(`gh: paste these lines, then e.g. gh issue list -R ${info.repos[0] ?? 'owner/repo'}\n${ghExports(env)}`)
+      if (manifestFile) this.log(`fixtures: seeded, manifest ${manifestFile}`)
       this.log(served.statePath ? `state: ${served.loaded ? 'loaded from' : 'new,'} ${served.statePath}; saved there on Ctrl-C` : 'state: in memory only (--state FILE keeps it)')
     }
     await new Promise<void>((resolve) => {
