@@ -9,6 +9,7 @@ import FixturesStatus from './commands/fixtures/status.js'
 import Gate from './commands/gate.js'
 import Init from './commands/init.js'
 import Plugins from './commands/plugins.js'
+import Regrade from './commands/regrade.js'
 import Report from './commands/report.js'
 import SandboxServe from './commands/sandbox/serve.js'
 import Validate from './commands/validate.js'
@@ -21,6 +22,7 @@ export const commands = {
   gate: Gate,
   init: Init,
   plugins: Plugins,
+  regrade: Regrade,
   report: Report,
   'sandbox:serve': SandboxServe,
   validate: Validate,

@@ -118,6 +118,8 @@ export const rowSchema = {
           actual: {},
           message: {type: 'string'},
           description: {type: 'string'},
+          task: {type: 'string', description: 'the read task the checkpoint ran'},
+          result: {description: 'the task’s whole result, kept so the run can be re-graded offline'},
         },
       },
     },
@@ -153,6 +155,7 @@ export const rowSchema = {
     },
     fixture_seed: nullableString,
     trace: {type: ['string', 'null'], description: 'path of the session trace, relative to the results folder'},
+    variables: {type: ['object', 'null'], description: 'the placeholder values of this run (bindings and built-ins), for re-grading'},
     extra: {type: 'object', description: 'fields of an imported row that have no home here, kept verbatim'},
   },
 } as const
