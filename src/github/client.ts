@@ -4,10 +4,12 @@
  * spent (the row's github_api_calls).
  */
 import {execFile} from 'node:child_process'
+import {readFile} from 'node:fs/promises'
 import {promisify} from 'node:util'
 import {retry} from '@octokit/plugin-retry'
 import {throttling} from '@octokit/plugin-throttling'
 import {Octokit} from '@octokit/rest'
+import {createAppAuth} from '@octokit/auth-app'
 import {BadInputError} from '../spec/diagnostics.js'
 import {HARNESS_VERSION} from '../version.js'
 
@@ -21,9 +23,17 @@ export interface ApiUsage {
   points: number
 }
 
+export interface AppCredentials {
+  appId: number | string
+  privateKey: string
+  installationId: number
+}
+
 export interface ClientOptions {
   baseUrl?: string
-  token: string
+  /** A token, or the credentials of a GitHub App installation (installation tokens are minted and refreshed). */
+  token?: string
+  app?: AppCredentials
   /** Retries of 5xx and rate-limited requests (0 turns retries off). */
   retries?: number
   /** The base of the retry back-off, in ms (GitHub's default, 1000, is right for live use). */
@@ -38,7 +48,7 @@ export interface CountedClient {
 export function createClient(options: ClientOptions): CountedClient {
   const retries = options.retries ?? 3
   const octokit = new HarnessOctokit({
-    auth: options.token,
+    ...(options.app ? {authStrategy: createAppAuth, auth: options.app} : {auth: options.token}),
     baseUrl: options.baseUrl ?? 'https://api.github.com',
     userAgent: `ghx-bench/${HARNESS_VERSION}`,
     retry: {enabled: retries > 0, retries, retryAfterBaseValue: options.retryAfterBaseMs ?? 1000, doNotRetry: [400, 401, 404, 410, 422, 451]},
@@ -88,4 +98,26 @@ export async function resolveToken(env: NodeJS.ProcessEnv = process.env, host?: 
     // reported below
   }
   throw new BadInputError([{file: '$GH_TOKEN', code: 'config', message: 'no GitHub token: set GH_TOKEN or GITHUB_TOKEN, or log in with `gh auth login`'}])
+}
+
+/**
+ * The second identity from a GitHub App (GHX_BENCH_APP_ID, GHX_BENCH_APP_PRIVATE_KEY or
+ * GHX_BENCH_APP_PRIVATE_KEY_PATH, optional GHX_BENCH_APP_INSTALLATION_ID): its installation acts
+ * as the reviewer and commenter, so the agent's own identity can request changes and resolve threads.
+ * Undefined when no App is configured.
+ */
+export async function appCredentials(env: NodeJS.ProcessEnv, repo: {owner: string; repo: string}, baseUrl?: string): Promise<AppCredentials | undefined> {
+  const appId = env.GHX_BENCH_APP_ID
+  const privateKey = env.GHX_BENCH_APP_PRIVATE_KEY?.replaceAll('\\n', '\n') ?? (env.GHX_BENCH_APP_PRIVATE_KEY_PATH ? await readFile(env.GHX_BENCH_APP_PRIVATE_KEY_PATH, 'utf8') : undefined)
+  if (!appId && !privateKey) return undefined
+  if (!appId || !privateKey) {
+    throw new BadInputError([{file: '$GHX_BENCH_APP_ID', code: 'config', message: 'a GitHub App needs both GHX_BENCH_APP_ID and GHX_BENCH_APP_PRIVATE_KEY (or GHX_BENCH_APP_PRIVATE_KEY_PATH)'}])
+  }
+  let installationId = Number(env.GHX_BENCH_APP_INSTALLATION_ID)
+  if (!Number.isInteger(installationId) || installationId <= 0) {
+    const jwt = (await createAppAuth({appId, privateKey})({type: 'app'})).token
+    const app = new Octokit({auth: jwt, baseUrl: baseUrl ?? 'https://api.github.com', log: {debug() {}, info() {}, warn() {}, error() {}}})
+    installationId = (await app.rest.apps.getRepoInstallation(repo)).data.id
+  }
+  return {appId, privateKey, installationId}
 }

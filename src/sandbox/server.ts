@@ -3,7 +3,7 @@
  * /api/graphql, GitHub's auth errors and headers, Link pagination, absolute-form requests (so `gh`
  * can use it as its HTTP proxy for api.github.localhost), and faults on demand.
  */
-import {randomBytes} from 'node:crypto'
+import {createVerify, randomBytes} from 'node:crypto'
 import http from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {AGENT_LOGIN, createFixtureRepo, DEFAULT_REPO, REVIEWER_LOGIN} from './defaults.js'
@@ -27,6 +27,12 @@ export interface SandboxOptions {
   /** Tokens to accept; generated when absent. */
   token?: string
   reviewerToken?: string
+  /**
+   * A GitHub App whose installation acts as the second identity (as on live GitHub, where fixtures
+   * use an App for the reviewer): JWTs signed with the private key of `publicKey` are accepted for
+   * /app routes, and installation tokens it mints act as ghx-bench-reviewer.
+   */
+  app?: {id: number; publicKey: string}
 }
 
 export interface Sandbox {
@@ -124,6 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests.byOperation.set(operation, (requests.byOperation.get(operation) ?? 0) + 1)
 
     const auth = /^(?:token|bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '')
+    if (auth && options.app && auth[1]!.split('.').length === 3) return appRequest(method, path, auth[1]!)
     const login = auth ? store.loginForToken(auth[1]!) : undefined
     if (!login) {
       const message = auth ? 'Bad credentials' : 'Requires authentication'
@@ -182,6 +189,45 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       throw error
     }
+  }
+
+  /** Requests authenticated as the App itself (a JWT): its installation and installation tokens. */
+  function appRequest(method: string, path: string, jwt: string): Reply {
+    const app = options.app!
+    const [header, payload, signature] = jwt.split('.') as [string, string, string]
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as {iss?: unknown; exp?: number}
+    const valid = createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(app.publicKey, Buffer.from(signature, 'base64url'))
+    if (!valid || String(claims.iss) !== String(app.id) || (claims.exp ?? 0) * 1000 < Date.now()) {
+      return {status: 401, body: {message: 'A JSON web token could not be decoded', documentation_url: DOCS}}
+    }
+    const installation = {
+      id: app.id * 10,
+      app_id: app.id,
+      app_slug: 'ghx-bench-fixtures',
+      target_id: 1,
+      target_type: 'Organization',
+      single_file_name: null,
+      repository_selection: 'all',
+      access_tokens_url: `${url}/app/installations/${app.id * 10}/access_tokens`,
+      html_url: 'http://github.localhost/settings/installations/1',
+      repositories_url: `${url}/installation/repositories`,
+      events: [],
+      account: {login: 'ghx-bench', id: store.user('ghx-bench').id, type: 'Organization'},
+      permissions: {issues: 'write', pull_requests: 'write', contents: 'write'},
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+      suspended_by: null,
+      suspended_at: null,
+    }
+    if (method === 'GET' && path === '/app') return {status: 200, body: {id: app.id, slug: installation.app_slug, name: 'ghx-bench fixtures', owner: installation.account, permissions: installation.permissions, events: []}}
+    if (method === 'GET' && path === '/app/installations') return {status: 200, body: [installation]}
+    if (method === 'GET' && /^\/repos\/[^/]+\/[^/]+\/installation$/.test(path)) return {status: 200, body: installation}
+    if (method === 'POST' && path === `/app/installations/${installation.id}/access_tokens`) {
+      const minted = `ghs_${randomBytes(18).toString('hex')}`
+      store.addToken(minted, REVIEWER_LOGIN)
+      return {status: 201, body: {token: minted, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: installation.permissions, repository_selection: 'all'}}
+    }
+    return {status: 403, body: {message: 'A JSON web token can only access /app routes', documentation_url: DOCS}}
   }
 
   /** Lists are paginated with per_page/page and a Link header, as GitHub does. */
