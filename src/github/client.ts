@@ -115,9 +115,13 @@ export async function appCredentials(env: NodeJS.ProcessEnv, repo: {owner: strin
   }
   let installationId = Number(env.GHX_BENCH_APP_INSTALLATION_ID)
   if (!Number.isInteger(installationId) || installationId <= 0) {
-    const jwt = (await createAppAuth({appId, privateKey})({type: 'app'})).token
-    const app = new Octokit({auth: jwt, baseUrl: baseUrl ?? 'https://api.github.com', log: {debug() {}, info() {}, warn() {}, error() {}}})
-    installationId = (await app.rest.apps.getRepoInstallation(repo)).data.id
+    installationId = (await (await appOctokit({appId, privateKey}, baseUrl)).rest.apps.getRepoInstallation(repo)).data.id
   }
   return {appId, privateKey, installationId}
+}
+
+/** An Octokit authenticated as the App itself (a short-lived JWT), for the /app routes. */
+export async function appOctokit(app: Pick<AppCredentials, 'appId' | 'privateKey'>, baseUrl?: string): Promise<Octokit> {
+  const jwt = (await createAppAuth({appId: app.appId, privateKey: app.privateKey})({type: 'app'})).token
+  return new Octokit({auth: jwt, baseUrl: baseUrl ?? 'https://api.github.com', log: {debug() {}, info() {}, warn() {}, error() {}}})
 }
