@@ -1,4 +1,6 @@
 import {Flags} from '@oclif/core'
+import type {Format, ReportOptions} from '../report/produce.js'
+import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../stats/bootstrap.js'
 
 /** Flags shared by `report` and `gate`: where rows come from, where output goes, the bootstrap. */
 export const rowFlags = {
@@ -7,13 +9,36 @@ export const rowFlags = {
   out: Flags.string({char: 'o', description: 'output folder (default: reports_dir/<run-id>, or reports_dir/latest for several runs)'}),
   format: Flags.string({description: 'output formats, comma-separated', default: 'md,json'}),
   baseline: Flags.string({description: 'baseline mode (default: gate.baseline of the config, agent_direct)'}),
-  seed: Flags.integer({description: 'bootstrap seed (recorded in the output)', default: 42}),
-  resamples: Flags.integer({description: 'bootstrap resamples', default: 10_000, min: 100}),
+  seed: Flags.integer({description: 'bootstrap seed (recorded in the output)', default: DEFAULT_SEED}),
+  resamples: Flags.integer({description: 'bootstrap resamples', default: DEFAULT_RESAMPLES, min: 100}),
 }
 
-export function parseFormats(value: string): Array<'md' | 'json'> {
+interface RowFlagValues {
+  input?: string[]
+  'run-id'?: string
+  out?: string
+  format: string
+  baseline?: string
+  seed: number
+  resamples: number
+}
+
+/** The service options the shared flags stand for. */
+export function reportOptions(flags: RowFlagValues): ReportOptions {
+  return {
+    inputs: flags.input,
+    runId: flags['run-id'],
+    out: flags.out,
+    formats: parseFormats(flags.format),
+    baseline: flags.baseline,
+    seed: flags.seed,
+    resamples: flags.resamples,
+  }
+}
+
+function parseFormats(value: string): Format[] {
   const formats = value.split(',').map((f) => f.trim())
   const unknown = formats.filter((f) => f !== 'md' && f !== 'json')
   if (unknown.length > 0) throw new Error(`unknown format ${unknown.join(', ')} (known: md, json)`)
-  return formats as Array<'md' | 'json'>
+  return formats as Format[]
 }

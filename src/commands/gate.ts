@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import {parseFormats, rowFlags} from '../cli/report-flags.js'
+import {reportOptions, rowFlags} from '../cli/report-flags.js'
 import type {GateDocument} from '../report/report-schema.js'
 
 export default class GateCommand extends BaseCommand<typeof GateCommand> {
@@ -26,18 +26,12 @@ export default class GateCommand extends BaseCommand<typeof GateCommand> {
     const {renderGateTable} = await import('../report/markdown.js')
     const config = await this.loadBenchConfig()
     const {gate, files} = await produceGate(config, {
-      inputs: this.flags.input,
-      runId: this.flags['run-id'],
-      out: this.flags.out,
-      formats: parseFormats(this.flags.format),
+      ...reportOptions(this.flags),
       profile: this.flags.profile,
-      baseline: this.flags.baseline,
       candidate: this.flags.candidate,
       model: this.flags.model,
       decision: this.flags.decision,
       allowMixed: this.flags['allow-mixed'],
-      seed: this.flags.seed,
-      resamples: this.flags.resamples,
     })
     if (this.jsonEnabled()) this.logJson(gate)
     else {

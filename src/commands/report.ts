@@ -1,5 +1,5 @@
 import {BaseCommand} from '../cli/base-command.js'
-import {parseFormats, rowFlags} from '../cli/report-flags.js'
+import {reportOptions, rowFlags} from '../cli/report-flags.js'
 import type {Report} from '../report/summary.js'
 
 export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
@@ -16,15 +16,7 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
   async run(): Promise<Report> {
     const {produceReport} = await import('../report/produce.js')
     const config = await this.loadBenchConfig()
-    const {report, files} = await produceReport(config, {
-      inputs: this.flags.input,
-      runId: this.flags['run-id'],
-      out: this.flags.out,
-      formats: parseFormats(this.flags.format),
-      baseline: this.flags.baseline,
-      seed: this.flags.seed,
-      resamples: this.flags.resamples,
-    })
+    const {report, files} = await produceReport(config, reportOptions(this.flags))
     for (const warning of report.warnings) this.logToStderr(`warning: ${warning}`)
     const modes = Object.entries(report.modes)
       .map(([mode, m]) => `${mode}: ${m.runs} runs, success ${m.success_rate?.toFixed(1) ?? '–'}%`)

@@ -9,7 +9,7 @@ import {resolveInputFiles} from '../results/sources.js'
 import {BadInputError} from '../spec/diagnostics.js'
 import {loadProfile} from '../spec/profiles.js'
 import {displayPath} from '../spec/source-document.js'
-import {DEFAULT_RESAMPLES} from '../stats/bootstrap.js'
+import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../stats/bootstrap.js'
 import type {Aggregate} from './aggregate.js'
 import {aggregateFiles} from './read-aggregate.js'
 import {compareModes} from './compare.js'
@@ -17,8 +17,6 @@ import {EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate
 import {renderGateMarkdown, renderReportMarkdown} from './markdown.js'
 import type {GateDocument} from './report-schema.js'
 import {buildReport, type Report} from './summary.js'
-
-export const DEFAULT_SEED = 42
 
 export interface RowSelection {
   inputs?: string[]
@@ -92,15 +90,12 @@ export async function produceReport(config: LoadedConfig, options: ReportOptions
   return {report, files}
 }
 
-export interface GateOptions extends RowSelection, OutputOptions {
+export interface GateOptions extends ReportOptions {
   profile?: string
-  baseline?: string
   candidate?: string
   model?: string
   decision?: Decision
   allowMixed?: boolean
-  seed?: number
-  resamples?: number
 }
 
 export async function produceGate(config: LoadedConfig, options: GateOptions): Promise<{gate: GateDocument; files: string[]}> {

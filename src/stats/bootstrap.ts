@@ -18,6 +18,7 @@ import {mulberry32, type Random} from './random.js'
 import {binomialUpperTail, logGamma} from './special.js'
 
 export const DEFAULT_RESAMPLES = 10_000
+export const DEFAULT_SEED = 42
 export const EXACT_RESAMPLE_LIMIT = 64
 
 /** Draws one bootstrap replicate of a cell statistic. */
