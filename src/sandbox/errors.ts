@@ -10,6 +10,11 @@ export class SandboxError extends Error {
 }
 
 export const notFound = (what = 'Not Found') => new SandboxError(404, what)
+/** The value of a lookup, or GitHub's 404 when there is none. */
+export function found<T>(value: T | undefined): T {
+  if (value === undefined) throw notFound()
+  return value
+}
 export const unprocessable = (message: string, field?: string, resource?: string) =>
   new SandboxError(422, 'Validation Failed', [{resource, field, code: 'invalid', message}])
 /** Something GitHub has that the sandbox does not model: never a silent wrong answer. */

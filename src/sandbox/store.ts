@@ -4,7 +4,7 @@
  */
 import {createHash} from 'node:crypto'
 import {diffTrees, type FileChange, type Tree} from './git.js'
-import {notFound, SandboxError, unprocessable} from './errors.js'
+import {found, notFound, SandboxError, unprocessable} from './errors.js'
 import type {
   Commit,
   Issue,
@@ -158,9 +158,7 @@ export class Store {
   }
 
   repo(owner: string, name: string): Repo {
-    const repo = this.state.repos[`${owner}/${name}`]
-    if (!repo) throw notFound()
-    return repo
+    return found(this.state.repos[`${owner}/${name}`])
   }
 
   private writeCommit(repo: Repo, parents: string[], tree: Tree, message: string, author: string): string {
@@ -253,9 +251,7 @@ export class Store {
   }
 
   label(repo: Repo, name: string): Label {
-    const label = Object.values(repo.labels).find((l) => l.name.toLowerCase() === name.toLowerCase())
-    if (!label) throw notFound()
-    return label
+    return found(Object.values(repo.labels).find((l) => l.name.toLowerCase() === name.toLowerCase()))
   }
 
   updateLabel(repo: Repo, name: string, patch: {new_name?: string; color?: string; description?: string | null}): Label {
@@ -303,23 +299,17 @@ export class Store {
   }
 
   milestone(repo: Repo, number: number) {
-    const milestone = repo.milestones.find((m) => m.number === number)
-    if (!milestone) throw notFound()
-    return milestone
+    return found(repo.milestones.find((m) => m.number === number))
   }
 
   // ---- issues -----------------------------------------------------------------------------------
 
   issue(repo: Repo, number: number): Issue {
-    const issue = repo.issues[number]
-    if (!issue) throw notFound()
-    return issue
+    return found(repo.issues[number])
   }
 
   issueById(repo: Repo, id: number): Issue {
-    const issue = Object.values(repo.issues).find((i) => i.id === id)
-    if (!issue) throw notFound()
-    return issue
+    return found(Object.values(repo.issues).find((i) => i.id === id))
   }
 
   createIssue(
@@ -437,9 +427,7 @@ export class Store {
   }
 
   comment(repo: Repo, id: number) {
-    const comment = repo.comments[id]
-    if (!comment) throw notFound()
-    return comment
+    return found(repo.comments[id])
   }
 
   deleteComment(repo: Repo, id: number): void {
@@ -610,9 +598,7 @@ export class Store {
   // ---- reviews, review comments, threads -----------------------------------------------------------
 
   review(repo: Repo, id: number): Review {
-    const review = repo.reviews[id]
-    if (!review) throw notFound()
-    return review
+    return found(repo.reviews[id])
   }
 
   /**
@@ -740,9 +726,7 @@ export class Store {
   }
 
   reviewComment(repo: Repo, id: number): ReviewComment {
-    const comment = repo.review_comments[id]
-    if (!comment) throw notFound()
-    return comment
+    return found(repo.review_comments[id])
   }
 
   deleteReviewComment(repo: Repo, id: number): void {
@@ -787,9 +771,7 @@ export class Store {
   }
 
   workflow(repo: Repo, idOrFile: string | number): Workflow {
-    const workflow = Object.values(repo.workflows).find((w) => String(w.id) === String(idOrFile) || w.path.split('/').pop() === String(idOrFile))
-    if (!workflow) throw notFound()
-    return workflow
+    return found(Object.values(repo.workflows).find((w) => String(w.id) === String(idOrFile) || w.path.split('/').pop() === String(idOrFile)))
   }
 
   dispatch(repo: Repo, workflow: Workflow, ref: string, inputs: Record<string, string>, actor: string): Run {
@@ -834,9 +816,7 @@ export class Store {
   }
 
   run(repo: Repo, id: number): Run {
-    const run = repo.runs[id]
-    if (!run) throw notFound()
-    return run
+    return found(repo.runs[id])
   }
 
   latestAttempt(run: Run): RunAttempt {
@@ -921,15 +901,11 @@ export class Store {
   }
 
   release(repo: Repo, id: number): Release {
-    const release = repo.releases[id]
-    if (!release) throw notFound()
-    return release
+    return found(repo.releases[id])
   }
 
   releaseByTag(repo: Repo, tag: string): Release {
-    const release = Object.values(repo.releases).find((r) => r.tag_name === tag)
-    if (!release) throw notFound()
-    return release
+    return found(Object.values(repo.releases).find((r) => r.tag_name === tag))
   }
 
   updateRelease(repo: Repo, id: number, patch: Partial<Pick<Release, 'tag_name' | 'name' | 'body' | 'draft' | 'prerelease' | 'target_commitish'>>): Release {
