@@ -1,7 +1,7 @@
 // A sandbox with a few resources, seeded through the REST and GraphQL APIs as any client would.
 import {Octokit} from '@octokit/rest'
-import {createClient} from '../../src/github/client.js'
 import type {FixtureContext} from '../../src/github/fixtures/context.js'
+import {sandboxFixtureContext} from '../../src/github/fixtures/service.js'
 import {startSandbox, type Sandbox, type SandboxOptions} from '../../src/sandbox/index.js'
 
 export const OWNER = 'ghx-bench'
@@ -11,10 +11,9 @@ export function octokitFor(sandbox: Sandbox, token = sandbox.token): Octokit {
   return new Octokit({auth: token, baseUrl: sandbox.url, log: {debug() {}, info() {}, warn() {}, error() {}}})
 }
 
-/** The fixture layer's view of the sandbox's default repository: the agent and the reviewer identity. */
+/** The fixture layer's view of the sandbox's default repository. */
 export function fixtureContext(sandbox: Sandbox, seedId = 'test'): FixtureContext {
-  const client = (token: string) => createClient({baseUrl: sandbox.url, token, retries: 0}).octokit
-  return {owner: OWNER, name: REPO, seedId, agent: client(sandbox.token), second: client(sandbox.reviewerToken)}
+  return sandboxFixtureContext(sandbox, `${OWNER}/${REPO}`, seedId)
 }
 
 export interface Seeded {
