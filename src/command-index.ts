@@ -11,6 +11,7 @@ import Init from './commands/init.js'
 import Plugins from './commands/plugins.js'
 import Regrade from './commands/regrade.js'
 import Report from './commands/report.js'
+import Run from './commands/run.js'
 import SandboxServe from './commands/sandbox/serve.js'
 import Validate from './commands/validate.js'
 
@@ -24,6 +25,7 @@ export const commands = {
   plugins: Plugins,
   regrade: Regrade,
   report: Report,
+  run: Run,
   'sandbox:serve': SandboxServe,
   validate: Validate,
 }

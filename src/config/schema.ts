@@ -1,5 +1,6 @@
 import type {FromSchema} from 'json-schema-to-ts'
 import {
+  endpointSchema,
   fixturesSchema,
   gateSelectionSchema,
   pluginRefSchema,
@@ -29,6 +30,7 @@ export const configSchema = {
     },
     provider: pluginRefSchema,
     model: {type: 'string', minLength: 1},
+    endpoint: endpointSchema,
     plugins: {type: 'array', items: pluginRefSchema, description: 'npm packages, package:export specifiers or paths'},
     suites_dir: {type: 'string', minLength: 1, description: 'the catalogue folder (suites, scenarios, sets, profiles)'},
     results_dir: {type: 'string', minLength: 1},

@@ -110,16 +110,49 @@ export interface ProviderTurn {
 export interface ProviderTrace {
   turns: ProviderTurn[]
   final_text: string
+  /** final: the model answered; max_turns / max_tokens: a limit ended it; aborted: the signal did. */
+  stop_reason: 'final' | 'max_turns' | 'max_tokens' | 'aborted'
+  /** The messages of the session as the provider kept them (for the trace file). */
+  messages?: unknown[]
+  /** Cost the model reported; the runner prices the usage when absent. */
   cost_usd?: number
 }
+
+/**
+ * Thrown by a provider when the run could not proceed for a reason outside the agent (model 5xx,
+ * network): the runner retries these. `trace` keeps what happened before the failure.
+ */
+export class InfrastructureError extends Error {
+  constructor(
+    message: string,
+    readonly trace?: ProviderTrace,
+  ) {
+    super(message)
+    this.name = 'InfrastructureError'
+  }
+}
+
+/** The model endpoint a provider talks to: an OpenAI-compatible chat-completions API. */
+export interface ModelEndpoint {
+  /** The model id sent in requests (`gpt-4.1`, `oracle`). */
+  id: string
+  /** Base URL of the API, ending before `/chat/completions` (`https://api.openai.com/v1`). */
+  baseUrl: string
+  apiKey?: string
+}
+
+/** Reported by a provider as it goes: the runner's stall watchdog and progress view listen. */
+export type ProviderProgress = {kind: 'turn'; usage: Usage} | {kind: 'tool'; tool: string}
 
 export interface ProviderRunInput {
   prompt: string
   session: ModeSession
-  model: string
+  model: ModelEndpoint
   options: Record<string, unknown>
   limits: {timeout_ms: number; max_turns?: number; max_tokens?: number}
+  /** Aborted on timeout, stall or Ctrl-C: the provider cancels its model request and tool calls. */
   signal: AbortSignal
+  onProgress?: (event: ProviderProgress) => void
 }
 
 export interface Provider {

@@ -156,6 +156,20 @@ export const rowSchema = {
     fixture_seed: nullableString,
     trace: {type: ['string', 'null'], description: 'path of the session trace, relative to the results folder'},
     variables: {type: ['object', 'null'], description: 'the placeholder values of this run (bindings and built-ins), for re-grading'},
+    timing: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'where the wall time went: the harness overhead is wall - model - tools - github',
+      properties: {
+        model_ms: {type: 'number', minimum: 0, description: 'waiting for the model endpoint'},
+        tools_ms: {type: 'number', minimum: 0, description: 'running the mode’s tools'},
+        fixtures_ms: {type: 'number', minimum: 0, description: 'resetting or seeding fixtures'},
+        checkpoints_ms: {type: 'number', minimum: 0, description: 'reading GitHub for the checkpoints'},
+        turns: {...count, description: 'model turns'},
+      },
+    },
+    route_used: {type: ['string', 'null'], description: 'meta.route_used of the envelope (ghx)'},
+    internal_retries: {type: ['integer', 'null'], minimum: 0, description: 'meta.attempts with status error: the tool layer’s own retries'},
     extra: {type: 'object', description: 'fields of an imported row that have no home here, kept verbatim'},
   },
 } as const

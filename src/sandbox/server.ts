@@ -45,8 +45,8 @@ export interface Sandbox {
   reviewerToken: string
   store: Store
   faults: Faults
-  /** Requests served, per operation: a run's GitHub API calls, and the benchmark's throughput. */
-  readonly requests: {total: number; byOperation: Map<string, number>}
+  /** Requests served, per operation and per token: a run with its own token counts its agent's calls exactly. */
+  readonly requests: {total: number; byOperation: Map<string, number>; byToken: Map<string, number>}
   /** The environment that points `gh` at this sandbox. */
   ghEnv(configDir: string, token?: string): Record<string, string>
   close(): Promise<void>
@@ -67,7 +67,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!options.state) for (const repo of options.repos ?? [DEFAULT_REPO]) createFixtureRepo(store, repo)
   const faults = new Faults()
   faults.configure(options.faults)
-  const requests = {total: 0, byOperation: new Map<string, number>()}
+  const requests = {total: 0, byOperation: new Map<string, number>(), byToken: new Map<string, number>()}
   const used = new Map<string, number>()
   /** Logs and archives, served once from their own URL after a 302, as GitHub's blob storage does. */
   const downloads = new Map<string, {content: string | Buffer; contentType: string}>()
@@ -130,6 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests.byOperation.set(operation, (requests.byOperation.get(operation) ?? 0) + 1)
 
     const auth = /^(?:token|bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '')
+    if (auth) requests.byToken.set(auth[1]!, (requests.byToken.get(auth[1]!) ?? 0) + 1)
     if (auth && options.app && auth[1]!.split('.').length === 3) return appRequest(method, path, auth[1]!)
     const login = auth ? store.loginForToken(auth[1]!) : undefined
     if (!login) {

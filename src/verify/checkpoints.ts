@@ -37,17 +37,18 @@ export interface CheckpointOptions {
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    signal?.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
       resolve()
-    }, {once: true})
+    }
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener('abort', done, {once: true})
   })
 
-export async function evaluateCheckpoints(checkpoints: readonly Checkpoint[], options: CheckpointOptions): Promise<CheckpointResult[]> {
-  const results: CheckpointResult[] = []
-  for (const checkpoint of checkpoints) results.push(await evaluateCheckpoint(checkpoint, options))
-  return results
+/** All of a scenario's checkpoints, polled side by side: the budget is the whole verification's, not each one's. */
+export function evaluateCheckpoints(checkpoints: readonly Checkpoint[], options: CheckpointOptions): Promise<CheckpointResult[]> {
+  return Promise.all(checkpoints.map((checkpoint) => evaluateCheckpoint(checkpoint, options)))
 }
 
 export async function evaluateCheckpoint(checkpoint: Checkpoint, options: CheckpointOptions): Promise<CheckpointResult> {

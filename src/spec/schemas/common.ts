@@ -91,6 +91,11 @@ export const fixturesSchema = {
       uniqueItems: true,
       description: 'the only repositories that fixtures may write to',
     },
+    on_interrupt: {
+      type: 'string',
+      enum: ['reset', 'cleanup', 'keep'],
+      description: 'after Ctrl-C stops a run: reset the fixtures to their seeded state (default), remove them, or leave them as they are',
+    },
   },
 } as const
 
@@ -102,4 +107,15 @@ export const gateSelectionSchema = {
     baseline: {type: 'string', minLength: 1},
     candidate: {type: 'string', minLength: 1},
   },
+} as const
+
+/** Where a non-scripted model is served: any OpenAI-compatible chat-completions API. */
+export const endpointSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    base_url: {type: 'string', format: 'uri', description: 'API base URL before /chat/completions (default: $OPENAI_BASE_URL, else https://api.openai.com/v1)'},
+    api_key_env: {type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'the environment variable holding the API key (default OPENAI_API_KEY); keys never go in files'},
+  },
+  description: 'the model endpoint for models other than oracle and noop',
 } as const

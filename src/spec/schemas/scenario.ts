@@ -9,15 +9,29 @@ import {
   scenarioIdSchema,
 } from './common.js'
 
-/** One tool call of a reference plan: what a competent agent calls, in order. */
+/** One step of a reference plan: a tool call, or (last) how the final answer is built. */
 const referenceStepSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['tool', 'args'],
-  properties: {
-    tool: {type: 'string', minLength: 1, description: 'the tool name the mode offers (shell, an MCP tool, ...)'},
-    args: {type: 'object', description: 'the tool call arguments; strings may use {{placeholders}}'},
-  },
+  oneOf: [
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['tool', 'args'],
+      properties: {
+        tool: {type: 'string', minLength: 1, description: 'the tool name the mode offers (shell, an MCP tool, ...)'},
+        args: {type: 'object', description: 'the tool call arguments; strings may use {{placeholders}}'},
+      },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['answer'],
+      properties: {
+        answer: {
+          description: 'the envelope data of an atomic scenario, built from tool outputs: "$out" is the last output (parsed JSON), "$out2" the second, followed by .field or [0]',
+        },
+      },
+    },
+  ],
 } as const
 
 const conditionSchema = {

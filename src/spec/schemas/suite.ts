@@ -1,5 +1,6 @@
 import type {FromSchema} from 'json-schema-to-ts'
 import {
+  endpointSchema,
   fixturesSchema,
   gateSelectionSchema,
   nameSchema,
@@ -41,6 +42,7 @@ export const suiteSchema = {
     repetitions: {type: 'integer', minimum: 1, maximum: 1000},
     provider: pluginRefSchema,
     model: {type: 'string', minLength: 1, description: 'oracle, noop, or provider/model of an OpenAI-compatible endpoint'},
+    endpoint: endpointSchema,
     target: targetSchema,
     fixtures: fixturesSchema,
     concurrency: {type: 'integer', minimum: 1, maximum: 64},
@@ -53,6 +55,15 @@ export const suiteSchema = {
         checkpoint_ms: {type: 'integer', minimum: 0, description: 'how long checkpoints are polled'},
       },
     },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        max_turns: {type: 'integer', minimum: 1, description: 'model turns per run'},
+        max_tokens: {type: 'integer', minimum: 1, description: 'tokens per run, all turns together'},
+      },
+    },
+    infra_retries: {type: 'integer', minimum: 0, maximum: 10, description: 'retries of a run that failed for an infrastructure reason (default 2); a failed check is never retried'},
     seed: {type: 'integer', minimum: 0, description: 'seeds the run order and the bootstrap'},
     read_only: {type: 'boolean', description: 'refuse scenarios tagged mutation'},
     warmup: {type: 'boolean', description: 'one unrecorded warm-up run before the first recorded one'},

@@ -1,0 +1,139 @@
+/**
+ * A client for the OpenAI-compatible chat-completions API with tool calling, streamed (SSE) or not.
+ * It works against any server that speaks the protocol: OpenAI, OpenRouter, vLLM, LiteLLM, Ollama, or
+ * ghx-bench's own scripted models. Every request is cancelled through the caller's AbortSignal.
+ */
+import {InfrastructureError, type ModelEndpoint, type ToolDefinition, type Usage} from '../plugins/api.js'
+
+export interface ChatToolCall {
+  id: string
+  type: 'function'
+  function: {name: string; arguments: string}
+}
+
+export type ChatMessage =
+  | {role: 'system' | 'user'; content: string}
+  | {role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[]}
+  | {role: 'tool'; tool_call_id: string; content: string}
+
+export interface ChatRequest {
+  messages: ChatMessage[]
+  tools: ToolDefinition[]
+  stream: boolean
+  maxTokens?: number
+  signal: AbortSignal
+}
+
+export interface ChatResponse {
+  message: Extract<ChatMessage, {role: 'assistant'}>
+  usage: Usage
+  /** Cost in USD when the server reports one (OpenRouter's `usage.cost`). */
+  cost_usd?: number
+  finish_reason: string | null
+}
+
+interface WireUsage {
+  prompt_tokens?: number
+  completion_tokens?: number
+  cost?: number
+  prompt_tokens_details?: {cached_tokens?: number; cache_write_tokens?: number}
+  completion_tokens_details?: {reasoning_tokens?: number}
+}
+
+/** OpenAI counts cached and reasoning tokens inside prompt/completion; ours keeps them apart. */
+export function usageFromWire(usage: WireUsage | undefined): Usage {
+  const cacheRead = usage?.prompt_tokens_details?.cached_tokens ?? 0
+  const reasoning = usage?.completion_tokens_details?.reasoning_tokens ?? 0
+  return {
+    input: Math.max(0, (usage?.prompt_tokens ?? 0) - cacheRead),
+    output: Math.max(0, (usage?.completion_tokens ?? 0) - reasoning),
+    reasoning,
+    cache_read: cacheRead,
+    cache_write: usage?.prompt_tokens_details?.cache_write_tokens ?? 0,
+  }
+}
+
+function toolPayload(tools: ToolDefinition[]) {
+  return tools.map((t) => ({type: 'function', function: {name: t.name, description: t.description, parameters: t.inputSchema}}))
+}
+
+export async function chatCompletion(endpoint: ModelEndpoint, request: ChatRequest): Promise<ChatResponse> {
+  const body: Record<string, unknown> = {model: endpoint.id, messages: request.messages, stream: request.stream}
+  if (request.tools.length > 0) body.tools = toolPayload(request.tools)
+  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens
+  if (request.stream) body.stream_options = {include_usage: true}
+  let response: Response
+  try {
+    response = await fetch(`${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json', ...(endpoint.apiKey ? {authorization: `Bearer ${endpoint.apiKey}`} : {})},
+      body: JSON.stringify(body),
+      signal: request.signal,
+    })
+  } catch (error) {
+    if (request.signal.aborted) throw error
+    throw new InfrastructureError(`model endpoint unreachable: ${(error as Error).message}`)
+  }
+  if (!response.ok) {
+    const text = (await response.text().catch(() => '')).slice(0, 300)
+    const message = `model endpoint answered ${response.status}: ${text}`
+    // 5xx and 429 are the server's trouble; 4xx is a request the server will never accept.
+    if (response.status >= 500 || response.status === 429) throw new InfrastructureError(message)
+    throw new Error(message)
+  }
+  return request.stream ? readStream(response) : readJson(response)
+}
+
+async function readJson(response: Response): Promise<ChatResponse> {
+  const json = (await response.json()) as {choices?: Array<{message?: ChatResponse['message']; finish_reason?: string}>; usage?: WireUsage}
+  const choice = json.choices?.[0]
+  if (!choice?.message) throw new InfrastructureError('model endpoint answered without a choice')
+  const message = {role: 'assistant' as const, content: choice.message.content ?? null, ...(choice.message.tool_calls?.length ? {tool_calls: choice.message.tool_calls} : {})}
+  return {message, usage: usageFromWire(json.usage), cost_usd: json.usage?.cost, finish_reason: choice.finish_reason ?? null}
+}
+
+interface StreamChunk {
+  choices?: Array<{
+    delta?: {content?: string | null; tool_calls?: Array<{index: number; id?: string; function?: {name?: string; arguments?: string}}>}
+    finish_reason?: string | null
+  }>
+  usage?: WireUsage | null
+}
+
+/** Assembles a streamed answer: text deltas concatenated, tool calls merged by index. */
+async function readStream(response: Response): Promise<ChatResponse> {
+  let content = ''
+  let finish: string | null = null
+  let usage: WireUsage | undefined
+  const calls: ChatToolCall[] = []
+  const decoder = new TextDecoder()
+  let buffer = ''
+  const handle = (data: string) => {
+    if (data === '[DONE]') return
+    const chunk = JSON.parse(data) as StreamChunk
+    if (chunk.usage) usage = chunk.usage
+    for (const choice of chunk.choices ?? []) {
+      if (choice.finish_reason) finish = choice.finish_reason
+      if (choice.delta?.content) content += choice.delta.content
+      for (const delta of choice.delta?.tool_calls ?? []) {
+        const call = (calls[delta.index] ??= {id: '', type: 'function', function: {name: '', arguments: ''}})
+        if (delta.id) call.id = delta.id
+        if (delta.function?.name) call.function.name += delta.function.name
+        if (delta.function?.arguments) call.function.arguments += delta.function.arguments
+      }
+    }
+  }
+  if (!response.body) throw new InfrastructureError('model endpoint sent an empty stream')
+  for await (const bytes of response.body) {
+    buffer += decoder.decode(bytes, {stream: true})
+    let end: number
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const event = buffer.slice(0, end)
+      buffer = buffer.slice(end + 2)
+      for (const line of event.split('\n')) if (line.startsWith('data:')) handle(line.slice(5).trim())
+    }
+  }
+  const toolCalls = calls.filter(Boolean)
+  const message = {role: 'assistant' as const, content: content || null, ...(toolCalls.length ? {tool_calls: toolCalls} : {})}
+  return {message, usage: usageFromWire(usage), cost_usd: usage?.cost, finish_reason: finish}
+}

@@ -1,0 +1,235 @@
+/**
+ * The scripted models `oracle` and `noop`: an OpenAI-compatible chat-completions endpoint on loopback,
+ * streamed and not. Each run registers a script and gets its own base URL (…/r/<key>/v1), so any
+ * provider that speaks the protocol can drive it. The oracle plays the script's reference plan, one
+ * tool call per turn, then a final answer built from what the tools returned; noop answers at once
+ * with no tool call. Usage is counted with a real tokenizer (o200k) over the messages and tool
+ * schemas received, so token figures are the true context cost of that plan in that mode.
+ */
+import {randomBytes} from 'node:crypto'
+import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {countTokens} from 'gpt-tokenizer'
+import {mulberry32, type Random} from '../stats/random.js'
+
+export type ScriptedModelName = 'oracle' | 'noop'
+export const SCRIPTED_MODELS: readonly ScriptedModelName[] = ['oracle', 'noop']
+
+export interface ScriptStep {
+  tool: string
+  args: Record<string, unknown>
+}
+
+export interface Script {
+  model: ScriptedModelName
+  /** The reference plan with its placeholders already filled. */
+  steps: ScriptStep[]
+  /**
+   * How the final answer is built. `envelope`: the result envelope {ok, data, error, meta} of an
+   * atomic scenario, data from `answer` (a template over tool outputs) or the last tool output;
+   * `text`: a short report of what was done (workflow scenarios).
+   */
+  final: {kind: 'envelope'; answer?: unknown; meta?: Record<string, unknown>} | {kind: 'text'}
+}
+
+export interface ScriptedModels {
+  url: string
+  /** Registers a run's script; returns the base URL to give the provider (…/v1). */
+  register(script: Script): {baseUrl: string; release: () => void}
+  /** Requests served and the time spent serving them: the harness's overhead figures subtract it. */
+  readonly served: {requests: number; ms: number}
+  close(): Promise<void>
+}
+
+export interface ScriptedModelsOptions {
+  /** Share of requests answered 503, seeded: reliability tests of the provider's retry path. */
+  faultRate?: number
+  faultSeed?: number
+}
+
+interface WireMessage {
+  role: string
+  content?: string | null
+  tool_calls?: Array<{id: string; function: {name: string; arguments: string}}>
+}
+
+interface WireRequest {
+  model?: string
+  messages?: WireMessage[]
+  tools?: Array<{function?: {name?: string}}>
+  stream?: boolean
+  stream_options?: {include_usage?: boolean}
+}
+
+const EXIT_NOTE = /\n\[(?:exit code [^\]]+|aborted)\]\s*$/
+
+/** A tool output without the shell's exit-code note, and whether the call failed. */
+function toolOutcome(content: string): {text: string; failed: boolean} {
+  return {text: content.replace(EXIT_NOTE, ''), failed: EXIT_NOTE.test(content)}
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** `$out` (last output), `$out2` (the second), followed by `.field` and `[0]` steps. */
+const OUTPUT_REF = /^\$out(\d*)((?:\.[A-Za-z_][\w-]*|\[\d+\])*)$/
+
+function resolveOutputs(template: unknown, outputs: unknown[]): unknown {
+  if (typeof template === 'string') {
+    const match = OUTPUT_REF.exec(template)
+    if (!match) return template
+    let value: unknown = match[1] ? outputs[Number(match[1]) - 1] : outputs.at(-1)
+    for (const [, key, index] of match[2]!.matchAll(/\.([A-Za-z_][\w-]*)|\[(\d+)\]/g)) {
+      if (value === null || typeof value !== 'object') return null
+      value = (value as Record<string, unknown>)[key ?? Number(index)]
+    }
+    return value ?? null
+  }
+  if (Array.isArray(template)) return template.map((item) => resolveOutputs(item, outputs))
+  if (template && typeof template === 'object') return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, resolveOutputs(v, outputs)]))
+  return template
+}
+
+function errorCode(text: string): string {
+  if (/HTTP 404|Not Found|Could not resolve/i.test(text)) return 'NOT_FOUND'
+  if (/HTTP 40[13]|Bad credentials|forbidden/i.test(text)) return 'AUTH'
+  if (/HTTP 422|Validation Failed/i.test(text)) return 'VALIDATION'
+  if (/HTTP 5\d\d|Server Error|Service Unavailable/i.test(text)) return 'SERVER'
+  return 'UNKNOWN'
+}
+
+/** The oracle's final answer once every step of its plan has run. */
+export function finalAnswer(script: Script, toolContents: string[]): string {
+  if (script.model === 'noop') return 'I did not do anything.'
+  const outcomes = toolContents.map(toolOutcome)
+  if (script.final.kind === 'text') {
+    const failed = outcomes.filter((o) => o.failed).length
+    return failed === 0 ? `Done: ${outcomes.length} step(s) completed.` : `Finished with ${failed} failed step(s) of ${outcomes.length}.`
+  }
+  const last = outcomes.at(-1)
+  if (!last || last.failed) {
+    const message = last?.text.trim().split('\n')[0] ?? 'no tool call was made'
+    return JSON.stringify({ok: false, data: null, error: {code: errorCode(last?.text ?? ''), message}, meta: script.final.meta ?? {}})
+  }
+  const outputs = outcomes.map((o) => parseJson(o.text) ?? o.text)
+  const data = script.final.answer === undefined ? outputs.at(-1) : resolveOutputs(script.final.answer, outputs)
+  return JSON.stringify({ok: true, data, error: null, meta: script.final.meta ?? {}})
+}
+
+/** The next assistant message of a script, given the conversation so far. */
+export function nextMessage(script: Script, messages: WireMessage[], offeredTools: string[]): {content: string | null; toolCall?: {id: string; name: string; arguments: string}} {
+  const played = messages.filter((m) => m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0).length
+  const step = script.model === 'oracle' ? script.steps[played] : undefined
+  if (step && offeredTools.includes(step.tool)) {
+    return {content: null, toolCall: {id: `call_${played + 1}_${randomBytes(4).toString('hex')}`, name: step.tool, arguments: JSON.stringify(step.args)}}
+  }
+  if (step) return {content: `I cannot continue: this session offers no tool "${step.tool}".`}
+  const toolContents = messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '')
+  return {content: finalAnswer(script, toolContents)}
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    request.on('error', reject)
+  })
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  response.writeHead(status, {'content-type': 'application/json', 'content-length': Buffer.byteLength(text)})
+  response.end(text)
+}
+
+export async function startScriptedModels(options: ScriptedModelsOptions = {}): Promise<ScriptedModels> {
+  const scripts = new Map<string, Script>()
+  const served = {requests: 0, ms: 0}
+  const random: Random = mulberry32(options.faultSeed ?? 1)
+
+  const complete = (script: Script, request: WireRequest, response: ServerResponse) => {
+    const messages = request.messages ?? []
+    const offered = (request.tools ?? []).map((t) => t.function?.name ?? '')
+    const next = nextMessage(script, messages, offered)
+    // The true context cost: every message and every tool schema the model was sent.
+    const promptTokens = countTokens(JSON.stringify(messages)) + (request.tools?.length ? countTokens(JSON.stringify(request.tools)) : 0)
+    const completionTokens = countTokens(next.content ?? '') + (next.toolCall ? countTokens(next.toolCall.name + next.toolCall.arguments) : 0)
+    const usage = {prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens}
+    const id = `chatcmpl-${randomBytes(6).toString('hex')}`
+    const created = Math.floor(Date.now() / 1000)
+    const model = request.model ?? script.model
+    const finish = next.toolCall ? 'tool_calls' : 'stop'
+    const toolCalls = next.toolCall ? [{id: next.toolCall.id, type: 'function', function: {name: next.toolCall.name, arguments: next.toolCall.arguments}}] : undefined
+    if (!request.stream) {
+      return sendJson(response, 200, {
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [{index: 0, message: {role: 'assistant', content: next.content, ...(toolCalls ? {tool_calls: toolCalls} : {})}, finish_reason: finish}],
+        usage,
+      })
+    }
+    response.writeHead(200, {'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive'})
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      response.write(`data: ${JSON.stringify({id, object: 'chat.completion.chunk', created, model, choices, ...extra})}\n\n`)
+    chunk([{index: 0, delta: {role: 'assistant', content: ''}, finish_reason: null}])
+    if (next.toolCall) {
+      const args = next.toolCall.arguments
+      const half = Math.ceil(args.length / 2)
+      chunk([{index: 0, delta: {tool_calls: [{index: 0, id: next.toolCall.id, type: 'function', function: {name: next.toolCall.name, arguments: args.slice(0, half)}}]}, finish_reason: null}])
+      chunk([{index: 0, delta: {tool_calls: [{index: 0, function: {arguments: args.slice(half)}}]}, finish_reason: null}])
+    } else {
+      for (const piece of (next.content ?? '').match(/[\s\S]{1,64}/g) ?? []) chunk([{index: 0, delta: {content: piece}, finish_reason: null}])
+    }
+    chunk([{index: 0, delta: {}, finish_reason: finish}])
+    if (request.stream_options?.include_usage) chunk([], {usage})
+    response.end('data: [DONE]\n\n')
+  }
+
+  const server = createServer((request, response) => {
+    const started = performance.now()
+    served.requests++
+    response.on('finish', () => (served.ms += performance.now() - started))
+    const match = /^\/r\/([a-f0-9]+)\/v1\/(chat\/completions|models)$/.exec(request.url ?? '')
+    const script = match ? scripts.get(match[1]!) : undefined
+    if (!match || !script) return sendJson(response, 404, {error: {message: `no scripted run at ${request.url}`, type: 'invalid_request_error'}})
+    if (match[2] === 'models') return sendJson(response, 200, {object: 'list', data: SCRIPTED_MODELS.map((id) => ({id, object: 'model', owned_by: 'ghx-bench'}))})
+    if (request.method !== 'POST') return sendJson(response, 405, {error: {message: 'POST only', type: 'invalid_request_error'}})
+    readBody(request).then(
+      (text) => {
+        if (options.faultRate && random() < options.faultRate) return sendJson(response, 503, {error: {message: 'injected fault', type: 'server_error'}})
+        let body: WireRequest
+        try {
+          body = JSON.parse(text) as WireRequest
+        } catch {
+          return sendJson(response, 400, {error: {message: 'body is not JSON', type: 'invalid_request_error'}})
+        }
+        complete(script, body, response)
+      },
+      () => sendJson(response, 400, {error: {message: 'could not read the body', type: 'invalid_request_error'}}),
+    )
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    url,
+    served,
+    register(script) {
+      const key = randomBytes(8).toString('hex')
+      scripts.set(key, script)
+      return {baseUrl: `${url}/r/${key}/v1`, release: () => void scripts.delete(key)}
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

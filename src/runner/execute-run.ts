@@ -1,0 +1,334 @@
+/**
+ * One run: scenario x mode x iteration, with every attempt it takes. An attempt resets (or freshly
+ * seeds) the scenario's fixtures, binds them, opens the mode session, lets the provider drive the
+ * model under the run's limits, then checks the envelope (atomic) and the checkpoints. Only
+ * infrastructure failures are retried; each attempt stays in the row.
+ */
+import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
+import {sumUsage} from '../agent/agent-loop.js'
+import {resolveVariables} from '../github/fixtures/bindings.js'
+import {resetFixtures, seedForIteration} from '../github/fixtures/index.js'
+import type {Manifest} from '../github/fixtures/manifest.js'
+import type {Mode, Provider, ProviderProgress, ProviderTrace, Usage} from '../plugins/api.js'
+import type {PluginRegistry} from '../plugins/registry.js'
+import type {Row, Tokens} from '../results/row-schema.js'
+import type {Scenario} from '../spec/schemas/scenario.js'
+import {checkAssertions, type AssertionResult} from '../verify/assertions.js'
+import {evaluateCheckpoints, type CheckpointResult} from '../verify/checkpoints.js'
+import type {ModelSource} from './model-source.js'
+import type {PlannedRun} from './plan.js'
+import {renderPrompt} from './prompt.js'
+import type {Redactor} from './redact.js'
+import type {RunTarget} from './target.js'
+
+export interface Price {
+  input: number
+  output: number
+  cache_read?: number
+  cache_write?: number
+}
+
+export interface SuiteContext {
+  runId: string
+  suite: string | null
+  scenarioSet: string | null
+  registry: PluginRegistry
+  target: RunTarget
+  model: ModelSource
+  provider: {name: string; plugin: Provider; options: Record<string, unknown>}
+  modes: Map<string, {mode: Mode; options: Record<string, unknown>}>
+  manifest: Manifest
+  manifestFile: string
+  /** results_dir: traces go to <results_dir>/<run id>/traces. */
+  resultsDir: string
+  timeouts: {run_ms: number; stall_ms: number; checkpoint_ms: number; checkpoint_interval_ms: number}
+  limits: {max_turns?: number; max_tokens?: number}
+  infraRetries: number
+  price?: Price
+  versions: Row['versions']
+  git: Row['git']
+  redact: Redactor
+  /** Ctrl-C: in-flight runs are aborted and not recorded (resume runs them again). */
+  signal: AbortSignal
+  onProgress?: (run: PlannedRun, event: ProviderProgress) => void
+}
+
+type AbortKind = 'timeout' | 'stall' | 'interrupted'
+
+class RunAbort extends Error {
+  constructor(readonly kind: AbortKind) {
+    super(kind)
+  }
+}
+
+interface Attempt {
+  record: Row['attempts'][number]
+  retryable: boolean
+  interrupted: boolean
+  outcome: Row['outcome']
+  error: Row['error']
+  tokens: Tokens
+  trace?: ProviderTrace
+  assertion?: AssertionResult
+  checkpoints: CheckpointResult[]
+  variables: Record<string, unknown> | null
+  apiCalls: number | null
+  agentMs: number | null
+  timing: NonNullable<Row['timing']>
+  tracePath: string | null
+}
+
+const ZERO_USAGE: Usage = {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}
+
+export function tokensOf(usage: Usage): Tokens {
+  const total = usage.input + usage.output + usage.reasoning + usage.cache_read + usage.cache_write
+  return {...usage, total, active: total - usage.cache_read}
+}
+
+export function priceOf(usage: Usage, price: Price): number {
+  const perToken = (perMillion: number) => perMillion / 1_000_000
+  return (
+    usage.input * perToken(price.input) +
+    (usage.output + usage.reasoning) * perToken(price.output) +
+    usage.cache_read * perToken(price.cache_read ?? price.input) +
+    usage.cache_write * perToken(price.cache_write ?? price.input)
+  )
+}
+
+function isInfrastructureError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'InfrastructureError' || (error as {infrastructure?: unknown}).infrastructure === true)
+}
+
+/** An abort signal for one attempt: the run timeout, the stall watchdog and Ctrl-C, with the reason kept. */
+function attemptSignal(ctx: SuiteContext, runMs: number) {
+  const controller = new AbortController()
+  const abort = (kind: AbortKind) => {
+    if (!controller.signal.aborted) controller.abort(new RunAbort(kind))
+  }
+  const timeout = setTimeout(() => abort('timeout'), runMs)
+  let stall = setTimeout(() => abort('stall'), ctx.timeouts.stall_ms)
+  const onInterrupt = () => abort('interrupted')
+  ctx.signal.addEventListener('abort', onInterrupt, {once: true})
+  if (ctx.signal.aborted) abort('interrupted')
+  return {
+    signal: controller.signal,
+    progress() {
+      clearTimeout(stall)
+      stall = setTimeout(() => abort('stall'), ctx.timeouts.stall_ms)
+    },
+    kind: (): AbortKind | undefined => (controller.signal.reason instanceof RunAbort ? controller.signal.reason.kind : undefined),
+    dispose() {
+      clearTimeout(timeout)
+      clearTimeout(stall)
+      ctx.signal.removeEventListener('abort', onInterrupt)
+    },
+  }
+}
+
+function traceFileName(run: PlannedRun, attempt: number): string {
+  return `${run.scenario_id}__${run.mode}__i${run.iteration}__a${attempt}.json`
+}
+
+async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attemptNo: number): Promise<Attempt> {
+  const startedAt = new Date()
+  const started = performance.now()
+  const timing = {model_ms: 0, tools_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 0}
+  const base = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing}
+  const finish = (partial: Pick<Attempt, 'outcome' | 'error' | 'retryable'> & Partial<Attempt>): Attempt => {
+    const tokens = partial.tokens ?? tokensOf(ZERO_USAGE)
+    return {
+      ...base,
+      interrupted: false,
+      tokens,
+      ...partial,
+      record: {attempt: attemptNo, outcome: partial.outcome, error: partial.error, started_at: startedAt.toISOString(), latency_ms_wall: performance.now() - started, tokens},
+    }
+  }
+  const workdir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-run-'))
+  const limits = attemptSignal(ctx, scenario.timeout_ms ?? ctx.timeouts.run_ms)
+  const {mode, options: modeOptions} = ctx.modes.get(run.mode)!
+  let releaseModel = () => {}
+  let access: ReturnType<RunTarget['agentAccess']> | undefined
+  let session: Awaited<ReturnType<Mode['open']>> | undefined
+  try {
+    // Fixtures: reset to the seeded state, or fresh resources for what GitHub cannot undo.
+    let manifest = ctx.manifest
+    const kinds = scenario.fixture?.requires ?? []
+    const fixturesStarted = performance.now()
+    try {
+      const {ctx: fixtureCtx, options} = ctx.target.fixtures
+      if (scenario.fixture?.seed_per_iteration) manifest = await seedForIteration(fixtureCtx, manifest, kinds, options)
+      else if (scenario.fixture?.reseed_per_iteration && kinds.length > 0) await resetFixtures(fixtureCtx, manifest, kinds, options)
+    } catch (error) {
+      return finish({outcome: 'infra_error', error: {type: 'fixture_error', message: (error as Error).message}, retryable: true})
+    } finally {
+      timing.fixtures_ms = performance.now() - fixturesStarted
+    }
+    const variables = resolveVariables(scenario, manifest, ctx.manifestFile, ctx.runId)
+    base.variables = variables
+    const prompt = renderPrompt(scenario, variables)
+    access = ctx.target.agentAccess(workdir)
+    session = await mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, token: access.token, env: access.env}, workdir, signal: limits.signal})
+    const model = ctx.model.endpointFor(scenario, run.mode, variables)
+    releaseModel = model.release
+    const agentStarted = performance.now()
+    let trace: ProviderTrace
+    try {
+      trace = await ctx.provider.plugin.run({
+        prompt,
+        session,
+        model: model.endpoint,
+        options: ctx.provider.options,
+        limits: {timeout_ms: scenario.timeout_ms ?? ctx.timeouts.run_ms, ...ctx.limits},
+        signal: limits.signal,
+        onProgress: (event) => {
+          limits.progress()
+          ctx.onProgress?.(run, event)
+        },
+      })
+    } catch (error) {
+      base.agentMs = performance.now() - agentStarted
+      const kind = limits.kind()
+      if (kind === 'interrupted') return {...finish({outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false}), interrupted: true}
+      if (kind) return finish({outcome: 'timeout', error: {type: kind, message: `${kind} after ${Math.round(performance.now() - started)} ms`}, retryable: false})
+      const partial = (error as {trace?: ProviderTrace}).trace
+      return finish({
+        outcome: 'infra_error',
+        error: {type: isInfrastructureError(error) ? 'provider_error' : 'runner_error', message: (error as Error).message},
+        retryable: isInfrastructureError(error),
+        trace: partial,
+        tokens: tokensOf(sumUsage((partial?.turns ?? []).map((t) => t.usage))),
+      })
+    }
+    base.agentMs = performance.now() - agentStarted
+    base.apiCalls = access.apiCalls()
+    const toolMs = trace.turns.flatMap((t) => t.tool_calls).reduce((sum, call) => sum + call.ms, 0)
+    timing.turns = trace.turns.length
+    timing.tools_ms = toolMs
+    timing.model_ms = Math.max(0, trace.turns.reduce((sum, t) => sum + t.ms, 0) - toolMs)
+    const tokens = tokensOf(sumUsage(trace.turns.map((t) => t.usage)))
+    const kind = limits.kind()
+    if (kind === 'interrupted') return {...finish({outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false, trace, tokens}), interrupted: true}
+    if (kind) return finish({outcome: 'timeout', error: {type: kind, message: `${kind} after ${Math.round(performance.now() - started)} ms`}, retryable: false, trace, tokens})
+    limits.dispose()
+    const toolCalls = trace.turns.reduce((sum, t) => sum + t.tool_calls.length, 0)
+    const assertion = scenario.type === 'atomic' ? checkAssertions(scenario, trace.final_text, toolCalls, run.mode) : undefined
+    const checkpointsStarted = performance.now()
+    const checkpoints =
+      scenario.type === 'workflow'
+        ? await evaluateCheckpoints(scenario.assertions.checkpoints, {
+            octokit: ctx.target.reader,
+            registry: ctx.registry,
+            variables,
+            budgetMs: ctx.timeouts.checkpoint_ms,
+            intervalMs: ctx.timeouts.checkpoint_interval_ms,
+            signal: ctx.signal,
+          })
+        : []
+    timing.checkpoints_ms = performance.now() - checkpointsStarted
+    base.checkpoints = checkpoints
+    const failedCheckpoints = checkpoints.filter((c) => !c.passed).map((c) => c.name)
+    const limitHit = trace.stop_reason === 'max_turns' || trace.stop_reason === 'max_tokens'
+    let error: Row['error'] = null
+    if (limitHit) error = {type: trace.stop_reason, message: `the run reached its ${trace.stop_reason === 'max_turns' ? 'turn' : 'token'} limit`}
+    else if (assertion && !assertion.passed) error = {type: 'assertion_failed', message: assertion.message ?? 'assertion failed'}
+    else if (failedCheckpoints.length > 0) error = {type: 'checkpoint_failed', message: `Workflow checkpoint verification failed: ${failedCheckpoints.join(', ')}`}
+    return finish({outcome: error ? 'fail' : 'pass', error, retryable: false, trace, tokens, assertion})
+  } catch (error) {
+    const kind = limits.kind()
+    if (kind === 'interrupted') return {...finish({outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false}), interrupted: true}
+    if (kind) return finish({outcome: 'timeout', error: {type: kind, message: (error as Error).message}, retryable: false})
+    // Bad bindings are bad input: they stop the suite rather than fail one run.
+    if ((error as Error).name === 'BadInputError') throw error
+    return finish({outcome: 'infra_error', error: {type: 'runner_error', message: (error as Error).message}, retryable: isInfrastructureError(error)})
+  } finally {
+    limits.dispose()
+    releaseModel()
+    await session?.close().catch(() => {})
+    access?.release()
+    await rm(workdir, {recursive: true, force: true}).catch(() => {})
+  }
+}
+
+async function writeTrace(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attempt: Attempt): Promise<string> {
+  const relative = path.join(ctx.runId, 'traces', traceFileName(run, attempt.record.attempt))
+  const file = path.join(ctx.resultsDir, relative)
+  await mkdir(path.dirname(file), {recursive: true})
+  const document = ctx.redact({
+    run_id: ctx.runId,
+    scenario_id: run.scenario_id,
+    mode: run.mode,
+    iteration: run.iteration,
+    attempt: attempt.record,
+    variables: attempt.variables,
+    prompt: attempt.variables ? renderPrompt(scenario, attempt.variables) : null,
+    stop_reason: attempt.trace?.stop_reason ?? null,
+    final_text: attempt.trace?.final_text ?? null,
+    turns: attempt.trace?.turns ?? [],
+    messages: attempt.trace?.messages ?? [],
+    assertion: attempt.assertion ?? null,
+    checkpoints: attempt.checkpoints,
+    timing: attempt.timing,
+  })
+  await writeFile(file, JSON.stringify(document, null, 2) + '\n')
+  return relative
+}
+
+/** Runs every attempt of one planned run and builds its row; null when Ctrl-C interrupted it. */
+export async function executeRun(ctx: SuiteContext, run: PlannedRun, scenario: Scenario): Promise<Row | null> {
+  const startedAt = new Date()
+  const started = performance.now()
+  const maxAttempts = 1 + Math.max(ctx.infraRetries, scenario.allowed_retries ?? 0)
+  const attempts: Attempt[] = []
+  for (let n = 1; n <= maxAttempts; n++) {
+    const attempt = await runAttempt(ctx, run, scenario, n)
+    if (attempt.interrupted) return null
+    attempt.tracePath = await writeTrace(ctx, run, scenario, attempt)
+    attempts.push(attempt)
+    if (!attempt.retryable || ctx.signal.aborted) break
+    // Back off a little: infrastructure that just failed is often busy.
+    await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** (n - 1))))
+  }
+  const last = attempts.at(-1)!
+  const toolCalls = last.trace?.turns.flatMap((t) => t.tool_calls) ?? []
+  const usage = sumUsage((last.trace?.turns ?? []).map((t) => t.usage))
+  const cost = last.trace?.cost_usd ?? (ctx.price ? priceOf(usage, ctx.price) : null)
+  const row: Row = {
+    schema_version: 1,
+    run_id: ctx.runId,
+    suite: ctx.suite,
+    scenario_id: run.scenario_id,
+    scenario_type: scenario.type,
+    scenario_set: ctx.scenarioSet,
+    mode: run.mode,
+    provider: ctx.provider.name,
+    model: ctx.model.label,
+    iteration: run.iteration,
+    started_at: startedAt.toISOString(),
+    finished_at: new Date().toISOString(),
+    outcome: last.outcome,
+    success: last.outcome === 'pass',
+    output_valid: scenario.type === 'atomic' ? (last.assertion?.output_valid ?? false) : last.outcome === 'pass' || last.outcome === 'fail',
+    error: last.error,
+    latency_ms_wall: performance.now() - started,
+    latency_ms_agent: last.agentMs,
+    tokens: last.tokens,
+    cost_usd: cost,
+    tool_calls: {total: toolCalls.length, failed: toolCalls.filter((c) => !c.ok).length},
+    github_api_calls: last.apiCalls,
+    checkpoints: last.checkpoints.map((c) => ({name: c.name, passed: c.passed, expected: c.expected, actual: c.actual, message: c.message, task: c.task, result: c.result})),
+    retries: attempts.length - 1,
+    attempts: attempts.map((a) => a.record),
+    versions: ctx.versions,
+    git: ctx.git,
+    fixture_seed: ctx.manifest.seed_id,
+    trace: last.tracePath,
+    variables: last.variables,
+    timing: last.timing,
+    route_used: last.assertion?.route_used ?? null,
+    internal_retries: last.assertion ? last.assertion.internal_retries : null,
+  }
+  return ctx.redact(row)
+}

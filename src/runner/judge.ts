@@ -1,0 +1,37 @@
+/**
+ * After a suite: the report over its rows and, when the suite names a gate profile, the gate. The
+ * gate needs both of its modes in the rows; when one could not run here it is skipped, with the reason.
+ */
+import type {LoadedConfig} from '../config/load-config.js'
+import {produceGate, produceReport} from '../report/produce.js'
+import type {GateDocument} from '../report/report-schema.js'
+import type {Report} from '../report/summary.js'
+import type {RunSummary} from './run-suite.js'
+
+export interface Judgement {
+  report: Report | null
+  gate: GateDocument | null
+  /** Why there is no gate, when there is none. */
+  gate_skipped: string | null
+  files: string[]
+  /** The gate's exit code (0 pass, 1 fail, 3 inconclusive), 0 without a gate. */
+  exit_code: number
+}
+
+export async function judgeRun(config: LoadedConfig, summary: RunSummary, cwd = process.cwd()): Promise<Judgement> {
+  const formats: Array<'md' | 'json'> = ['md', 'json']
+  const selection = {runId: summary.run_id, cwd, formats}
+  if (summary.completed + summary.skipped.length === 0) return {report: null, gate: null, gate_skipped: 'no rows were recorded', files: [], exit_code: 0}
+  const gateSelection = summary.gate
+  const baseline = gateSelection?.baseline ?? config.values.gate.baseline
+  const {report, files} = await produceReport(config, {...selection, baseline})
+  if (!gateSelection?.profile) return {report, gate: null, gate_skipped: 'the suite names no gate profile', files, exit_code: 0}
+  const candidate = gateSelection.candidate ?? config.values.gate.candidate
+  const missing = [baseline, candidate].filter((mode) => !summary.modes.includes(mode))
+  if (missing.length > 0) {
+    const reasons = missing.map((mode) => `${mode}: ${summary.unavailable.find((u) => u.mode === mode)?.reason ?? 'not run'}`)
+    return {report, gate: null, gate_skipped: `the gate compares ${baseline} with ${candidate}, and ${reasons.join('; ')}`, files, exit_code: 0}
+  }
+  const {gate, files: gateFiles} = await produceGate(config, {...selection, baseline, candidate, profile: gateSelection.profile})
+  return {report, gate, gate_skipped: null, files: [...files, ...gateFiles], exit_code: gate.exit_code}
+}

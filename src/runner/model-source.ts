@@ -1,0 +1,85 @@
+/**
+ * The model of a suite: a scripted one (`oracle`, `noop`), served by ghx-bench on loopback with each
+ * run's reference plan, or a real one behind an OpenAI-compatible endpoint (base URL from the suite,
+ * the config or $OPENAI_BASE_URL; the key from the environment only).
+ */
+import {SCRIPTED_MODELS, startScriptedModels, type ScriptedModelName, type ScriptedModels, type ScriptStep} from '../agent/scripted-models.js'
+import type {ModelEndpoint} from '../plugins/api.js'
+import {BadInputError} from '../spec/diagnostics.js'
+import {fillPlaceholders} from '../spec/placeholders.js'
+import type {Scenario} from '../spec/schemas/scenario.js'
+
+export interface ModelSource {
+  /** provider/model, as rows record it. */
+  label: string
+  scripted?: ScriptedModelName
+  /** The endpoint for one run: scripted models get the run's plan. */
+  endpointFor(scenario: Scenario, mode: string, variables: Record<string, unknown>): {endpoint: ModelEndpoint; release: () => void}
+  /** Time spent serving scripted-model requests so far (0 for remote models, measured per run instead). */
+  servedMs(): number
+  secrets(): string[]
+  close(): Promise<void>
+}
+
+export interface ModelSettings {
+  model: string
+  endpoint?: {base_url?: string; api_key_env?: string}
+  /** For reliability tests: a share of scripted-model requests answered 503. */
+  faultRate?: number
+  seed?: number
+  env?: NodeJS.ProcessEnv
+  origin: string
+}
+
+export function isScriptedModel(model: string): model is ScriptedModelName {
+  return (SCRIPTED_MODELS as readonly string[]).includes(model)
+}
+
+/** A scenario's reference plan for a mode, placeholders filled: tool steps and the final answer. */
+export function referencePlan(scenario: Scenario, mode: string, variables: Record<string, unknown>): {steps: ScriptStep[]; answer?: unknown} | undefined {
+  const plan = scenario.reference?.[mode]
+  if (!plan) return undefined
+  const steps: ScriptStep[] = []
+  let answer: unknown
+  for (const step of plan) {
+    if ('answer' in step) answer = step.answer
+    else steps.push({tool: step.tool, args: fillPlaceholders(step.args as Record<string, unknown>, variables)})
+  }
+  return {steps, answer: answer === undefined ? undefined : fillPlaceholders(answer, variables)}
+}
+
+export async function openModelSource(settings: ModelSettings): Promise<ModelSource> {
+  const env = settings.env ?? process.env
+  if (isScriptedModel(settings.model)) {
+    const model = settings.model
+    const server: ScriptedModels = await startScriptedModels({faultRate: settings.faultRate, faultSeed: settings.seed})
+    return {
+      label: `ghx-bench/${model}`,
+      scripted: model,
+      endpointFor(scenario, mode, variables) {
+        const plan = referencePlan(scenario, mode, variables) ?? {steps: []}
+        const final = scenario.type === 'atomic' ? {kind: 'envelope' as const, answer: plan.answer} : {kind: 'text' as const}
+        const {baseUrl, release} = server.register({model, steps: plan.steps, final})
+        return {endpoint: {id: model, baseUrl}, release}
+      },
+      servedMs: () => server.served.ms,
+      secrets: () => [],
+      close: () => server.close(),
+    }
+  }
+  const baseUrl = settings.endpoint?.base_url ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1'
+  const keyVariable = settings.endpoint?.api_key_env ?? 'OPENAI_API_KEY'
+  const apiKey = env[keyVariable]
+  if (!apiKey && !/^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(baseUrl)) {
+    throw new BadInputError([{file: settings.origin, code: 'config', message: `model "${settings.model}" needs an API key in $${keyVariable} for ${baseUrl} (or use model: oracle for the embedded default)`}])
+  }
+  // The model id goes to the endpoint as written (OpenRouter wants provider/model); rows name the host when there is no provider part.
+  const id = settings.model
+  return {
+    label: id.includes('/') ? id : `${new URL(baseUrl).hostname}/${id}`,
+    endpointFor: () => ({endpoint: {id, baseUrl, apiKey}, release: () => {}}),
+    servedMs: () => 0,
+    secrets: () => (apiKey ? [apiKey] : []),
+    close: async () => {},
+  }
+}

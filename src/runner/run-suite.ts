@@ -1,0 +1,317 @@
+/**
+ * `ghx-bench run SUITE`, the pipeline: load and validate -> freeze plugins -> open the target and
+ * the model -> preflight each mode once -> ensure fixtures and check every binding -> plan ->
+ * schedule (runs that share a fixture never overlap) -> one fsynced row per run -> report and gate.
+ * Re-running with the same run id skips the rows already recorded.
+ */
+import {execFile} from 'node:child_process'
+import {randomUUID} from 'node:crypto'
+import {existsSync} from 'node:fs'
+import {mkdtemp, rm} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
+import {promisify} from 'node:util'
+import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
+import {resolveVariables} from '../github/fixtures/bindings.js'
+import {cleanupFixtures, resetFixtures, seedFixtures, withDependencies} from '../github/fixtures/index.js'
+import type {Manifest} from '../github/fixtures/manifest.js'
+import {readManifest, writeManifest} from '../github/fixtures/service.js'
+import {packagePath} from '../package-paths.js'
+import type {Availability, Mode, ProviderProgress} from '../plugins/api.js'
+import {loadPlugins} from '../plugins/loader.js'
+import type {PluginRegistry} from '../plugins/registry.js'
+import {pluginRequests} from '../plugins/requests.js'
+import type {Row} from '../results/row-schema.js'
+import {readRows} from '../results/sources.js'
+import {ResultsWriter, runFile} from '../results/store.js'
+import {loadCatalogue, selectScenarios, setMembers, type Catalogue} from '../spec/catalogue.js'
+import {BadInputError, type Diagnostic} from '../spec/diagnostics.js'
+import type {FixtureKind, Scenario} from '../spec/schemas/scenario.js'
+import type {PluginRef, Suite} from '../spec/schemas/suite.js'
+import {displayPath} from '../spec/source-document.js'
+import {HARNESS_VERSION} from '../version.js'
+import {executeRun, type SuiteContext} from './execute-run.js'
+import {openModelSource} from './model-source.js'
+import {buildPlan, type PlannedRun} from './plan.js'
+import {createRedactor} from './redact.js'
+import {openRunTarget} from './target.js'
+
+export interface RunOptions {
+  suitePath: string
+  cwd?: string
+  modes?: string[]
+  scenarios?: string[]
+  set?: string
+  repetitions?: number
+  concurrency?: number
+  seed?: number
+  runId?: string
+  model?: string
+  fixtureManifest?: string
+  dryRun?: boolean
+  /** Share of sandbox and scripted-model requests that fail (reliability testing). */
+  faultRate?: number
+  /** Ctrl-C: aborts in-flight runs; recorded rows stay. */
+  signal?: AbortSignal
+}
+
+export type SuiteEvent =
+  | {type: 'suite_started'; run_id: string; modes: string[]; unavailable: Array<{mode: string; reason: string}>; total: number; skipped: number; seed: number; per_mode: Record<string, number>}
+  | {type: 'run_started'; key: string; mode: string; scenario_id: string; iteration: number}
+  | {type: 'run_progress'; key: string; mode: string; event: ProviderProgress}
+  | {type: 'run_finished'; key: string; mode: string; scenario_id: string; iteration: number; outcome: Row['outcome']; tokens: number; ms: number}
+  | {type: 'suite_finished'; run_id: string; completed: number; interrupted: boolean}
+
+export interface RunPlanView {
+  run_id: string
+  suite: string
+  seed: number
+  modes: string[]
+  unavailable: Array<{mode: string; reason: string}>
+  runs: PlannedRun[]
+  skipped: string[]
+  /** The suite's gate selection (profile, baseline, candidate), when it names one. */
+  gate: Suite['gate'] | null
+}
+
+export interface RunSummary extends RunPlanView {
+  results_file: string
+  completed: number
+  interrupted: boolean
+  by_mode: Record<string, {pass: number; fail: number; timeout: number; infra_error: number}>
+}
+
+const DEFAULTS = {run_ms: 60_000, stall_ms: 60_000, checkpoint_ms: 12_000, checkpoint_interval_ms: 1_000, repetitions: 1, concurrency: 1, infra_retries: 2}
+
+const refName = (ref: PluginRef) => (typeof ref === 'string' ? ref : ref.name)
+const refOptions = (ref: PluginRef | undefined) => (ref && typeof ref === 'object' ? (ref.options ?? {}) : {})
+
+export interface PreparedSuite {
+  config: LoadedConfig
+  registry: PluginRegistry
+  catalogue: Catalogue
+  suite: Suite
+  suiteFile: string
+  scenarios: Scenario[]
+}
+
+/** Loads the config's plugins and the catalogue with the suite, and selects its scenarios (flags applied). */
+export async function prepareSuite(config: LoadedConfig, options: RunOptions): Promise<PreparedSuite> {
+  const cwd = options.cwd ?? process.cwd()
+  const suiteFile = path.resolve(cwd, options.suitePath)
+  if (!existsSync(suiteFile)) throw new BadInputError([{file: displayPath(suiteFile, cwd), code: 'io', message: 'no such suite file'}])
+  const registry = await loadPlugins({fromDir: config.dir, plugins: pluginRequests(config.values.plugins), origin: config.file ? displayPath(config.file, cwd) : '(config)'})
+  const root = resolveConfigPath(config, config.values.suites_dir)
+  const catalogue = await loadCatalogue({root, registry, cwd, extraFiles: path.relative(root, suiteFile).startsWith('..') ? [suiteFile] : [], builtInProfilesDir: packagePath('suites', 'profiles')})
+  const findings = [...catalogue.diagnostics.values()].flat()
+  if (findings.length > 0) throw new BadInputError(findings)
+  const spec = [...catalogue.suites.values()].find((s) => s.absolutePath === suiteFile)
+  if (!spec) throw new BadInputError([{file: displayPath(suiteFile, cwd), code: 'io', message: 'not a suite (suites live in the suites folder or are named with kind: suite)'}])
+  const problem = (message: string): BadInputError => new BadInputError([{file: displayPath(suiteFile, cwd), code: 'unknown_reference', message}])
+  if (options.set && !catalogue.sets.has(options.set)) throw problem(`--set: unknown set "${options.set}"`)
+  let ids = options.set ? setMembers(catalogue, options.set) : selectScenarios(spec.value, catalogue)
+  if (options.scenarios?.length) {
+    const unknown = options.scenarios.filter((id) => !catalogue.scenarios.has(id))
+    if (unknown.length > 0) throw problem(`--scenario: unknown scenario ${unknown.join(', ')}`)
+    ids = options.scenarios
+  }
+  const suite: Suite = {...spec.value}
+  if (options.modes?.length) {
+    const known = new Set(suite.modes.map(refName))
+    const unknown = options.modes.filter((m) => !known.has(m))
+    if (unknown.length > 0) throw problem(`--mode: ${unknown.join(', ')} is not one of the suite's modes (${[...known].join(', ')})`)
+    suite.modes = suite.modes.filter((m) => options.modes!.includes(refName(m)))
+  }
+  const missing: Diagnostic[] = suite.modes
+    .map(refName)
+    .filter((name) => !registry.mode(name))
+    .map((name) => spec.document.diagnostic(['modes', suite.modes.findIndex((m) => refName(m) === name)], 'unknown_reference', `unknown mode "${name}": no plugin provides it (modes: ${registry.modeNames().join(', ')})`))
+  if (missing.length > 0) throw new BadInputError(missing)
+  return {config, registry, catalogue, suite, suiteFile, scenarios: ids.map((id) => catalogue.scenarios.get(id)!.value)}
+}
+
+async function gitOfProject(cwd: string): Promise<Row['git']> {
+  const run = promisify(execFile)
+  try {
+    const commit = (await run('git', ['rev-parse', 'HEAD'], {cwd})).stdout.trim()
+    const remote = (await run('git', ['config', '--get', 'remote.origin.url'], {cwd}).catch(() => ({stdout: ''}))).stdout.trim()
+    // A remote URL may carry credentials (https://user:token@host/...): keep only host and path.
+    const repo = remote ? remote.replace(/^(https?:\/\/)[^@/]+@/, '$1') : null
+    return {repo, commit}
+  } catch {
+    return null
+  }
+}
+
+/** Runs that share a fixture kind must not overlap: a reset in one would pull the floor from the other. */
+function fixtureLocks(scenario: Scenario): string[] {
+  return withDependencies(scenario.fixture?.requires ?? [])
+}
+
+async function ensureFixtures(ctx: {config: LoadedConfig; target: Awaited<ReturnType<typeof openRunTarget>>; manifestFile: string; scenarios: Scenario[]}): Promise<Manifest> {
+  const kinds = withDependencies(ctx.scenarios.flatMap((s) => s.fixture?.requires ?? []))
+  const existing = existsSync(ctx.manifestFile) ? await readManifest(ctx.manifestFile) : undefined
+  const {ctx: fixtureCtx, options} = ctx.target.fixtures
+  const usable = existing && existing.seed_id === fixtureCtx.seedId && existing.repo.full_name === `${fixtureCtx.owner}/${fixtureCtx.name}` ? existing : undefined
+  if (usable && kinds.every((k) => usable.resources[k])) return usable
+  // Seeding is idempotent: what exists is reused, what is missing is created.
+  const manifest = await seedFixtures(fixtureCtx, kinds, options, usable)
+  await writeManifest(ctx.manifestFile, manifest)
+  return manifest
+}
+
+/** What Ctrl-C leaves behind: fixtures reset to their seeded state, removed, or kept as they are. */
+async function afterInterrupt(policy: 'reset' | 'cleanup' | 'keep', target: Awaited<ReturnType<typeof openRunTarget>>, manifest: Manifest, manifestFile: string): Promise<void> {
+  const {ctx, options} = target.fixtures
+  if (policy === 'reset') await resetFixtures(ctx, manifest, Object.keys(manifest.resources) as FixtureKind[], options)
+  if (policy === 'cleanup') {
+    await cleanupFixtures(ctx, {all: false})
+    await rm(manifestFile, {force: true})
+  }
+}
+
+async function recordedKeys(file: string, cwd: string): Promise<Set<string>> {
+  const keys = new Set<string>()
+  if (!existsSync(file)) return keys
+  for await (const row of readRows([file], () => {}, cwd)) keys.add(`${row.scenario_id}/${row.mode}/${row.iteration}`)
+  return keys
+}
+
+/** Picks runs in plan order, skipping those whose fixtures are busy, up to `concurrency` at once. */
+async function schedule(plan: PlannedRun[], concurrency: number, locksOf: (run: PlannedRun) => string[], execute: (run: PlannedRun) => Promise<void>, signal: AbortSignal): Promise<void> {
+  const pending = [...plan]
+  const busy = new Set<string>()
+  const active = new Set<Promise<void>>()
+  while ((pending.length > 0 && !signal.aborted) || active.size > 0) {
+    while (active.size < concurrency && !signal.aborted) {
+      const index = pending.findIndex((run) => locksOf(run).every((lock) => !busy.has(lock)))
+      if (index < 0) break
+      const [run] = pending.splice(index, 1) as [PlannedRun]
+      const locks = locksOf(run)
+      for (const lock of locks) busy.add(lock)
+      const task: Promise<void> = execute(run).finally(() => {
+        for (const lock of locks) busy.delete(lock)
+        active.delete(task)
+      })
+      active.add(task)
+    }
+    if (active.size === 0) break
+    await Promise.race(active)
+  }
+}
+
+export async function runSuite(config: LoadedConfig, options: RunOptions, onEvent: (event: SuiteEvent) => void = () => {}): Promise<RunSummary> {
+  const cwd = options.cwd ?? process.cwd()
+  const prepared = await prepareSuite(config, options)
+  const {registry, suite, scenarios} = prepared
+  const origin = displayPath(prepared.suiteFile, cwd)
+  const seed = options.seed ?? suite.seed ?? 1
+  const runId = options.runId ?? `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomUUID().slice(0, 8)}`
+  const providerRef = suite.provider ?? config.values.provider
+  const provider = registry.provider(refName(providerRef))
+  if (!provider) throw new BadInputError([{file: origin, code: 'unknown_reference', message: `unknown provider "${refName(providerRef)}" (providers: ${registry.providerNames().join(', ')})`}])
+  const modelName = options.model ?? suite.model ?? config.values.model
+  const resultsDir = resolveConfigPath(config, config.values.results_dir)
+  const resultsFile = runFile(resultsDir, runId)
+  const done = await recordedKeys(resultsFile, cwd)
+  const signal = options.signal ?? new AbortController().signal
+
+  const target = await openRunTarget(config, {faults: options.faultRate ? {seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined})
+  let model: Awaited<ReturnType<typeof openModelSource>> | undefined
+  let writer: ResultsWriter | undefined
+  const byMode: RunSummary['by_mode'] = {}
+  let completed = 0
+  try {
+    model = await openModelSource({model: modelName, endpoint: suite.endpoint ?? config.values.endpoint, faultRate: options.faultRate, seed, origin})
+    // Preflight once per suite: a mode that cannot run here is reported and left out, never counted.
+    const modes = new Map<string, {mode: Mode; options: Record<string, unknown>}>()
+    const unavailable: Array<{mode: string; reason: string}> = []
+    const preflightDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-preflight-'))
+    try {
+      const access = target.agentAccess(preflightDir)
+      for (const ref of suite.modes) {
+        const mode = registry.mode(refName(ref))!
+        const context = {options: refOptions(ref), github: {apiUrl: access.apiUrl, token: access.token, env: access.env}, workdir: preflightDir}
+        const availability: Availability = await mode.available(context).catch((error: Error) => ({available: false, reason: error.message}))
+        if (availability.available) modes.set(mode.name, {mode, options: refOptions(ref)})
+        else unavailable.push({mode: mode.name, reason: availability.reason ?? 'not available'})
+      }
+      access.release()
+    } finally {
+      await rm(preflightDir, {recursive: true, force: true})
+    }
+    if (modes.size === 0) throw new BadInputError([{file: origin, code: 'config', message: `no mode of the suite can run here: ${unavailable.map((u) => `${u.mode}: ${u.reason}`).join('; ')}`}])
+
+    const manifestFile = options.fixtureManifest ? path.resolve(cwd, options.fixtureManifest) : resolveConfigPath(config, config.values.fixtures.manifest)
+    const manifest = await ensureFixtures({config, target, manifestFile, scenarios})
+    // Every binding is checked before the first run: a typo fails here, not in run 40.
+    for (const scenario of scenarios) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
+
+    const byId = new Map(scenarios.map((s) => [s.id, s]))
+    const plan = buildPlan(scenarios.map((s) => s.id), [...modes.keys()], options.repetitions ?? suite.repetitions ?? DEFAULTS.repetitions, seed)
+    const todo = plan.filter((run) => !done.has(run.key))
+    const view: RunPlanView = {run_id: runId, suite: suite.name, seed, modes: [...modes.keys()], unavailable, runs: todo, skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key), gate: suite.gate ?? null}
+    if (options.dryRun) return {...view, results_file: resultsFile, completed: 0, interrupted: false, by_mode: {}}
+
+    const redact = createRedactor([...target.secrets(), ...model.secrets(), process.env.GH_TOKEN, process.env.GITHUB_TOKEN, process.env.OPENAI_API_KEY])
+    const ctx: SuiteContext = {
+      runId,
+      suite: suite.name,
+      scenarioSet: options.scenarios?.length ? null : (options.set ?? suite.scenarios.set ?? null),
+      registry,
+      target,
+      model,
+      provider: {name: provider.name, plugin: provider, options: refOptions(providerRef)},
+      modes,
+      manifest,
+      manifestFile: displayPath(manifestFile, cwd),
+      resultsDir,
+      timeouts: {
+        run_ms: suite.timeouts?.run_ms ?? DEFAULTS.run_ms,
+        stall_ms: suite.timeouts?.stall_ms ?? DEFAULTS.stall_ms,
+        checkpoint_ms: suite.timeouts?.checkpoint_ms ?? DEFAULTS.checkpoint_ms,
+        checkpoint_interval_ms: target.sandbox ? 100 : DEFAULTS.checkpoint_interval_ms,
+      },
+      limits: {...suite.limits},
+      infraRetries: suite.infra_retries ?? DEFAULTS.infra_retries,
+      price: config.values.pricing?.[model.label] ?? config.values.pricing?.[modelName],
+      versions: {harness: HARNESS_VERSION, plugins: Object.fromEntries(registry.plugins().map((p) => [p.name, p.version]))},
+      git: await gitOfProject(cwd),
+      redact,
+      signal,
+      onProgress: (run, event) => onEvent({type: 'run_progress', key: run.key, mode: run.mode, event}),
+    }
+    const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))
+    onEvent({type: 'suite_started', run_id: runId, modes: view.modes, unavailable, total: plan.length, skipped: view.skipped.length, seed, per_mode: perMode})
+    if (suite.warmup && todo.length > 0) {
+      // One unrecorded run warms caches, connections and the sandbox; its result is discarded.
+      await executeRun({...ctx, resultsDir: await mkdtemp(path.join(tmpdir(), 'ghx-bench-warmup-'))}, todo[0]!, byId.get(todo[0]!.scenario_id)!)
+    }
+    writer = await ResultsWriter.open(resultsDir, runId)
+    const open = writer
+    await schedule(
+      todo,
+      options.concurrency ?? suite.concurrency ?? DEFAULTS.concurrency,
+      (run) => fixtureLocks(byId.get(run.scenario_id)!),
+      async (run) => {
+        onEvent({type: 'run_started', key: run.key, mode: run.mode, scenario_id: run.scenario_id, iteration: run.iteration})
+        const row = await executeRun(ctx, run, byId.get(run.scenario_id)!)
+        if (!row) return
+        await open.append(row)
+        completed++
+        const counts = (byMode[run.mode] ??= {pass: 0, fail: 0, timeout: 0, infra_error: 0})
+        counts[row.outcome]++
+        onEvent({type: 'run_finished', key: run.key, mode: run.mode, scenario_id: run.scenario_id, iteration: run.iteration, outcome: row.outcome, tokens: row.tokens.total, ms: row.latency_ms_wall})
+      },
+      signal,
+    )
+    if (signal.aborted) await afterInterrupt(suite.fixtures?.on_interrupt ?? config.values.fixtures.on_interrupt ?? 'reset', target, manifest, manifestFile)
+    onEvent({type: 'suite_finished', run_id: runId, completed, interrupted: signal.aborted})
+    return {...view, results_file: resultsFile, completed, interrupted: signal.aborted, by_mode: byMode}
+  } finally {
+    await writer?.close()
+    await model?.close()
+    // The sandbox state is saved here, so fixtures stay as they are for the next command.
+    await target.close()
+  }
+}

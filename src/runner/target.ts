@@ -1,0 +1,87 @@
+/**
+ * Where GitHub is for a suite: the fixture layer (seed, reset), the reader that checkpoints use, and
+ * the access each run's agent gets (token, API URL, the environment gh needs). On the sandbox every
+ * run gets its own token, so the agent's API calls are counted exactly; on live GitHub they are not
+ * observable and stay null.
+ */
+import {randomBytes} from 'node:crypto'
+import path from 'node:path'
+import type {LoadedConfig} from '../config/load-config.js'
+import {resolveToken, type GithubClient} from '../github/client.js'
+import {openTarget, type FixtureTarget} from '../github/fixtures/service.js'
+import {AGENT_LOGIN} from '../sandbox/defaults.js'
+import type {FaultConfig} from '../sandbox/faults.js'
+import type {Sandbox} from '../sandbox/server.js'
+
+export interface AgentAccess {
+  apiUrl: string
+  token: string
+  /** The environment that points gh at this GitHub as the agent. */
+  env: Record<string, string>
+  /** The agent's GitHub API calls so far in this run; null where they cannot be observed. */
+  apiCalls(): number | null
+  release(): void
+}
+
+export interface RunTarget {
+  fixtures: FixtureTarget
+  /** The agent's identity reads checkpoints too (the same view of GitHub the agent had). */
+  reader: GithubClient
+  sandbox?: Sandbox
+  agentAccess(workdir: string): AgentAccess
+  /** Tokens of this target, for the redactor. */
+  secrets(): string[]
+  close(): Promise<void>
+}
+
+const GH_QUIET = {GH_NO_UPDATE_NOTIFIER: '1', GH_PROMPT_DISABLED: '1', GH_NO_EXTENSION_UPDATE_NOTIFIER: '1'}
+
+export async function openRunTarget(config: LoadedConfig, options: {repo?: string; seedId?: string; faults?: FaultConfig}): Promise<RunTarget> {
+  const fixtures = await openTarget(config, {repo: options.repo, seedId: options.seedId})
+  const sandbox = fixtures.sandbox
+  if (sandbox) {
+    sandbox.faults.configure(options.faults)
+    const issued: string[] = []
+    return {
+      fixtures,
+      reader: fixtures.ctx.agent,
+      sandbox,
+      agentAccess(workdir) {
+        const token = `ghs_run${randomBytes(16).toString('hex')}`
+        issued.push(token)
+        sandbox.store.addToken(token, AGENT_LOGIN)
+        return {
+          apiUrl: sandbox.url,
+          token,
+          env: sandbox.ghEnv(path.join(workdir, '.config', 'gh'), token),
+          apiCalls: () => sandbox.requests.byToken.get(token) ?? 0,
+          release: () => {
+            delete sandbox.store.state.tokens[token]
+            sandbox.requests.byToken.delete(token)
+          },
+        }
+      },
+      secrets: () => [sandbox.token, sandbox.reviewerToken, ...issued],
+      close: () => fixtures.close(),
+    }
+  }
+  const token = await resolveToken(process.env)
+  const apiUrl = config.values.github?.api_url ?? 'https://api.github.com'
+  const host = new URL(apiUrl).hostname.replace(/^api\./, '')
+  return {
+    fixtures,
+    reader: fixtures.ctx.agent,
+    agentAccess(workdir) {
+      const configDir = path.join(workdir, '.config', 'gh')
+      return {
+        apiUrl,
+        token,
+        env: {GH_TOKEN: token, GITHUB_TOKEN: token, GH_CONFIG_DIR: configDir, ...(host === 'github.com' ? {} : {GH_HOST: host, GH_ENTERPRISE_TOKEN: token}), ...GH_QUIET},
+        apiCalls: () => null,
+        release: () => {},
+      }
+    },
+    secrets: () => [token, process.env.GHX_BENCH_REVIEWER_TOKEN ?? ''],
+    close: () => fixtures.close(),
+  }
+}
