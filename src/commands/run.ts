@@ -19,7 +19,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     scenario: Flags.string({char: 's', multiple: true, description: 'run only these scenario ids (repeatable)'}),
     set: Flags.string({description: 'run this scenario set instead of the suite’s selection'}),
     repetitions: Flags.integer({char: 'r', min: 1, description: 'iterations per scenario and mode (default: the suite’s)'}),
-    concurrency: Flags.integer({char: 'c', min: 1, max: 64, description: 'runs at once (runs that share a fixture never overlap)'}),
+    concurrency: Flags.integer({min: 1, max: 64, description: 'runs at once (runs that share a fixture never overlap)'}),
     seed: Flags.integer({min: 0, description: 'seed of the run order (default: the suite’s)'}),
     'run-id': Flags.string({description: 'the run id; an existing one resumes, skipping recorded rows'}),
     model: Flags.string({description: 'oracle, noop, or a model of an OpenAI-compatible endpoint (default: the suite’s, then the config’s)'}),

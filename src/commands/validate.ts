@@ -1,23 +1,32 @@
-import {Args} from '@oclif/core'
+import {Args, Flags} from '@oclif/core'
 import {BaseCommand, EXIT_BAD_INPUT} from '../cli/base-command.js'
 import {formatDiagnostics} from '../spec/diagnostics.js'
+import type {CalibrationReport} from '../runner/calibrate.js'
 import type {ValidationReport} from '../spec/validate-project.js'
 
 export default class Validate extends BaseCommand<typeof Validate> {
   static override summary = 'Check the config, suites, scenarios, sets and profiles'
   static override description =
-    'Validates every file against its JSON Schema and across files: ids unique, sets and suites reference real scenarios, profiles and sets, read-only sets hold no mutation, placeholders are bound and checkpoint conditions have valid parameters. Every finding is reported at file:line:col; any finding exits 2.'
+    'Validates every file against its JSON Schema and across files: ids unique, sets and suites reference real scenarios, profiles and sets, read-only sets hold no mutation, placeholders are bound and checkpoint conditions have valid parameters. Every finding is reported at file:line:col; any finding exits 2. With --calibrate it then runs every scenario with a reference plan under each mode twice, with the oracle model (which must pass) and noop (which must fail), on the configured target, and lists the mis-calibrated ones (exit 1).'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> suites/smoke.yml',
     '<%= config.bin %> <%= command.id %> --json',
+    '<%= config.bin %> <%= command.id %> --calibrate',
+    '<%= config.bin %> <%= command.id %> --calibrate --mode agent_direct --scenario pr-view-001',
   ]
+  static override flags = {
+    calibrate: Flags.boolean({description: 'prove every reference plan: oracle passes, noop fails', default: false}),
+    mode: Flags.string({char: 'm', multiple: true, description: 'calibrate only these modes'}),
+    scenario: Flags.string({char: 's', multiple: true, description: 'calibrate only these scenarios'}),
+    concurrency: Flags.integer({min: 1, max: 64, description: 'calibration runs at once (default 4)'}),
+  }
   static override strict = false
   static override args = {
     files: Args.string({description: 'files to validate (default: the config and everything under suites/)'}),
   }
 
-  async run(): Promise<ValidationReport> {
+  async run(): Promise<ValidationReport | (ValidationReport & {calibration: CalibrationReport})> {
     const {validateProject} = await import('../spec/validate-project.js')
     const report = await validateProject({configPath: this.flags.config, files: this.positionals})
     if (!report.ok) {
@@ -33,6 +42,20 @@ export default class Validate extends BaseCommand<typeof Validate> {
     this.log(
       `ok: ${report.config ?? 'no config file (defaults)'}, ${counts.suites} suites, ${counts.scenarios} scenarios, ${counts.sets} sets, ${counts.profiles} profiles`,
     )
-    return report
+    if (!this.flags.calibrate) return report
+    const {calibrate} = await import('../runner/calibrate.js')
+    const calibration = await calibrate(await this.loadBenchConfig(), {modes: this.flags.mode, scenarios: this.flags.scenario, concurrency: this.flags.concurrency})
+    const result = {...report, calibration}
+    if (this.jsonEnabled()) {
+      // oclif prints what run() returns; exit(1) would skip that, so a failed calibration prints itself.
+      if (!calibration.ok) this.logJson(result)
+    } else {
+      const count = (status: string) => calibration.entries.filter((e) => e.status === status).length
+      this.log(`calibration: ${count('calibrated')} calibrated, ${count('miscalibrated')} mis-calibrated, ${count('not_run')} not run (scenario x mode with a reference plan)`)
+      for (const {mode, reason} of calibration.unavailable) this.log(`  mode ${mode} not run: ${reason}`)
+      for (const entry of calibration.miscalibrated) this.log(`  mis-calibrated: ${entry.scenario_id} under ${entry.mode}: ${entry.reason}`)
+    }
+    if (!calibration.ok) this.exit(1)
+    return result
   }
 }

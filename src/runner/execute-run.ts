@@ -4,6 +4,7 @@
  * model under the run's limits, then checks the envelope (atomic) and the checkpoints. Only
  * infrastructure failures are retried; each attempt stays in the row.
  */
+import {randomBytes} from 'node:crypto'
 import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
@@ -14,7 +15,7 @@ import type {Manifest} from '../github/fixtures/manifest.js'
 import type {Mode, Provider, ProviderProgress, ProviderTrace, Usage} from '../plugins/api.js'
 import type {PluginRegistry} from '../plugins/registry.js'
 import type {Row, Tokens} from '../results/row-schema.js'
-import type {Scenario} from '../spec/schemas/scenario.js'
+import type {FixtureKind, Scenario} from '../spec/schemas/scenario.js'
 import {checkAssertions, type AssertionResult} from '../verify/assertions.js'
 import {evaluateCheckpoints, type CheckpointResult} from '../verify/checkpoints.js'
 import type {ModelSource} from './model-source.js'
@@ -39,7 +40,8 @@ export interface SuiteContext {
   model: ModelSource
   provider: {name: string; plugin: Provider; options: Record<string, unknown>}
   modes: Map<string, {mode: Mode; options: Record<string, unknown>}>
-  manifest: Manifest
+  /** The suite's manifest; runs that share a kind never overlap, so each may update its own kinds. */
+  fixtures: {manifest: Manifest; update(manifest: Manifest, kinds: readonly FixtureKind[]): void}
   manifestFile: string
   /** results_dir: traces go to <results_dir>/<run id>/traces. */
   resultsDir: string
@@ -154,13 +156,19 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
   let session: Awaited<ReturnType<Mode['open']>> | undefined
   try {
     // Fixtures: reset to the seeded state, or fresh resources for what GitHub cannot undo.
-    let manifest = ctx.manifest
+    let manifest = ctx.fixtures.manifest
     const kinds = scenario.fixture?.requires ?? []
     const fixturesStarted = performance.now()
     try {
       const {ctx: fixtureCtx, options} = ctx.target.fixtures
-      if (scenario.fixture?.seed_per_iteration) manifest = await seedForIteration(fixtureCtx, manifest, kinds, options)
-      else if (scenario.fixture?.reseed_per_iteration && kinds.length > 0) await resetFixtures(fixtureCtx, manifest, kinds, options)
+      // Fresh resources get names of their own, so no two runs (nor two invocations) share one.
+      const suffix = `-i${run.iteration}a${attemptNo}-${randomBytes(3).toString('hex')}`
+      if (scenario.fixture?.seed_per_iteration) manifest = await seedForIteration(fixtureCtx, manifest, kinds, {...options, suffix})
+      else if (scenario.fixture?.reseed_per_iteration && kinds.length > 0) {
+        // A reset may replace a resource (a rerun cannot be undone: a fresh run is dispatched); later runs use the new one.
+        manifest = await resetFixtures(fixtureCtx, manifest, kinds, options)
+        ctx.fixtures.update(manifest, kinds)
+      }
     } catch (error) {
       return finish({outcome: 'infra_error', error: {type: 'fixture_error', message: (error as Error).message}, retryable: true})
     } finally {
@@ -323,7 +331,7 @@ export async function executeRun(ctx: SuiteContext, run: PlannedRun, scenario: S
     attempts: attempts.map((a) => a.record),
     versions: ctx.versions,
     git: ctx.git,
-    fixture_seed: ctx.manifest.seed_id,
+    fixture_seed: ctx.fixtures.manifest.seed_id,
     trace: last.tracePath,
     variables: last.variables,
     timing: last.timing,

@@ -6,6 +6,7 @@
  */
 import {execFile} from 'node:child_process'
 import {randomUUID} from 'node:crypto'
+import {setMaxListeners} from 'node:events'
 import {existsSync} from 'node:fs'
 import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
@@ -37,7 +38,11 @@ import {createRedactor} from './redact.js'
 import {openRunTarget} from './target.js'
 
 export interface RunOptions {
-  suitePath: string
+  /** The suite file; or `suite`, a suite built in memory (calibration), named by `origin`. */
+  suitePath?: string
+  suite?: {value: Suite; origin: string}
+  /** Where rows and traces go (default: results_dir of the config). */
+  resultsDir?: string
   cwd?: string
   modes?: string[]
   scenarios?: string[]
@@ -91,31 +96,36 @@ export interface PreparedSuite {
   registry: PluginRegistry
   catalogue: Catalogue
   suite: Suite
-  suiteFile: string
+  /** The suite's file for messages (file:line:col where there is a document). */
+  origin: string
   scenarios: Scenario[]
 }
 
 /** Loads the config's plugins and the catalogue with the suite, and selects its scenarios (flags applied). */
 export async function prepareSuite(config: LoadedConfig, options: RunOptions): Promise<PreparedSuite> {
   const cwd = options.cwd ?? process.cwd()
-  const suiteFile = path.resolve(cwd, options.suitePath)
-  if (!existsSync(suiteFile)) throw new BadInputError([{file: displayPath(suiteFile, cwd), code: 'io', message: 'no such suite file'}])
+  const suiteFile = options.suitePath ? path.resolve(cwd, options.suitePath) : undefined
+  if (suiteFile && !existsSync(suiteFile)) throw new BadInputError([{file: displayPath(suiteFile, cwd), code: 'io', message: 'no such suite file'}])
   const registry = await loadPlugins({fromDir: config.dir, plugins: pluginRequests(config.values.plugins), origin: config.file ? displayPath(config.file, cwd) : '(config)'})
   const root = resolveConfigPath(config, config.values.suites_dir)
-  const catalogue = await loadCatalogue({root, registry, cwd, extraFiles: path.relative(root, suiteFile).startsWith('..') ? [suiteFile] : [], builtInProfilesDir: packagePath('suites', 'profiles')})
+  const outside = suiteFile && path.relative(root, suiteFile).startsWith('..') ? [suiteFile] : []
+  const catalogue = await loadCatalogue({root, registry, cwd, extraFiles: outside, builtInProfilesDir: packagePath('suites', 'profiles')})
   const findings = [...catalogue.diagnostics.values()].flat()
   if (findings.length > 0) throw new BadInputError(findings)
-  const spec = [...catalogue.suites.values()].find((s) => s.absolutePath === suiteFile)
-  if (!spec) throw new BadInputError([{file: displayPath(suiteFile, cwd), code: 'io', message: 'not a suite (suites live in the suites folder or are named with kind: suite)'}])
-  const problem = (message: string): BadInputError => new BadInputError([{file: displayPath(suiteFile, cwd), code: 'unknown_reference', message}])
+  const spec = suiteFile ? [...catalogue.suites.values()].find((s) => s.absolutePath === suiteFile) : undefined
+  if (suiteFile && !spec) throw new BadInputError([{file: displayPath(suiteFile, cwd), code: 'io', message: 'not a suite (suites live in the suites folder or are named with kind: suite)'}])
+  const origin = suiteFile ? displayPath(suiteFile, cwd) : (options.suite?.origin ?? '(suite)')
+  const given = spec?.value ?? options.suite?.value
+  if (!given) throw new BadInputError([{file: origin, code: 'io', message: 'no suite given'}])
+  const problem = (message: string): BadInputError => new BadInputError([{file: origin, code: 'unknown_reference', message}])
   if (options.set && !catalogue.sets.has(options.set)) throw problem(`--set: unknown set "${options.set}"`)
-  let ids = options.set ? setMembers(catalogue, options.set) : selectScenarios(spec.value, catalogue)
+  let ids = options.set ? setMembers(catalogue, options.set) : selectScenarios(given, catalogue)
   if (options.scenarios?.length) {
     const unknown = options.scenarios.filter((id) => !catalogue.scenarios.has(id))
     if (unknown.length > 0) throw problem(`--scenario: unknown scenario ${unknown.join(', ')}`)
     ids = options.scenarios
   }
-  const suite: Suite = {...spec.value}
+  const suite: Suite = {...given}
   if (options.modes?.length) {
     const known = new Set(suite.modes.map(refName))
     const unknown = options.modes.filter((m) => !known.has(m))
@@ -125,9 +135,12 @@ export async function prepareSuite(config: LoadedConfig, options: RunOptions): P
   const missing: Diagnostic[] = suite.modes
     .map(refName)
     .filter((name) => !registry.mode(name))
-    .map((name) => spec.document.diagnostic(['modes', suite.modes.findIndex((m) => refName(m) === name)], 'unknown_reference', `unknown mode "${name}": no plugin provides it (modes: ${registry.modeNames().join(', ')})`))
+    .map((name) => {
+      const message = `unknown mode "${name}": no plugin provides it (modes: ${registry.modeNames().join(', ')})`
+      return spec ? spec.document.diagnostic(['modes', suite.modes.findIndex((m) => refName(m) === name)], 'unknown_reference', message) : {file: origin, code: 'unknown_reference' as const, message}
+    })
   if (missing.length > 0) throw new BadInputError(missing)
-  return {config, registry, catalogue, suite, suiteFile, scenarios: ids.map((id) => catalogue.scenarios.get(id)!.value)}
+  return {config, registry, catalogue, suite, origin, scenarios: ids.map((id) => catalogue.scenarios.get(id)!.value)}
 }
 
 async function gitOfProject(cwd: string): Promise<Row['git']> {
@@ -204,17 +217,19 @@ export async function runSuite(config: LoadedConfig, options: RunOptions, onEven
   const cwd = options.cwd ?? process.cwd()
   const prepared = await prepareSuite(config, options)
   const {registry, suite, scenarios} = prepared
-  const origin = displayPath(prepared.suiteFile, cwd)
+  const {origin} = prepared
   const seed = options.seed ?? suite.seed ?? 1
   const runId = options.runId ?? `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomUUID().slice(0, 8)}`
   const providerRef = suite.provider ?? config.values.provider
   const provider = registry.provider(refName(providerRef))
   if (!provider) throw new BadInputError([{file: origin, code: 'unknown_reference', message: `unknown provider "${refName(providerRef)}" (providers: ${registry.providerNames().join(', ')})`}])
   const modelName = options.model ?? suite.model ?? config.values.model
-  const resultsDir = resolveConfigPath(config, config.values.results_dir)
+  const resultsDir = options.resultsDir ?? resolveConfigPath(config, config.values.results_dir)
   const resultsFile = runFile(resultsDir, runId)
   const done = await recordedKeys(resultsFile, cwd)
   const signal = options.signal ?? new AbortController().signal
+  // Every run in flight and each of its checkpoints listen for Ctrl-C on this one signal.
+  setMaxListeners(0, signal)
 
   const target = await openRunTarget(config, {faults: options.faultRate ? {seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined})
   let model: Awaited<ReturnType<typeof openModelSource>> | undefined
@@ -253,6 +268,14 @@ export async function runSuite(config: LoadedConfig, options: RunOptions, onEven
     const view: RunPlanView = {run_id: runId, suite: suite.name, seed, modes: [...modes.keys()], unavailable, runs: todo, skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key), gate: suite.gate ?? null}
     if (options.dryRun) return {...view, results_file: resultsFile, completed: 0, interrupted: false, by_mode: {}}
 
+    const fixtures: SuiteContext['fixtures'] = {
+      manifest,
+      update(next, kinds) {
+        const resources = {...this.manifest.resources}
+        for (const kind of withDependencies(kinds)) if (next.resources[kind]) resources[kind] = next.resources[kind]
+        this.manifest = {...this.manifest, resources}
+      },
+    }
     const redact = createRedactor([...target.secrets(), ...model.secrets(), process.env.GH_TOKEN, process.env.GITHUB_TOKEN, process.env.OPENAI_API_KEY])
     const ctx: SuiteContext = {
       runId,
@@ -263,7 +286,7 @@ export async function runSuite(config: LoadedConfig, options: RunOptions, onEven
       model,
       provider: {name: provider.name, plugin: provider, options: refOptions(providerRef)},
       modes,
-      manifest,
+      fixtures,
       manifestFile: displayPath(manifestFile, cwd),
       resultsDir,
       timeouts: {
@@ -305,7 +328,9 @@ export async function runSuite(config: LoadedConfig, options: RunOptions, onEven
       },
       signal,
     )
-    if (signal.aborted) await afterInterrupt(suite.fixtures?.on_interrupt ?? config.values.fixtures.on_interrupt ?? 'reset', target, manifest, manifestFile)
+    // Resets may have replaced resources (a fresh workflow run): the manifest on disk follows.
+    await writeManifest(manifestFile, fixtures.manifest)
+    if (signal.aborted) await afterInterrupt(suite.fixtures?.on_interrupt ?? config.values.fixtures.on_interrupt ?? 'reset', target, fixtures.manifest, manifestFile)
     onEvent({type: 'suite_finished', run_id: runId, completed, interrupted: signal.aborted})
     return {...view, results_file: resultsFile, completed, interrupted: signal.aborted, by_mode: byMode}
   } finally {

@@ -17,5 +17,8 @@ export function found<T>(value: T | undefined): T {
 }
 export const unprocessable = (message: string, field?: string, resource?: string) =>
   new SandboxError(422, 'Validation Failed', [{resource, field, code: 'invalid', message}])
+/** GitHub's 422 for a duplicate: clients (gh label create --force) look for this exact code. */
+export const alreadyExists = (field: string, resource: string) =>
+  new SandboxError(422, 'Validation Failed', [{resource, code: 'already_exists', field}])
 /** Something GitHub has that the sandbox does not model: never a silent wrong answer. */
 export const notModelled = (what: string) => new SandboxError(501, `ghx-bench sandbox does not model ${what}`)

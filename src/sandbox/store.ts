@@ -4,7 +4,7 @@
  */
 import {createHash} from 'node:crypto'
 import {diffTrees, type FileChange, type Tree} from './git.js'
-import {found, notFound, SandboxError, unprocessable} from './errors.js'
+import {alreadyExists, found, notFound, SandboxError, unprocessable} from './errors.js'
 import type {
   Commit,
   Issue,
@@ -243,7 +243,7 @@ export class Store {
 
   createLabel(repo: Repo, name: string, color = 'ededed', description: string | null = null): Label {
     if (Object.keys(repo.labels).some((n) => n.toLowerCase() === name.toLowerCase())) {
-      throw unprocessable('already_exists', 'name', 'Label')
+      throw alreadyExists('name', 'Label')
     }
     const label = {id: this.nextId(), name, color: color.replace(/^#/, ''), description}
     repo.labels[name] = label
@@ -882,7 +882,7 @@ export class Store {
 
   createRelease(repo: Repo, author: string, fields: {tag_name: string; name?: string | null; body?: string | null; draft?: boolean; prerelease?: boolean; target_commitish?: string}): Release {
     if (!fields.tag_name) throw unprocessable('tag_name is missing', 'tag_name', 'Release')
-    if (Object.values(repo.releases).some((r) => r.tag_name === fields.tag_name)) throw unprocessable('already_exists', 'tag_name', 'Release')
+    if (Object.values(repo.releases).some((r) => r.tag_name === fields.tag_name)) throw alreadyExists('tag_name', 'Release')
     const draft = fields.draft ?? false
     const release: Release = {
       id: this.nextId(),
@@ -911,7 +911,7 @@ export class Store {
   updateRelease(repo: Repo, id: number, patch: Partial<Pick<Release, 'tag_name' | 'name' | 'body' | 'draft' | 'prerelease' | 'target_commitish'>>): Release {
     const release = this.release(repo, id)
     if (patch.tag_name && patch.tag_name !== release.tag_name && Object.values(repo.releases).some((r) => r.tag_name === patch.tag_name)) {
-      throw unprocessable('already_exists', 'tag_name', 'Release')
+      throw alreadyExists('tag_name', 'Release')
     }
     const wasDraft = release.draft
     Object.assign(release, Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)))

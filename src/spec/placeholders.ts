@@ -3,8 +3,11 @@
  * a few variables every run has; anything else is an unbound placeholder, caught at validation.
  */
 
-/** Variables every run binds: the fixture repository and the run id. */
-export const BUILT_IN_VARIABLES = ['owner', 'repo', 'repo_full_name', 'run_id'] as const
+/**
+ * Variables every run binds: the fixture repository, the run id, and run_nonce, a short token unique
+ * to each attempt, for names that must never collide (a release tag, across iterations and retries).
+ */
+export const BUILT_IN_VARIABLES = ['owner', 'repo', 'repo_full_name', 'run_id', 'run_nonce'] as const
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
 const WHOLE_PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/

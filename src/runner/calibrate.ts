@@ -1,0 +1,94 @@
+/**
+ * `ghx-bench validate --calibrate`: proof that the scenarios discriminate. For every scenario and
+ * mode with a reference plan, the oracle (which plays the plan) must pass, and noop (which does
+ * nothing) must fail. A scenario that fails this is mis-calibrated: its checks would pass an agent
+ * that did nothing, or fail one that did the work.
+ */
+import {mkdtemp, rm} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
+import type {LoadedConfig} from '../config/load-config.js'
+import type {Row} from '../results/row-schema.js'
+import {readRows} from '../results/sources.js'
+import type {Suite} from '../spec/schemas/suite.js'
+import {prepareSuite, runSuite} from './run-suite.js'
+
+export interface CalibrationEntry {
+  scenario_id: string
+  mode: string
+  /** calibrated: oracle passed and noop failed; not_run: the mode is not available here. */
+  status: 'calibrated' | 'miscalibrated' | 'not_run'
+  oracle: {success: boolean; error: string | null} | null
+  noop: {success: boolean; error: string | null} | null
+  reason: string | null
+}
+
+export interface CalibrationReport {
+  ok: boolean
+  entries: CalibrationEntry[]
+  miscalibrated: CalibrationEntry[]
+  unavailable: Array<{mode: string; reason: string}>
+}
+
+export interface CalibrateOptions {
+  cwd?: string
+  scenarios?: string[]
+  modes?: string[]
+  concurrency?: number
+  /** How long checkpoints are polled per run (noop runs always use all of it). */
+  checkpointMs?: number
+}
+
+export async function calibrate(config: LoadedConfig, options: CalibrateOptions = {}): Promise<CalibrationReport> {
+  const cwd = options.cwd ?? process.cwd()
+  // Load the catalogue through an all-scenarios suite to find which scenario has a plan for which mode.
+  const probe: Suite = {name: 'calibration', scenarios: {ids: ['*']}, modes: ['agent_direct']}
+  const {catalogue, registry} = await prepareSuite(config, {suite: {value: probe, origin: '(calibration)'}, cwd})
+  const pairs: Array<{scenario_id: string; mode: string}> = []
+  for (const [id, spec] of catalogue.scenarios) {
+    if (options.scenarios?.length && !options.scenarios.includes(id)) continue
+    for (const mode of Object.keys(spec.value.reference ?? {})) {
+      if (options.modes?.length && !options.modes.includes(mode)) continue
+      pairs.push({scenario_id: id, mode})
+    }
+  }
+  const modes = [...new Set(pairs.map((p) => p.mode))].filter((m) => registry.mode(m)).sort()
+  const scenarioIds = [...new Set(pairs.map((p) => p.scenario_id))].sort()
+  const resultsDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-calibrate-'))
+  const rows = new Map<string, Row>()
+  let unavailable: Array<{mode: string; reason: string}> = []
+  try {
+    if (modes.length > 0 && scenarioIds.length > 0) {
+      const suite: Suite = {
+        name: 'calibration',
+        scenarios: {ids: scenarioIds},
+        modes,
+        repetitions: 1,
+        concurrency: options.concurrency ?? 4,
+        infra_retries: 1,
+        timeouts: {checkpoint_ms: options.checkpointMs ?? 2000},
+      }
+      for (const model of ['oracle', 'noop'] as const) {
+        const summary = await runSuite(config, {suite: {value: suite, origin: '(calibration)'}, cwd, model, resultsDir, runId: model})
+        unavailable = summary.unavailable
+        for await (const row of readRows([summary.results_file], () => {}, cwd)) rows.set(`${model}/${row.scenario_id}/${row.mode}`, row)
+      }
+    }
+  } finally {
+    await rm(resultsDir, {recursive: true, force: true})
+  }
+  const verdictOf = (row: Row | undefined) => (row ? {success: row.success, error: row.error ? `${row.error.type}: ${row.error.message}` : null} : null)
+  const entries = pairs.map(({scenario_id, mode}): CalibrationEntry => {
+    const oracle = verdictOf(rows.get(`oracle/${scenario_id}/${mode}`))
+    const noop = verdictOf(rows.get(`noop/${scenario_id}/${mode}`))
+    if (!registry.mode(mode)) return {scenario_id, mode, status: 'not_run', oracle, noop, reason: `no plugin provides mode ${mode}`}
+    const missing = unavailable.find((u) => u.mode === mode)
+    if (missing) return {scenario_id, mode, status: 'not_run', oracle, noop, reason: missing.reason}
+    const problems: string[] = []
+    if (!oracle?.success) problems.push(`oracle did not pass (${oracle?.error ?? 'no row'})`)
+    if (!noop || noop.success) problems.push('noop passed: the checks accept an agent that did nothing')
+    return {scenario_id, mode, status: problems.length ? 'miscalibrated' : 'calibrated', oracle, noop, reason: problems.join('; ') || null}
+  })
+  const miscalibrated = entries.filter((e) => e.status === 'miscalibrated')
+  return {ok: miscalibrated.length === 0, entries, miscalibrated, unavailable}
+}
