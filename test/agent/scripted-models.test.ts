@@ -1,0 +1,82 @@
+import {expect} from 'chai'
+import {countTokens} from 'gpt-tokenizer'
+import {finalAnswer, startScriptedModels, type Script, type ScriptedModels} from '../../src/agent/scripted-models.js'
+
+const TOOLS = [{type: 'function', function: {name: 'shell', description: 'run', parameters: {type: 'object'}}}]
+
+async function post(baseUrl: string, body: unknown): Promise<Response> {
+  return fetch(`${baseUrl}/chat/completions`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})
+}
+
+describe('scripted models (oracle, noop)', () => {
+  let models: ScriptedModels
+  const plan: Script = {model: 'oracle', steps: [{tool: 'shell', args: {command: 'gh issue view 1'}}, {tool: 'shell', args: {command: 'gh issue view 2'}}], final: {kind: 'envelope', answer: {first: '$out1.number', second: '$out.number'}}}
+  before(async () => (models = await startScriptedModels()))
+  after(() => models.close())
+
+  it('oracle plays its plan one tool call per turn, then answers with the envelope built from the outputs', async () => {
+    const {baseUrl} = models.register(plan)
+    const messages: unknown[] = [{role: 'system', content: 'be brief'}, {role: 'user', content: 'do it'}]
+    const first = (await (await post(baseUrl, {model: 'oracle', messages, tools: TOOLS})).json()) as {choices: Array<{message: {tool_calls: Array<{id: string; function: {name: string; arguments: string}}>}; finish_reason: string}>}
+    expect(first.choices[0]!.finish_reason).to.equal('tool_calls')
+    const call = first.choices[0]!.message.tool_calls[0]!
+    expect(JSON.parse(call.function.arguments)).to.deep.equal({command: 'gh issue view 1'})
+    messages.push(first.choices[0]!.message, {role: 'tool', tool_call_id: call.id, content: '{"number": 1}'})
+    const second = (await (await post(baseUrl, {model: 'oracle', messages, tools: TOOLS})).json()) as typeof first
+    const call2 = second.choices[0]!.message.tool_calls[0]!
+    expect(JSON.parse(call2.function.arguments)).to.deep.equal({command: 'gh issue view 2'})
+    messages.push(second.choices[0]!.message, {role: 'tool', tool_call_id: call2.id, content: '{"number": 2}'})
+    const last = (await (await post(baseUrl, {model: 'oracle', messages, tools: TOOLS})).json()) as {choices: Array<{message: {content: string}; finish_reason: string}>; usage: {prompt_tokens: number; completion_tokens: number}}
+    expect(last.choices[0]!.finish_reason).to.equal('stop')
+    expect(JSON.parse(last.choices[0]!.message.content)).to.deep.equal({ok: true, data: {first: 1, second: 2}, error: null, meta: {}})
+    // Usage is the real token count of everything received: the messages and the tool schemas.
+    expect(last.usage.prompt_tokens).to.equal(countTokens(JSON.stringify(messages)) + countTokens(JSON.stringify(TOOLS)))
+    expect(last.usage.completion_tokens).to.equal(countTokens(last.choices[0]!.message.content))
+  })
+
+  it('streams tool calls and text as chat.completion.chunk events with usage at the end', async () => {
+    const {baseUrl} = models.register(plan)
+    const response = await post(baseUrl, {model: 'oracle', stream: true, stream_options: {include_usage: true}, messages: [{role: 'user', content: 'go'}], tools: TOOLS})
+    expect(response.headers.get('content-type')).to.equal('text/event-stream')
+    const events = (await response.text()).split('\n\n').filter(Boolean).map((e) => e.replace(/^data: /, ''))
+    expect(events.at(-1)).to.equal('[DONE]')
+    const chunks = events.slice(0, -1).map((e) => JSON.parse(e) as {choices: Array<{delta: {tool_calls?: Array<{function: {arguments?: string}}>}; finish_reason: string | null}>; usage?: unknown})
+    const args = chunks.flatMap((c) => c.choices.flatMap((ch) => ch.delta.tool_calls ?? [])).map((t) => t.function.arguments ?? '').join('')
+    expect(JSON.parse(args)).to.deep.equal({command: 'gh issue view 1'})
+    expect(chunks.some((c) => c.choices[0]?.finish_reason === 'tool_calls')).to.equal(true)
+    expect(chunks.at(-1)!.usage).to.have.property('prompt_tokens').that.is.above(0)
+  })
+
+  it('noop answers at once with no tool call; an unregistered run is a 404', async () => {
+    const {baseUrl, release} = models.register({...plan, model: 'noop'})
+    const body = (await (await post(baseUrl, {model: 'noop', messages: [{role: 'user', content: 'go'}], tools: TOOLS})).json()) as {choices: Array<{message: {content: string; tool_calls?: unknown}}>}
+    expect(body.choices[0]!.message.tool_calls).to.equal(undefined)
+    release()
+    expect((await post(baseUrl, {messages: []})).status).to.equal(404)
+  })
+
+  it('says it cannot continue when the session does not offer the plan’s tool', async () => {
+    const {baseUrl} = models.register(plan)
+    const body = (await (await post(baseUrl, {model: 'oracle', messages: [{role: 'user', content: 'go'}], tools: []})).json()) as {choices: Array<{message: {content: string}}>}
+    expect(body.choices[0]!.message.content).to.match(/no tool "shell"/)
+  })
+
+  it('reports a failed last step as an error envelope with a code', () => {
+    const answer = JSON.parse(finalAnswer(plan, ['{"number": 1}', 'gh: Not Found (HTTP 404)\n[exit code 1]'])) as {ok: boolean; error: {code: string}}
+    expect(answer.ok).to.equal(false)
+    expect(answer.error.code).to.equal('NOT_FOUND')
+  })
+
+  it('answers a seeded share of requests 503 when asked to inject faults', async () => {
+    const faulty = await startScriptedModels({faultRate: 0.5, faultSeed: 7})
+    try {
+      const {baseUrl} = faulty.register(plan)
+      const statuses = await Promise.all(Array.from({length: 40}, () => post(baseUrl, {messages: [], tools: TOOLS}).then((r) => r.status)))
+      const failed = statuses.filter((s) => s === 503).length
+      expect(failed).to.be.within(8, 32)
+      expect(statuses.filter((s) => s === 200).length).to.equal(40 - failed)
+    } finally {
+      await faulty.close()
+    }
+  })
+})
