@@ -40,9 +40,11 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     if (faults !== undefined && !(faults >= 0 && faults <= 1)) {
       throw new BadInputError([{file: '--inject-faults', code: 'config', message: `expected a share between 0 and 1, got "${this.flags['inject-faults']}"`}])
     }
+    // Written straight to stderr: oclif mutes logToStderr under --json, and these must always be seen.
+    const warn = (text: string) => process.stderr.write(text + '\n')
     const controller = new AbortController()
     const interrupt = () => {
-      if (!controller.signal.aborted) this.logToStderr('\ninterrupted: aborting the runs in flight (Ctrl-C again to force quit)')
+      if (!controller.signal.aborted) warn('\ninterrupted: aborting the runs in flight (Ctrl-C again to force quit)')
       else process.exit(130)
       controller.abort()
     }
@@ -75,7 +77,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       process.off('SIGINT', interrupt)
       process.off('SIGTERM', interrupt)
     }
-    for (const {mode, reason} of summary.unavailable) this.logToStderr(`mode ${mode} left out: ${reason}`)
+    for (const {mode, reason} of summary.unavailable) warn(`mode ${mode} left out: ${reason}`)
     if (this.flags['dry-run']) {
       if (!this.jsonEnabled()) {
         this.log(`run ${summary.run_id}: ${summary.runs.length} runs (${summary.skipped.length} already recorded), seed ${summary.seed}, modes ${summary.modes.join(', ')}`)
@@ -84,7 +86,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       return summary
     }
     if (summary.interrupted) {
-      this.logToStderr(`stopped: ${summary.completed} run(s) recorded in ${summary.results_file}. Resume with:\n  ghx-bench run ${this.args.suite} --run-id ${summary.run_id}`)
+      warn(`stopped: ${summary.completed} run(s) recorded in ${summary.results_file}. Resume with:\n  ghx-bench run ${this.args.suite} --run-id ${summary.run_id}`)
       this.exit(130)
     }
     const judgement = this.flags['no-report'] ? null : await judgeRun(config, summary)

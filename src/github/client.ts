@@ -38,6 +38,11 @@ export interface ClientOptions {
   retries?: number
   /** The base of the retry back-off, in ms (GitHub's default, 1000, is right for live use). */
   retryAfterBaseMs?: number
+  /**
+   * Pace writes and honour rate limits (plugin-throttling spaces writes a second apart, as GitHub's
+   * secondary limits ask). Default: on whenever retries are; off for the local sandbox.
+   */
+  throttle?: boolean
 }
 
 export interface CountedClient {
@@ -53,7 +58,7 @@ export function createClient(options: ClientOptions): CountedClient {
     userAgent: `ghx-bench/${HARNESS_VERSION}`,
     retry: {enabled: retries > 0, retries, retryAfterBaseValue: options.retryAfterBaseMs ?? 1000, doNotRetry: [400, 401, 404, 410, 422, 451]},
     throttle: {
-      enabled: retries > 0,
+      enabled: options.throttle ?? retries > 0,
       onRateLimit: (_after: number, _options: unknown, _octokit: unknown, retryCount: number) => retryCount < retries,
       onSecondaryRateLimit: (_after: number, _options: unknown, _octokit: unknown, retryCount: number) => retryCount < retries,
     },

@@ -37,7 +37,8 @@ export interface RunTarget {
 const GH_QUIET = {GH_NO_UPDATE_NOTIFIER: '1', GH_PROMPT_DISABLED: '1', GH_NO_EXTENSION_UPDATE_NOTIFIER: '1'}
 
 export async function openRunTarget(config: LoadedConfig, options: {repo?: string; seedId?: string; faults?: FaultConfig}): Promise<RunTarget> {
-  const fixtures = await openTarget(config, {repo: options.repo, seedId: options.seedId})
+  // The sandbox is local: a failed request is retried at once, not after GitHub's one-second back-off.
+  const fixtures = await openTarget(config, {repo: options.repo, seedId: options.seedId, sandboxRetry: {retries: 4, retryAfterBaseMs: 20}})
   const sandbox = fixtures.sandbox
   if (sandbox) {
     sandbox.faults.configure(options.faults)

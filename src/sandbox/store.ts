@@ -25,6 +25,19 @@ import type {
   WorkflowJobSpec,
 } from './state.js'
 
+/** GitHub's default labels of a new repository (name, colour, description). */
+export const DEFAULT_LABELS: ReadonlyArray<readonly [string, string, string]> = [
+  ['bug', 'd73a4a', "Something isn't working"],
+  ['documentation', '0075ca', 'Improvements or additions to documentation'],
+  ['duplicate', 'cfd3d7', 'This issue or pull request already exists'],
+  ['enhancement', 'a2eeef', 'New feature or request'],
+  ['good first issue', '7057ff', 'Good for newcomers'],
+  ['help wanted', '008672', 'Extra attention is needed'],
+  ['invalid', 'e4e669', "This doesn't seem right"],
+  ['question', 'd876e3', 'Further information is requested'],
+  ['wontfix', 'ffffff', 'This will not be worked on'],
+]
+
 export interface WorkflowTiming {
   /** How long a run stays queued, then in progress, before it completes. */
   queued_ms: number
@@ -154,6 +167,8 @@ export class Store {
     ] as const) {
       repo.issue_types.push({id: this.nextId(), name: typeName, description, color})
     }
+    // Every new GitHub repository starts with these labels; agents rely on `bug` and `enhancement` existing.
+    for (const [label, color, description] of DEFAULT_LABELS) this.createLabel(repo, label, color, description)
     return repo
   }
 

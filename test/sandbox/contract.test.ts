@@ -89,10 +89,10 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     await check(a, 'PATCH /repos/{owner}/{repo}/git/refs/{ref}', {ref: 'heads/contract', sha: main.object.sha, force: true})
     await check(a, 'DELETE /repos/{owner}/{repo}/git/refs/{ref}', {ref: 'heads/contract'})
 
-    await check(a, 'POST /repos/{owner}/{repo}/labels', {name: 'enhancement', color: 'a2eeef'})
+    await check(a, 'POST /repos/{owner}/{repo}/labels', {name: 'contract', color: 'a2eeef'})
     await check(a, 'GET /repos/{owner}/{repo}/labels')
-    await check(a, 'GET /repos/{owner}/{repo}/labels/{name}', {name: 'enhancement'})
-    await check(a, 'PATCH /repos/{owner}/{repo}/labels/{name}', {name: 'enhancement', description: 'Better'})
+    await check(a, 'GET /repos/{owner}/{repo}/labels/{name}', {name: 'contract'})
+    await check(a, 'PATCH /repos/{owner}/{repo}/labels/{name}', {name: 'contract', description: 'Better'})
     await check(a, 'POST /repos/{owner}/{repo}/labels', {name: 'doomed'})
     await check(a, 'DELETE /repos/{owner}/{repo}/labels/{name}', {name: 'doomed'})
     await check(a, 'POST /repos/{owner}/{repo}/milestones', {title: 'v1'})

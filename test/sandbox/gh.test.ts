@@ -50,7 +50,7 @@ describe('sandbox: gh', function () {
     expect(await ok(['issue', 'list', '-R', R])).to.include('Crash on start')
     expect(await ok(['issue', 'comment', String(s.issue), '-R', R, '--body', 'Looking into it.'])).to.include(`/issues/${s.issue}#issuecomment-`)
     // As on GitHub, gh edit only adds labels the repository has.
-    await s.agent.rest.issues.createLabel({owner: OWNER, repo: REPO, name: 'bug', color: 'd73a4a'})
+    // 'bug' is one of the labels every new repository starts with.
     await ok(['issue', 'edit', String(s.issue), '-R', R, '--add-label', 'bug', '--remove-label', 'triage', '--add-assignee', 'ghx-bench'])
     const issue = await s.agent.rest.issues.get({owner: OWNER, repo: REPO, issue_number: s.issue})
     expect(issue.data.labels.map((l) => (typeof l === 'string' ? l : l.name)).sort()).to.deep.equal(['bug', 'feature-request'])
