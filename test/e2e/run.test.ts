@@ -44,7 +44,7 @@ function startRun(args: string[], cwd: string): {child: ChildProcess; events: Ar
   const events: Array<{type: string}> = []
   const waiters: Array<{test: (e: typeof events) => boolean; resolve: () => void}> = []
   let buffer = ''
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     buffer += chunk.toString()
     let end: number
     while ((end = buffer.indexOf('\n')) >= 0) {
