@@ -152,6 +152,18 @@ export interface Aggregate {
   has_cost: boolean
 }
 
+/** The aggregate with some scenarios taken out of some modes (not applicable to a pair); the original is untouched. */
+export function withoutScenarios(aggregate: Aggregate, modes: readonly string[], scenarios: Iterable<string>): Aggregate {
+  const dropped = new Set(scenarios)
+  if (dropped.size === 0) return aggregate
+  const cells = new Map(aggregate.cells)
+  for (const mode of modes) {
+    const own = cells.get(mode)
+    if (own) cells.set(mode, new Map([...own].filter(([scenario]) => !dropped.has(scenario))))
+  }
+  return {...aggregate, cells}
+}
+
 export function emptyAggregate(): Aggregate {
   return {
     rows: 0,

@@ -5,12 +5,13 @@
 import {appendFile, mkdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
+import {notApplicableTo, readRunInfoFor, type RunInfo} from '../results/run-info.js'
 import {resolveInputFiles} from '../results/sources.js'
 import {BadInputError} from '../spec/diagnostics.js'
 import {loadProfile} from '../spec/profiles.js'
 import {displayPath} from '../spec/source-document.js'
 import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../stats/bootstrap.js'
-import type {Aggregate} from './aggregate.js'
+import {withoutScenarios, type Aggregate} from './aggregate.js'
 import {aggregateFiles} from './read-aggregate.js'
 import {compareModes} from './compare.js'
 import {EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
@@ -28,6 +29,8 @@ export interface LoadedRows {
   aggregate: Aggregate
   inputs: string[]
   warnings: string[]
+  /** run.json of the runs the rows come from (not applicable pairs, modes left out). */
+  runInfos: RunInfo[]
 }
 
 export async function loadRows(config: LoadedConfig, selection: RowSelection): Promise<LoadedRows> {
@@ -36,7 +39,14 @@ export async function loadRows(config: LoadedConfig, selection: RowSelection): P
   const warnings: string[] = []
   const aggregate = await aggregateFiles(files, (w) => warnings.push(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`), cwd)
   if (aggregate.rows === 0) throw new BadInputError(files.map((f) => ({file: displayPath(f, cwd), code: 'io', message: 'holds no rows'})))
-  return {aggregate, inputs: files.map((f) => displayPath(f, cwd)), warnings}
+  const runInfos = (await Promise.all(files.map(readRunInfoFor))).filter((info): info is RunInfo => info !== undefined)
+  for (const info of runInfos) {
+    for (const {mode, reason} of info.unavailable) warnings.push(`run ${info.run_id}: mode ${mode} was left out: ${reason}`)
+    const byMode = new Map<string, number>()
+    for (const item of info.not_applicable) byMode.set(item.mode, (byMode.get(item.mode) ?? 0) + 1)
+    for (const [mode, count] of byMode) warnings.push(`run ${info.run_id}: ${count} scenario(s) not applicable to ${mode} (declared by the scenarios), shown as n/a, not failed`)
+  }
+  return {aggregate, inputs: files.map((f) => displayPath(f, cwd)), warnings, runInfos}
 }
 
 export type Format = 'md' | 'json'
@@ -78,10 +88,11 @@ export interface ReportOptions extends RowSelection, OutputOptions {
 }
 
 export async function produceReport(config: LoadedConfig, options: ReportOptions): Promise<{report: Report; files: string[]}> {
-  const {aggregate, inputs, warnings} = await loadRows(config, options)
+  const {aggregate, inputs, warnings, runInfos} = await loadRows(config, options)
   const report = buildReport(aggregate, {
     inputs,
     warnings,
+    notApplicable: (modes) => notApplicableTo(runInfos, modes).keys(),
     baseline: options.baseline ?? config.values.gate.baseline,
     seed: options.seed ?? DEFAULT_SEED,
     resamples: options.resamples ?? DEFAULT_RESAMPLES,
@@ -103,7 +114,12 @@ export async function produceGate(config: LoadedConfig, options: GateOptions): P
   const baseline = options.baseline ?? config.values.gate.baseline
   const candidate = options.candidate ?? config.values.gate.candidate
   const profile = await loadProfile(options.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), cwd)
-  const {aggregate, inputs, warnings} = await loadRows(config, options)
+  const loaded = await loadRows(config, options)
+  const {inputs, warnings, runInfos} = loaded
+  // Scenarios one of the two modes cannot solve are compared by neither: n/a is not a failure, and not a free pass.
+  const excluded = notApplicableTo(runInfos, [baseline, candidate])
+  const aggregate = withoutScenarios(loaded.aggregate, [baseline, candidate], excluded.keys())
+  if (excluded.size > 0) warnings.push(`left out of the comparison as not applicable: ${[...excluded.keys()].sort().join(', ')}`)
   const model = checkComparable(aggregate, baseline, candidate, options)
   const thresholds = resolveThresholds(profile, model, options.decision)
   const seed = options.seed ?? DEFAULT_SEED

@@ -7,7 +7,7 @@ import {finite, percentileOfSorted} from '../stats/quantiles.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {modeSummarySchema, reportSchema} from './report-schema.js'
 import {passAtK, passHatK, wilsonInterval} from '../stats/rates.js'
-import {modeCells, presentSorted, type Aggregate, type Cell, type Column} from './aggregate.js'
+import {modeCells, presentSorted, withoutScenarios, type Aggregate, type Cell, type Column} from './aggregate.js'
 import {compareModes} from './compare.js'
 
 /** pass^k is reported for k up to this many repetitions. */
@@ -25,6 +25,8 @@ export interface ReportOptions {
   seed: number
   resamples: number
   now?: Date
+  /** Scenarios not applicable to either of two modes: left out of their comparison. */
+  notApplicable?: (modes: string[]) => Iterable<string>
 }
 
 /** A mode's values of one metric over all its cells, present ones only, sorted. */
@@ -114,7 +116,7 @@ export function buildReport(aggregate: Aggregate, options: ReportOptions): Repor
   const deltas = aggregate.cells.has(options.baseline)
     ? modes
         .filter((m) => m !== options.baseline)
-        .map((candidate) => compareModes(aggregate, {baseline: options.baseline, candidate, minSamples: 1, seed: options.seed, resamples: options.resamples}))
+        .map((candidate) => compareModes(withoutScenarios(aggregate, [options.baseline, candidate], options.notApplicable?.([options.baseline, candidate]) ?? []), {baseline: options.baseline, candidate, minSamples: 1, seed: options.seed, resamples: options.resamples}))
     : []
   return {
     schema_version: 1,

@@ -23,6 +23,7 @@ import {loadPlugins} from '../plugins/loader.js'
 import type {PluginRegistry} from '../plugins/registry.js'
 import {pluginRequests} from '../plugins/requests.js'
 import type {Row} from '../results/row-schema.js'
+import {writeRunInfo} from '../results/run-info.js'
 import {readRows} from '../results/sources.js'
 import {ResultsWriter, runFile} from '../results/store.js'
 import {loadCatalogue, selectScenarios, setMembers, type Catalogue} from '../spec/catalogue.js'
@@ -77,6 +78,8 @@ export interface RunPlanView {
   skipped: string[]
   /** The suite's gate selection (profile, baseline, candidate), when it names one. */
   gate: Suite['gate'] | null
+  /** Scenario x mode pairs left out because the scenario says the mode cannot solve it. */
+  not_applicable: Array<{scenario_id: string; mode: string; reason: string}>
 }
 
 export interface RunSummary extends RunPlanView {
@@ -265,9 +268,13 @@ export async function runSuite(config: LoadedConfig, options: RunOptions, onEven
     for (const scenario of scenarios) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
 
     const byId = new Map(scenarios.map((s) => [s.id, s]))
-    const plan = buildPlan(scenarios.map((s) => s.id), [...modes.keys()], options.repetitions ?? suite.repetitions ?? DEFAULTS.repetitions, seed)
+    // A scenario that a mode cannot solve (its tools lack the operation) is not applicable, never a failure.
+    const notApplicable = scenarios.flatMap((s) => [...modes.keys()].filter((m) => s.not_applicable?.[m]).map((mode) => ({scenario_id: s.id, mode, reason: s.not_applicable![mode]!})))
+    const plan = buildPlan(scenarios.map((s) => s.id), [...modes.keys()], options.repetitions ?? suite.repetitions ?? DEFAULTS.repetitions, seed).filter(
+      (run) => !byId.get(run.scenario_id)!.not_applicable?.[run.mode],
+    )
     const todo = plan.filter((run) => !done.has(run.key))
-    const view: RunPlanView = {run_id: runId, suite: suite.name, seed, modes: [...modes.keys()], unavailable, runs: todo, skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key), gate: suite.gate ?? null}
+    const view: RunPlanView = {run_id: runId, suite: suite.name, seed, modes: [...modes.keys()], unavailable, runs: todo, skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key), gate: suite.gate ?? null, not_applicable: notApplicable}
     if (options.dryRun) return {...view, results_file: resultsFile, completed: 0, interrupted: false, by_mode: {}}
 
     const fixtures: SuiteContext['fixtures'] = {
@@ -306,6 +313,7 @@ export async function runSuite(config: LoadedConfig, options: RunOptions, onEven
       signal,
       onProgress: (run, event) => onEvent({type: 'run_progress', key: run.key, mode: run.mode, event}),
     }
+    await writeRunInfo(resultsDir, {run_id: runId, suite: suite.name, seed, modes: view.modes, unavailable, not_applicable: notApplicable})
     const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))
     onEvent({type: 'suite_started', run_id: runId, modes: view.modes, unavailable, total: plan.length, skipped: view.skipped.length, seed, per_mode: perMode})
     if (suite.warmup && todo.length > 0) {

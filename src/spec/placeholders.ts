@@ -4,10 +4,11 @@
  */
 
 /**
- * Variables every run binds: the fixture repository, the run id, and run_nonce, a short token unique
- * to each attempt, for names that must never collide (a release tag, across iterations and retries).
+ * Variables every run binds: the fixture repository, the run id, the fixtures' seed id (seeded
+ * labels carry it: bench-seed:<seed_id>), and run_nonce, a short token unique to each attempt, for
+ * names that must never collide (a release tag, across iterations and retries).
  */
-export const BUILT_IN_VARIABLES = ['owner', 'repo', 'repo_full_name', 'run_id', 'run_nonce'] as const
+export const BUILT_IN_VARIABLES = ['owner', 'repo', 'repo_full_name', 'run_id', 'seed_id', 'run_nonce'] as const
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
 const WHOLE_PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/

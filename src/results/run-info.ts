@@ -1,0 +1,45 @@
+/**
+ * What a run knew beyond its rows, kept beside them as results_dir/<run-id>/run.json: the plan's
+ * seed, the modes left out (not available here) and the scenario x mode pairs that are not
+ * applicable. The report and the gate read it, so a mode that cannot solve a scenario is shown as
+ * not applicable and left out of the comparison, never counted as a failure.
+ */
+import {mkdir, readFile, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+export interface RunInfo {
+  run_id: string
+  suite: string | null
+  seed: number
+  modes: string[]
+  unavailable: Array<{mode: string; reason: string}>
+  not_applicable: Array<{scenario_id: string; mode: string; reason: string}>
+}
+
+export function runInfoFile(resultsDir: string, runId: string): string {
+  return path.join(resultsDir, runId, 'run.json')
+}
+
+export async function writeRunInfo(resultsDir: string, info: RunInfo): Promise<void> {
+  const file = runInfoFile(resultsDir, info.run_id)
+  await mkdir(path.dirname(file), {recursive: true})
+  await writeFile(file, JSON.stringify(info, null, 2) + '\n')
+}
+
+/** The run info beside a results file (<dir>/<run-id>.jsonl -> <dir>/<run-id>/run.json), when there is one. */
+export async function readRunInfoFor(resultsFile: string): Promise<RunInfo | undefined> {
+  if (!resultsFile.endsWith('.jsonl')) return undefined
+  const file = runInfoFile(path.dirname(resultsFile), path.basename(resultsFile, '.jsonl'))
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as RunInfo
+  } catch {
+    return undefined
+  }
+}
+
+/** Scenario ids not applicable to any of the given modes, with the reasons, over several runs. */
+export function notApplicableTo(infos: RunInfo[], modes: string[]): Map<string, string> {
+  const excluded = new Map<string, string>()
+  for (const info of infos) for (const item of info.not_applicable) if (modes.includes(item.mode)) excluded.set(item.scenario_id, `${item.mode}: ${item.reason}`)
+  return excluded
+}
