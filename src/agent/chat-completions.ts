@@ -53,7 +53,8 @@ export function usageFromWire(usage: WireUsage | undefined): Usage {
   }
 }
 
-function toolPayload(tools: ToolDefinition[]) {
+/** Tools as the chat-completions API takes them: the form whose size every turn pays for. */
+export function toolPayload(tools: ToolDefinition[]) {
   return tools.map((t) => ({type: 'function', function: {name: t.name, description: t.description, parameters: t.inputSchema}}))
 }
 

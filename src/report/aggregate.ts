@@ -93,6 +93,8 @@ export interface MetricColumns {
   tokens_active: Column
   tool_calls: Column
   cost: Column
+  /** Tokens of the tool definitions every turn re-sends (the schema tax); NaN where not recorded. */
+  tool_schema_tokens: Column
 }
 
 function columns(): MetricColumns {
@@ -103,6 +105,7 @@ function columns(): MetricColumns {
     tokens_active: new Column(),
     tool_calls: new Column(),
     cost: new Column(),
+    tool_schema_tokens: new Column(),
   }
 }
 
@@ -188,6 +191,7 @@ function record(target: MetricColumns, row: Row): void {
   target.tokens_active.push(row.tokens.active)
   target.tool_calls.push(row.tool_calls.total)
   target.cost.push(row.cost_usd ?? Number.NaN)
+  target.tool_schema_tokens.push(row.tool_schema?.tokens ?? Number.NaN)
 }
 
 function addCounts(into: Map<string, Map<string, number>>, mode: string, counts: Record<string, number> | undefined): void {
@@ -253,7 +257,7 @@ export function modeCells(aggregate: Aggregate, mode: string): Cell[] {
   return [...(aggregate.cells.get(mode)?.values() ?? [])]
 }
 
-const METRICS = ['latency_wall', 'latency_agent', 'tokens_total', 'tokens_active', 'tool_calls', 'cost'] as const
+const METRICS = ['latency_wall', 'latency_agent', 'tokens_total', 'tokens_active', 'tool_calls', 'cost', 'tool_schema_tokens'] as const
 const COUNTS = ['runs', 'successes', 'output_valid', 'runner_failures', 'timeouts', 'retried', 'stable_runs'] as const
 
 /** An aggregate as plain data with its columns as typed arrays, to cross a worker boundary. */

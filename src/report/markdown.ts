@@ -30,7 +30,7 @@ export function renderReportMarkdown(report: Report): string {
     '## Modes',
     '',
     table(
-      ['mode', 'model', 'runs', 'success % [95% CI]', 'valid %', 'runner fail %', 'timeout %', 'retry %', 'wall ms (median)', 'agent ms (median / p90 / p95)', 'agent IQR / CV %', 'tokens total', 'tokens active (median / p90 / p95)', 'tool calls', 'cost USD', 'pass^k'],
+      ['mode', 'model', 'runs', 'success % [95% CI]', 'valid %', 'runner fail %', 'timeout %', 'retry %', 'wall ms (median)', 'agent ms (median / p90 / p95)', 'agent IQR / CV %', 'tokens total', 'tokens active (median / p90 / p95)', 'tool calls', 'tool schema tokens', 'cost USD', 'pass^k'],
       modes.map(([mode, m]) => [
         `\`${mode}\``,
         m.models.join(', ') || '–',
@@ -46,6 +46,7 @@ export function renderReportMarkdown(report: Report): string {
         num(m.median_tokens_total),
         `${num(m.median_tokens_active)} / ${num(m.p90_tokens_active)} / ${num(m.p95_tokens_active)}`,
         num(m.median_tool_calls, 1),
+        num(m.median_tool_schema_tokens),
         num(m.median_cost_usd, 4),
         m.pass_hat_k.value === null ? '–' : `${num(m.pass_hat_k.value, 2)} (k=${m.pass_hat_k.k})`,
       ]),

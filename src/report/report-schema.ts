@@ -40,7 +40,7 @@ export const modeSummarySchema = {
     'runs', 'success_rate', 'success_rate_ci', 'output_validity_rate', 'runner_failure_rate', 'timeout_stall_rate',
     'retry_rate', 'median_latency_ms_wall', 'median_latency_ms_agent', 'p90_latency_ms_agent', 'p95_latency_ms_agent',
     'iqr_latency_ms_agent', 'cv_latency_agent_pct', 'median_tokens_total', 'median_tokens_active', 'p90_tokens_active',
-    'p95_tokens_active', 'median_tool_calls', 'median_cost_usd', 'pass_hat_k', 'models', 'providers',
+    'p95_tokens_active', 'median_tool_calls', 'median_tool_schema_tokens', 'median_cost_usd', 'pass_hat_k', 'models', 'providers',
     'tool_calls_by_category', 'tool_calls_by_operation',
   ],
   properties: {
@@ -62,6 +62,7 @@ export const modeSummarySchema = {
     p90_tokens_active: figure,
     p95_tokens_active: figure,
     median_tool_calls: figure,
+    median_tool_schema_tokens: {...figure, description: 'tokens of the tool definitions sent every turn (the schema tax), null where rows do not record it'},
     median_cost_usd: figure,
     pass_hat_k: {...passK, description: 'mean over scenarios of pass^k at the k every scenario reaches'},
     models: {type: 'array', items: {type: 'string'}},

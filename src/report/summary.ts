@@ -80,6 +80,7 @@ export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
     p95_tokens_active: at(active, 95),
     median_tool_calls: at(merged(cells, (c) => c.all.tool_calls), 50),
     median_cost_usd: at(merged(cells, (c) => c.all.cost), 50),
+    median_tool_schema_tokens: at(merged(cells, (c) => c.all.tool_schema_tokens), 50),
     pass_hat_k: {k, value: perScenario.length === 0 ? null : perScenario.reduce((a, b) => a + b, 0) / perScenario.length},
     models: [...(aggregate.models.get(mode) ?? [])].sort(),
     providers: [...(aggregate.providers.get(mode) ?? [])].sort(),

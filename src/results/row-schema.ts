@@ -168,6 +168,13 @@ export const rowSchema = {
         turns: {...count, description: 'model turns'},
       },
     },
+    tool_schema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['count', 'tokens'],
+      description: 'the tools the mode offered: how many, and the tokens of their definitions, which every turn re-sends (the schema tax)',
+      properties: {count, tokens: count, names: {type: 'array', items: {type: 'string'}}},
+    },
     route_used: {type: ['string', 'null'], description: 'meta.route_used of the envelope (ghx)'},
     internal_retries: {type: ['integer', 'null'], minimum: 0, description: 'meta.attempts with status error: the tool layer’s own retries'},
     extra: {type: 'object', description: 'fields of an imported row that have no home here, kept verbatim'},

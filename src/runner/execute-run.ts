@@ -8,7 +8,9 @@ import {randomBytes} from 'node:crypto'
 import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
+import {countTokens} from 'gpt-tokenizer'
 import {sumUsage} from '../agent/agent-loop.js'
+import {toolPayload} from '../agent/chat-completions.js'
 import {resolveVariables} from '../github/fixtures/bindings.js'
 import {resetFixtures, seedForIteration} from '../github/fixtures/index.js'
 import type {Manifest} from '../github/fixtures/manifest.js'
@@ -80,6 +82,7 @@ interface Attempt {
   agentMs: number | null
   timing: NonNullable<Row['timing']>
   tracePath: string | null
+  toolSchema: Row['tool_schema']
 }
 
 const ZERO_USAGE: Usage = {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}
@@ -137,7 +140,7 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
   const startedAt = new Date()
   const started = performance.now()
   const timing = {model_ms: 0, tools_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 0}
-  const base = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing}
+  const base = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing, toolSchema: undefined as Row['tool_schema']}
   const finish = (partial: Pick<Attempt, 'outcome' | 'error' | 'retryable'> & Partial<Attempt>): Attempt => {
     const tokens = partial.tokens ?? tokensOf(ZERO_USAGE)
     return {
@@ -179,6 +182,7 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     const prompt = renderPrompt(scenario, variables)
     access = ctx.target.agentAccess(workdir)
     session = await mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, token: access.token, env: access.env}, workdir, signal: limits.signal})
+    base.toolSchema = {count: session.tools.length, tokens: countTokens(JSON.stringify(toolPayload(session.tools))), names: session.tools.map((t) => t.name)}
     const model = ctx.model.endpointFor(scenario, run.mode, variables)
     releaseModel = model.release
     const agentStarted = performance.now()
@@ -335,6 +339,7 @@ export async function executeRun(ctx: SuiteContext, run: PlannedRun, scenario: S
     trace: last.tracePath,
     variables: last.variables,
     timing: last.timing,
+    ...(last.toolSchema ? {tool_schema: last.toolSchema} : {}),
     route_used: last.assertion?.route_used ?? null,
     internal_retries: last.assertion ? last.assertion.internal_retries : null,
   }

@@ -26,7 +26,7 @@ import type {Row} from '../results/row-schema.js'
 import {writeRunInfo} from '../results/run-info.js'
 import {readRows} from '../results/sources.js'
 import {ResultsWriter, runFile} from '../results/store.js'
-import {loadCatalogue, selectScenarios, setMembers, type Catalogue} from '../spec/catalogue.js'
+import {loadCatalogue, selectScenarios, setMembers, unknownModeMessage, type Catalogue} from '../spec/catalogue.js'
 import {BadInputError, type Diagnostic} from '../spec/diagnostics.js'
 import type {FixtureKind, Scenario} from '../spec/schemas/scenario.js'
 import type {PluginRef, Suite} from '../spec/schemas/suite.js'
@@ -135,13 +135,8 @@ export async function prepareSuite(config: LoadedConfig, options: RunOptions): P
     if (unknown.length > 0) throw problem(`--mode: ${unknown.join(', ')} is not one of the suite's modes (${[...known].join(', ')})`)
     suite.modes = suite.modes.filter((m) => options.modes!.includes(refName(m)))
   }
-  const missing: Diagnostic[] = suite.modes
-    .map(refName)
-    .filter((name) => !registry.mode(name))
-    .map((name) => {
-      const message = `unknown mode "${name}": no plugin provides it (modes: ${registry.modeNames().join(', ')})`
-      return spec ? spec.document.diagnostic(['modes', suite.modes.findIndex((m) => refName(m) === name)], 'unknown_reference', message) : {file: origin, code: 'unknown_reference' as const, message}
-    })
+  // A suite file's modes were checked with the catalogue, at their file:line:col; a suite built in memory is checked here.
+  const missing: Diagnostic[] = spec ? [] : suite.modes.map(refName).filter((name) => !registry.mode(name)).map((name) => ({file: origin, code: 'unknown_reference' as const, message: unknownModeMessage(name, registry)}))
   if (missing.length > 0) throw new BadInputError(missing)
   return {config, registry, catalogue, suite, origin, scenarios: ids.map((id) => catalogue.scenarios.get(id)!.value)}
 }

@@ -336,6 +336,10 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /** The scenario ids a suite selects, in catalogue order: its set, ids and globs, minus exclusions. */
+export function unknownModeMessage(name: string, registry: PluginRegistry): string {
+  return `unknown mode "${name}": no plugin provides it${suggestionSuffix(name, registry.modeNames())} (modes: ${registry.modeNames().join(', ')})`
+}
+
 export function selectScenarios(suite: Suite, catalogue: Catalogue): string[] {
   const selected: string[] = []
   if (suite.scenarios.set) selected.push(...setMembers(catalogue, suite.scenarios.set))
@@ -371,12 +375,20 @@ function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: Plugi
   suite.modes.forEach((ref, i) => {
     const name = typeof ref === 'string' ? ref : ref.name
     const mode = registry.mode(name)
+    if (!mode) {
+      const path = typeof ref === 'string' ? ['modes', i] : ['modes', i, 'name']
+      findings.push(document.diagnostic(path, 'unknown_reference', unknownModeMessage(name, registry)))
+    }
     // Modes are plugins: where one is registered its options are checked here, at their place in the suite.
     if (mode && typeof ref === 'object' && ref.options) {
       findings.push(...validateWithSchema(mode.optionsSchema, ref.options, document, `/modes/${i}/options`, `mode ${name} options`))
     }
   })
   const provider = suite.provider
+  const providerName = typeof provider === 'string' ? provider : provider?.name
+  if (providerName && !registry.provider(providerName)) {
+    findings.push(document.diagnostic(typeof provider === 'string' ? ['provider'] : ['provider', 'name'], 'unknown_reference', `unknown provider "${providerName}"${suggestionSuffix(providerName, registry.providerNames())} (providers: ${registry.providerNames().join(', ')})`))
+  }
   if (typeof provider === 'object' && provider.options) {
     const plugin = registry.provider(provider.name)
     if (plugin) findings.push(...validateWithSchema(plugin.optionsSchema, provider.options, document, '/provider/options', `provider ${provider.name} options`))
