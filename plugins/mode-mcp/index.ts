@@ -110,7 +110,7 @@ const mcp: Mode = {
     const {tools} = await client.listTools(undefined, {signal: context.signal})
     return {
       instructions: typeof context.options.instructions === 'string' ? context.options.instructions : INSTRUCTIONS,
-      tools: tools.map((t) => ({name: t.name, description: t.description ?? '', inputSchema: t.inputSchema as Record<string, unknown>})),
+      tools: tools.map((t) => ({name: t.name, description: t.description ?? '', inputSchema: t.inputSchema})),
       env: {},
       mcpServers: [server.kind === 'stdio' ? {name: server.name, command: server.command, args: server.args, env: server.env} : {name: server.name, url: server.url}],
       async call(tool, args, signal) {
