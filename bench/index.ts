@@ -2,6 +2,7 @@
 // BENCH_ROUNDS sets the repetitions of the quick benchmarks (default 15), BENCH_HEAVY_ROUNDS those of
 // the million-row one (default 3).
 import {benchReportGate} from './report-gate.js'
+import {benchRunner} from './runner.js'
 import {benchSandbox} from './sandbox.js'
 import {benchStartup} from './startup.js'
 
@@ -10,5 +11,7 @@ const heavyRounds = Number(process.env.BENCH_HEAVY_ROUNDS ?? 3)
 console.log(benchStartup(rounds))
 console.log()
 console.log(await benchSandbox())
+console.log()
+console.log(await benchRunner())
 console.log()
 console.log(await benchReportGate(heavyRounds))

@@ -40,7 +40,7 @@ const agentDirect: Mode = {
   async open(context) {
     const gh = await findGh(context)
     if (!gh) throw new Error(GH_INSTALL_HINT)
-    const bin = await isolatedBin(path.join(context.workdir, '.bin'), {gh})
+    const bin = await isolatedBin({gh})
     const env: Record<string, string> = {
       ...context.github.env,
       PATH: bin,

@@ -82,7 +82,7 @@ const ghxMode: Mode = {
     const ghx = await findGhx(context, cwd)
     const gh = await whichOnPath('gh')
     if (!ghx || !gh) throw new Error(GHX_INSTALL_HINT)
-    const bin = await isolatedBin(path.join(context.workdir, '.bin'), {ghx, gh, node: process.execPath})
+    const bin = await isolatedBin({ghx, gh, node: process.execPath})
     const env: Record<string, string> = {
       ...context.github.env,
       PATH: bin,

@@ -4,7 +4,8 @@
  * (timeout, stall, Ctrl-C) kills it and everything it started, instead of leaving it running.
  */
 import {spawn} from 'node:child_process'
-import {access, mkdir, readdir, symlink} from 'node:fs/promises'
+import {access, mkdtemp, symlink} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
 import {constants} from 'node:fs'
 import path from 'node:path'
 import type {ToolDefinition, ToolResult} from '../plugins/api.js'
@@ -82,19 +83,31 @@ export async function whichOnPath(name: string, pathValue = process.env.PATH ?? 
   return undefined
 }
 
+const bins = new Map<string, Promise<string>>()
+
 /**
  * A bin folder holding links to exactly the named executables (plus the base utilities that exist):
- * the PATH of an isolated arm. Returns the folder.
+ * the PATH of an isolated arm. Links are read-only and the same for every run of an arm, so one
+ * folder per set of tools is made once per process and shared. Returns the folder.
  */
-export async function isolatedBin(folder: string, tools: Record<string, string>): Promise<string> {
-  await mkdir(folder, {recursive: true})
-  const present = new Set(await readdir(folder))
+export function isolatedBin(tools: Record<string, string>): Promise<string> {
+  const key = JSON.stringify(Object.entries(tools).sort())
+  let bin = bins.get(key)
+  if (!bin) {
+    bin = makeBin(tools)
+    bins.set(key, bin)
+  }
+  return bin
+}
+
+async function makeBin(tools: Record<string, string>): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'ghx-bench-bin-'))
   const links: Record<string, string> = {}
   for (const name of BASE_UTILITIES) {
     const found = await whichOnPath(name)
     if (found) links[name] = found
   }
   Object.assign(links, tools)
-  await Promise.all(Object.entries(links).filter(([name]) => !present.has(name)).map(([name, target]) => symlink(target, path.join(folder, name))))
+  await Promise.all(Object.entries(links).map(([name, target]) => symlink(target, path.join(folder, name))))
   return folder
 }

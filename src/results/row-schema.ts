@@ -159,10 +159,11 @@ export const rowSchema = {
     timing: {
       type: 'object',
       additionalProperties: false,
-      description: 'where the wall time went: the harness overhead is wall - model - tools - github',
+      description: 'where the wall time went: the harness’s own share is wall - model - tools - session - fixtures - checkpoints',
       properties: {
         model_ms: {type: 'number', minimum: 0, description: 'waiting for the model endpoint'},
         tools_ms: {type: 'number', minimum: 0, description: 'running the mode’s tools'},
+        session_ms: {type: 'number', minimum: 0, description: 'opening the mode session (an MCP server starts here)'},
         fixtures_ms: {type: 'number', minimum: 0, description: 'resetting or seeding fixtures'},
         checkpoints_ms: {type: 'number', minimum: 0, description: 'reading GitHub for the checkpoints'},
         turns: {...count, description: 'model turns'},

@@ -139,7 +139,7 @@ function traceFileName(run: PlannedRun, attempt: number): string {
 async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attemptNo: number): Promise<Attempt> {
   const startedAt = new Date()
   const started = performance.now()
-  const timing = {model_ms: 0, tools_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 0}
+  const timing = {model_ms: 0, tools_ms: 0, session_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 0}
   const base = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing, toolSchema: undefined as Row['tool_schema']}
   const finish = (partial: Pick<Attempt, 'outcome' | 'error' | 'retryable'> & Partial<Attempt>): Attempt => {
     const tokens = partial.tokens ?? tokensOf(ZERO_USAGE)
@@ -181,7 +181,9 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     base.variables = variables
     const prompt = renderPrompt(scenario, variables)
     access = ctx.target.agentAccess(workdir)
+    const opening = performance.now()
     session = await mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, token: access.token, env: access.env}, workdir, signal: limits.signal})
+    timing.session_ms = performance.now() - opening
     base.toolSchema = {count: session.tools.length, tokens: countTokens(JSON.stringify(toolPayload(session.tools))), names: session.tools.map((t) => t.name)}
     const model = ctx.model.endpointFor(scenario, run.mode, variables)
     releaseModel = model.release

@@ -40,10 +40,10 @@ describe('the shell tool', () => {
   it('an isolated bin holds the named tools and common utilities, nothing else from PATH', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'bin-'))
     // A tool of another arm, on the parent's PATH: it must not reach the isolated shell.
-    const other = path.join(dir, 'elsewhere')
     await writeFile(path.join(dir, 'ghx'), '#!/bin/sh\necho should-not-run\n')
     await chmod(path.join(dir, 'ghx'), 0o755)
-    const bin = await isolatedBin(other, {mytool: '/bin/echo'})
+    const bin = await isolatedBin({mytool: '/bin/echo'})
+    expect(await isolatedBin({mytool: '/bin/echo'})).to.equal(bin)
     const result = await runShellCommand('command -v ghx || echo no-ghx; mytool hello; command -v jq >/dev/null && echo has-jq', {cwd: dir, env: {PATH: bin}}, new AbortController().signal)
     expect(result.output).to.include('no-ghx')
     expect(result.output).to.include('hello')
