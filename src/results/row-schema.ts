@@ -102,6 +102,7 @@ export const rowSchema = {
         failed: {type: ['integer', 'null'], minimum: 0, description: 'null when the source did not record failures'},
         by_category: {type: 'object', additionalProperties: count, description: 'gh_cli, ghx_capability, mcp_tool, shell, other'},
         by_operation: {type: 'object', additionalProperties: count, description: 'canonical operation (issue.labels.add) -> calls'},
+        by_route: {type: 'object', additionalProperties: count, description: 'ghx routes from its envelopes (cli, graphql, rest) -> calls'},
       },
     },
     github_api_calls: {type: ['integer', 'null'], minimum: 0},

@@ -23,6 +23,7 @@ import {evaluateCheckpoints, type CheckpointResult} from '../verify/checkpoints.
 import type {ModelSource} from './model-source.js'
 import type {PlannedRun} from './plan.js'
 import {renderPrompt} from './prompt.js'
+import {accountToolCalls} from './tool-accounting.js'
 import type {Redactor} from './redact.js'
 import type {RunTarget} from './target.js'
 
@@ -83,6 +84,8 @@ interface Attempt {
   timing: NonNullable<Row['timing']>
   tracePath: string | null
   toolSchema: Row['tool_schema']
+  /** The session's tools that come from an MCP server. */
+  mcpTools: string[]
 }
 
 const ZERO_USAGE: Usage = {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}
@@ -140,7 +143,7 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
   const startedAt = new Date()
   const started = performance.now()
   const timing = {model_ms: 0, tools_ms: 0, session_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 0}
-  const base = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing, toolSchema: undefined as Row['tool_schema']}
+  const base = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing, toolSchema: undefined as Row['tool_schema'], mcpTools: [] as string[]}
   const finish = (partial: Pick<Attempt, 'outcome' | 'error' | 'retryable'> & Partial<Attempt>): Attempt => {
     const tokens = partial.tokens ?? tokensOf(ZERO_USAGE)
     return {
@@ -184,6 +187,7 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     const opening = performance.now()
     session = await mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, token: access.token, env: access.env}, workdir, signal: limits.signal})
     timing.session_ms = performance.now() - opening
+    if (session.mcpServers?.length) base.mcpTools = session.tools.map((t) => t.name)
     base.toolSchema = {count: session.tools.length, tokens: countTokens(JSON.stringify(toolPayload(session.tools))), names: session.tools.map((t) => t.name)}
     const model = ctx.model.endpointFor(scenario, run.mode, variables)
     releaseModel = model.release
@@ -308,6 +312,7 @@ export async function executeRun(ctx: SuiteContext, run: PlannedRun, scenario: S
   const last = attempts.at(-1)!
   const toolCalls = last.trace?.turns.flatMap((t) => t.tool_calls) ?? []
   const usage = sumUsage((last.trace?.turns ?? []).map((t) => t.usage))
+  const accounting = accountToolCalls(toolCalls, new Set(last.mcpTools))
   const cost = last.trace?.cost_usd ?? (ctx.price ? priceOf(usage, ctx.price) : null)
   const row: Row = {
     schema_version: 1,
@@ -330,7 +335,7 @@ export async function executeRun(ctx: SuiteContext, run: PlannedRun, scenario: S
     latency_ms_agent: last.agentMs,
     tokens: last.tokens,
     cost_usd: cost,
-    tool_calls: {total: toolCalls.length, failed: toolCalls.filter((c) => !c.ok).length},
+    tool_calls: {total: toolCalls.length, failed: toolCalls.filter((c) => !c.ok).length, by_category: accounting.by_category, by_operation: accounting.by_operation, by_route: accounting.by_route},
     github_api_calls: last.apiCalls,
     checkpoints: last.checkpoints.map((c) => ({name: c.name, passed: c.passed, expected: c.expected, actual: c.actual, message: c.message, task: c.task, result: c.result})),
     retries: attempts.length - 1,
@@ -343,7 +348,8 @@ export async function executeRun(ctx: SuiteContext, run: PlannedRun, scenario: S
     timing: last.timing,
     ...(last.toolSchema ? {tool_schema: last.toolSchema} : {}),
     route_used: last.assertion?.route_used ?? null,
-    internal_retries: last.assertion ? last.assertion.internal_retries : null,
+    // ghx reports its own retries in every envelope it prints; other arms have none to report.
+    internal_retries: accounting.by_category.ghx_capability ? accounting.internal_retries : (last.assertion?.internal_retries ?? null),
   }
   return ctx.redact(row)
 }

@@ -1,0 +1,245 @@
+/**
+ * Tool-call accounting across modes. Every tool call gets a category (gh_cli, ghx_capability,
+ * mcp_tool, shell, other), and each GitHub operation inside it is mapped, where it can be, to one
+ * canonical operation named like the catalogue's capabilities (issue.labels.add), so that
+ * per-operation counts compare across arms. A shell call may hold several operations
+ * (`gh label create … && gh issue edit …`); ghx calls also report their route and internal retries
+ * from the envelope they print (the predecessors counted them as plain bash).
+ */
+import type {ProviderToolCall} from '../plugins/api.js'
+
+export type ToolCategory = 'gh_cli' | 'ghx_capability' | 'mcp_tool' | 'shell' | 'other'
+
+export interface ToolAccounting {
+  by_category: Record<string, number>
+  by_operation: Record<string, number>
+  /** ghx routes seen in envelopes (cli, graphql, rest) -> calls. */
+  by_route: Record<string, number>
+  /** meta.attempts entries with status error, over every ghx envelope. */
+  internal_retries: number
+}
+
+/** `gh <noun> <verb>` -> operation; a flag may refine it (gh issue edit --add-label). */
+const GH_COMMANDS: Record<string, string | Array<[RegExp | null, string]>> = {
+  'issue view': 'issue.view',
+  'issue list': 'issue.list',
+  'issue create': 'issue.create',
+  'issue close': 'issue.close',
+  'issue reopen': 'issue.reopen',
+  'issue comment': 'issue.comments.create',
+  'issue edit': [
+    [/--add-label/, 'issue.labels.add'],
+    [/--remove-label/, 'issue.labels.remove'],
+    [/--add-assignee/, 'issue.assignees.add'],
+    [/--remove-assignee/, 'issue.assignees.remove'],
+    [/--milestone/, 'issue.milestone.set'],
+    [null, 'issue.update'],
+  ],
+  'pr view': 'pr.view',
+  'pr list': 'pr.list',
+  'pr diff': 'pr.diff.view',
+  'pr create': 'pr.create',
+  'pr merge': 'pr.merge',
+  'pr checks': 'pr.checks.list',
+  'pr comment': 'pr.comments.create',
+  'pr review': 'pr.reviews.submit',
+  'pr edit': [
+    [/--add-reviewer/, 'pr.reviews.request'],
+    [null, 'pr.update'],
+  ],
+  'run view': [
+    [/--log/, 'workflow.job.logs.view'],
+    [null, 'workflow.run.view'],
+  ],
+  'run list': 'workflow.runs.list',
+  'run rerun': [
+    [/--failed/, 'workflow.run.rerun.failed'],
+    [null, 'workflow.run.rerun.all'],
+  ],
+  'run cancel': 'workflow.run.cancel',
+  'workflow run': 'workflow.dispatch',
+  'workflow list': 'workflow.list',
+  'workflow view': 'workflow.view',
+  'release view': 'release.view',
+  'release list': 'release.list',
+  'release create': 'release.create',
+  'release edit': 'release.update',
+  'repo view': 'repo.view',
+  'label list': 'repo.labels.list',
+  'label create': 'repo.labels.create',
+}
+
+/** `gh api` REST calls: method + path (owner/repo and numbers abstracted) -> operation. */
+const REST_ROUTES: Array<[string, RegExp, string]> = [
+  ['GET', /^repos\/[^/]+\/[^/]+$/, 'repo.view'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/labels$/, 'repo.labels.list'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/issue-types$/, 'repo.issue_types.list'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/issues$/, 'issue.list'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/issues$/, 'issue.create'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/issues\/\d+$/, 'issue.view'],
+  ['PATCH', /^repos\/[^/]+\/[^/]+\/issues\/\d+$/, 'issue.update'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'issue.comments.list'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'issue.comments.create'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/, 'issue.labels.add'],
+  ['PUT', /^repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/, 'issue.labels.set'],
+  ['DELETE', /^repos\/[^/]+\/[^/]+\/issues\/\d+\/labels\/.+$/, 'issue.labels.remove'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/issues\/\d+\/assignees$/, 'issue.assignees.add'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/issues\/\d+\/sub_issues$/, 'issue.relations.parent.set'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/issues\/\d+\/dependencies\/blocked_by$/, 'issue.relations.view'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/issues\/\d+\/dependencies\/blocked_by$/, 'issue.relations.blocked_by.add'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/pulls$/, 'pr.list'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/pulls\/\d+$/, 'pr.view'],
+  ['PATCH', /^repos\/[^/]+\/[^/]+\/pulls\/\d+$/, 'pr.update'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/files$/, 'pr.diff.files'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews$/, 'pr.reviews.list'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews$/, 'pr.reviews.submit'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/requested_reviewers$/, 'pr.reviews.request'],
+  ['PUT', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/merge$/, 'pr.merge'],
+  ['PUT', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/update-branch$/, 'pr.branch.update'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/commits\/[^/]+\/check-runs$/, 'pr.checks.list'],
+  ['DELETE', /^repos\/[^/]+\/[^/]+\/git\/refs\/heads\/.+$/, 'repo.branches.delete'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/releases$/, 'release.list'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/releases$/, 'release.create'],
+  ['PATCH', /^repos\/[^/]+\/[^/]+\/releases\/\d+$/, 'release.update'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/actions\/workflows$/, 'workflow.list'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+$/, 'workflow.view'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+\/dispatches$/, 'workflow.dispatch'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/actions\/runs\/\d+$/, 'workflow.run.view'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/actions\/runs\/\d+\/artifacts$/, 'workflow.run.artifacts.list'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/actions\/runs\/\d+\/cancel$/, 'workflow.run.cancel'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/actions\/runs\/\d+\/rerun$/, 'workflow.run.rerun.all'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/actions\/runs\/\d+\/rerun-failed-jobs$/, 'workflow.run.rerun.failed'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/actions\/jobs\/\d+\/logs$/, 'workflow.job.logs.view'],
+]
+
+/** GraphQL fields and mutations -> operation; the first that appears in the query wins. */
+const GRAPHQL_FIELDS: Array<[RegExp, string]> = [
+  [/addPullRequestReviewThreadReply/, 'pr.threads.reply'],
+  [/unresolveReviewThread/, 'pr.threads.unresolve'],
+  [/resolveReviewThread/, 'pr.threads.resolve'],
+  [/updateProjectV2ItemFieldValue/, 'project_v2.items.field.update'],
+  [/addProjectV2ItemById/, 'project_v2.items.issue.add'],
+  [/reviewThreads/, 'pr.threads.list'],
+  [/closedByPullRequestsReferences/, 'issue.relations.prs.list'],
+  [/projectV2\s*\([^)]*\)\s*\{\s*items/, 'project_v2.items.list'],
+  [/projectV2\s*\([^)]*\)\s*\{\s*fields/, 'project_v2.fields.list'],
+  [/subIssues|parent\s*\{/, 'issue.relations.view'],
+  [/projectV2\s*\(/, 'project_v2.user.view'],
+]
+
+/** Tools of GitHub MCP servers -> operation; update_issue is refined by its arguments. */
+const MCP_TOOLS: Record<string, string | ((args: Record<string, unknown>) => string)> = {
+  get_issue: 'issue.view',
+  list_issues: 'issue.list',
+  search_issues: 'issue.search',
+  create_issue: 'issue.create',
+  add_issue_comment: 'issue.comments.create',
+  update_issue: (args) =>
+    args.state === 'closed' ? 'issue.close' : args.state === 'open' ? 'issue.reopen' : args.labels ? 'issue.labels.set' : args.assignees ? 'issue.assignees.set' : args.milestone !== undefined ? 'issue.milestone.set' : 'issue.update',
+  get_pull_request: 'pr.view',
+  list_pull_requests: 'pr.list',
+  create_pull_request: 'pr.create',
+  get_pull_request_files: 'pr.diff.files',
+  get_pull_request_reviews: 'pr.reviews.list',
+  create_pull_request_review: 'pr.reviews.submit',
+  merge_pull_request: 'pr.merge',
+  update_pull_request_branch: 'pr.branch.update',
+  get_pull_request_status: 'pr.status.view',
+  get_pull_request_comments: 'pr.comments.list',
+}
+
+/** The commands of a shell line: split at ;, &&, ||, | and inside $( … ). Quotes are respected. */
+export function shellCommands(line: string): string[] {
+  const commands: string[] = []
+  let current = ''
+  let quote: string | null = null
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!
+    if (quote) {
+      if (c === quote) quote = null
+      current += c
+      continue
+    }
+    if (c === "'" || c === '"') {
+      quote = c
+      current += c
+    } else if (c === ';' || c === '|' || c === '&' || c === '\n' || c === '(' || c === ')' || (c === '$' && line[i + 1] === '(')) {
+      if (current.trim()) commands.push(current.trim())
+      current = ''
+    } else current += c
+  }
+  if (current.trim()) commands.push(current.trim())
+  return commands
+}
+
+/** Words of one command, quotes removed (enough to read gh's and ghx's arguments). */
+function words(command: string): string[] {
+  return [...command.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!)
+}
+
+/** The operations of one gh command: one, or for `gh issue edit --remove-label a --add-label b` each that a flag names. */
+function ghOperations(args: string[], command: string): string[] {
+  if (args[0] === 'api') {
+    const method = (args.find((a, i) => (args[i - 1] === '-X' || args[i - 1] === '--method') && a) ?? args.find((a) => /^--method=/.test(a))?.slice(9) ?? '').toUpperCase()
+    const target = args.slice(1).find((a, i) => !a.startsWith('-') && !['-X', '--method', '-f', '-F', '--jq', '-q', '--input', '-H', '--field', '--raw-field'].includes(args[i]!))
+    if (target === 'graphql') return [GRAPHQL_FIELDS.find(([pattern]) => pattern.test(command))?.[1] ?? 'graphql.other']
+    if (!target) return []
+    const path = target.replace(/^\/+/, '').replace(/\?.*$/, '')
+    const hasFields = args.some((a) => a === '-f' || a === '-F' || a === '--field' || a === '--raw-field' || a === '--input')
+    const verb = method || (hasFields ? 'POST' : 'GET')
+    return [REST_ROUTES.find(([m, pattern]) => m === verb && pattern.test(path))?.[2] ?? `rest.${verb.toLowerCase()}`]
+  }
+  const entry = GH_COMMANDS[`${args[0]} ${args[1]}`]
+  if (entry === undefined) return []
+  if (typeof entry === 'string') return [entry]
+  const flagged = entry.filter(([flag]) => flag?.test(command)).map(([, operation]) => operation)
+  return flagged.length > 0 ? flagged : entry.filter(([flag]) => flag === null).map(([, operation]) => operation)
+}
+
+interface Envelope {
+  meta?: {route_used?: unknown; attempts?: unknown}
+}
+
+export function accountToolCalls(calls: readonly ProviderToolCall[], mcpTools: ReadonlySet<string>): ToolAccounting {
+  const result: ToolAccounting = {by_category: {}, by_operation: {}, by_route: {}, internal_retries: 0}
+  const count = (into: Record<string, number>, key: string) => (into[key] = (into[key] ?? 0) + 1)
+  for (const call of calls) {
+    if (mcpTools.has(call.tool)) {
+      count(result.by_category, 'mcp_tool')
+      const mapped = MCP_TOOLS[call.tool]
+      count(result.by_operation, typeof mapped === 'function' ? mapped(call.args) : (mapped ?? `mcp.${call.tool}`))
+      continue
+    }
+    const line = typeof call.args.command === 'string' ? call.args.command : undefined
+    if (line === undefined) {
+      count(result.by_category, 'other')
+      continue
+    }
+    let category: ToolCategory = 'shell'
+    for (const command of shellCommands(line)) {
+      const [program, ...args] = words(command)
+      if (program === 'ghx') {
+        category = 'ghx_capability'
+        if (args[0] === 'run' && args[1]) count(result.by_operation, args[1])
+        if (args[0] === 'chain') for (const m of line.matchAll(/"task"\s*:\s*"([a-z0-9_.]+)"/g)) count(result.by_operation, m[1]!)
+      } else if (program === 'gh') {
+        if (category === 'shell') category = 'gh_cli'
+        for (const operation of ghOperations(args, command)) count(result.by_operation, operation)
+      }
+    }
+    count(result.by_category, category)
+    if (category === 'ghx_capability') {
+      // ghx prints one envelope per call: its route and the attempts it made inside.
+      for (const text of call.output.split('\n').filter((l) => l.trimStart().startsWith('{'))) {
+        try {
+          const envelope = JSON.parse(text) as Envelope
+          if (typeof envelope.meta?.route_used === 'string') count(result.by_route, envelope.meta.route_used)
+          if (Array.isArray(envelope.meta?.attempts)) result.internal_retries += (envelope.meta.attempts as Array<{status?: unknown}>).filter((a) => a?.status === 'error').length
+        } catch {
+          // not an envelope line
+        }
+      }
+    }
+  }
+  return result
+}

@@ -1,0 +1,44 @@
+// `ghx-bench validate --calibrate`: oracle must pass, noop must fail, per scenario and mode with a plan.
+import {readFile} from 'node:fs/promises'
+import path from 'node:path'
+import {expect} from 'chai'
+import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+
+const SUITES = path.join(PROJECT_ROOT, 'suites')
+const config = (suitesDir: string) =>
+  `target: sandbox\nmodel: oracle\nsuites_dir: ${suitesDir}\nfixtures: {repo: ghx-bench/sandbox, manifest: fixtures/latest.json, seed_id: cal, sandbox_repos: [ghx-bench/sandbox]}\n`
+
+interface Calibration {
+  calibration: {ok: boolean; entries: Array<{scenario_id: string; mode: string; status: string; reason: string | null}>}
+}
+
+describe('ghx-bench validate --calibrate (CLI)', function () {
+  this.timeout(120_000)
+
+  it('proves built-in scenarios under agent_direct and mcp: oracle passes, noop fails', async () => {
+    const dir = await makeProject({'.ghxbenchrc.yml': config(SUITES)})
+    const result = await runCli(['validate', '--calibrate', '--scenario', 'pr-view-001', '--scenario', 'issue-triage-comment-wf-001', '--scenario', 'release-view-001', '--json'], {cwd: dir})
+    expect(result.code, result.stderr).to.equal(0)
+    const {calibration} = JSON.parse(result.stdout) as Calibration
+    expect(calibration.ok).to.equal(true)
+    expect(calibration.entries.map((e) => `${e.scenario_id}/${e.mode}/${e.status}`).sort()).to.deep.equal([
+      'issue-triage-comment-wf-001/agent_direct/calibrated',
+      'issue-triage-comment-wf-001/mcp/calibrated',
+      'pr-view-001/agent_direct/calibrated',
+      'pr-view-001/mcp/calibrated',
+      // release-view-001 has no mcp plan: it is not applicable there, so only agent_direct is proved.
+      'release-view-001/agent_direct/calibrated',
+    ])
+  })
+
+  it('lists a scenario whose checks pass an agent that did nothing as mis-calibrated (exit 1)', async () => {
+    const weak = (await readFile(path.join(SUITES, 'scenarios', 'issue-triage-comment-wf-001.yml'), 'utf8'))
+      .replace('id: issue-triage-comment-wf-001', 'id: issue-weak-wf-001')
+      // A checkpoint that any state satisfies: the issue exists.
+      .replace(/ {2}checkpoints:\n[\s\S]*?\nreference:/, '  checkpoints:\n    - name: issue_exists\n      task: issue.view\n      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue_number}}"}\n      condition: {type: non_empty, path: title}\nreference:')
+    const dir = await makeProject({'.ghxbenchrc.yml': config('catalogue'), 'catalogue/scenarios/issue-weak-wf-001.yml': weak})
+    const result = await runCli(['validate', '--calibrate', '--mode', 'agent_direct'], {cwd: dir})
+    expect(result.code, result.stderr).to.equal(1)
+    expect(result.stdout).to.include('mis-calibrated: issue-weak-wf-001 under agent_direct: noop passed')
+  })
+})
