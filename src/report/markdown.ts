@@ -20,6 +20,20 @@ function table(header: string[], rows: string[][]): string {
   return [header, align, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n')
 }
 
+/** Tool calls per run by category and by canonical operation, side by side across modes. */
+function toolCallTables(report: Report): string[] {
+  const modes = Object.entries(report.modes)
+  const perRun = (count: number | undefined, runs: number) => (count === undefined || runs === 0 ? '–' : num(count / runs, 2))
+  const section = (title: string, pick: (m: Report['modes'][string]) => Record<string, number>): string[] => {
+    const keys = [...new Set(modes.flatMap(([, m]) => Object.keys(pick(m))))].sort()
+    if (keys.length === 0) return []
+    return ['', title, '', table(['', ...modes.map(([mode]) => `\`${mode}\``)], keys.map((key) => [key, ...modes.map(([, m]) => perRun(pick(m)[key], m.runs))]))]
+  }
+  const category = section('## Tool calls per run, by kind', (m) => m.tool_calls_by_category)
+  const operation = section('## Tool calls per run, by GitHub operation', (m) => m.tool_calls_by_operation)
+  return [...category, ...operation]
+}
+
 export function renderReportMarkdown(report: Report): string {
   const modes = Object.entries(report.modes)
   const out: string[] = [
@@ -75,6 +89,7 @@ export function renderReportMarkdown(report: Report): string {
       ),
     )
   }
+  out.push(...toolCallTables(report))
   const scenarioIds = [...new Set(report.scenarios.map((s) => s.scenario_id))].sort()
   const modeNames = modes.map(([mode]) => mode)
   const cell = new Map(report.scenarios.map((s) => [`${s.scenario_id}\u0000${s.mode}`, s]))
