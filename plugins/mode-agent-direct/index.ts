@@ -54,6 +54,7 @@ const agentDirect: Mode = {
       instructions: typeof context.options.instructions === 'string' ? context.options.instructions : INSTRUCTIONS,
       tools: [SHELL_TOOL],
       env,
+      workdir: context.workdir,
       call: async (tool, args, signal) => {
         if (tool !== SHELL_TOOL.name || typeof args.command !== 'string') return {ok: false, output: 'the shell tool takes {"command": "<bash command>"}'}
         return runShellCommand(args.command, {cwd: context.workdir, env}, signal)

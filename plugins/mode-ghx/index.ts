@@ -97,6 +97,7 @@ const ghxMode: Mode = {
       instructions: await instructionsFor(context, ghx, cwd),
       tools: [SHELL_TOOL],
       env,
+      workdir: context.workdir,
       call: async (tool, args, signal) => {
         if (tool !== SHELL_TOOL.name || typeof args.command !== 'string') return {ok: false, output: 'the shell tool takes {"command": "<bash command>"}'}
         return runShellCommand(args.command, {cwd: context.workdir, env}, signal)

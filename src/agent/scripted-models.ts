@@ -121,14 +121,28 @@ export function finalAnswer(script: Script, toolContents: string[]): string {
   return JSON.stringify({ok: true, data, error: null, meta: script.final.meta ?? {}})
 }
 
+/**
+ * The offered tool that stands for a plan's tool: the same name; or, in runtimes that name tools
+ * their own way (opencode), `bash` for the shell tool and `<server>_<tool>` for an MCP tool.
+ */
+function offeredTool(step: ScriptStep, offered: string[]): ScriptStep | undefined {
+  if (offered.includes(step.tool)) return step
+  if (step.tool === 'shell' && offered.includes('bash')) return {tool: 'bash', args: {...step.args, description: 'Run a command'}}
+  const prefixed = offered.find((name) => name.endsWith(`_${step.tool}`))
+  return prefixed ? {tool: prefixed, args: step.args} : undefined
+}
+
 /** The next assistant message of a script, given the conversation so far. */
 export function nextMessage(script: Script, messages: WireMessage[], offeredTools: string[]): {content: string | null; toolCall?: {id: string; name: string; arguments: string}} {
+  // A request offering no tools at all is a runtime's side request (opencode titles its sessions).
+  if (offeredTools.length === 0) return {content: 'ghx-bench run'}
   const played = messages.filter((m) => m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0).length
-  const step = script.model === 'oracle' ? script.steps[played] : undefined
-  if (step && offeredTools.includes(step.tool)) {
+  const planned = script.model === 'oracle' ? script.steps[played] : undefined
+  const step = planned && offeredTool(planned, offeredTools)
+  if (step) {
     return {content: null, toolCall: {id: `call_${played + 1}_${randomBytes(4).toString('hex')}`, name: step.tool, arguments: JSON.stringify(step.args)}}
   }
-  if (step) return {content: `I cannot continue: this session offers no tool "${step.tool}".`}
+  if (planned) return {content: `I cannot continue: this session offers no tool "${planned.tool}".`}
   const toolContents = messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '')
   return {content: finalAnswer(script, toolContents)}
 }

@@ -56,6 +56,8 @@ export interface ModeSession {
   call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>
   /** Environment of the session's processes (shell PATH, tokens), for providers that run their own tools. */
   env: Record<string, string>
+  /** The run's working folder, for providers that run their own tools (opencode's bash runs there). */
+  workdir?: string
   /** MCP servers the session uses, for providers that attach them themselves. */
   mcpServers?: Array<{name: string; command?: string; args?: string[]; env?: Record<string, string>; url?: string}>
   close(): Promise<void>
@@ -159,6 +161,8 @@ export interface Provider {
   name: string
   description?: string
   optionsSchema: JsonSchema
+  /** Asked once per suite, before any run: say why not and how to fix it (an agent runtime not installed). */
+  available?(options: Record<string, unknown>): Promise<Availability>
   run(input: ProviderRunInput): Promise<ProviderTrace>
 }
 

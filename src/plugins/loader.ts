@@ -13,7 +13,7 @@ import {PLUGIN_API_VERSION, type Plugin} from './api.js'
 import {PluginRegistry, type PluginSource} from './registry.js'
 
 /** Built-in plugins, in load order; each is a folder under plugins/. */
-export const BUILT_IN_PLUGINS = ['conditions-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop'] as const
+export const BUILT_IN_PLUGINS = ['conditions-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'provider-opencode'] as const
 
 export interface PluginRequest {
   specifier: string

@@ -223,6 +223,9 @@ export async function runSuite(config: LoadedConfig, options: RunOptions, onEven
   const providerRef = suite.provider ?? config.values.provider
   const provider = registry.provider(refName(providerRef))
   if (!provider) throw new BadInputError([{file: origin, code: 'unknown_reference', message: `unknown provider "${refName(providerRef)}" (providers: ${registry.providerNames().join(', ')})`}])
+  const providerOptions = refOptions(providerRef)
+  const providerReady = (await provider.available?.(providerOptions)) ?? {available: true}
+  if (!providerReady.available) throw new BadInputError([{file: origin, code: 'plugin', message: `provider "${provider.name}" cannot run here: ${providerReady.reason ?? 'not available'}`}])
   const modelName = options.model ?? suite.model ?? config.values.model
   const resultsDir = options.resultsDir ?? resolveConfigPath(config, config.values.results_dir)
   const resultsFile = runFile(resultsDir, runId)
@@ -288,7 +291,7 @@ export async function runSuite(config: LoadedConfig, options: RunOptions, onEven
       registry,
       target,
       model,
-      provider: {name: provider.name, plugin: provider, options: refOptions(providerRef)},
+      provider: {name: provider.name, plugin: provider, options: providerOptions},
       modes,
       fixtures,
       manifestFile: displayPath(manifestFile, cwd),

@@ -204,10 +204,12 @@ export function accountToolCalls(calls: readonly ProviderToolCall[], mcpTools: R
   const result: ToolAccounting = {by_category: {}, by_operation: {}, by_route: {}, internal_retries: 0}
   const count = (into: Record<string, number>, key: string) => (into[key] = (into[key] ?? 0) + 1)
   for (const call of calls) {
-    if (mcpTools.has(call.tool)) {
+    // Runtimes that attach MCP servers themselves prefix the tools with the server's key (github_get_issue).
+    const mcpTool = mcpTools.has(call.tool) ? call.tool : [...mcpTools].find((name) => call.tool.endsWith(`_${name}`))
+    if (mcpTool) {
       count(result.by_category, 'mcp_tool')
-      const mapped = MCP_TOOLS[call.tool]
-      count(result.by_operation, typeof mapped === 'function' ? mapped(call.args) : (mapped ?? `mcp.${call.tool}`))
+      const mapped = MCP_TOOLS[mcpTool]
+      count(result.by_operation, typeof mapped === 'function' ? mapped(call.args) : (mapped ?? `mcp.${mcpTool}`))
       continue
     }
     const line = typeof call.args.command === 'string' ? call.args.command : undefined

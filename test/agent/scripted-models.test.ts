@@ -57,7 +57,8 @@ describe('scripted models (oracle, noop)', () => {
 
   it('says it cannot continue when the session does not offer the plan’s tool', async () => {
     const {baseUrl} = models.register(plan)
-    const body = (await (await post(baseUrl, {model: 'oracle', messages: [{role: 'user', content: 'go'}], tools: []})).json()) as {choices: Array<{message: {content: string}}>}
+    const other = [{type: 'function', function: {name: 'read', description: 'read', parameters: {type: 'object'}}}]
+    const body = (await (await post(baseUrl, {model: 'oracle', messages: [{role: 'user', content: 'go'}], tools: other})).json()) as {choices: Array<{message: {content: string}}>}
     expect(body.choices[0]!.message.content).to.match(/no tool "shell"/)
   })
 

@@ -12,8 +12,8 @@ describe('ghx-bench plugins (CLI)', () => {
     const result = await runCli(['plugins', '--json'], {cwd: dir})
     expect(result.code, result.stderr).to.equal(0)
     const {plugins} = JSON.parse(result.stdout) as {plugins: Array<{name: string; version: string; source: string; conditions: string[]; resolved: string}>}
-    expect(plugins.map((p) => p.name)).to.deep.equal(['conditions-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'mine'])
-    expect(plugins[5]).to.deep.include({version: '2.0.0', source: 'path', conditions: ['mine_cond'], resolved: 'local/mine.js'})
+    expect(plugins.map((p) => p.name)).to.deep.equal(['conditions-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'provider-opencode', 'mine'])
+    expect(plugins[6]).to.deep.include({version: '2.0.0', source: 'path', conditions: ['mine_cond'], resolved: 'local/mine.js'})
     const text = await runCli(['plugins'], {cwd: dir})
     expect(text.stdout).to.include('mine@2.0.0 (path: local/mine.js)\n  conditions: mine_cond')
   })

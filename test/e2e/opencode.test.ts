@@ -1,0 +1,74 @@
+// The opencode provider end to end: the real opencode runtime (bash tool, MCP tools) driven by the
+// oracle, on the sandbox. opencode is not a dependency (354 MB): .ci/run installs it outside the
+// repository and sets OPENCODE_BIN; without it this test is skipped and says why.
+import {existsSync} from 'node:fs'
+import {readFile} from 'node:fs/promises'
+import path from 'node:path'
+import {expect} from 'chai'
+import {whichOnPath} from '../../src/agent/shell-tool.js'
+import type {Row} from '../../src/results/row-schema.js'
+import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+
+describe('provider opencode (CLI, sandbox + oracle)', function () {
+  this.timeout(240_000)
+  let binary: string | undefined
+
+  before(async function () {
+    binary = process.env.OPENCODE_BIN && existsSync(process.env.OPENCODE_BIN) ? process.env.OPENCODE_BIN : await whichOnPath('opencode')
+    if (!binary) {
+      console.log('    opencode not installed: set OPENCODE_BIN (npm install --prefix <dir> opencode-ai@1.18.33)')
+      this.skip()
+    }
+  })
+
+  it('runs the smoke suite under agent_direct and mcp, every run passing, with the arm’s tools only', async () => {
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': [
+        'target: sandbox',
+        'model: oracle',
+        `provider: {name: opencode, options: {binary: ${binary}}}`,
+        `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}`,
+        'fixtures: {repo: ghx-bench/sandbox, manifest: fixtures/latest.json, seed_id: oc, sandbox_repos: [ghx-bench/sandbox]}',
+        '',
+      ].join('\n'),
+    })
+    const result = await runCli(['run', path.join(PROJECT_ROOT, 'suites', 'smoke.yml'), '--run-id', 'oc'], {cwd: dir, env: {CI: '1'}})
+    expect(result.code, result.stderr + result.stdout).to.equal(0)
+    const rows = (await readFile(path.join(dir, 'results', 'oc.jsonl'), 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Row)
+    expect(rows).to.have.length(9)
+    for (const row of rows) {
+      expect(row.outcome, `${row.scenario_id}/${row.mode}: ${row.error?.message}`).to.equal('pass')
+      expect(row.provider).to.equal('opencode')
+      // Session-level usage: every assistant message of the session, opencode's own system prompt included.
+      expect(row.tokens.input).to.be.above(1000)
+    }
+    const direct = rows.filter((r) => r.mode === 'agent_direct')
+    expect(direct.every((r) => (r.tool_calls.by_category?.gh_cli ?? 0) >= 1 && !r.tool_calls.by_category?.mcp_tool)).to.equal(true)
+    const mcp = rows.filter((r) => r.mode === 'mcp')
+    expect(mcp.every((r) => (r.tool_calls.by_category?.mcp_tool ?? 0) >= 1 && !r.tool_calls.by_category?.gh_cli)).to.equal(true)
+    const trace = JSON.parse(await readFile(path.join(dir, 'results', mcp[0]!.trace!), 'utf8')) as {turns: Array<{tool_calls: Array<{tool: string}>}>}
+    expect(trace.turns.flatMap((t) => t.tool_calls.map((c) => c.tool)).every((tool) => tool.startsWith('github_'))).to.equal(true)
+  })
+
+  it('aborts the session at the run’s timeout and leaves no server behind', async () => {
+    const marker = `${Date.now() % 100000}.75`
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': `target: sandbox\nmodel: oracle\nprovider: {name: opencode, options: {binary: ${binary}}}\nsuites_dir: catalogue\nfixtures: {seed_id: oct}\n`,
+      'catalogue/hang.yml': 'name: hang\nscenarios: {ids: [repo-hang-001]}\nmodes: [agent_direct]\n',
+      'catalogue/scenarios/repo-hang-001.yml': [
+        'type: atomic', 'id: repo-hang-001', 'name: A tool that never returns', 'timeout_ms: 8000', 'task: repo.view',
+        'input: {owner: "{{owner}}", name: "{{repo}}"}', 'assertions: {expected_outcome: success}',
+        'reference:', '  agent_direct:', `    - {tool: shell, args: {command: "sleep ${marker}"}}`, '',
+      ].join('\n'),
+    })
+    const {execFileSync} = await import('node:child_process')
+    const servers = () => execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((line) => line.includes('opencode serve')).length
+    const before = servers()
+    const result = await runCli(['run', 'catalogue/hang.yml', '--run-id', 'hang', '--no-report'], {cwd: dir, env: {CI: '1'}})
+    expect(result.code, result.stderr).to.equal(0)
+    const row = JSON.parse((await readFile(path.join(dir, 'results', 'hang.jsonl'), 'utf8')).trim()) as Row
+    expect(row.outcome).to.equal('timeout')
+    expect(execFileSync('ps', ['-eo', 'args']).toString()).to.not.include(`sleep ${marker}`)
+    expect(servers()).to.equal(before)
+  })
+})
