@@ -76,6 +76,10 @@ function parseJson(text: string): unknown {
   }
 }
 
+function isEnvelope(value: unknown): value is {ok: boolean; meta?: Record<string, unknown>} {
+  return value !== null && typeof value === 'object' && typeof (value as {ok?: unknown}).ok === 'boolean' && ('data' in value || 'error' in value)
+}
+
 /** `$out` (last output), `$out2` (the second), followed by `.field` and `[0]` steps. */
 const OUTPUT_REF = /^\$out(\d*)((?:\.[A-Za-z_][\w-]*|\[\d+\])*)$/
 
@@ -117,8 +121,12 @@ export function finalAnswer(script: Script, toolContents: string[]): string {
     return JSON.stringify({ok: false, data: null, error: {code: errorCode(last?.text ?? ''), message}, meta: script.final.meta ?? {}})
   }
   const outputs = outcomes.map((o) => parseJson(o.text) ?? o.text)
+  // A tool layer that answers with the envelope itself (ghx): hand it on as it is, or keep its meta.
+  const lastOutput = outputs.at(-1)
+  const envelope = isEnvelope(lastOutput) ? lastOutput : undefined
+  if (envelope && script.final.answer === undefined) return JSON.stringify(envelope)
   const data = script.final.answer === undefined ? outputs.at(-1) : resolveOutputs(script.final.answer, outputs)
-  return JSON.stringify({ok: true, data, error: null, meta: script.final.meta ?? {}})
+  return JSON.stringify({ok: true, data, error: null, meta: envelope?.meta ?? script.final.meta ?? {}})
 }
 
 /**

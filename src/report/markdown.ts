@@ -93,11 +93,12 @@ export function renderReportMarkdown(report: Report): string {
   const scenarioIds = [...new Set(report.scenarios.map((s) => s.scenario_id))].sort()
   const modeNames = modes.map(([mode]) => mode)
   const cell = new Map(report.scenarios.map((s) => [`${s.scenario_id}\u0000${s.mode}`, s]))
+  const notApplicable = new Map((report.not_applicable ?? []).map((n) => [`${n.scenario_id}\u0000${n.mode}`, n.reason]))
   out.push(
     '',
     '## Scenarios',
     '',
-    'Per scenario and mode: success % · median active tokens · median wall ms · median tool calls.',
+    'Per scenario and mode: success % · median active tokens · median wall ms · median tool calls; n/a: the mode cannot solve the scenario (its reason is under *Not applicable*).',
     '',
     table(
       ['scenario', ...modeNames.map((m) => `\`${m}\``)],
@@ -105,11 +106,17 @@ export function renderReportMarkdown(report: Report): string {
         id,
         ...modeNames.map((mode) => {
           const s = cell.get(`${id}\u0000${mode}`)
+          if (!s && notApplicable.has(`${id}\u0000${mode}`)) return 'n/a'
           return s ? `${num(s.success_rate)}% · ${num(s.median_tokens_active)} · ${num(s.median_latency_ms_wall)} · ${num(s.median_tool_calls, 1)}` : '–'
         }),
       ]),
     ),
   )
+  if (notApplicable.size > 0) {
+    const reasons = new Map<string, string[]>()
+    for (const n of report.not_applicable ?? []) reasons.set(`${n.mode}: ${n.reason}`, [...(reasons.get(`${n.mode}: ${n.reason}`) ?? []), n.scenario_id])
+    out.push('', '## Not applicable', '', ...[...reasons].map(([reason, ids]) => `- \`${reason.split(':')[0]}\`${reason.slice(reason.indexOf(':'))} (${[...new Set(ids)].sort().join(', ')})`))
+  }
   if (report.warnings.length > 0) out.push('', '## Warnings', '', ...report.warnings.map((w) => `- ${w}`))
   return out.join('\n') + '\n'
 }

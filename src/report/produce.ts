@@ -92,7 +92,7 @@ export async function produceReport(config: LoadedConfig, options: ReportOptions
   const report = buildReport(aggregate, {
     inputs,
     warnings,
-    notApplicable: (modes) => notApplicableTo(runInfos, modes).keys(),
+    notApplicable: runInfos.flatMap((info) => info.not_applicable),
     baseline: options.baseline ?? config.values.gate.baseline,
     seed: options.seed ?? DEFAULT_SEED,
     resamples: options.resamples ?? DEFAULT_RESAMPLES,
@@ -117,7 +117,7 @@ export async function produceGate(config: LoadedConfig, options: GateOptions): P
   const loaded = await loadRows(config, options)
   const {inputs, warnings, runInfos} = loaded
   // Scenarios one of the two modes cannot solve are compared by neither: n/a is not a failure, and not a free pass.
-  const excluded = notApplicableTo(runInfos, [baseline, candidate])
+  const excluded = notApplicableTo(runInfos.flatMap((info) => info.not_applicable), [baseline, candidate])
   const aggregate = withoutScenarios(loaded.aggregate, [baseline, candidate], excluded.keys())
   if (excluded.size > 0) warnings.push(`left out of the comparison as not applicable: ${[...excluded.keys()].sort().join(', ')}`)
   const model = checkComparable(aggregate, baseline, candidate, options)

@@ -183,6 +183,11 @@ export const reportSchema = {
   properties: {
     ...provenance,
     baseline: {type: 'string'},
+    not_applicable: {
+      type: 'array',
+      description: 'scenario x mode pairs the scenario declares the mode cannot solve: shown as n/a, never as failed',
+      items: {type: 'object', additionalProperties: false, required: ['scenario_id', 'mode', 'reason'], properties: {scenario_id: {type: 'string'}, mode: {type: 'string'}, reason: {type: 'string'}}},
+    },
     modes: {type: 'object', additionalProperties: modeSummarySchema, description: 'mode -> summary'},
     scenarios: {type: 'array', items: scenarioModeSchema},
     deltas: {type: 'array', items: comparisonSchema, description: 'each other mode against the baseline'},

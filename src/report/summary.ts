@@ -9,6 +9,7 @@ import type {modeSummarySchema, reportSchema} from './report-schema.js'
 import {passAtK, passHatK, wilsonInterval} from '../stats/rates.js'
 import {modeCells, presentSorted, withoutScenarios, type Aggregate, type Cell, type Column} from './aggregate.js'
 import {compareModes} from './compare.js'
+import {notApplicableTo, type NotApplicable} from '../results/run-info.js'
 
 /** pass^k is reported for k up to this many repetitions. */
 const MAX_K = 10
@@ -25,8 +26,8 @@ export interface ReportOptions {
   seed: number
   resamples: number
   now?: Date
-  /** Scenarios not applicable to either of two modes: left out of their comparison. */
-  notApplicable?: (modes: string[]) => Iterable<string>
+  /** Scenario x mode pairs a mode cannot solve: shown as n/a and left out of that mode's comparison. */
+  notApplicable?: NotApplicable[]
 }
 
 /** A mode's values of one metric over all its cells, present ones only, sorted. */
@@ -117,7 +118,7 @@ export function buildReport(aggregate: Aggregate, options: ReportOptions): Repor
   const deltas = aggregate.cells.has(options.baseline)
     ? modes
         .filter((m) => m !== options.baseline)
-        .map((candidate) => compareModes(withoutScenarios(aggregate, [options.baseline, candidate], options.notApplicable?.([options.baseline, candidate]) ?? []), {baseline: options.baseline, candidate, minSamples: 1, seed: options.seed, resamples: options.resamples}))
+        .map((candidate) => compareModes(withoutScenarios(aggregate, [options.baseline, candidate], notApplicableTo(options.notApplicable ?? [], [options.baseline, candidate]).keys()), {baseline: options.baseline, candidate, minSamples: 1, seed: options.seed, resamples: options.resamples}))
     : []
   return {
     schema_version: 1,
@@ -126,6 +127,7 @@ export function buildReport(aggregate: Aggregate, options: ReportOptions): Repor
     run_ids: [...aggregate.run_ids].sort(),
     rows: aggregate.rows,
     warnings: options.warnings,
+    not_applicable: options.notApplicable ?? [],
     bootstrap: {seed: options.seed, resamples: options.resamples},
     baseline: options.baseline,
     modes: Object.fromEntries(modes.map((m) => [m, summarizeMode(aggregate, m)])),

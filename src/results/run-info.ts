@@ -7,13 +7,19 @@
 import {mkdir, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
+export interface NotApplicable {
+  scenario_id: string
+  mode: string
+  reason: string
+}
+
 export interface RunInfo {
   run_id: string
   suite: string | null
   seed: number
   modes: string[]
   unavailable: Array<{mode: string; reason: string}>
-  not_applicable: Array<{scenario_id: string; mode: string; reason: string}>
+  not_applicable: NotApplicable[]
 }
 
 export function runInfoFile(resultsDir: string, runId: string): string {
@@ -37,9 +43,9 @@ export async function readRunInfoFor(resultsFile: string): Promise<RunInfo | und
   }
 }
 
-/** Scenario ids not applicable to any of the given modes, with the reasons, over several runs. */
-export function notApplicableTo(infos: RunInfo[], modes: string[]): Map<string, string> {
+/** Scenario ids not applicable to any of the given modes, with the reasons. */
+export function notApplicableTo(items: readonly NotApplicable[], modes: readonly string[]): Map<string, string> {
   const excluded = new Map<string, string>()
-  for (const info of infos) for (const item of info.not_applicable) if (modes.includes(item.mode)) excluded.set(item.scenario_id, `${item.mode}: ${item.reason}`)
+  for (const item of items) if (modes.includes(item.mode)) excluded.set(item.scenario_id, `${item.mode}: ${item.reason}`)
   return excluded
 }

@@ -81,3 +81,15 @@ describe('scripted models (oracle, noop)', () => {
     }
   })
 })
+
+describe('oracle final answers from a tool layer’s own envelopes', () => {
+  const ghxEnvelope = {ok: true, data: {items: [{number: 1}], pageInfo: {}}, error: null, meta: {route_used: 'graphql', attempts: [{route: 'graphql', status: 'success'}]}}
+  it('hands an envelope printed by the tool on as it is', () => {
+    const script: Script = {model: 'oracle', steps: [], final: {kind: 'envelope'}}
+    expect(JSON.parse(finalAnswer(script, [JSON.stringify(ghxEnvelope)]))).to.deep.equal(ghxEnvelope)
+  })
+  it('with an answer template, builds the data and keeps the envelope’s meta', () => {
+    const script: Script = {model: 'oracle', steps: [], final: {kind: 'envelope', answer: '$out.data.items'}}
+    expect(JSON.parse(finalAnswer(script, [JSON.stringify(ghxEnvelope)]))).to.deep.equal({ok: true, data: [{number: 1}], error: null, meta: ghxEnvelope.meta})
+  })
+})

@@ -21,7 +21,11 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
     expect(result.code, result.stderr).to.equal(0)
     const {calibration} = JSON.parse(result.stdout) as Calibration
     expect(calibration.ok).to.equal(true)
-    expect(calibration.entries.map((e) => `${e.scenario_id}/${e.mode}/${e.status}`).sort()).to.deep.equal([
+    // ghx has plans too, but no ghx executable here: those are listed as not run, with the reason.
+    const ghx = calibration.entries.filter((e) => e.mode === 'ghx')
+    expect(ghx.map((e) => e.status)).to.deep.equal(['not_run', 'not_run', 'not_run'])
+    expect(ghx[0]!.reason).to.match(/ghx not found/)
+    expect(calibration.entries.filter((e) => e.mode !== 'ghx').map((e) => `${e.scenario_id}/${e.mode}/${e.status}`).sort()).to.deep.equal([
       'issue-triage-comment-wf-001/agent_direct/calibrated',
       'issue-triage-comment-wf-001/mcp/calibrated',
       'pr-view-001/agent_direct/calibrated',
