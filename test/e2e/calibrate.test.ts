@@ -35,6 +35,15 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
     ])
   })
 
+  it('runs every checkpoint task of the catalogue from the CLI: all workflow scenarios calibrate under agent_direct', async () => {
+    const workflows = ['ci-diagnose-run-wf-001', 'issue-close-with-context-wf-001', 'issue-to-pr-lifecycle-wf-001', 'issue-triage-and-assign-wf-001', 'issue-triage-comment-wf-001', 'pr-fix-mixed-threads-wf-001', 'pr-reply-threads-wf-001', 'pr-review-comment-wf-001', 'pr-review-comment-001']
+    const dir = await makeProject({'.ghxbenchrc.yml': config(SUITES)})
+    const result = await runCli(['validate', '--calibrate', '--mode', 'agent_direct', ...workflows.flatMap((id) => ['--scenario', id]), '--json'], {cwd: dir})
+    expect(result.code, result.stderr + result.stdout.slice(-2000)).to.equal(0)
+    const {calibration} = JSON.parse(result.stdout) as Calibration
+    expect(calibration.entries.map((e) => `${e.scenario_id}/${e.status}`).sort()).to.deep.equal(workflows.map((id) => `${id}/calibrated`).sort())
+  })
+
   it('lists a scenario whose checks pass an agent that did nothing as mis-calibrated (exit 1)', async () => {
     const weak = (await readFile(path.join(SUITES, 'scenarios', 'issue-triage-comment-wf-001.yml'), 'utf8'))
       .replace('id: issue-triage-comment-wf-001', 'id: issue-weak-wf-001')

@@ -171,6 +171,29 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
     expect(execFileSync('ps', ['-eo', 'args']).toString()).to.not.include(`sleep ${marker}`)
   })
 
+  it('no progress for stall_ms is a stall; the warm-up run is not recorded; --fixture-manifest names the manifest', async () => {
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': config('catalogue'),
+      'catalogue/stall.yml': ['name: stall', 'scenarios: {ids: [repo-stall-001, repo-view-001]}', 'modes: [agent_direct]', 'seed: 3', 'warmup: true', 'timeouts: {stall_ms: 1000}', ''].join('\n'),
+      'catalogue/scenarios/repo-stall-001.yml': [
+        'type: atomic', 'id: repo-stall-001', 'name: A tool that goes quiet', 'timeout_ms: 30000', 'task: repo.view',
+        'input: {owner: "{{owner}}", name: "{{repo}}"}', 'assertions: {expected_outcome: success}',
+        'reference:', '  agent_direct:', '    - {tool: shell, args: {command: "sleep 20"}}', '',
+      ].join('\n'),
+      'catalogue/scenarios/repo-view-001.yml': await readFile(path.join(SUITES, 'scenarios', 'repo-view-001.yml'), 'utf8'),
+    })
+    const result = await runCli(['run', 'catalogue/stall.yml', '--fixture-manifest', 'elsewhere/manifest.json', '--run-id', 'stall'], {cwd: dir, env: {CI: '1'}})
+    expect(result.code, result.stderr).to.equal(0)
+    const rows = await rowsOf(dir)
+    expect(rows.map(keyOf).sort()).to.deep.equal(['repo-stall-001/agent_direct/1', 'repo-view-001/agent_direct/1'])
+    const stalled = rows.find((r) => r.scenario_id === 'repo-stall-001')!
+    expect(stalled.outcome).to.equal('timeout')
+    expect(stalled.error?.type).to.equal('stall')
+    expect(stalled.latency_ms_wall).to.be.below(10_000)
+    expect(existsSync(path.join(dir, 'elsewhere', 'manifest.json'))).to.equal(true)
+    expect(existsSync(path.join(dir, 'fixtures', 'latest.json'))).to.equal(false)
+  })
+
   it('Ctrl-C stops cleanly: in-flight runs aborted, rows intact, fixtures reset, and how to resume', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': config()})
     const run = startRun([path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--repetitions', '3', '--run-id', 'stopped'], dir)
