@@ -155,6 +155,27 @@ export function nextMessage(script: Script, messages: WireMessage[], offeredTool
   return {content: finalAnswer(script, toolContents)}
 }
 
+const tokenCache = new Map<string, number>()
+
+/** Tokens of one text, remembered: each turn re-sends the conversation so far and the same tools. */
+function cachedTokens(text: string): number {
+  let count = tokenCache.get(text)
+  if (count === undefined) {
+    count = countTokens(text)
+    if (tokenCache.size >= 10_000) tokenCache.delete(tokenCache.keys().next().value!)
+    tokenCache.set(text, count)
+  }
+  return count
+}
+
+/**
+ * What a request costs in prompt tokens: each message and the tool definitions, as JSON, through the
+ * o200k tokenizer. Counted message by message so that a turn only tokenizes what is new in it.
+ */
+export function promptTokenCount(messages: readonly unknown[], tools: readonly unknown[] | undefined): number {
+  return messages.reduce<number>((sum, message) => sum + cachedTokens(JSON.stringify(message)), 0) + (tools?.length ? cachedTokens(JSON.stringify(tools)) : 0)
+}
+
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
@@ -180,7 +201,7 @@ export async function startScriptedModels(options: ScriptedModelsOptions = {}): 
     const offered = (request.tools ?? []).map((t) => t.function?.name ?? '')
     const next = nextMessage(script, messages, offered)
     // The true context cost: every message and every tool schema the model was sent.
-    const promptTokens = countTokens(JSON.stringify(messages)) + (request.tools?.length ? countTokens(JSON.stringify(request.tools)) : 0)
+    const promptTokens = promptTokenCount(messages, request.tools)
     const completionTokens = countTokens(next.content ?? '') + (next.toolCall ? countTokens(next.toolCall.name + next.toolCall.arguments) : 0)
     const usage = {prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens}
     const id = `chatcmpl-${randomBytes(6).toString('hex')}`

@@ -1,6 +1,6 @@
 import {expect} from 'chai'
 import {countTokens} from 'gpt-tokenizer'
-import {finalAnswer, startScriptedModels, type Script, type ScriptedModels} from '../../src/agent/scripted-models.js'
+import {finalAnswer, promptTokenCount, startScriptedModels, type Script, type ScriptedModels} from '../../src/agent/scripted-models.js'
 
 const TOOLS = [{type: 'function', function: {name: 'shell', description: 'run', parameters: {type: 'object'}}}]
 
@@ -30,7 +30,8 @@ describe('scripted models (oracle, noop)', () => {
     expect(last.choices[0]!.finish_reason).to.equal('stop')
     expect(JSON.parse(last.choices[0]!.message.content)).to.deep.equal({ok: true, data: {first: 1, second: 2}, error: null, meta: {}})
     // Usage is the real token count of everything received: the messages and the tool schemas.
-    expect(last.usage.prompt_tokens).to.equal(countTokens(JSON.stringify(messages)) + countTokens(JSON.stringify(TOOLS)))
+    expect(last.usage.prompt_tokens).to.equal(messages.reduce<number>((n, m) => n + countTokens(JSON.stringify(m)), 0) + countTokens(JSON.stringify(TOOLS)))
+    expect(last.usage.prompt_tokens).to.equal(promptTokenCount(messages, TOOLS))
     expect(last.usage.completion_tokens).to.equal(countTokens(last.choices[0]!.message.content))
   })
 
