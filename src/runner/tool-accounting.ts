@@ -92,6 +92,8 @@ const REST_ROUTES: Array<[string, RegExp, string]> = [
   ['PATCH', /^repos\/[^/]+\/[^/]+\/pulls\/\d+$/, 'pr.update'],
   ['GET', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/files$/, 'pr.diff.files'],
   ['GET', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews$/, 'pr.reviews.list'],
+  ['GET', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments$/, 'pr.review_comments.list'],
+  ['POST', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments$/, 'pr.review_comments.create'],
   ['POST', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews$/, 'pr.reviews.submit'],
   ['POST', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/requested_reviewers$/, 'pr.reviews.request'],
   ['PUT', /^repos\/[^/]+\/[^/]+\/pulls\/\d+\/merge$/, 'pr.merge'],
@@ -145,7 +147,27 @@ const MCP_TOOLS: Record<string, string | ((args: Record<string, unknown>) => str
   merge_pull_request: 'pr.merge',
   update_pull_request_branch: 'pr.branch.update',
   get_pull_request_status: 'pr.status.view',
-  get_pull_request_comments: 'pr.comments.list',
+  get_pull_request_comments: 'pr.review_comments.list',
+  // GitHub's official server (github-mcp-server) folds several operations into one tool with a `method`.
+  issue_read: (args) => ({get: 'issue.view', get_comments: 'issue.comments.list', get_labels: 'issue.labels.list', get_sub_issues: 'issue.relations.view'})[String(args.method)] ?? 'issue.view',
+  issue_write: (args) => (args.method === 'create' ? 'issue.create' : args.state === 'closed' ? 'issue.close' : 'issue.update'),
+  pull_request_read: (args) =>
+    ({get: 'pr.view', get_diff: 'pr.diff.view', get_files: 'pr.diff.files', get_reviews: 'pr.reviews.list', get_review_comments: 'pr.threads.list', get_status: 'pr.checks.list', get_comments: 'pr.comments.list'})[String(args.method)] ?? 'pr.view',
+  pull_request_review_write: (args) => (args.method === 'delete_pending' ? 'pr.reviews.delete_pending' : 'pr.reviews.submit'),
+  add_comment_to_pending_review: 'pr.reviews.comment',
+  update_pull_request: 'pr.update',
+  request_copilot_review: 'pr.reviews.request',
+  list_workflow_runs: 'workflow.runs.list',
+  get_workflow_run: 'workflow.run.view',
+  get_job_logs: 'workflow.job.logs.view',
+  rerun_failed_jobs: 'workflow.run.rerun.failed',
+  rerun_workflow_run: 'workflow.run.rerun.all',
+  cancel_workflow_run: 'workflow.run.cancel',
+  run_workflow: 'workflow.dispatch',
+  list_workflows: 'workflow.list',
+  list_releases: 'release.list',
+  get_latest_release: 'release.view',
+  get_label: 'repo.labels.view',
 }
 
 /** The commands of a shell line: split at ;, &&, ||, | and inside $( … ). Quotes are respected. */
@@ -172,9 +194,15 @@ export function shellCommands(line: string): string[] {
   return commands
 }
 
-/** Words of one command, quotes removed (enough to read gh's and ghx's arguments). */
+/** Words that only run the next word (`noglob gh …`, `env A=1 gh …`, `time gh …`). */
+const PREFIXES = new Set(['noglob', 'command', 'env', 'time', 'nohup', 'exec'])
+
+/** Words of one command, quotes removed and runner prefixes and variable assignments skipped. */
 function words(command: string): string[] {
-  return [...command.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!)
+  const all = [...command.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!)
+  let start = 0
+  while (start < all.length && (PREFIXES.has(all[start]!) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(all[start]!))) start++
+  return all.slice(start)
 }
 
 /** The operations of one gh command: one, or for `gh issue edit --remove-label a --add-label b` each that a flag names. */

@@ -1,5 +1,8 @@
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import path from 'node:path'
 import {expect} from 'chai'
 import {accountToolCalls, shellCommands} from '../../src/runner/tool-accounting.js'
+import {PROJECT_ROOT} from '../support/cli.js'
 
 const call = (tool: string, args: Record<string, unknown>, output = '') => ({tool, args, output, ok: true, ms: 1})
 
@@ -58,5 +61,37 @@ describe('tool-call accounting', () => {
     expect(result.by_operation).to.deep.equal({'issue.labels.add': 1, 'issue.view': 1, 'issue.comments.create': 1})
     expect(result.by_route).to.deep.equal({graphql: 1, cli: 2})
     expect(result.internal_retries).to.equal(1)
+  })
+})
+
+describe('tool-call accounting on real sessions (ghx eval, pr-review-comment-001)', () => {
+  const folder = path.join(PROJECT_ROOT, '..', 'shared', 'datasets', 'ghx-eval-2026-03', 'sessions', 'pr-review-comment-001')
+  const OFFICIAL_MCP_TOOLS = new Set(['pull_request_read', 'pull_request_review_write', 'add_comment_to_pending_review'])
+
+  function session(file: string): ReturnType<typeof call>[] {
+    const trace = JSON.parse(readFileSync(path.join(folder, file), 'utf8')) as {events: Array<{type: string; name: string; input: Record<string, unknown>; output?: string; success?: boolean}>}
+    return trace.events.filter((e) => e.type === 'tool_call').map((e) => call(e.name, e.input, e.output ?? ''))
+  }
+
+  it('every session classifies into its own arm and its review operations', function () {
+    if (!existsSync(folder)) this.skip()
+    for (const file of readdirSync(folder).sort()) {
+      const result = accountToolCalls(session(file), OFFICIAL_MCP_TOOLS)
+      const arm = file.split('-')[0]!
+      const kinds = Object.keys(result.by_category)
+      if (arm === 'baseline') {
+        // The agent with gh: gh calls, plus a jq or a file read now and then.
+        expect(result.by_category.gh_cli, file).to.be.at.least(3)
+        expect(kinds.filter((k) => k !== 'gh_cli' && k !== 'shell' && k !== 'other'), file).to.deep.equal([])
+        expect(result.by_operation, file).to.have.property('pr.view')
+      } else if (arm === 'ghx') {
+        expect(kinds, file).to.deep.equal(['ghx_capability'])
+        expect(result.by_operation, file).to.include.keys('pr.view', 'pr.reviews.submit')
+      } else {
+        expect(kinds, file).to.deep.equal(['mcp_tool'])
+        expect(result.by_operation, file).to.include.keys('pr.view', 'pr.reviews.submit', 'pr.reviews.comment')
+      }
+      expect(Object.keys(result.by_operation).filter((op) => op.startsWith('rest.') || op === 'graphql.other'), file).to.deep.equal([])
+    }
   })
 })
