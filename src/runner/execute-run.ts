@@ -109,19 +109,26 @@ function isInfrastructureError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'InfrastructureError' || (error as {infrastructure?: unknown}).infrastructure === true)
 }
 
-/** An abort signal for one attempt: the run timeout, the stall watchdog and Ctrl-C, with the reason kept. */
+/**
+ * An abort signal for one attempt, with the reason kept: Ctrl-C from the start; the run timeout and
+ * the stall watchdog once `start()` arms them, when the arm opens (fixture work is not the agent's).
+ */
 function attemptSignal(ctx: SuiteContext, runMs: number) {
   const controller = new AbortController()
   const abort = (kind: AbortKind) => {
     if (!controller.signal.aborted) controller.abort(new RunAbort(kind))
   }
-  const timeout = setTimeout(() => abort('timeout'), runMs)
-  let stall = setTimeout(() => abort('stall'), ctx.timeouts.stall_ms)
+  let timeout: NodeJS.Timeout | undefined
+  let stall: NodeJS.Timeout | undefined
   const onInterrupt = () => abort('interrupted')
   ctx.signal.addEventListener('abort', onInterrupt, {once: true})
   if (ctx.signal.aborted) abort('interrupted')
   return {
     signal: controller.signal,
+    start() {
+      timeout = setTimeout(() => abort('timeout'), runMs)
+      stall = setTimeout(() => abort('stall'), ctx.timeouts.stall_ms)
+    },
     progress() {
       clearTimeout(stall)
       stall = setTimeout(() => abort('stall'), ctx.timeouts.stall_ms)
@@ -183,6 +190,8 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     const variables = resolveVariables(scenario, manifest, ctx.manifestFile, ctx.runId)
     base.variables = variables
     const prompt = renderPrompt(scenario, variables)
+    // The run's clock starts with the arm: opening the session (an MCP server starting) counts, fixture work does not.
+    limits.start()
     access = ctx.target.agentAccess(workdir)
     const opening = performance.now()
     session = await mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, token: access.token, env: access.env}, workdir, signal: limits.signal})
@@ -246,6 +255,8 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
           })
         : []
     timing.checkpoints_ms = performance.now() - checkpointsStarted
+    // Ctrl-C during the checks cut their polling short: the verdict would be a guess, so the run is redone on resume.
+    if (ctx.signal.aborted) return {...finish({outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false, trace, tokens}), interrupted: true}
     base.checkpoints = checkpoints
     const failedCheckpoints = checkpoints.filter((c) => !c.passed).map((c) => c.name)
     const limitHit = trace.stop_reason === 'max_turns' || trace.stop_reason === 'max_tokens'

@@ -315,8 +315,9 @@ export async function runSuite(config: LoadedConfig, options: RunOptions, onEven
     const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))
     onEvent({type: 'suite_started', run_id: runId, modes: view.modes, unavailable, total: plan.length, skipped: view.skipped.length, seed, per_mode: perMode})
     if (suite.warmup && todo.length > 0) {
-      // One unrecorded run warms caches, connections and the sandbox; its result is discarded.
-      await executeRun({...ctx, resultsDir: await mkdtemp(path.join(tmpdir(), 'ghx-bench-warmup-'))}, todo[0]!, byId.get(todo[0]!.scenario_id)!)
+      // One unrecorded run warms caches, connections and the sandbox; its result and trace are discarded.
+      const warmupDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-warmup-'))
+      await executeRun({...ctx, resultsDir: warmupDir}, todo[0]!, byId.get(todo[0]!.scenario_id)!).finally(() => rm(warmupDir, {recursive: true, force: true}))
     }
     writer = await ResultsWriter.open(resultsDir, runId)
     const open = writer
