@@ -213,6 +213,28 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
     for (const kind of report.kinds) expect(kind.problems, kind.kind).to.deep.equal([])
   })
 
+  it('drives any OpenAI-compatible endpoint: endpoint.base_url and the key from the environment, never written down', async () => {
+    const {startScriptedModels} = await import('../../src/agent/scripted-models.js')
+    // Another server speaking the protocol, standing in for a hosted model: it plays a fixed plan.
+    const remote = await startScriptedModels()
+    try {
+      const {baseUrl} = remote.register({model: 'oracle', steps: [{tool: 'shell', args: {command: 'gh repo view ghx-bench/sandbox --json name,owner,defaultBranchRef --jq \'{name, owner: .owner.login, defaultBranch: .defaultBranchRef.name}\''}}], final: {kind: 'envelope'}})
+      const dir = await makeProject({'.ghxbenchrc.yml': config(SUITES, `endpoint: {base_url: "${baseUrl}", api_key_env: ACME_KEY}`)})
+      const result = await runCli(['run', path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--scenario', 'repo-view-001', '--model', 'acme/agent-7', '--run-id', 'remote'], {cwd: dir, env: {CI: '1', ACME_KEY: 'sk-acme-secret-key-0123456789abcdef'}})
+      expect(result.code, result.stderr).to.equal(0)
+      const [row] = await rowsOf(dir)
+      expect(row).to.deep.include({model: 'acme/agent-7', outcome: 'pass'})
+      const trace = await readFile(path.join(dir, 'results', row!.trace!), 'utf8')
+      expect(trace).to.not.include('sk-acme-secret-key')
+      // Without a key, a remote endpoint is refused before any run, naming the variable.
+      const refused = await runCli(['run', path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--model', 'gpt-4.1'], {cwd: await makeProject({'.ghxbenchrc.yml': config(SUITES, 'endpoint: {base_url: "https://api.example.com/v1"}')}), env: {OPENAI_API_KEY: ''}})
+      expect(refused.code).to.equal(2)
+      expect(refused.stderr).to.include('$OPENAI_API_KEY')
+    } finally {
+      await remote.close()
+    }
+  })
+
   it('an unknown mode is bad input: one message at the suite’s file:line:col, exit 2, no stack', async () => {
     const dir = await makeProject({
       '.ghxbenchrc.yml': config('catalogue'),
