@@ -8,9 +8,6 @@
  *    GITHUB_HOST for Enterprise);
  *  - a stdio command of your own ({command, args, env}), or a streamable-HTTP URL ({url, token_env}).
  */
-import {Client} from '@modelcontextprotocol/sdk/client/index.js'
-import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
-import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import {definePlugin, type Mode, type ModeContext, type ModeSession, type ToolResult} from '../../src/plugins/api.js'
 import {whichOnPath} from '../../src/agent/shell-tool.js'
 import {npmGithubMcpServer} from '../../src/sandbox/mcp-server.js'
@@ -99,6 +96,12 @@ const mcp: Mode = {
   async open(context): Promise<ModeSession> {
     const server = await resolveServer(context)
     if ('unavailable' in server) throw new Error(server.unavailable)
+    // The MCP SDK loads only when a session opens: validate and --help never pay for it.
+    const [{Client}, {StdioClientTransport}, {StreamableHTTPClientTransport}] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ])
     const client = new Client({name: 'ghx-bench', version: '1.0.0'})
     // Only what the server needs: its own variables and a PATH to start node or its binary. No shell is offered.
     const env = {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: context.workdir, ...server.env}
