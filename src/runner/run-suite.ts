@@ -213,10 +213,20 @@ async function schedule(plan: PlannedRun[], concurrency: number, locksOf: (run: 
   }
 }
 
-export async function runSuite(config: LoadedConfig, options: RunOptions, onEvent: (event: SuiteEvent) => void = () => {}): Promise<RunSummary> {
+/**
+ * The config as this suite sees it: a suite's own target and fixtures settings win over the project's,
+ * except the list of repositories fixtures may write to: only the project decides that.
+ */
+function suiteConfig(config: LoadedConfig, suite: Suite): LoadedConfig {
+  const fixtures = {...config.values.fixtures, ...suite.fixtures, sandbox_repos: config.values.fixtures.sandbox_repos}
+  return {...config, values: {...config.values, target: suite.target ?? config.values.target, fixtures}}
+}
+
+export async function runSuite(projectConfig: LoadedConfig, options: RunOptions, onEvent: (event: SuiteEvent) => void = () => {}): Promise<RunSummary> {
   const cwd = options.cwd ?? process.cwd()
-  const prepared = await prepareSuite(config, options)
+  const prepared = await prepareSuite(projectConfig, options)
   const {registry, suite, scenarios} = prepared
+  const config = suiteConfig(projectConfig, suite)
   const {origin} = prepared
   const seed = options.seed ?? suite.seed ?? 1
   const runId = options.runId ?? `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomUUID().slice(0, 8)}`
@@ -339,7 +349,7 @@ export async function runSuite(config: LoadedConfig, options: RunOptions, onEven
     )
     // Resets may have replaced resources (a fresh workflow run): the manifest on disk follows.
     await writeManifest(manifestFile, fixtures.manifest)
-    if (signal.aborted) await afterInterrupt(suite.fixtures?.on_interrupt ?? config.values.fixtures.on_interrupt ?? 'reset', target, fixtures.manifest, manifestFile)
+    if (signal.aborted) await afterInterrupt(config.values.fixtures.on_interrupt ?? 'reset', target, fixtures.manifest, manifestFile)
     onEvent({type: 'suite_finished', run_id: runId, completed, interrupted: signal.aborted})
     return {...view, results_file: resultsFile, completed, interrupted: signal.aborted, by_mode: byMode}
   } finally {

@@ -174,7 +174,8 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
   it('no progress for stall_ms is a stall; the warm-up run is not recorded; --fixture-manifest names the manifest', async () => {
     const dir = await makeProject({
       '.ghxbenchrc.yml': config('catalogue'),
-      'catalogue/stall.yml': ['name: stall', 'scenarios: {ids: [repo-stall-001, repo-view-001]}', 'modes: [agent_direct]', 'seed: 3', 'warmup: true', 'timeouts: {stall_ms: 1000}', ''].join('\n'),
+      // The suite's own fixtures settings win over the project's (seed id here).
+      'catalogue/stall.yml': ['name: stall', 'scenarios: {ids: [repo-stall-001, repo-view-001]}', 'modes: [agent_direct]', 'seed: 3', 'warmup: true', 'timeouts: {stall_ms: 1000}', 'fixtures: {seed_id: from-suite}', ''].join('\n'),
       'catalogue/scenarios/repo-stall-001.yml': [
         'type: atomic', 'id: repo-stall-001', 'name: A tool that goes quiet', 'timeout_ms: 30000', 'task: repo.view',
         'input: {owner: "{{owner}}", name: "{{repo}}"}', 'assertions: {expected_outcome: success}',
@@ -191,6 +192,7 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
     expect(stalled.error?.type).to.equal('stall')
     expect(stalled.latency_ms_wall).to.be.below(10_000)
     expect(existsSync(path.join(dir, 'elsewhere', 'manifest.json'))).to.equal(true)
+    expect(rows.every((r) => r.fixture_seed === 'from-suite')).to.equal(true)
     expect(existsSync(path.join(dir, 'fixtures', 'latest.json'))).to.equal(false)
   })
 
