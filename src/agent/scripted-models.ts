@@ -29,15 +29,13 @@ export interface Script {
    * atomic scenario, data from `answer` (a template over tool outputs) or the last tool output;
    * `text`: a short report of what was done (workflow scenarios).
    */
-  final: {kind: 'envelope'; answer?: unknown; meta?: Record<string, unknown>} | {kind: 'text'}
+  final: {kind: 'envelope'; answer?: unknown} | {kind: 'text'}
 }
 
 export interface ScriptedModels {
   url: string
   /** Registers a run's script; returns the base URL to give the provider (…/v1). */
   register(script: Script): {baseUrl: string; release: () => void}
-  /** Requests served and the time spent serving them: the harness's overhead figures subtract it. */
-  readonly served: {requests: number; ms: number}
   close(): Promise<void>
 }
 
@@ -118,7 +116,7 @@ export function finalAnswer(script: Script, toolContents: string[]): string {
   const last = outcomes.at(-1)
   if (!last || last.failed) {
     const message = last?.text.trim().split('\n')[0] ?? 'no tool call was made'
-    return JSON.stringify({ok: false, data: null, error: {code: errorCode(last?.text ?? ''), message}, meta: script.final.meta ?? {}})
+    return JSON.stringify({ok: false, data: null, error: {code: errorCode(last?.text ?? ''), message}, meta: {}})
   }
   const outputs = outcomes.map((o) => parseJson(o.text) ?? o.text)
   // A tool layer that answers with the envelope itself (ghx): hand it on as it is, or keep its meta.
@@ -126,7 +124,7 @@ export function finalAnswer(script: Script, toolContents: string[]): string {
   const envelope = isEnvelope(lastOutput) ? lastOutput : undefined
   if (envelope && script.final.answer === undefined) return JSON.stringify(envelope)
   const data = script.final.answer === undefined ? outputs.at(-1) : resolveOutputs(script.final.answer, outputs)
-  return JSON.stringify({ok: true, data, error: null, meta: envelope?.meta ?? script.final.meta ?? {}})
+  return JSON.stringify({ok: true, data, error: null, meta: envelope?.meta ?? {}})
 }
 
 /**
@@ -193,7 +191,6 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 
 export async function startScriptedModels(options: ScriptedModelsOptions = {}): Promise<ScriptedModels> {
   const scripts = new Map<string, Script>()
-  const served = {requests: 0, ms: 0}
   const random: Random = mulberry32(options.faultSeed ?? 1)
 
   const complete = (script: Script, request: WireRequest, response: ServerResponse) => {
@@ -237,9 +234,6 @@ export async function startScriptedModels(options: ScriptedModelsOptions = {}): 
   }
 
   const server = createServer((request, response) => {
-    const started = performance.now()
-    served.requests++
-    response.on('finish', () => (served.ms += performance.now() - started))
     const match = /^\/r\/([a-f0-9]+)\/v1\/(chat\/completions|models)$/.exec(request.url ?? '')
     const script = match ? scripts.get(match[1]!) : undefined
     if (!match || !script) return sendJson(response, 404, {error: {message: `no scripted run at ${request.url}`, type: 'invalid_request_error'}})
@@ -263,7 +257,6 @@ export async function startScriptedModels(options: ScriptedModelsOptions = {}): 
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     url,
-    served,
     register(script) {
       const key = randomBytes(8).toString('hex')
       scripts.set(key, script)

@@ -15,8 +15,6 @@ export interface ModelSource {
   scripted?: ScriptedModelName
   /** The endpoint for one run: scripted models get the run's plan. */
   endpointFor(scenario: Scenario, mode: string, variables: Record<string, unknown>): {endpoint: ModelEndpoint; release: () => void}
-  /** Time spent serving scripted-model requests so far (0 for remote models, measured per run instead). */
-  servedMs(): number
   secrets(): string[]
   close(): Promise<void>
 }
@@ -62,7 +60,6 @@ export async function openModelSource(settings: ModelSettings): Promise<ModelSou
         const {baseUrl, release} = server.register({model, steps: plan.steps, final})
         return {endpoint: {id: model, baseUrl}, release}
       },
-      servedMs: () => server.served.ms,
       secrets: () => [],
       close: () => server.close(),
     }
@@ -78,7 +75,6 @@ export async function openModelSource(settings: ModelSettings): Promise<ModelSou
   return {
     label: id.includes('/') ? id : `${new URL(baseUrl).hostname}/${id}`,
     endpointFor: () => ({endpoint: {id, baseUrl, apiKey}, release: () => {}}),
-    servedMs: () => 0,
     secrets: () => (apiKey ? [apiKey] : []),
     close: async () => {},
   }
