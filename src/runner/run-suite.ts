@@ -89,7 +89,7 @@ export interface RunSummary extends RunPlanView {
   by_mode: Record<string, {pass: number; fail: number; timeout: number; infra_error: number}>
 }
 
-const DEFAULTS = {run_ms: 60_000, stall_ms: 60_000, checkpoint_ms: 12_000, checkpoint_interval_ms: 1_000, repetitions: 1, concurrency: 1, infra_retries: 2}
+const DEFAULTS = {run_ms: 60_000, stall_ms: 60_000, checkpoint_ms: 12_000, sandbox_checkpoint_ms: 2_000, checkpoint_interval_ms: 1_000, repetitions: 1, concurrency: 1, infra_retries: 2}
 
 const refName = (ref: PluginRef) => (typeof ref === 'string' ? ref : ref.name)
 const refOptions = (ref: PluginRef | undefined) => (ref && typeof ref === 'object' ? (ref.options ?? {}) : {})
@@ -309,7 +309,8 @@ export async function runSuite(projectConfig: LoadedConfig, options: RunOptions,
       timeouts: {
         run_ms: suite.timeouts?.run_ms ?? DEFAULTS.run_ms,
         stall_ms: suite.timeouts?.stall_ms ?? DEFAULTS.stall_ms,
-        checkpoint_ms: suite.timeouts?.checkpoint_ms ?? DEFAULTS.checkpoint_ms,
+        // The sandbox answers consistently at once (its workflow runs finish in under a second): a short default budget.
+        checkpoint_ms: suite.timeouts?.checkpoint_ms ?? (target.sandbox ? DEFAULTS.sandbox_checkpoint_ms : DEFAULTS.checkpoint_ms),
         checkpoint_interval_ms: target.sandbox ? 100 : DEFAULTS.checkpoint_interval_ms,
       },
       limits: {...suite.limits},
