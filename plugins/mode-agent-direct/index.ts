@@ -6,7 +6,7 @@
  */
 import path from 'node:path'
 import {definePlugin, type Mode, type ModeContext} from '../../src/plugins/api.js'
-import {isolatedBin, runShellCommand, SHELL_TOOL, whichOnPath} from '../../src/agent/shell-tool.js'
+import {isolatedBin, shellSession, whichOnPath} from '../../src/agent/shell-tool.js'
 
 export const GH_INSTALL_HINT = 'gh not found: install the GitHub CLI (Debian/Ubuntu: apt-get install gh; macOS: brew install gh; https://cli.github.com), or set the mode option `gh` to its path'
 
@@ -40,27 +40,8 @@ const agentDirect: Mode = {
   async open(context) {
     const gh = await findGh(context)
     if (!gh) throw new Error(GH_INSTALL_HINT)
-    const bin = await isolatedBin({gh})
-    const env: Record<string, string> = {
-      ...context.github.env,
-      PATH: bin,
-      HOME: context.workdir,
-      LANG: 'C.UTF-8',
-      GH_PAGER: 'cat',
-      PAGER: 'cat',
-      NO_COLOR: '1',
-    }
-    return {
-      instructions: typeof context.options.instructions === 'string' ? context.options.instructions : INSTRUCTIONS,
-      tools: [SHELL_TOOL],
-      env,
-      workdir: context.workdir,
-      call: async (tool, args, signal) => {
-        if (tool !== SHELL_TOOL.name || typeof args.command !== 'string') return {ok: false, output: 'the shell tool takes {"command": "<bash command>"}'}
-        return runShellCommand(args.command, {cwd: context.workdir, env}, signal)
-      },
-      close: async () => {},
-    }
+    const instructions = typeof context.options.instructions === 'string' ? context.options.instructions : INSTRUCTIONS
+    return shellSession(context, await isolatedBin({gh}), instructions)
   },
 }
 

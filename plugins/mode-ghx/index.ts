@@ -10,7 +10,7 @@ import {homedir} from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {definePlugin, type Mode, type ModeContext} from '../../src/plugins/api.js'
-import {isolatedBin, runShellCommand, SHELL_TOOL, whichOnPath} from '../../src/agent/shell-tool.js'
+import {isolatedBin, shellSession, whichOnPath} from '../../src/agent/shell-tool.js'
 
 export const GHX_INSTALL_HINT =
   'ghx not found: install the ghx CLI (npm install --save-dev @ghx-dev/core, or put ghx on PATH), or set the mode option `ghx` to its path'
@@ -82,28 +82,9 @@ const ghxMode: Mode = {
     const ghx = await findGhx(context, cwd)
     const gh = await whichOnPath('gh')
     if (!ghx || !gh) throw new Error(GHX_INSTALL_HINT)
+    // node is on the arm's PATH because ghx is a node script (#!/usr/bin/env node).
     const bin = await isolatedBin({ghx, gh, node: process.execPath})
-    const env: Record<string, string> = {
-      ...context.github.env,
-      PATH: bin,
-      HOME: context.workdir,
-      LANG: 'C.UTF-8',
-      GH_PAGER: 'cat',
-      NO_COLOR: '1',
-      GHX_SKIP_GH_PREFLIGHT: '1',
-      GITHUB_TOKEN: context.github.token,
-    }
-    return {
-      instructions: await instructionsFor(context, ghx, cwd),
-      tools: [SHELL_TOOL],
-      env,
-      workdir: context.workdir,
-      call: async (tool, args, signal) => {
-        if (tool !== SHELL_TOOL.name || typeof args.command !== 'string') return {ok: false, output: 'the shell tool takes {"command": "<bash command>"}'}
-        return runShellCommand(args.command, {cwd: context.workdir, env}, signal)
-      },
-      close: async () => {},
-    }
+    return shellSession(context, bin, await instructionsFor(context, ghx, cwd), {GHX_SKIP_GH_PREFLIGHT: '1', GITHUB_TOKEN: context.github.token})
   },
 }
 

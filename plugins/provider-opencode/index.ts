@@ -20,6 +20,8 @@ export const OPENCODE_INSTALL_HINT =
 
 /** opencode's built-in tools: all off, but bash for shell arms. */
 const BUILT_IN_TOOLS = ['bash', 'edit', 'write', 'read', 'glob', 'grep', 'list', 'patch', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'task', 'skill', 'lsp', 'multiedit', 'invalid', 'question']
+const armTools = (shell: boolean): Record<string, boolean> => Object.fromEntries(BUILT_IN_TOOLS.map((tool) => [tool, shell && tool === 'bash']))
+const isShellArm = (session: ModeSession) => session.tools.some((t) => t.name === 'shell')
 const PROVIDER_ID = 'ghxbench'
 const MCP_KEY = 'github'
 
@@ -47,7 +49,6 @@ function opencodeConfig(input: ProviderRunInput, shell: boolean): Record<string,
       ? {type: 'remote', url: server.url, enabled: true}
       : {type: 'local', command: [server.command!, ...(server.args ?? [])], environment: server.env ?? {}, enabled: true}
   }
-  const tools = Object.fromEntries(BUILT_IN_TOOLS.map((tool) => [tool, shell && tool === 'bash']))
   return {
     $schema: 'https://opencode.ai/config.json',
     provider: {
@@ -65,7 +66,7 @@ function opencodeConfig(input: ProviderRunInput, shell: boolean): Record<string,
     instructions: [],
     plugin: [],
     mcp,
-    tools,
+    tools: armTools(shell),
     permission: {bash: shell ? 'allow' : 'deny', edit: 'deny', webfetch: 'deny', external_directory: 'deny', doom_loop: 'deny'},
   }
 }
@@ -107,7 +108,7 @@ function toTrace(messages: OpencodeMessage[], stop: ProviderTrace['stop_reason']
 /** The server of one run: started with the run's environment and the arm's config; killed with its children. */
 async function startServer(binary: string, input: ProviderRunInput, home: string): Promise<{url: string; child: ChildProcess}> {
   const session: ModeSession = input.session
-  const shell = session.tools.some((t) => t.name === 'shell')
+  const shell = isShellArm(session)
   const port = await freePort()
   const env: Record<string, string> = {
     ...session.env,
@@ -197,7 +198,6 @@ const opencode: Provider = {
       const abort = () => void fetch(`${url}/session/${session.id}/abort`, {method: 'POST'}).catch(() => {})
       input.signal.addEventListener('abort', abort, {once: true})
       try {
-        const shell = input.session.tools.some((t) => t.name === 'shell')
         await api(messagesUrl, {
           method: 'POST',
           signal: input.signal,
@@ -205,7 +205,7 @@ const opencode: Provider = {
             model: {providerID: PROVIDER_ID, modelID: input.model.id},
             // The mode's instructions, once: the predecessors sent them twice (config and prompt).
             system: input.session.instructions,
-            tools: Object.fromEntries(BUILT_IN_TOOLS.map((tool) => [tool, shell && tool === 'bash'])),
+            tools: armTools(isShellArm(input.session)),
             parts: [{type: 'text', text: input.prompt}],
           }),
         })

@@ -8,7 +8,7 @@ import {access, mkdtemp, symlink} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {constants} from 'node:fs'
 import path from 'node:path'
-import type {ToolDefinition, ToolResult} from '../plugins/api.js'
+import type {ModeContext, ModeSession, ToolDefinition, ToolResult} from '../plugins/api.js'
 
 export const SHELL_TOOL: ToolDefinition = {
   name: 'shell',
@@ -61,6 +61,25 @@ export function runShellCommand(command: string, options: ShellOptions, signal: 
       resolve({ok: code === 0 && !signal.aborted, output: text})
     })
   })
+}
+
+/**
+ * The session of a shell arm: one `shell` tool running in the run's folder with PATH set to the arm's
+ * isolated bin, HOME in the run's folder, the target's gh environment and the arm's own variables.
+ */
+export function shellSession(context: ModeContext, bin: string, instructions: string, armEnv: Record<string, string> = {}): ModeSession {
+  const env: Record<string, string> = {...context.github.env, PATH: bin, HOME: context.workdir, LANG: 'C.UTF-8', GH_PAGER: 'cat', PAGER: 'cat', NO_COLOR: '1', ...armEnv}
+  return {
+    instructions,
+    tools: [SHELL_TOOL],
+    env,
+    workdir: context.workdir,
+    call: async (tool, args, signal) => {
+      if (tool !== SHELL_TOOL.name || typeof args.command !== 'string') return {ok: false, output: 'the shell tool takes {"command": "<bash command>"}'}
+      return runShellCommand(args.command, {cwd: context.workdir, env}, signal)
+    },
+    close: async () => {},
+  }
 }
 
 /** Utilities an agent's shell may use beside the mode's own tool; anything else stays off its PATH. */

@@ -23,6 +23,8 @@ export interface RowSelection {
   inputs?: string[]
   runId?: string
   cwd?: string
+  /** Rows already read (the run's report and gate read them once). */
+  loaded?: LoadedRows
 }
 
 export interface LoadedRows {
@@ -88,7 +90,7 @@ export interface ReportOptions extends RowSelection, OutputOptions {
 }
 
 export async function produceReport(config: LoadedConfig, options: ReportOptions): Promise<{report: Report; files: string[]}> {
-  const {aggregate, inputs, warnings, runInfos} = await loadRows(config, options)
+  const {aggregate, inputs, warnings, runInfos} = options.loaded ?? (await loadRows(config, options))
   const report = buildReport(aggregate, {
     inputs,
     warnings,
@@ -114,8 +116,10 @@ export async function produceGate(config: LoadedConfig, options: GateOptions): P
   const baseline = options.baseline ?? config.values.gate.baseline
   const candidate = options.candidate ?? config.values.gate.candidate
   const profile = await loadProfile(options.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), cwd)
-  const loaded = await loadRows(config, options)
-  const {inputs, warnings, runInfos} = loaded
+  const loaded = options.loaded ?? (await loadRows(config, options))
+  const {inputs, runInfos} = loaded
+  // The gate's own warnings go on a copy: the rows may be shared with the report.
+  const warnings = [...loaded.warnings]
   // Scenarios one of the two modes cannot solve are compared by neither: n/a is not a failure, and not a free pass.
   const excluded = notApplicableTo(runInfos.flatMap((info) => info.not_applicable), [baseline, candidate])
   const aggregate = withoutScenarios(loaded.aggregate, [baseline, candidate], excluded.keys())

@@ -161,6 +161,11 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
       record: {attempt: attemptNo, outcome: partial.outcome, error: partial.error, started_at: startedAt.toISOString(), latency_ms_wall: performance.now() - started, tokens},
     }
   }
+  // An attempt the signal ended: Ctrl-C (not recorded; resume redoes it), or a timeout or stall (recorded).
+  const ended = (kind: AbortKind, partial: Partial<Attempt> = {}): Attempt =>
+    kind === 'interrupted'
+      ? {...finish({outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false, ...partial}), interrupted: true}
+      : finish({outcome: 'timeout', error: {type: kind, message: `${kind} after ${Math.round(performance.now() - started)} ms`}, retryable: false, ...partial})
   const workdir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-run-'))
   const limits = attemptSignal(ctx, scenario.timeout_ms ?? ctx.timeouts.run_ms)
   const {mode, options: modeOptions} = ctx.modes.get(run.mode)!
@@ -218,8 +223,7 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     } catch (error) {
       base.agentMs = performance.now() - agentStarted
       const kind = limits.kind()
-      if (kind === 'interrupted') return {...finish({outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false}), interrupted: true}
-      if (kind) return finish({outcome: 'timeout', error: {type: kind, message: `${kind} after ${Math.round(performance.now() - started)} ms`}, retryable: false})
+      if (kind) return ended(kind)
       const partial = (error as {trace?: ProviderTrace}).trace
       return finish({
         outcome: 'infra_error',
@@ -237,8 +241,7 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     timing.model_ms = Math.max(0, trace.turns.reduce((sum, t) => sum + t.ms, 0) - toolMs)
     const tokens = tokensOf(sumUsage(trace.turns.map((t) => t.usage)))
     const kind = limits.kind()
-    if (kind === 'interrupted') return {...finish({outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false, trace, tokens}), interrupted: true}
-    if (kind) return finish({outcome: 'timeout', error: {type: kind, message: `${kind} after ${Math.round(performance.now() - started)} ms`}, retryable: false, trace, tokens})
+    if (kind) return ended(kind, {trace, tokens})
     limits.dispose()
     const toolCalls = trace.turns.reduce((sum, t) => sum + t.tool_calls.length, 0)
     const assertion = scenario.type === 'atomic' ? checkAssertions(scenario, trace.final_text, toolCalls, run.mode) : undefined
@@ -256,7 +259,7 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
         : []
     timing.checkpoints_ms = performance.now() - checkpointsStarted
     // Ctrl-C during the checks cut their polling short: the verdict would be a guess, so the run is redone on resume.
-    if (ctx.signal.aborted) return {...finish({outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false, trace, tokens}), interrupted: true}
+    if (ctx.signal.aborted) return ended('interrupted', {trace, tokens})
     base.checkpoints = checkpoints
     const failedCheckpoints = checkpoints.filter((c) => !c.passed).map((c) => c.name)
     const limitHit = trace.stop_reason === 'max_turns' || trace.stop_reason === 'max_tokens'
@@ -267,8 +270,7 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     return finish({outcome: error ? 'fail' : 'pass', error, retryable: false, trace, tokens, assertion})
   } catch (error) {
     const kind = limits.kind()
-    if (kind === 'interrupted') return {...finish({outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false}), interrupted: true}
-    if (kind) return finish({outcome: 'timeout', error: {type: kind, message: (error as Error).message}, retryable: false})
+    if (kind) return ended(kind)
     // Bad bindings are bad input: they stop the suite rather than fail one run.
     if ((error as Error).name === 'BadInputError') throw error
     return finish({outcome: 'infra_error', error: {type: 'runner_error', message: (error as Error).message}, retryable: isInfrastructureError(error)})

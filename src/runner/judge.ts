@@ -3,7 +3,7 @@
  * gate needs both of its modes in the rows; when one could not run here it is skipped, with the reason.
  */
 import type {LoadedConfig} from '../config/load-config.js'
-import {produceGate, produceReport} from '../report/produce.js'
+import {loadRows, produceGate, produceReport} from '../report/produce.js'
 import type {GateDocument} from '../report/report-schema.js'
 import type {Report} from '../report/summary.js'
 import type {RunSummary} from './run-suite.js'
@@ -24,7 +24,8 @@ export async function judgeRun(config: LoadedConfig, summary: RunSummary, cwd = 
   if (summary.completed + summary.skipped.length === 0) return {report: null, gate: null, gate_skipped: 'no rows were recorded', files: [], exit_code: 0}
   const gateSelection = summary.gate
   const baseline = gateSelection?.baseline ?? config.values.gate.baseline
-  const {report, files} = await produceReport(config, {...selection, baseline})
+  const loaded = await loadRows(config, selection)
+  const {report, files} = await produceReport(config, {...selection, loaded, baseline})
   if (!gateSelection?.profile) return {report, gate: null, gate_skipped: 'the suite names no gate profile', files, exit_code: 0}
   const candidate = gateSelection.candidate ?? config.values.gate.candidate
   const missing = [baseline, candidate].filter((mode) => !summary.modes.includes(mode))
@@ -32,6 +33,6 @@ export async function judgeRun(config: LoadedConfig, summary: RunSummary, cwd = 
     const reasons = missing.map((mode) => `${mode}: ${summary.unavailable.find((u) => u.mode === mode)?.reason ?? 'not run'}`)
     return {report, gate: null, gate_skipped: `the gate compares ${baseline} with ${candidate}, and ${reasons.join('; ')}`, files, exit_code: 0}
   }
-  const {gate, files: gateFiles} = await produceGate(config, {...selection, baseline, candidate, profile: gateSelection.profile})
+  const {gate, files: gateFiles} = await produceGate(config, {...selection, loaded, baseline, candidate, profile: gateSelection.profile})
   return {report, gate, gate_skipped: null, files: [...files, ...gateFiles], exit_code: gate.exit_code}
 }

@@ -34,7 +34,7 @@ import {displayPath} from '../spec/source-document.js'
 import {HARNESS_VERSION} from '../version.js'
 import {executeRun, type SuiteContext} from './execute-run.js'
 import {openModelSource} from './model-source.js'
-import {buildPlan, type PlannedRun} from './plan.js'
+import {buildPlan, runKey, type PlannedRun} from './plan.js'
 import {createRedactor} from './redact.js'
 import {openRunTarget} from './target.js'
 
@@ -186,7 +186,7 @@ async function afterInterrupt(policy: 'reset' | 'cleanup' | 'keep', target: Awai
 async function recordedKeys(file: string, cwd: string): Promise<Set<string>> {
   const keys = new Set<string>()
   if (!existsSync(file)) return keys
-  for await (const row of readRows([file], () => {}, cwd)) keys.add(`${row.scenario_id}/${row.mode}/${row.iteration}`)
+  for await (const row of readRows([file], () => {}, cwd)) keys.add(runKey(row.scenario_id, row.mode, row.iteration))
   return keys
 }
 

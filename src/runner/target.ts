@@ -9,7 +9,7 @@ import path from 'node:path'
 import type {LoadedConfig} from '../config/load-config.js'
 import {resolveToken, type GithubClient} from '../github/client.js'
 import {openTarget, type FixtureTarget} from '../github/fixtures/service.js'
-import {AGENT_LOGIN} from '../sandbox/defaults.js'
+import {AGENT_LOGIN, GH_QUIET_ENV} from '../sandbox/defaults.js'
 import type {FaultConfig} from '../sandbox/faults.js'
 import type {Sandbox} from '../sandbox/server.js'
 
@@ -33,8 +33,6 @@ export interface RunTarget {
   secrets(): string[]
   close(): Promise<void>
 }
-
-const GH_QUIET = {GH_NO_UPDATE_NOTIFIER: '1', GH_PROMPT_DISABLED: '1', GH_NO_EXTENSION_UPDATE_NOTIFIER: '1'}
 
 export async function openRunTarget(config: LoadedConfig, options: {repo?: string; seedId?: string; faults?: FaultConfig}): Promise<RunTarget> {
   // The sandbox is local: a failed request is retried at once, not after GitHub's one-second back-off.
@@ -77,7 +75,7 @@ export async function openRunTarget(config: LoadedConfig, options: {repo?: strin
       return {
         apiUrl,
         token,
-        env: {GH_TOKEN: token, GITHUB_TOKEN: token, GH_CONFIG_DIR: configDir, ...(host === 'github.com' ? {} : {GH_HOST: host, GH_ENTERPRISE_TOKEN: token}), ...GH_QUIET},
+        env: {GH_TOKEN: token, GITHUB_TOKEN: token, GH_CONFIG_DIR: configDir, ...(host === 'github.com' ? {} : {GH_HOST: host, GH_ENTERPRISE_TOKEN: token}), ...GH_QUIET_ENV},
         apiCalls: () => null,
         release: () => {},
       }

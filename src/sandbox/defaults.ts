@@ -9,6 +9,9 @@ export const AGENT_LOGIN = 'ghx-bench-agent'
 export const REVIEWER_LOGIN = 'ghx-bench-reviewer'
 export const DEFAULT_REPO = 'ghx-bench/sandbox'
 
+/** gh without prompts or update checks: what every non-interactive gh needs, on any target. */
+export const GH_QUIET_ENV = {GH_NO_UPDATE_NOTIFIER: '1', GH_PROMPT_DISABLED: '1', GH_NO_EXTENSION_UPDATE_NOTIFIER: '1'} as const
+
 export const RERUN_WORKFLOW_FILE = 'bench-rerun-failed.yml'
 
 const WORKFLOW_YAML = `name: bench-rerun-failed

@@ -6,7 +6,7 @@
 import {createVerify, randomBytes} from 'node:crypto'
 import http from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {AGENT_LOGIN, createFixtureRepo, DEFAULT_REPO, REVIEWER_LOGIN} from './defaults.js'
+import {AGENT_LOGIN, createFixtureRepo, DEFAULT_REPO, GH_QUIET_ENV, REVIEWER_LOGIN} from './defaults.js'
 import {SandboxError} from './errors.js'
 import {Faults, type FaultConfig} from './faults.js'
 import {executeGraphql} from './graphql.js'
@@ -283,9 +283,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         // Not "localhost": Go matches NO_PROXY as a suffix and would bypass the proxy for api.github.localhost.
         NO_PROXY: '127.0.0.1',
         GH_CONFIG_DIR: configDir,
-        GH_NO_UPDATE_NOTIFIER: '1',
-        GH_PROMPT_DISABLED: '1',
-        GH_NO_EXTENSION_UPDATE_NOTIFIER: '1',
+        ...GH_QUIET_ENV,
       }
     },
     close: () =>

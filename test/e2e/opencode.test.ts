@@ -8,6 +8,7 @@ import {expect} from 'chai'
 import {whichOnPath} from '../../src/agent/shell-tool.js'
 import type {Row} from '../../src/results/row-schema.js'
 import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+import {shellCommandScenario} from '../support/scenarios.js'
 
 describe('provider opencode (CLI, sandbox + oracle)', function () {
   this.timeout(240_000)
@@ -55,11 +56,7 @@ describe('provider opencode (CLI, sandbox + oracle)', function () {
     const dir = await makeProject({
       '.ghxbenchrc.yml': `target: sandbox\nmodel: oracle\nprovider: {name: opencode, options: {binary: ${binary}}}\nsuites_dir: catalogue\nfixtures: {seed_id: oct}\n`,
       'catalogue/hang.yml': 'name: hang\nscenarios: {ids: [repo-hang-001]}\nmodes: [agent_direct]\n',
-      'catalogue/scenarios/repo-hang-001.yml': [
-        'type: atomic', 'id: repo-hang-001', 'name: A tool that never returns', 'timeout_ms: 8000', 'task: repo.view',
-        'input: {owner: "{{owner}}", name: "{{repo}}"}', 'assertions: {expected_outcome: success}',
-        'reference:', '  agent_direct:', `    - {tool: shell, args: {command: "sleep ${marker}"}}`, '',
-      ].join('\n'),
+      'catalogue/scenarios/repo-hang-001.yml': shellCommandScenario('repo-hang-001', 'A tool that never returns', 8000, `sleep ${marker}`),
     })
     const {execFileSync} = await import('node:child_process')
     const servers = () => execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((line) => line.includes('opencode serve')).length

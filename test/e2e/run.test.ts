@@ -7,6 +7,7 @@ import {expect} from 'chai'
 import {isRow} from '../../src/results/store.js'
 import type {Row} from '../../src/results/row-schema.js'
 import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+import {shellCommandScenario} from '../support/scenarios.js'
 
 const SUITES = path.join(PROJECT_ROOT, 'suites')
 
@@ -150,11 +151,7 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
     const dir = await makeProject({
       '.ghxbenchrc.yml': config('catalogue'),
       'catalogue/hang.yml': ['name: hang', 'scenarios: {ids: [repo-hang-001, repo-view-001]}', 'modes: [agent_direct]', 'repetitions: 1', 'concurrency: 1', 'seed: 1', 'timeouts: {stall_ms: 60000}', ''].join('\n'),
-      'catalogue/scenarios/repo-hang-001.yml': [
-        'type: atomic', 'id: repo-hang-001', 'name: A tool that never returns', 'timeout_ms: 1500', 'task: repo.view',
-        'input: {owner: "{{owner}}", name: "{{repo}}"}', 'assertions: {expected_outcome: success}',
-        'reference:', '  agent_direct:', `    - {tool: shell, args: {command: "sleep ${marker}"}}`, '',
-      ].join('\n'),
+      'catalogue/scenarios/repo-hang-001.yml': shellCommandScenario('repo-hang-001', 'A tool that never returns', 1500, `sleep ${marker}`),
       'catalogue/scenarios/repo-view-001.yml': await readFile(path.join(SUITES, 'scenarios', 'repo-view-001.yml'), 'utf8'),
     })
     const started = Date.now()
@@ -176,11 +173,7 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
       '.ghxbenchrc.yml': config('catalogue'),
       // The suite's own fixtures settings win over the project's (seed id here).
       'catalogue/stall.yml': ['name: stall', 'scenarios: {ids: [repo-stall-001, repo-view-001]}', 'modes: [agent_direct]', 'seed: 3', 'warmup: true', 'timeouts: {stall_ms: 1000}', 'fixtures: {seed_id: from-suite}', ''].join('\n'),
-      'catalogue/scenarios/repo-stall-001.yml': [
-        'type: atomic', 'id: repo-stall-001', 'name: A tool that goes quiet', 'timeout_ms: 30000', 'task: repo.view',
-        'input: {owner: "{{owner}}", name: "{{repo}}"}', 'assertions: {expected_outcome: success}',
-        'reference:', '  agent_direct:', '    - {tool: shell, args: {command: "sleep 20"}}', '',
-      ].join('\n'),
+      'catalogue/scenarios/repo-stall-001.yml': shellCommandScenario('repo-stall-001', 'A tool that goes quiet', 30000, 'sleep 20'),
       'catalogue/scenarios/repo-view-001.yml': await readFile(path.join(SUITES, 'scenarios', 'repo-view-001.yml'), 'utf8'),
     })
     const result = await runCli(['run', 'catalogue/stall.yml', '--fixture-manifest', 'elsewhere/manifest.json', '--run-id', 'stall'], {cwd: dir, env: {CI: '1'}})
