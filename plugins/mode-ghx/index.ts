@@ -1,11 +1,13 @@
 /**
  * Mode `ghx`: the agent gets a shell tool with the `ghx` CLI on PATH (and gh, which ghx routes
  * through), and ghx's skill file as its instructions. PATH is a folder of links to exactly these
- * and the common utilities. ghx's per-call CLI preflight is skipped (GHX_SKIP_GH_PREFLIGHT=1): the
- * runner preflights the mode once per suite, here, with `gh auth status`.
+ * and the common utilities. Every route of ghx reaches the target: `ghx run` posts GraphQL to a
+ * hard-coded https://api.github.com/graphql through Node's fetch (the target's node preload sends it
+ * to the target), `ghx chain` reads GITHUB_GRAPHQL_URL, and its CLI routes run gh with the arm's gh
+ * environment. The runner preflights the mode once per suite with `gh auth status`.
  */
 import {execFile} from 'node:child_process'
-import {readFile} from 'node:fs/promises'
+import {readFile, realpath} from 'node:fs/promises'
 import {homedir} from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
@@ -13,25 +15,20 @@ import {definePlugin, type Mode, type ModeContext} from '../../src/plugins/api.j
 import {isolatedBin, shellSession, whichOnPath} from '../../src/agent/shell-tool.js'
 
 export const GHX_INSTALL_HINT =
-  'ghx not found: install the ghx CLI (npm install --save-dev @ghx-dev/core, or put ghx on PATH), or set the mode option `ghx` to its path'
+  'ghx not found: install the ghx CLI (from its repository, or @ghx-dev/core once published) and put ghx on PATH, or set the mode option `ghx` to its path'
 
-const FALLBACK_INSTRUCTIONS = [
-  'You are working on GitHub tasks in a terminal. Use the ghx CLI for every GitHub operation:',
-  '`ghx run <capability> --input \'<json>\'` runs one capability and prints its result envelope {ok, data, error, meta};',
-  '`ghx chain --steps -` runs several. `ghx capabilities list` lists the capabilities. Do not call gh directly.',
-].join(' ')
+/** Skill folders ghx has shipped its SKILL.md in, newest first (0.8.0: skills/github-ghx). */
+const SKILL_FOLDERS = ['github-ghx', 'using-ghx']
 
-/** Where ghx's skill file may be, in the order the predecessor looked (anchor-notes Part B §4.1). */
+/** Where ghx's skill file may be: the environment, the project, `ghx setup`'s install, then the package beside the bin. */
 function skillCandidates(ghx: string, cwd: string): string[] {
   const home = homedir()
   const binDir = path.dirname(ghx)
   return [
     process.env.GHX_SKILL_MD,
     path.join(cwd, 'SKILL.md'),
-    ...['github-ghx', 'using-ghx', 'ghx'].map((name) => path.join(home, '.agents', 'skills', name, 'SKILL.md')),
-    // Inside the installed package next to the bin: node_modules/.bin/ghx -> node_modules/@ghx-dev/core/skills/using-ghx/SKILL.md
-    path.join(binDir, '..', '@ghx-dev', 'core', 'skills', 'using-ghx', 'SKILL.md'),
-    path.join(binDir, '..', 'skills', 'using-ghx', 'SKILL.md'),
+    ...SKILL_FOLDERS.map((name) => path.join(home, '.agents', 'skills', name, 'SKILL.md')),
+    ...SKILL_FOLDERS.flatMap((name) => [path.join(binDir, '..', 'skills', name, 'SKILL.md'), path.join(binDir, '..', '@ghx-dev', 'core', 'skills', name, 'SKILL.md')]),
   ].filter((p): p is string => typeof p === 'string')
 }
 
@@ -40,52 +37,72 @@ async function findGhx(context: Pick<ModeContext, 'options'>, cwd: string): Prom
   return (await whichOnPath('ghx')) ?? (await whichOnPath('ghx', path.join(cwd, 'node_modules', '.bin')))
 }
 
-async function instructionsFor(context: ModeContext, ghx: string, cwd: string): Promise<string> {
-  if (typeof context.options.instructions === 'string') return context.options.instructions
-  const files = typeof context.options.skill === 'string' ? [path.resolve(cwd, context.options.skill)] : skillCandidates(ghx, cwd)
+/** The skill file's text and where it was found; null when there is none (the arm then cannot run). */
+async function instructionsFor(context: Pick<ModeContext, 'options'>, ghx: string, cwd: string): Promise<{text: string; from: string} | null> {
+  if (typeof context.options.instructions === 'string') return {text: context.options.instructions, from: 'the mode option instructions'}
+  // The bin may be a link (node_modules/.bin/ghx -> ../@ghx-dev/core/bin/ghx): look beside its target too.
+  const real = await realpath(ghx).catch(() => ghx)
+  const files = typeof context.options.skill === 'string' ? [path.resolve(cwd, context.options.skill)] : [...new Set([...skillCandidates(ghx, cwd), ...skillCandidates(real, cwd)])]
   for (const file of files) {
     const text = await readFile(file, 'utf8').catch(() => undefined)
-    if (text) return text
+    if (text) return {text, from: file}
   }
-  return FALLBACK_INSTRUCTIONS
+  return null
+}
+
+const run = promisify(execFile)
+
+/** The first version number a tool prints for --version (`ghx 0.8.0`, `gh version 2.23.0 (…)`). */
+async function versionOf(file: string, env: Record<string, string>): Promise<string | undefined> {
+  const {stdout} = await run(file, ['--version'], {env, timeout: 30_000}).catch(() => ({stdout: ''}))
+  return /\d+\.\d+\.\d+[\w.-]*/.exec(stdout)?.[0]
 }
 
 const ghxMode: Mode = {
   name: 'ghx',
   description: 'the agent with the ghx routed tool layer in a shell',
+  // ghx's own envelope (the default contract); it reports the route it took in meta.route_used.
+  envelope: {reportsRoutes: true},
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
     properties: {
       ghx: {type: 'string', minLength: 1, description: 'path of the ghx executable (default: ghx on PATH, then node_modules/.bin/ghx)'},
-      skill: {type: 'string', minLength: 1, description: 'the skill file given as instructions (default: GHX_SKILL_MD, ./SKILL.md, ~/.agents/skills/…, the installed package’s)'},
+      skill: {type: 'string', minLength: 1, description: 'the skill file given as instructions (default: GHX_SKILL_MD, ./SKILL.md, ~/.agents/skills/github-ghx/, the package’s skills/github-ghx/)'},
       instructions: {type: 'string', minLength: 1, description: 'replaces the skill file'},
     },
   },
   async available(context) {
-    const ghx = await findGhx(context, process.cwd())
+    const cwd = process.cwd()
+    const ghx = await findGhx(context, cwd)
     if (!ghx || !(await whichOnPath(path.basename(ghx), path.dirname(ghx)))) return {available: false, reason: GHX_INSTALL_HINT}
     const gh = await whichOnPath('gh')
     if (!gh) return {available: false, reason: 'gh not found (ghx routes through it): apt-get install gh, or brew install gh'}
-    // Once per suite, as the predecessor's methodology says; runs then skip ghx's own per-call preflight.
-    const env = {...context.github.env, PATH: path.dirname(gh)}
+    // The arm without ghx's skill file would measure another arm: refuse rather than fall back.
+    if (!(await instructionsFor(context, ghx, cwd))) {
+      return {available: false, reason: `ghx's skill file (skills/github-ghx/SKILL.md) not found beside ${ghx} nor in ~/.agents/skills: run \`ghx setup\`, or set the mode option skill`}
+    }
+    const env = {...context.github.env, PATH: [path.dirname(gh), path.dirname(process.execPath)].join(path.delimiter)}
     const host = context.github.env.GH_HOST
     try {
-      await promisify(execFile)(gh, ['auth', 'status', ...(host ? ['--hostname', host] : [])], {env, timeout: 30_000})
+      await run(gh, ['auth', 'status', ...(host ? ['--hostname', host] : [])], {env, timeout: 30_000})
     } catch (error) {
       return {available: false, reason: `gh auth status failed: ${((error as {stderr?: string}).stderr ?? (error as Error).message).trim().split('\n')[0]}`}
     }
-    return {available: true}
+    const [ghxVersion, ghVersion] = await Promise.all([versionOf(ghx, env), versionOf(gh, env)])
+    return {available: true, tools: {...(ghxVersion ? {ghx: ghxVersion} : {}), ...(ghVersion ? {gh: ghVersion} : {})}}
   },
   async open(context) {
     const cwd = process.cwd()
     const ghx = await findGhx(context, cwd)
     const gh = await whichOnPath('gh')
     if (!ghx || !gh) throw new Error(GHX_INSTALL_HINT)
+    const instructions = await instructionsFor(context, ghx, cwd)
+    if (!instructions) throw new Error('ghx skill file not found')
     // node is on the arm's PATH because ghx is a node script (#!/usr/bin/env node).
     const bin = await isolatedBin({ghx, gh, node: process.execPath})
-    return shellSession(context, bin, await instructionsFor(context, ghx, cwd), {GHX_SKIP_GH_PREFLIGHT: '1', GITHUB_TOKEN: context.github.token})
+    return shellSession(context, bin, instructions.text, {...context.github.nodeEnv, GITHUB_GRAPHQL_URL: context.github.graphqlUrl, GITHUB_TOKEN: context.github.token})
   },
 }
 
-export default definePlugin({apiVersion: 1, name: 'mode-ghx', version: '1.0.0', modes: [ghxMode]})
+export default definePlugin({apiVersion: 1, name: 'mode-ghx', version: '1.1.0', modes: [ghxMode]})

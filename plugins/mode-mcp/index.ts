@@ -30,6 +30,18 @@ interface ResolvedServer {
   name: string
 }
 
+/**
+ * GITHUB_HOST for GitHub's MCP server: the API's origin with its scheme and port (Enterprise's
+ * https://ghe.example for https://ghe.example/api/v3; the sandbox's http://127.0.0.1:PORT, which
+ * answers the GHES layout /api/v3 and /api/graphql). Server versions that keep only the host name
+ * (before it preserved the authority) cannot reach a port other than 80/443.
+ */
+export function githubHostOf(apiUrl: string): string | undefined {
+  const url = new URL(apiUrl)
+  if (url.hostname === 'api.github.com') return undefined
+  return `${url.protocol}//${url.host.replace(/^api\./, '')}`
+}
+
 const isLoopback = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/.test(url)
 
 async function resolveServer(context: ModeContext): Promise<ResolvedServer | {unavailable: string}> {
@@ -42,9 +54,9 @@ async function resolveServer(context: ModeContext): Promise<ResolvedServer | {un
   if (option === 'official') {
     const binary = await whichOnPath('github-mcp-server')
     if (!binary) return {unavailable: OFFICIAL_INSTALL_HINT}
-    const host = new URL(context.github.apiUrl).hostname
     const env: Record<string, string> = {GITHUB_PERSONAL_ACCESS_TOKEN: token}
-    if (host !== 'api.github.com') env.GITHUB_HOST = `https://${host.replace(/^api\./, '')}`
+    const host = githubHostOf(context.github.apiUrl)
+    if (host) env.GITHUB_HOST = host
     return {kind: 'stdio', name: 'github', command: binary, args: ['stdio'], env}
   }
   if ('url' in option) {

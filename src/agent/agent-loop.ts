@@ -23,6 +23,16 @@ export function sumUsage(usages: Iterable<Usage>): Usage {
 
 const usageTotal = (usage: Usage) => usage.input + usage.output + usage.reasoning + usage.cache_read + usage.cache_write
 
+/**
+ * What the model reads of a tool result. Chat-completions tool messages carry no error flag, so a
+ * failed call that does not say so itself (an MCP `isError` result, an unknown tool) is marked, as
+ * the shell marks its exit code.
+ */
+export function toolMessage(result: {ok: boolean; output: string}): string {
+  if (result.ok || /\n?\[(exit code [^\]]+|aborted)\]\s*$/.test(result.output)) return result.output
+  return `${result.output}\n[tool error]`
+}
+
 export async function runAgentLoop(input: ProviderRunInput, options: AgentLoopOptions): Promise<ProviderTrace> {
   const {session, signal} = input
   const messages: ChatMessage[] = [
@@ -67,7 +77,7 @@ export async function runAgentLoop(input: ProviderRunInput, options: AgentLoopOp
         result = {ok: false, output: `tool call failed: ${(error as Error).message}`}
       }
       toolCalls.push({tool: call.function.name, args, output: result.output, ok: result.ok, ms: performance.now() - started})
-      messages.push({role: 'tool', tool_call_id: call.id, content: result.output})
+      messages.push({role: 'tool', tool_call_id: call.id, content: toolMessage(result)})
       input.onProgress?.({kind: 'tool', tool: call.function.name})
       if (signal.aborted) break
     }

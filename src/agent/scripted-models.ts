@@ -11,6 +11,7 @@ import {createServer, type IncomingMessage, type ServerResponse} from 'node:http
 import type {AddressInfo} from 'node:net'
 import {countTokens} from 'gpt-tokenizer'
 import {mulberry32, type Random} from '../stats/random.js'
+import {envelopeFailure, envelopesIn} from '../verify/envelope.js'
 
 export type ScriptedModelName = 'oracle' | 'noop'
 export const SCRIPTED_MODELS: readonly ScriptedModelName[] = ['oracle', 'noop']
@@ -18,24 +19,34 @@ export const SCRIPTED_MODELS: readonly ScriptedModelName[] = ['oracle', 'noop']
 export interface ScriptStep {
   tool: string
   args: Record<string, unknown>
+  /** The plan expects this step may fail (a probe); any other failed step fails the plan. */
+  allow_failure?: boolean
 }
 
 export interface Script {
   model: ScriptedModelName
-  /** The reference plan with its placeholders already filled. */
-  steps: ScriptStep[]
+  /** The reference plan with its placeholders already filled; absent when the mode has none. */
+  steps: ScriptStep[] | null
   /**
-   * How the final answer is built. `envelope`: the result envelope {ok, data, error, meta} of an
-   * atomic scenario, data from `answer` (a template over tool outputs) or the last tool output;
-   * `text`: a short report of what was done (workflow scenarios).
+   * How the final answer is built. `envelope`: the result envelope of an atomic scenario, data from
+   * `answer` (a template over tool outputs) or the last tool output; `text`: a short report of what
+   * was done (workflow scenarios).
    */
   final: {kind: 'envelope'; answer?: unknown} | {kind: 'text'}
+}
+
+/** How far the oracle got with its plan: the runner fails a run whose plan did not go through. */
+export interface PlanOutcome {
+  /** Tool steps played so far. */
+  played: number
+  /** The first step that failed without `allow_failure`, or why the plan could not be played. */
+  failure: {step: number; tool: string; message: string} | null
 }
 
 export interface ScriptedModels {
   url: string
   /** Registers a run's script; returns the base URL to give the provider (…/v1). */
-  register(script: Script): {baseUrl: string; release: () => void}
+  register(script: Script): {baseUrl: string; release: () => void; outcome: () => PlanOutcome}
   close(): Promise<void>
 }
 
@@ -59,11 +70,17 @@ interface WireRequest {
   stream_options?: {include_usage?: boolean}
 }
 
-const EXIT_NOTE = /\n\[(?:exit code [^\]]+|aborted)\]\s*$/
+/** Notes the built-in tools append to a failed call's output: a shell exit code, an abort, any other tool error. */
+const FAILURE_NOTE = /\n?\[(exit code [^\]]+|aborted|tool error)\]\s*$/
 
-/** A tool output without the shell's exit-code note, and whether the call failed. */
-function toolOutcome(content: string): {text: string; failed: boolean} {
-  return {text: content.replace(EXIT_NOTE, ''), failed: EXIT_NOTE.test(content)}
+/** A tool output without its failure note, and why the call failed (null when it did not). */
+export function toolOutcome(content: string): {text: string; failure: string | null} {
+  const note = FAILURE_NOTE.exec(content)
+  const text = note ? content.slice(0, note.index) : content
+  if (note) return {text, failure: `${text.trim().split('\n').find((line) => line.trim()) ?? note[1]} [${note[1]}]`}
+  // A tool layer that exits 0 and reports the failure in its envelope (ghx prints {"ok":false,…}).
+  const failed = envelopesIn(text).map(envelopeFailure).find((f) => f !== null)
+  return {text, failure: failed ?? null}
 }
 
 function parseJson(text: string): unknown {
@@ -72,10 +89,6 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined
   }
-}
-
-function isEnvelope(value: unknown): value is {ok: boolean; meta?: Record<string, unknown>} {
-  return value !== null && typeof value === 'object' && typeof (value as {ok?: unknown}).ok === 'boolean' && ('data' in value || 'error' in value)
 }
 
 /** `$out` (last output), `$out2` (the second), followed by `.field` and `[0]` steps. */
@@ -105,26 +118,47 @@ function errorCode(text: string): string {
   return 'UNKNOWN'
 }
 
-/** The oracle's final answer once every step of its plan has run. */
+/**
+ * Where the plan stands after these tool results: how many steps were played and the first one that
+ * failed without being allowed to. A failure is a non-zero exit, an abort, a tool error (MCP isError)
+ * or an `ok: false` envelope; nothing later can turn it into a success.
+ */
+export function planOutcome(script: Script, toolContents: string[]): PlanOutcome {
+  if (script.model !== 'oracle') return {played: toolContents.length, failure: null}
+  if (!script.steps) return {played: 0, failure: {step: 0, tool: '', message: 'the scenario has no reference plan for this mode'}}
+  for (const [index, content] of toolContents.entries()) {
+    const step = script.steps[index]
+    const {failure} = toolOutcome(content)
+    if (failure && !step?.allow_failure) return {played: toolContents.length, failure: {step: index + 1, tool: step?.tool ?? '?', message: failure}}
+  }
+  return {played: toolContents.length, failure: null}
+}
+
+/** The oracle's final answer once its plan has run, or stopped at a failed step. */
 export function finalAnswer(script: Script, toolContents: string[]): string {
   if (script.model === 'noop') return 'I did not do anything.'
-  const outcomes = toolContents.map(toolOutcome)
+  const {failure} = planOutcome(script, toolContents)
   if (script.final.kind === 'text') {
-    const failed = outcomes.filter((o) => o.failed).length
-    return failed === 0 ? `Done: ${outcomes.length} step(s) completed.` : `Finished with ${failed} failed step(s) of ${outcomes.length}.`
+    return failure ? `Stopped: step ${failure.step} (${failure.tool}) failed: ${failure.message}` : `Done: ${toolContents.length} step(s) completed.`
   }
-  const last = outcomes.at(-1)
-  if (!last || last.failed) {
-    const message = last?.text.trim().split('\n')[0] ?? 'no tool call was made'
-    return JSON.stringify({ok: false, data: null, error: {code: errorCode(last?.text ?? ''), message}, meta: {}})
+  if (failure || toolContents.length === 0) {
+    const message = failure?.message ?? 'no tool call was made'
+    return JSON.stringify({ok: false, error: {code: errorCode(message), message}})
   }
-  const outputs = outcomes.map((o) => parseJson(o.text) ?? o.text)
+  const outputs = toolContents.map((content) => {
+    const {text} = toolOutcome(content)
+    return parseJson(text) ?? text
+  })
   // A tool layer that answers with the envelope itself (ghx): hand it on as it is, or keep its meta.
   const lastOutput = outputs.at(-1)
   const envelope = isEnvelope(lastOutput) ? lastOutput : undefined
   if (envelope && script.final.answer === undefined) return JSON.stringify(envelope)
   const data = script.final.answer === undefined ? outputs.at(-1) : resolveOutputs(script.final.answer, outputs)
-  return JSON.stringify({ok: true, data, error: null, meta: envelope?.meta ?? {}})
+  return JSON.stringify({ok: true, data, ...(envelope?.meta ? {meta: envelope.meta} : {})})
+}
+
+function isEnvelope(value: unknown): value is {ok: boolean; meta?: Record<string, unknown>} {
+  return value !== null && typeof value === 'object' && typeof (value as {ok?: unknown}).ok === 'boolean' && ('data' in value || 'error' in value)
 }
 
 /**
@@ -143,14 +177,25 @@ export function nextMessage(script: Script, messages: WireMessage[], offeredTool
   // A request offering no tools at all is a runtime's side request (opencode titles its sessions).
   if (offeredTools.length === 0) return {content: 'ghx-bench run'}
   const played = messages.filter((m) => m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0).length
-  const planned = script.model === 'oracle' ? script.steps[played] : undefined
+  const toolContents = messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '')
+  // A competent agent stops at a step that failed: it does not play on as if it had worked.
+  const stopped = planOutcome(script, toolContents).failure !== null
+  const planned = script.model === 'oracle' && !stopped ? script.steps?.[played] : undefined
   const step = planned && offeredTool(planned, offeredTools)
   if (step) {
     return {content: null, toolCall: {id: `call_${played + 1}_${randomBytes(4).toString('hex')}`, name: step.tool, arguments: JSON.stringify(step.args)}}
   }
   if (planned) return {content: `I cannot continue: this session offers no tool "${planned.tool}".`}
-  const toolContents = messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '')
   return {content: finalAnswer(script, toolContents)}
+}
+
+/** The plan's outcome once this answer is given: a final answer before the last step means the plan was cut short. */
+function outcomeAfter(script: Script, messages: WireMessage[], next: {toolCall?: unknown}): PlanOutcome {
+  const outcome = planOutcome(script, messages.filter((m) => m.role === 'tool').map((m) => m.content ?? ''))
+  const steps = script.steps ?? []
+  if (script.model !== 'oracle' || outcome.failure || next.toolCall || outcome.played >= steps.length) return outcome
+  const step = steps[outcome.played]!
+  return {...outcome, failure: {step: outcome.played + 1, tool: step.tool, message: `not played: the session offers no tool "${step.tool}"`}}
 }
 
 const tokenCache = new Map<string, number>()
@@ -191,12 +236,14 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 
 export async function startScriptedModels(options: ScriptedModelsOptions = {}): Promise<ScriptedModels> {
   const scripts = new Map<string, Script>()
+  const outcomes = new Map<string, PlanOutcome>()
   const random: Random = mulberry32(options.faultSeed ?? 1)
 
-  const complete = (script: Script, request: WireRequest, response: ServerResponse) => {
+  const complete = (key: string, script: Script, request: WireRequest, response: ServerResponse) => {
     const messages = request.messages ?? []
     const offered = (request.tools ?? []).map((t) => t.function?.name ?? '')
     const next = nextMessage(script, messages, offered)
+    if (offered.length > 0) outcomes.set(key, outcomeAfter(script, messages, next))
     // The true context cost: every message and every tool schema the model was sent.
     const promptTokens = promptTokenCount(messages, request.tools)
     const completionTokens = countTokens(next.content ?? '') + (next.toolCall ? countTokens(next.toolCall.name + next.toolCall.arguments) : 0)
@@ -248,7 +295,7 @@ export async function startScriptedModels(options: ScriptedModelsOptions = {}): 
         } catch {
           return sendJson(response, 400, {error: {message: 'body is not JSON', type: 'invalid_request_error'}})
         }
-        complete(script, body, response)
+        complete(match[1]!, script, body, response)
       },
       () => sendJson(response, 400, {error: {message: 'could not read the body', type: 'invalid_request_error'}}),
     )
@@ -260,7 +307,14 @@ export async function startScriptedModels(options: ScriptedModelsOptions = {}): 
     register(script) {
       const key = randomBytes(8).toString('hex')
       scripts.set(key, script)
-      return {baseUrl: `${url}/r/${key}/v1`, release: () => void scripts.delete(key)}
+      return {
+        baseUrl: `${url}/r/${key}/v1`,
+        release: () => {
+          scripts.delete(key)
+          outcomes.delete(key)
+        },
+        outcome: () => outcomes.get(key) ?? planOutcome(script, []),
+      }
     },
     close: () =>
       new Promise((resolve) => {

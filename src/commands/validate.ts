@@ -7,7 +7,7 @@ import type {ValidationReport} from '../spec/validate-project.js'
 export default class Validate extends BaseCommand<typeof Validate> {
   static override summary = 'Check the config, suites, scenarios, sets and profiles'
   static override description =
-    'Validates every file against its JSON Schema and across files: ids unique, sets and suites reference real scenarios, profiles and sets, read-only sets hold no mutation, placeholders are bound and checkpoint conditions have valid parameters. Every finding is reported at file:line:col; any finding exits 2. With --calibrate it then runs every scenario with a reference plan under each mode twice, with the oracle model (which must pass) and noop (which must fail), on the configured target, and lists the mis-calibrated ones (exit 1).'
+    'Validates every file against its JSON Schema and across files: ids unique, sets and suites reference real scenarios, profiles and sets, read-only sets hold no mutation, placeholders are bound and checkpoint conditions have valid parameters. Every finding is reported at file:line:col; any finding exits 2. With --calibrate it then runs every scenario with a reference plan under each mode twice, with the oracle model (which must pass, every step of its plan included) and noop (which must fail), on the configured target, and lists the mis-calibrated ones (exit 1); on the sandbox it also mutation-tests the workflow checkpoints: each change the oracle’s run made is undone on its own, and some checkpoint must then fail (a perturbation they all survive is weak: exit 1).'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> suites/smoke.yml',
@@ -54,6 +54,20 @@ export default class Validate extends BaseCommand<typeof Validate> {
       this.log(`calibration: ${count('calibrated')} calibrated, ${count('miscalibrated')} mis-calibrated, ${count('not_run')} not run (scenario x mode with a reference plan)`)
       for (const {mode, reason} of calibration.unavailable) this.log(`  mode ${mode} not run: ${reason}`)
       for (const entry of calibration.miscalibrated) this.log(`  mis-calibrated: ${entry.scenario_id} under ${entry.mode}: ${entry.reason}`)
+      for (const entry of calibration.entries.filter((e) => e.status === 'not_run' && !calibration.unavailable.some((u) => u.mode === e.mode))) {
+        this.log(`  not run: ${entry.scenario_id} under ${entry.mode}: ${entry.reason}`)
+      }
+      const {mutation} = calibration
+      if (mutation.skipped) this.log(`mutation testing: not run (${mutation.skipped})`)
+      else {
+        const perturbations = mutation.reports.reduce((n, r) => n + r.perturbations.length, 0)
+        this.log(`mutation testing (${mutation.mode}): ${mutation.reports.length} workflow scenario(s), ${perturbations} perturbation(s), ${mutation.weak.length} with weak checkpoints`)
+        for (const report of mutation.reports) {
+          for (const name of report.weak) this.log(`  weak: ${report.scenario_id}: no checkpoint fails when we ${name}`)
+          for (const problem of report.not_applied) this.log(`  not applied: ${report.scenario_id}: ${problem}`)
+          if (report.perturbations.length === 0) this.log(`  untested: ${report.scenario_id}: its run changed nothing its checkpoints read`)
+        }
+      }
     }
     if (!calibration.ok) this.exit(1)
     return result

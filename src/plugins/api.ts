@@ -65,8 +65,11 @@ export interface ModeSession {
 
 export interface ModeContext {
   options: Record<string, unknown>
-  /** GitHub access for the agent: API base URL, token and the environment `gh` needs. */
-  github: {apiUrl: string; token: string; env: Record<string, string>}
+  /**
+   * GitHub access for the agent: REST and GraphQL URLs, token, the environment `gh` needs, and
+   * `nodeEnv`, which sends a Node tool's hard-coded https://api.github.com here (empty on github.com).
+   */
+  github: {apiUrl: string; graphqlUrl: string; token: string; env: Record<string, string>; nodeEnv: Record<string, string>}
   workdir: string
   signal?: AbortSignal
 }
@@ -75,12 +78,27 @@ export interface Availability {
   available: boolean
   /** Why not, and how to fix it ("gh not found: apt-get install gh"). */
   reason?: string
+  /** Versions of the tools the arm runs (`{ghx: "0.8.0", gh: "2.23.0"}`), recorded in every row. */
+  tools?: Record<string, string>
+}
+
+/**
+ * The result envelope of a tool layer: what it prints and what an atomic run's final answer must be.
+ * Without one, a mode's envelope is ghx's (`{"ok":true,"data":…}` / `{"ok":false,"error":{code,message}}`).
+ */
+export interface EnvelopeContract {
+  /** JSON Schema (draft 2020-12) the envelope must satisfy; it keeps the names ok, data, error, meta. */
+  schema?: JsonSchema
+  /** The layer reports the route it took in meta.route_used: `expected_route_used` applies to it. */
+  reportsRoutes?: boolean
 }
 
 export interface Mode {
   name: string
   description?: string
   optionsSchema: JsonSchema
+  /** The envelope this mode's tool layer prints; the default is ghx's. */
+  envelope?: EnvelopeContract
   available(context: ModeContext): Promise<Availability>
   open(context: ModeContext): Promise<ModeSession>
 }

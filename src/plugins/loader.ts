@@ -9,6 +9,7 @@ import path from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {packageModulePath} from '../package-paths.js'
 import {BadInputError, type Diagnostic} from '../spec/diagnostics.js'
+import {compileSchema} from '../spec/schema-validator.js'
 import {PLUGIN_API_VERSION, type Plugin} from './api.js'
 import {PluginRegistry, type PluginSource} from './registry.js'
 
@@ -196,6 +197,14 @@ export function checkShape(value: unknown): string[] {
       if (typeof item[schemaKey] !== 'object' || item[schemaKey] === null) problems.push(`${what} needs ${schemaKey} (a JSON Schema object)`)
       for (const method of methods) {
         if (typeof item[method] !== 'function') problems.push(`${what} needs a function "${method}"`)
+      }
+      const envelopeSchema = (item.envelope as {schema?: unknown} | undefined)?.schema
+      if (kind === 'modes' && envelopeSchema !== undefined) {
+        try {
+          compileSchema(envelopeSchema as object)
+        } catch (error) {
+          problems.push(`${what} has an envelope.schema that is not a valid JSON Schema: ${(error as Error).message}`)
+        }
       }
       return undefined
     })

@@ -146,7 +146,11 @@ export const rowSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['harness', 'plugins'],
-      properties: {harness: nullableString, plugins: {type: 'object', additionalProperties: {type: 'string'}}},
+      properties: {
+        harness: nullableString,
+        plugins: {type: 'object', additionalProperties: {type: 'string'}},
+        tools: {type: 'object', additionalProperties: {type: 'string'}, description: 'versions of the tools the mode ran (ghx, gh), as its preflight found them'},
+      },
     },
     git: {
       type: ['object', 'null'],

@@ -11,6 +11,7 @@ import type {LoadedConfig} from '../config/load-config.js'
 import type {Row} from '../results/row-schema.js'
 import {readRows} from '../results/sources.js'
 import type {Suite} from '../spec/schemas/suite.js'
+import type {MutationReport} from './mutation.js'
 import {prepareSuite, runSuite} from './run-suite.js'
 
 export interface CalibrationEntry {
@@ -28,6 +29,8 @@ export interface CalibrationReport {
   entries: CalibrationEntry[]
   miscalibrated: CalibrationEntry[]
   unavailable: Array<{mode: string; reason: string}>
+  /** Checkpoint mutation testing of the workflow scenarios the oracle passed (sandbox only). */
+  mutation: {mode: string | null; reports: MutationReport[]; weak: MutationReport[]; skipped: string | null}
 }
 
 export interface CalibrateOptions {
@@ -56,7 +59,9 @@ export async function calibrate(config: LoadedConfig, options: CalibrateOptions 
   const scenarioIds = [...new Set(pairs.map((p) => p.scenario_id))].sort()
   const resultsDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-calibrate-'))
   const rows = new Map<string, Row>()
+  let mutation: CalibrationReport['mutation']
   let unavailable: Array<{mode: string; reason: string}> = []
+  let notApplicable: Array<{scenario_id: string; mode: string; reason: string}> = []
   try {
     if (modes.length > 0 && scenarioIds.length > 0) {
       const suite: Suite = {
@@ -71,9 +76,11 @@ export async function calibrate(config: LoadedConfig, options: CalibrateOptions 
       for (const model of ['oracle', 'noop'] as const) {
         const summary = await runSuite(config, {suite: {value: suite, origin: '(calibration)'}, cwd, model, resultsDir, runId: model})
         unavailable = summary.unavailable
+        notApplicable = summary.not_applicable
         for await (const row of readRows([summary.results_file], () => {}, cwd)) rows.set(`${model}/${row.scenario_id}/${row.mode}`, row)
       }
     }
+    mutation = await mutationPass(config, catalogue, pairs, rows, cwd, resultsDir, options, unavailable)
   } finally {
     await rm(resultsDir, {recursive: true, force: true})
   }
@@ -84,11 +91,41 @@ export async function calibrate(config: LoadedConfig, options: CalibrateOptions 
     if (!registry.mode(mode)) return {scenario_id, mode, status: 'not_run', oracle, noop, reason: `no plugin provides mode ${mode}`}
     const missing = unavailable.find((u) => u.mode === mode)
     if (missing) return {scenario_id, mode, status: 'not_run', oracle, noop, reason: missing.reason}
+    const inapplicable = notApplicable.find((n) => n.scenario_id === scenario_id && n.mode === mode)
+    if (inapplicable) return {scenario_id, mode, status: 'not_run', oracle, noop, reason: inapplicable.reason}
     const problems: string[] = []
     if (!oracle?.success) problems.push(`oracle did not pass (${oracle?.error ?? 'no row'})`)
     if (!noop || noop.success) problems.push('noop passed: the checks accept an agent that did nothing')
     return {scenario_id, mode, status: problems.length ? 'miscalibrated' : 'calibrated', oracle, noop, reason: problems.join('; ') || null}
   })
   const miscalibrated = entries.filter((e) => e.status === 'miscalibrated')
-  return {ok: miscalibrated.length === 0, entries, miscalibrated, unavailable}
+  const weak = mutation.reports.filter((r) => r.weak.length > 0)
+  return {ok: miscalibrated.length === 0 && weak.length === 0, entries, miscalibrated, unavailable, mutation: {...mutation, weak}}
+}
+
+/**
+ * The mutation pass: every workflow scenario the oracle passed is played once more, one at a time
+ * (each perturbation restores the sandbox's whole state), under one mode: the checkpoints are the
+ * same in every mode. agent_direct is preferred (the baseline every scenario has a plan for).
+ */
+async function mutationPass(
+  config: LoadedConfig,
+  catalogue: Awaited<ReturnType<typeof prepareSuite>>['catalogue'],
+  pairs: Array<{scenario_id: string; mode: string}>,
+  rows: Map<string, Row>,
+  cwd: string,
+  resultsDir: string,
+  options: CalibrateOptions,
+  unavailable: Array<{mode: string; reason: string}>,
+): Promise<CalibrationReport['mutation']> {
+  if (config.values.target !== 'sandbox') return {mode: null, reports: [], weak: [], skipped: 'mutation testing restores the sandbox between perturbations: it runs on the sandbox target only'}
+  const passed = pairs.filter((p) => catalogue.scenarios.get(p.scenario_id)?.value.type === 'workflow' && rows.get(`oracle/${p.scenario_id}/${p.mode}`)?.success)
+  const available = [...new Set(passed.map((p) => p.mode))].filter((m) => !unavailable.some((u) => u.mode === m))
+  const mode = available.includes('agent_direct') ? 'agent_direct' : available.sort()[0]
+  const scenarioIds = [...new Set(passed.filter((p) => p.mode === mode).map((p) => p.scenario_id))].sort()
+  if (!mode || scenarioIds.length === 0) return {mode: null, reports: [], weak: [], skipped: 'no workflow scenario passed under the oracle'}
+  const reports: MutationReport[] = []
+  const suite: Suite = {name: 'calibration-mutation', scenarios: {ids: scenarioIds}, modes: [mode], repetitions: 1, concurrency: 1, infra_retries: 1, timeouts: {checkpoint_ms: options.checkpointMs ?? 2000}}
+  await runSuite(config, {suite: {value: suite, origin: '(calibration)'}, cwd, model: 'oracle', resultsDir, runId: 'mutation', onMutation: (report) => reports.push(report)})
+  return {mode, reports, weak: [], skipped: null}
 }

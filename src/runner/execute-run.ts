@@ -12,7 +12,7 @@ import {countTokens} from 'gpt-tokenizer'
 import {sumUsage} from '../agent/agent-loop.js'
 import {toolPayload} from '../agent/chat-completions.js'
 import {resolveVariables} from '../github/fixtures/bindings.js'
-import {resetFixtures, seedForIteration} from '../github/fixtures/index.js'
+import {assertFixturesAsSeeded, resetFixtures, seedForIteration} from '../github/fixtures/index.js'
 import type {Manifest} from '../github/fixtures/manifest.js'
 import type {Mode, Provider, ProviderProgress, ProviderTrace, Usage} from '../plugins/api.js'
 import type {PluginRegistry} from '../plugins/registry.js'
@@ -22,6 +22,7 @@ import {checkAssertions, type AssertionResult} from '../verify/assertions.js'
 import {evaluateCheckpoints, type CheckpointResult} from '../verify/checkpoints.js'
 import type {ModelSource} from './model-source.js'
 import type {PlannedRun} from './plan.js'
+import {mutationTest, observe, type MutationReport} from './mutation.js'
 import {renderPrompt} from './prompt.js'
 import {accountToolCalls} from './tool-accounting.js'
 import type {Redactor} from './redact.js'
@@ -42,7 +43,7 @@ export interface SuiteContext {
   target: RunTarget
   model: ModelSource
   provider: {name: string; plugin: Provider; options: Record<string, unknown>}
-  modes: Map<string, {mode: Mode; options: Record<string, unknown>}>
+  modes: Map<string, {mode: Mode; options: Record<string, unknown>; tools?: Record<string, string>}>
   /** The suite's manifest; runs that share a kind never overlap, so each may update its own kinds. */
   fixtures: {manifest: Manifest; update(manifest: Manifest, kinds: readonly FixtureKind[]): void}
   manifestFile: string
@@ -58,6 +59,8 @@ export interface SuiteContext {
   /** Ctrl-C: in-flight runs are aborted and not recorded (resume runs them again). */
   signal: AbortSignal
   onProgress?: (run: PlannedRun, event: ProviderProgress) => void
+  /** Calibration's mutation testing (sandbox only): called with each workflow run that passed. */
+  mutation?: (report: MutationReport) => void
 }
 
 type AbortKind = 'timeout' | 'stall' | 'interrupted'
@@ -186,6 +189,13 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
         // A reset may replace a resource (a rerun cannot be undone: a fresh run is dispatched); later runs use the new one.
         manifest = await resetFixtures(fixtureCtx, manifest, kinds, options)
         ctx.fixtures.update(manifest, kinds)
+        // Each reset resource is read back and compared with its seeded digest: what the reset missed fails
+        // this run as a fixture error naming it, instead of leaking into the next run or mode. Always on the
+        // sandbox (local reads); on live GitHub, where it costs about ten reads per resource and run, only
+        // with GHX_BENCH_VERIFY_FIXTURES=1 (`ghx-bench fixtures status` checks the same digests on demand).
+        if (ctx.target.fixtures.kind === 'sandbox' || /^(1|true|yes)$/i.test(process.env.GHX_BENCH_VERIFY_FIXTURES ?? '')) {
+          await assertFixturesAsSeeded(fixtureCtx, manifest, kinds)
+        }
       }
     } catch (error) {
       return finish({outcome: 'infra_error', error: {type: 'fixture_error', message: (error as Error).message}, retryable: true})
@@ -195,11 +205,13 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     const variables = resolveVariables(scenario, manifest, ctx.manifestFile, ctx.runId)
     base.variables = variables
     const prompt = renderPrompt(scenario, variables)
+    // Mutation testing compares what the checkpoints read before and after the agent's run.
+    const observedBefore = ctx.mutation && ctx.target.sandbox && scenario.type === 'workflow' ? await observe(scenario, variables, ctx.target.reader) : undefined
     // The run's clock starts with the arm: opening the session (an MCP server starting) counts, fixture work does not.
     limits.start()
     access = ctx.target.agentAccess(workdir)
     const opening = performance.now()
-    session = await mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, token: access.token, env: access.env}, workdir, signal: limits.signal})
+    session = await mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir, signal: limits.signal})
     timing.session_ms = performance.now() - opening
     if (session.mcpServers?.length) base.mcpTools = session.tools.map((t) => t.name)
     base.toolSchema = {count: session.tools.length, tokens: countTokens(JSON.stringify(toolPayload(session.tools))), names: session.tools.map((t) => t.name)}
@@ -244,7 +256,7 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     if (kind) return ended(kind, {trace, tokens})
     limits.dispose()
     const toolCalls = trace.turns.reduce((sum, t) => sum + t.tool_calls.length, 0)
-    const assertion = scenario.type === 'atomic' ? checkAssertions(scenario, trace.final_text, toolCalls, run.mode) : undefined
+    const assertion = scenario.type === 'atomic' ? checkAssertions(scenario, trace.final_text, toolCalls, mode.envelope) : undefined
     const checkpointsStarted = performance.now()
     const checkpoints =
       scenario.type === 'workflow'
@@ -264,9 +276,17 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     const failedCheckpoints = checkpoints.filter((c) => !c.passed).map((c) => c.name)
     const limitHit = trace.stop_reason === 'max_turns' || trace.stop_reason === 'max_tokens'
     let error: Row['error'] = null
-    if (limitHit) error = {type: trace.stop_reason, message: `the run reached its ${trace.stop_reason === 'max_turns' ? 'turn' : 'token'} limit`}
+    // The oracle's plan must go through: a step that failed fails the run, whatever the checks say.
+    const planFailure = model.planOutcome?.().failure
+    if (planFailure) error = {type: 'reference_plan_failed', message: planFailure.step === 0 ? planFailure.message : `reference plan step ${planFailure.step} (${planFailure.tool}) failed: ${planFailure.message}`}
+    else if (limitHit) error = {type: trace.stop_reason, message: `the run reached its ${trace.stop_reason === 'max_turns' ? 'turn' : 'token'} limit`}
     else if (assertion && !assertion.passed) error = {type: 'assertion_failed', message: assertion.message ?? 'assertion failed'}
     else if (failedCheckpoints.length > 0) error = {type: 'checkpoint_failed', message: `Workflow checkpoint verification failed: ${failedCheckpoints.join(', ')}`}
+    if (!error && observedBefore && ctx.mutation && scenario.type === 'workflow') {
+      const evaluate = () => evaluateCheckpoints(scenario.assertions.checkpoints, {octokit: ctx.target.reader, registry: ctx.registry, variables, budgetMs: 0, signal: ctx.signal})
+      const after = await observe(scenario, variables, ctx.target.reader)
+      ctx.mutation(await mutationTest({scenario, before: observedBefore, after, octokit: ctx.target.reader, sandbox: ctx.target.sandbox!, evaluate}))
+    }
     return finish({outcome: error ? 'fail' : 'pass', error, retryable: false, trace, tokens, assertion})
   } catch (error) {
     const kind = limits.kind()
@@ -348,12 +368,12 @@ export async function executeRun(ctx: SuiteContext, run: PlannedRun, scenario: S
     latency_ms_agent: last.agentMs,
     tokens: last.tokens,
     cost_usd: cost,
-    tool_calls: {total: toolCalls.length, failed: toolCalls.filter((c) => !c.ok).length, by_category: accounting.by_category, by_operation: accounting.by_operation, by_route: accounting.by_route},
+    tool_calls: {total: toolCalls.length, failed: accounting.failed, by_category: accounting.by_category, by_operation: accounting.by_operation, by_route: accounting.by_route},
     github_api_calls: last.apiCalls,
     checkpoints: last.checkpoints.map((c) => ({name: c.name, passed: c.passed, expected: c.expected, actual: c.actual, message: c.message, task: c.task, result: c.result})),
     retries: attempts.length - 1,
     attempts: attempts.map((a) => a.record),
-    versions: ctx.versions,
+    versions: ctx.modes.get(run.mode)?.tools ? {...ctx.versions, tools: ctx.modes.get(run.mode)!.tools} : ctx.versions,
     git: ctx.git,
     fixture_seed: ctx.fixtures.manifest.seed_id,
     trace: last.tracePath,

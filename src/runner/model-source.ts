@@ -3,7 +3,7 @@
  * run's reference plan, or a real one behind an OpenAI-compatible endpoint (base URL from the suite,
  * the config or $OPENAI_BASE_URL; the key from the environment only).
  */
-import {SCRIPTED_MODELS, startScriptedModels, type ScriptedModelName, type ScriptedModels, type ScriptStep} from '../agent/scripted-models.js'
+import {SCRIPTED_MODELS, startScriptedModels, type PlanOutcome, type ScriptedModelName, type ScriptedModels, type ScriptStep} from '../agent/scripted-models.js'
 import type {ModelEndpoint} from '../plugins/api.js'
 import {BadInputError} from '../spec/diagnostics.js'
 import {fillPlaceholders} from '../spec/placeholders.js'
@@ -14,7 +14,7 @@ export interface ModelSource {
   label: string
   scripted?: ScriptedModelName
   /** The endpoint for one run: scripted models get the run's plan. */
-  endpointFor(scenario: Scenario, mode: string, variables: Record<string, unknown>): {endpoint: ModelEndpoint; release: () => void}
+  endpointFor(scenario: Scenario, mode: string, variables: Record<string, unknown>): {endpoint: ModelEndpoint; release: () => void; planOutcome?: () => PlanOutcome}
   secrets(): string[]
   close(): Promise<void>
 }
@@ -41,7 +41,7 @@ export function referencePlan(scenario: Scenario, mode: string, variables: Recor
   let answer: unknown
   for (const step of plan) {
     if ('answer' in step) answer = step.answer
-    else steps.push({tool: step.tool, args: fillPlaceholders(step.args as Record<string, unknown>, variables)})
+    else steps.push({tool: step.tool, args: fillPlaceholders(step.args as Record<string, unknown>, variables), ...(step.allow_failure ? {allow_failure: true} : {})})
   }
   return {steps, answer: answer === undefined ? undefined : fillPlaceholders(answer, variables)}
 }
@@ -55,10 +55,11 @@ export async function openModelSource(settings: ModelSettings): Promise<ModelSou
       label: `ghx-bench/${model}`,
       scripted: model,
       endpointFor(scenario, mode, variables) {
-        const plan = referencePlan(scenario, mode, variables) ?? {steps: []}
-        const final = scenario.type === 'atomic' ? {kind: 'envelope' as const, answer: plan.answer} : {kind: 'text' as const}
-        const {baseUrl, release} = server.register({model, steps: plan.steps, final})
-        return {endpoint: {id: model, baseUrl}, release}
+        // No plan for this mode: the oracle does not pretend to be noop; the run fails saying so.
+        const plan = referencePlan(scenario, mode, variables)
+        const final = scenario.type === 'atomic' ? {kind: 'envelope' as const, answer: plan?.answer} : {kind: 'text' as const}
+        const {baseUrl, release, outcome} = server.register({model, steps: plan?.steps ?? null, final})
+        return {endpoint: {id: model, baseUrl}, release, planOutcome: outcome}
       },
       secrets: () => [],
       close: () => server.close(),

@@ -5,7 +5,7 @@ import type {AtomicScenario, Scenario} from '../spec/schemas/scenario.js'
 function envelopeShape(scenario: AtomicScenario): string {
   const {data_type: dataType, required_data_fields: fields = []} = scenario.assertions
   const data = dataType === 'array' ? 'a JSON array of the items' : fields.length > 0 ? `an object with at least ${fields.map((f) => `"${f}"`).join(', ')}` : 'the result'
-  return `{"ok": true or false, "data": ${data} (null on error), "error": null or {"code": "...", "message": "..."}, "meta": {}}`
+  return `{"ok": true, "data": ${data}} on success, or {"ok": false, "error": {"code": "...", "message": "..."}} on failure`
 }
 
 export function renderPrompt(scenario: Scenario, variables: Record<string, unknown>): string {

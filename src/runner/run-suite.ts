@@ -34,6 +34,7 @@ import {displayPath} from '../spec/source-document.js'
 import {HARNESS_VERSION} from '../version.js'
 import {executeRun, type SuiteContext} from './execute-run.js'
 import {openModelSource} from './model-source.js'
+import type {MutationReport} from './mutation.js'
 import {buildPlan, runKey, type PlannedRun} from './plan.js'
 import {createRedactor} from './redact.js'
 import {openRunTarget} from './target.js'
@@ -59,6 +60,8 @@ export interface RunOptions {
   faultRate?: number
   /** Ctrl-C: aborts in-flight runs; recorded rows stay. */
   signal?: AbortSignal
+  /** Calibration's mutation testing of workflow checkpoints (sandbox, concurrency 1: it restores the sandbox's state). */
+  onMutation?: (report: MutationReport) => void
 }
 
 export type SuiteEvent =
@@ -222,6 +225,22 @@ function suiteConfig(config: LoadedConfig, suite: Suite): LoadedConfig {
   return {...config, values: {...config.values, target: suite.target ?? config.values.target, fixtures}}
 }
 
+/** Why the tools a mode reported fall short of a scenario's requirement (null when they meet it, or nothing is required). */
+export function unmetRequirement(requirement: {tools: Record<string, string>; reason: string} | undefined, tools: Record<string, string> | undefined): string | null {
+  if (!requirement) return null
+  const short = Object.entries(requirement.tools).filter(([tool, needed]) => !tools?.[tool] || compareVersions(tools[tool], needed) < 0)
+  if (short.length === 0) return null
+  return `needs ${short.map(([tool, needed]) => `${tool} >= ${needed} (here: ${tools?.[tool] ?? 'unknown'})`).join(', ')}: ${requirement.reason}`
+}
+
+/** Compares dotted numeric versions (2.23.0 < 2.50.0); a pre-release suffix is ignored. */
+function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split(/[^\d.]/, 1)[0]!.split('.').map(Number)
+  const [x, y] = [parts(a), parts(b)]
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0)
+  return 0
+}
+
 export async function runSuite(projectConfig: LoadedConfig, options: RunOptions, onEvent: (event: SuiteEvent) => void = () => {}): Promise<RunSummary> {
   const cwd = options.cwd ?? process.cwd()
   const prepared = await prepareSuite(projectConfig, options)
@@ -252,16 +271,16 @@ export async function runSuite(projectConfig: LoadedConfig, options: RunOptions,
   try {
     model = await openModelSource({model: modelName, endpoint: suite.endpoint ?? config.values.endpoint, faultRate: options.faultRate, seed, origin})
     // Preflight once per suite: a mode that cannot run here is reported and left out, never counted.
-    const modes = new Map<string, {mode: Mode; options: Record<string, unknown>}>()
+    const modes = new Map<string, {mode: Mode; options: Record<string, unknown>; tools?: Record<string, string>}>()
     const unavailable: Array<{mode: string; reason: string}> = []
     const preflightDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-preflight-'))
     try {
       const access = target.agentAccess(preflightDir)
       for (const ref of suite.modes) {
         const mode = registry.mode(refName(ref))!
-        const context = {options: refOptions(ref), github: {apiUrl: access.apiUrl, token: access.token, env: access.env}, workdir: preflightDir}
+        const context = {options: refOptions(ref), github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir: preflightDir}
         const availability: Availability = await mode.available(context).catch((error: Error) => ({available: false, reason: error.message}))
-        if (availability.available) modes.set(mode.name, {mode, options: refOptions(ref)})
+        if (availability.available) modes.set(mode.name, {mode, options: refOptions(ref), ...(availability.tools ? {tools: availability.tools} : {})})
         else unavailable.push({mode: mode.name, reason: availability.reason ?? 'not available'})
       }
       access.release()
@@ -277,9 +296,16 @@ export async function runSuite(projectConfig: LoadedConfig, options: RunOptions,
 
     const byId = new Map(scenarios.map((s) => [s.id, s]))
     // A scenario that a mode cannot solve (its tools lack the operation) is not applicable, never a failure.
-    const notApplicable = scenarios.flatMap((s) => [...modes.keys()].filter((m) => s.not_applicable?.[m]).map((mode) => ({scenario_id: s.id, mode, reason: s.not_applicable![mode]!})))
+    // So is one whose plan needs a newer tool than this machine has (gh 2.23 has no `gh pr checks --json`).
+    const notApplicable = scenarios.flatMap((s) =>
+      [...modes.keys()].flatMap((mode) => {
+        const reason = s.not_applicable?.[mode] ?? unmetRequirement(s.requires?.[mode], modes.get(mode)!.tools)
+        return reason ? [{scenario_id: s.id, mode, reason}] : []
+      }),
+    )
+    const skippedPairs = new Set(notApplicable.map((n) => `${n.scenario_id}\0${n.mode}`))
     const plan = buildPlan(scenarios.map((s) => s.id), [...modes.keys()], options.repetitions ?? suite.repetitions ?? DEFAULTS.repetitions, seed).filter(
-      (run) => !byId.get(run.scenario_id)!.not_applicable?.[run.mode],
+      (run) => !skippedPairs.has(`${run.scenario_id}\0${run.mode}`),
     )
     const todo = plan.filter((run) => !done.has(run.key))
     const view: RunPlanView = {run_id: runId, suite: suite.name, seed, modes: [...modes.keys()], unavailable, runs: todo, skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key), gate: suite.gate ?? null, not_applicable: notApplicable}
@@ -321,6 +347,7 @@ export async function runSuite(projectConfig: LoadedConfig, options: RunOptions,
       redact,
       signal,
       onProgress: (run, event) => onEvent({type: 'run_progress', key: run.key, mode: run.mode, event}),
+      ...(options.onMutation ? {mutation: options.onMutation} : {}),
     }
     await writeRunInfo(resultsDir, {run_id: runId, suite: suite.name, seed, modes: view.modes, unavailable, not_applicable: notApplicable})
     const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))

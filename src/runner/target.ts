@@ -6,16 +6,22 @@
  */
 import {randomBytes} from 'node:crypto'
 import path from 'node:path'
+import {pathToFileURL} from 'node:url'
 import type {LoadedConfig} from '../config/load-config.js'
 import {resolveToken, type GithubClient} from '../github/client.js'
 import {openTarget, type FixtureTarget} from '../github/fixtures/service.js'
 import {AGENT_LOGIN, GH_QUIET_ENV} from '../sandbox/defaults.js'
 import type {FaultConfig} from '../sandbox/faults.js'
+import {GITHUB_API_ORIGIN_PRELOAD} from '../sandbox/mcp-server.js'
 import type {Sandbox} from '../sandbox/server.js'
 
 export interface AgentAccess {
   apiUrl: string
+  /** Where this GitHub answers GraphQL. */
+  graphqlUrl: string
   token: string
+  /** For Node tools that hard-code https://api.github.com (ghx run, the npm MCP server): a preload that sends them here. */
+  nodeEnv: Record<string, string>
   /** The environment that points gh at this GitHub as the agent. */
   env: Record<string, string>
   /** The agent's GitHub API calls so far in this run; null where they cannot be observed. */
@@ -32,6 +38,18 @@ export interface RunTarget {
   /** Tokens of this target, for the redactor. */
   secrets(): string[]
   close(): Promise<void>
+}
+
+/** GitHub's GraphQL endpoint for a REST API URL: api.github.com/graphql, or Enterprise's /api/graphql beside /api/v3. */
+export function graphqlUrlOf(apiUrl: string): string {
+  const base = apiUrl.replace(/\/$/, '')
+  return /\/api\/v3$/.test(base) ? base.replace(/\/v3$/, '/graphql') : `${base}/graphql`
+}
+
+/** The environment that sends a Node tool's hard-coded api.github.com to this API (nothing for github.com itself). */
+export function nodeEnvFor(apiUrl: string, graphqlUrl: string): Record<string, string> {
+  if (/^https:\/\/api\.github\.com\/?$/.test(apiUrl)) return {}
+  return {NODE_OPTIONS: `--import ${pathToFileURL(GITHUB_API_ORIGIN_PRELOAD).href}`, GHX_BENCH_GITHUB_API_URL: apiUrl, GHX_BENCH_GITHUB_GRAPHQL_URL: graphqlUrl}
 }
 
 export async function openRunTarget(config: LoadedConfig, options: {repo?: string; seedId?: string; faults?: FaultConfig}): Promise<RunTarget> {
@@ -51,6 +69,8 @@ export async function openRunTarget(config: LoadedConfig, options: {repo?: strin
         sandbox.store.addToken(token, AGENT_LOGIN)
         return {
           apiUrl: sandbox.url,
+          graphqlUrl: `${sandbox.url}/graphql`,
+          nodeEnv: nodeEnvFor(sandbox.url, `${sandbox.url}/graphql`),
           token,
           env: sandbox.ghEnv(path.join(workdir, '.config', 'gh'), token),
           apiCalls: () => sandbox.requests.byToken.get(token) ?? 0,
@@ -67,6 +87,7 @@ export async function openRunTarget(config: LoadedConfig, options: {repo?: strin
   const token = await resolveToken(process.env)
   const apiUrl = config.values.github?.api_url ?? 'https://api.github.com'
   const host = new URL(apiUrl).hostname.replace(/^api\./, '')
+  const graphqlUrl = graphqlUrlOf(apiUrl)
   return {
     fixtures,
     reader: fixtures.ctx.agent,
@@ -74,6 +95,8 @@ export async function openRunTarget(config: LoadedConfig, options: {repo?: strin
       const configDir = path.join(workdir, '.config', 'gh')
       return {
         apiUrl,
+        graphqlUrl,
+        nodeEnv: nodeEnvFor(apiUrl, graphqlUrl),
         token,
         env: {GH_TOKEN: token, GITHUB_TOKEN: token, GH_CONFIG_DIR: configDir, ...(host === 'github.com' ? {} : {GH_HOST: host, GH_ENTERPRISE_TOKEN: token}), ...GH_QUIET_ENV},
         apiCalls: () => null,

@@ -2,21 +2,44 @@
  * Tool-call accounting across modes. Every tool call gets a category (gh_cli, ghx_capability,
  * mcp_tool, shell, other), and each GitHub operation inside it is mapped, where it can be, to one
  * canonical operation named like the catalogue's capabilities (issue.labels.add), so that
- * per-operation counts compare across arms. A shell call may hold several operations
- * (`gh label create … && gh issue edit …`); ghx calls also report their route and internal retries
- * from the envelope they print (the predecessors counted them as plain bash).
+ * per-operation counts compare across arms.
+ *
+ * A shell call is read with a small shell tokenizer (below), so every `gh`/`ghx` command it holds is
+ * found wherever it stands: after `;`, `&&`, `||`, `|`, newlines, inside `$( )`, backquotes, `( )`,
+ * `{ }`, `if`/`while`/`for`/`case` bodies, behind `VAR=1`, `env`, `noglob`, `command`, `time`,
+ * `xargs`, or in a `bash -c '…'`. Each written invocation counts once (a loop body is not unrolled).
+ * Commands the shell reports it never ran (a zsh glob that matched nothing, a program not found) are
+ * not counted.
+ *
+ * ghx prints one envelope per command (ghx 0.8: `ghx run` one compact line `{"ok":…}`, `ghx chain`
+ * `{"status":…,"results":[…]}`; with `--verbose` the full envelope with `meta`, pretty-printed).
+ * Routes come only from `meta.route_used`; without it the route is `unknown` (never guessed).
+ *
+ * A call failed when its tool said so (non-zero exit, MCP `isError`), when ghx printed `ok:false`
+ * (ghx exits 0 then) or a chain with a failed step, when an MCP result in the output text carries
+ * `"isError": true`, or when the shell could not run one of its gh/ghx commands.
  */
 import type {ProviderToolCall} from '../plugins/api.js'
 
 export type ToolCategory = 'gh_cli' | 'ghx_capability' | 'mcp_tool' | 'shell' | 'other'
 
 export interface ToolAccounting {
+  /** Tool calls by kind: a shell call that ran ghx is ghx_capability, else gh_cli if it ran gh, else shell. */
   by_category: Record<string, number>
   by_operation: Record<string, number>
-  /** ghx routes seen in envelopes (cli, graphql, rest) -> calls. */
+  /**
+   * ghx capability executions (one per `ghx run`, one per chain step) by the route ghx reports in
+   * meta.route_used (cli, graphql, rest). A chain step without its own meta takes the chain's. When
+   * the output does not say (ghx 0.8 prints meta only with --verbose, or the output was piped away
+   * or cut), the execution counts under `unknown`.
+   */
   by_route: Record<string, number>
-  /** meta.attempts entries with status error, over every ghx envelope. */
+  /** meta.attempts entries with status error, over every ghx envelope (and chain step). */
   internal_retries: number
+  /** Tool calls that failed (see the header): at most the number of calls. */
+  failed: number
+  /** gh and ghx commands the shell calls ran, each written invocation once. */
+  invocations: {gh: number; ghx: number}
 }
 
 /** `gh <noun> <verb>` -> operation; a flag may refine it (gh issue edit --add-label). */
@@ -153,7 +176,9 @@ const MCP_TOOLS: Record<string, string | ((args: Record<string, unknown>) => str
   issue_write: (args) => (args.method === 'create' ? 'issue.create' : args.state === 'closed' ? 'issue.close' : 'issue.update'),
   pull_request_read: (args) =>
     ({get: 'pr.view', get_diff: 'pr.diff.view', get_files: 'pr.diff.files', get_reviews: 'pr.reviews.list', get_review_comments: 'pr.threads.list', get_status: 'pr.checks.list', get_comments: 'pr.comments.list'})[String(args.method)] ?? 'pr.view',
-  pull_request_review_write: (args) => (args.method === 'delete_pending' ? 'pr.reviews.delete_pending' : 'pr.reviews.submit'),
+  // method create without an event only opens a pending review; submit_pending (or create with an event) submits it.
+  pull_request_review_write: (args) =>
+    args.method === 'delete_pending' ? 'pr.reviews.delete_pending' : args.method === 'create' && !args.event ? 'pr.reviews.create_pending' : 'pr.reviews.submit',
   add_comment_to_pending_review: 'pr.reviews.comment',
   update_pull_request: 'pr.update',
   request_copilot_review: 'pr.reviews.request',
@@ -170,47 +195,426 @@ const MCP_TOOLS: Record<string, string | ((args: Record<string, unknown>) => str
   get_label: 'repo.labels.view',
 }
 
-/** The commands of a shell line: split at ;, &&, ||, | and inside $( … ). Quotes are respected. */
-export function shellCommands(line: string): string[] {
-  const commands: string[] = []
-  let current = ''
-  let quote: string | null = null
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!
-    if (quote) {
-      if (c === quote) quote = null
-      current += c
-      continue
-    }
-    if (c === "'" || c === '"') {
-      quote = c
-      current += c
-    } else if (c === ';' || c === '|' || c === '&' || c === '\n' || c === '(' || c === ')' || (c === '$' && line[i + 1] === '(')) {
-      if (current.trim()) commands.push(current.trim())
-      current = ''
-    } else current += c
-  }
-  if (current.trim()) commands.push(current.trim())
-  return commands
+/* ------------------------------------------------------------------------------------------------
+ * A small shell tokenizer: enough of bash (and zsh) to find the simple commands of a line. It does
+ * not run or expand anything: quotes ('…', "…", $'…') and escapes are removed from words, while
+ * expansions ($x, ${x}, $(…), `…`) stay in the word as written; the commands inside $(…), `…`,
+ * <(…) and unquoted here-document bodies are read as commands of their own, listed before the
+ * command that holds them (they run first). A here-document body is the command's stdin, never a
+ * command line. Reserved words (if, then, do, done, {, }, …) are dropped where a command starts,
+ * `for NAME in …` and `case WORD in` headers and case patterns are not commands.
+ * ---------------------------------------------------------------------------------------------- */
+
+/** One simple command of a shell line. */
+interface ShellCommand {
+  /** The words, quotes and escapes removed; expansions kept as written. */
+  words: string[]
+  /** The command as written, from its first word to its last (here-document body excluded). */
+  text: string
+  /** What it reads from a here-document (`<<EOF`) or here-string (`<<<`). */
+  stdin?: string
 }
 
-/** Words that only run the next word (`noglob gh …`, `env A=1 gh …`, `time gh …`). */
-const PREFIXES = new Set(['noglob', 'command', 'env', 'time', 'nohup', 'exec'])
+/** Reserved words that may stand where a command starts and are no command themselves. */
+const RESERVED = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '{', '}', '!', 'esac'])
 
-/** Words of one command, quotes removed and runner prefixes and variable assignments skipped. */
-function words(command: string): string[] {
-  const all = [...command.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!)
-  let start = 0
-  while (start < all.length && (PREFIXES.has(all[start]!) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(all[start]!))) start++
-  return all.slice(start)
+class ShellReader {
+  i = 0
+  readonly commands: ShellCommand[] = []
+  constructor(private readonly s: string) {}
+
+  /** Reads commands to the end of the text or, when `closing`, up to and past the `)` that closes a `$(`. */
+  read(closing: boolean): void {
+    const s = this.s
+    let command: ShellCommand = {words: [], text: ''}
+    let word: string | null = null // the word being read; null between words
+    let plain = true // the word has no quoting, escape or expansion (only then can it be a reserved word)
+    let wordStart = 0
+    let start = -1 // source span of the command
+    let end = -1
+    let target: 'file' | 'herestring' | 'heredoc' | null = null // the next word is a redirection's target
+    let stripTabs = false
+    let header: 'for' | 'case' | 'function' | null = null // words that are not a command
+    let cases = 0 // open case statements
+    let pattern = false // reading a case pattern (`a|b)`), up to its `)`
+    let subshells = 0
+    const heredocs: Array<{command: ShellCommand; delimiter: string; stripTabs: boolean; expand: boolean}> = []
+
+    const endWord = () => {
+      if (word === null) return
+      const value = word
+      word = null
+      if (target) {
+        if (target === 'heredoc') heredocs.push({command, delimiter: value, stripTabs, expand: plain})
+        else if (target === 'herestring') command.stdin = value
+        target = null
+        if (start >= 0) end = this.i
+      } else if (header) {
+        // `for NAME in …` runs to the end of the command; `case WORD in` ends at `in`; `function NAME`.
+        if (header === 'function' || (header === 'case' && plain && value === 'in')) {
+          if (header === 'case') {
+            cases++
+            pattern = true
+          }
+          header = null
+        }
+      } else if (pattern || (command.words.length === 0 && plain && RESERVED.has(value))) {
+        if (plain && value === 'esac' && cases > 0) {
+          cases--
+          pattern = false
+        }
+      } else if (command.words.length === 0 && plain && (value === 'for' || value === 'select' || value === 'case' || value === 'function')) {
+        header = value === 'select' ? 'for' : value
+      } else {
+        if (command.words.length === 0) start = wordStart
+        command.words.push(value)
+        end = this.i
+      }
+    }
+    const dropWords = () => {
+      word = null
+      command.words = []
+      start = end = -1
+    }
+    const flush = () => {
+      endWord()
+      if (command.words.length > 0) {
+        command.text = s.slice(start, end).trim()
+        this.commands.push(command)
+      }
+      command = {words: [], text: ''}
+      start = end = -1
+      target = null
+      header = null
+    }
+
+    while (this.i < s.length) {
+      const c = s[this.i]!
+      const next = s[this.i + 1]
+      if (c === '\\' && next === '\n') {
+        this.i += 2 // line continuation
+      } else if (c === ' ' || c === '\t') {
+        endWord()
+        this.i++
+      } else if (c === '\n') {
+        flush()
+        this.i++
+        this.heredocBodies(heredocs.splice(0))
+      } else if (c === '#' && word === null) {
+        while (this.i < s.length && s[this.i] !== '\n') this.i++ // a comment
+      } else if (c === ';') {
+        flush() // ; and the case terminators ;; ;& ;;&, after which comes a pattern
+        if (cases > 0 && (next === ';' || next === '&')) pattern = true
+        this.i += s.startsWith(';;&', this.i) ? 3 : next === ';' || next === '&' ? 2 : 1
+      } else if (pattern && (c === '|' || c === '(')) {
+        endWord() // a|b) or (a) in a case pattern
+        this.i++
+      } else if (c === '|' || (c === '&' && next !== '>')) {
+        flush() // | || |& & &&
+        this.i += next === c || (c === '|' && next === '&') ? 2 : 1
+      } else if ((c === '<' || c === '>' || c === '&') && next !== '(') {
+        // A redirection: `2>` drops its fd number; the next word is its target, not an argument.
+        if (word !== null && plain && /^\d+$/.test(word)) word = null
+        else endWord()
+        if (s.startsWith('<<<', this.i)) {
+          target = 'herestring'
+          this.i += 3
+        } else if (s.startsWith('<<', this.i)) {
+          stripTabs = s[this.i + 2] === '-'
+          target = 'heredoc'
+          this.i += stripTabs ? 3 : 2
+        } else {
+          target = 'file' // < > >> >& <& <> >| &> &>>
+          this.i++
+          while (this.i < s.length && '<>&|'.includes(s[this.i]!)) this.i++
+        }
+      } else if (c === '(' && word === null && command.words.length === 0) {
+        subshells++
+        this.i++
+      } else if (c === '(' && !(word ?? '').endsWith('=')) {
+        // `name() { …; }`: a function definition; the name is no command.
+        const close = s.indexOf(')', this.i)
+        this.i = close < 0 ? s.length : close + 1
+        dropWords()
+      } else if (c === ')') {
+        endWord()
+        this.i++
+        if (pattern) {
+          pattern = false // the end of a case pattern
+        } else {
+          flush()
+          if (subshells > 0) subshells--
+          else if (closing) return
+        }
+      } else {
+        // A character of a word.
+        if (word === null) {
+          word = ''
+          plain = true
+          wordStart = this.i
+        }
+        if (c === '\\') {
+          word += next ?? ''
+          plain = false
+          this.i += 2
+        } else if (c === "'") {
+          const close = s.indexOf("'", this.i + 1)
+          word += s.slice(this.i + 1, close < 0 ? s.length : close)
+          plain = false
+          this.i = close < 0 ? s.length : close + 1
+        } else if (c === '"') {
+          word += this.doubleQuoted()
+          plain = false
+        } else if (c === '$' && next === "'") {
+          word += this.ansiC()
+          plain = false
+        } else if ((c === '$' || c === '<' || c === '>') && next === '(') {
+          word += this.substitution() // $(…), $((…)), <(…), >(…)
+          plain = false
+        } else if (c === '(') {
+          word += this.substitution() // an array assignment a=(…): its words are no commands
+          plain = false
+        } else if (c === '$' && next === '{') {
+          word += this.braced()
+          plain = false
+        } else if (c === '`') {
+          word += this.backquoted()
+          plain = false
+        } else {
+          if (c === '$') plain = false
+          word += c
+          this.i++
+        }
+      }
+    }
+    flush()
+    this.heredocBodies(heredocs.splice(0)) // a here-document opened on the last line has no body
+  }
+
+  /** `$(…)`, `<(…)`, `>(…)` at the cursor: its commands are read; `$((…))` and `a=(…)` have none. Returns the text. */
+  substitution(): string {
+    const s = this.s
+    const start = this.i
+    if (s.startsWith('$((', this.i) || s[this.i] === '(') {
+      if (s[this.i] === '$') this.i++
+      let depth = 0
+      do {
+        if (s[this.i] === '(') depth++
+        else if (s[this.i] === ')') depth--
+        this.i++
+      } while (this.i < s.length && depth > 0)
+    } else {
+      this.i += 2
+      this.read(true)
+    }
+    return s.slice(start, this.i)
+  }
+
+  /** `` `…` `` at the cursor: its commands are read. Returns the text. */
+  backquoted(): string {
+    const s = this.s
+    let close = this.i + 1
+    while (close < s.length && s[close] !== '`') close += s[close] === '\\' ? 2 : 1
+    const inner = new ShellReader(s.slice(this.i + 1, close).replace(/\\([`$\\])/g, '$1'))
+    inner.read(false)
+    this.commands.push(...inner.commands)
+    const text = s.slice(this.i, close + 1)
+    this.i = close + 1
+    return text
+  }
+
+  /** `${…}` at the cursor, as written. */
+  braced(): string {
+    const start = this.i
+    let depth = 0
+    this.i++ // the $
+    do {
+      if (this.s[this.i] === '{') depth++
+      else if (this.s[this.i] === '}') depth--
+      this.i++
+    } while (this.i < this.s.length && depth > 0)
+    return this.s.slice(start, this.i)
+  }
+
+  /** `"…"` at the cursor: its value; \ escapes only $ ` " \ and newline; substitutions are read. */
+  doubleQuoted(): string {
+    const s = this.s
+    let value = ''
+    this.i++
+    while (this.i < s.length && s[this.i] !== '"') {
+      const c = s[this.i]!
+      const next = s[this.i + 1]
+      if (c === '\\') {
+        if (next !== '\n') value += next !== undefined && '$`"\\'.includes(next) ? next : c + (next ?? '')
+        this.i += 2
+      } else if (c === '$' && next === '(') value += this.substitution()
+      else if (c === '$' && next === '{') value += this.braced()
+      else if (c === '`') value += this.backquoted()
+      else {
+        value += c
+        this.i++
+      }
+    }
+    this.i++
+    return value
+  }
+
+  /** `$'…'` at the cursor: its value, with the usual backslash escapes. */
+  ansiC(): string {
+    const s = this.s
+    const escapes: Record<string, string> = {n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', f: '\f', v: '\v'}
+    let value = ''
+    this.i += 2
+    while (this.i < s.length && s[this.i] !== "'") {
+      if (s[this.i] === '\\' && this.i + 1 < s.length) {
+        const next = s[this.i + 1]!
+        value += escapes[next] ?? next
+        this.i += 2
+      } else value += s[this.i++]
+    }
+    this.i++
+    return value
+  }
+
+  /** The bodies of the here-documents opened on the line just ended: stdin of their commands. */
+  heredocBodies(docs: Array<{command: ShellCommand; delimiter: string; stripTabs: boolean; expand: boolean}>): void {
+    const s = this.s
+    for (const doc of docs) {
+      const lines: string[] = []
+      while (this.i < s.length) {
+        const lineEnd = s.indexOf('\n', this.i) < 0 ? s.length : s.indexOf('\n', this.i)
+        const line = doc.stripTabs ? s.slice(this.i, lineEnd).replace(/^\t+/, '') : s.slice(this.i, lineEnd)
+        this.i = lineEnd + 1
+        if (line === doc.delimiter) break
+        lines.push(line)
+      }
+      this.i = Math.min(this.i, s.length)
+      const body = lines.length > 0 ? `${lines.join('\n')}\n` : ''
+      doc.command.stdin = (doc.command.stdin ?? '') + body
+      // An unquoted delimiter (<<EOF) lets $(…) and `…` run inside the body.
+      if (doc.expand) {
+        const inner = new ShellReader(body)
+        while (inner.i < body.length) {
+          const c = body[inner.i]
+          if (c === '\\') inner.i += 2
+          else if (c === '$' && body[inner.i + 1] === '(') inner.substitution()
+          else if (c === '`') inner.backquoted()
+          else inner.i++
+        }
+        this.commands.push(...inner.commands)
+      }
+    }
+  }
+}
+
+/** The simple commands of a shell line, in the order they run (see the tokenizer above). */
+function parseShellCommands(line: string): ShellCommand[] {
+  const reader = new ShellReader(line)
+  reader.read(false)
+  return reader.commands
+}
+
+/** The simple commands of a shell line, each as written. */
+export function shellCommands(line: string): string[] {
+  return parseShellCommands(line).map((command) => command.text)
+}
+
+/**
+ * Words that run the command after them, with their options that take a value
+ * (`noglob gh …`, `env -u X gh …`, `xargs -n 1 gh …`, `timeout 30 gh …`).
+ */
+const RUNNERS: Record<string, readonly string[]> = {
+  noglob: [],
+  nohup: [],
+  builtin: [],
+  time: [],
+  command: [],
+  exec: ['-a'],
+  env: ['-u', '-C', '-S', '--unset', '--chdir'],
+  nice: ['-n'],
+  timeout: ['-s', '-k', '--signal', '--kill-after'],
+  xargs: ['-n', '-I', '-L', '-P', '-d', '-s', '-E', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file'],
+  npx: ['-p', '--package'],
+}
+
+const basename = (word: string) => word.slice(word.lastIndexOf('/') + 1)
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
+
+/** The program a command runs and its arguments, past assignments (`A=1`) and runners; none for `command -v gh`. */
+function programOf(words: readonly string[]): {name: string; args: string[]} | undefined {
+  let k = 0
+  while (k < words.length) {
+    const word = words[k]!
+    if (ASSIGNMENT.test(word)) {
+      k++
+      continue
+    }
+    const name = basename(word)
+    const withValue = RUNNERS[name]
+    if (!withValue) return {name, args: words.slice(k + 1)}
+    if (name === 'command' && /^-[vV]$/.test(words[k + 1] ?? '')) return undefined // a lookup, not a run
+    for (k++; k < words.length && words[k]!.startsWith('-'); ) {
+      if (words[k] === '--') {
+        k++
+        break
+      }
+      k += withValue.includes(words[k]!) ? 2 : 1
+    }
+    if (name === 'timeout') k++ // its duration
+  }
+  return undefined
+}
+
+const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash'])
+
+/** The commands of a line, with those of the scripts it hands to a shell (`bash -c '…'`, `bash <<EOF`, `eval …`) added. */
+function commandsOf(line: string, depth = 0): ShellCommand[] {
+  return parseShellCommands(line).flatMap((command) => {
+    const run = programOf(command.words)
+    let script: string | undefined
+    if (run && SHELLS.has(run.name)) {
+      const flag = run.args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a))
+      script = flag >= 0 ? run.args[flag + 1] : run.args.every((a) => a.startsWith('-')) ? command.stdin : undefined
+    } else if (run?.name === 'eval') script = run.args.join(' ')
+    return script !== undefined && depth < 4 ? [command, ...commandsOf(script, depth + 1)] : [command]
+  })
+}
+
+/** Shell builtins: a glob error on one of them stops the whole script in zsh. */
+const BUILTINS = new Set(['echo', 'print', 'printf', 'read', 'test', '[', 'cd', 'export', 'local', 'declare', 'typeset', 'set', 'eval', 'source', '.', 'let', 'return', 'exit'])
+
+/**
+ * The commands of a call the shell says it never ran, read from its output (so, best effort).
+ * A glob that matches nothing (zsh `zsh:1: no matches found: a[0]=x`, bash with failglob
+ * `bash: line 1: no match: a[0]=x`): the command that holds it, and, when that is a builtin, all
+ * after it (zsh stops the script there). A program not installed (`bash: line 1: ghx: command not
+ * found`, `zsh:1: command not found: ghx`, `sh: 1: ghx: not found`): the first command that runs it.
+ */
+function notRun(commands: readonly ShellCommand[], output: string): Set<ShellCommand> {
+  const skipped = new Set<ShellCommand>()
+  for (const m of output.matchAll(/^(?:zsh|bash)\b[^\n]*?: no match(?:es found)?: (.+)$/gm)) {
+    const at = commands.findIndex((c) => !skipped.has(c) && c.words.includes(m[1]!))
+    if (at < 0) continue
+    const builtin = BUILTINS.has(programOf(commands[at]!.words)?.name ?? '')
+    for (const c of commands.slice(at, builtin ? undefined : at + 1)) skipped.add(c)
+  }
+  for (const m of output.matchAll(/^(?:[a-z]*sh: (?:line )?(?:\d+: )?(\S+): (?:command )?not found|zsh(?::\d+)?: command not found: (\S+))$/gm)) {
+    // The missing program may be the command's runner: bash has no `noglob`, so `noglob gh …` runs nothing.
+    const name = basename(m[1] ?? m[2]!)
+    const runs = (c: ShellCommand) => basename(c.words.find((w) => !ASSIGNMENT.test(w)) ?? '') === name || programOf(c.words)?.name === name
+    const command = commands.find((c) => !skipped.has(c) && runs(c))
+    if (command) skipped.add(command)
+  }
+  return skipped
 }
 
 /** The operations of one gh command: one, or for `gh issue edit --remove-label a --add-label b` each that a flag names. */
-function ghOperations(args: string[], command: string): string[] {
+function ghOperations(args: readonly string[], text: string): string[] {
   if (args[0] === 'api') {
-    const method = (args.find((a, i) => (args[i - 1] === '-X' || args[i - 1] === '--method') && a) ?? args.find((a) => /^--method=/.test(a))?.slice(9) ?? '').toUpperCase()
-    const target = args.slice(1).find((a, i) => !a.startsWith('-') && !['-X', '--method', '-f', '-F', '--jq', '-q', '--input', '-H', '--field', '--raw-field'].includes(args[i]!))
-    if (target === 'graphql') return [GRAPHQL_FIELDS.find(([pattern]) => pattern.test(command))?.[1] ?? 'graphql.other']
+    const method = (args.find((a, i) => (args[i - 1] === '-X' || args[i - 1] === '--method') && a) ?? args.find((a) => /^(--method=|-X)./.test(a))?.replace(/^(--method=|-X)/, '') ?? '').toUpperCase()
+    const valued = ['-X', '--method', '-f', '-F', '--jq', '-q', '--input', '-H', '--header', '--field', '--raw-field', '-t', '--template', '-p', '--preview', '--hostname', '--cache']
+    const target = args.slice(1).find((a, i) => !a.startsWith('-') && !valued.includes(args[i]!))
+    if (target === 'graphql') return [GRAPHQL_FIELDS.find(([pattern]) => pattern.test(text))?.[1] ?? 'graphql.other']
     if (!target) return []
     const path = target.replace(/^\/+/, '').replace(/\?.*$/, '')
     const hasFields = args.some((a) => a === '-f' || a === '-F' || a === '--field' || a === '--raw-field' || a === '--input')
@@ -220,56 +624,192 @@ function ghOperations(args: string[], command: string): string[] {
   const entry = GH_COMMANDS[`${args[0]} ${args[1]}`]
   if (entry === undefined) return []
   if (typeof entry === 'string') return [entry]
-  const flagged = entry.filter(([flag]) => flag?.test(command)).map(([, operation]) => operation)
+  // Flags only: a --body that mentions --add-label is no flag.
+  const flags = args.filter((a) => a.startsWith('-'))
+  const flagged = entry.filter(([flag]) => flag !== null && flags.some((a) => flag.test(a))).map(([, operation]) => operation)
   return flagged.length > 0 ? flagged : entry.filter(([flag]) => flag === null).map(([, operation]) => operation)
 }
 
-interface Envelope {
-  meta?: {route_used?: unknown; attempts?: unknown}
+/** What ghx ran for one `ghx` command, as written: a capability (`run`), chain steps (maybe unknown: []), or nothing (`ghx capabilities …`). */
+interface GhxCommand {
+  kind: 'run' | 'chain' | 'other'
+  tasks: string[]
+}
+
+const CAPABILITY_ID = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/
+
+function ghxCommand(args: readonly string[], stdin: string | undefined): GhxCommand {
+  if (args[0] === 'run' && args[1]) return {kind: 'run', tasks: CAPABILITY_ID.test(args[1]) ? [args[1]] : []}
+  if (args[0] !== 'chain') return {kind: 'other', tasks: []}
+  // --steps '<json>', --steps=<json>, or --steps - (stdin: a here-document or here-string).
+  const at = args.indexOf('--steps')
+  const value = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith('--steps='))?.slice('--steps='.length)
+  const steps = value === '-' ? stdin : value
+  if (!steps) return {kind: 'chain', tasks: []}
+  try {
+    const parsed: unknown = JSON.parse(steps)
+    if (Array.isArray(parsed)) return {kind: 'chain', tasks: parsed.map((step) => (isObject(step) && typeof step.task === 'string' ? step.task : '')).filter((t) => CAPABILITY_ID.test(t))}
+  } catch {
+    // not JSON as written (a variable, a typo): read the task names
+  }
+  return {kind: 'chain', tasks: [...steps.matchAll(/"task"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!).filter((t) => CAPABILITY_ID.test(t))}
+}
+
+/** One result in a ghx envelope: a `ghx run`, or one step of a chain; route null when meta does not say. */
+export interface GhxResult {
+  ok: boolean
+  route: string | null
+  retries: number
+  task?: string
+}
+
+/** A ghx envelope: a `ghx run` (one result) or a `ghx chain` (a result per step); failed: ok false, or a chain not all success. */
+export interface GhxEnvelope {
+  chain: boolean
+  failed: boolean
+  results: GhxResult[]
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const routeOf = (meta: unknown) => (isObject(meta) && typeof meta.route_used === 'string' ? meta.route_used : null)
+const retriesOf = (meta: unknown) => (isObject(meta) && Array.isArray(meta.attempts) ? meta.attempts.filter((a) => isObject(a) && a.status === 'error').length : 0)
+
+function toEnvelope(value: unknown): GhxEnvelope | undefined {
+  if (!isObject(value)) return undefined
+  if (typeof value.status === 'string' && Array.isArray(value.results)) {
+    // A chain: {status: success|partial|failed, results: [{task, ok, data|error, meta?}], meta?: {route_used, …}}.
+    const chainRoute = routeOf(value.meta)
+    const results = value.results.filter(isObject).map((step) => ({
+      ok: step.ok !== false,
+      route: routeOf(step.meta) ?? chainRoute,
+      retries: retriesOf(step.meta),
+      ...(typeof step.task === 'string' ? {task: step.task} : {}),
+    }))
+    return {chain: true, failed: value.status !== 'success' || results.some((r) => !r.ok), results}
+  }
+  // A run: {ok, data|error, meta?}. A chain step ({task, ok, …}) alone is not one.
+  if (typeof value.ok === 'boolean' && !('task' in value)) return {chain: false, failed: !value.ok, results: [{ok: value.ok, route: routeOf(value.meta), retries: retriesOf(value.meta)}]}
+  return undefined
+}
+
+/**
+ * The ghx envelopes in a call's output, in order, among whatever else the call printed: compact ones
+ * (a line, or the end of a line, starting `{"ok":` or `{"status":`) and pretty-printed ones (--verbose:
+ * a line `{` up to the line `}` at the same indentation).
+ */
+export function ghxEnvelopes(output: string): GhxEnvelope[] {
+  const found: GhxEnvelope[] = []
+  const lines = output.split('\n')
+  const offsets: number[] = [] // where each line starts: a block is sliced from the output, not joined, and fails to parse fast
+  for (let n = 0, at = 0; n < lines.length; at += lines[n]!.length + 1, n++) offsets.push(at)
+  const closers = new Map<string, number>() // indentation -> the next line `}` so indented (-1: none), so that no line is searched twice
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!.trimEnd()
+    let text: string | undefined
+    let last = n
+    if (line.trim() === '{') {
+      const indent = line.slice(0, line.indexOf('{'))
+      let close = closers.get(indent)
+      if (close === undefined || (close >= 0 && close <= n)) {
+        for (close = n + 1; close < lines.length && lines[close]!.trimEnd() !== `${indent}}`; close++);
+        if (close === lines.length) close = -1
+        closers.set(indent, close)
+      }
+      last = close
+      if (last > n) text = output.slice(offsets[n], offsets[last]! + lines[last]!.length)
+    } else {
+      const at = line.search(/\{\s*"(?:ok|status)"\s*:/)
+      if (at >= 0) text = line.slice(at)
+    }
+    if (text === undefined) continue
+    try {
+      const envelope = toEnvelope(JSON.parse(text))
+      if (envelope) found.push(envelope)
+      n = Math.max(n, last) // past a pretty-printed block, envelope or not: its inner lines are no envelopes
+    } catch {
+      // not JSON after all
+    }
+  }
+  return found
+}
+
+/** An MCP CallToolResult printed as the output text: `{"content": […], "isError": true}`. */
+function outputReportsError(output: string): boolean {
+  const text = output.trim()
+  if (!text.startsWith('{') || !text.includes('"isError"')) return false
+  try {
+    const value: unknown = JSON.parse(text)
+    return isObject(value) && value.isError === true
+  } catch {
+    return false
+  }
 }
 
 export function accountToolCalls(calls: readonly ProviderToolCall[], mcpTools: ReadonlySet<string>): ToolAccounting {
-  const result: ToolAccounting = {by_category: {}, by_operation: {}, by_route: {}, internal_retries: 0}
-  const count = (into: Record<string, number>, key: string) => (into[key] = (into[key] ?? 0) + 1)
+  const result: ToolAccounting = {by_category: {}, by_operation: {}, by_route: {}, internal_retries: 0, failed: 0, invocations: {gh: 0, ghx: 0}}
+  const count = (into: Record<string, number>, key: string, n = 1) => (into[key] = (into[key] ?? 0) + n)
   for (const call of calls) {
     // Runtimes that attach MCP servers themselves prefix the tools with the server's key (github_get_issue).
     const mcpTool = mcpTools.has(call.tool) ? call.tool : [...mcpTools].find((name) => call.tool.endsWith(`_${name}`))
-    if (mcpTool) {
-      count(result.by_category, 'mcp_tool')
-      const mapped = MCP_TOOLS[mcpTool]
-      count(result.by_operation, typeof mapped === 'function' ? mapped(call.args) : (mapped ?? `mcp.${mcpTool}`))
-      continue
-    }
     const line = typeof call.args.command === 'string' ? call.args.command : undefined
-    if (line === undefined) {
-      count(result.by_category, 'other')
+    if (mcpTool || line === undefined) {
+      if (mcpTool) {
+        const mapped = MCP_TOOLS[mcpTool]
+        count(result.by_operation, typeof mapped === 'function' ? mapped(call.args) : (mapped ?? `mcp.${mcpTool}`))
+      }
+      count(result.by_category, mcpTool ? 'mcp_tool' : 'other')
+      // The agent loop turns isError into ok: false; a runtime may hand the CallToolResult on as text.
+      if (!call.ok || outputReportsError(call.output)) result.failed++
       continue
     }
+
+    const commands = commandsOf(line)
+    const skipped = notRun(commands, call.output)
     let category: ToolCategory = 'shell'
-    for (const command of shellCommands(line)) {
-      const [program, ...args] = words(command)
-      if (program === 'ghx') {
+    let failed = !call.ok
+    const ghx: GhxCommand[] = []
+    for (const command of commands) {
+      const run = programOf(command.words)
+      if (run?.name !== 'gh' && run?.name !== 'ghx') continue
+      if (skipped.has(command)) {
+        failed = true // the shell could not run it
+        continue
+      }
+      result.invocations[run.name]++
+      if (run.name === 'ghx') {
         category = 'ghx_capability'
-        if (args[0] === 'run' && args[1]) count(result.by_operation, args[1])
-        if (args[0] === 'chain') for (const m of line.matchAll(/"task"\s*:\s*"([a-z0-9_.]+)"/g)) count(result.by_operation, m[1]!)
-      } else if (program === 'gh') {
+        ghx.push(ghxCommand(run.args, command.stdin))
+      } else {
         if (category === 'shell') category = 'gh_cli'
-        for (const operation of ghOperations(args, command)) count(result.by_operation, operation)
+        for (const operation of ghOperations(run.args, `${command.text}\n${command.stdin ?? ''}`)) count(result.by_operation, operation)
       }
     }
     count(result.by_category, category)
-    if (category === 'ghx_capability') {
-      // ghx prints one envelope per call: its route and the attempts it made inside.
-      for (const text of call.output.split('\n').filter((l) => l.trimStart().startsWith('{'))) {
-        try {
-          const envelope = JSON.parse(text) as Envelope
-          if (typeof envelope.meta?.route_used === 'string') count(result.by_route, envelope.meta.route_used)
-          if (Array.isArray(envelope.meta?.attempts)) result.internal_retries += (envelope.meta.attempts as Array<{status?: unknown}>).filter((a) => a?.status === 'error').length
-        } catch {
-          // not an envelope line
+
+    if (ghx.length > 0) {
+      const envelopes = ghxEnvelopes(call.output)
+      const chains = envelopes.filter((e) => e.chain)
+      let executions = 0
+      for (const command of ghx) {
+        let tasks = command.tasks
+        // Steps not written in the line (`--steps - < file`): the chain's envelope names them.
+        if (command.kind === 'chain') {
+          const envelope = chains.shift()
+          if (tasks.length === 0 && envelope) tasks = envelope.results.map((r) => r.task ?? '').filter((t) => CAPABILITY_ID.test(t))
         }
+        for (const task of tasks) count(result.by_operation, task)
+        executions += command.kind === 'run' ? 1 : command.kind === 'chain' ? tasks.length : 0
       }
+      const results = envelopes.flatMap((e) => e.results)
+      for (const r of results) {
+        count(result.by_route, r.route ?? 'unknown')
+        result.internal_retries += r.retries
+      }
+      // Executions whose envelope is not in the output (piped to jq, cut) have no known route either.
+      if (executions > results.length) count(result.by_route, 'unknown', executions - results.length)
+      if (envelopes.some((e) => e.failed)) failed = true
     }
+    if (failed) result.failed++
   }
   return result
 }

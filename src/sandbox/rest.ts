@@ -319,6 +319,10 @@ const routes: Array<[string, string, string, Handler]> = [
     const repo = repoOf(ctx)
     return {list: ctx.store.issue(repo, num(ctx.params.issue_number, 'issue_number')).blocked_by.map((n) => ctx.ser.issue(repo, repo.issues[n]!))}
   }],
+  ['GET', '/repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocking', 'issues/list-dependencies-blocking', (ctx) => {
+    const repo = repoOf(ctx)
+    return {list: ctx.store.blocking(repo, num(ctx.params.issue_number, 'issue_number')).map((i) => ctx.ser.issue(repo, i))}
+  }],
   ['POST', '/repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', 'issues/add-blocked-by-dependency', (ctx) => {
     const repo = repoOf(ctx)
     const blocker = Number(ctx.body.issue_id)
@@ -449,6 +453,15 @@ const routes: Array<[string, string, string, Handler]> = [
   ['POST', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events', 'pulls/submit-review', (ctx) => {
     const repo = repoOf(ctx)
     const review = ctx.store.submitReview(repo, num(ctx.params.review_id, 'review_id'), str(ctx.body, 'event') ?? '', str(ctx.body, 'body'))
+    return {body: ctx.ser.review(repo, review)}
+  }],
+  ['PUT', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals', 'pulls/dismiss-review', (ctx) => {
+    const repo = repoOf(ctx)
+    const review = ctx.store.review(repo, num(ctx.params.review_id, 'review_id'))
+    if (!str(ctx.body, 'message')) throw unprocessable('message is missing', 'message', 'PullRequestReview')
+    // GitHub dismisses submitted approvals and change requests; a pending review cannot be dismissed.
+    if (review.state === 'PENDING') throw unprocessable('Can not dismiss a pending review', 'state', 'PullRequestReview')
+    review.state = 'DISMISSED'
     return {body: ctx.ser.review(repo, review)}
   }],
   ['GET', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', 'pulls/list-comments-for-review', (ctx) => {

@@ -1,17 +1,15 @@
 /**
- * Assertions of an atomic scenario: the agent's final answer must be the result envelope
- * {ok, data, error, meta}. The envelope is found in the final message (a fenced or bare JSON object,
- * the last one that has `ok`), then checked in the predecessors' order (anchor-notes §2.2): output
- * validity, outcome, tool-call minimum and maximum, attempt trace. The first failure is the message.
+ * Assertions of an atomic scenario: the agent's final answer must be a result envelope that keeps the
+ * mode's envelope contract (envelope.ts; ghx's by default). The envelope is found in the final message
+ * (a fenced or bare JSON object, the last one that has `ok`), then checked in the predecessors' order
+ * (anchor-notes §2.2): output validity, outcome, tool-call minimum and maximum, attempt trace. The
+ * first failure is the message. A required field must be present and not null.
  */
+import type {EnvelopeContract} from '../plugins/api.js'
 import type {AtomicScenario} from '../spec/schemas/scenario.js'
+import {envelopeViolation, extractEnvelope, type Envelope} from './envelope.js'
 
-export interface Envelope {
-  ok: unknown
-  data?: unknown
-  error?: unknown
-  meta?: unknown
-}
+export {extractEnvelope, type Envelope} from './envelope.js'
 
 export interface AssertionResult {
   passed: boolean
@@ -24,72 +22,41 @@ export interface AssertionResult {
   internal_retries: number
 }
 
-/** Every balanced top-level {...} in a text, in order (strings and escapes respected). */
-function jsonObjects(text: string): string[] {
-  const found: string[] = []
-  let depth = 0
-  let start = -1
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]
-    if (inString) {
-      if (c === '\\') i++
-      else if (c === '"') inString = false
-      continue
-    }
-    if (c === '"' && depth > 0) inString = true
-    else if (c === '{') {
-      if (depth++ === 0) start = i
-    } else if (c === '}' && depth > 0 && --depth === 0) found.push(text.slice(start, i + 1))
-  }
-  return found
-}
-
-/** The last JSON object in the text that looks like an envelope (has `ok`). */
-export function extractEnvelope(text: string): Envelope | null {
-  const candidates = jsonObjects(text).reverse()
-  for (const candidate of candidates) {
-    try {
-      const value: unknown = JSON.parse(candidate)
-      if (value && typeof value === 'object' && !Array.isArray(value) && 'ok' in value) return value
-    } catch {
-      // not JSON; keep looking
-    }
-  }
-  return null
-}
-
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+const present = (value: Record<string, unknown>, field: string) => value[field] !== undefined && value[field] !== null
 
-/** Whether the envelope has the shape and fields the scenario asks for. */
-function validity(envelope: Envelope | null, assertions: AtomicScenario['assertions'], mode: string): string | null {
-  if (!envelope) return 'the final answer holds no result envelope {ok, data, error, meta}'
-  if (typeof envelope.ok !== 'boolean') return 'envelope.ok is not a boolean'
-  for (const field of assertions.required_fields ?? ['ok', 'data', 'error', 'meta']) {
-    if (!(field in envelope)) return `envelope has no "${field}"`
-  }
-  if (envelope.ok) {
+/** Fields of `value` that are missing or null. */
+const missingFields = (value: Record<string, unknown>, fields: readonly string[]) => fields.filter((f) => !present(value, f))
+
+/** Whether the envelope keeps the contract and has the fields the scenario asks for. */
+function validity(envelope: Envelope | null, assertions: AtomicScenario['assertions'], contract: EnvelopeContract): string | null {
+  if (!envelope) return 'the final answer holds no result envelope {"ok": …}'
+  const broken = envelopeViolation(envelope, contract.schema)
+  if (broken) return broken
+  const missing = missingFields(envelope as unknown as Record<string, unknown>, assertions.required_fields ?? [])
+  if (missing.length > 0) return `envelope has no ${missing.map((f) => `"${f}"`).join(', ')} (or it is null)`
+  if (envelope.ok === true) {
     const {data} = envelope
     if (assertions.data_type === 'array' && !Array.isArray(data)) return 'envelope.data is not an array'
     if (assertions.data_type === 'object' && !isObject(data)) return 'envelope.data is not an object'
     const dataFields = assertions.required_data_fields ?? []
     if (dataFields.length > 0) {
       if (!isObject(data)) return 'envelope.data is not an object'
-      const missing = dataFields.filter((f) => !(f in data))
-      if (missing.length > 0) return `envelope.data lacks ${missing.join(', ')}`
+      const lacking = missingFields(data, dataFields)
+      if (lacking.length > 0) return `envelope.data lacks ${lacking.join(', ')} (missing or null)`
     }
   }
-  // route_used is ghx's own field; other tool layers have no routes to report.
-  const metaFields = (assertions.required_meta_fields ?? []).filter((f) => mode === 'ghx' || f !== 'route_used')
+  // route_used is asked only of tool layers that report routes (ghx); others have none to report.
+  const metaFields = (assertions.required_meta_fields ?? []).filter((f) => contract.reportsRoutes || f !== 'route_used')
   if (metaFields.length > 0) {
     if (!isObject(envelope.meta)) return 'envelope.meta is not an object'
-    const missing = metaFields.filter((f) => !(f in (envelope.meta as object)))
-    if (missing.length > 0) return `envelope.meta lacks ${missing.join(', ')}`
+    const lacking = missingFields(envelope.meta, metaFields)
+    if (lacking.length > 0) return `envelope.meta lacks ${lacking.join(', ')}`
   }
   return null
 }
 
-export function checkAssertions(scenario: AtomicScenario, finalText: string, toolCalls: number, mode: string): AssertionResult {
+export function checkAssertions(scenario: AtomicScenario, finalText: string, toolCalls: number, contract: EnvelopeContract = {}): AssertionResult {
   const {assertions} = scenario
   const envelope = extractEnvelope(finalText)
   const meta = isObject(envelope?.meta) ? envelope.meta : {}
@@ -100,20 +67,20 @@ export function checkAssertions(scenario: AtomicScenario, finalText: string, too
     route_used: routeUsed,
     internal_retries: attempts.filter((a) => isObject(a) && a.status === 'error').length,
   }
-  const invalid = validity(envelope, assertions, mode)
+  const invalid = validity(envelope, assertions, contract)
   const outputValid = invalid === null
   const fail = (message: string): AssertionResult => ({...base, passed: false, output_valid: outputValid, message})
   // expect_valid_output of the predecessors is always true here: an invalid envelope fails.
   if (invalid) return fail(invalid)
   if (assertions.expected_outcome === 'success') {
-    if (!(envelope!.ok === true && envelope!.error === null)) return fail(`expected success, the envelope reports an error: ${JSON.stringify(envelope!.error)}`)
+    if (envelope!.ok !== true) return fail(`expected success, the envelope reports an error: ${JSON.stringify(envelope!.error)}`)
   } else {
     if (!isObject(envelope!.error)) return fail('expected an error, the envelope reports none')
     if (assertions.expected_error_code && envelope!.error.code !== assertions.expected_error_code) {
       return fail(`expected error code ${assertions.expected_error_code}, got ${String(envelope!.error.code)}`)
     }
   }
-  if (mode === 'ghx' && assertions.expected_route_used && routeUsed !== assertions.expected_route_used) {
+  if (contract.reportsRoutes && assertions.expected_route_used && routeUsed !== assertions.expected_route_used) {
     return fail(`expected route ${assertions.expected_route_used}, meta.route_used is ${routeUsed ?? 'absent'}`)
   }
   const min = assertions.min_tool_calls ?? 1

@@ -1,6 +1,6 @@
 import {expect} from 'chai'
 import {countTokens} from 'gpt-tokenizer'
-import {finalAnswer, promptTokenCount, startScriptedModels, type Script, type ScriptedModels} from '../../src/agent/scripted-models.js'
+import {finalAnswer, planOutcome, promptTokenCount, startScriptedModels, type Script, type ScriptedModels} from '../../src/agent/scripted-models.js'
 
 const TOOLS = [{type: 'function', function: {name: 'shell', description: 'run', parameters: {type: 'object'}}}]
 
@@ -28,7 +28,7 @@ describe('scripted models (oracle, noop)', () => {
     messages.push(second.choices[0]!.message, {role: 'tool', tool_call_id: call2.id, content: '{"number": 2}'})
     const last = (await (await post(baseUrl, {model: 'oracle', messages, tools: TOOLS})).json()) as {choices: Array<{message: {content: string}; finish_reason: string}>; usage: {prompt_tokens: number; completion_tokens: number}}
     expect(last.choices[0]!.finish_reason).to.equal('stop')
-    expect(JSON.parse(last.choices[0]!.message.content)).to.deep.equal({ok: true, data: {first: 1, second: 2}, error: null, meta: {}})
+    expect(JSON.parse(last.choices[0]!.message.content)).to.deep.equal({ok: true, data: {first: 1, second: 2}})
     // Usage is the real token count of everything received: the messages and the tool schemas.
     expect(last.usage.prompt_tokens).to.equal(messages.reduce<number>((n, m) => n + countTokens(JSON.stringify(m)), 0) + countTokens(JSON.stringify(TOOLS)))
     expect(last.usage.prompt_tokens).to.equal(promptTokenCount(messages, TOOLS))
@@ -69,6 +69,58 @@ describe('scripted models (oracle, noop)', () => {
     expect(answer.error.code).to.equal('NOT_FOUND')
   })
 
+  it('cannot hide a failed step: an earlier failure, an ok:false envelope (exit 0), a tool error, each fails the plan; answer cannot undo it', () => {
+    const failures: Array<[string, string[], RegExp]> = [
+      ['failed first step, good last', ['Cannot cancel a workflow run that is completed (HTTP 409)\n[exit code 1]', '{"number": 2}'], /step 1 .*Cannot cancel/],
+      ['ghx ok:false with exit 0', ['{"ok":false,"error":{"code":"VALIDATION","message":"Input validation failed"}}\n', '{"number": 2}'], /step 1 .*VALIDATION: Input validation failed/],
+      ['ghx --verbose failure', [JSON.stringify({ok: false, error: {code: 'NOT_FOUND', message: 'gone', retryable: false}, meta: {route_used: 'graphql'}}, null, 2), '{"number": 2}'], /NOT_FOUND: gone/],
+      ['MCP isError', ['{"number": 1}', 'Not Found: Resource not found\n[tool error]'], /step 2 .*Not Found/],
+      ['aborted', ['partial\n[aborted]'], /step 1 .*aborted/],
+    ]
+    for (const [name, contents, message] of failures) {
+      const outcome = planOutcome(plan, contents)
+      expect(outcome.failure?.message, name).to.be.a('string')
+      expect(`step ${outcome.failure!.step} ${outcome.failure!.message}`, name).to.match(message)
+      const answer = JSON.parse(finalAnswer(plan, contents)) as {ok: boolean}
+      expect(answer.ok, name).to.equal(false)
+      const workflow = finalAnswer({...plan, final: {kind: 'text'}}, contents)
+      expect(workflow, name).to.match(/^Stopped: step \d/)
+    }
+    expect(planOutcome(plan, ['{"number": 1}', '{"ok":true,"data":{"number":2}}']).failure).to.equal(null)
+  })
+
+  it('a step marked allow_failure may fail; the plan goes on', () => {
+    const probing: Script = {...plan, steps: [{...plan.steps![0]!, allow_failure: true}, plan.steps![1]!]}
+    expect(planOutcome(probing, ['HTTP 404\n[exit code 1]', '{"number": 2}']).failure).to.equal(null)
+    expect(planOutcome(probing, ['{"number": 1}', 'HTTP 404\n[exit code 1]']).failure?.step).to.equal(2)
+  })
+
+  it('stops playing at the first failed step, and reports the plan outcome to the runner', async () => {
+    const {baseUrl, outcome} = models.register(plan)
+    const messages: unknown[] = [{role: 'user', content: 'do it'}]
+    const first = (await (await post(baseUrl, {model: 'oracle', messages, tools: TOOLS})).json()) as {choices: Array<{message: {tool_calls: Array<{id: string}>}}>}
+    messages.push(first.choices[0]!.message, {role: 'tool', tool_call_id: first.choices[0]!.message.tool_calls[0]!.id, content: 'HTTP 500\n[exit code 1]'})
+    const next = (await (await post(baseUrl, {model: 'oracle', messages, tools: TOOLS})).json()) as {choices: Array<{message: {content: string; tool_calls?: unknown}}>}
+    expect(next.choices[0]!.message.tool_calls).to.equal(undefined)
+    expect(JSON.parse(next.choices[0]!.message.content)).to.include({ok: false})
+    expect(outcome()).to.deep.include({played: 1})
+    expect(outcome().failure).to.include({step: 1, tool: 'shell'})
+  })
+
+  it('without a plan for the mode the oracle does not play noop: the outcome says there is no plan', async () => {
+    const {baseUrl, outcome} = models.register({...plan, steps: null})
+    const body = (await (await post(baseUrl, {model: 'oracle', messages: [{role: 'user', content: 'go'}], tools: TOOLS})).json()) as {choices: Array<{message: {content: string}}>}
+    expect(JSON.parse(body.choices[0]!.message.content)).to.include({ok: false})
+    expect(outcome().failure?.message).to.match(/no reference plan/)
+  })
+
+  it('a plan cut short because the session lacks its tool is a failed plan', async () => {
+    const {baseUrl, outcome} = models.register(plan)
+    const other = [{type: 'function', function: {name: 'read', description: 'read', parameters: {type: 'object'}}}]
+    await post(baseUrl, {model: 'oracle', messages: [{role: 'user', content: 'go'}], tools: other})
+    expect(outcome().failure?.message).to.match(/no tool "shell"/)
+  })
+
   it('answers a seeded share of requests 503 when asked to inject faults', async () => {
     const faulty = await startScriptedModels({faultRate: 0.5, faultSeed: 7})
     try {
@@ -84,13 +136,14 @@ describe('scripted models (oracle, noop)', () => {
 })
 
 describe('oracle final answers from a tool layer’s own envelopes', () => {
-  const ghxEnvelope = {ok: true, data: {items: [{number: 1}], pageInfo: {}}, error: null, meta: {route_used: 'graphql', attempts: [{route: 'graphql', status: 'success'}]}}
+  const ghxEnvelope = {ok: true, data: {items: [{number: 1}], pageInfo: {}}, meta: {capability_id: 'issue.list', route_used: 'graphql', reason: 'CARD_PREFERRED'}}
   it('hands an envelope printed by the tool on as it is', () => {
     const script: Script = {model: 'oracle', steps: [], final: {kind: 'envelope'}}
     expect(JSON.parse(finalAnswer(script, [JSON.stringify(ghxEnvelope)]))).to.deep.equal(ghxEnvelope)
   })
   it('with an answer template, builds the data and keeps the envelope’s meta', () => {
     const script: Script = {model: 'oracle', steps: [], final: {kind: 'envelope', answer: '$out.data.items'}}
-    expect(JSON.parse(finalAnswer(script, [JSON.stringify(ghxEnvelope)]))).to.deep.equal({ok: true, data: [{number: 1}], error: null, meta: ghxEnvelope.meta})
+    expect(JSON.parse(finalAnswer(script, [JSON.stringify(ghxEnvelope, null, 2)]))).to.deep.equal({ok: true, data: [{number: 1}], meta: ghxEnvelope.meta})
+    expect(JSON.parse(finalAnswer(script, ['{"ok":true,"data":{"items":[{"number":1}],"pageInfo":{}}}\n']))).to.deep.equal({ok: true, data: [{number: 1}]})
   })
 })

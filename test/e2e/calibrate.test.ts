@@ -9,7 +9,11 @@ const config = (suitesDir: string) =>
   `target: sandbox\nmodel: oracle\nsuites_dir: ${suitesDir}\nfixtures: {repo: ghx-bench/sandbox, manifest: fixtures/latest.json, seed_id: cal, sandbox_repos: [ghx-bench/sandbox]}\n`
 
 interface Calibration {
-  calibration: {ok: boolean; entries: Array<{scenario_id: string; mode: string; status: string; reason: string | null}>}
+  calibration: {
+    ok: boolean
+    entries: Array<{scenario_id: string; mode: string; status: string; reason: string | null}>
+    mutation: {mode: string | null; reports: Array<{scenario_id: string; perturbations: Array<{name: string; caught_by: string[]}>; weak: string[]; not_applied: string[]}>; weak: unknown[]}
+  }
 }
 
 describe('ghx-bench validate --calibrate (CLI)', function () {
@@ -42,6 +46,28 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
     expect(result.code, result.stderr + result.stdout.slice(-2000)).to.equal(0)
     const {calibration} = JSON.parse(result.stdout) as Calibration
     expect(calibration.entries.map((e) => `${e.scenario_id}/${e.status}`).sort()).to.deep.equal(workflows.map((id) => `${id}/calibrated`).sort())
+    // Mutation testing: every workflow scenario's run is undone change by change, and some checkpoint catches each.
+    const {mutation} = calibration
+    expect(mutation.mode).to.equal('agent_direct')
+    expect(mutation.reports.map((r) => r.scenario_id).sort()).to.deep.equal(workflows.filter((id) => id.includes('-wf-')).sort())
+    for (const report of mutation.reports) {
+      expect(report.perturbations.length, report.scenario_id).to.be.above(0)
+      expect(report.weak, report.scenario_id).to.deep.equal([])
+      expect(report.not_applied, report.scenario_id).to.deep.equal([])
+      for (const p of report.perturbations) expect(p.caught_by.length, `${report.scenario_id}: ${p.name}`).to.be.above(0)
+    }
+  })
+
+  it('mutation testing reports a checkpoint set that survives undoing part of the work as weak (exit 1)', async () => {
+    // Without its label checkpoints, nothing notices when the enhancement label the run added is removed again.
+    const weak = (await readFile(path.join(SUITES, 'scenarios', 'issue-triage-comment-wf-001.yml'), 'utf8'))
+      .replace('id: issue-triage-comment-wf-001', 'id: issue-weak-labels-wf-001')
+      .replace(/\n {4}- name: enhancement_added[\s\S]*?\nreference:/, '\nreference:')
+    const dir = await makeProject({'.ghxbenchrc.yml': config('catalogue'), 'catalogue/scenarios/issue-weak-labels-wf-001.yml': weak})
+    const result = await runCli(['validate', '--calibrate', '--mode', 'agent_direct'], {cwd: dir})
+    expect(result.code, result.stdout + result.stderr).to.equal(1)
+    expect(result.stdout).to.include('calibration: 1 calibrated, 0 mis-calibrated')
+    expect(result.stdout).to.match(/weak: issue-weak-labels-wf-001: no checkpoint fails when we remove label enhancement from issue #\d+/)
   })
 
   it('lists a scenario whose checks pass an agent that did nothing as mis-calibrated (exit 1)', async () => {

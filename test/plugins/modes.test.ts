@@ -5,8 +5,9 @@ import path from 'node:path'
 import {expect} from 'chai'
 import agentDirectPlugin from '../../plugins/mode-agent-direct/index.js'
 import ghxPlugin from '../../plugins/mode-ghx/index.js'
-import mcpPlugin from '../../plugins/mode-mcp/index.js'
+import mcpPlugin, {githubHostOf} from '../../plugins/mode-mcp/index.js'
 import type {Mode, ModeContext, ModeSession} from '../../src/plugins/api.js'
+import {nodeEnvFor} from '../../src/runner/target.js'
 import {startSandbox, type Sandbox} from '../../src/sandbox/index.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 
@@ -26,7 +27,8 @@ describe('built-in modes (sandbox)', function () {
 
   async function context(options: Record<string, unknown> = {}): Promise<ModeContext> {
     const workdir = await mkdtemp(path.join(tmpdir(), 'mode-'))
-    return {options, workdir, github: {apiUrl: sandbox.url, token: sandbox.token, env: sandbox.ghEnv(path.join(workdir, 'gh'))}}
+    const graphqlUrl = `${sandbox.url}/graphql`
+    return {options, workdir, github: {apiUrl: sandbox.url, graphqlUrl, token: sandbox.token, env: sandbox.ghEnv(path.join(workdir, 'gh')), nodeEnv: nodeEnvFor(sandbox.url, graphqlUrl)}}
   }
 
   async function open(m: Mode, options: Record<string, unknown> = {}): Promise<ModeSession> {
@@ -75,6 +77,14 @@ describe('built-in modes (sandbox)', function () {
     expect(attempt.ok).to.equal(false)
   })
 
+  it('mcp: GitHub’s MCP server is pointed at the target with scheme and port kept (GITHUB_HOST)', () => {
+    expect(githubHostOf('https://api.github.com')).to.equal(undefined)
+    expect(githubHostOf(sandbox.url)).to.equal(sandbox.url)
+    expect(githubHostOf('http://127.0.0.1:8123/')).to.equal('http://127.0.0.1:8123')
+    expect(githubHostOf('https://ghe.example.com/api/v3')).to.equal('https://ghe.example.com')
+    expect(githubHostOf('https://api.acme.ghe.com')).to.equal('https://acme.ghe.com')
+  })
+
   it('mcp: the official server is required on live GitHub and explained when missing', async () => {
     const ctx = await context({server: 'official'})
     const availability = await mode(mcpPlugin).available({...ctx, github: {...ctx.github, apiUrl: 'https://api.github.com'}})
@@ -82,15 +92,38 @@ describe('built-in modes (sandbox)', function () {
     expect(availability.reason).to.match(/github-mcp-server/)
   })
 
-  it('ghx (with a stand-in script, to check the plumbing only): ghx and gh on PATH, preflight once, per-call preflight skipped, skill as instructions', async () => {
+  it('ghx (stand-in reproducing the real CLI’s edges): `ghx run`’s hard-coded api.github.com and `ghx chain`’s GITHUB_GRAPHQL_URL both reach the target; versions reported; skill as instructions', async () => {
     const skill = path.join(await mkdtemp(path.join(tmpdir(), 'skill-')), 'SKILL.md')
     await writeFile(skill, '# using ghx\nUse ghx run for everything.\n')
     const m = mode(ghxPlugin)
-    expect(await m.available(await context({ghx: STAND_IN}))).to.deep.equal({available: true})
+    const availability = await m.available(await context({ghx: STAND_IN, skill}))
+    expect(availability.available).to.equal(true)
+    expect(availability.tools).to.deep.include({ghx: '0.8.0'})
+    expect(availability.tools?.gh).to.match(/^\d+\.\d+\.\d+/)
     const session = await open(m, {ghx: STAND_IN, skill})
     expect(session.instructions).to.equal('# using ghx\nUse ghx run for everything.\n')
     const result = await shell(session, `ghx run repo.view --input '{"owner":"ghx-bench","name":"sandbox"}'`)
-    expect(JSON.parse(result.output)).to.deep.include({ok: true, data: {task: 'repo.view', login: 'ghx-bench-agent', skip_preflight: '1'}})
+    expect(result.output).to.match(/^\{"ok":true,"data":\{"id":"[^"]+","name":"sandbox","nameWithOwner":"ghx-bench\/sandbox",/)
+    expect(result.output.endsWith('}\n')).to.equal(true)
+    const missing = await shell(session, `ghx run issue.view --input '{"owner":"ghx-bench","name":"sandbox","issueNumber":9999}'`)
+    expect(missing.ok, 'ghx exits 0 on ok:false').to.equal(true)
+    expect(JSON.parse(missing.output)).to.deep.include({ok: false}).and.have.nested.property('error.code', 'NOT_FOUND')
+    const chain = await shell(session, `ghx chain --steps '[{"task":"repo.view","input":{"owner":"ghx-bench","name":"sandbox"}}]'`)
+    expect(JSON.parse(chain.output)).to.deep.include({status: 'success'})
+  })
+
+  it('ghx: the arm’s environment sends `ghx run`’s hard-coded api.github.com to the target (node preload) and `ghx chain` to its GraphQL URL', async () => {
+    const skill = path.join(await mkdtemp(path.join(tmpdir(), 'skill-')), 'SKILL.md')
+    await writeFile(skill, '# ghx\n')
+    const session = await open(mode(ghxPlugin), {ghx: STAND_IN, skill})
+    expect(session.env.NODE_OPTIONS).to.match(/--import file:.*github-api-origin\.mjs/)
+    expect(session.env).to.include({GHX_BENCH_GITHUB_API_URL: sandbox.url, GITHUB_GRAPHQL_URL: `${sandbox.url}/graphql`, GITHUB_TOKEN: sandbox.token})
+  })
+
+  it('ghx: unavailable, saying where to put it, when the skill file cannot be found (no silent fallback)', async () => {
+    const availability = await mode(ghxPlugin).available(await context({ghx: STAND_IN, skill: '/nonexistent/SKILL.md'}))
+    expect(availability.available).to.equal(false)
+    expect(availability.reason).to.match(/skill file/)
   })
 
   it('ghx: unavailable with how to install it when there is no ghx', async () => {

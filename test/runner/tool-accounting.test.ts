@@ -1,35 +1,77 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import path from 'node:path'
 import {expect} from 'chai'
-import {accountToolCalls, shellCommands} from '../../src/runner/tool-accounting.js'
+import {accountToolCalls, ghxEnvelopes, shellCommands} from '../../src/runner/tool-accounting.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 
-const call = (tool: string, args: Record<string, unknown>, output = '') => ({tool, args, output, ok: true, ms: 1})
+const call = (tool: string, args: Record<string, unknown>, output = '', ok = true) => ({tool, args, output, ok, ms: 1})
+const shell = (command: string, output = '', ok = true) => call('shell', {command}, output, ok)
+const account = (...calls: ReturnType<typeof call>[]) => accountToolCalls(calls, new Set())
+const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0)
 
-describe('tool-call accounting', () => {
-  it('splits a shell line into its commands, quotes respected', () => {
+// What ghx 0.8 prints: `ghx run` one compact line, or with --verbose the whole envelope as
+// JSON.stringify(x, null, 2); `ghx chain` {status, results} compact, with --verbose its meta too.
+const compact = (value: unknown) => `${JSON.stringify(value)}\n`
+const pretty = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
+const HEREDOC_CHAIN = `ghx chain --steps - <<'EOF'
+[
+  {"task":"issue.view","input":{"issueNumber":3}},
+  {"task":"issue.comments.create","input":{"issueNumber":3,"body":"hi; gh pr merge 1"}}
+]
+EOF`
+
+describe('shell tokenizer', () => {
+  it('splits a line at ; && || | & and newlines, quotes and escapes respected, commands in "$( )" included', () => {
     expect(shellCommands(`gh label create bug --force && gh issue edit 3 --add-label 'a;b' | jq .x; echo "$(gh pr view 1 --json headRefOid)"`)).to.deep.equal([
       'gh label create bug --force',
       "gh issue edit 3 --add-label 'a;b'",
       'jq .x',
+      'gh pr view 1 --json headRefOid',
       'echo "$(gh pr view 1 --json headRefOid)"',
     ])
+    expect(shellCommands('gh pr view 1 || gh pr view 2 & gh run list\ngh issue list |& cat')).to.deep.equal(['gh pr view 1', 'gh pr view 2', 'gh run list', 'gh issue list', 'cat'])
+    expect(shellCommands(`echo "a \\" ; b" $'c \\' ; d' e\\;f 'g"h'; gh pr view 1`)).to.deep.equal([`echo "a \\" ; b" $'c \\' ; d' e\\;f 'g"h'`, 'gh pr view 1'])
   })
 
+  it('finds the commands inside if, while, for, case, subshells, braces, $( ), backquotes and <( )', () => {
+    expect(shellCommands('while read id; do ghx run issue.view --input "$id"; done')).to.deep.equal(['read id', 'ghx run issue.view --input "$id"'])
+    expect(shellCommands('for n in 1 2; do gh issue view $n; done')).to.deep.equal(['gh issue view $n'])
+    expect(shellCommands('if gh pr view 1; then gh pr merge 1; elif true; then :; else gh pr close 1; fi')).to.deep.equal(['gh pr view 1', 'gh pr merge 1', 'true', ':', 'gh pr close 1'])
+    expect(shellCommands('case "$s" in\n  open|draft) gh pr merge 1 ;;\n  (*) gh pr view 1 ;;\nesac')).to.deep.equal(['gh pr merge 1', 'gh pr view 1'])
+    expect(shellCommands('x=$(gh api repos/o/r --jq .id)')).to.deep.equal(['gh api repos/o/r --jq .id', 'x=$(gh api repos/o/r --jq .id)'])
+    expect(shellCommands('( gh pr view 1 ) && { gh pr view 2; gh pr view 3; }')).to.deep.equal(['gh pr view 1', 'gh pr view 2', 'gh pr view 3'])
+    expect(shellCommands('echo `gh pr view 9` $(echo $(gh pr view 10)); diff <(gh pr diff 1) x')).to.deep.equal([
+      'gh pr view 9',
+      'gh pr view 10',
+      'echo $(gh pr view 10)',
+      'echo `gh pr view 9` $(echo $(gh pr view 10))',
+      'gh pr diff 1',
+      'diff <(gh pr diff 1) x',
+    ])
+    expect(shellCommands('f() { gh pr view 1; }; a=(gh pr view); echo $((1 + 2)) ${x:-gh}')).to.deep.equal(['gh pr view 1', 'a=(gh pr view)', 'echo $((1 + 2)) ${x:-gh}'])
+  })
+
+  it('reads here-document bodies as input, not commands, except $( ) in an unquoted one; redirections and comments are no commands', () => {
+    expect(shellCommands(`${HEREDOC_CHAIN}\necho done`)).to.deep.equal(["ghx chain --steps - <<'EOF'", 'echo done'])
+    expect(shellCommands('cat <<EOF | gh api graphql --input -\ngh pr view 1\n$(gh pr view 2)\nEOF')).to.deep.equal(['cat <<EOF', 'gh api graphql --input -', 'gh pr view 2'])
+    expect(shellCommands('cat <<-"END" >out\n\tgh pr view 1\n\tEND\ngh pr view 3')).to.deep.equal(['cat <<-"END" >out', 'gh pr view 3'])
+    expect(shellCommands('gh pr view 1 2>&1 >/dev/null &>log; gh x <<<"gh y" # gh z\n# gh w')).to.deep.equal(['gh pr view 1 2>&1 >/dev/null &>log', 'gh x <<<"gh y"'])
+  })
+})
+
+describe('tool-call accounting', () => {
   it('maps gh porcelain, gh api REST and GraphQL to canonical operations', () => {
-    const result = accountToolCalls(
-      [
-        call('shell', {command: 'gh issue view 3 -R o/r --json labels'}),
-        call('shell', {command: "gh issue edit 3 -R o/r --remove-label triage --add-label bug"}),
-        call('shell', {command: "gh api -X POST repos/o/r/issues/3/comments -f body='hi' --jq '{id}'"}),
-        call('shell', {command: "gh api 'repos/o/r/issues/3/comments?per_page=50'"}),
-        call('shell', {command: "gh api graphql -f query='mutation($t:ID!){resolveReviewThread(input:{threadId:$t}){thread{id}}}' -f t=X"}),
-        call('shell', {command: 'gh run rerun 9 -R o/r --failed'}),
-        call('shell', {command: 'ls -la'}),
-      ],
-      new Set(),
+    const result = account(
+      shell('gh issue view 3 -R o/r --json labels'),
+      shell('gh issue edit 3 -R o/r --remove-label triage --add-label bug --body "not --add-assignee"'),
+      shell("gh api -X POST repos/o/r/issues/3/comments -f body='hi' --jq '{id}'"),
+      shell("gh api 'repos/o/r/issues/3/comments?per_page=50'"),
+      shell("gh api graphql -f query='mutation($t:ID!){resolveReviewThread(input:{threadId:$t}){thread{id}}}' -f t=X"),
+      shell('gh api graphql --input - <<EOF\n{"query": "query { repository(owner:\\"o\\", name:\\"r\\") { pullRequest(number: 1) { reviewThreads(first: 50) { nodes { id } } } } }"}\nEOF'),
+      shell('gh run rerun 9 -R o/r --failed'),
+      shell('ls -la'),
     )
-    expect(result.by_category).to.deep.equal({gh_cli: 6, shell: 1})
+    expect(result.by_category).to.deep.equal({gh_cli: 7, shell: 1})
     expect(result.by_operation).to.deep.equal({
       'issue.view': 1,
       'issue.labels.remove': 1,
@@ -37,61 +79,248 @@ describe('tool-call accounting', () => {
       'issue.comments.create': 1,
       'issue.comments.list': 1,
       'pr.threads.resolve': 1,
+      'pr.threads.list': 1,
       'workflow.run.rerun.failed': 1,
     })
+    expect(result.invocations).to.deep.equal({gh: 7, ghx: 0})
+    expect(result.failed).to.equal(0)
   })
 
-  it('counts MCP tools by name, refining update_issue by its arguments', () => {
-    const tools = new Set(['get_issue', 'update_issue', 'add_issue_comment'])
-    const result = accountToolCalls([call('get_issue', {issue_number: 1}), call('update_issue', {labels: ['a']}), call('update_issue', {state: 'closed'}), call('add_issue_comment', {body: 'x'})], tools)
-    expect(result.by_category).to.deep.equal({mcp_tool: 4})
-    expect(result.by_operation).to.deep.equal({'issue.view': 1, 'issue.labels.set': 1, 'issue.close': 1, 'issue.comments.create': 1})
+  it('counts each gh invocation once wherever it stands: loops, conditions, substitutions, groups, runners, assignments, bash -c', () => {
+    const result = account(
+      shell('for n in 1 2; do gh issue view $n; done'),
+      shell('if gh pr view 1 --json state; then gh pr merge 1 --squash; fi'),
+      shell('x=$(gh api repos/o/r/labels) && echo "$x" | jq length'),
+      shell('( gh pr checks 1 ) || { gh run list; gh run view 5 --log; }'),
+      shell('noglob gh api repos/o/r/issues/1/labels -f labels[]=bug; env -u X GH_REPO=o/r gh issue close 2; command gh issue reopen 2; time gh release list'),
+      shell('VAR=1 gh label list\ngh repo view o/r 2>&1 | head -1'),
+      shell("echo 4 5 | xargs -n 1 gh issue comment --body ok; bash -c 'gh pr diff 1'; command -v gh; which gh; echo gh pr view 1"),
+    )
+    expect(result.invocations).to.deep.equal({gh: 15, ghx: 0})
+    expect(result.by_operation).to.deep.equal({
+      'issue.view': 1,
+      'pr.view': 1,
+      'pr.merge': 1,
+      'repo.labels.list': 2,
+      'pr.checks.list': 1,
+      'workflow.runs.list': 1,
+      'workflow.job.logs.view': 1,
+      'issue.labels.add': 1,
+      'issue.close': 1,
+      'issue.reopen': 1,
+      'release.list': 1,
+      'repo.view': 1,
+      'issue.comments.create': 1,
+      'pr.diff.view': 1,
+    })
+    expect(result.by_category).to.deep.equal({gh_cli: 7})
   })
 
-  it('reads ghx capabilities, their routes and internal retries from the envelopes ghx prints', () => {
-    const envelope = (route: string, attempts: string[]) => JSON.stringify({ok: true, data: {}, error: null, meta: {route_used: route, attempts: attempts.map((status) => ({status}))}})
+  it('counts MCP tools by name, refining update_issue and pull_request_review_write by their arguments', () => {
+    const tools = new Set(['get_issue', 'update_issue', 'add_issue_comment', 'pull_request_review_write'])
     const result = accountToolCalls(
       [
-        call('shell', {command: `ghx run issue.labels.add --input '{"issueNumber": 3}'`}, envelope('graphql', ['error', 'ok'])),
-        call('shell', {command: `ghx chain --steps '[{"task":"issue.view"},{"task":"issue.comments.create"}]'`}, `${envelope('cli', ['ok'])}\n${envelope('cli', ['ok'])}`),
+        call('get_issue', {issue_number: 1}),
+        call('update_issue', {labels: ['a']}),
+        call('update_issue', {state: 'closed'}),
+        call('add_issue_comment', {body: 'x'}),
+        call('github_pull_request_review_write', {method: 'create'}),
+        call('github_pull_request_review_write', {method: 'submit_pending', event: 'COMMENT'}),
       ],
-      new Set(),
+      tools,
     )
-    expect(result.by_category).to.deep.equal({ghx_capability: 2})
-    expect(result.by_operation).to.deep.equal({'issue.labels.add': 1, 'issue.view': 1, 'issue.comments.create': 1})
-    expect(result.by_route).to.deep.equal({graphql: 1, cli: 2})
+    expect(result.by_category).to.deep.equal({mcp_tool: 6})
+    expect(result.by_operation).to.deep.equal({'issue.view': 1, 'issue.labels.set': 1, 'issue.close': 1, 'issue.comments.create': 1, 'pr.reviews.create_pending': 1, 'pr.reviews.submit': 1})
+  })
+
+  it('counts an MCP isError result as failed: from the ok flag (agent loop) and from a CallToolResult in the output text', () => {
+    const tools = new Set(['get_issue'])
+    const isError = JSON.stringify({content: [{type: 'text', text: 'failed to get issue: 404 Not Found'}], isError: true})
+    const result = accountToolCalls(
+      [
+        call('get_issue', {issue_number: 1}, 'failed to get issue: 404 Not Found', false), // plugins/mode-mcp: ok = isError !== true
+        call('github_get_issue', {issue_number: 2}, isError, true), // a runtime that hands the result on as text
+        call('get_issue', {issue_number: 3}, JSON.stringify({content: [{type: 'text', text: '{"isError": true}'}], isError: false})),
+        call('get_issue', {issue_number: 4}, '{"number": 4, "title": "isError"}'),
+      ],
+      tools,
+    )
+    expect(result.by_category).to.deep.equal({mcp_tool: 4})
+    expect(result.failed).to.equal(2)
+  })
+
+  it('counts failed calls: a non-zero exit, ok:false printed by ghx run (exit 0), a chain with a failed step; never more than one per call', () => {
+    const notFound = compact({ok: false, error: {code: 'NOT_FOUND', message: 'Could not resolve to an Issue with the number of 99.'}})
+    const result = account(
+      shell('gh pr view 99', 'GraphQL: Could not resolve to a PullRequest with the number of 99.\n[exit code 1]', false),
+      shell('ghx run issue.view --input \'{"issueNumber":99}\'', notFound),
+      shell(HEREDOC_CHAIN, compact({status: 'partial', results: [{task: 'issue.view', ok: true, data: {}}, {task: 'issue.comments.create', ok: false, error: {code: 'VALIDATION', message: 'x'}}]})),
+      shell('ghx run issue.view --input - <<<\'{"issueNumber":98}\'; ghx run issue.view --input - <<<\'{"issueNumber":99}\'', `${notFound}${notFound}`),
+      shell('ghx run issue.view --input \'{"issueNumber":1}\'', compact({ok: true, data: {number: 1}})),
+      shell('echo \'{"ok":false}\'', '{"ok":false}\n'), // not ghx: its output is no envelope
+    )
+    expect(result.failed).to.equal(4)
+    expect(result.by_category).to.deep.equal({gh_cli: 1, ghx_capability: 4, shell: 1})
+  })
+
+  it('takes ghx routes only from meta.route_used: compact envelopes have none and count as unknown', () => {
+    const result = account(
+      shell(`ghx run issue.view --input - <<'EOF'\n{"issueNumber": 3}\nEOF`, compact({ok: true, data: {number: 3}})),
+      shell(`ghx run pr.view --input '{"prNumber":1}' --verbose`, pretty({ok: true, data: {number: 1, body: '{\n}'}, meta: {capability_id: 'pr.view', route_used: 'graphql', reason: 'CARD_PREFERRED', attempts: [{route: 'graphql', status: 'error', error_code: 'NETWORK'}, {route: 'graphql', status: 'success'}]}})),
+      shell(`ghx run issue.close --input '{"issueNumber":3}' | jq .ok`, 'true\n'), // the envelope went to jq
+    )
+    expect(result.by_operation).to.deep.equal({'issue.view': 1, 'pr.view': 1, 'issue.close': 1})
+    expect(result.by_route).to.deep.equal({unknown: 2, graphql: 1})
     expect(result.internal_retries).to.equal(1)
+    expect(result.invocations).to.deep.equal({gh: 0, ghx: 3})
+  })
+
+  it('reads several ghx envelopes of one call, compact and pretty-printed, among other output', () => {
+    const verbose = (route: string) => pretty({ok: true, data: {items: [{id: 1}]}, meta: {capability_id: 'issue.list', route_used: route, reason: 'CARD_FALLBACK', attempts: [{route: 'graphql', status: 'error'}, {route, status: 'success'}]}})
+    const output = `== labels ==\n${compact({ok: true, data: {items: []}, pagination: {has_next_page: false}})}== issues ==\n${verbose('cli')}${verbose('rest')}done\n`
+    const result = account(shell('echo "== labels =="; ghx run repo.labels.list --input "{}"; echo "== issues =="; ghx run issue.list --input "{}" --verbose && ghx run issue.list --input "{}" --verbose; echo done', output))
+    expect(ghxEnvelopes(output)).to.have.length(3)
+    expect(result.by_operation).to.deep.equal({'repo.labels.list': 1, 'issue.list': 2})
+    expect(result.by_route).to.deep.equal({unknown: 1, cli: 1, rest: 1})
+    expect(result.internal_retries).to.equal(2)
+    expect(result.failed).to.equal(0)
+  })
+
+  it('reads ghx chain: steps from the here-document, a route per step from the chain meta (verbose) or unknown (compact)', () => {
+    const steps = [
+      {task: 'issue.view', ok: true, data: {number: 3}},
+      {task: 'issue.comments.create', ok: true, data: {id: 'C_1'}},
+    ]
+    const result = account(
+      shell(HEREDOC_CHAIN, compact({status: 'success', results: steps})),
+      shell(`${HEREDOC_CHAIN.replace('--steps -', '--steps - --verbose')}`, pretty({status: 'success', results: steps, meta: {route_used: 'graphql', total: 2, succeeded: 2, failed: 0}})),
+      shell(`ghx chain --steps '[{"task":"pr.view","input":{}}]'`, compact({status: 'success', results: [{task: 'pr.view', ok: true, meta: {route_used: 'cli', attempts: [{route: 'graphql', status: 'error'}, {route: 'cli', status: 'success'}]}}]})),
+      shell('ghx chain --steps - < steps.json', compact({status: 'success', results: [{task: 'pr.checks.list', ok: true}, {task: 'pr.merge.status', ok: true}]})),
+    )
+    expect(result.by_category).to.deep.equal({ghx_capability: 4})
+    expect(result.by_operation).to.deep.equal({'issue.view': 2, 'issue.comments.create': 2, 'pr.view': 1, 'pr.checks.list': 1, 'pr.merge.status': 1})
+    expect(result.by_route).to.deep.equal({unknown: 4, graphql: 2, cli: 1})
+    expect(sum(result.by_route)).to.equal(sum(result.by_operation))
+    expect(result.internal_retries).to.equal(1)
+    expect(result.invocations).to.deep.equal({gh: 0, ghx: 4})
+    expect(result.failed).to.equal(0)
+  })
+
+  it('does not count what the shell never ran: a command whose glob matched nothing in zsh, a program not found', () => {
+    // Outputs as zsh 5.9, bash 5.2 and dash print them (checked against the shells with stub gh/ghx).
+    const result = account(
+      // zsh skips an external command whose glob matches nothing and goes on ...
+      shell('gh pr view 1; gh api repos/o/r/pulls/1/reviews -f comments[0][path]=a.ts; gh pr view 2', '{}\n{}\nzsh:1: no matches found: comments[0][path]=a.ts\n'),
+      // ... but stops the script at a builtin's.
+      shell('gh pr view 3; echo a[0]=x; gh pr view 4', '{}\nzsh:1: no matches found: a[0]=x\n[exit code 1]', false),
+      shell('ghx run issue.view --input "{}"; gh issue view 1', 'bash: line 1: ghx: command not found\n{"number":1}\n'),
+      shell('ghx --version', 'zsh:1: command not found: ghx\n[exit code 127]', false),
+      shell('ghx --version', 'sh: 1: ghx: not found\n[exit code 127]', false),
+      shell('noglob gh api repos/o/r -f a[0]=1', 'bash: line 1: noglob: command not found\n[exit code 127]', false), // bash has no noglob
+    )
+    expect(result.invocations).to.deep.equal({gh: 4, ghx: 0})
+    expect(result.by_operation).to.deep.equal({'pr.view': 3, 'issue.view': 1})
+    expect(result.by_category).to.deep.equal({gh_cli: 3, shell: 3})
+    expect(result.by_route).to.deep.equal({})
+    expect(result.failed).to.equal(6)
   })
 })
 
-describe('tool-call accounting on real sessions (ghx eval, pr-review-comment-001)', () => {
+describe('tool-call accounting on the real ghx eval sessions (pr-review-comment-001)', () => {
   const folder = path.join(PROJECT_ROOT, '..', 'shared', 'datasets', 'ghx-eval-2026-03', 'sessions', 'pr-review-comment-001')
   const OFFICIAL_MCP_TOOLS = new Set(['pull_request_read', 'pull_request_review_write', 'add_comment_to_pending_review'])
 
+  before(function () {
+    if (!existsSync(folder)) {
+      console.log(`    skipped: no ghx eval sessions at ${folder}`)
+      this.skip()
+    }
+  })
+
   function session(file: string): ReturnType<typeof call>[] {
     const trace = JSON.parse(readFileSync(path.join(folder, file), 'utf8')) as {events: Array<{type: string; name: string; input: Record<string, unknown>; output?: string; success?: boolean}>}
-    return trace.events.filter((e) => e.type === 'tool_call').map((e) => call(e.name, e.input, e.output ?? ''))
+    return trace.events.filter((e) => e.type === 'tool_call').map((e) => call(e.name, e.input, e.output ?? '', e.success !== false))
   }
 
-  it('every session classifies into its own arm and its review operations', function () {
-    if (!existsSync(folder)) this.skip()
-    for (const file of readdirSync(folder).sort()) {
+  /**
+   * A second, independent count of the gh/ghx commands a call ran: here-document bodies and quoted
+   * strings removed with regular expressions, then gh or ghx counted where a command starts. Enough
+   * for these sessions (checked by hand against the table below), not a shell reader.
+   */
+  function regexCount(command: string, output: string): {gh: number; ghx: number} {
+    // zsh does not run a command whose glob matches nothing (these calls hold one command each).
+    if (/^zsh:\d+: no matches found: /.test(output)) return {gh: 0, ghx: 0}
+    const bare = command.replace(/<<-?\s*(['"]?)(\w+)\1[^\n]*\n[\s\S]*?\n\2(?=\n|$)/g, '').replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''")
+    const found = [...bare.matchAll(/(?:^|[;&|(\n]|\$\()\s*(?:noglob\s+|[A-Za-z_]\w*=\S*\s+)*(ghx|gh)(?=\s|$)/g)].map((m) => m[1])
+    return {gh: found.filter((p) => p === 'gh').length, ghx: found.filter((p) => p === 'ghx').length}
+  }
+
+  // Read off the traces by hand. baseline-iter-0 wrote 7 gh commands, but zsh refused one
+  // (`-f comments[0][path]=…`: no matches found), so 6 ran. Each ghx chain counts as one ghx command.
+  const BY_HAND: Record<string, {calls: number; gh: number; ghx: number}> = {
+    'baseline-iter-0.json': {calls: 7, gh: 6, ghx: 0},
+    'baseline-iter-1.json': {calls: 6, gh: 5, ghx: 0},
+    'baseline-iter-2.json': {calls: 7, gh: 7, ghx: 0},
+    'baseline-iter-4.json': {calls: 9, gh: 9, ghx: 0},
+    'ghx-iter-0.json': {calls: 3, gh: 0, ghx: 3},
+    'ghx-iter-1.json': {calls: 3, gh: 0, ghx: 3},
+    'ghx-iter-2.json': {calls: 2, gh: 0, ghx: 2},
+    'ghx-iter-3.json': {calls: 2, gh: 0, ghx: 2},
+    'ghx-iter-4.json': {calls: 2, gh: 0, ghx: 2},
+    'mcp-iter-0.json': {calls: 9, gh: 0, ghx: 0},
+    'mcp-iter-1.json': {calls: 8, gh: 0, ghx: 0},
+    'mcp-iter-2.json': {calls: 8, gh: 0, ghx: 0},
+    'mcp-iter-3.json': {calls: 7, gh: 0, ghx: 0},
+    'mcp-iter-4.json': {calls: 8, gh: 0, ghx: 0},
+  }
+
+  it('counts, in each of the 14 sessions, exactly the gh and ghx commands that ran', () => {
+    expect(readdirSync(folder).sort()).to.deep.equal(Object.keys(BY_HAND).sort())
+    for (const [file, hand] of Object.entries(BY_HAND)) {
+      const calls = session(file)
+      const byRegex = {gh: 0, ghx: 0}
+      for (const c of calls) {
+        if (typeof c.args.command !== 'string') continue
+        const n = regexCount(c.args.command, c.output)
+        byRegex.gh += n.gh
+        byRegex.ghx += n.ghx
+      }
+      const result = accountToolCalls(calls, OFFICIAL_MCP_TOOLS)
+      expect(calls.length, file).to.equal(hand.calls)
+      expect(byRegex, `${file}: regex vs by hand`).to.deep.equal({gh: hand.gh, ghx: hand.ghx})
+      expect(result.invocations, `${file}: accounting`).to.deep.equal({gh: hand.gh, ghx: hand.ghx})
+      expect(sum(result.by_category), file).to.equal(calls.length)
+    }
+  })
+
+  it('classifies every session into its own arm and its review operations; ghx routes unknown (compact output), one per capability', () => {
+    for (const file of Object.keys(BY_HAND)) {
       const result = accountToolCalls(session(file), OFFICIAL_MCP_TOOLS)
       const arm = file.split('-')[0]!
       const kinds = Object.keys(result.by_category)
       if (arm === 'baseline') {
         // The agent with gh: gh calls, plus a jq or a file read now and then.
-        expect(result.by_category.gh_cli, file).to.be.at.least(3)
+        expect(result.by_category.gh_cli, file).to.be.at.least(5)
         expect(kinds.filter((k) => k !== 'gh_cli' && k !== 'shell' && k !== 'other'), file).to.deep.equal([])
-        expect(result.by_operation, file).to.have.property('pr.view')
+        expect(result.by_operation, file).to.include.keys('pr.view', 'pr.reviews.submit')
+        expect(result.by_route, file).to.deep.equal({})
       } else if (arm === 'ghx') {
         expect(kinds, file).to.deep.equal(['ghx_capability'])
-        expect(result.by_operation, file).to.include.keys('pr.view', 'pr.reviews.submit')
+        // A chain of pr.view + pr.diff.files (+ pr.diff.view), then pr.diff.view if not chained, then pr.reviews.submit.
+        expect(result.by_operation, file).to.deep.equal({'pr.view': 1, 'pr.diff.files': 1, 'pr.diff.view': 1, 'pr.reviews.submit': 1})
+        expect(result.by_route, file).to.deep.equal({unknown: 4})
       } else {
         expect(kinds, file).to.deep.equal(['mcp_tool'])
-        expect(result.by_operation, file).to.include.keys('pr.view', 'pr.reviews.submit', 'pr.reviews.comment')
+        expect(result.by_operation, file).to.include({'pr.view': 1, 'pr.reviews.create_pending': 1, 'pr.reviews.submit': 1})
+        expect(result.by_operation['pr.reviews.comment'], file).to.be.at.least(3)
       }
+      expect(result.internal_retries, file).to.equal(0)
       expect(Object.keys(result.by_operation).filter((op) => op.startsWith('rest.') || op === 'graphql.other'), file).to.deep.equal([])
     }
+  })
+
+  it('counts as failed the one call zsh refused to run; the traces mark every call a success', () => {
+    const failed = Object.fromEntries(Object.keys(BY_HAND).map((file) => [file, accountToolCalls(session(file), OFFICIAL_MCP_TOOLS).failed]))
+    expect(failed).to.deep.equal(Object.fromEntries(Object.keys(BY_HAND).map((file) => [file, file === 'baseline-iter-0.json' ? 1 : 0])))
   })
 })

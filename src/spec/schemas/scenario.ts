@@ -19,6 +19,10 @@ const referenceStepSchema = {
       properties: {
         tool: {type: 'string', minLength: 1, description: 'the tool name the mode offers (shell, an MCP tool, ...)'},
         args: {type: 'object', description: 'the tool call arguments; strings may use {{placeholders}}'},
+        allow_failure: {
+          type: 'boolean',
+          description: 'this step may fail (a probe whose failure the plan expects); any other failed step fails the plan',
+        },
       },
     },
     {
@@ -88,6 +92,26 @@ const commonProperties = {
     propertyNames: {pattern: '^[a-z][a-z0-9_-]*$'},
     additionalProperties: {type: 'array', items: referenceStepSchema},
     description: 'per mode, the tool calls a competent agent makes (played by the oracle model)',
+  },
+  requires: {
+    type: 'object',
+    propertyNames: {pattern: '^[a-z][a-z0-9_-]*$'},
+    additionalProperties: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['tools', 'reason'],
+      properties: {
+        tools: {
+          type: 'object',
+          minProperties: 1,
+          propertyNames: {pattern: '^[a-z][a-z0-9_-]*$'},
+          additionalProperties: {type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$'},
+          description: 'tool -> the lowest version that has what the plan needs ({gh: "2.50.0"}), checked against the versions the mode reports',
+        },
+        reason: {type: 'string', minLength: 1, description: 'what the scenario needs of those versions'},
+      },
+    },
+    description: 'per mode, the tool versions the scenario needs; with older tools the pair is reported as not applicable here, with the reason',
   },
   not_applicable: {
     type: 'object',
