@@ -1,6 +1,7 @@
 /**
  * GraphQL v4 over the same store as REST. Every query is parsed and validated against GitHub's
- * public schema (@octokit/graphql-schema) before it runs, so an invalid query fails as GitHub fails
+ * public schema (@octokit/graphql-schema, plus the fields GitHub added since its last release that
+ * the sandbox models: schema-extension.ts) before it runs, so an invalid query fails as GitHub fails
  * it. Objects are plain resolver objects; a field the sandbox does not model raises an error that
  * names it (HTTP 501), never a silent null.
  */
@@ -11,6 +12,7 @@ import {resolve} from 'import-meta-resolve'
 import {
   buildSchema,
   execute,
+  extendSchema,
   GraphQLError,
   OverlappingFieldsCanBeMergedRule,
   parse,
@@ -20,20 +22,22 @@ import {
   type GraphQLSchema,
 } from 'graphql'
 import {SandboxError} from './errors.js'
+import {SCHEMA_EXTENSION} from './schema-extension.js'
 import type {Links} from './serialize.js'
 import {nodeId, parseNodeId, type Store} from './store.js'
-import type {Issue, Project, ProjectItem, Pull, Repo, Review, ReviewComment, ReviewThread} from './state.js'
+import type {Issue, Project, ProjectItem, Pull, Reaction, Repo, Review, ReviewComment, ReviewThread} from './state.js'
 
 let schema: GraphQLSchema | undefined
 
-/** GitHub's schema, built once per process (about a quarter of a second). */
+/** GitHub's schema, built once per process (about a third of a second). */
 export function githubSchema(): GraphQLSchema {
   if (!schema) {
     // The package's own entry parses its 5 MB JSON copy on import; read the SDL file beside it instead.
     const entry = fileURLToPath(resolve('@octokit/graphql-schema', import.meta.url))
     const idl = readFileSync(path.join(path.dirname(entry), 'schema.graphql'), 'utf8')
     // GitHub's published SDL defines one field twice; it is valid for queries, so skip SDL validation.
-    schema = buildSchema(idl, {assumeValidSDL: true})
+    // The extension is validated: it may not redefine a type or field the package already has.
+    schema = extendSchema(buildSchema(idl, {assumeValidSDL: true}), parse(SCHEMA_EXTENSION))
   }
   return schema
 }
@@ -117,7 +121,24 @@ function actor(ctx: Context, login: string | null): Obj | null {
 
 function labelNode(ctx: Context, repo: Repo, name: string): Obj {
   const label = ctx.store.label(repo, name)
-  return {__typename: 'Label', id: nodeId('label', label.id), name: label.name, color: label.color, description: label.description, url: `${ctx.links.html}/${repo.owner}/${repo.name}/labels/${encodeURIComponent(label.name)}`}
+  return {__typename: 'Label', id: nodeId('label', label.id), name: label.name, color: label.color, description: label.description, isDefault: label.default === true, url: `${ctx.links.html}/${repo.owner}/${repo.name}/labels/${encodeURIComponent(label.name)}`}
+}
+
+function issueTypeNode(type: Repo['issue_types'][number]): Obj {
+  // IssueType.issues(repositoryId:) is left unmodelled: it answers 501 naming it.
+  return {__typename: 'IssueType', id: nodeId('issue_type', type.id), name: type.name, description: type.description, color: upper(type.color), isEnabled: true, isPrivate: false}
+}
+
+/** Orders by the given field (a creation order or a name) and direction; ASC unless DESC is asked. */
+function ordered<T>(items: T[], orderBy: unknown, keys: Record<string, (item: T) => number | string>, fallback: string): T[] {
+  const order = (orderBy ?? {}) as {field?: string; direction?: string}
+  const key = keys[order.field ?? fallback] ?? keys[fallback]!
+  const sign = order.direction === 'DESC' ? -1 : 1
+  return [...items].sort((a, b) => {
+    const x = key(a)
+    const y = key(b)
+    return (typeof x === 'string' && typeof y === 'string' ? x.localeCompare(y) : Number(x) - Number(y)) * sign
+  })
 }
 
 function milestoneNode(ctx: Context, repo: Repo, number: number | null): Obj | null {
@@ -128,6 +149,62 @@ function milestoneNode(ctx: Context, repo: Repo, number: number | null): Obj | n
 
 function association(repo: Repo, login: string): string {
   return login === repo.owner ? 'OWNER' : 'CONTRIBUTOR'
+}
+
+// ---- reactions ----------------------------------------------------------------------------------
+
+/** GraphQL's ReactionContent names for the REST names the state keeps. */
+const REACTION_CONTENT: Record<string, Reaction['content']> = {THUMBS_UP: '+1', THUMBS_DOWN: '-1', LAUGH: 'laugh', CONFUSED: 'confused', HEART: 'heart', HOORAY: 'hooray', EYES: 'eyes', ROCKET: 'rocket'}
+const reactionContentName = (content: Reaction['content']): string => Object.keys(REACTION_CONTENT).find((name) => REACTION_CONTENT[name] === content)!
+
+function reactionSubjectNode(ctx: Context, repo: Repo, subject: Reaction['subject']): Obj {
+  if (subject.kind === 'issue') return issueNode(ctx, repo, ctx.store.issueById(repo, subject.id))
+  if (subject.kind === 'comment') return commentNode(ctx, repo, subject.id)
+  return reviewCommentNode(ctx, repo, ctx.store.reviewComment(repo, subject.id))
+}
+
+function reactionNode(ctx: Context, repo: Repo, reaction: Reaction): Obj {
+  return {
+    __typename: 'Reaction',
+    id: nodeId('reaction', reaction.id),
+    databaseId: reaction.id,
+    content: reactionContentName(reaction.content),
+    createdAt: reaction.created_at,
+    user: actor(ctx, reaction.user),
+    reactable: () => reactionSubjectNode(ctx, repo, reaction.subject),
+  }
+}
+
+/** One group per content that has reactions, in GitHub's content order. */
+function reactionGroups(ctx: Context, repo: Repo, subject: Reaction['subject']): Obj[] {
+  const reactions = ctx.store.reactions(repo, subject)
+  return Object.entries(REACTION_CONTENT).flatMap(([name, content]) => {
+    const group = reactions.filter((r) => r.content === content)
+    if (group.length === 0) return []
+    const users = () => group.map((r) => actor(ctx, r.user))
+    return [{__typename: 'ReactionGroup', content: name, createdAt: group[0]!.created_at, reactors: (args: Args) => connection(users(), args), users: (args: Args) => connection(users(), args), viewerHasReacted: group.some((r) => r.user === ctx.viewer), subject: () => reactionSubjectNode(ctx, repo, subject)}]
+  })
+}
+
+/** The Reactable fields of an issue, pull request or comment. */
+function reactable(ctx: Context, repo: Repo, subject: Reaction['subject']): Obj {
+  return {
+    reactionGroups: () => reactionGroups(ctx, repo, subject),
+    reactions: (args: Args) => {
+      const content = typeof args.content === 'string' ? REACTION_CONTENT[args.content] : undefined
+      const list = ctx.store.reactions(repo, subject).filter((r) => !content || r.content === content)
+      return {...connection(list.map((r) => reactionNode(ctx, repo, r)), args), viewerHasReacted: list.some((r) => r.user === ctx.viewer)}
+    },
+    viewerCanReact: true,
+  }
+}
+
+/** The subject of addReaction / removeReaction. */
+function reactionSubject(store: Store, node: unknown): {repo: Repo; subject: Reaction['subject']} {
+  const {repo, kind, id} = locate(store, node)
+  if (kind === 'issue' || kind === 'pull') return {repo, subject: {kind: 'issue', id}}
+  if (kind === 'comment' || kind === 'review_comment') return {repo, subject: {kind, id}}
+  throw new NotModelled(`ghx-bench sandbox models reactions on issues, pull requests and their comments, not on ${kind}`)
 }
 
 function commentNode(ctx: Context, repo: Repo, id: number): Obj {
@@ -144,7 +221,7 @@ function commentNode(ctx: Context, repo: Repo, id: number): Obj {
     includesCreatedEdit: false,
     isMinimized: false,
     minimizedReason: null,
-    reactionGroups: [],
+    ...reactable(ctx, repo, {kind: 'comment', id: c.id}),
     url: `${ctx.links.html}/${repo.owner}/${repo.name}/${repo.issues[c.issue]!.is_pull ? 'pull' : 'issues'}/${c.issue}#issuecomment-${c.id}`,
     viewerDidAuthor: c.user === ctx.viewer,
   }
@@ -173,10 +250,73 @@ function issueLike(ctx: Context, repo: Repo, issue: Issue): Obj {
     comments: (args: Args) => connection(issue.comments.map((id) => commentNode(ctx, repo, id)), args),
     projectCards: empty,
     projectItems: (args: Args) => connection(projectItemsFor(ctx, repo, issue), args),
-    reactionGroups: [],
+    ...reactable(ctx, repo, {kind: 'issue', id: issue.id}),
     repository: () => repositoryNode(ctx, repo),
+    timelineItems: (args: Args) => timelineItems(ctx, repo, issue, args),
     viewerDidAuthor: issue.user === ctx.viewer,
   }
+}
+
+// ---- timelines ----------------------------------------------------------------------------------
+
+/**
+ * Timeline item types the sandbox can answer without an event history: comments, cross-references
+ * (an issue, a pull request or a comment on one that mentions this one), and links made in GitHub's
+ * web Development panel (connected / disconnected events), which nothing in the sandbox makes, so
+ * there are none. Any other type answers 501.
+ */
+const TIMELINE_ITEM_TYPES = ['ISSUE_COMMENT', 'CROSS_REFERENCED_EVENT', 'CONNECTED_EVENT', 'DISCONNECTED_EVENT']
+
+function timelineItems(ctx: Context, repo: Repo, issue: Issue, args: Args): Obj {
+  const type = issue.is_pull ? 'PullRequest' : 'Issue'
+  const itemTypes = Array.isArray(args.itemTypes) && args.itemTypes.length > 0 ? (args.itemTypes as string[]) : undefined
+  if (!itemTypes) throw new NotModelled(`ghx-bench sandbox does not model ${type}.timelineItems without itemTypes (it keeps no event history; it models ${TIMELINE_ITEM_TYPES.join(', ')})`)
+  const other = itemTypes.filter((t) => !TIMELINE_ITEM_TYPES.includes(t))
+  if (other.length > 0) throw new NotModelled(`ghx-bench sandbox does not model ${type}.timelineItems of type ${other.join(', ')} (it models ${TIMELINE_ITEM_TYPES.join(', ')})`)
+  const items: Array<{at: string; node: Obj}> = []
+  if (itemTypes.includes('ISSUE_COMMENT')) items.push(...issue.comments.map((id) => ({at: repo.comments[id]!.created_at, node: commentNode(ctx, repo, id)})))
+  if (itemTypes.includes('CROSS_REFERENCED_EVENT')) items.push(...crossReferences(ctx, repo, issue))
+  const since = typeof args.since === 'string' ? args.since : undefined
+  const list = items.filter((i) => !since || i.at >= since).sort((a, b) => a.at.localeCompare(b.at))
+  const skip = typeof args.skip === 'number' ? args.skip : 0
+  return {...connection(list.slice(skip).map((i) => i.node), args), totalCount: list.length, updatedAt: issue.updated_at}
+}
+
+/** Whether a text mentions issue `number` of `repo`: #N, owner/repo#N, or its URL. */
+function mentions(ctx: Context, repo: Repo, number: number, text: string | null): boolean {
+  if (!text) return false
+  const esc = (value: string) => value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+  const full = `${esc(repo.owner)}/${esc(repo.name)}`
+  return new RegExp(`(?:^|[^\\w/#])#${number}\\b|\\b${full}#${number}\\b|${esc(ctx.links.html)}/${full}/(?:issues|pull)/${number}\\b`, 'i').test(text)
+}
+
+/** One CrossReferencedEvent per issue or pull request that mentions this one, at its first mention. */
+function crossReferences(ctx: Context, repo: Repo, target: Issue): Array<{at: string; node: Obj}> {
+  const closers = new Set(target.is_pull ? [] : closingPulls(repo, target).map((p) => p.number))
+  return Object.values(repo.issues).flatMap((source) => {
+    if (source.number === target.number) return []
+    const first = mentions(ctx, repo, target.number, source.body)
+      ? {at: source.created_at, actor: source.user}
+      : source.comments.map((id) => repo.comments[id]!).find((c) => mentions(ctx, repo, target.number, c.body))
+    if (!first) return []
+    const at = 'at' in first ? first.at : first.created_at
+    const actorLogin = 'actor' in first ? first.actor : first.user
+    const path = `/${repo.owner}/${repo.name}/${target.is_pull ? 'pull' : 'issues'}/${target.number}#ref-${source.is_pull ? 'pullrequest' : 'issue'}-${source.id}`
+    const node: Obj = {
+      __typename: 'CrossReferencedEvent',
+      id: `CRE_kw${Buffer.from(`${source.id}:${target.id}`).toString('base64url')}`,
+      actor: actor(ctx, actorLogin),
+      createdAt: at,
+      referencedAt: at,
+      isCrossRepository: false,
+      willCloseTarget: source.is_pull && closers.has(source.number),
+      resourcePath: path,
+      url: `${ctx.links.html}${path}`,
+      source: () => issueNode(ctx, repo, source),
+      target: () => issueNode(ctx, repo, target),
+    }
+    return [{at, node}]
+  })
 }
 
 function issueNode(ctx: Context, repo: Repo, issue: Issue): Obj {
@@ -188,8 +328,37 @@ function issueNode(ctx: Context, repo: Repo, issue: Issue): Obj {
     stateReason: issue.state_reason ? upper(issue.state_reason) : null,
     parent: () => (issue.parent === null ? null : issueNode(ctx, repo, repo.issues[issue.parent]!)),
     subIssues: (args: Args) => connection(issue.sub_issues.map((n) => issueNode(ctx, repo, repo.issues[n]!)), args),
+    subIssuesSummary: () => {
+      const completed = issue.sub_issues.filter((n) => repo.issues[n]?.state === 'closed').length
+      const total = issue.sub_issues.length
+      return {total, completed, percentCompleted: total === 0 ? 0 : Math.round((completed / total) * 100)}
+    },
     closedByPullRequestsReferences: (args: Args) => connection(closingPulls(repo, issue).map((p) => pullNode(ctx, repo, repo.issues[p.number]!, p)), args),
+    // Schema extension (schema-extension.ts): issue dependencies and issue types.
+    blockedBy: (args: Args) => connection(dependencies(issue.blocked_by.map((n) => repo.issues[n]!), args).map((i) => issueNode(ctx, repo, i)), args),
+    blocking: (args: Args) => connection(dependencies(ctx.store.blocking(repo, issue.number), args).map((i) => issueNode(ctx, repo, i)), args),
+    issueDependenciesSummary: () => {
+      const blockedBy = issue.blocked_by.map((n) => repo.issues[n]!)
+      const blocking = ctx.store.blocking(repo, issue.number)
+      const open = (list: Issue[]) => list.filter((i) => i.state === 'open').length
+      return {blockedBy: open(blockedBy), blocking: open(blocking), totalBlockedBy: blockedBy.length, totalBlocking: blocking.length}
+    },
+    issueType: () => {
+      const type = issue.issue_type === null ? undefined : repo.issue_types.find((t) => t.name === issue.issue_type)
+      return type ? issueTypeNode(type) : null
+    },
   }
+}
+
+/**
+ * Dependencies in the order asked (default: the most recently added first). `list` is in the order the
+ * dependencies were added for blockedBy; the sandbox does not time dependencies, so for blocking it is
+ * the blocked issues' creation order.
+ */
+function dependencies(list: Issue[], args: Args): Issue[] {
+  const order = (args.orderBy ?? {}) as {field?: string; direction?: string}
+  const added = order.field === 'CREATED_AT' ? [...list].sort((a, b) => a.id - b.id) : list
+  return order.direction === 'ASC' ? added : [...added].reverse()
 }
 
 /** Pull requests whose body says "fixes #N" (or closes / resolves), as GitHub links them. */
@@ -274,7 +443,7 @@ function reviewCommentNode(ctx: Context, repo: Repo, comment: ReviewComment): Ob
     url: `${ctx.links.html}/${repo.owner}/${repo.name}/pull/${comment.pull}#discussion_r${comment.id}`,
     replyTo: replyTo ? {id: nodeId('review_comment', replyTo.id), databaseId: replyTo.id} : null,
     pullRequestReview: () => reviewNode(ctx, repo, repo.reviews[comment.review_id]!),
-    reactionGroups: [],
+    ...reactable(ctx, repo, {kind: 'review_comment', id: comment.id}),
   }
 }
 
@@ -317,7 +486,6 @@ function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Obj {
   const store = ctx.store
   const files = () => store.pullFiles(repo, pull.number)
   const head = store.headSha(repo, pull)
-  const behind = issue.state === 'open' ? store.pullBehindBy(repo, pull) : 0
   const state = pull.merged_at ? 'MERGED' : upper(issue.state)
   return {
     __typename: 'PullRequest',
@@ -328,7 +496,8 @@ function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Obj {
     mergedAt: pull.merged_at,
     mergedBy: actor(ctx, pull.merged_by),
     mergeable: issue.state === 'open' ? 'MERGEABLE' : 'UNKNOWN',
-    mergeStateStatus: issue.state !== 'open' ? 'UNKNOWN' : pull.draft ? 'DRAFT' : behind > 0 ? 'BEHIND' : 'CLEAN',
+    // GitHub reports BEHIND only under a branch protection that requires up-to-date branches, which the sandbox does not model.
+    mergeStateStatus: issue.state !== 'open' ? 'UNKNOWN' : pull.draft ? 'DRAFT' : 'CLEAN',
     maintainerCanModify: pull.maintainer_can_modify,
     additions: () => files().reduce((n, f) => n + f.additions, 0),
     deletions: () => files().reduce((n, f) => n + f.deletions, 0),
@@ -360,6 +529,16 @@ function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Obj {
     reviewThreads: (args: Args) => connection(store.threads(repo, pull.number, ctx.viewer).map((t) => threadNode(ctx, repo, t)), args),
     reviewDecision: reviewDecision(repo, pull),
     autoMergeRequest: null,
+    // The sandbox has no merge queues: no pull request is in one, and no branch requires one.
+    isInMergeQueue: false,
+    isMergeQueueEnabled: false,
+    mergeQueueEntry: null,
+    mergeCommit: () => (pull.merge_commit_sha ? commitNode(ctx, repo, pull.merge_commit_sha) : null),
+    potentialMergeCommit: () => {
+      // GitHub: "will not return a value if the pull request is merged". Otherwise it is GitHub's test merge commit, which the sandbox does not make.
+      if (pull.merged_at) return null
+      throw new NotModelled('ghx-bench sandbox does not model PullRequest.potentialMergeCommit of an unmerged pull request (GitHub’s test merge commit)')
+    },
     closingIssuesReferences: (args: Args) => {
       const referenced = Object.values(repo.issues).filter((i) => !i.is_pull && closingPulls(repo, i).some((p) => p.number === pull.number))
       return connection(referenced.map((i) => issueNode(ctx, repo, i)), args)
@@ -383,6 +562,12 @@ function releaseNode(ctx: Context, repo: Repo, release: Repo['releases'][string]
     publishedAt: release.published_at,
     url: `${ctx.links.html}/${repo.owner}/${repo.name}/releases/tag/${release.tag_name}`,
     author: actor(ctx, release.author),
+    // The commit the tag points at; a draft's tag does not exist until it is published.
+    tagCommit: () => {
+      // State saved before tags were recorded: a published release's tag is where its target points.
+      const sha = release.tag_sha !== undefined ? release.tag_sha : release.draft ? null : (repo.branches[release.target_commitish] ?? repo.commits[release.target_commitish]?.sha ?? null)
+      return sha ? commitNode(ctx, repo, sha) : null
+    },
   }
 }
 
@@ -497,6 +682,9 @@ function repositoryNode(ctx: Context, repo: Repo): Obj {
     deleteBranchOnMerge: false,
     visibility: repo.private ? 'PRIVATE' : 'PUBLIC',
     viewerPermission: 'ADMIN',
+    // The sandbox models no stars and no forks (REST's stargazers_count and forks_count are 0 too).
+    stargazerCount: 0,
+    forkCount: 0,
     assignableUsers: (args: Args) => connection(knownUsers(ctx, args), args),
     mentionableUsers: (args: Args) => connection(knownUsers(ctx, args), args),
     createdAt: repo.created_at,
@@ -536,9 +724,10 @@ function repositoryNode(ctx: Context, repo: Repo): Obj {
       return connection(order(list, args).map((i) => issueNode(ctx, repo, i)), args)
     },
     labels: (args: Args) => {
+      // GitHub searches names and descriptions; the default order is creation, oldest first.
       const query = typeof args.query === 'string' ? args.query.toLowerCase() : ''
-      const names = Object.keys(repo.labels).filter((n) => n.toLowerCase().includes(query)).sort((a, b) => a.localeCompare(b))
-      return connection(names.map((n) => labelNode(ctx, repo, n)), args)
+      const matching = Object.values(repo.labels).filter((l) => l.name.toLowerCase().includes(query) || (l.description ?? '').toLowerCase().includes(query))
+      return connection(ordered(matching, args.orderBy, {CREATED_AT: (l) => l.id, NAME: (l) => l.name}, 'CREATED_AT').map((l) => labelNode(ctx, repo, l.name)), args)
     },
     label: ({name}: Args) => (Object.values(repo.labels).some((l) => l.name.toLowerCase() === String(name).toLowerCase()) ? labelNode(ctx, repo, String(name)) : null),
     milestones: (args: Args) => {
@@ -546,7 +735,10 @@ function repositoryNode(ctx: Context, repo: Repo): Obj {
       return connection(repo.milestones.filter((m) => !states || states.includes(upper(m.state))).map((m) => milestoneNode(ctx, repo, m.number)), args)
     },
     milestone: ({number}: Args) => (repo.milestones.some((m) => m.number === Number(number)) ? milestoneNode(ctx, repo, Number(number)) : null),
-    releases: (args: Args) => connection(Object.values(repo.releases).sort((a, b) => b.id - a.id).map((r) => releaseNode(ctx, repo, r)), args),
+    releases: (args: Args) => {
+      const list = args.orderBy ? ordered(Object.values(repo.releases), args.orderBy, {CREATED_AT: (r) => r.id, NAME: (r) => r.name ?? r.tag_name}, 'CREATED_AT') : Object.values(repo.releases).sort((a, b) => b.id - a.id)
+      return connection(list.map((r) => releaseNode(ctx, repo, r)), args)
+    },
     release: ({tagName}: Args) => {
       const release = Object.values(repo.releases).find((r) => r.tag_name === tagName)
       return release ? releaseNode(ctx, repo, release) : null
@@ -556,6 +748,12 @@ function repositoryNode(ctx: Context, repo: Repo): Obj {
       return latest ? releaseNode(ctx, repo, latest) : null
     },
     projectsV2: (args: Args) => connection(store.state.projects.filter((p) => p.items.some((i) => i.content.repo === `${repo.owner}/${repo.name}`)).map((p) => projectNode(ctx, p)), args),
+    // Schema extension (schema-extension.ts).
+    issueTypes: (args: Args) => connection(ordered(repo.issue_types, args.orderBy, {CREATED_AT: (t) => t.id, NAME: (t) => t.name}, 'CREATED_AT').map(issueTypeNode), args),
+    issueType: ({name}: Args) => {
+      const type = repo.issue_types.find((t) => t.name.toLowerCase() === String(name).toLowerCase())
+      return type ? issueTypeNode(type) : null
+    },
   }
 }
 
@@ -607,6 +805,33 @@ function labelName(store: Store, repo: Repo, node: unknown): string {
   return label.name
 }
 
+function milestoneNumber(store: Store, repo: Repo, node: unknown): number {
+  const parsed = typeof node === 'string' ? parseNodeId(node) : undefined
+  const milestone = parsed?.kind === 'milestone' ? repo.milestones.find((m) => m.id === parsed.id) : undefined
+  if (!milestone) throw new GraphQLError(`Could not resolve to a Milestone with the global id of '${String(node)}'`, {extensions: {type: 'NOT_FOUND'}})
+  return milestone.number
+}
+
+/** Query.resource: the sandbox's own web URLs of a user, a repository, an issue or a pull request; null for any other URL. */
+function resourceByUrl(ctx: Context, url: string): Obj | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return null
+  }
+  if (parsed.host !== new URL(ctx.links.html).host) return null
+  const [owner, name, kind, number, ...rest] = parsed.pathname.split('/').filter(Boolean)
+  if (!owner) return null
+  if (!name) return ctx.store.state.users[owner] ? actor(ctx, owner) : null
+  const repo = ctx.store.state.repos[`${owner}/${name}`]
+  if (!repo) return null
+  if (!kind) return repositoryNode(ctx, repo)
+  const issue = (kind === 'issues' || kind === 'pull') && rest.length === 0 && /^\d+$/.test(number ?? '') ? repo.issues[Number(number)] : undefined
+  if (!issue || (kind === 'pull' && !issue.is_pull)) return null
+  return issueNode(ctx, repo, issue)
+}
+
 function rootValue(ctx: Context): Obj {
   const {store} = ctx
   const input = (args: Args) => (args.input ?? {}) as Record<string, unknown>
@@ -614,6 +839,13 @@ function rootValue(ctx: Context): Obj {
   return {
     viewer: () => actor(ctx, ctx.viewer),
     user: ({login}: Args) => (store.state.users[String(login)] ? actor(ctx, String(login)) : null),
+    // GitHub answers null, without an error, for a login that does not exist.
+    repositoryOwner: ({login}: Args) => (store.state.users[String(login)] ? actor(ctx, String(login)) : null),
+    organization: ({login}: Args) => {
+      if (store.state.users[String(login)]?.type === 'Organization') throw new NotModelled('ghx-bench sandbox does not model Query.organization (it has no organizations)')
+      throw new GraphQLError(`Could not resolve to an Organization with the login of '${String(login)}'.`, {extensions: {type: 'NOT_FOUND'}})
+    },
+    resource: ({url}: Args) => resourceByUrl(ctx, String(url)),
     repository: ({owner, name}: Args) => {
       const repo = store.state.repos[`${String(owner)}/${String(name)}`]
       if (!repo) throw new GraphQLError(`Could not resolve to a Repository with the name '${String(owner)}/${String(name)}'.`, {extensions: {type: 'NOT_FOUND'}})
@@ -643,7 +875,7 @@ function rootValue(ctx: Context): Obj {
     updateIssue: (args: Args) => {
       const i = input(args)
       const {repo, issue} = issueOf(store, i.id)
-      const milestone = i.milestoneId === undefined ? undefined : i.milestoneId === null ? null : repo.milestones.find((m) => nodeId('milestone', m.id) === i.milestoneId)?.number
+      const milestone = i.milestoneId === undefined ? undefined : i.milestoneId === null ? null : milestoneNumber(store, repo, i.milestoneId)
       store.updateIssue(repo, issue.number, {
         title: i.title as string | undefined,
         body: i.body as string | undefined,
@@ -675,6 +907,34 @@ function rootValue(ctx: Context): Obj {
       for (const id of (input(args).labelIds as unknown[]) ?? []) store.removeLabel(repo, issue.number, labelName(store, repo, id))
       return {...mutationId(args), labelable: issueNode(ctx, repo, issue)}
     },
+    deleteIssue: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).issueId)
+      if (issue.is_pull) throw new GraphQLError(`Could not resolve to Issue node with the global id of '${String(input(args).issueId)}'`, {extensions: {type: 'NOT_FOUND'}})
+      store.deleteIssue(repo, issue.number)
+      return {...mutationId(args), repository: repositoryNode(ctx, repo)}
+    },
+    addAssigneesToAssignable: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).assignableId)
+      store.addAssignees(repo, issue.number, ((input(args).assigneeIds as unknown[]) ?? []).map((id) => userLogin(store, id)))
+      return {...mutationId(args), assignable: issueNode(ctx, repo, issue)}
+    },
+    removeAssigneesFromAssignable: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).assignableId)
+      store.removeAssignees(repo, issue.number, ((input(args).assigneeIds as unknown[]) ?? []).map((id) => userLogin(store, id)))
+      return {...mutationId(args), assignable: issueNode(ctx, repo, issue)}
+    },
+    addBlockedBy: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).issueId)
+      const blocker = issueOf(store, input(args).blockingIssueId).issue
+      store.addBlockedBy(repo, issue.number, blocker.id)
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue), blockingIssue: issueNode(ctx, repo, blocker)}
+    },
+    removeBlockedBy: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).issueId)
+      const blocker = issueOf(store, input(args).blockingIssueId).issue
+      store.removeBlockedBy(repo, issue.number, blocker.id)
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue), blockingIssue: issueNode(ctx, repo, blocker)}
+    },
     addSubIssue: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).issueId)
       const child = issueOf(store, input(args).subIssueId).issue
@@ -691,6 +951,33 @@ function rootValue(ctx: Context): Obj {
       const i = input(args)
       const {repo} = locate(store, i.repositoryId)
       const {issue, pull} = store.createPull(repo, ctx.viewer, {title: text(i.title), head: text(i.headRefName), base: text(i.baseRefName), body: (i.body as string | undefined) ?? null, draft: i.draft === true})
+      return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, pull)}
+    },
+    updatePullRequest: (args: Args) => {
+      const i = input(args)
+      const {repo, issue} = issueOf(store, i.pullRequestId)
+      const {pull} = store.pull(repo, issue.number)
+      if (Array.isArray(i.projectIds) && i.projectIds.length > 0) throw new NotModelled('ghx-bench sandbox does not model UpdatePullRequestInput.projectIds (projects classic)')
+      if (typeof i.baseRefName === 'string') {
+        store.branchSha(repo, i.baseRefName)
+        pull.base = i.baseRefName
+      }
+      if (typeof i.maintainerCanModify === 'boolean') pull.maintainer_can_modify = i.maintainerCanModify
+      const milestone = i.milestoneId === undefined ? undefined : i.milestoneId === null ? null : milestoneNumber(store, repo, i.milestoneId)
+      store.updateIssue(repo, issue.number, {
+        title: i.title as string | undefined,
+        body: i.body as string | undefined,
+        state: typeof i.state === 'string' ? (i.state.toLowerCase() as 'open' | 'closed') : undefined,
+        labels: Array.isArray(i.labelIds) ? i.labelIds.map((id) => labelName(store, repo, id)) : undefined,
+        assignees: Array.isArray(i.assigneeIds) ? i.assigneeIds.map((id) => userLogin(store, id)) : undefined,
+        milestone,
+      })
+      return {...mutationId(args), actor: actor(ctx, ctx.viewer), pullRequest: pullNode(ctx, repo, issue, pull)}
+    },
+    closePullRequest: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).pullRequestId)
+      const {pull} = store.pull(repo, issue.number)
+      if (issue.state === 'open') store.updateIssue(repo, issue.number, {state: 'closed'})
       return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, pull)}
     },
     requestReviews: (args: Args) => {
@@ -775,6 +1062,24 @@ function rootValue(ctx: Context): Obj {
       if (kind !== 'thread') throw new GraphQLError('threadId is not a review thread')
       return {...mutationId(args), thread: threadNode(ctx, repo, store.setThreadResolved(repo, id, false, ctx.viewer))}
     },
+    addReaction: (args: Args) => {
+      const {repo, subject} = reactionSubject(store, input(args).subjectId)
+      const reaction = store.addReaction(repo, subject, ctx.viewer, REACTION_CONTENT[text(input(args).content)]!)
+      return {...mutationId(args), reaction: reactionNode(ctx, repo, reaction), subject: reactionSubjectNode(ctx, repo, subject), reactionGroups: reactionGroups(ctx, repo, subject)}
+    },
+    removeReaction: (args: Args) => {
+      const {repo, subject} = reactionSubject(store, input(args).subjectId)
+      const reaction = store.removeReaction(repo, subject, ctx.viewer, REACTION_CONTENT[text(input(args).content)]!)
+      return {...mutationId(args), reaction: reaction ? reactionNode(ctx, repo, reaction) : null, subject: reactionSubjectNode(ctx, repo, subject), reactionGroups: reactionGroups(ctx, repo, subject)}
+    },
+    convertPullRequestToDraft: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).pullRequestId)
+      return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, store.setPullDraft(repo, issue.number, true))}
+    },
+    markPullRequestReadyForReview: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).pullRequestId)
+      return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, store.setPullDraft(repo, issue.number, false))}
+    },
     createProjectV2: (args: Args) => {
       const owner = userLogin(store, input(args).ownerId)
       return {...mutationId(args), projectV2: projectNode(ctx, store.createProject(owner, text(input(args).title)))}
@@ -821,6 +1126,10 @@ function nodeById(ctx: Context, id: unknown): Obj | null {
   if (parsed?.kind === 'user') {
     const user = Object.values(store.state.users).find((u) => u.id === parsed.id)
     return user ? actor(ctx, user.login) : null
+  }
+  if (parsed?.kind === 'issue_type') {
+    const type = Object.values(store.state.repos).flatMap((r) => r.issue_types).find((t) => t.id === parsed.id)
+    return type ? issueTypeNode(type) : null
   }
   let located: Located
   try {

@@ -4,7 +4,7 @@
  */
 import type {FileChange} from './git.js'
 import {nodeId, timestamp, type Store} from './store.js'
-import type {Artifact, Commit, Issue, IssueComment, Label, Milestone, Pull, Release, Repo, Review, ReviewComment, Run, RunAttempt, Workflow, Job} from './state.js'
+import type {Artifact, Commit, Issue, IssueComment, Label, Milestone, Pull, Reaction, Release, Repo, Review, ReviewComment, Run, RunAttempt, Workflow, Job} from './state.js'
 
 export interface Links {
   /** REST base the client used, e.g. http://127.0.0.1:4000 or http://api.github.localhost */
@@ -216,7 +216,7 @@ export class Serializer {
       name: label.name,
       description: label.description,
       color: label.color,
-      default: false,
+      default: label.default === true,
     }
   }
 
@@ -242,8 +242,12 @@ export class Serializer {
     }
   }
 
-  private reactions(url: string): Json {
-    return {url, total_count: 0, '+1': 0, '-1': 0, laugh: 0, confused: 0, heart: 0, hooray: 0, eyes: 0, rocket: 0}
+  /** The reaction rollup GitHub embeds in issues and comments. */
+  private reactions(url: string, repo: Repo, subject: Reaction['subject']): Json {
+    const counts: Record<string, number> = {'+1': 0, '-1': 0, laugh: 0, confused: 0, heart: 0, hooray: 0, eyes: 0, rocket: 0}
+    const reactions = this.store.reactions(repo, subject)
+    for (const reaction of reactions) counts[reaction.content]!++
+    return {url, total_count: reactions.length, ...counts}
   }
 
   issue(repo: Repo, issue: Issue): Json {
@@ -277,7 +281,7 @@ export class Serializer {
       active_lock_reason: null,
       body: issue.body,
       closed_by: null,
-      reactions: this.reactions(`${api}/reactions`),
+      reactions: this.reactions(`${api}/reactions`, repo, {kind: 'issue', id: issue.id}),
       timeline_url: `${api}/timeline`,
       performed_via_github_app: null,
       state_reason: issue.state_reason,
@@ -310,7 +314,7 @@ export class Serializer {
       issue_url: `${this.repoApi(repo)}/issues/${comment.issue}`,
       author_association: comment.user === repo.owner ? 'OWNER' : 'CONTRIBUTOR',
       performed_via_github_app: null,
-      reactions: this.reactions(`${this.repoApi(repo)}/issues/comments/${comment.id}/reactions`),
+      reactions: this.reactions(`${this.repoApi(repo)}/issues/comments/${comment.id}/reactions`, repo, {kind: 'comment', id: comment.id}),
     }
   }
 
@@ -375,13 +379,13 @@ export class Serializer {
     }
     if (simple) return simpleFields
     const files = this.store.pullFiles(repo, pull.number)
-    const behind = issue.state === 'open' ? this.store.pullBehindBy(repo, pull) : 0
     return {
       ...simpleFields,
       merged: pull.merged_at !== null,
       mergeable: issue.state === 'open' ? true : null,
       rebaseable: issue.state === 'open' ? true : null,
-      mergeable_state: issue.state !== 'open' ? 'unknown' : behind > 0 ? 'behind' : 'clean',
+      // GitHub says "behind" only under a branch protection that requires up-to-date branches, which the sandbox does not model.
+      mergeable_state: issue.state !== 'open' ? 'unknown' : pull.draft ? 'draft' : 'clean',
       merged_by: this.user(pull.merged_by),
       comments: issue.comments.length,
       review_comments: Object.values(repo.review_comments).filter((c) => c.pull === pull.number).length,
@@ -478,7 +482,7 @@ export class Serializer {
       original_line: line,
       side: comment.side,
       subject_type: comment.subject_type,
-      reactions: this.reactions(`${url}/reactions`),
+      reactions: this.reactions(`${url}/reactions`, repo, {kind: 'review_comment', id: comment.id}),
     }
   }
 

@@ -16,6 +16,8 @@ export interface Label {
   name: string
   color: string
   description: string | null
+  /** One of the labels GitHub gives a new repository (absent: false). */
+  default?: boolean
 }
 
 export interface Milestone {
@@ -192,6 +194,17 @@ export interface Release {
   author: string
   created_at: string
   published_at: string | null
+  /** The commit the release's tag points at: set when it is published (a draft's tag does not exist yet). */
+  tag_sha?: string | null
+}
+
+/** A reaction on an issue or pull request, an issue comment, or a review comment (REST content names). */
+export interface Reaction {
+  id: number
+  subject: {kind: 'issue' | 'comment' | 'review_comment'; id: number}
+  user: string
+  content: '+1' | '-1' | 'laugh' | 'confused' | 'heart' | 'hooray' | 'eyes' | 'rocket'
+  created_at: string
 }
 
 export interface IssueType {
@@ -225,6 +238,8 @@ export interface Repo {
   artifacts: Record<string, Artifact>
   releases: Record<string, Release>
   issue_types: IssueType[]
+  /** Absent in state saved before reactions were modelled. */
+  reactions?: Record<string, Reaction>
 }
 
 export interface ProjectField {

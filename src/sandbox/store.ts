@@ -12,6 +12,7 @@ import type {
   Label,
   Project,
   Pull,
+  Reaction,
   Release,
   Repo,
   Review,
@@ -64,6 +65,7 @@ const NODE_PREFIX = {
   release: 'RE',
   artifact: 'MDg',
   issue_type: 'IT',
+  reaction: 'REA',
 } as const
 export type NodeKind = keyof typeof NODE_PREFIX
 
@@ -156,6 +158,7 @@ export class Store {
       artifacts: {},
       releases: {},
       issue_types: [],
+      reactions: {},
     }
     this.state.repos[key] = repo
     const sha = this.writeCommit(repo, [], options.files ?? {'README.md': `# ${name}\n`}, 'Initial commit', owner)
@@ -168,7 +171,7 @@ export class Store {
       repo.issue_types.push({id: this.nextId(), name: typeName, description, color})
     }
     // Every new GitHub repository starts with these labels; agents rely on `bug` and `enhancement` existing.
-    for (const [label, color, description] of DEFAULT_LABELS) this.createLabel(repo, label, color, description)
+    for (const [label, color, description] of DEFAULT_LABELS) this.createLabel(repo, label, color, description).default = true
     return repo
   }
 
@@ -260,7 +263,7 @@ export class Store {
     if (Object.keys(repo.labels).some((n) => n.toLowerCase() === name.toLowerCase())) {
       throw alreadyExists('name', 'Label')
     }
-    const label = {id: this.nextId(), name, color: color.replace(/^#/, ''), description}
+    const label: Label = {id: this.nextId(), name, color: color.replace(/^#/, ''), description}
     repo.labels[name] = label
     return label
   }
@@ -396,6 +399,11 @@ export class Store {
         const pull = repo.pulls[number]!
         pull.head_sha_frozen ??= repo.branches[pull.head] ?? null
       }
+      // A reopened pull request follows its head branch again.
+      if (issue.is_pull && patch.state === 'open') {
+        const pull = repo.pulls[number]!
+        if (!pull.merged_at && repo.branches[pull.head]) pull.head_sha_frozen = null
+      }
     } else if (patch.state_reason !== undefined && issue.state === 'closed') issue.state_reason = patch.state_reason
     issue.updated_at = this.stamp()
     return issue
@@ -431,6 +439,22 @@ export class Store {
     return issue
   }
 
+  /** Deletes an issue (GitHub's deleteIssue): its comments, reactions, relations and project items go with it; its number is not reused. */
+  deleteIssue(repo: Repo, number: number): void {
+    const issue = this.issue(repo, number)
+    if (issue.is_pull) throw notFound()
+    for (const id of issue.comments) this.deleteComment(repo, id)
+    this.dropReactions(repo, {kind: 'issue', id: issue.id})
+    for (const other of Object.values(repo.issues)) {
+      other.sub_issues = other.sub_issues.filter((n) => n !== number)
+      other.blocked_by = other.blocked_by.filter((n) => n !== number)
+      if (other.parent === number) other.parent = null
+    }
+    const key = `${repo.owner}/${repo.name}`
+    for (const project of this.state.projects) project.items = project.items.filter((i) => !(i.content.repo === key && i.content.number === number))
+    delete repo.issues[number]
+  }
+
   addComment(repo: Repo, number: number, author: string, body: string) {
     if (!body) throw unprocessable('body is missing', 'body', 'IssueComment')
     const issue = this.issue(repo, number)
@@ -450,6 +474,7 @@ export class Store {
     const issue = this.issue(repo, comment.issue)
     issue.comments = issue.comments.filter((c) => c !== id)
     delete repo.comments[id]
+    this.dropReactions(repo, {kind: 'comment', id})
   }
 
   addSubIssue(repo: Repo, parentNumber: number, childId: number): Issue {
@@ -485,6 +510,42 @@ export class Store {
     if (!issue.blocked_by.includes(blocker.number)) throw notFound('Dependency not found')
     issue.blocked_by = issue.blocked_by.filter((n) => n !== blocker.number)
     return issue
+  }
+
+  // ---- reactions --------------------------------------------------------------------------------
+
+  /** Reactions on one subject, oldest first. */
+  reactions(repo: Repo, subject: Reaction['subject']): Reaction[] {
+    return Object.values(repo.reactions ?? {})
+      .filter((r) => r.subject.kind === subject.kind && r.subject.id === subject.id)
+      .sort((a, b) => a.id - b.id)
+  }
+
+  /** A user reacts with each content at most once: reacting again returns the existing reaction, as GitHub does. */
+  addReaction(repo: Repo, subject: Reaction['subject'], user: string, content: Reaction['content']): Reaction {
+    const existing = this.reactions(repo, subject).find((r) => r.user === user && r.content === content)
+    if (existing) return existing
+    const reaction: Reaction = {id: this.nextId(), subject, user, content, created_at: this.stamp()}
+    repo.reactions ??= {}
+    repo.reactions[reaction.id] = reaction
+    return reaction
+  }
+
+  /** Removes the user's reaction of this content; null when there was none. */
+  removeReaction(repo: Repo, subject: Reaction['subject'], user: string, content: Reaction['content']): Reaction | null {
+    const existing = this.reactions(repo, subject).find((r) => r.user === user && r.content === content)
+    if (existing) delete repo.reactions![existing.id]
+    return existing ?? null
+  }
+
+  private dropReactions(repo: Repo, subject: Reaction['subject']): void {
+    for (const reaction of this.reactions(repo, subject)) delete repo.reactions![reaction.id]
+  }
+
+  /** Issues this one blocks: those whose blocked-by list holds it. */
+  blocking(repo: Repo, number: number): Issue[] {
+    this.issue(repo, number)
+    return Object.values(repo.issues).filter((i) => i.blocked_by.includes(number)).sort((a, b) => a.number - b.number)
   }
 
   // ---- pull requests ----------------------------------------------------------------------------
@@ -592,6 +653,13 @@ export class Store {
     const sha = this.writeCommit(repo, [head, base], tree, `Merge branch '${pull.base}' into ${pull.head}`, by)
     repo.branches[pull.head] = sha
     return sha
+  }
+
+  /** Converts to a draft, or marks ready for review. */
+  setPullDraft(repo: Repo, number: number, draft: boolean): Pull {
+    const {pull} = this.pull(repo, number)
+    pull.draft = draft
+    return pull
   }
 
   requestReviewers(repo: Repo, number: number, logins: string[]): Pull {
@@ -750,6 +818,7 @@ export class Store {
     thread.comments = thread.comments.filter((c) => c !== id)
     if (thread.comments.length === 0) delete repo.threads[thread.id]
     delete repo.review_comments[id]
+    this.dropReactions(repo, {kind: 'review_comment', id})
   }
 
   thread(repo: Repo, id: number): ReviewThread {
@@ -910,9 +979,16 @@ export class Store {
       author,
       created_at: this.stamp(),
       published_at: draft ? null : this.stamp(),
+      tag_sha: null,
     }
+    if (!draft) release.tag_sha = this.commitish(repo, release.target_commitish)
     repo.releases[release.id] = release
     return release
+  }
+
+  /** The commit a branch name or a commit SHA names (null when it names neither). */
+  private commitish(repo: Repo, ref: string): string | null {
+    return repo.branches[ref] ?? repo.commits[ref]?.sha ?? null
   }
 
   release(repo: Repo, id: number): Release {
@@ -930,7 +1006,10 @@ export class Store {
     }
     const wasDraft = release.draft
     Object.assign(release, Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)))
-    if (wasDraft && !release.draft) release.published_at = this.stamp()
+    if (wasDraft && !release.draft) {
+      release.published_at = this.stamp()
+      release.tag_sha = this.commitish(repo, release.target_commitish)
+    }
     return release
   }
 

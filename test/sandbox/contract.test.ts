@@ -122,6 +122,7 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/sub_issue', {issue_number: issue, sub_issue_id: other.id})
     await check(a, 'POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', {issue_number: issue, issue_id: other.id})
     await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', {issue_number: issue})
+    await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocking', {issue_number: other.number})
     await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}', {issue_number: issue, issue_id: other.id})
 
     const pr = s.pr
@@ -140,6 +141,8 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events', {pull_number: pr, review_id: review.id, event: 'REQUEST_CHANGES', body: 'fix it'})
     await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {pull_number: pr})
     await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}', {pull_number: pr, review_id: review.id})
+    const dismissed = (await check(a, 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals', {pull_number: pr, review_id: review.id, message: 'outdated'})) as {state: string}
+    expect(dismissed.state).to.equal('DISMISSED')
     const rc = (await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments', {pull_number: pr, body: 'bug', path: 'src/utils/stats.ts', line: 8, commit_id: s.prHeadSha})) as {id: number}
     await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies', {pull_number: pr, comment_id: rc.id, body: 'agreed'})
     await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments', {pull_number: pr})
