@@ -1,7 +1,8 @@
 /**
  * What a fresh sandbox holds: the agent and a second identity (reviewer, commenter), and the fixture
  * repository with the workflow the predecessors' fixture repo had, bench-rerun-failed.yml, which
- * fails on attempt 1 and succeeds on attempt 2.
+ * fails on attempt 1 and succeeds on attempt 2, and bench-long-running.yml, whose job sleeps for 20
+ * minutes (a run in progress, to cancel).
  */
 import type {Store} from './store.js'
 
@@ -13,6 +14,9 @@ export const DEFAULT_REPO = 'ghx-bench/sandbox'
 export const GH_QUIET_ENV = {GH_NO_UPDATE_NOTIFIER: '1', GH_PROMPT_DISABLED: '1', GH_NO_EXTENSION_UPDATE_NOTIFIER: '1'} as const
 
 export const RERUN_WORKFLOW_FILE = 'bench-rerun-failed.yml'
+/** A workflow whose job sleeps for 20 minutes: a run that is still in progress, to cancel. */
+export const LONG_RUNNING_WORKFLOW_FILE = 'bench-long-running.yml'
+const LONG_RUNNING_MS = 20 * 60_000
 
 const WORKFLOW_YAML = `name: bench-rerun-failed
 on:
@@ -33,7 +37,36 @@ jobs:
       - run: test "\${{ github.run_attempt }}" -gt 1 || (echo "Error: simulated failure on attempt 1" && exit 1)
 `
 
-/** Creates a repository laid out like the benchmark fixture repository, with its workflow. */
+export const LONG_RUNNING_WORKFLOW_YAML = `name: bench-long-running
+on:
+  workflow_dispatch:
+    inputs:
+      seed_id:
+        description: fixture seed id
+        required: false
+jobs:
+  wait:
+    runs-on: ubuntu-latest
+    timeout-minutes: 30
+    steps:
+      - run: sleep ${LONG_RUNNING_MS / 1000}
+`
+
+/**
+ * Registers the long-running workflow in a sandbox repository that lacks it (a sandbox state saved
+ * before it existed), with its file on the default branch.
+ */
+export function ensureLongRunningWorkflow(store: Store, fullName: string): void {
+  const repo = store.state.repos[fullName]
+  if (!repo || Object.values(repo.workflows).some((w) => w.path.endsWith(`/${LONG_RUNNING_WORKFLOW_FILE}`))) return
+  const file = `.github/workflows/${LONG_RUNNING_WORKFLOW_FILE}`
+  if (store.commit(repo, store.branchSha(repo, repo.default_branch)).tree[file] === undefined) {
+    store.commitFiles(repo, repo.default_branch, {[file]: LONG_RUNNING_WORKFLOW_YAML}, 'Add the long-running fixture workflow', fullName.split('/')[0]!)
+  }
+  store.addWorkflow(repo, file, 'bench-long-running', [{name: 'wait', fail_on_attempts: [], duration_ms: LONG_RUNNING_MS, log: `2026-01-01T00:00:00.0000000Z ##[group]Run sleep ${LONG_RUNNING_MS / 1000}\n`}], ['seed_id'])
+}
+
+/** Creates a repository laid out like the benchmark fixture repository, with its workflows. */
 export function createFixtureRepo(store: Store, fullName: string): void {
   const [owner, name] = fullName.split('/') as [string, string]
   const repo = store.createRepo(owner, name, {
@@ -41,6 +74,7 @@ export function createFixtureRepo(store: Store, fullName: string): void {
     files: {
       'README.md': `# ${name}\n\nFixtures for ghx-bench.\n`,
       [`.github/workflows/${RERUN_WORKFLOW_FILE}`]: WORKFLOW_YAML,
+      [`.github/workflows/${LONG_RUNNING_WORKFLOW_FILE}`]: LONG_RUNNING_WORKFLOW_YAML,
       'src/index.ts': "export const version = '1.0.0'\n",
     },
   })
@@ -58,4 +92,5 @@ export function createFixtureRepo(store: Store, fullName: string): void {
     ],
     ['seed_id'],
   )
+  ensureLongRunningWorkflow(store, fullName)
 }

@@ -130,6 +130,8 @@ export interface WorkflowJobSpec {
   /** Attempts on which this job fails (bench-rerun-failed.yml: [1]). */
   fail_on_attempts: number[]
   log: string
+  /** How long the job runs, when it is not the sandbox's default (a step that sleeps). */
+  duration_ms?: number
 }
 
 export interface Workflow {
@@ -158,6 +160,8 @@ export interface RunAttempt {
   started_ms: number
   cancelled_ms: number | null
   jobs: Job[]
+  /** How long the attempt runs, when its workflow's jobs say (absent: the sandbox's default timing). */
+  running_ms?: number
 }
 
 export interface Run {

@@ -894,7 +894,8 @@ export class Store {
       const outcome = spec.fail_on_attempts.includes(number) ? 'failure' : 'success'
       return {id: this.nextId(), name: spec.name, attempt: number, outcome, carried_from: null, log: spec.log.replaceAll('{attempt}', String(number)).replaceAll('{seed_id}', run.inputs.seed_id ?? '')}
     })
-    const attempt: RunAttempt = {attempt: number, started_ms: this.now(), cancelled_ms: null, jobs}
+    const durations = workflow.jobs.map((spec) => spec.duration_ms).filter((ms): ms is number => ms !== undefined)
+    const attempt: RunAttempt = {attempt: number, started_ms: this.now(), cancelled_ms: null, jobs, ...(durations.length ? {running_ms: Math.max(...durations)} : {})}
     run.attempts.push(attempt)
     return attempt
   }
@@ -912,7 +913,7 @@ export class Store {
     const elapsed = this.now() - attempt.started_ms
     if (attempt.cancelled_ms !== null) return {status: 'completed', conclusion: 'cancelled'}
     if (elapsed < this.timing.queued_ms) return {status: 'queued', conclusion: null}
-    if (elapsed < this.timing.queued_ms + this.timing.running_ms) return {status: 'in_progress', conclusion: null}
+    if (elapsed < this.timing.queued_ms + (attempt.running_ms ?? this.timing.running_ms)) return {status: 'in_progress', conclusion: null}
     return {status: 'completed', conclusion: attempt.jobs.some((j) => j.outcome === 'failure') ? 'failure' : 'success'}
   }
 
@@ -925,7 +926,7 @@ export class Store {
 
   attemptTimes(attempt: RunAttempt): {started: string; completed: string | null} {
     const started = attempt.started_ms + this.timing.queued_ms
-    const completed = attempt.cancelled_ms ?? attempt.started_ms + this.timing.queued_ms + this.timing.running_ms
+    const completed = attempt.cancelled_ms ?? attempt.started_ms + this.timing.queued_ms + (attempt.running_ms ?? this.timing.running_ms)
     return {started: timestamp(started), completed: this.attemptStatus(attempt).status === 'completed' ? timestamp(completed) : null}
   }
 

@@ -50,6 +50,7 @@ export const fixtureKinds = [
   'pr_with_reviews',
   'pr_with_mixed_threads',
   'workflow_run',
+  'workflow_run_in_progress',
   'release',
   'project',
 ] as const
