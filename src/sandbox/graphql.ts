@@ -276,8 +276,8 @@ function timelineItems(ctx: Context, repo: Repo, issue: Issue, args: Args): Obj 
   const items: Array<{at: string; node: Obj}> = []
   if (itemTypes.includes('ISSUE_COMMENT')) items.push(...issue.comments.map((id) => ({at: repo.comments[id]!.created_at, node: commentNode(ctx, repo, id)})))
   if (itemTypes.includes('CROSS_REFERENCED_EVENT')) items.push(...crossReferences(ctx, repo, issue))
-  const since = typeof args.since === 'string' ? args.since : undefined
-  const list = items.filter((i) => !since || i.at >= since).sort((a, b) => a.at.localeCompare(b.at))
+  const since = typeof args.since === 'string' ? Date.parse(args.since) : NaN
+  const list = items.filter((i) => Number.isNaN(since) || Date.parse(i.at) >= since).sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
   const skip = typeof args.skip === 'number' ? args.skip : 0
   return {...connection(list.slice(skip).map((i) => i.node), args), totalCount: list.length, updatedAt: issue.updated_at}
 }

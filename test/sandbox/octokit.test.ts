@@ -159,8 +159,8 @@ describe('sandbox: Octokit', () => {
   })
 
   it('names a GraphQL field it does not model with HTTP 501', async () => {
-    const error = await s.agent.graphql('{ repository(owner: "ghx-bench", name: "sandbox") { stargazerCount } }').catch((e: {status: number; message: string}) => e)
+    const error = await s.agent.graphql('{ repository(owner: "ghx-bench", name: "sandbox") { diskUsage } }').catch((e: {status: number; message: string}) => e)
     expect(error).to.have.property('status', 501)
-    expect((error as {message: string}).message).to.include('ghx-bench sandbox does not model Repository.stargazerCount')
+    expect((error as {message: string}).message).to.include('ghx-bench sandbox does not model Repository.diskUsage')
   })
 })
