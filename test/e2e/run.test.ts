@@ -213,7 +213,7 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
     // Another server speaking the protocol, standing in for a hosted model: it plays a fixed plan.
     const remote = await startScriptedModels()
     try {
-      const {baseUrl} = remote.register({model: 'oracle', steps: [{tool: 'shell', args: {command: 'gh repo view ghx-bench/sandbox --json name,owner,defaultBranchRef --jq \'{name, owner: .owner.login, defaultBranch: .defaultBranchRef.name}\''}}], final: {kind: 'envelope'}})
+      const {baseUrl} = remote.register({model: 'oracle', steps: [{tool: 'shell', args: {command: 'gh repo view ghx-bench/sandbox --json name,nameWithOwner,defaultBranchRef --jq \'{name, nameWithOwner, defaultBranch: .defaultBranchRef.name}\''}}], final: {kind: 'envelope'}})
       const dir = await makeProject({'.ghxbenchrc.yml': config(SUITES, `endpoint: {base_url: "${baseUrl}", api_key_env: ACME_KEY}`)})
       const result = await runCli(['run', path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--scenario', 'repo-view-001', '--model', 'acme/agent-7', '--run-id', 'remote'], {cwd: dir, env: {CI: '1', ACME_KEY: 'sk-acme-secret-key-0123456789abcdef'}})
       expect(result.code, result.stderr).to.equal(0)
