@@ -41,7 +41,7 @@ const agentDirect: Mode = {
     const gh = await findGh(context)
     if (!gh) throw new Error(GH_INSTALL_HINT)
     const instructions = typeof context.options.instructions === 'string' ? context.options.instructions : INSTRUCTIONS
-    return shellSession(context, await isolatedBin({gh}), instructions)
+    return shellSession(context, await isolatedBin({gh}, ['gh']), instructions)
   },
 }
 

@@ -100,7 +100,7 @@ const ghxMode: Mode = {
     const instructions = await instructionsFor(context, ghx, cwd)
     if (!instructions) throw new Error('ghx skill file not found')
     // node is on the arm's PATH because ghx is a node script (#!/usr/bin/env node).
-    const bin = await isolatedBin({ghx, gh, node: process.execPath})
+    const bin = await isolatedBin({ghx, gh, node: process.execPath}, ['ghx', 'gh'])
     return shellSession(context, bin, instructions.text, {...context.github.nodeEnv, GITHUB_GRAPHQL_URL: context.github.graphqlUrl, GITHUB_TOKEN: context.github.token})
   },
 }

@@ -4,7 +4,7 @@
  * (timeout, stall, Ctrl-C) kills it and everything it started, instead of leaving it running.
  */
 import {spawn} from 'node:child_process'
-import {access, mkdtemp, symlink} from 'node:fs/promises'
+import {access, chmod, mkdtemp, readFile, symlink, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {constants} from 'node:fs'
 import path from 'node:path'
@@ -68,7 +68,17 @@ export function runShellCommand(command: string, options: ShellOptions, signal: 
  * isolated bin, HOME in the run's folder, the target's gh environment and the arm's own variables.
  */
 export function shellSession(context: ModeContext, bin: string, instructions: string, armEnv: Record<string, string> = {}): ModeSession {
-  const env: Record<string, string> = {...context.github.env, PATH: bin, HOME: context.workdir, LANG: 'C.UTF-8', GH_PAGER: 'cat', PAGER: 'cat', NO_COLOR: '1', ...armEnv}
+  const env: Record<string, string> = {
+    ...context.github.env,
+    PATH: bin,
+    HOME: context.workdir,
+    LANG: 'C.UTF-8',
+    GH_PAGER: 'cat',
+    PAGER: 'cat',
+    NO_COLOR: '1',
+    ...armEnv,
+    [CALL_LOG_VARIABLE]: callLogPath(context.workdir),
+  }
   return {
     instructions,
     tools: [SHELL_TOOL],
@@ -102,24 +112,50 @@ export async function whichOnPath(name: string, pathValue = process.env.PATH ?? 
   return undefined
 }
 
+/**
+ * Where a run's shell arm logs each invocation of its counted tools (gh, ghx): one line
+ * `<caller> <tool>` per process started, `agent` when the agent's shell started it, or the counted
+ * tool that did (ghx running gh for its CLI routes). Static accounting reads commands as written; this
+ * log says how often they really ran (a loop over three thread ids runs `ghx run` three times).
+ */
+export const CALL_LOG_VARIABLE = 'GHX_BENCH_CALL_LOG'
+export const callLogPath = (workdir: string) => path.join(workdir, '.ghx-bench-calls.log')
+
+/** The counted invocations of a run, from its call log: `{gh: 3, ghx: 5, 'ghx>gh': 2}`; null without a log. */
+export async function readCallLog(workdir: string): Promise<Record<string, number> | null> {
+  const text = await readFile(callLogPath(workdir), 'utf8').catch(() => null)
+  if (text === null) return null
+  const counts: Record<string, number> = {}
+  for (const line of text.split('\n')) {
+    const [caller, tool] = line.trim().split(' ')
+    if (!caller || !tool) continue
+    const key = caller === 'agent' ? tool : `${caller}>${tool}`
+    counts[key] = (counts[key] ?? 0) + 1
+  }
+  return counts
+}
+
 const bins = new Map<string, Promise<string>>()
 
 /**
- * A bin folder holding links to exactly the named executables (plus the base utilities that exist):
- * the PATH of an isolated arm. Links are read-only and the same for every run of an arm, so one
- * folder per set of tools is made once per process and shared. Returns the folder.
+ * A bin folder holding exactly the named executables (plus the base utilities that exist): the PATH
+ * of an isolated arm. The `counted` tools are small sh wrappers that log each start to the run's call
+ * log and exec the tool (exit code, signals and process group unchanged); the rest are links. The
+ * folder is the same for every run of an arm, so one per set of tools is made once per process and shared.
  */
-export function isolatedBin(tools: Record<string, string>): Promise<string> {
-  const key = JSON.stringify(Object.entries(tools).sort())
+export function isolatedBin(tools: Record<string, string>, counted: readonly string[] = []): Promise<string> {
+  const key = JSON.stringify([Object.entries(tools).sort(), [...counted].sort()])
   let bin = bins.get(key)
   if (!bin) {
-    bin = makeBin(tools)
+    bin = makeBin(tools, counted)
     bins.set(key, bin)
   }
   return bin
 }
 
-async function makeBin(tools: Record<string, string>): Promise<string> {
+const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`
+
+async function makeBin(tools: Record<string, string>, counted: readonly string[]): Promise<string> {
   const folder = await mkdtemp(path.join(tmpdir(), 'ghx-bench-bin-'))
   const links: Record<string, string> = {}
   for (const name of BASE_UTILITIES) {
@@ -127,6 +163,20 @@ async function makeBin(tools: Record<string, string>): Promise<string> {
     if (found) links[name] = found
   }
   Object.assign(links, tools)
-  await Promise.all(Object.entries(links).map(([name, target]) => symlink(target, path.join(folder, name))))
+  await Promise.all(
+    Object.entries(links).map(async ([name, target]) => {
+      const file = path.join(folder, name)
+      if (!counted.includes(name)) return symlink(target, file)
+      // The tool's own children see it as their caller: ghx's gh calls are not the agent's.
+      const wrapper = [
+        '#!/bin/sh',
+        `[ -n "$${CALL_LOG_VARIABLE}" ] && printf '%s %s\\n' "\${GHX_BENCH_CALLER:-agent}" ${name} >> "$${CALL_LOG_VARIABLE}"`,
+        `GHX_BENCH_CALLER=${name} exec ${shellQuote(target)} "$@"`,
+        '',
+      ].join('\n')
+      await writeFile(file, wrapper)
+      await chmod(file, 0o755)
+    }),
+  )
   return folder
 }

@@ -103,6 +103,11 @@ export const rowSchema = {
         by_category: {type: 'object', additionalProperties: count, description: 'gh_cli, ghx_capability, mcp_tool, shell, other'},
         by_operation: {type: 'object', additionalProperties: count, description: 'canonical operation (issue.labels.add) -> calls'},
         by_route: {type: 'object', additionalProperties: count, description: 'ghx routes from its envelopes (cli, graphql, rest) -> calls'},
+        invocations: {
+          type: 'object',
+          additionalProperties: count,
+          description: 'gh and ghx processes the run started: counted as they ran where the arm logs them (a loop body counts each pass; `ghx>gh` are ghx’s own gh calls), else as written in the commands',
+        },
       },
     },
     github_api_calls: {type: ['integer', 'null'], minimum: 0},

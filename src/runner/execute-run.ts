@@ -11,6 +11,7 @@ import path from 'node:path'
 import {countTokens} from 'gpt-tokenizer'
 import {sumUsage} from '../agent/agent-loop.js'
 import {toolPayload} from '../agent/chat-completions.js'
+import {readCallLog} from '../agent/shell-tool.js'
 import {resolveVariables} from '../github/fixtures/bindings.js'
 import {assertFixturesAsSeeded, resetFixtures, seedForIteration} from '../github/fixtures/index.js'
 import type {Manifest} from '../github/fixtures/manifest.js'
@@ -89,6 +90,8 @@ interface Attempt {
   toolSchema: Row['tool_schema']
   /** The session's tools that come from an MCP server. */
   mcpTools: string[]
+  /** gh/ghx processes the run really started (its shell arm's call log), when it has one. */
+  invocations: Record<string, number> | null
 }
 
 const ZERO_USAGE: Usage = {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}
@@ -153,7 +156,7 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
   const startedAt = new Date()
   const started = performance.now()
   const timing = {model_ms: 0, tools_ms: 0, session_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 0}
-  const base = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing, toolSchema: undefined as Row['tool_schema'], mcpTools: [] as string[]}
+  const base = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing, toolSchema: undefined as Row['tool_schema'], mcpTools: [] as string[], invocations: null as Record<string, number> | null}
   const finish = (partial: Pick<Attempt, 'outcome' | 'error' | 'retryable'> & Partial<Attempt>): Attempt => {
     const tokens = partial.tokens ?? tokensOf(ZERO_USAGE)
     return {
@@ -247,6 +250,7 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     }
     base.agentMs = performance.now() - agentStarted
     base.apiCalls = access.apiCalls()
+    base.invocations = await readCallLog(workdir)
     const toolMs = trace.turns.flatMap((t) => t.tool_calls).reduce((sum, call) => sum + call.ms, 0)
     timing.turns = trace.turns.length
     timing.tools_ms = toolMs
@@ -368,7 +372,7 @@ export async function executeRun(ctx: SuiteContext, run: PlannedRun, scenario: S
     latency_ms_agent: last.agentMs,
     tokens: last.tokens,
     cost_usd: cost,
-    tool_calls: {total: toolCalls.length, failed: accounting.failed, by_category: accounting.by_category, by_operation: accounting.by_operation, by_route: accounting.by_route},
+    tool_calls: {total: toolCalls.length, failed: accounting.failed, by_category: accounting.by_category, by_operation: accounting.by_operation, by_route: accounting.by_route, invocations: last.invocations ?? accounting.invocations},
     github_api_calls: last.apiCalls,
     checkpoints: last.checkpoints.map((c) => ({name: c.name, passed: c.passed, expected: c.expected, actual: c.actual, message: c.message, task: c.task, result: c.result})),
     retries: attempts.length - 1,

@@ -6,6 +6,7 @@ import {expect} from 'chai'
 import agentDirectPlugin from '../../plugins/mode-agent-direct/index.js'
 import ghxPlugin from '../../plugins/mode-ghx/index.js'
 import mcpPlugin, {githubHostOf} from '../../plugins/mode-mcp/index.js'
+import {readCallLog} from '../../src/agent/shell-tool.js'
 import type {Mode, ModeContext, ModeSession} from '../../src/plugins/api.js'
 import {nodeEnvFor} from '../../src/runner/target.js'
 import {startSandbox, type Sandbox} from '../../src/sandbox/index.js'
@@ -53,6 +54,23 @@ describe('built-in modes (sandbox)', function () {
     } finally {
       process.env.PATH = parentPath
     }
+  })
+
+  it('shell arms log every gh/ghx process they really start: a loop counts each pass, a tool’s own gh calls apart', async () => {
+    const ctx = await context()
+    const session = await mode(agentDirectPlugin).open(ctx)
+    sessions.push(session)
+    const loop = await shell(session, 'for n in 1 2 3; do gh api user --jq .login; done; gh --version >/dev/null; false || true')
+    expect(loop.ok, loop.output).to.equal(true)
+    expect(await readCallLog(ctx.workdir)).to.deep.equal({gh: 4})
+    // A tool started by a counted tool is logged as its call, not the agent's.
+    const skill = path.join(ctx.workdir, 'SKILL.md')
+    await writeFile(skill, '# ghx\n')
+    const ghxCtx = await context({ghx: STAND_IN, skill})
+    const ghx = await mode(ghxPlugin).open(ghxCtx)
+    sessions.push(ghx)
+    await shell(ghx, `ghx --version; ghx run repo.view --input '{"owner":"ghx-bench","name":"sandbox"}' > /dev/null; GHX_BENCH_CALLER=ghx gh --version > /dev/null`)
+    expect(await readCallLog(ghxCtx.workdir)).to.deep.equal({ghx: 2, 'ghx>gh': 1})
   })
 
   it('agent_direct: unavailable, with the install hint, when gh is missing', async () => {
