@@ -49,7 +49,7 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
     // Mutation testing: every workflow scenario's run is undone change by change, and some checkpoint catches each.
     const {mutation} = calibration
     expect(mutation.mode).to.equal('agent_direct')
-    expect(mutation.reports.map((r) => r.scenario_id).sort()).to.deep.equal(workflows.filter((id) => id.includes('-wf-')).sort())
+    expect(mutation.reports.map((r) => r.scenario_id).sort()).to.deep.equal([...workflows].sort())
     for (const report of mutation.reports) {
       expect(report.perturbations.length, report.scenario_id).to.be.above(0)
       expect(report.weak, report.scenario_id).to.deep.equal([])
@@ -59,10 +59,14 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
   })
 
   it('mutation testing reports a checkpoint set that survives undoing part of the work as weak (exit 1)', async () => {
-    // Without its label checkpoints, nothing notices when the enhancement label the run added is removed again.
+    // Its label checkpoints replaced by one that reads the issue but checks only its title: nothing notices
+    // when the enhancement label the run added is removed again.
     const weak = (await readFile(path.join(SUITES, 'scenarios', 'issue-triage-comment-wf-001.yml'), 'utf8'))
       .replace('id: issue-triage-comment-wf-001', 'id: issue-weak-labels-wf-001')
-      .replace(/\n {4}- name: enhancement_added[\s\S]*?\nreference:/, '\nreference:')
+      .replace(
+        /\n {4}- name: enhancement_added[\s\S]*?\nreference:/,
+        '\n    - name: issue_has_title\n      task: issue.view\n      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue_number}}"}\n      condition: {type: non_empty, path: title}\nreference:',
+      )
     const dir = await makeProject({'.ghxbenchrc.yml': config('catalogue'), 'catalogue/scenarios/issue-weak-labels-wf-001.yml': weak})
     const result = await runCli(['validate', '--calibrate', '--mode', 'agent_direct'], {cwd: dir})
     expect(result.code, result.stdout + result.stderr).to.equal(1)
