@@ -7,7 +7,7 @@ export const rowFlags = {
   input: Flags.string({char: 'i', multiple: true, description: 'results file or folder (ghx-bench JSONL, ghx-router JSONL, ghx eval results.json/.csv); repeatable'}),
   'run-id': Flags.string({description: 'read results_dir/<run-id>.jsonl'}),
   out: Flags.string({char: 'o', description: 'output folder (default: reports_dir/<run-id>, or reports_dir/latest for several runs)'}),
-  format: Flags.string({description: 'output formats, comma-separated', default: 'md,json'}),
+  format: Flags.string({description: 'output formats, comma-separated: md, json, junit, html (report only: junit.xml, summary.html)', default: 'md,json'}),
   baseline: Flags.string({description: 'baseline mode (default: gate.baseline of the config, agent_direct)'}),
   seed: Flags.integer({description: 'bootstrap seed (recorded in the output)', default: DEFAULT_SEED}),
   resamples: Flags.integer({description: 'bootstrap resamples', default: DEFAULT_RESAMPLES, min: 100}),
@@ -38,7 +38,7 @@ export function reportOptions(flags: RowFlagValues): ReportOptions {
 
 function parseFormats(value: string): Format[] {
   const formats = value.split(',').map((f) => f.trim())
-  const unknown = formats.filter((f) => f !== 'md' && f !== 'json')
-  if (unknown.length > 0) throw new Error(`unknown format ${unknown.join(', ')} (known: md, json)`)
+  const unknown = formats.filter((f) => f !== 'md' && f !== 'json' && f !== 'junit' && f !== 'html')
+  if (unknown.length > 0) throw new Error(`unknown format ${unknown.join(', ')} (known: md, json, junit, html)`)
   return formats as Format[]
 }

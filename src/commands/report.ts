@@ -1,3 +1,4 @@
+import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
 import {reportOptions, rowFlags} from '../cli/report-flags.js'
 import type {Report} from '../report/summary.js'
@@ -10,8 +11,17 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --run-id 2026-11-22T10-00-00Z',
     '<%= config.bin %> <%= command.id %> --input ../shared/datasets/ghx-router-codex-5.3 --format md',
+    '<%= config.bin %> <%= command.id %> --format md,json,html   # also summary.html: charts, gate, runs and their traces, in one file',
+    '<%= config.bin %> <%= command.id %> --format md,json,junit   # also junit.xml: one testcase per scenario x mode',
+    '<%= config.bin %> <%= command.id %> --compare 2026-11-21T10-00-00Z --fail-on-regression   # or a summary.json kept as a baseline',
   ]
-  static override flags = rowFlags
+  static override flags = {
+    ...rowFlags,
+    compare: Flags.string({description: 'also compare with a previous run: its run id, its results file or folder, or a summary.json (a blessed baseline); writes compare.md and compare.json'}),
+    'fail-on-regression': Flags.boolean({description: 'with --compare: exit 1 when anything regressed beyond tolerance', dependsOn: ['compare']}),
+    tolerance: Flags.string({description: 'with --compare: % a median (tokens, latency, tool calls) may rise, and points a gate reduction may fall, before it is a regression', default: '10'}),
+    'rate-tolerance': Flags.string({description: 'with --compare: points a success rate may fall, and a gate rate worsen, before it is a regression', default: '5'}),
+  }
 
   async run(): Promise<Report> {
     const {produceReport} = await import('../report/produce.js')
@@ -23,6 +33,31 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
       .join('; ')
     this.log(`${report.rows} rows: ${modes}`)
     for (const file of files) this.log(`wrote ${file}`)
+    if (this.flags.compare) await this.compareWith(this.flags.compare, report, config)
     return report
+  }
+
+  /** --compare: this run against a previous one; exit 1 on a regression only under --fail-on-regression. */
+  private async compareWith(against: string, report: Report, config: Awaited<ReturnType<ReportCommand['loadBenchConfig']>>): Promise<void> {
+    const {produceRunComparison} = await import('../report/baseline-compare.js')
+    const tolerance = (flag: 'tolerance' | 'rate-tolerance'): number => {
+      const value = Number(this.flags[flag])
+      if (!Number.isFinite(value) || value < 0) this.error(`--${flag} must be a number >= 0, not "${this.flags[flag]}"`, {exit: 2})
+      return value
+    }
+    const tolerances = {relative_pct: tolerance('tolerance'), rate_points: tolerance('rate-tolerance')}
+    const {comparison, files} = await produceRunComparison(config, report, {...reportOptions(this.flags), against, tolerances})
+    for (const warning of comparison.warnings) this.logToStderr(`warning: ${warning}`)
+    this.log(`against ${comparison.previous.source}: ${comparison.regressions === 0 ? 'no regression' : `${comparison.regressions} regression(s)`} beyond tolerance (${tolerances.relative_pct}% / ${tolerances.rate_points} points)`)
+    const fmt = (value: number | null): string => (value === null ? '–' : String(Math.round(value * 10) / 10))
+    const flagged = [
+      ...comparison.modes.flatMap((m) => m.metrics.filter((x) => x.regressed).map((x) => `${m.mode}: ${x.name} ${fmt(x.previous)} -> ${fmt(x.current)}`)),
+      ...comparison.checks.filter((c) => c.regressed).map((c) => `${c.candidate} vs ${c.baseline}: ${c.name} ${fmt(c.previous)} -> ${fmt(c.current)}`),
+      ...comparison.scenarios.flatMap((s) => s.metrics.filter((x) => x.regressed).map((x) => `${s.scenario_id} ${s.mode}: ${x.name} ${fmt(x.previous)} -> ${fmt(x.current)}`)),
+    ]
+    for (const line of flagged.slice(0, 20)) this.log(`  regressed: ${line}`)
+    if (flagged.length > 20) this.log(`  … and ${flagged.length - 20} more (see compare.md)`)
+    for (const file of files) this.log(`wrote ${file}`)
+    if (this.flags['fail-on-regression'] && comparison.regressions > 0) this.exit(1)
   }
 }

@@ -4,6 +4,7 @@
  * object outlives its line.
  */
 import type {Row} from '../results/row-schema.js'
+import {addFailure, emptyFailures, mergeFailures, toPortableFailures, type FailureLog, type PortableFailures} from './failures.js'
 
 /** An append-only typed array that doubles as it fills. */
 class Growable<A extends Float64Array | Uint8Array> {
@@ -153,6 +154,8 @@ export interface Aggregate {
   tool_calls_by_operation: Map<string, Map<string, number>>
   /** Whether any row carries a cost above zero (the predecessors recorded 0 when they had none). */
   has_cost: boolean
+  /** The failed runs: counted per scenario x mode, the first ones in detail. */
+  failures: FailureLog
 }
 
 /** The aggregate with some scenarios taken out of some modes (not applicable to a pair); the original is untouched. */
@@ -177,6 +180,7 @@ export function emptyAggregate(): Aggregate {
     tool_calls_by_category: new Map(),
     tool_calls_by_operation: new Map(),
     has_cost: false,
+    failures: emptyFailures(),
   }
 }
 
@@ -245,6 +249,7 @@ export function addRow(aggregate: Aggregate, row: Row): void {
   addCounts(aggregate.tool_calls_by_category, row.mode, row.tool_calls.by_category)
   addCounts(aggregate.tool_calls_by_operation, row.mode, row.tool_calls.by_operation)
   if (row.cost_usd !== null && row.cost_usd > 0) aggregate.has_cost = true
+  addFailure(aggregate.failures, row)
 }
 
 function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
@@ -270,6 +275,7 @@ export interface PortableAggregate {
   tool_calls_by_category: Array<[string, Array<[string, number]>]>
   tool_calls_by_operation: Array<[string, Array<[string, number]>]>
   has_cost: boolean
+  failures: PortableFailures
 }
 
 export function toPortable(aggregate: Aggregate): PortableAggregate {
@@ -292,6 +298,7 @@ export function toPortable(aggregate: Aggregate): PortableAggregate {
     tool_calls_by_category: counts(aggregate.tool_calls_by_category),
     tool_calls_by_operation: counts(aggregate.tool_calls_by_operation),
     has_cost: aggregate.has_cost,
+    failures: toPortableFailures(aggregate.failures),
   }
 }
 
@@ -316,4 +323,5 @@ export function mergePortable(into: Aggregate, other: PortableAggregate): void {
   for (const [mode, entries] of other.tool_calls_by_category) addCounts(into.tool_calls_by_category, mode, Object.fromEntries(entries))
   for (const [mode, entries] of other.tool_calls_by_operation) addCounts(into.tool_calls_by_operation, mode, Object.fromEntries(entries))
   into.has_cost ||= other.has_cost
+  mergeFailures(into.failures, other.failures)
 }

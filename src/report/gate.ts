@@ -6,6 +6,7 @@
  */
 import type {Profile, ThresholdKey, Thresholds} from '../spec/schemas/profile.js'
 import type {Comparison, Estimate} from './compare.js'
+import {minimumDetectableEffect} from './mde.js'
 import type {GateDocument} from './report-schema.js'
 
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'skipped'
@@ -82,6 +83,8 @@ export function evaluateGate(comparison: Comparison, resolved: ResolvedThreshold
       interval: estimate?.interval ?? null,
       verdict,
       detail: verdict === 'skipped' && estimate ? `${detail} (no data)` : detail,
+      // The efficiency checks' MDE; a reliability check is a rate, whose interval says it.
+      mde: group === 'efficiency' ? minimumDetectableEffect(estimate?.interval) : null,
     }
   })
   const verdicts = new Set(checks.map((c) => c.verdict))

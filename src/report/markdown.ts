@@ -1,9 +1,23 @@
 /**
  * Markdown for GitHub and $GITHUB_STEP_SUMMARY: short tables, numbers rounded for reading, intervals
- * in brackets, "–" where there is no data.
+ * in brackets, "–" where there is no data. Fit for a PR comment too: long lists fold into <details>
+ * and are bounded (at most MAX_LISTED failed runs, then "… and N more (see summary.json)"), every text
+ * that comes from a row is escaped and cut short, so one huge error message cannot break the page.
  */
+import {MDE_NOTE, minimumDetectableEffect} from './mde.js'
 import type {GateDocument} from './report-schema.js'
-import type {Report} from './summary.js'
+import type {Failures, Report} from './summary.js'
+
+/** Failed runs, and scenario x mode pairs with failures, listed at most. */
+export const MAX_LISTED = 50
+/** Scenarios listed in the scenario x mode table at most. */
+export const MAX_SCENARIOS = 200
+/** Characters the failed-run details may take, whatever their number (a PR comment holds 65,536). */
+const DETAILS_BUDGET = 16_000
+/** Failing checkpoints shown per failed run. */
+const CHECKPOINTS_SHOWN = 3
+/** Scenarios with more than this are folded into <details>. */
+const FOLD_SCENARIOS = 25
 
 export function num(value: number | null | undefined, digits = 0): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–'
@@ -15,9 +29,126 @@ function interval(values: ReadonlyArray<number | null> | null | undefined, digit
   return ` [${num(values[0], digits)}, ${num(values[1], digits)}]`
 }
 
-function table(header: string[], rows: string[][]): string {
-  const align = header.map((_, i) => (i === 0 ? ':--' : '--:'))
+/** `left`: how many leading columns are text (left-aligned), or one letter a column, l or r. */
+function table(header: string[], rows: string[][], left: number | string = 1): string {
+  const align = header.map((_, i) => ((typeof left === 'number' ? i < left : left[i] === 'l') ? ':--' : '--:'))
   return [header, align, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n')
+}
+
+/** Cuts text to `limit` characters with an ellipsis, on one line. */
+function oneLine(text: string, limit: number): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '').trim()
+  return flat.length <= limit ? flat : flat.slice(0, limit - 1) + '…'
+}
+
+/** Text from a row, safe in a table cell: no markup, no HTML, no pipes, one line. */
+export function plain(text: string, limit = 200): string {
+  return oneLine(text, limit)
+    .replace(/[\\`*[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, (c) => `\\${c}`)
+    .replace(/&(?=#?[A-Za-z0-9]+;)/g, '&amp;')
+    .replace(/</g, '&lt;')
+}
+
+/** Text from a row as inline code in a table cell (a pipe is escaped even inside code in a GFM table). */
+export function code(text: string, limit = 80): string {
+  const body = oneLine(text, limit).replace(/\|/g, '\\|')
+  const fence = body.includes('`') ? '``' : '`'
+  return body === '' ? '""' : `${fence}${fence === '``' ? ' ' : ''}${body}${fence === '``' ? ' ' : ''}${fence}`
+}
+
+function folded(summary: string, body: string[]): string[] {
+  return ['<details>', `<summary>${summary}</summary>`, '', ...body, '', '</details>']
+}
+
+const countsText = (counts: Record<string, number>): string =>
+  Object.entries(counts)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([name, n]) => `${plain(name, 60)} ${n}`)
+    .join(', ')
+
+/** Where a trace is, for a reader: under the results folder the rows came from. */
+function tracePath(trace: string | null, root: string | null | undefined): string {
+  if (!trace) return '–'
+  return code(root && root !== '.' ? `${root.replace(/\/+$/, '')}/${trace}` : trace, 160)
+}
+
+/** Why one run failed: its error, then its failing checkpoints with expected and actual. */
+function reason(run: Failures['runs'][number]): string {
+  const parts: string[] = []
+  if (run.error) parts.push(`**${plain(run.error.type, 60)}**: ${plain(run.error.message, 200)}`)
+  for (const checkpoint of run.checkpoints.slice(0, CHECKPOINTS_SHOWN)) {
+    const expected = checkpoint.expected === null ? '' : ` expected ${code(checkpoint.expected)},`
+    const actual = checkpoint.actual === null ? '' : ` got ${code(checkpoint.actual)}`
+    const message = checkpoint.message ? ` — ${plain(checkpoint.message, 120)}` : ''
+    parts.push(`✗ ${code(checkpoint.name, 60)}:${expected}${actual}${message}`)
+  }
+  if (run.checkpoints.length > CHECKPOINTS_SHOWN) parts.push(`… and ${run.checkpoints.length - CHECKPOINTS_SHOWN} more failing checkpoint(s)`)
+  if (run.retries > 0) parts.push(`after ${run.retries} infrastructure retr${run.retries === 1 ? 'y' : 'ies'}`)
+  return parts.length === 0 ? 'no error or checkpoint recorded' : parts.join('<br>')
+}
+
+/**
+ * The failed runs: a table per scenario x mode (outcomes and error types, every failure counted) and
+ * the runs themselves folded in <details> (outcome, reason, failing checkpoints, trace), bounded.
+ */
+export function renderFailures(failures: Failures | undefined, traceRoot: string | null | undefined, source: string, heading = '## Failed runs'): string[] {
+  if (!failures || failures.failed_runs === 0) return []
+  const pairs = failures.by_scenario_mode
+  const out = [
+    '',
+    heading,
+    '',
+    `${failures.failed_runs} run(s) failed in ${pairs.length} scenario × mode pair(s).`,
+    '',
+    table(
+      ['scenario', 'mode', 'failed', 'outcomes', 'error types'],
+      pairs.slice(0, MAX_LISTED).map((p) => [plain(p.scenario_id, 100), `\`${p.mode}\``, `${p.failed} of ${p.runs}`, countsText(p.outcomes), countsText(p.error_types)]),
+      5,
+    ),
+  ]
+  if (pairs.length > MAX_LISTED) out.push('', `… and ${pairs.length - MAX_LISTED} more scenario × mode pair(s) with failures (see ${source}).`)
+  const rows: string[][] = []
+  let used = 0
+  for (const run of failures.runs) {
+    if (rows.length >= MAX_LISTED) break
+    const row = [plain(run.scenario_id, 100), `\`${run.mode}\``, `${plain(run.run_id, 60)} #${run.iteration}`, run.outcome, reason(run), tracePath(run.trace, traceRoot)]
+    const size = row.reduce((n, cell) => n + cell.length + 3, 0)
+    if (rows.length > 0 && used + size > DETAILS_BUDGET) break
+    used += size
+    rows.push(row)
+  }
+  const rest = failures.failed_runs - rows.length
+  const body = [table(['scenario', 'mode', 'run', 'outcome', 'reason', 'trace'], rows, 6)]
+  if (rest > 0) body.push('', `… and ${rest} more (see ${source}${failures.runs.length < failures.failed_runs ? ', which keeps the first 20 per scenario × mode; every row is in the results' : ''}).`)
+  out.push('', ...folded(`Each failed run: outcome, error, failing checkpoints (expected, got), trace — ${rows.length} of ${failures.failed_runs} shown`, body))
+  return out
+}
+
+/** The per-scenario x mode table: pass rate, median active tokens, median wall latency, median tool calls. */
+function scenarioTable(report: Report, modeNames: string[]): string[] {
+  const scenarioIds = [...new Set([...report.scenarios.map((s) => s.scenario_id), ...(report.not_applicable ?? []).filter((n) => modeNames.includes(n.mode)).map((n) => n.scenario_id)])].sort()
+  const cell = new Map(report.scenarios.map((s) => [`${s.scenario_id}\u0000${s.mode}`, s]))
+  const notApplicable = new Set((report.not_applicable ?? []).map((n) => `${n.scenario_id}\u0000${n.mode}`))
+  const shown = scenarioIds.slice(0, MAX_SCENARIOS)
+  const rows = shown.map((id) => [
+    plain(id, 100),
+    ...modeNames.map((mode) => {
+      const s = cell.get(`${id}\u0000${mode}`)
+      if (!s) return notApplicable.has(`${id}\u0000${mode}`) ? 'n/a' : '–'
+      const passed = s.success_rate === null ? null : Math.round((s.success_rate / 100) * s.runs)
+      const mark = passed === null ? '' : passed === s.runs ? '✅ ' : '❌ '
+      const rate = passed === null ? '–' : `${passed}/${s.runs} (${num(s.success_rate)}%)`
+      return `${mark}${rate} · ${num(s.median_tokens_active)} · ${num(s.median_latency_ms_wall)} · ${num(s.median_tool_calls, 1)}`
+    }),
+  ])
+  const body = [
+    'Per scenario and mode: passed/runs (pass rate) · median active tokens · median wall ms · median tool calls. n/a: the scenario declares the mode cannot solve it (reasons under *Not applicable*); –: no rows.',
+    '',
+    table(['scenario', ...modeNames.map((m) => `\`${m}\``)], rows),
+  ]
+  if (scenarioIds.length > shown.length) body.push('', `… and ${scenarioIds.length - shown.length} more scenario(s) (see summary.json).`)
+  return ['', '## Scenarios', '', ...(scenarioIds.length > FOLD_SCENARIOS ? folded(`${scenarioIds.length} scenarios × ${modeNames.length} modes`, body) : body)]
 }
 
 /** Tool calls per run by category and by canonical operation, side by side across modes. */
@@ -34,12 +165,28 @@ function toolCallTables(report: Report): string[] {
   return [...category, ...operation]
 }
 
+function mde(values: ReadonlyArray<number | null> | null | undefined): string {
+  return num(minimumDetectableEffect(values), 1)
+}
+
+/** One line a reader sees first: did every run pass, and if not, how many failed where. */
+function headline(report: Report): string {
+  const failed = report.failures?.failed_runs ?? report.scenarios.reduce((n, s) => n + s.runs - Math.round(((s.success_rate ?? 0) / 100) * s.runs), 0)
+  if (failed === 0) return `✅ All ${report.rows} runs passed.`
+  const modes = Object.entries(report.modes)
+    .filter(([, m]) => m.success_rate !== null && m.success_rate < 100)
+    .map(([mode, m]) => `\`${mode}\` ${m.runs - Math.round(((m.success_rate ?? 0) / 100) * m.runs)}`)
+  return `❌ ${failed} of ${report.rows} runs failed (${modes.join(', ')}): see *Failed runs* for each one's reason and trace.`
+}
+
 export function renderReportMarkdown(report: Report): string {
   const modes = Object.entries(report.modes)
   const out: string[] = [
     '# ghx-bench report',
     '',
     `${report.rows} rows from ${report.run_ids.length} run(s); baseline \`${report.baseline}\`; bootstrap seed ${report.bootstrap.seed}, ${report.bootstrap.resamples} resamples. Generated ${report.generated_at}.`,
+    '',
+    headline(report),
     '',
     '## Modes',
     '',
@@ -75,69 +222,103 @@ export function renderReportMarkdown(report: Report): string {
       `Reductions are medians over scenarios of per-scenario median reductions on the stable sample (${e.eligible_scenarios} of ${e.total_scenarios} scenarios comparable); positive means the candidate spends less.`,
       '',
       table(
-        ['measure', 'value [95% CI]'],
+        ['measure', 'value [95% CI]', 'MDE'],
         [
-          ['success rate delta (points)', `${num(delta.reliability.success_rate_delta_pp.value, 1)}${interval(delta.reliability.success_rate_delta_pp.interval)}`],
-          ['active tokens reduction %', `${num(e.tokens_active_reduction_pct.value, 1)}${interval(e.tokens_active_reduction_pct.interval)}`],
-          ['wall latency reduction %', `${num(e.latency_reduction_pct.value, 1)}${interval(e.latency_reduction_pct.interval)}`],
-          ['tool call reduction %', `${num(e.tool_call_reduction_pct.value, 1)}${interval(e.tool_call_reduction_pct.interval)}`],
+          ['success rate delta (points)', `${num(delta.reliability.success_rate_delta_pp.value, 1)}${interval(delta.reliability.success_rate_delta_pp.interval)}`, '–'],
+          ['active tokens reduction %', `${num(e.tokens_active_reduction_pct.value, 1)}${interval(e.tokens_active_reduction_pct.interval)}`, mde(e.tokens_active_reduction_pct.interval)],
+          ['wall latency reduction %', `${num(e.latency_reduction_pct.value, 1)}${interval(e.latency_reduction_pct.interval)}`, mde(e.latency_reduction_pct.interval)],
+          ['tool call reduction %', `${num(e.tool_call_reduction_pct.value, 1)}${interval(e.tool_call_reduction_pct.interval)}`, mde(e.tool_call_reduction_pct.interval)],
           [
             'cost reduction %, worst scenario',
             e.cost_reduction_pct ? `${num(e.cost_reduction_pct.value, 1)}${interval(e.cost_reduction_pct.interval)} (${e.cost_reduction_pct.worst_scenario})` : 'no cost data',
+            e.cost_reduction_pct ? mde(e.cost_reduction_pct.interval) : '–',
           ],
         ],
       ),
     )
   }
+  if (report.deltas.length > 0) out.push('', MDE_NOTE)
+  out.push(...scenarioTable(report, modes.map(([mode]) => mode)))
+  out.push(...renderFailures(report.failures, report.trace_root, 'summary.json'))
   out.push(...toolCallTables(report))
-  const scenarioIds = [...new Set(report.scenarios.map((s) => s.scenario_id))].sort()
-  const modeNames = modes.map(([mode]) => mode)
-  const cell = new Map(report.scenarios.map((s) => [`${s.scenario_id}\u0000${s.mode}`, s]))
-  const notApplicable = new Map((report.not_applicable ?? []).map((n) => [`${n.scenario_id}\u0000${n.mode}`, n.reason]))
-  out.push(
-    '',
-    '## Scenarios',
-    '',
-    'Per scenario and mode: success % · median active tokens · median wall ms · median tool calls; n/a: the mode cannot solve the scenario (its reason is under *Not applicable*).',
-    '',
-    table(
-      ['scenario', ...modeNames.map((m) => `\`${m}\``)],
-      scenarioIds.map((id) => [
-        id,
-        ...modeNames.map((mode) => {
-          const s = cell.get(`${id}\u0000${mode}`)
-          if (!s && notApplicable.has(`${id}\u0000${mode}`)) return 'n/a'
-          return s ? `${num(s.success_rate)}% · ${num(s.median_tokens_active)} · ${num(s.median_latency_ms_wall)} · ${num(s.median_tool_calls, 1)}` : '–'
-        }),
-      ]),
-    ),
-  )
-  if (notApplicable.size > 0) {
+  const notApplicable = report.not_applicable ?? []
+  if (notApplicable.length > 0) {
     const reasons = new Map<string, string[]>()
     for (const n of report.not_applicable ?? []) reasons.set(`${n.mode}: ${n.reason}`, [...(reasons.get(`${n.mode}: ${n.reason}`) ?? []), n.scenario_id])
-    out.push('', '## Not applicable', '', ...[...reasons].map(([reason, ids]) => `- \`${reason.split(':')[0]}\`${reason.slice(reason.indexOf(':'))} (${[...new Set(ids)].sort().join(', ')})`))
+    out.push('', '## Not applicable', '', ...[...reasons].map(([reason, ids]) => `- \`${reason.split(':')[0]}\`${plain(reason.slice(reason.indexOf(':')), 300)} (${[...new Set(ids)].sort().join(', ')})`))
   }
-  if (report.warnings.length > 0) out.push('', '## Warnings', '', ...report.warnings.map((w) => `- ${w}`))
+  if (report.warnings.length > 0) out.push('', '## Warnings', '', ...report.warnings.slice(0, MAX_LISTED).map((w) => `- ${plain(w, 400)}`))
+  if (report.warnings.length > MAX_LISTED) out.push(`- … and ${report.warnings.length - MAX_LISTED} more (see summary.json)`)
   return out.join('\n') + '\n'
 }
 
 const VERDICT_MARK: Record<string, string> = {pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive', skipped: '➖ skipped'}
 
+const METRIC_OF_CHECK: Record<string, {metric: 'tokens_active' | 'latency_wall' | 'tool_calls' | 'cost'; unit: string; digits: number}> = {
+  efficiency_tokens_active_reduction: {metric: 'tokens_active', unit: 'active tokens', digits: 0},
+  efficiency_latency_reduction: {metric: 'latency_wall', unit: 'wall ms', digits: 0},
+  efficiency_tool_call_reduction: {metric: 'tool_calls', unit: 'tool calls', digits: 1},
+  efficiency_cost_reduction: {metric: 'cost', unit: 'USD', digits: 4},
+}
+
+/** Scenarios behind a failing or inconclusive efficiency check: the worst reductions first. */
+const WORST_SHOWN = 5
+
+/** A check's MDE: efficiency checks only (gate.json written before it was recorded: computed here). */
+function checkMde(check: GateDocument['checks'][number]): number | null {
+  if (check.mde !== undefined) return check.mde
+  return check.group === 'efficiency' ? minimumDetectableEffect(check.interval) : null
+}
+
+/** Why each check that did not pass came out as it did. */
+function gateWhy(gate: GateDocument): string[] {
+  const lines: string[] = []
+  for (const check of gate.checks) {
+    if (check.verdict !== 'fail' && check.verdict !== 'inconclusive') continue
+    const mdeValue = checkMde(check)
+    let line = `- \`${check.name}\`: ${num(check.value, 1)} against ${check.operator} ${num(check.threshold, 1)}`
+    if (check.verdict === 'inconclusive') {
+      line += `; the 95% interval${interval(check.interval)} straddles the threshold`
+      const margin = check.value === null ? null : Math.abs(check.value - check.threshold)
+      if (mdeValue !== null && margin !== null && margin > 0) {
+        line += ` (MDE ${num(mdeValue, 1)}, margin ${num(margin, 1)}: about ${num(Math.max(1, (mdeValue / margin) ** 2), 1)}× the runs would resolve it)`
+      }
+    } else if (gate.decision === 'ci' && check.interval) line += `; the whole 95% interval${interval(check.interval)} is on the wrong side`
+    const metric = METRIC_OF_CHECK[check.name]
+    if (metric) {
+      const worst = gate.comparison.scenarios
+        .filter((s) => s.eligible && s.reduction_pct[metric.metric] !== null)
+        .sort((a, b) => a.reduction_pct[metric.metric]! - b.reduction_pct[metric.metric]!)
+        .slice(0, WORST_SHOWN)
+        .map((s) => `${plain(s.scenario_id, 100)} ${num(s.baseline[metric.metric], metric.digits)} → ${num(s.candidate[metric.metric], metric.digits)} (${num(s.reduction_pct[metric.metric], 1)}%)`)
+      if (worst.length > 0) line += `. Worst scenarios (median ${metric.unit}, \`${gate.baseline}\` → \`${gate.candidate}\`): ${worst.join('; ')}`
+    } else if (check.group === 'reliability' && gate.failures && gate.failures.failed_runs > 0) line += '. The failed runs are listed below'
+    lines.push(line + '.')
+  }
+  return lines.length === 0 ? [] : ['', '## Why', '', ...lines]
+}
+
 export function renderGateMarkdown(gate: GateDocument): string {
   const rows = gate.checks.map((c) => [
     `\`${c.name}\``,
-    `${num(c.value, 1)}${interval(c.interval)}`,
+    num(c.value, 1),
     `${c.operator} ${num(c.threshold, 1)}`,
+    c.interval && c.interval.every((v) => v !== null) ? interval(c.interval).trim() : '–',
+    num(checkMde(c), 1),
     VERDICT_MARK[c.verdict]!,
-    c.detail,
+    plain(c.detail, 200),
   ])
   return [
     `# ghx-bench gate: ${gate.profile} — ${VERDICT_MARK[gate.verdict]}`,
     '',
     `\`${gate.candidate}\` against \`${gate.baseline}\`, ${gate.rows} rows, model ${gate.model ?? 'mixed'}${gate.override ? ` (thresholds for ${gate.override})` : ' (default thresholds)'}, decision \`${gate.decision}\`, min_samples ${gate.min_samples}, bootstrap seed ${gate.bootstrap.seed} × ${gate.bootstrap.resamples}.`,
     '',
-    table(['check', 'value [95% CI]', 'rule', 'verdict', 'detail'], rows),
-    ...(gate.warnings.length > 0 ? ['', '## Warnings', '', ...gate.warnings.map((w) => `- ${w}`)] : []),
+    table(['check', 'value', 'rule', '95% CI', 'MDE', 'verdict', 'detail'], rows, 'lrrrrll'),
+    '',
+    `Reliability values are percentages (the success check: points of difference); efficiency values are reductions in % (positive: \`${gate.candidate}\` spends less). Under decision \`ci\` a check passes only when its whole interval clears the threshold, and is inconclusive when the interval straddles it. ${MDE_NOTE} The MDE is given for the efficiency checks; the reliability checks are rates, whose interval says it (a rate of 0% or 100% has a bootstrap interval of no width), and coverage is a count.`,
+    ...gateWhy(gate),
+    ...renderFailures(gate.failures, gate.trace_root, 'gate.json', `## Failed runs of \`${gate.baseline}\` and \`${gate.candidate}\``),
+    ...(gate.warnings.length > 0 ? ['', '## Warnings', '', ...gate.warnings.slice(0, MAX_LISTED).map((w) => `- ${plain(w, 400)}`)] : []),
   ].join('\n') + '\n'
 }
 

@@ -6,6 +6,7 @@ import {appendFile, mkdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
 import {notApplicableTo, readRunInfoFor, type RunInfo} from '../results/run-info.js'
+import {describeSuperseded, explicitFiles, originalFileFor, withRegraded} from '../results/regraded.js'
 import {resolveInputFiles} from '../results/sources.js'
 import {BadInputError} from '../spec/diagnostics.js'
 import {loadProfile} from '../spec/profiles.js'
@@ -15,9 +16,11 @@ import {withoutScenarios, type Aggregate} from './aggregate.js'
 import {aggregateFiles} from './read-aggregate.js'
 import {compareModes} from './compare.js'
 import {EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
+import {writeHtmlReport} from './html.js'
+import {renderJunit} from './junit.js'
 import {renderGateMarkdown, renderReportMarkdown} from './markdown.js'
 import type {GateDocument} from './report-schema.js'
-import {buildReport, type Report} from './summary.js'
+import {buildReport, summarizeFailures, traceRoot, type Report} from './summary.js'
 
 export interface RowSelection {
   inputs?: string[]
@@ -37,11 +40,17 @@ export interface LoadedRows {
 
 export async function loadRows(config: LoadedConfig, selection: RowSelection): Promise<LoadedRows> {
   const cwd = selection.cwd ?? process.cwd()
-  const files = await resolveInputFiles({inputs: selection.inputs, runId: selection.runId, resultsDir: resolveConfigPath(config, config.values.results_dir), cwd})
+  const resolved = await resolveInputFiles({inputs: selection.inputs, runId: selection.runId, resultsDir: resolveConfigPath(config, config.values.results_dir), cwd})
+  // Rows re-graded by `regrade` take the place of their originals.
+  const {files, superseding} = await withRegraded(resolved, await explicitFiles(selection.inputs, cwd))
   const warnings: string[] = []
-  const aggregate = await aggregateFiles(files, (w) => warnings.push(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`), cwd)
+  const aggregate = await aggregateFiles(files, (warning) => {
+    const w = describeSuperseded(warning, superseding, cwd)
+    warnings.push(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`)
+  }, cwd)
   if (aggregate.rows === 0) throw new BadInputError(files.map((f) => ({file: displayPath(f, cwd), code: 'io', message: 'holds no rows'})))
-  const runInfos = (await Promise.all(files.map(readRunInfoFor))).filter((info): info is RunInfo => info !== undefined)
+  const infoFiles = [...new Set(files.map((f) => originalFileFor(f) ?? f))]
+  const runInfos = (await Promise.all(infoFiles.map(readRunInfoFor))).filter((info): info is RunInfo => info !== undefined)
   for (const info of runInfos) {
     for (const {mode, reason} of info.unavailable) warnings.push(`run ${info.run_id}: mode ${mode} was left out: ${reason}`)
     const byMode = new Map<string, number>()
@@ -51,7 +60,7 @@ export async function loadRows(config: LoadedConfig, selection: RowSelection): P
   return {aggregate, inputs: files.map((f) => displayPath(f, cwd)), warnings, runInfos}
 }
 
-export type Format = 'md' | 'json'
+export type Format = 'md' | 'json' | 'junit' | 'html'
 
 export interface OutputOptions {
   out?: string
@@ -61,13 +70,13 @@ export interface OutputOptions {
 }
 
 /** reports_dir/<run id>, or reports_dir/latest when the rows come from several runs. */
-function outputDir(config: LoadedConfig, aggregate: Aggregate, options: OutputOptions): string {
+export function outputDir(config: LoadedConfig, rows: {run_ids: Iterable<string>}, options: OutputOptions): string {
   if (options.out) return path.resolve(options.cwd ?? process.cwd(), options.out)
-  const runIds = [...aggregate.run_ids]
+  const runIds = [...rows.run_ids]
   return resolveConfigPath(config, path.join(config.values.reports_dir, runIds.length === 1 ? runIds[0]! : 'latest'))
 }
 
-async function writeOutputs(dir: string, stem: string, json: unknown, markdown: string, options: OutputOptions): Promise<string[]> {
+export async function writeOutputs(dir: string, stem: string, json: unknown, markdown: string, options: OutputOptions): Promise<string[]> {
   await mkdir(dir, {recursive: true})
   const written: string[] = []
   if (options.formats.includes('json')) {
@@ -90,7 +99,8 @@ export interface ReportOptions extends RowSelection, OutputOptions {
 }
 
 export async function produceReport(config: LoadedConfig, options: ReportOptions): Promise<{report: Report; files: string[]}> {
-  const {aggregate, inputs, warnings, runInfos} = options.loaded ?? (await loadRows(config, options))
+  const loaded = options.loaded ?? (await loadRows(config, options))
+  const {aggregate, inputs, warnings, runInfos} = loaded
   const report = buildReport(aggregate, {
     inputs,
     warnings,
@@ -99,7 +109,13 @@ export async function produceReport(config: LoadedConfig, options: ReportOptions
     seed: options.seed ?? DEFAULT_SEED,
     resamples: options.resamples ?? DEFAULT_RESAMPLES,
   })
-  const files = await writeOutputs(outputDir(config, aggregate, options), 'summary', report, renderReportMarkdown(report), options)
+  const dir = outputDir(config, aggregate, options)
+  const files = await writeOutputs(dir, 'summary', report, renderReportMarkdown(report), options)
+  if (options.formats.includes('junit')) {
+    files.push(path.join(dir, 'junit.xml'))
+    await writeFile(files.at(-1)!, renderJunit(report))
+  }
+  if (options.formats.includes('html')) files.push(await writeHtmlReport({dir, loaded, report, cwd: options.cwd}))
   return {report, files}
 }
 
@@ -150,6 +166,8 @@ export async function produceGate(config: LoadedConfig, options: GateOptions): P
     verdict,
     exit_code: EXIT_CODES[verdict],
     comparison,
+    trace_root: traceRoot(inputs),
+    failures: summarizeFailures(aggregate, [baseline, candidate]),
   }
   const files = await writeOutputs(outputDir(config, aggregate, options), 'gate', gate, renderGateMarkdown(gate), options)
   return {gate, files}

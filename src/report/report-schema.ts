@@ -92,6 +92,72 @@ const scenarioModeSchema = {
     median_cost_usd: figure,
     pass_at_k: passK,
     pass_hat_k: passK,
+    total_latency_ms_wall: {type: 'number', minimum: 0, description: 'wall latency summed over the runs (JUnit time)'},
+  },
+} as const
+
+const clippedText = {type: ['string', 'null'], description: 'JSON text of the value (strings as they are), cut at 300 characters'} as const
+const outcomeCounts = {type: 'object', additionalProperties: {type: 'integer', minimum: 1}} as const
+
+/** Why runs failed: every failed run counted per scenario x mode, the first ones in detail. */
+export const failuresSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['failed_runs', 'by_scenario_mode', 'runs'],
+  description: 'the runs that did not succeed (success false)',
+  properties: {
+    failed_runs: {type: 'integer', minimum: 0, description: 'every failed run, listed or not'},
+    by_scenario_mode: {
+      type: 'array',
+      description: 'per scenario x mode with a failure: the failed runs by outcome and by error type (all of them)',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['scenario_id', 'mode', 'runs', 'failed', 'outcomes', 'error_types'],
+        properties: {
+          scenario_id: {type: 'string'},
+          mode: {type: 'string'},
+          runs: {type: 'integer', minimum: 0},
+          failed: {type: 'integer', minimum: 1},
+          outcomes: {...outcomeCounts, description: 'outcome (fail, timeout, infra_error) -> failed runs'},
+          error_types: {...outcomeCounts, description: 'error type -> failed runs; "none" when a failed run recorded no error'},
+        },
+      },
+    },
+    runs: {
+      type: 'array',
+      description: 'the first failed runs read, at most 20 per scenario x mode and 1000 in all: outcome, error, failing checkpoints, trace',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['run_id', 'scenario_id', 'mode', 'iteration', 'outcome', 'error', 'checkpoints', 'trace', 'retries'],
+        properties: {
+          run_id: {type: 'string'},
+          scenario_id: {type: 'string'},
+          mode: {type: 'string'},
+          iteration: {type: 'integer', minimum: 1},
+          outcome: {type: 'string', enum: ['pass', 'fail', 'timeout', 'infra_error']},
+          error: {
+            type: ['object', 'null'],
+            additionalProperties: false,
+            required: ['type', 'message'],
+            properties: {type: {type: 'string'}, message: {type: 'string', description: 'cut at 300 characters'}},
+          },
+          checkpoints: {
+            type: 'array',
+            description: 'the checkpoints that failed',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['name', 'expected', 'actual', 'message'],
+              properties: {name: {type: 'string'}, expected: clippedText, actual: clippedText, message: {type: ['string', 'null']}},
+            },
+          },
+          trace: {type: ['string', 'null'], description: 'the session trace, relative to the results folder (see trace_root)'},
+          retries: {type: 'integer', minimum: 0},
+        },
+      },
+    },
   },
 } as const
 
@@ -183,6 +249,8 @@ export const reportSchema = {
   properties: {
     ...provenance,
     baseline: {type: 'string'},
+    trace_root: {type: ['string', 'null'], description: 'the results folder the rows were read from, which traces are relative to; null when the inputs are in several folders'},
+    failures: failuresSchema,
     not_applicable: {
       type: 'array',
       description: 'scenario x mode pairs the scenario declares the mode cannot solve: shown as n/a, never as failed',
@@ -214,6 +282,11 @@ const checkSchema = {
     interval,
     verdict: {type: 'string', enum: ['pass', 'fail', 'inconclusive', 'skipped']},
     detail: {type: 'string'},
+    mde: {
+      ...figure,
+      description:
+        'minimum detectable effect, in the units of value: the distance from the threshold a true value needs for a decisive verdict 80% of the time at 95% confidence, (1.96 + 0.84) x SE with SE = the interval width / (2 x 1.96); efficiency checks only (null for reliability rates, coverage, and a check without an interval)',
+    },
   },
 } as const
 
@@ -241,6 +314,8 @@ export const gateSchema = {
     verdict: {type: 'string', enum: ['pass', 'fail', 'inconclusive']},
     exit_code: {type: 'integer', enum: [0, 1, 3]},
     comparison: comparisonSchema,
+    trace_root: {type: ['string', 'null'], description: 'the results folder traces are relative to'},
+    failures: {...failuresSchema, description: 'the failed runs of the baseline and the candidate'},
   },
 } as const
 

@@ -2,10 +2,11 @@
  * The report: per mode, per scenario x mode, and each mode's deltas against the baseline.
  * Rates are percentages; a figure with no data is null, never 0.
  */
+import path from 'node:path'
 import {coefficientOfVariationPct} from '../stats/descriptive.js'
 import {finite, percentileOfSorted} from '../stats/quantiles.js'
 import type {FromSchema} from 'json-schema-to-ts'
-import type {modeSummarySchema, reportSchema} from './report-schema.js'
+import type {failuresSchema, modeSummarySchema, reportSchema} from './report-schema.js'
 import {passAtK, passHatK, wilsonInterval} from '../stats/rates.js'
 import {modeCells, presentSorted, withoutScenarios, type Aggregate, type Cell, type Column} from './aggregate.js'
 import {compareModes} from './compare.js'
@@ -16,6 +17,7 @@ const MAX_K = 10
 
 export type Report = FromSchema<typeof reportSchema>
 export type ModeSummary = FromSchema<typeof modeSummarySchema>
+export type Failures = FromSchema<typeof failuresSchema>
 type ScenarioModeSummary = Report['scenarios'][number]
 type PassK = ModeSummary['pass_hat_k']
 
@@ -105,7 +107,41 @@ function summarizeCell(cell: Cell): ScenarioModeSummary {
     median_cost_usd: median(cell.all.cost),
     pass_at_k: passK(cell, passAtK),
     pass_hat_k: passK(cell, passHatK),
+    total_latency_ms_wall: cell.all.latency_wall.values().reduce((sum, v) => sum + v, 0),
   }
+}
+
+/**
+ * The failed runs of the given modes (all when none are given): counts per scenario x mode, sorted,
+ * and the details kept, sorted by scenario, mode, run and iteration.
+ */
+export function summarizeFailures(aggregate: Aggregate, modes?: readonly string[]): Failures {
+  // Only pairs still in the aggregate: a scenario left out of a comparison (not applicable) is left out here too.
+  const wanted = (mode: string, scenario: string) => (!modes || modes.includes(mode)) && aggregate.cells.get(mode)?.has(scenario) === true
+  const groups = [...aggregate.failures.groups.values()]
+    .filter((g) => wanted(g.mode, g.scenario_id))
+    .sort((a, b) => a.scenario_id.localeCompare(b.scenario_id) || a.mode.localeCompare(b.mode))
+  const runs = aggregate.failures.details
+    .filter((r) => wanted(r.mode, r.scenario_id))
+    .sort((a, b) => a.scenario_id.localeCompare(b.scenario_id) || a.mode.localeCompare(b.mode) || a.run_id.localeCompare(b.run_id) || a.iteration - b.iteration)
+  return {
+    failed_runs: groups.reduce((n, g) => n + g.failed, 0),
+    by_scenario_mode: groups.map((g) => ({
+      scenario_id: g.scenario_id,
+      mode: g.mode,
+      runs: aggregate.cells.get(g.mode)!.get(g.scenario_id)!.runs,
+      failed: g.failed,
+      outcomes: {...g.outcomes},
+      error_types: {...g.error_types},
+    })),
+    runs,
+  }
+}
+
+/** The folder traces are relative to: the one folder every input is in, else null. */
+export function traceRoot(inputs: readonly string[]): string | null {
+  const folders = new Set(inputs.map((input) => path.dirname(input)))
+  return folders.size === 1 ? [...folders][0]! : null
 }
 
 /** Modes in a stable order: the baseline first, then by name. */
@@ -127,6 +163,8 @@ export function buildReport(aggregate: Aggregate, options: ReportOptions): Repor
     run_ids: [...aggregate.run_ids].sort(),
     rows: aggregate.rows,
     warnings: options.warnings,
+    trace_root: traceRoot(options.inputs),
+    failures: summarizeFailures(aggregate),
     not_applicable: options.notApplicable ?? [],
     bootstrap: {seed: options.seed, resamples: options.resamples},
     baseline: options.baseline,

@@ -1,9 +1,11 @@
 /**
  * After a suite: the report over its rows and, when the suite names a gate profile, the gate. The
  * gate needs both of its modes in the rows; when one could not run here it is skipped, with the reason.
+ * summary.html, which shows the gate's checks too, is written last.
  */
 import type {LoadedConfig} from '../config/load-config.js'
-import {loadRows, produceGate, produceReport} from '../report/produce.js'
+import {writeHtmlReport} from '../report/html.js'
+import {loadRows, outputDir, produceGate, produceReport} from '../report/produce.js'
 import type {GateDocument} from '../report/report-schema.js'
 import type {Report} from '../report/summary.js'
 import type {RunSummary} from './run-suite.js'
@@ -26,13 +28,14 @@ export async function judgeRun(config: LoadedConfig, summary: RunSummary, cwd = 
   const baseline = gateSelection?.baseline ?? config.values.gate.baseline
   const loaded = await loadRows(config, selection)
   const {report, files} = await produceReport(config, {...selection, loaded, baseline})
-  if (!gateSelection?.profile) return {report, gate: null, gate_skipped: 'the suite names no gate profile', files, exit_code: 0}
+  const html = (gate: GateDocument | null) => writeHtmlReport({dir: outputDir(config, loaded.aggregate, selection), loaded, report, gate, cwd})
+  if (!gateSelection?.profile) return {report, gate: null, gate_skipped: 'the suite names no gate profile', files: [...files, await html(null)], exit_code: 0}
   const candidate = gateSelection.candidate ?? config.values.gate.candidate
   const missing = [baseline, candidate].filter((mode) => !summary.modes.includes(mode))
   if (missing.length > 0) {
     const reasons = missing.map((mode) => `${mode}: ${summary.unavailable.find((u) => u.mode === mode)?.reason ?? 'not run'}`)
-    return {report, gate: null, gate_skipped: `the gate compares ${baseline} with ${candidate}, and ${reasons.join('; ')}`, files, exit_code: 0}
+    return {report, gate: null, gate_skipped: `the gate compares ${baseline} with ${candidate}, and ${reasons.join('; ')}`, files: [...files, await html(null)], exit_code: 0}
   }
   const {gate, files: gateFiles} = await produceGate(config, {...selection, loaded, baseline, candidate, profile: gateSelection.profile})
-  return {report, gate, gate_skipped: null, files: [...files, ...gateFiles], exit_code: gate.exit_code}
+  return {report, gate, gate_skipped: null, files: [...files, ...gateFiles, await html(gate)], exit_code: gate.exit_code}
 }

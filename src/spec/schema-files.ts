@@ -3,6 +3,7 @@
  * and a test fails when a committed file differs from what the source would generate.
  */
 import {configSchema} from '../config/schema.js'
+import {runComparisonSchema} from '../report/baseline-compare.js'
 import {manifestSchema} from '../github/fixtures/manifest.js'
 import {gateSchema, reportSchema} from '../report/report-schema.js'
 import {rowSchema} from '../results/row-schema.js'
@@ -20,6 +21,7 @@ export const SCHEMA_FILES: Record<string, object> = {
   'row.schema.json': rowSchema,
   'report.schema.json': reportSchema,
   'gate.schema.json': gateSchema,
+  'compare.schema.json': runComparisonSchema,
   'manifest.schema.json': manifestSchema,
 }
 

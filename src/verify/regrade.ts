@@ -5,11 +5,13 @@
  */
 import {createWriteStream} from 'node:fs'
 import {once} from 'node:events'
-import {mkdir} from 'node:fs/promises'
+import {mkdir, rename, rm} from 'node:fs/promises'
 import path from 'node:path'
 import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
+import {packagePath} from '../package-paths.js'
 import {loadPlugins} from '../plugins/loader.js'
 import {pluginRequests} from '../plugins/requests.js'
+import {originalFileFor, regradedFileFor} from '../results/regraded.js'
 import type {Row} from '../results/row-schema.js'
 import {readRows, resolveInputFiles} from '../results/sources.js'
 import {loadCatalogue} from '../spec/catalogue.js'
@@ -38,27 +40,39 @@ export interface RegradeReport {
 
 export async function regrade(config: LoadedConfig, options: {inputs?: string[]; runId?: string; out?: string; cwd?: string}): Promise<RegradeReport> {
   const cwd = options.cwd ?? process.cwd()
-  const files = await resolveInputFiles({inputs: options.inputs, runId: options.runId, resultsDir: resolveConfigPath(config, config.values.results_dir), cwd})
+  const resolved = await resolveInputFiles({inputs: options.inputs, runId: options.runId, resultsDir: resolveConfigPath(config, config.values.results_dir), cwd})
+  // A run's earlier re-grading is judged from its original rows again (the stored results are the same).
+  const files = resolved.filter((file) => !resolved.includes(originalFileFor(file) ?? ''))
   const registry = await loadPlugins({fromDir: config.dir, plugins: pluginRequests(config.values.plugins), origin: config.file ?? '(config)'})
-  const catalogue = await loadCatalogue({root: resolveConfigPath(config, config.values.suites_dir), registry, cwd})
+  const catalogue = await loadCatalogue({root: resolveConfigPath(config, config.values.suites_dir), registry, cwd, builtInProfilesDir: packagePath('suites', 'profiles')})
   const findings = [...catalogue.diagnostics.values()].flat()
   if (findings.length > 0) throw new BadInputError(findings)
-  const out = path.resolve(cwd, options.out ?? files[0]!.replace(/\.jsonl$/, '') + '.regraded.jsonl')
+  // <run>.regraded.jsonl beside the run's rows: the report and the gate read it in place of the originals.
+  const out = path.resolve(cwd, options.out ?? regradedFileFor(files[0]!))
   await mkdir(path.dirname(out), {recursive: true})
-  const writer = createWriteStream(out)
+  // Written aside and renamed at the end: the output may be one of the inputs, and a half-written file is never read.
+  const partial = `${out}.${process.pid}.partial`
+  const writer = createWriteStream(partial)
   const report: RegradeReport = {rows: 0, regraded: 0, skipped: 0, changed: [], file: displayPath(out, cwd)}
-  for await (const row of readRows(files, () => {}, cwd)) {
-    report.rows++
-    const next = regradeRow(row, catalogue, registry)
-    if (!next) report.skipped++
-    else {
-      report.regraded++
-      if (next.change) report.changed.push(next.change)
+  try {
+    for await (const row of readRows(files, () => {}, cwd)) {
+      report.rows++
+      const next = regradeRow(row, catalogue, registry)
+      if (!next) report.skipped++
+      else {
+        report.regraded++
+        if (next.change) report.changed.push(next.change)
+      }
+      if (!writer.write(JSON.stringify(next?.row ?? row) + '\n')) await once(writer, 'drain')
     }
-    if (!writer.write(JSON.stringify(next?.row ?? row) + '\n')) await once(writer, 'drain')
+    writer.end()
+    await once(writer, 'finish')
+    await rename(partial, out)
+  } catch (error) {
+    writer.destroy()
+    await rm(partial, {force: true})
+    throw error
   }
-  writer.end()
-  await once(writer, 'finish')
   return report
 }
 

@@ -1,12 +1,14 @@
 // `ghx-bench report` and `ghx-bench gate` from the command line, on the predecessors' published data.
-import {mkdtemp, readFile, writeFile} from 'node:fs/promises'
+import {mkdir, mkdtemp, readdir, readFile, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {expect} from 'chai'
+import {runComparisonSchema} from '../../src/report/baseline-compare.js'
 import {gateSchema, reportSchema} from '../../src/report/report-schema.js'
+import type {Row} from '../../src/results/row-schema.js'
 import {compileSchema} from '../../src/spec/schema-validator.js'
 import {makeRow} from '../support/rows.js'
-import {PROJECT_ROOT, runCli} from '../support/cli.js'
+import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
 
 const DATASETS = path.resolve(PROJECT_ROOT, '..', 'shared', 'datasets')
 const ROUTER = path.join(DATASETS, 'ghx-router-codex-5.3')
@@ -14,6 +16,24 @@ const EVAL = path.join(DATASETS, 'ghx-eval-2026-03')
 
 async function outDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'ghx-bench-report-'))
+}
+
+const jsonl = (rows: Row[]): string => rows.map((r) => JSON.stringify(r)).join('\n') + '\n'
+
+/** A project whose results_dir holds run-1 and run-2 of a-001 and b-001 under agent_direct and ghx. */
+async function projectWithTwoRuns(): Promise<string> {
+  const dir = await makeProject({'.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`})
+  const rows = (runId: string, ghxTokens: number, ghxPasses: number): Row[] =>
+    ['a-001', 'b-001'].flatMap((scenario) =>
+      [1, 2, 3].flatMap((i) => [
+        makeRow({run_id: runId, scenario_id: scenario, mode: 'agent_direct', iteration: i, activeTokens: 1000}),
+        makeRow({run_id: runId, scenario_id: scenario, mode: 'ghx', iteration: i, activeTokens: ghxTokens, success: i <= ghxPasses}),
+      ]),
+    )
+  await mkdir(path.join(dir, 'results'))
+  await writeFile(path.join(dir, 'results', 'run-1.jsonl'), jsonl(rows('run-1', 500, 3)))
+  await writeFile(path.join(dir, 'results', 'run-2.jsonl'), jsonl(rows('run-2', 800, 2)))
+  return dir
 }
 
 describe('ghx-bench report and gate (CLI)', () => {
@@ -116,5 +136,110 @@ describe('ghx-bench report and gate (CLI)', () => {
     const result = await runCli(['report', '--input', file, '--out', dir], {cwd: dir})
     expect(result.code).to.equal(2)
     expect(result.stderr).to.match(/^rows\.jsonl:2:1 error: not JSON/)
+  })
+
+  it('explains failed runs in summary.md and gate.md, and writes junit.xml with --format junit', async function () {
+    this.timeout(90_000)
+    const dir = await projectWithTwoRuns()
+    const report = await runCli(['report', '--run-id', 'run-2', '--format', 'md,json,junit', '--resamples', '200'], {cwd: dir})
+    expect(report.code, report.stderr).to.equal(0)
+    expect(report.stdout).to.include(`wrote ${path.join(dir, 'reports', 'run-2', 'junit.xml')}`)
+    const markdown = await readFile(path.join(dir, 'reports', 'run-2', 'summary.md'), 'utf8')
+    expect(markdown).to.include('❌ 2 of 12 runs failed (`ghx` 2)')
+    expect(markdown).to.include('| a-001 | `ghx` | 1 of 3 | fail 1 | none 1 |')
+    const xml = await readFile(path.join(dir, 'reports', 'run-2', 'junit.xml'), 'utf8')
+    expect(xml).to.include('<testcase name="a-001" classname="ghx" time="30.000">\n      <failure message="1 of 3 run(s) failed (fail 1): none ×1" type="none">run-2 #3: fail</failure>')
+    const gate = await runCli(['gate', '--run-id', 'run-2', '--candidate', 'ghx', '--resamples', '200'], {cwd: dir})
+    expect([1, 3]).to.include(gate.code)
+    const gateMarkdown = await readFile(path.join(dir, 'reports', 'run-2', 'gate.md'), 'utf8')
+    expect(gateMarkdown).to.include('| check | value | rule | 95% CI | MDE | verdict | detail |')
+    expect(gateMarkdown).to.include('## Failed runs of `agent_direct` and `ghx`')
+    expect(compileSchema(gateSchema)(JSON.parse(await readFile(path.join(dir, 'reports', 'run-2', 'gate.json'), 'utf8')))).to.equal(true)
+  })
+
+  it('compares with a previous run by run id or summary.json; exit 0 unless --fail-on-regression', async function () {
+    this.timeout(90_000)
+    const dir = await projectWithTwoRuns()
+    const compared = await runCli(['report', '--run-id', 'run-2', '--compare', 'run-1', '--resamples', '200'], {cwd: dir})
+    expect(compared.code, compared.stderr).to.equal(0)
+    const regressions = /against run run-1: (\d+) regression\(s\) beyond tolerance \(10% \/ 5 points\)/.exec(compared.stdout)
+    expect(regressions, compared.stdout).to.not.equal(null)
+    expect(compared.stdout).to.include('  regressed: ghx: success_rate 100 -> 66.7')
+    expect(compared.stdout).to.include('  regressed: a-001 ghx: median_tokens_active 500 -> 800')
+    const json = JSON.parse(await readFile(path.join(dir, 'reports', 'run-2', 'compare.json'), 'utf8')) as {regressions: number}
+    expect(compileSchema(runComparisonSchema)(json)).to.equal(true)
+    expect(json.regressions).to.equal(Number(regressions![1]))
+    expect(await readFile(path.join(dir, 'reports', 'run-2', 'compare.md'), 'utf8')).to.include('## Gate checks: `ghx` against `agent_direct`')
+
+    // A blessed baseline: run-1's summary.json, kept anywhere.
+    expect((await runCli(['report', '--run-id', 'run-1', '--out', 'baseline', '--resamples', '200'], {cwd: dir})).code).to.equal(0)
+    const failing = await runCli(['report', '--run-id', 'run-2', '--compare', 'baseline/summary.json', '--fail-on-regression', '--resamples', '200'], {cwd: dir})
+    expect(failing.code).to.equal(1)
+    expect(failing.stdout).to.include(`against baseline/summary.json: ${json.regressions} regression(s)`)
+    const same = await runCli(['report', '--run-id', 'run-1', '--compare', 'baseline', '--fail-on-regression', '--resamples', '200'], {cwd: dir})
+    expect(same.code, same.stdout + same.stderr).to.equal(0)
+    expect(same.stdout).to.include('no regression beyond tolerance')
+
+    const missing = await runCli(['report', '--run-id', 'run-2', '--compare', 'nope/summary.json'], {cwd: dir})
+    expect(missing.code).to.equal(2)
+    expect(missing.stderr).to.include('--compare: no such file or folder')
+    const gateFile = await runCli(['gate', '--run-id', 'run-1', '--candidate', 'ghx', '--out', 'baseline', '--resamples', '200'], {cwd: dir})
+    expect(gateFile.code).to.be.oneOf([0, 1, 3])
+    const notSummary = await runCli(['report', '--run-id', 'run-2', '--compare', 'baseline/gate.json'], {cwd: dir})
+    expect(notSummary.code).to.equal(2)
+    expect(notSummary.stderr).to.include('a gate.json holds no per-scenario figures')
+  })
+
+  it('after regrade, the report and the gate over the run id or the results folder use the re-graded rows', async function () {
+    this.timeout(90_000)
+    const dir = await makeProject({'.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`})
+    const issue = {labels: ['bench-fixture', 'bench-seed:x', 'enhancement']}
+    // Judged at run time with an older condition (the seed label not allowed): a false failure regrade corrects.
+    const judgedWrongly = (mode: string, iteration: number) =>
+      makeRow({
+        scenario_id: 'issue-triage-comment-wf-001',
+        scenario_type: 'workflow',
+        mode,
+        iteration,
+        success: false,
+        outcome: 'fail',
+        error: {type: 'checkpoint_failed', message: 'checkpoints failed: triage_labels_removed'},
+        variables: {owner: 'o', repo: 'r', issue_number: 1},
+        checkpoints: [
+          {name: 'comment_added', task: 'issue.comments.list', passed: true, result: [{body: 'Triaged — tracking as enhancement.'}]},
+          {name: 'enhancement_added', task: 'issue.view', passed: true, result: issue},
+          {name: 'triage_labels_removed', task: 'issue.view', passed: false, result: issue},
+        ],
+      })
+    const rows = [1, 2, 3].flatMap((i) => [judgedWrongly('agent_direct', i), makeRow({scenario_id: 'issue-triage-comment-wf-001', scenario_type: 'workflow', mode: 'ghx', iteration: i})])
+    await mkdir(path.join(dir, 'results'))
+    await writeFile(path.join(dir, 'results', 'run-1.jsonl'), jsonl(rows))
+
+    const before = await runCli(['report', '--run-id', 'run-1', '--json', '--resamples', '200'], {cwd: dir})
+    expect((JSON.parse(before.stdout) as {modes: Record<string, {success_rate: number}>}).modes.agent_direct!.success_rate).to.equal(0)
+    const regraded = await runCli(['regrade', '--run-id', 'run-1'], {cwd: dir})
+    expect(regraded.code, regraded.stderr).to.equal(0)
+    expect(regraded.stdout).to.include('3 verdict(s) changed')
+    expect(regraded.stdout).to.include(`wrote ${path.join('results', 'run-1.regraded.jsonl')}`)
+    expect((await readdir(path.join(dir, 'results'))).sort()).to.deep.equal(['run-1.jsonl', 'run-1.regraded.jsonl'])
+
+    for (const selection of [['--run-id', 'run-1'], ['--input', 'results'], []]) {
+      const after = await runCli(['report', ...selection, '--json', '--resamples', '200'], {cwd: dir})
+      expect(after.code, after.stderr).to.equal(0)
+      const report = JSON.parse(after.stdout) as {rows: number; modes: Record<string, {success_rate: number; runs: number}>; warnings: string[]; run_ids: string[]}
+      expect(report.rows, selection.join(' ')).to.equal(6)
+      expect(report.run_ids).to.deep.equal(['run-1'])
+      expect(report.modes.agent_direct).to.deep.include({runs: 3, success_rate: 100})
+      expect(report.warnings).to.include(`${path.join('results', 'run-1.jsonl')}: 6 row(s) superseded by their re-graded rows in ${path.join('results', 'run-1.regraded.jsonl')}`)
+    }
+    const gate = await runCli(['gate', '--run-id', 'run-1', '--candidate', 'ghx', '--decision', 'point', '--json', '--resamples', '200'], {cwd: dir})
+    const checks = (JSON.parse(gate.stdout) as {checks: Array<{name: string; value: number}>}).checks
+    expect(checks.find((c) => c.name === 'reliability_success_rate_non_inferior')!.value).to.equal(0)
+    // A file named on its own is read as it is: the original verdicts.
+    const original = await runCli(['report', '--input', path.join('results', 'run-1.jsonl'), '--json', '--resamples', '200'], {cwd: dir})
+    expect((JSON.parse(original.stdout) as {modes: Record<string, {success_rate: number}>}).modes.agent_direct!.success_rate).to.equal(0)
+    // Re-grading again replaces the re-graded file, from the original rows.
+    expect((await runCli(['regrade', '--run-id', 'run-1'], {cwd: dir})).code).to.equal(0)
+    expect((await readdir(path.join(dir, 'results'))).sort()).to.deep.equal(['run-1.jsonl', 'run-1.regraded.jsonl'])
   })
 })

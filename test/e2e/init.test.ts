@@ -1,0 +1,147 @@
+// `ghx-bench init` as a new user meets it: scaffold an empty folder, then run the commands it prints,
+// in order, with no GitHub token and no model key: all green on the embedded sandbox.
+import {existsSync} from 'node:fs'
+import {mkdir, mkdtemp, readFile, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
+import {expect} from 'chai'
+import {parse} from 'yaml'
+import {PROJECT_ROOT, runCli, type CliResult} from '../support/cli.js'
+import {offlineEnv} from '../support/packed.js'
+
+const emptyFolder = () => mkdtemp(path.join(tmpdir(), 'ghx-bench-init-'))
+const cli = (args: string[], cwd: string): Promise<CliResult> => runCli(args, {cwd, env: offlineEnv()})
+
+/** The lines under "Next:". */
+function nextSteps(stdout: string): string[] {
+  return stdout
+    .slice(stdout.indexOf('\nNext:\n') + '\nNext:\n'.length)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+}
+
+interface Workflow {
+  on: Record<string, unknown>
+  permissions: Record<string, string>
+  jobs: Record<string, {steps: Array<{uses?: string; with?: Record<string, string>}>}>
+}
+
+describe('ghx-bench init (CLI)', function () {
+  this.timeout(240_000)
+
+  it('scaffolds an empty folder; the printed next commands then run green on the sandbox with no token', async () => {
+    const root = await emptyFolder()
+    const init = await cli(['init', 'bench'], root)
+    expect(init.code, init.stderr).to.equal(0)
+    const project = path.join(root, 'bench')
+    for (const file of ['.ghxbenchrc.yml', '.gitignore', '.github/workflows/ghx-bench.yml', 'suites/example.yml', 'suites/scenarios/example-issue-view-001.yml', 'suites/scenarios/example-issue-triage-wf-001.yml']) {
+      expect(init.stdout, file).to.include(`created ${path.join('bench', file)}`)
+    }
+
+    // The config runs on the sandbox as is, and its comments say how to go live.
+    const config = await readFile(path.join(project, '.ghxbenchrc.yml'), 'utf8')
+    expect(config).to.match(/^target: sandbox$/m)
+    expect(config).to.match(/^model: oracle$/m)
+    for (const hint of ['target: live', 'fixtures.repo', 'sandbox_repos', 'GH_TOKEN', 'GHX_BENCH_REVIEWER_TOKEN', 'OPENAI_API_KEY', 'fixtures seed']) expect(config, hint).to.include(hint)
+    expect((await readFile(path.join(project, '.gitignore'), 'utf8')).split('\n')).to.include.members(['results/', 'reports/', '.ghx-bench/', 'fixtures/latest.json'])
+
+    // No git repository around: the workflow goes in the project, runs the example suite, comments on the PR.
+    const workflow = parse(await readFile(path.join(project, '.github', 'workflows', 'ghx-bench.yml'), 'utf8')) as Workflow
+    expect(workflow.on).to.have.property('pull_request')
+    expect(workflow.permissions['pull-requests']).to.equal('write')
+    const bench = workflow.jobs.bench!.steps.find((step) => step.with?.suite)!
+    expect(bench.uses).to.equal('OWNER/ghx-bench@main')
+    expect(bench.with).to.deep.equal({suite: 'suites/example.yml', 'github-token': '${{ github.token }}'})
+    expect(existsSync(path.join(project, bench.with!.suite!))).to.equal(true)
+
+    const steps = nextSteps(init.stdout)
+    expect(steps[0]).to.equal('cd bench')
+    expect(steps[1]).to.match(/^npm install --save-dev \S+ghx-bench-0\.1\.0\.tgz +# ghx-bench is not on npm yet: first `npm pack` in /)
+    expect(steps).to.include("edit .github/workflows/ghx-bench.yml: replace OWNER/ghx-bench@main with the repository of ghx-bench's GitHub Action (or run init with --action owner/repo@ref)")
+    const commands = steps.filter((step) => step.startsWith('npx ghx-bench ')).map((step) => step.slice('npx ghx-bench '.length).split(' '))
+    expect(commands.map((c) => c.join(' '))).to.deep.equal(['validate', 'validate --calibrate', 'run suites/example.yml'])
+
+    const results: Record<string, CliResult> = {}
+    for (const command of commands) {
+      const result = await cli(command, project)
+      expect(result.code, `${command.join(' ')}\n${result.stdout}\n${result.stderr}`).to.equal(0)
+      results[command.join(' ')] = result
+    }
+    expect(results['validate']!.stdout).to.include('ok: .ghxbenchrc.yml, 1 suites, 2 scenarios, 0 sets, 2 profiles')
+    // Both scenarios under agent_direct and mcp: the oracle passes, noop fails; ghx is not installed here.
+    const calibrate = results['validate --calibrate']!
+    expect(calibrate.stdout).to.include('calibration: 4 calibrated, 0 mis-calibrated, 2 not run')
+    expect(calibrate.stdout).to.match(/mutation testing \(agent_direct\): 1 workflow scenario\(s\), [1-9]\d* perturbation\(s\), 0 with weak checkpoints/)
+    expect(calibrate.stderr).not.to.include('warning')
+    const run = results['run suites/example.yml']!
+    expect(run.stdout).to.include('agent_direct: pass 6, fail 0, timeout 0, infra error 0')
+    expect(run.stdout).to.include('mcp: pass 6, fail 0, timeout 0, infra error 0')
+    // The gate compares ghx with agent_direct: with no ghx here it is skipped, with the reason, not failed.
+    expect(run.stdout).to.match(/gate: skipped \(the gate compares agent_direct with ghx, and ghx: ghx not found/)
+    expect(run.stdout).to.match(/wrote .*reports.*summary\.md/)
+  })
+
+  it('refuses to overwrite, naming every file already there, exits 2 and writes nothing; --force replaces them', async () => {
+    const dir = await emptyFolder()
+    await writeFile(path.join(dir, '.ghxbenchrc.yml'), 'model: mine\n')
+    await mkdir(path.join(dir, '.github', 'workflows'), {recursive: true})
+    await writeFile(path.join(dir, '.github', 'workflows', 'ghx-bench.yml'), 'name: mine\n')
+    const refused = await cli(['init'], dir)
+    expect(refused.code).to.equal(2)
+    expect(refused.stderr).to.include('.ghxbenchrc.yml error: already exists; init never overwrites')
+    expect(refused.stderr).to.include(`${path.join('.github', 'workflows', 'ghx-bench.yml')} error: already exists; init never overwrites`)
+    expect(refused.stderr).to.include('--force')
+    expect(await readFile(path.join(dir, '.ghxbenchrc.yml'), 'utf8')).to.equal('model: mine\n')
+    for (const file of ['suites/example.yml', '.gitignore']) expect(existsSync(path.join(dir, file)), file).to.equal(false)
+
+    const forced = await cli(['init', '--force'], dir)
+    expect(forced.code, forced.stderr).to.equal(0)
+    expect(forced.stdout).to.include('overwrote .ghxbenchrc.yml')
+    expect(forced.stdout).to.include(`overwrote ${path.join('.github', 'workflows', 'ghx-bench.yml')}`)
+    expect(forced.stdout).to.include('created suites/example.yml')
+    expect(await readFile(path.join(dir, '.ghxbenchrc.yml'), 'utf8')).to.match(/^target: sandbox$/m)
+  })
+
+  it('appends to an existing .gitignore, and puts the workflow at the root of the enclosing git repository', async () => {
+    const repo = await emptyFolder()
+    await mkdir(path.join(repo, '.git'))
+    await mkdir(path.join(repo, 'bench'))
+    await writeFile(path.join(repo, 'bench', '.gitignore'), 'node_modules\n/results/')
+    const init = await cli(['init', 'bench', '--action', 'my-org/ghx-bench@v1'], repo)
+    expect(init.code, init.stderr).to.equal(0)
+    expect(init.stdout).to.include(`updated ${path.join('bench', '.gitignore')}`)
+    expect(init.stdout).to.include(`created ${path.join('.github', 'workflows', 'ghx-bench.yml')}`)
+    // Kept as it was; only the lines it lacked were added (/results/ already covers results/).
+    expect(await readFile(path.join(repo, 'bench', '.gitignore'), 'utf8')).to.match(/^node_modules\n\/results\/\n\n# ghx-bench: .*\nreports\/\n\.ghx-bench\/\nfixtures\/latest\.json\n$/)
+    const workflow = parse(await readFile(path.join(repo, '.github', 'workflows', 'ghx-bench.yml'), 'utf8')) as Workflow
+    const bench = workflow.jobs.bench!.steps.find((step) => step.with?.suite)!
+    expect(bench.uses).to.equal('my-org/ghx-bench@v1')
+    expect(bench.with!['working-directory']).to.equal('bench')
+    expect(init.stdout).to.not.include('OWNER/ghx-bench')
+  })
+
+  it('rejects an --action that is not owner/repo@ref', async () => {
+    const dir = await emptyFolder()
+    const result = await cli(['init', '--action', 'ghx-bench'], dir)
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('--action error: expected owner/repo@ref (or a local ./path), got "ghx-bench"')
+    expect(existsSync(path.join(dir, '.ghxbenchrc.yml'))).to.equal(false)
+  })
+
+  it('validate --calibrate with nothing to calibrate warns and exits 1', async () => {
+    // The scenario the previous init scaffolded: a workflow with no reference plan.
+    const dir = await emptyFolder()
+    await writeFile(path.join(dir, '.ghxbenchrc.yml'), 'target: sandbox\nmodel: oracle\n')
+    await mkdir(path.join(dir, 'suites', 'scenarios'), {recursive: true})
+    const scenario = (await readFile(path.join(PROJECT_ROOT, 'templates', 'init', 'suites', 'scenarios', 'example-issue-triage-wf-001.yml'), 'utf8')).replace(/\nreference:[\s\S]*$/, '\n')
+    await writeFile(path.join(dir, 'suites', 'scenarios', 'example-issue-triage-wf-001.yml'), scenario)
+    const result = await cli(['validate', '--calibrate'], dir)
+    expect(result.code, result.stdout + result.stderr).to.equal(1)
+    expect(result.stdout).to.include('calibration: 0 calibrated, 0 mis-calibrated, 0 not run')
+    expect(result.stderr).to.include('warning: nothing to calibrate: no scenario has a reference plan')
+    const json = await cli(['validate', '--calibrate', '--json'], dir)
+    expect(json.code).to.equal(1)
+    expect((JSON.parse(json.stdout) as {warnings: string[]}).warnings).to.have.length(1)
+  })
+})
