@@ -1,14 +1,14 @@
 // The example plugin as a user meets it: packed with npm, installed next to a packed ghx-bench in a
-// fresh project (offline, from the npm cache), named in .ghxbenchrc.yml, and used by a suite and a
-// scenario that the installed CLI validates.
+// fresh project, named in .ghxbenchrc.yml, and used by a suite and a scenario that the installed CLI
+// validates.
 import {execFile} from 'node:child_process'
-import {existsSync} from 'node:fs'
-import {mkdir, mkdtemp, readFile, writeFile} from 'node:fs/promises'
+import {mkdir, mkdtemp, symlink, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {expect} from 'chai'
 import {PROJECT_ROOT} from '../support/cli.js'
+import {packedPackage} from '../support/packed.js'
 
 const run = promisify(execFile)
 const npm = (args: string[], cwd: string) => run('npm', args, {cwd, env: {...process.env, npm_config_update_notifier: 'false'}})
@@ -28,25 +28,17 @@ describe('a third-party plugin from npm (CLI)', function () {
   let project: string
 
   before(async () => {
+    // ghx-bench as `npm pack` makes it (with this checkout's node_modules: the lockfile's versions, no
+    // registry, no npm cache), and the example plugin packed and extracted beside it, as npm would.
+    const ghxBench = await packedPackage()
     const packs = await mkdtemp(path.join(tmpdir(), 'ghx-bench-packs-'))
-    // The packed CLI runs compiled code; build it when this checkout has not been built yet.
-    if (!existsSync(path.join(PROJECT_ROOT, 'dist', 'src', 'index.js'))) await npm(['run', 'build'], PROJECT_ROOT)
-    await npm(['pack', '--ignore-scripts', '--pack-destination', packs], PROJECT_ROOT)
     await npm(['pack', '--pack-destination', packs], path.join(PROJECT_ROOT, 'examples', 'ghx-bench-plugin-example'))
     project = await mkdtemp(path.join(tmpdir(), 'ghx-bench-consumer-'))
-    // Pin every dependency to the version this checkout's lockfile has, so the offline install finds
-    // all of them in the npm cache that `npm ci` filled (a fresh resolution may want newer ones).
-    const lock = JSON.parse(await readFile(path.join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as {packages: Record<string, {version?: string; dev?: boolean}>}
-    const overrides = Object.fromEntries(
-      Object.entries(lock.packages)
-        .filter(([key, entry]) => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(key) && entry.version && !entry.dev)
-        .map(([key, entry]) => [key.slice('node_modules/'.length), entry.version]),
-    )
-    await writeFile(path.join(project, 'package.json'), JSON.stringify({name: 'consumer', private: true, type: 'module', overrides}))
-    await npm(
-      ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(packs, 'ghx-bench-0.1.0.tgz'), path.join(packs, 'ghx-bench-plugin-example-1.0.0.tgz')],
-      project,
-    )
+    await writeFile(path.join(project, 'package.json'), JSON.stringify({name: 'consumer', private: true, type: 'module'}))
+    const modules = path.join(project, 'node_modules')
+    await mkdir(path.join(modules, 'ghx-bench-plugin-example'), {recursive: true})
+    await symlink(ghxBench.root, path.join(modules, 'ghx-bench'))
+    await run('tar', ['-xzf', path.join(packs, 'ghx-bench-plugin-example-1.0.0.tgz'), '-C', path.join(modules, 'ghx-bench-plugin-example'), '--strip-components=1'])
     await writeFile(path.join(project, '.ghxbenchrc.yml'), 'target: live\nplugins: [example]\n')
     await mkdir(path.join(project, 'suites', 'scenarios'), {recursive: true})
     await writeFile(
