@@ -1,7 +1,8 @@
 /**
  * What every command shares: the --config flag, --json, and the edge where findings become
  * output. Bad input prints one clear message per finding and exits 2; nothing prints a stack
- * (set DEBUG=ghx-bench to see one).
+ * (set DEBUG=ghx-bench to see one). Under --json every outcome, errors included, is JSON on stdout:
+ * one document, or for a command that streams JSON lines (`jsonLines`), one more line.
  */
 import {Command, Flags, type Interfaces} from '@oclif/core'
 import type {LoadedConfig} from '../config/load-config.js'
@@ -15,6 +16,8 @@ export const EXIT_BAD_INPUT = 2
 
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override enableJsonFlag = true
+  /** Its --json output is JSON lines (one compact object a line), so is its result or error. */
+  static jsonLines = false
   static override baseFlags = {
     config: Flags.string({
       char: 'c',
@@ -48,13 +51,39 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return loadConfig({configPath: this.flags.config, overrides})
   }
 
+  private get streamsJsonLines(): boolean {
+    return (this.ctor as typeof BaseCommand).jsonLines
+  }
+
+  /** JSON on stdout: pretty for a one-document command, one compact line for a JSON-lines one. */
+  protected override logJson(json: unknown): void {
+    if (this.streamsJsonLines) process.stdout.write(JSON.stringify(json) + '\n')
+    else super.logJson(json)
+  }
+
+  /** An error under --json: `{ok: false, error: {name, message, exit}}` (led by `type: "error"` in a JSON-lines stream). */
+  protected override toErrorJson(error: unknown): unknown {
+    const e = (error instanceof Error ? error : new Error(String(error))) as Error & {code?: unknown; oclif?: {exit?: number}}
+    const exit = e.oclif?.exit ?? 1
+    return {
+      ...(this.streamsJsonLines ? {type: 'error'} : {}),
+      ok: false,
+      error: {name: e.name, message: e.message, ...(typeof e.code === 'string' ? {code: e.code} : {}), exit},
+    }
+  }
+
   protected override async catch(error: Error & {code?: string; oclif?: {exit?: number}}): Promise<unknown> {
     // this.exit(n) throws; let it through untouched (oclif's own catch would print it under --json and exit 1).
     if (error.code === 'EEXIT') throw error
     if (error instanceof BadInputError) {
-      if (this.jsonEnabled()) this.logJson({ok: false, diagnostics: error.diagnostics})
+      if (this.jsonEnabled()) this.logJson({...(this.streamsJsonLines ? {type: 'error'} : {}), ok: false, diagnostics: error.diagnostics})
       else this.logToStderr(formatDiagnostics(error.diagnostics))
       this.exit(EXIT_BAD_INPUT)
+    }
+    // Under --json every error is a JSON document (or line) on stdout, with the exit code it has without --json.
+    if (this.jsonEnabled()) {
+      this.logJson(this.toErrorJson(error))
+      this.exit(error.oclif?.exit ?? 1)
     }
     if (error.oclif?.exit !== undefined || process.env.DEBUG?.includes('ghx-bench')) return super.catch(error)
     this.logToStderr(`error: ${error.message}`)

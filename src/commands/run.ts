@@ -2,6 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
 
 export default class RunCommand extends BaseCommand<typeof RunCommand> {
+  static override jsonLines = true
   static override summary = 'Run a suite: every scenario under every mode, repeated, checked, recorded, judged'
   static override description =
     'Loads the suite and its scenarios, preflights each mode once (a mode that cannot run here is reported and left out), ensures the fixtures, plans scenario x mode x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report and, when the suite names a profile, the gate, and exits with the gate’s code (0 pass, 1 fail, 3 inconclusive; 2 bad input; 130 interrupted). Re-run with the same --run-id to resume: recorded rows are skipped.'
@@ -42,15 +43,23 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     }
     // Written straight to stderr: oclif mutes logToStderr under --json, and these must always be seen.
     const warn = (text: string) => process.stderr.write(text + '\n')
+    const view = new ProgressView(this.flags['dry-run'] ? 'silent' : progressStyle(this.jsonEnabled()))
     const controller = new AbortController()
     const interrupt = () => {
-      if (!controller.signal.aborted) warn('\ninterrupted: aborting the runs in flight (Ctrl-C again to force quit)')
-      else process.exit(130)
+      if (controller.signal.aborted) {
+        view.abort()
+        process.exit(130)
+      }
+      const text = 'interrupted: aborting the runs in flight (Ctrl-C again to force quit)'
+      // The live view holds the terminal until it ends (stderr is shown then): it shows the notice at once.
+      view.note(text)
+      warn('\n' + text)
       controller.abort()
     }
     process.on('SIGINT', interrupt)
     process.on('SIGTERM', interrupt)
-    const view = new ProgressView(this.flags['dry-run'] ? 'silent' : progressStyle(this.jsonEnabled()))
+    // Loading, the modes' preflight and the fixtures take seconds before the first run: say so.
+    if (!this.jsonEnabled() && !this.flags['dry-run']) this.log(`preparing ${this.args.suite}: loading the suite, checking the modes, ensuring the fixtures`)
     let summary
     try {
       summary = await runSuite(
@@ -87,6 +96,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     }
     if (summary.interrupted) {
       warn(`stopped: ${summary.completed} run(s) recorded in ${summary.results_file}. Resume with:\n  ghx-bench run ${this.args.suite} --run-id ${summary.run_id}`)
+      if (this.jsonEnabled()) this.logJson({type: 'summary', ...summary, gate: null, gate_skipped: 'interrupted', files: []})
       this.exit(130)
     }
     const judgement = this.flags['no-report'] ? null : await judgeRun(config, summary)
@@ -98,7 +108,8 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       for (const file of judgement?.files ?? []) this.log(`wrote ${file}`)
     }
     const result = {...summary, gate: judgement?.gate ?? null, gate_skipped: judgement?.gate_skipped ?? null, files: judgement?.files ?? []}
-    if (this.jsonEnabled()) this.logJson(result)
+    // The last JSON line, after the progress events.
+    if (this.jsonEnabled()) this.logJson({type: 'summary', ...result})
     this.exit(judgement?.exit_code ?? 0)
     return result
   }

@@ -44,11 +44,40 @@ export default class Validate extends BaseCommand<typeof Validate> {
     )
     if (!this.flags.calibrate) return report
     const {calibrate} = await import('../runner/calibrate.js')
-    const calibration = await calibrate(await this.loadBenchConfig(), {modes: this.flags.mode, scenarios: this.flags.scenario, concurrency: this.flags.concurrency})
-    const result = {...report, calibration}
+    const {ProgressView, progressStyle} = await import('../runner/progress.js')
+    // Progress of the oracle's pass, noop's and the mutation pass (none under --json: one document).
+    const view = new ProgressView(this.jsonEnabled() ? 'silent' : progressStyle(false))
+    if (!this.jsonEnabled()) this.log('calibrating: the oracle must pass every run, noop must fail every run; then the workflow checkpoints are mutation-tested')
+    const quit = () => {
+      view.abort()
+      process.exit(130)
+    }
+    process.once('SIGINT', quit)
+    let calibration: CalibrationReport
+    try {
+      calibration = await calibrate(await this.loadBenchConfig(), {
+        modes: this.flags.mode,
+        scenarios: this.flags.scenario,
+        concurrency: this.flags.concurrency,
+        onEvent: (event, phase) => view.handle(event, phase),
+      })
+    } finally {
+      await view.close()
+      process.off('SIGINT', quit)
+    }
+    // Nothing calibrated proves nothing: no plan to play, or no mode with a plan could run here.
+    const nothingCalibrated = !calibration.entries.some((e) => e.status === 'calibrated')
+    const warnings = nothingCalibrated
+      ? [
+          calibration.entries.length === 0
+            ? `nothing to calibrate: no scenario${this.flags.scenario?.length || this.flags.mode?.length ? ' selected by --scenario/--mode' : ''} has a reference plan (reference.<mode>: the tool calls the oracle plays)`
+            : 'nothing was calibrated: no scenario x mode with a reference plan could run here (reasons above)',
+        ]
+      : []
+    const result = {...report, calibration, ...(nothingCalibrated ? {warnings} : {})}
     if (this.jsonEnabled()) {
       // oclif prints what run() returns; exit(1) would skip that, so a failed calibration prints itself.
-      if (!calibration.ok) this.logJson(result)
+      if (!calibration.ok || nothingCalibrated) this.logJson(result)
     } else {
       const count = (status: string) => calibration.entries.filter((e) => e.status === status).length
       this.log(`calibration: ${count('calibrated')} calibrated, ${count('miscalibrated')} mis-calibrated, ${count('not_run')} not run (scenario x mode with a reference plan)`)
@@ -69,7 +98,8 @@ export default class Validate extends BaseCommand<typeof Validate> {
         }
       }
     }
-    if (!calibration.ok) this.exit(1)
+    for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`)
+    if (!calibration.ok || nothingCalibrated) this.exit(1)
     return result
   }
 }

@@ -12,7 +12,7 @@ import type {Row} from '../results/row-schema.js'
 import {readRows} from '../results/sources.js'
 import type {Suite} from '../spec/schemas/suite.js'
 import type {MutationReport} from './mutation.js'
-import {prepareSuite, runSuite} from './run-suite.js'
+import {prepareSuite, runSuite, type SuiteEvent} from './run-suite.js'
 
 export interface CalibrationEntry {
   scenario_id: string
@@ -40,6 +40,8 @@ export interface CalibrateOptions {
   concurrency?: number
   /** How long checkpoints are polled per run (noop runs always use all of it). */
   checkpointMs?: number
+  /** Progress of the three passes: the oracle's runs, noop's, and the mutation pass. */
+  onEvent?: (event: SuiteEvent, phase: 'oracle' | 'noop' | 'mutation') => void
 }
 
 export async function calibrate(config: LoadedConfig, options: CalibrateOptions = {}): Promise<CalibrationReport> {
@@ -74,7 +76,7 @@ export async function calibrate(config: LoadedConfig, options: CalibrateOptions 
         timeouts: {checkpoint_ms: options.checkpointMs ?? 2000},
       }
       for (const model of ['oracle', 'noop'] as const) {
-        const summary = await runSuite(config, {suite: {value: suite, origin: '(calibration)'}, cwd, model, resultsDir, runId: model})
+        const summary = await runSuite(config, {suite: {value: suite, origin: '(calibration)'}, cwd, model, resultsDir, runId: model}, (event) => options.onEvent?.(event, model))
         unavailable = summary.unavailable
         notApplicable = summary.not_applicable
         for await (const row of readRows([summary.results_file], () => {}, cwd)) rows.set(`${model}/${row.scenario_id}/${row.mode}`, row)
@@ -126,6 +128,8 @@ async function mutationPass(
   if (!mode || scenarioIds.length === 0) return {mode: null, reports: [], weak: [], skipped: 'no workflow scenario passed under the oracle'}
   const reports: MutationReport[] = []
   const suite: Suite = {name: 'calibration-mutation', scenarios: {ids: scenarioIds}, modes: [mode], repetitions: 1, concurrency: 1, infra_retries: 1, timeouts: {checkpoint_ms: options.checkpointMs ?? 2000}}
-  await runSuite(config, {suite: {value: suite, origin: '(calibration)'}, cwd, model: 'oracle', resultsDir, runId: 'mutation', onMutation: (report) => reports.push(report)})
+  await runSuite(config, {suite: {value: suite, origin: '(calibration)'}, cwd, model: 'oracle', resultsDir, runId: 'mutation', onMutation: (report) => reports.push(report)}, (event) =>
+    options.onEvent?.(event, 'mutation'),
+  )
   return {mode, reports, weak: [], skipped: null}
 }
