@@ -3,7 +3,8 @@ export class SandboxError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly errors?: Array<Record<string, unknown>>,
+    /** GitHub's `errors`: field errors, or plain sentences (a review's "Line could not be resolved"). */
+    readonly errors?: Array<Record<string, unknown> | string>,
   ) {
     super(message)
   }

@@ -40,12 +40,13 @@ function editScript(a: string[], b: string[]): Op[] {
       ops.push({kind: ' ', text: a[i]!, oldLine: i + 1, newLine: j + 1})
       i++
       j++
-    } else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
-      ops.push({kind: '+', text: b[j]!, oldLine: i, newLine: j + 1})
-      j++
-    } else {
+    } else if (i < n && (j === m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
+      // Deletions before additions, as git prints a changed block.
       ops.push({kind: '-', text: a[i]!, oldLine: i + 1, newLine: j})
       i++
+    } else {
+      ops.push({kind: '+', text: b[j]!, oldLine: i, newLine: j + 1})
+      j++
     }
   }
   return ops

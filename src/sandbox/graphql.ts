@@ -22,6 +22,9 @@ import {
   type GraphQLSchema,
 } from 'graphql'
 import {SandboxError} from './errors.js'
+import {closesIssue} from './events.js'
+import {timelineItems as timelineItemsOf} from './graphql-timeline.js'
+import {blankIssuesEnabled, codeOfConduct, contactLinks, defaultTree, diskUsage, fundingLinks, issueTemplates, languages, license, primaryLanguage, pullRequestTemplates, securityPolicy} from './repo-meta.js'
 import {SCHEMA_EXTENSION} from './schema-extension.js'
 import type {Links} from './serialize.js'
 import {nodeId, parseNodeId, type Store} from './store.js'
@@ -121,7 +124,28 @@ function actor(ctx: Context, login: string | null): Obj | null {
 
 function labelNode(ctx: Context, repo: Repo, name: string): Obj {
   const label = ctx.store.label(repo, name)
-  return {__typename: 'Label', id: nodeId('label', label.id), name: label.name, color: label.color, description: label.description, isDefault: label.default === true, url: `${ctx.links.html}/${repo.owner}/${repo.name}/labels/${encodeURIComponent(label.name)}`}
+  const path = `/${repo.owner}/${repo.name}/labels/${encodeURIComponent(label.name)}`
+  const labelled = (pulls: boolean, args: Args) => {
+    const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+    const list = Object.values(repo.issues).filter((i) => i.is_pull === pulls && i.labels.includes(label.name) && (!states || states.includes(i.is_pull && repo.pulls[i.number]!.merged_at ? 'MERGED' : upper(i.state))))
+    return connection(list.map((i) => issueNode(ctx, repo, i)), args)
+  }
+  return {
+    __typename: 'Label',
+    id: nodeId('label', label.id),
+    name: label.name,
+    color: label.color,
+    description: label.description,
+    isDefault: label.default === true,
+    // State saved before labels were timed: the repository's creation.
+    createdAt: label.created_at ?? repo.created_at,
+    updatedAt: label.updated_at ?? label.created_at ?? repo.created_at,
+    resourcePath: path,
+    url: `${ctx.links.html}${path}`,
+    repository: () => repositoryNode(ctx, repo),
+    issues: (args: Args) => labelled(false, args),
+    pullRequests: (args: Args) => labelled(true, args),
+  }
 }
 
 function issueTypeNode(type: Repo['issue_types'][number]): Obj {
@@ -259,64 +283,25 @@ function issueLike(ctx: Context, repo: Repo, issue: Issue): Obj {
 
 // ---- timelines ----------------------------------------------------------------------------------
 
-/**
- * Timeline item types the sandbox can answer without an event history: comments, cross-references
- * (an issue, a pull request or a comment on one that mentions this one), and links made in GitHub's
- * web Development panel (connected / disconnected events), which nothing in the sandbox makes, so
- * there are none. Any other type answers 501.
- */
-const TIMELINE_ITEM_TYPES = ['ISSUE_COMMENT', 'CROSS_REFERENCED_EVENT', 'CONNECTED_EVENT', 'DISCONNECTED_EVENT']
-
+/** Issue and pull request timelines (graphql-timeline.ts), with this file's node builders. */
 function timelineItems(ctx: Context, repo: Repo, issue: Issue, args: Args): Obj {
-  const type = issue.is_pull ? 'PullRequest' : 'Issue'
-  const itemTypes = Array.isArray(args.itemTypes) && args.itemTypes.length > 0 ? (args.itemTypes as string[]) : undefined
-  if (!itemTypes) throw new NotModelled(`ghx-bench sandbox does not model ${type}.timelineItems without itemTypes (it keeps no event history; it models ${TIMELINE_ITEM_TYPES.join(', ')})`)
-  const other = itemTypes.filter((t) => !TIMELINE_ITEM_TYPES.includes(t))
-  if (other.length > 0) throw new NotModelled(`ghx-bench sandbox does not model ${type}.timelineItems of type ${other.join(', ')} (it models ${TIMELINE_ITEM_TYPES.join(', ')})`)
-  const items: Array<{at: string; node: Obj}> = []
-  if (itemTypes.includes('ISSUE_COMMENT')) items.push(...issue.comments.map((id) => ({at: repo.comments[id]!.created_at, node: commentNode(ctx, repo, id)})))
-  if (itemTypes.includes('CROSS_REFERENCED_EVENT')) items.push(...crossReferences(ctx, repo, issue))
-  const since = typeof args.since === 'string' ? Date.parse(args.since) : NaN
-  const list = items.filter((i) => Number.isNaN(since) || Date.parse(i.at) >= since).sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
-  const skip = typeof args.skip === 'number' ? args.skip : 0
-  return {...connection(list.slice(skip).map((i) => i.node), args), totalCount: list.length, updatedAt: issue.updated_at}
-}
-
-/** Whether a text mentions issue `number` of `repo`: #N, owner/repo#N, or its URL. */
-function mentions(ctx: Context, repo: Repo, number: number, text: string | null): boolean {
-  if (!text) return false
-  const esc = (value: string) => value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
-  const full = `${esc(repo.owner)}/${esc(repo.name)}`
-  return new RegExp(`(?:^|[^\\w/#])#${number}\\b|\\b${full}#${number}\\b|${esc(ctx.links.html)}/${full}/(?:issues|pull)/${number}\\b`, 'i').test(text)
-}
-
-/** One CrossReferencedEvent per issue or pull request that mentions this one, at its first mention. */
-function crossReferences(ctx: Context, repo: Repo, target: Issue): Array<{at: string; node: Obj}> {
-  const closers = new Set(target.is_pull ? [] : closingPulls(repo, target).map((p) => p.number))
-  return Object.values(repo.issues).flatMap((source) => {
-    if (source.number === target.number) return []
-    const first = mentions(ctx, repo, target.number, source.body)
-      ? {at: source.created_at, actor: source.user}
-      : source.comments.map((id) => repo.comments[id]!).find((c) => mentions(ctx, repo, target.number, c.body))
-    if (!first) return []
-    const at = 'at' in first ? first.at : first.created_at
-    const actorLogin = 'actor' in first ? first.actor : first.user
-    const path = `/${repo.owner}/${repo.name}/${target.is_pull ? 'pull' : 'issues'}/${target.number}#ref-${source.is_pull ? 'pullrequest' : 'issue'}-${source.id}`
-    const node: Obj = {
-      __typename: 'CrossReferencedEvent',
-      id: `CRE_kw${Buffer.from(`${source.id}:${target.id}`).toString('base64url')}`,
-      actor: actor(ctx, actorLogin),
-      createdAt: at,
-      referencedAt: at,
-      isCrossRepository: false,
-      willCloseTarget: source.is_pull && closers.has(source.number),
-      resourcePath: path,
-      url: `${ctx.links.html}${path}`,
-      source: () => issueNode(ctx, repo, source),
-      target: () => issueNode(ctx, repo, target),
-    }
-    return [{at, node}]
-  })
+  return timelineItemsOf(
+    {
+      store: ctx.store,
+      html: ctx.links.html,
+      actor: (login) => actor(ctx, login),
+      issue: (i) => issueNode(ctx, repo, i),
+      comment: (id) => commentNode(ctx, repo, id),
+      commit: (sha) => commitNode(ctx, repo, sha),
+      review: (review) => reviewNode(ctx, repo, review),
+      thread: (thread) => threadNode(ctx, repo, thread),
+      repository: () => repositoryNode(ctx, repo),
+      connection: (items, a) => connection(items, a),
+    },
+    repo,
+    issue,
+    args,
+  )
 }
 
 function issueNode(ctx: Context, repo: Repo, issue: Issue): Obj {
@@ -363,33 +348,77 @@ function dependencies(list: Issue[], args: Args): Issue[] {
 
 /** Pull requests whose body says "fixes #N" (or closes / resolves), as GitHub links them. */
 function closingPulls(repo: Repo, issue: Issue): Pull[] {
-  const keyword = new RegExp(`\\b(close[sd]?|fix(e[sd])?|resolve[sd]?)\\s+#${issue.number}\\b`, 'i')
-  return Object.values(repo.pulls).filter((p) => keyword.test(repo.issues[p.number]!.body ?? ''))
+  return Object.values(repo.pulls).filter((p) => closesIssue(repo.issues[p.number]!.body, issue.number))
 }
 
-function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
-  const commit = ctx.store.commit(repo, sha)
-  const [headline, ...rest] = commit.message.split('\n')
+/** A commit's check runs (its workflow runs' jobs) and commit statuses (the latest per context), as GraphQL contexts. */
+function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
   const runs = Object.values(repo.runs).filter((r) => r.head_sha === sha)
-  const contexts = runs.flatMap((run) => {
+  const checkRuns = runs.flatMap((run) => {
     const attempt = ctx.store.latestAttempt(run)
-    return attempt.jobs.map((job) => {
+    return attempt.jobs.map((job): Obj => {
       const status = ctx.store.jobStatus(attempt, job)
+      const url = `${ctx.links.html}/${repo.owner}/${repo.name}/actions/runs/${run.id}/job/${job.id}`
       return {
         __typename: 'CheckRun',
+        id: nodeId('job', job.id),
+        databaseId: job.id,
         name: job.name,
         status: upper(status.status),
         conclusion: status.conclusion ? upper(status.conclusion) : null,
         startedAt: ctx.store.attemptTimes(attempt).started,
         completedAt: ctx.store.attemptTimes(attempt).completed,
-        detailsUrl: `${ctx.links.html}/${repo.owner}/${repo.name}/actions/runs/${run.id}/job/${job.id}`,
-        checkSuite: {workflowRun: {workflow: {name: repo.workflows[run.workflow_id]!.name}}},
+        detailsUrl: url,
+        permalink: url,
+        url,
+        resourcePath: url.slice(ctx.links.html.length),
+        externalId: String(job.id),
+        title: null,
+        summary: null,
+        text: null,
+        // No branch protection, so no check is required.
+        isRequired: false,
+        checkSuite: {workflowRun: {workflow: {name: repo.workflows[run.workflow_id]!.name}, databaseId: run.id, runNumber: run.run_number, url: `${ctx.links.html}/${repo.owner}/${repo.name}/actions/runs/${run.id}`}},
       }
     })
   })
-  const states = contexts.map((c) => (c.status !== 'COMPLETED' ? 'PENDING' : c.conclusion === 'SUCCESS' ? 'SUCCESS' : 'FAILURE'))
+  const statuses = ctx.store.latestStatuses(repo, sha).map((status): Obj => ({
+    __typename: 'StatusContext',
+    id: `SC_kw${Buffer.from(String(status.id)).toString('base64url')}`,
+    context: status.context,
+    state: upper(status.state),
+    description: status.description,
+    targetUrl: status.target_url,
+    createdAt: status.created_at,
+    creator: actor(ctx, status.creator),
+    avatarUrl: `${ctx.links.html}/avatars/${status.creator}`,
+    isRequired: false,
+    commit: () => commitNode(ctx, repo, sha),
+  }))
+  return [...checkRuns, ...statuses]
+}
+
+/** GitHub's rollup of contexts: any failure (or error) fails it, anything unfinished leaves it pending. */
+function rollupState(contexts: Obj[]): string {
+  const states = contexts.map((c) => {
+    if (c.__typename === 'StatusContext') return c.state === 'EXPECTED' ? 'PENDING' : String(c.state)
+    if (c.status !== 'COMPLETED') return 'PENDING'
+    return ['SUCCESS', 'NEUTRAL', 'SKIPPED'].includes(String(c.conclusion)) ? 'SUCCESS' : 'FAILURE'
+  })
+  for (const state of ['FAILURE', 'ERROR', 'PENDING']) if (states.includes(state)) return state
+  return 'SUCCESS'
+}
+
+function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
+  const commit = ctx.store.commit(repo, sha)
+  const [headline, ...rest] = commit.message.split('\n')
+  const contexts = checkContexts(ctx, repo, sha)
+  const statusContexts = contexts.filter((c) => c.__typename === 'StatusContext')
+  const email = `${commit.author}@users.noreply.github.localhost`
+  const gitActor = (identity: {name: string; email: string} | undefined) => ({name: identity?.name ?? commit.author, email: identity?.email ?? email, date: commit.date, user: actor(ctx, commit.author)})
   return {
     __typename: 'Commit',
+    id: `C_kw${Buffer.from(commit.sha.slice(0, 16)).toString('base64url')}`,
     oid: commit.sha,
     abbreviatedOid: commit.sha.slice(0, 7),
     message: commit.message,
@@ -398,11 +427,22 @@ function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
     committedDate: commit.date,
     authoredDate: commit.date,
     url: `${ctx.links.html}/${repo.owner}/${repo.name}/commit/${commit.sha}`,
-    authors: (args: Args) => connection([{name: commit.author, email: `${commit.author}@users.noreply.github.localhost`, user: actor(ctx, commit.author)}], args),
-    statusCheckRollup:
-      contexts.length === 0
+    author: gitActor(commit.author_git),
+    committer: gitActor(commit.committer_git ?? commit.author_git),
+    authors: (args: Args) => connection([gitActor(commit.author_git)], args),
+    statusCheckRollup: contexts.length === 0 ? null : {id: `SCR_kw${Buffer.from(commit.sha.slice(0, 16)).toString('base64url')}`, state: rollupState(contexts), contexts: (args: Args) => connection(contexts, args), commit: () => commitNode(ctx, repo, sha)},
+    // The legacy combined status: commit statuses only, null when there are none.
+    status:
+      statusContexts.length === 0
         ? null
-        : {state: states.includes('FAILURE') ? 'FAILURE' : states.includes('PENDING') ? 'PENDING' : 'SUCCESS', contexts: (args: Args) => connection(contexts, args)},
+        : {
+            id: `ST_kw${Buffer.from(commit.sha.slice(0, 16)).toString('base64url')}`,
+            state: rollupState(statusContexts),
+            contexts: statusContexts,
+            context: ({name}: Args) => statusContexts.find((c) => c.context === name) ?? null,
+            combinedContexts: (args: Args) => connection(contexts, args),
+            commit: () => commitNode(ctx, repo, sha),
+          },
   }
 }
 
@@ -438,7 +478,17 @@ function reviewCommentNode(ctx: Context, repo: Repo, comment: ReviewComment): Ob
     path: comment.path,
     line: comment.line,
     originalLine: comment.line,
-    diffHunk: '',
+    startLine: comment.start_line ?? null,
+    originalStartLine: comment.start_line ?? null,
+    // Positions in the file's patch (deprecated by GitHub, still answered); a file-level comment has none.
+    position: comment.line === null ? null : (comment.position ?? comment.line),
+    originalPosition: comment.line === null ? 1 : (comment.position ?? comment.line),
+    diffHunk: comment.diff_hunk ?? '',
+    subjectType: comment.subject_type === 'file' ? 'FILE' : 'LINE',
+    state: repo.reviews[comment.review_id]?.state === 'PENDING' ? 'PENDING' : 'SUBMITTED',
+    commit: () => commitNode(ctx, repo, comment.commit_id),
+    originalCommit: () => commitNode(ctx, repo, comment.commit_id),
+    pullRequest: () => pullNode(ctx, repo, repo.issues[comment.pull]!, repo.pulls[comment.pull]!),
     outdated: false,
     url: `${ctx.links.html}/${repo.owner}/${repo.name}/pull/${comment.pull}#discussion_r${comment.id}`,
     replyTo: replyTo ? {id: nodeId('review_comment', replyTo.id), databaseId: replyTo.id} : null,
@@ -457,10 +507,10 @@ function threadNode(ctx: Context, repo: Repo, thread: ReviewThread): Obj {
     path: thread.path,
     line: thread.line,
     originalLine: thread.line,
-    startLine: null,
-    originalStartLine: null,
-    diffSide: 'RIGHT',
-    startDiffSide: null,
+    startLine: thread.start_line ?? null,
+    originalStartLine: thread.start_line ?? null,
+    diffSide: thread.side ?? 'RIGHT',
+    startDiffSide: thread.start_line == null ? null : (thread.start_side ?? thread.side ?? 'RIGHT'),
     subjectType: thread.line === null ? 'FILE' : 'LINE',
     resolvedBy: actor(ctx, thread.resolved_by),
     viewerCanReply: true,
@@ -644,6 +694,128 @@ function knownUsers(ctx: Context, args: Args): Obj[] {
     .map((u) => actor(ctx, u.login)!)
 }
 
+/** A branch (or, with its prefix, a tag) as a Ref. */
+function refNode(ctx: Context, repo: Repo, name: string, prefix: 'refs/heads/' | 'refs/tags/' = 'refs/heads/'): Obj {
+  const sha = prefix === 'refs/heads/' ? repo.branches[name]! : ctx.store.tagRefs(repo)[name]!
+  return {
+    __typename: 'Ref',
+    id: `REF_kw${Buffer.from(`${repo.id}:${prefix.slice(5)}${name}`).toString('base64url')}`,
+    name,
+    prefix,
+    target: () => commitNode(ctx, repo, sha),
+    repository: () => repositoryNode(ctx, repo),
+    associatedPullRequests: (args: Args) => {
+      const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+      const pulls = Object.values(repo.pulls).filter((p) => p.head === name && (!states || states.includes(p.merged_at ? 'MERGED' : upper(repo.issues[p.number]!.state))))
+      return connection(pulls.map((p) => pullNode(ctx, repo, repo.issues[p.number]!, p)), args)
+    },
+  }
+}
+
+/**
+ * The rest of `gh repo view --json`'s fields: what GitHub derives from the files on the default
+ * branch (repo-meta.ts), forks, topics, and the viewer's relation to the repository.
+ */
+function repositoryDetails(ctx: Context, repo: Repo): Obj {
+  const fullName = `${repo.owner}/${repo.name}`
+  const web = `${ctx.links.html}/${fullName}`
+  const tree = () => defaultTree(repo)
+  const pushed = Object.values(repo.commits).reduce((latest, c) => (c.date > latest ? c.date : latest), repo.created_at)
+  const forks = () => Object.values(ctx.store.state.repos).filter((r) => r.fork_of === fullName)
+  const email = `${ctx.viewer}@users.noreply.github.localhost`
+  const licenseNode = () => {
+    const found = license(repo)
+    if (!found) return null
+    return {
+      __typename: 'License',
+      id: `L_kw${Buffer.from(found.key).toString('base64url')}`,
+      key: found.key,
+      name: found.name,
+      nickname: null,
+      spdxId: found.spdx_id,
+      url: found.key === 'other' ? null : `http://choosealicense.com/licenses/${found.key}/`,
+      pseudoLicense: found.key === 'other',
+      featured: ['mit', 'apache-2.0', 'gpl-3.0'].includes(found.key),
+      hidden: false,
+      body: tree()[found.path] ?? '',
+    }
+  }
+  return {
+    resourcePath: `/${fullName}`,
+    homepageUrl: repo.homepage ?? null,
+    mirrorUrl: null,
+    sshUrl: `git@github.localhost:${fullName}.git`,
+    pushedAt: pushed,
+    updatedAt: pushed,
+    diskUsage: () => diskUsage(repo),
+    forkCount: () => forks().length,
+    forks: (args: Args) => connection(forks().map((r) => repositoryNode(ctx, r)), args),
+    forkingAllowed: true,
+    templateRepository: null,
+    openGraphImageUrl: `https://opengraph.githubassets.com/1/${fullName}`,
+    usesCustomOpenGraphImage: false,
+    codeOfConduct: () => {
+      const code = codeOfConduct(repo)
+      return code ? {__typename: 'CodeOfConduct', id: `COC_kw${Buffer.from(code.key).toString('base64url')}`, key: code.key, name: code.name, body: code.body, resourcePath: `/${fullName}/blob/${repo.default_branch}/${code.path}`, url: `${web}/blob/${repo.default_branch}/${code.path}`} : null
+    },
+    contactLinks: () => contactLinks(repo),
+    fundingLinks: () => fundingLinks(repo),
+    isBlankIssuesEnabled: () => blankIssuesEnabled(repo),
+    isSecurityPolicyEnabled: () => securityPolicy(repo) !== null,
+    securityPolicyUrl: () => (securityPolicy(repo) ? `${web}/security/policy` : null),
+    isUserConfigurationRepository: repo.name.toLowerCase() === repo.owner.toLowerCase(),
+    issueTemplates: () => issueTemplates(repo).map((t) => ({name: t.name, about: t.about, title: t.title, body: t.body, filename: t.filename})),
+    pullRequestTemplates: () => pullRequestTemplates(repo).map((t) => ({filename: t.filename, body: t.body, repository: () => repositoryNode(ctx, repo)})),
+    languages: (args: Args) => {
+      const list = languages(repo)
+      const orderBy = (args.orderBy ?? {}) as {field?: string; direction?: string}
+      const ordered = orderBy.direction === 'ASC' ? [...list].reverse() : list
+      const nodes = ordered.map((l) => ({__typename: 'Language', id: `LANG_kw${Buffer.from(l.name).toString('base64url')}`, name: l.name, color: l.color}))
+      const page = connection(nodes, args)
+      const sizes = new Map(list.map((l) => [l.name, l.size]))
+      return {...page, edges: (page.edges as Array<{node: {name: string}; cursor: string}>).map((e) => ({...e, size: sizes.get(e.node.name)})), totalSize: list.reduce((n, l) => n + l.size, 0)}
+    },
+    primaryLanguage: () => {
+      const primary = primaryLanguage(repo)
+      return primary ? {__typename: 'Language', id: `LANG_kw${Buffer.from(primary.name).toString('base64url')}`, name: primary.name, color: primary.color} : null
+    },
+    licenseInfo: licenseNode,
+    repositoryTopics: (args: Args) =>
+      connection(
+        (repo.topics ?? []).map((name) => ({__typename: 'RepositoryTopic', id: `RT_kw${Buffer.from(`${repo.id}:${name}`).toString('base64url')}`, resourcePath: `/topics/${name}`, url: `${ctx.links.html}/topics/${name}`, topic: {__typename: 'Topic', id: `TO_kw${Buffer.from(name).toString('base64url')}`, name}})),
+        args,
+      ),
+    // Projects (classic) are gone from GitHub: none.
+    projects: (args: Args) => connection([], args),
+    projectsResourcePath: `/${fullName}/projects`,
+    projectsUrl: `${web}/projects`,
+    viewerCanAdminister: true,
+    viewerCanCreateProjects: true,
+    viewerCanSubscribe: true,
+    viewerCanUpdateTopics: true,
+    viewerDefaultCommitEmail: email,
+    viewerPossibleCommitEmails: [email],
+    viewerDefaultMergeMethod: 'MERGE',
+    // Watching is not modelled: nobody watches, as REST's subscribers_count says.
+    viewerSubscription: 'UNSUBSCRIBED',
+    watchers: (args: Args) => connection([], args),
+    hasSponsorshipsEnabled: false,
+    hasVulnerabilityAlertsEnabled: false,
+    autoMergeAllowed: false,
+    allowUpdateBranch: false,
+    webCommitSignoffRequired: false,
+    squashPrTitleUsedAsDefault: false,
+    archivedAt: null,
+    lockReason: null,
+    descriptionHTML: `<div>${repo.description ?? ''}</div>`,
+    shortDescriptionHTML: repo.description ?? '',
+    collaborators: (args: Args) => {
+      const page = connection(knownUsers(ctx, args), args)
+      return {...page, edges: (page.edges as Obj[]).map((e) => ({...e, permission: 'ADMIN', permissionSources: []}))}
+    },
+  }
+}
+
 function repositoryNode(ctx: Context, repo: Repo): Obj {
   const store = ctx.store
   const issues = (kind: 'issue' | 'pull') => Object.values(repo.issues).filter((i) => i.is_pull === (kind === 'pull'))
@@ -664,31 +836,51 @@ function repositoryNode(ctx: Context, repo: Repo): Obj {
     url: `${ctx.links.html}/${repo.owner}/${repo.name}`,
     isPrivate: repo.private,
     isArchived: false,
-    isFork: false,
+    isFork: repo.fork_of !== undefined,
     hasIssuesEnabled: true,
     hasProjectsEnabled: true,
     hasWikiEnabled: false,
     hasDiscussionsEnabled: false,
     isTemplate: false,
     isMirror: false,
-    isEmpty: false,
+    isEmpty: Object.keys(repo.branches).length === 0,
     isLocked: false,
     isDisabled: false,
     isInOrganization: false,
-    parent: null,
+    parent: () => (repo.fork_of && store.state.repos[repo.fork_of] ? repositoryNode(ctx, store.state.repos[repo.fork_of]!) : null),
     mergeCommitAllowed: true,
     squashMergeAllowed: true,
     rebaseMergeAllowed: true,
     deleteBranchOnMerge: false,
     visibility: repo.private ? 'PRIVATE' : 'PUBLIC',
     viewerPermission: 'ADMIN',
-    // The sandbox models no stars and no forks (REST's stargazers_count and forks_count are 0 too).
+    // The sandbox models no stars (REST's stargazers_count is 0 too).
     stargazerCount: 0,
-    forkCount: 0,
+    stargazers: (args: Args) => connection([], args),
+    viewerHasStarred: false,
+    ...repositoryDetails(ctx, repo),
     assignableUsers: (args: Args) => connection(knownUsers(ctx, args), args),
     mentionableUsers: (args: Args) => connection(knownUsers(ctx, args), args),
     createdAt: repo.created_at,
-    defaultBranchRef: {name: repo.default_branch, target: () => commitNode(ctx, repo, repo.branches[repo.default_branch]!)},
+    // An empty repository has no default branch yet.
+    defaultBranchRef: repo.branches[repo.default_branch] ? refNode(ctx, repo, repo.default_branch) : null,
+    ref: ({qualifiedName}: Args) => {
+      const qualified = String(qualifiedName)
+      if (qualified.startsWith('refs/tags/')) {
+        const tag = qualified.slice('refs/tags/'.length)
+        return store.tagRefs(repo)[tag] ? refNode(ctx, repo, tag, 'refs/tags/') : null
+      }
+      const name = qualified.replace(/^refs\/heads\//, '')
+      return repo.branches[name] ? refNode(ctx, repo, name) : null
+    },
+    refs: (args: Args) => {
+      const prefix = String(args.refPrefix)
+      if (prefix !== 'refs/heads/' && prefix !== 'refs/tags/') throw new NotModelled(`ghx-bench sandbox models refs of refs/heads/ and refs/tags/, not ${prefix}`)
+      const query = typeof args.query === 'string' ? args.query : ''
+      const names = Object.keys(prefix === 'refs/heads/' ? repo.branches : store.tagRefs(repo)).filter((n) => n.includes(query))
+      const sorted = ordered(names, args.orderBy, {ALPHABETICAL: (n) => n, TAG_COMMIT_DATE: (n) => store.commit(repo, store.tagRefs(repo)[n] ?? repo.branches[n]!).date}, 'ALPHABETICAL')
+      return connection(sorted.map((n) => refNode(ctx, repo, n, prefix)), args)
+    },
     issue: ({number}: Args) => {
       const issue = repo.issues[Number(number)]
       return issue && !issue.is_pull ? issueNode(ctx, repo, issue) : null
@@ -861,6 +1053,18 @@ function rootValue(ctx: Context): Obj {
       const node = commentNode(ctx, repo, comment.id)
       return {...mutationId(args), commentEdge: {node, cursor: cursor(0)}, subject: issueNode(ctx, repo, issue), timelineEdge: null}
     },
+    // A new repository of the viewer's (the sandbox has no organizations), empty as GitHub makes it: no commit, no branch.
+    createRepository: (args: Args) => {
+      const i = input(args)
+      const owner = i.ownerId === undefined || i.ownerId === null ? ctx.viewer : userLogin(store, i.ownerId)
+      if (owner !== ctx.viewer) throw new NotModelled('ghx-bench sandbox does not model creating a repository for another owner (organizations)')
+      if (i.template === true) throw new NotModelled('ghx-bench sandbox does not model template repositories')
+      const name = text(i.name).trim()
+      if (store.state.repos[`${owner}/${name}`]) throw new GraphQLError('Name already exists on this account', {extensions: {type: 'UNPROCESSABLE'}})
+      const repo = store.createRepo(owner, name, {description: (i.description as string | undefined) ?? null, homepage: (i.homepageUrl as string | undefined) ?? null, private: i.visibility !== 'PUBLIC', files: null})
+      repo.issue_types = []
+      return {...mutationId(args), repository: repositoryNode(ctx, repo)}
+    },
     createIssue: (args: Args) => {
       const i = input(args)
       const {repo} = locate(store, i.repositoryId)
@@ -958,10 +1162,7 @@ function rootValue(ctx: Context): Obj {
       const {repo, issue} = issueOf(store, i.pullRequestId)
       const {pull} = store.pull(repo, issue.number)
       if (Array.isArray(i.projectIds) && i.projectIds.length > 0) throw new NotModelled('ghx-bench sandbox does not model UpdatePullRequestInput.projectIds (projects classic)')
-      if (typeof i.baseRefName === 'string') {
-        store.branchSha(repo, i.baseRefName)
-        pull.base = i.baseRefName
-      }
+      if (typeof i.baseRefName === 'string') store.changePullBase(repo, issue.number, i.baseRefName)
       if (typeof i.maintainerCanModify === 'boolean') pull.maintainer_can_modify = i.maintainerCanModify
       const milestone = i.milestoneId === undefined ? undefined : i.milestoneId === null ? null : milestoneNumber(store, repo, i.milestoneId)
       store.updateIssue(repo, issue.number, {
@@ -999,8 +1200,10 @@ function rootValue(ctx: Context): Obj {
     addPullRequestReview: (args: Args) => {
       const i = input(args)
       const {repo, issue} = issueOf(store, i.pullRequestId)
-      const threads = ((i.threads as Array<{path: string; line?: number; side?: string; body: string}> | undefined) ?? []).map((t) => ({path: t.path, line: t.line, side: t.side, body: t.body}))
-      const comments = ((i.comments as Array<{path: string; position?: number; body: string}> | undefined) ?? []).map((c) => ({path: c.path, line: c.position, body: c.body}))
+      // DraftPullRequestReviewThread places by line (and startLine, sides); DraftPullRequestReviewComment by diff position.
+      type DraftThread = {path: string; line?: number; side?: string; startLine?: number | null; startSide?: string | null; body: string}
+      const threads = ((i.threads as DraftThread[] | undefined) ?? []).map((t) => ({path: t.path, line: t.line, side: t.side, start_line: t.startLine, start_side: t.startSide ?? undefined, body: t.body}))
+      const comments = ((i.comments as Array<{path: string; position?: number; body: string}> | undefined) ?? []).map((c) => ({path: c.path, position: c.position, body: c.body}))
       const review = store.createReview(repo, issue.number, ctx.viewer, {event: i.event as string | undefined, body: i.body as string | undefined, commit_id: i.commitOID as string | undefined, comments: [...threads, ...comments]})
       return {...mutationId(args), pullRequestReview: reviewNode(ctx, repo, review), reviewEdge: {node: reviewNode(ctx, repo, review), cursor: cursor(0)}}
     },
@@ -1040,7 +1243,15 @@ function rootValue(ctx: Context): Obj {
         repo,
         number,
         ctx.viewer,
-        {body: text(i.body), path: text(i.path), line: i.line as number | undefined, side: i.side as string | undefined, subject_type: text(i.subjectType, 'LINE').toLowerCase()},
+        {
+          body: text(i.body),
+          path: text(i.path),
+          line: i.line,
+          side: i.side as string | undefined,
+          start_line: i.startLine,
+          start_side: i.startSide as string | undefined,
+          subject_type: text(i.subjectType, 'LINE').toLowerCase(),
+        },
         reviewId,
       )
       return {...mutationId(args), thread: threadNode(ctx, repo, repo.threads[comment.thread_id]!)}
@@ -1189,7 +1400,9 @@ export async function executeGraphql(store: Store, viewer: string, links: Links,
   const errors = (result.errors ?? []).map((e) => {
     const original = e.originalError
     const type = original instanceof SandboxError ? (original.status === 404 ? 'NOT_FOUND' : original.status === 501 ? 'NOT_MODELLED' : 'UNPROCESSABLE') : original instanceof NotModelled ? 'NOT_MODELLED' : (e.extensions.type ?? undefined)
-    return {type, path: e.path, locations: e.locations, message: original instanceof SandboxError && original.errors?.[0]?.message ? text(original.errors[0].message) : e.message}
+    const first = original instanceof SandboxError ? original.errors?.[0] : undefined
+    const detail = typeof first === 'string' ? first : first?.message
+    return {type, path: e.path, locations: e.locations, message: detail ? text(detail) : e.message}
   })
   const notModelled = errors.find((e) => e.type === 'NOT_MODELLED')
   if (notModelled) return {status: 501, body: {message: notModelled.message, errors, data: result.data}}

@@ -1,9 +1,18 @@
 /**
  * The REST operations the sandbox models, by GitHub's operationIds. Handlers translate HTTP into store
  * operations and store state into GitHub's representations; nothing here decides a rule of its own.
+ * Topic modules beside it hold more routes: rest-git.ts (contents, refs, the git database, commits,
+ * comparisons, tags), rest-repos.ts (repositories, forks, collaborators), rest-events.ts (issue
+ * events and timelines), rest-statuses.ts (commit statuses).
  */
 import {renderDiff} from './git.js'
 import {notFound, SandboxError, unprocessable} from './errors.js'
+import {checkRequired, checkTypes, reviewCommentsOf} from './request-schema.js'
+import {eventRoutes} from './rest-events.js'
+import {gitRoutes} from './rest-git.js'
+import {repoRoutes} from './rest-repos.js'
+import {statusRoutes} from './rest-statuses.js'
+import {resolveCommitish} from './rest-support.js'
 import {Router} from './router.js'
 import {zip} from './zip.js'
 import type {Serializer} from './serialize.js'
@@ -86,7 +95,6 @@ const routes: Array<[string, string, string, Handler]> = [
   }],
 
   // repositories, branches, contents, refs
-  ['GET', '/repos/{owner}/{repo}', 'repos/get', (ctx) => ({body: ctx.ser.repo(repoOf(ctx))})],
   ['GET', '/repos/{owner}/{repo}/branches', 'repos/list-branches', (ctx) => {
     const repo = repoOf(ctx)
     return {list: Object.entries(repo.branches).sort(([a], [b]) => a.localeCompare(b)).map(([name, sha]) => ({name, commit: {sha, url: `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/commits/${sha}`}, protected: false}))}
@@ -108,68 +116,13 @@ const routes: Array<[string, string, string, Handler]> = [
   }],
   ['GET', '/repos/{owner}/{repo}/commits/{ref}', 'repos/get-commit', (ctx) => {
     const repo = repoOf(ctx)
-    const sha = repo.branches[ctx.params.ref!] ?? ctx.params.ref!
-    return {body: ctx.ser.commit(repo, ctx.store.commit(repo, sha))}
-  }],
-  ['GET', '/repos/{owner}/{repo}/contents/{path}', 'repos/get-content', (ctx) => {
-    const repo = repoOf(ctx)
-    const ref = ctx.query.get('ref') ?? repo.default_branch
-    const sha = repo.branches[ref] ?? ref
-    const content = ctx.store.commit(repo, sha).tree[ctx.params.path!]
-    if (content === undefined) throw notFound()
-    return {body: contentEntry(ctx, repo, ctx.params.path!, content)}
-  }],
-  ['PUT', '/repos/{owner}/{repo}/contents/{path}', 'repos/create-or-update-file-contents', (ctx) => {
-    const repo = repoOf(ctx)
-    const branch = str(ctx.body, 'branch') ?? repo.default_branch
-    const content = str(ctx.body, 'content')
-    const message = str(ctx.body, 'message')
-    if (content === undefined || !message) throw unprocessable('message and content are required', 'content')
-    const path = ctx.params.path!
-    const existing = ctx.store.commit(repo, ctx.store.branchSha(repo, branch)).tree[path]
-    if (existing !== undefined && str(ctx.body, 'sha') !== blobSha(existing)) {
-      throw new SandboxError(409, existing === undefined ? 'Invalid request' : `${path} does not match ${str(ctx.body, 'sha') ?? 'sha'}`)
+    let sha: string
+    try {
+      sha = resolveCommitish(repo, ctx.params.ref!, ctx.store.tagRefs(repo))
+    } catch {
+      throw new SandboxError(422, `No commit found for SHA: ${ctx.params.ref!}`)
     }
-    const text = Buffer.from(content, 'base64').toString('utf8')
-    const sha = ctx.store.commitFiles(repo, branch, {[path]: text}, message, ctx.viewer)
-    return {status: existing === undefined ? 201 : 200, body: {content: contentEntry(ctx, repo, path, text), commit: ctx.ser.commit(repo, ctx.store.commit(repo, sha))}}
-  }],
-  ['DELETE', '/repos/{owner}/{repo}/contents/{path}', 'repos/delete-file', (ctx) => {
-    const repo = repoOf(ctx)
-    const branch = str(ctx.body, 'branch') ?? repo.default_branch
-    const existing = ctx.store.commit(repo, ctx.store.branchSha(repo, branch)).tree[ctx.params.path!]
-    if (existing === undefined) throw notFound()
-    const sha = ctx.store.commitFiles(repo, branch, {[ctx.params.path!]: null}, str(ctx.body, 'message') ?? 'Delete file', ctx.viewer)
-    return {body: {content: null, commit: ctx.ser.commit(repo, ctx.store.commit(repo, sha))}}
-  }],
-  ['GET', '/repos/{owner}/{repo}/git/ref/{ref}', 'git/get-ref', (ctx) => {
-    const repo = repoOf(ctx)
-    const branch = ctx.params.ref!.replace(/^heads\//, '')
-    return {body: refEntry(ctx, repo, branch, ctx.store.branchSha(repo, branch))}
-  }],
-  ['GET', '/repos/{owner}/{repo}/git/matching-refs/{ref}', 'git/list-matching-refs', (ctx) => {
-    const repo = repoOf(ctx)
-    const prefix = ctx.params.ref!.replace(/^heads\//, '')
-    return {list: Object.entries(repo.branches).filter(([name]) => name.startsWith(prefix)).map(([name, sha]) => refEntry(ctx, repo, name, sha))}
-  }],
-  ['POST', '/repos/{owner}/{repo}/git/refs', 'git/create-ref', (ctx) => {
-    const repo = repoOf(ctx)
-    const ref = str(ctx.body, 'ref')
-    const sha = str(ctx.body, 'sha')
-    if (!ref?.startsWith('refs/heads/') || !sha) throw unprocessable('ref must start with refs/heads/ and sha is required', 'ref')
-    const name = ref.slice('refs/heads/'.length)
-    ctx.store.createBranch(repo, name, sha)
-    return {status: 201, body: refEntry(ctx, repo, name, sha)}
-  }],
-  ['PATCH', '/repos/{owner}/{repo}/git/refs/{ref}', 'git/update-ref', (ctx) => {
-    const repo = repoOf(ctx)
-    const name = ctx.params.ref!.replace(/^heads\//, '')
-    ctx.store.updateBranch(repo, name, str(ctx.body, 'sha') ?? '', ctx.body.force === true)
-    return {body: refEntry(ctx, repo, name, repo.branches[name]!)}
-  }],
-  ['DELETE', '/repos/{owner}/{repo}/git/refs/{ref}', 'git/delete-ref', (ctx) => {
-    ctx.store.deleteBranch(repoOf(ctx), ctx.params.ref!.replace(/^heads\//, ''))
-    return {status: 204}
+    return {body: ctx.ser.commit(repo, ctx.store.commit(repo, sha))}
   }],
 
   // labels and milestones
@@ -369,10 +322,7 @@ const routes: Array<[string, string, string, Handler]> = [
     const repo = repoOf(ctx)
     const number = num(ctx.params.pull_number, 'pull_number')
     const {pull} = ctx.store.pull(repo, number)
-    if (str(ctx.body, 'base')) {
-      ctx.store.branchSha(repo, str(ctx.body, 'base')!)
-      pull.base = str(ctx.body, 'base')!
-    }
+    if (str(ctx.body, 'base')) ctx.store.changePullBase(repo, number, str(ctx.body, 'base')!)
     const issue = ctx.store.updateIssue(repo, number, {
       title: str(ctx.body, 'title'),
       body: 'body' in ctx.body ? (str(ctx.body, 'body') ?? null) : undefined,
@@ -433,7 +383,8 @@ const routes: Array<[string, string, string, Handler]> = [
   }],
   ['POST', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews', 'pulls/create-review', (ctx) => {
     const repo = repoOf(ctx)
-    const comments = Array.isArray(ctx.body.comments) ? (ctx.body.comments as Array<{path: string; line?: number; side?: string; body: string}>) : undefined
+    // GitHub checks the body's schema first ("… is not an array"), then places every comment before writing anything.
+    const comments = reviewCommentsOf(ctx.body)
     const review = ctx.store.createReview(repo, num(ctx.params.pull_number, 'pull_number'), ctx.viewer, {
       event: str(ctx.body, 'event'),
       body: str(ctx.body, 'body'),
@@ -457,12 +408,9 @@ const routes: Array<[string, string, string, Handler]> = [
   }],
   ['PUT', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals', 'pulls/dismiss-review', (ctx) => {
     const repo = repoOf(ctx)
-    const review = ctx.store.review(repo, num(ctx.params.review_id, 'review_id'))
     if (!str(ctx.body, 'message')) throw unprocessable('message is missing', 'message', 'PullRequestReview')
     // GitHub dismisses submitted approvals and change requests; a pending review cannot be dismissed.
-    if (review.state === 'PENDING') throw unprocessable('Can not dismiss a pending review', 'state', 'PullRequestReview')
-    review.state = 'DISMISSED'
-    return {body: ctx.ser.review(repo, review)}
+    return {body: ctx.ser.review(repo, ctx.store.dismissReview(repo, num(ctx.params.review_id, 'review_id'), str(ctx.body, 'message')!))}
   }],
   ['GET', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', 'pulls/list-comments-for-review', (ctx) => {
     const repo = repoOf(ctx)
@@ -478,11 +426,16 @@ const routes: Array<[string, string, string, Handler]> = [
   }],
   ['POST', '/repos/{owner}/{repo}/pulls/{pull_number}/comments', 'pulls/create-review-comment', (ctx) => {
     const repo = repoOf(ctx)
+    checkTypes(ctx.body, {body: 'a string', path: 'a string', commit_id: 'a string', line: 'an integer', start_line: 'an integer', position: 'an integer', in_reply_to: 'an integer', side: 'a string', start_side: 'a string', subject_type: 'a string'})
+    checkRequired(ctx.body, ctx.body.in_reply_to === undefined ? ['body', 'commit_id', 'path'] : ['body'])
     const comment = ctx.store.addReviewComment(repo, num(ctx.params.pull_number, 'pull_number'), ctx.viewer, {
       body: str(ctx.body, 'body') ?? '',
       path: str(ctx.body, 'path'),
-      line: ctx.body.line === undefined ? undefined : Number(ctx.body.line),
+      line: ctx.body.line,
       side: str(ctx.body, 'side'),
+      start_line: ctx.body.start_line,
+      start_side: str(ctx.body, 'start_side'),
+      position: ctx.body.position,
       commit_id: str(ctx.body, 'commit_id'),
       in_reply_to: ctx.body.in_reply_to === undefined ? undefined : Number(ctx.body.in_reply_to),
       subject_type: str(ctx.body, 'subject_type'),
@@ -660,7 +613,10 @@ const routes: Array<[string, string, string, Handler]> = [
   }],
   ['GET', '/repos/{owner}/{repo}/releases/tags/{tag}', 'repos/get-release-by-tag', (ctx) => {
     const repo = repoOf(ctx)
-    return {body: ctx.ser.release(repo, ctx.store.releaseByTag(repo, ctx.params.tag!))}
+    // A draft has no tag yet: GitHub does not find it by tag name (404), only in the list.
+    const release = ctx.store.releaseByTag(repo, ctx.params.tag!)
+    if (release.draft) throw notFound()
+    return {body: ctx.ser.release(repo, release)}
   }],
   ['GET', '/repos/{owner}/{repo}/releases/{release_id}', 'repos/get-release', (ctx) => {
     const repo = repoOf(ctx)
@@ -684,38 +640,6 @@ function labelNames(body: Record<string, unknown>): string[] {
   if (Array.isArray(labels)) return labels.map((l) => (typeof l === 'object' && l !== null ? String((l as {name: string}).name) : String(l)))
   if (typeof labels === 'string') return [labels]
   throw unprocessable('labels must be an array', 'labels')
-}
-
-function blobSha(content: string): string {
-  return Buffer.from(`blob:${content}`).toString('hex').slice(0, 40).padEnd(40, '0')
-}
-
-function contentEntry(ctx: RestContext, repo: Repo, path: string, content: string): Record<string, unknown> {
-  const api = `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/contents/${path}`
-  const html = `${ctx.ser.links.html}/${repo.owner}/${repo.name}/blob/${repo.default_branch}/${path}`
-  return {
-    type: 'file',
-    encoding: 'base64',
-    size: Buffer.byteLength(content),
-    name: path.split('/').pop(),
-    path,
-    content: Buffer.from(content).toString('base64'),
-    sha: blobSha(content),
-    url: api,
-    git_url: `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/git/blobs/${blobSha(content)}`,
-    html_url: html,
-    download_url: html.replace('/blob/', '/raw/'),
-    _links: {self: api, git: api, html},
-  }
-}
-
-function refEntry(ctx: RestContext, repo: Repo, branch: string, sha: string): Record<string, unknown> {
-  return {
-    ref: `refs/heads/${branch}`,
-    node_id: `REF_kw${Buffer.from(`${repo.id}:${branch}`).toString('base64url')}`,
-    url: `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/git/refs/heads/${branch}`,
-    object: {type: 'commit', sha, url: `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/git/commits/${sha}`},
-  }
 }
 
 function listRuns(ctx: RestContext, repo: Repo, workflowId?: number): unknown[] {
@@ -759,16 +683,19 @@ function checkRun(ctx: RestContext, repo: Repo, run: Repo['runs'][string], attem
 
 let router: Router<RestRoute> | undefined
 
+/** Every modelled route: this file's and the topic modules' beside it. */
+const allRoutes = (): Array<[string, string, string, Handler]> => [...routes, ...gitRoutes, ...repoRoutes, ...eventRoutes, ...statusRoutes]
+
 export function restRouter(): Router<RestRoute> {
   if (!router) {
     router = new Router()
-    for (const [method, template, operationId, handler] of routes) router.add(method, template, {operationId, handler})
+    for (const [method, template, operationId, handler] of allRoutes()) router.add(method, template, {operationId, handler})
   }
   return router
 }
 
 /** The operationIds the sandbox models, for the contract tests and the docs. */
 export function modelledOperations(): Array<{method: string; template: string; operationId: string}> {
-  return routes.map(([method, template, operationId]) => ({method, template, operationId}))
+  return allRoutes().map(([method, template, operationId]) => ({method, template, operationId}))
 }
 

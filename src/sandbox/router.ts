@@ -16,7 +16,8 @@ interface Compiled<T> {
   value: T
 }
 
-const SPANNING = new Set(['{path}', '{ref}', '{archive_format}'])
+// Also a compare's `{basehead}` and a tree or README directory, which name refs and paths.
+const SPANNING = new Set(['{path}', '{ref}', '{archive_format}', '{basehead}', '{tree_sha}', '{dir}'])
 
 export class Router<T> {
   private readonly routes: Compiled<T>[] = []
@@ -28,13 +29,18 @@ export class Router<T> {
   match(method: string, path: string): Match<T> | undefined {
     const parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p))
     // A template that matches segment for segment wins over one whose last parameter spans slashes
-    // (commits/{ref}/check-runs is not the commit "SHA/check-runs").
+    // (commits/{ref}/check-runs is not the commit "SHA/check-runs"); among those, the one with more
+    // literal segments (issues/events is not the issue "events").
     for (const spanning of [false, true]) {
+      let best: {match: Match<T>; literals: number} | undefined
       for (const route of this.routes) {
         if (route.method !== method) continue
         const params = matchSegments(route.segments, parts, spanning)
-        if (params) return {value: route.value, params}
+        if (!params) continue
+        const literals = route.segments.filter((s) => !s.startsWith('{')).length
+        if (!best || literals > best.literals) best = {match: {value: route.value, params}, literals}
       }
+      if (best) return best.match
     }
     return undefined
   }

@@ -3,6 +3,9 @@
  * the store. URLs point at the origin the client used, so links it follows come back here.
  */
 import type {FileChange} from './git.js'
+import {treeSha} from './git-objects.js'
+import {gitPeople} from './serialize-git.js'
+import {diskUsage, license, primaryLanguage} from './repo-meta.js'
 import {nodeId, timestamp, type Store} from './store.js'
 import type {Artifact, Commit, Issue, IssueComment, Label, Milestone, Pull, Reaction, Release, Repo, Review, ReviewComment, Run, RunAttempt, Workflow, Job} from './state.js'
 
@@ -122,6 +125,8 @@ export class Serializer {
     const api = this.repoApi(repo)
     const openIssues = Object.values(repo.issues).filter((i) => i.state === 'open').length
     const pushed = Object.values(repo.commits).reduce((latest, c) => (c.date > latest ? c.date : latest), repo.created_at)
+    const forks = Object.values(this.store.state.repos).filter((r) => r.fork_of === `${repo.owner}/${repo.name}`).length
+    const detected = license(repo)
     const templated = (name: string, suffix = '') => `${api}/${name}${suffix}`
     return {
       id: repo.id,
@@ -132,7 +137,7 @@ export class Serializer {
       owner: this.user(repo.owner),
       html_url: this.repoHtml(repo),
       description: repo.description,
-      fork: false,
+      fork: repo.fork_of !== undefined,
       url: api,
       archive_url: templated('{archive_format}{/ref}'),
       assignees_url: templated('assignees', '{/user}'),
@@ -175,19 +180,19 @@ export class Serializer {
       mirror_url: null,
       hooks_url: templated('hooks'),
       svn_url: this.repoHtml(repo),
-      homepage: null,
-      language: null,
-      forks_count: 0,
-      forks: 0,
+      homepage: repo.homepage ?? null,
+      language: primaryLanguage(repo)?.name ?? null,
+      forks_count: forks,
+      forks,
       stargazers_count: 0,
       watchers_count: 0,
       watchers: 0,
-      size: Object.values(repo.commits).length,
+      size: diskUsage(repo),
       default_branch: repo.default_branch,
       open_issues_count: openIssues,
       open_issues: openIssues,
       is_template: false,
-      topics: [],
+      topics: repo.topics ?? [],
       has_issues: true,
       has_projects: true,
       has_wiki: false,
@@ -202,8 +207,8 @@ export class Serializer {
       updated_at: pushed,
       permissions: {admin: true, maintain: true, push: true, triage: true, pull: true},
       allow_forking: true,
-      license: null,
-      network_count: 0,
+      license: detected ? {key: detected.key, name: detected.name, spdx_id: detected.spdx_id, url: detected.key === 'other' ? null : `${this.links.api}/licenses/${detected.key}`, node_id: `L_kw${Buffer.from(detected.key).toString('base64url')}`} : null,
+      network_count: forks,
       subscribers_count: 0,
     }
   }
@@ -413,7 +418,8 @@ export class Serializer {
   }
 
   commit(repo: Repo, commit: Commit): Json {
-    const person = {name: commit.author, email: `${commit.author}@users.noreply.github.localhost`, date: commit.date}
+    const people = gitPeople(this, commit)
+    const tree = treeSha(commit.tree)
     return {
       url: `${this.repoApi(repo)}/commits/${commit.sha}`,
       sha: commit.sha,
@@ -422,10 +428,10 @@ export class Serializer {
       comments_url: `${this.repoApi(repo)}/commits/${commit.sha}/comments`,
       commit: {
         url: `${this.repoApi(repo)}/git/commits/${commit.sha}`,
-        author: person,
-        committer: person,
+        author: people.author,
+        committer: people.committer,
         message: commit.message,
-        tree: {sha: commit.sha, url: `${this.repoApi(repo)}/git/trees/${commit.sha}`},
+        tree: {sha: tree, url: `${this.repoApi(repo)}/git/trees/${tree}`},
         comment_count: 0,
       },
       author: this.user(commit.author),
@@ -455,15 +461,17 @@ export class Serializer {
     const url = `${this.repoApi(repo)}/pulls/comments/${comment.id}`
     const html = `${this.repoHtml(repo)}/pull/${comment.pull}#discussion_r${comment.id}`
     const line = comment.line
+    // State saved before positions and hunks were kept: the line stands in for the position.
+    const position = line === null ? null : (comment.position ?? line)
     return {
       url,
       pull_request_review_id: comment.review_id,
       id: comment.id,
       node_id: nodeId('review_comment', comment.id),
-      diff_hunk: line === null ? '' : `@@ -0,0 +1,${line} @@`,
+      diff_hunk: comment.diff_hunk ?? '',
       path: comment.path,
-      position: line,
-      original_position: line,
+      position,
+      original_position: position,
       commit_id: comment.commit_id,
       original_commit_id: comment.commit_id,
       ...(comment.in_reply_to_id === null ? {} : {in_reply_to_id: comment.in_reply_to_id}),
@@ -475,9 +483,9 @@ export class Serializer {
       pull_request_url: `${this.repoApi(repo)}/pulls/${comment.pull}`,
       author_association: comment.user === repo.owner ? 'OWNER' : 'CONTRIBUTOR',
       _links: {self: {href: url}, html: {href: html}, pull_request: {href: `${this.repoApi(repo)}/pulls/${comment.pull}`}},
-      start_line: null,
-      original_start_line: null,
-      start_side: null,
+      start_line: comment.start_line ?? null,
+      original_start_line: comment.start_line ?? null,
+      start_side: comment.start_line == null ? null : (comment.start_side ?? comment.side),
       line,
       original_line: line,
       side: comment.side,

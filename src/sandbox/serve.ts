@@ -1,6 +1,7 @@
 /** `ghx-bench sandbox serve`: the sandbox as a standalone server, its state loaded from and saved to a file. */
-import {mkdir, readFile, writeFile} from 'node:fs/promises'
+import {readFile} from 'node:fs/promises'
 import path from 'node:path'
+import {writeFileAtomic} from '../atomic-write.js'
 import {BadInputError} from '../spec/diagnostics.js'
 import {startSandbox, type Sandbox} from './server.js'
 import type {SandboxState} from './state.js'
@@ -10,6 +11,8 @@ export interface ServeOptions {
   repos?: string[]
   statePath?: string
   cwd?: string
+  /** Load the state file but never write it (a dry run has no side effects). */
+  readOnly?: boolean
 }
 
 export interface Served {
@@ -29,10 +32,8 @@ export async function serveSandbox(options: ServeOptions): Promise<Served> {
     statePath,
     loaded: state !== undefined,
     async stop() {
-      if (statePath) {
-        await mkdir(path.dirname(statePath), {recursive: true})
-        await writeFile(statePath, JSON.stringify(sandbox.store.state) + '\n')
-      }
+      // Write then rename: a crash while saving leaves the previous state, never half of one.
+      if (statePath && !options.readOnly) await writeFileAtomic(statePath, JSON.stringify(sandbox.store.state) + '\n')
       await sandbox.close()
     },
   }

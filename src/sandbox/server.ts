@@ -149,7 +149,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       'x-oauth-scopes': SCOPES,
       'x-accepted-oauth-scopes': '',
     }
-    const fault = faults.decide(operation)
+    const fault = faults.decide(operation, auth![1])
     if (fault.delay_ms > 0) await new Promise((resolve) => setTimeout(resolve, fault.delay_ms))
     if (fault.status) {
       return {status: fault.status, headers: {...rate, ...fault.headers}, body: {message: fault.message, documentation_url: DOCS}}
@@ -164,7 +164,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     }
     if (isGraphql) {
-      const result = await executeGraphql(store, login, links, body)
+      // Resolvers run synchronously inside executeGraphql's first step: the changes they make are the viewer's.
+      const result = await store.as(login, () => executeGraphql(store, login, links, body))
       return {status: result.status, headers: rate, body: result.body}
     }
     if (!route) {
@@ -173,7 +174,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return {status: 404, headers: rate, body: {message: 'Not Found', documentation_url: DOCS, status: '404'}}
     }
     try {
-      const result = route.value.handler({
+      const result = store.as(login, () => route.value.handler({
         store,
         ser: new Serializer(store, links),
         params: route.params,
@@ -181,7 +182,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         body,
         viewer: login,
         accept: req.headers.accept ?? '',
-      })
+      }))
       const reply = toReply(result, target)
       return {...reply, headers: {...rate, ...reply.headers}}
     } catch (error) {

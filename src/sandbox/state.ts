@@ -18,6 +18,9 @@ export interface Label {
   description: string | null
   /** One of the labels GitHub gives a new repository (absent: false). */
   default?: boolean
+  /** Absent in state saved before they were kept: the repository's creation. */
+  created_at?: string
+  updated_at?: string
 }
 
 export interface Milestone {
@@ -104,6 +107,12 @@ export interface ReviewComment {
   in_reply_to_id: number | null
   created_at: string
   updated_at: string
+  /** A multi-line comment's first line and its side (absent in state saved before they were modelled: single-line). */
+  start_line?: number | null
+  start_side?: 'LEFT' | 'RIGHT' | null
+  /** The commented line's position in the file's patch, and its hunk down to that line (GitHub's diff_hunk). */
+  position?: number | null
+  diff_hunk?: string
 }
 
 export interface ReviewThread {
@@ -114,6 +123,10 @@ export interface ReviewThread {
   comments: number[]
   resolved: boolean
   resolved_by: string | null
+  /** Absent in state saved before they were modelled: RIGHT, single-line. */
+  side?: 'LEFT' | 'RIGHT'
+  start_line?: number | null
+  start_side?: 'LEFT' | 'RIGHT' | null
 }
 
 export interface Commit {
@@ -121,8 +134,14 @@ export interface Commit {
   message: string
   parents: string[]
   tree: Tree
+  /** The login the commit is attributed to. */
   author: string
   date: string
+  /** Git identities given when it was made (PUT contents, POST git/commits); absent: the author's login and no-reply email. */
+  author_git?: {name: string; email: string}
+  committer_git?: {name: string; email: string}
+  /** When it was written among the sandbox's objects (ids' order): orders a history within one second. */
+  seq?: number
 }
 
 export interface WorkflowJobSpec {
@@ -211,6 +230,48 @@ export interface Reaction {
   created_at: string
 }
 
+/** A commit status (POST /repos/{o}/{r}/statuses/{sha}): one per post; the latest per context counts. */
+export interface CommitStatus {
+  id: number
+  sha: string
+  state: 'error' | 'failure' | 'pending' | 'success'
+  context: string
+  description: string | null
+  target_url: string | null
+  creator: string
+  created_at: string
+}
+
+/**
+ * Something that happened to an issue or pull request, by GitHub's REST event name (`labeled`,
+ * `closed`, `review_requested`, …), recorded when it happens. What can be derived from other state
+ * (comments, commits and cross-references that mention an issue, reviews) is not recorded.
+ */
+export interface IssueEvent {
+  id: number
+  issue: number
+  event: string
+  actor: string
+  created_at: string
+  label?: {name: string; color: string}
+  /** assigned / unassigned; review_requested / review_request_removed; mentioned / subscribed */
+  user?: string
+  milestone?: string
+  rename?: {from: string; to: string}
+  commit_id?: string | null
+  state_reason?: string | null
+  /** closed by a merged pull request: its number */
+  closer?: number | null
+  /** sub_issue_* / parent_issue_* / blocked_by_* / blocking_*: the other issue's number */
+  other?: number
+  issue_type?: string | null
+  prev_issue_type?: string | null
+  /** base_ref_changed, head_ref_deleted, *_force_pushed */
+  ref?: {from?: string; to?: string; before?: string; after?: string}
+  /** review_dismissed */
+  review?: {id: number; state: string; message: string}
+}
+
 export interface IssueType {
   id: number
   name: string
@@ -244,6 +305,19 @@ export interface Repo {
   issue_types: IssueType[]
   /** Absent in state saved before reactions were modelled. */
   reactions?: Record<string, Reaction>
+  /** Absent in state saved before issue events were recorded. */
+  events?: Record<string, IssueEvent>
+  /** Git objects made through the git database API before any commit holds them: blobs by id, trees (flat, as commits keep them) by id. */
+  git_blobs?: Record<string, string>
+  git_trees?: Record<string, Tree>
+  /** Absent in state saved before commit statuses were modelled. */
+  statuses?: Record<string, CommitStatus>
+  /** Lightweight tags made through POST git/refs (a published release's tag is its `tag_sha`). */
+  tags?: Record<string, string>
+  /** The repository this one is a fork of ("owner/name"). */
+  fork_of?: string
+  homepage?: string | null
+  topics?: string[]
 }
 
 export interface ProjectField {

@@ -4,10 +4,15 @@
  */
 import {createHash} from 'node:crypto'
 import {diffTrees, type FileChange, type Tree} from './git.js'
-import {alreadyExists, found, notFound, SandboxError, unprocessable} from './errors.js'
+import {alreadyExists, found, notFound, notModelled, SandboxError, unprocessable} from './errors.js'
+import {blobSha, subtree, treeSha} from './git-objects.js'
+import {closesIssue, mentionedLogins} from './events.js'
+import {placeOf, resolvePlace, type Place, type PlaceRequest} from './review-place.js'
 import type {
   Commit,
+  CommitStatus,
   Issue,
+  IssueEvent,
   Job,
   Label,
   Project,
@@ -43,6 +48,12 @@ export interface WorkflowTiming {
   /** How long a run stays queued, then in progress, before it completes. */
   queued_ms: number
   running_ms: number
+}
+
+/** Git identities given for a commit (the API's `author` and `committer`). */
+export interface GitIdentities {
+  author?: {name: string; email: string}
+  committer?: {name: string; email: string}
 }
 
 export type RunStatus = {status: 'queued' | 'in_progress' | 'completed'; conclusion: 'success' | 'failure' | 'cancelled' | null}
@@ -104,6 +115,44 @@ export class Store {
     return this.state.next_id++
   }
 
+  /** Who is acting (the request's viewer), for the events a change records. */
+  private actor: string | undefined
+
+  /** Runs a change on behalf of a user: events it records name them as the actor. */
+  as<T>(login: string, change: () => T): T {
+    const previous = this.actor
+    this.actor = login
+    try {
+      return change()
+    } finally {
+      this.actor = previous
+    }
+  }
+
+  /** Records an event on an issue or pull request (GitHub's REST event names). */
+  private record(repo: Repo, number: number, event: string, fields: Partial<IssueEvent> = {}): IssueEvent {
+    const recorded: IssueEvent = {id: this.nextId(), issue: number, event, actor: this.actor ?? repo.owner, created_at: this.stamp(), ...fields}
+    repo.events ??= {}
+    repo.events[recorded.id] = recorded
+    return recorded
+  }
+
+  /** `mentioned` and `subscribed` events for the users a new text @-mentions (not its author), as GitHub records them. */
+  private recordMentions(repo: Repo, number: number, author: string, text: string | null): void {
+    for (const login of mentionedLogins(text)) {
+      const user = this.state.users[login] ?? Object.values(this.state.users).find((u) => u.login.toLowerCase() === login.toLowerCase())
+      if (!user || user.type !== 'User' || user.login === author) continue
+      this.record(repo, number, 'mentioned', {actor: user.login, user: user.login})
+      const subscribed = Object.values(repo.events ?? {}).some((e) => e.issue === number && e.event === 'subscribed' && e.actor === user.login)
+      if (!subscribed) this.record(repo, number, 'subscribed', {actor: user.login, user: user.login})
+    }
+  }
+
+  private labelEvent(repo: Repo, number: number, event: 'labeled' | 'unlabeled', name: string): void {
+    const label = Object.values(repo.labels).find((l) => l.name === name)
+    this.record(repo, number, event, {label: {name, color: label?.color ?? 'ededed'}})
+  }
+
   private stamp(): string {
     return timestamp(this.now())
   }
@@ -129,7 +178,8 @@ export class Store {
 
   // ---- repositories and git ---------------------------------------------------------------------
 
-  createRepo(owner: string, name: string, options: {default_branch?: string; description?: string; files?: Tree} = {}): Repo {
+  /** A new repository; `files: null` makes an empty one (no commits, no branches, as GitHub's without auto_init). */
+  createRepo(owner: string, name: string, options: {default_branch?: string; description?: string | null; files?: Tree | null; private?: boolean; homepage?: string | null} = {}): Repo {
     const key = `${owner}/${name}`
     if (this.state.repos[key]) throw unprocessable('name already exists on this account', 'name', 'Repository')
     this.ensureUser(owner)
@@ -139,7 +189,7 @@ export class Store {
       owner,
       name,
       description: options.description ?? null,
-      private: false,
+      private: options.private ?? false,
       default_branch: branch,
       created_at: this.stamp(),
       next_number: 1,
@@ -159,10 +209,10 @@ export class Store {
       releases: {},
       issue_types: [],
       reactions: {},
+      ...(options.homepage ? {homepage: options.homepage} : {}),
     }
     this.state.repos[key] = repo
-    const sha = this.writeCommit(repo, [], options.files ?? {'README.md': `# ${name}\n`}, 'Initial commit', owner)
-    repo.branches[branch] = sha
+    if (options.files !== null) repo.branches[branch] = this.writeCommit(repo, [], options.files ?? {'README.md': `# ${name}\n`}, 'Initial commit', owner)
     for (const [typeName, color, description] of [
       ['Bug', 'red', 'An unexpected problem or behavior'],
       ['Feature', 'blue', 'A request, idea, or new functionality'],
@@ -179,10 +229,11 @@ export class Store {
     return found(this.state.repos[`${owner}/${name}`])
   }
 
-  private writeCommit(repo: Repo, parents: string[], tree: Tree, message: string, author: string): string {
+  private writeCommit(repo: Repo, parents: string[], tree: Tree, message: string, author: string, identities: GitIdentities = {}): string {
     const date = this.stamp()
-    const sha = createHash('sha1').update(JSON.stringify({parents, tree, message, author, date, n: this.nextId()})).digest('hex')
-    repo.commits[sha] = {sha, message, parents, tree, author, date}
+    const seq = this.nextId()
+    const sha = createHash('sha1').update(JSON.stringify({parents, tree, message, author, date, n: seq})).digest('hex')
+    repo.commits[sha] = {sha, message, parents, tree, author, date, seq, ...(identities.author ? {author_git: identities.author} : {}), ...(identities.committer ? {committer_git: identities.committer} : {})}
     return sha
   }
 
@@ -207,29 +258,173 @@ export class Store {
   updateBranch(repo: Repo, name: string, sha: string, force: boolean): void {
     const current = this.branchSha(repo, name)
     this.commit(repo, sha)
-    if (!force && !this.isAncestor(repo, current, sha)) throw unprocessable('Update is not a fast forward', 'sha', 'Reference')
+    const fastForward = this.isAncestor(repo, current, sha)
+    if (!force && !fastForward) throw unprocessable('Update is not a fast forward', 'sha', 'Reference')
     repo.branches[name] = sha
+    if (fastForward) return
+    // A force push shows on the open pull requests whose head or base the branch is.
+    for (const pull of Object.values(repo.pulls).filter((p) => repo.issues[p.number]!.state === 'open')) {
+      if (pull.head === name) this.record(repo, pull.number, 'head_ref_force_pushed', {ref: {before: current, after: sha}})
+      if (pull.base === name) this.record(repo, pull.number, 'base_ref_force_pushed', {ref: {before: current, after: sha}})
+    }
   }
 
   deleteBranch(repo: Repo, name: string): void {
     if (!repo.branches[name]) throw unprocessable('Reference does not exist', 'ref', 'Reference')
     for (const pull of Object.values(repo.pulls)) {
       if (pull.head === name && !pull.head_sha_frozen) pull.head_sha_frozen = repo.branches[name]!
+      if (pull.head === name) this.record(repo, pull.number, 'head_ref_deleted', {ref: {from: name}})
+      else if (pull.base === name && repo.issues[pull.number]!.state === 'open') this.record(repo, pull.number, 'base_ref_deleted', {ref: {from: name}})
     }
     delete repo.branches[name]
   }
 
   /** Writes files (null deletes) on top of a branch as one commit. */
-  commitFiles(repo: Repo, branch: string, changes: Record<string, string | null>, message: string, author: string): string {
-    const parent = this.branchSha(repo, branch)
-    const tree: Tree = {...this.commit(repo, parent).tree}
+  commitFiles(repo: Repo, branch: string, changes: Record<string, string | null>, message: string, author: string, identities: GitIdentities = {}): string {
+    // The first commit of an empty repository starts its default branch.
+    const empty = Object.keys(repo.branches).length === 0 && branch === repo.default_branch
+    const parent = empty ? undefined : this.branchSha(repo, branch)
+    const tree: Tree = parent ? {...this.commit(repo, parent).tree} : {}
     for (const [path, content] of Object.entries(changes)) {
       if (content === null) delete tree[path]
       else tree[path] = content
     }
-    const sha = this.writeCommit(repo, [parent], tree, message, author)
+    const sha = this.writeCommit(repo, parent ? [parent] : [], tree, message, author, identities)
     repo.branches[branch] = sha
     return sha
+  }
+
+  /** A fork of a repository under another owner: its branches (or only the default one) and their history; no issues. */
+  forkRepo(source: Repo, owner: string, name = source.name, defaultBranchOnly = false): Repo {
+    const existing = Object.values(this.state.repos).find((r) => r.owner === owner && r.fork_of === `${source.owner}/${source.name}`)
+    // Forking again answers the fork that exists, as GitHub does.
+    if (existing) return existing
+    const fork = this.createRepo(owner, name, {files: null, description: source.description, default_branch: source.default_branch, private: source.private})
+    fork.fork_of = `${source.owner}/${source.name}`
+    fork.issue_types = []
+    fork.commits = {...source.commits}
+    fork.branches = defaultBranchOnly ? (source.branches[source.default_branch] ? {[source.default_branch]: source.branches[source.default_branch]!} : {}) : {...source.branches}
+    return fork
+  }
+
+  // ---- the git database (blobs, trees, commits that no branch points at yet) ---------------------
+
+  createBlob(repo: Repo, content: string): string {
+    const sha = blobSha(content)
+    repo.git_blobs ??= {}
+    repo.git_blobs[sha] = content
+    return sha
+  }
+
+  /** A blob by id: one written with POST git/blobs, or a file of any commit. */
+  blob(repo: Repo, sha: string): string {
+    const written = repo.git_blobs?.[sha]
+    if (written !== undefined) return written
+    for (const commit of Object.values(repo.commits)) {
+      for (const content of Object.values(commit.tree)) if (blobSha(content) === sha) return content
+    }
+    for (const tree of Object.values(repo.git_trees ?? {})) for (const content of Object.values(tree)) if (blobSha(content) === sha) return content
+    throw notFound()
+  }
+
+  /**
+   * A tree by id: a directory of any commit or of a tree made with POST git/trees; a commit id, a
+   * branch or a tag name stands for its commit's root tree (GitHub peels them).
+   */
+  tree(repo: Repo, shaOrRef: string): {tree: Tree; dir: string} {
+    const commitSha = repo.branches[shaOrRef] ?? this.tagRefs(repo)[shaOrRef] ?? (repo.commits[shaOrRef] ? shaOrRef : undefined)
+    if (commitSha) return {tree: this.commit(repo, commitSha).tree, dir: ''}
+    const made = repo.git_trees?.[shaOrRef]
+    if (made) return {tree: made, dir: ''}
+    const candidates = [...Object.values(repo.commits).map((c) => c.tree), ...Object.values(repo.git_trees ?? {})]
+    for (const tree of candidates) {
+      const dirs = new Set([''])
+      for (const path of Object.keys(tree)) {
+        const parts = path.split('/')
+        for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'))
+      }
+      for (const dir of dirs) if (treeSha(tree, dir) === shaOrRef) return {tree, dir}
+    }
+    throw notFound()
+  }
+
+  /**
+   * POST git/trees: entries on top of `base_tree` (a tree id, or a commit id GitHub peels): a blob by
+   * content or id, a sub-tree by id, or a null sha that deletes the path. Returns the new tree's id.
+   */
+  createTree(repo: Repo, entries: Array<{path: string; type?: string; sha?: string | null; content?: string}>, baseTree?: string): string {
+    let tree: Tree = {}
+    if (baseTree !== undefined) {
+      let base: {tree: Tree; dir: string}
+      try {
+        base = this.tree(repo, baseTree)
+      } catch {
+        throw unprocessable('base_tree is not a valid tree oid', 'base_tree', 'Tree')
+      }
+      tree = subtree(base.tree, base.dir)
+    }
+    for (const entry of entries) {
+      const path = entry.path.replace(/^\/+|\/+$/g, '')
+      if (entry.type === 'commit') throw notModelled('submodules (tree entries of type commit)')
+      if (entry.sha === null) {
+        for (const existing of Object.keys(tree)) if (existing === path || existing.startsWith(`${path}/`)) delete tree[existing]
+        continue
+      }
+      if (entry.type === 'tree') {
+        let graft: {tree: Tree; dir: string}
+        try {
+          graft = this.tree(repo, entry.sha ?? '')
+        } catch {
+          throw unprocessable(`tree.sha ${entry.sha ?? ''} is not a valid tree`, 'tree', 'Tree')
+        }
+        for (const existing of Object.keys(tree)) if (existing.startsWith(`${path}/`)) delete tree[existing]
+        for (const [relative, content] of Object.entries(subtree(graft.tree, graft.dir))) tree[`${path}/${relative}`] = content
+        continue
+      }
+      if (entry.content !== undefined) tree[path] = entry.content
+      else {
+        try {
+          tree[path] = this.blob(repo, entry.sha ?? '')
+        } catch {
+          throw unprocessable(`tree.sha ${entry.sha ?? ''} is not a valid blob`, 'tree', 'Tree')
+        }
+      }
+    }
+    const sha = treeSha(tree)
+    repo.git_trees ??= {}
+    repo.git_trees[sha] = tree
+    return sha
+  }
+
+  /** POST git/commits: a commit of a tree on parents; no branch moves until a ref is updated. */
+  createCommit(repo: Repo, by: string, fields: {message: string; tree: string; parents: string[]} & GitIdentities): Commit {
+    let root: {tree: Tree; dir: string}
+    try {
+      root = this.tree(repo, fields.tree)
+    } catch {
+      throw unprocessable('Tree SHA does not exist', 'tree', 'Commit')
+    }
+    for (const parent of fields.parents) if (!repo.commits[parent]) throw unprocessable('Parent SHA does not exist or is not a commit object', 'parents', 'Commit')
+    const sha = this.writeCommit(repo, fields.parents, subtree(root.tree, root.dir), fields.message, by, {author: fields.author, committer: fields.committer})
+    return repo.commits[sha]!
+  }
+
+  /** Tags by name: lightweight tags made through the API, and published releases' tags. */
+  tagRefs(repo: Repo): Record<string, string> {
+    const fromReleases = Object.values(repo.releases).filter((r) => r.tag_sha).map((r) => [r.tag_name, r.tag_sha!] as const)
+    return {...Object.fromEntries(fromReleases), ...repo.tags}
+  }
+
+  createTag(repo: Repo, name: string, sha: string): void {
+    if (this.tagRefs(repo)[name] !== undefined) throw unprocessable('Reference already exists', 'ref', 'Reference')
+    this.commit(repo, sha)
+    repo.tags ??= {}
+    repo.tags[name] = sha
+  }
+
+  deleteTag(repo: Repo, name: string): void {
+    if (repo.tags?.[name] === undefined) throw unprocessable('Reference does not exist', 'ref', 'Reference')
+    delete repo.tags[name]
   }
 
   private ancestors(repo: Repo, sha: string): string[] {
@@ -263,7 +458,7 @@ export class Store {
     if (Object.keys(repo.labels).some((n) => n.toLowerCase() === name.toLowerCase())) {
       throw alreadyExists('name', 'Label')
     }
-    const label: Label = {id: this.nextId(), name, color: color.replace(/^#/, ''), description}
+    const label: Label = {id: this.nextId(), name, color: color.replace(/^#/, ''), description, created_at: this.stamp(), updated_at: this.stamp()}
     repo.labels[name] = label
     return label
   }
@@ -282,6 +477,7 @@ export class Store {
     }
     if (patch.color) label.color = patch.color.replace(/^#/, '')
     if (patch.description !== undefined) label.description = patch.description
+    label.updated_at = this.stamp()
     return label
   }
 
@@ -361,6 +557,14 @@ export class Store {
       issue_type: fields.type ?? null,
     }
     repo.issues[issue.number] = issue
+    // What an issue is created with shows in its history as GitHub records it.
+    this.as(this.actor ?? author, () => {
+      for (const name of issue.labels) this.labelEvent(repo, issue.number, 'labeled', name)
+      for (const login of issue.assignees) this.record(repo, issue.number, 'assigned', {user: login})
+      if (issue.milestone !== null) this.record(repo, issue.number, 'milestoned', {milestone: this.milestone(repo, issue.milestone).title})
+      if (issue.issue_type) this.record(repo, issue.number, 'issue_type_added', {issue_type: issue.issue_type})
+      this.recordMentions(repo, issue.number, author, issue.body)
+    })
     return issue
   }
 
@@ -379,19 +583,38 @@ export class Store {
     },
   ): Issue {
     const issue = this.issue(repo, number)
-    if (patch.title !== undefined) issue.title = patch.title
+    if (patch.milestone !== undefined && patch.milestone !== null) this.milestone(repo, patch.milestone)
+    if (patch.type !== undefined && patch.type !== null && !repo.issue_types.some((t) => t.name === patch.type)) throw unprocessable(`issue type ${patch.type} does not exist`, 'type', 'Issue')
+    if (patch.title !== undefined && patch.title !== issue.title) {
+      this.record(repo, number, 'renamed', {rename: {from: issue.title, to: patch.title}})
+      issue.title = patch.title
+    }
     if (patch.body !== undefined) issue.body = patch.body
-    if (patch.labels !== undefined) issue.labels = this.resolveLabels(repo, patch.labels)
-    if (patch.assignees !== undefined) issue.assignees = patch.assignees.map((login) => this.ensureUser(login).login)
-    if (patch.milestone !== undefined) {
-      if (patch.milestone !== null) this.milestone(repo, patch.milestone)
+    if (patch.labels !== undefined) {
+      const labels = this.resolveLabels(repo, patch.labels)
+      for (const name of issue.labels.filter((n) => !labels.includes(n))) this.labelEvent(repo, number, 'unlabeled', name)
+      for (const name of labels.filter((n) => !issue.labels.includes(n))) this.labelEvent(repo, number, 'labeled', name)
+      issue.labels = labels
+    }
+    if (patch.assignees !== undefined) {
+      const assignees = [...new Set(patch.assignees.map((login) => this.ensureUser(login).login))]
+      for (const login of issue.assignees.filter((a) => !assignees.includes(a))) this.record(repo, number, 'unassigned', {user: login})
+      for (const login of assignees.filter((a) => !issue.assignees.includes(a))) this.record(repo, number, 'assigned', {user: login})
+      issue.assignees = assignees
+    }
+    if (patch.milestone !== undefined && patch.milestone !== issue.milestone) {
+      if (issue.milestone !== null) this.record(repo, number, 'demilestoned', {milestone: this.milestone(repo, issue.milestone).title})
+      if (patch.milestone !== null) this.record(repo, number, 'milestoned', {milestone: this.milestone(repo, patch.milestone).title})
       issue.milestone = patch.milestone
     }
-    if (patch.type !== undefined) {
-      if (patch.type !== null && !repo.issue_types.some((t) => t.name === patch.type)) throw unprocessable(`issue type ${patch.type} does not exist`, 'type', 'Issue')
+    if (patch.type !== undefined && patch.type !== issue.issue_type) {
+      const event = issue.issue_type === null ? 'issue_type_added' : patch.type === null ? 'issue_type_removed' : 'issue_type_changed'
+      this.record(repo, number, event, {issue_type: patch.type ?? issue.issue_type, prev_issue_type: event === 'issue_type_changed' ? issue.issue_type : null})
       issue.issue_type = patch.type
     }
     if (patch.state && patch.state !== issue.state) {
+      const reason = issue.is_pull ? null : patch.state === 'closed' ? (patch.state_reason ?? 'completed') : 'reopened'
+      this.record(repo, number, patch.state === 'closed' ? 'closed' : 'reopened', {commit_id: null, state_reason: reason})
       issue.state = patch.state
       issue.closed_at = patch.state === 'closed' ? this.stamp() : null
       issue.state_reason = patch.state === 'closed' ? (patch.state_reason ?? 'completed') : 'reopened'
@@ -411,7 +634,11 @@ export class Store {
 
   addLabels(repo: Repo, number: number, names: string[]): Issue {
     const issue = this.issue(repo, number)
-    for (const name of this.resolveLabels(repo, names)) if (!issue.labels.includes(name)) issue.labels.push(name)
+    for (const name of this.resolveLabels(repo, names)) {
+      if (issue.labels.includes(name)) continue
+      issue.labels.push(name)
+      this.labelEvent(repo, number, 'labeled', name)
+    }
     issue.updated_at = this.stamp()
     return issue
   }
@@ -421,19 +648,25 @@ export class Store {
     const present = issue.labels.find((n) => n.toLowerCase() === name.toLowerCase())
     if (!present) throw notFound('Label does not exist')
     issue.labels = issue.labels.filter((n) => n !== present)
+    this.labelEvent(repo, number, 'unlabeled', present)
     issue.updated_at = this.stamp()
     return issue
   }
 
   addAssignees(repo: Repo, number: number, logins: string[]): Issue {
     const issue = this.issue(repo, number)
-    for (const login of logins) if (!issue.assignees.includes(login)) issue.assignees.push(this.ensureUser(login).login)
+    for (const login of logins) {
+      if (issue.assignees.includes(login)) continue
+      issue.assignees.push(this.ensureUser(login).login)
+      this.record(repo, number, 'assigned', {user: login})
+    }
     issue.updated_at = this.stamp()
     return issue
   }
 
   removeAssignees(repo: Repo, number: number, logins: string[]): Issue {
     const issue = this.issue(repo, number)
+    for (const login of issue.assignees.filter((a) => logins.includes(a))) this.record(repo, number, 'unassigned', {user: login})
     issue.assignees = issue.assignees.filter((login) => !logins.includes(login))
     issue.updated_at = this.stamp()
     return issue
@@ -452,6 +685,7 @@ export class Store {
     }
     const key = `${repo.owner}/${repo.name}`
     for (const project of this.state.projects) project.items = project.items.filter((i) => !(i.content.repo === key && i.content.number === number))
+    for (const event of Object.values(repo.events ?? {})) if (event.issue === number) delete repo.events![event.id]
     delete repo.issues[number]
   }
 
@@ -462,6 +696,7 @@ export class Store {
     repo.comments[comment.id] = comment
     issue.comments.push(comment.id)
     issue.updated_at = this.stamp()
+    this.recordMentions(repo, number, author, body)
     return comment
   }
 
@@ -474,6 +709,7 @@ export class Store {
     const issue = this.issue(repo, comment.issue)
     issue.comments = issue.comments.filter((c) => c !== id)
     delete repo.comments[id]
+    this.record(repo, comment.issue, 'comment_deleted', {user: comment.user})
     this.dropReactions(repo, {kind: 'comment', id})
   }
 
@@ -484,6 +720,8 @@ export class Store {
     if (child.number === parent.number) throw unprocessable('an issue cannot be its own sub-issue', 'sub_issue_id')
     child.parent = parent.number
     parent.sub_issues.push(child.number)
+    this.record(repo, parent.number, 'sub_issue_added', {other: child.number})
+    this.record(repo, child.number, 'parent_issue_added', {other: parent.number})
     return parent
   }
 
@@ -493,6 +731,8 @@ export class Store {
     if (child.parent !== parent.number) throw notFound('Sub-issue not found')
     child.parent = null
     parent.sub_issues = parent.sub_issues.filter((n) => n !== child.number)
+    this.record(repo, parent.number, 'sub_issue_removed', {other: child.number})
+    this.record(repo, child.number, 'parent_issue_removed', {other: parent.number})
     return parent
   }
 
@@ -500,7 +740,11 @@ export class Store {
     const issue = this.issue(repo, number)
     const blocker = this.issueById(repo, blockerId)
     if (blocker.number === number) throw unprocessable('an issue cannot block itself', 'issue_id')
-    if (!issue.blocked_by.includes(blocker.number)) issue.blocked_by.push(blocker.number)
+    if (!issue.blocked_by.includes(blocker.number)) {
+      issue.blocked_by.push(blocker.number)
+      this.record(repo, number, 'blocked_by_added', {other: blocker.number})
+      this.record(repo, blocker.number, 'blocking_added', {other: number})
+    }
     return issue
   }
 
@@ -509,6 +753,8 @@ export class Store {
     const blocker = this.issueById(repo, blockerId)
     if (!issue.blocked_by.includes(blocker.number)) throw notFound('Dependency not found')
     issue.blocked_by = issue.blocked_by.filter((n) => n !== blocker.number)
+    this.record(repo, number, 'blocked_by_removed', {other: blocker.number})
+    this.record(repo, blocker.number, 'blocking_removed', {other: number})
     return issue
   }
 
@@ -593,6 +839,15 @@ export class Store {
     return diffTrees(this.commit(repo, base).tree, this.commit(repo, head).tree)
   }
 
+  /** The pull request's diff as of one of its commits (a review or comment on an earlier commit sees that commit's diff). */
+  pullFilesAt(repo: Repo, number: number, sha: string): FileChange[] {
+    const {pull} = this.pull(repo, number)
+    if (!repo.commits[sha]) throw unprocessable('commit_id is not part of the pull request', 'commit_id', 'PullRequestReviewComment')
+    if (sha === this.headSha(repo, pull)) return this.pullFiles(repo, number)
+    const base = pull.merge_commit_sha ? this.commit(repo, pull.merge_commit_sha).parents[0]! : this.mergeBase(repo, sha, this.branchSha(repo, pull.base))
+    return diffTrees(this.commit(repo, base).tree, this.commit(repo, sha).tree)
+  }
+
   pullCommits(repo: Repo, number: number): Commit[] {
     const {pull} = this.pull(repo, number)
     const head = this.headSha(repo, pull)
@@ -635,7 +890,40 @@ export class Store {
     issue.state = 'closed'
     issue.closed_at = this.stamp()
     issue.state_reason = 'completed'
+    this.as(this.actor ?? by, () => {
+      this.record(repo, number, 'merged', {commit_id: sha, ref: {to: pull.base}})
+      this.record(repo, number, 'closed', {commit_id: null, state_reason: null})
+      // Merged into the default branch, a pull request closes the issues its body says it fixes.
+      if (pull.base !== repo.default_branch) return
+      for (const closed of Object.values(repo.issues).filter((i) => !i.is_pull && i.state === 'open' && closesIssue(issue.body, i.number))) {
+        closed.state = 'closed'
+        closed.closed_at = this.stamp()
+        closed.state_reason = 'completed'
+        closed.updated_at = this.stamp()
+        this.record(repo, closed.number, 'closed', {commit_id: sha, state_reason: 'completed', closer: number})
+      }
+    })
     return sha
+  }
+
+  /** Changes a pull request's base branch (it must exist). */
+  changePullBase(repo: Repo, number: number, base: string): Pull {
+    const {pull} = this.pull(repo, number)
+    this.branchSha(repo, base)
+    if (base !== pull.base) {
+      this.record(repo, number, 'base_ref_changed', {ref: {from: pull.base, to: base}})
+      pull.base = base
+    }
+    return pull
+  }
+
+  /** Dismisses a submitted approval or change request (a pending review cannot be dismissed). */
+  dismissReview(repo: Repo, reviewId: number, message: string): Review {
+    const review = this.review(repo, reviewId)
+    if (review.state === 'PENDING') throw unprocessable('Can not dismiss a pending review', 'state', 'PullRequestReview')
+    this.record(repo, review.pull, 'review_dismissed', {review: {id: review.id, state: review.state, message}})
+    review.state = 'DISMISSED'
+    return review
   }
 
   /** Merges the base into the head branch (PUT .../update-branch). */
@@ -658,6 +946,7 @@ export class Store {
   /** Converts to a draft, or marks ready for review. */
   setPullDraft(repo: Repo, number: number, draft: boolean): Pull {
     const {pull} = this.pull(repo, number)
+    if (pull.draft !== draft) this.record(repo, number, draft ? 'convert_to_draft' : 'ready_for_review')
     pull.draft = draft
     return pull
   }
@@ -667,13 +956,16 @@ export class Store {
     for (const login of logins) {
       if (login === issue.user) throw unprocessable('Review cannot be requested from pull request author.', 'reviewers')
       this.ensureUser(login)
-      if (!pull.requested_reviewers.includes(login)) pull.requested_reviewers.push(login)
+      if (pull.requested_reviewers.includes(login)) continue
+      pull.requested_reviewers.push(login)
+      this.record(repo, number, 'review_requested', {user: login})
     }
     return pull
   }
 
   removeRequestedReviewers(repo: Repo, number: number, logins: string[]): Pull {
     const {pull} = this.pull(repo, number)
+    for (const login of pull.requested_reviewers.filter((l) => logins.includes(l))) this.record(repo, number, 'review_request_removed', {user: login})
     pull.requested_reviewers = pull.requested_reviewers.filter((login) => !logins.includes(login))
     return pull
   }
@@ -687,32 +979,39 @@ export class Store {
   /**
    * A review with inline comments. Without an event it stays PENDING until submitted; a user has at
    * most one pending review per pull request, and cannot approve or request changes on their own.
+   * It is atomic, as on GitHub: a comment that cannot be placed, or an event that is refused, leaves
+   * nothing behind (no pending review, no comments).
    */
   createReview(
     repo: Repo,
     number: number,
     author: string,
-    fields: {event?: string; body?: string; commit_id?: string; comments?: Array<{path: string; line?: number; side?: string; body: string; start_line?: number}>},
+    fields: {event?: string; body?: string; commit_id?: string; comments?: Array<PlaceRequest & {body: string}>},
   ): Review {
     const {issue, pull} = this.pull(repo, number)
     if (Object.values(repo.reviews).some((r) => r.pull === number && r.user === author && r.state === 'PENDING')) {
       throw unprocessable('User can only have one pending review per pull request', 'user_id', 'PullRequestReview')
     }
-    const review: Review = {
-      id: this.nextId(),
-      pull: number,
-      user: author,
-      body: fields.body ?? '',
-      state: 'PENDING',
-      commit_id: fields.commit_id ?? this.headSha(repo, pull),
-      submitted_at: null,
-    }
+    const commitId = fields.commit_id ?? this.headSha(repo, pull)
+    const files = this.pullFilesAt(repo, number, commitId)
+    // Every comment is placed before anything is written.
+    const places = (fields.comments ?? []).map((comment) => ({comment, place: resolvePlace(files, comment, 'review')}))
+    const review: Review = {id: this.nextId(), pull: number, user: author, body: fields.body ?? '', state: 'PENDING', commit_id: commitId, submitted_at: null}
     repo.reviews[review.id] = review
-    for (const comment of fields.comments ?? []) {
-      this.addReviewComment(repo, number, author, {...comment, commit_id: review.commit_id}, review.id)
+    try {
+      for (const {comment, place} of places) this.writeReviewComment(repo, number, author, review.id, commitId, comment.body, place)
+      if (fields.event) this.submitReview(repo, review.id, fields.event, fields.body, issue.user)
+    } catch (error) {
+      this.discardReview(repo, review.id)
+      throw error
     }
-    if (fields.event) this.submitReview(repo, review.id, fields.event, fields.body, issue.user)
     return review
+  }
+
+  /** Removes a review with its comments and the threads they started. */
+  private discardReview(repo: Repo, reviewId: number): void {
+    for (const comment of Object.values(repo.review_comments).filter((c) => c.review_id === reviewId)) this.deleteReviewComment(repo, comment.id)
+    delete repo.reviews[reviewId]
   }
 
   submitReview(repo: Repo, reviewId: number, event: string, body?: string, pullAuthor?: string): Review {
@@ -746,53 +1045,56 @@ export class Store {
     return review
   }
 
-  /** A review comment: a new thread on a line of the diff, or (in_reply_to) a reply in a thread. */
+  /**
+   * A review comment: a new thread on a line (or lines, or the whole file) of the diff, placed as
+   * GitHub places it (review-place.ts), or (in_reply_to) a reply in a thread.
+   */
   addReviewComment(
     repo: Repo,
     number: number,
     author: string,
-    fields: {body: string; path?: string; line?: number; side?: string; commit_id?: string; in_reply_to?: number; subject_type?: string},
+    fields: PlaceRequest & {body: string; commit_id?: string; in_reply_to?: number},
     reviewId?: number,
   ): ReviewComment {
     const {pull} = this.pull(repo, number)
     if (!fields.body) throw unprocessable('body is missing', 'body', 'PullRequestReviewComment')
-    let thread: ReviewThread
     if (fields.in_reply_to !== undefined) {
       const parent = repo.review_comments[fields.in_reply_to]
       if (!parent || parent.pull !== number) throw notFound('parent comment not found')
-      thread = repo.threads[parent.thread_id]!
-    } else {
-      const path = fields.path
-      if (!path) throw unprocessable('path is missing', 'path', 'PullRequestReviewComment')
-      const file = this.pullFiles(repo, number).find((f) => f.filename === path)
-      if (!file) throw unprocessable('pull_request_review_thread.path is not part of the diff', 'path', 'PullRequestReviewComment')
-      const fileLevel = fields.subject_type === 'file'
-      if (!fileLevel) {
-        const line = fields.line
-        const lines = (this.commit(repo, this.headSha(repo, pull)).tree[path] ?? '').split('\n').length
-        if (typeof line !== 'number' || line < 1 || line > lines) {
-          throw unprocessable('pull_request_review_thread.line must be part of the diff', 'line', 'PullRequestReviewComment')
-        }
-      }
-      thread = {id: this.nextId(), pull: number, path, line: fileLevel ? null : fields.line!, comments: [], resolved: false, resolved_by: null}
+      const thread = repo.threads[parent.thread_id]!
+      const first = repo.review_comments[thread.comments[0]!]!
+      const review = reviewId ?? this.createStandaloneReview(repo, number, author, fields.commit_id ?? this.headSha(repo, pull))
+      return this.writeReviewComment(repo, number, author, review, fields.commit_id ?? first.commit_id, fields.body, placeOf(first), thread)
+    }
+    const commitId = fields.commit_id ?? this.headSha(repo, pull)
+    const place = resolvePlace(this.pullFilesAt(repo, number, commitId), fields, 'comment')
+    const review = reviewId ?? this.createStandaloneReview(repo, number, author, commitId)
+    return this.writeReviewComment(repo, number, author, review, commitId, fields.body, place)
+  }
+
+  /** Writes a placed comment: in a thread when it replies, else as the first comment of a new thread. */
+  private writeReviewComment(repo: Repo, number: number, author: string, reviewId: number, commitId: string, body: string, place: Place, thread?: ReviewThread): ReviewComment {
+    if (!thread) {
+      thread = {id: this.nextId(), pull: number, path: place.path, line: place.line, side: place.side, start_line: place.start_line, start_side: place.start_side, comments: [], resolved: false, resolved_by: null}
       repo.threads[thread.id] = thread
     }
-    const review =
-      reviewId ??
-      this.createStandaloneReview(repo, number, author, fields.commit_id ?? this.headSha(repo, pull))
     const comment: ReviewComment = {
       id: this.nextId(),
       pull: number,
-      review_id: review,
+      review_id: reviewId,
       thread_id: thread.id,
       user: author,
-      body: fields.body,
-      path: thread.path,
-      line: thread.line,
-      side: fields.side === 'LEFT' ? 'LEFT' : 'RIGHT',
-      subject_type: thread.line === null ? 'file' : 'line',
-      commit_id: fields.commit_id ?? this.headSha(repo, pull),
-      in_reply_to_id: fields.in_reply_to !== undefined ? repo.threads[thread.id]!.comments[0]! : null,
+      body,
+      path: place.path,
+      line: place.line,
+      side: place.side,
+      start_line: place.start_line,
+      start_side: place.start_side,
+      position: place.position,
+      diff_hunk: place.diff_hunk,
+      subject_type: place.subject_type,
+      commit_id: commitId,
+      in_reply_to_id: thread.comments.length > 0 ? thread.comments[0]! : null,
       created_at: this.stamp(),
       updated_at: this.stamp(),
     }
@@ -961,6 +1263,39 @@ export class Store {
       }
     }
     throw notFound()
+  }
+
+  // ---- commit statuses --------------------------------------------------------------------------
+
+  createStatus(repo: Repo, sha: string, creator: string, fields: {state: CommitStatus['state']; context?: string; description?: string | null; target_url?: string | null}): CommitStatus {
+    this.commit(repo, sha)
+    const status: CommitStatus = {
+      id: this.nextId(),
+      sha,
+      state: fields.state,
+      context: fields.context || 'default',
+      description: fields.description ?? null,
+      target_url: fields.target_url ?? null,
+      creator,
+      created_at: this.stamp(),
+    }
+    repo.statuses ??= {}
+    repo.statuses[status.id] = status
+    return status
+  }
+
+  /** A commit's statuses, newest first. */
+  statuses(repo: Repo, sha: string): CommitStatus[] {
+    return Object.values(repo.statuses ?? {})
+      .filter((s) => s.sha === sha)
+      .sort((a, b) => b.id - a.id)
+  }
+
+  /** The latest status of each context, as the combined status and the status check rollup count them. */
+  latestStatuses(repo: Repo, sha: string): CommitStatus[] {
+    const latest = new Map<string, CommitStatus>()
+    for (const status of this.statuses(repo, sha)) if (!latest.has(status.context)) latest.set(status.context, status)
+    return [...latest.values()].sort((a, b) => a.context.localeCompare(b.context))
   }
 
   // ---- releases ---------------------------------------------------------------------------------

@@ -81,8 +81,8 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}', {ref: 'main'})
     await check(a, 'GET /repos/{owner}/{repo}/contents/{path}', {path: 'README.md'})
     const file = (await check(a, 'PUT /repos/{owner}/{repo}/contents/{path}', {path: 'notes.md', message: 'add', content: Buffer.from('hi').toString('base64')})) as {content: {sha: string}}
-    await check(a, 'PUT /repos/{owner}/{repo}/contents/{path}', {path: 'notes.md', message: 'edit', content: Buffer.from('hi!').toString('base64'), sha: file.content.sha})
-    await check(a, 'DELETE /repos/{owner}/{repo}/contents/{path}', {path: 'notes.md', message: 'remove', sha: 'x'})
+    const edited = (await check(a, 'PUT /repos/{owner}/{repo}/contents/{path}', {path: 'notes.md', message: 'edit', content: Buffer.from('hi!').toString('base64'), sha: file.content.sha})) as {content: {sha: string}}
+    await check(a, 'DELETE /repos/{owner}/{repo}/contents/{path}', {path: 'notes.md', message: 'remove', sha: edited.content.sha})
     const main = (await check(a, 'GET /repos/{owner}/{repo}/git/ref/{ref}', {ref: 'heads/main'})) as {object: {sha: string}}
     await check(a, 'POST /repos/{owner}/{repo}/git/refs', {ref: 'refs/heads/contract', sha: main.object.sha})
     await check(a, 'GET /repos/{owner}/{repo}/git/matching-refs/{ref}', {ref: 'heads/contract'})
@@ -184,11 +184,67 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
 
     await check(a, 'GET /repos/{owner}/{repo}/releases')
     await check(a, 'GET /repos/{owner}/{repo}/releases/{release_id}', {release_id: s.releaseId})
-    await check(a, 'GET /repos/{owner}/{repo}/releases/tags/{tag}', {tag: 'v0.1.0-bench'})
     await check(a, 'PATCH /repos/{owner}/{repo}/releases/{release_id}', {release_id: s.releaseId, draft: false})
+    // A draft is not found by tag (404, as on GitHub); a published release is.
+    await check(a, 'GET /repos/{owner}/{repo}/releases/tags/{tag}', {tag: 'v0.1.0-bench'})
     await check(a, 'GET /repos/{owner}/{repo}/releases/latest')
     const doomed = (await check(a, 'POST /repos/{owner}/{repo}/releases', {tag_name: 'v9', draft: true})) as {id: number}
     await check(a, 'DELETE /repos/{owner}/{repo}/releases/{release_id}', {release_id: doomed.id})
+    expect(violations).to.deep.equal([])
+  })
+
+  it('answers the git, repository, history and commit status operations in GitHub’s documented shapes', async () => {
+    const a = s.agent
+    const main = (await a.request('GET /repos/{owner}/{repo}/git/ref/{ref}', {...base, ref: 'heads/main'})).data as {object: {sha: string}}
+    // contents, README, the git database
+    await check(a, 'GET /repos/{owner}/{repo}/contents/{path}', {path: 'src'})
+    await check(a, 'GET /repos/{owner}/{repo}/readme')
+    const tree = (await check(a, 'GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {tree_sha: main.object.sha, recursive: '1'})) as {sha: string; tree: Array<{path: string; sha: string; type: string}>}
+    const readme = tree.tree.find((e) => e.path === 'README.md')!
+    await check(a, 'GET /repos/{owner}/{repo}/git/blobs/{file_sha}', {file_sha: readme.sha})
+    const blob = (await check(a, 'POST /repos/{owner}/{repo}/git/blobs', {content: 'notes\n'})) as {sha: string}
+    const newTree = (await check(a, 'POST /repos/{owner}/{repo}/git/trees', {base_tree: tree.sha, tree: [{path: 'docs/notes.md', mode: '100644', type: 'blob', sha: blob.sha}, {path: 'docs/README.md', mode: '100644', type: 'blob', content: '# Docs\n'}]})) as {sha: string}
+    const commit = (await check(a, 'POST /repos/{owner}/{repo}/git/commits', {message: 'Add notes', tree: newTree.sha, parents: [main.object.sha]})) as {sha: string}
+    await check(a, 'GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {commit_sha: commit.sha})
+    await check(a, 'PATCH /repos/{owner}/{repo}/git/refs/{ref}', {ref: 'heads/main', sha: commit.sha})
+    await check(a, 'POST /repos/{owner}/{repo}/git/refs', {ref: 'refs/tags/v0.0.1-contract', sha: commit.sha})
+    await check(a, 'GET /repos/{owner}/{repo}/tags')
+    await check(a, 'GET /repos/{owner}/{repo}/readme/{dir}', {dir: 'docs'})
+    await check(a, 'GET /repos/{owner}/{repo}/commits', {path: 'docs'})
+    await check(a, 'GET /repos/{owner}/{repo}/compare/{basehead}', {basehead: `${main.object.sha}...main`})
+    // the repository, forks, collaborators
+    await check(a, 'PATCH /repos/{owner}/{repo}', {homepage: 'https://example.com'})
+    await check(a, 'PUT /repos/{owner}/{repo}/topics', {names: ['benchmark', 'github']})
+    await check(a, 'GET /repos/{owner}/{repo}/topics')
+    await check(a, 'GET /repos/{owner}/{repo}/languages')
+    await a.request('PUT /repos/{owner}/{repo}/contents/{path}', {...base, path: 'LICENSE', message: 'license', content: Buffer.from('MIT License\n\nCopyright (c) 2026\n').toString('base64')})
+    await check(a, 'GET /repos/{owner}/{repo}/license')
+    await check(a, 'POST /repos/{owner}/{repo}/forks', {default_branch_only: true})
+    await check(a, 'GET /repos/{owner}/{repo}/forks')
+    await check(a, 'POST /user/repos', {name: 'contract-new', auto_init: true, description: 'made by the contract test'})
+    await check(a, 'GET /user/repos')
+    await check(a, 'GET /users/{username}/repos', {username: 'ghx-bench-agent'})
+    await check(a, 'GET /repos/{owner}/{repo}/assignees')
+    await check(a, 'GET /repos/{owner}/{repo}/assignees/{assignee}', {assignee: 'ghx-bench-agent'})
+    await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/assignees/{assignee}', {issue_number: s.issue, assignee: 'ghx-bench-reviewer'})
+    await check(a, 'GET /repos/{owner}/{repo}/collaborators')
+    await check(a, 'GET /repos/{owner}/{repo}/collaborators/{username}', {username: 'ghx-bench-reviewer'})
+    await check(a, 'PUT /repos/{owner}/{repo}/collaborators/{username}', {username: 'ghx-bench-reviewer'})
+    await check(a, 'GET /repos/{owner}/{repo}/collaborators/{username}/permission', {username: 'ghx-bench-reviewer'})
+    // an issue's history: a labelled issue (GitHub's description has no schema for every event kind, e.g. closed)
+    const history = (await a.rest.issues.create({...base, title: 'History', labels: ['bug']})).data
+    await a.rest.issues.addAssignees({...base, issue_number: history.number, assignees: ['ghx-bench-agent']})
+    await a.rest.issues.update({...base, issue_number: history.number, title: 'History (renamed)', milestone: 1})
+    await a.rest.issues.createComment({...base, issue_number: history.number, body: 'A comment.'})
+    const events = (await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', {issue_number: history.number})) as Array<{id: number; event: string}>
+    expect(events.map((e) => e.event)).to.deep.equal(['labeled', 'assigned', 'renamed', 'milestoned'])
+    await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/timeline', {issue_number: history.number})
+    await check(a, 'GET /repos/{owner}/{repo}/issues/events')
+    await check(a, 'GET /repos/{owner}/{repo}/issues/events/{event_id}', {event_id: events[0]!.id})
+    // commit statuses
+    await check(a, 'POST /repos/{owner}/{repo}/statuses/{sha}', {sha: commit.sha, state: 'success', context: 'ci/test', target_url: 'https://ci.example/1'})
+    await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', {ref: commit.sha})
+    await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}/status', {ref: 'main'})
     expect(violations).to.deep.equal([])
   })
 

@@ -134,9 +134,9 @@ describe('sandbox: Octokit', () => {
     expect((unauth as {response: {data: unknown}}).response.data).to.deep.include({message: 'Requires authentication', documentation_url: 'https://docs.github.com/rest'})
     const unknown = await s.agent.request('GET /nope/nothing').catch((e: {status: number}) => e)
     expect(unknown).to.have.property('status', 404)
-    const unmodelled = await s.agent.rest.repos.listForks({...base}).catch((e: {status: number; response: {data: {message: string}}}) => e)
+    const unmodelled = await s.agent.rest.repos.listContributors({...base}).catch((e: {status: number; response: {data: {message: string}}}) => e)
     expect(unmodelled).to.have.property('status', 501)
-    expect((unmodelled as {response: {data: {message: string}}}).response.data.message).to.equal('ghx-bench sandbox does not model repos/list-forks (GET /repos/ghx-bench/sandbox/forks)')
+    expect((unmodelled as {response: {data: {message: string}}}).response.data.message).to.equal('ghx-bench sandbox does not model repos/list-contributors (GET /repos/ghx-bench/sandbox/contributors)')
   })
 
   it('sends the headers clients read: rate limits and a request id', async () => {
@@ -159,8 +159,8 @@ describe('sandbox: Octokit', () => {
   })
 
   it('names a GraphQL field it does not model with HTTP 501', async () => {
-    const error = await s.agent.graphql('{ repository(owner: "ghx-bench", name: "sandbox") { diskUsage } }').catch((e: {status: number; message: string}) => e)
+    const error = await s.agent.graphql('{ repository(owner: "ghx-bench", name: "sandbox") { deployKeys(first: 1) { totalCount } } }').catch((e: {status: number; message: string}) => e)
     expect(error).to.have.property('status', 501)
-    expect((error as {message: string}).message).to.include('ghx-bench sandbox does not model Repository.diskUsage')
+    expect((error as {message: string}).message).to.include('ghx-bench sandbox does not model Repository.deployKeys')
   })
 })
