@@ -18,15 +18,18 @@ export const RERUN_WORKFLOW_FILE = 'bench-rerun-failed.yml'
 export const LONG_RUNNING_WORKFLOW_FILE = 'bench-long-running.yml'
 const LONG_RUNNING_MS = 20 * 60_000
 
-const WORKFLOW_YAML = `name: bench-rerun-failed
-on:
+/** The trigger both fixture workflows share: a manual dispatch carrying the seed id (their runs' titles show it). */
+const DISPATCH_ON_SEED = `on:
   workflow_dispatch:
     inputs:
       seed_id:
         description: fixture seed id
         required: false
 jobs:
-  build:
+`
+
+const WORKFLOW_YAML = `name: bench-rerun-failed
+${DISPATCH_ON_SEED}  build:
     runs-on: ubuntu-latest
     steps:
       - run: echo build
@@ -38,14 +41,7 @@ jobs:
 `
 
 export const LONG_RUNNING_WORKFLOW_YAML = `name: bench-long-running
-on:
-  workflow_dispatch:
-    inputs:
-      seed_id:
-        description: fixture seed id
-        required: false
-jobs:
-  wait:
+${DISPATCH_ON_SEED}  wait:
     runs-on: ubuntu-latest
     timeout-minutes: 30
     steps:
