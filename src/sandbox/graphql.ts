@@ -26,6 +26,7 @@ import {closesIssue} from './events.js'
 import {timelineItems as timelineItemsOf} from './graphql-timeline.js'
 import {blankIssuesEnabled, codeOfConduct, contactLinks, defaultTree, diskUsage, fundingLinks, issueTemplates, languages, license, primaryLanguage, pullRequestTemplates, securityPolicy} from './repo-meta.js'
 import {SCHEMA_EXTENSION} from './schema-extension.js'
+import {matchesIssueFilters, searchIssues, SearchInvalid, searchRepos, searchUsers, textMatches} from './search.js'
 import type {Links} from './serialize.js'
 import {nodeId, parseNodeId, type Store} from './store.js'
 import type {Issue, Project, ProjectItem, Pull, Reaction, Repo, Review, ReviewComment, ReviewThread} from './state.js'
@@ -521,7 +522,7 @@ function threadNode(ctx: Context, repo: Repo, thread: ReviewThread): Obj {
   }
 }
 
-function reviewDecision(repo: Repo, pull: Pull): string | null {
+export function reviewDecision(repo: Repo, pull: Pull): string | null {
   const latest = new Map<string, Review['state']>()
   for (const review of Object.values(repo.reviews).filter((r) => r.pull === pull.number).sort((a, b) => a.id - b.id)) {
     if (review.state === 'APPROVED' || review.state === 'CHANGES_REQUESTED') latest.set(review.user, review.state)
@@ -557,8 +558,9 @@ function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Obj {
     headRefName: pull.head,
     baseRefOid: repo.branches[pull.base] ?? null,
     headRefOid: head,
-    baseRef: {name: pull.base, target: {oid: repo.branches[pull.base] ?? null}},
-    headRef: repo.branches[pull.head] ? {name: pull.head, target: {oid: repo.branches[pull.head]}} : null,
+    // No branch protection in the sandbox: no ref has a rule.
+    baseRef: {name: pull.base, target: {oid: repo.branches[pull.base] ?? null}, branchProtectionRule: null},
+    headRef: repo.branches[pull.head] ? {name: pull.head, target: {oid: repo.branches[pull.head]}, branchProtectionRule: null} : null,
     headRepository: {id: nodeId('repo', repo.id), name: repo.name, nameWithOwner: `${repo.owner}/${repo.name}`},
     headRepositoryOwner: actor(ctx, repo.owner),
     isCrossRepository: false,
@@ -702,6 +704,8 @@ function refNode(ctx: Context, repo: Repo, name: string, prefix: 'refs/heads/' |
     id: `REF_kw${Buffer.from(`${repo.id}:${prefix.slice(5)}${name}`).toString('base64url')}`,
     name,
     prefix,
+    // No branch protection in the sandbox: no ref has a rule.
+    branchProtectionRule: null,
     target: () => commitNode(ctx, repo, sha),
     repository: () => repositoryNode(ctx, repo),
     associatedPullRequests: (args: Args) => {
@@ -896,13 +900,11 @@ function repositoryNode(ctx: Context, repo: Repo): Obj {
     issues: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
       const labels = Array.isArray(args.labels) ? (args.labels as string[]) : undefined
-      const filter = (args.filterBy ?? {}) as {assignee?: string; createdBy?: string; states?: string[]}
       const list = issues('issue').filter(
         (i) =>
           (!states || states.includes(upper(i.state))) &&
           (!labels || labels.every((l) => i.labels.includes(l))) &&
-          (!filter.assignee || i.assignees.includes(filter.assignee)) &&
-          (!filter.createdBy || i.user === filter.createdBy),
+          matchesIssueFilters(repo, i, args.filterBy as Record<string, unknown> | undefined),
       )
       return connection(order(list, args).map((i) => issueNode(ctx, repo, i)), args)
     },
@@ -1024,6 +1026,47 @@ function resourceByUrl(ctx: Context, url: string): Obj | null {
   return issueNode(ctx, repo, issue)
 }
 
+/**
+ * Query.search (search.ts): issues and pull requests (ISSUE, and ISSUE_ADVANCED, GitHub's advanced
+ * issue search), repositories, users. The sandbox has no discussions: DISCUSSION finds none. A query
+ * naming a repository or user that does not exist finds nothing (REST answers it 422).
+ */
+function searchConnection(ctx: Context, args: Args): Obj {
+  const type = String(args.type)
+  const query = text(args.query)
+  const counts = {issueCount: 0, repositoryCount: 0, userCount: 0, codeCount: 0, wikiCount: 0, discussionCount: 0}
+  let found: Array<{node: Obj; matches: Obj[]}> = []
+  try {
+    if (type === 'ISSUE' || type === 'ISSUE_ADVANCED') {
+      found = searchIssues({store: ctx.store, viewer: ctx.viewer, reviewDecision}, query, {advanced: type === 'ISSUE_ADVANCED'}).map((hit) => ({
+        node: issueNode(ctx, hit.repo, hit.issue),
+        matches: textMatches(query, {title: hit.issue.title, body: hit.issue.body}) as unknown as Obj[],
+      }))
+      counts.issueCount = found.length
+    } else if (type === 'REPOSITORY') {
+      found = searchRepos(ctx.store, ctx.viewer, query).map((hit) => ({node: repositoryNode(ctx, hit.repo), matches: textMatches(query, {name: hit.repo.name, description: hit.repo.description}) as unknown as Obj[]}))
+      counts.repositoryCount = found.length
+    } else if (type === 'USER') {
+      const users = searchUsers(ctx.store, query)
+      if (users.some((u) => u.type === 'Organization')) throw new NotModelled('ghx-bench sandbox does not model Organization (a user search that finds one)')
+      found = users.map((u) => ({node: actor(ctx, u.login)!, matches: textMatches(query, {login: u.login, name: u.name}) as unknown as Obj[]}))
+      counts.userCount = found.length
+    }
+  } catch (error) {
+    if (!(error instanceof SearchInvalid)) throw error
+    found = []
+  }
+  const page = connection(found, args)
+  const slice = page.nodes as typeof found
+  const highlights = (m: Obj) => ((m.highlights as Array<{text: string; indices: [number, number]}>) ?? []).map((h) => ({text: h.text, beginIndice: h.indices[0], endIndice: h.indices[1]}))
+  return {
+    ...counts,
+    ...page,
+    nodes: slice.map((f) => f.node),
+    edges: (page.edges as Array<{node: (typeof found)[number]; cursor: string}>).map((e) => ({cursor: e.cursor, node: e.node.node, textMatches: e.node.matches.map((m) => ({fragment: m.fragment, property: m.property, highlights: highlights(m)}))})),
+  }
+}
+
 function rootValue(ctx: Context): Obj {
   const {store} = ctx
   const input = (args: Args) => (args.input ?? {}) as Record<string, unknown>
@@ -1044,6 +1087,7 @@ function rootValue(ctx: Context): Obj {
       return repositoryNode(ctx, repo)
     },
     node: ({id}: Args) => nodeById(ctx, id),
+    search: (args: Args) => searchConnection(ctx, args),
     nodes: ({ids}: Args) => (ids as unknown[]).map((id) => nodeById(ctx, id)),
     rateLimit: {limit: 5000, cost: 1, remaining: 4999, used: 1, resetAt: new Date(Date.now() + 3600_000).toISOString(), nodeCount: 1},
 
@@ -1179,6 +1223,14 @@ function rootValue(ctx: Context): Obj {
       const {repo, issue} = issueOf(store, input(args).pullRequestId)
       const {pull} = store.pull(repo, issue.number)
       if (issue.state === 'open') store.updateIssue(repo, issue.number, {state: 'closed'})
+      return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, pull)}
+    },
+    reopenPullRequest: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).pullRequestId)
+      const {pull} = store.pull(repo, issue.number)
+      // GitHub reopens neither a merged pull request nor one whose head branch is gone.
+      if (pull.merged_at || repo.branches[pull.head] === undefined) throw new GraphQLError('state cannot be changed. The pull request cannot be reopened.', {extensions: {type: 'UNPROCESSABLE'}})
+      if (issue.state === 'closed') store.updateIssue(repo, issue.number, {state: 'open'})
       return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, pull)}
     },
     requestReviews: (args: Args) => {

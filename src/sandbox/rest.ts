@@ -3,14 +3,17 @@
  * operations and store state into GitHub's representations; nothing here decides a rule of its own.
  * Topic modules beside it hold more routes: rest-git.ts (contents, refs, the git database, commits,
  * comparisons, tags), rest-repos.ts (repositories, forks, collaborators), rest-events.ts (issue
- * events and timelines), rest-statuses.ts (commit statuses).
+ * events and timelines), rest-statuses.ts (commit statuses), rest-commit-links.ts (a commit's check
+ * suites, pull requests, branches and comments), rest-search.ts (search).
  */
 import {renderDiff} from './git.js'
 import {notFound, SandboxError, unprocessable} from './errors.js'
 import {checkRequired, checkTypes, reviewCommentsOf} from './request-schema.js'
+import {commitLinkRoutes} from './rest-commit-links.js'
 import {eventRoutes} from './rest-events.js'
 import {gitRoutes} from './rest-git.js'
 import {repoRoutes} from './rest-repos.js'
+import {searchRoutes} from './rest-search.js'
 import {statusRoutes} from './rest-statuses.js'
 import {resolveCommitish} from './rest-support.js'
 import {Router} from './router.js'
@@ -37,8 +40,8 @@ export interface RestResult {
   /** A text or binary body (diffs, logs, log archives). */
   text?: string | Buffer
   contentType?: string
-  /** For list endpoints wrapped in an object ({total_count, workflow_runs: [...]}) */
-  wrap?: {key: string}
+  /** For list endpoints wrapped in an object ({total_count, workflow_runs: [...]}); `extra` fields go between (search's incomplete_results). */
+  wrap?: {key: string; extra?: Record<string, unknown>}
   /** Content GitHub serves from elsewhere: answered with a 302 to a one-time download URL. */
   download?: {content: string | Buffer; contentType: string}
 }
@@ -684,7 +687,7 @@ function checkRun(ctx: RestContext, repo: Repo, run: Repo['runs'][string], attem
 let router: Router<RestRoute> | undefined
 
 /** Every modelled route: this file's and the topic modules' beside it. */
-const allRoutes = (): Array<[string, string, string, Handler]> => [...routes, ...gitRoutes, ...repoRoutes, ...eventRoutes, ...statusRoutes]
+const allRoutes = (): Array<[string, string, string, Handler]> => [...routes, ...gitRoutes, ...repoRoutes, ...eventRoutes, ...statusRoutes, ...commitLinkRoutes, ...searchRoutes]
 
 export function restRouter(): Router<RestRoute> {
   if (!router) {

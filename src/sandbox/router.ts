@@ -27,22 +27,31 @@ export class Router<T> {
   }
 
   match(method: string, path: string): Match<T> | undefined {
+    return this.matches(method, path)[0]
+  }
+
+  /**
+   * Every template that matches best, in the order they were added: a template that matches segment
+   * for segment wins over one whose last parameter spans slashes (commits/{ref}/check-runs is not the
+   * commit "SHA/check-runs"); among those, the ones with more literal segments (issues/events is not
+   * the issue "events"). Ties are templates a path cannot tell apart (compare/{base}...{head} and
+   * compare/{basehead}).
+   */
+  matches(method: string, path: string): Array<Match<T>> {
     const parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p))
-    // A template that matches segment for segment wins over one whose last parameter spans slashes
-    // (commits/{ref}/check-runs is not the commit "SHA/check-runs"); among those, the one with more
-    // literal segments (issues/events is not the issue "events").
     for (const spanning of [false, true]) {
-      let best: {match: Match<T>; literals: number} | undefined
+      let best: {matches: Array<Match<T>>; literals: number} | undefined
       for (const route of this.routes) {
         if (route.method !== method) continue
         const params = matchSegments(route.segments, parts, spanning)
         if (!params) continue
         const literals = route.segments.filter((s) => !s.startsWith('{')).length
-        if (!best || literals > best.literals) best = {match: {value: route.value, params}, literals}
+        if (!best || literals > best.literals) best = {matches: [{value: route.value, params}], literals}
+        else if (literals === best.literals) best.matches.push({value: route.value, params})
       }
-      if (best) return best.match
+      if (best) return best.matches
     }
-    return undefined
+    return []
   }
 
   /** Whether any route has this path, whatever its method (405 vs 404). */
@@ -70,10 +79,19 @@ function matchSegments(segments: string[], parts: string[], spanning: boolean): 
 
 /** Every REST route GitHub has (from its OpenAPI description), to tell "not modelled" from "no such route". */
 let github: Router<string> | undefined
-export function githubOperation(method: string, path: string): string | undefined {
+function githubRouter(): Router<string> {
   if (!github) {
     github = new Router()
     for (const [m, template, operationId] of githubRoutes.routes as Array<[string, string, string]>) github.add(m, template, operationId)
   }
-  return github.match(method, path)?.value
+  return github
+}
+
+export function githubOperation(method: string, path: string): string | undefined {
+  return githubRouter().match(method, path)?.value
+}
+
+/** The operations GitHub's routes give a request: one, or those whose templates the path cannot tell apart. */
+export function githubOperations(method: string, path: string): string[] {
+  return githubRouter().matches(method, path).map((m) => m.value)
 }

@@ -6,6 +6,7 @@
  * - Issue dependencies (GitHub, 2025-07-30): Issue.blockedBy, Issue.blocking,
  *   Issue.issueDependenciesSummary; Mutation.addBlockedBy, Mutation.removeBlockedBy.
  * - Issue types: Issue.issueType; Repository.issueType(name:), Repository.issueTypes.
+ * - Advanced issue search (GitHub, 2025): SearchType.ISSUE_ADVANCED, which newer gh releases send (2.94 does).
  *
  * docs/sandbox.md lists them. The extension is applied with graphql-js's extendSchema, which refuses a
  * type or field the base schema already has: when @octokit/graphql-schema publishes these, the schema
@@ -161,5 +162,10 @@ extend type Mutation {
   addBlockedBy(input: AddBlockedByInput!): AddBlockedByPayload
   """Removes a 'blocked by' relationship from an issue."""
   removeBlockedBy(input: RemoveBlockedByInput!): RemoveBlockedByPayload
+}
+
+extend enum SearchType {
+  """Returns results matching issues in repositories, using advanced issue search (AND, OR, parentheses)."""
+  ISSUE_ADVANCED
 }
 `

@@ -11,7 +11,7 @@ import {SandboxError} from './errors.js'
 import {Faults, type FaultConfig} from './faults.js'
 import {executeGraphql} from './graphql.js'
 import {restRouter, type RestResult} from './rest.js'
-import {githubOperation} from './router.js'
+import {githubOperations} from './router.js'
 import {Serializer, type Links} from './serialize.js'
 import type {SandboxState} from './state.js'
 import {Store, type WorkflowTiming} from './store.js'
@@ -125,8 +125,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return {status: 200, text: download.content, contentType: download.contentType}
     }
     const isGraphql = path === '/graphql' && method === 'POST'
-    const route = isGraphql ? undefined : restRouter().match(method, path)
-    const operation = isGraphql ? 'graphql' : (route?.value.operationId ?? githubOperation(method, path) ?? 'unknown')
+    const known = isGraphql ? [] : githubOperations(method, path)
+    const matched = isGraphql ? undefined : restRouter().match(method, path)
+    // Only an operation's own handler answers it: a modelled template must not take a request GitHub
+    // routes to another operation (commits/{ref} is not the commit "SHA/pulls", issues/{issue_number}
+    // not the list issues/comments); such a request is that other operation's, 501 when not modelled.
+    const route = matched && (known.length === 0 || known.includes(matched.value.operationId)) ? matched : undefined
+    const operation = isGraphql ? 'graphql' : (route?.value.operationId ?? known[0] ?? 'unknown')
     requests.byOperation.set(operation, (requests.byOperation.get(operation) ?? 0) + 1)
 
     const auth = /^(?:token|bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '')
@@ -169,8 +174,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return {status: result.status, headers: rate, body: result.body}
     }
     if (!route) {
-      const known = githubOperation(method, path)
-      if (known) return {status: 501, headers: rate, body: {message: `ghx-bench sandbox does not model ${known} (${method} ${path})`, documentation_url: DOCS}}
+      if (known.length) return {status: 501, headers: rate, body: {message: `ghx-bench sandbox does not model ${known[0]} (${method} ${path})`, documentation_url: DOCS}}
       return {status: 404, headers: rate, body: {message: 'Not Found', documentation_url: DOCS, status: '404'}}
     }
     try {
@@ -255,7 +259,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ...(page > 1 ? [link(page - 1, 'prev'), link(1, 'first')] : []),
       ...(page < last ? [link(page + 1, 'next'), link(last, 'last')] : []),
     ]
-    const body = result.wrap ? {total_count: result.list.length, [result.wrap.key]: items} : items
+    const body = result.wrap ? {total_count: result.list.length, ...result.wrap.extra, [result.wrap.key]: items} : items
     return {status: result.status ?? 200, body, headers: rels.length ? {link: rels.join(', ')} : {}}
   }
 

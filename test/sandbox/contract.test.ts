@@ -248,6 +248,29 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     expect(violations).to.deep.equal([])
   })
 
+  it('answers search and what GitHub links to a commit in GitHub’s documented shapes', async () => {
+    const a = s.agent
+    // The first test deleted the seeded run: a new one.
+    await a.rest.actions.createWorkflowDispatch({...base, workflow_id: 'bench-rerun-failed.yml', ref: 'main'})
+    const run = (await a.rest.actions.listWorkflowRuns({...base, workflow_id: 'bench-rerun-failed.yml'})).data.workflow_runs[0]!
+    const head = run.head_sha
+    const suites = (await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}/check-suites', {ref: head})) as {check_suites: Array<{id: number}>}
+    await check(a, 'GET /repos/{owner}/{repo}/check-suites/{check_suite_id}', {check_suite_id: suites.check_suites[0]!.id})
+    await check(a, 'GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', {commit_sha: 'bench-bugs'})
+    await check(a, 'GET /repos/{owner}/{repo}/commits/{commit_sha}/branches-where-head', {commit_sha: head})
+    await check(a, 'GET /repos/{owner}/{repo}/commits/{commit_sha}/comments', {commit_sha: head})
+    const issues = (await check(a, 'GET /search/issues', {q: `repo:${OWNER}/${REPO} is:open crash`, headers: {accept: 'application/vnd.github.text-match+json'}})) as {items: unknown[]}
+    expect(issues.items).to.have.length.above(0)
+    await check(a, 'GET /search/issues', {q: `repo:${OWNER}/${REPO} is:pr`})
+    await check(a, 'GET /search/repositories', {q: 'sandbox user:ghx-bench'})
+    await check(a, 'GET /search/code', {q: `fixtures repo:${OWNER}/${REPO}`})
+    await check(a, 'GET /search/commits', {q: `initial repo:${OWNER}/${REPO}`})
+    await check(a, 'GET /search/users', {q: 'ghx-bench'})
+    const repo = (await a.rest.repos.get(base)).data
+    await check(a, 'GET /search/labels', {repository_id: repo.id, q: 'bug'})
+    expect(violations).to.deep.equal([])
+  })
+
   it('exercised every operation the sandbox models (and each is one GitHub has)', () => {
     const modelled = modelledOperations().map((o) => o.operationId)
     expect(modelled.filter((id) => !exercised.has(id))).to.deep.equal([])
