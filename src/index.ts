@@ -2,6 +2,8 @@
  * The public API of ghx-bench: what plugin authors and programmatic users import from 'ghx-bench'.
  */
 export {definePlugin, PLUGIN_API_VERSION} from './plugins/api.js'
+/** Secret variables leave process.env at start-up: a plugin reads them with harnessEnv(), and registers any secret it learns. */
+export {harnessEnv, registerSecret} from './process/secret-env.js'
 export type {
   Availability,
   Condition,

@@ -144,7 +144,8 @@ const fieldMatches: Condition<{path?: string; pattern: string; flags?: string}> 
     type: 'object',
     additionalProperties: false,
     required: ['pattern'],
-    properties: {path: pathParam, pattern: {type: 'string', format: 'regex'}, flags: {type: 'string', pattern: '^[imsu]*$'}},
+    // Each flag at most once ("ii" is refused by RegExp): checked when the scenario loads, not when the check runs.
+    properties: {path: pathParam, pattern: {type: 'string', format: 'regex'}, flags: {type: 'string', pattern: '^(?!.*(.).*\\1)[imsu]*$'}},
   },
   evaluate(actual, {path, pattern, flags}) {
     const field = resolvePath(actual, path)

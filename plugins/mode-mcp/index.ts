@@ -11,6 +11,7 @@
 import {definePlugin, type Mode, type ModeContext, type ModeSession, type ToolResult} from '../../src/plugins/api.js'
 import {whichOnPath} from '../../src/agent/shell-tool.js'
 import {npmGithubMcpServer} from '../../src/sandbox/mcp-server.js'
+import {harnessEnv, registerSecret} from '../../src/process/secret-env.js'
 
 export const OFFICIAL_INSTALL_HINT =
   'github-mcp-server not found: install GitHub’s MCP server (https://github.com/github/github-mcp-server/releases, put github-mcp-server on PATH), or set the mode option server: npm'
@@ -60,7 +61,9 @@ async function resolveServer(context: ModeContext): Promise<ResolvedServer | {un
     return {kind: 'stdio', name: 'github', command: binary, args: ['stdio'], env}
   }
   if ('url' in option) {
-    const bearer = option.token_env ? process.env[option.token_env] : token
+    // token_env names a variable the harness captured at start-up (it is not in process.env any more).
+    const bearer = option.token_env ? harnessEnv()[option.token_env] : token
+    registerSecret(bearer)
     return {kind: 'http', name: 'github-remote', url: option.url, headers: bearer ? {authorization: `Bearer ${bearer}`} : {}}
   }
   return {kind: 'stdio', name: 'github-custom', command: option.command, args: option.args ?? [], env: {GITHUB_PERSONAL_ACCESS_TOKEN: token, ...option.env}}

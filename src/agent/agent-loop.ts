@@ -33,6 +33,28 @@ export function toolMessage(result: {ok: boolean; output: string}): string {
   return `${result.output}\n[tool error]`
 }
 
+/**
+ * A tool call, cut short by the run's signal: a tool that ignores its signal (a hung MCP server, a
+ * plugin's tool) cannot hold the run past its timeout; the abort answers at once.
+ */
+export function untilAborted<T extends {ok: boolean; output: string}>(call: Promise<T>, signal: AbortSignal): Promise<T | {ok: false; output: string}> {
+  if (signal.aborted) return Promise.resolve({ok: false, output: '[aborted]'})
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve({ok: false, output: '[aborted]'})
+    signal.addEventListener('abort', onAbort, {once: true})
+    call.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error instanceof Error ? error : new Error(String(error)))
+      },
+    )
+  })
+}
+
 export async function runAgentLoop(input: ProviderRunInput, options: AgentLoopOptions): Promise<ProviderTrace> {
   const {session, signal} = input
   const messages: ChatMessage[] = [
@@ -71,7 +93,7 @@ export async function runAgentLoop(input: ProviderRunInput, options: AgentLoopOp
       try {
         args = JSON.parse(call.function.arguments || '{}') as Record<string, unknown>
         result = session.tools.some((t) => t.name === call.function.name)
-          ? await session.call(call.function.name, args, signal)
+          ? await untilAborted(session.call(call.function.name, args, signal), signal)
           : {ok: false, output: `unknown tool "${call.function.name}"; the tools are: ${session.tools.map((t) => t.name).join(', ')}`}
       } catch (error) {
         result = {ok: false, output: `tool call failed: ${(error as Error).message}`}

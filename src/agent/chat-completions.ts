@@ -58,16 +58,32 @@ export function toolPayload(tools: ToolDefinition[]) {
   return tools.map((t) => ({type: 'function', function: {name: t.name, description: t.description, parameters: t.inputSchema}}))
 }
 
+/** The base URL without credentials (fetch refuses them, and they must not reach an error message), and them as Basic auth. */
+function endpointUrl(baseUrl: string): {url: string; basic?: string} {
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(baseUrl)) return {url: baseUrl}
+  try {
+    const parsed = new URL(baseUrl)
+    const basic = Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')
+    parsed.username = ''
+    parsed.password = ''
+    return {url: parsed.toString(), basic}
+  } catch {
+    return {url: baseUrl}
+  }
+}
+
 export async function chatCompletion(endpoint: ModelEndpoint, request: ChatRequest): Promise<ChatResponse> {
   const body: Record<string, unknown> = {model: endpoint.id, messages: request.messages, stream: request.stream}
   if (request.tools.length > 0) body.tools = toolPayload(request.tools)
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens
   if (request.stream) body.stream_options = {include_usage: true}
   let response: Response
+  const {url, basic} = endpointUrl(endpoint.baseUrl)
+  const authorization = endpoint.apiKey ? `Bearer ${endpoint.apiKey}` : basic ? `Basic ${basic}` : undefined
   try {
-    response = await fetch(`${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+    response = await fetch(`${url.replace(/\/+$/, '')}/chat/completions`, {
       method: 'POST',
-      headers: {'content-type': 'application/json', ...(endpoint.apiKey ? {authorization: `Bearer ${endpoint.apiKey}`} : {})},
+      headers: {'content-type': 'application/json', ...(authorization ? {authorization} : {})},
       body: JSON.stringify(body),
       signal: request.signal,
     })

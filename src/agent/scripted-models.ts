@@ -46,7 +46,7 @@ export interface PlanOutcome {
 export interface ScriptedModels {
   url: string
   /** Registers a run's script; returns the base URL to give the provider (…/v1). */
-  register(script: Script): {baseUrl: string; release: () => void; outcome: () => PlanOutcome}
+  register(script: Script): {baseUrl: string; release: () => void; outcome: () => PlanOutcome; injectedFaults: () => number}
   close(): Promise<void>
 }
 
@@ -237,6 +237,8 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 export async function startScriptedModels(options: ScriptedModelsOptions = {}): Promise<ScriptedModels> {
   const scripts = new Map<string, Script>()
   const outcomes = new Map<string, PlanOutcome>()
+  /** Faults injected into each run's model traffic. */
+  const injected = new Map<string, number>()
   const random: Random = mulberry32(options.faultSeed ?? 1)
 
   const complete = (key: string, script: Script, request: WireRequest, response: ServerResponse) => {
@@ -288,7 +290,10 @@ export async function startScriptedModels(options: ScriptedModelsOptions = {}): 
     if (request.method !== 'POST') return sendJson(response, 405, {error: {message: 'POST only', type: 'invalid_request_error'}})
     readBody(request).then(
       (text) => {
-        if (options.faultRate && random() < options.faultRate) return sendJson(response, 503, {error: {message: 'injected fault', type: 'server_error'}})
+        if (options.faultRate && random() < options.faultRate) {
+          injected.set(match[1]!, (injected.get(match[1]!) ?? 0) + 1)
+          return sendJson(response, 503, {error: {message: 'injected fault', type: 'server_error'}})
+        }
         let body: WireRequest
         try {
           body = JSON.parse(text) as WireRequest
@@ -312,8 +317,10 @@ export async function startScriptedModels(options: ScriptedModelsOptions = {}): 
         release: () => {
           scripts.delete(key)
           outcomes.delete(key)
+          injected.delete(key)
         },
         outcome: () => outcomes.get(key) ?? planOutcome(script, []),
+        injectedFaults: () => injected.get(key) ?? 0,
       }
     },
     close: () =>

@@ -1,18 +1,25 @@
 /**
  * What every command shares: the --config flag, --json, and the edge where findings become
- * output. Bad input prints one clear message per finding and exits 2; nothing prints a stack
- * (set DEBUG=ghx-bench to see one). Under --json every outcome, errors included, is JSON on stdout:
- * one document, or for a command that streams JSON lines (`jsonLines`), one more line.
+ * output. Bad input prints one clear message per finding and exits 2; anything else that goes wrong
+ * is an internal error, exit 4 (never 1, which is a gate's fail); nothing prints a stack (set
+ * DEBUG=ghx-bench to see one), and no message shows a secret the process knows. Under --json every
+ * outcome, errors included, is JSON on stdout: one document, or for a command that streams JSON lines
+ * (`jsonLines`), one more line. Before a command runs, secrets leave the process's environment and
+ * temporary folders go under a root removed at exit (src/process/guard.ts).
  */
 import {Command, Flags, type Interfaces} from '@oclif/core'
 import type {LoadedConfig} from '../config/load-config.js'
 import type {ConfigFile} from '../config/schema.js'
+import {guardProcess} from '../process/guard.js'
+import {createRedactor} from '../runner/redact.js'
 import {BadInputError, formatDiagnostics} from '../spec/diagnostics.js'
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
 export const EXIT_BAD_INPUT = 2
+/** An internal error: a bug in ghx-bench or a plugin, or a failure it did not foresee (not a verdict, not bad input). */
+export const EXIT_INTERNAL = 4
 
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override enableJsonFlag = true
@@ -32,6 +39,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected positionals: string[] = []
 
   public override async init(): Promise<void> {
+    guardProcess()
     await super.init()
     const {args, flags, argv} = await this.parse({
       flags: this.ctor.flags,
@@ -64,7 +72,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** An error under --json: `{ok: false, error: {name, message, exit}}` (led by `type: "error"` in a JSON-lines stream). */
   protected override toErrorJson(error: unknown): unknown {
     const e = (error instanceof Error ? error : new Error(String(error))) as Error & {code?: unknown; oclif?: {exit?: number}}
-    const exit = e.oclif?.exit ?? 1
+    const exit = e.oclif?.exit ?? EXIT_INTERNAL
     return {
       ...(this.streamsJsonLines ? {type: 'error'} : {}),
       ok: false,
@@ -80,13 +88,21 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       else this.logToStderr(formatDiagnostics(error.diagnostics))
       this.exit(EXIT_BAD_INPUT)
     }
+    // No secret the process knows reaches a message (an error body may echo a token).
+    const redact = createRedactor()
+    try {
+      error.message = redact(error.message)
+      if (error.stack) error.stack = redact(error.stack)
+    } catch {
+      // a frozen error keeps its message
+    }
     // Under --json every error is a JSON document (or line) on stdout, with the exit code it has without --json.
     if (this.jsonEnabled()) {
       this.logJson(this.toErrorJson(error))
-      this.exit(error.oclif?.exit ?? 1)
+      this.exit(error.oclif?.exit ?? EXIT_INTERNAL)
     }
-    if (error.oclif?.exit !== undefined || process.env.DEBUG?.includes('ghx-bench')) return super.catch(error)
-    this.logToStderr(`error: ${error.message}`)
-    this.exit(1)
+    if (error.oclif?.exit !== undefined) return super.catch(error)
+    this.logToStderr(process.env.DEBUG?.includes('ghx-bench') ? `internal error: ${error.stack ?? error.message}` : `internal error: ${error.message} (a bug in ghx-bench or a plugin; DEBUG=ghx-bench shows the stack)`)
+    this.exit(EXIT_INTERNAL)
   }
 }

@@ -1,5 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {Format, ReportOptions} from '../report/produce.js'
+import {checkRunId} from '../results/names.js'
+import {BadInputError} from '../spec/diagnostics.js'
 import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../stats/bootstrap.js'
 
 /** Flags shared by `report` and `gate`: where rows come from, where output goes, the bootstrap. */
@@ -27,7 +29,7 @@ interface RowFlagValues {
 export function reportOptions(flags: RowFlagValues): ReportOptions {
   return {
     inputs: flags.input,
-    runId: flags['run-id'],
+    runId: flags['run-id'] === undefined ? undefined : checkRunId(flags['run-id'], '--run-id'),
     out: flags.out,
     formats: parseFormats(flags.format),
     baseline: flags.baseline,
@@ -39,6 +41,6 @@ export function reportOptions(flags: RowFlagValues): ReportOptions {
 function parseFormats(value: string): Format[] {
   const formats = value.split(',').map((f) => f.trim())
   const unknown = formats.filter((f) => f !== 'md' && f !== 'json' && f !== 'junit' && f !== 'html')
-  if (unknown.length > 0) throw new Error(`unknown format ${unknown.join(', ')} (known: md, json, junit, html)`)
+  if (unknown.length > 0) throw new BadInputError([{file: '--format', code: 'config', message: `unknown format ${unknown.map((f) => JSON.stringify(f)).join(', ')} (known: md, json, junit, html)`}])
   return formats as Format[]
 }

@@ -5,7 +5,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
   static override jsonLines = true
   static override summary = 'Run a suite: every scenario under every mode, repeated, checked, recorded, judged'
   static override description =
-    'Loads the suite and its scenarios, preflights each mode once (a mode that cannot run here is reported and left out), ensures the fixtures, plans scenario x mode x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report and, when the suite names a profile, the gate, and exits with the gate’s code (0 pass, 1 fail, 3 inconclusive; 2 bad input; 130 interrupted). Re-run with the same --run-id to resume: recorded rows are skipped.'
+    'Loads the suite and its scenarios, preflights each mode once (a mode that cannot run here is reported and left out), ensures the fixtures, plans scenario x mode x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report and, when the suite names a profile, the gate, and exits with the gate’s code (0 pass, 1 fail, 3 inconclusive, also when the suite names a gate that cannot be computed here; 2 bad input or usage; 4 internal error; 130 interrupted). Re-run with the same --run-id to resume: recorded rows are skipped.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml',
     '<%= config.bin %> <%= command.id %> suites/smoke.yml --mode agent_direct --repetitions 1',
@@ -22,11 +22,11 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     repetitions: Flags.integer({char: 'r', min: 1, description: 'iterations per scenario and mode (default: the suite’s)'}),
     concurrency: Flags.integer({min: 1, max: 64, description: 'runs at once (runs that share a fixture never overlap)'}),
     seed: Flags.integer({min: 0, description: 'seed of the run order (default: the suite’s)'}),
-    'run-id': Flags.string({description: 'the run id; an existing one resumes, skipping recorded rows'}),
+    'run-id': Flags.string({description: 'the run id (letters, digits, . _ - : + @ =); an existing one resumes, skipping recorded rows; one process per run id'}),
     model: Flags.string({description: 'oracle, noop, or a model of an OpenAI-compatible endpoint (default: the suite’s, then the config’s)'}),
     'fixture-manifest': Flags.string({description: 'fixture manifest to use (default: fixtures.manifest of the config); seeded when missing'}),
     'dry-run': Flags.boolean({description: 'print the plan and stop', default: false}),
-    'inject-faults': Flags.string({description: 'reliability testing: this share (0..1) of sandbox and scripted-model requests fail with 5xx'}),
+    'inject-faults': Flags.string({description: 'reliability testing: this share (0..1) of the runs’ own sandbox and scripted-model requests fail with 5xx (never the harness’s seeding or checkpoints)'}),
     'no-report': Flags.boolean({description: 'record rows only: no report, no gate', default: false}),
   }
 
@@ -37,7 +37,9 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     const {renderGateTable} = await import('../report/markdown.js')
     const {BadInputError} = await import('../spec/diagnostics.js')
     const config = await this.loadBenchConfig()
-    const faults = this.flags['inject-faults'] === undefined ? undefined : Number(this.flags['inject-faults'])
+    const faultsFlag = this.flags['inject-faults']
+    // A number between 0 and 1, written out: "" or " " is not 0.
+    const faults = faultsFlag === undefined ? undefined : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(faultsFlag) ? Number(faultsFlag) : Number.NaN
     if (faults !== undefined && !(faults >= 0 && faults <= 1)) {
       throw new BadInputError([{file: '--inject-faults', code: 'config', message: `expected a share between 0 and 1, got "${this.flags['inject-faults']}"`}])
     }
@@ -78,6 +80,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           dryRun: this.flags['dry-run'],
           faultRate: faults,
           signal: controller.signal,
+          onWarning: (text) => warn(`warning: ${text}`),
         },
         view.onEvent,
       )

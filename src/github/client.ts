@@ -10,6 +10,7 @@ import {retry} from '@octokit/plugin-retry'
 import {throttling} from '@octokit/plugin-throttling'
 import {Octokit} from '@octokit/rest'
 import {createAppAuth} from '@octokit/auth-app'
+import {harnessEnv, registerSecret} from '../process/secret-env.js'
 import {BadInputError} from '../spec/diagnostics.js'
 import {HARNESS_VERSION} from '../version.js'
 
@@ -93,7 +94,7 @@ export function createClient(options: ClientOptions): CountedClient {
 }
 
 /** The token for live GitHub: GH_TOKEN, GITHUB_TOKEN, or `gh auth token`. */
-export async function resolveToken(env: NodeJS.ProcessEnv = process.env, host?: string): Promise<string> {
+export async function resolveToken(env: NodeJS.ProcessEnv = harnessEnv(), host?: string): Promise<string> {
   const fromEnv = env.GH_TOKEN ?? env.GITHUB_TOKEN
   if (fromEnv) return fromEnv
   try {
@@ -115,6 +116,8 @@ export async function appCredentials(env: NodeJS.ProcessEnv, repo: {owner: strin
   const appId = env.GHX_BENCH_APP_ID
   const privateKey = env.GHX_BENCH_APP_PRIVATE_KEY?.replaceAll('\\n', '\n') ?? (env.GHX_BENCH_APP_PRIVATE_KEY_PATH ? await readFile(env.GHX_BENCH_APP_PRIVATE_KEY_PATH, 'utf8') : undefined)
   if (!appId && !privateKey) return undefined
+  // A key read from its file is as secret as one from the environment.
+  registerSecret(privateKey)
   if (!appId || !privateKey) {
     throw new BadInputError([{file: '$GHX_BENCH_APP_ID', code: 'config', message: 'a GitHub App needs both GHX_BENCH_APP_ID and GHX_BENCH_APP_PRIVATE_KEY (or GHX_BENCH_APP_PRIVATE_KEY_PATH)'}])
   }

@@ -195,6 +195,14 @@ export function checkShape(value: unknown): string[] {
       }
       const schemaKey = kind === 'conditions' ? 'paramsSchema' : 'optionsSchema'
       if (typeof item[schemaKey] !== 'object' || item[schemaKey] === null) problems.push(`${what} needs ${schemaKey} (a JSON Schema object)`)
+      else {
+        // A schema that does not compile is the plugin's fault, found when it loads, not when a scenario uses it.
+        try {
+          compileSchema(item[schemaKey])
+        } catch (error) {
+          problems.push(`${what} has a ${schemaKey} that is not a valid JSON Schema: ${(error as Error).message}`)
+        }
+      }
       for (const method of methods) {
         if (typeof item[method] !== 'function') problems.push(`${what} needs a function "${method}"`)
       }

@@ -8,9 +8,10 @@
  * page's one script and one style sheet forbids any other script, style or request.
  */
 import {createHash} from 'node:crypto'
-import {mkdir, readFile, writeFile} from 'node:fs/promises'
+import {mkdir, readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {gzipSync} from 'node:zlib'
+import {writeFileAtomic} from '../atomic-write.js'
 import {bootstrap, medianSampler} from '../stats/bootstrap.js'
 import {mean, reductionPct} from '../stats/descriptive.js'
 import {finite, percentileOfSorted} from '../stats/quantiles.js'
@@ -411,6 +412,6 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<strin
   })
   await mkdir(options.dir, {recursive: true})
   const file = path.join(options.dir, HTML_FILE)
-  await writeFile(file, html)
+  await writeFileAtomic(file, html)
   return file
 }

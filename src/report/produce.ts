@@ -2,11 +2,14 @@
  * `report` and `gate` as services: read the rows once into an aggregate, compute, write markdown and
  * JSON under the reports folder, and append the markdown to $GITHUB_STEP_SUMMARY when it is set.
  */
-import {appendFile, mkdir, writeFile} from 'node:fs/promises'
+import {statSync} from 'node:fs'
+import {appendFile, mkdir} from 'node:fs/promises'
 import path from 'node:path'
+import {writeFileAtomic} from '../atomic-write.js'
 import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
 import {notApplicableTo, readRunInfoFor, type RunInfo} from '../results/run-info.js'
 import {describeSuperseded, explicitFiles, originalFileFor, withRegraded} from '../results/regraded.js'
+import {nameProblem} from '../results/names.js'
 import {resolveInputFiles} from '../results/sources.js'
 import {BadInputError} from '../spec/diagnostics.js'
 import {loadProfile} from '../spec/profiles.js'
@@ -69,23 +72,39 @@ export interface OutputOptions {
   env?: NodeJS.ProcessEnv
 }
 
-/** reports_dir/<run id>, or reports_dir/latest when the rows come from several runs. */
-export function outputDir(config: LoadedConfig, rows: {run_ids: Iterable<string>}, options: OutputOptions): string {
-  if (options.out) return path.resolve(options.cwd ?? process.cwd(), options.out)
+/**
+ * reports_dir/<run id>, or reports_dir/latest when the rows come from several runs. The run id comes
+ * from the rows, which may come from anywhere (--input): one that is not a plain name (`../../x`) is
+ * bad input naming the files, never a path. --out must be a folder (or not exist yet).
+ */
+export function outputDir(config: LoadedConfig, rows: {run_ids: Iterable<string>}, options: OutputOptions & {inputs?: string[]; runId?: string}): string {
+  if (options.out) {
+    const dir = path.resolve(options.cwd ?? process.cwd(), options.out)
+    const info = statSync(dir, {throwIfNoEntry: false})
+    if (info && !info.isDirectory()) throw new BadInputError([{file: '--out', code: 'io', message: `${options.out} is a file, not a folder: --out names the folder the reports go to`}])
+    return dir
+  }
   const runIds = [...rows.run_ids]
-  return resolveConfigPath(config, path.join(config.values.reports_dir, runIds.length === 1 ? runIds[0]! : 'latest'))
+  const name = runIds.length === 1 ? runIds[0]! : 'latest'
+  const problem = nameProblem(name)
+  if (problem) {
+    const where = options.inputs?.length ? options.inputs.join(', ') : options.runId ? '--run-id' : '--input'
+    throw new BadInputError([{file: where, code: 'schema', message: `the rows' run_id ${JSON.stringify(name)} ${problem}; pass --out to choose the report folder`}])
+  }
+  return resolveConfigPath(config, path.join(config.values.reports_dir, name))
 }
 
 export async function writeOutputs(dir: string, stem: string, json: unknown, markdown: string, options: OutputOptions): Promise<string[]> {
   await mkdir(dir, {recursive: true})
   const written: string[] = []
+  // Written whole or not at all (write, then rename): a reader never sees half a report or gate.
   if (options.formats.includes('json')) {
     written.push(path.join(dir, `${stem}.json`))
-    await writeFile(written.at(-1)!, JSON.stringify(json, null, 2) + '\n')
+    await writeFileAtomic(written.at(-1)!, JSON.stringify(json, null, 2) + '\n')
   }
   if (options.formats.includes('md')) {
     written.push(path.join(dir, `${stem}.md`))
-    await writeFile(written.at(-1)!, markdown)
+    await writeFileAtomic(written.at(-1)!, markdown)
   }
   const summary = (options.env ?? process.env).GITHUB_STEP_SUMMARY
   if (summary) await appendFile(summary, markdown + '\n')
@@ -113,7 +132,7 @@ export async function produceReport(config: LoadedConfig, options: ReportOptions
   const files = await writeOutputs(dir, 'summary', report, renderReportMarkdown(report), options)
   if (options.formats.includes('junit')) {
     files.push(path.join(dir, 'junit.xml'))
-    await writeFile(files.at(-1)!, renderJunit(report))
+    await writeFileAtomic(files.at(-1)!, renderJunit(report))
   }
   if (options.formats.includes('html')) files.push(await writeHtmlReport({dir, loaded, report, cwd: options.cwd}))
   return {report, files}

@@ -144,6 +144,7 @@ export const rowSchema = {
           started_at: timestamp,
           latency_ms_wall: {type: 'number', minimum: 0},
           tokens: tokensSchema,
+          injected_faults: {...count, description: 'faults --inject-faults put into this attempt’s traffic (GitHub and model requests)'},
         },
       },
     },
@@ -185,6 +186,10 @@ export const rowSchema = {
       required: ['count', 'tokens'],
       description: 'the tools the mode offered: how many, and the tokens of their definitions, which every turn re-sends (the schema tax)',
       properties: {count, tokens: count, names: {type: 'array', items: {type: 'string'}}},
+    },
+    injected_faults: {
+      ...count,
+      description: 'faults --inject-faults put into the run’s own traffic (its agent’s GitHub and model requests), over all attempts; an attempt that failed with faults in its traffic is an infra_error (injected_faults), never the agent’s fail',
     },
     route_used: {type: ['string', 'null'], description: 'meta.route_used of the envelope (ghx)'},
     internal_retries: {type: ['integer', 'null'], minimum: 0, description: 'meta.attempts with status error: the tool layer’s own retries'},

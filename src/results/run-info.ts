@@ -4,8 +4,9 @@
  * applicable. The report and the gate read it, so a mode that cannot solve a scenario is shown as
  * not applicable and left out of the comparison, never counted as a failure.
  */
-import {mkdir, readFile, writeFile} from 'node:fs/promises'
+import {readFile} from 'node:fs/promises'
 import path from 'node:path'
+import {writeFileAtomic} from '../atomic-write.js'
 
 export interface NotApplicable {
   scenario_id: string
@@ -27,9 +28,7 @@ export function runInfoFile(resultsDir: string, runId: string): string {
 }
 
 export async function writeRunInfo(resultsDir: string, info: RunInfo): Promise<void> {
-  const file = runInfoFile(resultsDir, info.run_id)
-  await mkdir(path.dirname(file), {recursive: true})
-  await writeFile(file, JSON.stringify(info, null, 2) + '\n')
+  await writeFileAtomic(runInfoFile(resultsDir, info.run_id), JSON.stringify(info, null, 2) + '\n')
 }
 
 /** The run info beside a results file (<dir>/<run-id>.jsonl -> <dir>/<run-id>/run.json), when there is one. */

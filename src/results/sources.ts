@@ -9,6 +9,7 @@ import {BadInputError, type Diagnostic} from '../spec/diagnostics.js'
 import {displayPath} from '../spec/source-document.js'
 import {detectRowFormat, evalRowFromCsv, fromGhxEval, fromGhxRouter, parseCsv} from './importers.js'
 import {readLineBatches, type ByteRange} from './lines.js'
+import {checkRunId} from './names.js'
 import type {Row} from './row-schema.js'
 import {isRow, listRuns, rowSchemaErrors, runFile, type ReadWarning} from './store.js'
 
@@ -25,6 +26,8 @@ export async function resolveInputFiles(options: RowSourceOptions): Promise<stri
   const files: string[] = []
   const problems: Diagnostic[] = []
   if (options.runId) {
+    // A run id is a file name under results_dir, never a path (../../x).
+    checkRunId(options.runId, '--run-id')
     const file = runFile(options.resultsDir, options.runId)
     if (await exists(file)) files.push(file)
     else problems.push({file: displayPath(file, cwd), code: 'io', message: `no results for run id "${options.runId}"`})
@@ -80,7 +83,13 @@ async function* rowsOfFile(file: string, shown: string, warn: (w: ReadWarning) =
     return
   }
   if (head.trimStart().startsWith('[')) {
-    const values = JSON.parse(await readFile(file, 'utf8')) as unknown[]
+    let values: unknown
+    try {
+      values = JSON.parse(await readFile(file, 'utf8'))
+    } catch (error) {
+      throw bad(shown, 1, `not JSON (a truncated file?): ${(error as Error).message}`)
+    }
+    if (!Array.isArray(values)) throw bad(shown, 1, 'a JSON results file must hold an array of rows')
     for (const [index, value] of values.entries()) yield normalize(value, shown, index + 1, 'element')
     return
   }
@@ -111,11 +120,27 @@ export async function* jsonlRowBatches(
           warn({file: shown, line: line.number, message: 'the last line is incomplete (a run was cut off mid-write); it is left out'})
           break
         }
-        throw bad(shown, line.number, `not JSON: ${(error as Error).message}`)
+        // A row appended after a crash, by a version that did not repair the torn line first, sits glued to the fragment.
+        const glued = gluedRow(line.text)
+        if (glued === undefined) throw bad(shown, line.number, `not JSON: ${(error as Error).message}`)
+        warn({file: shown, line: line.number, message: 'a torn line (a run cut off mid-write) is glued to the row after it: the fragment is left out, the row kept'})
+        value = glued
       }
       rows.push(normalize(value, shown, line.number, 'line'))
     }
     yield rows
+  }
+}
+
+/** The whole row at the end of a line that starts with a torn fragment, if there is one. */
+function gluedRow(text: string): unknown {
+  const at = text.lastIndexOf('{"schema_version":')
+  if (at <= 0) return undefined
+  try {
+    const value = JSON.parse(text.slice(at)) as unknown
+    return isRow(value) ? value : undefined
+  } catch {
+    return undefined
   }
 }
 
@@ -124,7 +149,11 @@ async function* csvRows(file: string, shown: string): AsyncGenerator<Row> {
   if (!header?.includes('scenario_id') || !header.includes('timing_wall_ms')) {
     throw bad(shown, 1, 'a CSV file must be ghx eval results.csv (columns run_id, scenario_id, mode, ..., timing_wall_ms)')
   }
-  for (const record of records) {
+  for (const [index, record] of records.entries()) {
+    // A record with more or fewer fields than the header is a broken file, not a row with gaps.
+    if (record.length !== header.length) {
+      throw new BadInputError([{file: shown, code: 'schema', message: `record ${index + 1} after the header has ${record.length} field(s), the header has ${header.length}: not a well-formed CSV file`}])
+    }
     const object = Object.fromEntries(header.map((column, i) => [column, record[i] ?? '']))
     yield fromGhxEval(evalRowFromCsv(object))
   }

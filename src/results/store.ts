@@ -1,8 +1,10 @@
 /**
  * The results store: one JSONL file per run id under results_dir. Rows are appended one at a time and
- * fsynced, so a crash loses only runs in flight (sources.ts reads them back, streaming).
+ * fsynced, so a crash loses only runs in flight (sources.ts reads them back, streaming). A crash in the
+ * middle of a write leaves a torn last line: before anything is appended again it is repaired
+ * (`repairTornTail`), so the next row never glues onto the fragment.
  */
-import {mkdir, open, readdir, stat, type FileHandle} from 'node:fs/promises'
+import {appendFile, mkdir, open, readdir, stat, type FileHandle} from 'node:fs/promises'
 import path from 'node:path'
 import {compileSchema} from '../spec/schema-validator.js'
 import {rowSchema, type Row} from './row-schema.js'
@@ -22,6 +24,7 @@ export class ResultsWriter {
   static async open(resultsDir: string, runId: string): Promise<ResultsWriter> {
     await mkdir(resultsDir, {recursive: true})
     const file = runFile(resultsDir, runId)
+    await repairTornTail(file, tornLinesFile(resultsDir, runId))
     return new ResultsWriter(file, await open(file, 'a'))
   }
 
@@ -38,6 +41,75 @@ export class ResultsWriter {
   async close(): Promise<void> {
     await this.queue
     await this.handle.close()
+  }
+}
+
+/** Where fragments of torn lines are set aside: results_dir/<run-id>/torn-lines.txt. */
+export function tornLinesFile(resultsDir: string, runId: string): string {
+  return path.join(resultsDir, runId, 'torn-lines.txt')
+}
+
+export interface TailRepair {
+  /** The torn last line parsed as a whole row: it was kept, and only its newline was missing. */
+  kept: boolean
+  /** Bytes of the fragment set aside (0 when kept). */
+  bytes: number
+  /** Where the fragment went. */
+  aside: string | null
+}
+
+/**
+ * A results file whose last line has no newline was cut off mid-write. A last line that is a whole
+ * row gets its newline; any other fragment is appended to `asideFile` (fsynced) and then cut off the
+ * results file, so appending resumes on a clean line. Null when there was nothing to repair.
+ */
+export async function repairTornTail(file: string, asideFile: string): Promise<TailRepair | null> {
+  let handle: FileHandle
+  try {
+    handle = await open(file, 'r+')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+  try {
+    const {size} = await handle.stat()
+    if (size === 0) return null
+    const last = Buffer.alloc(1)
+    await handle.read(last, 0, 1, size - 1)
+    if (last[0] === 0x0a) return null
+    // Find the start of the last line, reading backwards a chunk at a time (a row may be large).
+    let lineStart = 0
+    const chunk = Buffer.alloc(64 * 1024)
+    for (let end = size; end > 0; ) {
+      const from = Math.max(0, end - chunk.length)
+      const {bytesRead} = await handle.read(chunk, 0, end - from, from)
+      const newline = chunk.subarray(0, bytesRead).lastIndexOf(0x0a)
+      if (newline >= 0) {
+        lineStart = from + newline + 1
+        break
+      }
+      end = from
+    }
+    const fragment = Buffer.alloc(size - lineStart)
+    await handle.read(fragment, 0, fragment.length, lineStart)
+    let whole = false
+    try {
+      whole = isRow(JSON.parse(fragment.toString('utf8')))
+    } catch {
+      whole = false
+    }
+    if (whole) {
+      await handle.write('\n', size)
+      await handle.datasync()
+      return {kept: true, bytes: 0, aside: null}
+    }
+    await mkdir(path.dirname(asideFile), {recursive: true})
+    await appendFile(asideFile, Buffer.concat([fragment, Buffer.from('\n')]), {flush: true})
+    await handle.truncate(lineStart)
+    await handle.datasync()
+    return {kept: false, bytes: fragment.length, aside: asideFile}
+  } finally {
+    await handle.close()
   }
 }
 

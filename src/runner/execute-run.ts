@@ -5,11 +5,12 @@
  * infrastructure failures are retried; each attempt stays in the row.
  */
 import {randomBytes} from 'node:crypto'
-import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
+import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {countTokens} from 'gpt-tokenizer'
 import {sumUsage} from '../agent/agent-loop.js'
+import {writeFileAtomic} from '../atomic-write.js'
 import {toolPayload} from '../agent/chat-completions.js'
 import {readCallLog} from '../agent/shell-tool.js'
 import {resolveVariables} from '../github/fixtures/bindings.js'
@@ -60,6 +61,8 @@ export interface SuiteContext {
   /** Ctrl-C: in-flight runs are aborted and not recorded (resume runs them again). */
   signal: AbortSignal
   onProgress?: (run: PlannedRun, event: ProviderProgress) => void
+  /** --inject-faults is on: rows count the faults their traffic received. */
+  injectFaults?: boolean
   /** Calibration's mutation testing (sandbox only): called with each workflow run that passed. */
   mutation?: (report: MutationReport) => void
 }
@@ -92,6 +95,8 @@ interface Attempt {
   mcpTools: string[]
   /** gh/ghx processes the run really started (its shell arm's call log), when it has one. */
   invocations: Record<string, number> | null
+  /** Faults --inject-faults put into this attempt's traffic (its agent's GitHub and model requests). */
+  injectedFaults: number
 }
 
 const ZERO_USAGE: Usage = {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}
@@ -148,6 +153,39 @@ function attemptSignal(ctx: SuiteContext, runMs: number) {
   }
 }
 
+/** How long a plugin may take to stop after the run's signal aborted it, before the run moves on without it. */
+const ABORT_GRACE_MS = 2000
+
+/**
+ * A plugin's promise (a mode opening, a provider's run), held to the run's signal: once the signal
+ * aborts, the plugin has ABORT_GRACE_MS to return (the agent loop returns its partial trace at once);
+ * a plugin that ignores the signal is left behind, so no hung tool or server holds the run past its limits.
+ */
+function withinAbort<T>(work: Promise<T>, signal: AbortSignal, graceMs = ABORT_GRACE_MS): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined
+    const onAbort = () => {
+      timer = setTimeout(() => reject(new Error('aborted: the plugin did not stop in time')), graceMs)
+    }
+    if (signal.aborted) onAbort()
+    else signal.addEventListener('abort', onAbort, {once: true})
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', onAbort)
+    }
+    work.then(
+      (value) => {
+        done()
+        resolve(value)
+      },
+      (error: unknown) => {
+        done()
+        reject(error instanceof Error ? error : new Error(String(error)))
+      },
+    )
+  })
+}
+
 function traceFileName(run: PlannedRun, attempt: number): string {
   return `${run.scenario_id}__${run.mode}__i${run.iteration}__a${attempt}.json`
 }
@@ -157,14 +195,31 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
   const started = performance.now()
   const timing = {model_ms: 0, tools_ms: 0, session_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 0}
   const base = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing, toolSchema: undefined as Row['tool_schema'], mcpTools: [] as string[], invocations: null as Record<string, number> | null}
-  const finish = (partial: Pick<Attempt, 'outcome' | 'error' | 'retryable'> & Partial<Attempt>): Attempt => {
-    const tokens = partial.tokens ?? tokensOf(ZERO_USAGE)
+  let modelFaults = () => 0
+  const faultsSoFar = () => (access?.injectedFaults() ?? 0) + modelFaults()
+  const finish = (given: Pick<Attempt, 'outcome' | 'error' | 'retryable'> & Partial<Attempt>): Attempt => {
+    const tokens = given.tokens ?? tokensOf(ZERO_USAGE)
+    const injectedFaults = faultsSoFar()
+    // A run whose own traffic got injected faults did not fail on its merits: infrastructure, retried.
+    const partial =
+      injectedFaults > 0 && given.outcome === 'fail'
+        ? {...given, outcome: 'infra_error' as const, retryable: true, error: {type: 'injected_faults', message: `${injectedFaults} injected fault(s) in the run's traffic; it failed: ${given.error?.message ?? 'checks failed'}`}}
+        : given
     return {
       ...base,
       interrupted: false,
       tokens,
       ...partial,
-      record: {attempt: attemptNo, outcome: partial.outcome, error: partial.error, started_at: startedAt.toISOString(), latency_ms_wall: performance.now() - started, tokens},
+      injectedFaults,
+      record: {
+        attempt: attemptNo,
+        outcome: partial.outcome,
+        error: partial.error,
+        started_at: startedAt.toISOString(),
+        latency_ms_wall: performance.now() - started,
+        tokens,
+        ...(ctx.injectFaults ? {injected_faults: injectedFaults} : {}),
+      },
     }
   }
   // An attempt the signal ended: Ctrl-C (not recorded; resume redoes it), or a timeout or stall (recorded).
@@ -214,16 +269,22 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     limits.start()
     access = ctx.target.agentAccess(workdir)
     const opening = performance.now()
-    session = await mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir, signal: limits.signal})
+    const opened = mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir, signal: limits.signal})
+    session = await withinAbort(opened, limits.signal).catch((error: unknown) => {
+      // A session that opens after the run gave up on it is closed when it does.
+      void opened.then((late) => late.close(), () => {})
+      throw error
+    })
     timing.session_ms = performance.now() - opening
     if (session.mcpServers?.length) base.mcpTools = session.tools.map((t) => t.name)
     base.toolSchema = {count: session.tools.length, tokens: countTokens(JSON.stringify(toolPayload(session.tools))), names: session.tools.map((t) => t.name)}
     const model = ctx.model.endpointFor(scenario, run.mode, variables)
     releaseModel = model.release
+    if (model.injectedFaults) modelFaults = model.injectedFaults
     const agentStarted = performance.now()
     let trace: ProviderTrace
     try {
-      trace = await ctx.provider.plugin.run({
+      trace = await withinAbort(ctx.provider.plugin.run({
         prompt,
         session,
         model: model.endpoint,
@@ -234,7 +295,7 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
           limits.progress()
           ctx.onProgress?.(run, event)
         },
-      })
+      }), limits.signal)
     } catch (error) {
       base.agentMs = performance.now() - agentStarted
       const kind = limits.kind()
@@ -301,7 +362,8 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
   } finally {
     limits.dispose()
     releaseModel()
-    await session?.close().catch(() => {})
+    // A session that does not close (a hung MCP server) cannot hold the run either.
+    if (session) await withinAbort(session.close(), AbortSignal.abort(), ABORT_GRACE_MS).catch(() => {})
     access?.release()
     await rm(workdir, {recursive: true, force: true}).catch(() => {})
   }
@@ -310,7 +372,6 @@ async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
 async function writeTrace(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attempt: Attempt): Promise<string> {
   const relative = path.join(ctx.runId, 'traces', traceFileName(run, attempt.record.attempt))
   const file = path.join(ctx.resultsDir, relative)
-  await mkdir(path.dirname(file), {recursive: true})
   const document = ctx.redact({
     run_id: ctx.runId,
     scenario_id: run.scenario_id,
@@ -327,7 +388,7 @@ async function writeTrace(ctx: SuiteContext, run: PlannedRun, scenario: Scenario
     checkpoints: attempt.checkpoints,
     timing: attempt.timing,
   })
-  await writeFile(file, JSON.stringify(document, null, 2) + '\n')
+  await writeFileAtomic(file, JSON.stringify(document, null, 2) + '\n')
   return relative
 }
 
@@ -384,6 +445,7 @@ export async function executeRun(ctx: SuiteContext, run: PlannedRun, scenario: S
     variables: last.variables,
     timing: last.timing,
     ...(last.toolSchema ? {tool_schema: last.toolSchema} : {}),
+    ...(ctx.injectFaults ? {injected_faults: attempts.reduce((sum, a) => sum + a.injectedFaults, 0)} : {}),
     route_used: last.assertion?.route_used ?? null,
     // ghx reports its own retries in every envelope it prints; other arms have none to report.
     internal_retries: accounting.by_category.ghx_capability ? accounting.internal_retries : (last.assertion?.internal_retries ?? null),

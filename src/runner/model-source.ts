@@ -5,6 +5,7 @@
  */
 import {SCRIPTED_MODELS, startScriptedModels, type PlanOutcome, type ScriptedModelName, type ScriptedModels, type ScriptStep} from '../agent/scripted-models.js'
 import type {ModelEndpoint} from '../plugins/api.js'
+import {harnessEnv, registerSecret, withoutCredentials} from '../process/secret-env.js'
 import {BadInputError} from '../spec/diagnostics.js'
 import {fillPlaceholders} from '../spec/placeholders.js'
 import type {Scenario} from '../spec/schemas/scenario.js'
@@ -14,7 +15,7 @@ export interface ModelSource {
   label: string
   scripted?: ScriptedModelName
   /** The endpoint for one run: scripted models get the run's plan. */
-  endpointFor(scenario: Scenario, mode: string, variables: Record<string, unknown>): {endpoint: ModelEndpoint; release: () => void; planOutcome?: () => PlanOutcome}
+  endpointFor(scenario: Scenario, mode: string, variables: Record<string, unknown>): {endpoint: ModelEndpoint; release: () => void; planOutcome?: () => PlanOutcome; injectedFaults?: () => number}
   secrets(): string[]
   close(): Promise<void>
 }
@@ -47,7 +48,7 @@ export function referencePlan(scenario: Scenario, mode: string, variables: Recor
 }
 
 export async function openModelSource(settings: ModelSettings): Promise<ModelSource> {
-  const env = settings.env ?? process.env
+  const env = settings.env ?? harnessEnv()
   if (isScriptedModel(settings.model)) {
     const model = settings.model
     const server: ScriptedModels = await startScriptedModels({faultRate: settings.faultRate, faultSeed: settings.seed})
@@ -58,8 +59,8 @@ export async function openModelSource(settings: ModelSettings): Promise<ModelSou
         // No plan for this mode: the oracle does not pretend to be noop; the run fails saying so.
         const plan = referencePlan(scenario, mode, variables)
         const final = scenario.type === 'atomic' ? {kind: 'envelope' as const, answer: plan?.answer} : {kind: 'text' as const}
-        const {baseUrl, release, outcome} = server.register({model, steps: plan?.steps ?? null, final})
-        return {endpoint: {id: model, baseUrl}, release, planOutcome: outcome}
+        const {baseUrl, release, outcome, injectedFaults} = server.register({model, steps: plan?.steps ?? null, final})
+        return {endpoint: {id: model, baseUrl}, release, planOutcome: outcome, injectedFaults}
       },
       secrets: () => [],
       close: () => server.close(),
@@ -68,15 +69,18 @@ export async function openModelSource(settings: ModelSettings): Promise<ModelSou
   const baseUrl = settings.endpoint?.base_url ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1'
   const keyVariable = settings.endpoint?.api_key_env ?? 'OPENAI_API_KEY'
   const apiKey = env[keyVariable]
-  if (!apiKey && !/^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(baseUrl)) {
-    throw new BadInputError([{file: settings.origin, code: 'config', message: `model "${settings.model}" needs an API key in $${keyVariable} for ${baseUrl} (or use model: oracle for the embedded default)`}])
+  registerSecret(apiKey)
+  // Credentials in the base URL (https://user:password@host/v1) are secrets: sent as Basic auth, never shown.
+  const shown = withoutCredentials(baseUrl)
+  if (!apiKey && !shown.password && !/^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(shown.url)) {
+    throw new BadInputError([{file: settings.origin, code: 'config', message: `model "${settings.model}" needs an API key in $${keyVariable} for ${shown.url} (or use model: oracle for the embedded default)`}])
   }
   // The model id goes to the endpoint as written (OpenRouter wants provider/model); rows name the host when there is no provider part.
   const id = settings.model
   return {
-    label: id.includes('/') ? id : `${new URL(baseUrl).hostname}/${id}`,
+    label: id.includes('/') ? id : `${new URL(shown.url).hostname}/${id}`,
     endpointFor: () => ({endpoint: {id, baseUrl, apiKey}, release: () => {}}),
-    secrets: () => (apiKey ? [apiKey] : []),
+    secrets: () => [apiKey, shown.password].filter((s): s is string => Boolean(s)),
     close: async () => {},
   }
 }

@@ -1,23 +1,29 @@
 /**
  * Secrets never reach results, traces, logs or reports: every string written is passed through a
- * redactor that knows the run's own secrets (tokens, API keys) and the shapes of common ones.
+ * redactor that knows the run's own secrets (tokens, API keys, the values of every secret variable
+ * the harness captured at start-up, URL credentials, bearer tokens) and the shapes of common ones.
  */
+import {knownSecrets} from '../process/secret-env.js'
 
 const SECRET_SHAPES = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, // GitHub tokens
   /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g,
   /\bsk-[A-Za-z0-9_-]{20,}\b/g, // OpenAI-style keys
-  /(authorization:\s*(?:bearer|token)\s+)[^\s"']+/gi,
+  /(authorization:\s*(?:bearer|token|basic)\s+)[^\s"']+/gi,
+  /(\bbearer\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{8,}/gi, // a bearer token anywhere (an error body that echoes it)
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g, // PEM keys, raw or with escaped newlines
+  /(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:"'<>]*:[^\s/@"'<>]+@/gi, // credentials in a URL: scheme://user:password@
 ]
 
 export type Redactor = <T>(value: T) => T
 
-export function createRedactor(secrets: Iterable<string | undefined>): Redactor {
-  const known = [...new Set([...secrets].filter((s): s is string => typeof s === 'string' && s.length >= 8))].sort((a, b) => b.length - a.length)
+/** A redactor for these secrets and every secret the process knows (captured variables, registered values). */
+export function createRedactor(secrets: Iterable<string | undefined> = []): Redactor {
+  const known = [...new Set([...secrets, ...knownSecrets()].filter((s): s is string => typeof s === 'string' && s.length >= 8))].sort((a, b) => b.length - a.length)
   const redactText = (text: string): string => {
     let out = text
     for (const secret of known) out = out.split(secret).join('[REDACTED]')
-    for (const shape of SECRET_SHAPES) out = out.replace(shape, (match, prefix?: string) => (typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[REDACTED]` : '[REDACTED]'))
+    for (const shape of SECRET_SHAPES) out = out.replace(shape, (match, prefix?: unknown) => (typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[REDACTED]${match.endsWith('@') ? '@' : ''}` : '[REDACTED]'))
     return out
   }
   const redact = (value: unknown): unknown => {

@@ -2,7 +2,9 @@
  * `ghx-bench run SUITE`, the pipeline: load and validate -> freeze plugins -> open the target and
  * the model -> preflight each mode once -> ensure fixtures and check every binding -> plan ->
  * schedule (runs that share a fixture never overlap) -> one fsynced row per run -> report and gate.
- * Re-running with the same run id skips the rows already recorded.
+ * Re-running with the same run id skips the rows already recorded. One process at a time holds a run
+ * id (its lock); a torn last line left by a crash is set aside before anything is appended. A dry run
+ * plans and stops: it writes nothing (no lock, no fixtures, no manifest, no sandbox state, no rows).
  */
 import {execFile} from 'node:child_process'
 import {randomUUID} from 'node:crypto'
@@ -17,6 +19,10 @@ import {resolveVariables} from '../github/fixtures/bindings.js'
 import {cleanupFixtures, resetFixtures, seedFixtures, withDependencies} from '../github/fixtures/index.js'
 import type {Manifest} from '../github/fixtures/manifest.js'
 import {readManifest, writeManifest} from '../github/fixtures/service.js'
+import {reapOrphanedTools} from '../agent/tool-processes.js'
+import {harnessEnv, hideSecrets, isSecretName, registerSecret} from '../process/secret-env.js'
+import {checkRunId} from '../results/names.js'
+import {acquireRunLock, type RunLock} from '../results/run-lock.js'
 import {packagePath} from '../package-paths.js'
 import type {Availability, Mode, ProviderProgress} from '../plugins/api.js'
 import {loadPlugins} from '../plugins/loader.js'
@@ -25,7 +31,7 @@ import {pluginRequests} from '../plugins/requests.js'
 import type {Row} from '../results/row-schema.js'
 import {writeRunInfo} from '../results/run-info.js'
 import {readRows} from '../results/sources.js'
-import {ResultsWriter, runFile} from '../results/store.js'
+import {repairTornTail, ResultsWriter, runFile, tornLinesFile} from '../results/store.js'
 import {loadCatalogue, selectScenarios, setMembers, unknownModeMessage, type Catalogue} from '../spec/catalogue.js'
 import {BadInputError, type Diagnostic} from '../spec/diagnostics.js'
 import type {FixtureKind, Scenario} from '../spec/schemas/scenario.js'
@@ -62,6 +68,8 @@ export interface RunOptions {
   signal?: AbortSignal
   /** Calibration's mutation testing of workflow checkpoints (sandbox, concurrency 1: it restores the sandbox's state). */
   onMutation?: (report: MutationReport) => void
+  /** Hears what the run repaired or noticed without stopping (a torn line set aside): shown at once. */
+  onWarning?: (text: string) => void
 }
 
 export type SuiteEvent =
@@ -87,6 +95,8 @@ export interface RunPlanView {
 
 export interface RunSummary extends RunPlanView {
   results_file: string
+  /** What the run repaired or noticed without stopping (a torn last line set aside). */
+  warnings: string[]
   completed: number
   interrupted: boolean
   by_mode: Record<string, {pass: number; fail: number; timeout: number; infra_error: number}>
@@ -160,6 +170,26 @@ async function gitOfProject(cwd: string): Promise<Row['git']> {
 /** Runs that share a fixture kind must not overlap: a reset in one would pull the floor from the other. */
 function fixtureLocks(scenario: Scenario): string[] {
   return withDependencies(scenario.fixture?.requires ?? [])
+}
+
+/**
+ * Secrets a suite names by variable (an MCP server's token_env, the endpoint's api_key_env) leave the
+ * environment now, like the ones captured at start-up; secrets written into a mode's options (a stdio
+ * server's env) are known to the redactor.
+ */
+function hideSuiteSecrets(suite: Suite, config: LoadedConfig): void {
+  const names: string[] = []
+  const endpoint = suite.endpoint ?? config.values.endpoint
+  if (endpoint?.api_key_env) names.push(endpoint.api_key_env)
+  const visit = (value: unknown, key = ''): void => {
+    if (typeof value === 'string') {
+      if (/(^|_)env$/i.test(key) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) names.push(value)
+      else if (isSecretName(key)) registerSecret(value)
+    } else if (Array.isArray(value)) value.forEach((item) => visit(item))
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, k)
+  }
+  for (const ref of [...suite.modes, suite.provider ?? config.values.provider]) visit(refOptions(ref))
+  hideSecrets(names)
 }
 
 async function ensureFixtures(ctx: {config: LoadedConfig; target: Awaited<ReturnType<typeof openRunTarget>>; manifestFile: string; scenarios: Scenario[]}): Promise<Manifest> {
@@ -248,7 +278,8 @@ export async function runSuite(projectConfig: LoadedConfig, options: RunOptions,
   const config = suiteConfig(projectConfig, suite)
   const {origin} = prepared
   const seed = options.seed ?? suite.seed ?? 1
-  const runId = options.runId ?? `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomUUID().slice(0, 8)}`
+  const runId = checkRunId(options.runId ?? `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomUUID().slice(0, 8)}`, '--run-id')
+  hideSuiteSecrets(suite, config)
   const providerRef = suite.provider ?? config.values.provider
   const provider = registry.provider(refName(providerRef))
   if (!provider) throw new BadInputError([{file: origin, code: 'unknown_reference', message: `unknown provider "${refName(providerRef)}" (providers: ${registry.providerNames().join(', ')})`}])
@@ -258,12 +289,44 @@ export async function runSuite(projectConfig: LoadedConfig, options: RunOptions,
   const modelName = options.model ?? suite.model ?? config.values.model
   const resultsDir = options.resultsDir ?? resolveConfigPath(config, config.values.results_dir)
   const resultsFile = runFile(resultsDir, runId)
-  const done = await recordedKeys(resultsFile, cwd)
+  const warnings: string[] = []
+  const warn = (text: string) => {
+    warnings.push(text)
+    options.onWarning?.(text)
+  }
+  let lock: RunLock | undefined
+  if (!options.dryRun) {
+    // One process per run id; then a torn last line (a crash mid-write) is set aside before anything is appended.
+    lock = acquireRunLock(resultsDir, runId, options.runId ? '--run-id' : resultsFile)
+    if (lock.tookOver) warn(`run ${runId}: took over the lock of process ${lock.tookOver.pid}, which is gone`)
+    try {
+      const repair = await repairTornTail(resultsFile, tornLinesFile(resultsDir, runId))
+      if (repair?.kept) warn(`${displayPath(resultsFile, cwd)}: the last row had no newline (a crash after writing it); kept`)
+      else if (repair) warn(`${displayPath(resultsFile, cwd)}: the last line was torn (a crash mid-write); its ${repair.bytes} byte(s) were set aside in ${displayPath(repair.aside!, cwd)} and the run it belonged to runs again`)
+    } catch (error) {
+      lock.release()
+      throw error
+    }
+    // Tools a ghx-bench killed with -9 left running end now.
+    const reaped = reapOrphanedTools()
+    if (reaped > 0) warn(`ended ${reaped} tool process(es) left running by a ghx-bench that is gone`)
+  }
+  const done = await recordedKeys(resultsFile, cwd).catch((error: unknown) => {
+    lock?.release()
+    throw error
+  })
   const signal = options.signal ?? new AbortController().signal
   // Every run in flight and each of its checkpoints listen for Ctrl-C on this one signal.
   setMaxListeners(0, signal)
 
-  const target = await openRunTarget(config, {faults: options.faultRate ? {seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined})
+  let target: Awaited<ReturnType<typeof openRunTarget>>
+  try {
+    // Faults go to the runs' own traffic only (their agent tokens and model endpoints), never to seeding or checkpoints.
+    target = await openRunTarget(config, {faults: options.faultRate ? {seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined, readOnly: options.dryRun})
+  } catch (error) {
+    lock?.release()
+    throw error
+  }
   let model: Awaited<ReturnType<typeof openModelSource>> | undefined
   let writer: ResultsWriter | undefined
   const byMode: RunSummary['by_mode'] = {}
@@ -290,9 +353,10 @@ export async function runSuite(projectConfig: LoadedConfig, options: RunOptions,
     if (modes.size === 0) throw new BadInputError([{file: origin, code: 'config', message: `no mode of the suite can run here: ${unavailable.map((u) => `${u.mode}: ${u.reason}`).join('; ')}`}])
 
     const manifestFile = options.fixtureManifest ? path.resolve(cwd, options.fixtureManifest) : resolveConfigPath(config, config.values.fixtures.manifest)
-    const manifest = await ensureFixtures({config, target, manifestFile, scenarios})
+    // A dry run seeds nothing: it checks the bindings against the manifest there is, if any.
+    const manifest = options.dryRun ? (existsSync(manifestFile) ? await readManifest(manifestFile, cwd) : undefined) : await ensureFixtures({config, target, manifestFile, scenarios})
     // Every binding is checked before the first run: a typo fails here, not in run 40.
-    for (const scenario of scenarios) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
+    if (manifest) for (const scenario of scenarios) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
 
     const byId = new Map(scenarios.map((s) => [s.id, s]))
     // A scenario that a mode cannot solve (its tools lack the operation) is not applicable, never a failure.
@@ -309,7 +373,7 @@ export async function runSuite(projectConfig: LoadedConfig, options: RunOptions,
     )
     const todo = plan.filter((run) => !done.has(run.key))
     const view: RunPlanView = {run_id: runId, suite: suite.name, seed, modes: [...modes.keys()], unavailable, runs: todo, skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key), gate: suite.gate ?? null, not_applicable: notApplicable}
-    if (options.dryRun) return {...view, results_file: resultsFile, completed: 0, interrupted: false, by_mode: {}}
+    if (options.dryRun || !manifest) return {...view, results_file: resultsFile, warnings, completed: 0, interrupted: false, by_mode: {}}
 
     const fixtures: SuiteContext['fixtures'] = {
       manifest,
@@ -319,7 +383,9 @@ export async function runSuite(projectConfig: LoadedConfig, options: RunOptions,
         this.manifest = {...this.manifest, resources}
       },
     }
-    const redact = createRedactor([...target.secrets(), ...model.secrets(), process.env.GH_TOKEN, process.env.GITHUB_TOKEN, process.env.OPENAI_API_KEY])
+    const env = harnessEnv()
+    // Every secret the process knows is redacted too (captured variables, URL credentials, MCP bearer tokens).
+    const redact = createRedactor([...target.secrets(), ...model.secrets(), env.GH_TOKEN, env.GITHUB_TOKEN, env.OPENAI_API_KEY])
     const ctx: SuiteContext = {
       runId,
       suite: suite.name,
@@ -346,6 +412,7 @@ export async function runSuite(projectConfig: LoadedConfig, options: RunOptions,
       git: await gitOfProject(cwd),
       redact,
       signal,
+      injectFaults: Boolean(options.faultRate),
       onProgress: (run, event) => onEvent({type: 'run_progress', key: run.key, mode: run.mode, event}),
       ...(options.onMutation ? {mutation: options.onMutation} : {}),
     }
@@ -379,11 +446,15 @@ export async function runSuite(projectConfig: LoadedConfig, options: RunOptions,
     await writeManifest(manifestFile, fixtures.manifest)
     if (signal.aborted) await afterInterrupt(config.values.fixtures.on_interrupt ?? 'reset', target, fixtures.manifest, manifestFile)
     onEvent({type: 'suite_finished', run_id: runId, completed, interrupted: signal.aborted})
-    return {...view, results_file: resultsFile, completed, interrupted: signal.aborted, by_mode: byMode}
+    return {...view, results_file: resultsFile, warnings, completed, interrupted: signal.aborted, by_mode: byMode}
   } finally {
-    await writer?.close()
-    await model?.close()
-    // The sandbox state is saved here, so fixtures stay as they are for the next command.
-    await target.close()
+    try {
+      await writer?.close()
+      await model?.close()
+      // The sandbox state is saved here, so fixtures stay as they are for the next command (not after a dry run).
+      await target.close()
+    } finally {
+      lock?.release()
+    }
   }
 }

@@ -10,6 +10,7 @@ import {pathToFileURL} from 'node:url'
 import type {LoadedConfig} from '../config/load-config.js'
 import {resolveToken, type GithubClient} from '../github/client.js'
 import {openTarget, type FixtureTarget} from '../github/fixtures/service.js'
+import {harnessEnv} from '../process/secret-env.js'
 import {AGENT_LOGIN, GH_QUIET_ENV} from '../sandbox/defaults.js'
 import type {FaultConfig} from '../sandbox/faults.js'
 import {GITHUB_API_ORIGIN_PRELOAD} from '../sandbox/mcp-server.js'
@@ -26,6 +27,8 @@ export interface AgentAccess {
   env: Record<string, string>
   /** The agent's GitHub API calls so far in this run; null where they cannot be observed. */
   apiCalls(): number | null
+  /** Faults injected into this run's GitHub traffic so far (--inject-faults; 0 on live GitHub). */
+  injectedFaults(): number
   release(): void
 }
 
@@ -52,12 +55,15 @@ export function nodeEnvFor(apiUrl: string, graphqlUrl: string): Record<string, s
   return {NODE_OPTIONS: `--import ${pathToFileURL(GITHUB_API_ORIGIN_PRELOAD).href}`, GHX_BENCH_GITHUB_API_URL: apiUrl, GHX_BENCH_GITHUB_GRAPHQL_URL: graphqlUrl}
 }
 
-export async function openRunTarget(config: LoadedConfig, options: {repo?: string; seedId?: string; faults?: FaultConfig}): Promise<RunTarget> {
+export async function openRunTarget(config: LoadedConfig, options: {repo?: string; seedId?: string; faults?: FaultConfig; readOnly?: boolean}): Promise<RunTarget> {
   // The sandbox is local: a failed request is retried at once, not after GitHub's one-second back-off.
-  const fixtures = await openTarget(config, {repo: options.repo, seedId: options.seedId, sandboxRetry: {retries: 4, retryAfterBaseMs: 20}})
+  const fixtures = await openTarget(config, {repo: options.repo, seedId: options.seedId, sandboxRetry: {retries: 4, retryAfterBaseMs: 20}, readOnly: options.readOnly})
   const sandbox = fixtures.sandbox
   if (sandbox) {
     sandbox.faults.configure(options.faults)
+    // Faults hit the system under test only: requests with a run's agent token, never the harness's own.
+    const agentTokens = new Set<string>()
+    sandbox.faults.scopeTo(agentTokens)
     const issued: string[] = []
     return {
       fixtures,
@@ -67,6 +73,7 @@ export async function openRunTarget(config: LoadedConfig, options: {repo?: strin
         const token = `ghs_run${randomBytes(16).toString('hex')}`
         issued.push(token)
         sandbox.store.addToken(token, AGENT_LOGIN)
+        agentTokens.add(token)
         return {
           apiUrl: sandbox.url,
           graphqlUrl: `${sandbox.url}/graphql`,
@@ -74,9 +81,12 @@ export async function openRunTarget(config: LoadedConfig, options: {repo?: strin
           token,
           env: sandbox.ghEnv(path.join(workdir, '.config', 'gh'), token),
           apiCalls: () => sandbox.requests.byToken.get(token) ?? 0,
+          injectedFaults: () => sandbox.faults.injectedByToken.get(token) ?? 0,
           release: () => {
             delete sandbox.store.state.tokens[token]
             sandbox.requests.byToken.delete(token)
+            sandbox.faults.injectedByToken.delete(token)
+            agentTokens.delete(token)
           },
         }
       },
@@ -84,7 +94,7 @@ export async function openRunTarget(config: LoadedConfig, options: {repo?: strin
       close: () => fixtures.close(),
     }
   }
-  const token = await resolveToken(process.env)
+  const token = await resolveToken(harnessEnv())
   const apiUrl = config.values.github?.api_url ?? 'https://api.github.com'
   const host = new URL(apiUrl).hostname.replace(/^api\./, '')
   const graphqlUrl = graphqlUrlOf(apiUrl)
@@ -100,10 +110,11 @@ export async function openRunTarget(config: LoadedConfig, options: {repo?: strin
         token,
         env: {GH_TOKEN: token, GITHUB_TOKEN: token, GH_CONFIG_DIR: configDir, ...(host === 'github.com' ? {} : {GH_HOST: host, GH_ENTERPRISE_TOKEN: token}), ...GH_QUIET_ENV},
         apiCalls: () => null,
+        injectedFaults: () => 0,
         release: () => {},
       }
     },
-    secrets: () => [token, process.env.GHX_BENCH_REVIEWER_TOKEN ?? ''],
+    secrets: () => [token, harnessEnv().GHX_BENCH_REVIEWER_TOKEN ?? ''],
     close: () => fixtures.close(),
   }
 }

@@ -3,7 +3,7 @@
  * against its schema, then checked across files (ids unique, references real, read-only honoured,
  * placeholders bound, condition parameters valid for their condition).
  */
-import {readdir} from 'node:fs/promises'
+import {stat, readdir} from 'node:fs/promises'
 import path from 'node:path'
 import type {ConditionSpec} from '../plugins/api.js'
 import type {PluginRegistry} from '../plugins/registry.js'
@@ -15,7 +15,7 @@ import {profileSchema, type Profile} from './schemas/profile.js'
 import {scenarioSetSchema, type ScenarioSet} from './schemas/scenario-set.js'
 import {scenarioSchema, type Scenario} from './schemas/scenario.js'
 import {suiteSchema, type Suite} from './schemas/suite.js'
-import {readSource, type PointerSegment, type SourceDocument} from './source-document.js'
+import {displayPath, readSource, type PointerSegment, type SourceDocument} from './source-document.js'
 
 export type SpecKind = 'suite' | 'scenario' | 'set' | 'profile'
 
@@ -69,6 +69,11 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
     profiles: new Map(),
     suites: new Map(),
     diagnostics: new Map(),
+  }
+  // A suites folder that is not there is a setting to fix (suites_dir: nope), not an empty catalogue.
+  const root = await stat(options.root).catch(() => undefined)
+  if (!root?.isDirectory()) {
+    catalogue.diagnostics.set(options.root, [{file: displayPath(options.root, cwd), code: 'config', message: `suites_dir: ${root ? 'not a folder' : 'no such folder'} (set suites_dir in the config to the folder of your suites and scenarios)`}])
   }
   const parsed = await Promise.all([...files].sort().map(async (file) => ({file, result: await readSource(file, cwd)})))
   for (const {file, result} of parsed) {

@@ -134,7 +134,16 @@ export function parseSource(text: string, file: string): ParsedSource {
       }),
     }
   }
-  return {document: new SourceDocument(file, text, doc, lines), diagnostics: []}
+  // Aliases resolve here: an alias bomb (too many) or an alias to no anchor is bad input at its place, not a crash.
+  try {
+    return {document: new SourceDocument(file, text, doc, lines), diagnostics: []}
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0]!
+    const alias = /alias[^:]*:\s*(\S+)/i.exec(message)?.[1]
+    const at = alias ? text.split(/\r?\n/).findIndex((line) => line.includes(`*${alias}`)) : -1
+    const line = at >= 0 ? at + 1 : 1
+    return {diagnostics: [{file, line, col: at >= 0 ? textLines[at]!.indexOf(`*${alias}`) + 1 : 1, code: 'yaml_syntax', message: `YAML: ${message}`, sourceLine: textLines[line - 1]}]}
+  }
 }
 
 /** Reads and parses a file; the display name is relative to the working folder, as users type it. */

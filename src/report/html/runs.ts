@@ -115,6 +115,9 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
   const traceOf = async (row: Row, resultsDir: string, attempt: number): Promise<number> => {
     if (!row.trace) return 0
     const file = path.resolve(resultsDir, row.trace)
+    // A row's trace path is read from its results folder only: `../../somewhere` in a row is not followed.
+    const relative = path.relative(resultsDir, file)
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return 0
     if (!(await exists(file))) return 0
     if (path.basename(file) === traceFileName(row.scenario_id, row.mode, row.iteration, attempt)) {
       const id = traceDirs.id(relativeUrl(reportDir, path.dirname(file)))

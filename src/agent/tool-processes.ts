@@ -1,0 +1,270 @@
+/**
+ * Every process a tool call starts ends with the call: when it finishes, when the run's signal aborts
+ * it, and when ghx-bench exits. A process group alone is not enough (`setsid` leaves it, `cmd &`
+ * outlives the shell), so a call's processes are found three ways and all of them are killed:
+ *  - a subreaper: the call runs under a small perl parent that marks itself PR_SET_CHILD_SUBREAPER,
+ *    so every orphan of the call (double fork, setsid) is re-parented to it, not to init, and stays
+ *    in its process tree until the call is over (when perl is there; on Linux x64 and arm64);
+ *  - the process tree, read from /proc/<pid>/stat parent links while the call runs and at its end;
+ *  - an environment marker: every process of the call inherits GHX_BENCH_RUN_TOKEN=<token>, and any
+ *    process whose /proc/<pid>/environ carries it is the call's.
+ * The kill stops (SIGSTOP) the processes found, looks again for children they started meanwhile, and
+ * only then kills them (SIGKILL), so nothing forks its way out. The perl parent is also the command's
+ * "clean" parent: /proc/$PPID/environ shows the tool's own environment, not the harness's.
+ * Without /proc (macOS) only the process group is killed.
+ */
+import {randomBytes} from 'node:crypto'
+import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs'
+import {arch} from 'node:os'
+import path from 'node:path'
+
+export const RUN_TOKEN_VARIABLE = 'GHX_BENCH_RUN_TOKEN'
+
+const HAS_PROC = existsSync('/proc/self/stat')
+
+interface ProcStat {
+  pid: number
+  ppid: number
+  state: string
+  /** Start time in clock ticks since boot: with the pid, it names one process (pids are reused). */
+  start: string
+}
+
+function readStat(pid: number): ProcStat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    // The command name (field 2) may hold spaces and parentheses: fields are counted after the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+    return {pid, state: fields[0]!, ppid: Number(fields[1]), start: fields[19]!}
+  } catch {
+    return undefined
+  }
+}
+
+function allProcesses(): ProcStat[] {
+  let names: string[]
+  try {
+    names = readdirSync('/proc')
+  } catch {
+    return []
+  }
+  const stats: ProcStat[] = []
+  for (const name of names) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue
+    const stat = readStat(Number(name))
+    if (stat) stats.push(stat)
+  }
+  return stats
+}
+
+function environOf(pid: number): Buffer | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/environ`)
+  } catch {
+    return undefined
+  }
+}
+
+/** This process's start time, so that a token names a harness even after its pid is reused. */
+const SELF_START = HAS_PROC ? (readStat(process.pid)?.start ?? '0') : '0'
+
+const isAlive = (stat: ProcStat | undefined): stat is ProcStat => stat !== undefined && stat.state !== 'Z' && stat.state !== 'X'
+
+const trees = new Set<ToolProcessTree>()
+let exitHook = false
+
+/** The processes of one tool call. */
+export class ToolProcessTree {
+  /** `<harness pid>.<harness start>.<random>`: `reapOrphanedTools` tells a dead harness's leftovers by it. */
+  readonly token = `${process.pid}.${SELF_START}.${randomBytes(8).toString('hex')}`
+  private readonly marker = Buffer.from(`${RUN_TOKEN_VARIABLE}=${this.token}\0`)
+  private readonly roots = new Set<number>()
+  /** pid -> start time of every process found to be the call's. */
+  private readonly known = new Map<number, string>()
+  /** Environments already read (pid:start -> carries the marker): a process's environment is read once. */
+  private readonly environChecked = new Map<string, boolean>()
+  private timer: NodeJS.Timeout | undefined
+  /** The first root's start time: a process older than the call cannot carry its marker (its environment is not read). */
+  private since = Number.POSITIVE_INFINITY
+
+  constructor() {
+    trees.add(this)
+    if (!exitHook) {
+      exitHook = true
+      // Synchronous, as 'exit' handlers must be: whatever is still running when ghx-bench exits ends with it.
+      process.once('exit', () => killAllToolProcesses())
+    }
+  }
+
+  /** The variables every process of the call inherits. */
+  env(): Record<string, string> {
+    return {[RUN_TOKEN_VARIABLE]: this.token}
+  }
+
+  /** The call's first process; its descendants are the call's. Watching starts here. */
+  adopt(pid: number | undefined, intervalMs = 150): void {
+    if (pid === undefined) return
+    this.roots.add(pid)
+    const stat = readStat(pid)
+    if (stat) {
+      this.known.set(pid, stat.start)
+      this.since = Math.min(this.since, Number(stat.start))
+    }
+    if (HAS_PROC && !this.timer) {
+      this.timer = setInterval(() => this.scan(), intervalMs)
+      this.timer.unref()
+    }
+  }
+
+  /** One look at /proc: the call's processes alive now (descendants of what is known, and marker carriers). */
+  scan(): ProcStat[] {
+    if (!HAS_PROC) return []
+    const stats = allProcesses()
+    const byPid = new Map(stats.map((s) => [s.pid, s]))
+    for (const [pid, start] of this.known) if (byPid.get(pid)?.start !== start) this.known.delete(pid)
+    const protectedPids = new Set([process.pid, process.ppid])
+    for (const stat of stats) {
+      if (this.known.has(stat.pid) || protectedPids.has(stat.pid) || Number(stat.start) < this.since) continue
+      const key = `${stat.pid}:${stat.start}`
+      let carries = this.environChecked.get(key)
+      if (carries === undefined) {
+        carries = environOf(stat.pid)?.includes(this.marker) ?? false
+        this.environChecked.set(key, carries)
+      }
+      if (carries) this.known.set(stat.pid, stat.start)
+    }
+    // Descendants, to a fixed point: a child's parent may come later in the listing.
+    let grew = true
+    while (grew) {
+      grew = false
+      for (const stat of stats) {
+        if (this.known.has(stat.pid) || protectedPids.has(stat.pid)) continue
+        if (this.known.has(stat.ppid)) {
+          this.known.set(stat.pid, stat.start)
+          grew = true
+        }
+      }
+    }
+    return [...this.known.keys()].map((pid) => byPid.get(pid)).filter(isAlive)
+  }
+
+  /** Kills every process of the call (synchronous: usable from an 'exit' handler). */
+  killAll(): void {
+    // The subreaper (a root) is killed with the rest, not first: while it lives, every orphan is its descendant.
+    if (HAS_PROC) {
+      for (let pass = 0; pass < 10; pass++) {
+        // Frozen processes cannot fork: look again until no new one appears, then kill them all.
+        const frozen = new Set<number>()
+        for (let look = 0; look < 20; look++) {
+          const fresh = this.scan().filter((s) => !frozen.has(s.pid))
+          if (fresh.length === 0) break
+          for (const stat of fresh) {
+            signal(stat.pid, 'SIGSTOP')
+            frozen.add(stat.pid)
+          }
+        }
+        if (frozen.size === 0) break
+        for (const pid of frozen) signal(pid, 'SIGKILL')
+      }
+    }
+    for (const root of this.roots) signal(-root, 'SIGKILL')
+    this.dispose()
+  }
+
+  dispose(): void {
+    clearInterval(this.timer)
+    this.timer = undefined
+    trees.delete(this)
+  }
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  if (pid === process.pid || pid === -process.pid || pid === 0) return
+  try {
+    process.kill(pid, name)
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Kills the tool processes a ghx-bench that died without cleaning up left behind (kill -9): those
+ * whose marker names a harness that is no longer running. Returns how many it killed.
+ */
+export function reapOrphanedTools(): number {
+  if (!HAS_PROC) return 0
+  const prefix = Buffer.from(`${RUN_TOKEN_VARIABLE}=`)
+  const orphans: number[] = []
+  for (const stat of allProcesses()) {
+    if (stat.pid === process.pid || !isAlive(stat)) continue
+    const environ = environOf(stat.pid)
+    const at = environ?.indexOf(prefix) ?? -1
+    if (!environ || at < 0 || (at > 0 && environ[at - 1] !== 0)) continue
+    const value = environ.subarray(at + prefix.length, environ.indexOf(0, at) < 0 ? environ.length : environ.indexOf(0, at)).toString()
+    const [pid, start] = value.split('.')
+    const owner = readStat(Number(pid))
+    if (owner && owner.start === start) continue
+    orphans.push(stat.pid)
+  }
+  for (const pid of orphans) signal(pid, 'SIGKILL')
+  return orphans.length
+}
+
+/**
+ * The subreaper parent: marks itself a child subreaper (prctl 36), runs the command in a child with
+ * stdin from /dev/null, reports on fd 3 when that child ended ("exit N" or "signal N"), closes its own
+ * copies of stdout and stderr, and stays (reaping nothing, adopting every orphan) until its stdin
+ * closes: the harness kills what is left of the call first.
+ */
+const SUBREAPER_SCRIPT = [
+  'use POSIX ();',
+  // A harness that is gone (kill -9) must not take the subreaper with it: writes to its pipes fail quietly.
+  '$SIG{PIPE} = "IGNORE";',
+  'my $nr = shift @ARGV;',
+  'my $reaper = ($nr && syscall($nr, 36, 1, 0, 0, 0) == 0) ? 1 : 0;',
+  'open(my $status, ">&=", 3) or die "fd 3: $!";',
+  'select((select($status), $| = 1)[0]);',
+  'my $pid = fork();',
+  'if (!defined $pid) { print $status "error fork: $!\\n"; exit 1 }',
+  'if ($pid == 0) { POSIX::close(3); open(STDIN, "<", "/dev/null"); exec { $ARGV[0] } @ARGV; POSIX::_exit(127) }',
+  'print $status "started $pid $reaper\\n";',
+  'close(STDOUT); close(STDERR);',
+  'waitpid($pid, 0);',
+  'my $s = $?;',
+  'print $status (($s & 127) ? "signal " . ($s & 127) : "exit " . ($s >> 8)), "\\n";',
+  'close($status);',
+  'my $b; sysread(STDIN, $b, 1);',
+].join('\n')
+
+const PRCTL_SYSCALL: Record<string, number> = {x64: 157, arm64: 167}
+
+let subreaper: {file: string; args: string[]} | null | undefined
+
+/**
+ * perl with the subreaper script, when this machine has perl and /proc; null otherwise (and with
+ * GHX_BENCH_NO_SUBREAPER=1, which leaves the process tree and the marker to find a call's processes).
+ */
+export function subreaperCommand(): {file: string; args: string[]} | null {
+  if (process.env.GHX_BENCH_NO_SUBREAPER) return null
+  if (subreaper !== undefined) return subreaper
+  subreaper = null
+  const nr = PRCTL_SYSCALL[arch()]
+  if (!HAS_PROC || !nr) return subreaper
+  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(path.delimiter).filter(Boolean)) {
+    const file = path.join(dir, 'perl')
+    try {
+      if (statSync(file).isFile()) {
+        subreaper = {file, args: ['-e', SUBREAPER_SCRIPT, String(nr)]}
+        break
+      }
+    } catch {
+      // not here
+    }
+  }
+  return subreaper
+}
+
+/** Kills the processes of every tool call still running in this process (at exit). */
+export function killAllToolProcesses(): void {
+  for (const tree of [...trees]) tree.killAll()
+}

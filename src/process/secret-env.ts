@@ -1,0 +1,121 @@
+/**
+ * Secrets stay out of the harness's own environment after start-up. The CLI captures every variable
+ * that holds one (GH_TOKEN, OPENAI_API_KEY, GHX_BENCH_APP_PRIVATE_KEY, a custom endpoint's key, an MCP
+ * server's token_env, …) and removes it from process.env; it also overwrites those bytes of the
+ * process's initial environment block, which is what /proc/<pid>/environ shows to every process of the
+ * same user (an agent's shell reading /proc/$PPID/environ included). The harness reads them back
+ * through `harnessEnv()`; the redactor knows every captured value (`knownSecrets()`), plus the ones
+ * registered at run time (URL credentials, bearer tokens of MCP servers).
+ */
+import {closeSync, openSync, readFileSync, readSync, writeSync} from 'node:fs'
+
+/** Names of variables that hold secrets: tokens, keys, passwords, credentials. */
+const SECRET_NAME = /(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|APIKEY|KEY)(_|$)/i
+/** …unless the variable holds where a secret is, not the secret (a path, a variable name, a URL, an id). */
+const NOT_A_SECRET = /_(PATH|FILE|ENV|DIR|URL|ID|HOST)$/i
+
+const captured = new Map<string, string>()
+const registered = new Set<string>()
+
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name) && !NOT_A_SECRET.test(name)
+}
+
+/**
+ * Moves secret variables out of `env` (by default every variable whose name says it holds one, plus
+ * `names`) into the harness's own keeping, and scrubs them from the process's environment block.
+ */
+export function hideSecrets(names: Iterable<string> = [], env: NodeJS.ProcessEnv = process.env): void {
+  const wanted = new Set([...Object.keys(env).filter(isSecretName), ...names])
+  for (const name of wanted) {
+    const value = env[name]
+    if (value === undefined) continue
+    captured.set(name, value)
+    delete env[name]
+  }
+  if (env === process.env) scrubEnvironBlock(new Set(captured.keys()))
+}
+
+/** The environment as the harness sees it: process.env with the captured secrets. */
+export function harnessEnv(): NodeJS.ProcessEnv {
+  return {...process.env, ...Object.fromEntries(captured)}
+}
+
+/** A secret the harness learnt at run time (a password in a URL, a bearer token): redacted like the rest. */
+export function registerSecret(value: string | undefined): void {
+  if (value) registered.add(value)
+}
+
+/** Every secret value the harness knows, in the forms it may be written in. */
+export function knownSecrets(): string[] {
+  const values = new Set<string>()
+  for (const value of [...captured.values(), ...registered]) {
+    values.add(value)
+    // An App key is often stored with escaped newlines, and read with real ones (or the other way round).
+    if (value.includes('\\n')) values.add(value.replaceAll('\\n', '\n'))
+    if (value.includes('\n')) values.add(value.replaceAll('\n', '\\n'))
+    // Each line of a multi-line secret (a PEM key's body) is a secret on its own.
+    for (const line of value.split(/\\n|\n/)) if (line.trim().length >= 16 && !/^-----/.test(line.trim())) values.add(line.trim())
+  }
+  return [...values]
+}
+
+/** The user and password of a URL (`https://user:pass@host/`), registered as secrets; the URL without them. */
+export function withoutCredentials(url: string): {url: string; username?: string; password?: string} {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return {url}
+  }
+  if (!parsed.username && !parsed.password) return {url}
+  const username = decodeURIComponent(parsed.username)
+  const password = decodeURIComponent(parsed.password)
+  registerSecret(password)
+  registerSecret(parsed.username)
+  registerSecret(password && `${parsed.username}:${parsed.password}`)
+  parsed.username = ''
+  parsed.password = ''
+  return {url: parsed.toString(), username, password}
+}
+
+/**
+ * Overwrites NAME=value of the given variables in this process's initial environment block (between
+ * env_start and env_end of /proc/self/stat) with asterisks, through /proc/self/mem. The variables
+ * were removed from process.env first, so nothing points at those bytes any more. Best effort: on a
+ * system without /proc, or where the write is refused, the block is left as it is.
+ */
+export function scrubEnvironBlock(names: ReadonlySet<string>): boolean {
+  if (names.size === 0) return true
+  let fd: number | undefined
+  try {
+    const stat = readFileSync('/proc/self/stat', 'latin1')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // Fields 50 and 51 (1-based), counted from field 3 here.
+    const start = Number(fields[47])
+    const end = Number(fields[48])
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end <= start || end - start > 1 << 24) return false
+    fd = openSync('/proc/self/mem', 'r+')
+    const block = Buffer.alloc(end - start)
+    readSync(fd, block, 0, block.length, start)
+    let offset = 0
+    let scrubbed = false
+    while (offset < block.length) {
+      let next = block.indexOf(0, offset)
+      if (next < 0) next = block.length
+      const entry = block.subarray(offset, next)
+      const equals = entry.indexOf(0x3d)
+      if (equals > 0 && names.has(entry.subarray(0, equals).toString('latin1'))) {
+        const stars = Buffer.alloc(entry.length - equals - 1, 0x2a)
+        writeSync(fd, stars, 0, stars.length, start + offset + equals + 1)
+        scrubbed = true
+      }
+      offset = next + 1
+    }
+    return scrubbed
+  } catch {
+    return false
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}

@@ -1,0 +1,152 @@
+// Defect 1: a hung tool is aborted, and nothing a tool starts outlives its call, the run or ghx-bench
+// (setsid, `cmd &`, a cleared environment, a grandchild holding stdout open, kill -9 of ghx-bench).
+import {execFileSync, spawn} from 'node:child_process'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
+import {expect} from 'chai'
+import {runAgentLoop} from '../../src/agent/agent-loop.js'
+import {startScriptedModels} from '../../src/agent/scripted-models.js'
+import {runShellCommand} from '../../src/agent/shell-tool.js'
+import {reapOrphanedTools, subreaperCommand} from '../../src/agent/tool-processes.js'
+import type {ModeSession} from '../../src/plugins/api.js'
+import {marker, processesWith, project, rowsOf, runCli, shellCommandScenario, sleep, sleepsOf, suite} from '../support/reliability.js'
+
+const env = {PATH: process.env.PATH ?? '/usr/bin:/bin'}
+const never = new AbortController().signal
+const which = (name: string) => execFileSync('bash', ['-c', `command -v ${name}`]).toString().trim()
+
+async function gone(mark: string, withinMs = 2000): Promise<string[]> {
+  const until = Date.now() + withinMs
+  let left = processesWith(mark)
+  while (left.length > 0 && Date.now() < until) {
+    await sleep(50)
+    left = processesWith(mark)
+  }
+  return left
+}
+
+describe('reliability: tool processes', function () {
+  this.timeout(30_000)
+
+  it('a grandchild that escapes with setsid and keeps stdout open neither holds the call nor outlives it', async () => {
+    const m = marker()
+    const started = Date.now()
+    const result = await runShellCommand(`setsid sleep ${m} & echo answered`, {cwd: tmpdir(), env}, never)
+    expect(Date.now() - started).to.be.below(2000)
+    expect(result).to.deep.equal({ok: true, output: 'answered\n'})
+    expect(await gone(m)).to.deep.equal([])
+  })
+
+  it('an abort ends a hung call at once, with everything it started (setsid, background, nohup)', async () => {
+    const m = marker()
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 300)
+    const started = Date.now()
+    const result = await runShellCommand(`setsid sleep ${m} & (setsid sleep ${m} &) ; nohup sleep ${m} >/dev/null 2>&1 & sleep ${m}`, {cwd: tmpdir(), env}, controller.signal)
+    expect(Date.now() - started).to.be.below(1500)
+    expect(result.ok).to.equal(false)
+    expect(result.output).to.match(/\[aborted\]$/)
+    expect(await gone(m)).to.deep.equal([])
+  })
+
+  it('`cmd &` that the shell leaves behind ends with the call', async () => {
+    const m = marker()
+    const result = await runShellCommand(`nohup sleep ${m} >/dev/null 2>&1 & sleep ${m} </dev/null >/dev/null 2>&1 & echo left`, {cwd: tmpdir(), env}, never)
+    expect(result.output).to.equal('left\n')
+    expect(await gone(m)).to.deep.equal([])
+  })
+
+  it('a double fork that clears its environment (no marker) and detaches at once is caught by the subreaper', async function () {
+    if (!subreaperCommand()) this.skip()
+    const m = marker()
+    // The shell exits at once: only the subreaper still links the orphan to the call.
+    await runShellCommand(`(setsid env -i sleep ${m} </dev/null >/dev/null 2>&1 &)`, {cwd: tmpdir(), env}, never)
+    expect(await gone(m)).to.deep.equal([])
+  })
+
+  it('the command’s parent is a clean process: /proc/$PPID/environ shows the tool’s environment only', async function () {
+    if (!subreaperCommand()) this.skip()
+    const result = await runShellCommand(`tr '\\0' '\\n' < /proc/$PPID/environ | cut -d= -f1 | sort`, {cwd: tmpdir(), env: {...env, ONLY_THIS: '1'}}, never)
+    expect(result.output.trim().split('\n')).to.deep.equal(['GHX_BENCH_RUN_TOKEN', 'ONLY_THIS', 'PATH'])
+  })
+
+  it('without the subreaper (no perl), the process tree and the environment marker still find setsid and background processes', async () => {
+    process.env.GHX_BENCH_NO_SUBREAPER = '1'
+    try {
+      const m = marker()
+      const controller = new AbortController()
+      setTimeout(() => controller.abort(), 600)
+      const started = Date.now()
+      await runShellCommand(`setsid sleep ${m} & nohup sleep ${m} >/dev/null 2>&1 & sleep ${m}`, {cwd: tmpdir(), env}, controller.signal)
+      expect(Date.now() - started).to.be.below(2000)
+      expect(await gone(m)).to.deep.equal([])
+      const left = marker()
+      await runShellCommand(`setsid sleep ${left} </dev/null >/dev/null 2>&1 & echo ok`, {cwd: tmpdir(), env}, never)
+      expect(await gone(left)).to.deep.equal([])
+    } finally {
+      delete process.env.GHX_BENCH_NO_SUBREAPER
+    }
+  })
+
+  it('the agent loop does not wait for a tool that ignores the abort', async () => {
+    const models = await startScriptedModels()
+    try {
+      const {baseUrl, release} = models.register({model: 'oracle', steps: [{tool: 'stuck', args: {}}], final: {kind: 'text'}})
+      const session: ModeSession = {
+        instructions: 'x',
+        tools: [{name: 'stuck', description: 'never answers', inputSchema: {type: 'object'}}],
+        env: {},
+        call: () => new Promise(() => {}),
+        close: async () => {},
+      }
+      const controller = new AbortController()
+      setTimeout(() => controller.abort(), 300)
+      const started = Date.now()
+      const trace = await runAgentLoop({prompt: 'go', session, model: {id: 'oracle', baseUrl}, options: {}, limits: {timeout_ms: 300}, signal: controller.signal}, {stream: false, maxTurns: 5})
+      expect(Date.now() - started).to.be.below(1500)
+      expect(trace.stop_reason).to.equal('aborted')
+      release()
+    } finally {
+      await models.close()
+    }
+  })
+
+  it('tools of a ghx-bench killed with -9 are ended by the next one (reapOrphanedTools)', async () => {
+    const m = marker()
+    const script = `import {runShellCommand} from ${JSON.stringify(path.resolve('src/agent/shell-tool.ts'))}\nvoid runShellCommand('sleep ${m}', {cwd: '/tmp', env: {PATH: process.env.PATH}}, new AbortController().signal)\n`
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {stdio: 'ignore'})
+    const until = Date.now() + 10_000
+    while (sleepsOf(m).length === 0 && Date.now() < until) await sleep(50)
+    expect(sleepsOf(m)).to.have.length(1)
+    child.kill('SIGKILL')
+    await new Promise((resolve) => child.on('close', resolve))
+    await sleep(100)
+    expect(sleepsOf(m), 'a -9 leaves the tool running').to.have.length(1)
+    expect(reapOrphanedTools()).to.be.at.least(1)
+    expect(await gone(m)).to.deep.equal([])
+  })
+
+  it('a run with hostile tools ends at its timeout, and leaves 0 processes once ghx-bench exits', async () => {
+    const m = marker()
+    const setsid = which('setsid')
+    const nohup = which('nohup')
+    // The agent's PATH holds no setsid or nohup; absolute paths reach them, as an attacker would.
+    const hang = `${setsid} sleep ${m} & (${setsid} env -i sleep ${m} </dev/null >/dev/null 2>&1 &) ; ${nohup} sleep ${m} >/dev/null 2>&1 & sleep ${m}`
+    const leave = `${nohup} sleep ${m} >/dev/null 2>&1 & ${setsid} sleep ${m} & echo started`
+    const dir = await project({
+      'catalogue/scenarios/repo-hang-001.yml': shellCommandScenario('repo-hang-001', 'A tool that hangs and escapes', 1500, hang),
+      'catalogue/scenarios/repo-leave-001.yml': shellCommandScenario('repo-leave-001', 'A tool that leaves processes behind', 20_000, leave),
+      'catalogue/hostile.yml': suite('hostile', ['repo-hang-001', 'repo-leave-001', 'repo-view-001'], ['timeouts: {stall_ms: 60000}']),
+    })
+    const started = Date.now()
+    const result = await runCli(['run', 'catalogue/hostile.yml', '--run-id', 'hostile', '--no-report'], {cwd: dir, env: {CI: '1'}})
+    expect(result.code, result.stderr).to.equal(0)
+    expect(Date.now() - started).to.be.below(20_000)
+    const rows = rowsOf(dir, 'hostile')
+    const hung = rows.find((r) => r.scenario_id === 'repo-hang-001')!
+    expect(hung.outcome).to.equal('timeout')
+    expect(hung.latency_ms_wall).to.be.below(6000)
+    expect(rows.find((r) => r.scenario_id === 'repo-view-001')!.outcome).to.equal('pass')
+    expect(await gone(m, 500)).to.deep.equal([])
+  })
+})
