@@ -13,6 +13,7 @@ export interface Match<T> {
 interface Compiled<T> {
   method: string
   segments: string[]
+  literals: number
   value: T
 }
 
@@ -21,9 +22,17 @@ const SPANNING = new Set(['{path}', '{ref}', '{archive_format}', '{basehead}', '
 
 export class Router<T> {
   private readonly routes: Compiled<T>[] = []
+  // A request is matched against its method's templates of its own length, then against those whose last
+  // segment spans slashes: GitHub has 1,200 routes and every request is matched twice (ours, then GitHub's).
+  private readonly byLength = new Map<string, Compiled<T>[]>()
+  private readonly spanningByMethod = new Map<string, Compiled<T>[]>()
 
   add(method: string, template: string, value: T): void {
-    this.routes.push({method, segments: template.split('/').filter(Boolean), value})
+    const segments = template.split('/').filter(Boolean)
+    const route = {method, segments, literals: segments.filter((s) => !s.startsWith('{')).length, value}
+    this.routes.push(route)
+    bucket(this.byLength, `${method} ${segments.length}`).push(route)
+    if (SPANNING.has(segments.at(-1) ?? '')) bucket(this.spanningByMethod, method).push(route)
   }
 
   match(method: string, path: string): Match<T> | undefined {
@@ -39,15 +48,17 @@ export class Router<T> {
    */
   matches(method: string, path: string): Array<Match<T>> {
     const parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p))
-    for (const spanning of [false, true]) {
+    const candidates: Array<[Compiled<T>[] | undefined, boolean]> = [
+      [this.byLength.get(`${method} ${parts.length}`), false],
+      [this.spanningByMethod.get(method), true],
+    ]
+    for (const [routes, spanning] of candidates) {
       let best: {matches: Array<Match<T>>; literals: number} | undefined
-      for (const route of this.routes) {
-        if (route.method !== method) continue
+      for (const route of routes ?? []) {
         const params = matchSegments(route.segments, parts, spanning)
         if (!params) continue
-        const literals = route.segments.filter((s) => !s.startsWith('{')).length
-        if (!best || literals > best.literals) best = {matches: [{value: route.value, params}], literals}
-        else if (literals === best.literals) best.matches.push({value: route.value, params})
+        if (!best || route.literals > best.literals) best = {matches: [{value: route.value, params}], literals: route.literals}
+        else if (route.literals === best.literals) best.matches.push({value: route.value, params})
       }
       if (best) return best.matches
     }
@@ -59,6 +70,12 @@ export class Router<T> {
     const parts = path.split('/').filter(Boolean)
     return this.routes.some((route) => matchSegments(route.segments, parts, true) !== undefined)
   }
+}
+
+function bucket<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let values = map.get(key)
+  if (!values) map.set(key, (values = []))
+  return values
 }
 
 function matchSegments(segments: string[], parts: string[], spanning: boolean): Record<string, string> | undefined {
@@ -91,7 +108,18 @@ export function githubOperation(method: string, path: string): string | undefine
   return githubRouter().match(method, path)?.value
 }
 
+// GitHub's routes never change, and clients ask for the same paths again and again (an agent polls a run).
+const operationsByRequest = new Map<string, string[]>()
+const OPERATIONS_REMEMBERED = 10_000
+
 /** The operations GitHub's routes give a request: one, or those whose templates the path cannot tell apart. */
 export function githubOperations(method: string, path: string): string[] {
-  return githubRouter().matches(method, path).map((m) => m.value)
+  const key = `${method} ${path}`
+  let operations = operationsByRequest.get(key)
+  if (!operations) {
+    if (operationsByRequest.size >= OPERATIONS_REMEMBERED) operationsByRequest.clear()
+    operations = githubRouter().matches(method, path).map((m) => m.value)
+    operationsByRequest.set(key, operations)
+  }
+  return operations
 }

@@ -91,9 +91,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     headers?: Record<string, string>
   }
 
+  // Unique per request as GitHub's are; a counter under a random prefix costs nothing per request.
+  const requestIdPrefix = randomBytes(4).toString('hex').toUpperCase()
+  let requestCount = 0
+
   function send(res: http.ServerResponse, reply: Reply): void {
     const headers: Record<string, string> = {
-      'x-github-request-id': randomBytes(8).toString('hex').toUpperCase(),
+      'x-github-request-id': `${requestIdPrefix}:${(++requestCount).toString(16).toUpperCase().padStart(8, '0')}`,
       'x-github-api-version-selected': '2022-11-28',
       'x-github-media-type': 'github.v3; format=json',
       ...reply.headers,
