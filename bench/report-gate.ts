@@ -3,7 +3,7 @@
 // measured in the same run. Goal: each under 10 s and 512 MB on the 2-core machine.
 import {mkdir, open, rm} from 'node:fs/promises'
 import path from 'node:path'
-import {PACKAGE_ROOT} from '../src/package-paths.js'
+import {PACKAGE_ROOT} from '../src/shared/package-paths.js'
 import {isRow} from '../src/results/store.js'
 import {median} from '../src/stats/quantiles.js'
 import {generateRows} from './generate-rows.js'

@@ -14,7 +14,7 @@ if (process.argv[2] === 'hello') {
   })
   server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({url: `http://127.0.0.1:${server.address().port}`, token: 'none'})))
 } else {
-  const {startSandbox} = await import('../dist/src/sandbox/index.js')
+  const {startSandbox} = await import('../dist/src/emulator/index.js')
   const sandbox = await startSandbox()
   console.log(JSON.stringify({url: sandbox.url, token: sandbox.token}))
 }

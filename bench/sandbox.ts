@@ -7,7 +7,7 @@ import {spawn, type ChildProcess} from 'node:child_process'
 import path from 'node:path'
 import {createInterface} from 'node:readline'
 import {Octokit} from '@octokit/rest'
-import {PACKAGE_ROOT} from '../src/package-paths.js'
+import {PACKAGE_ROOT} from '../src/shared/package-paths.js'
 import {median} from '../src/stats/quantiles.js'
 import {table} from './support.js'
 

@@ -1,7 +1,7 @@
 // CLI start-up: `ghx-bench --help` and `ghx-bench validate` on the full catalogue, against a bare
 // `node -e 0` measured in the same run. Goals: --help within 4x of node, validate under 1 s.
 import path from 'node:path'
-import {PACKAGE_ROOT} from '../src/package-paths.js'
+import {PACKAGE_ROOT} from '../src/shared/package-paths.js'
 import {medianTimes, table} from './support.js'
 
 export function benchStartup(rounds: number): string {

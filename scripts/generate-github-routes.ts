@@ -1,4 +1,4 @@
-// Writes src/sandbox/github-routes.json from GitHub's OpenAPI description (@octokit/openapi): every
+// Writes src/emulator/github-routes.json from GitHub's OpenAPI description (@octokit/openapi): every
 // REST method + path template with its operationId. The sandbox answers 501 "not modelled" for a
 // route GitHub has and it does not model, and 404 for a route GitHub does not have.
 import {readFile, writeFile} from 'node:fs/promises'
@@ -16,5 +16,5 @@ for (const [path, operations] of Object.entries(spec.paths)) {
   }
 }
 routes.sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]))
-await writeFile(new URL('../src/sandbox/github-routes.json', import.meta.url), JSON.stringify({source: '@octokit/openapi api.github.com.json', routes}) + '\n')
+await writeFile(new URL('../src/emulator/github-routes.json', import.meta.url), JSON.stringify({source: '@octokit/openapi api.github.com.json', routes}) + '\n')
 console.log(`wrote ${routes.length} routes`)

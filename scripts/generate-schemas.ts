@@ -1,6 +1,6 @@
 // Writes schemas/*.schema.json from the TypeScript source of truth.
 import {mkdir, writeFile} from 'node:fs/promises'
-import {renderSchema, SCHEMA_FILES} from '../src/spec/schema-files.js'
+import {renderSchema, SCHEMA_FILES} from '../src/app/schema-files.js'
 
 const outDir = new URL('../schemas/', import.meta.url)
 await mkdir(outDir, {recursive: true})

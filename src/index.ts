@@ -3,7 +3,7 @@
  */
 export {definePlugin, PLUGIN_API_VERSION} from './plugins/api.js'
 /** Secret variables leave process.env at start-up: a plugin reads them with harnessEnv(), and registers any secret it learns. */
-export {harnessEnv, registerSecret} from './process/secret-env.js'
+export {harnessEnv, registerSecret} from './shared/process/secret-env.js'
 export type {
   Availability,
   Condition,
@@ -25,7 +25,7 @@ export type {
   Usage,
 } from './plugins/api.js'
 export type {ConfigFile as Config} from './config/schema.js'
-export type {Scenario, AtomicScenario, WorkflowScenario, Checkpoint} from './spec/schemas/scenario.js'
-export type {Suite} from './spec/schemas/suite.js'
-export type {Profile} from './spec/schemas/profile.js'
-export type {ScenarioSet} from './spec/schemas/scenario-set.js'
+export type {Scenario, AtomicScenario, WorkflowScenario, Checkpoint} from './catalogue/schemas/scenario.js'
+export type {Suite} from './catalogue/schemas/suite.js'
+export type {Profile} from './catalogue/schemas/profile.js'
+export type {ScenarioSet} from './catalogue/schemas/scenario-set.js'

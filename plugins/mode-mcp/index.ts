@@ -10,8 +10,8 @@
  */
 import {definePlugin, type Mode, type ModeContext, type ModeSession, type ToolResult} from '../../src/plugins/api.js'
 import {whichOnPath} from '../../src/agent/shell-tool.js'
-import {npmGithubMcpServer} from '../../src/sandbox/mcp-server.js'
-import {harnessEnv, registerSecret} from '../../src/process/secret-env.js'
+import {npmGithubMcpServer} from '../../src/emulator/mcp-server.js'
+import {harnessEnv, registerSecret} from '../../src/shared/process/secret-env.js'
 
 export const OFFICIAL_INSTALL_HINT =
   'github-mcp-server not found: install GitHub’s MCP server (https://github.com/github/github-mcp-server/releases, put github-mcp-server on PATH), or set the mode option server: npm'

@@ -11,7 +11,7 @@ import {tmpdir} from 'node:os'
 import {constants} from 'node:fs'
 import path from 'node:path'
 import type {ModeContext, ModeSession, ToolDefinition, ToolResult} from '../plugins/api.js'
-import {subreaperCommand, ToolProcessTree} from './tool-processes.js'
+import {subreaperCommand, ToolProcessTree} from '../shared/process/tool-processes.js'
 
 export const SHELL_TOOL: ToolDefinition = {
   name: 'shell',

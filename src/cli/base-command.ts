@@ -5,14 +5,14 @@
  * DEBUG=ghx-bench to see one), and no message shows a secret the process knows. Under --json every
  * outcome, errors included, is JSON on stdout: one document, or for a command that streams JSON lines
  * (`jsonLines`), one more line. Before a command runs, secrets leave the process's environment and
- * temporary folders go under a root removed at exit (src/process/guard.ts).
+ * temporary folders go under a root removed at exit (src/shared/process/guard.ts).
  */
 import {Command, Flags, type Interfaces} from '@oclif/core'
 import type {LoadedConfig} from '../config/load-config.js'
 import type {ConfigFile} from '../config/schema.js'
-import {guardProcess} from '../process/guard.js'
+import {guardProcess} from '../shared/process/guard.js'
 import {createRedactor} from '../runner/redact.js'
-import {BadInputError, formatDiagnostics} from '../spec/diagnostics.js'
+import {BadInputError, formatDiagnostics} from '../shared/diagnostics.js'
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>

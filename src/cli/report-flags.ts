@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {Format, ReportOptions} from '../report/produce.js'
 import {checkRunId} from '../results/names.js'
-import {BadInputError} from '../spec/diagnostics.js'
+import {BadInputError} from '../shared/diagnostics.js'
 import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../stats/bootstrap.js'
 
 /** Flags shared by `report` and `gate`: where rows come from, where output goes, the bootstrap. */

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import type {InitResult} from '../spec/init-project.js'
+import type {InitResult} from '../app/init-project.js'
 
 export default class Init extends BaseCommand<typeof Init> {
   static override summary = 'Scaffold a project that runs on the embedded sandbox, with a CI workflow'
@@ -20,7 +20,7 @@ export default class Init extends BaseCommand<typeof Init> {
   }
 
   async run(): Promise<InitResult> {
-    const {initProject} = await import('../spec/init-project.js')
+    const {initProject} = await import('../app/init-project.js')
     const result = await initProject(this.args.dir, {force: this.flags.force, action: this.flags.action})
     for (const file of result.created) this.log(`created ${file}`)
     for (const file of result.overwritten) this.log(`overwrote ${file}`)

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import type {RegradeReport} from '../verify/regrade.js'
+import type {RegradeReport} from '../app/regrade.js'
 
 export default class Regrade extends BaseCommand<typeof Regrade> {
   static override summary = 'Judge stored runs again with the current checkpoint conditions, offline'
@@ -14,7 +14,7 @@ export default class Regrade extends BaseCommand<typeof Regrade> {
   }
 
   async run(): Promise<RegradeReport> {
-    const {regrade} = await import('../verify/regrade.js')
+    const {regrade} = await import('../app/regrade.js')
     const report = await regrade(await this.loadBenchConfig(), {inputs: this.flags.input, runId: this.flags['run-id'], out: this.flags.out})
     this.log(`${report.rows} rows: ${report.regraded} re-graded, ${report.skipped} copied as they were, ${report.changed.length} verdict(s) changed`)
     for (const change of report.changed) {

@@ -33,9 +33,9 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
   async run(): Promise<unknown> {
     const {runSuite} = await import('../runner/run-suite.js')
     const {ProgressView, progressStyle} = await import('../runner/progress.js')
-    const {judgeRun} = await import('../runner/judge.js')
+    const {judgeRun} = await import('../app/judge.js')
     const {renderGateTable} = await import('../report/markdown.js')
-    const {BadInputError} = await import('../spec/diagnostics.js')
+    const {BadInputError} = await import('../shared/diagnostics.js')
     const config = await this.loadBenchConfig()
     const faultsFlag = this.flags['inject-faults']
     // A number between 0 and 1, written out: "" or " " is not 0.

@@ -1,8 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand, EXIT_BAD_INPUT} from '../cli/base-command.js'
-import {formatDiagnostics} from '../spec/diagnostics.js'
+import {formatDiagnostics} from '../shared/diagnostics.js'
 import type {CalibrationReport} from '../runner/calibrate.js'
-import type {ValidationReport} from '../spec/validate-project.js'
+import type {ValidationReport} from '../app/validate-project.js'
 
 export default class Validate extends BaseCommand<typeof Validate> {
   static override summary = 'Check the config, suites, scenarios, sets and profiles'
@@ -27,7 +27,7 @@ export default class Validate extends BaseCommand<typeof Validate> {
   }
 
   async run(): Promise<ValidationReport | (ValidationReport & {calibration: CalibrationReport})> {
-    const {validateProject} = await import('../spec/validate-project.js')
+    const {validateProject} = await import('../app/validate-project.js')
     const report = await validateProject({configPath: this.flags.config, files: this.positionals})
     if (!report.ok) {
       if (this.jsonEnabled()) this.logJson(report)

@@ -2,7 +2,7 @@
  * GHX_BENCH_* variables, derived from the config schema rather than listed by hand: every scalar
  * key has one (fixtures.repo -> GHX_BENCH_FIXTURES_REPO), string arrays take a comma list.
  */
-import type {Diagnostic} from '../spec/diagnostics.js'
+import type {Diagnostic} from '../shared/diagnostics.js'
 
 type SchemaNode = {
   type?: string

@@ -5,9 +5,9 @@
  */
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {BadInputError, type Diagnostic} from '../spec/diagnostics.js'
-import {describePath, validateDocument, validateWithSchema} from '../spec/schema-validator.js'
-import {parseSource, readSource, type SourceDocument} from '../spec/source-document.js'
+import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
+import {describePath, validateDocument, validateWithSchema} from '../shared/schema-validator.js'
+import {parseSource, readSource, type SourceDocument} from '../shared/source-document.js'
 import {configSchema, type ConfigFile} from './schema.js'
 import {environmentVariable, readEnvironmentOverrides} from './environment.js'
 

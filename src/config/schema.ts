@@ -7,7 +7,7 @@ import {
   SCHEMA_BASE,
   SCHEMA_DIALECT,
   targetSchema,
-} from '../spec/schemas/common.js'
+} from '../catalogue/schemas/common.js'
 
 const pricePerMillion = {type: 'number', minimum: 0, description: 'USD per 1M tokens'} as const
 

@@ -10,9 +10,9 @@ import {retry} from '@octokit/plugin-retry'
 import {throttling} from '@octokit/plugin-throttling'
 import {Octokit} from '@octokit/rest'
 import {createAppAuth} from '@octokit/auth-app'
-import {harnessEnv, registerSecret} from '../process/secret-env.js'
-import {BadInputError} from '../spec/diagnostics.js'
-import {HARNESS_VERSION} from '../version.js'
+import {harnessEnv, registerSecret} from '../shared/process/secret-env.js'
+import {BadInputError} from '../shared/diagnostics.js'
+import {HARNESS_VERSION} from '../shared/version.js'
 
 const HarnessOctokit = Octokit.plugin(retry, throttling)
 /** Retry and throttling add behaviour, not methods: callers see a plain Octokit. */

@@ -1,6 +1,6 @@
 /** `ghx-bench plugins`: what the config's plugin list and the built-ins register. */
 import type {LoadedConfig} from '../config/load-config.js'
-import {displayPath} from '../spec/source-document.js'
+import {displayPath} from '../shared/source-document.js'
 import {loadPlugins} from './loader.js'
 import type {LoadedPlugin} from './registry.js'
 import {pluginRequests} from './requests.js'

@@ -7,9 +7,9 @@
 import {existsSync, statSync} from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
-import {packageModulePath} from '../package-paths.js'
-import {BadInputError, type Diagnostic} from '../spec/diagnostics.js'
-import {compileSchema} from '../spec/schema-validator.js'
+import {packageModulePath} from '../shared/package-paths.js'
+import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
+import {compileSchema} from '../shared/schema-validator.js'
 import {PLUGIN_API_VERSION, type Plugin} from './api.js'
 import {PluginRegistry, type PluginSource} from './registry.js'
 

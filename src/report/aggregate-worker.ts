@@ -3,7 +3,7 @@ import {parentPort, workerData} from 'node:worker_threads'
 import type {ByteRange} from '../results/lines.js'
 import {jsonlRowBatches} from '../results/sources.js'
 import type {ReadWarning} from '../results/store.js'
-import {BadInputError} from '../spec/diagnostics.js'
+import {BadInputError} from '../shared/diagnostics.js'
 import {addRow, emptyAggregate, toPortable, transferList} from './aggregate.js'
 import type {WorkerResult} from './read-aggregate.js'
 

@@ -4,7 +4,7 @@
  * straddles its threshold is inconclusive; under `decision: point` (the predecessors' rule) only the
  * point value counts. A check with no data is skipped, never silently passed or failed.
  */
-import type {Profile, ThresholdKey, Thresholds} from '../spec/schemas/profile.js'
+import type {Profile, ThresholdKey, Thresholds} from '../catalogue/schemas/profile.js'
 import type {Comparison, Estimate} from './compare.js'
 import {minimumDetectableEffect} from './mde.js'
 import type {GateDocument} from './report-schema.js'

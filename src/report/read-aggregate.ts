@@ -6,12 +6,12 @@
 import {open, stat} from 'node:fs/promises'
 import {availableParallelism} from 'node:os'
 import {Worker} from 'node:worker_threads'
-import {packageModulePath, RUNNING_FROM_SOURCE} from '../package-paths.js'
+import {packageModulePath, RUNNING_FROM_SOURCE} from '../shared/package-paths.js'
 import type {ByteRange} from '../results/lines.js'
 import {readHead, readRows} from '../results/sources.js'
 import type {ReadWarning} from '../results/store.js'
-import {BadInputError, type Diagnostic} from '../spec/diagnostics.js'
-import {displayPath} from '../spec/source-document.js'
+import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
+import {displayPath} from '../shared/source-document.js'
 import {addRow, emptyAggregate, mergePortable, type Aggregate, type PortableAggregate} from './aggregate.js'
 
 /** Below this size a file is read on the main thread: starting workers would cost more than it saves. */

@@ -4,7 +4,7 @@
  * starting with a letter or digit, at most 128 characters: no /, no \, no .., no control character.
  */
 import path from 'node:path'
-import {BadInputError} from '../spec/diagnostics.js'
+import {BadInputError} from '../shared/diagnostics.js'
 
 export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:+@=-]{0,127}$/
 

@@ -7,7 +7,7 @@
  */
 import {stat} from 'node:fs/promises'
 import path from 'node:path'
-import {displayPath} from '../spec/source-document.js'
+import {displayPath} from '../shared/source-document.js'
 import type {ReadWarning} from './store.js'
 
 export const REGRADED_SUFFIX = '.regraded.jsonl'

@@ -6,7 +6,7 @@
  */
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'
-import {writeFileAtomic} from '../atomic-write.js'
+import {writeFileAtomic} from '../shared/atomic-write.js'
 
 export interface NotApplicable {
   scenario_id: string

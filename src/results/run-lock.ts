@@ -8,7 +8,7 @@ import {randomBytes} from 'node:crypto'
 import {linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {hostname} from 'node:os'
 import path from 'node:path'
-import {BadInputError} from '../spec/diagnostics.js'
+import {BadInputError} from '../shared/diagnostics.js'
 
 export interface LockHolder {
   pid: number

@@ -5,8 +5,8 @@
  */
 import {open, readdir, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
-import {BadInputError, type Diagnostic} from '../spec/diagnostics.js'
-import {displayPath} from '../spec/source-document.js'
+import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
+import {displayPath} from '../shared/source-document.js'
 import {detectRowFormat, evalRowFromCsv, fromGhxEval, fromGhxRouter, parseCsv} from './importers.js'
 import {readLineBatches, type ByteRange} from './lines.js'
 import {checkRunId} from './names.js'

@@ -6,7 +6,7 @@
  */
 import {appendFile, mkdir, open, readdir, stat, type FileHandle} from 'node:fs/promises'
 import path from 'node:path'
-import {compileSchema} from '../spec/schema-validator.js'
+import {compileSchema} from '../shared/schema-validator.js'
 import {rowSchema, type Row} from './row-schema.js'
 
 export function runFile(resultsDir: string, runId: string): string {

@@ -5,10 +5,10 @@
  */
 import {SCRIPTED_MODELS, startScriptedModels, type PlanOutcome, type ScriptedModelName, type ScriptedModels, type ScriptStep} from '../agent/scripted-models.js'
 import type {ModelEndpoint} from '../plugins/api.js'
-import {harnessEnv, registerSecret, withoutCredentials} from '../process/secret-env.js'
-import {BadInputError} from '../spec/diagnostics.js'
-import {fillPlaceholders} from '../spec/placeholders.js'
-import type {Scenario} from '../spec/schemas/scenario.js'
+import {harnessEnv, registerSecret, withoutCredentials} from '../shared/process/secret-env.js'
+import {BadInputError} from '../shared/diagnostics.js'
+import {fillPlaceholders} from '../catalogue/placeholders.js'
+import type {Scenario} from '../catalogue/schemas/scenario.js'
 
 export interface ModelSource {
   /** provider/model, as rows record it. */

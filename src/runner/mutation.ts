@@ -9,9 +9,9 @@
  */
 import type {GithubClient} from '../github/client.js'
 import {readTask} from '../github/tasks.js'
-import type {Sandbox} from '../sandbox/server.js'
-import {fillPlaceholders} from '../spec/placeholders.js'
-import type {WorkflowScenario} from '../spec/schemas/scenario.js'
+import type {Sandbox} from '../emulator/server.js'
+import {fillPlaceholders} from '../catalogue/placeholders.js'
+import type {WorkflowScenario} from '../catalogue/schemas/scenario.js'
 import type {CheckpointResult} from '../verify/checkpoints.js'
 
 /** What one read task of the checkpoints returned, before or after the agent's run. */

@@ -3,7 +3,7 @@
  * redactor that knows the run's own secrets (tokens, API keys, the values of every secret variable
  * the harness captured at start-up, URL credentials, bearer tokens) and the shapes of common ones.
  */
-import {knownSecrets} from '../process/secret-env.js'
+import {knownSecrets} from '../shared/process/secret-env.js'
 
 const SECRET_SHAPES = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, // GitHub tokens

@@ -9,12 +9,12 @@ import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import type {LoadedConfig} from '../config/load-config.js'
 import {resolveToken, type GithubClient} from '../github/client.js'
-import {openTarget, type FixtureTarget} from '../github/fixtures/service.js'
-import {harnessEnv} from '../process/secret-env.js'
-import {AGENT_LOGIN, GH_QUIET_ENV} from '../sandbox/defaults.js'
-import type {FaultConfig} from '../sandbox/faults.js'
-import {GITHUB_API_ORIGIN_PRELOAD} from '../sandbox/mcp-server.js'
-import type {Sandbox} from '../sandbox/server.js'
+import {openTarget, type FixtureTarget} from '../seeding/service.js'
+import {harnessEnv} from '../shared/process/secret-env.js'
+import {AGENT_LOGIN, GH_QUIET_ENV} from '../emulator/defaults.js'
+import type {FaultConfig} from '../emulator/faults.js'
+import {GITHUB_API_ORIGIN_PRELOAD} from '../emulator/mcp-server.js'
+import type {Sandbox} from '../emulator/server.js'
 
 export interface AgentAccess {
   apiUrl: string

@@ -6,8 +6,8 @@
 import type {GithubClient} from '../github/client.js'
 import {readTask} from '../github/tasks.js'
 import type {PluginRegistry} from '../plugins/registry.js'
-import {fillPlaceholders} from '../spec/placeholders.js'
-import type {Checkpoint} from '../spec/schemas/scenario.js'
+import {fillPlaceholders} from '../catalogue/placeholders.js'
+import type {Checkpoint} from '../catalogue/schemas/scenario.js'
 
 export interface CheckpointResult {
   name: string

@@ -6,7 +6,7 @@
  * declare its own envelope as a JSON Schema (Mode.envelopeSchema).
  */
 import type {JsonSchema} from '../plugins/api.js'
-import {compileSchema} from '../spec/schema-validator.js'
+import {compileSchema} from '../shared/schema-validator.js'
 
 export interface Envelope {
   ok: unknown

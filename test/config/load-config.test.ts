@@ -2,7 +2,7 @@ import {mkdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {expect} from 'chai'
 import {loadConfig} from '../../src/config/load-config.js'
-import {BadInputError} from '../../src/spec/diagnostics.js'
+import {BadInputError} from '../../src/shared/diagnostics.js'
 import {makeProject} from '../support/cli.js'
 
 async function expectBadInput(promise: Promise<unknown>): Promise<BadInputError> {

@@ -14,7 +14,7 @@ import GateCommand from '../../src/commands/gate.js'
 import ReportCommand from '../../src/commands/report.js'
 import RunCommand from '../../src/commands/run.js'
 import {BaseCommand} from '../../src/cli/base-command.js'
-import {startSandbox, type Sandbox} from '../../src/sandbox/index.js'
+import {startSandbox, type Sandbox} from '../../src/emulator/index.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 import {offlineEnv, packedPackage, runNode, type PackedPackage} from '../support/packed.js'
 

@@ -4,7 +4,7 @@ import {readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {expect} from 'chai'
 import {createClient} from '../../src/github/client.js'
-import {serveSandbox} from '../../src/sandbox/serve.js'
+import {serveSandbox} from '../../src/emulator/serve.js'
 import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
 
 describe('ghx-bench fixtures (CLI, sandbox target)', function () {

@@ -29,7 +29,7 @@ describe('the packed package (npm pack)', function () {
       'bin/run.js',
       'dist/src/command-index.js',
       'dist/src/index.js',
-      'dist/src/sandbox/github-routes.json',
+      'dist/src/emulator/github-routes.json',
       'dist/src/report/aggregate-worker.js',
       'preload/github-api-origin.mjs',
       'schemas/config.schema.json',

@@ -6,7 +6,7 @@ import {expect} from 'chai'
 import {runComparisonSchema} from '../../src/report/baseline-compare.js'
 import {gateSchema, reportSchema} from '../../src/report/report-schema.js'
 import type {Row} from '../../src/results/row-schema.js'
-import {compileSchema} from '../../src/spec/schema-validator.js'
+import {compileSchema} from '../../src/shared/schema-validator.js'
 import {makeRow} from '../support/rows.js'
 import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
 

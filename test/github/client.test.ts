@@ -3,8 +3,8 @@
 import {generateKeyPairSync} from 'node:crypto'
 import {expect} from 'chai'
 import {appCredentials, createClient, resolveToken} from '../../src/github/client.js'
-import {BadInputError} from '../../src/spec/diagnostics.js'
-import {startSandbox} from '../../src/sandbox/index.js'
+import {BadInputError} from '../../src/shared/diagnostics.js'
+import {startSandbox} from '../../src/emulator/index.js'
 import {OWNER, REPO} from '../support/sandbox.js'
 
 describe('GitHub client', () => {

@@ -9,7 +9,7 @@ import mcpPlugin, {githubHostOf} from '../../plugins/mode-mcp/index.js'
 import {readCallLog} from '../../src/agent/shell-tool.js'
 import type {Mode, ModeContext, ModeSession} from '../../src/plugins/api.js'
 import {nodeEnvFor} from '../../src/runner/target.js'
-import {startSandbox, type Sandbox} from '../../src/sandbox/index.js'
+import {startSandbox, type Sandbox} from '../../src/emulator/index.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 
 const STAND_IN = path.join(PROJECT_ROOT, 'test', 'support', 'ghx-stand-in', 'ghx')

@@ -3,7 +3,7 @@
 import {mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 import {expect} from 'chai'
-import {writeFileAtomic} from '../../src/atomic-write.js'
+import {writeFileAtomic} from '../../src/shared/atomic-write.js'
 import {makeRow} from '../support/rows.js'
 import {project, runCli, scratch} from '../support/reliability.js'
 

@@ -2,7 +2,7 @@
 // never the harness's seeding, resets or checkpoints; a failed run whose traffic got faults is an
 // infra_error with the count, never the agent's fail; at 0.6 every row is recorded.
 import {expect} from 'chai'
-import {Faults} from '../../src/sandbox/faults.js'
+import {Faults} from '../../src/emulator/faults.js'
 import {keyOf, project, rowsOf, runCli} from '../support/reliability.js'
 
 const TRIAGE = 'issue-triage-comment-wf-001'

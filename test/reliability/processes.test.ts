@@ -7,7 +7,7 @@ import {expect} from 'chai'
 import {runAgentLoop} from '../../src/agent/agent-loop.js'
 import {startScriptedModels} from '../../src/agent/scripted-models.js'
 import {runShellCommand} from '../../src/agent/shell-tool.js'
-import {reapOrphanedTools, subreaperCommand} from '../../src/agent/tool-processes.js'
+import {reapOrphanedTools, subreaperCommand} from '../../src/shared/process/tool-processes.js'
 import type {ModeSession} from '../../src/plugins/api.js'
 import {marker, processesWith, project, rowsOf, runCli, shellCommandScenario, sleep, sleepsOf, suite} from '../support/reliability.js'
 

@@ -6,7 +6,7 @@ import {hostname} from 'node:os'
 import path from 'node:path'
 import {expect} from 'chai'
 import {acquireRunLock, lockFileOf} from '../../src/results/run-lock.js'
-import {BadInputError} from '../../src/spec/diagnostics.js'
+import {BadInputError} from '../../src/shared/diagnostics.js'
 import {project, rowsOf, runCli, scratch, shellCommandScenario, start, suite} from '../support/reliability.js'
 
 describe('reliability: the run id lock', function () {

@@ -23,7 +23,7 @@ describe('reliability: secrets', function () {
   it('captured at start-up: gone from process.env and from the process’s own /proc/<pid>/environ, still readable by the harness', () => {
     const value = `tok-${randomBytes(12).toString('hex')}`
     const script = [
-      `import {harnessEnv, hideSecrets, knownSecrets} from ${JSON.stringify(path.join(PROJECT_ROOT, 'src/process/secret-env.ts'))}`,
+      `import {harnessEnv, hideSecrets, knownSecrets} from ${JSON.stringify(path.join(PROJECT_ROOT, 'src/shared/process/secret-env.ts'))}`,
       `import {readFileSync} from 'node:fs'`,
       'hideSecrets()',
       `console.log(JSON.stringify({environ: readFileSync('/proc/self/environ', 'latin1').includes(${JSON.stringify(value)}), env: process.env.MY_SERVICE_TOKEN ?? null, harness: harnessEnv().MY_SERVICE_TOKEN, known: knownSecrets().includes(${JSON.stringify(value)}), kept: process.env.KEEP_ME}))`,

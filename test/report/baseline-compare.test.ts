@@ -4,7 +4,7 @@ import {addRow, emptyAggregate} from '../../src/report/aggregate.js'
 import {compareRuns, renderComparisonMarkdown, runComparisonSchema} from '../../src/report/baseline-compare.js'
 import {buildReport} from '../../src/report/summary.js'
 import type {Row} from '../../src/results/row-schema.js'
-import {compileSchema} from '../../src/spec/schema-validator.js'
+import {compileSchema} from '../../src/shared/schema-validator.js'
 import {makeRow} from '../support/rows.js'
 
 type Shape = Record<string, {tokens: number; latency: number; calls: number; passes: number}>

@@ -10,7 +10,7 @@ import {gateSchema, reportSchema} from '../../src/report/report-schema.js'
 import type {GateDocument} from '../../src/report/report-schema.js'
 import {buildReport, summarizeFailures, type Report} from '../../src/report/summary.js'
 import type {Row} from '../../src/results/row-schema.js'
-import {compileSchema} from '../../src/spec/schema-validator.js'
+import {compileSchema} from '../../src/shared/schema-validator.js'
 import {makeRow} from '../support/rows.js'
 
 const failedCheckpointRow = (overrides: Partial<Row>): Row =>

@@ -5,7 +5,7 @@ import {addRow, emptyAggregate} from '../../src/report/aggregate.js'
 import {compareModes} from '../../src/report/compare.js'
 import {evaluateGate, resolveThresholds} from '../../src/report/gate.js'
 import {fromGhxRouter} from '../../src/results/importers.js'
-import {loadProfile} from '../../src/spec/profiles.js'
+import {loadProfile} from '../../src/catalogue/profiles.js'
 import {makeRow} from '../support/rows.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 

@@ -2,7 +2,7 @@ import {expect} from 'chai'
 import {addRow, emptyAggregate} from '../../src/report/aggregate.js'
 import {reportSchema} from '../../src/report/report-schema.js'
 import {buildReport, summarizeMode} from '../../src/report/summary.js'
-import {compileSchema} from '../../src/spec/schema-validator.js'
+import {compileSchema} from '../../src/shared/schema-validator.js'
 import {makeRow} from '../support/rows.js'
 
 describe('report summary', () => {

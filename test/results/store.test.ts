@@ -5,7 +5,7 @@ import {expect} from 'chai'
 import type {Row} from '../../src/results/row-schema.js'
 import {readRows} from '../../src/results/sources.js'
 import {ResultsWriter, type ReadWarning} from '../../src/results/store.js'
-import {BadInputError} from '../../src/spec/diagnostics.js'
+import {BadInputError} from '../../src/shared/diagnostics.js'
 import {makeRow} from '../support/rows.js'
 
 async function readAll(file: string): Promise<{rows: Row[]; warnings: ReadWarning[]}> {

@@ -12,8 +12,8 @@ import {readdirSync, readFileSync} from 'node:fs'
 import path from 'node:path'
 import {Ajv2020, type ValidateFunction} from 'ajv/dist/2020.js'
 import {parse} from 'yaml'
-import {fillPlaceholders} from '../../src/spec/placeholders.js'
-import type {Scenario} from '../../src/spec/schemas/scenario.js'
+import {fillPlaceholders} from '../../src/catalogue/placeholders.js'
+import type {Scenario} from '../../src/catalogue/schemas/scenario.js'
 import {literal, parseScript, wordText, type Part, type SimpleCommand, type Word} from './shell-words.js'
 
 export type JsonSchema = Record<string, unknown>

@@ -1,8 +1,8 @@
 // A sandbox with a few resources, seeded through the REST and GraphQL APIs as any client would.
 import {Octokit} from '@octokit/rest'
-import type {FixtureContext} from '../../src/github/fixtures/context.js'
-import {sandboxFixtureContext} from '../../src/github/fixtures/service.js'
-import {startSandbox, type Sandbox, type SandboxOptions} from '../../src/sandbox/index.js'
+import type {FixtureContext} from '../../src/seeding/context.js'
+import {sandboxFixtureContext} from '../../src/seeding/service.js'
+import {startSandbox, type Sandbox, type SandboxOptions} from '../../src/emulator/index.js'
 
 export const OWNER = 'ghx-bench'
 export const REPO = 'sandbox'

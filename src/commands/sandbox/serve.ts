@@ -18,7 +18,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   }
 
   async run(): Promise<void> {
-    const {serveSandbox, ghExports} = await import('../../sandbox/serve.js')
+    const {serveSandbox, ghExports} = await import('../../emulator/serve.js')
     const {mkdtemp} = await import('node:fs/promises')
     const {tmpdir} = await import('node:os')
     const path = await import('node:path')
@@ -27,7 +27,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     const env = sandbox.ghEnv(await mkdtemp(path.join(tmpdir(), 'ghx-bench-gh-')))
     let manifestFile: string | null = null
     if (this.flags.seed) {
-      const {seedServedSandbox} = await import('../../github/fixtures/service.js')
+      const {seedServedSandbox} = await import('../../seeding/service.js')
       manifestFile = await seedServedSandbox(await this.loadBenchConfig(), sandbox)
     }
     const info = {

@@ -1,0 +1,30 @@
+/**
+ * The published JSON Schemas: schemas/<file> is generated from these objects (npm run schemas),
+ * and a test fails when a committed file differs from what the source would generate.
+ */
+import {configSchema} from '../config/schema.js'
+import {runComparisonSchema} from '../report/baseline-compare.js'
+import {manifestSchema} from '../seeding/manifest.js'
+import {gateSchema, reportSchema} from '../report/report-schema.js'
+import {rowSchema} from '../results/row-schema.js'
+import {profileSchema} from '../catalogue/schemas/profile.js'
+import {scenarioSetSchema} from '../catalogue/schemas/scenario-set.js'
+import {scenarioSchema} from '../catalogue/schemas/scenario.js'
+import {suiteSchema} from '../catalogue/schemas/suite.js'
+
+export const SCHEMA_FILES: Record<string, object> = {
+  'config.schema.json': configSchema,
+  'suite.schema.json': suiteSchema,
+  'scenario.schema.json': scenarioSchema,
+  'scenario-set.schema.json': scenarioSetSchema,
+  'profile.schema.json': profileSchema,
+  'row.schema.json': rowSchema,
+  'report.schema.json': reportSchema,
+  'gate.schema.json': gateSchema,
+  'compare.schema.json': runComparisonSchema,
+  'manifest.schema.json': manifestSchema,
+}
+
+export function renderSchema(schema: object): string {
+  return JSON.stringify(schema, null, 2) + '\n'
+}

@@ -1,0 +1,89 @@
+/**
+ * `ghx-bench validate`: the config, the plugins it names and the whole catalogue, every finding
+ * at once. Named files are validated in the context of the catalogue they reference.
+ */
+import path from 'node:path'
+import {CONFIG_DEFAULTS, loadConfig, type LoadedConfig} from '../config/load-config.js'
+import {packagePath} from '../shared/package-paths.js'
+import {loadPluginsCollecting} from '../plugins/loader.js'
+import {pluginRequests} from '../plugins/requests.js'
+import {BadInputError, sortDiagnostics, type Diagnostic} from '../shared/diagnostics.js'
+import {loadCatalogue, selectScenarios, setMembers, type Catalogue} from '../catalogue/catalogue.js'
+import {displayPath} from '../shared/source-document.js'
+
+export interface ValidationReport {
+  ok: boolean
+  config?: string
+  counts: {suites: number; scenarios: number; sets: number; profiles: number; files: number}
+  diagnostics: Diagnostic[]
+}
+
+export interface ValidateOptions {
+  cwd?: string
+  configPath?: string
+  files?: string[]
+  env?: NodeJS.ProcessEnv
+}
+
+export async function validateProject(options: ValidateOptions = {}): Promise<ValidationReport> {
+  const cwd = options.cwd ?? process.cwd()
+  const diagnostics: Diagnostic[] = []
+  let config: LoadedConfig
+  try {
+    config = await loadConfig({cwd, configPath: options.configPath, env: options.env})
+  } catch (error) {
+    if (!(error instanceof BadInputError)) throw error
+    diagnostics.push(...error.diagnostics)
+    // Keep going with the defaults so that the catalogue's findings are reported too.
+    config = {dir: cwd, values: structuredClone(CONFIG_DEFAULTS)}
+  }
+  const {registry, diagnostics: pluginFindings} = await loadPluginsCollecting({
+    fromDir: config.dir,
+    plugins: pluginRequests(config.values.plugins),
+    origin: config.file ? displayPath(config.file, cwd) : '(config)',
+  })
+  diagnostics.push(...pluginFindings)
+  const root = path.resolve(config.dir, config.values.suites_dir)
+  const named = (options.files ?? []).map((f) => path.resolve(cwd, f))
+  const outside = named.filter((f) => path.relative(root, f).startsWith('..'))
+  const catalogue = await loadCatalogue({root, extraFiles: outside, registry, cwd, builtInProfilesDir: packagePath('suites', 'profiles')})
+  const reported = named.length > 0 ? dependencies(catalogue, named) : new Set(catalogue.diagnostics.keys())
+  for (const [file, findings] of catalogue.diagnostics) if (reported.has(file)) diagnostics.push(...findings)
+  return {
+    ok: diagnostics.length === 0,
+    config: config.file ? displayPath(config.file, cwd) : undefined,
+    counts: {
+      suites: catalogue.suites.size,
+      scenarios: catalogue.scenarios.size,
+      sets: catalogue.sets.size,
+      profiles: catalogue.profiles.size,
+      files: catalogue.diagnostics.size,
+    },
+    diagnostics: sortDiagnostics(diagnostics),
+  }
+}
+
+/** Named files plus what they reference: a suite's set, scenarios and profile; a set's members. */
+function dependencies(catalogue: Catalogue, named: string[]): Set<string> {
+  const files = new Set(named)
+  const scenarioFile = (id: string): string | undefined => catalogue.scenarios.get(id)?.absolutePath
+  for (const suite of catalogue.suites.values()) {
+    if (!files.has(suite.absolutePath)) continue
+    const {set} = suite.value.scenarios
+    if (set && catalogue.sets.has(set)) files.add(catalogue.sets.get(set)!.absolutePath)
+    for (const id of selectScenarios(suite.value, catalogue)) {
+      const file = scenarioFile(id)
+      if (file) files.add(file)
+    }
+    const profile = suite.value.gate?.profile
+    if (profile && catalogue.profiles.has(profile)) files.add(catalogue.profiles.get(profile)!.absolutePath)
+  }
+  for (const set of catalogue.sets.values()) {
+    if (!files.has(set.absolutePath)) continue
+    for (const id of setMembers(catalogue, set.value.name)) {
+      const file = scenarioFile(id)
+      if (file) files.add(file)
+    }
+  }
+  return files
+}

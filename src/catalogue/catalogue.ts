@@ -1,0 +1,421 @@
+/**
+ * The catalogue: every suite, scenario, set and profile under the suites folder, each validated
+ * against its schema, then checked across files (ids unique, references real, read-only honoured,
+ * placeholders bound, condition parameters valid for their condition).
+ */
+import {stat, readdir} from 'node:fs/promises'
+import path from 'node:path'
+import type {ConditionSpec} from '../plugins/api.js'
+import type {PluginRegistry} from '../plugins/registry.js'
+import {isCapability, isMutation, CAPABILITY_IDS, MUTATION_TAGS} from './capabilities.js'
+import {suggestionSuffix, type Diagnostic} from '../shared/diagnostics.js'
+import {BUILT_IN_VARIABLES, findPlaceholders} from './placeholders.js'
+import {validateDocument, validateWithSchema} from '../shared/schema-validator.js'
+import {profileSchema, type Profile} from './schemas/profile.js'
+import {scenarioSetSchema, type ScenarioSet} from './schemas/scenario-set.js'
+import {scenarioSchema, type Scenario} from './schemas/scenario.js'
+import {suiteSchema, type Suite} from './schemas/suite.js'
+import {displayPath, readSource, type PointerSegment, type SourceDocument} from '../shared/source-document.js'
+
+export type SpecKind = 'suite' | 'scenario' | 'set' | 'profile'
+
+export const SPEC_SCHEMAS = {
+  suite: suiteSchema,
+  scenario: scenarioSchema,
+  set: scenarioSetSchema,
+  profile: profileSchema,
+} as const
+
+export interface SpecFile<T> {
+  kind: SpecKind
+  absolutePath: string
+  document: SourceDocument
+  value: T
+}
+
+export interface Catalogue {
+  root: string
+  scenarios: Map<string, SpecFile<Scenario>>
+  sets: Map<string, SpecFile<ScenarioSet>>
+  profiles: Map<string, SpecFile<Profile>>
+  suites: Map<string, SpecFile<Suite>>
+  /** Findings per absolute file path; a file with findings is not in the maps above. */
+  diagnostics: Map<string, Diagnostic[]>
+}
+
+export interface LoadCatalogueOptions {
+  /** The suites folder. */
+  root: string
+  /** Files outside the folder to load too (validate's arguments). */
+  extraFiles?: string[]
+  /** Conditions come from plugins: their params are checked against each one's schema. */
+  registry: PluginRegistry
+  cwd?: string
+  /** Profiles every project can name (the package's verify_pr, verify_release); a project file of the same name wins. */
+  builtInProfilesDir?: string
+}
+
+export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Catalogue> {
+  const cwd = options.cwd ?? process.cwd()
+  const builtInProfiles =
+    options.builtInProfilesDir && path.relative(options.root, options.builtInProfilesDir).startsWith('..')
+      ? await listYamlFiles(options.builtInProfilesDir)
+      : []
+  const files = new Set([...(await listYamlFiles(options.root)), ...(options.extraFiles ?? []).map((f) => path.resolve(cwd, f))])
+  const catalogue: Catalogue = {
+    root: options.root,
+    scenarios: new Map(),
+    sets: new Map(),
+    profiles: new Map(),
+    suites: new Map(),
+    diagnostics: new Map(),
+  }
+  // A suites folder that is not there is a setting to fix (suites_dir: nope), not an empty catalogue.
+  const root = await stat(options.root).catch(() => undefined)
+  if (!root?.isDirectory()) {
+    catalogue.diagnostics.set(options.root, [{file: displayPath(options.root, cwd), code: 'config', message: `suites_dir: ${root ? 'not a folder' : 'no such folder'} (set suites_dir in the config to the folder of your suites and scenarios)`}])
+  }
+  const parsed = await Promise.all([...files].sort().map(async (file) => ({file, result: await readSource(file, cwd)})))
+  for (const {file, result} of parsed) {
+    const findings: Diagnostic[] = [...result.diagnostics]
+    catalogue.diagnostics.set(file, findings)
+    const document = result.document
+    if (!document) continue
+    const kind = detectKind(file, document, options.root)
+    if (!kind) {
+      findings.push(
+        document.diagnosticAt({line: 1, col: 1}, 'schema', 'cannot tell what this file is: add a "# yaml-language-server: $schema=" line naming suite, scenario, scenario-set or profile, or move it under suites/'),
+      )
+      continue
+    }
+    findings.push(...validateDocument(SPEC_SCHEMAS[kind], document))
+    // Placeholders are checked even in a file with schema errors: all of a file's findings at once.
+    if (kind === 'scenario') findings.push(...checkPlaceholders(document))
+    if (findings.length > 0) continue
+    const spec: SpecFile<never> = {kind, absolutePath: file, document, value: document.data as never}
+    const map = mapFor(catalogue, kind)
+    const key = keyOf(kind, document.data)
+    const existing = map.get(key)
+    if (existing) {
+      const first = existing.document.positionOf(['id' in (existing.value as object) ? 'id' : 'name'])
+      findings.push(
+        document.diagnostic(
+          [kind === 'scenario' ? 'id' : 'name'],
+          'duplicate_id',
+          `duplicate ${kind} ${kind === 'scenario' ? 'id' : 'name'} "${key}" (first defined at ${existing.document.file}:${first.line}:${first.col})`,
+        ),
+      )
+      continue
+    }
+    map.set(key, spec)
+  }
+  for (const file of builtInProfiles) {
+    const {document} = await readSource(file, cwd)
+    const value = document?.data as Profile | undefined
+    if (document && value && !catalogue.profiles.has(value.name) && validateDocument(profileSchema, document).length === 0) {
+      catalogue.profiles.set(value.name, {kind: 'profile', absolutePath: file, document, value})
+    }
+  }
+  for (const scenario of catalogue.scenarios.values()) {
+    addFindings(catalogue, scenario, checkScenario(scenario, options.registry))
+  }
+  for (const set of catalogue.sets.values()) addFindings(catalogue, set, checkSet(set, catalogue))
+  for (const suite of catalogue.suites.values()) addFindings(catalogue, suite, checkSuite(suite, catalogue, options.registry))
+  return catalogue
+}
+
+function addFindings(catalogue: Catalogue, spec: SpecFile<unknown>, findings: Diagnostic[]): void {
+  catalogue.diagnostics.get(spec.absolutePath)!.push(...findings)
+}
+
+function mapFor(catalogue: Catalogue, kind: SpecKind): Map<string, SpecFile<unknown>> {
+  const maps = {suite: catalogue.suites, scenario: catalogue.scenarios, set: catalogue.sets, profile: catalogue.profiles}
+  return maps[kind]
+}
+
+function keyOf(kind: SpecKind, data: unknown): string {
+  const value = data as {id?: string; name?: string}
+  return kind === 'scenario' ? value.id! : value.name!
+}
+
+async function listYamlFiles(root: string): Promise<string[]> {
+  let entries
+  try {
+    entries = await readdir(root, {recursive: true, withFileTypes: true})
+  } catch {
+    return []
+  }
+  return entries
+    .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
+    .map((e) => path.join(e.parentPath, e.name))
+}
+
+const SCHEMA_COMMENT = /^#\s*yaml-language-server:\s*\$schema=\S*?([a-z-]+)\.schema\.json/m
+const KIND_BY_SCHEMA: Record<string, SpecKind> = {suite: 'suite', scenario: 'scenario', 'scenario-set': 'set', profile: 'profile'}
+const KIND_BY_FOLDER: Record<string, SpecKind> = {scenarios: 'scenario', sets: 'set', profiles: 'profile'}
+
+/** The $schema comment says what a file is; without one, its place under the suites folder does. */
+export function detectKind(file: string, document: SourceDocument, root: string): SpecKind | undefined {
+  const comment = SCHEMA_COMMENT.exec(document.headerText())
+  if (comment && KIND_BY_SCHEMA[comment[1]!]) return KIND_BY_SCHEMA[comment[1]!]
+  const relative = path.relative(root, file)
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined
+  const [first, ...rest] = relative.split(path.sep)
+  if (rest.length === 0) return 'suite'
+  return KIND_BY_FOLDER[first!]
+}
+
+export function isMutationScenario(scenario: Scenario): boolean {
+  return (scenario.tags ?? []).some((tag) => (MUTATION_TAGS as readonly string[]).includes(tag))
+}
+
+function checkScenario(spec: SpecFile<Scenario>, registry: PluginRegistry): Diagnostic[] {
+  const {document, value: scenario} = spec
+  const findings: Diagnostic[] = []
+  const stem = path.basename(spec.absolutePath).replace(/\.ya?ml$/, '')
+  if (stem !== scenario.id) {
+    findings.push(document.diagnostic(['id'], 'schema', `scenario id "${scenario.id}" does not match its file name "${stem}"`))
+  }
+  const capabilityHint = (id: string): string => suggestionSuffix(id, CAPABILITY_IDS.filter((c) => c.split('.')[0] === id.split('.')[0]))
+  const tagged = isMutationScenario(scenario)
+  if (scenario.type === 'atomic') {
+    const {assertions} = scenario
+    if (!isCapability(scenario.task)) {
+      findings.push(document.diagnostic(['task'], 'unknown_reference', `unknown capability "${scenario.task}"${capabilityHint(scenario.task)}`))
+    } else if (isMutation(scenario.task) && !tagged) {
+      findings.push(document.diagnostic(['task'], 'read_only', `task "${scenario.task}" changes GitHub: tag the scenario "mutation"`))
+    }
+    if (assertions.expected_outcome === 'expected_error' && !assertions.expected_error_code) {
+      findings.push(document.diagnostic(['assertions'], 'schema', 'expected_outcome "expected_error" needs expected_error_code'))
+    }
+    if (assertions.max_tool_calls !== undefined && assertions.max_tool_calls < (assertions.min_tool_calls ?? 1)) {
+      findings.push(document.diagnostic(['assertions', 'max_tool_calls'], 'schema', `max_tool_calls ${assertions.max_tool_calls} is below min_tool_calls ${assertions.min_tool_calls ?? 1}`))
+    }
+  } else {
+    const expected = scenario.assertions.expected_capabilities ?? []
+    expected.forEach((id, i) => {
+      if (!isCapability(id)) {
+        findings.push(document.diagnostic(['assertions', 'expected_capabilities', i], 'unknown_reference', `unknown capability "${id}"${capabilityHint(id)}`))
+      }
+    })
+    if (!tagged && expected.some(isMutation)) {
+      findings.push(document.diagnostic(['tags'], 'read_only', `expected capabilities change GitHub (${expected.filter(isMutation).join(', ')}): tag the scenario "mutation"`))
+    }
+    scenario.assertions.checkpoints.forEach((checkpoint, i) => {
+      const at: PointerSegment[] = ['assertions', 'checkpoints', i]
+      if (!isCapability(checkpoint.task)) {
+        findings.push(document.diagnostic([...at, 'task'], 'unknown_reference', `unknown checkpoint task "${checkpoint.task}"${capabilityHint(checkpoint.task)}`))
+      } else if (isMutation(checkpoint.task)) {
+        findings.push(document.diagnostic([...at, 'task'], 'schema', `checkpoint task "${checkpoint.task}" changes GitHub; checkpoints only read`))
+      }
+      findings.push(...checkCondition(checkpoint.condition, [...at, 'condition'], document, registry))
+    })
+    const names = scenario.assertions.checkpoints.map((c) => c.name)
+    names.forEach((name, i) => {
+      if (names.indexOf(name) !== i) {
+        findings.push(document.diagnostic(['assertions', 'checkpoints', i, 'name'], 'duplicate_id', `duplicate checkpoint name "${name}"`))
+      }
+    })
+  }
+  return findings
+}
+
+/** Every `{{name}}` in prompts, inputs, checkpoints and reference plans must be bound. */
+function checkPlaceholders(document: SourceDocument): Diagnostic[] {
+  const data = document.data
+  if (typeof data !== 'object' || data === null) return []
+  const scenario = data as Record<string, unknown>
+  const fixture = (scenario.fixture ?? {}) as {bindings?: unknown}
+  const bindings = typeof fixture.bindings === 'object' && fixture.bindings !== null ? Object.keys(fixture.bindings) : []
+  const variables = new Set<string>([...BUILT_IN_VARIABLES, ...bindings])
+  const findings: Diagnostic[] = []
+  for (const key of ['prompt', 'input', 'assertions', 'reference']) {
+    for (const use of findPlaceholders(scenario[key], [key])) {
+      if (variables.has(use.name)) continue
+      findings.push(
+        document.diagnosticAt(
+          document.positionOfText(use.path, use.text),
+          'unbound_placeholder',
+          `unbound placeholder ${use.text}: bind "${use.name}" in fixture.bindings${suggestionSuffix(use.name, variables)}`,
+        ),
+      )
+    }
+  }
+  return findings
+}
+
+/** A condition's params against its plugin's schema; nested conditions (every, some, custom) too. */
+export function checkCondition(
+  spec: ConditionSpec,
+  at: PointerSegment[],
+  document: SourceDocument,
+  registry: PluginRegistry,
+): Diagnostic[] {
+  const condition = registry.condition(spec.type)
+  if (!condition) {
+    return [document.diagnostic([...at, 'type'], 'unknown_reference', `unknown condition "${spec.type}"${suggestionSuffix(spec.type, registry.conditionNames())}`)]
+  }
+  const {type: _type, ...params} = spec
+  const pointer = '/' + at.map(String).join('/')
+  const findings = validateWithSchema(condition.paramsSchema, params, document, pointer, `condition ${spec.type}`).map((d) => ({
+    ...d,
+    code: d.code === 'schema' || d.code === 'unknown_key' ? ('condition_params' as const) : d.code,
+  }))
+  if (findings.length > 0) return findings
+  const nested = (['where', 'condition'] as const).filter((key) => typeof params[key] === 'object' && params[key] !== null)
+  if (nested.length > 0) {
+    return nested.flatMap((key) => checkCondition(params[key] as ConditionSpec, [...at, key], document, registry))
+  }
+  if (spec.type === 'custom') {
+    const scorer = String(params.scorer)
+    const target = registry.condition(scorer)
+    if (!target || scorer === 'custom') {
+      return [document.diagnostic([...at, 'scorer'], 'unknown_reference', `unknown scorer "${scorer}": no plugin registers a condition by that name${suggestionSuffix(scorer, registry.conditionNames())}`)]
+    }
+    return validateWithSchema(target.paramsSchema, params.params ?? {}, document, pointer + '/params', `scorer ${scorer}`).map((d) => ({
+      ...d,
+      code: 'condition_params' as const,
+    }))
+  }
+  return []
+}
+
+/** A set's members, its includes expanded (cycles are reported by checkSet, and cut here). */
+export function setMembers(catalogue: Catalogue, name: string, seen = new Set<string>()): string[] {
+  const set = catalogue.sets.get(name)
+  if (!set || seen.has(name)) return []
+  seen.add(name)
+  const members = [...(set.value.scenarios ?? [])]
+  for (const included of set.value.include ?? []) members.push(...setMembers(catalogue, included, seen))
+  return [...new Set(members)]
+}
+
+function checkSet(spec: SpecFile<ScenarioSet>, catalogue: Catalogue): Diagnostic[] {
+  const {document, value: set} = spec
+  const findings: Diagnostic[] = []
+  const stem = path.basename(spec.absolutePath).replace(/\.ya?ml$/, '')
+  if ((set.scenarios ?? []).length === 0 && (set.include ?? []).length === 0) {
+    findings.push(document.diagnostic(['name'], 'schema', `set "${set.name}" lists no scenarios and includes no set`))
+  }
+  if (stem !== set.name) findings.push(document.diagnostic(['name'], 'schema', `set name "${set.name}" does not match its file name "${stem}"`))
+  ;(set.scenarios ?? []).forEach((id, i) => {
+    if (!catalogue.scenarios.has(id) && !catalogue.diagnostics.get(scenarioFile(catalogue, id) ?? '')?.length) {
+      findings.push(document.diagnostic(['scenarios', i], 'unknown_reference', `unknown scenario "${id}" in set "${set.name}"${suggestionSuffix(id, catalogue.scenarios.keys())}`))
+    }
+  })
+  ;(set.include ?? []).forEach((name, i) => {
+    if (!catalogue.sets.has(name)) {
+      findings.push(document.diagnostic(['include', i], 'unknown_reference', `unknown set "${name}"${suggestionSuffix(name, catalogue.sets.keys())}`))
+    } else if (includesSet(catalogue, name, set.name, new Set())) {
+      findings.push(document.diagnostic(['include', i], 'unknown_reference', `set "${name}" includes "${set.name}" back: sets may not include each other in a cycle`))
+    }
+  })
+  if (set.read_only) {
+    for (const id of setMembers(catalogue, set.name)) {
+      const scenario = catalogue.scenarios.get(id)
+      if (scenario && isMutationScenario(scenario.value)) {
+        const index = (set.scenarios ?? []).indexOf(id)
+        findings.push(document.diagnostic(index >= 0 ? ['scenarios', index] : ['read_only'], 'read_only', `set "${set.name}" is read-only but "${id}" is tagged mutation`))
+      }
+    }
+  }
+  return findings
+}
+
+/** A scenario file that failed to load still counts as known, so its set is not blamed for it. */
+function scenarioFile(catalogue: Catalogue, id: string): string | undefined {
+  return [...catalogue.diagnostics.keys()].find((file) => path.basename(file).replace(/\.ya?ml$/, '') === id)
+}
+
+function includesSet(catalogue: Catalogue, from: string, target: string, seen: Set<string>): boolean {
+  if (from === target) return true
+  if (seen.has(from)) return false
+  seen.add(from)
+  return (catalogue.sets.get(from)?.value.include ?? []).some((next) => includesSet(catalogue, next, target, seen))
+}
+
+const GLOB = /[*?]/
+
+function globToRegExp(glob: string): RegExp {
+  return new RegExp('^' + glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.') + '$')
+}
+
+/** The scenario ids a suite selects, in catalogue order: its set, ids and globs, minus exclusions. */
+export function unknownModeMessage(name: string, registry: PluginRegistry): string {
+  return `unknown mode "${name}": no plugin provides it${suggestionSuffix(name, registry.modeNames())} (modes: ${registry.modeNames().join(', ')})`
+}
+
+export function selectScenarios(suite: Suite, catalogue: Catalogue): string[] {
+  const selected: string[] = []
+  if (suite.scenarios.set) selected.push(...setMembers(catalogue, suite.scenarios.set))
+  for (const entry of suite.scenarios.ids ?? []) {
+    if (GLOB.test(entry)) {
+      const pattern = globToRegExp(entry)
+      selected.push(...[...catalogue.scenarios.keys()].sort().filter((id) => pattern.test(id)))
+    } else selected.push(entry)
+  }
+  const excluded = (suite.scenarios.exclude ?? []).map((e) => (GLOB.test(e) ? globToRegExp(e) : new RegExp(`^${e}$`)))
+  return [...new Set(selected)].filter((id) => !excluded.some((pattern) => pattern.test(id)))
+}
+
+function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: PluginRegistry): Diagnostic[] {
+  const {document, value: suite} = spec
+  const findings: Diagnostic[] = []
+  if (suite.scenarios.set && !catalogue.sets.has(suite.scenarios.set)) {
+    findings.push(document.diagnostic(['scenarios', 'set'], 'unknown_reference', `unknown set "${suite.scenarios.set}"${suggestionSuffix(suite.scenarios.set, catalogue.sets.keys())}`))
+  }
+  ;(suite.scenarios.ids ?? []).forEach((entry, i) => {
+    const matches = GLOB.test(entry) ? [...catalogue.scenarios.keys()].some((id) => globToRegExp(entry).test(id)) : catalogue.scenarios.has(entry)
+    if (!matches) {
+      findings.push(document.diagnostic(['scenarios', 'ids', i], 'unknown_reference', GLOB.test(entry) ? `pattern "${entry}" matches no scenario` : `unknown scenario "${entry}"${suggestionSuffix(entry, catalogue.scenarios.keys())}`))
+    }
+  })
+  if (findings.length === 0 && selectScenarios(suite, catalogue).length === 0) {
+    findings.push(document.diagnostic(['scenarios'], 'unknown_reference', 'the suite selects no scenario'))
+  }
+  const modeNames = suite.modes.map((m) => (typeof m === 'string' ? m : m.name))
+  modeNames.forEach((name, i) => {
+    if (modeNames.indexOf(name) !== i) findings.push(document.diagnostic(['modes', i], 'duplicate_id', `mode "${name}" is listed twice`))
+  })
+  suite.modes.forEach((ref, i) => {
+    const name = typeof ref === 'string' ? ref : ref.name
+    const mode = registry.mode(name)
+    if (!mode) {
+      const path = typeof ref === 'string' ? ['modes', i] : ['modes', i, 'name']
+      findings.push(document.diagnostic(path, 'unknown_reference', unknownModeMessage(name, registry)))
+    }
+    // Modes are plugins: where one is registered its options are checked here, at their place in the suite.
+    if (mode && typeof ref === 'object' && ref.options) {
+      findings.push(...validateWithSchema(mode.optionsSchema, ref.options, document, `/modes/${i}/options`, `mode ${name} options`))
+    }
+  })
+  const provider = suite.provider
+  const providerName = typeof provider === 'string' ? provider : provider?.name
+  if (providerName && !registry.provider(providerName)) {
+    findings.push(document.diagnostic(typeof provider === 'string' ? ['provider'] : ['provider', 'name'], 'unknown_reference', `unknown provider "${providerName}"${suggestionSuffix(providerName, registry.providerNames())} (providers: ${registry.providerNames().join(', ')})`))
+  }
+  if (typeof provider === 'object' && provider.options) {
+    const plugin = registry.provider(provider.name)
+    if (plugin) findings.push(...validateWithSchema(plugin.optionsSchema, provider.options, document, '/provider/options', `provider ${provider.name} options`))
+  }
+  const profile = suite.gate?.profile
+  if (profile && !catalogue.profiles.has(profile)) {
+    findings.push(document.diagnostic(['gate', 'profile'], 'unknown_reference', `unknown profile "${profile}"${suggestionSuffix(profile, catalogue.profiles.keys())}`))
+  }
+  for (const role of ['baseline', 'candidate'] as const) {
+    const mode = suite.gate?.[role]
+    if (mode && !modeNames.includes(mode)) {
+      findings.push(document.diagnostic(['gate', role], 'unknown_reference', `gate ${role} "${mode}" is not one of the suite's modes (${modeNames.join(', ')})`))
+    }
+  }
+  const readOnlySets = suite.scenarios.set && catalogue.sets.get(suite.scenarios.set)?.value.read_only
+  if (suite.read_only || readOnlySets) {
+    for (const id of selectScenarios(suite, catalogue)) {
+      const scenario = catalogue.scenarios.get(id)
+      if (scenario && isMutationScenario(scenario.value)) {
+        findings.push(document.diagnostic(suite.read_only ? ['read_only'] : ['scenarios', 'set'], 'read_only', `the suite is read-only but selects "${id}", which is tagged mutation`))
+      }
+    }
+  }
+  return findings
+}

@@ -1,0 +1,28 @@
+/**
+ * How to start the npm GitHub MCP server (@modelcontextprotocol/server-github) against a GitHub API
+ * it does not know about: the server hard-codes https://api.github.com, so a `node --import` preload
+ * shipped in this package rewrites that origin in fetch.
+ */
+import path from 'node:path'
+import {fileURLToPath, pathToFileURL} from 'node:url'
+import {resolve} from 'import-meta-resolve'
+import {packagePath} from '../shared/package-paths.js'
+
+export interface StdioServer {
+  command: string
+  args: string[]
+  env: Record<string, string>
+}
+
+export const GITHUB_API_ORIGIN_PRELOAD = packagePath('preload', 'github-api-origin.mjs')
+
+export function npmGithubMcpServer(apiUrl: string, token: string): StdioServer {
+  // The package has a bin and no main entry: find it through its package.json.
+  const manifest = fileURLToPath(resolve('@modelcontextprotocol/server-github/package.json', import.meta.url))
+  const entry = path.join(path.dirname(manifest), 'dist', 'index.js')
+  return {
+    command: process.execPath,
+    args: ['--import', pathToFileURL(GITHUB_API_ORIGIN_PRELOAD).href, entry],
+    env: {GITHUB_PERSONAL_ACCESS_TOKEN: token, GHX_BENCH_GITHUB_API_URL: apiUrl},
+  }
+}

@@ -1,0 +1,484 @@
+/**
+ * Pull request fixtures. Each lives on its own branch (named after the seed, so seeding finds it
+ * again) with a file that gives the scenario something to review. Those the agent must review are
+ * opened by the second identity (GitHub refuses "request changes" on your own pull request); those
+ * whose threads the agent must answer are opened by the agent and commented by the second identity.
+ */
+import type {GithubClient} from '../github/client.js'
+import {clientFor, commentText, ensureLabels, FIXTURE_LABEL, reactionText, repoParams, seedLabel, type FixtureContext} from './context.js'
+import {sorted, type Snapshot} from './digest.js'
+import {removeReactions} from './issues.js'
+
+export interface ThreadSeed {
+  line: number
+  body: string
+  resolved: boolean
+}
+
+interface PullKind {
+  branch: (seedId: string) => string
+  title: (seedId: string) => string
+  path: string
+  /** The file's text; it names the seed, so a fixture merged by one run leaves the next one a real diff. */
+  content: (seedId: string) => string
+  /** Who opens it: the agent, or the second identity. */
+  author: 'agent' | 'second'
+  /** Review threads the second identity starts, in order. */
+  threads: ThreadSeed[]
+  /** Advance the base branch after the branch is cut, so the pull request is behind (branch update). */
+  baseMovesOn?: boolean
+}
+
+const lines = (count: number, text: (n: number) => string) => Array.from({length: count}, (_, i) => text(i + 1)).join('\n') + '\n'
+
+export const STATS_WITH_BUGS = [
+  'export function average(values: number[]): number {',
+  '  let sum = 0',
+  '  for (const v of values) sum += v',
+  '  return sum / values.length // divides by zero on an empty array',
+  '}',
+  '',
+  'export async function fetchScore(url: string): Promise<number> {',
+  '  const response = fetch(url) // missing await',
+  '  return Number(response)',
+  '}',
+  '',
+  "export const databasePassword = 'hunter2' // hard-coded secret",
+  '',
+].join('\n')
+
+export const HELPERS_WITH_BUGS = [
+  "import { readFileSync } from 'node:fs'",
+  '',
+  'export const config = JSON.parse(readFileSync(process.argv[2])) // no encoding: parses a Buffer',
+  '',
+  'export function divide(a: number, b: number): number {',
+  '  if (b === 0) return 0',
+  '  return a / 0 // ignores b',
+  '}',
+  '',
+  'export function waitForReady(check: () => boolean): void {',
+  '  while (true) {} // never exits',
+  '}',
+  '',
+  'export function first<T>(items: T[]): T {',
+  '  return items[1] // off by one',
+  '}',
+  '',
+].join('\n')
+
+const PULL_KINDS = {
+  pr: {
+    branch: (seedId: string) => `bench-seed-${seedId}`,
+    title: (seedId: string) => `Benchmark fixture PR (bench-seed:${seedId})`,
+    path: '.bench/seed.md',
+    content: (seedId: string) => `# Benchmark fixture ${seedId}\n\nA change for pull request scenarios.\n`,
+    author: 'agent',
+    threads: [{line: 1, body: 'Could this title be clearer?', resolved: false}],
+    baseMovesOn: true,
+  },
+  pr_with_bugs: {
+    branch: (seedId: string) => `bench-bugs-seed-${seedId}`,
+    title: (seedId: string) => `Add stats helpers (bench-seed:${seedId})`,
+    path: 'src/utils/stats.ts',
+    content: () => STATS_WITH_BUGS,
+    author: 'second',
+    threads: [],
+  },
+  pr_with_changes: {
+    branch: (seedId: string) => `bench-changes-seed-${seedId}`,
+    title: (seedId: string) => `Add helpers (bench-seed:${seedId})`,
+    path: 'src/utils/helpers.ts',
+    content: () => HELPERS_WITH_BUGS,
+    author: 'second',
+    threads: [],
+  },
+  pr_with_reviews: {
+    branch: (seedId: string) => `bench-review-seed-${seedId}`,
+    title: (seedId: string) => `Refactor review helpers (bench-seed:${seedId})`,
+    path: 'src/utils/review-helpers.ts',
+    content: () => lines(24, (n) => `export const value${n} = ${n}`),
+    author: 'agent',
+    threads: [2, 3, 16, 20].map((line, i) => ({line, body: `Please name value${line} after what it means.`, resolved: i === 0})),
+  },
+  pr_with_mixed_threads: {
+    branch: (seedId: string) => `bench-mixed-seed-${seedId}`,
+    title: (seedId: string) => `Mixed review threads (bench-seed:${seedId})`,
+    path: 'src/utils/mixed-helpers.ts',
+    content: () => lines(28, (n) => `export function helper${n}(input: unknown): unknown { return input }`),
+    author: 'agent',
+    threads: [2, 6, 10, 14, 18, 22, 26].map((line, i) => ({line, body: `helper${line} needs a typed input.`, resolved: i < 4})),
+  },
+} satisfies Record<string, PullKind>
+
+export type PullKindName = keyof typeof PULL_KINDS
+export const PULL_KIND_NAMES = Object.keys(PULL_KINDS) as PullKindName[]
+
+export interface PullResource {
+  number: number
+  id: number
+  node_id: string
+  url: string
+  head: string
+  seeded: {
+    title: string
+    body: string
+    head_sha: string
+    threads: Array<ThreadSeed & {id: string; comment_id: number}>
+    /** The base branch, labels, assignees and draft state (absent in manifests written before reset restored them). */
+    base?: string
+    labels?: string[]
+    assignees?: string[]
+    draft?: boolean
+  }
+  [extra: string]: unknown
+}
+
+function client(ctx: FixtureContext, who: 'agent' | 'second'): GithubClient {
+  return who === 'agent' ? ctx.agent : ctx.second
+}
+
+/** Finds this seed's pull request of the kind (or opens it), then resets it to its seeded state. */
+/**
+ * Creates or updates a file on a branch. The file may already be there (a fixture pull request of
+ * this kind was merged by an earlier run, or the base was moved on before): then it is an update.
+ */
+async function writeFile(ctx: FixtureContext, author: FixtureContext['agent'], file: {path: string; branch: string; message: string; content: string}): Promise<void> {
+  const repo = repoParams(ctx)
+  const sha = await ctx.agent.rest.repos.getContent({...repo, path: file.path, ref: file.branch}).then((r) => (Array.isArray(r.data) ? undefined : r.data.sha), () => undefined)
+  await author.rest.repos.createOrUpdateFileContents({...repo, path: file.path, branch: file.branch, message: file.message, content: Buffer.from(file.content).toString('base64'), ...(sha ? {sha} : {})})
+}
+
+export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix = ''): Promise<PullResource> {
+  const definition: PullKind = PULL_KINDS[kind]
+  const seedId = ctx.seedId + suffix
+  const branch = definition.branch(seedId)
+  const title = definition.title(seedId)
+  const body = `Fixture for ghx-bench scenarios (${kind}).`
+  const author = client(ctx, definition.author)
+  const repo = repoParams(ctx)
+  await ensureLabels(ctx, [FIXTURE_LABEL, seedLabel(ctx.seedId)])
+  const open = await ctx.agent.paginate(ctx.agent.rest.pulls.list, {...repo, state: 'open', head: `${ctx.owner}:${branch}`, per_page: 100})
+  const {data: repository} = await ctx.agent.rest.repos.get(repo)
+  const base = repository.default_branch
+  let pull: {number: number; id: number; node_id: string; html_url: string; head: {sha: string}} | undefined = open[0]
+  if (!pull) {
+    const baseSha = (await ctx.agent.rest.git.getRef({...repo, ref: `heads/${base}`})).data.object.sha
+    const branchExists = await ctx.agent.rest.git.getRef({...repo, ref: `heads/${branch}`}).then(() => true, () => false)
+    if (!branchExists) {
+      await author.rest.git.createRef({...repo, ref: `refs/heads/${branch}`, sha: baseSha})
+      await writeFile(ctx, author, {path: definition.path, branch, message: `Fixture ${kind}`, content: definition.content(seedId)})
+    }
+    const created: {number: number; id: number; node_id: string; html_url: string; head: {sha: string}} = (await author.rest.pulls.create({...repo, title, body, head: branch, base})).data
+    pull = created
+    await ctx.agent.rest.issues.addLabels({...repo, issue_number: created.number, labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name]})
+    if (definition.baseMovesOn) {
+      await writeFile(ctx, ctx.agent, {path: `.bench/main-${seedId}.md`, branch: base, message: 'Move the base on', content: `${seedId} ${Date.now()}\n`})
+    }
+  }
+  const current = pull
+  // The seeded head is the fixture's own commit: a pull request found again may carry commits a run pushed (one killed before its reset).
+  const headSha = open[0] ? ((await fixtureCommit(ctx, current.number, `Fixture ${kind}`)) ?? current.head.sha) : current.head.sha
+  // Threads the fixture lacks are started, in order: a seeding interrupted after the pull request was opened completes here.
+  const started = await listThreads(ctx, current.number)
+  for (const thread of definition.threads.slice(started.length)) {
+    await ctx.second.rest.pulls.createReviewComment({...repo, pull_number: current.number, body: thread.body, path: definition.path, line: thread.line, side: 'RIGHT', commit_id: current.head.sha})
+  }
+  const threads = started.length < definition.threads.length ? await listThreads(ctx, current.number) : started
+  const resource: PullResource = {
+    number: current.number,
+    id: current.id,
+    node_id: current.node_id,
+    url: current.html_url,
+    head: branch,
+    seeded: {
+      title,
+      body,
+      head_sha: headSha,
+      threads: definition.threads.map((seed, i) => ({...seed, id: threads[i]!.id, comment_id: threads[i]!.firstCommentId})),
+      base,
+      labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name],
+      assignees: [],
+      draft: false,
+    },
+  }
+  const resolvedThread = resource.seeded.threads.find((t) => t.resolved)
+  const unresolvedThread = resource.seeded.threads.find((t) => !t.resolved)
+  if (resolvedThread) resource.resolved_thread_id = resolvedThread.id
+  if (unresolvedThread) resource.unresolved_thread_id = unresolvedThread.id
+  if (definition.threads.length > 0) {
+    resource.thread_count = definition.threads.length
+    resource.resolved_count = definition.threads.filter((t) => t.resolved).length
+    resource.unresolved_count = definition.threads.filter((t) => !t.resolved).length
+  }
+  await resetPull(ctx, resource)
+  return resource
+}
+
+/** The newest commit of the pull request with the fixture's own message. */
+async function fixtureCommit(ctx: FixtureContext, number: number, message: string): Promise<string | undefined> {
+  const commits = await ctx.agent.paginate(ctx.agent.rest.pulls.listCommits, {...repoParams(ctx), pull_number: number, per_page: 100})
+  return commits.filter((c) => c.commit.message === message).at(-1)?.sha
+}
+
+interface ThreadInfo {
+  id: string
+  isResolved: boolean
+  firstCommentId: number
+  replies: number[]
+}
+
+async function listThreads(ctx: FixtureContext, number: number): Promise<ThreadInfo[]> {
+  const data = await ctx.agent.graphql<{
+    repository: {pullRequest: {reviewThreads: {nodes: Array<{id: string; isResolved: boolean; comments: {nodes: Array<{databaseId: number}>}}>}}}
+  }>(
+    'query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { pullRequest(number: $number) { reviewThreads(first: 100) { nodes { id isResolved comments(first: 100) { nodes { databaseId } } } } } } }',
+    {owner: ctx.owner, name: ctx.name, number},
+  )
+  return data.repository.pullRequest.reviewThreads.nodes.map((t) => ({
+    id: t.id,
+    isResolved: t.isResolved,
+    firstCommentId: t.comments.nodes[0]!.databaseId,
+    replies: t.comments.nodes.slice(1).map((c) => c.databaseId),
+  }))
+}
+
+// ---- reading the state --------------------------------------------------------------------------
+
+interface Reaction {
+  content: string
+  login: string | null
+}
+
+interface ThreadComment {
+  id: number
+  node_id: string
+  login: string | null
+  body: string
+  reactions: Reaction[]
+}
+
+export interface PullState {
+  node_id: string
+  title: string
+  body: string
+  /** open, closed, or merged. */
+  state: string
+  draft: boolean
+  base: string
+  head: string
+  head_sha: string
+  labels: string[]
+  assignees: string[]
+  /** Users, and teams as `team:<slug>`. */
+  requested_reviewers: string[]
+  reviews: Array<{id: number; state: string; login: string | null; body: string}>
+  threads: Array<{id: string; path: string; line: number | null; resolved: boolean; comments: ThreadComment[]}>
+  comments: Array<{id: number; text: string}>
+  reactions: Reaction[]
+}
+
+type GraphReactions = {nodes: Array<{content: string; user: {login: string} | null}>}
+
+const PULL_GRAPH = `query($owner: String!, $name: String!, $number: Int!) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      id
+      isDraft
+      reactions(first: 100) { nodes { content user { login } } }
+      reviewThreads(first: 100) {
+        nodes {
+          id isResolved path line
+          comments(first: 100) { nodes { id databaseId body author { login } reactions(first: 100) { nodes { content user { login } } } } }
+        }
+      }
+    }
+  }
+}`
+
+const reactionsOf = (graph: GraphReactions): Reaction[] => graph.nodes.map((r) => ({content: r.content, login: r.user?.login ?? null}))
+
+/** Everything a scenario may change on a pull request, read through REST and GraphQL. */
+export async function readPullState(ctx: FixtureContext, number: number): Promise<PullState> {
+  const repo = repoParams(ctx)
+  const {agent} = ctx
+  const [pull, reviews, comments, graph] = await Promise.all([
+    agent.rest.pulls.get({...repo, pull_number: number}).then((r) => r.data),
+    agent.paginate(agent.rest.pulls.listReviews, {...repo, pull_number: number, per_page: 100}),
+    agent.paginate(agent.rest.issues.listComments, {...repo, issue_number: number, per_page: 100}),
+    agent.graphql<{
+      repository: {
+        pullRequest: {
+          id: string
+          isDraft: boolean
+          reactions: GraphReactions
+          reviewThreads: {
+            nodes: Array<{
+              id: string
+              isResolved: boolean
+              path: string
+              line: number | null
+              comments: {nodes: Array<{id: string; databaseId: number; body: string; author: {login: string} | null; reactions: GraphReactions}>}
+            }>
+          }
+        }
+      }
+    }>(PULL_GRAPH, {owner: ctx.owner, name: ctx.name, number}),
+  ])
+  const node = graph.repository.pullRequest
+  return {
+    node_id: node.id,
+    title: pull.title,
+    body: pull.body ?? '',
+    state: pull.merged ? 'merged' : pull.state,
+    draft: node.isDraft,
+    base: pull.base.ref,
+    head: pull.head.ref,
+    head_sha: pull.head.sha,
+    labels: pull.labels.map((l) => l.name),
+    assignees: (pull.assignees ?? []).map((a) => a.login),
+    requested_reviewers: [...(pull.requested_reviewers ?? []).map((u) => u.login), ...(pull.requested_teams ?? []).map((t) => `team:${t.slug}`)],
+    reviews: reviews.map((r) => ({id: r.id, state: r.state, login: r.user?.login ?? null, body: r.body ?? ''})),
+    threads: node.reviewThreads.nodes.map((t) => ({
+      id: t.id,
+      path: t.path,
+      line: t.line,
+      resolved: t.isResolved,
+      comments: t.comments.nodes.map((c) => ({id: c.databaseId, node_id: c.id, login: c.author?.login ?? null, body: c.body, reactions: reactionsOf(c.reactions)})),
+    })),
+    comments: comments.map((c) => ({id: c.id, text: commentText(c)})),
+    reactions: reactionsOf(node.reactions),
+  }
+}
+
+const reactionTexts = (reactions: Reaction[]) => sorted(reactions.map((r) => reactionText({content: r.content, user: r.login === null ? null : {login: r.login}})))
+
+/**
+ * The pull request's normalized state. Reviews are listed by state, author and body; a COMMENTED
+ * review without a body only carries comments, which the threads show (a thread reply makes one,
+ * and deleting the reply cannot remove it). Threads are keyed by `path:line`.
+ */
+export function pullSnapshot(state: PullState): Snapshot {
+  const threads: Record<string, Snapshot> = {}
+  for (const thread of state.threads) {
+    let key = `${thread.path}:${thread.line ?? 'file'}`
+    for (let n = 2; threads[key]; n++) key = `${thread.path}:${thread.line ?? 'file'} (${n})`
+    threads[key] = {
+      resolved: thread.resolved,
+      comments: thread.comments.map((c) => `${c.login ?? 'ghost'}: ${c.body}`),
+      reactions: reactionTexts(thread.comments.flatMap((c) => c.reactions)),
+    }
+  }
+  return {
+    title: state.title,
+    body: state.body,
+    state: state.state,
+    draft: state.draft,
+    base: state.base,
+    head: state.head,
+    head_sha: state.head_sha,
+    labels: sorted(state.labels),
+    assignees: sorted(state.assignees),
+    requested_reviewers: sorted(state.requested_reviewers),
+    reviews: sorted(state.reviews.filter((r) => r.state !== 'COMMENTED' || r.body).map((r) => `${r.state} by ${r.login ?? 'ghost'}${r.body ? `: ${r.body}` : ''}`)),
+    threads,
+    comments: state.comments.map((c) => c.text),
+    reactions: reactionTexts(state.reactions),
+  }
+}
+
+export async function snapshotPull(ctx: FixtureContext, resource: PullResource): Promise<Snapshot> {
+  return pullSnapshot(await readPullState(ctx, resource.number))
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => sorted(a.map((s) => s.toLowerCase())).join('\n') === sorted(b.map((s) => s.toLowerCase())).join('\n')
+
+/**
+ * Back to the seeded state: the head branch at its seeded commit (recreated if deleted), title, body,
+ * base, open, not a draft, the seeded labels and no assignees, no requested reviewers, no pending
+ * review, no conversation comments or reactions, the seeded threads with their seeded resolution,
+ * bodies and no replies or reactions, no other review comments. Submitted reviews and merges cannot
+ * be undone on GitHub: scenarios that make them seed per iteration instead (the digest reports them).
+ */
+export async function resetPull(ctx: FixtureContext, resource: PullResource): Promise<void> {
+  const repo = repoParams(ctx)
+  const {seeded} = resource
+  const state = await readPullState(ctx, resource.number)
+  const merged = state.state === 'merged'
+  if (!merged) {
+    // Before reopening: GitHub reopens a pull request only while its head branch exists.
+    const branch = await ctx.agent.rest.git.getRef({...repo, ref: `heads/${resource.head}`}).then((r) => r.data.object.sha, () => undefined)
+    if (branch === undefined) await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${resource.head}`, sha: seeded.head_sha})
+    else if (branch !== seeded.head_sha) await ctx.agent.rest.git.updateRef({...repo, ref: `heads/${resource.head}`, sha: seeded.head_sha, force: true})
+  }
+  const update: {title?: string; body?: string; base?: string; state?: 'open'} = {}
+  if (state.title !== seeded.title) update.title = seeded.title
+  if (state.body !== seeded.body) update.body = seeded.body
+  if (seeded.base !== undefined && state.base !== seeded.base && !merged) update.base = seeded.base
+  if (state.state === 'closed') update.state = 'open'
+  if (Object.keys(update).length > 0) await ctx.agent.rest.pulls.update({...repo, pull_number: resource.number, ...update})
+  const issuePatch: {labels?: string[]; assignees?: string[]} = {}
+  if (seeded.labels !== undefined && !sameSet(state.labels, seeded.labels)) issuePatch.labels = seeded.labels
+  if (seeded.assignees !== undefined && !sameSet(state.assignees, seeded.assignees)) issuePatch.assignees = seeded.assignees
+  if (Object.keys(issuePatch).length > 0) await ctx.agent.rest.issues.update({...repo, issue_number: resource.number, ...issuePatch})
+  if (state.draft !== (seeded.draft ?? false) && !merged) {
+    const mutation = seeded.draft ? 'convertPullRequestToDraft' : 'markPullRequestReadyForReview'
+    await ctx.agent.graphql(`mutation($id: ID!) { ${mutation}(input: {pullRequestId: $id}) { pullRequest { id } } }`, {id: state.node_id})
+  }
+  const users = state.requested_reviewers.filter((r) => !r.startsWith('team:'))
+  const teams = state.requested_reviewers.filter((r) => r.startsWith('team:')).map((t) => t.slice('team:'.length))
+  if (users.length + teams.length > 0) await ctx.agent.rest.pulls.removeRequestedReviewers({...repo, pull_number: resource.number, reviewers: users, team_reviewers: teams})
+  for (const comment of state.comments) await ctx.agent.rest.issues.deleteComment({...repo, comment_id: comment.id})
+  await removeReactions(ctx, state.node_id, state.reactions)
+  // A pending review takes its comments with it; submitted ones cannot be deleted.
+  for (const review of state.reviews.filter((r) => r.state === 'PENDING')) {
+    await (await clientFor(ctx, review.login)).rest.pulls.deletePendingReview({...repo, pull_number: resource.number, review_id: review.id})
+  }
+  const seededComments = new Map(seeded.threads.map((t) => [t.comment_id, t]))
+  const comments = await ctx.agent.paginate(ctx.agent.rest.pulls.listReviewComments, {...repo, pull_number: resource.number, per_page: 100})
+  for (const comment of comments) {
+    const seed = seededComments.get(comment.id)
+    if (!seed) await (await clientFor(ctx, comment.user.login)).rest.pulls.deleteReviewComment({...repo, comment_id: comment.id})
+    else if (comment.body !== seed.body) await (await clientFor(ctx, comment.user.login)).rest.pulls.updateReviewComment({...repo, comment_id: comment.id, body: seed.body})
+  }
+  for (const thread of state.threads) {
+    for (const comment of thread.comments) if (seededComments.has(comment.id)) await removeReactions(ctx, comment.node_id, comment.reactions)
+    const seed = seeded.threads.find((t) => t.id === thread.id)
+    if (!seed || thread.resolved === seed.resolved) continue
+    const mutation = seed.resolved ? 'resolveReviewThread' : 'unresolveReviewThread'
+    await ctx.second.graphql(`mutation($id: ID!) { ${mutation}(input: {threadId: $id}) { thread { id } } }`, {id: seed.id})
+  }
+}
+
+/** What differs from the seeded state. */
+export async function pullStatus(ctx: FixtureContext, resource: PullResource): Promise<string[]> {
+  const repo = repoParams(ctx)
+  let pull
+  try {
+    pull = (await ctx.agent.rest.pulls.get({...repo, pull_number: resource.number})).data
+  } catch (error) {
+    return [`pull request #${resource.number} cannot be read: ${(error as Error).message}`]
+  }
+  const problems: string[] = []
+  if (pull.merged) problems.push('merged (cannot be undone: seed per iteration)')
+  else if (pull.state !== 'open') problems.push('closed')
+  if (pull.title !== resource.seeded.title) problems.push(`title is "${pull.title}", seeded "${resource.seeded.title}"`)
+  if (!pull.merged && pull.head.sha !== resource.seeded.head_sha) problems.push('head branch moved since seeding')
+  if ((pull.requested_reviewers ?? []).length > 0) problems.push('reviews requested since seeding')
+  const threads = await listThreads(ctx, resource.number)
+  if (threads.length !== resource.seeded.threads.length) problems.push(`${threads.length} review threads, seeded ${resource.seeded.threads.length}`)
+  for (const seed of resource.seeded.threads) {
+    const thread = threads.find((t) => t.id === seed.id)
+    if (!thread) problems.push(`seeded thread on line ${seed.line} is gone`)
+    else {
+      if (thread.isResolved !== seed.resolved) problems.push(`thread on line ${seed.line} is ${thread.isResolved ? 'resolved' : 'unresolved'}, seeded ${seed.resolved ? 'resolved' : 'unresolved'}`)
+      if (thread.replies.length > 0) problems.push(`thread on line ${seed.line} has ${thread.replies.length} repl${thread.replies.length === 1 ? 'y' : 'ies'}`)
+    }
+  }
+  const reviews = (await ctx.agent.paginate(ctx.agent.rest.pulls.listReviews, {...repo, pull_number: resource.number, per_page: 100})).filter((r) => r.body || r.state !== 'COMMENTED')
+  if (reviews.length > 0) problems.push(`${reviews.length} submitted review(s) (cannot be undone: seed per iteration)`)
+  return problems
+}
+
+/** The snapshot fields pullStatus already reports, so `fixtures status` does not say them twice. */
+export const PULL_STATUS_FIELDS = ['state', 'title', 'head_sha', 'requested_reviewers', 'threads', 'reviews']

@@ -1,0 +1,208 @@
+/**
+ * `ghx-bench fixtures seed|status|reset|cleanup` as services. The target is live GitHub (token from
+ * GH_TOKEN, GITHUB_TOKEN or `gh auth token`; the second identity from GHX_BENCH_REVIEWER_TOKEN) or
+ * the sandbox, whose state then persists between commands in .ghx-bench/sandbox.json beside the config.
+ */
+import {readFile, rm} from 'node:fs/promises'
+import path from 'node:path'
+import {writeFileAtomic} from '../shared/atomic-write.js'
+import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
+import {AGENT_LOGIN, createFixtureRepo, DEFAULT_REPO, ensureLongRunningWorkflow, REVIEWER_LOGIN} from '../emulator/defaults.js'
+import {packagePath} from '../shared/package-paths.js'
+import {harnessEnv} from '../shared/process/secret-env.js'
+import {serveSandbox} from '../emulator/serve.js'
+import type {Sandbox} from '../emulator/server.js'
+import {BadInputError, suggestionSuffix} from '../shared/diagnostics.js'
+import {compileSchema} from '../shared/schema-validator.js'
+import type {FixtureKind} from '../catalogue/schemas/scenario.js'
+import {displayPath} from '../shared/source-document.js'
+import {appCredentials, appOctokit, createClient, resolveToken} from '../github/client.js'
+import type {FixtureContext} from './context.js'
+import {ALL_KINDS, cleanupFixtures, fixturesStatus, resetFixtures, seedFixtures, type CleanupReport, type SeedOptions} from './index.js'
+import {manifestSchema, type Manifest} from './manifest.js'
+
+export interface FixtureTarget {
+  ctx: FixtureContext
+  options: SeedOptions
+  kind: 'sandbox' | 'live'
+  /** The running sandbox, when the target is the sandbox. */
+  sandbox?: Sandbox
+  /** Saves the sandbox's state (when the target is the sandbox) and stops it. */
+  close(): Promise<void>
+}
+
+export interface TargetOptions {
+  repo?: string
+  seedId?: string
+  env?: NodeJS.ProcessEnv
+  /** Retries of the harness's own sandbox requests (a run under injected faults must not lose its fixtures). */
+  sandboxRetry?: {retries: number; retryAfterBaseMs?: number}
+  /** Read the sandbox's saved state but never write it back (a dry run has no side effects). */
+  readOnly?: boolean
+}
+
+export function sandboxStatePath(config: LoadedConfig): string {
+  return resolveConfigPath(config, path.join('.ghx-bench', 'sandbox.json'))
+}
+
+/** The fixture layer's view of a sandbox repository: the agent's identity and the reviewer's. */
+export function sandboxFixtureContext(sandbox: Sandbox, repo: string, seedId: string, retry: {retries: number; retryAfterBaseMs?: number} = {retries: 0}): FixtureContext {
+  const [owner, name] = repo.split('/') as [string, string]
+  // No write pacing: the sandbox has no secondary rate limits to respect.
+  const client = (token: string) => createClient({baseUrl: sandbox.url, token, ...retry, throttle: false}).octokit
+  return {owner, name, seedId, agent: client(sandbox.token), second: client(sandbox.reviewerToken)}
+}
+
+export async function openTarget(config: LoadedConfig, options: TargetOptions = {}): Promise<FixtureTarget> {
+  const env = options.env ?? harnessEnv()
+  const seedId = options.seedId ?? config.values.fixtures.seed_id
+  if (config.values.target === 'sandbox') {
+    const full = options.repo ?? config.values.fixtures.repo ?? DEFAULT_REPO
+    const served = await serveSandbox({statePath: sandboxStatePath(config), repos: [full], readOnly: options.readOnly})
+    const {sandbox} = served
+    if (!sandbox.store.state.repos[full]) createFixtureRepo(sandbox.store, full)
+    else ensureLongRunningWorkflow(sandbox.store, full)
+    return {
+      kind: 'sandbox',
+      sandbox,
+      ctx: sandboxFixtureContext(sandbox, full, seedId, options.sandboxRetry),
+      options: {agentLogin: AGENT_LOGIN, reviewerLogin: REVIEWER_LOGIN, defaultBranch: sandbox.store.state.repos[full]!.default_branch, workflowPollMs: 50},
+      close: () => served.stop(),
+    }
+  }
+  const full = options.repo ?? config.values.fixtures.repo
+  if (!full) throw new BadInputError([{file: config.file ?? '(config)', code: 'config', message: 'no fixture repository: set fixtures.repo or pass --repo owner/name'}])
+  // The guard comes first: nothing is written to a repository that is not listed as a sandbox.
+  if (!config.values.fixtures.sandbox_repos.includes(full)) {
+    throw new BadInputError([{file: config.file ?? '(config)', code: 'config', message: `refusing to write fixtures to ${full}: it is not listed in fixtures.sandbox_repos`}])
+  }
+  const baseUrl = config.values.github?.api_url
+  const agent = createClient({baseUrl, token: await resolveToken(env)}).octokit
+  const [owner, name] = full.split('/') as [string, string]
+  const reviewerToken = env.GHX_BENCH_REVIEWER_TOKEN
+  const app = await appCredentials(env, {owner, repo: name}, baseUrl)
+  const second = app ? createClient({baseUrl, app}).octokit : reviewerToken ? createClient({baseUrl, token: reviewerToken}).octokit : agent
+  const {data: repository} = await agent.rest.repos.get({owner, repo: name})
+  const agentLogin = (await agent.rest.users.getAuthenticated()).data.login
+  // An App installation has no user; its comments show as <slug>[bot].
+  const reviewerLogin = app ? `${await (await appOctokit(app, baseUrl)).rest.apps.getAuthenticated().then((r) => r.data?.slug ?? 'app', () => 'app')}[bot]` : reviewerToken ? (await second.rest.users.getAuthenticated()).data.login : agentLogin
+  return {
+    kind: 'live',
+    ctx: {owner, name, seedId, agent, second},
+    options: {agentLogin, reviewerLogin, defaultBranch: repository.default_branch},
+    close: async () => {},
+  }
+}
+
+const NEEDS_SECOND_IDENTITY: FixtureKind[] = ['pr_with_bugs', 'pr_with_changes', 'pr_with_reviews', 'pr_with_mixed_threads', 'pr']
+
+export async function readManifest(file: string, cwd = process.cwd()): Promise<Manifest> {
+  let value: unknown
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'))
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'
+    throw new BadInputError([{file: displayPath(file, cwd), code: 'io', message: missing ? 'no fixture manifest: run `ghx-bench fixtures seed` first' : `not JSON: ${(error as Error).message}`}])
+  }
+  const validate = compileSchema(manifestSchema)
+  if (!validate(value)) {
+    throw new BadInputError([{file: displayPath(file, cwd), code: 'schema', message: `not a fixture manifest: ${(validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`}])
+  }
+  return value as Manifest
+}
+
+/** Written whole or not at all (write, then rename): a crash never leaves half a manifest. */
+export async function writeManifest(file: string, manifest: Manifest): Promise<void> {
+  await writeFileAtomic(file, JSON.stringify(manifest, null, 2) + '\n')
+}
+
+export async function seedCommand(config: LoadedConfig, kinds: FixtureKind[], manifestFile: string, options: TargetOptions): Promise<Manifest> {
+  const target = await openTarget(config, options)
+  try {
+    if (target.kind === 'live' && target.options.reviewerLogin === target.options.agentLogin && kinds.some((k) => NEEDS_SECOND_IDENTITY.includes(k))) {
+      throw new BadInputError([{file: '$GHX_BENCH_APP_ID', code: 'config', message: `kinds ${kinds.filter((k) => NEEDS_SECOND_IDENTITY.includes(k)).join(', ')} need a second identity (a reviewer who is not the agent): configure a GitHub App (GHX_BENCH_APP_ID, GHX_BENCH_APP_PRIVATE_KEY) or set GHX_BENCH_REVIEWER_TOKEN`}])
+    }
+    const existing = await readManifest(manifestFile).catch(() => undefined)
+    const manifest = await seedFixtures(target.ctx, kinds, target.options, existing?.seed_id === target.ctx.seedId ? existing : undefined)
+    await writeManifest(manifestFile, manifest)
+    return manifest
+  } finally {
+    await target.close()
+  }
+}
+
+export async function statusCommand(config: LoadedConfig, manifestFile: string, options: TargetOptions): Promise<Array<{kind: string; problems: string[]}>> {
+  const manifest = await readManifest(manifestFile)
+  const target = await openTarget(config, {...options, repo: manifest.repo.full_name, seedId: manifest.seed_id})
+  try {
+    return await fixturesStatus(target.ctx, manifest)
+  } finally {
+    await target.close()
+  }
+}
+
+export async function resetCommand(config: LoadedConfig, manifestFile: string, kinds: FixtureKind[] | undefined, options: TargetOptions): Promise<Manifest> {
+  // Kinds are checked before anything is read or touched: a typo names itself, it does not reset nothing silently.
+  const unknown = (kinds ?? []).filter((kind) => !ALL_KINDS.includes(kind))
+  if (unknown.length > 0) throw new BadInputError(unknown.map((kind) => ({file: '--kinds', code: 'config' as const, message: `unknown fixture kind "${kind}"${suggestionSuffix(kind, ALL_KINDS)}`})))
+  const manifest = await readManifest(manifestFile)
+  const unseeded = (kinds ?? []).filter((kind) => !manifest.resources[kind])
+  if (unseeded.length > 0) {
+    throw new BadInputError(unseeded.map((kind) => ({file: '--kinds', code: 'config' as const, message: `fixture kind "${kind}" is not in the manifest ${displayPath(manifestFile)} (seeded: ${Object.keys(manifest.resources).join(', ') || 'none'})`})))
+  }
+  const target = await openTarget(config, {...options, repo: manifest.repo.full_name, seedId: manifest.seed_id})
+  try {
+    const reset = await resetFixtures(target.ctx, manifest, kinds ?? (Object.keys(manifest.resources) as FixtureKind[]), target.options)
+    await writeManifest(manifestFile, reset)
+    return reset
+  } finally {
+    await target.close()
+  }
+}
+
+export async function cleanupCommand(config: LoadedConfig, manifestFile: string, all: boolean, options: TargetOptions): Promise<CleanupReport> {
+  const manifest = all ? await readManifest(manifestFile).catch(() => undefined) : await readManifest(manifestFile)
+  const target = await openTarget(config, {...options, repo: options.repo ?? manifest?.repo.full_name, seedId: manifest?.seed_id ?? options.seedId})
+  try {
+    const report = await cleanupFixtures(target.ctx, {all})
+    await rm(manifestFile, {force: true})
+    return report
+  } finally {
+    await target.close()
+  }
+}
+
+/** Seeds the catalogue's fixtures into a running sandbox (sandbox serve --seed); returns the manifest path. */
+export async function seedServedSandbox(config: LoadedConfig, sandbox: Sandbox): Promise<string> {
+  const full = Object.keys(sandbox.store.state.repos)[0] ?? DEFAULT_REPO
+  const [owner, name] = full.split('/') as [string, string]
+  const client = (token: string) => createClient({baseUrl: sandbox.url, token, retries: 0}).octokit
+  const ctx: FixtureContext = {owner, name, seedId: config.values.fixtures.seed_id, agent: client(sandbox.token), second: client(sandbox.reviewerToken)}
+  const manifest = await seedFixtures(ctx, await requiredKinds(config), {agentLogin: AGENT_LOGIN, reviewerLogin: REVIEWER_LOGIN, defaultBranch: sandbox.store.state.repos[full]!.default_branch, workflowPollMs: 50})
+  const file = resolveConfigPath(config, config.values.fixtures.manifest)
+  await writeManifest(file, manifest)
+  return file
+}
+
+/** The kinds the selected scenarios require: a suite's, or the whole catalogue's. */
+export async function requiredKinds(config: LoadedConfig, suitePath?: string, cwd = process.cwd()): Promise<FixtureKind[]> {
+  const {loadPlugins} = await import('../plugins/loader.js')
+  const {pluginRequests} = await import('../plugins/requests.js')
+  const {loadCatalogue, selectScenarios} = await import('../catalogue/catalogue.js')
+  const registry = await loadPlugins({fromDir: config.dir, plugins: pluginRequests(config.values.plugins), origin: config.file ?? '(config)'})
+  const root = resolveConfigPath(config, config.values.suites_dir)
+  const extra = suitePath ? [path.resolve(cwd, suitePath)] : []
+  const catalogue = await loadCatalogue({root, registry, cwd, extraFiles: extra, builtInProfilesDir: packagePath('suites', 'profiles')})
+  const findings = [...catalogue.diagnostics.values()].flat()
+  if (findings.length > 0) throw new BadInputError(findings)
+  let ids = [...catalogue.scenarios.keys()]
+  if (suitePath) {
+    const suite = [...catalogue.suites.values()].find((s) => s.absolutePath === path.resolve(cwd, suitePath))
+    if (!suite) throw new BadInputError([{file: suitePath, code: 'io', message: 'not a suite'}])
+    ids = selectScenarios(suite.value, catalogue)
+  }
+  const kinds = new Set<FixtureKind>()
+  for (const id of ids) for (const kind of catalogue.scenarios.get(id)?.value.fixture?.requires ?? []) kinds.add(kind)
+  return [...kinds]
+}
+

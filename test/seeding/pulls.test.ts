@@ -1,0 +1,69 @@
+// Pull request fixtures on the sandbox: idempotent seeding, the review threads and authors scenarios
+// need, and reset verified by mutate-reset-compare.
+import {expect} from 'chai'
+import type {FixtureContext} from '../../src/seeding/context.js'
+import {PULL_KIND_NAMES, pullStatus, resetPull, seedPull} from '../../src/seeding/pulls.js'
+import {startSandbox, type Sandbox} from '../../src/emulator/index.js'
+import {fixtureContext, OWNER, REPO} from '../support/sandbox.js'
+
+describe('pull request fixtures', () => {
+  let sandbox: Sandbox
+  let ctx: FixtureContext
+  const repo = {owner: OWNER, repo: REPO}
+
+  before(async () => {
+    sandbox = await startSandbox()
+    ctx = fixtureContext(sandbox)
+  })
+  after(() => sandbox.close())
+
+  for (const kind of PULL_KIND_NAMES) {
+    it(`${kind}: seeds once and is as seeded`, async () => {
+      const first = await seedPull(ctx, kind)
+      const again = await seedPull(ctx, kind)
+      expect(again.number).to.equal(first.number)
+      expect(await pullStatus(ctx, first)).to.deep.equal([])
+    })
+  }
+
+  it('pr_with_bugs is opened by the second identity, so the agent can request changes; that review cannot be reset', async () => {
+    const pr = await seedPull(ctx, 'pr_with_bugs')
+    const {data} = await ctx.agent.rest.pulls.get({...repo, pull_number: pr.number})
+    expect(data.user.login).to.equal('ghx-bench-reviewer')
+    await ctx.agent.rest.pulls.createReview({...repo, pull_number: pr.number, event: 'REQUEST_CHANGES', body: 'Bugs.', comments: [{path: 'src/utils/stats.ts', line: 4, body: 'div by zero'}]})
+    await resetPull(ctx, pr)
+    expect(await pullStatus(ctx, pr)).to.deep.equal(['1 submitted review(s) (cannot be undone: seed per iteration)'])
+    const fresh = await seedPull(ctx, 'pr_with_bugs', '-iter2')
+    expect(fresh.number).to.not.equal(pr.number)
+    expect(await pullStatus(ctx, fresh)).to.deep.equal([])
+  })
+
+  it('pr_with_mixed_threads: seven threads, the first four resolved; replies and resolutions reset', async () => {
+    const pr = await seedPull(ctx, 'pr_with_mixed_threads')
+    expect(pr).to.include({thread_count: 7, resolved_count: 4, unresolved_count: 3})
+    const unresolved = pr.seeded.threads.filter((t) => !t.resolved)
+    for (const thread of unresolved) {
+      await ctx.agent.graphql('mutation($id: ID!) { addPullRequestReviewThreadReply(input: {pullRequestReviewThreadId: $id, body: "Done."}) { comment { id } } }', {id: thread.id})
+      await ctx.agent.graphql('mutation($id: ID!) { resolveReviewThread(input: {threadId: $id}) { thread { id } } }', {id: thread.id})
+    }
+    await ctx.agent.graphql('mutation($id: ID!) { unresolveReviewThread(input: {threadId: $id}) { thread { id } } }', {id: pr.seeded.threads[0]!.id})
+    const problems = await pullStatus(ctx, pr)
+    expect(problems).to.include('thread on line 2 is unresolved, seeded resolved')
+    expect(problems).to.include('thread on line 18 has 1 reply')
+    await resetPull(ctx, pr)
+    expect(await pullStatus(ctx, pr)).to.deep.equal([])
+  })
+
+  it('pr: behind its base for a branch update; title, reviewers and a moved head reset', async () => {
+    const pr = await seedPull(ctx, 'pr')
+    const {data} = await ctx.agent.rest.pulls.get({...repo, pull_number: pr.number})
+    // Behind, but not blocked: GitHub reports "behind" only when a branch protection requires up-to-date branches.
+    expect(data.mergeable_state).to.equal('clean')
+    await ctx.agent.rest.pulls.update({...repo, pull_number: pr.number, title: 'renamed'})
+    await ctx.agent.rest.pulls.requestReviewers({...repo, pull_number: pr.number, reviewers: ['ghx-bench-reviewer']})
+    await ctx.agent.rest.pulls.updateBranch({...repo, pull_number: pr.number})
+    expect(await pullStatus(ctx, pr)).to.have.members([`title is "renamed", seeded "${pr.seeded.title}"`, 'head branch moved since seeding', 'reviews requested since seeding'])
+    await resetPull(ctx, pr)
+    expect(await pullStatus(ctx, pr)).to.deep.equal([])
+  })
+})

@@ -1,0 +1,64 @@
+// Fixture verification in `ghx-bench run` on the sandbox target: every reset is read back and compared
+// with the seeded digests. A reset that restores everything lets every iteration pass (a sub-issue set by
+// one iteration no longer makes the next fail with 422 "duplicate sub-issues"); state a reset cannot
+// restore (a submitted review on a fixture that is reset instead of seeded per iteration) makes the next
+// run an infrastructure error of type fixture_error whose message names what leaked.
+import {readdir, readFile} from 'node:fs/promises'
+import path from 'node:path'
+import {expect} from 'chai'
+import type {Row} from '../../src/results/row-schema.js'
+import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+
+const SCENARIOS = path.join(PROJECT_ROOT, 'suites', 'scenarios')
+
+async function rowsOf(dir: string): Promise<Row[]> {
+  const results = path.join(dir, 'results')
+  const rows: Row[] = []
+  for (const file of (await readdir(results)).filter((f) => f.endsWith('.jsonl'))) {
+    for (const line of (await readFile(path.join(results, file), 'utf8')).split('\n').filter(Boolean)) rows.push(JSON.parse(line) as Row)
+  }
+  return rows
+}
+
+describe('fixture verification in runs (CLI, sandbox target)', function () {
+  this.timeout(180_000)
+
+  it('passes every iteration of a scenario whose changes reset undoes; fails the next run as a fixture error naming what a reset could not undo', async () => {
+    const leaky = (await readFile(path.join(SCENARIOS, 'pr-reviews-submit-001.yml'), 'utf8'))
+      .replace('id: pr-reviews-submit-001', 'id: pr-reviews-leak-001')
+      .replace('seed_per_iteration: true', 'reseed_per_iteration: true')
+    expect(leaky).to.include('reseed_per_iteration: true')
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': [
+        'target: sandbox',
+        'model: oracle',
+        'suites_dir: catalogue',
+        'results_dir: results',
+        'reports_dir: reports',
+        'fixtures: {repo: ghx-bench/sandbox, manifest: fixtures/latest.json, seed_id: verify, sandbox_repos: [ghx-bench/sandbox]}',
+        '',
+      ].join('\n'),
+      'catalogue/leak.yml': ['name: leak', 'scenarios: {ids: [issue-relations-parent-set-001, pr-reviews-leak-001]}', 'modes: [agent_direct]', 'repetitions: 2', 'concurrency: 1', 'seed: 1', ''].join('\n'),
+      'catalogue/scenarios/issue-relations-parent-set-001.yml': await readFile(path.join(SCENARIOS, 'issue-relations-parent-set-001.yml'), 'utf8'),
+      'catalogue/scenarios/pr-reviews-leak-001.yml': leaky,
+    })
+    const result = await runCli(['run', 'catalogue/leak.yml', '--no-report'], {cwd: dir, env: {CI: '1'}})
+    const rows = await rowsOf(dir).catch(() => [] as Row[])
+    expect(rows, `${result.stdout}\n${result.stderr}`).to.have.length(4)
+
+    const parentSet = rows.filter((r) => r.scenario_id === 'issue-relations-parent-set-001').sort((a, b) => a.iteration - b.iteration)
+    expect(parentSet.map((r) => [r.outcome, r.error?.message ?? null])).to.deep.equal([
+      ['pass', null],
+      ['pass', null],
+    ])
+
+    const leak = rows.filter((r) => r.scenario_id === 'pr-reviews-leak-001').sort((a, b) => a.iteration - b.iteration)
+    expect(leak[0]!.outcome, JSON.stringify(leak[0]!.error)).to.not.equal('infra_error')
+    const second = leak[1]!
+    expect(second.outcome).to.equal('infra_error')
+    expect(second.error?.type).to.equal('fixture_error')
+    expect(second.error?.message).to.match(/^fixture state not restored by reset: pull request #\d+: reviews \[COMMENTED by ghx-bench-agent: Benchmark review [^\]]+\] \(seeded \[\]\)$/)
+    // Fixture errors are infrastructure errors: retried, and each attempt fails the same way.
+    expect(second.attempts.every((a) => a.outcome === 'infra_error' && a.error?.type === 'fixture_error')).to.equal(true)
+  })
+})
