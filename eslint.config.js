@@ -2,6 +2,51 @@ import js from '@eslint/js'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+// The import direction (ARCHITECTURE.md): a folder of src/ imports only folders in layers below its own
+// (or beside it where a layer holds several, never each other). Data flows one way, and no two folders
+// form a cycle.
+const LAYERS = [
+  ['shared'],
+  ['schemas'],
+  ['stats', 'config'],
+  ['plugins'],
+  ['catalogue'],
+  ['emulator'],
+  ['github'],
+  ['seeding'],
+  ['results'],
+  ['verify'],
+  ['agent'],
+  ['plugin-kit'],
+  ['runner'],
+  ['report'],
+  ['app'],
+  ['cli'],
+  ['commands'],
+]
+// Folder names are plain words: they go into the patterns as they are.
+const ROOT_MODULES = ['index', 'command-index']
+
+/** For files `depth` folders below src/<folder>: the imports that reach a folder not below it, or the package's root modules. */
+function layerRules(folder, layer) {
+  const forbidden = LAYERS.flat().filter((other) => other !== folder && LAYERS.findIndex((l) => l.includes(other)) >= layer)
+  return [1, 2, 3, 4].map((depth) => {
+    const up = '\\.\\./'.repeat(depth)
+    return {
+      files: [`src/${folder}/${'*/'.repeat(depth - 1)}*.ts`],
+      rules: {
+        'no-restricted-imports': ['error', {
+          patterns: [
+            {regex: `^${up}(${forbidden.join('|')})(/|$)`, message: `src/${folder} is below these folders: it must not import them (the import direction, ARCHITECTURE.md).`},
+            {regex: `^${up}(${ROOT_MODULES.join('|')})\\.js$`, message: 'The package root (index, command-index) is the top: nothing in src/ imports it.'},
+          ],
+        }],
+      },
+    }
+  })
+}
+const layering = LAYERS.flatMap((names, layer) => names.flatMap((folder) => layerRules(folder, layer)))
+
 export default tseslint.config(
   {ignores: ['dist/', 'node_modules/', 'examples/*/node_modules/', 'test/support/*.cjs']},
   js.configs.recommended,
@@ -21,4 +66,5 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': 'off',
     },
   },
+  ...layering,
 )

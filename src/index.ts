@@ -25,7 +25,7 @@ export type {
   Usage,
 } from './plugins/api.js'
 export type {ConfigFile as Config} from './config/schema.js'
-export type {Scenario, AtomicScenario, WorkflowScenario, Checkpoint} from './catalogue/schemas/scenario.js'
-export type {Suite} from './catalogue/schemas/suite.js'
-export type {Profile} from './catalogue/schemas/profile.js'
-export type {ScenarioSet} from './catalogue/schemas/scenario-set.js'
+export type {Scenario, AtomicScenario, WorkflowScenario, Checkpoint} from './schemas/scenario.js'
+export type {Suite} from './schemas/suite.js'
+export type {Profile} from './schemas/profile.js'
+export type {ScenarioSet} from './schemas/scenario-set.js'

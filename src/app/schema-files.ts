@@ -7,10 +7,10 @@ import {runComparisonSchema} from '../report/baseline-compare.js'
 import {manifestSchema} from '../seeding/manifest.js'
 import {gateSchema, reportSchema} from '../report/report-schema.js'
 import {rowSchema} from '../results/row-schema.js'
-import {profileSchema} from '../catalogue/schemas/profile.js'
-import {scenarioSetSchema} from '../catalogue/schemas/scenario-set.js'
-import {scenarioSchema} from '../catalogue/schemas/scenario.js'
-import {suiteSchema} from '../catalogue/schemas/suite.js'
+import {profileSchema} from '../schemas/profile.js'
+import {scenarioSetSchema} from '../schemas/scenario-set.js'
+import {scenarioSchema} from '../schemas/scenario.js'
+import {suiteSchema} from '../schemas/suite.js'
 
 export const SCHEMA_FILES: Record<string, object> = {
   'config.schema.json': configSchema,

@@ -7,7 +7,7 @@ import path from 'node:path'
 import {packagePath} from '../shared/package-paths.js'
 import {BadInputError, suggestionSuffix} from '../shared/diagnostics.js'
 import {validateDocument} from '../shared/schema-validator.js'
-import {profileSchema, type Profile} from './schemas/profile.js'
+import {profileSchema, type Profile} from '../schemas/profile.js'
 import {readSource} from '../shared/source-document.js'
 
 export const BUILT_IN_PROFILES_DIR = packagePath('suites', 'profiles')

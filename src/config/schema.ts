@@ -7,7 +7,7 @@ import {
   SCHEMA_BASE,
   SCHEMA_DIALECT,
   targetSchema,
-} from '../catalogue/schemas/common.js'
+} from '../schemas/common.js'
 
 const pricePerMillion = {type: 'number', minimum: 0, description: 'USD per 1M tokens'} as const
 

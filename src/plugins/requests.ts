@@ -1,4 +1,4 @@
-import type {PluginRef} from '../catalogue/schemas/suite.js'
+import type {PluginRef} from '../schemas/suite.js'
 import type {PluginRequest} from './loader.js'
 
 /** Config `plugins:` entries (a name, or a name with options) as loader requests. */

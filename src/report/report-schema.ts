@@ -3,7 +3,7 @@
  * Figures that have no data are null; rates and reductions are percentages.
  */
 import type {FromSchema} from 'json-schema-to-ts'
-import {SCHEMA_BASE, SCHEMA_DIALECT} from '../catalogue/schemas/common.js'
+import {SCHEMA_BASE, SCHEMA_DIALECT} from '../schemas/common.js'
 
 const figure = {type: ['number', 'null']} as const
 const interval = {type: ['array', 'null'], items: figure, minItems: 2, maxItems: 2, description: '95% interval [low, high]'} as const

@@ -1,5 +1,5 @@
 import type {FromSchema} from 'json-schema-to-ts'
-import {SCHEMA_BASE, SCHEMA_DIALECT} from '../catalogue/schemas/common.js'
+import {SCHEMA_BASE, SCHEMA_DIALECT} from '../schemas/common.js'
 
 const count = {type: 'integer', minimum: 0} as const
 const nullableString = {type: ['string', 'null']} as const

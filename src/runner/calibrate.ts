@@ -10,7 +10,7 @@ import path from 'node:path'
 import type {LoadedConfig} from '../config/load-config.js'
 import type {Row} from '../results/row-schema.js'
 import {readRows} from '../results/sources.js'
-import type {Suite} from '../catalogue/schemas/suite.js'
+import type {Suite} from '../schemas/suite.js'
 import type {MutationReport} from './mutation.js'
 import {prepareSuite, runSuite, type SuiteEvent} from './run-suite.js'
 

@@ -8,7 +8,7 @@ import type {ModelEndpoint} from '../plugins/api.js'
 import {harnessEnv, registerSecret, withoutCredentials} from '../shared/process/secret-env.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {fillPlaceholders} from '../catalogue/placeholders.js'
-import type {Scenario} from '../catalogue/schemas/scenario.js'
+import type {Scenario} from '../schemas/scenario.js'
 
 export interface ModelSource {
   /** provider/model, as rows record it. */

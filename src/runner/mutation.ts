@@ -11,7 +11,7 @@ import type {GithubClient} from '../github/client.js'
 import {readTask} from '../github/tasks.js'
 import type {Sandbox} from '../emulator/server.js'
 import {fillPlaceholders} from '../catalogue/placeholders.js'
-import type {WorkflowScenario} from '../catalogue/schemas/scenario.js'
+import type {WorkflowScenario} from '../schemas/scenario.js'
 import type {CheckpointResult} from '../verify/checkpoints.js'
 
 /** What one read task of the checkpoints returned, before or after the agent's run. */

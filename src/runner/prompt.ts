@@ -1,6 +1,6 @@
 /** The prompt a run sends: a workflow's own text, or for an atomic scenario the task, its input and the envelope asked for. */
 import {fillPlaceholders} from '../catalogue/placeholders.js'
-import type {AtomicScenario, Scenario} from '../catalogue/schemas/scenario.js'
+import type {AtomicScenario, Scenario} from '../schemas/scenario.js'
 
 function envelopeShape(scenario: AtomicScenario): string {
   const {data_type: dataType, required_data_fields: fields = []} = scenario.assertions

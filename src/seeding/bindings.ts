@@ -1,7 +1,7 @@
 /** A scenario's placeholders resolved from the fixture manifest, per iteration. */
 import {randomBytes} from 'node:crypto'
 import {BadInputError} from '../shared/diagnostics.js'
-import type {Scenario} from '../catalogue/schemas/scenario.js'
+import type {Scenario} from '../schemas/scenario.js'
 import type {Manifest} from './manifest.js'
 
 /** Own properties only, along a dotted path; undefined when any step is missing. */

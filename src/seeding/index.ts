@@ -3,7 +3,7 @@
  * digest), check them, reset them between iterations (or seed fresh ones where GitHub cannot undo a
  * change) and verify a reset against the seeded digests, and clean up.
  */
-import type {FixtureKind} from '../catalogue/schemas/scenario.js'
+import type {FixtureKind} from '../schemas/scenario.js'
 import {repoParams, seedLabel, FIXTURE_LABEL, type FixtureContext} from './context.js'
 import {diffSnapshots, stateDigest, type Snapshot, type StateDigest} from './digest.js'
 import {ISSUE_STATUS_FIELDS, issueStatus, resetIssue, seedIssue, snapshotIssue, type IssueResource} from './issues.js'

@@ -3,7 +3,7 @@
  * find it again. Validated by schemas/manifest.schema.json.
  */
 import type {FromSchema} from 'json-schema-to-ts'
-import {fixtureKinds, SCHEMA_BASE, SCHEMA_DIALECT} from '../catalogue/schemas/common.js'
+import {fixtureKinds, SCHEMA_BASE, SCHEMA_DIALECT} from '../schemas/common.js'
 
 export const manifestSchema = {
   $schema: SCHEMA_DIALECT,

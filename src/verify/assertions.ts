@@ -6,7 +6,7 @@
  * first failure is the message. A required field must be present and not null.
  */
 import type {EnvelopeContract} from '../plugins/api.js'
-import type {AtomicScenario} from '../catalogue/schemas/scenario.js'
+import type {AtomicScenario} from '../schemas/scenario.js'
 import {envelopeViolation, extractEnvelope, type Envelope} from './envelope.js'
 
 export {extractEnvelope, type Envelope} from './envelope.js'

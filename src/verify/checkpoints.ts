@@ -7,7 +7,7 @@ import type {GithubClient} from '../github/client.js'
 import {readTask} from '../github/tasks.js'
 import type {PluginRegistry} from '../plugins/registry.js'
 import {fillPlaceholders} from '../catalogue/placeholders.js'
-import type {Checkpoint} from '../catalogue/schemas/scenario.js'
+import type {Checkpoint} from '../schemas/scenario.js'
 
 export interface CheckpointResult {
   name: string

@@ -2,7 +2,7 @@ import {expect} from 'chai'
 import {resolveManifestPath, resolveVariables} from '../../src/seeding/bindings.js'
 import type {Manifest} from '../../src/seeding/manifest.js'
 import {BadInputError} from '../../src/shared/diagnostics.js'
-import type {Scenario} from '../../src/catalogue/schemas/scenario.js'
+import type {Scenario} from '../../src/schemas/scenario.js'
 
 const manifest: Manifest = {
   version: 1,

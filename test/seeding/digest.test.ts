@@ -17,7 +17,7 @@ import {
   type SeedOptions,
 } from '../../src/seeding/index.js'
 import type {Manifest} from '../../src/seeding/manifest.js'
-import type {FixtureKind} from '../../src/catalogue/schemas/scenario.js'
+import type {FixtureKind} from '../../src/schemas/scenario.js'
 import {startSandbox, type Sandbox} from '../../src/emulator/index.js'
 import {fixtureContext, octokitFor, OWNER, REPO} from '../support/sandbox.js'
 

@@ -13,7 +13,7 @@ import path from 'node:path'
 import {Ajv2020, type ValidateFunction} from 'ajv/dist/2020.js'
 import {parse} from 'yaml'
 import {fillPlaceholders} from '../../src/catalogue/placeholders.js'
-import type {Scenario} from '../../src/catalogue/schemas/scenario.js'
+import type {Scenario} from '../../src/schemas/scenario.js'
 import {literal, parseScript, wordText, type Part, type SimpleCommand, type Word} from './shell-words.js'
 
 export type JsonSchema = Record<string, unknown>

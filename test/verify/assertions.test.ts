@@ -1,5 +1,5 @@
 import {expect} from 'chai'
-import type {AtomicScenario} from '../../src/catalogue/schemas/scenario.js'
+import type {AtomicScenario} from '../../src/schemas/scenario.js'
 import {checkAssertions, extractEnvelope} from '../../src/verify/assertions.js'
 
 function scenario(assertions: Partial<AtomicScenario['assertions']> = {}): AtomicScenario {
