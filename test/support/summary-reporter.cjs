@@ -1,4 +1,7 @@
-// The spec reporter, plus the closing line CI reads: `mocha: N passed, N failed, N skipped`.
+// The spec reporter, plus the closing line CI reads: `mocha: N passed, N failed, N skipped`. With
+// MOCHA_SUMMARY_FILE set, the counts are also appended there as a JSON line, so that .ci/run can close with
+// the total of the fast and the end-to-end sets.
+const {appendFileSync} = require('node:fs')
 const Mocha = require('mocha')
 
 class SummaryReporter extends Mocha.reporters.Spec {
@@ -7,6 +10,7 @@ class SummaryReporter extends Mocha.reporters.Spec {
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
       const {passes, failures, pending} = runner.stats
       process.stdout.write(`\nmocha: ${passes} passed, ${failures} failed, ${pending} skipped\n`)
+      if (process.env.MOCHA_SUMMARY_FILE) appendFileSync(process.env.MOCHA_SUMMARY_FILE, JSON.stringify({passes, failures, pending}) + '\n')
     })
   }
 }
