@@ -47,6 +47,21 @@ function layerRules(folder, layer) {
 }
 const layering = LAYERS.flatMap((names, layer) => names.flatMap((folder) => layerRules(folder, layer)))
 
+// A built-in plugin is written as a third party writes one: it imports `ghx-bench`, `ghx-bench/plugin-kit`,
+// node: builtins, npm packages and files of its own folder, never a path out of it (into src/, another plugin).
+const pluginImports = [1, 2, 3, 4].map((depth) => ({
+  files: [`plugins/*/${'*/'.repeat(depth - 1)}*.{ts,js,mjs}`],
+  rules: {
+    'no-restricted-imports': ['error', {
+      patterns: [
+        {regex: `^(\\.\\./){${depth}}`, message: 'A built-in plugin imports only ghx-bench, ghx-bench/plugin-kit, node: builtins, npm packages and its own files, as a third party would: what it needs from the core goes into src/plugin-kit/.'},
+        {regex: '^(/|file:)', message: 'A built-in plugin imports no absolute path: only ghx-bench, ghx-bench/plugin-kit, node: builtins, npm packages and its own files.'},
+        {regex: '^ghx-bench/(?!plugin-kit$)', message: 'A built-in plugin imports ghx-bench and ghx-bench/plugin-kit only, as a third party plugin does.'},
+      ],
+    }],
+  },
+}))
+
 export default tseslint.config(
   {ignores: ['dist/', 'node_modules/', 'examples/*/node_modules/', 'test/support/*.cjs']},
   js.configs.recommended,
@@ -67,4 +82,5 @@ export default tseslint.config(
     },
   },
   ...layering,
+  ...pluginImports,
 )

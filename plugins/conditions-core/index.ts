@@ -4,7 +4,7 @@
  * A condition without `path` judges the whole task result: list tasks return arrays, so count
  * conditions apply to them directly (the predecessors wrapped lists in envelopes, and counts never passed).
  */
-import {definePlugin, type Condition, type ConditionResult, type ConditionSpec} from '../../src/plugins/api.js'
+import {definePlugin, type Condition, type ConditionResult, type ConditionSpec} from 'ghx-bench'
 
 const pathParam = {type: 'string', minLength: 1, description: 'dotted path into the result; absent = the whole result'} as const
 const scalar = {type: ['string', 'number', 'boolean', 'null']} as const

@@ -5,8 +5,8 @@
  * (ghx, an MCP server's binary) can be reached from it.
  */
 import path from 'node:path'
-import {definePlugin, type Mode, type ModeContext} from '../../src/plugins/api.js'
-import {isolatedBin, shellSession, whichOnPath} from '../../src/agent/shell-tool.js'
+import {definePlugin, type Mode, type ModeContext} from 'ghx-bench'
+import {isolatedBin, shellSession, whichOnPath} from 'ghx-bench/plugin-kit'
 
 export const GH_INSTALL_HINT = 'gh not found: install the GitHub CLI (Debian/Ubuntu: apt-get install gh; macOS: brew install gh; https://cli.github.com), or set the mode option `gh` to its path'
 

@@ -11,8 +11,9 @@ import {readFile, realpath} from 'node:fs/promises'
 import {homedir} from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
-import {definePlugin, type Mode, type ModeContext} from '../../src/plugins/api.js'
-import {isolatedBin, shellSession, whichOnPath} from '../../src/agent/shell-tool.js'
+import {definePlugin, type Mode, type ModeContext} from 'ghx-bench'
+import {isolatedBin, shellSession, whichOnPath} from 'ghx-bench/plugin-kit'
+import {ghxAccounting} from './accounting.js'
 
 export const GHX_INSTALL_HINT =
   'ghx not found: install the ghx CLI (from its repository, or @ghx-dev/core once published) and put ghx on PATH, or set the mode option `ghx` to its path'
@@ -63,6 +64,8 @@ const ghxMode: Mode = {
   description: 'the agent with the ghx routed tool layer in a shell',
   // ghx's own envelope (the default contract); it reports the route it took in meta.route_used.
   envelope: {reportsRoutes: true},
+  // What its `ghx run` and `ghx chain` commands ran, and the routes and retries its envelopes report.
+  accounting: ghxAccounting,
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

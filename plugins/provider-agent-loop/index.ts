@@ -3,8 +3,8 @@
  * with tool calling, streamed or not. The session's tools are offered to the model as functions and
  * run through the mode session; usage is summed over every turn.
  */
-import {definePlugin, type Provider} from '../../src/plugins/api.js'
-import {DEFAULT_MAX_TURNS, runAgentLoop} from '../../src/agent/agent-loop.js'
+import {definePlugin, type Provider} from 'ghx-bench'
+import {DEFAULT_MAX_TURNS, runAgentLoop} from 'ghx-bench/plugin-kit'
 
 const agentLoop: Provider = {
   name: 'agent-loop',

@@ -12,8 +12,8 @@ import {mkdtemp, rm} from 'node:fs/promises'
 import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
-import {definePlugin, InfrastructureError, type ModeSession, type Provider, type ProviderRunInput, type ProviderToolCall, type ProviderTrace, type ProviderTurn, type Usage} from '../../src/plugins/api.js'
-import {whichOnPath} from '../../src/agent/shell-tool.js'
+import {definePlugin, type ModeSession, type Provider, type ProviderRunInput, type ProviderToolCall, type ProviderTrace, type ProviderTurn, type Usage} from 'ghx-bench'
+import {InfrastructureError, whichOnPath} from 'ghx-bench/plugin-kit'
 
 export const OPENCODE_INSTALL_HINT =
   'opencode not found: install it (npm install -g opencode-ai@1.18.33, or into any folder and point the provider option `binary` or $OPENCODE_BIN at node_modules/.bin/opencode)'

@@ -1,23 +1,14 @@
 /**
- * Checkpoint read tasks, named by the ghx capability ids scenarios use, implemented with Octokit —
- * never through ghx, the system under test (the predecessors verified ghx with ghx). List tasks
- * return arrays, object tasks return objects; the shapes are documented in docs/tasks.md, which is
- * generated from these definitions.
+ * The built-in checkpoint read tasks, named by the ghx capability ids scenarios use, implemented with
+ * Octokit — never through ghx, the system under test (the predecessors verified ghx with ghx). List
+ * tasks return arrays, object tasks return objects; the shapes are documented in docs/tasks.md, which
+ * is generated from these definitions. The module's default export is the built-in plugin
+ * `read-tasks-core`: the loader registers these tasks exactly as it registers a plugin's `readTasks`.
  */
-import type {JsonSchema} from '../plugins/api.js'
-import type {GithubClient} from './client.js'
+import {definePlugin, type JsonSchema, type ReadTask} from '../plugins/api.js'
 
-export interface ReadTask {
-  id: string
-  description: string
-  /** JSON Schema of the input (a checkpoint's `input`). */
-  input: JsonSchema
-  /** 'list' tasks return an array of `shape`; 'object' tasks return one `shape`. */
-  kind: 'list' | 'object'
-  /** Field -> description of each element or of the object. */
-  shape: Record<string, string>
-  run(octokit: GithubClient, input: Record<string, unknown>): Promise<unknown>
-}
+/** A built-in task documents itself in full (docs/tasks.md). */
+export type BuiltInReadTask = ReadTask & Required<Pick<ReadTask, 'description' | 'kind' | 'shape'>>
 
 const repoInput = {owner: {type: 'string', minLength: 1}, name: {type: 'string', minLength: 1}} as const
 const input = (properties: Record<string, unknown>, required: string[]): JsonSchema => ({
@@ -45,11 +36,11 @@ interface ThreadsPage {
   repository: {pullRequest: {reviewThreads: {nodes: ThreadNode[]; pageInfo: {hasNextPage: boolean; endCursor: string | null}}} | null}
 }
 
-export const READ_TASKS: ReadTask[] = [
+export const READ_TASKS: BuiltInReadTask[] = [
   {
-    id: 'repo.view',
+    name: 'repo.view',
     description: 'The repository.',
-    input: input({}, []),
+    paramsSchema: input({}, []),
     kind: 'object',
     shape: {name: 'repository name', owner: 'owner login', fullName: 'owner/name', defaultBranch: 'default branch', description: 'description or null', url: 'web URL'},
     async run(octokit, i) {
@@ -58,9 +49,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'repo.labels.list',
+    name: 'repo.labels.list',
     description: 'Every label of the repository.',
-    input: input({}, []),
+    paramsSchema: input({}, []),
     kind: 'list',
     shape: {name: 'label name', color: 'hex colour', description: 'description or null'},
     async run(octokit, i) {
@@ -69,9 +60,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'issue.view',
+    name: 'issue.view',
     description: 'One issue.',
-    input: input({issueNumber: positive}, ['issueNumber']),
+    paramsSchema: input({issueNumber: positive}, ['issueNumber']),
     kind: 'object',
     shape: {
       number: 'issue number',
@@ -102,9 +93,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'issue.comments.list',
+    name: 'issue.comments.list',
     description: 'The comments of an issue (or pull request conversation), oldest first.',
-    input: input({issueNumber: positive}, ['issueNumber']),
+    paramsSchema: input({issueNumber: positive}, ['issueNumber']),
     kind: 'list',
     shape: {id: 'comment id', body: 'text', author: 'author login', createdAt: 'ISO time'},
     async run(octokit, i) {
@@ -113,9 +104,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'issue.relations.prs.list',
+    name: 'issue.relations.prs.list',
     description: 'Pull requests that close the issue (closing keywords such as "Fixes #N").',
-    input: input({issueNumber: positive}, ['issueNumber']),
+    paramsSchema: input({issueNumber: positive}, ['issueNumber']),
     kind: 'list',
     shape: {number: 'pull request number', title: 'title', state: 'OPEN, CLOSED or MERGED', url: 'web URL'},
     async run(octokit, i) {
@@ -127,9 +118,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'pr.view',
+    name: 'pr.view',
     description: 'One pull request.',
-    input: input({prNumber: positive}, ['prNumber']),
+    paramsSchema: input({prNumber: positive}, ['prNumber']),
     kind: 'object',
     shape: {
       number: 'number',
@@ -172,9 +163,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'pr.list',
+    name: 'pr.list',
     description: 'Pull requests, newest first, filtered by state, head branch and base branch.',
-    input: input({state: {type: 'string', enum: ['open', 'closed', 'all']}, head: {type: 'string'}, base: {type: 'string'}}, []),
+    paramsSchema: input({state: {type: 'string', enum: ['open', 'closed', 'all']}, head: {type: 'string'}, base: {type: 'string'}}, []),
     kind: 'list',
     shape: {number: 'number', title: 'title', body: 'body or null', state: 'OPEN, CLOSED or MERGED', headRefName: 'head branch', baseRefName: 'base branch', author: 'author login', requestedReviewers: 'logins whose review is requested', url: 'web URL'},
     async run(octokit, i) {
@@ -200,9 +191,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'pr.diff.files',
+    name: 'pr.diff.files',
     description: 'The files a pull request changes, with their patches.',
-    input: input({prNumber: positive}, ['prNumber']),
+    paramsSchema: input({prNumber: positive}, ['prNumber']),
     kind: 'list',
     shape: {path: 'file path', status: 'added, removed, modified, renamed', additions: 'lines added', deletions: 'lines removed', patch: 'unified diff of the file'},
     async run(octokit, i) {
@@ -211,9 +202,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'pr.reviews.list',
+    name: 'pr.reviews.list',
     description: 'Submitted reviews of a pull request, oldest first.',
-    input: input({prNumber: positive}, ['prNumber']),
+    paramsSchema: input({prNumber: positive}, ['prNumber']),
     kind: 'list',
     shape: {id: 'review id', state: 'APPROVED, CHANGES_REQUESTED, COMMENTED or DISMISSED', body: 'text', author: 'reviewer login', submittedAt: 'ISO time', commitId: 'reviewed commit'},
     async run(octokit, i) {
@@ -224,9 +215,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'pr.threads.list',
+    name: 'pr.threads.list',
     description: 'Review threads of a pull request in creation order; unresolvedOnly keeps the unresolved ones.',
-    input: input({prNumber: positive, unresolvedOnly: {type: 'boolean'}}, ['prNumber']),
+    paramsSchema: input({prNumber: positive, unresolvedOnly: {type: 'boolean'}}, ['prNumber']),
     kind: 'list',
     shape: {id: 'thread id', path: 'file path', line: 'line, or null for a file comment', isResolved: 'boolean', isOutdated: 'boolean', resolvedBy: 'login or null', comments: 'the thread’s comments [{id, body, author, createdAt}], oldest first'},
     async run(octokit, i) {
@@ -257,9 +248,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'workflow.run.view',
+    name: 'workflow.run.view',
     description: 'A workflow run, its latest attempt, and that attempt’s jobs.',
-    input: input({runId: positive}, ['runId']),
+    paramsSchema: input({runId: positive}, ['runId']),
     kind: 'object',
     shape: {id: 'run id', name: 'workflow name', status: 'queued, in_progress or completed', conclusion: 'success, failure, cancelled, ... or null', attempt: 'the latest attempt number', displayTitle: 'title', headBranch: 'branch', headSha: 'commit', event: 'trigger', jobs: '[{id, name, status, conclusion}] of the latest attempt', url: 'web URL'},
     async run(octokit, i) {
@@ -281,9 +272,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'workflow.runs.list',
+    name: 'workflow.runs.list',
     description: 'Runs of a workflow (by id or file name), newest first.',
-    input: input({workflowId: {type: ['string', 'integer']}}, ['workflowId']),
+    paramsSchema: input({workflowId: {type: ['string', 'integer']}}, ['workflowId']),
     kind: 'list',
     shape: {id: 'run id', status: 'queued, in_progress or completed', conclusion: 'conclusion or null', attempt: 'latest attempt number', displayTitle: 'title', createdAt: 'ISO time'},
     async run(octokit, i) {
@@ -292,9 +283,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'workflow.job.logs.view',
+    name: 'workflow.job.logs.view',
     description: 'The log of one job.',
-    input: input({jobId: positive}, ['jobId']),
+    paramsSchema: input({jobId: positive}, ['jobId']),
     kind: 'object',
     shape: {jobId: 'job id', log: 'the whole log text'},
     async run(octokit, i) {
@@ -303,9 +294,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'release.view',
+    name: 'release.view',
     description: 'One release, found by tag (drafts included).',
-    input: input({tagName: {type: 'string', minLength: 1}}, ['tagName']),
+    paramsSchema: input({tagName: {type: 'string', minLength: 1}}, ['tagName']),
     kind: 'object',
     shape: {id: 'release id', tagName: 'tag', name: 'title or null', body: 'notes or null', isDraft: 'boolean', isPrerelease: 'boolean', publishedAt: 'ISO time or null', url: 'web URL'},
     async run(octokit, i) {
@@ -317,9 +308,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'release.list',
+    name: 'release.list',
     description: 'Releases, newest first, drafts included.',
-    input: input({}, []),
+    paramsSchema: input({}, []),
     kind: 'list',
     shape: {id: 'release id', tagName: 'tag', name: 'title or null', body: 'notes or null', isDraft: 'boolean', isPrerelease: 'boolean', publishedAt: 'ISO time or null', url: 'web URL'},
     async run(octokit, i) {
@@ -328,9 +319,9 @@ export const READ_TASKS: ReadTask[] = [
     },
   },
   {
-    id: 'project_v2.items.list',
+    name: 'project_v2.items.list',
     description: 'Items of a user’s Projects v2 board, with their single-select field values by field name.',
-    input: {
+    paramsSchema: {
       type: 'object',
       additionalProperties: false,
       required: ['owner', 'projectNumber'],
@@ -360,11 +351,7 @@ function releaseShape(r: {id: number; tag_name: string; name: string | null; bod
   return {id: r.id, tagName: r.tag_name, name: r.name, body: r.body ?? null, isDraft: r.draft, isPrerelease: r.prerelease, publishedAt: r.published_at, url: r.html_url}
 }
 
-const byId = new Map(READ_TASKS.map((task) => [task.id, task]))
-
-export function readTask(id: string): ReadTask | undefined {
-  return byId.get(id)
-}
+export default definePlugin({apiVersion: 1, name: 'read-tasks-core', version: '1.0.0', readTasks: READ_TASKS})
 
 /** docs/tasks.md, generated from the definitions above (npm run docs:tasks; a test checks it is current). */
 export function renderTasksDoc(): string {
@@ -378,9 +365,9 @@ export function renderTasksDoc(): string {
     '',
   ]
   for (const task of READ_TASKS) {
-    const properties = (task.input as {properties: Record<string, {type?: unknown; enum?: unknown[]}>; required: string[]}).properties
-    const required = new Set((task.input as {required: string[]}).required)
-    lines.push(`## \`${task.id}\``, '', task.description, '')
+    const properties = (task.paramsSchema as {properties: Record<string, {type?: unknown; enum?: unknown[]}>; required: string[]}).properties
+    const required = new Set((task.paramsSchema as {required: string[]}).required)
+    lines.push(`## \`${task.name}\``, '', task.description, '')
     lines.push(
       `Input: ${Object.entries(properties)
         .map(([name, schema]) => `\`${name}\`${required.has(name) ? '' : '?'} (${schema.enum ? schema.enum.join(' | ') : Array.isArray(schema.type) ? schema.type.join(' | ') : String(schema.type)})`)

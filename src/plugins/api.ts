@@ -1,9 +1,30 @@
 /**
  * The plugin API, version 1. A plugin is an ES module whose default export is a Plugin; built-ins
- * in plugins/ are written against exactly this API and loaded the same way as npm packages.
+ * in plugins/ are written against exactly this API (they import only `ghx-bench` and
+ * `ghx-bench/plugin-kit`) and loaded the same way as npm packages.
  */
+import type {Octokit} from '@octokit/rest'
+import {PACKAGE_ROOT, RUNNING_FROM_SOURCE} from '../shared/package-paths.js'
 
 export const PLUGIN_API_VERSION = 1
+
+/**
+ * One package, one copy. A plugin imports `ghx-bench` by name; from source that name must resolve to
+ * src/ (the `ghx-bench-source` export condition, which bin/dev.js and .mocharc.yml turn on), else it
+ * resolves to dist/ and every class and registry of the core exists twice. Two copies from two
+ * installs (a global CLI, a project's own ghx-bench) are tolerated: errors are branded, not classes.
+ */
+const LOADED_COPIES: unique symbol = Symbol.for('ghx-bench.loaded-copies')
+const copies = ((globalThis as {[LOADED_COPIES]?: Map<string, string>})[LOADED_COPIES] ??= new Map<string, string>())
+const thisCopy = RUNNING_FROM_SOURCE ? 'source (src/)' : 'build (dist/)'
+const otherCopy = copies.get(PACKAGE_ROOT)
+if (otherCopy !== undefined && otherCopy !== thisCopy) {
+  throw new Error(
+    `ghx-bench at ${PACKAGE_ROOT} is loaded twice, from its ${otherCopy} and its ${thisCopy}: run it from source with the export condition ` +
+      '`node --conditions=ghx-bench-source --import tsx` (bin/dev.js and .mocharc.yml do), or build it (npm run build) and run bin/run.js',
+  )
+}
+copies.set(PACKAGE_ROOT, thisCopy)
 
 /** A JSON Schema (draft 2020-12) object. */
 export type JsonSchema = Record<string, unknown>
@@ -93,12 +114,51 @@ export interface EnvelopeContract {
   reportsRoutes?: boolean
 }
 
+/** One command of a tool layer, as the agent wrote it in a shell call. */
+export interface LayerCommand {
+  /** The executable, one of the layer's `programs` (`ghx`). */
+  program: string
+  /** Its arguments: quotes and escapes removed, expansions ($x, $(…)) as written. */
+  args: string[]
+  /** What it reads from a here-document (`<<EOF`) or here-string (`<<<`), when it does. */
+  stdin?: string
+}
+
+/** What a tool layer ran in one shell call, read from its commands there and the call's output. */
+export interface LayerCallAccount {
+  /** The canonical operations the commands ran, one entry per execution (issue.view, issue.labels.add). */
+  operations: string[]
+  /** Executions by the route the layer reports it took (cli, graphql, rest); `unknown` where it does not say. */
+  routes?: Record<string, number>
+  /** Attempts the layer made and retried internally before an answer. */
+  retries?: number
+  /** The layer reported a failure although the command exited 0 (ghx prints `{"ok": false, …}`). */
+  failed?: boolean
+}
+
+/**
+ * How the runner counts a tool layer that the agent runs in its shell. ghx-bench reads every shell
+ * call with its own shell reader and counts `gh` and GitHub MCP tools itself; the commands of a mode's
+ * `programs` are handed to `account`, with the call's output, to say what they ran. Without this hook,
+ * a mode's shell calls count as gh_cli (when they run gh) or shell.
+ */
+export interface ToolLayerAccounting {
+  /** The layer's executables as the agent runs them (`['ghx']`); not `gh`, which ghx-bench counts itself. */
+  programs: string[]
+  /** The tool_calls.by_category of a shell call that ran one of them (`ghx_capability`). */
+  category: string
+  /** Must not throw: a layer whose output cannot be read counts its executions under the route `unknown`. */
+  account(commands: LayerCommand[], output: string): LayerCallAccount
+}
+
 export interface Mode {
   name: string
   description?: string
   optionsSchema: JsonSchema
   /** The envelope this mode's tool layer prints; the default is ghx's. */
   envelope?: EnvelopeContract
+  /** How the runner counts the tool layer this mode's agent runs in its shell (see ToolLayerAccounting). */
+  accounting?: ToolLayerAccounting
   available(context: ModeContext): Promise<Availability>
   open(context: ModeContext): Promise<ModeSession>
 }
@@ -138,18 +198,43 @@ export interface ProviderTrace {
   cost_usd?: number
 }
 
+/** The brand of an infrastructure error: a registered symbol, the same in every copy of ghx-bench. */
+const INFRASTRUCTURE: unique symbol = Symbol.for('ghx-bench.InfrastructureError')
+
 /**
- * Thrown by a provider when the run could not proceed for a reason outside the agent (model 5xx,
- * network): the runner retries these. `trace` keeps what happened before the failure.
+ * Thrown by a provider (or a mode) when the run could not proceed for a reason outside the agent
+ * (model 5xx, network): the runner retries these. `trace` keeps what happened before the failure.
+ * It is recognised by its brand, not its class or name, so `instanceof InfrastructureError` holds for
+ * one thrown by a plugin that resolved another copy of ghx-bench.
  */
 export class InfrastructureError extends Error {
   constructor(
     message: string,
     readonly trace?: ProviderTrace,
+    options?: ErrorOptions,
   ) {
-    super(message)
+    super(message, options)
     this.name = 'InfrastructureError'
   }
+
+  get [INFRASTRUCTURE](): true {
+    return true
+  }
+
+  /** `error instanceof InfrastructureError` is the brand test; subclasses keep the ordinary prototype test. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return this === InfrastructureError ? isInfrastructureError(value) : Function.prototype[Symbol.hasInstance].call(this, value)
+  }
+}
+
+/**
+ * An error the runner retries: an InfrastructureError of any copy of ghx-bench, or any error that says
+ * `infrastructure: true` (for a plugin that throws without importing ghx-bench).
+ */
+export function isInfrastructureError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const marked = error as {[INFRASTRUCTURE]?: unknown; infrastructure?: unknown}
+  return marked[INFRASTRUCTURE] === true || marked.infrastructure === true
 }
 
 /** The model endpoint a provider talks to: an OpenAI-compatible chat-completions API. */
@@ -184,6 +269,26 @@ export interface Provider {
   run(input: ProviderRunInput): Promise<ProviderTrace>
 }
 
+/** The GitHub client a read task gets: ghx-bench's own Octokit (retries, rate limits), never the tool layer under test. */
+export type GithubClient = Octokit
+
+/**
+ * A checkpoint read task: what a checkpoint reads from GitHub after a run (`task: NAME`, `input:
+ * {…}`), judged by its condition. Read only: it must not change GitHub.
+ */
+export interface ReadTask<Params = Record<string, unknown>> {
+  /** What scenarios name it by: lower-case dotted words (`issue.view`, `acme.deployments.list`). */
+  name: string
+  description?: string
+  /** JSON Schema of the parameters: a checkpoint's `input`, placeholders filled. */
+  paramsSchema: JsonSchema
+  /** For the documentation: `list` tasks return an array of `shape`, `object` tasks one `shape` (or null). */
+  kind?: 'list' | 'object'
+  /** Field -> what it holds, of each element (list) or of the object. */
+  shape?: Record<string, string>
+  run(github: GithubClient, params: Params): Promise<unknown>
+}
+
 export interface Plugin {
   apiVersion: typeof PLUGIN_API_VERSION
   name: string
@@ -191,6 +296,7 @@ export interface Plugin {
   modes?: Mode[]
   providers?: Provider[]
   conditions?: Condition<any>[] // eslint-disable-line @typescript-eslint/no-explicit-any -- params differ per condition
+  readTasks?: ReadTask<any>[] // eslint-disable-line @typescript-eslint/no-explicit-any -- params differ per task
 }
 
 /** Identity at run time, typed at compile time: `export default definePlugin({...})`. */

@@ -13,8 +13,21 @@ import {compileSchema} from '../shared/schema-validator.js'
 import {PLUGIN_API_VERSION, type Plugin} from './api.js'
 import {PluginRegistry, type PluginSource} from './registry.js'
 
-/** Built-in plugins, in load order; each is a folder under plugins/. */
-export const BUILT_IN_PLUGINS = ['conditions-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'provider-opencode'] as const
+/**
+ * Built-in plugins, in load order, and their modules: the folders under plugins/, and the core's own
+ * checkpoint read tasks (src/github/tasks.ts, whose default export is a plugin like any other).
+ */
+const BUILT_IN_MODULES = {
+  'conditions-core': 'plugins/conditions-core/index.ts',
+  'read-tasks-core': 'src/github/tasks.ts',
+  'mode-agent-direct': 'plugins/mode-agent-direct/index.ts',
+  'mode-ghx': 'plugins/mode-ghx/index.ts',
+  'mode-mcp': 'plugins/mode-mcp/index.ts',
+  'provider-agent-loop': 'plugins/provider-agent-loop/index.ts',
+  'provider-opencode': 'plugins/provider-opencode/index.ts',
+} as const
+
+export const BUILT_IN_PLUGINS = Object.keys(BUILT_IN_MODULES) as Array<keyof typeof BUILT_IN_MODULES>
 
 export interface PluginRequest {
   specifier: string
@@ -29,8 +42,8 @@ export interface LoadPluginsOptions {
   origin: string
 }
 
-export function builtInPluginPath(name: string): string {
-  return packageModulePath(`plugins/${name}/index.ts`)
+export function builtInPluginPath(name: keyof typeof BUILT_IN_MODULES): string {
+  return packageModulePath(BUILT_IN_MODULES[name])
 }
 
 /** Loads every plugin it can and reports every problem; throws when there is any. The registry comes back frozen. */
@@ -179,6 +192,7 @@ export function checkShape(value: unknown): string[] {
     modes: ['available', 'open'],
     providers: ['run'],
     conditions: ['evaluate'],
+    readTasks: ['run'],
   } as const
   for (const [kind, methods] of Object.entries(kinds)) {
     const list = plugin[kind]
@@ -190,10 +204,15 @@ export function checkShape(value: unknown): string[] {
     list.forEach((item: Record<string, unknown>, index) => {
       const what = `${kind}[${index}]${typeof item?.name === 'string' ? ` "${item.name}"` : ''}`
       if (typeof item !== 'object' || item === null) return problems.push(`${what} must be an object`)
-      if (typeof item.name !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(item.name)) {
+      if (kind === 'readTasks') {
+        // Read tasks are named like the capabilities they read (issue.view): dotted words.
+        if (typeof item.name !== 'string' || !/^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)*$/.test(item.name)) {
+          problems.push(`${what} needs a name of lower-case dotted words (issue.view): letters, digits, _ and -`)
+        }
+      } else if (typeof item.name !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(item.name)) {
         problems.push(`${what} needs a name of lower-case letters, digits, _ and -`)
       }
-      const schemaKey = kind === 'conditions' ? 'paramsSchema' : 'optionsSchema'
+      const schemaKey = kind === 'conditions' || kind === 'readTasks' ? 'paramsSchema' : 'optionsSchema'
       if (typeof item[schemaKey] !== 'object' || item[schemaKey] === null) problems.push(`${what} needs ${schemaKey} (a JSON Schema object)`)
       else {
         // A schema that does not compile is the plugin's fault, found when it loads, not when a scenario uses it.
@@ -214,8 +233,32 @@ export function checkShape(value: unknown): string[] {
           problems.push(`${what} has an envelope.schema that is not a valid JSON Schema: ${(error as Error).message}`)
         }
       }
+      if (kind === 'modes' && item.accounting !== undefined) problems.push(...accountingProblems(what, item.accounting))
       return undefined
     })
   }
+  return problems
+}
+
+/** What ghx-bench's own accounting names: a tool layer takes other names. */
+const CORE_CATEGORIES = ['gh_cli', 'mcp_tool', 'shell', 'other']
+
+/** A mode's accounting hook (Mode.accounting): its programs, its category and its function. */
+function accountingProblems(what: string, value: unknown): string[] {
+  if (typeof value !== 'object' || value === null) return [`${what} has an accounting that is not an object {programs, category, account}`]
+  const accounting = value as Record<string, unknown>
+  const problems: string[] = []
+  const programs = accounting.programs
+  if (!Array.isArray(programs) || programs.length === 0 || programs.some((p) => typeof p !== 'string' || !/^[A-Za-z0-9._+-]+$/.test(p))) {
+    problems.push(`${what} needs accounting.programs: a non-empty list of executable names (no paths, no spaces)`)
+  } else if (programs.includes('gh')) {
+    problems.push(`${what} lists gh in accounting.programs: ghx-bench counts gh itself`)
+  }
+  if (typeof accounting.category !== 'string' || !/^[a-z][a-z0-9_]*$/.test(accounting.category)) {
+    problems.push(`${what} needs accounting.category: lower-case letters, digits and _ (ghx_capability)`)
+  } else if (CORE_CATEGORIES.includes(accounting.category)) {
+    problems.push(`${what} has accounting.category "${accounting.category}", which ghx-bench's own accounting uses: name the layer's (${CORE_CATEGORIES.join(', ')} are taken)`)
+  }
+  if (typeof accounting.account !== 'function') problems.push(`${what} needs a function accounting.account`)
   return problems
 }

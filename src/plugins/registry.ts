@@ -1,8 +1,9 @@
 /**
- * One registry for modes, providers and conditions. Built-ins and third-party plugins register
- * through the same call; the registry is frozen before any run so the set cannot change mid-suite.
+ * One registry for modes, providers, conditions and checkpoint read tasks. Built-ins and third-party
+ * plugins register through the same call; the registry is frozen before any run so the set cannot
+ * change mid-suite.
  */
-import type {Condition, ConditionResult, ConditionSpec, Mode, Plugin, Provider} from './api.js'
+import type {Condition, ConditionResult, ConditionSpec, Mode, Plugin, Provider, ReadTask} from './api.js'
 
 export type PluginSource = 'built-in' | 'npm' | 'path'
 
@@ -16,6 +17,7 @@ export interface LoadedPlugin {
   modes: string[]
   providers: string[]
   conditions: string[]
+  readTasks: string[]
 }
 
 interface Entry<T> {
@@ -28,6 +30,7 @@ export class PluginRegistry {
   private readonly modeEntries = new Map<string, Entry<Mode>>()
   private readonly providerEntries = new Map<string, Entry<Provider>>()
   private readonly conditionEntries = new Map<string, Entry<Condition>>()
+  private readonly readTaskEntries = new Map<string, Entry<ReadTask>>()
   private frozen = false
 
   /** Registers a plugin; returns one message per name another plugin already holds (nothing of it is then added). */
@@ -38,11 +41,13 @@ export class PluginRegistry {
       ...clashes('mode', plugin.modes ?? [], this.modeEntries),
       ...clashes('provider', plugin.providers ?? [], this.providerEntries),
       ...clashes('condition', plugin.conditions ?? [], this.conditionEntries),
+      ...clashes('read task', plugin.readTasks ?? [], this.readTaskEntries),
     ]
     if (conflicts.length > 0) return conflicts
     for (const mode of plugin.modes ?? []) this.modeEntries.set(mode.name, {item: mode, plugin: plugin.name})
     for (const provider of plugin.providers ?? []) this.providerEntries.set(provider.name, {item: provider, plugin: plugin.name})
     for (const condition of plugin.conditions ?? []) this.conditionEntries.set(condition.name, {item: condition, plugin: plugin.name})
+    for (const task of plugin.readTasks ?? []) this.readTaskEntries.set(task.name, {item: task, plugin: plugin.name})
     this.loaded.push({
       name: plugin.name,
       version: plugin.version,
@@ -52,6 +57,7 @@ export class PluginRegistry {
       modes: (plugin.modes ?? []).map((m) => m.name),
       providers: (plugin.providers ?? []).map((p) => p.name),
       conditions: (plugin.conditions ?? []).map((c) => c.name),
+      readTasks: (plugin.readTasks ?? []).map((t) => t.name),
     })
     return []
   }
@@ -81,6 +87,11 @@ export class PluginRegistry {
     return this.conditionEntries.get(name)?.item
   }
 
+  /** The checkpoint read task scenarios name `name` (`issue.view`). */
+  readTask(name: string): ReadTask | undefined {
+    return this.readTaskEntries.get(name)?.item
+  }
+
   modeNames(): string[] {
     return [...this.modeEntries.keys()].sort()
   }
@@ -93,10 +104,14 @@ export class PluginRegistry {
     return [...this.conditionEntries.keys()].sort()
   }
 
-  /** Which plugin registered a mode, provider or condition (for row metadata and messages). */
-  ownerOf(kind: 'mode' | 'provider' | 'condition', name: string): LoadedPlugin | undefined {
-    const map = kind === 'mode' ? this.modeEntries : kind === 'provider' ? this.providerEntries : this.conditionEntries
-    const owner = map.get(name)?.plugin
+  readTaskNames(): string[] {
+    return [...this.readTaskEntries.keys()].sort()
+  }
+
+  /** Which plugin registered a mode, provider, condition or read task (for row metadata and messages). */
+  ownerOf(kind: 'mode' | 'provider' | 'condition' | 'read task', name: string): LoadedPlugin | undefined {
+    const maps = {mode: this.modeEntries, provider: this.providerEntries, condition: this.conditionEntries, 'read task': this.readTaskEntries}
+    const owner = (maps[kind] as Map<string, Entry<unknown>>).get(name)?.plugin
     return this.loaded.find((p) => p.name === owner)
   }
 

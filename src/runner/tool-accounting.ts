@@ -1,45 +1,45 @@
 /**
- * Tool-call accounting across modes. Every tool call gets a category (gh_cli, ghx_capability,
- * mcp_tool, shell, other), and each GitHub operation inside it is mapped, where it can be, to one
- * canonical operation named like the catalogue's capabilities (issue.labels.add), so that
- * per-operation counts compare across arms.
+ * Tool-call accounting across modes. Every tool call gets a category (gh_cli, mcp_tool, shell, other,
+ * or the category of the mode's tool layer: ghx_capability), and each GitHub operation inside it is
+ * mapped, where it can be, to one canonical operation named like the catalogue's capabilities
+ * (issue.labels.add), so that per-operation counts compare across arms.
  *
- * A shell call is read with a small shell tokenizer (below), so every `gh`/`ghx` command it holds is
- * found wherever it stands: after `;`, `&&`, `||`, `|`, newlines, inside `$( )`, backquotes, `( )`,
- * `{ }`, `if`/`while`/`for`/`case` bodies, behind `VAR=1`, `env`, `noglob`, `command`, `time`,
+ * GitHub's own interfaces are counted here: the `gh` CLI and the tools of GitHub MCP servers. A tool
+ * layer the agent runs in its shell (ghx) is its mode's to read: the mode's accounting hook
+ * (Mode.accounting) names its programs and says what their commands ran and which routes they took;
+ * nothing here knows a mode by name.
+ *
+ * A shell call is read with a small shell tokenizer (below), so every `gh` (or tool-layer) command it
+ * holds is found wherever it stands: after `;`, `&&`, `||`, `|`, newlines, inside `$( )`, backquotes,
+ * `( )`, `{ }`, `if`/`while`/`for`/`case` bodies, behind `VAR=1`, `env`, `noglob`, `command`, `time`,
  * `xargs`, or in a `bash -c '…'`. Each written invocation counts once (a loop body is not unrolled).
  * Commands the shell reports it never ran (a zsh glob that matched nothing, a program not found) are
  * not counted.
  *
- * ghx prints one envelope per command (ghx 0.8: `ghx run` one compact line `{"ok":…}`, `ghx chain`
- * `{"status":…,"results":[…]}`; with `--verbose` the full envelope with `meta`, pretty-printed).
- * Routes come only from `meta.route_used`; without it the route is `unknown` (never guessed).
- *
- * A call failed when its tool said so (non-zero exit, MCP `isError`), when ghx printed `ok:false`
- * (ghx exits 0 then) or a chain with a failed step, when an MCP result in the output text carries
- * `"isError": true`, or when the shell could not run one of its gh/ghx commands.
+ * A call failed when its tool said so (non-zero exit, MCP `isError`), when the tool layer reported a
+ * failure in its output (ghx exits 0 with `ok:false`), when an MCP result in the output text carries
+ * `"isError": true`, or when the shell could not run one of its gh or tool-layer commands.
  */
-import type {ProviderToolCall} from '../plugins/api.js'
-
-export type ToolCategory = 'gh_cli' | 'ghx_capability' | 'mcp_tool' | 'shell' | 'other'
+import type {LayerCallAccount, LayerCommand, ProviderToolCall, ToolLayerAccounting} from '../plugins/api.js'
 
 export interface ToolAccounting {
-  /** Tool calls by kind: a shell call that ran ghx is ghx_capability, else gh_cli if it ran gh, else shell. */
+  /**
+   * Tool calls by kind: a shell call that ran the mode's tool layer takes the layer's category
+   * (ghx_capability), else gh_cli if it ran gh, else shell; MCP tools are mcp_tool; anything else other.
+   */
   by_category: Record<string, number>
   by_operation: Record<string, number>
   /**
-   * ghx capability executions (one per `ghx run`, one per chain step) by the route ghx reports in
-   * meta.route_used (cli, graphql, rest). A chain step without its own meta takes the chain's. When
-   * the output does not say (ghx 0.8 prints meta only with --verbose, or the output was piped away
-   * or cut), the execution counts under `unknown`.
+   * Tool-layer executions (one per `ghx run`, one per chain step) by the route the layer reports
+   * (cli, graphql, rest), or `unknown` where its output does not say.
    */
   by_route: Record<string, number>
-  /** meta.attempts entries with status error, over every ghx envelope (and chain step). */
-  internal_retries: number
+  /** Retries the tool layer reports over all its commands; null when the run ran none of them. */
+  internal_retries: number | null
   /** Tool calls that failed (see the header): at most the number of calls. */
   failed: number
-  /** gh and ghx commands the shell calls ran, each written invocation once. */
-  invocations: {gh: number; ghx: number}
+  /** gh and tool-layer commands the shell calls ran, each written invocation once (`{gh: 3, ghx: 2}`). */
+  invocations: Record<string, number>
 }
 
 /** `gh <noun> <verb>` -> operation; a flag may refine it (gh issue edit --add-label). */
@@ -630,108 +630,7 @@ function ghOperations(args: readonly string[], text: string): string[] {
   return flagged.length > 0 ? flagged : entry.filter(([flag]) => flag === null).map(([, operation]) => operation)
 }
 
-/** What ghx ran for one `ghx` command, as written: a capability (`run`), chain steps (maybe unknown: []), or nothing (`ghx capabilities …`). */
-interface GhxCommand {
-  kind: 'run' | 'chain' | 'other'
-  tasks: string[]
-}
-
-const CAPABILITY_ID = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/
-
-function ghxCommand(args: readonly string[], stdin: string | undefined): GhxCommand {
-  if (args[0] === 'run' && args[1]) return {kind: 'run', tasks: CAPABILITY_ID.test(args[1]) ? [args[1]] : []}
-  if (args[0] !== 'chain') return {kind: 'other', tasks: []}
-  // --steps '<json>', --steps=<json>, or --steps - (stdin: a here-document or here-string).
-  const at = args.indexOf('--steps')
-  const value = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith('--steps='))?.slice('--steps='.length)
-  const steps = value === '-' ? stdin : value
-  if (!steps) return {kind: 'chain', tasks: []}
-  try {
-    const parsed: unknown = JSON.parse(steps)
-    if (Array.isArray(parsed)) return {kind: 'chain', tasks: parsed.map((step) => (isObject(step) && typeof step.task === 'string' ? step.task : '')).filter((t) => CAPABILITY_ID.test(t))}
-  } catch {
-    // not JSON as written (a variable, a typo): read the task names
-  }
-  return {kind: 'chain', tasks: [...steps.matchAll(/"task"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!).filter((t) => CAPABILITY_ID.test(t))}
-}
-
-/** One result in a ghx envelope: a `ghx run`, or one step of a chain; route null when meta does not say. */
-export interface GhxResult {
-  ok: boolean
-  route: string | null
-  retries: number
-  task?: string
-}
-
-/** A ghx envelope: a `ghx run` (one result) or a `ghx chain` (a result per step); failed: ok false, or a chain not all success. */
-export interface GhxEnvelope {
-  chain: boolean
-  failed: boolean
-  results: GhxResult[]
-}
-
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-const routeOf = (meta: unknown) => (isObject(meta) && typeof meta.route_used === 'string' ? meta.route_used : null)
-const retriesOf = (meta: unknown) => (isObject(meta) && Array.isArray(meta.attempts) ? meta.attempts.filter((a) => isObject(a) && a.status === 'error').length : 0)
-
-function toEnvelope(value: unknown): GhxEnvelope | undefined {
-  if (!isObject(value)) return undefined
-  if (typeof value.status === 'string' && Array.isArray(value.results)) {
-    // A chain: {status: success|partial|failed, results: [{task, ok, data|error, meta?}], meta?: {route_used, …}}.
-    const chainRoute = routeOf(value.meta)
-    const results = value.results.filter(isObject).map((step) => ({
-      ok: step.ok !== false,
-      route: routeOf(step.meta) ?? chainRoute,
-      retries: retriesOf(step.meta),
-      ...(typeof step.task === 'string' ? {task: step.task} : {}),
-    }))
-    return {chain: true, failed: value.status !== 'success' || results.some((r) => !r.ok), results}
-  }
-  // A run: {ok, data|error, meta?}. A chain step ({task, ok, …}) alone is not one.
-  if (typeof value.ok === 'boolean' && !('task' in value)) return {chain: false, failed: !value.ok, results: [{ok: value.ok, route: routeOf(value.meta), retries: retriesOf(value.meta)}]}
-  return undefined
-}
-
-/**
- * The ghx envelopes in a call's output, in order, among whatever else the call printed: compact ones
- * (a line, or the end of a line, starting `{"ok":` or `{"status":`) and pretty-printed ones (--verbose:
- * a line `{` up to the line `}` at the same indentation).
- */
-export function ghxEnvelopes(output: string): GhxEnvelope[] {
-  const found: GhxEnvelope[] = []
-  const lines = output.split('\n')
-  const offsets: number[] = [] // where each line starts: a block is sliced from the output, not joined, and fails to parse fast
-  for (let n = 0, at = 0; n < lines.length; at += lines[n]!.length + 1, n++) offsets.push(at)
-  const closers = new Map<string, number>() // indentation -> the next line `}` so indented (-1: none), so that no line is searched twice
-  for (let n = 0; n < lines.length; n++) {
-    const line = lines[n]!.trimEnd()
-    let text: string | undefined
-    let last = n
-    if (line.trim() === '{') {
-      const indent = line.slice(0, line.indexOf('{'))
-      let close = closers.get(indent)
-      if (close === undefined || (close >= 0 && close <= n)) {
-        for (close = n + 1; close < lines.length && lines[close]!.trimEnd() !== `${indent}}`; close++);
-        if (close === lines.length) close = -1
-        closers.set(indent, close)
-      }
-      last = close
-      if (last > n) text = output.slice(offsets[n], offsets[last]! + lines[last]!.length)
-    } else {
-      const at = line.search(/\{\s*"(?:ok|status)"\s*:/)
-      if (at >= 0) text = line.slice(at)
-    }
-    if (text === undefined) continue
-    try {
-      const envelope = toEnvelope(JSON.parse(text))
-      if (envelope) found.push(envelope)
-      n = Math.max(n, last) // past a pretty-printed block, envelope or not: its inner lines are no envelopes
-    } catch {
-      // not JSON after all
-    }
-  }
-  return found
-}
 
 /** An MCP CallToolResult printed as the output text: `{"content": […], "isError": true}`. */
 function outputReportsError(output: string): boolean {
@@ -745,9 +644,17 @@ function outputReportsError(output: string): boolean {
   }
 }
 
-export function accountToolCalls(calls: readonly ProviderToolCall[], mcpTools: ReadonlySet<string>): ToolAccounting {
-  const result: ToolAccounting = {by_category: {}, by_operation: {}, by_route: {}, internal_retries: 0, failed: 0, invocations: {gh: 0, ghx: 0}}
+export function accountToolCalls(calls: readonly ProviderToolCall[], mcpTools: ReadonlySet<string>, layer?: ToolLayerAccounting): ToolAccounting {
+  const result: ToolAccounting = {
+    by_category: {},
+    by_operation: {},
+    by_route: {},
+    internal_retries: null,
+    failed: 0,
+    invocations: {gh: 0, ...Object.fromEntries((layer?.programs ?? []).map((program) => [program, 0]))},
+  }
   const count = (into: Record<string, number>, key: string, n = 1) => (into[key] = (into[key] ?? 0) + n)
+  const layerPrograms = new Set(layer?.programs ?? [])
   for (const call of calls) {
     // Runtimes that attach MCP servers themselves prefix the tools with the server's key (github_get_issue).
     const mcpTool = mcpTools.has(call.tool) ? call.tool : [...mcpTools].find((name) => call.tool.endsWith(`_${name}`))
@@ -765,20 +672,20 @@ export function accountToolCalls(calls: readonly ProviderToolCall[], mcpTools: R
 
     const commands = commandsOf(line)
     const skipped = notRun(commands, call.output)
-    let category: ToolCategory = 'shell'
+    let category = 'shell'
     let failed = !call.ok
-    const ghx: GhxCommand[] = []
+    const layerCommands: LayerCommand[] = []
     for (const command of commands) {
       const run = programOf(command.words)
-      if (run?.name !== 'gh' && run?.name !== 'ghx') continue
+      if (!run || (run.name !== 'gh' && !layerPrograms.has(run.name))) continue
       if (skipped.has(command)) {
         failed = true // the shell could not run it
         continue
       }
-      result.invocations[run.name]++
-      if (run.name === 'ghx') {
-        category = 'ghx_capability'
-        ghx.push(ghxCommand(run.args, command.stdin))
+      count(result.invocations, run.name)
+      if (layer && layerPrograms.has(run.name)) {
+        category = layer.category
+        layerCommands.push({program: run.name, args: run.args, ...(command.stdin !== undefined ? {stdin: command.stdin} : {})})
       } else {
         if (category === 'shell') category = 'gh_cli'
         for (const operation of ghOperations(run.args, `${command.text}\n${command.stdin ?? ''}`)) count(result.by_operation, operation)
@@ -786,30 +693,23 @@ export function accountToolCalls(calls: readonly ProviderToolCall[], mcpTools: R
     }
     count(result.by_category, category)
 
-    if (ghx.length > 0) {
-      const envelopes = ghxEnvelopes(call.output)
-      const chains = envelopes.filter((e) => e.chain)
-      let executions = 0
-      for (const command of ghx) {
-        let tasks = command.tasks
-        // Steps not written in the line (`--steps - < file`): the chain's envelope names them.
-        if (command.kind === 'chain') {
-          const envelope = chains.shift()
-          if (tasks.length === 0 && envelope) tasks = envelope.results.map((r) => r.task ?? '').filter((t) => CAPABILITY_ID.test(t))
-        }
-        for (const task of tasks) count(result.by_operation, task)
-        executions += command.kind === 'run' ? 1 : command.kind === 'chain' ? tasks.length : 0
-      }
-      const results = envelopes.flatMap((e) => e.results)
-      for (const r of results) {
-        count(result.by_route, r.route ?? 'unknown')
-        result.internal_retries += r.retries
-      }
-      // Executions whose envelope is not in the output (piped to jq, cut) have no known route either.
-      if (executions > results.length) count(result.by_route, 'unknown', executions - results.length)
-      if (envelopes.some((e) => e.failed)) failed = true
+    if (layer && layerCommands.length > 0) {
+      const read = readLayer(layer, layerCommands, call.output)
+      for (const operation of read.operations) count(result.by_operation, operation)
+      for (const [route, n] of Object.entries(read.routes ?? {})) count(result.by_route, route, n)
+      result.internal_retries = (result.internal_retries ?? 0) + (read.retries ?? 0)
+      if (read.failed) failed = true
     }
     if (failed) result.failed++
   }
   return result
+}
+
+/** The mode's reading of its layer's commands; a hook that throws counts them with no operation, under the route `unknown`. */
+function readLayer(layer: ToolLayerAccounting, commands: LayerCommand[], output: string): LayerCallAccount {
+  try {
+    return layer.account(commands, output)
+  } catch {
+    return {operations: [], routes: {unknown: commands.length}}
+  }
 }

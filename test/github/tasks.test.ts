@@ -1,13 +1,14 @@
-// Every checkpoint read task against the sandbox, through the harness's own client; and the catalogue
-// names no checkpoint task that does not exist.
+// Every built-in checkpoint read task against the sandbox, through the harness's own client; they
+// register through the loader like any plugin's read tasks; and the catalogue names no task that does not exist.
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'
+import {pathToFileURL} from 'node:url'
 import {expect} from 'chai'
 import {createClient} from '../../src/github/client.js'
-import {READ_TASKS, readTask, renderTasksDoc} from '../../src/github/tasks.js'
+import readTasksCore, {READ_TASKS, renderTasksDoc} from '../../src/github/tasks.js'
 import {compileSchema} from '../../src/shared/schema-validator.js'
 import {loadCatalogue} from '../../src/catalogue/catalogue.js'
-import {loadPlugins} from '../../src/plugins/loader.js'
+import {builtInPluginPath, loadPlugins} from '../../src/plugins/loader.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 import {OWNER, REPO, seedSandbox, waitForRun, type Seeded} from '../support/sandbox.js'
 
@@ -15,9 +16,10 @@ describe('checkpoint read tasks', () => {
   let s: Seeded
   let client: ReturnType<typeof createClient>
   const repo = {owner: OWNER, name: REPO}
+  const readTask = (name: string) => READ_TASKS.find((task) => task.name === name)
   const run = async (id: string, input: Record<string, unknown>) => {
     const task = readTask(id)!
-    const inputValid = compileSchema(task.input)
+    const inputValid = compileSchema(task.paramsSchema)
     expect(inputValid(input), `${id} input: ${JSON.stringify(inputValid.errors)}`).to.equal(true)
     const result = await task.run(client.octokit, input)
     if (task.kind === 'list') {
@@ -101,6 +103,18 @@ describe('checkpoint read tasks', () => {
   it('the client counts API calls and rate-limit points', () => {
     expect(client.usage.calls).to.be.greaterThan(10)
     expect(client.usage.points).to.be.at.least(client.usage.calls)
+  })
+
+  it('the built-in tasks are the plugin read-tasks-core, registered by the loader like any plugin’s', async () => {
+    expect(readTasksCore).to.deep.include({apiVersion: 1, name: 'read-tasks-core', readTasks: READ_TASKS})
+    const registry = await loadPlugins({fromDir: PROJECT_ROOT, plugins: [], origin: 'test'})
+    // The loader imports the module by its file, as it imports every built-in plugin: the registry holds its tasks.
+    const loaded = (await import(pathToFileURL(builtInPluginPath('read-tasks-core')).href)) as typeof import('../../src/github/tasks.js')
+    for (const task of loaded.READ_TASKS) {
+      expect(registry.readTask(task.name), task.name).to.equal(task)
+      expect(registry.ownerOf('read task', task.name)?.name).to.equal('read-tasks-core')
+    }
+    expect(registry.readTaskNames()).to.deep.equal(READ_TASKS.map((t) => t.name).sort())
   })
 
   it('every checkpoint task of the catalogue is a read task here', async () => {

@@ -1,13 +1,15 @@
 // The built-in modes against the sandbox: what tools each arm gets, and that the arms are isolated.
+// Each passes the plugin kit's mode smoke test, as a third party's mode would be tested.
 import {mkdtemp, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {expect} from 'chai'
+import type {Mode, ModeContext, ModeSession} from 'ghx-bench'
+import {testMode} from 'ghx-bench/plugin-kit'
 import agentDirectPlugin from '../../plugins/mode-agent-direct/index.js'
 import ghxPlugin from '../../plugins/mode-ghx/index.js'
 import mcpPlugin, {githubHostOf} from '../../plugins/mode-mcp/index.js'
 import {readCallLog} from '../../src/agent/shell-tool.js'
-import type {Mode, ModeContext, ModeSession} from '../../src/plugins/api.js'
 import {nodeEnvFor} from '../../src/runner/target.js'
 import {startSandbox, type Sandbox} from '../../src/emulator/index.js'
 import {PROJECT_ROOT} from '../support/cli.js'
@@ -44,13 +46,15 @@ describe('built-in modes (sandbox)', function () {
     const parentPath = process.env.PATH
     process.env.PATH = `${path.dirname(STAND_IN)}:${parentPath}`
     try {
-      const session = await open(mode(agentDirectPlugin))
-      expect(session.tools.map((t) => t.name)).to.deep.equal(['shell'])
-      expect(session.instructions).to.match(/GitHub CLI/)
-      expect((await shell(session, 'gh api user --jq .login')).output.trim()).to.equal('ghx-bench-agent')
-      const ghx = await shell(session, 'ghx --version')
-      expect(ghx.ok).to.equal(false)
-      expect(ghx.output).to.match(/ghx: command not found/)
+      const report = await testMode(mode(agentDirectPlugin), await context(), {
+        tools: ['shell'],
+        calls: [
+          {tool: 'shell', args: {command: 'gh api user --jq .login'}, output: 'ghx-bench-agent\n'},
+          {tool: 'shell', args: {command: 'ghx --version'}, ok: false, output: /ghx: command not found/},
+        ],
+      })
+      expect(report.instructions).to.match(/GitHub CLI/)
+      expect(report.env.PATH).to.match(/ghx-bench-bin-/)
     } finally {
       process.env.PATH = parentPath
     }
@@ -80,19 +84,23 @@ describe('built-in modes (sandbox)', function () {
   })
 
   it('mcp: the MCP server’s tools with their schemas, and no shell', async () => {
-    const session = await open(mode(mcpPlugin))
-    const names = session.tools.map((t) => t.name)
+    const report = await testMode(mode(mcpPlugin), await context(), {
+      calls: [
+        {tool: 'list_issues', args: {owner: 'ghx-bench', repo: 'sandbox', state: 'open'}, output: /^\[/},
+        // Nothing runs a command: a shell call is not one of its tools.
+        {tool: 'shell', args: {command: 'echo hi'}, ok: false},
+      ],
+    })
+    const names = report.tools.map((t) => t.name)
     expect(names).to.have.length(26)
     expect(names).to.include('get_issue')
     expect(names).to.not.include('shell')
-    expect(session.tools.find((t) => t.name === 'get_issue')!.inputSchema).to.have.nested.property('properties.issue_number')
-    expect(session.mcpServers![0]).to.include({name: 'github-npm'})
-    const repo = await session.call('list_issues', {owner: 'ghx-bench', repo: 'sandbox', state: 'open'}, new AbortController().signal)
-    expect(repo.ok, repo.output).to.equal(true)
-    expect(JSON.parse(repo.output)).to.be.an('array')
-    // Nothing runs a command: a shell call is not one of its tools.
-    const attempt = await session.call('shell', {command: 'echo hi'}, new AbortController().signal)
-    expect(attempt.ok).to.equal(false)
+    expect(report.tools.find((t) => t.name === 'get_issue')!.inputSchema).to.have.nested.property('properties.issue_number')
+    expect(JSON.parse(report.calls[0]!.output)).to.be.an('array')
+    // The npm server, started with the target's Node environment: its hard-coded api.github.com goes to the sandbox.
+    expect(report.mcpServers[0]).to.include({name: 'github-npm', command: process.execPath})
+    expect(report.mcpServers[0]!.env).to.include({GITHUB_PERSONAL_ACCESS_TOKEN: sandbox.token, GHX_BENCH_GITHUB_API_URL: sandbox.url})
+    expect(report.mcpServers[0]!.env!.NODE_OPTIONS).to.match(/--import file:.*github-api-origin\.mjs/)
   })
 
   it('mcp: GitHub’s MCP server is pointed at the target with scheme and port kept (GITHUB_HOST)', () => {
@@ -114,12 +122,11 @@ describe('built-in modes (sandbox)', function () {
     const skill = path.join(await mkdtemp(path.join(tmpdir(), 'skill-')), 'SKILL.md')
     await writeFile(skill, '# using ghx\nUse ghx run for everything.\n')
     const m = mode(ghxPlugin)
-    const availability = await m.available(await context({ghx: STAND_IN, skill}))
-    expect(availability.available).to.equal(true)
-    expect(availability.tools).to.deep.include({ghx: '0.8.0'})
-    expect(availability.tools?.gh).to.match(/^\d+\.\d+\.\d+/)
+    const report = await testMode(m, await context({ghx: STAND_IN, skill}), {tools: ['shell']})
+    expect(report.availability.tools).to.deep.include({ghx: '0.8.0'})
+    expect(report.availability.tools?.gh).to.match(/^\d+\.\d+\.\d+/)
+    expect(report.instructions).to.equal('# using ghx\nUse ghx run for everything.\n')
     const session = await open(m, {ghx: STAND_IN, skill})
-    expect(session.instructions).to.equal('# using ghx\nUse ghx run for everything.\n')
     const result = await shell(session, `ghx run repo.view --input '{"owner":"ghx-bench","name":"sandbox"}'`)
     expect(result.output).to.match(/^\{"ok":true,"data":\{"id":"[^"]+","name":"sandbox","nameWithOwner":"ghx-bench\/sandbox",/)
     expect(result.output.endsWith('}\n')).to.equal(true)

@@ -1,12 +1,20 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import path from 'node:path'
 import {expect} from 'chai'
-import {accountToolCalls, ghxEnvelopes, shellCommands} from '../../src/runner/tool-accounting.js'
+import type {ToolLayerAccounting} from 'ghx-bench'
+import agentDirectPlugin from '../../plugins/mode-agent-direct/index.js'
+import ghxPlugin from '../../plugins/mode-ghx/index.js'
+import {ghxEnvelopes} from '../../plugins/mode-ghx/accounting.js'
+import {buildRow, type AttemptRecord} from '../../src/runner/row.js'
+import type {SuiteContext} from '../../src/runner/suite-context.js'
+import {accountToolCalls, shellCommands} from '../../src/runner/tool-accounting.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 
 const call = (tool: string, args: Record<string, unknown>, output = '', ok = true) => ({tool, args, output, ok, ms: 1})
 const shell = (command: string, output = '', ok = true) => call('shell', {command}, output, ok)
-const account = (...calls: ReturnType<typeof call>[]) => accountToolCalls(calls, new Set())
+// ghx is read by its mode's accounting hook, as the runner hands it over for a run of mode ghx.
+const GHX = ghxPlugin.modes[0]!.accounting!
+const account = (...calls: ReturnType<typeof call>[]) => accountToolCalls(calls, new Set(), GHX)
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0)
 
 // What ghx 0.8 prints: `ghx run` one compact line, or with --verbose the whole envelope as
@@ -226,6 +234,102 @@ describe('tool-call accounting', () => {
   })
 })
 
+describe('tool-call accounting of a mode’s tool layer (Mode.accounting)', () => {
+  const ENVELOPE = compact({ok: false, error: {code: 'NOT_FOUND', message: 'no'}})
+
+  it('without the mode’s hook, the layer’s commands are plain shell: not counted, not read', () => {
+    const result = accountToolCalls([shell('ghx run issue.view --input \'{"issueNumber":9}\'', ENVELOPE), shell('ghx chain --steps - < s.json; gh pr view 1')], new Set())
+    expect(result.by_category).to.deep.equal({shell: 1, gh_cli: 1})
+    expect(result.by_operation).to.deep.equal({'pr.view': 1})
+    expect(result.by_route).to.deep.equal({})
+    expect(result.invocations).to.deep.equal({gh: 1})
+    expect(result.internal_retries).to.equal(null)
+    expect(result.failed).to.equal(0)
+  })
+
+  it('counts any layer through its hook: its programs wherever they stand, its category, and what it reads from the output', () => {
+    const seen: unknown[] = []
+    const acme: ToolLayerAccounting = {
+      programs: ['acme', 'acmectl'],
+      category: 'acme_tool',
+      account(commands, output) {
+        seen.push(commands)
+        return {operations: commands.map((c) => `acme.${c.args[0]}`), routes: {fast: commands.length}, retries: 1, failed: output.includes('FAIL')}
+      },
+    }
+    const result = accountToolCalls(
+      [
+        shell('acme deploy --env prod && gh pr view 1', 'deployed\n'),
+        shell("for x in 1 2; do acmectl status \"$x\"; done; acme apply <<<'{\"a\":1}'", 'FAIL\n'),
+        shell('acme deploy', 'bash: line 1: acme: command not found\n[exit code 127]', false),
+        shell('ls'),
+      ],
+      new Set(),
+      acme,
+    )
+    expect(seen).to.deep.equal([
+      [{program: 'acme', args: ['deploy', '--env', 'prod']}],
+      [
+        {program: 'acmectl', args: ['status', '$x']},
+        {program: 'acme', args: ['apply'], stdin: '{"a":1}'},
+      ],
+    ])
+    expect(result.by_category).to.deep.equal({acme_tool: 2, shell: 2})
+    expect(result.by_operation).to.deep.equal({'acme.deploy': 1, 'pr.view': 1, 'acme.status': 1, 'acme.apply': 1})
+    expect(result.by_route).to.deep.equal({fast: 3})
+    expect(result.invocations).to.deep.equal({gh: 1, acme: 2, acmectl: 1})
+    expect(result.internal_retries).to.equal(2)
+    expect(result.failed).to.equal(2) // the layer said FAIL; the shell could not run acme
+  })
+
+  it('a hook that throws counts its layer’s executions under the route unknown, with no operation', () => {
+    const broken: ToolLayerAccounting = {programs: ['acme'], category: 'acme_tool', account: () => {
+      throw new Error('cannot read that')
+    }}
+    const result = accountToolCalls([shell('acme one; acme two')], new Set(), broken)
+    expect(result.by_category).to.deep.equal({acme_tool: 1})
+    expect(result.by_route).to.deep.equal({unknown: 2})
+    expect(result.by_operation).to.deep.equal({})
+    expect(result.invocations).to.deep.equal({gh: 0, acme: 2})
+  })
+})
+
+describe('tool-call accounting in a row: the hook of the run’s own mode', () => {
+  it('a ghx run is read by mode ghx’s hook; the same calls in an agent_direct run are its shell’s', () => {
+    const modes = new Map([
+      ['ghx', {mode: ghxPlugin.modes[0]!, options: {}}],
+      ['agent_direct', {mode: agentDirectPlugin.modes[0]!, options: {}}],
+    ])
+    const ctx = {modes, runId: 'r', suite: 's', scenarioSet: null, provider: {name: 'agent-loop'}, model: {label: 'oracle'}, versions: {harness: '0', plugins: {}}, git: null, fixtures: {manifest: {seed_id: 'x'}}} as unknown as SuiteContext
+    const verbose = pretty({ok: true, data: {}, meta: {route_used: 'graphql', attempts: [{route: 'graphql', status: 'error'}, {route: 'graphql', status: 'success'}]}})
+    const calls = [shell('ghx run issue.view --input \'{"issueNumber":1}\' --verbose', verbose), shell('gh pr view 1')]
+    const usage = {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}
+    const attempt = {
+      record: {attempt: 1, outcome: 'pass', error: null, started_at: '', latency_ms_wall: 0, tokens: {...usage, total: 0, active: 0}},
+      outcome: 'pass',
+      error: null,
+      tokens: {...usage, total: 0, active: 0},
+      trace: {turns: [{usage, tool_calls: calls, started_at: '', ms: 0}], final_text: 'done', stop_reason: 'final'},
+      checkpoints: [],
+      variables: null,
+      apiCalls: null,
+      agentMs: null,
+      timing: {model_ms: 0, tools_ms: 0, session_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 1},
+      tracePath: null,
+      toolSchema: undefined,
+      mcpTools: [],
+      invocations: null,
+      injectedFaults: 0,
+    } as AttemptRecord
+    const scenario = {type: 'workflow', id: 'x-001'} as never
+    const row = (mode: string) => buildRow(ctx, {scenario_id: 'x-001', mode, iteration: 1} as never, scenario, [attempt], {startedAt: new Date(), wallMs: 1})
+    expect(row('ghx').tool_calls).to.deep.include({by_category: {ghx_capability: 1, gh_cli: 1}, by_route: {graphql: 1}, invocations: {gh: 1, ghx: 1}})
+    expect(row('ghx').internal_retries).to.equal(1)
+    expect(row('agent_direct').tool_calls).to.deep.include({by_category: {shell: 1, gh_cli: 1}, by_route: {}, invocations: {gh: 1}})
+    expect(row('agent_direct').internal_retries).to.equal(null)
+  })
+})
+
 describe('tool-call accounting on the real ghx eval sessions (pr-review-comment-001)', () => {
   const folder = path.join(PROJECT_ROOT, '..', 'shared', 'datasets', 'ghx-eval-2026-03', 'sessions', 'pr-review-comment-001')
   const OFFICIAL_MCP_TOOLS = new Set(['pull_request_read', 'pull_request_review_write', 'add_comment_to_pending_review'])
@@ -285,7 +389,7 @@ describe('tool-call accounting on the real ghx eval sessions (pr-review-comment-
         byRegex.gh += n.gh
         byRegex.ghx += n.ghx
       }
-      const result = accountToolCalls(calls, OFFICIAL_MCP_TOOLS)
+      const result = accountToolCalls(calls, OFFICIAL_MCP_TOOLS, GHX)
       expect(calls.length, file).to.equal(hand.calls)
       expect(byRegex, `${file}: regex vs by hand`).to.deep.equal({gh: hand.gh, ghx: hand.ghx})
       expect(result.invocations, `${file}: accounting`).to.deep.equal({gh: hand.gh, ghx: hand.ghx})
@@ -295,7 +399,7 @@ describe('tool-call accounting on the real ghx eval sessions (pr-review-comment-
 
   it('classifies every session into its own arm and its review operations; ghx routes unknown (compact output), one per capability', () => {
     for (const file of Object.keys(BY_HAND)) {
-      const result = accountToolCalls(session(file), OFFICIAL_MCP_TOOLS)
+      const result = accountToolCalls(session(file), OFFICIAL_MCP_TOOLS, GHX)
       const arm = file.split('-')[0]!
       const kinds = Object.keys(result.by_category)
       if (arm === 'baseline') {
@@ -314,13 +418,14 @@ describe('tool-call accounting on the real ghx eval sessions (pr-review-comment-
         expect(result.by_operation, file).to.include({'pr.view': 1, 'pr.reviews.create_pending': 1, 'pr.reviews.submit': 1})
         expect(result.by_operation['pr.reviews.comment'], file).to.be.at.least(3)
       }
-      expect(result.internal_retries, file).to.equal(0)
+      // Retries are the tool layer's to report: none here, and none at all in the arms that did not run it.
+      expect(result.internal_retries, file).to.equal(arm === 'ghx' ? 0 : null)
       expect(Object.keys(result.by_operation).filter((op) => op.startsWith('rest.') || op === 'graphql.other'), file).to.deep.equal([])
     }
   })
 
   it('counts as failed the one call zsh refused to run; the traces mark every call a success', () => {
-    const failed = Object.fromEntries(Object.keys(BY_HAND).map((file) => [file, accountToolCalls(session(file), OFFICIAL_MCP_TOOLS).failed]))
+    const failed = Object.fromEntries(Object.keys(BY_HAND).map((file) => [file, accountToolCalls(session(file), OFFICIAL_MCP_TOOLS, GHX).failed]))
     expect(failed).to.deep.equal(Object.fromEntries(Object.keys(BY_HAND).map((file) => [file, file === 'baseline-iter-0.json' ? 1 : 0])))
   })
 })

@@ -14,8 +14,15 @@ const SECRET_NAME = /(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|
 /** …unless the variable holds where a secret is, not the secret (a path, a variable name, a URL, an id). */
 const NOT_A_SECRET = /_(PATH|FILE|ENV|DIR|URL|ID|HOST)$/i
 
-const captured = new Map<string, string>()
-const registered = new Set<string>()
+// One keeping per process, shared by every copy of this module (a plugin may resolve another install of
+// ghx-bench): a secret one copy captured or registered is known to the redactor of every other.
+interface SecretKeeping {
+  captured: Map<string, string>
+  registered: Set<string>
+}
+const KEEPING = Symbol.for('ghx-bench.secret-env')
+const keeping: SecretKeeping = ((globalThis as {[KEEPING]?: SecretKeeping})[KEEPING] ??= {captured: new Map(), registered: new Set()})
+const {captured, registered} = keeping
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name) && !NOT_A_SECRET.test(name)

@@ -1,6 +1,7 @@
 import {expect} from 'chai'
+import type {Condition, ConditionSpec} from 'ghx-bench'
+import {testCondition} from 'ghx-bench/plugin-kit'
 import conditionsCore, {resolvePath} from '../../../plugins/conditions-core/index.js'
-import type {ConditionSpec} from '../../../src/plugins/api.js'
 import {PluginRegistry} from '../../../src/plugins/registry.js'
 
 const registry = new PluginRegistry()
@@ -112,5 +113,42 @@ describe('conditions-core', () => {
     )
     expect(withPlugin.evaluate({type: 'custom', scorer: 'title_has_prefix', params: {prefix: 'Crash'}}, issue).passed).to.equal(true)
     expect(withPlugin.evaluate({type: 'custom', scorer: 'title_has_prefix', params: {prefix: 'Bug'}}, issue).passed).to.equal(false)
+  })
+})
+
+describe('conditions-core through the plugin kit’s condition tester', () => {
+  // Tested by name, with the params a scenario writes: the tester checks them against the condition's own schema.
+  const named = (name: string) => conditionsCore.conditions.find((c) => c.name === name) as unknown as Condition
+
+  it('count_gte: verdicts, messages and expected; params its schema refuses when the scenario loads', () => {
+    const results = testCondition(named('count_gte'), [
+      {actual: threads, params: {value: 2}, passed: true, message: 'result.length is 2, expected >= 2', expected: '>= 2'},
+      {actual: issue, params: {path: 'labels', value: 3}, passed: false, message: 'labels.length is 2, expected >= 3'},
+      {actual: {items: threads}, params: {value: 1}, passed: false, message: /expected an array with length >= 1$/},
+      {name: 'no value', params: {}, refused: true},
+      {name: 'a negative count', params: {value: -1}, refused: true},
+      {name: 'a misspelt key', params: {value: 1, paht: 'labels'}, refused: true},
+    ])
+    expect(results.map((r) => r.actual)).to.deep.equal([2, 2, {items: threads}])
+  })
+
+  it('field_matches: a pattern that is no regular expression, or a flag given twice, is refused before any run', () => {
+    testCondition(named('field_matches'), [
+      {actual: issue, params: {path: 'title', pattern: '^crash', flags: 'i'}, passed: true},
+      {params: {pattern: '('}, refused: true},
+      {params: {pattern: 'a', flags: 'ii'}, refused: true},
+    ])
+  })
+
+  it('every, not and custom judge the nested conditions of the registry they are tested with', () => {
+    const all = conditionsCore.conditions
+    testCondition(named('every'), [
+      {actual: threads, params: {where: {type: 'field_gte', path: 'line', value: 18}, condition: {type: 'field_gte', path: 'comments.length', value: 2}}, passed: true},
+      {actual: threads, params: {condition: {type: 'field_equals', path: 'isResolved', value: true}}, passed: false, message: 'result[1]: isResolved is false, expected true'},
+      {actual: [], params: {condition: {type: 'non_empty'}}, passed: false, message: 'result has no elements'},
+    ], {conditions: all})
+    testCondition(named('not'), [{actual: issue, params: {condition: {type: 'field_equals', path: 'state', value: 'CLOSED'}}, passed: true}], {conditions: all})
+    // Without the nested condition in the registry, the verdict says what is unknown.
+    testCondition(named('custom'), [{actual: issue, params: {scorer: 'nope'}, passed: false, message: 'unknown condition "nope"'}])
   })
 })
