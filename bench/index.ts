@@ -1,6 +1,8 @@
 // `npm run bench`: every benchmark, each reported as ratios to a baseline measured in the same run.
 // BENCH_ROUNDS sets the repetitions of the quick benchmarks (default 15), BENCH_HEAVY_ROUNDS those of
-// the million-row one (default 3).
+// the million-row one (default 3), BENCH_GATE_DATASETS the datasets per cell of the gate's error rates
+// (default 200).
+import {benchGateErrorRates} from './gate-error-rates.js'
 import {benchReportGate} from './report-gate.js'
 import {benchRunner} from './runner.js'
 import {benchSandbox} from './sandbox.js'
@@ -15,3 +17,5 @@ console.log()
 console.log(await benchRunner())
 console.log()
 console.log(await benchReportGate(heavyRounds))
+console.log()
+console.log(await benchGateErrorRates())

@@ -5,11 +5,10 @@
 import {mkdtemp, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
-import {loadConfig} from '../src/config/load-config.js'
+import {runProjectSuite} from '../src/app/run.js'
 import {PACKAGE_ROOT} from '../src/shared/package-paths.js'
 import type {Row} from '../src/results/row-schema.js'
 import {readRows} from '../src/results/sources.js'
-import {runSuite} from '../src/runner/run-suite.js'
 import {median} from '../src/stats/quantiles.js'
 import {table} from './support.js'
 
@@ -23,9 +22,8 @@ interface Measured {
 }
 
 async function measure(dir: string, concurrency: number, repetitions: number): Promise<Measured> {
-  const config = await loadConfig({cwd: dir})
   const started = process.hrtime.bigint()
-  const summary = await runSuite(config, {suitePath: path.join(PACKAGE_ROOT, 'suites', 'smoke.yml'), cwd: dir, concurrency, repetitions, runId: `bench-c${concurrency}`})
+  const {summary} = await runProjectSuite({suitePath: path.join(PACKAGE_ROOT, 'suites', 'smoke.yml'), cwd: dir, concurrency, repetitions, runId: `bench-c${concurrency}`, noReport: true})
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
   const rows: Row[] = []
   for await (const row of readRows([summary.results_file], () => {}, dir)) rows.push(row)

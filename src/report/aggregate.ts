@@ -90,6 +90,8 @@ export class FlagColumn extends Growable<Uint8Array> {
 export interface MetricColumns {
   latency_wall: Column
   latency_agent: Column
+  /** The harness's own time: wall - agent (fixture resets, session and server start-up, checkpoints). */
+  latency_harness: Column
   tokens_total: Column
   tokens_active: Column
   tool_calls: Column
@@ -102,6 +104,7 @@ function columns(): MetricColumns {
   return {
     latency_wall: new Column(),
     latency_agent: new Column(),
+    latency_harness: new Column(),
     tokens_total: new Column(),
     tokens_active: new Column(),
     tool_calls: new Column(),
@@ -121,6 +124,11 @@ export interface Cell {
   timeouts: number
   retried: number
   all: MetricColumns
+  /**
+   * Each row's iteration block: its run (an index into the aggregate's run ids) and iteration, as one
+   * number. Rows of two modes in the same block ran side by side, interleaved by the runner.
+   */
+  blocks: Column
   /** Which rows are stable (success, valid output, no runner failure): the rows efficiency is measured on. */
   stable: FlagColumn
   stable_runs: number
@@ -143,9 +151,27 @@ export function stableSorted(cell: Cell, metric: keyof MetricColumns): Float64Ar
   return sorted
 }
 
+/** A metric's present values over the cell's stable rows, in row order, with each row's block key. */
+export function stableSample(cell: Cell, metric: keyof MetricColumns): {values: Float64Array; blocks: Float64Array} {
+  const values = cell.all[metric].values()
+  const flags = cell.stable.values()
+  const keys = cell.blocks.values()
+  const picked = new Float64Array(cell.stable_runs)
+  const blocks = new Float64Array(cell.stable_runs)
+  let n = 0
+  for (let i = 0; i < values.length; i++) {
+    if (!flags[i] || Number.isNaN(values[i]!)) continue
+    picked[n] = values[i]!
+    blocks[n++] = keys[i]!
+  }
+  return {values: picked.subarray(0, n), blocks: blocks.subarray(0, n)}
+}
+
 export interface Aggregate {
   rows: number
+  /** Every run id, in the order first seen; a block key holds the run's position here. */
   run_ids: Set<string>
+  run_index: Map<string, number>
   /** mode -> scenario -> cell */
   cells: Map<string, Map<string, Cell>>
   models: Map<string, Set<string>>
@@ -174,6 +200,7 @@ export function emptyAggregate(): Aggregate {
   return {
     rows: 0,
     run_ids: new Set(),
+    run_index: new Map(),
     cells: new Map(),
     models: new Map(),
     providers: new Map(),
@@ -191,6 +218,8 @@ export function isStable(row: Row): boolean {
 function record(target: MetricColumns, row: Row): void {
   target.latency_wall.push(row.latency_ms_wall)
   target.latency_agent.push(row.latency_ms_agent ?? Number.NaN)
+  // Rows written before latency_ms_harness was recorded: the same difference, from the row's own figures.
+  target.latency_harness.push(row.latency_ms_harness ?? (row.latency_ms_agent === null ? Number.NaN : Math.max(0, row.latency_ms_wall - row.latency_ms_agent)))
   target.tokens_total.push(row.tokens.total)
   target.tokens_active.push(row.tokens.active)
   target.tool_calls.push(row.tool_calls.total)
@@ -220,6 +249,7 @@ function cellFor(aggregate: Aggregate, mode: string, scenario: string): Cell {
       timeouts: 0,
       retried: 0,
       all: columns(),
+      blocks: new Column(),
       stable: new FlagColumn(),
       stable_runs: 0,
       stableSorted: new Map(),
@@ -229,10 +259,27 @@ function cellFor(aggregate: Aggregate, mode: string, scenario: string): Cell {
   return cell
 }
 
+/** Iterations per run a block key can tell apart (the suite schema allows 1000 repetitions). */
+const BLOCKS_PER_RUN = 2 ** 20
+
+export function blockKey(runIndex: number, iteration: number): number {
+  return runIndex * BLOCKS_PER_RUN + iteration
+}
+
+function runIndexOf(aggregate: Aggregate, runId: string): number {
+  let index = aggregate.run_index.get(runId)
+  if (index === undefined) {
+    aggregate.run_index.set(runId, (index = aggregate.run_index.size))
+    aggregate.run_ids.add(runId)
+  }
+  return index
+}
+
 export function addRow(aggregate: Aggregate, row: Row): void {
   aggregate.rows++
-  aggregate.run_ids.add(row.run_id)
+  const runIndex = runIndexOf(aggregate, row.run_id)
   const cell = cellFor(aggregate, row.mode, row.scenario_id)
+  cell.blocks.push(blockKey(runIndex, row.iteration))
   cell.runs++
   if (row.success) cell.successes++
   if (row.output_valid) cell.output_valid++
@@ -262,14 +309,14 @@ export function modeCells(aggregate: Aggregate, mode: string): Cell[] {
   return [...(aggregate.cells.get(mode)?.values() ?? [])]
 }
 
-const METRICS = ['latency_wall', 'latency_agent', 'tokens_total', 'tokens_active', 'tool_calls', 'cost', 'tool_schema_tokens'] as const
+const METRICS = ['latency_wall', 'latency_agent', 'latency_harness', 'tokens_total', 'tokens_active', 'tool_calls', 'cost', 'tool_schema_tokens'] as const
 const COUNTS = ['runs', 'successes', 'output_valid', 'runner_failures', 'timeouts', 'retried', 'stable_runs'] as const
 
 /** An aggregate as plain data with its columns as typed arrays, to cross a worker boundary. */
 export interface PortableAggregate {
   rows: number
   run_ids: string[]
-  cells: Array<{scenario: string; mode: string; counts: number[]; all: Float64Array[]; stable: Uint8Array}>
+  cells: Array<{scenario: string; mode: string; counts: number[]; all: Float64Array[]; blocks: Float64Array; stable: Uint8Array}>
   models: Array<[string, string[]]>
   providers: Array<[string, string[]]>
   tool_calls_by_category: Array<[string, Array<[string, number]>]>
@@ -290,6 +337,7 @@ export function toPortable(aggregate: Aggregate): PortableAggregate {
         mode: cell.mode,
         counts: COUNTS.map((key) => cell[key]),
         all: METRICS.map((m) => cell.all[m].values().slice()),
+        blocks: cell.blocks.values().slice(),
         stable: cell.stable.values().slice(),
       })),
     ),
@@ -304,17 +352,19 @@ export function toPortable(aggregate: Aggregate): PortableAggregate {
 
 /** The typed arrays of a portable aggregate, to transfer rather than copy. */
 export function transferList(portable: PortableAggregate): ArrayBuffer[] {
-  return portable.cells.flatMap((cell) => [...cell.all, cell.stable].map((array) => array.buffer as ArrayBuffer))
+  return portable.cells.flatMap((cell) => [...cell.all, cell.blocks, cell.stable].map((array) => array.buffer as ArrayBuffer))
 }
 
 /** Adds another reader's aggregate into this one. */
 export function mergePortable(into: Aggregate, other: PortableAggregate): void {
   into.rows += other.rows
-  for (const id of other.run_ids) into.run_ids.add(id)
+  // The other reader numbered its runs in its own order: its block keys are renumbered into ours.
+  const runIndices = other.run_ids.map((id) => runIndexOf(into, id))
   for (const cell of other.cells) {
     const target = cellFor(into, cell.mode, cell.scenario)
     COUNTS.forEach((key, i) => (target[key] += cell.counts[i]!))
     METRICS.forEach((m, i) => target.all[m].append(cell.all[i]!))
+    target.blocks.append(cell.blocks.map((key) => blockKey(runIndices[Math.floor(key / BLOCKS_PER_RUN)]!, key % BLOCKS_PER_RUN)))
     target.stable.append(cell.stable)
     target.stableSorted.clear()
   }

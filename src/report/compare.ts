@@ -1,28 +1,46 @@
 /**
  * A candidate mode against the baseline mode: the reliability rates of the candidate and the
- * efficiency reductions on the stable sample, each with a seeded stratified bootstrap interval.
- * The report's deltas and the gate's checks are both this one computation.
+ * efficiency reductions on the stable sample, each with an interval. The report's deltas and the
+ * gate's checks are both this one computation.
  *
- * Efficiency follows the predecessors' stratified rule: per eligible scenario (at least min_samples
- * stable rows in both modes) the median of each mode, the reduction (b - c) / b * 100 where b > 0,
- * and the suite value the median of those reductions. Cost is judged by its worst scenario.
+ * Rates: the candidate's rates over all its runs with Wilson score intervals, the success-rate
+ * difference with Newcombe's interval (src/stats/rates.ts): neither has zero width, whatever the
+ * count. Efficiency (src/stats/log-ratio.ts): per eligible scenario (at least min_samples stable runs
+ * in both modes) the log ratio of the modes' geometric means (tool calls, small counts: plain
+ * means), paired by iteration block where the runner interleaved the modes; the suite value is the mean over scenarios, as a reduction in %, with a
+ * hierarchical bootstrap interval (scenarios, then runs). The latency judged is the agent's time; the
+ * harness's own time (wall - agent) is reported beside it, with the wall-latency reduction. Cost is a
+ * reduction like the others, its worst scenario shown beside it.
+ *
+ * Each reduction also carries the predecessors' figure, `median_of_scenarios`: per scenario the
+ * reduction of the medians, (b - c) / b × 100 where b > 0, and the median over scenarios. `--decision
+ * point` judges that figure, so their published numbers reproduce.
  */
-import {bootstrap, medianSampler, rateSampler, type CellSampler} from '../stats/bootstrap.js'
+import {bootstrap, type CellSampler} from '../stats/bootstrap.js'
 import {reductionPct} from '../stats/descriptive.js'
+import {reductionOfLogRatio, scenarioEffect, suiteEffect, type Average, type ScenarioEffect} from '../stats/log-ratio.js'
 import {finite, percentileOfSorted} from '../stats/quantiles.js'
-import type {Random} from '../stats/random.js'
+import {newcombeInterval, wilsonInterval} from '../stats/rates.js'
+import {zOfConfidence} from '../stats/special.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {comparisonSchema} from './report-schema.js'
-import {modeCells, stableSorted, type Aggregate, type Cell} from './aggregate.js'
+import {modeCells, stableSample, stableSorted, type Aggregate, type Cell, type MetricColumns} from './aggregate.js'
 
 export type Comparison = FromSchema<typeof comparisonSchema>
 export type Estimate = Comparison['reliability']['success_rate']
+export type Reduction = Comparison['efficiency']['tokens_active_reduction_pct']
 export type ScenarioComparison = Comparison['scenarios'][number]
-type Reduction = Comparison['efficiency']['tokens_active_reduction_pct']
-type CostReduction = NonNullable<Comparison['efficiency']['cost_reduction_pct']>
 
-export const EFFICIENCY_METRICS = ['tokens_active', 'latency_wall', 'tool_calls', 'cost'] as const
+/** The metrics compared per scenario; the gate judges all but latency_wall. */
+export const EFFICIENCY_METRICS = ['tokens_active', 'latency_agent', 'latency_wall', 'tool_calls', 'cost'] as const
 export type EfficiencyMetric = (typeof EFFICIENCY_METRICS)[number]
+
+export const DEFAULT_CONFIDENCE = 0.95
+
+/** Tool calls are small counts: their runs are averaged plainly (src/stats/log-ratio.ts says why); the rest geometrically. */
+export function averageOf(metric: EfficiencyMetric): Average {
+  return metric === 'tool_calls' ? 'arithmetic' : 'geometric'
+}
 
 export interface CompareOptions {
   baseline: string
@@ -30,125 +48,163 @@ export interface CompareOptions {
   minSamples: number
   seed: number
   resamples: number
+  /** Confidence of every interval (default 0.95); a sequential look asks for a higher one. */
+  confidence?: number
 }
 
 type RateField = 'successes' | 'output_valid' | 'runner_failures' | 'timeouts' | 'retried'
 
+/** Bootstrap seed offsets, one per reduction, so each interval has its own stream (the seed is recorded). */
+const SEED_OFFSETS: Record<EfficiencyMetric, number> = {tokens_active: 10, latency_agent: 11, tool_calls: 12, cost: 13, latency_wall: 14}
+
 export function compareModes(aggregate: Aggregate, options: CompareOptions): Comparison {
+  const confidence = options.confidence ?? DEFAULT_CONFIDENCE
+  const z = zOfConfidence(confidence)
   const base = modeCells(aggregate, options.baseline)
   const cand = modeCells(aggregate, options.candidate)
-  const boot = (offset: number, replicate: (random: Random) => number): [number | null, number | null] => {
-    const [low, high] = bootstrap(replicate, {seed: options.seed + offset, resamples: options.resamples}).interval
-    return [finite(low), finite(high)]
+  const pooled = (cells: Cell[], field: RateField) => ({count: cells.reduce((n, c) => n + c[field], 0), runs: cells.reduce((n, c) => n + c.runs, 0)})
+  const rate = (field: RateField): Estimate => {
+    const {count, runs} = pooled(cand, field)
+    const [low, high] = wilsonInterval(count, runs, z)
+    return {value: runs === 0 ? null : (count / runs) * 100, interval: runs === 0 ? null : [low * 100, high * 100], runs, method: 'wilson'}
   }
-  const rate = (cells: Cell[], field: RateField, offset: number): Estimate => {
-    const pooled = pooledRate(cells, field)
-    return {value: finite(pooled.value * 100), interval: boot(offset, (random) => pooled.draw(random) * 100)}
-  }
-  const success = rate(cand, 'successes', 2)
-  const pooled = pooledRate(base, 'successes')
-  const candPooled = pooledRate(cand, 'successes')
+  const candSuccess = pooled(cand, 'successes')
+  const baseSuccess = pooled(base, 'successes')
+  const [low, high] = newcombeInterval(candSuccess.count, candSuccess.runs, baseSuccess.count, baseSuccess.runs, z)
   const delta: Estimate = {
-    value: finite((candPooled.value - pooled.value) * 100),
-    interval: boot(1, (random) => (candPooled.draw(random) - pooled.draw(random)) * 100),
+    value: candSuccess.runs === 0 || baseSuccess.runs === 0 ? null : (candSuccess.count / candSuccess.runs - baseSuccess.count / baseSuccess.runs) * 100,
+    interval: Number.isFinite(low) ? [low * 100, high * 100] : null,
+    runs: Math.min(candSuccess.runs, baseSuccess.runs),
+    method: 'newcombe',
   }
 
   const baseByScenario = new Map(base.map((c) => [c.scenario, c]))
   const candByScenario = new Map(cand.map((c) => [c.scenario, c]))
   const scenarioIds = [...new Set([...baseByScenario.keys(), ...candByScenario.keys()])].sort()
-  const scenarios = scenarioIds.map((id) => scenarioComparison(id, baseByScenario.get(id), candByScenario.get(id), options.minSamples))
-  const eligible = scenarios.filter((s) => s.eligible)
-  const reduction = (metric: EfficiencyMetric, offset: number, combine: 'median' | 'min'): CostReduction => {
-    const defined = eligible.filter((s) => s.reduction_pct[metric] !== null)
-    const pairs = defined.map((s): [CellSampler, CellSampler] => [
-      medianSampler(stableSorted(baseByScenario.get(s.scenario_id)!, metric)),
-      medianSampler(stableSorted(candByScenario.get(s.scenario_id)!, metric)),
-    ])
-    const values = defined.map((s) => s.reduction_pct[metric]!)
-    const value = combineValues(values, combine)
-    const worst = combine === 'min' && defined.length > 0 ? defined[values.indexOf(value)]!.scenario_id : null
-    const interval = defined.length === 0 ? null : boot(offset, replicateReductions(pairs, combine))
-    return {value: finite(value), interval, scenarios: defined.length, worst_scenario: worst}
+  const compared = scenarioIds.map((id) => scenarioComparison(id, baseByScenario.get(id), candByScenario.get(id), options.minSamples))
+  const scenarios = compared.map((c) => c.summary)
+  const eligible = compared.filter((c) => c.summary.eligible)
+  const reduction = (metric: EfficiencyMetric): Reduction => {
+    const withEffect = eligible.filter((c) => c.effects[metric] !== null)
+    const suite = suiteEffect(
+      withEffect.map((c) => c.effects[metric]!),
+      {confidence, resamples: options.resamples, seed: options.seed + SEED_OFFSETS[metric]},
+    )
+    const medians = eligible.map((c) => c.summary.reduction_pct[metric] ?? null).filter((v): v is number => v !== null)
+    let worst: {scenario: string; pct: number} | null = null
+    for (const c of eligible) {
+      const pct = c.summary.reduction_pct[metric] ?? null
+      if (pct !== null && (worst === null || pct < worst.pct)) worst = {scenario: c.summary.scenario_id, pct}
+    }
+    const [thetaLow, thetaHigh] = suite.interval
+    const missing = missingSide(base, cand, metric, options)
+    // A mode without the metric (cost 0 or null in every run) has no ratio: no value to show, the reason instead.
+    if (missing) return {value: null, interval: null, scenarios: 0, paired_scenarios: 0, median_of_scenarios: null, worst_scenario: null, worst_pct: null, missing, log_variance: null}
+    return {
+      value: finite(reductionOfLogRatio(suite.theta)),
+      // A higher log ratio is a smaller reduction: the bounds swap.
+      interval: Number.isFinite(thetaLow) && Number.isFinite(thetaHigh) ? [reductionOfLogRatio(thetaHigh), reductionOfLogRatio(thetaLow)] : null,
+      scenarios: withEffect.length,
+      paired_scenarios: withEffect.filter((c) => c.effects[metric]!.paired).length,
+      median_of_scenarios: medians.length === 0 ? null : finite(percentileOfSorted(Float64Array.from(medians).sort(), 50)),
+      worst_scenario: worst?.scenario ?? null,
+      worst_pct: worst?.pct ?? null,
+      missing: null,
+      log_variance: suite.scenarios === 0 ? null : {between: finite(suite.between), within: finite(suite.within), df: finite(suite.df)},
+    }
   }
-  const withoutWorst = ({worst_scenario: _w, ...rest}: CostReduction): Reduction => rest
-  const cost = reduction('cost', 13, 'min')
+  const costPresent = [hasValues(base, 'cost'), hasValues(cand, 'cost')]
+  const harness = (cells: Cell[]) => finite(percentileOfSorted(mergedStable(cells, 'latency_harness'), 50))
   return {
     baseline: options.baseline,
     candidate: options.candidate,
     min_samples: options.minSamples,
+    confidence,
     reliability: {
       success_rate_delta_pp: delta,
-      success_rate: success,
-      output_validity_rate: rate(cand, 'output_valid', 3),
-      runner_failure_rate: rate(cand, 'runner_failures', 4),
-      timeout_stall_rate: rate(cand, 'timeouts', 5),
-      retry_rate: rate(cand, 'retried', 6),
+      success_rate: rate('successes'),
+      output_validity_rate: rate('output_valid'),
+      runner_failure_rate: rate('runner_failures'),
+      timeout_stall_rate: rate('timeouts'),
+      retry_rate: rate('retried'),
     },
     efficiency: {
       total_scenarios: scenarioIds.length,
       eligible_scenarios: eligible.length,
-      coverage_pct: {value: scenarioIds.length === 0 ? null : (eligible.length / scenarioIds.length) * 100, interval: null},
-      tokens_active_reduction_pct: withoutWorst(reduction('tokens_active', 10, 'median')),
-      latency_reduction_pct: withoutWorst(reduction('latency_wall', 11, 'median')),
-      tool_call_reduction_pct: withoutWorst(reduction('tool_calls', 12, 'median')),
-      cost_reduction_pct: aggregate.has_cost && cost.scenarios > 0 ? cost : null,
+      coverage_pct: {value: scenarioIds.length === 0 ? null : (eligible.length / scenarioIds.length) * 100, interval: null, method: 'count'},
+      tokens_active_reduction_pct: reduction('tokens_active'),
+      latency_reduction_pct: reduction('latency_agent'),
+      tool_call_reduction_pct: reduction('tool_calls'),
+      // Skipped only when neither mode has a cost; one mode without is inconclusive (`missing` says why).
+      cost_reduction_pct: costPresent.some(Boolean) ? reduction('cost') : null,
+      latency_wall_reduction_pct: reduction('latency_wall'),
+      harness_latency_ms: {baseline: harness(base), candidate: harness(cand)},
     },
     scenarios,
   }
 }
 
-/** A mode's rate over all its rows, and a stratified bootstrap draw of it (each scenario resampled alone). */
-function pooledRate(cells: Cell[], field: RateField): {value: number; draw: CellSampler} {
-  const runs = cells.reduce((sum, c) => sum + c.runs, 0)
-  const samplers = cells.map((c) => rateSampler(c[field], c.runs))
-  const weights = cells.map((c) => c.runs)
-  return {
-    value: cells.reduce((sum, c) => sum + c[field], 0) / runs,
-    draw: (random) => {
-      let sum = 0
-      for (let i = 0; i < samplers.length; i++) sum += samplers[i]!(random) * weights[i]!
-      return sum / runs
-    },
+/** Whether any run of the cells has a positive value of the metric (the predecessors wrote 0 for no cost). */
+function hasValues(cells: Cell[], metric: keyof MetricColumns): boolean {
+  return cells.some((cell) => cell.all[metric].values().some((v) => v > 0))
+}
+
+/** Why a metric has no suite value although one mode has data: that mode's rows lack it. */
+function missingSide(base: Cell[], cand: Cell[], metric: EfficiencyMetric, options: CompareOptions): string | null {
+  const present = [hasValues(base, metric), hasValues(cand, metric)]
+  if (present[0] === present[1]) return null
+  const lacking = present[0] ? options.candidate : options.baseline
+  const what = metric === 'cost' ? 'a cost' : metric === 'latency_agent' ? 'an agent time' : `a ${metric} value`
+  return `no ${lacking} run has ${what}, while ${present[0] ? options.baseline : options.candidate}'s do`
+}
+
+/** A mode's stable values of a metric over all its cells, sorted. */
+function mergedStable(cells: Cell[], metric: keyof MetricColumns): Float64Array {
+  const parts = cells.map((cell) => stableSorted(cell, metric))
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0))
+  let offset = 0
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.length
   }
+  return out.sort()
 }
 
-/** One replicate of a suite reduction: each scenario's medians drawn, reduced, then combined (no allocation). */
-function replicateReductions(pairs: Array<[CellSampler, CellSampler]>, combine: 'median' | 'min'): (random: Random) => number {
-  const buffer = new Float64Array(pairs.length)
-  return (random) => {
-    let count = 0
-    for (const [baseline, candidate] of pairs) {
-      const value = reductionPct(baseline(random), candidate(random))
-      if (Number.isFinite(value)) buffer[count++] = value
-    }
-    if (count === 0) return Number.NaN
-    const defined = buffer.subarray(0, count)
-    return combine === 'min' ? Math.min(...defined) : percentileOfSorted(defined.sort(), 50)
-  }
-}
-
-function combineValues(values: number[], combine: 'median' | 'min'): number {
-  const defined = values.filter(Number.isFinite)
-  if (defined.length === 0) return Number.NaN
-  if (combine === 'min') return Math.min(...defined)
-  return percentileOfSorted(Float64Array.from(defined).sort(), 50)
-}
-
-function scenarioComparison(id: string, base: Cell | undefined, cand: Cell | undefined, minSamples: number): ScenarioComparison {
-  const medians = (cell: Cell | undefined) =>
-    Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, cell ? percentileOfSorted(stableSorted(cell, m), 50) : Number.NaN])) as Record<EfficiencyMetric, number>
-  const nullable = (values: Record<EfficiencyMetric, number>) =>
-    Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, finite(values[m])])) as Record<EfficiencyMetric, number | null>
-  const b = medians(base)
-  const c = medians(cand)
+function scenarioComparison(id: string, base: Cell | undefined, cand: Cell | undefined, minSamples: number): {summary: ScenarioComparison; effects: Record<EfficiencyMetric, ScenarioEffect | null>} {
+  const byMetric = <T>(pick: (metric: EfficiencyMetric) => T) => Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, pick(m)])) as Record<EfficiencyMetric, T>
+  const median = (cell: Cell | undefined, metric: EfficiencyMetric) => (cell ? percentileOfSorted(stableSorted(cell, metric), 50) : Number.NaN)
+  const b = byMetric((m) => median(base, m))
+  const c = byMetric((m) => median(cand, m))
   const eligible = (base?.stable_runs ?? 0) >= minSamples && (cand?.stable_runs ?? 0) >= minSamples
+  const effects = byMetric((m) => (eligible ? scenarioEffect(stableSample(base!, m), stableSample(cand!, m), averageOf(m)) : null))
+  const baseBlocks = new Set(base ? stableSample(base, 'latency_wall').blocks : [])
+  const paired = cand ? new Set(Array.from(stableSample(cand, 'latency_wall').blocks).filter((k) => baseBlocks.has(k))).size : 0
   return {
-    scenario_id: id,
-    baseline_stable_runs: base?.stable_runs ?? 0,
-    candidate_stable_runs: cand?.stable_runs ?? 0,
-    eligible,
-    baseline: nullable(b),
-    candidate: nullable(c),
-    reduction_pct: nullable(Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, eligible ? reductionPct(b[m], c[m]) : Number.NaN])) as Record<EfficiencyMetric, number>),
+    summary: {
+      scenario_id: id,
+      baseline_runs: base?.runs ?? 0,
+      candidate_runs: cand?.runs ?? 0,
+      baseline_stable_runs: base?.stable_runs ?? 0,
+      candidate_stable_runs: cand?.stable_runs ?? 0,
+      paired_blocks: paired,
+      eligible,
+      baseline: byMetric((m) => finite(b[m])),
+      candidate: byMetric((m) => finite(c[m])),
+      reduction_pct: byMetric((m) => (eligible ? finite(reductionPct(b[m], c[m])) : null)),
+      effect_pct: byMetric((m) => (effects[m] ? finite(reductionOfLogRatio(effects[m].theta)) : null)),
+    },
+    effects,
   }
+}
+
+/**
+ * A scenario's effect on one metric with its run-level bootstrap interval (the forest plot's rows):
+ * the scenario's own runs resampled, as the suite interval's second stage does.
+ */
+export function scenarioInterval(base: Cell, cand: Cell, metric: EfficiencyMetric, options: {seed: number; resamples: number; confidence?: number}): [number, number] | null {
+  const effect = scenarioEffect(stableSample(base, metric), stableSample(cand, metric), averageOf(metric))
+  if (!effect) return null
+  const draw: CellSampler = (random) => effect.theta + effect.deviation(random)
+  const [low, high] = bootstrap(draw, {...options, confidence: options.confidence ?? DEFAULT_CONFIDENCE}).interval
+  return Number.isFinite(low) && Number.isFinite(high) ? [reductionOfLogRatio(high), reductionOfLogRatio(low)] : null
 }

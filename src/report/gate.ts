@@ -1,11 +1,22 @@
 /**
  * The dual gate: reliability checks on all of the candidate's rows, efficiency checks on the stable
- * sample, each judged against the profile's threshold. Under `decision: ci` a check whose 95% interval
- * straddles its threshold is inconclusive; under `decision: point` (the predecessors' rule) only the
- * point value counts. A check with no data is skipped, never silently passed or failed.
+ * sample, each judged against the profile's threshold.
+ *
+ * `decision: ci` (sound): a check passes only when its whole interval clears the threshold, fails
+ * when the whole interval is on the wrong side, and is inconclusive when it straddles. It refuses to
+ * call either from cells with fewer than MIN_CI_RUNS runs (stable runs, for efficiency): such an
+ * interval says more than the runs do. Rates carry Wilson intervals, the success difference
+ * Newcombe's, reductions the hierarchical bootstrap's (compare.ts).
+ *
+ * `decision: point` (the predecessors' rule): the point value decides, and efficiency is judged on
+ * their figure, the median over scenarios of the per-scenario reduction of the medians.
+ *
+ * Either way: a check with no data on either side is skipped; one mode with data and the other
+ * without (cost in the baseline's rows only) is inconclusive with the reason, never a silent pass;
+ * latency is the agent's time, the harness's share reported beside it.
  */
-import type {Profile, ThresholdKey, Thresholds} from '../catalogue/schemas/profile.js'
-import type {Comparison, Estimate} from './compare.js'
+import type {Profile, ThresholdKey, Thresholds} from '../schemas/profile.js'
+import type {Comparison, Estimate, Reduction} from './compare.js'
 import {minimumDetectableEffect} from './mde.js'
 import type {GateDocument} from './report-schema.js'
 
@@ -13,8 +24,15 @@ export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'skipped'
 export type Decision = 'point' | 'ci'
 
 export type GateCheck = GateDocument['checks'][number]
+export type CheckName = GateCheck['name']
 
 export const EXIT_CODES = {pass: 0, fail: 1, inconclusive: 3} as const
+
+/** The reason of a check whose interval straddles its threshold. */
+export const STRADDLES = 'the interval straddles the threshold'
+
+/** Under decision ci, cells with fewer runs than this decide nothing. */
+export const MIN_CI_RUNS = 3
 
 export interface ResolvedThresholds {
   profile: string
@@ -37,57 +55,132 @@ export function resolveThresholds(profile: Profile, model: string | undefined, d
   }
 }
 
-function judge(estimate: Estimate | null, operator: '>=' | '<=', threshold: number, decision: Decision): Verdict {
-  if (!estimate || estimate.value === null) return 'skipped'
-  const passes = (x: number) => (operator === '>=' ? x >= threshold : x <= threshold)
-  const [low, high] = estimate.interval ?? []
-  if (decision === 'point' || typeof low !== 'number' || typeof high !== 'number') return passes(estimate.value) ? 'pass' : 'fail'
-  if (passes(low) && passes(high)) return 'pass'
-  if (!passes(low) && !passes(high)) return 'fail'
-  return 'inconclusive'
+type Group = GateCheck['group']
+type Operator = '>=' | '<='
+
+/** What a check judges: its estimate, and which cells it stands on. */
+interface CheckSpec {
+  name: CheckName
+  group: Group
+  estimate: Estimate | Reduction | null
+  operator: Operator
+  key: ThresholdKey
+  threshold: number
+  /** Cells below MIN_CI_RUNS, named, for the ci refusal; empty when none. */
+  smallCells: string[]
+  detail: string
+  /** Whether the value is a count (coverage): exact, no interval, no refusal. */
+  count?: boolean
 }
+
+/** The value a decision judges: point judges the predecessors' figure where there is one. */
+function judgedValue(estimate: Estimate | Reduction, decision: Decision): number | null {
+  if (decision === 'point' && 'median_of_scenarios' in estimate && estimate.median_of_scenarios !== undefined) return estimate.median_of_scenarios
+  return estimate.value
+}
+
+export function judgeCheck(spec: CheckSpec, decision: Decision): {verdict: Verdict; reason: string | null} {
+  const {estimate, operator, threshold} = spec
+  const missing = estimate && 'missing' in estimate ? (estimate.missing ?? null) : null
+  if (missing) return {verdict: 'inconclusive', reason: missing}
+  const value = estimate ? judgedValue(estimate, decision) : null
+  if (!estimate || value === null) return {verdict: 'skipped', reason: 'no data in either mode'}
+  const passes = (x: number) => (operator === '>=' ? x >= threshold : x <= threshold)
+  if (decision === 'point' || spec.count) return {verdict: passes(value) ? 'pass' : 'fail', reason: null}
+  if (spec.smallCells.length > 0) {
+    const shown = spec.smallCells.slice(0, 5).join(', ') + (spec.smallCells.length > 5 ? `, … ${spec.smallCells.length - 5} more` : '')
+    return {verdict: 'inconclusive', reason: `decision ci needs ${MIN_CI_RUNS} runs per cell; fewer in ${shown}`}
+  }
+  const [low, high] = estimate.interval ?? []
+  if (typeof low !== 'number' || typeof high !== 'number') return {verdict: 'inconclusive', reason: 'no interval could be computed'}
+  if (passes(low) && passes(high)) return {verdict: 'pass', reason: null}
+  if (!passes(low) && !passes(high)) return {verdict: 'fail', reason: null}
+  return {verdict: 'inconclusive', reason: STRADDLES}
+}
+
+/** Cells (scenario/mode) of `modes` with fewer than MIN_CI_RUNS runs, as named in a check's reason. */
+function smallCells(comparison: Comparison, sides: Array<'baseline' | 'candidate'>, stable: boolean, onlyEligible: boolean): string[] {
+  const out: string[] = []
+  for (const s of comparison.scenarios) {
+    if (onlyEligible && !s.eligible) continue
+    for (const side of sides) {
+      const runs = stable ? s[`${side}_stable_runs`] : (s[`${side}_runs`] ?? s[`${side}_stable_runs`])
+      // A mode with no run of the scenario at all is not a cell of this check.
+      if (runs > 0 && runs < MIN_CI_RUNS) out.push(`${s.scenario_id}/${comparison[side]} (${runs})`)
+    }
+  }
+  return out
+}
+
+function reductionDetail(r: Reduction, label: string, decision: Decision): string {
+  const worst = r.worst_scenario ? `; worst scenario ${r.worst_scenario} ${num(r.worst_pct)}%` : ''
+  if (decision === 'point') {
+    const ci = r.interval ? `; decision ci's estimate ${num(r.value)}% [${num(r.interval[0])}, ${num(r.interval[1])}]` : ''
+    return `median over ${r.scenarios} scenarios of the reduction of the medians, ${label}${worst}${ci}`
+  }
+  const paired = r.paired_scenarios ? `, ${r.paired_scenarios} paired by iteration block` : ''
+  const median = r.median_of_scenarios === null || r.median_of_scenarios === undefined ? '' : `; median over scenarios ${num(r.median_of_scenarios)}%`
+  return `geometric-mean reduction over ${r.scenarios} scenarios${paired}, ${label}${median}${worst}`
+}
+
+const num = (value: number | null | undefined): string => (value === null || value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(1))
 
 export function evaluateGate(comparison: Comparison, resolved: ResolvedThresholds): {checks: GateCheck[]; verdict: Exclude<Verdict, 'skipped'>} {
   const t = resolved.thresholds
   const {reliability: r, efficiency: e} = comparison
-  const spec: Array<[GateCheck['name'], GateCheck['group'], Estimate | null, '>=' | '<=', ThresholdKey, number, string]> = [
-    ['reliability_success_rate_non_inferior', 'reliability', r.success_rate_delta_pp, '>=', 'max_success_rate_drop_pct', -t.max_success_rate_drop_pct, `${comparison.candidate} success rate minus ${comparison.baseline}'s, in points`],
-    ['reliability_output_validity', 'reliability', r.output_validity_rate, '>=', 'min_output_validity_rate_pct', t.min_output_validity_rate_pct, `% of ${comparison.candidate} runs with valid output`],
-    ['reliability_runner_failure_rate', 'reliability', r.runner_failure_rate, '<=', 'max_runner_failure_rate_pct', t.max_runner_failure_rate_pct, `% of ${comparison.candidate} runs the runner could not complete`],
-    ['reliability_timeout_stall_rate', 'reliability', r.timeout_stall_rate, '<=', 'max_timeout_stall_rate_pct', t.max_timeout_stall_rate_pct, `% of ${comparison.candidate} runs that timed out or stalled`],
-    ['reliability_retry_rate', 'reliability', r.retry_rate, '<=', 'max_retry_rate_pct', t.max_retry_rate_pct, `% of ${comparison.candidate} runs that needed a retry`],
-    ['efficiency_coverage', 'efficiency', e.coverage_pct, '>=', 'min_efficiency_coverage_pct', t.min_efficiency_coverage_pct, `${e.eligible_scenarios} of ${e.total_scenarios} scenarios have >= ${comparison.min_samples} stable runs in both modes`],
-    ['efficiency_tokens_active_reduction', 'efficiency', e.tokens_active_reduction_pct, '>=', 'min_tokens_active_reduction_pct', t.min_tokens_active_reduction_pct, `median over ${e.tokens_active_reduction_pct.scenarios} scenarios of the active-token reduction`],
-    ['efficiency_latency_reduction', 'efficiency', e.latency_reduction_pct, '>=', 'min_latency_reduction_pct', t.min_latency_reduction_pct, `median over ${e.latency_reduction_pct.scenarios} scenarios of the wall-latency reduction`],
-    ['efficiency_tool_call_reduction', 'efficiency', e.tool_call_reduction_pct, '>=', 'min_tool_call_reduction_pct', t.min_tool_call_reduction_pct, `median over ${e.tool_call_reduction_pct.scenarios} scenarios of the tool-call reduction`],
-    [
-      'efficiency_cost_reduction',
-      'efficiency',
-      e.cost_reduction_pct,
-      '>=',
-      'min_cost_reduction_pct',
-      t.min_cost_reduction_pct,
-      e.cost_reduction_pct
-        ? `worst of ${e.cost_reduction_pct.scenarios} scenarios: ${e.cost_reduction_pct.worst_scenario}`
-        : 'no row has a cost: skipped',
-    ],
+  const {decision} = resolved
+  const c = comparison.candidate
+  const candidateCells = smallCells(comparison, ['candidate'], false, false)
+  const stableCells = smallCells(comparison, ['baseline', 'candidate'], true, true)
+  const harness = e.harness_latency_ms
+  const harnessNote = harness ? `; beside it, harness ms per run ${num(harness.baseline)} → ${num(harness.candidate)}` : ''
+  const wall = e.latency_wall_reduction_pct
+  const wallNote = wall ? `; wall-latency reduction ${num(decision === 'point' ? (wall.median_of_scenarios ?? wall.value) : wall.value)}% (not judged)` : ''
+  const specs: CheckSpec[] = [
+    {name: 'reliability_success_rate_non_inferior', group: 'reliability', estimate: r.success_rate_delta_pp, operator: '>=', key: 'max_success_rate_drop_pct', threshold: -t.max_success_rate_drop_pct, smallCells: smallCells(comparison, ['baseline', 'candidate'], false, false), detail: `${c} success rate minus ${comparison.baseline}'s, in points (Newcombe interval)`},
+    {name: 'reliability_output_validity', group: 'reliability', estimate: r.output_validity_rate, operator: '>=', key: 'min_output_validity_rate_pct', threshold: t.min_output_validity_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs with valid output (Wilson interval)`},
+    {name: 'reliability_runner_failure_rate', group: 'reliability', estimate: r.runner_failure_rate, operator: '<=', key: 'max_runner_failure_rate_pct', threshold: t.max_runner_failure_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs the runner could not complete (Wilson interval)`},
+    {name: 'reliability_timeout_stall_rate', group: 'reliability', estimate: r.timeout_stall_rate, operator: '<=', key: 'max_timeout_stall_rate_pct', threshold: t.max_timeout_stall_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs that timed out or stalled (Wilson interval)`},
+    {name: 'reliability_retry_rate', group: 'reliability', estimate: r.retry_rate, operator: '<=', key: 'max_retry_rate_pct', threshold: t.max_retry_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs that needed a retry (Wilson interval)`},
+    {name: 'efficiency_coverage', group: 'efficiency', estimate: e.coverage_pct, operator: '>=', key: 'min_efficiency_coverage_pct', threshold: t.min_efficiency_coverage_pct, smallCells: [], count: true, detail: `${e.eligible_scenarios} of ${e.total_scenarios} scenarios have >= ${comparison.min_samples} stable runs in both modes`},
+    {name: 'efficiency_tokens_active_reduction', group: 'efficiency', estimate: e.tokens_active_reduction_pct, operator: '>=', key: 'min_tokens_active_reduction_pct', threshold: t.min_tokens_active_reduction_pct, smallCells: stableCells, detail: reductionDetail(e.tokens_active_reduction_pct, 'active tokens', decision)},
+    {name: 'efficiency_latency_reduction', group: 'efficiency', estimate: e.latency_reduction_pct, operator: '>=', key: 'min_latency_reduction_pct', threshold: t.min_latency_reduction_pct, smallCells: stableCells, detail: reductionDetail(e.latency_reduction_pct, 'agent time', decision) + wallNote + harnessNote},
+    {name: 'efficiency_tool_call_reduction', group: 'efficiency', estimate: e.tool_call_reduction_pct, operator: '>=', key: 'min_tool_call_reduction_pct', threshold: t.min_tool_call_reduction_pct, smallCells: stableCells, detail: reductionDetail(e.tool_call_reduction_pct, 'tool calls', decision)},
+    {
+      name: 'efficiency_cost_reduction',
+      group: 'efficiency',
+      estimate: e.cost_reduction_pct,
+      operator: '>=',
+      key: 'min_cost_reduction_pct',
+      threshold: t.min_cost_reduction_pct,
+      smallCells: stableCells,
+      detail: e.cost_reduction_pct ? reductionDetail(e.cost_reduction_pct, 'cost', decision) : 'no row of either mode has a cost',
+    },
   ]
-  const checks = spec.map(([name, group, estimate, operator, , threshold, detail]): GateCheck => {
-    const verdict = judge(estimate, operator, threshold, resolved.decision)
+  const confidence = comparison.confidence ?? 0.95
+  const checks = specs.map((spec): GateCheck => {
+    const {verdict, reason} = judgeCheck(spec, decision)
+    const value = spec.estimate ? judgedValue(spec.estimate, decision) : null
+    // Under point a reduction is judged on the predecessors' figure, which the interval (of decision ci's estimate) is not about.
+    const ownInterval = !(decision === 'point' && spec.estimate && 'median_of_scenarios' in spec.estimate && spec.estimate.median_of_scenarios !== undefined)
     return {
-      name,
-      group,
-      value: estimate?.value ?? null,
-      operator,
-      threshold,
-      interval: estimate?.interval ?? null,
+      name: spec.name,
+      group: spec.group,
+      value,
+      operator: spec.operator,
+      threshold: spec.threshold,
+      interval: ownInterval ? (spec.estimate?.interval ?? null) : null,
       verdict,
-      detail: verdict === 'skipped' && estimate ? `${detail} (no data)` : detail,
-      // The efficiency checks' MDE; a reliability check is a rate, whose interval says it.
-      mde: group === 'efficiency' ? minimumDetectableEffect(estimate?.interval) : null,
+      reason,
+      detail: spec.detail,
+      mde: spec.count ? null : minimumDetectableEffect(spec.estimate?.interval, confidence),
     }
   })
+  return {checks, verdict: overallVerdict(checks)}
+}
+
+/** Fail when any check fails, else inconclusive when any is, else pass (skipped checks do not count). */
+export function overallVerdict(checks: ReadonlyArray<{verdict: Verdict}>): Exclude<Verdict, 'skipped'> {
   const verdicts = new Set(checks.map((c) => c.verdict))
-  const verdict = verdicts.has('fail') ? 'fail' : verdicts.has('inconclusive') ? 'inconclusive' : 'pass'
-  return {checks, verdict}
+  return verdicts.has('fail') ? 'fail' : verdicts.has('inconclusive') ? 'inconclusive' : 'pass'
 }

@@ -12,11 +12,10 @@ import {mkdir, readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {gzipSync} from 'node:zlib'
 import {writeFileAtomic} from '../shared/atomic-write.js'
-import {bootstrap, medianSampler} from '../stats/bootstrap.js'
-import {mean, reductionPct} from '../stats/descriptive.js'
-import {finite, percentileOfSorted} from '../stats/quantiles.js'
-import {modeCells, presentSorted, stableSorted, type Aggregate, type MetricColumns} from './aggregate.js'
-import {EFFICIENCY_METRICS, type EfficiencyMetric} from './compare.js'
+import {mean} from '../stats/descriptive.js'
+import {percentileOfSorted} from '../stats/quantiles.js'
+import {modeCells, presentSorted, type Aggregate, type MetricColumns} from './aggregate.js'
+import {EFFICIENCY_METRICS, scenarioInterval, type EfficiencyMetric, type Reduction} from './compare.js'
 import {boxPlotSvg, escapeHtml, forestPlotSvg, formatValue, MODE_COLOURS, thresholdSvg, type BoxStats, type ForestRow, type Unit} from './html/charts.js'
 import {reportClientSource} from './html/client.js'
 import {buildRunIndex, DEFAULT_TRACE_BUDGET, embedTraces, type EmbeddedTraces, type RunIndex, type TraceBudget} from './html/runs.js'
@@ -41,7 +40,7 @@ export interface Distribution {
 export interface MetricDeltas {
   metric: EfficiencyMetric
   title: string
-  /** The suite value: the median over scenarios (the worst scenario for cost), with its interval. */
+  /** The suite value: the geometric-mean reduction over scenarios, with its hierarchical interval. */
   overall: {label: string; value: number | null; interval: [number, number] | null}
   rows: ForestRow[]
 }
@@ -127,41 +126,54 @@ export function modeDistributions(aggregate: Aggregate, modes: string[]): Distri
 
 const DELTA_TITLES: Record<EfficiencyMetric, string> = {
   tokens_active: 'Active tokens reduction %',
-  latency_wall: 'Wall latency reduction %',
+  latency_agent: 'Agent latency reduction %',
+  latency_wall: 'Wall latency reduction % (not gated)',
   tool_calls: 'Tool calls reduction %',
   cost: 'Cost reduction %',
 }
 
+/** The suite reduction of a metric in a comparison. */
+function suiteReduction(delta: Report['deltas'][number], metric: EfficiencyMetric): Reduction | null | undefined {
+  const e = delta.efficiency
+  const byMetric: Record<EfficiencyMetric, Reduction | null | undefined> = {
+    tokens_active: e.tokens_active_reduction_pct,
+    latency_agent: e.latency_reduction_pct,
+    latency_wall: e.latency_wall_reduction_pct,
+    tool_calls: e.tool_call_reduction_pct,
+    cost: e.cost_reduction_pct,
+  }
+  return byMetric[metric]
+}
+
 /**
- * Per scenario, each mode against the baseline: the report's reduction of the median (stable runs)
- * with a seeded bootstrap 95% interval, drawn with the same cell samplers as the suite's intervals.
+ * Per scenario, each mode against the baseline: the scenario's effect (the reduction of the geometric
+ * means, its part in the suite effect) with a seeded run-level bootstrap interval, and the suite
+ * effect with its hierarchical interval.
  */
 export function scenarioDeltas(aggregate: Aggregate, report: Report): ModeDeltas[] {
   const {seed, resamples} = report.bootstrap
   return report.deltas.map((delta, d) => {
     const base = aggregate.cells.get(delta.baseline)
     const cand = aggregate.cells.get(delta.candidate)
-    const metrics = EFFICIENCY_METRICS.filter((m) => m !== 'cost' || delta.efficiency.cost_reduction_pct !== null)
+    const metrics = EFFICIENCY_METRICS.filter((m) => {
+      const suite = suiteReduction(delta, m)
+      return suite && !suite.missing
+    })
     return {
       baseline: delta.baseline,
       candidate: delta.candidate,
       metrics: metrics.map((metric, m): MetricDeltas => {
-        const suite =
-          metric === 'cost' ? delta.efficiency.cost_reduction_pct! : metric === 'tokens_active' ? delta.efficiency.tokens_active_reduction_pct : metric === 'latency_wall' ? delta.efficiency.latency_reduction_pct : delta.efficiency.tool_call_reduction_pct
+        const suite = suiteReduction(delta, metric)!
         const rows = delta.scenarios.map((s, i): ForestRow => {
-          const value = s.reduction_pct[metric]
+          const value = s.effect_pct?.[metric] ?? null
           if (!s.eligible) return {label: s.scenario_id, value: null, interval: null, note: `not comparable (stable runs: ${s.baseline_stable_runs} / ${s.candidate_stable_runs})`}
           if (value === null) return {label: s.scenario_id, value: null, interval: null, note: 'no data'}
-          const b = medianSampler(stableSorted(base!.get(s.scenario_id)!, metric))
-          const c = medianSampler(stableSorted(cand!.get(s.scenario_id)!, metric))
-          const [low, high] = bootstrap((random) => reductionPct(b(random), c(random)), {seed: seed + 1000 * (d + 1) + 10 * i + m, resamples}).interval
-          const interval: [number, number] | null = finite(low) === null || finite(high) === null ? null : [low, high]
+          const interval = scenarioInterval(base!.get(s.scenario_id)!, cand!.get(s.scenario_id)!, metric, {seed: seed + 1000 * (d + 1) + 10 * i + m, resamples})
           return {label: s.scenario_id, value, interval}
         })
         const interval = suite.interval && suite.interval[0] !== null && suite.interval[1] !== null ? ([suite.interval[0], suite.interval[1]] as [number, number]) : null
-        const worst = metric === 'cost' ? delta.efficiency.cost_reduction_pct!.worst_scenario : null
-        const label = metric === 'cost' ? `worst scenario${worst ? ` (${worst})` : ''}` : 'median over scenarios'
-        return {metric, title: DELTA_TITLES[metric], overall: {label, value: suite.value, interval}, rows}
+        const worst = suite.worst_scenario ? `; worst ${suite.worst_scenario}` : ''
+        return {metric, title: DELTA_TITLES[metric], overall: {label: `suite (geometric mean over scenarios${worst})`, value: suite.value, interval}, rows}
       }),
     }
   })
@@ -195,20 +207,21 @@ const hash = (text: string): string => `'sha256-${createHash('sha256').update(te
 function gateSection(gate: GateDocument, source: string | undefined): string {
   const rows = gate.checks.map((c) => [
     `<code>${escapeHtml(c.name)}</code>`,
-    escapeHtml(`${fixed(c.value)}${c.interval && c.interval[0] !== null && c.interval[1] !== null ? ` [${fixed(c.interval[0])}, ${fixed(c.interval[1])}]` : ''}`),
+    escapeHtml(`${fixed(c.value)}${c.interval && c.interval[0] !== null && c.interval[1] !== null ? ` [${fixed(c.interval[0])}, ${fixed(c.interval[1])}]` : ''}${c.mde === null || c.mde === undefined ? '' : ` · MDE ${fixed(c.mde)}`}`),
     escapeHtml(`${c.operator} ${fixed(c.threshold)}`),
     thresholdSvg(c),
     `<span class="verdict ${escapeHtml(c.verdict)}">${escapeHtml(c.verdict)}</span>`,
-    escapeHtml(c.detail),
+    escapeHtml(c.reason && c.verdict !== 'pass' && c.verdict !== 'fail' ? `${c.reason}. ${c.detail}` : c.detail),
   ])
+  const level = `${Math.round((gate.confidence ?? 0.95) * 1000) / 10}%`
   return [
     '<section id="gate"><h2>Gate</h2>',
     `<div class="banner ${escapeHtml(gate.verdict)}"><span class="verdict ${escapeHtml(gate.verdict)}">${escapeHtml(gate.verdict.toUpperCase())}</span> `,
     `profile <code>${escapeHtml(gate.profile)}</code>: <code>${escapeHtml(gate.candidate)}</code> against <code>${escapeHtml(gate.baseline)}</code>, `,
     `model ${escapeHtml(gate.model ?? 'mixed')}${gate.override ? ` (thresholds for ${escapeHtml(gate.override)})` : ' (default thresholds)'}, decision <code>${escapeHtml(gate.decision)}</code>, min_samples ${gate.min_samples}, `,
     `bootstrap seed ${gate.bootstrap.seed} × ${gate.bootstrap.resamples}; exit code ${gate.exit_code}.${source ? ` <span class="muted">(${escapeHtml(source)})</span>` : ''}</div>`,
-    `<p class="muted">Each check's value with its 95% interval against its threshold: the shaded side passes. Under decision <code>ci</code> an interval that straddles the threshold is inconclusive.</p>`,
-    table(['check', 'value [95% CI]', 'rule', 'against the threshold', 'verdict', 'detail'], rows, (c) => c === 1 || c === 2),
+    `<p class="muted">Each check's value with its ${level} interval against its threshold: the shaded side passes. Under decision <code>ci</code> an interval that straddles the threshold is inconclusive, and cells with fewer than 3 runs decide nothing. MDE: the minimum detectable effect at this many runs.${gate.sequential ? ` Judged at look ${gate.sequential.look} of ${gate.sequential.looks.length} (${gate.sequential.repetitions} repetitions per cell): ${escapeHtml(gate.sequential.stopped)}.` : ''}</p>`,
+    table(['check', `value [${level} CI] · MDE`, 'rule', 'against the threshold', 'verdict', 'detail'], rows, (c) => c === 1 || c === 2),
     '</section>',
   ].join('\n')
 }
@@ -258,7 +271,7 @@ function deltasSection(report: Report, deltas: ModeDeltas[]): string {
     const e = summary.efficiency
     parts.push(
       `<h3><code>${escapeHtml(delta.candidate)}</code> against <code>${escapeHtml(delta.baseline)}</code></h3>`,
-      `<p class="muted">Per scenario, the reduction of the candidate's median against the baseline's on stable runs (success, valid output, no runner failure), with its seeded bootstrap 95% interval (${report.bootstrap.resamples.toLocaleString('en-US')} resamples); positive means the candidate spends less. ${e.eligible_scenarios} of ${e.total_scenarios} scenarios are comparable. The band is the suite value and its interval.</p>`,
+      `<p class="muted">Per scenario, the reduction of the candidate's geometric mean against the baseline's on stable runs (success, valid output, no runner failure), paired by iteration block where the runner interleaved the modes, with its seeded run-level bootstrap 95% interval (${report.bootstrap.resamples.toLocaleString('en-US')} resamples); positive means the candidate spends less. ${e.eligible_scenarios} of ${e.total_scenarios} scenarios are comparable. The band is the suite effect (the geometric mean over scenarios) and its hierarchical interval over scenarios and runs.</p>`,
       table(
         ['measure', 'value [95% CI]'],
         [

@@ -5,6 +5,8 @@
  * that comes from a row is escaped and cut short, so one huge error message cannot break the page.
  */
 import {MDE_NOTE, minimumDetectableEffect} from './mde.js'
+import type {Reduction} from './compare.js'
+import {STRADDLES} from './gate.js'
 import type {GateDocument} from './report-schema.js'
 import type {Failures, Report} from './summary.js'
 
@@ -165,8 +167,8 @@ function toolCallTables(report: Report): string[] {
   return [...category, ...operation]
 }
 
-function mde(values: ReadonlyArray<number | null> | null | undefined): string {
-  return num(minimumDetectableEffect(values), 1)
+function mde(values: ReadonlyArray<number | null> | null | undefined, confidence?: number): string {
+  return num(minimumDetectableEffect(values, confidence), 1)
 }
 
 /** One line a reader sees first: did every run pass, and if not, how many failed where. */
@@ -190,18 +192,21 @@ export function renderReportMarkdown(report: Report): string {
     '',
     '## Modes',
     '',
+    'Rates are over all runs; medians and other distribution figures over the stable runs (success, valid output, no runner failure), the sample the gate measures efficiency on. Harness ms: wall - agent, the harness’s own time (fixtures, server start-up, checkpoints).',
+    '',
     table(
-      ['mode', 'model', 'runs', 'success % [95% CI]', 'valid %', 'runner fail %', 'timeout %', 'retry %', 'wall ms (median)', 'agent ms (median / p90 / p95)', 'agent IQR / CV %', 'tokens total', 'tokens active (median / p90 / p95)', 'tool calls', 'tool schema tokens', 'cost USD', 'pass^k'],
+      ['mode', 'model', 'runs (stable)', 'success % [95% CI]', 'valid %', 'runner fail %', 'timeout %', 'retry %', 'wall ms (median)', 'harness ms (median)', 'agent ms (median / p90 / p95)', 'agent IQR / CV %', 'tokens total', 'tokens active (median / p90 / p95)', 'tool calls', 'tool schema tokens', 'cost USD', 'pass^k'],
       modes.map(([mode, m]) => [
         `\`${mode}\``,
         m.models.join(', ') || '–',
-        String(m.runs),
+        m.stable_runs === undefined ? String(m.runs) : `${m.runs} (${m.stable_runs})`,
         `${num(m.success_rate, 1)}${interval(m.success_rate_ci)}`,
         num(m.output_validity_rate, 1),
         num(m.runner_failure_rate, 1),
         num(m.timeout_stall_rate, 1),
         num(m.retry_rate, 1),
         num(m.median_latency_ms_wall),
+        num(m.median_latency_ms_harness),
         `${num(m.median_latency_ms_agent)} / ${num(m.p90_latency_ms_agent)} / ${num(m.p95_latency_ms_agent)}`,
         `${num(m.iqr_latency_ms_agent)} / ${num(m.cv_latency_agent_pct, 1)}`,
         num(m.median_tokens_total),
@@ -215,24 +220,28 @@ export function renderReportMarkdown(report: Report): string {
   ]
   for (const delta of report.deltas) {
     const e = delta.efficiency
+    const reduction = (label: string, r: Reduction | null | undefined, note = ''): string[] => {
+      if (!r) return [label, 'no data', '–', '–']
+      if (r.missing) return [label, `– (${plain(r.missing, 120)})`, '–', '–']
+      const worst = r.worst_scenario ? `${num(r.median_of_scenarios, 1)} (worst ${plain(r.worst_scenario, 60)} ${num(r.worst_pct, 1)})` : num(r.median_of_scenarios, 1)
+      return [label + note, `${num(r.value, 1)}${interval(r.interval)}`, worst, mde(r.interval, delta.confidence)]
+    }
+    const harness = e.harness_latency_ms
     out.push(
       '',
       `## \`${delta.candidate}\` against \`${delta.baseline}\``,
       '',
-      `Reductions are medians over scenarios of per-scenario median reductions on the stable sample (${e.eligible_scenarios} of ${e.total_scenarios} scenarios comparable); positive means the candidate spends less.`,
+      `Reductions on the stable sample (${e.eligible_scenarios} of ${e.total_scenarios} scenarios comparable), positive where the candidate spends less: the suite effect is the geometric-mean reduction over scenarios (paired by iteration block where the runner interleaved the modes) with a hierarchical bootstrap interval over scenarios and runs; beside it the median over scenarios of the per-scenario reduction of the medians (the predecessors’ figure, judged under decision point) and the worst scenario. Latency is the agent’s time; the wall latency, harness time included, is shown for reference${harness ? ` (harness time per run, median ms: \`${delta.baseline}\` ${num(harness.baseline)}, \`${delta.candidate}\` ${num(harness.candidate)})` : ''}.`,
       '',
       table(
-        ['measure', 'value [95% CI]', 'MDE'],
+        ['measure', 'value [CI]', 'median over scenarios (worst)', 'MDE'],
         [
-          ['success rate delta (points)', `${num(delta.reliability.success_rate_delta_pp.value, 1)}${interval(delta.reliability.success_rate_delta_pp.interval)}`, '–'],
-          ['active tokens reduction %', `${num(e.tokens_active_reduction_pct.value, 1)}${interval(e.tokens_active_reduction_pct.interval)}`, mde(e.tokens_active_reduction_pct.interval)],
-          ['wall latency reduction %', `${num(e.latency_reduction_pct.value, 1)}${interval(e.latency_reduction_pct.interval)}`, mde(e.latency_reduction_pct.interval)],
-          ['tool call reduction %', `${num(e.tool_call_reduction_pct.value, 1)}${interval(e.tool_call_reduction_pct.interval)}`, mde(e.tool_call_reduction_pct.interval)],
-          [
-            'cost reduction %, worst scenario',
-            e.cost_reduction_pct ? `${num(e.cost_reduction_pct.value, 1)}${interval(e.cost_reduction_pct.interval)} (${e.cost_reduction_pct.worst_scenario})` : 'no cost data',
-            e.cost_reduction_pct ? mde(e.cost_reduction_pct.interval) : '–',
-          ],
+          ['success rate delta (points)', `${num(delta.reliability.success_rate_delta_pp.value, 1)}${interval(delta.reliability.success_rate_delta_pp.interval)}`, '–', mde(delta.reliability.success_rate_delta_pp.interval, delta.confidence)],
+          reduction('active tokens reduction %', e.tokens_active_reduction_pct),
+          reduction('agent latency reduction %', e.latency_reduction_pct),
+          reduction('wall latency reduction %', e.latency_wall_reduction_pct, ' (not gated)'),
+          reduction('tool call reduction %', e.tool_call_reduction_pct),
+          reduction('cost reduction %', e.cost_reduction_pct),
         ],
       ),
     )
@@ -254,9 +263,9 @@ export function renderReportMarkdown(report: Report): string {
 
 const VERDICT_MARK: Record<string, string> = {pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive', skipped: '➖ skipped'}
 
-const METRIC_OF_CHECK: Record<string, {metric: 'tokens_active' | 'latency_wall' | 'tool_calls' | 'cost'; unit: string; digits: number}> = {
+const METRIC_OF_CHECK: Record<string, {metric: 'tokens_active' | 'latency_agent' | 'tool_calls' | 'cost'; unit: string; digits: number}> = {
   efficiency_tokens_active_reduction: {metric: 'tokens_active', unit: 'active tokens', digits: 0},
-  efficiency_latency_reduction: {metric: 'latency_wall', unit: 'wall ms', digits: 0},
+  efficiency_latency_reduction: {metric: 'latency_agent', unit: 'agent ms', digits: 0},
   efficiency_tool_call_reduction: {metric: 'tool_calls', unit: 'tool calls', digits: 1},
   efficiency_cost_reduction: {metric: 'cost', unit: 'USD', digits: 4},
 }
@@ -264,10 +273,20 @@ const METRIC_OF_CHECK: Record<string, {metric: 'tokens_active' | 'latency_wall' 
 /** Scenarios behind a failing or inconclusive efficiency check: the worst reductions first. */
 const WORST_SHOWN = 5
 
-/** A check's MDE: efficiency checks only (gate.json written before it was recorded: computed here). */
-function checkMde(check: GateDocument['checks'][number]): number | null {
+/** A check's MDE (gate.json written before it was recorded: computed here). */
+function checkMde(check: GateDocument['checks'][number], confidence?: number): number | null {
   if (check.mde !== undefined) return check.mde
-  return check.group === 'efficiency' ? minimumDetectableEffect(check.interval) : null
+  return check.name === 'efficiency_coverage' ? null : minimumDetectableEffect(check.interval, confidence)
+}
+
+function confidenceLabel(gate: GateDocument): string {
+  const percent = (gate.confidence ?? 0.95) * 100
+  return `${num(percent, Number.isInteger(Math.round(percent * 1e6) / 1e6) ? 0 : 2)}%`
+}
+
+/** A check's reason worth showing beside it: one other than the interval straddling (the table shows that). */
+function shownReason(check: GateDocument['checks'][number]): boolean {
+  return Boolean(check.reason) && check.verdict === 'inconclusive' && check.reason !== STRADDLES
 }
 
 /** Why each check that did not pass came out as it did. */
@@ -275,22 +294,24 @@ function gateWhy(gate: GateDocument): string[] {
   const lines: string[] = []
   for (const check of gate.checks) {
     if (check.verdict !== 'fail' && check.verdict !== 'inconclusive') continue
-    const mdeValue = checkMde(check)
+    const mdeValue = checkMde(check, gate.confidence)
     let line = `- \`${check.name}\`: ${num(check.value, 1)} against ${check.operator} ${num(check.threshold, 1)}`
-    if (check.verdict === 'inconclusive') {
-      line += `; the 95% interval${interval(check.interval)} straddles the threshold`
+    if (shownReason(check)) line += `; inconclusive: ${plain(check.reason!, 300)}`
+    else if (check.verdict === 'inconclusive') {
+      line += `; the ${confidenceLabel(gate)} interval${interval(check.interval)} straddles the threshold`
       const margin = check.value === null ? null : Math.abs(check.value - check.threshold)
       if (mdeValue !== null && margin !== null && margin > 0) {
         line += ` (MDE ${num(mdeValue, 1)}, margin ${num(margin, 1)}: about ${num(Math.max(1, (mdeValue / margin) ** 2), 1)}× the runs would resolve it)`
       }
-    } else if (gate.decision === 'ci' && check.interval) line += `; the whole 95% interval${interval(check.interval)} is on the wrong side`
+    } else if (gate.decision === 'ci' && check.interval) line += `; the whole ${confidenceLabel(gate)} interval${interval(check.interval)} is on the wrong side`
     const metric = METRIC_OF_CHECK[check.name]
     if (metric) {
+      const pick = (figures: {[key: string]: number | null | undefined}) => figures[metric.metric] ?? null
       const worst = gate.comparison.scenarios
-        .filter((s) => s.eligible && s.reduction_pct[metric.metric] !== null)
-        .sort((a, b) => a.reduction_pct[metric.metric]! - b.reduction_pct[metric.metric]!)
+        .filter((s) => s.eligible && pick(s.reduction_pct) !== null)
+        .sort((a, b) => pick(a.reduction_pct)! - pick(b.reduction_pct)!)
         .slice(0, WORST_SHOWN)
-        .map((s) => `${plain(s.scenario_id, 100)} ${num(s.baseline[metric.metric], metric.digits)} → ${num(s.candidate[metric.metric], metric.digits)} (${num(s.reduction_pct[metric.metric], 1)}%)`)
+        .map((s) => `${plain(s.scenario_id, 100)} ${num(pick(s.baseline), metric.digits)} → ${num(pick(s.candidate), metric.digits)} (${num(pick(s.reduction_pct), 1)}%)`)
       if (worst.length > 0) line += `. Worst scenarios (median ${metric.unit}, \`${gate.baseline}\` → \`${gate.candidate}\`): ${worst.join('; ')}`
     } else if (check.group === 'reliability' && gate.failures && gate.failures.failed_runs > 0) line += '. The failed runs are listed below'
     lines.push(line + '.')
@@ -304,18 +325,26 @@ export function renderGateMarkdown(gate: GateDocument): string {
     num(c.value, 1),
     `${c.operator} ${num(c.threshold, 1)}`,
     c.interval && c.interval.every((v) => v !== null) ? interval(c.interval).trim() : '–',
-    num(checkMde(c), 1),
+    num(checkMde(c, gate.confidence), 1),
     VERDICT_MARK[c.verdict]!,
-    plain(c.detail, 200),
+    plain(shownReason(c) ? `${c.reason}. ${c.detail}` : c.detail, 400),
   ])
+  const sequential = gate.sequential
+    ? [
+        '',
+        `Judged at look ${gate.sequential.look} of ${gate.sequential.looks.length} (${gate.sequential.repetitions} repetitions per cell; looks ${gate.sequential.looks.join(', ')}), intervals at ${confidenceLabel(gate)} so that the ${gate.sequential.spending} spending of α = ${gate.sequential.alpha} over the looks keeps the overall error rate. Stopped: ${plain(gate.sequential.stopped, 300)}.`,
+        ...(gate.sequential.history ?? []).map((h) => `- look ${h.look}: ${h.repetitions} repetitions, ${h.runs} runs so far, ${num(h.confidence * 100, 2)}% intervals, ${h.verdict}: ${plain(h.reason, 200)}`),
+      ]
+    : []
   return [
     `# ghx-bench gate: ${gate.profile} — ${VERDICT_MARK[gate.verdict]}`,
     '',
     `\`${gate.candidate}\` against \`${gate.baseline}\`, ${gate.rows} rows, model ${gate.model ?? 'mixed'}${gate.override ? ` (thresholds for ${gate.override})` : ' (default thresholds)'}, decision \`${gate.decision}\`, min_samples ${gate.min_samples}, bootstrap seed ${gate.bootstrap.seed} × ${gate.bootstrap.resamples}.`,
     '',
-    table(['check', 'value', 'rule', '95% CI', 'MDE', 'verdict', 'detail'], rows, 'lrrrrll'),
+    table(['check', 'value', 'rule', `${confidenceLabel(gate)} CI`, 'MDE', 'verdict', 'detail'], rows, 'lrrrrll'),
+    ...sequential,
     '',
-    `Reliability values are percentages (the success check: points of difference); efficiency values are reductions in % (positive: \`${gate.candidate}\` spends less). Under decision \`ci\` a check passes only when its whole interval clears the threshold, and is inconclusive when the interval straddles it. ${MDE_NOTE} The MDE is given for the efficiency checks; the reliability checks are rates, whose interval says it (a rate of 0% or 100% has a bootstrap interval of no width), and coverage is a count.`,
+    `Reliability values are percentages over all of \`${gate.candidate}\`’s runs, with Wilson intervals (the success check: points of difference, Newcombe’s interval); efficiency values are reductions in % on the stable sample (positive: \`${gate.candidate}\` spends less). ${gate.decision === 'ci' ? `Under decision \`ci\` a check passes only when its whole interval clears the threshold, is inconclusive when the interval straddles it, and decides nothing from cells with fewer than 3 runs; an efficiency value is the geometric-mean reduction over scenarios with a hierarchical bootstrap interval (scenarios, then runs).` : `Under decision \`point\` (the predecessors’ rule) the point value decides; an efficiency value is the median over scenarios of the reduction of the medians.`} Latency is the agent’s time; the harness’s own time is reported beside it. ${MDE_NOTE} Coverage is a count: it has neither interval nor MDE.`,
     ...gateWhy(gate),
     ...renderFailures(gate.failures, gate.trace_root, 'gate.json', `## Failed runs of \`${gate.baseline}\` and \`${gate.candidate}\``),
     ...(gate.warnings.length > 0 ? ['', '## Warnings', '', ...gate.warnings.slice(0, MAX_LISTED).map((w) => `- ${plain(w, 400)}`)] : []),
@@ -324,8 +353,11 @@ export function renderGateMarkdown(gate: GateDocument): string {
 
 /** The compact table `gate` prints to the terminal. */
 export function renderGateTable(gate: GateDocument): string {
-  const lines = gate.checks.map(
-    (c) => `${c.verdict.toUpperCase().padEnd(12)} ${c.name.padEnd(40)} ${num(c.value, 1).padStart(8)} ${c.operator} ${num(c.threshold, 1).padEnd(6)}${interval(c.interval)}`,
-  )
-  return [`gate ${gate.profile}: ${gate.candidate} vs ${gate.baseline} (${gate.decision}, model ${gate.model ?? 'mixed'})`, ...lines, `verdict: ${gate.verdict.toUpperCase()} (exit ${gate.exit_code})`].join('\n')
+  const lines = gate.checks.map((c) => {
+    const mdeValue = checkMde(c, gate.confidence)
+    const why = shownReason(c) ? ` (${c.reason})` : ''
+    return `${c.verdict.toUpperCase().padEnd(12)} ${c.name.padEnd(40)} ${num(c.value, 1).padStart(8)} ${c.operator} ${num(c.threshold, 1).padEnd(6)}${interval(c.interval)}${mdeValue === null ? '' : `  MDE ${num(mdeValue, 1)}`}${why}`
+  })
+  const look = gate.sequential ? [`look ${gate.sequential.look} of ${gate.sequential.looks.length} (${gate.sequential.repetitions} repetitions per cell, ${confidenceLabel(gate)} intervals): ${gate.sequential.stopped}`] : []
+  return [`gate ${gate.profile}: ${gate.candidate} vs ${gate.baseline} (${gate.decision}, model ${gate.model ?? 'mixed'})`, ...lines, ...look, `verdict: ${gate.verdict.toUpperCase()} (exit ${gate.exit_code})`].join('\n')
 }

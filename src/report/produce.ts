@@ -17,7 +17,7 @@ import {displayPath} from '../shared/source-document.js'
 import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../stats/bootstrap.js'
 import {withoutScenarios, type Aggregate} from './aggregate.js'
 import {aggregateFiles} from './read-aggregate.js'
-import {compareModes} from './compare.js'
+import {compareModes, DEFAULT_CONFIDENCE} from './compare.js'
 import {EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
 import {writeHtmlReport} from './html.js'
 import {renderJunit} from './junit.js'
@@ -144,9 +144,21 @@ export interface GateOptions extends ReportOptions {
   model?: string
   decision?: Decision
   allowMixed?: boolean
+  /** Confidence of the intervals (default 0.95); a sequential look sets its own. */
+  confidence?: number
+  /** run --until-decided: the look the gate is judged at. */
+  sequential?: GateDocument['sequential']
 }
 
+/** Writes gate.md and gate.json (and the step summary) for a gate computed by computeGate. */
 export async function produceGate(config: LoadedConfig, options: GateOptions): Promise<{gate: GateDocument; files: string[]}> {
+  const {gate, aggregate} = await computeGate(config, options)
+  const files = await writeOutputs(outputDir(config, aggregate, options), 'gate', gate, renderGateMarkdown(gate), options)
+  return {gate, files}
+}
+
+/** The gate over the selected rows, written nowhere (a sequential look judges without writing). */
+export async function computeGate(config: LoadedConfig, options: GateOptions): Promise<{gate: GateDocument; aggregate: Aggregate}> {
   const cwd = options.cwd ?? process.cwd()
   const baseline = options.baseline ?? config.values.gate.baseline
   const candidate = options.candidate ?? config.values.gate.candidate
@@ -163,7 +175,8 @@ export async function produceGate(config: LoadedConfig, options: GateOptions): P
   const thresholds = resolveThresholds(profile, model, options.decision)
   const seed = options.seed ?? DEFAULT_SEED
   const resamples = options.resamples ?? DEFAULT_RESAMPLES
-  const comparison = compareModes(aggregate, {baseline, candidate, minSamples: thresholds.min_samples, seed, resamples})
+  const confidence = options.confidence ?? DEFAULT_CONFIDENCE
+  const comparison = compareModes(aggregate, {baseline, candidate, minSamples: thresholds.min_samples, seed, resamples, confidence})
   const {checks, verdict} = evaluateGate(comparison, thresholds)
   const gate: GateDocument = {
     schema_version: 1,
@@ -178,6 +191,8 @@ export async function produceGate(config: LoadedConfig, options: GateOptions): P
     override: thresholds.override,
     decision: thresholds.decision,
     min_samples: thresholds.min_samples,
+    confidence,
+    sequential: options.sequential ?? null,
     thresholds: thresholds.thresholds,
     baseline,
     candidate,
@@ -188,8 +203,7 @@ export async function produceGate(config: LoadedConfig, options: GateOptions): P
     trace_root: traceRoot(inputs),
     failures: summarizeFailures(aggregate, [baseline, candidate]),
   }
-  const files = await writeOutputs(outputDir(config, aggregate, options), 'gate', gate, renderGateMarkdown(gate), options)
-  return {gate, files}
+  return {gate, aggregate}
 }
 
 /**

@@ -18,19 +18,46 @@ const estimate = {
   type: 'object',
   additionalProperties: false,
   required: ['value', 'interval'],
-  properties: {value: figure, interval},
+  properties: {
+    value: figure,
+    interval,
+    runs: {type: 'integer', minimum: 0, description: 'the runs the rate is over (a difference: the fewer of the two modes’)'},
+    method: {type: 'string', enum: ['wilson', 'newcombe', 'count'], description: 'wilson: score interval of a rate; newcombe: hybrid score interval of a difference of rates; count: exact, no interval'},
+  },
 } as const
+/**
+ * An efficiency reduction. `value` and `interval` are the suite effect on the log ratio (1 - e^θ, θ the
+ * mean over scenarios of the log ratio of the modes' geometric means; tool calls: plain means) with the hierarchical bootstrap
+ * interval; `median_of_scenarios` is the predecessors' figure, which --decision point judges. Fields
+ * beyond the first three are absent from summary.json files written before they were recorded.
+ */
 const reduction = {
   type: 'object',
   additionalProperties: false,
   required: ['value', 'interval', 'scenarios'],
-  properties: {value: figure, interval, scenarios: {type: 'integer', minimum: 0}},
+  properties: {
+    value: {...figure, description: 'the suite effect as a reduction in %: (1 - e^θ) x 100'},
+    interval,
+    scenarios: {type: 'integer', minimum: 0, description: 'scenarios comparable on this metric'},
+    paired_scenarios: {type: 'integer', minimum: 0, description: 'of them, scenarios whose runs were paired by iteration block'},
+    median_of_scenarios: {...figure, description: 'the median over scenarios of the per-scenario reduction of the medians (the predecessors’ rule, judged under decision point)'},
+    worst_scenario: {type: ['string', 'null'], description: 'the scenario with the smallest reduction of the medians'},
+    worst_pct: {...figure, description: 'that scenario’s reduction of the medians'},
+    missing: {type: ['string', 'null'], description: 'why there is no value although one mode has data (one side without cost): the check is inconclusive'},
+    log_variance: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['between', 'within', 'df'],
+      description: 'the variance of θ’s parts, on the log scale: between scenarios (τ²), within (mean run-level variance of a scenario’s θ), and the interval’s degrees of freedom; what a further look projects from',
+      properties: {between: figure, within: figure, df: figure},
+    },
+  },
 } as const
 const metrics = {
   type: 'object',
   additionalProperties: false,
   required: ['tokens_active', 'latency_wall', 'tool_calls', 'cost'],
-  properties: {tokens_active: figure, latency_wall: figure, tool_calls: figure, cost: figure},
+  properties: {tokens_active: figure, latency_agent: figure, latency_wall: figure, tool_calls: figure, cost: figure},
 } as const
 
 export const modeSummarySchema = {
@@ -45,6 +72,7 @@ export const modeSummarySchema = {
   ],
   properties: {
     runs: {type: 'integer', minimum: 0},
+    stable_runs: {type: 'integer', minimum: 0, description: 'runs with success, valid output and no runner failure: the sample the medians are over'},
     success_rate: figure,
     success_rate_ci: {...interval, description: 'Wilson 95% interval of the success rate'},
     output_validity_rate: figure,
@@ -53,6 +81,7 @@ export const modeSummarySchema = {
     retry_rate: figure,
     median_latency_ms_wall: figure,
     median_latency_ms_agent: figure,
+    median_latency_ms_harness: {...figure, description: 'the harness’s own time per run (wall - agent): fixture resets, server start-up, checkpoints'},
     p90_latency_ms_agent: figure,
     p95_latency_ms_agent: figure,
     iqr_latency_ms_agent: figure,
@@ -83,6 +112,7 @@ const scenarioModeSchema = {
     scenario_id: {type: 'string'},
     mode: {type: 'string'},
     runs: {type: 'integer', minimum: 0},
+    stable_runs: {type: 'integer', minimum: 0, description: 'the runs the medians are over'},
     success_rate: figure,
     median_latency_ms_wall: figure,
     median_latency_ms_agent: figure,
@@ -167,12 +197,16 @@ const scenarioComparisonSchema = {
   required: ['scenario_id', 'baseline_stable_runs', 'candidate_stable_runs', 'eligible', 'baseline', 'candidate', 'reduction_pct'],
   properties: {
     scenario_id: {type: 'string'},
+    baseline_runs: {type: 'integer', minimum: 0, description: 'every run of the baseline, stable or not'},
+    candidate_runs: {type: 'integer', minimum: 0},
     baseline_stable_runs: {type: 'integer', minimum: 0},
     candidate_stable_runs: {type: 'integer', minimum: 0},
+    paired_blocks: {type: 'integer', minimum: 0, description: 'iteration blocks with a stable run of both modes'},
     eligible: {type: 'boolean'},
-    baseline: metrics,
+    baseline: {...metrics, description: 'medians over the stable runs'},
     candidate: metrics,
-    reduction_pct: metrics,
+    reduction_pct: {...metrics, description: 'reduction of the medians, (b - c) / b x 100 where b > 0 (the predecessors’ per-scenario figure)'},
+    effect_pct: {...metrics, description: 'reduction of the averages (geometric means; tool calls: plain means), (1 - e^θ_s) x 100: the scenario’s part in the suite effect'},
   },
 } as const
 
@@ -184,6 +218,7 @@ export const comparisonSchema = {
     baseline: {type: 'string'},
     candidate: {type: 'string'},
     min_samples: {type: 'integer', minimum: 1},
+    confidence: {type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'the confidence of the intervals (0.95 unless a sequential look asked for another)'},
     reliability: {
       type: 'object',
       additionalProperties: false,
@@ -211,12 +246,14 @@ export const comparisonSchema = {
         tokens_active_reduction_pct: reduction,
         latency_reduction_pct: reduction,
         tool_call_reduction_pct: reduction,
-        cost_reduction_pct: {
-          type: ['object', 'null'],
+        cost_reduction_pct: {...reduction, type: ['object', 'null'], description: 'like the other reductions (the worst scenario beside it); null when neither mode has a cost'},
+        latency_wall_reduction_pct: {...reduction, description: 'wall latency, harness time included: shown beside the gate’s latency (the agent’s time), never judged'},
+        harness_latency_ms: {
+          type: 'object',
           additionalProperties: false,
-          required: ['value', 'interval', 'scenarios', 'worst_scenario'],
-          properties: {value: figure, interval, scenarios: {type: 'integer', minimum: 0}, worst_scenario: {type: ['string', 'null']}},
-          description: 'the worst eligible scenario’s reduction; null when no row has a cost',
+          required: ['baseline', 'candidate'],
+          description: 'median harness time per stable run (wall - agent: fixture resets, server start-up, checkpoints), reported beside the gate’s latency',
+          properties: {baseline: figure, candidate: figure},
         },
       },
     },
@@ -281,11 +318,12 @@ const checkSchema = {
     threshold: {type: 'number'},
     interval,
     verdict: {type: 'string', enum: ['pass', 'fail', 'inconclusive', 'skipped']},
+    reason: {type: ['string', 'null'], description: 'why the check is inconclusive or skipped: the interval straddles, cells too small for decision ci, one mode without the metric, no data'},
     detail: {type: 'string'},
     mde: {
       ...figure,
       description:
-        'minimum detectable effect, in the units of value: the distance from the threshold a true value needs for a decisive verdict 80% of the time at 95% confidence, (1.96 + 0.84) x SE with SE = the interval width / (2 x 1.96); efficiency checks only (null for reliability rates, coverage, and a check without an interval)',
+        'minimum detectable effect at the data’s size, in the units of value: the distance from the threshold a true value needs for a decisive verdict 80% of the time, (z + 0.84) x SE with SE = the interval width / (2 x z) and z that of the interval’s confidence; null for coverage (a count) and a check without an interval',
     },
   },
 } as const
@@ -307,6 +345,38 @@ export const gateSchema = {
     override: {type: ['string', 'null'], description: 'the profile override used, if any'},
     decision: {type: 'string', enum: ['point', 'ci']},
     min_samples: {type: 'integer', minimum: 1},
+    confidence: {type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'the confidence of the checks’ intervals'},
+    sequential: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['look', 'looks', 'repetitions', 'spending', 'alpha', 'stopped'],
+      description: 'run --until-decided: the look this gate was judged at, and why the run stopped there',
+      properties: {
+        look: {type: 'integer', minimum: 1, description: '1-based'},
+        looks: {type: 'array', items: {type: 'integer', minimum: 1}, description: 'repetitions per cell at each planned look'},
+        repetitions: {type: 'integer', minimum: 1},
+        spending: {type: 'string', enum: ['power', 'pocock', 'obrien-fleming']},
+        alpha: {type: 'number', description: 'the overall two-sided error spent over the looks'},
+        stopped: {type: 'string'},
+        history: {
+          type: 'array',
+          description: 'each look judged: its repetitions, confidence, verdict and runs so far',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['look', 'repetitions', 'confidence', 'verdict', 'runs', 'reason'],
+            properties: {
+              look: {type: 'integer', minimum: 1},
+              repetitions: {type: 'integer', minimum: 1},
+              confidence: {type: 'number'},
+              verdict: {type: 'string', enum: ['pass', 'fail', 'inconclusive']},
+              runs: {type: 'integer', minimum: 0},
+              reason: {type: 'string'},
+            },
+          },
+        },
+      },
+    },
     thresholds: {type: 'object', additionalProperties: {type: 'number'}},
     baseline: {type: 'string'},
     candidate: {type: 'string'},

@@ -1,6 +1,8 @@
 /**
  * The report: per mode, per scenario x mode, and each mode's deltas against the baseline.
- * Rates are percentages; a figure with no data is null, never 0.
+ * Rates are percentages over all runs; medians and other distribution figures are over the stable
+ * runs (success, valid output, no runner failure), the sample the gate measures efficiency on, so
+ * the report's medians and the gate's agree. A figure with no data is null, never 0.
  */
 import path from 'node:path'
 import {coefficientOfVariationPct} from '../stats/descriptive.js'
@@ -8,7 +10,7 @@ import {finite, percentileOfSorted} from '../stats/quantiles.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {failuresSchema, modeSummarySchema, reportSchema} from './report-schema.js'
 import {passAtK, passHatK, wilsonInterval} from '../stats/rates.js'
-import {modeCells, presentSorted, withoutScenarios, type Aggregate, type Cell, type Column} from './aggregate.js'
+import {modeCells, stableSorted, withoutScenarios, type Aggregate, type Cell, type MetricColumns} from './aggregate.js'
 import {compareModes} from './compare.js'
 import {notApplicableTo, type NotApplicable} from '../results/run-info.js'
 
@@ -32,16 +34,16 @@ export interface ReportOptions {
   notApplicable?: NotApplicable[]
 }
 
-/** A mode's values of one metric over all its cells, present ones only, sorted. */
-function merged(cells: Cell[], pick: (c: Cell) => Column): Float64Array {
-  const total = cells.reduce((n, c) => n + pick(c).length, 0)
-  const out = new Float64Array(total)
+/** A mode's values of one metric over the stable runs of all its cells, present ones only, sorted. */
+function merged(cells: Cell[], metric: keyof MetricColumns): Float64Array {
+  const parts = cells.map((cell) => stableSorted(cell, metric))
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0))
   let offset = 0
-  for (const cell of cells) {
-    out.set(pick(cell).values(), offset)
-    offset += pick(cell).length
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.length
   }
-  return presentSorted(out, true)
+  return out.sort()
 }
 
 const pct = (part: number, whole: number): number | null => (whole === 0 ? null : (part / whole) * 100)
@@ -57,33 +59,35 @@ export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
   const sum = (field: 'runs' | 'successes' | 'output_valid' | 'runner_failures' | 'timeouts' | 'retried') => cells.reduce((n, c) => n + c[field], 0)
   const runs = sum('runs')
   const successes = sum('successes')
-  const agent = merged(cells, (c) => c.all.latency_agent)
-  const active = merged(cells, (c) => c.all.tokens_active)
+  const agent = merged(cells, 'latency_agent')
+  const active = merged(cells, 'tokens_active')
   // pass^k over the mode: the mean over scenarios at the k every scenario reaches.
   const k = Math.min(MAX_K, ...cells.map((c) => c.runs))
   const perScenario = cells.map((c) => passHatK(c.runs, c.successes, k)).filter(Number.isFinite)
   const ci = wilsonInterval(successes, runs)
   return {
     runs,
+    stable_runs: cells.reduce((n, c) => n + c.stable_runs, 0),
     success_rate: pct(successes, runs),
     success_rate_ci: runs === 0 ? null : [ci[0] * 100, ci[1] * 100],
     output_validity_rate: pct(sum('output_valid'), runs),
     runner_failure_rate: pct(sum('runner_failures'), runs),
     timeout_stall_rate: pct(sum('timeouts'), runs),
     retry_rate: pct(sum('retried'), runs),
-    median_latency_ms_wall: at(merged(cells, (c) => c.all.latency_wall), 50),
+    median_latency_ms_wall: at(merged(cells, 'latency_wall'), 50),
     median_latency_ms_agent: at(agent, 50),
+    median_latency_ms_harness: at(merged(cells, 'latency_harness'), 50),
     p90_latency_ms_agent: at(agent, 90),
     p95_latency_ms_agent: at(agent, 95),
     iqr_latency_ms_agent: agent.length === 0 ? null : finite(percentileOfSorted(agent, 75) - percentileOfSorted(agent, 25)),
     cv_latency_agent_pct: finite(coefficientOfVariationPct(agent)),
-    median_tokens_total: at(merged(cells, (c) => c.all.tokens_total), 50),
+    median_tokens_total: at(merged(cells, 'tokens_total'), 50),
     median_tokens_active: at(active, 50),
     p90_tokens_active: at(active, 90),
     p95_tokens_active: at(active, 95),
-    median_tool_calls: at(merged(cells, (c) => c.all.tool_calls), 50),
-    median_cost_usd: at(merged(cells, (c) => c.all.cost), 50),
-    median_tool_schema_tokens: at(merged(cells, (c) => c.all.tool_schema_tokens), 50),
+    median_tool_calls: at(merged(cells, 'tool_calls'), 50),
+    median_cost_usd: at(merged(cells, 'cost'), 50),
+    median_tool_schema_tokens: at(merged(cells, 'tool_schema_tokens'), 50),
     pass_hat_k: {k, value: perScenario.length === 0 ? null : perScenario.reduce((a, b) => a + b, 0) / perScenario.length},
     models: [...(aggregate.models.get(mode) ?? [])].sort(),
     providers: [...(aggregate.providers.get(mode) ?? [])].sort(),
@@ -93,18 +97,19 @@ export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
 }
 
 function summarizeCell(cell: Cell): ScenarioModeSummary {
-  const median = (column: Column) => at(column.sorted(), 50)
+  const median = (metric: keyof MetricColumns) => at(stableSorted(cell, metric), 50)
   return {
     scenario_id: cell.scenario,
     mode: cell.mode,
     runs: cell.runs,
+    stable_runs: cell.stable_runs,
     success_rate: pct(cell.successes, cell.runs),
-    median_latency_ms_wall: median(cell.all.latency_wall),
-    median_latency_ms_agent: median(cell.all.latency_agent),
-    median_tokens_total: median(cell.all.tokens_total),
-    median_tokens_active: median(cell.all.tokens_active),
-    median_tool_calls: median(cell.all.tool_calls),
-    median_cost_usd: median(cell.all.cost),
+    median_latency_ms_wall: median('latency_wall'),
+    median_latency_ms_agent: median('latency_agent'),
+    median_tokens_total: median('tokens_total'),
+    median_tokens_active: median('tokens_active'),
+    median_tool_calls: median('tool_calls'),
+    median_cost_usd: median('cost'),
     pass_at_k: passK(cell, passAtK),
     pass_hat_k: passK(cell, passHatK),
     total_latency_ms_wall: cell.all.latency_wall.values().reduce((sum, v) => sum + v, 0),

@@ -90,7 +90,12 @@ export const rowSchema = {
     output_valid: {type: 'boolean'},
     error: errorSchema,
     latency_ms_wall: {type: 'number', minimum: 0, description: 'run start to row: setup, agent, checkpoints'},
-    latency_ms_agent: {type: ['number', 'null'], minimum: 0, description: 'time inside the provider: model turns and tools'},
+    latency_ms_agent: {type: ['number', 'null'], minimum: 0, description: 'the agent’s time, the session: model turns and tools; the gate’s latency'},
+    latency_ms_harness: {
+      type: ['number', 'null'],
+      minimum: 0,
+      description: 'the harness’s own time, wall - agent: fixture resets, opening the mode (an MCP server starting), checkpoints, retried attempts; reported beside the gate’s latency, never in it. Null when the agent time is unknown; rows without it get wall - agent when read',
+    },
     tokens: tokensSchema,
     cost_usd: {type: ['number', 'null'], minimum: 0, description: 'null when neither the provider nor a price table gives one'},
     tool_calls: {

@@ -14,3 +14,9 @@ export function mulberry32(seed: number): Random {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
+
+/** A standard normal draw (Box–Muller, one of the pair), from the seeded source. */
+export function normalDraw(random: Random): number {
+  const u = 1 - random() // (0, 1]: log(0) is not a number
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random())
+}

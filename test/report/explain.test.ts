@@ -59,7 +59,8 @@ describe('reports that explain', () => {
     expect(markdown).to.match(/<details>\n<summary>Each failed run: [^<]*2 of 2 shown<\/summary>\n\n\| scenario \| mode \| run \| outcome \| reason \| trace \|/)
     // The scenario x mode table: pass rate, median tokens, latency, tool calls; n/a where declared.
     expect(markdown).to.include('| release-list-001 | ✅ 1/1 (100%) · 1,000 · 10,000 · 3.0 | n/a |')
-    expect(markdown).to.include('| issue-triage-wf-001 | ✅ 1/1 (100%) · 1,000 · 10,000 · 3.0 | ❌ 0/1 (0%) · 1,000 · 10,000 · 3.0 |')
+    // Medians are over stable runs: a cell whose one run failed has none.
+    expect(markdown).to.include('| issue-triage-wf-001 | ✅ 1/1 (100%) · 1,000 · 10,000 · 3.0 | ❌ 0/1 (0%) · – · – · – |')
   })
 
   it('bounds the list for a PR comment: 50 runs, then "… and N more (see summary.json)", and escapes what rows say', () => {
@@ -108,8 +109,10 @@ describe('reports that explain', () => {
     expect(summarizeFailures(merged)).to.deep.equal(summarizeFailures(whole))
   })
 
-  it('MDE is (1.96 + 0.84) x SE with SE from the bootstrap interval, for the efficiency checks only', () => {
+  it('MDE is (z + 0.84) x SE with SE from the interval, for every check with one (not coverage, a count)', () => {
     expect(minimumDetectableEffect([10, 30])).to.be.closeTo(((1.959964 + 0.841621) * 20) / (2 * 1.959964), 1e-9)
+    // At a sequential look's 99% the same width is a smaller SE.
+    expect(minimumDetectableEffect([10, 30], 0.99)).to.be.closeTo(((2.575829 + 0.841621) * 20) / (2 * 2.575829), 1e-5)
     expect(minimumDetectableEffect([5, 5])).to.equal(0)
     expect(minimumDetectableEffect(null)).to.equal(null)
     expect(minimumDetectableEffect([null, 3])).to.equal(null)
@@ -132,7 +135,10 @@ describe('reports that explain', () => {
     const [low, high] = tokens.interval as [number, number]
     expect(high - low).to.be.above(0)
     expect(tokens.mde).to.be.closeTo((high - low) * 0.714, 0.01 * (high - low))
-    expect(checks.filter((c) => c.group === 'reliability').every((c) => c.mde === null)).to.equal(true)
+    for (const check of checks.filter((c) => c.group === 'reliability')) {
+      const [rateLow, rateHigh] = check.interval as [number, number]
+      expect(check.mde, check.name).to.be.closeTo((rateHigh - rateLow) * 0.714, 0.01 * (rateHigh - rateLow))
+    }
     expect(checks.find((c) => c.name === 'efficiency_coverage')!.mde).to.equal(null)
 
     const gate: GateDocument = {

@@ -6,6 +6,7 @@ import {compareModes} from '../../src/report/compare.js'
 import {evaluateGate, resolveThresholds} from '../../src/report/gate.js'
 import {fromGhxRouter} from '../../src/results/importers.js'
 import {loadProfile} from '../../src/catalogue/profiles.js'
+import type {Row} from '../../src/results/row-schema.js'
 import {makeRow} from '../support/rows.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 
@@ -49,6 +50,23 @@ function theirReduction(metric: (r: RawRouterRow) => number): number {
   return middle(reductions)
 }
 
+const THRESHOLDS = {
+  max_success_rate_drop_pct: 3, min_output_validity_rate_pct: 97, max_runner_failure_rate_pct: 5, max_timeout_stall_rate_pct: 2,
+  max_retry_rate_pct: 15, min_efficiency_coverage_pct: 80, min_tokens_active_reduction_pct: 15, min_latency_reduction_pct: 15,
+  min_tool_call_reduction_pct: 20, min_cost_reduction_pct: 10,
+}
+const resolved = (decision: 'ci' | 'point', minSamples = 3) => ({profile: 'p', decision, min_samples: minSamples, override: null, thresholds: THRESHOLDS})
+const verdicts = (checks: Array<{name: string; verdict: string}>) => Object.fromEntries(checks.map((c) => [c.name, c.verdict]))
+
+/** Scenarios x iterations of both modes, one block per iteration (as the runner interleaves them). */
+function paired(scenarios: string[], iterations: number, row: (mode: 'agent_direct' | 'ghx', scenario: string, i: number) => Partial<Row> & {activeTokens?: number}) {
+  const aggregate = emptyAggregate()
+  for (const scenario of scenarios) {
+    for (let i = 1; i <= iterations; i++) for (const mode of ['agent_direct', 'ghx'] as const) addRow(aggregate, makeRow({scenario_id: scenario, mode, iteration: i, ...row(mode, scenario, i)}))
+  }
+  return aggregate
+}
+
 describe('gate', () => {
   const aggregate = emptyAggregate()
   for (const row of raw) addRow(aggregate, fromGhxRouter(row as unknown as Record<string, unknown>))
@@ -60,59 +78,125 @@ describe('gate', () => {
     expect(thresholds.min_samples).to.equal(3)
     const comparison = compareModes(aggregate, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 3, seed: 42, resamples: 500})
     const e = comparison.efficiency
-    expect(e.tokens_active_reduction_pct.value).to.be.closeTo(theirReduction((r) => r.tokens.total - r.tokens.cache_read), 1e-9)
-    expect(e.latency_reduction_pct.value).to.be.closeTo(theirReduction((r) => r.latency_ms_wall), 1e-9)
-    expect(e.tool_call_reduction_pct.value).to.be.closeTo(theirReduction((r) => r.tool_calls), 1e-9)
-    // The published figures, rounded: 27.5 % active tokens, 22.4 % latency, 16.7 % tool calls.
-    expect(e.tokens_active_reduction_pct.value!.toFixed(1)).to.equal('27.5')
-    expect(e.latency_reduction_pct.value!.toFixed(1)).to.equal('22.4')
-    expect(e.tool_call_reduction_pct.value!.toFixed(1)).to.equal('16.7')
+    expect(e.tokens_active_reduction_pct.median_of_scenarios).to.be.closeTo(theirReduction((r) => r.tokens.total - r.tokens.cache_read), 1e-9)
+    expect(e.latency_wall_reduction_pct!.median_of_scenarios).to.be.closeTo(theirReduction((r) => r.latency_ms_wall), 1e-9)
+    expect(e.tool_call_reduction_pct.median_of_scenarios).to.be.closeTo(theirReduction((r) => r.tool_calls), 1e-9)
+    // The published figures, rounded: 27.5 % active tokens, 22.4 % latency (wall), 16.7 % tool calls.
+    expect(e.tokens_active_reduction_pct.median_of_scenarios!.toFixed(1)).to.equal('27.5')
+    expect(e.latency_wall_reduction_pct!.median_of_scenarios!.toFixed(1)).to.equal('22.4')
+    expect(e.tool_call_reduction_pct.median_of_scenarios!.toFixed(1)).to.equal('16.7')
     expect(e.coverage_pct.value).to.equal(100)
 
     const {checks, verdict} = evaluateGate(comparison, thresholds)
-    const byName = Object.fromEntries(checks.map((c) => [c.name, c.verdict]))
+    const byName = verdicts(checks)
     // Their verify_pr for gpt-5.3-codex: tool calls need >= 20 % and got 16.7 %: FAIL. (Their cost check
-    // also failed, on costs recorded as 0; ours is skipped for want of cost data, so the verdict rests
-    // on tool calls alone and is the same.)
+    // also failed, on costs recorded as 0; here neither mode has a cost, so it is skipped, and the
+    // verdict rests on tool calls alone and is the same.)
+    expect(checks.find((c) => c.name === 'efficiency_tool_call_reduction')!.value!.toFixed(1)).to.equal('16.7')
     expect(byName.efficiency_tool_call_reduction).to.equal('fail')
     expect(byName.efficiency_tokens_active_reduction).to.equal('pass')
-    expect(byName.efficiency_latency_reduction).to.equal('pass')
     expect(byName.efficiency_cost_reduction).to.equal('skipped')
     expect(byName.reliability_success_rate_non_inferior).to.equal('pass')
     expect(verdict).to.equal('fail')
+    // Latency is judged on the agent's time (their rule used wall time, checkpoint polling and all); the wall figure is shown beside it.
+    const latency = checks.find((c) => c.name === 'efficiency_latency_reduction')!
+    expect(latency.value).to.be.closeTo(theirReduction((r) => (r as unknown as {latency_ms_agent: number}).latency_ms_agent), 1e-9)
+    expect(latency.detail).to.include('wall-latency reduction 22.4%')
+    // The point rule has no interval of its own: none is shown against its figure; the MDE still says what the data can resolve.
+    expect(latency.interval).to.equal(null)
+    expect(latency.mde).to.be.above(0)
   })
 
-  it('is inconclusive under decision ci when an interval straddles its threshold, and deterministic for a seed', () => {
+  it('under decision ci the same data is inconclusive: 4 scenarios that differ this much resolve nothing, and 5 runs certify no rate', () => {
     const first = compareModes(aggregate, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 3, seed: 7, resamples: 2000})
     const again = compareModes(aggregate, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 3, seed: 7, resamples: 2000})
     expect(first.efficiency.tokens_active_reduction_pct.interval).to.deep.equal(again.efficiency.tokens_active_reduction_pct.interval)
-    const [low, high] = first.efficiency.tokens_active_reduction_pct.interval as [number, number]
+    const tokens = first.efficiency.tokens_active_reduction_pct
+    // The scenarios' reductions run from -8% to 57%: most of the uncertainty is between scenarios.
+    expect(tokens.log_variance!.between!).to.be.above(tokens.log_variance!.within!)
+    expect(tokens.paired_scenarios).to.equal(0) // the predecessors ran each mode in a run of its own
+    const [low, high] = tokens.interval as [number, number]
     expect(low).to.be.below(15)
     expect(high).to.be.above(15)
-    const thresholds = {profile: 'p', decision: 'ci' as const, min_samples: 3, override: null, thresholds: {
-      max_success_rate_drop_pct: 3, min_output_validity_rate_pct: 97, max_runner_failure_rate_pct: 5, max_timeout_stall_rate_pct: 2,
-      max_retry_rate_pct: 15, min_efficiency_coverage_pct: 80, min_tokens_active_reduction_pct: 15, min_latency_reduction_pct: 15,
-      min_tool_call_reduction_pct: 20, min_cost_reduction_pct: 10,
-    }}
-    const {checks, verdict} = evaluateGate(first, thresholds)
-    expect(checks.find((c) => c.name === 'efficiency_tokens_active_reduction')!.verdict).to.equal('inconclusive')
+    const {checks, verdict} = evaluateGate(first, resolved('ci'))
+    const byName = verdicts(checks)
+    expect(byName.efficiency_tokens_active_reduction).to.equal('inconclusive')
+    // 0 timeouts in 20 runs: Wilson's upper bound is z² / (20 + z²) = 16%, not the bootstrap's 0%.
+    const timeouts = checks.find((c) => c.name === 'reliability_timeout_stall_rate')!
+    expect(timeouts.interval![1]).to.be.closeTo(100 * (1.96 ** 2 / (20 + 1.96 ** 2)), 0.05)
+    expect(timeouts.verdict).to.equal('inconclusive')
+    expect(timeouts.mde).to.be.above(10)
     expect(verdict).to.equal('inconclusive')
   })
 
-  it('judges cost by the worst scenario and names it', () => {
-    const agg = emptyAggregate()
-    const costs: Record<string, [number, number]> = {'a-001': [1.0, 0.5], 'b-001': [1.0, 0.95], 'c-001': [2.0, 1.0]}
-    for (const [scenario, [base, cand]] of Object.entries(costs)) {
-      for (let i = 1; i <= 3; i++) {
-        addRow(agg, makeRow({scenario_id: scenario, mode: 'agent_direct', iteration: i, cost_usd: base}))
-        addRow(agg, makeRow({scenario_id: scenario, mode: 'ghx', iteration: i, cost_usd: cand}))
-      }
-    }
-    const comparison = compareModes(agg, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 1, seed: 1, resamples: 200})
-    expect(comparison.efficiency.cost_reduction_pct).to.deep.include({value: 5.000000000000004, worst_scenario: 'b-001', scenarios: 3})
+  it('decision ci decides nothing from cells of fewer than 3 runs, and says which', () => {
+    // Every run of the candidate uses half the tokens: a decisive effect, from 2 runs a cell.
+    const small = paired(['a-001', 'b-001'], 2, (mode, _scenario, i) => ({activeTokens: (mode === 'ghx' ? 500 : 1000) + i}))
+    const comparison = compareModes(small, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 1, seed: 1, resamples: 500})
+    const {checks, verdict} = evaluateGate(comparison, resolved('ci', 1))
+    const tokens = checks.find((c) => c.name === 'efficiency_tokens_active_reduction')!
+    expect(tokens.verdict).to.equal('inconclusive')
+    expect(tokens.reason).to.equal('decision ci needs 3 runs per cell; fewer in a-001/agent_direct (2), a-001/ghx (2), b-001/agent_direct (2), b-001/ghx (2)')
+    expect(checks.find((c) => c.name === 'reliability_runner_failure_rate')!.reason).to.include('fewer in a-001/ghx (2)')
+    expect(verdict).to.equal('inconclusive')
+    // The same rows under the point rule: decided.
+    expect(verdicts(evaluateGate(comparison, resolved('point', 1)).checks).efficiency_tokens_active_reduction).to.equal('pass')
+    // With 3 runs a cell, ci decides.
+    const enough = paired(['a-001', 'b-001'], 3, (mode, _scenario, i) => ({activeTokens: (mode === 'ghx' ? 500 : 1000) + 7 * i}))
+    const decided = evaluateGate(compareModes(enough, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 3, seed: 1, resamples: 500}), resolved('ci'))
+    expect(verdicts(decided.checks).efficiency_tokens_active_reduction).to.equal('pass')
   })
 
-  it('skips the cost check when no row has a cost, and counts runner failures and timeouts', () => {
+  it('judges cost like the other reductions, the worst scenario beside it', () => {
+    const costs: Record<string, [number, number]> = {'a-001': [1.0, 0.5], 'b-001': [1.0, 0.95], 'c-001': [2.0, 1.0]}
+    const agg = paired(Object.keys(costs), 3, (mode, scenario, i) => ({cost_usd: costs[scenario]![mode === 'ghx' ? 1 : 0] * (1 + i / 100)}))
+    const comparison = compareModes(agg, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 1, seed: 1, resamples: 200})
+    const cost = comparison.efficiency.cost_reduction_pct!
+    // Per scenario 50%, 5%, 50%: the median 50%, the geometric mean 1 - (0.5 x 0.95 x 0.5)^(1/3) = 38.1%.
+    expect(cost.median_of_scenarios).to.be.closeTo(50, 1e-9)
+    expect(cost.value).to.be.closeTo(100 * (1 - Math.cbrt(0.5 * 0.95 * 0.5)), 1e-9)
+    expect(cost).to.deep.include({worst_scenario: 'b-001', scenarios: 3, missing: null})
+    expect(cost.worst_pct).to.be.closeTo(5, 1e-9)
+    const check = evaluateGate(comparison, resolved('point', 1)).checks.find((c) => c.name === 'efficiency_cost_reduction')!
+    expect(check.verdict).to.equal('pass') // the worst scenario's 5% no longer decides it
+    expect(check.detail).to.include('worst scenario b-001 5.0%')
+  })
+
+  it('cost in one mode’s rows only is inconclusive with the reason, never a pass; in neither, skipped', () => {
+    // The candidate fails every efficiency check it has data for; its rows have no cost.
+    const agg = paired(['a-001', 'b-001'], 3, (mode, _scenario, i) => ({cost_usd: mode === 'ghx' ? null : 0.1 + i / 100, activeTokens: 1000 + i}))
+    const comparison = compareModes(agg, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 1, seed: 1, resamples: 200})
+    expect(comparison.efficiency.cost_reduction_pct).to.deep.include({value: null, missing: "no ghx run has a cost, while agent_direct's do"})
+    for (const decision of ['ci', 'point'] as const) {
+      const cost = evaluateGate(comparison, resolved(decision, 1)).checks.find((c) => c.name === 'efficiency_cost_reduction')!
+      expect(cost.verdict, decision).to.equal('inconclusive')
+      expect(cost.reason, decision).to.equal("no ghx run has a cost, while agent_direct's do")
+    }
+    // Every other check passes under point: the missing cost keeps the gate from passing.
+    const passing = paired(['a-001', 'b-001'], 3, (mode, _scenario, i) => ({cost_usd: mode === 'ghx' ? null : 0.1, activeTokens: mode === 'ghx' ? 400 + i : 1000 + i, latency_ms_agent: mode === 'ghx' ? 4000 + i : 9000 + i, tool_calls: {total: mode === 'ghx' ? 2 : 5, failed: 0}}))
+    const gate = evaluateGate(compareModes(passing, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 1, seed: 1, resamples: 200}), resolved('point', 1))
+    expect(gate.checks.filter((c) => c.verdict !== 'pass').map((c) => c.name)).to.deep.equal(['efficiency_cost_reduction'])
+    expect(gate.verdict).to.equal('inconclusive')
+    // Neither mode has a cost: skipped, and the verdict rests on the rest.
+    const none = paired(['a-001'], 3, () => ({cost_usd: null}))
+    expect(compareModes(none, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 1, seed: 1, resamples: 200}).efficiency.cost_reduction_pct).to.equal(null)
+  })
+
+  it('judges latency on the agent’s time, the harness’s own time reported beside it', () => {
+    // The candidate's agent is faster, its harness slower (an MCP server starting): wall says worse, agent says better.
+    const agg = paired(['a-001', 'b-001', 'c-001'], 4, (mode, _scenario, i) =>
+      mode === 'ghx' ? {latency_ms_agent: 2120 + i, latency_ms_wall: 2120 + i + 5000, latency_ms_harness: 5000} : {latency_ms_agent: 2560 + i, latency_ms_wall: 2560 + i + 300, latency_ms_harness: 300},
+    )
+    const comparison = compareModes(agg, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 3, seed: 1, resamples: 500})
+    expect(comparison.efficiency.latency_reduction_pct.value).to.be.closeTo(17.1, 0.2)
+    expect(comparison.efficiency.latency_wall_reduction_pct!.value).to.be.below(-100)
+    expect(comparison.efficiency.harness_latency_ms).to.deep.equal({baseline: 300, candidate: 5000})
+    const latency = evaluateGate(comparison, resolved('ci')).checks.find((c) => c.name === 'efficiency_latency_reduction')!
+    expect(latency.verdict).to.equal('pass')
+    expect(latency.detail).to.include('harness ms per run 300.0 → 5000.0')
+  })
+
+  it('counts runner failures and timeouts over all rows, with Wilson and Newcombe intervals of some width', () => {
     const agg = emptyAggregate()
     addRow(agg, makeRow({mode: 'agent_direct'}))
     addRow(agg, makeRow({mode: 'ghx', iteration: 1, success: false, output_valid: false, outcome: 'timeout'}))
@@ -120,10 +204,16 @@ describe('gate', () => {
     addRow(agg, makeRow({mode: 'ghx', iteration: 3}))
     addRow(agg, makeRow({mode: 'ghx', iteration: 4}))
     const comparison = compareModes(agg, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 1, seed: 1, resamples: 200})
+    const r = comparison.reliability
     expect(comparison.efficiency.cost_reduction_pct).to.equal(null)
-    expect(comparison.reliability.runner_failure_rate.value).to.equal(50)
-    expect(comparison.reliability.timeout_stall_rate.value).to.equal(25)
-    expect(comparison.reliability.retry_rate.value).to.equal(25)
-    expect(comparison.reliability.success_rate_delta_pp.value).to.equal(-50)
+    expect(r.runner_failure_rate).to.deep.include({value: 50, runs: 4, method: 'wilson'})
+    expect(r.timeout_stall_rate.value).to.equal(25)
+    expect(r.retry_rate.value).to.equal(25)
+    expect(r.success_rate_delta_pp).to.deep.include({value: -50, method: 'newcombe', runs: 1})
+    const [low, high] = r.success_rate_delta_pp.interval as [number, number]
+    expect(low).to.be.below(-50)
+    expect(high).to.be.above(-50)
+    // 1 of 1 baseline success: Wilson is no point at 100%.
+    expect(compareModes(agg, {baseline: 'ghx', candidate: 'agent_direct', minSamples: 1, seed: 1, resamples: 200}).reliability.success_rate.interval![0]).to.be.below(30)
   })
 })

@@ -1,9 +1,8 @@
 import {expect} from 'chai'
-import {bootstrap, medianSampler, orderStatisticCdf, rateSampler} from '../../src/stats/bootstrap.js'
+import {bootstrap} from '../../src/stats/bootstrap.js'
 import {coefficientOfVariationPct, iqr, reductionPct} from '../../src/stats/descriptive.js'
-import {mulberry32} from '../../src/stats/random.js'
 import {choose, passAtK, passHatK, wilsonInterval} from '../../src/stats/rates.js'
-import {binomialUpperTail, incompleteBeta, logGamma} from '../../src/stats/special.js'
+import {incompleteBeta, logGamma, normalCdf, normalQuantile, studentTCdf, tOfConfidence, zOfConfidence} from '../../src/stats/special.js'
 
 describe('statistics', () => {
   it('IQR and CV (population SD / mean x 100)', () => {
@@ -35,55 +34,34 @@ describe('statistics', () => {
     expect(passHatK(5, 4, 5)).to.equal(0)
   })
 
-  it('log-gamma, incomplete beta and binomial tails', () => {
+  it('log-gamma and the incomplete beta function', () => {
     expect(logGamma(10)).to.be.closeTo(Math.log(362880), 1e-10)
     expect(incompleteBeta(0.5, 2, 3)).to.be.closeTo(11 / 16, 1e-12) // P(Bin(4, .5) >= 2)
-    expect(binomialUpperTail(10, 0.3, 4)).to.be.closeTo(0.3503892, 1e-7)
   })
 
-  it('the order-statistic distribution matches brute-force enumeration of resamples', () => {
-    // n = 3, median = 2nd order statistic: P(X(2) <= v0) = 7/27, P(X(2) <= v1) = 20/27
-    const cdf = orderStatisticCdf(3, 2)
-    expect(cdf[0]).to.be.closeTo(7 / 27, 1e-12)
-    expect(cdf[1]).to.be.closeTo(20 / 27, 1e-12)
-    expect(cdf[2]).to.equal(1)
-  })
-
-  it('the fast median sampler agrees with row resampling on a large cell', () => {
-    const values = Float64Array.from({length: 201}, (_, i) => i % 97)
-    values.sort()
-    const fast = medianSampler(values)
-    const random = mulberry32(1)
-    let sum = 0
-    for (let i = 0; i < 4000; i++) sum += fast(random)
-    const bruteRandom = mulberry32(2)
-    let bruteSum = 0
-    const scratch = new Float64Array(values.length)
-    for (let i = 0; i < 400; i++) {
-      for (let j = 0; j < values.length; j++) scratch[j] = values[Math.floor(bruteRandom() * values.length)]!
-      scratch.sort()
-      bruteSum += scratch[100]!
-    }
-    expect(sum / 4000).to.be.closeTo(bruteSum / 400, 1)
-  })
-
-  it('the rate sampler draws Binomial(n, p) / n', () => {
-    const sample = rateSampler(30, 100)
-    const random = mulberry32(3)
-    let sum = 0
-    for (let i = 0; i < 20000; i++) sum += sample(random)
-    expect(sum / 20000).to.be.closeTo(0.3, 0.005)
-  })
-
-  it('a seeded bootstrap gives the same interval for the same seed', () => {
-    const sorted = Float64Array.from([3, 5, 8, 9, 12, 15, 18, 21, 30])
-    const median = medianSampler(sorted)
-    const a = bootstrap((r) => median(r), {seed: 42, resamples: 2000})
-    const b = bootstrap((r) => median(r), {seed: 42, resamples: 2000})
-    const c = bootstrap((r) => median(r), {seed: 43, resamples: 2000})
+  it('a seeded bootstrap gives the same interval for the same seed, at the confidence asked', () => {
+    const values = [3, 5, 8, 9, 12, 15, 18, 21, 30]
+    const mean = (r: () => number) => values.reduce((sum) => sum + values[Math.floor(r() * values.length)]!, 0) / values.length
+    const a = bootstrap(mean, {seed: 42, resamples: 2000})
+    const b = bootstrap(mean, {seed: 42, resamples: 2000})
+    const wide = bootstrap(mean, {seed: 42, resamples: 2000, confidence: 0.99})
     expect(a.interval).to.deep.equal(b.interval)
-    expect(a.interval[0]).to.be.at.most(12)
-    expect(a.interval[1]).to.be.at.least(12)
-    expect(c.seed).to.equal(43)
+    expect(a.interval[0]).to.be.below(13.4).and.above(8)
+    expect(a.interval[1]).to.be.above(13.4).and.below(20)
+    expect(wide.interval[0]).to.be.below(a.interval[0])
+    expect(wide.interval[1]).to.be.above(a.interval[1])
+  })
+
+  it('the normal distribution and its quantiles, and Student’s t', () => {
+    expect(normalCdf(0)).to.be.closeTo(0.5, 1e-15)
+    expect(normalCdf(-3)).to.be.closeTo(0.0013498980316301, 1e-14)
+    expect(normalCdf(1.959963984540054)).to.be.closeTo(0.975, 1e-14)
+    for (const p of [1e-8, 0.001, 0.025, 0.3, 0.5, 0.8, 0.975, 0.999999]) expect(normalCdf(normalQuantile(p))).to.be.closeTo(p, 1e-12 * Math.max(1, p * 1e3))
+    expect(zOfConfidence(0.95)).to.be.closeTo(1.959963984540054, 1e-12)
+    // Tables: t_{0.975} at 3 and 10 degrees of freedom.
+    expect(tOfConfidence(0.95, 3)).to.be.closeTo(3.182446, 1e-5)
+    expect(tOfConfidence(0.95, 10)).to.be.closeTo(2.228139, 1e-5)
+    expect(studentTCdf(2, 5)).to.be.closeTo(0.9490303, 1e-6)
+    expect(tOfConfidence(0.95, Infinity)).to.equal(zOfConfidence(0.95))
   })
 })

@@ -77,7 +77,7 @@ export function relativeUrl(from: string, to: string): string {
   return relative === '' ? '.' : relative.split(path.sep).map(encodeURIComponent).join('/')
 }
 
-/** The trace file name the runner gives an attempt (src/runner/execute-run.ts). */
+/** The trace file name the runner gives an attempt (src/runner/trace-file.ts). */
 export function traceFileName(scenario: string, mode: string, iteration: number, attempt: number): string {
   return `${scenario}__${mode}__i${iteration}__a${attempt}.json`
 }

@@ -25,7 +25,7 @@ svg.chart text { fill: var(--fg); }
 svg.chart text.tick, svg.chart text.muted { fill: var(--muted); }
 svg.chart text.value { fill: var(--muted); font-size: 11px; }
 svg.chart .box:hover rect, svg.chart .estimate:hover circle { stroke-width: 2.5; }
-svg.threshold { display: inline-block; vertical-align: middle; }
+svg.threshold { display: inline-block; vertical-align: middle; min-width: 160px; }
 svg.swatch { display: inline-block; vertical-align: -1px; margin-right: 6px; }
 .verdict { display: inline-block; padding: 1px 8px; border-radius: 10px; font-weight: 600; font-size: 12px; color: #fff; background: #8c959f; }
 .verdict.pass { background: var(--pass); }

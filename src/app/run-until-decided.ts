@@ -1,0 +1,109 @@
+/**
+ * `ghx-bench run SUITE --until-decided`: the suite's runs added in looks planned in advance (5, 8,
+ * 12, 16, 20 repetitions per cell by default), one run id throughout (each look resumes the last: the
+ * runs already recorded are skipped). After each look the suite's gate is judged at that look's
+ * confidence, and src/report/sequential.ts decides whether to stop: every check decided (or not to
+ * be settled within the plan), a check failed, the last look, or a budget (runs, tokens, cost) the
+ * next look would overrun. The report and the gate of the look it stopped at are written as a run's
+ * are, the gate recording the look and why the run stopped.
+ */
+import type {LoadedConfig} from '../config/load-config.js'
+import {computeGate, loadRows} from '../report/produce.js'
+import type {GateDocument} from '../report/report-schema.js'
+import {budgetExceeded, DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, decideLook, lookConfidences, parseBudget, parseLooks, type Budget, type SequentialPlan, type Spending, type Spent} from '../report/sequential.js'
+import {runSuite, type RunSummary, type SuiteEvent} from '../runner/run-suite.js'
+import {BadInputError} from '../shared/diagnostics.js'
+import {judgeRun} from './judge.js'
+import {openSuite, type RunResult, type RunSuiteOptions} from './run.js'
+
+export interface UntilDecidedOptions {
+  /** Repetitions per cell at each look, as given ("5,10,20"; default 5,8,12,16,20). */
+  looks?: string
+  /** runs=N, tokens=N, cost=USD; each may be given alone or comma-separated. */
+  budget?: string[]
+  spending?: Spending
+}
+
+type History = NonNullable<NonNullable<GateDocument['sequential']>['history']>
+
+function badInput(flag: string, message: string): BadInputError {
+  return new BadInputError([{file: flag, code: 'config', message}])
+}
+
+/** The plan and budget from the flags' text; bad input names the flag. */
+export function sequentialSettings(options: UntilDecidedOptions): {plan: SequentialPlan; budget: Budget} {
+  const looks = options.looks === undefined ? [...DEFAULT_LOOKS] : parseLooks(options.looks)
+  if (typeof looks === 'string') throw badInput('--looks', looks)
+  const budget = parseBudget(options.budget ?? [])
+  if (typeof budget === 'string') throw badInput('--budget', budget)
+  return {plan: {looks, alpha: DEFAULT_ALPHA, spending: options.spending ?? DEFAULT_SPENDING}, budget}
+}
+
+/** What the run's rows have used so far: runs, tokens (total, all modes) and cost. */
+function spentOf(aggregate: Awaited<ReturnType<typeof loadRows>>['aggregate']): Spent {
+  let tokens = 0
+  let cost = 0
+  for (const byScenario of aggregate.cells.values()) {
+    for (const cell of byScenario.values()) {
+      for (const value of cell.all.tokens_total.values()) if (Number.isFinite(value)) tokens += value
+      for (const value of cell.all.cost.values()) if (Number.isFinite(value)) cost += value
+    }
+  }
+  return {runs: aggregate.rows, tokens, cost_usd: cost}
+}
+
+/** Adds a look's run counts to the ones before it: the summary returned covers every look. */
+function accumulate(total: RunSummary | null, look: RunSummary): RunSummary {
+  if (!total) return look
+  const byMode = structuredClone(total.by_mode)
+  for (const [mode, counts] of Object.entries(look.by_mode)) {
+    const into = (byMode[mode] ??= {pass: 0, fail: 0, timeout: 0, infra_error: 0})
+    for (const key of Object.keys(counts) as Array<keyof typeof counts>) into[key] += counts[key]
+  }
+  return {...look, completed: total.completed + look.completed, by_mode: byMode, warnings: [...total.warnings, ...look.warnings]}
+}
+
+/** One look's gate at its confidence, written nowhere. */
+async function judgeLook(config: LoadedConfig, runId: string, cwd: string, confidence: number) {
+  const loaded = await loadRows(config, {runId, cwd})
+  const {gate} = await computeGate(config, {runId, cwd, loaded, formats: [], confidence})
+  return {gate, spent: spentOf(loaded.aggregate)}
+}
+
+export async function runUntilDecided(options: RunSuiteOptions & {untilDecided: UntilDecidedOptions}, onEvent?: (event: SuiteEvent) => void): Promise<RunResult> {
+  const cwd = options.cwd ?? process.cwd()
+  if (options.repetitions !== undefined) throw badInput('--repetitions', 'with --until-decided the looks set the repetitions (--looks)')
+  if (options.noReport) throw badInput('--no-report', '--until-decided judges the gate after every look')
+  const {plan, budget} = sequentialSettings(options.untilDecided)
+  const selected = await openSuite(options)
+  if (!selected.suite.gate?.profile) throw badInput(selected.origin, '--until-decided needs a gate to decide: the suite names no gate profile')
+  const at = (repetitions: number) => ({...selected, suite: {...selected.suite, repetitions}})
+  // A dry run shows every run the plan may need: the last look's.
+  if (options.dryRun) return {summary: await runSuite(at(plan.looks.at(-1)!), options, onEvent), judgement: null}
+  const confidences = lookConfidences(plan)
+  const history: History = []
+  let total: RunSummary | null = null
+  let runId = options.runId
+  for (let look = 0; look < plan.looks.length; look++) {
+    const repetitions = plan.looks[look]!
+    const summary = await runSuite(at(repetitions), {...options, runId}, onEvent)
+    runId = summary.run_id
+    total = accumulate(total, summary)
+    if (summary.interrupted) return {summary: total, judgement: null}
+    const {baseline, candidate} = selected.config.values.gate
+    // A gate that cannot be computed here (one of its modes did not run) is the run's judgement to report.
+    if (![baseline, candidate].every((mode) => summary.modes.includes(mode)) || summary.completed + summary.skipped.length === 0) break
+    const {gate, spent} = await judgeLook(selected.config, runId, cwd, confidences[look]!)
+    const decision = decideLook(gate.checks, gate.comparison, {plan, look})
+    const next = plan.looks[look + 1]
+    const cells = (summary.runs.length + summary.skipped.length) / repetitions
+    const overrun = next === undefined || decision.stop ? null : budgetExceeded(budget, spent, cells * (next - repetitions))
+    const stopped = overrun ? `budget: ${overrun}` : decision.reason
+    history.push({look: look + 1, repetitions, confidence: confidences[look]!, verdict: gate.verdict, runs: spent.runs, reason: stopped})
+    if (decision.stop || overrun) {
+      const sequential = {look: look + 1, looks: plan.looks, repetitions, spending: plan.spending, alpha: plan.alpha, stopped, history}
+      return {summary: total, judgement: await judgeRun(selected.config, summary, cwd, {confidence: confidences[look]!, sequential})}
+    }
+  }
+  return {summary: total!, judgement: await judgeRun(selected.config, total!, cwd)}
+}

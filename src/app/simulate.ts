@@ -1,0 +1,113 @@
+/**
+ * `ghx-bench simulate`: how often a profile's gate decides right, measured on seeded synthetic
+ * datasets with a known true effect (src/report/simulate.ts): the fixed designs' error-rate tables
+ * and, with looks, the `--until-decided` design's power and run savings. Writes simulate.md and
+ * simulate.json to --out when given.
+ */
+import {mkdir} from 'node:fs/promises'
+import path from 'node:path'
+import {resolveConfigPath} from '../config/load-config.js'
+import {loadProfile} from '../catalogue/profiles.js'
+import {resolveThresholds, type Decision} from '../report/gate.js'
+import {DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, parseLooks, type Spending} from '../report/sequential.js'
+import {BadInputError} from '../shared/diagnostics.js'
+import {DEFAULT_MODEL, renderSimulationMarkdown, simulateFixed, simulateSequential, type SimulationModel, type SimulationReport} from '../report/simulate.js'
+import {writeFileAtomic} from '../shared/atomic-write.js'
+import {openConfig, type ProjectOptions} from './project.js'
+
+export interface SimulateOptions extends ProjectOptions {
+  /** The profile whose thresholds are simulated (default: gate.profile of the config). */
+  profile?: string
+  /** A per-model override of the profile to apply. */
+  model?: string
+  decision?: Decision
+  scenarios?: number[]
+  /** Repetitions per cell of the fixed designs. */
+  repetitions?: number[]
+  datasets?: number
+  /** Datasets at the threshold, where false passes are counted (default: 4 × datasets). */
+  thresholdDatasets?: number
+  seed?: number
+  resamples?: number
+  /** The --until-decided design's looks; an empty list leaves it out. */
+  looks?: number[]
+  spending?: Spending
+  /** Changes to the synthetic data's model (scenario spread, CV, ...). */
+  dataModel?: Partial<SimulationModel>
+  /** A folder for simulate.md and simulate.json. */
+  out?: string
+  onProgress?: (text: string) => void
+}
+
+const badFlag = (flag: string, message: string) => new BadInputError([{file: flag, code: 'config', message}])
+
+/** A flag's comma-separated positive integers ("4,10"). */
+export function integerList(flag: string, text: string): number[] {
+  const parts = text.split(',').map((p) => p.trim())
+  if (!parts.every((p) => /^\d+$/.test(p) && Number(p) > 0)) throw badFlag(flag, `expected positive integers separated by commas, got "${text}"`)
+  return parts.map(Number)
+}
+
+/** A flag's non-negative number ("0.05"). */
+export function nonNegative(flag: string, text: string): number {
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(text)) throw badFlag(flag, `expected a non-negative number, got "${text}"`)
+  return Number(text)
+}
+
+/** --looks: ascending repetitions per cell, or "none" (no sequential design). */
+export function looksOf(text: string): number[] {
+  if (text === 'none') return []
+  const looks = parseLooks(text)
+  if (typeof looks === 'string') throw badFlag('--looks', looks)
+  return looks
+}
+
+export const SIMULATION_DEFAULTS = {scenarios: [4, 10], repetitions: [5, 20], datasets: 200, seed: 1, resamples: 2000} as const
+
+export interface SimulationResult {
+  report: SimulationReport
+  markdown: string
+  files: string[]
+}
+
+export async function simulateGate(options: SimulateOptions): Promise<SimulationResult> {
+  const config = await openConfig(options)
+  const cwd = options.cwd ?? process.cwd()
+  const profile = await loadProfile(options.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), cwd)
+  const resolved = resolveThresholds(profile, options.model, options.decision ?? 'ci')
+  const common = {
+    thresholds: resolved.thresholds,
+    minSamples: resolved.min_samples,
+    decision: resolved.decision,
+    scenarios: options.scenarios ?? [...SIMULATION_DEFAULTS.scenarios],
+    datasets: options.datasets ?? SIMULATION_DEFAULTS.datasets,
+    ...(options.thresholdDatasets === undefined ? {} : {thresholdDatasets: options.thresholdDatasets}),
+    seed: options.seed ?? SIMULATION_DEFAULTS.seed,
+    resamples: options.resamples ?? SIMULATION_DEFAULTS.resamples,
+    model: {...DEFAULT_MODEL, ...options.dataModel},
+  }
+  const repetitions = options.repetitions ?? [...SIMULATION_DEFAULTS.repetitions]
+  const looks = options.looks ?? [...DEFAULT_LOOKS]
+  const plan = looks.length > 0 ? {looks, alpha: DEFAULT_ALPHA, spending: options.spending ?? DEFAULT_SPENDING} : null
+  const progress = (label: string) => {
+    let shown = -1
+    return (done: number, total: number) => {
+      const tenth = Math.floor((10 * done) / total)
+      if (tenth !== shown) options.onProgress?.(`${label}: ${(shown = tenth) * 10}%`)
+    }
+  }
+  const fixed = repetitions.length > 0 ? simulateFixed({...common, repetitions}, progress('fixed designs')) : []
+  const sequential = plan ? simulateSequential({...common, plan}, progress('--until-decided')) : []
+  const report: SimulationReport = {options: {...common, repetitions, plan}, fixed, sequential}
+  const title = `# ghx-bench simulate: profile ${profile.name}${resolved.override ? ` (thresholds for ${resolved.override})` : ''}, min_samples ${resolved.min_samples}\n\n`
+  const markdown = title + renderSimulationMarkdown(report)
+  const files: string[] = []
+  if (options.out) {
+    const dir = path.resolve(cwd, options.out)
+    await mkdir(dir, {recursive: true})
+    files.push(path.join(dir, 'simulate.md'), path.join(dir, 'simulate.json'))
+    await writeFileAtomic(files[0]!, markdown)
+    await writeFileAtomic(files[1]!, JSON.stringify(report, null, 2) + '\n')
+  }
+  return {report, markdown, files}
+}

@@ -1,0 +1,77 @@
+// The gate's simulator: synthetic datasets put each group of checks where it says (a wrong dataset
+// would make every table wrong), the same seed gives the same table, and a small run of the real gate
+// over them already shows its shape: no false pass at the threshold, decisions at twice it. The big
+// table is `ghx-bench simulate` / `npm run bench`.
+import {expect} from 'chai'
+import {addRow, emptyAggregate} from '../../src/report/aggregate.js'
+import {compareModes} from '../../src/report/compare.js'
+import {DEFAULT_MODEL, falsePassShare, powerShare, renderSimulationMarkdown, rightVerdict, simulateFixed, simulateSequential, syntheticRows, type Point} from '../../src/report/simulate.js'
+import {rowSchema} from '../../src/results/row-schema.js'
+import {compileSchema} from '../../src/shared/schema-validator.js'
+import {mulberry32} from '../../src/stats/random.js'
+
+const THRESHOLDS = {
+  max_success_rate_drop_pct: 3, min_output_validity_rate_pct: 97, max_runner_failure_rate_pct: 5, max_timeout_stall_rate_pct: 2,
+  max_retry_rate_pct: 15, min_efficiency_coverage_pct: 80, min_tokens_active_reduction_pct: 15, min_latency_reduction_pct: 15,
+  min_tool_call_reduction_pct: 20, min_cost_reduction_pct: 10,
+}
+const OPTIONS = {thresholds: THRESHOLDS, minSamples: 3, decision: 'ci' as const, scenarios: [4], datasets: 12, thresholdDatasets: 24, seed: 5, resamples: 300, model: DEFAULT_MODEL}
+
+describe('gate simulation', () => {
+  it('puts a group at its point: reductions at k x threshold over many runs, rates at k x their limit', () => {
+    const rows = (point: Point, group: 'efficiency' | 'reliability') => syntheticRows(mulberry32(1), {scenarios: 40, repetitions: 200, point, group, thresholds: THRESHOLDS, model: {...DEFAULT_MODEL, scenario_spread: 0}})
+    const validate = compileSchema(rowSchema)
+    const sample = rows('double', 'efficiency')
+    expect(validate(sample[0]), JSON.stringify(validate.errors)).to.equal(true)
+    const aggregate = emptyAggregate()
+    for (const row of sample) addRow(aggregate, row)
+    const e = compareModes(aggregate, {baseline: 'agent_direct', candidate: 'candidate', minSamples: 3, seed: 1, resamples: 200}).efficiency
+    expect(e.tokens_active_reduction_pct.value).to.be.closeTo(30, 1)
+    expect(e.latency_reduction_pct.value).to.be.closeTo(30, 1)
+    expect(e.tool_call_reduction_pct.value).to.be.closeTo(40, 1.5)
+    expect(e.cost_reduction_pct!.value).to.be.closeTo(20, 1)
+    // The harness's share is slower for the candidate and does not enter the gate's latency.
+    expect(e.harness_latency_ms!.candidate).to.be.above(e.harness_latency_ms!.baseline!)
+    const candidate = rows('threshold', 'reliability').filter((r) => r.mode === 'candidate')
+    const share = (pick: (r: (typeof candidate)[number]) => boolean) => candidate.filter(pick).length / candidate.length
+    expect(share((r) => r.outcome === 'timeout')).to.be.closeTo(0.02, 0.003)
+    expect(share((r) => r.outcome === 'timeout' || r.outcome === 'infra_error')).to.be.closeTo(0.05, 0.004)
+    expect(share((r) => !r.output_valid)).to.be.closeTo(0.03, 0.004)
+    expect(share((r) => r.retries > 0)).to.be.closeTo(0.15, 0.006)
+    expect(share((r) => r.success)).to.be.closeTo(0.92, 0.005)
+  })
+
+  it('the right verdict of each check at each point', () => {
+    expect(rightVerdict({name: 'efficiency_tokens_active_reduction', group: 'efficiency'}, 'zero')).to.equal('fail')
+    expect(rightVerdict({name: 'efficiency_tokens_active_reduction', group: 'efficiency'}, 'double')).to.equal('pass')
+    expect(rightVerdict({name: 'reliability_timeout_stall_rate', group: 'reliability'}, 'double')).to.equal('fail')
+    expect(rightVerdict({name: 'reliability_timeout_stall_rate', group: 'reliability'}, 'threshold')).to.equal('not_pass')
+    expect(rightVerdict({name: 'efficiency_coverage', group: 'efficiency'}, 'threshold')).to.equal(null)
+  })
+
+  it('a small fixed design: the same table for the same seed, no false pass, efficiency decided at twice the threshold', function () {
+    this.timeout(60_000)
+    const cells = simulateFixed({...OPTIONS, repetitions: [20]})
+    expect(simulateFixed({...OPTIONS, repetitions: [20]})).to.deep.equal(cells)
+    expect(cells.map((c) => [c.point, c.datasets])).to.deep.equal([['zero', 12], ['threshold', 24], ['double', 12]])
+    for (const cell of cells) for (const check of cell.checks) expect(falsePassShare(check, cell.point) ?? 0, `${check.name} at ${cell.point}`).to.be.at.most(0.1)
+    const double = cells.find((c) => c.point === 'double')!
+    const tokens = double.checks.find((c) => c.name === 'efficiency_tokens_active_reduction')!
+    expect(powerShare(tokens)).to.be.at.least(0.5)
+    expect(tokens.counts.fail).to.equal(0)
+    // A rate at twice its limit is never passed.
+    expect(double.checks.filter((c) => c.group === 'reliability').every((c) => c.counts.pass === 0)).to.equal(true)
+  })
+
+  it('a small sequential design stops early at twice the threshold and renders the table', function () {
+    this.timeout(60_000)
+    const plan = {looks: [5, 10, 20], alpha: 0.05, spending: 'power' as const}
+    const cells = simulateSequential({...OPTIONS, datasets: 10, thresholdDatasets: 10, plan})
+    const tokens = cells.find((c) => c.point === 'double')!.checks.find((c) => c.name === 'efficiency_tokens_active_reduction')!
+    expect(tokens.mean_repetitions).to.be.below(20)
+    expect(tokens.counts.fail).to.equal(0)
+    const markdown = renderSimulationMarkdown({options: {...OPTIONS, datasets: 10, thresholdDatasets: 10, repetitions: [], plan}, fixed: [], sequential: cells})
+    expect(markdown).to.include('## --until-decided: looks at 5, 10, 20 repetitions per cell, power spending of α = 0.05')
+    expect(markdown).to.match(/\| active tokens \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| [\d.]+ \/ 0\.0 \/ [\d.]+ \|/)
+  })
+})

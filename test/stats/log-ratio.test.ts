@@ -1,0 +1,153 @@
+// The suite effect on the log ratio with its hierarchical bootstrap interval. The coverage checks
+// draw seeded synthetic suites with a known effect and count how often the interval misses it on
+// each side: an interval that ignored the spread between scenarios, the small cells, or the pairing
+// would miss too often (or, double-counting noise, too rarely) and fail here.
+import {expect} from 'chai'
+import {logRatioOfReduction, reductionOfLogRatio, satterthwaite, scenarioEffect, suiteEffect, type ScenarioEffect} from '../../src/stats/log-ratio.js'
+import {mulberry32, normalDraw, type Random} from '../../src/stats/random.js'
+
+interface SuiteModel {
+  scenarios: number
+  runs: number
+  /** SD of the effect between scenarios (log scale). */
+  spread: number
+  /** SD of a run (log scale) and of the block the two modes share. */
+  noise: number
+  block: number
+  paired: boolean
+}
+
+/** One synthetic suite with true effect `theta`: per scenario, `runs` blocks of one run of each mode. */
+function suite(random: Random, theta: number, model: SuiteModel): ScenarioEffect[] {
+  return Array.from({length: model.scenarios}, () => {
+    const level = Math.log(5000) + normalDraw(random)
+    const effect = theta + model.spread * normalDraw(random)
+    const base = {values: [] as number[], blocks: [] as number[]}
+    const cand = {values: [] as number[], blocks: [] as number[]}
+    for (let i = 0; i < model.runs; i++) {
+      const shared = model.block * normalDraw(random)
+      base.values.push(Math.exp(level + shared + model.noise * normalDraw(random)))
+      base.blocks.push(i)
+      cand.values.push(Math.exp(level + effect + shared + model.noise * normalDraw(random)))
+      cand.blocks.push(model.paired ? i : 1000 + i)
+    }
+    return scenarioEffect(base, cand)!
+  })
+}
+
+/** The share of suites whose interval lies wholly above, and wholly below, the true effect. */
+function misses(model: SuiteModel, datasets: number, seed: number): {above: number; below: number} {
+  const random = mulberry32(seed)
+  const theta = Math.log(0.85)
+  let above = 0
+  let below = 0
+  for (let d = 0; d < datasets; d++) {
+    const {interval} = suiteEffect(suite(random, theta, model), {confidence: 0.95, resamples: 400, seed: d})
+    if (interval[0] > theta) above++
+    if (interval[1] < theta) below++
+  }
+  return {above: above / datasets, below: below / datasets}
+}
+
+describe('log-ratio suite effect', () => {
+  it('per scenario: the log ratio of geometric means, or of plain means for counts; a 0 takes half the smallest value', () => {
+    const effect = scenarioEffect({values: [100, 400], blocks: [1, 2]}, {values: [50, 200], blocks: [1, 2]})!
+    expect(effect.theta).to.be.closeTo(Math.log(0.5), 1e-12)
+    expect(effect.paired).to.equal(true)
+    // Paired blocks with the same ratio in each: no run-level variance at all.
+    expect(effect.variance).to.be.below(1e-20)
+    const counts = scenarioEffect({values: [2, 4, 0], blocks: [1, 2, 3]}, {values: [1, 2, 0], blocks: [1, 2, 3]}, 'arithmetic')!
+    expect(counts.theta).to.be.closeTo(Math.log(1 / 2), 1e-12)
+    const zero = scenarioEffect({values: [2, 2], blocks: [1, 2]}, {values: [0, 2], blocks: [1, 2]})!
+    expect(zero.theta).to.be.closeTo((Math.log(1) + Math.log(2)) / 2 - Math.log(2), 1e-12)
+    expect(scenarioEffect({values: [0, 0], blocks: [1, 2]}, {values: [0], blocks: [1]})).to.equal(null)
+    expect(scenarioEffect({values: [], blocks: []}, {values: [3], blocks: [1]})).to.equal(null)
+    expect(reductionOfLogRatio(logRatioOfReduction(15))).to.be.closeTo(15, 1e-12)
+  })
+
+  it('an unpaired scenario’s variance is the two means’ sample variances over n, on the log scale', () => {
+    const base = [10, 20, 40, 80]
+    const cand = [5, 10, 20]
+    const effect = scenarioEffect({values: base, blocks: [1, 2, 3, 4]}, {values: cand, blocks: [11, 12, 13]})!
+    const logs = (values: number[]) => values.map(Math.log)
+    const variance = (values: number[]) => {
+      const m = values.reduce((a, b) => a + b, 0) / values.length
+      return values.reduce((a, v) => a + (v - m) ** 2, 0) / (values.length - 1)
+    }
+    expect(effect.paired).to.equal(false)
+    expect(effect.variance).to.be.closeTo(variance(logs(base)) / 4 + variance(logs(cand)) / 3, 1e-12)
+    // The run-level deviations are drawn with that variance.
+    const random = mulberry32(5)
+    let squares = 0
+    for (let i = 0; i < 40_000; i++) squares += effect.deviation(random) ** 2
+    expect(squares / 40_000).to.be.closeTo(effect.variance, 0.05 * effect.variance)
+  })
+
+  it('pairing by block cancels what the two modes’ runs share: a narrower interval, still covering', () => {
+    const model = {scenarios: 4, runs: 10, spread: 0, noise: 0.1, block: 0.4}
+    const random = mulberry32(9)
+    const pairedWidth: number[] = []
+    const unpairedWidth: number[] = []
+    for (let d = 0; d < 30; d++) {
+      const [low, high] = suiteEffect(suite(random, Math.log(0.8), {...model, paired: true}), {confidence: 0.95, resamples: 400, seed: d}).interval
+      pairedWidth.push(high - low)
+      const [uLow, uHigh] = suiteEffect(suite(random, Math.log(0.8), {...model, paired: false}), {confidence: 0.95, resamples: 400, seed: d}).interval
+      unpairedWidth.push(uHigh - uLow)
+    }
+    const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length
+    expect(mean(pairedWidth)).to.be.below(mean(unpairedWidth) / 2.5)
+    const {above, below} = misses({...model, paired: true}, 300, 4)
+    expect(above + below).to.be.within(0.01, 0.1)
+  })
+
+  it('covers the suite effect on each side about 2.5% of the time: few scenarios, small cells, effects that differ', () => {
+    // 4 scenarios x 5 runs, the effect varying a little between scenarios (the simulation's model).
+    const small = misses({scenarios: 4, runs: 5, spread: 0.05, noise: 0.29, block: 0.1, paired: true}, 400, 1)
+    // 4 scenarios whose effects differ a lot: fixed-scenario intervals miss this most.
+    const spread = misses({scenarios: 4, runs: 20, spread: 0.2, noise: 0.29, block: 0.1, paired: true}, 400, 2)
+    // 10 scenarios x 3 runs, unpaired (the predecessors ran one mode after the other).
+    const unpaired = misses({scenarios: 10, runs: 3, spread: 0.05, noise: 0.29, block: 0, paired: false}, 400, 3)
+    for (const [name, m] of Object.entries({small, spread, unpaired})) {
+      expect(m.above, `${name} above`).to.be.within(0.01, 0.065)
+      expect(m.below, `${name} below`).to.be.within(0.01, 0.065)
+    }
+  })
+
+  it('two stages: the between-scenario spread is estimated net of run noise, and widens the interval when scenarios differ', () => {
+    const fixed = (theta: number, variance: number): ScenarioEffect => ({theta, variance, paired: true, units: 20, df: 19, deviation: (random) => Math.sqrt(variance) * normalDraw(random)})
+    // Scenario effects spread exactly as run noise alone would spread them: no between-scenario variance.
+    const alike = suiteEffect([fixed(-0.1, 0.01), fixed(-0.2, 0.01), fixed(-0.3, 0.01)], {confidence: 0.95, resamples: 4000, seed: 1})
+    expect(alike.between).to.equal(0)
+    expect(alike.within).to.be.closeTo(0.01, 1e-12)
+    // Eight scenarios, spread far beyond their run noise: the spread is between scenarios, and counts
+    // with about S - 1 degrees of freedom.
+    const effects = Array.from({length: 8}, (_, i) => fixed(-0.1 - 0.05 * i, 0.0001))
+    const differ = suiteEffect(effects, {confidence: 0.95, resamples: 20_000, seed: 1})
+    const spread = 0.015 // the sample variance of -0.1, -0.15, ..., -0.45
+    expect(differ.between).to.be.closeTo(spread - 0.0001, 1e-12)
+    expect(differ.df).to.be.closeTo(7, 0.2)
+    // The half-width is t_7 x sqrt((τ² + v̄) / S): resampling the unshrunk effects would give 6% less.
+    const half = (differ.interval[1] - differ.interval[0]) / 2
+    expect(half).to.be.closeTo(2.365 * Math.sqrt(spread / 8), 0.025 * 2.365 * Math.sqrt(spread / 8))
+    expect(satterthwaite(1, 3, 0, 10)).to.equal(3)
+    expect(satterthwaite(0, 3, 1, 10)).to.equal(10)
+  })
+
+  it('is the same for the same seed, and a large cell bootstraps in constant time from its normal approximation', () => {
+    const random = mulberry32(3)
+    const big = Array.from({length: 10}, () => {
+      const n = 5000
+      return scenarioEffect(
+        {values: Array.from({length: n}, () => Math.exp(normalDraw(random))), blocks: Array.from({length: n}, (_, i) => i)},
+        {values: Array.from({length: n}, () => Math.exp(-0.2 + normalDraw(random))), blocks: Array.from({length: n}, (_, i) => i)},
+      )!
+    })
+    const started = performance.now()
+    const a = suiteEffect(big, {confidence: 0.95, resamples: 10_000, seed: 7})
+    expect(performance.now() - started).to.be.below(1000)
+    expect(suiteEffect(big, {confidence: 0.95, resamples: 10_000, seed: 7})).to.deep.equal(a)
+    expect(a.theta).to.be.closeTo(-0.2, 0.02)
+    // Within-scenario SE of a 5,000-pair mean: sqrt(2/5000) = 0.02 per scenario; the suite's about 0.02/sqrt(10).
+    expect(a.interval[1] - a.interval[0]).to.be.below(0.05)
+  })
+})
