@@ -13,6 +13,7 @@ import Regrade from './commands/regrade.js'
 import Report from './commands/report.js'
 import Run from './commands/run.js'
 import SandboxServe from './commands/sandbox/serve.js'
+import Simulate from './commands/simulate.js'
 import Validate from './commands/validate.js'
 
 export const commands = {
@@ -27,5 +28,6 @@ export const commands = {
   report: Report,
   run: Run,
   'sandbox:serve': SandboxServe,
+  simulate: Simulate,
   validate: Validate,
 }

@@ -5,7 +5,7 @@
  */
 import type {LoadedConfig} from '../config/load-config.js'
 import {writeHtmlReport} from '../report/html.js'
-import {loadRows, outputDir, produceGate, produceReport} from '../report/produce.js'
+import {loadRows, outputDir, produceGate, produceReport, type GateOptions} from '../report/produce.js'
 import type {GateDocument} from '../report/report-schema.js'
 import type {Report} from '../report/summary.js'
 import type {RunSummary} from '../runner/run-suite.js'
@@ -26,22 +26,24 @@ export interface Judgement {
   exit_code: number
 }
 
-export async function judgeRun(config: LoadedConfig, summary: RunSummary, cwd = process.cwd()): Promise<Judgement> {
+/**
+ * `config` is the suite's (its gate selection a layer of it): baseline and candidate come from it.
+ * `gateOptions`: run --until-decided's look (its confidence and sequential record) for the gate.
+ */
+export async function judgeRun(config: LoadedConfig, summary: RunSummary, cwd = process.cwd(), gateOptions: Pick<GateOptions, 'confidence' | 'sequential'> = {}): Promise<Judgement> {
   const formats: Array<'md' | 'json'> = ['md', 'json']
   const selection = {runId: summary.run_id, cwd, formats}
   if (summary.completed + summary.skipped.length === 0) return {report: null, gate: null, gate_skipped: 'no rows were recorded', files: [], exit_code: summary.gate?.profile ? EXIT_NO_GATE : 0}
-  const gateSelection = summary.gate
-  const baseline = gateSelection?.baseline ?? config.values.gate.baseline
+  const {baseline, candidate} = config.values.gate
   const loaded = await loadRows(config, selection)
-  const {report, files} = await produceReport(config, {...selection, loaded, baseline})
+  const {report, files} = await produceReport(config, {...selection, loaded})
   const html = (gate: GateDocument | null) => writeHtmlReport({dir: outputDir(config, loaded.aggregate, selection), loaded, report, gate, cwd})
-  if (!gateSelection?.profile) return {report, gate: null, gate_skipped: 'the suite names no gate profile', files: [...files, await html(null)], exit_code: 0}
-  const candidate = gateSelection.candidate ?? config.values.gate.candidate
+  if (!summary.gate?.profile) return {report, gate: null, gate_skipped: 'the suite names no gate profile', files: [...files, await html(null)], exit_code: 0}
   const missing = [baseline, candidate].filter((mode) => !summary.modes.includes(mode))
   if (missing.length > 0) {
     const reasons = missing.map((mode) => `${mode}: ${summary.unavailable.find((u) => u.mode === mode)?.reason ?? 'not run'}`)
     return {report, gate: null, gate_skipped: `the gate compares ${baseline} with ${candidate}, and ${reasons.join('; ')}`, files: [...files, await html(null)], exit_code: EXIT_NO_GATE}
   }
-  const {gate, files: gateFiles} = await produceGate(config, {...selection, loaded, baseline, candidate, profile: gateSelection.profile})
+  const {gate, files: gateFiles} = await produceGate(config, {...selection, loaded, ...gateOptions})
   return {report, gate, gate_skipped: null, files: [...files, ...gateFiles, await html(gate)], exit_code: gate.exit_code}
 }

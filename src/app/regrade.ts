@@ -1,31 +1,41 @@
 /**
  * `ghx-bench regrade`: judge stored runs again with the scenarios' current checkpoint conditions,
  * against the task results the rows kept — no GitHub needed. For fixing a checkpoint after the fact
- * (the predecessors' trivially true ones, say) without re-running agents.
+ * (the predecessors' trivially true ones, say) without re-running agents. The verdict is the one a
+ * run gives (src/verify/verdict.ts): the same rows and the same conditions give the same verdict.
  */
 import {createWriteStream} from 'node:fs'
 import {once} from 'node:events'
 import {mkdir, rename, rm} from 'node:fs/promises'
 import path from 'node:path'
-import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
-import {packagePath} from '../shared/package-paths.js'
-import {loadPlugins} from '../plugins/loader.js'
-import {pluginRequests} from '../plugins/requests.js'
+import type {Catalogue} from '../catalogue/catalogue.js'
+import {resolveConfigPath} from '../config/load-config.js'
+import type {PluginRegistry} from '../plugins/registry.js'
 import {originalFileFor, regradedFileFor} from '../results/regraded.js'
 import type {Row} from '../results/row-schema.js'
 import {readRows, resolveInputFiles} from '../results/sources.js'
-import {loadCatalogue} from '../catalogue/catalogue.js'
-import {BadInputError} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 import {regradeCheckpoint} from '../verify/checkpoints.js'
+import {stopOf, verdictOf, type Verdict} from '../verify/verdict.js'
+import {openProject, type ProjectOptions} from './project.js'
+
+/**
+ * The verdict fields of a row: a change in any of them is a changed verdict (the error by its type:
+ * another list of failed checkpoints in its message is a change of checkpoints, not of verdict).
+ */
+const VERDICT_FIELDS = ['outcome', 'success', 'output_valid', 'error'] as const satisfies ReadonlyArray<keyof Verdict>
+const verdictValue = (verdict: Pick<Row, (typeof VERDICT_FIELDS)[number]>, field: (typeof VERDICT_FIELDS)[number]): unknown => (field === 'error' ? (verdict.error?.type ?? null) : verdict[field])
 
 export interface RegradeChange {
   run_id: string
   scenario_id: string
   mode: string
   iteration: number
+  /** success before and after. */
   before: boolean
   after: boolean
+  /** The verdict fields that changed (outcome, success, output_valid, error type); empty when only checkpoints did. */
+  fields: Array<(typeof VERDICT_FIELDS)[number]>
   checkpoints: Array<{name: string; before: boolean; after: boolean; message: string}>
 }
 
@@ -34,26 +44,31 @@ export interface RegradeReport {
   regraded: number
   /** Rows that could not be re-graded: no scenario, not a workflow, no stored results or variables. */
   skipped: number
+  /** Rows whose verdict changed. */
   changed: RegradeChange[]
+  /** Rows whose checkpoint results changed while their verdict stayed. */
+  checkpoints_changed: RegradeChange[]
   file: string
 }
 
-export async function regrade(config: LoadedConfig, options: {inputs?: string[]; runId?: string; out?: string; cwd?: string}): Promise<RegradeReport> {
-  const cwd = options.cwd ?? process.cwd()
+export interface RegradeOptions extends ProjectOptions {
+  inputs?: string[]
+  runId?: string
+  out?: string
+}
+
+export async function regrade(options: RegradeOptions): Promise<RegradeReport> {
+  const {config, catalogue, registry, cwd} = await openProject(options)
   const resolved = await resolveInputFiles({inputs: options.inputs, runId: options.runId, resultsDir: resolveConfigPath(config, config.values.results_dir), cwd})
   // A run's earlier re-grading is judged from its original rows again (the stored results are the same).
   const files = resolved.filter((file) => !resolved.includes(originalFileFor(file) ?? ''))
-  const registry = await loadPlugins({fromDir: config.dir, plugins: pluginRequests(config.values.plugins), origin: config.file ?? '(config)'})
-  const catalogue = await loadCatalogue({root: resolveConfigPath(config, config.values.suites_dir), registry, cwd, builtInProfilesDir: packagePath('suites', 'profiles')})
-  const findings = [...catalogue.diagnostics.values()].flat()
-  if (findings.length > 0) throw new BadInputError(findings)
   // <run>.regraded.jsonl beside the run's rows: the report and the gate read it in place of the originals.
   const out = path.resolve(cwd, options.out ?? regradedFileFor(files[0]!))
   await mkdir(path.dirname(out), {recursive: true})
   // Written aside and renamed at the end: the output may be one of the inputs, and a half-written file is never read.
   const partial = `${out}.${process.pid}.partial`
   const writer = createWriteStream(partial)
-  const report: RegradeReport = {rows: 0, regraded: 0, skipped: 0, changed: [], file: displayPath(out, cwd)}
+  const report: RegradeReport = {rows: 0, regraded: 0, skipped: 0, changed: [], checkpoints_changed: [], file: displayPath(out, cwd)}
   try {
     for await (const row of readRows(files, () => {}, cwd)) {
       report.rows++
@@ -61,7 +76,8 @@ export async function regrade(config: LoadedConfig, options: {inputs?: string[];
       if (!next) report.skipped++
       else {
         report.regraded++
-        if (next.change) report.changed.push(next.change)
+        if (next.change?.fields.length) report.changed.push(next.change)
+        else if (next.change) report.checkpoints_changed.push(next.change)
       }
       if (!writer.write(JSON.stringify(next?.row ?? row) + '\n')) await once(writer, 'drain')
     }
@@ -76,33 +92,24 @@ export async function regrade(config: LoadedConfig, options: {inputs?: string[];
   return report
 }
 
-function regradeRow(
-  row: Row,
-  catalogue: Awaited<ReturnType<typeof loadCatalogue>>,
-  registry: Awaited<ReturnType<typeof loadPlugins>>,
-): {row: Row; change?: RegradeChange} | undefined {
+/** A workflow row judged again from its stored task results; undefined when it cannot be. */
+export function regradeRow(row: Row, catalogue: Catalogue, registry: PluginRegistry): {row: Row; change?: RegradeChange} | undefined {
   const scenario = catalogue.scenarios.get(row.scenario_id)?.value
   if (scenario?.type !== 'workflow' || !row.variables || row.outcome === 'infra_error' || row.outcome === 'timeout') return undefined
   const stored = new Map(row.checkpoints.map((c) => [c.name, c]))
   if (scenario.assertions.checkpoints.some((c) => !stored.has(c.name) || !('result' in stored.get(c.name)!))) return undefined
   const checkpoints = scenario.assertions.checkpoints.map((checkpoint) => {
     const previous = stored.get(checkpoint.name)!
-    const verdict = regradeCheckpoint(checkpoint, {result: previous.result}, registry, row.variables as Record<string, unknown>)
-    return {...previous, passed: verdict.passed, expected: verdict.expected, actual: verdict.actual, message: verdict.message}
+    const judged = regradeCheckpoint(checkpoint, {result: previous.result}, registry, row.variables as Record<string, unknown>)
+    return {...previous, passed: judged.passed, expected: judged.expected, actual: judged.actual, message: judged.message}
   })
-  const allPassed = checkpoints.every((c) => c.passed)
-  const success = scenario.assertions.expected_outcome === 'success' ? allPassed : !allPassed
-  const next: Row = {
-    ...row,
-    checkpoints,
-    success,
-    output_valid: success,
-    outcome: success ? 'pass' : 'fail',
-    error: success ? null : {type: 'checkpoint_failed', message: `checkpoints failed: ${checkpoints.filter((c) => !c.passed).map((c) => c.name).join(', ')}`},
-  }
+  // What stopped the agent (its plan failed, a limit) still stands: the checks cannot undo it.
+  const verdict = verdictOf({scenario, stop: stopOf(row), checkpoints})
+  const next: Row = {...row, checkpoints, ...verdict}
+  const fields = VERDICT_FIELDS.filter((field) => verdictValue(row, field) !== verdictValue(verdict, field))
   const changedCheckpoints = checkpoints
     .map((c) => ({name: c.name, before: stored.get(c.name)!.passed, after: c.passed, message: c.message ?? ''}))
     .filter((c) => c.before !== c.after)
-  const change = success !== row.success || changedCheckpoints.length > 0 ? {run_id: row.run_id, scenario_id: row.scenario_id, mode: row.mode, iteration: row.iteration, before: row.success, after: success, checkpoints: changedCheckpoints} : undefined
+  const change = fields.length > 0 || changedCheckpoints.length > 0 ? {run_id: row.run_id, scenario_id: row.scenario_id, mode: row.mode, iteration: row.iteration, before: row.success, after: verdict.success, fields, checkpoints: changedCheckpoints} : undefined
   return {row: next, change}
 }

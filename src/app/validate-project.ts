@@ -3,13 +3,10 @@
  * at once. Named files are validated in the context of the catalogue they reference.
  */
 import path from 'node:path'
-import {CONFIG_DEFAULTS, loadConfig, type LoadedConfig} from '../config/load-config.js'
-import {packagePath} from '../shared/package-paths.js'
-import {loadPluginsCollecting} from '../plugins/loader.js'
-import {pluginRequests} from '../plugins/requests.js'
-import {BadInputError, sortDiagnostics, type Diagnostic} from '../shared/diagnostics.js'
-import {loadCatalogue, selectScenarios, setMembers, type Catalogue} from '../catalogue/catalogue.js'
+import {selectScenarios, setMembers, type Catalogue} from '../catalogue/catalogue.js'
+import {sortDiagnostics, type Diagnostic} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
+import {inspectProject, type ProjectOptions} from './project.js'
 
 export interface ValidationReport {
   ok: boolean
@@ -18,37 +15,17 @@ export interface ValidationReport {
   diagnostics: Diagnostic[]
 }
 
-export interface ValidateOptions {
-  cwd?: string
-  configPath?: string
+export interface ValidateOptions extends ProjectOptions {
   files?: string[]
-  env?: NodeJS.ProcessEnv
 }
 
 export async function validateProject(options: ValidateOptions = {}): Promise<ValidationReport> {
   const cwd = options.cwd ?? process.cwd()
-  const diagnostics: Diagnostic[] = []
-  let config: LoadedConfig
-  try {
-    config = await loadConfig({cwd, configPath: options.configPath, env: options.env})
-  } catch (error) {
-    if (!(error instanceof BadInputError)) throw error
-    diagnostics.push(...error.diagnostics)
-    // Keep going with the defaults so that the catalogue's findings are reported too.
-    config = {dir: cwd, values: structuredClone(CONFIG_DEFAULTS)}
-  }
-  const {registry, diagnostics: pluginFindings} = await loadPluginsCollecting({
-    fromDir: config.dir,
-    plugins: pluginRequests(config.values.plugins),
-    origin: config.file ? displayPath(config.file, cwd) : '(config)',
-  })
-  diagnostics.push(...pluginFindings)
-  const root = path.resolve(config.dir, config.values.suites_dir)
   const named = (options.files ?? []).map((f) => path.resolve(cwd, f))
-  const outside = named.filter((f) => path.relative(root, f).startsWith('..'))
-  const catalogue = await loadCatalogue({root, extraFiles: outside, registry, cwd, builtInProfilesDir: packagePath('suites', 'profiles')})
+  const {config, catalogue, findings} = await inspectProject({...options, extraFiles: named})
+  const diagnostics = [...findings]
   const reported = named.length > 0 ? dependencies(catalogue, named) : new Set(catalogue.diagnostics.keys())
-  for (const [file, findings] of catalogue.diagnostics) if (reported.has(file)) diagnostics.push(...findings)
+  for (const [file, fileFindings] of catalogue.diagnostics) if (reported.has(file)) diagnostics.push(...fileFindings)
   return {
     ok: diagnostics.length === 0,
     config: config.file ? displayPath(config.file, cwd) : undefined,

@@ -10,7 +10,7 @@ import type {PluginRegistry} from '../plugins/registry.js'
 import {isCapability, isMutation, CAPABILITY_IDS, MUTATION_TAGS} from './capabilities.js'
 import {suggestionSuffix, type Diagnostic} from '../shared/diagnostics.js'
 import {BUILT_IN_VARIABLES, findPlaceholders} from './placeholders.js'
-import {validateDocument, validateWithSchema} from '../shared/schema-validator.js'
+import {applyDefaults, validateDocument, validateWithSchema} from '../shared/schema-validator.js'
 import {profileSchema, type Profile} from '../schemas/profile.js'
 import {scenarioSetSchema, type ScenarioSet} from '../schemas/scenario-set.js'
 import {scenarioSchema, type Scenario} from '../schemas/scenario.js'
@@ -30,6 +30,7 @@ export interface SpecFile<T> {
   kind: SpecKind
   absolutePath: string
   document: SourceDocument
+  /** The document's data with its schema's defaults filled in. */
   value: T
 }
 
@@ -92,7 +93,8 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
     // Placeholders are checked even in a file with schema errors: all of a file's findings at once.
     if (kind === 'scenario') findings.push(...checkPlaceholders(document))
     if (findings.length > 0) continue
-    const spec: SpecFile<never> = {kind, absolutePath: file, document, value: document.data as never}
+    // The value is the document read with its schema's defaults (a suite's repetitions, timeouts, ...).
+    const spec: SpecFile<never> = {kind, absolutePath: file, document, value: applyDefaults(SPEC_SCHEMAS[kind], document.data) as never}
     const map = mapFor(catalogue, kind)
     const key = keyOf(kind, document.data)
     const existing = map.get(key)
@@ -188,8 +190,8 @@ function checkScenario(spec: SpecFile<Scenario>, registry: PluginRegistry): Diag
     if (assertions.expected_outcome === 'expected_error' && !assertions.expected_error_code) {
       findings.push(document.diagnostic(['assertions'], 'schema', 'expected_outcome "expected_error" needs expected_error_code'))
     }
-    if (assertions.max_tool_calls !== undefined && assertions.max_tool_calls < (assertions.min_tool_calls ?? 1)) {
-      findings.push(document.diagnostic(['assertions', 'max_tool_calls'], 'schema', `max_tool_calls ${assertions.max_tool_calls} is below min_tool_calls ${assertions.min_tool_calls ?? 1}`))
+    if (assertions.max_tool_calls !== undefined && assertions.max_tool_calls < assertions.min_tool_calls) {
+      findings.push(document.diagnostic(['assertions', 'max_tool_calls'], 'schema', `max_tool_calls ${assertions.max_tool_calls} is below min_tool_calls ${assertions.min_tool_calls}`))
     }
   } else {
     const expected = scenario.assertions.expected_capabilities ?? []
@@ -203,8 +205,9 @@ function checkScenario(spec: SpecFile<Scenario>, registry: PluginRegistry): Diag
     }
     scenario.assertions.checkpoints.forEach((checkpoint, i) => {
       const at: PointerSegment[] = ['assertions', 'checkpoints', i]
-      if (!isCapability(checkpoint.task)) {
-        findings.push(document.diagnostic([...at, 'task'], 'unknown_reference', `unknown checkpoint task "${checkpoint.task}"${capabilityHint(checkpoint.task)}`))
+      // A checkpoint task is a read task of the registry: a built-in (named by its capability id) or a plugin's.
+      if (!registry.readTask(checkpoint.task)) {
+        findings.push(document.diagnostic([...at, 'task'], 'unknown_reference', `unknown checkpoint task "${checkpoint.task}"${suggestionSuffix(checkpoint.task, registry.readTaskNames())}`))
       } else if (isMutation(checkpoint.task)) {
         findings.push(document.diagnostic([...at, 'task'], 'schema', `checkpoint task "${checkpoint.task}" changes GitHub; checkpoints only read`))
       }

@@ -8,11 +8,11 @@
  * temporary folders go under a root removed at exit (src/shared/process/guard.ts).
  */
 import {Command, Flags, type Interfaces} from '@oclif/core'
-import type {LoadedConfig} from '../config/load-config.js'
+import type {ProjectOptions} from '../app/project.js'
 import type {ConfigFile} from '../config/schema.js'
 import {guardProcess} from '../shared/process/guard.js'
 import {createRedactor} from '../runner/redact.js'
-import {BadInputError, formatDiagnostics} from '../shared/diagnostics.js'
+import {BadInputError, formatDiagnostics, type Diagnostic} from '../shared/diagnostics.js'
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -53,10 +53,22 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.positionals = argv as string[]
   }
 
-  /** The effective configuration for this invocation (--config, environment, file, defaults). */
-  protected async loadBenchConfig(overrides?: ConfigFile): Promise<LoadedConfig> {
-    const {loadConfig} = await import('../config/load-config.js')
-    return loadConfig({configPath: this.flags.config, overrides})
+  /**
+   * How the use case opens the project: --config, and the flags that set configuration keys as the
+   * configuration's top layer (--model -> model, --repo -> fixtures.repo, ...).
+   */
+  protected project(overrides?: ConfigFile): ProjectOptions {
+    return {configPath: this.flags.config, overrides}
+  }
+
+  /** A flag's value is bad input: exit 2, naming the flag. */
+  protected badFlag(flag: string, message: string): never {
+    throw new BadInputError([{file: flag, code: 'config', message}])
+  }
+
+  /** Findings, one per line at file:line:col, on stderr. */
+  protected printDiagnostics(diagnostics: Diagnostic[]): void {
+    this.logToStderr(formatDiagnostics(diagnostics))
   }
 
   private get streamsJsonLines(): boolean {

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {Format, ReportOptions} from '../report/produce.js'
+import type {Format, RowOptions} from '../app/report.js'
 import {checkRunId} from '../results/names.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../stats/bootstrap.js'
@@ -10,7 +10,7 @@ export const rowFlags = {
   'run-id': Flags.string({description: 'read results_dir/<run-id>.jsonl'}),
   out: Flags.string({char: 'o', description: 'output folder (default: reports_dir/<run-id>, or reports_dir/latest for several runs)'}),
   format: Flags.string({description: 'output formats, comma-separated: md, json, junit, html (report only: junit.xml, summary.html)', default: 'md,json'}),
-  baseline: Flags.string({description: 'baseline mode (default: gate.baseline of the config, agent_direct)'}),
+  baseline: Flags.string({description: 'baseline mode (sets gate.baseline; default agent_direct)'}),
   seed: Flags.integer({description: 'bootstrap seed (recorded in the output)', default: DEFAULT_SEED}),
   resamples: Flags.integer({description: 'bootstrap resamples', default: DEFAULT_RESAMPLES, min: 100}),
 }
@@ -20,19 +20,17 @@ interface RowFlagValues {
   'run-id'?: string
   out?: string
   format: string
-  baseline?: string
   seed: number
   resamples: number
 }
 
-/** The service options the shared flags stand for. */
-export function reportOptions(flags: RowFlagValues): ReportOptions {
+/** The rows, the output and the bootstrap the shared flags stand for. */
+export function rowOptions(flags: RowFlagValues): RowOptions {
   return {
     inputs: flags.input,
     runId: flags['run-id'] === undefined ? undefined : checkRunId(flags['run-id'], '--run-id'),
     out: flags.out,
     formats: parseFormats(flags.format),
-    baseline: flags.baseline,
     seed: flags.seed,
     resamples: flags.resamples,
   }

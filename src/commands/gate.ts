@@ -1,12 +1,12 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import {reportOptions, rowFlags} from '../cli/report-flags.js'
-import type {GateDocument} from '../report/report-schema.js'
+import {rowFlags, rowOptions} from '../cli/report-flags.js'
+import type {GateDocument} from '../app/report.js'
 
 export default class GateCommand extends BaseCommand<typeof GateCommand> {
   static override summary = 'Judge a candidate mode against the baseline with a profile’s thresholds'
   static override description =
-    'The dual gate: reliability (success-rate non-inferiority, output validity, runner failures, timeouts, retries) on all candidate rows and efficiency (coverage, active tokens, wall latency, tool calls, worst-scenario cost) on the stable sample. Exit 0 pass, 1 fail, 3 inconclusive (an interval straddles a threshold under --decision ci), 2 bad input. Writes gate.md and gate.json.'
+    'The dual gate: reliability (success-rate non-inferiority, output validity, runner failures, timeouts, retries; Wilson and Newcombe intervals) on all candidate rows and efficiency (coverage, active tokens, agent time, tool calls, cost; hierarchical bootstrap over scenarios and runs) on the stable sample, each with its MDE. Exit 0 pass, 1 fail, 3 inconclusive (under --decision ci an interval straddles a threshold, or cells have fewer than 3 runs), 2 bad input. Writes gate.md and gate.json.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --profile verify_pr',
     '<%= config.bin %> <%= command.id %> --profile verify_release --candidate mcp --decision point',
@@ -14,21 +14,20 @@ export default class GateCommand extends BaseCommand<typeof GateCommand> {
   ]
   static override flags = {
     ...rowFlags,
-    profile: Flags.string({char: 'p', description: 'profile name (default: gate.profile of the config, verify_pr)'}),
-    candidate: Flags.string({description: 'candidate mode (default: gate.candidate of the config, ghx)'}),
+    profile: Flags.string({char: 'p', description: 'profile name (sets gate.profile; default verify_pr)'}),
+    candidate: Flags.string({description: 'candidate mode (sets gate.candidate; default ghx)'}),
     model: Flags.string({description: 'provider/model whose thresholds apply (default: the rows’ model)'}),
     decision: Flags.option({options: ['ci', 'point'] as const, description: 'ci: inconclusive when an interval straddles; point: the point value decides'})(),
     'allow-mixed': Flags.boolean({description: 'gate rows of different models or scenario sets anyway', default: false}),
   }
 
   async run(): Promise<GateDocument> {
-    const {produceGate} = await import('../report/produce.js')
-    const {renderGateTable} = await import('../report/markdown.js')
-    const config = await this.loadBenchConfig()
-    const {gate, files} = await produceGate(config, {
-      ...reportOptions(this.flags),
-      profile: this.flags.profile,
-      candidate: this.flags.candidate,
+    const {gateProject} = await import('../app/report.js')
+    const {renderGateTable} = await import('../cli/render.js')
+    const {flags} = this
+    const {gate, files} = await gateProject({
+      ...this.project({gate: {profile: flags.profile, baseline: flags.baseline, candidate: flags.candidate}}),
+      ...rowOptions(flags),
       model: this.flags.model,
       decision: this.flags.decision,
       allowMixed: this.flags['allow-mixed'],

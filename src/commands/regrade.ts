@@ -5,7 +5,7 @@ import type {RegradeReport} from '../app/regrade.js'
 export default class Regrade extends BaseCommand<typeof Regrade> {
   static override summary = 'Judge stored runs again with the current checkpoint conditions, offline'
   static override description =
-    'Re-evaluates each workflow row’s checkpoints against the task results the row kept, with the conditions the scenario files have now, and writes the re-graded rows to a new results file. No GitHub access; rows without stored results (imported, infrastructure errors, timeouts) are copied as they are.'
+    'Re-evaluates each workflow row’s checkpoints against the task results the row kept, with the conditions the scenario files have now, and writes the re-graded rows to a new results file; the verdict is the one `run` gives. No GitHub access; rows without stored results (imported, infrastructure errors, timeouts) are copied as they are.'
   static override examples = ['<%= config.bin %> <%= command.id %> --run-id 2026-11-22T10-00-00Z', '<%= config.bin %> <%= command.id %> --input results/run.jsonl --out results/run.fixed.jsonl']
   static override flags = {
     input: Flags.string({char: 'i', multiple: true, description: 'results file or folder'}),
@@ -15,9 +15,10 @@ export default class Regrade extends BaseCommand<typeof Regrade> {
 
   async run(): Promise<RegradeReport> {
     const {regrade} = await import('../app/regrade.js')
-    const report = await regrade(await this.loadBenchConfig(), {inputs: this.flags.input, runId: this.flags['run-id'], out: this.flags.out})
-    this.log(`${report.rows} rows: ${report.regraded} re-graded, ${report.skipped} copied as they were, ${report.changed.length} verdict(s) changed`)
-    for (const change of report.changed) {
+    const report = await regrade({...this.project(), inputs: this.flags.input, runId: this.flags['run-id'], out: this.flags.out})
+    const sameVerdict = report.checkpoints_changed.length > 0 ? `, ${report.checkpoints_changed.length} with other checkpoint results and the same verdict` : ''
+    this.log(`${report.rows} rows: ${report.regraded} re-graded, ${report.skipped} copied as they were, ${report.changed.length} verdict(s) changed${sameVerdict}`)
+    for (const change of [...report.changed, ...report.checkpoints_changed]) {
       this.log(`  ${change.scenario_id} ${change.mode} #${change.iteration}: ${change.before ? 'pass' : 'fail'} -> ${change.after ? 'pass' : 'fail'}${change.checkpoints.map((c) => `; ${c.name}: ${c.message}`).join('')}`)
     }
     this.log(`wrote ${report.file}`)

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import {reportOptions, rowFlags} from '../cli/report-flags.js'
-import type {Report} from '../report/summary.js'
+import {rowFlags, rowOptions} from '../cli/report-flags.js'
+import type {Report, ReportResult} from '../app/report.js'
 
 export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
   static override summary = 'Summarise result rows per mode and scenario, with deltas against the baseline'
@@ -24,29 +24,27 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
   }
 
   async run(): Promise<Report> {
-    const {produceReport} = await import('../report/produce.js')
-    const config = await this.loadBenchConfig()
-    const {report, files} = await produceReport(config, reportOptions(this.flags))
+    const {reportProject} = await import('../app/report.js')
+    const {flags} = this
+    const tolerance = (flag: 'tolerance' | 'rate-tolerance'): number => {
+      const value = Number(flags[flag])
+      if (!Number.isFinite(value) || value < 0) this.error(`--${flag} must be a number >= 0, not "${flags[flag]}"`, {exit: 2})
+      return value
+    }
+    const compare = flags.compare ? {against: flags.compare, tolerances: {relative_pct: tolerance('tolerance'), rate_points: tolerance('rate-tolerance')}} : undefined
+    const {report, files, comparison} = await reportProject({...this.project({gate: {baseline: flags.baseline}}), ...rowOptions(flags), compare})
     for (const warning of report.warnings) this.logToStderr(`warning: ${warning}`)
     const modes = Object.entries(report.modes)
       .map(([mode, m]) => `${mode}: ${m.runs} runs, success ${m.success_rate?.toFixed(1) ?? '–'}%`)
       .join('; ')
     this.log(`${report.rows} rows: ${modes}`)
     for (const file of files) this.log(`wrote ${file}`)
-    if (this.flags.compare) await this.compareWith(this.flags.compare, report, config)
+    if (comparison && compare) this.printComparison(comparison, compare.tolerances)
     return report
   }
 
   /** --compare: this run against a previous one; exit 1 on a regression only under --fail-on-regression. */
-  private async compareWith(against: string, report: Report, config: Awaited<ReturnType<ReportCommand['loadBenchConfig']>>): Promise<void> {
-    const {produceRunComparison} = await import('../report/baseline-compare.js')
-    const tolerance = (flag: 'tolerance' | 'rate-tolerance'): number => {
-      const value = Number(this.flags[flag])
-      if (!Number.isFinite(value) || value < 0) this.error(`--${flag} must be a number >= 0, not "${this.flags[flag]}"`, {exit: 2})
-      return value
-    }
-    const tolerances = {relative_pct: tolerance('tolerance'), rate_points: tolerance('rate-tolerance')}
-    const {comparison, files} = await produceRunComparison(config, report, {...reportOptions(this.flags), against, tolerances})
+  private printComparison({comparison, files}: NonNullable<ReportResult['comparison']>, tolerances: {relative_pct: number; rate_points: number}): void {
     for (const warning of comparison.warnings) this.logToStderr(`warning: ${warning}`)
     this.log(`against ${comparison.previous.source}: ${comparison.regressions === 0 ? 'no regression' : `${comparison.regressions} regression(s)`} beyond tolerance (${tolerances.relative_pct}% / ${tolerances.rate_points} points)`)
     const fmt = (value: number | null): string => (value === null ? '–' : String(Math.round(value * 10) / 10))

@@ -23,29 +23,29 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     concurrency: Flags.integer({min: 1, max: 64, description: 'runs at once (runs that share a fixture never overlap)'}),
     seed: Flags.integer({min: 0, description: 'seed of the run order (default: the suite’s)'}),
     'run-id': Flags.string({description: 'the run id (letters, digits, . _ - : + @ =); an existing one resumes, skipping recorded rows; one process per run id'}),
-    model: Flags.string({description: 'oracle, noop, or a model of an OpenAI-compatible endpoint (default: the suite’s, then the config’s)'}),
-    'fixture-manifest': Flags.string({description: 'fixture manifest to use (default: fixtures.manifest of the config); seeded when missing'}),
+    model: Flags.string({description: 'oracle, noop, or a model of an OpenAI-compatible endpoint (sets model; default: the suite’s, then the config’s)'}),
+    'fixture-manifest': Flags.string({description: 'fixture manifest to use (sets fixtures.manifest; default fixtures/latest.json); seeded when missing'}),
     'dry-run': Flags.boolean({description: 'print the plan and stop', default: false}),
     'inject-faults': Flags.string({description: 'reliability testing: this share (0..1) of the runs’ own sandbox and scripted-model requests fail with 5xx (never the harness’s seeding or checkpoints)'}),
     'no-report': Flags.boolean({description: 'record rows only: no report, no gate', default: false}),
+    'until-decided': Flags.boolean({description: 'add repetitions in planned looks until the suite’s gate is decided (or a budget is spent), keeping its error rate', default: false}),
+    looks: Flags.string({description: 'with --until-decided: repetitions per cell at each look (default 5,8,12,16,20)', dependsOn: ['until-decided']}),
+    budget: Flags.string({multiple: true, description: 'with --until-decided: stop before a look would overrun runs=N, tokens=N or cost=USD', dependsOn: ['until-decided']}),
   }
 
   async run(): Promise<unknown> {
-    const {runSuite} = await import('../runner/run-suite.js')
-    const {ProgressView, progressStyle} = await import('../runner/progress.js')
-    const {judgeRun} = await import('../app/judge.js')
-    const {renderGateTable} = await import('../report/markdown.js')
-    const {BadInputError} = await import('../shared/diagnostics.js')
-    const config = await this.loadBenchConfig()
-    const faultsFlag = this.flags['inject-faults']
+    const {runProjectSuite} = await import('../app/run.js')
+    const {runUntilDecided} = await import('../app/run-until-decided.js')
+    const {ProgressView, progressStyle} = await import('../cli/progress.js')
+    const {renderGateTable} = await import('../cli/render.js')
+    const {flags} = this
+    const faultsFlag = flags['inject-faults']
     // A number between 0 and 1, written out: "" or " " is not 0.
     const faults = faultsFlag === undefined ? undefined : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(faultsFlag) ? Number(faultsFlag) : Number.NaN
-    if (faults !== undefined && !(faults >= 0 && faults <= 1)) {
-      throw new BadInputError([{file: '--inject-faults', code: 'config', message: `expected a share between 0 and 1, got "${this.flags['inject-faults']}"`}])
-    }
+    if (faults !== undefined && !(faults >= 0 && faults <= 1)) this.badFlag('--inject-faults', `expected a share between 0 and 1, got "${faultsFlag}"`)
     // Written straight to stderr: oclif mutes logToStderr under --json, and these must always be seen.
     const warn = (text: string) => process.stderr.write(text + '\n')
-    const view = new ProgressView(this.flags['dry-run'] ? 'silent' : progressStyle(this.jsonEnabled()))
+    const view = new ProgressView(flags['dry-run'] ? 'silent' : progressStyle(this.jsonEnabled()))
     const controller = new AbortController()
     const interrupt = () => {
       if (controller.signal.aborted) {
@@ -61,23 +61,23 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     process.on('SIGINT', interrupt)
     process.on('SIGTERM', interrupt)
     // Loading, the modes' preflight and the fixtures take seconds before the first run: say so.
-    if (!this.jsonEnabled() && !this.flags['dry-run']) this.log(`preparing ${this.args.suite}: loading the suite, checking the modes, ensuring the fixtures`)
-    let summary
+    if (!this.jsonEnabled() && !flags['dry-run']) this.log(`preparing ${this.args.suite}: loading the suite, checking the modes, ensuring the fixtures`)
+    let result
     try {
-      summary = await runSuite(
-        config,
+      result = await (flags['until-decided'] ? runUntilDecided : runProjectSuite)(
         {
+          untilDecided: {looks: flags.looks, budget: flags.budget},
+          ...this.project({model: flags.model, fixtures: {manifest: flags['fixture-manifest']}}),
           suitePath: this.args.suite,
-          modes: this.flags.mode,
-          scenarios: this.flags.scenario,
-          set: this.flags.set,
-          repetitions: this.flags.repetitions,
-          concurrency: this.flags.concurrency,
-          seed: this.flags.seed,
-          runId: this.flags['run-id'],
-          model: this.flags.model,
-          fixtureManifest: this.flags['fixture-manifest'],
-          dryRun: this.flags['dry-run'],
+          modes: flags.mode,
+          scenarios: flags.scenario,
+          set: flags.set,
+          repetitions: flags.repetitions,
+          concurrency: flags.concurrency,
+          seed: flags.seed,
+          runId: flags['run-id'],
+          dryRun: flags['dry-run'],
+          noReport: flags['no-report'],
           faultRate: faults,
           signal: controller.signal,
           onWarning: (text) => warn(`warning: ${text}`),
@@ -89,8 +89,9 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       process.off('SIGINT', interrupt)
       process.off('SIGTERM', interrupt)
     }
+    const {summary, judgement} = result
     for (const {mode, reason} of summary.unavailable) warn(`mode ${mode} left out: ${reason}`)
-    if (this.flags['dry-run']) {
+    if (flags['dry-run']) {
       if (!this.jsonEnabled()) {
         this.log(`run ${summary.run_id}: ${summary.runs.length} runs (${summary.skipped.length} already recorded), seed ${summary.seed}, modes ${summary.modes.join(', ')}`)
         for (const run of summary.runs) this.log(`  ${run.key}`)
@@ -102,7 +103,6 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       if (this.jsonEnabled()) this.logJson({type: 'summary', ...summary, gate: null, gate_skipped: 'interrupted', files: []})
       this.exit(130)
     }
-    const judgement = this.flags['no-report'] ? null : await judgeRun(config, summary)
     if (!this.jsonEnabled()) {
       this.log(`run ${summary.run_id}: ${summary.completed} run(s) recorded in ${summary.results_file}`)
       for (const [mode, c] of Object.entries(summary.by_mode)) this.log(`  ${mode}: pass ${c.pass}, fail ${c.fail}, timeout ${c.timeout}, infra error ${c.infra_error}`)
@@ -110,10 +110,10 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       if (judgement?.gate_skipped) this.log(`gate: skipped (${judgement.gate_skipped})`)
       for (const file of judgement?.files ?? []) this.log(`wrote ${file}`)
     }
-    const result = {...summary, gate: judgement?.gate ?? null, gate_skipped: judgement?.gate_skipped ?? null, files: judgement?.files ?? []}
+    const output = {...summary, gate: judgement?.gate ?? null, gate_skipped: judgement?.gate_skipped ?? null, files: judgement?.files ?? []}
     // The last JSON line, after the progress events.
-    if (this.jsonEnabled()) this.logJson({type: 'summary', ...result})
+    if (this.jsonEnabled()) this.logJson({type: 'summary', ...output})
     this.exit(judgement?.exit_code ?? 0)
-    return result
+    return output
   }
 }

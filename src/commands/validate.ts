@@ -1,7 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand, EXIT_BAD_INPUT} from '../cli/base-command.js'
-import {formatDiagnostics} from '../shared/diagnostics.js'
-import type {CalibrationReport} from '../runner/calibrate.js'
+import type {CalibrationReport} from '../app/calibrate.js'
 import type {ValidationReport} from '../app/validate-project.js'
 
 export default class Validate extends BaseCommand<typeof Validate> {
@@ -19,7 +18,7 @@ export default class Validate extends BaseCommand<typeof Validate> {
     calibrate: Flags.boolean({description: 'prove every reference plan: oracle passes, noop fails', default: false}),
     mode: Flags.string({char: 'm', multiple: true, description: 'calibrate only these modes'}),
     scenario: Flags.string({char: 's', multiple: true, description: 'calibrate only these scenarios'}),
-    concurrency: Flags.integer({min: 1, max: 64, description: 'calibration runs at once (default 4)'}),
+    concurrency: Flags.integer({min: 1, max: 64, description: 'calibration runs at once (default: the calibration suite’s, 4)'}),
   }
   static override strict = false
   static override args = {
@@ -28,11 +27,11 @@ export default class Validate extends BaseCommand<typeof Validate> {
 
   async run(): Promise<ValidationReport | (ValidationReport & {calibration: CalibrationReport})> {
     const {validateProject} = await import('../app/validate-project.js')
-    const report = await validateProject({configPath: this.flags.config, files: this.positionals})
+    const report = await validateProject({...this.project(), files: this.positionals})
     if (!report.ok) {
       if (this.jsonEnabled()) this.logJson(report)
       else {
-        this.logToStderr(formatDiagnostics(report.diagnostics))
+        this.printDiagnostics(report.diagnostics)
         const files = new Set(report.diagnostics.map((d) => d.file)).size
         this.logToStderr(`\n${report.diagnostics.length} problem(s) in ${files} file(s)`)
       }
@@ -43,8 +42,8 @@ export default class Validate extends BaseCommand<typeof Validate> {
       `ok: ${report.config ?? 'no config file (defaults)'}, ${counts.suites} suites, ${counts.scenarios} scenarios, ${counts.sets} sets, ${counts.profiles} profiles`,
     )
     if (!this.flags.calibrate) return report
-    const {calibrate} = await import('../runner/calibrate.js')
-    const {ProgressView, progressStyle} = await import('../runner/progress.js')
+    const {calibrate} = await import('../app/calibrate.js')
+    const {ProgressView, progressStyle} = await import('../cli/progress.js')
     // Progress of the oracle's pass, noop's and the mutation pass (none under --json: one document).
     const view = new ProgressView(this.jsonEnabled() ? 'silent' : progressStyle(false))
     if (!this.jsonEnabled()) this.log('calibrating: the oracle must pass every run, noop must fail every run; then the workflow checkpoints are mutation-tested')
@@ -55,7 +54,8 @@ export default class Validate extends BaseCommand<typeof Validate> {
     process.once('SIGINT', quit)
     let calibration: CalibrationReport
     try {
-      calibration = await calibrate(await this.loadBenchConfig(), {
+      calibration = await calibrate({
+        ...this.project(),
         modes: this.flags.mode,
         scenarios: this.flags.scenario,
         concurrency: this.flags.concurrency,

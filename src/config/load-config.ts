@@ -1,15 +1,19 @@
 /**
- * The effective configuration: defaults < config file < GHX_BENCH_* environment < flags.
- * The file is found by cosmiconfig from the working folder up to the project root, parsed with
- * source positions and validated, so that a bad key is reported at its file:line:col.
+ * The effective configuration, in layers: the schema's defaults < the config file < GHX_BENCH_*
+ * environment < a suite's own settings (for its run) < flags. The file is found by cosmiconfig from
+ * the working folder up to the project root, parsed with source positions and validated, so that a
+ * bad key is reported at its file:line:col; the environment and flags are validated too, each finding
+ * naming the variable or flag. Defaults live in the schema only (`default`), applied once to the merge.
  */
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
-import {describePath, validateDocument, validateWithSchema} from '../shared/schema-validator.js'
-import {parseSource, readSource, type SourceDocument} from '../shared/source-document.js'
-import {configSchema, type ConfigFile} from './schema.js'
+import {applyDefaults, describePath, validateDocument, validateWithSchema} from '../shared/schema-validator.js'
+import {displayPath, parseSource, readSource, type SourceDocument} from '../shared/source-document.js'
+import {CONFIG_PATH_KEYS, configSchema, type ConfigFile, type ConfigValues} from './schema.js'
 import {environmentVariable, readEnvironmentOverrides} from './environment.js'
+
+export type {ConfigFile, ConfigValues} from './schema.js'
 
 export const CONFIG_SEARCH_PLACES = [
   '.ghxbenchrc.yml',
@@ -19,34 +23,24 @@ export const CONFIG_SEARCH_PLACES = [
   'ghxbench.config.mjs',
 ] as const
 
-export const CONFIG_DEFAULTS = {
-  target: 'sandbox',
-  provider: 'agent-loop',
-  model: 'oracle',
-  plugins: [],
-  suites_dir: 'suites',
-  results_dir: 'results',
-  reports_dir: 'reports',
-  fixtures: {manifest: 'fixtures/latest.json', seed_id: 'default', sandbox_repos: []},
-  pricing: {},
-  gate: {profile: 'verify_pr', baseline: 'agent_direct', candidate: 'ghx'},
-} as const satisfies ConfigFile
-
-type Defaults = typeof CONFIG_DEFAULTS
-/** Config values after merging: every key that has a default is present. */
-export type ConfigValues = Omit<ConfigFile, keyof Defaults> & {
-  [K in keyof Defaults]-?: NonNullable<ConfigFile[K]>
-} & {
-  fixtures: NonNullable<ConfigFile['fixtures']> & {manifest: string; seed_id: string; sandbox_repos: string[]}
-  gate: {profile: string; baseline: string; candidate: string}
-}
+/**
+ * Where a layer's values come from, lowest precedence first: the config file, GHX_BENCH_* variables,
+ * a suite's own settings (for its run), a fixture manifest's facts (its repository and seed id, for
+ * the commands that work on it), flags.
+ */
+export const LAYER_ORDER = ['file', 'environment', 'suite', 'manifest', 'flags'] as const
+export type LayerName = (typeof LAYER_ORDER)[number]
 
 export interface LoadedConfig {
   /** Absolute path of the config file, when one was found. */
   file?: string
   /** The folder relative paths resolve from: the config file's folder, else the working folder. */
   dir: string
+  /** The config file as findings name it (relative to the working folder), or "(config)" when there is none. */
+  origin: string
   values: ConfigValues
+  /** The layers merged into `values` over the schema's defaults, in LAYER_ORDER. */
+  layers: Partial<Record<LayerName, ConfigFile>>
 }
 
 export interface LoadConfigOptions {
@@ -54,7 +48,7 @@ export interface LoadConfigOptions {
   /** An explicit --config path; no search when given. */
   configPath?: string
   env?: NodeJS.ProcessEnv
-  /** Values from flags, highest precedence. */
+  /** Values from flags, highest precedence; their paths are relative to `cwd`. */
   overrides?: ConfigFile
 }
 
@@ -71,14 +65,50 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   }
   const envLayer = readEnvironmentOverrides(configSchema, env)
   diagnostics.push(...envLayer.diagnostics, ...validateLayer(envLayer.values, (pointer) => '$' + environmentVariable(pointer)))
-  diagnostics.push(...validateLayer(options.overrides ?? {}, (pointer) => `flag for ${describePath(pointer)}`))
+  const flags = withoutUndefined(options.overrides ?? {})
+  diagnostics.push(...validateLayer(flags, (pointer) => `flag for ${describePath(pointer)}`))
   if (diagnostics.length > 0) throw new BadInputError(diagnostics)
+  const dir = found ? path.dirname(found) : cwd
+  const layers = {file: fileValues, environment: envLayer.values as ConfigFile, flags: resolvePaths(flags, cwd)}
+  return {file: found, dir, origin: found ? displayPath(found, cwd) : '(config)', values: merge(layers), layers}
+}
 
-  const merged = [fileValues, envLayer.values, options.overrides ?? {}].reduce<Record<string, unknown>>(
-    (acc, layer) => deepMerge(acc, layer),
-    structuredClone(CONFIG_DEFAULTS) as unknown as Record<string, unknown>,
-  )
-  return {file: found, dir: found ? path.dirname(found) : cwd, values: merged as unknown as ConfigValues}
+/** The configuration when none could be loaded: the schema's defaults, so that validate can go on to the catalogue. */
+export function defaultConfig(cwd = process.cwd()): LoadedConfig {
+  return {dir: cwd, origin: '(config)', values: merge({}), layers: {}}
+}
+
+/**
+ * The configuration with one more layer under the flags: a suite's own settings for its run (its
+ * target, model, provider, endpoint, fixtures, gate), or what a fixture manifest records (its
+ * repository and seed id). The values come from a document already validated against its schema; a
+ * flag still wins over them.
+ */
+export function withLayer(config: LoadedConfig, name: Exclude<LayerName, 'flags' | 'file' | 'environment'>, values: ConfigFile): LoadedConfig {
+  const layers = {...config.layers, [name]: withoutUndefined(values)}
+  return {...config, values: merge(layers), layers}
+}
+
+/** Resolves a configured path against the config's folder (an absolute path, as flags give, stays as it is). */
+export function resolveConfigPath(config: LoadedConfig, value: string): string {
+  return path.resolve(config.dir, value)
+}
+
+function merge(layers: LoadedConfig['layers']): ConfigValues {
+  const merged = LAYER_ORDER.reduce<Record<string, unknown>>((acc, name) => mergeLayer(configSchema as SchemaNode, acc, (layers[name] ?? {})), {})
+  return applyDefaults(configSchema, merged) as ConfigValues
+}
+
+/** Flags name paths from the working folder: they enter the configuration as absolute paths. */
+function resolvePaths(values: ConfigFile, cwd: string): ConfigFile {
+  const result = structuredClone(values) as Record<string, unknown>
+  for (const keys of CONFIG_PATH_KEYS) {
+    let parent = result
+    for (const key of keys.slice(0, -1)) parent = (parent[key] ?? {}) as Record<string, unknown>
+    const last = keys.at(-1)!
+    if (typeof parent[last] === 'string') parent[last] = path.resolve(cwd, parent[last])
+  }
+  return result
 }
 
 /** Checks a layer that has no file (environment, flags); each finding names where the value came from. */
@@ -90,11 +120,6 @@ function validateLayer(values: object, origin: (pointer: string) => string): Dia
     code,
     message,
   }))
-}
-
-/** Resolves a configured path against the config's folder. */
-export function resolveConfigPath(config: LoadedConfig, value: string): string {
-  return path.resolve(config.dir, value)
 }
 
 async function findConfigFile(cwd: string, explicit?: string): Promise<string | undefined> {
@@ -138,12 +163,35 @@ async function readScriptConfig(file: string, shown: string): Promise<{values: C
   return {values: (exported ?? {}), diagnostics}
 }
 
-function deepMerge(base: Record<string, unknown>, layer: Record<string, unknown>): Record<string, unknown> {
+/** A layer without its unset keys (a flag not given is undefined): they must not hide a lower layer's value. */
+function withoutUndefined<T>(value: T): T {
+  if (!isPlainObject(value)) return value
+  const result: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue
+    const cleaned = withoutUndefined(item)
+    if (isPlainObject(cleaned) && Object.keys(cleaned).length === 0 && isPlainObject(item)) continue
+    result[key] = cleaned
+  }
+  return result as T
+}
+
+type SchemaNode = {properties?: Record<string, SchemaNode>; additionalProperties?: unknown}
+
+
+/**
+ * A higher layer over a lower one, key by key where the schema gives an object its keys (fixtures,
+ * gate, endpoint, pricing): a layer that sets fixtures.repo keeps the lower layer's fixtures.manifest.
+ * Any other value is replaced whole: a plugin reference with options is one value, never two mixed.
+ */
+function mergeLayer(schema: SchemaNode, base: Record<string, unknown>, layer: Record<string, unknown>): Record<string, unknown> {
   const result: Record<string, unknown> = {...base}
   for (const [key, value] of Object.entries(layer)) {
     if (value === undefined) continue
     const current = result[key]
-    result[key] = isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value
+    const node = schema.properties?.[key] ?? (typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as SchemaNode) : undefined)
+    const keyed = node !== undefined && (node.properties !== undefined || typeof node.additionalProperties === 'object')
+    result[key] = keyed && isPlainObject(current) && isPlainObject(value) ? mergeLayer(node, current, value) : value
   }
   return result
 }

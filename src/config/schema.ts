@@ -11,33 +11,62 @@ import {
 
 const pricePerMillion = {type: 'number', minimum: 0, description: 'USD per 1M tokens'} as const
 
+/**
+ * The project's fixture settings. A suite's `fixtures` has the same keys but no defaults: what it
+ * leaves out is the project's.
+ */
+const projectFixturesSchema = {
+  ...fixturesSchema,
+  default: {},
+  properties: {
+    ...fixturesSchema.properties,
+    manifest: {...fixturesSchema.properties.manifest, default: 'fixtures/latest.json'},
+    seed_id: {...fixturesSchema.properties.seed_id, default: 'default'},
+    sandbox_repos: {...fixturesSchema.properties.sandbox_repos, default: []},
+    on_interrupt: {...fixturesSchema.properties.on_interrupt, default: 'reset'},
+  },
+} as const
+
+/** The gate `gate` and `run` use when neither a suite nor a flag names one. */
+const projectGateSchema = {
+  ...gateSelectionSchema,
+  default: {},
+  properties: {
+    profile: {...gateSelectionSchema.properties.profile, default: 'verify_pr'},
+    baseline: {...gateSelectionSchema.properties.baseline, default: 'agent_direct'},
+    candidate: {...gateSelectionSchema.properties.candidate, default: 'ghx'},
+  },
+} as const
+
 export const configSchema = {
   $schema: SCHEMA_DIALECT,
   $id: SCHEMA_BASE + 'config.schema.json',
   title: 'ghx-bench configuration (.ghxbenchrc.yml)',
-  description: 'Project defaults; suites override them and flags and GHX_BENCH_* variables override both.',
+  description: 'Project settings. A key left out takes its default; GHX_BENCH_* variables override the file, a suite overrides both for its own run, and flags override all.',
   type: 'object',
   additionalProperties: false,
   properties: {
     $schema: {type: 'string'},
-    target: targetSchema,
+    target: {...targetSchema, default: 'sandbox'},
     github: {
       type: 'object',
       additionalProperties: false,
+      default: {},
       properties: {
-        api_url: {type: 'string', format: 'uri', description: 'REST base URL, e.g. https://ghe.example.com/api/v3'},
+        api_url: {type: 'string', format: 'uri', default: 'https://api.github.com', description: 'REST base URL, e.g. https://ghe.example.com/api/v3'},
       },
     },
-    provider: pluginRefSchema,
-    model: {type: 'string', minLength: 1},
+    provider: {...pluginRefSchema, default: 'agent-loop'},
+    model: {type: 'string', minLength: 1, default: 'oracle'},
     endpoint: endpointSchema,
-    plugins: {type: 'array', items: pluginRefSchema, description: 'npm packages, package:export specifiers or paths'},
-    suites_dir: {type: 'string', minLength: 1, description: 'the catalogue folder (suites, scenarios, sets, profiles)'},
-    results_dir: {type: 'string', minLength: 1},
-    reports_dir: {type: 'string', minLength: 1},
-    fixtures: fixturesSchema,
+    plugins: {type: 'array', items: pluginRefSchema, default: [], description: 'npm packages, package:export specifiers or paths'},
+    suites_dir: {type: 'string', minLength: 1, default: 'suites', description: 'the catalogue folder (suites, scenarios, sets, profiles)'},
+    results_dir: {type: 'string', minLength: 1, default: 'results'},
+    reports_dir: {type: 'string', minLength: 1, default: 'reports'},
+    fixtures: projectFixturesSchema,
     pricing: {
       type: 'object',
+      default: {},
       propertyNames: {pattern: '^[A-Za-z0-9._-]+(?:/[A-Za-z0-9._:-]+)?$'},
       description: 'model (provider/model or model) -> token prices',
       additionalProperties: {
@@ -52,8 +81,17 @@ export const configSchema = {
         },
       },
     },
-    gate: gateSelectionSchema,
+    gate: projectGateSchema,
   },
 } as const
 
-export type ConfigFile = FromSchema<typeof configSchema>
+/** A layer of the configuration as written (the file, the environment, a suite, flags): any key may be left out. */
+export type ConfigFile = FromSchema<typeof configSchema, {keepDefaultedPropertiesOptional: true}>
+/** The effective configuration: every key with a `default` in the schema is there. */
+export type ConfigValues = FromSchema<typeof configSchema>
+
+/**
+ * Keys that hold a path. A path in a file or the environment is relative to the config file's folder;
+ * one given as a flag is relative to the working folder, where it was typed.
+ */
+export const CONFIG_PATH_KEYS: ReadonlyArray<readonly string[]> = [['suites_dir'], ['results_dir'], ['reports_dir'], ['fixtures', 'manifest']]

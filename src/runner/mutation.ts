@@ -8,7 +8,7 @@
  * is restored after it, so perturbations do not mask one another.
  */
 import type {GithubClient} from '../github/client.js'
-import {readTask} from '../github/tasks.js'
+import type {ReadTask} from '../plugins/api.js'
 import type {Sandbox} from '../emulator/server.js'
 import {fillPlaceholders} from '../catalogue/placeholders.js'
 import type {WorkflowScenario} from '../schemas/scenario.js'
@@ -43,12 +43,17 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(
 const added = <T>(after: T[], before: T[]) => after.filter((x) => !before.includes(x))
 
 /** Each distinct read (task and filled input) the checkpoints make, run once. */
-export async function observe(scenario: WorkflowScenario, variables: Record<string, unknown>, octokit: GithubClient): Promise<Map<string, Observation>> {
+export async function observe(
+  scenario: WorkflowScenario,
+  variables: Record<string, unknown>,
+  octokit: GithubClient,
+  tasks: {readTask(name: string): ReadTask | undefined},
+): Promise<Map<string, Observation>> {
   const out = new Map<string, Observation>()
   for (const checkpoint of scenario.assertions.checkpoints) {
     const input = fillPlaceholders((checkpoint.input ?? {}) as Record<string, unknown>, variables)
     const key = `${checkpoint.task} ${JSON.stringify(input)}`
-    const task = readTask(checkpoint.task)
+    const task = tasks.readTask(checkpoint.task)
     if (out.has(key) || !task) continue
     out.set(key, {task: checkpoint.task, input, result: await task.run(octokit, input).catch(() => null)})
   }

@@ -3,7 +3,9 @@
  * redactor that knows the run's own secrets (tokens, API keys, the values of every secret variable
  * the harness captured at start-up, URL credentials, bearer tokens) and the shapes of common ones.
  */
-import {knownSecrets} from '../shared/process/secret-env.js'
+import type {ConfigValues} from '../config/schema.js'
+import {hideSecrets, isSecretName, knownSecrets, registerSecret} from '../shared/process/secret-env.js'
+import type {PluginRef} from '../schemas/suite.js'
 
 const SECRET_SHAPES = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, // GitHub tokens
@@ -33,4 +35,23 @@ export function createRedactor(secrets: Iterable<string | undefined> = []): Reda
     return value
   }
   return redact as Redactor
+}
+
+/**
+ * Secrets a suite names by variable (an MCP server's token_env, the endpoint's api_key_env) leave the
+ * environment now, like the ones captured at start-up; secrets written into a mode's or the provider's
+ * options (a stdio server's env) are known to the redactor.
+ */
+export function hideSuiteSecrets(modes: readonly PluginRef[], config: Pick<ConfigValues, 'endpoint' | 'provider'>): void {
+  const names: string[] = []
+  if (config.endpoint?.api_key_env) names.push(config.endpoint.api_key_env)
+  const visit = (value: unknown, key = ''): void => {
+    if (typeof value === 'string') {
+      if (/(^|_)env$/i.test(key) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) names.push(value)
+      else if (isSecretName(key)) registerSecret(value)
+    } else if (Array.isArray(value)) value.forEach((item) => visit(item))
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, k)
+  }
+  for (const ref of [...modes, config.provider]) visit(typeof ref === 'object' ? (ref.options ?? {}) : {})
+  hideSecrets(names)
 }

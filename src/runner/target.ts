@@ -37,6 +37,12 @@ export interface RunTarget {
   /** The agent's identity reads checkpoints too (the same view of GitHub the agent had). */
   reader: GithubClient
   sandbox?: Sandbox
+  /**
+   * How checkpoints poll this GitHub when the suite sets no budget: live GitHub is eventually
+   * consistent (12 s, every second); the sandbox answers consistently at once (its workflow runs
+   * finish in under a second: 2 s, every 100 ms).
+   */
+  checkpoints: {budget_ms: number; interval_ms: number}
   agentAccess(workdir: string): AgentAccess
   /** Tokens of this target, for the redactor. */
   secrets(): string[]
@@ -55,9 +61,9 @@ export function nodeEnvFor(apiUrl: string, graphqlUrl: string): Record<string, s
   return {NODE_OPTIONS: `--import ${pathToFileURL(GITHUB_API_ORIGIN_PRELOAD).href}`, GHX_BENCH_GITHUB_API_URL: apiUrl, GHX_BENCH_GITHUB_GRAPHQL_URL: graphqlUrl}
 }
 
-export async function openRunTarget(config: LoadedConfig, options: {repo?: string; seedId?: string; faults?: FaultConfig; readOnly?: boolean}): Promise<RunTarget> {
+export async function openRunTarget(config: LoadedConfig, options: {faults?: FaultConfig; readOnly?: boolean}): Promise<RunTarget> {
   // The sandbox is local: a failed request is retried at once, not after GitHub's one-second back-off.
-  const fixtures = await openTarget(config, {repo: options.repo, seedId: options.seedId, sandboxRetry: {retries: 4, retryAfterBaseMs: 20}, readOnly: options.readOnly})
+  const fixtures = await openTarget(config, {sandboxRetry: {retries: 4, retryAfterBaseMs: 20}, readOnly: options.readOnly})
   const sandbox = fixtures.sandbox
   if (sandbox) {
     sandbox.faults.configure(options.faults)
@@ -69,6 +75,7 @@ export async function openRunTarget(config: LoadedConfig, options: {repo?: strin
       fixtures,
       reader: fixtures.ctx.agent,
       sandbox,
+      checkpoints: {budget_ms: 2_000, interval_ms: 100},
       agentAccess(workdir) {
         const token = `ghs_run${randomBytes(16).toString('hex')}`
         issued.push(token)
@@ -95,12 +102,13 @@ export async function openRunTarget(config: LoadedConfig, options: {repo?: strin
     }
   }
   const token = await resolveToken(harnessEnv())
-  const apiUrl = config.values.github?.api_url ?? 'https://api.github.com'
+  const apiUrl = config.values.github.api_url
   const host = new URL(apiUrl).hostname.replace(/^api\./, '')
   const graphqlUrl = graphqlUrlOf(apiUrl)
   return {
     fixtures,
     reader: fixtures.ctx.agent,
+    checkpoints: {budget_ms: 12_000, interval_ms: 1_000},
     agentAccess(workdir) {
       const configDir = path.join(workdir, '.config', 'gh')
       return {

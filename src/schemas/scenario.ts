@@ -67,7 +67,7 @@ const commonProperties = {
   description: {type: 'string'},
   tags: {type: 'array', items: {type: 'string', pattern: '^[a-z0-9:_-]+$'}, uniqueItems: true},
   timeout_ms: {type: 'integer', minimum: 1000},
-  allowed_retries: {type: 'integer', minimum: 0, maximum: 5},
+  allowed_retries: {type: 'integer', minimum: 0, maximum: 5, default: 0, description: 'retries of an infrastructure failure beyond the suite’s infra_retries; a failed check is never retried'},
   fixture: {
     type: 'object',
     additionalProperties: false,
@@ -143,8 +143,8 @@ const atomicScenarioSchema = {
         data_type: {type: 'string', enum: ['array', 'object']},
         expected_route_used: {type: 'string', enum: ['cli', 'graphql', 'rest']},
         expected_error_code: {type: 'string', minLength: 1},
-        require_tool_calls: {type: 'boolean'},
-        min_tool_calls: {type: 'integer', minimum: 0},
+        require_tool_calls: {type: 'boolean', default: true, description: 'the agent must call at least min_tool_calls tools'},
+        min_tool_calls: {type: 'integer', minimum: 0, default: 1},
         max_tool_calls: {type: 'integer', minimum: 0},
         require_attempt_trace: {type: 'boolean'},
       },
@@ -185,6 +185,7 @@ export const scenarioSchema = {
   oneOf: [atomicScenarioSchema, workflowScenarioSchema],
 } as const
 
+/** A scenario as read, after the defaults pass: every key with a `default` in the schema is there. */
 export type Scenario = FromSchema<typeof scenarioSchema>
 export type AtomicScenario = Extract<Scenario, {type: 'atomic'}>
 export type WorkflowScenario = Extract<Scenario, {type: 'workflow'}>

@@ -39,20 +39,25 @@ export const suiteSchema = {
       description: 'a set, ids or globs; exclude removes ids or globs from the selection',
     },
     modes: {type: 'array', minItems: 1, items: pluginRefSchema, description: 'modes to compare'},
-    repetitions: {type: 'integer', minimum: 1, maximum: 1000},
+    repetitions: {type: 'integer', minimum: 1, maximum: 1000, default: 1, description: 'iterations per scenario and mode'},
     provider: pluginRefSchema,
     model: {type: 'string', minLength: 1, description: 'oracle, noop, or provider/model of an OpenAI-compatible endpoint'},
     endpoint: endpointSchema,
     target: targetSchema,
     fixtures: fixturesSchema,
-    concurrency: {type: 'integer', minimum: 1, maximum: 64},
+    concurrency: {type: 'integer', minimum: 1, maximum: 64, default: 1, description: 'runs at once (runs that share a fixture never overlap)'},
     timeouts: {
       type: 'object',
       additionalProperties: false,
+      default: {},
       properties: {
-        run_ms: {type: 'integer', minimum: 1000, description: 'default for scenarios without timeout_ms'},
-        stall_ms: {type: 'integer', minimum: 1000, description: 'no model or tool progress for this long ends a run'},
-        checkpoint_ms: {type: 'integer', minimum: 0, description: 'how long checkpoints are polled'},
+        run_ms: {type: 'integer', minimum: 1000, default: 60000, description: 'default for scenarios without timeout_ms'},
+        stall_ms: {type: 'integer', minimum: 1000, default: 60000, description: 'no model or tool progress for this long ends a run'},
+        checkpoint_ms: {
+          type: 'integer',
+          minimum: 0,
+          description: 'how long checkpoints are polled (when left out, the target’s own: 12 s on live GitHub, which is eventually consistent; 2 s on the sandbox, which is consistent at once)',
+        },
       },
     },
     limits: {
@@ -63,13 +68,16 @@ export const suiteSchema = {
         max_tokens: {type: 'integer', minimum: 1, description: 'tokens per run, all turns together'},
       },
     },
-    infra_retries: {type: 'integer', minimum: 0, maximum: 10, description: 'retries of a run that failed for an infrastructure reason (default 2); a failed check is never retried'},
-    seed: {type: 'integer', minimum: 0, description: 'seeds the run order and the bootstrap'},
-    read_only: {type: 'boolean', description: 'refuse scenarios tagged mutation'},
-    warmup: {type: 'boolean', description: 'one unrecorded warm-up run before the first recorded one'},
+    infra_retries: {type: 'integer', minimum: 0, maximum: 10, default: 2, description: 'retries of a run that failed for an infrastructure reason; a failed check is never retried'},
+    seed: {type: 'integer', minimum: 0, default: 1, description: 'seeds the run order and the bootstrap'},
+    read_only: {type: 'boolean', default: false, description: 'refuse scenarios tagged mutation'},
+    warmup: {type: 'boolean', default: false, description: 'one unrecorded warm-up run before the first recorded one'},
     gate: gateSelectionSchema,
   },
 } as const
 
+/** A suite as read, after the defaults pass: every key with a `default` in the schema is there. */
 export type Suite = FromSchema<typeof suiteSchema>
+/** A suite as written (a file, or one built in memory): keys with a default may be left out. */
+export type SuiteInput = FromSchema<typeof suiteSchema, {keepDefaultedPropertiesOptional: true}>
 export type PluginRef = Suite['modes'][number]

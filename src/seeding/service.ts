@@ -6,9 +6,8 @@
 import {readFile, rm} from 'node:fs/promises'
 import path from 'node:path'
 import {writeFileAtomic} from '../shared/atomic-write.js'
-import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
+import {resolveConfigPath, withLayer, type LoadedConfig} from '../config/load-config.js'
 import {AGENT_LOGIN, createFixtureRepo, DEFAULT_REPO, ensureLongRunningWorkflow, REVIEWER_LOGIN} from '../emulator/defaults.js'
-import {packagePath} from '../shared/package-paths.js'
 import {harnessEnv} from '../shared/process/secret-env.js'
 import {serveSandbox} from '../emulator/serve.js'
 import type {Sandbox} from '../emulator/server.js'
@@ -32,8 +31,6 @@ export interface FixtureTarget {
 }
 
 export interface TargetOptions {
-  repo?: string
-  seedId?: string
   env?: NodeJS.ProcessEnv
   /** Retries of the harness's own sandbox requests (a run under injected faults must not lose its fixtures). */
   sandboxRetry?: {retries: number; retryAfterBaseMs?: number}
@@ -53,11 +50,12 @@ export function sandboxFixtureContext(sandbox: Sandbox, repo: string, seedId: st
   return {owner, name, seedId, agent: client(sandbox.token), second: client(sandbox.reviewerToken)}
 }
 
+/** The fixture repository of the configuration (fixtures.repo: flag, manifest, environment or file) on its target. */
 export async function openTarget(config: LoadedConfig, options: TargetOptions = {}): Promise<FixtureTarget> {
   const env = options.env ?? harnessEnv()
-  const seedId = options.seedId ?? config.values.fixtures.seed_id
+  const seedId = config.values.fixtures.seed_id
   if (config.values.target === 'sandbox') {
-    const full = options.repo ?? config.values.fixtures.repo ?? DEFAULT_REPO
+    const full = config.values.fixtures.repo ?? DEFAULT_REPO
     const served = await serveSandbox({statePath: sandboxStatePath(config), repos: [full], readOnly: options.readOnly})
     const {sandbox} = served
     if (!sandbox.store.state.repos[full]) createFixtureRepo(sandbox.store, full)
@@ -70,13 +68,13 @@ export async function openTarget(config: LoadedConfig, options: TargetOptions = 
       close: () => served.stop(),
     }
   }
-  const full = options.repo ?? config.values.fixtures.repo
-  if (!full) throw new BadInputError([{file: config.file ?? '(config)', code: 'config', message: 'no fixture repository: set fixtures.repo or pass --repo owner/name'}])
+  const full = config.values.fixtures.repo
+  if (!full) throw new BadInputError([{file: config.origin, code: 'config', message: 'no fixture repository: set fixtures.repo or pass --repo owner/name'}])
   // The guard comes first: nothing is written to a repository that is not listed as a sandbox.
   if (!config.values.fixtures.sandbox_repos.includes(full)) {
-    throw new BadInputError([{file: config.file ?? '(config)', code: 'config', message: `refusing to write fixtures to ${full}: it is not listed in fixtures.sandbox_repos`}])
+    throw new BadInputError([{file: config.origin, code: 'config', message: `refusing to write fixtures to ${full}: it is not listed in fixtures.sandbox_repos`}])
   }
-  const baseUrl = config.values.github?.api_url
+  const baseUrl = config.values.github.api_url
   const agent = createClient({baseUrl, token: await resolveToken(env)}).octokit
   const [owner, name] = full.split('/') as [string, string]
   const reviewerToken = env.GHX_BENCH_REVIEWER_TOKEN
@@ -116,24 +114,39 @@ export async function writeManifest(file: string, manifest: Manifest): Promise<v
   await writeFileAtomic(file, JSON.stringify(manifest, null, 2) + '\n')
 }
 
-export async function seedCommand(config: LoadedConfig, kinds: FixtureKind[], manifestFile: string, options: TargetOptions): Promise<Manifest> {
+/** The manifest file of the configuration (fixtures.manifest: flag, environment or file). */
+export function manifestPath(config: LoadedConfig): string {
+  return resolveConfigPath(config, config.values.fixtures.manifest)
+}
+
+/**
+ * The configuration for work on a seeding: what its manifest records (repository, seed id) over the
+ * project's settings; a flag still wins.
+ */
+function onManifest(config: LoadedConfig, manifest: Manifest | undefined): LoadedConfig {
+  return manifest ? withLayer(config, 'manifest', {fixtures: {repo: manifest.repo.full_name, seed_id: manifest.seed_id}}) : config
+}
+
+/** Seeds `kinds` (reusing what a manifest of the same seed already has) and writes the manifest. */
+export async function seedManifest(config: LoadedConfig, kinds: FixtureKind[], options: TargetOptions = {}): Promise<{manifest: Manifest; file: string}> {
+  const file = manifestPath(config)
   const target = await openTarget(config, options)
   try {
     if (target.kind === 'live' && target.options.reviewerLogin === target.options.agentLogin && kinds.some((k) => NEEDS_SECOND_IDENTITY.includes(k))) {
       throw new BadInputError([{file: '$GHX_BENCH_APP_ID', code: 'config', message: `kinds ${kinds.filter((k) => NEEDS_SECOND_IDENTITY.includes(k)).join(', ')} need a second identity (a reviewer who is not the agent): configure a GitHub App (GHX_BENCH_APP_ID, GHX_BENCH_APP_PRIVATE_KEY) or set GHX_BENCH_REVIEWER_TOKEN`}])
     }
-    const existing = await readManifest(manifestFile).catch(() => undefined)
+    const existing = await readManifest(file).catch(() => undefined)
     const manifest = await seedFixtures(target.ctx, kinds, target.options, existing?.seed_id === target.ctx.seedId ? existing : undefined)
-    await writeManifest(manifestFile, manifest)
-    return manifest
+    await writeManifest(file, manifest)
+    return {manifest, file}
   } finally {
     await target.close()
   }
 }
 
-export async function statusCommand(config: LoadedConfig, manifestFile: string, options: TargetOptions): Promise<Array<{kind: string; problems: string[]}>> {
-  const manifest = await readManifest(manifestFile)
-  const target = await openTarget(config, {...options, repo: manifest.repo.full_name, seedId: manifest.seed_id})
+export async function manifestStatus(config: LoadedConfig, options: TargetOptions = {}): Promise<Array<{kind: string; problems: string[]}>> {
+  const manifest = await readManifest(manifestPath(config))
+  const target = await openTarget(onManifest(config, manifest), options)
   try {
     return await fixturesStatus(target.ctx, manifest)
   } finally {
@@ -141,68 +154,48 @@ export async function statusCommand(config: LoadedConfig, manifestFile: string, 
   }
 }
 
-export async function resetCommand(config: LoadedConfig, manifestFile: string, kinds: FixtureKind[] | undefined, options: TargetOptions): Promise<Manifest> {
+export async function resetManifest(config: LoadedConfig, kinds: FixtureKind[] | undefined, options: TargetOptions = {}): Promise<Manifest> {
   // Kinds are checked before anything is read or touched: a typo names itself, it does not reset nothing silently.
   const unknown = (kinds ?? []).filter((kind) => !ALL_KINDS.includes(kind))
   if (unknown.length > 0) throw new BadInputError(unknown.map((kind) => ({file: '--kinds', code: 'config' as const, message: `unknown fixture kind "${kind}"${suggestionSuffix(kind, ALL_KINDS)}`})))
-  const manifest = await readManifest(manifestFile)
+  const file = manifestPath(config)
+  const manifest = await readManifest(file)
   const unseeded = (kinds ?? []).filter((kind) => !manifest.resources[kind])
   if (unseeded.length > 0) {
-    throw new BadInputError(unseeded.map((kind) => ({file: '--kinds', code: 'config' as const, message: `fixture kind "${kind}" is not in the manifest ${displayPath(manifestFile)} (seeded: ${Object.keys(manifest.resources).join(', ') || 'none'})`})))
+    throw new BadInputError(unseeded.map((kind) => ({file: '--kinds', code: 'config' as const, message: `fixture kind "${kind}" is not in the manifest ${displayPath(file)} (seeded: ${Object.keys(manifest.resources).join(', ') || 'none'})`})))
   }
-  const target = await openTarget(config, {...options, repo: manifest.repo.full_name, seedId: manifest.seed_id})
+  const target = await openTarget(onManifest(config, manifest), options)
   try {
     const reset = await resetFixtures(target.ctx, manifest, kinds ?? (Object.keys(manifest.resources) as FixtureKind[]), target.options)
-    await writeManifest(manifestFile, reset)
+    await writeManifest(file, reset)
     return reset
   } finally {
     await target.close()
   }
 }
 
-export async function cleanupCommand(config: LoadedConfig, manifestFile: string, all: boolean, options: TargetOptions): Promise<CleanupReport> {
-  const manifest = all ? await readManifest(manifestFile).catch(() => undefined) : await readManifest(manifestFile)
-  const target = await openTarget(config, {...options, repo: options.repo ?? manifest?.repo.full_name, seedId: manifest?.seed_id ?? options.seedId})
+/** Removes what the manifest's seeding created (or, with `all`, every seeding's leftovers) and the manifest. */
+export async function cleanupManifest(config: LoadedConfig, all: boolean, options: TargetOptions = {}): Promise<CleanupReport> {
+  const file = manifestPath(config)
+  const manifest = all ? await readManifest(file).catch(() => undefined) : await readManifest(file)
+  const target = await openTarget(onManifest(config, manifest), options)
   try {
     const report = await cleanupFixtures(target.ctx, {all})
-    await rm(manifestFile, {force: true})
+    await rm(file, {force: true})
     return report
   } finally {
     await target.close()
   }
 }
 
-/** Seeds the catalogue's fixtures into a running sandbox (sandbox serve --seed); returns the manifest path. */
-export async function seedServedSandbox(config: LoadedConfig, sandbox: Sandbox): Promise<string> {
+/** Seeds `kinds` into a running sandbox (sandbox serve --seed) and writes the manifest; returns its path. */
+export async function seedServedSandbox(config: LoadedConfig, sandbox: Sandbox, kinds: FixtureKind[]): Promise<string> {
   const full = Object.keys(sandbox.store.state.repos)[0] ?? DEFAULT_REPO
   const [owner, name] = full.split('/') as [string, string]
   const client = (token: string) => createClient({baseUrl: sandbox.url, token, retries: 0}).octokit
   const ctx: FixtureContext = {owner, name, seedId: config.values.fixtures.seed_id, agent: client(sandbox.token), second: client(sandbox.reviewerToken)}
-  const manifest = await seedFixtures(ctx, await requiredKinds(config), {agentLogin: AGENT_LOGIN, reviewerLogin: REVIEWER_LOGIN, defaultBranch: sandbox.store.state.repos[full]!.default_branch, workflowPollMs: 50})
-  const file = resolveConfigPath(config, config.values.fixtures.manifest)
+  const manifest = await seedFixtures(ctx, kinds, {agentLogin: AGENT_LOGIN, reviewerLogin: REVIEWER_LOGIN, defaultBranch: sandbox.store.state.repos[full]!.default_branch, workflowPollMs: 50})
+  const file = manifestPath(config)
   await writeManifest(file, manifest)
   return file
 }
-
-/** The kinds the selected scenarios require: a suite's, or the whole catalogue's. */
-export async function requiredKinds(config: LoadedConfig, suitePath?: string, cwd = process.cwd()): Promise<FixtureKind[]> {
-  const {loadPlugins} = await import('../plugins/loader.js')
-  const {pluginRequests} = await import('../plugins/requests.js')
-  const {loadCatalogue, selectScenarios} = await import('../catalogue/catalogue.js')
-  const registry = await loadPlugins({fromDir: config.dir, plugins: pluginRequests(config.values.plugins), origin: config.file ?? '(config)'})
-  const root = resolveConfigPath(config, config.values.suites_dir)
-  const extra = suitePath ? [path.resolve(cwd, suitePath)] : []
-  const catalogue = await loadCatalogue({root, registry, cwd, extraFiles: extra, builtInProfilesDir: packagePath('suites', 'profiles')})
-  const findings = [...catalogue.diagnostics.values()].flat()
-  if (findings.length > 0) throw new BadInputError(findings)
-  let ids = [...catalogue.scenarios.keys()]
-  if (suitePath) {
-    const suite = [...catalogue.suites.values()].find((s) => s.absolutePath === path.resolve(cwd, suitePath))
-    if (!suite) throw new BadInputError([{file: suitePath, code: 'io', message: 'not a suite'}])
-    ids = selectScenarios(suite.value, catalogue)
-  }
-  const kinds = new Set<FixtureKind>()
-  for (const id of ids) for (const kind of catalogue.scenarios.get(id)?.value.fixture?.requires ?? []) kinds.add(kind)
-  return [...kinds]
-}
-

@@ -185,3 +185,43 @@ function jsonType(value: unknown): string {
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`
 }
+
+/**
+ * The defaults pass: `value` with every `default` its schema declares filled in where the value has
+ * no such property, the way a reader of the schema expects the document to be read. Objects are
+ * walked through `properties` (a missing object with a `default` of `{}` gets its own properties'
+ * defaults too), `additionalProperties` and the matching branch of a discriminated `oneOf`; arrays
+ * through `items`. The value given is not changed: what is filled in is a copy. Validate first: the
+ * pass does not check types, it only fills gaps.
+ */
+export function applyDefaults<T>(schema: object, value: T): T {
+  return fill(schema as AnySchema, value) as T
+}
+
+function fill(schema: AnySchema, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = schema.items as AnySchema | undefined
+    return items && typeof items === 'object' ? value.map((item) => fill(items, item)) : value
+  }
+  if (value === null || typeof value !== 'object') return value
+  const branch = discriminatedBranch(schema, value as Record<string, unknown>)
+  if (branch) return fill(branch, value)
+  const properties = (schema.properties ?? {}) as Record<string, AnySchema>
+  const extra = schema.additionalProperties
+  const result: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) {
+    const sub = properties[key] ?? (typeof extra === 'object' && extra !== null ? (extra as AnySchema) : undefined)
+    result[key] = sub ? fill(sub, item) : item
+  }
+  for (const [key, sub] of Object.entries(properties)) {
+    if (result[key] === undefined && 'default' in sub) result[key] = fill(sub, structuredClone(sub.default))
+  }
+  return result
+}
+
+/** The `oneOf` branch a discriminator's tag selects (the scenario's `type`), if the schema has one. */
+function discriminatedBranch(schema: AnySchema, value: Record<string, unknown>): AnySchema | undefined {
+  const tag = (schema.discriminator as {propertyName?: string} | undefined)?.propertyName
+  if (!tag || !Array.isArray(schema.oneOf)) return undefined
+  return (schema.oneOf as AnySchema[]).find((b) => ((b.properties as AnySchema | undefined)?.[tag] as AnySchema | undefined)?.const === value[tag])
+}

@@ -83,8 +83,8 @@ export function checkAssertions(scenario: AtomicScenario, finalText: string, too
   if (contract.reportsRoutes && assertions.expected_route_used && routeUsed !== assertions.expected_route_used) {
     return fail(`expected route ${assertions.expected_route_used}, meta.route_used is ${routeUsed ?? 'absent'}`)
   }
-  const min = assertions.min_tool_calls ?? 1
-  if ((assertions.require_tool_calls ?? true) && toolCalls < min) return fail(`${toolCalls} tool call(s), expected at least ${min}`)
+  const min = assertions.min_tool_calls
+  if (assertions.require_tool_calls && toolCalls < min) return fail(`${toolCalls} tool call(s), expected at least ${min}`)
   if (assertions.max_tool_calls !== undefined && toolCalls > assertions.max_tool_calls) return fail(`${toolCalls} tool calls, expected at most ${assertions.max_tool_calls}`)
   if (assertions.require_attempt_trace && attempts.length === 0) return fail('meta.attempts is empty: no attempt trace')
   return {...base, passed: true, output_valid: true, message: null}

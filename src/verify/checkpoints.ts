@@ -4,7 +4,6 @@
  * result keeps the raw task result, so a run can be re-graded offline.
  */
 import type {GithubClient} from '../github/client.js'
-import {readTask} from '../github/tasks.js'
 import type {PluginRegistry} from '../plugins/registry.js'
 import {fillPlaceholders} from '../catalogue/placeholders.js'
 import type {Checkpoint} from '../schemas/scenario.js'
@@ -52,7 +51,7 @@ export function evaluateCheckpoints(checkpoints: readonly Checkpoint[], options:
 }
 
 export async function evaluateCheckpoint(checkpoint: Checkpoint, options: CheckpointOptions): Promise<CheckpointResult> {
-  const task = readTask(checkpoint.task)
+  const task = options.registry.readTask(checkpoint.task)
   const condition = fillPlaceholders(checkpoint.condition, options.variables)
   if (!task) {
     return {name: checkpoint.name, task: checkpoint.task, passed: false, expected: condition, actual: null, message: `no read task "${checkpoint.task}"`, result: null, polls: 0}

@@ -73,6 +73,7 @@ describe('the built-in catalogue', () => {
     expect(pr.overrides?.['openai/gpt-5.1-codex-mini']?.thresholds?.max_success_rate_drop_pct).to.equal(6)
     const release = catalogue.profiles.get('verify_release')!.value
     expect(release.thresholds.min_tool_call_reduction_pct).to.equal(30)
-    expect(release.overrides?.['openai/gpt-5.3-codex']?.min_samples).to.equal(5)
+    // min_samples 3 throughout: decision ci's floor, with room for two failed runs in the suites' 5 repetitions.
+    expect(release.overrides?.['openai/gpt-5.3-codex']?.min_samples).to.equal(3)
   })
 })

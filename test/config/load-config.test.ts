@@ -1,7 +1,8 @@
 import {mkdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {expect} from 'chai'
-import {loadConfig} from '../../src/config/load-config.js'
+import {defaultConfig, loadConfig, withLayer} from '../../src/config/load-config.js'
+import {configSchema} from '../../src/config/schema.js'
 import {BadInputError} from '../../src/shared/diagnostics.js'
 import {makeProject} from '../support/cli.js'
 
@@ -57,7 +58,8 @@ describe('config', () => {
     expect(config.values.model).to.equal('from-flag')
     expect(config.values.provider).to.equal('from-env')
     expect(config.values.target).to.equal('live')
-    expect(config.values.fixtures).to.deep.equal({manifest: 'fixtures/latest.json', seed_id: 'default', sandbox_repos: ['a/b', 'c/d'], repo: 'file/repo'})
+    // on_interrupt: its default comes from the schema now, like the others'.
+    expect(config.values.fixtures).to.deep.equal({manifest: 'fixtures/latest.json', seed_id: 'default', sandbox_repos: ['a/b', 'c/d'], repo: 'file/repo', on_interrupt: 'reset'})
     expect(config.values.results_dir).to.equal('results')
   })
 
@@ -82,6 +84,25 @@ describe('config', () => {
     const error = await expectBadInput(loadConfig({cwd: dir, env: {}}))
     expect(error.diagnostics[0]).to.include({file: 'ghxbench.config.js'})
     expect(error.diagnostics[0]!.message).to.equal('target must be a string, not integer')
+  })
+
+  it('takes every default from the schema: nothing set is the schema’s defaults, key by key', () => {
+    const values = defaultConfig().values as Record<string, unknown>
+    for (const [key, node] of Object.entries(configSchema.properties) as Array<[string, {default?: unknown; properties?: Record<string, {default?: unknown}>}]>) {
+      if ('default' in node && !node.properties) expect(values[key], key).to.deep.equal(node.default)
+      for (const [inner, leaf] of Object.entries(node.properties ?? {})) if ('default' in leaf) expect((values[key] as Record<string, unknown>)[inner], `${key}.${inner}`).to.deep.equal(leaf.default)
+    }
+    expect(values).to.deep.include({target: 'sandbox', provider: 'agent-loop', model: 'oracle', suites_dir: 'suites', github: {api_url: 'https://api.github.com'}})
+  })
+
+  it('puts a suite’s or a manifest’s layer over the environment and under the flags; the config file is named as the user sees it', async () => {
+    const dir = await makeProject({'conf/.ghxbenchrc.yml': 'model: from-file\nfixtures: {repo: file/repo, seed_id: file}\n'})
+    const config = await loadConfig({cwd: dir, configPath: 'conf/.ghxbenchrc.yml', env: {GHX_BENCH_MODEL: 'from-env'}, overrides: {fixtures: {seed_id: 'from-flag'}}})
+    expect(config.origin).to.equal(path.join('conf', '.ghxbenchrc.yml'))
+    const layered = withLayer(withLayer(config, 'suite', {model: 'from-suite'}), 'manifest', {fixtures: {repo: 'manifest/repo', seed_id: 'from-manifest'}})
+    expect(layered.values.model).to.equal('from-suite')
+    expect(layered.values.fixtures).to.deep.include({repo: 'manifest/repo', seed_id: 'from-flag', manifest: 'fixtures/latest.json'})
+    expect(config.values.model, 'the layers below are left as they were').to.equal('from-env')
   })
 
   it('loads an explicit --config path without searching', async () => {

@@ -371,13 +371,14 @@ describe('the GitHub Action (action.yml)', function () {
       // ghx-bench-source: project: the project's own install.
       await mkdir(path.join(dir, 'node_modules'))
       await symlink(pkg.root, path.join(dir, 'node_modules', 'ghx-bench'))
-      const inputs = {suite: 'suites/example.yml', 'ghx-bench-source': 'project', modes: 'agent_direct, mcp', repetitions: '1', profile: 'verify_pr', candidate: 'mcp', 'github-token': 'unused-here', 'install-gh': 'false'}
+      // Decision ci decides nothing from cells of fewer than 3 runs: 3 repetitions.
+      const inputs = {suite: 'suites/example.yml', 'ghx-bench-source': 'project', modes: 'agent_direct, mcp', repetitions: '3', profile: 'verify_pr', candidate: 'mcp', 'github-token': 'unused-here', 'install-gh': 'false'}
       const options = {inputs, workspace: dir, actionPath: '/nonexistent', github: {event_name: 'push', repository: 'o/r'}}
       const gated = await runAction(action, options)
       // On the oracle the mcp arm sends about ten times the tokens of the gh arm: the gate fails.
       expect(gated.outputs.verdict, dump(gated)).to.equal('fail')
       expect(gated.outputs['exit-code']).to.equal('1')
-      expect(stepOutput(gated, 'bench')).to.match(/ghx-bench run suites\/example\.yml --run-id \S+ --mode agent_direct --mode mcp --repetitions 1 --no-report/)
+      expect(stepOutput(gated, 'bench')).to.match(/ghx-bench run suites\/example\.yml --run-id \S+ --mode agent_direct --mode mcp --repetitions 3 --no-report/)
       expect(stepOutput(gated, 'Comment on the pull request')).to.include('not a pull request')
       expect(gated.log.at(-1)).to.include({step: 'Judge', status: 'failed'})
       expect(gated.log.at(-1)!.output).to.include('::error::ghx-bench: the gate failed')

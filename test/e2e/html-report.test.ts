@@ -116,8 +116,8 @@ describe('HTML report in headless Chromium', function () {
     const {page, watch} = await open(context, pathToFileURL(html).href)
     const charts = page.locator('svg.chart')
     const count = await charts.count()
-    // 4 distributions, 3 forest plots (mcp against agent_direct), 10 gate checks.
-    expect(count).to.equal(4 + 3 + 10)
+    // 4 distributions, 4 forest plots (mcp against agent_direct: tokens, agent and wall latency, tool calls), 10 gate checks.
+    expect(count).to.equal(4 + 4 + 10)
     for (let i = 0; i < count; i++) {
       const chart = charts.nth(i)
       expect(await chart.isVisible(), `chart ${i}`).to.equal(true)

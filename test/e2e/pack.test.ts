@@ -29,6 +29,10 @@ describe('the packed package (npm pack)', function () {
       'bin/run.js',
       'dist/src/command-index.js',
       'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/plugin-kit/index.js',
+      'dist/src/plugin-kit/index.d.ts',
+      'dist/src/github/tasks.js',
       'dist/src/emulator/github-routes.json',
       'dist/src/report/aggregate-worker.js',
       'preload/github-api-origin.mjs',
@@ -36,9 +40,17 @@ describe('the packed package (npm pack)', function () {
       'suites/profiles/verify_pr.yml',
       'suites/profiles/verify_release.yml',
     ])
-    // The built-in plugins are compiled into dist/plugins, where the loader finds them.
+    // The built-in plugins are compiled into dist/plugins, where the loader finds them (with their own modules).
     for (const plugin of ['conditions-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'provider-opencode']) {
       expect(files, plugin).to.include(`dist/plugins/${plugin}/index.js`)
+    }
+    expect(files).to.include('dist/plugins/mode-ghx/accounting.js')
+    // ghx-bench and ghx-bench/plugin-kit, which they import, resolve to the build: the source condition points at nothing shipped.
+    const {exports} = JSON.parse(await readFile(path.join(pkg.root, 'package.json'), 'utf8')) as {exports: Record<string, Record<string, string> | string>}
+    for (const entry of ['.', './plugin-kit', './sandbox']) {
+      const target = exports[entry] as Record<string, string>
+      expect(files, entry).to.include.members([target.import!.slice(2), target.types!.slice(2)])
+      expect(files, entry).to.not.include(target['ghx-bench-source']!.slice(2))
     }
     expect(files.filter((f) => /^(src|plugins|test|bench|scripts|examples)\//.test(f) || f === 'action.yml' || f.startsWith('dist/test/'))).to.deep.equal([])
   })

@@ -1,7 +1,10 @@
 // Plugins from the command line: every refusal names the plugin and exits 2, and one broken plugin
-// never hides another's problem.
+// never hides another's problem. The built-ins load as a third party's would: through `ghx-bench`
+// and `ghx-bench/plugin-kit`, one copy of the core, from source as from the build.
+import {spawnSync} from 'node:child_process'
+import path from 'node:path'
 import {expect} from 'chai'
-import {makeProject, runCli} from '../support/cli.js'
+import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
 
 const plainPlugin = (name: string, extra = '') =>
   `export default {apiVersion: 1, name: '${name}', version: '2.0.0', conditions: [{name: '${name}_cond', paramsSchema: {type: 'object'}, evaluate: () => ({passed: true, expected: 1, actual: 1, message: 'ok'})}]${extra}}\n`
@@ -11,11 +14,37 @@ describe('ghx-bench plugins (CLI)', () => {
     const dir = await makeProject({'.ghxbenchrc.yml': 'plugins: [./local/mine.js]\n', 'local/mine.js': plainPlugin('mine')})
     const result = await runCli(['plugins', '--json'], {cwd: dir})
     expect(result.code, result.stderr).to.equal(0)
-    const {plugins} = JSON.parse(result.stdout) as {plugins: Array<{name: string; version: string; source: string; conditions: string[]; resolved: string}>}
-    expect(plugins.map((p) => p.name)).to.deep.equal(['conditions-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'provider-opencode', 'mine'])
-    expect(plugins[6]).to.deep.include({version: '2.0.0', source: 'path', conditions: ['mine_cond'], resolved: 'local/mine.js'})
+    const {plugins} = JSON.parse(result.stdout) as {plugins: Array<{name: string; version: string; source: string; conditions: string[]; readTasks: string[]; resolved: string}>}
+    expect(plugins.map((p) => p.name)).to.deep.equal(['conditions-core', 'read-tasks-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'provider-opencode', 'mine'])
+    expect(plugins[7]).to.deep.include({version: '2.0.0', source: 'path', conditions: ['mine_cond'], readTasks: [], resolved: 'local/mine.js'})
+    expect(plugins[1]!.readTasks).to.include.members(['issue.view', 'pr.threads.list'])
     const text = await runCli(['plugins'], {cwd: dir})
     expect(text.stdout).to.include('mine@2.0.0 (path: local/mine.js)\n  conditions: mine_cond')
+    expect(text.stdout).to.match(/read-tasks-core@1\.0\.0 \(built-in: read-tasks-core\)\n {2}read tasks: repo\.view, /)
+  })
+
+  it('from source, the built-ins’ `ghx-bench` and `ghx-bench/plugin-kit` are the core’s own source modules: nothing of dist/ loads', () => {
+    // Every module the process resolves, recorded by a resolve hook; the plugins loaded as the CLI loads them.
+    const hook = `data:text/javascript,${encodeURIComponent('let port\nexport function initialize(data) { port = data.port }\nexport async function resolve(s, c, next) { const r = await next(s, c); port.postMessage(r.url); return r }')}`
+    const script = [
+      "import {register} from 'node:module'",
+      "import {MessageChannel} from 'node:worker_threads'",
+      'const {port1, port2} = new MessageChannel()',
+      'const urls = []',
+      'port1.on("message", (url) => urls.push(url)); port1.unref()',
+      `register(${JSON.stringify(hook)}, {data: {port: port2}, transferList: [port2]})`,
+      `const {loadPlugins} = await import(${JSON.stringify(path.join(PROJECT_ROOT, 'src/plugins/loader.ts'))})`,
+      `const registry = await loadPlugins({fromDir: ${JSON.stringify(PROJECT_ROOT)}, plugins: [], origin: 'test'})`,
+      'await new Promise((resolve) => setTimeout(resolve, 200))',
+      'console.log(JSON.stringify({modes: registry.modeNames(), urls}))',
+    ].join('\n')
+    const result = spawnSync(process.execPath, ['--conditions=ghx-bench-source', '--import', 'tsx', '--input-type=module', '-e', script], {cwd: PROJECT_ROOT, encoding: 'utf8'})
+    expect(result.status, result.stderr).to.equal(0)
+    const {modes, urls} = JSON.parse(result.stdout) as {modes: string[]; urls: string[]}
+    expect(modes).to.deep.equal(['agent_direct', 'ghx', 'mcp'])
+    const own = urls.filter((url) => url.startsWith(`file://${PROJECT_ROOT}`) && !url.includes('/node_modules/'))
+    expect(own).to.include.members([`file://${PROJECT_ROOT}src/index.ts`, `file://${PROJECT_ROOT}src/plugin-kit/index.ts`, `file://${PROJECT_ROOT}plugins/mode-ghx/index.ts`])
+    expect(own.filter((url) => url.includes('/dist/'))).to.deep.equal([])
   })
 
   it('loads a named export of an installed package (package:export) and a factory export with options', async () => {

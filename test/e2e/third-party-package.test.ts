@@ -2,7 +2,7 @@
 // fresh project, named in .ghxbenchrc.yml, and used by a suite and a scenario that the installed CLI
 // validates.
 import {execFile} from 'node:child_process'
-import {mkdir, mkdtemp, symlink, writeFile} from 'node:fs/promises'
+import {copyFile, mkdir, mkdtemp, symlink, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
@@ -108,6 +108,14 @@ describe('a third-party plugin from npm (CLI)', function () {
     expect(out.tools).to.deep.equal(['github_api_get'])
     expect(out.result.ok).to.equal(true)
     expect(JSON.parse(out.result.output)).to.deep.equal({path: '/api/v3/repos/o/r/issues/1', auth: 'token t0k', method: 'GET'})
+  })
+
+  it('its own tests pass with the plugin kit of the installed ghx-bench (testCondition, testMode)', async () => {
+    // The example's test file, run as its author runs it (node --test), where both packages are installed.
+    await copyFile(path.join(PROJECT_ROOT, 'examples', 'ghx-bench-plugin-example', 'test.js'), path.join(project, 'example.test.js'))
+    const {stdout} = await run(process.execPath, ['--test', 'example.test.js'], {cwd: project})
+    expect(stdout).to.match(/^# pass 2$/m)
+    expect(stdout).to.match(/^# fail 0$/m)
   })
 
   it('validate refuses mode options that fail the plugin’s optionsSchema, at the option’s file:line:col', async () => {

@@ -1,16 +1,18 @@
 import {expect} from 'chai'
-import type {AtomicScenario} from '../../src/schemas/scenario.js'
+import {scenarioSchema, type AtomicScenario} from '../../src/schemas/scenario.js'
+import {applyDefaults} from '../../src/shared/schema-validator.js'
 import {checkAssertions, extractEnvelope} from '../../src/verify/assertions.js'
 
+/** A scenario as the catalogue reads it: with the schema's defaults (require_tool_calls, min_tool_calls 1). */
 function scenario(assertions: Partial<AtomicScenario['assertions']> = {}): AtomicScenario {
-  return {
+  return applyDefaults(scenarioSchema, {
     type: 'atomic',
     id: 'pr-view-001',
     name: 'view',
     task: 'pr.view',
     input: {},
     assertions: {expected_outcome: 'success', required_data_fields: ['number', 'title'], data_type: 'object', min_tool_calls: 1, max_tool_calls: 3, ...assertions},
-  }
+  }) as AtomicScenario
 }
 
 // Real ghx 0.8.0 prints exactly this shape (no error, no meta) for `ghx run`.

@@ -18,29 +18,8 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   }
 
   async run(): Promise<void> {
-    const {serveSandbox, ghExports} = await import('../../emulator/serve.js')
-    const {mkdtemp} = await import('node:fs/promises')
-    const {tmpdir} = await import('node:os')
-    const path = await import('node:path')
-    const served = await serveSandbox({port: this.flags.port, repos: this.flags.repo, statePath: this.flags.state})
-    const {sandbox} = served
-    const env = sandbox.ghEnv(await mkdtemp(path.join(tmpdir(), 'ghx-bench-gh-')))
-    let manifestFile: string | null = null
-    if (this.flags.seed) {
-      const {seedServedSandbox} = await import('../../seeding/service.js')
-      manifestFile = await seedServedSandbox(await this.loadBenchConfig(), sandbox)
-    }
-    const info = {
-      url: sandbox.url,
-      graphql: `${sandbox.url}/graphql`,
-      token: sandbox.token,
-      reviewer_token: sandbox.reviewerToken,
-      repos: Object.keys(sandbox.store.state.repos),
-      state: served.statePath ?? null,
-      state_loaded: served.loaded,
-      manifest: manifestFile,
-      gh_env: env,
-    }
+    const {serveProjectSandbox} = await import('../../app/sandbox.js')
+    const {stop, exports, ...info} = await serveProjectSandbox({...this.project(), port: this.flags.port, repos: this.flags.repo, statePath: this.flags.state, seed: this.flags.seed})
     // One line of JSON while the server keeps running (this.log is silent under --json).
     if (this.jsonEnabled()) ux.stdout(JSON.stringify(info))
     else {
@@ -49,14 +28,14 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       this.log(`token (ghx-bench-agent): ${info.token}`)
       this.log(`token (ghx-bench-reviewer): ${info.reviewer_token}`)
       this.log(`Octokit: new Octokit({baseUrl: '${info.url}', auth: '${info.token}'})`)
-      this.log(`gh: paste these lines, then e.g. gh issue list -R ${info.repos[0] ?? 'owner/repo'}\n${ghExports(env)}`)
-      if (manifestFile) this.log(`fixtures: seeded, manifest ${manifestFile}`)
-      this.log(served.statePath ? `state: ${served.loaded ? 'loaded from' : 'new,'} ${served.statePath}; saved there on Ctrl-C` : 'state: in memory only (--state FILE keeps it)')
+      this.log(`gh: paste these lines, then e.g. gh issue list -R ${info.repos[0] ?? 'owner/repo'}\n${exports}`)
+      if (info.manifest) this.log(`fixtures: seeded, manifest ${info.manifest}`)
+      this.log(info.state ? `state: ${info.state_loaded ? 'loaded from' : 'new,'} ${info.state}; saved there on Ctrl-C` : 'state: in memory only (--state FILE keeps it)')
     }
     await new Promise<void>((resolve) => {
-      const stop = () => void served.stop().then(resolve)
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
+      const stopping = () => void stop().then(resolve)
+      process.once('SIGINT', stopping)
+      process.once('SIGTERM', stopping)
     })
   }
 }

@@ -2,7 +2,7 @@
 import {Writable} from 'node:stream'
 import {setTimeout as sleep} from 'node:timers/promises'
 import {expect} from 'chai'
-import {activeLines, activeRoom, formatDuration, modeLine, ProgressView} from '../../src/runner/progress.js'
+import {activeLines, activeRoom, formatDuration, modeLine, ProgressView} from '../../src/cli/progress.js'
 import type {SuiteEvent} from '../../src/runner/run-suite.js'
 
 const started = (perMode: Record<string, number>): SuiteEvent => ({

@@ -14,7 +14,7 @@
  * whatever is still live, and finishing twice (or after Ctrl-C) is harmless.
  */
 import {DefaultRenderer, Listr, ListrLogger, ProcessOutput} from 'listr2'
-import type {SuiteEvent} from './run-suite.js'
+import type {SuiteEvent} from '../runner/run-suite.js'
 
 export type ProgressStyle = 'tty' | 'plain' | 'json' | 'silent'
 

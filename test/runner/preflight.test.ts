@@ -1,5 +1,5 @@
 import {expect} from 'chai'
-import {unmetRequirement} from '../../src/runner/run-suite.js'
+import {unmetRequirement} from '../../src/runner/preflight.js'
 
 describe('scenario tool requirements (requires.<mode>.tools)', () => {
   const requirement = {tools: {gh: '2.50.0'}, reason: 'pr.checks.list runs `gh pr checks --json`'}

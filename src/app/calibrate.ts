@@ -7,12 +7,14 @@
 import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
-import type {LoadedConfig} from '../config/load-config.js'
+import type {Project} from '../catalogue/project.js'
 import type {Row} from '../results/row-schema.js'
 import {readRows} from '../results/sources.js'
-import type {Suite} from '../schemas/suite.js'
-import type {MutationReport} from './mutation.js'
-import {prepareSuite, runSuite, type SuiteEvent} from './run-suite.js'
+import type {MutationReport} from '../runner/mutation.js'
+import {runSuite, type SuiteEvent} from '../runner/run-suite.js'
+import {selectSuite} from '../runner/select-suite.js'
+import type {SuiteInput} from '../schemas/suite.js'
+import {openProject, type ProjectOptions} from './project.js'
 
 export interface CalibrationEntry {
   scenario_id: string
@@ -33,10 +35,10 @@ export interface CalibrationReport {
   mutation: {mode: string | null; reports: MutationReport[]; weak: MutationReport[]; skipped: string | null}
 }
 
-export interface CalibrateOptions {
-  cwd?: string
+export interface CalibrateOptions extends ProjectOptions {
   scenarios?: string[]
   modes?: string[]
+  /** Runs at once (the calibration suite's own: 4). */
   concurrency?: number
   /** How long checkpoints are polled per run (noop runs always use all of it). */
   checkpointMs?: number
@@ -44,11 +46,22 @@ export interface CalibrateOptions {
   onEvent?: (event: SuiteEvent, phase: 'oracle' | 'noop' | 'mutation') => void
 }
 
-export async function calibrate(config: LoadedConfig, options: CalibrateOptions = {}): Promise<CalibrationReport> {
-  const cwd = options.cwd ?? process.cwd()
-  // Load the catalogue through an all-scenarios suite to find which scenario has a plan for which mode.
-  const probe: Suite = {name: 'calibration', scenarios: {ids: ['*']}, modes: ['agent_direct']}
-  const {catalogue, registry} = await prepareSuite(config, {suite: {value: probe, origin: '(calibration)'}, cwd})
+/** The calibration suite's settings: one repetition, four runs at once, one retry, a short checkpoint budget. */
+const CALIBRATION_SUITE = {repetitions: 1, concurrency: 4, infra_retries: 1, timeouts: {checkpoint_ms: 2000}} as const
+
+export async function calibrate(options: CalibrateOptions = {}): Promise<CalibrationReport> {
+  // The rows of the three passes are scratch: read back here, then removed.
+  const resultsDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-calibrate-'))
+  try {
+    return await calibrateIn(await openProject({...options, overrides: {...options.overrides, results_dir: resultsDir}}), options)
+  } finally {
+    await rm(resultsDir, {recursive: true, force: true})
+  }
+}
+
+async function calibrateIn(project: Project, options: CalibrateOptions): Promise<CalibrationReport> {
+  const {catalogue, registry} = project
+  // Which scenario has a plan for which mode.
   const pairs: Array<{scenario_id: string; mode: string}> = []
   for (const [id, spec] of catalogue.scenarios) {
     if (options.scenarios?.length && !options.scenarios.includes(id)) continue
@@ -59,37 +72,25 @@ export async function calibrate(config: LoadedConfig, options: CalibrateOptions 
   }
   const modes = [...new Set(pairs.map((p) => p.mode))].filter((m) => registry.mode(m)).sort()
   const scenarioIds = [...new Set(pairs.map((p) => p.scenario_id))].sort()
-  const resultsDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-calibrate-'))
   const rows = new Map<string, Row>()
-  let mutation: CalibrationReport['mutation']
   let unavailable: Array<{mode: string; reason: string}> = []
   let notApplicable: Array<{scenario_id: string; mode: string; reason: string}> = []
-  try {
-    if (modes.length > 0 && scenarioIds.length > 0) {
-      const suite: Suite = {
-        name: 'calibration',
-        scenarios: {ids: scenarioIds},
-        modes,
-        repetitions: 1,
-        concurrency: options.concurrency ?? 4,
-        infra_retries: 1,
-        timeouts: {checkpoint_ms: options.checkpointMs ?? 2000},
-      }
-      for (const model of ['oracle', 'noop'] as const) {
-        const summary = await runSuite(config, {suite: {value: suite, origin: '(calibration)'}, cwd, model, resultsDir, runId: model}, (event) => options.onEvent?.(event, model))
-        unavailable = summary.unavailable
-        notApplicable = summary.not_applicable
-        for await (const row of readRows([summary.results_file], () => {}, cwd)) rows.set(`${model}/${row.scenario_id}/${row.mode}`, row)
-      }
+  const timeouts = {checkpoint_ms: options.checkpointMs ?? CALIBRATION_SUITE.timeouts.checkpoint_ms}
+  if (modes.length > 0 && scenarioIds.length > 0) {
+    for (const model of ['oracle', 'noop'] as const) {
+      const suite: SuiteInput = {name: 'calibration', scenarios: {ids: scenarioIds}, modes, model, ...CALIBRATION_SUITE, timeouts}
+      const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}, concurrency: options.concurrency})
+      const summary = await runSuite(selected, {runId: model}, (event) => options.onEvent?.(event, model))
+      unavailable = summary.unavailable
+      notApplicable = summary.not_applicable
+      for await (const row of readRows([summary.results_file], () => {}, project.cwd)) rows.set(`${model}/${row.scenario_id}/${row.mode}`, row)
     }
-    mutation = await mutationPass(config, catalogue, pairs, rows, cwd, resultsDir, options, unavailable)
-  } finally {
-    await rm(resultsDir, {recursive: true, force: true})
   }
-  const verdictOf = (row: Row | undefined) => (row ? {success: row.success, error: row.error ? `${row.error.type}: ${row.error.message}` : null} : null)
+  const mutation = await mutationPass(project, pairs, rows, timeouts, options, unavailable)
+  const outcomeOf = (row: Row | undefined) => (row ? {success: row.success, error: row.error ? `${row.error.type}: ${row.error.message}` : null} : null)
   const entries = pairs.map(({scenario_id, mode}): CalibrationEntry => {
-    const oracle = verdictOf(rows.get(`oracle/${scenario_id}/${mode}`))
-    const noop = verdictOf(rows.get(`noop/${scenario_id}/${mode}`))
+    const oracle = outcomeOf(rows.get(`oracle/${scenario_id}/${mode}`))
+    const noop = outcomeOf(rows.get(`noop/${scenario_id}/${mode}`))
     if (!registry.mode(mode)) return {scenario_id, mode, status: 'not_run', oracle, noop, reason: `no plugin provides mode ${mode}`}
     const missing = unavailable.find((u) => u.mode === mode)
     if (missing) return {scenario_id, mode, status: 'not_run', oracle, noop, reason: missing.reason}
@@ -111,25 +112,23 @@ export async function calibrate(config: LoadedConfig, options: CalibrateOptions 
  * same in every mode. agent_direct is preferred (the baseline every scenario has a plan for).
  */
 async function mutationPass(
-  config: LoadedConfig,
-  catalogue: Awaited<ReturnType<typeof prepareSuite>>['catalogue'],
+  project: Project,
   pairs: Array<{scenario_id: string; mode: string}>,
   rows: Map<string, Row>,
-  cwd: string,
-  resultsDir: string,
+  timeouts: {checkpoint_ms: number},
   options: CalibrateOptions,
   unavailable: Array<{mode: string; reason: string}>,
 ): Promise<CalibrationReport['mutation']> {
-  if (config.values.target !== 'sandbox') return {mode: null, reports: [], weak: [], skipped: 'mutation testing restores the sandbox between perturbations: it runs on the sandbox target only'}
-  const passed = pairs.filter((p) => catalogue.scenarios.get(p.scenario_id)?.value.type === 'workflow' && rows.get(`oracle/${p.scenario_id}/${p.mode}`)?.success)
+  if (project.config.values.target !== 'sandbox') return {mode: null, reports: [], weak: [], skipped: 'mutation testing restores the sandbox between perturbations: it runs on the sandbox target only'}
+  const passed = pairs.filter((p) => project.catalogue.scenarios.get(p.scenario_id)?.value.type === 'workflow' && rows.get(`oracle/${p.scenario_id}/${p.mode}`)?.success)
   const available = [...new Set(passed.map((p) => p.mode))].filter((m) => !unavailable.some((u) => u.mode === m))
   const mode = available.includes('agent_direct') ? 'agent_direct' : available.sort()[0]
   const scenarioIds = [...new Set(passed.filter((p) => p.mode === mode).map((p) => p.scenario_id))].sort()
   if (!mode || scenarioIds.length === 0) return {mode: null, reports: [], weak: [], skipped: 'no workflow scenario passed under the oracle'}
   const reports: MutationReport[] = []
-  const suite: Suite = {name: 'calibration-mutation', scenarios: {ids: scenarioIds}, modes: [mode], repetitions: 1, concurrency: 1, infra_retries: 1, timeouts: {checkpoint_ms: options.checkpointMs ?? 2000}}
-  await runSuite(config, {suite: {value: suite, origin: '(calibration)'}, cwd, model: 'oracle', resultsDir, runId: 'mutation', onMutation: (report) => reports.push(report)}, (event) =>
-    options.onEvent?.(event, 'mutation'),
-  )
+  // One at a time: each perturbation restores the sandbox's whole state.
+  const suite: SuiteInput = {name: 'calibration-mutation', scenarios: {ids: scenarioIds}, modes: [mode], model: 'oracle', ...CALIBRATION_SUITE, concurrency: 1, timeouts}
+  const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}})
+  await runSuite(selected, {runId: 'mutation', onMutation: (report) => reports.push(report)}, (event) => options.onEvent?.(event, 'mutation'))
   return {mode, reports, weak: [], skipped: null}
 }

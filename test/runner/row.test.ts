@@ -1,5 +1,5 @@
 import {expect} from 'chai'
-import {priceOf, tokensOf} from '../../src/runner/execute-run.js'
+import {priceOf, tokensOf} from '../../src/runner/row.js'
 
 describe('run figures', () => {
   it('active tokens are total minus cache reads', () => {

@@ -1,0 +1,67 @@
+/**
+ * `ghx-bench fixtures seed|status|reset|cleanup`. The fixture repository, the manifest and the seed id
+ * are configuration (fixtures.repo, fixtures.manifest, fixtures.seed_id): --repo, --manifest and
+ * --seed-id set them as flags; status, reset and cleanup work on the seeding a manifest records (its
+ * repository and seed id), unless a flag says otherwise.
+ */
+import path from 'node:path'
+import {selectScenarios} from '../catalogue/catalogue.js'
+import type {Project} from '../catalogue/project.js'
+import type {FixtureKind} from '../schemas/scenario.js'
+import type {CleanupReport} from '../seeding/index.js'
+import type {Manifest} from '../seeding/manifest.js'
+import {cleanupManifest, manifestStatus, resetManifest, seedManifest} from '../seeding/service.js'
+import {BadInputError} from '../shared/diagnostics.js'
+import {displayPath} from '../shared/source-document.js'
+import {openConfig, openProject, type ProjectOptions} from './project.js'
+
+export type {CleanupReport} from '../seeding/index.js'
+export type {Manifest} from '../seeding/manifest.js'
+export type {FixtureKind} from '../schemas/scenario.js'
+
+export interface SeedResult {
+  manifest: Manifest
+  /** The manifest file, as the user named it (relative to the working folder). */
+  file: string
+}
+
+/** Seeds what a suite's scenarios require (the whole catalogue's without one) and writes the manifest. */
+export async function seedProjectFixtures(options: ProjectOptions & {suitePath?: string}): Promise<SeedResult> {
+  const cwd = options.cwd ?? process.cwd()
+  const project = await openProject({...options, extraFiles: options.suitePath ? [options.suitePath] : []})
+  const {manifest, file} = await seedManifest(project.config, requiredKinds(project, options.suitePath))
+  return {manifest, file: displayPath(file, cwd)}
+}
+
+export interface FixtureStatus {
+  ok: boolean
+  kinds: Array<{kind: string; problems: string[]}>
+}
+
+export async function fixtureStatus(options: ProjectOptions): Promise<FixtureStatus> {
+  const kinds = await manifestStatus(await openConfig(options))
+  return {ok: kinds.every((k) => k.problems.length === 0), kinds}
+}
+
+/** Resets the manifest's resources (or `kinds`) to their seeded state; returns the manifest, updated. */
+export async function resetProjectFixtures(options: ProjectOptions & {kinds?: string[]}): Promise<Manifest> {
+  return resetManifest(await openConfig(options), options.kinds as FixtureKind[] | undefined)
+}
+
+export async function cleanupProjectFixtures(options: ProjectOptions & {all?: boolean}): Promise<CleanupReport> {
+  return cleanupManifest(await openConfig(options), options.all ?? false)
+}
+
+/** The kinds the selected scenarios require: a suite's (named by its file), or the whole catalogue's. */
+export function requiredKinds(project: Project, suitePath?: string): FixtureKind[] {
+  const {catalogue, cwd} = project
+  let ids = [...catalogue.scenarios.keys()]
+  if (suitePath) {
+    const suite = [...catalogue.suites.values()].find((s) => s.absolutePath === path.resolve(cwd, suitePath))
+    if (!suite) throw new BadInputError([{file: suitePath, code: 'io', message: 'not a suite'}])
+    ids = selectScenarios(suite.value, catalogue)
+  }
+  const kinds = new Set<FixtureKind>()
+  for (const id of ids) for (const kind of catalogue.scenarios.get(id)?.value.fixture?.requires ?? []) kinds.add(kind)
+  return [...kinds]
+}

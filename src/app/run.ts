@@ -1,0 +1,44 @@
+/**
+ * `ghx-bench run SUITE`: open the project with the suite, select it (flags applied), run it
+ * (src/runner/run-suite.ts), then report and, when the suite names a profile, gate (judge.ts).
+ */
+import {existsSync} from 'node:fs'
+import path from 'node:path'
+import {runSuite, type RunOptions, type RunSummary, type SuiteEvent} from '../runner/run-suite.js'
+import {selectSuite, type SelectedSuite, type SuiteSelection} from '../runner/select-suite.js'
+import {BadInputError} from '../shared/diagnostics.js'
+import {displayPath} from '../shared/source-document.js'
+import {judgeRun, type Judgement} from './judge.js'
+import {openProject, type ProjectOptions} from './project.js'
+
+export type {RunSummary, SuiteEvent} from '../runner/run-suite.js'
+export type {Judgement} from './judge.js'
+
+export interface RunSuiteOptions extends ProjectOptions, Omit<SuiteSelection, 'suite'>, RunOptions {
+  suitePath: string
+  /** Record rows only: no report, no gate. */
+  noReport?: boolean
+}
+
+export interface RunResult {
+  summary: RunSummary
+  /** The report and the gate; null after a dry run, an interruption, or with noReport. */
+  judgement: Judgement | null
+}
+
+/** The project opened with the suite's file, and the suite selected (flags applied). */
+export async function openSuite(options: RunSuiteOptions): Promise<SelectedSuite> {
+  const cwd = options.cwd ?? process.cwd()
+  const suiteFile = path.resolve(cwd, options.suitePath)
+  if (!existsSync(suiteFile)) throw new BadInputError([{file: displayPath(suiteFile, cwd), code: 'io', message: 'no such suite file'}])
+  const project = await openProject({...options, extraFiles: [suiteFile]})
+  return selectSuite(project, options)
+}
+
+export async function runProjectSuite(options: RunSuiteOptions, onEvent?: (event: SuiteEvent) => void): Promise<RunResult> {
+  const cwd = options.cwd ?? process.cwd()
+  const selected = await openSuite(options)
+  const summary = await runSuite(selected, options, onEvent)
+  const judgement = options.dryRun || summary.interrupted || options.noReport ? null : await judgeRun(selected.config, summary, cwd)
+  return {summary, judgement}
+}

@@ -1,0 +1,69 @@
+/**
+ * Before the first run: which of the suite's modes can run here (each asked once, with the access a
+ * run would get), and which scenario x mode pairs are not applicable (the scenario says the mode
+ * cannot solve it, or its plan needs newer tools than the mode reports). Neither is ever a failure.
+ */
+import {mkdtemp, rm} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
+import type {Availability} from '../plugins/api.js'
+import type {PluginRegistry} from '../plugins/registry.js'
+import type {Scenario} from '../schemas/scenario.js'
+import type {PluginRef} from '../schemas/suite.js'
+import {refName, refOptions} from './select-suite.js'
+import type {SuiteContext} from './suite-context.js'
+import type {RunTarget} from './target.js'
+
+export interface Preflight {
+  modes: SuiteContext['modes']
+  unavailable: Array<{mode: string; reason: string}>
+}
+
+export async function preflightModes(refs: readonly PluginRef[], registry: PluginRegistry, target: RunTarget): Promise<Preflight> {
+  const modes: SuiteContext['modes'] = new Map()
+  const unavailable: Preflight['unavailable'] = []
+  const preflightDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-preflight-'))
+  try {
+    const access = target.agentAccess(preflightDir)
+    for (const ref of refs) {
+      const mode = registry.mode(refName(ref))!
+      const context = {options: refOptions(ref), github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir: preflightDir}
+      const availability: Availability = await mode.available(context).catch((error: Error) => ({available: false, reason: error.message}))
+      if (availability.available) modes.set(mode.name, {mode, options: refOptions(ref), ...(availability.tools ? {tools: availability.tools} : {})})
+      else unavailable.push({mode: mode.name, reason: availability.reason ?? 'not available'})
+    }
+    access.release()
+  } finally {
+    await rm(preflightDir, {recursive: true, force: true})
+  }
+  return {modes, unavailable}
+}
+
+/**
+ * Scenario x mode pairs left out: the scenario's `not_applicable` for the mode, or its `requires`
+ * against the tool versions the mode reported (gh 2.23 has no `gh pr checks --json`).
+ */
+export function notApplicablePairs(scenarios: readonly Scenario[], modes: SuiteContext['modes']): Array<{scenario_id: string; mode: string; reason: string}> {
+  return scenarios.flatMap((s) =>
+    [...modes.keys()].flatMap((mode) => {
+      const reason = s.not_applicable?.[mode] ?? unmetRequirement(s.requires?.[mode], modes.get(mode)!.tools)
+      return reason ? [{scenario_id: s.id, mode, reason}] : []
+    }),
+  )
+}
+
+/** Why the tools a mode reported fall short of a scenario's requirement (null when they meet it, or nothing is required). */
+export function unmetRequirement(requirement: {tools: Record<string, string>; reason: string} | undefined, tools: Record<string, string> | undefined): string | null {
+  if (!requirement) return null
+  const short = Object.entries(requirement.tools).filter(([tool, needed]) => !tools?.[tool] || compareVersions(tools[tool], needed) < 0)
+  if (short.length === 0) return null
+  return `needs ${short.map(([tool, needed]) => `${tool} >= ${needed} (here: ${tools?.[tool] ?? 'unknown'})`).join(', ')}: ${requirement.reason}`
+}
+
+/** Compares dotted numeric versions (2.23.0 < 2.50.0); a pre-release suffix is ignored. */
+function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split(/[^\d.]/, 1)[0]!.split('.').map(Number)
+  const [x, y] = [parts(a), parts(b)]
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0)
+  return 0
+}

@@ -1,0 +1,33 @@
+/**
+ * An attempt's fixtures: reset to the seeded state (and read back against the seeded digests), or
+ * fresh resources for what GitHub cannot undo (a merge, a submitted review). What a reset replaced (a
+ * rerun cannot be undone: a fresh run is dispatched) goes into the suite's manifest for later runs.
+ */
+import {randomBytes} from 'node:crypto'
+import {assertFixturesAsSeeded, resetFixtures, seedForIteration} from '../seeding/index.js'
+import type {Manifest} from '../seeding/manifest.js'
+import type {Scenario} from '../schemas/scenario.js'
+import type {PlannedRun} from './plan.js'
+import type {SuiteContext} from './suite-context.js'
+
+/** The manifest this attempt binds against; throws when the fixtures could not be made ready. */
+export async function prepareRunFixtures(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attemptNo: number): Promise<Manifest> {
+  const kinds = scenario.fixture?.requires ?? []
+  const {ctx: fixtureCtx, options} = ctx.target.fixtures
+  if (scenario.fixture?.seed_per_iteration) {
+    // Fresh resources get names of their own, so no two runs (nor two invocations) share one.
+    const suffix = `-i${run.iteration}a${attemptNo}-${randomBytes(3).toString('hex')}`
+    return seedForIteration(fixtureCtx, ctx.fixtures.manifest, kinds, {...options, suffix})
+  }
+  if (!scenario.fixture?.reseed_per_iteration || kinds.length === 0) return ctx.fixtures.manifest
+  const manifest = await resetFixtures(fixtureCtx, ctx.fixtures.manifest, kinds, options)
+  ctx.fixtures.update(manifest, kinds)
+  // Each reset resource is read back and compared with its seeded digest: what the reset missed fails
+  // this run as a fixture error naming it, instead of leaking into the next run or mode. Always on the
+  // sandbox (local reads); on live GitHub, where it costs about ten reads per resource and run, only
+  // with GHX_BENCH_VERIFY_FIXTURES=1 (`ghx-bench fixtures status` checks the same digests on demand).
+  if (ctx.target.fixtures.kind === 'sandbox' || /^(1|true|yes)$/i.test(process.env.GHX_BENCH_VERIFY_FIXTURES ?? '')) {
+    await assertFixturesAsSeeded(fixtureCtx, manifest, kinds)
+  }
+  return manifest
+}

@@ -1,0 +1,95 @@
+/**
+ * Which suite runs, and how: a suite file of the catalogue (or one named by path) or a suite built in
+ * memory (calibration); its scenarios (its selection, or --set/--scenario); its modes (all, or
+ * --mode); --repetitions/--concurrency/--seed over its own; and the configuration as this suite sees
+ * it: its target, model, provider, endpoint, fixtures and gate as a layer of the configuration, under
+ * the flags (src/config/load-config.ts).
+ */
+import path from 'node:path'
+import {withLayer, type LoadedConfig} from '../config/load-config.js'
+import type {ConfigFile} from '../config/schema.js'
+import {selectScenarios, setMembers, unknownModeMessage} from '../catalogue/catalogue.js'
+import type {Project} from '../catalogue/project.js'
+import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
+import {applyDefaults} from '../shared/schema-validator.js'
+import {displayPath} from '../shared/source-document.js'
+import type {Scenario} from '../schemas/scenario.js'
+import {suiteSchema, type PluginRef, type Suite, type SuiteInput} from '../schemas/suite.js'
+
+export interface SuiteSelection {
+  /** The suite's file (relative to the project's working folder); or `suite`, built in memory and named by `origin`. */
+  suitePath?: string
+  suite?: {value: SuiteInput; origin: string}
+  modes?: string[]
+  scenarios?: string[]
+  set?: string
+  /** Flags over the suite's own settings. */
+  repetitions?: number
+  concurrency?: number
+  seed?: number
+}
+
+export interface SelectedSuite extends Project {
+  /** The project's configuration with this suite's settings as a layer under the flags. */
+  config: LoadedConfig
+  /** The suite with its defaults and the flags applied. */
+  suite: Suite
+  /** The suite's file for messages (file:line:col where there is a document). */
+  origin: string
+  scenarios: Scenario[]
+  /** The scenario set rows record: --set, or the suite's; none when --scenario picked the scenarios. */
+  scenarioSet: string | null
+}
+
+export const refName = (ref: PluginRef): string => (typeof ref === 'string' ? ref : ref.name)
+export const refOptions = (ref: PluginRef | undefined): Record<string, unknown> => (ref && typeof ref === 'object' ? (ref.options ?? {}) : {})
+
+/** The suite's file among the catalogue's suites; a suite file outside suites_dir is loaded by opening the project with it. */
+export function selectSuite(project: Project, selection: SuiteSelection): SelectedSuite {
+  const {catalogue, registry, cwd} = project
+  const suiteFile = selection.suitePath ? path.resolve(cwd, selection.suitePath) : undefined
+  const spec = suiteFile ? [...catalogue.suites.values()].find((s) => s.absolutePath === suiteFile) : undefined
+  if (suiteFile && !spec) throw new BadInputError([{file: displayPath(suiteFile, cwd), code: 'io', message: 'not a suite (suites live in the suites folder or are named with kind: suite)'}])
+  const origin = suiteFile ? displayPath(suiteFile, cwd) : (selection.suite?.origin ?? '(suite)')
+  const given: Suite | undefined = spec?.value ?? (selection.suite ? (applyDefaults(suiteSchema, selection.suite.value) as Suite) : undefined)
+  if (!given) throw new BadInputError([{file: origin, code: 'io', message: 'no suite given'}])
+  const problem = (message: string): BadInputError => new BadInputError([{file: origin, code: 'unknown_reference', message}])
+  if (selection.set && !catalogue.sets.has(selection.set)) throw problem(`--set: unknown set "${selection.set}"`)
+  let ids = selection.set ? setMembers(catalogue, selection.set) : selectScenarios(given, catalogue)
+  if (selection.scenarios?.length) {
+    const unknown = selection.scenarios.filter((id) => !catalogue.scenarios.has(id))
+    if (unknown.length > 0) throw problem(`--scenario: unknown scenario ${unknown.join(', ')}`)
+    ids = selection.scenarios
+  }
+  const suite: Suite = {...given, ...definedOnly({repetitions: selection.repetitions, concurrency: selection.concurrency, seed: selection.seed})}
+  if (selection.modes?.length) {
+    const known = new Set(suite.modes.map(refName))
+    const unknown = selection.modes.filter((m) => !known.has(m))
+    if (unknown.length > 0) throw problem(`--mode: ${unknown.join(', ')} is not one of the suite's modes (${[...known].join(', ')})`)
+    suite.modes = suite.modes.filter((m) => selection.modes!.includes(refName(m)))
+  }
+  // A suite file's modes were checked with the catalogue, at their file:line:col; a suite built in memory is checked here.
+  const missing: Diagnostic[] = spec ? [] : suite.modes.map(refName).filter((name) => !registry.mode(name)).map((name) => ({file: origin, code: 'unknown_reference' as const, message: unknownModeMessage(name, registry)}))
+  if (missing.length > 0) throw new BadInputError(missing)
+  return {
+    ...project,
+    config: withLayer(project.config, 'suite', suiteSettings(suite)),
+    suite,
+    origin,
+    scenarios: ids.map((id) => catalogue.scenarios.get(id)!.value),
+    scenarioSet: selection.scenarios?.length ? null : (selection.set ?? suite.scenarios.set ?? null),
+  }
+}
+
+/**
+ * A suite's settings that are configuration keys. The repositories fixtures may write to are not
+ * among them: only the project decides that.
+ */
+function suiteSettings(suite: Suite): ConfigFile {
+  const {sandbox_repos: _projectOnly, ...fixtures} = suite.fixtures ?? {}
+  return {target: suite.target, model: suite.model, provider: suite.provider, endpoint: suite.endpoint, fixtures, gate: suite.gate}
+}
+
+function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>
+}

@@ -1,0 +1,55 @@
+/**
+ * A suite's fixtures: ensured before the first run (the manifest reused on live GitHub when it covers
+ * the kinds, else seeded: seeding is idempotent), held in one manifest the runs update as resets
+ * replace resources, locked per kind (runs that share a fixture never overlap), and after Ctrl-C reset,
+ * removed or kept as the config says.
+ */
+import {existsSync} from 'node:fs'
+import {rm} from 'node:fs/promises'
+import {cleanupFixtures, resetFixtures, seedFixtures, withDependencies} from '../seeding/index.js'
+import type {Manifest} from '../seeding/manifest.js'
+import {readManifest, writeManifest} from '../seeding/service.js'
+import type {FixtureKind, Scenario} from '../schemas/scenario.js'
+import type {SuiteContext} from './suite-context.js'
+import type {RunTarget} from './target.js'
+
+export async function ensureFixtures(target: RunTarget, manifestFile: string, scenarios: readonly Scenario[]): Promise<Manifest> {
+  const kinds = withDependencies(scenarios.flatMap((s) => s.fixture?.requires ?? []))
+  const existing = existsSync(manifestFile) ? await readManifest(manifestFile) : undefined
+  const {ctx: fixtureCtx, options} = target.fixtures
+  const usable = existing && existing.seed_id === fixtureCtx.seedId && existing.repo.full_name === `${fixtureCtx.owner}/${fixtureCtx.name}` ? existing : undefined
+  // Live GitHub: a manifest that covers the kinds is used as it is. The sandbox is always re-seeded,
+  // which is cheap and idempotent, because its saved state may be older than the manifest (a crash).
+  if (!target.sandbox && usable && kinds.every((k) => usable.resources[k])) return usable
+  // Seeding is idempotent: what exists is reused, what is missing is created.
+  const manifest = await seedFixtures(fixtureCtx, kinds, options, usable)
+  await writeManifest(manifestFile, manifest)
+  return manifest
+}
+
+/** The suite's manifest, shared by its runs: a reset that replaced a resource updates its kinds. */
+export function sharedManifest(manifest: Manifest): SuiteContext['fixtures'] {
+  return {
+    manifest,
+    update(next, kinds) {
+      const resources = {...this.manifest.resources}
+      for (const kind of withDependencies(kinds)) if (next.resources[kind]) resources[kind] = next.resources[kind]
+      this.manifest = {...this.manifest, resources}
+    },
+  }
+}
+
+/** Runs that share a fixture kind must not overlap: a reset in one would pull the floor from the other. */
+export function fixtureLocks(scenario: Scenario): string[] {
+  return withDependencies(scenario.fixture?.requires ?? [])
+}
+
+/** What Ctrl-C leaves behind: fixtures reset to their seeded state, removed, or kept as they are. */
+export async function afterInterrupt(policy: 'reset' | 'cleanup' | 'keep', target: RunTarget, manifest: Manifest, manifestFile: string): Promise<void> {
+  const {ctx, options} = target.fixtures
+  if (policy === 'reset') await resetFixtures(ctx, manifest, Object.keys(manifest.resources) as FixtureKind[], options)
+  if (policy === 'cleanup') {
+    await cleanupFixtures(ctx, {all: false})
+    await rm(manifestFile, {force: true})
+  }
+}

@@ -1,0 +1,36 @@
+/** Each attempt's trace: <results_dir>/<run id>/traces/<scenario>__<mode>__i<iteration>__a<attempt>.json, redacted. */
+import path from 'node:path'
+import {writeFileAtomic} from '../shared/atomic-write.js'
+import type {Scenario} from '../schemas/scenario.js'
+import type {Attempt} from './attempt.js'
+import type {PlannedRun} from './plan.js'
+import {renderPrompt} from './prompt.js'
+import type {SuiteContext} from './suite-context.js'
+
+function traceFileName(run: PlannedRun, attempt: number): string {
+  return `${run.scenario_id}__${run.mode}__i${run.iteration}__a${attempt}.json`
+}
+
+/** Writes the attempt's trace; returns its path relative to results_dir, as the row records it. */
+export async function writeTrace(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attempt: Attempt): Promise<string> {
+  const relative = path.join(ctx.runId, 'traces', traceFileName(run, attempt.record.attempt))
+  const file = path.join(ctx.resultsDir, relative)
+  const document = ctx.redact({
+    run_id: ctx.runId,
+    scenario_id: run.scenario_id,
+    mode: run.mode,
+    iteration: run.iteration,
+    attempt: attempt.record,
+    variables: attempt.variables,
+    prompt: attempt.variables ? renderPrompt(scenario, attempt.variables) : null,
+    stop_reason: attempt.trace?.stop_reason ?? null,
+    final_text: attempt.trace?.final_text ?? null,
+    turns: attempt.trace?.turns ?? [],
+    messages: attempt.trace?.messages ?? [],
+    assertion: attempt.assertion ?? null,
+    checkpoints: attempt.checkpoints,
+    timing: attempt.timing,
+  })
+  await writeFileAtomic(file, JSON.stringify(document, null, 2) + '\n')
+  return relative
+}
