@@ -14,7 +14,8 @@ import {loadConfig} from '../../src/config/load-config.js'
 import {writeHtmlReport} from '../../src/report/html.js'
 import {loadRows, produceReport} from '../../src/report/produce.js'
 import type {Row} from '../../src/results/row-schema.js'
-import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+import {makeProject, PROJECT_ROOT} from '../support/cli.js'
+import {runCliInProcess} from '../support/cli-in-process.js'
 import {makeRow} from '../support/rows.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -103,7 +104,8 @@ describe('HTML report in headless Chromium', function () {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     })
     dir = await makeProject({'.ghxbenchrc.yml': CONFIG, 'smoke-gated.yml': SUITE})
-    const result = await runCli(['run', 'smoke-gated.yml', '--run-id', 'smoke'], {cwd: dir, env: {CI: '1'}})
+    // The report is the subject, not how the run was started: the run in-process.
+    const result = await runCliInProcess(['run', 'smoke-gated.yml', '--run-id', 'smoke'], {cwd: dir, env: {CI: '1'}})
     html = path.join(dir, 'reports', 'smoke', 'summary.html')
     expect(result.stdout, result.stderr + result.stdout).to.include(`wrote ${html}`)
   })

@@ -1,12 +1,13 @@
 // `ghx-bench init` as a new user meets it: scaffold an empty folder, then run the commands it prints,
-// in order, with no GitHub token and no model key: all green on the embedded sandbox.
+// in order, with no GitHub token and no model key: all green on the embedded sandbox. The bin's smoke
+// for init, validate and run; init's refusals and choices in-process: test/commands/init.test.ts.
 import {existsSync} from 'node:fs'
-import {mkdir, mkdtemp, readFile, writeFile} from 'node:fs/promises'
+import {mkdtemp, readFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {expect} from 'chai'
 import {parse} from 'yaml'
-import {PROJECT_ROOT, runCli, type CliResult} from '../support/cli.js'
+import {runCli, type CliResult} from '../support/cli.js'
 import {offlineEnv} from '../support/packed.js'
 
 const emptyFolder = () => mkdtemp(path.join(tmpdir(), 'ghx-bench-init-'))
@@ -29,7 +30,6 @@ interface Workflow {
 
 describe('ghx-bench init (CLI)', function () {
   this.timeout(240_000)
-
   it('scaffolds an empty folder; the printed next commands then run green on the sandbox with no token', async () => {
     const root = await emptyFolder()
     const init = await cli(['init', 'bench'], root)
@@ -81,68 +81,5 @@ describe('ghx-bench init (CLI)', function () {
     // The gate compares ghx with agent_direct: with no ghx here it is skipped, with the reason, not failed.
     expect(run.stdout).to.match(/gate: skipped \(the gate compares agent_direct with ghx, and ghx: ghx not found/)
     expect(run.stdout).to.match(/wrote .*reports.*summary\.md/)
-  })
-
-  it('refuses to overwrite, naming every file already there, exits 2 and writes nothing; --force replaces them', async () => {
-    const dir = await emptyFolder()
-    await writeFile(path.join(dir, '.ghxbenchrc.yml'), 'model: mine\n')
-    await mkdir(path.join(dir, '.github', 'workflows'), {recursive: true})
-    await writeFile(path.join(dir, '.github', 'workflows', 'ghx-bench.yml'), 'name: mine\n')
-    const refused = await cli(['init'], dir)
-    expect(refused.code).to.equal(2)
-    expect(refused.stderr).to.include('.ghxbenchrc.yml error: already exists; init never overwrites')
-    expect(refused.stderr).to.include(`${path.join('.github', 'workflows', 'ghx-bench.yml')} error: already exists; init never overwrites`)
-    expect(refused.stderr).to.include('--force')
-    expect(await readFile(path.join(dir, '.ghxbenchrc.yml'), 'utf8')).to.equal('model: mine\n')
-    for (const file of ['suites/example.yml', '.gitignore']) expect(existsSync(path.join(dir, file)), file).to.equal(false)
-
-    const forced = await cli(['init', '--force'], dir)
-    expect(forced.code, forced.stderr).to.equal(0)
-    expect(forced.stdout).to.include('overwrote .ghxbenchrc.yml')
-    expect(forced.stdout).to.include(`overwrote ${path.join('.github', 'workflows', 'ghx-bench.yml')}`)
-    expect(forced.stdout).to.include('created suites/example.yml')
-    expect(await readFile(path.join(dir, '.ghxbenchrc.yml'), 'utf8')).to.match(/^target: sandbox$/m)
-  })
-
-  it('appends to an existing .gitignore, and puts the workflow at the root of the enclosing git repository', async () => {
-    const repo = await emptyFolder()
-    await mkdir(path.join(repo, '.git'))
-    await mkdir(path.join(repo, 'bench'))
-    await writeFile(path.join(repo, 'bench', '.gitignore'), 'node_modules\n/results/')
-    const init = await cli(['init', 'bench', '--action', 'my-org/ghx-bench@v1'], repo)
-    expect(init.code, init.stderr).to.equal(0)
-    expect(init.stdout).to.include(`updated ${path.join('bench', '.gitignore')}`)
-    expect(init.stdout).to.include(`created ${path.join('.github', 'workflows', 'ghx-bench.yml')}`)
-    // Kept as it was; only the lines it lacked were added (/results/ already covers results/).
-    expect(await readFile(path.join(repo, 'bench', '.gitignore'), 'utf8')).to.match(/^node_modules\n\/results\/\n\n# ghx-bench: .*\nreports\/\n\.ghx-bench\/\nfixtures\/latest\.json\n$/)
-    const workflow = parse(await readFile(path.join(repo, '.github', 'workflows', 'ghx-bench.yml'), 'utf8')) as Workflow
-    const bench = workflow.jobs.bench!.steps.find((step) => step.with?.suite)!
-    expect(bench.uses).to.equal('my-org/ghx-bench@v1')
-    expect(bench.with!['working-directory']).to.equal('bench')
-    expect(init.stdout).to.not.include('OWNER/ghx-bench')
-  })
-
-  it('rejects an --action that is not owner/repo@ref', async () => {
-    const dir = await emptyFolder()
-    const result = await cli(['init', '--action', 'ghx-bench'], dir)
-    expect(result.code).to.equal(2)
-    expect(result.stderr).to.include('--action error: expected owner/repo@ref (or a local ./path), got "ghx-bench"')
-    expect(existsSync(path.join(dir, '.ghxbenchrc.yml'))).to.equal(false)
-  })
-
-  it('validate --calibrate with nothing to calibrate warns and exits 1', async () => {
-    // The scenario the previous init scaffolded: a workflow with no reference plan.
-    const dir = await emptyFolder()
-    await writeFile(path.join(dir, '.ghxbenchrc.yml'), 'target: sandbox\nmodel: oracle\n')
-    await mkdir(path.join(dir, 'suites', 'scenarios'), {recursive: true})
-    const scenario = (await readFile(path.join(PROJECT_ROOT, 'templates', 'init', 'suites', 'scenarios', 'example-issue-triage-wf-001.yml'), 'utf8')).replace(/\nreference:[\s\S]*$/, '\n')
-    await writeFile(path.join(dir, 'suites', 'scenarios', 'example-issue-triage-wf-001.yml'), scenario)
-    const result = await cli(['validate', '--calibrate'], dir)
-    expect(result.code, result.stdout + result.stderr).to.equal(1)
-    expect(result.stdout).to.include('calibration: 0 calibrated, 0 mis-calibrated, 0 not run')
-    expect(result.stderr).to.include('warning: nothing to calibrate: no scenario has a reference plan')
-    const json = await cli(['validate', '--calibrate', '--json'], dir)
-    expect(json.code).to.equal(1)
-    expect((JSON.parse(json.stdout) as {warnings: string[]}).warnings).to.have.length(1)
   })
 })

@@ -1,4 +1,5 @@
-// What a user sees: `run` in a real pseudo-terminal (tmux, 160x45), in plain mode, and under --json.
+// What a user sees: `run` in a real pseudo-terminal (tmux, 160x45). Its output without a terminal (plain
+// lines, JSON lines): test/commands/run.test.ts.
 import {execFile, execFileSync} from 'node:child_process'
 import {existsSync, mkdtempSync, readdirSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -6,19 +7,10 @@ import path from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import {promisify} from 'node:util'
 import {expect} from 'chai'
-import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+import {makeProject, PROJECT_ROOT} from '../support/cli.js'
+import {sandboxConfig, SUITES} from '../support/sandbox-project.js'
 
 const run = promisify(execFile)
-const SUITES = path.join(PROJECT_ROOT, 'suites')
-const CONFIG = [
-  'target: sandbox',
-  'model: oracle',
-  `suites_dir: ${SUITES}`,
-  'results_dir: results',
-  'reports_dir: reports',
-  'fixtures: {repo: ghx-bench/sandbox, manifest: fixtures/latest.json, seed_id: e2e, sandbox_repos: [ghx-bench/sandbox]}',
-  '',
-].join('\n')
 
 function hasTmux(): boolean {
   try {
@@ -67,7 +59,7 @@ describe('ghx-bench run in a terminal (tmux)', function () {
   })
 
   it('shows the live per-mode lines mid-run, never crashes at the end, and prints the report and the gate', async () => {
-    const dir = await makeProject({'.ghxbenchrc.yml': CONFIG})
+    const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
     const entry = cliEntry()
     const command = `cd ${quote(dir)} && env -u CI NO_COLOR=1 ${quote(process.execPath)} ${quote(entry)} run ${quote(path.join(SUITES, 'smoke.yml'))} -m agent_direct -r 1; echo EXIT=$?; sleep 600`
     await tmux('new-session', '-d', '-s', 'main', '-x', '160', '-y', '45', command)
@@ -95,54 +87,5 @@ describe('ghx-bench run in a terminal (tmux)', function () {
     expect(all).to.match(/run \S+: 6 run\(s\) recorded in/)
     expect(all).to.match(/wrote .*summary\.md/)
     expect(all).to.match(/gate: skipped|verdict: (PASS|FAIL|INCONCLUSIVE)/)
-  })
-})
-
-describe('ghx-bench run output without a terminal', function () {
-  this.timeout(120_000)
-  let dir: string
-
-  before(async () => {
-    dir = await makeProject({'.ghxbenchrc.yml': CONFIG})
-  })
-
-  it('plain (CI): a line per finished run and a summary line per mode', async () => {
-    const result = await runCli(['run', path.join(SUITES, 'smoke.yml'), '-m', 'agent_direct', '-r', '1', '--run-id', 'plain'], {cwd: dir, env: {CI: '1'}})
-    expect(result.code, result.stderr).to.equal(0)
-    const runs = result.stdout.split('\n').filter((l) => /^agent_direct {2}\S+ #1 {2}(pass|fail|timeout|infra_error) {2}tokens \d+ {2}\d+ ms {2}\(\d\/6\)$/.test(l))
-    expect(runs, result.stdout).to.have.length(6)
-    expect(result.stdout).to.match(/^run plain: 6 run\(s\) to do \(agent_direct 6\), 0 already recorded, seed 1$/m)
-    expect(result.stdout).to.match(/^agent_direct {2}6\/6 {2}pass 6 {2}fail 0 {2}tokens \d+ {2}ETA -$/m)
-  })
-
-  it('--json: every stdout line is JSON, the last the summary; an error is a JSON line with the exit code', async () => {
-    const result = await runCli(['run', path.join(SUITES, 'smoke.yml'), '-m', 'agent_direct', '-r', '1', '--run-id', 'json', '--json'], {cwd: dir})
-    expect(result.code, result.stderr).to.equal(0)
-    const lines = result.stdout.split('\n').filter(Boolean)
-    const events = lines.map((line) => {
-      expect(() => JSON.parse(line), line).to.not.throw()
-      return JSON.parse(line) as {type: string}
-    })
-    expect(events[0]!.type).to.equal('suite_started')
-    expect(events.filter((e) => e.type === 'run_finished')).to.have.length(6)
-    const summary = events.at(-1) as {type: string; run_id: string; completed: number; files: string[]}
-    expect(summary).to.include({type: 'summary', run_id: 'json', completed: 6})
-    expect(summary.files.some((f) => f.endsWith('summary.md'))).to.equal(true)
-
-    const bad = await runCli(['run', path.join(SUITES, 'smoke.yml'), '-m', 'nope', '--json'], {cwd: dir})
-    expect(bad.code, bad.stdout + bad.stderr).to.equal(2)
-    const badLines = bad.stdout.split('\n').filter(Boolean)
-    expect(badLines).to.have.length(1)
-    expect(JSON.parse(badLines[0]!)).to.deep.include({type: 'error', ok: false})
-    const parse = await runCli(['run', '--json', '--no-such-flag', path.join(SUITES, 'smoke.yml')], {cwd: dir})
-    expect(parse.code, parse.stdout + parse.stderr).to.equal(2)
-    expect(JSON.parse(parse.stdout)).to.deep.include({type: 'error', ok: false})
-  })
-
-  it('--help describes each topic', async () => {
-    const result = await runCli(['--help'])
-    expect(result.code).to.equal(0)
-    expect(result.stdout).to.match(/fixtures {2}Seed, check, reset and clean up/)
-    expect(result.stdout).to.not.include('Remove what seeding created')
   })
 })

@@ -7,7 +7,8 @@ import {readdir, readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {expect} from 'chai'
 import type {Row} from '../../src/results/row-schema.js'
-import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+import {makeProject, PROJECT_ROOT} from '../support/cli.js'
+import {runCliInProcess} from '../support/cli-in-process.js'
 
 const SCENARIOS = path.join(PROJECT_ROOT, 'suites', 'scenarios')
 
@@ -42,7 +43,7 @@ describe('fixture verification in runs (CLI, sandbox target)', function () {
       'catalogue/scenarios/issue-relations-parent-set-001.yml': await readFile(path.join(SCENARIOS, 'issue-relations-parent-set-001.yml'), 'utf8'),
       'catalogue/scenarios/pr-reviews-leak-001.yml': leaky,
     })
-    const result = await runCli(['run', 'catalogue/leak.yml', '--no-report'], {cwd: dir, env: {CI: '1'}})
+    const result = await runCliInProcess(['run', 'catalogue/leak.yml', '--no-report'], {cwd: dir, env: {CI: '1'}})
     const rows = await rowsOf(dir).catch(() => [] as Row[])
     expect(rows, `${result.stdout}\n${result.stderr}`).to.have.length(4)
 

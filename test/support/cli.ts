@@ -1,4 +1,6 @@
-// Runs the CLI as a user does: a child process, from the TypeScript source through bin/dev.js.
+// Runs the CLI as a user does: a child process, from the TypeScript source through bin/dev.js. For tests
+// whose subject is the process (the bin, exit codes through a shell, signals, a terminal); the others run
+// it in-process (test/support/cli-in-process.ts).
 import {spawn} from 'node:child_process'
 import {mkdtemp, mkdir, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'

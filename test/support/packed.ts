@@ -32,12 +32,19 @@ export function packedPackage(): Promise<PackedPackage> {
   return packed
 }
 
+/** Variables that would take a run online (or elsewhere than the sandbox and the oracle). */
+const ONLINE_VARIABLES = ['GH_TOKEN', 'GITHUB_TOKEN', 'GH_ENTERPRISE_TOKEN', 'OPENAI_API_KEY', 'GITHUB_STEP_SUMMARY', 'GHX_BENCH_TARGET', 'GHX_BENCH_MODEL']
+
+/** What `offlineEnv` changes in this process's environment (undefined: removed), for the in-process CLI. */
+export function offlineOverrides(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const unset = ONLINE_VARIABLES.filter((name) => !(name in extra)).map((name) => [name, undefined])
+  return {NO_COLOR: '1', CI: '1', npm_config_update_notifier: 'false', ...Object.fromEntries(unset), ...extra}
+}
+
 /** An environment with no GitHub token and no model key: everything must run on the sandbox. */
 export function offlineEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {...process.env, NO_COLOR: '1', CI: '1', npm_config_update_notifier: 'false', ...extra}
-  for (const name of ['GH_TOKEN', 'GITHUB_TOKEN', 'GH_ENTERPRISE_TOKEN', 'OPENAI_API_KEY', 'GITHUB_STEP_SUMMARY', 'GHX_BENCH_TARGET', 'GHX_BENCH_MODEL']) {
-    if (!(name in extra)) delete env[name]
-  }
+  const env: NodeJS.ProcessEnv = {...process.env, ...offlineOverrides(extra)}
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name]
   return env
 }
 

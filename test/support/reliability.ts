@@ -5,13 +5,11 @@ import {mkdtempSync, readdirSync, readFileSync} from 'node:fs'
 import {mkdtemp} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
-import {expect} from 'chai'
-import type {Row} from '../../src/results/row-schema.js'
-import {isRow} from '../../src/results/store.js'
 import {makeProject, PROJECT_ROOT, runCli, type CliResult} from './cli.js'
 import {shellCommandScenario} from './scenarios.js'
 
 export {makeProject, PROJECT_ROOT, runCli, shellCommandScenario, type CliResult}
+export {keyOf, rowsOf} from './sandbox-project.js'
 
 const REPO_VIEW = readFileSync(path.join(PROJECT_ROOT, 'suites', 'scenarios', 'repo-view-001.yml'), 'utf8')
 
@@ -51,20 +49,6 @@ export function privateTmp(): string {
 export function leftInTmp(dir: string): string[] {
   return readdirSync(dir).filter((name) => !/^tsx-\d+$/.test(name))
 }
-
-export function rowsOf(dir: string, runId: string): Row[] {
-  const text = readFileSync(path.join(dir, 'results', `${runId}.jsonl`), 'utf8')
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const row = JSON.parse(line) as unknown
-      expect(isRow(row), line.slice(0, 200)).to.equal(true)
-      return row as Row
-    })
-}
-
-export const keyOf = (row: Row) => `${row.scenario_id}/${row.mode}/${row.iteration}`
 
 export interface Started {
   child: ChildProcess

@@ -1,6 +1,7 @@
 // `ghx-bench validate` from the command line: each error class at its exact file:line:col, exit 2.
 import {expect} from 'chai'
-import {makeProject, runCli} from '../support/cli.js'
+import {makeProject} from '../support/cli.js'
+import {runCliInProcess} from '../support/cli-in-process.js'
 
 const SCENARIO_HEADER = '# yaml-language-server: $schema=../../schemas/scenario.schema.json\n'
 
@@ -26,12 +27,12 @@ const validScenario = (id: string, extra = ''): string =>
 
 async function validateIn(files: Record<string, string>, args: string[] = []) {
   const dir = await makeProject(files)
-  return runCli(['validate', ...args], {cwd: dir})
+  return runCliInProcess(['validate', ...args], {cwd: dir})
 }
 
 describe('ghx-bench validate (CLI)', () => {
   it('passes on the built-in catalogue', async () => {
-    const result = await runCli(['validate'])
+    const result = await runCliInProcess(['validate'])
     expect(result.stderr).to.equal('')
     expect(result.code).to.equal(0)
     expect(result.stdout).to.match(/^ok: \.ghxbenchrc\.yml, 4 suites, 67 scenarios, 16 sets, 2 profiles/)
@@ -160,7 +161,7 @@ describe('ghx-bench validate (CLI)', () => {
   })
 
   it('reports config errors at their place in .ghxbenchrc.yml and from the environment', async () => {
-    const result = await runCli(['validate'], {
+    const result = await runCliInProcess(['validate'], {
       cwd: await makeProject({'.ghxbenchrc.yml': 'target: sandboxx\nresults_dir: out\n'}),
       env: {GHX_BENCH_FIXTURES_REPO: 'not a repo'},
     })

@@ -2,7 +2,8 @@
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {expect} from 'chai'
-import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+import {makeProject, PROJECT_ROOT} from '../support/cli.js'
+import {runCliInProcess} from '../support/cli-in-process.js'
 
 const SUITES = path.join(PROJECT_ROOT, 'suites')
 const config = (suitesDir: string) =>
@@ -21,7 +22,7 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
 
   it('proves built-in scenarios under agent_direct and mcp: oracle passes, noop fails', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': config(SUITES)})
-    const result = await runCli(['validate', '--calibrate', '--scenario', 'pr-view-001', '--scenario', 'issue-triage-comment-wf-001', '--scenario', 'release-view-001', '--json'], {cwd: dir})
+    const result = await runCliInProcess(['validate', '--calibrate', '--scenario', 'pr-view-001', '--scenario', 'issue-triage-comment-wf-001', '--scenario', 'release-view-001', '--json'], {cwd: dir})
     expect(result.code, result.stderr).to.equal(0)
     const {calibration} = JSON.parse(result.stdout) as Calibration
     expect(calibration.ok).to.equal(true)
@@ -42,7 +43,7 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
   it('runs every checkpoint task of the catalogue from the CLI: all workflow scenarios calibrate under agent_direct', async () => {
     const workflows = ['ci-diagnose-run-wf-001', 'issue-close-with-context-wf-001', 'issue-to-pr-lifecycle-wf-001', 'issue-triage-and-assign-wf-001', 'issue-triage-comment-wf-001', 'pr-fix-mixed-threads-wf-001', 'pr-reply-threads-wf-001', 'pr-review-comment-wf-001', 'pr-review-comment-001']
     const dir = await makeProject({'.ghxbenchrc.yml': config(SUITES)})
-    const result = await runCli(['validate', '--calibrate', '--mode', 'agent_direct', ...workflows.flatMap((id) => ['--scenario', id]), '--json'], {cwd: dir})
+    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct', ...workflows.flatMap((id) => ['--scenario', id]), '--json'], {cwd: dir})
     expect(result.code, result.stderr + result.stdout.slice(-2000)).to.equal(0)
     const {calibration} = JSON.parse(result.stdout) as Calibration
     expect(calibration.entries.map((e) => `${e.scenario_id}/${e.status}`).sort()).to.deep.equal(workflows.map((id) => `${id}/calibrated`).sort())
@@ -68,7 +69,7 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
         '\n    - name: issue_has_title\n      task: issue.view\n      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue_number}}"}\n      condition: {type: non_empty, path: title}\nreference:',
       )
     const dir = await makeProject({'.ghxbenchrc.yml': config('catalogue'), 'catalogue/scenarios/issue-weak-labels-wf-001.yml': weak})
-    const result = await runCli(['validate', '--calibrate', '--mode', 'agent_direct'], {cwd: dir})
+    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct'], {cwd: dir})
     expect(result.code, result.stdout + result.stderr).to.equal(1)
     expect(result.stdout).to.include('calibration: 1 calibrated, 0 mis-calibrated')
     expect(result.stdout).to.match(/weak: issue-weak-labels-wf-001: no checkpoint fails when we remove label enhancement from issue #\d+/)
@@ -80,7 +81,7 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
       // A checkpoint that any state satisfies: the issue exists.
       .replace(/ {2}checkpoints:\n[\s\S]*?\nreference:/, '  checkpoints:\n    - name: issue_exists\n      task: issue.view\n      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue_number}}"}\n      condition: {type: non_empty, path: title}\nreference:')
     const dir = await makeProject({'.ghxbenchrc.yml': config('catalogue'), 'catalogue/scenarios/issue-weak-wf-001.yml': weak})
-    const result = await runCli(['validate', '--calibrate', '--mode', 'agent_direct'], {cwd: dir})
+    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct'], {cwd: dir})
     expect(result.code, result.stderr).to.equal(1)
     expect(result.stdout).to.include('mis-calibrated: issue-weak-wf-001 under agent_direct: noop passed')
   })

@@ -5,7 +5,8 @@ import path from 'node:path'
 import {expect} from 'chai'
 import {createClient} from '../../src/github/client.js'
 import {serveSandbox} from '../../src/emulator/serve.js'
-import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+import {makeProject, PROJECT_ROOT} from '../support/cli.js'
+import {runCliInProcess} from '../support/cli-in-process.js'
 
 describe('ghx-bench fixtures (CLI, sandbox target)', function () {
   this.timeout(120_000)
@@ -14,12 +15,12 @@ describe('ghx-bench fixtures (CLI, sandbox target)', function () {
     const dir = await makeProject({
       '.ghxbenchrc.yml': `target: sandbox\nsuites_dir: ${path.join(PROJECT_ROOT, 'suites')}\nfixtures: {repo: ghx-bench/sandbox, seed_id: e2e}\n`,
     })
-    const seeded = await runCli(['fixtures', 'seed', '--suite', path.join(PROJECT_ROOT, 'suites', 'smoke.yml'), '--out', 'fx/manifest.json'], {cwd: dir})
+    const seeded = await runCliInProcess(['fixtures', 'seed', '--suite', path.join(PROJECT_ROOT, 'suites', 'smoke.yml'), '--out', 'fx/manifest.json'], {cwd: dir})
     expect(seeded.code, seeded.stderr).to.equal(0)
     const manifest = JSON.parse(await readFile(path.join(dir, 'fx', 'manifest.json'), 'utf8')) as {seed_id: string; resources: Record<string, {number?: number; id?: number}>}
     expect(manifest.seed_id).to.equal('e2e')
     expect(Object.keys(manifest.resources).sort()).to.deep.equal(['issue', 'issue_for_triage', 'pr', 'release', 'workflow_run'])
-    expect((await runCli(['fixtures', 'status', '--manifest', 'fx/manifest.json'], {cwd: dir})).code).to.equal(0)
+    expect((await runCliInProcess(['fixtures', 'status', '--manifest', 'fx/manifest.json'], {cwd: dir})).code).to.equal(0)
 
     // An agent changes things, between commands: the sandbox state lives in .ghx-bench/sandbox.json.
     const served = await serveSandbox({statePath: path.join(dir, '.ghx-bench', 'sandbox.json')})
@@ -28,16 +29,16 @@ describe('ghx-bench fixtures (CLI, sandbox target)', function () {
     await octokit.rest.issues.update({...repo, issue_number: manifest.resources.issue_for_triage!.number!, labels: ['enhancement']})
     await octokit.rest.repos.updateRelease({...repo, release_id: manifest.resources.release!.id!, draft: false})
     await served.stop()
-    const changed = await runCli(['fixtures', 'status', '--manifest', 'fx/manifest.json'], {cwd: dir})
+    const changed = await runCliInProcess(['fixtures', 'status', '--manifest', 'fx/manifest.json'], {cwd: dir})
     expect(changed.code).to.equal(1)
     expect(changed.stdout).to.include('changed  issue_for_triage: labels are [enhancement]')
     expect(changed.stdout).to.include('changed  release: published (seeded as a draft)')
 
-    expect((await runCli(['fixtures', 'reset', '--manifest', 'fx/manifest.json'], {cwd: dir})).code).to.equal(0)
-    const after = await runCli(['fixtures', 'status', '--manifest', 'fx/manifest.json', '--json'], {cwd: dir})
+    expect((await runCliInProcess(['fixtures', 'reset', '--manifest', 'fx/manifest.json'], {cwd: dir})).code).to.equal(0)
+    const after = await runCliInProcess(['fixtures', 'status', '--manifest', 'fx/manifest.json', '--json'], {cwd: dir})
     expect(after.code, after.stdout).to.equal(0)
 
-    const cleanup = await runCli(['fixtures', 'cleanup', '--manifest', 'fx/manifest.json'], {cwd: dir})
+    const cleanup = await runCliInProcess(['fixtures', 'cleanup', '--manifest', 'fx/manifest.json'], {cwd: dir})
     expect(cleanup.code, cleanup.stderr).to.equal(0)
     expect(cleanup.stdout).to.match(/issues closed: 2, pulls closed: 1, branches deleted: 1, labels deleted: 1, releases deleted: 1/)
     await readFile(path.join(dir, 'fx', 'manifest.json')).then(
@@ -60,7 +61,7 @@ describe('ghx-bench fixtures (CLI, sandbox target)', function () {
 
   it('refuses to write to a live repository that is not listed in fixtures.sandbox_repos, before any request', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': `target: live\nsuites_dir: ${path.join(PROJECT_ROOT, 'suites')}\nfixtures: {repo: someone/precious, sandbox_repos: [me/fixtures]}\n`})
-    const result = await runCli(['fixtures', 'seed', '--suite', path.join(PROJECT_ROOT, 'suites', 'smoke.yml')], {cwd: dir, env: {GH_TOKEN: 'not-used'}})
+    const result = await runCliInProcess(['fixtures', 'seed', '--suite', path.join(PROJECT_ROOT, 'suites', 'smoke.yml')], {cwd: dir, env: {GH_TOKEN: 'not-used'}})
     expect(result.code).to.equal(2)
     expect(result.stderr).to.include('refusing to write fixtures to someone/precious: it is not listed in fixtures.sandbox_repos')
   })

@@ -1,4 +1,5 @@
-// `ghx-bench report` and `ghx-bench gate` from the command line, on the predecessors' published data.
+// `ghx-bench report` and `ghx-bench gate` from the command line (in-process), on the predecessors' published
+// data. Their exit codes through the bin: test/e2e/bin.test.ts.
 import {mkdir, mkdtemp, readdir, readFile, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
@@ -8,7 +9,8 @@ import {gateSchema, reportSchema} from '../../src/report/report-schema.js'
 import type {Row} from '../../src/results/row-schema.js'
 import {compileSchema} from '../../src/shared/schema-validator.js'
 import {makeRow} from '../support/rows.js'
-import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+import {makeProject, PROJECT_ROOT} from '../support/cli.js'
+import {runCliInProcess} from '../support/cli-in-process.js'
 
 const DATASETS = path.resolve(PROJECT_ROOT, '..', 'shared', 'datasets')
 const ROUTER = path.join(DATASETS, 'ghx-router-codex-5.3')
@@ -39,7 +41,7 @@ async function projectWithTwoRuns(): Promise<string> {
 describe('ghx-bench report and gate (CLI)', () => {
   it('reports the ghx-router dataset: markdown and schema-valid JSON', async () => {
     const out = await outDir()
-    const result = await runCli(['report', '--input', ROUTER, '--out', out, '--resamples', '2000'])
+    const result = await runCliInProcess(['report', '--input', ROUTER, '--out', out, '--resamples', '2000'])
     expect(result.code, result.stderr).to.equal(0)
     expect(result.stdout).to.include('40 rows: agent_direct: 20 runs, success 100.0%; ghx: 20 runs, success 100.0%')
     const report = JSON.parse(await readFile(path.join(out, 'summary.json'), 'utf8')) as {modes: Record<string, {median_tokens_active: number}>}
@@ -54,7 +56,7 @@ describe('ghx-bench report and gate (CLI)', () => {
   it('reports the ghx eval dataset from its folder, counting duplicated rows once, and appends to $GITHUB_STEP_SUMMARY', async () => {
     const out = await outDir()
     const summaryFile = path.join(out, 'step-summary.md')
-    const result = await runCli(['report', '--input', EVAL, '--out', out, '--format', 'json', '--resamples', '500'], {env: {GITHUB_STEP_SUMMARY: summaryFile}})
+    const result = await runCliInProcess(['report', '--input', EVAL, '--out', out, '--format', 'json', '--resamples', '500'], {env: {GITHUB_STEP_SUMMARY: summaryFile}})
     expect(result.code, result.stderr).to.equal(0)
     expect(result.stderr).to.include('30 row(s) already read from another input')
     expect(result.stdout).to.include('30 rows: agent_direct: 10 runs, success 90.0%; ghx: 10 runs, success 100.0%; mcp: 10 runs, success 100.0%')
@@ -63,7 +65,7 @@ describe('ghx-bench report and gate (CLI)', () => {
 
   it('gates ghx-router’s data under the predecessors’ rule: FAIL, exit 1', async () => {
     const out = await outDir()
-    const result = await runCli(['gate', '--profile', 'verify_pr', '--input', ROUTER, '--candidate', 'ghx', '--decision', 'point', '--out', out])
+    const result = await runCliInProcess(['gate', '--profile', 'verify_pr', '--input', ROUTER, '--candidate', 'ghx', '--decision', 'point', '--out', out])
     expect(result.code).to.equal(1)
     expect(result.stdout).to.match(/FAIL\s+efficiency_tool_call_reduction\s+16\.7 >= 20\.0/)
     expect(result.stdout).to.match(/SKIPPED\s+efficiency_cost_reduction/)
@@ -75,13 +77,13 @@ describe('ghx-bench report and gate (CLI)', () => {
   })
 
   it('is inconclusive (exit 3) under decision ci on the same data', async () => {
-    const result = await runCli(['gate', '--input', ROUTER, '--candidate', 'ghx', '--out', await outDir(), '--resamples', '2000'])
+    const result = await runCliInProcess(['gate', '--input', ROUTER, '--candidate', 'ghx', '--out', await outDir(), '--resamples', '2000'])
     expect(result.code).to.equal(3)
     expect(result.stdout).to.include('verdict: INCONCLUSIVE (exit 3)')
   })
 
   it('gates the ghx eval dataset, mcp against agent_direct, and prints JSON with --json', async () => {
-    const result = await runCli(['gate', '--input', path.join(EVAL, 'results.json'), '--candidate', 'mcp', '--out', await outDir(), '--json', '--resamples', '1000'])
+    const result = await runCliInProcess(['gate', '--input', path.join(EVAL, 'results.json'), '--candidate', 'mcp', '--out', await outDir(), '--json', '--resamples', '1000'])
     const gate = JSON.parse(result.stdout) as {checks: Array<{name: string; value: number}>; exit_code: number}
     expect(result.code).to.equal(gate.exit_code)
     expect(gate.checks.find((c) => c.name === 'reliability_success_rate_non_inferior')!.value).to.be.closeTo(10, 1e-9)
@@ -99,7 +101,7 @@ describe('ghx-bench report and gate (CLI)', () => {
       }
     }
     await writeFile(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
-    const result = await runCli(['gate', '--input', file, '--candidate', 'ghx', '--out', dir, '--resamples', '1000'])
+    const result = await runCliInProcess(['gate', '--input', file, '--candidate', 'ghx', '--out', dir, '--resamples', '1000'])
     expect(result.code, result.stdout + result.stderr).to.equal(0)
     expect(result.stdout).to.include('verdict: PASS (exit 0)')
   })
@@ -117,16 +119,16 @@ describe('ghx-bench report and gate (CLI)', () => {
         .map((r) => JSON.stringify(r))
         .join('\n') + '\n',
     )
-    const refused = await runCli(['gate', '--input', file, '--candidate', 'ghx', '--out', dir])
+    const refused = await runCliInProcess(['gate', '--input', file, '--candidate', 'ghx', '--out', dir])
     expect(refused.code).to.equal(2)
     expect(refused.stderr).to.include('not comparable: rows of different models: openai/gpt-5.3-codex, openai/other')
     expect(refused.stderr).to.include('not comparable: different scenarios: only agent_direct: none; only ghx: b-001')
-    const allowed = await runCli(['gate', '--input', file, '--candidate', 'ghx', '--out', dir, '--allow-mixed', '--resamples', '200'])
+    const allowed = await runCliInProcess(['gate', '--input', file, '--candidate', 'ghx', '--out', dir, '--allow-mixed', '--resamples', '200'])
     expect([0, 1, 3]).to.include(allowed.code)
-    const unknownProfile = await runCli(['gate', '--input', file, '--profile', 'verify_prr'])
+    const unknownProfile = await runCliInProcess(['gate', '--input', file, '--profile', 'verify_prr'])
     expect(unknownProfile.code).to.equal(2)
     expect(unknownProfile.stderr).to.include('unknown profile "verify_prr" (did you mean "verify_pr"?)')
-    const missing = await runCli(['report', '--input', path.join(dir, 'nope.jsonl')])
+    const missing = await runCliInProcess(['report', '--input', path.join(dir, 'nope.jsonl')])
     expect(missing.code).to.equal(2)
     expect(missing.stderr).to.include('nope.jsonl error: no such file or folder')
   })
@@ -135,7 +137,7 @@ describe('ghx-bench report and gate (CLI)', () => {
     const dir = await outDir()
     const file = path.join(dir, 'rows.jsonl')
     await writeFile(file, JSON.stringify(makeRow({})) + '\nnot json\n' + JSON.stringify(makeRow({iteration: 2})) + '\n')
-    const result = await runCli(['report', '--input', file, '--out', dir], {cwd: dir})
+    const result = await runCliInProcess(['report', '--input', file, '--out', dir], {cwd: dir})
     expect(result.code).to.equal(2)
     expect(result.stderr).to.match(/^rows\.jsonl:2:1 error: not JSON/)
   })
@@ -143,7 +145,7 @@ describe('ghx-bench report and gate (CLI)', () => {
   it('explains failed runs in summary.md and gate.md, and writes junit.xml with --format junit', async function () {
     this.timeout(90_000)
     const dir = await projectWithTwoRuns()
-    const report = await runCli(['report', '--run-id', 'run-2', '--format', 'md,json,junit', '--resamples', '200'], {cwd: dir})
+    const report = await runCliInProcess(['report', '--run-id', 'run-2', '--format', 'md,json,junit', '--resamples', '200'], {cwd: dir})
     expect(report.code, report.stderr).to.equal(0)
     expect(report.stdout).to.include(`wrote ${path.join(dir, 'reports', 'run-2', 'junit.xml')}`)
     const markdown = await readFile(path.join(dir, 'reports', 'run-2', 'summary.md'), 'utf8')
@@ -151,7 +153,7 @@ describe('ghx-bench report and gate (CLI)', () => {
     expect(markdown).to.include('| a-001 | `ghx` | 1 of 3 | fail 1 | none 1 |')
     const xml = await readFile(path.join(dir, 'reports', 'run-2', 'junit.xml'), 'utf8')
     expect(xml).to.include('<testcase name="a-001" classname="ghx" time="30.000">\n      <failure message="1 of 3 run(s) failed (fail 1): none ×1" type="none">run-2 #3: fail</failure>')
-    const gate = await runCli(['gate', '--run-id', 'run-2', '--candidate', 'ghx', '--resamples', '200'], {cwd: dir})
+    const gate = await runCliInProcess(['gate', '--run-id', 'run-2', '--candidate', 'ghx', '--resamples', '200'], {cwd: dir})
     expect([1, 3]).to.include(gate.code)
     const gateMarkdown = await readFile(path.join(dir, 'reports', 'run-2', 'gate.md'), 'utf8')
     expect(gateMarkdown).to.include('| check | value | rule | 95% CI | MDE | verdict | detail |')
@@ -162,7 +164,7 @@ describe('ghx-bench report and gate (CLI)', () => {
   it('compares with a previous run by run id or summary.json; exit 0 unless --fail-on-regression', async function () {
     this.timeout(90_000)
     const dir = await projectWithTwoRuns()
-    const compared = await runCli(['report', '--run-id', 'run-2', '--compare', 'run-1', '--resamples', '200'], {cwd: dir})
+    const compared = await runCliInProcess(['report', '--run-id', 'run-2', '--compare', 'run-1', '--resamples', '200'], {cwd: dir})
     expect(compared.code, compared.stderr).to.equal(0)
     const regressions = /against run run-1: (\d+) regression\(s\) beyond tolerance \(10% \/ 5 points\)/.exec(compared.stdout)
     expect(regressions, compared.stdout).to.not.equal(null)
@@ -174,20 +176,20 @@ describe('ghx-bench report and gate (CLI)', () => {
     expect(await readFile(path.join(dir, 'reports', 'run-2', 'compare.md'), 'utf8')).to.include('## Gate checks: `ghx` against `agent_direct`')
 
     // A blessed baseline: run-1's summary.json, kept anywhere.
-    expect((await runCli(['report', '--run-id', 'run-1', '--out', 'baseline', '--resamples', '200'], {cwd: dir})).code).to.equal(0)
-    const failing = await runCli(['report', '--run-id', 'run-2', '--compare', 'baseline/summary.json', '--fail-on-regression', '--resamples', '200'], {cwd: dir})
+    expect((await runCliInProcess(['report', '--run-id', 'run-1', '--out', 'baseline', '--resamples', '200'], {cwd: dir})).code).to.equal(0)
+    const failing = await runCliInProcess(['report', '--run-id', 'run-2', '--compare', 'baseline/summary.json', '--fail-on-regression', '--resamples', '200'], {cwd: dir})
     expect(failing.code).to.equal(1)
     expect(failing.stdout).to.include(`against baseline/summary.json: ${json.regressions} regression(s)`)
-    const same = await runCli(['report', '--run-id', 'run-1', '--compare', 'baseline', '--fail-on-regression', '--resamples', '200'], {cwd: dir})
+    const same = await runCliInProcess(['report', '--run-id', 'run-1', '--compare', 'baseline', '--fail-on-regression', '--resamples', '200'], {cwd: dir})
     expect(same.code, same.stdout + same.stderr).to.equal(0)
     expect(same.stdout).to.include('no regression beyond tolerance')
 
-    const missing = await runCli(['report', '--run-id', 'run-2', '--compare', 'nope/summary.json'], {cwd: dir})
+    const missing = await runCliInProcess(['report', '--run-id', 'run-2', '--compare', 'nope/summary.json'], {cwd: dir})
     expect(missing.code).to.equal(2)
     expect(missing.stderr).to.include('--compare: no such file or folder')
-    const gateFile = await runCli(['gate', '--run-id', 'run-1', '--candidate', 'ghx', '--out', 'baseline', '--resamples', '200'], {cwd: dir})
+    const gateFile = await runCliInProcess(['gate', '--run-id', 'run-1', '--candidate', 'ghx', '--out', 'baseline', '--resamples', '200'], {cwd: dir})
     expect(gateFile.code).to.be.oneOf([0, 1, 3])
-    const notSummary = await runCli(['report', '--run-id', 'run-2', '--compare', 'baseline/gate.json'], {cwd: dir})
+    const notSummary = await runCliInProcess(['report', '--run-id', 'run-2', '--compare', 'baseline/gate.json'], {cwd: dir})
     expect(notSummary.code).to.equal(2)
     expect(notSummary.stderr).to.include('a gate.json holds no per-scenario figures')
   })
@@ -217,16 +219,16 @@ describe('ghx-bench report and gate (CLI)', () => {
     await mkdir(path.join(dir, 'results'))
     await writeFile(path.join(dir, 'results', 'run-1.jsonl'), jsonl(rows))
 
-    const before = await runCli(['report', '--run-id', 'run-1', '--json', '--resamples', '200'], {cwd: dir})
+    const before = await runCliInProcess(['report', '--run-id', 'run-1', '--json', '--resamples', '200'], {cwd: dir})
     expect((JSON.parse(before.stdout) as {modes: Record<string, {success_rate: number}>}).modes.agent_direct!.success_rate).to.equal(0)
-    const regraded = await runCli(['regrade', '--run-id', 'run-1'], {cwd: dir})
+    const regraded = await runCliInProcess(['regrade', '--run-id', 'run-1'], {cwd: dir})
     expect(regraded.code, regraded.stderr).to.equal(0)
     expect(regraded.stdout).to.include('3 verdict(s) changed')
     expect(regraded.stdout).to.include(`wrote ${path.join('results', 'run-1.regraded.jsonl')}`)
     expect((await readdir(path.join(dir, 'results'))).sort()).to.deep.equal(['run-1.jsonl', 'run-1.regraded.jsonl'])
 
     for (const selection of [['--run-id', 'run-1'], ['--input', 'results'], []]) {
-      const after = await runCli(['report', ...selection, '--json', '--resamples', '200'], {cwd: dir})
+      const after = await runCliInProcess(['report', ...selection, '--json', '--resamples', '200'], {cwd: dir})
       expect(after.code, after.stderr).to.equal(0)
       const report = JSON.parse(after.stdout) as {rows: number; modes: Record<string, {success_rate: number; runs: number}>; warnings: string[]; run_ids: string[]}
       expect(report.rows, selection.join(' ')).to.equal(6)
@@ -234,14 +236,14 @@ describe('ghx-bench report and gate (CLI)', () => {
       expect(report.modes.agent_direct).to.deep.include({runs: 3, success_rate: 100})
       expect(report.warnings).to.include(`${path.join('results', 'run-1.jsonl')}: 6 row(s) superseded by their re-graded rows in ${path.join('results', 'run-1.regraded.jsonl')}`)
     }
-    const gate = await runCli(['gate', '--run-id', 'run-1', '--candidate', 'ghx', '--decision', 'point', '--json', '--resamples', '200'], {cwd: dir})
+    const gate = await runCliInProcess(['gate', '--run-id', 'run-1', '--candidate', 'ghx', '--decision', 'point', '--json', '--resamples', '200'], {cwd: dir})
     const checks = (JSON.parse(gate.stdout) as {checks: Array<{name: string; value: number}>}).checks
     expect(checks.find((c) => c.name === 'reliability_success_rate_non_inferior')!.value).to.equal(0)
     // A file named on its own is read as it is: the original verdicts.
-    const original = await runCli(['report', '--input', path.join('results', 'run-1.jsonl'), '--json', '--resamples', '200'], {cwd: dir})
+    const original = await runCliInProcess(['report', '--input', path.join('results', 'run-1.jsonl'), '--json', '--resamples', '200'], {cwd: dir})
     expect((JSON.parse(original.stdout) as {modes: Record<string, {success_rate: number}>}).modes.agent_direct!.success_rate).to.equal(0)
     // Re-grading again replaces the re-graded file, from the original rows.
-    expect((await runCli(['regrade', '--run-id', 'run-1'], {cwd: dir})).code).to.equal(0)
+    expect((await runCliInProcess(['regrade', '--run-id', 'run-1'], {cwd: dir})).code).to.equal(0)
     expect((await readdir(path.join(dir, 'results'))).sort()).to.deep.equal(['run-1.jsonl', 'run-1.regraded.jsonl'])
   })
 })

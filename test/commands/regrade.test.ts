@@ -3,7 +3,8 @@ import {readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {expect} from 'chai'
 import {makeRow} from '../support/rows.js'
-import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+import {makeProject, PROJECT_ROOT} from '../support/cli.js'
+import {runCliInProcess} from '../support/cli-in-process.js'
 
 describe('ghx-bench regrade (CLI)', () => {
   it('re-judges stored checkpoint results offline and reports the verdicts that changed', async () => {
@@ -25,7 +26,7 @@ describe('ghx-bench regrade (CLI)', () => {
       })
     const imported = makeRow({scenario_id: 'issue-view-001', iteration: 2})
     await writeFile(path.join(dir, 'run.jsonl'), [stored(true), imported].map((r) => JSON.stringify(r)).join('\n') + '\n')
-    const result = await runCli(['regrade', '--input', 'run.jsonl'], {cwd: dir})
+    const result = await runCliInProcess(['regrade', '--input', 'run.jsonl'], {cwd: dir})
     expect(result.code, result.stderr).to.equal(0)
     expect(result.stdout).to.include('2 rows: 1 re-graded, 1 copied as they were, 1 verdict(s) changed')
     expect(result.stdout).to.include('issue-triage-comment-wf-001 agent_direct #1: fail -> pass; triage_labels_removed: all 3 elements of labels pass field_matches')
