@@ -10,11 +10,10 @@ import {randomBytes} from 'node:crypto'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {countTokens} from 'gpt-tokenizer'
-import {mulberry32, type Random} from '../stats/random.js'
+import type {Random} from '../stats/random.js'
 import {envelopeFailure, envelopesIn} from '../verify/envelope.js'
+import {SCRIPTED_MODELS, type ScriptedModelName} from './scripted-model-names.js'
 
-export type ScriptedModelName = 'oracle' | 'noop'
-export const SCRIPTED_MODELS: readonly ScriptedModelName[] = ['oracle', 'noop']
 
 export interface ScriptStep {
   tool: string
@@ -46,14 +45,15 @@ export interface PlanOutcome {
 export interface ScriptedModels {
   url: string
   /** Registers a run's script; returns the base URL to give the provider (…/v1). */
-  register(script: Script): {baseUrl: string; release: () => void; outcome: () => PlanOutcome; injectedFaults: () => number}
+  register(script: Script, faults?: ModelFaults): {baseUrl: string; release: () => void; outcome: () => PlanOutcome; injectedFaults: () => number}
   close(): Promise<void>
 }
 
-export interface ScriptedModelsOptions {
-  /** Share of requests answered 503, seeded: reliability tests of the provider's retry path. */
-  faultRate?: number
-  faultSeed?: number
+/** Injected faults of a run's model traffic (reliability tests of the provider's retry path): a seeded stream shared by a suite's runs. */
+export interface ModelFaults {
+  /** Share of requests answered 503. */
+  rate: number
+  random: Random
 }
 
 interface WireMessage {
@@ -201,7 +201,7 @@ function outcomeAfter(script: Script, messages: WireMessage[], next: {toolCall?:
 const tokenCache = new Map<string, number>()
 
 /** Tokens of one text, remembered: each turn re-sends the conversation so far and the same tools. */
-function cachedTokens(text: string): number {
+export function cachedTokens(text: string): number {
   let count = tokenCache.get(text)
   if (count === undefined) {
     count = countTokens(text)
@@ -234,12 +234,11 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(text)
 }
 
-export async function startScriptedModels(options: ScriptedModelsOptions = {}): Promise<ScriptedModels> {
-  const scripts = new Map<string, Script>()
+export async function startScriptedModels(): Promise<ScriptedModels> {
+  const scripts = new Map<string, {script: Script; faults?: ModelFaults}>()
   const outcomes = new Map<string, PlanOutcome>()
   /** Faults injected into each run's model traffic. */
   const injected = new Map<string, number>()
-  const random: Random = mulberry32(options.faultSeed ?? 1)
 
   const complete = (key: string, script: Script, request: WireRequest, response: ServerResponse) => {
     const messages = request.messages ?? []
@@ -284,13 +283,14 @@ export async function startScriptedModels(options: ScriptedModelsOptions = {}): 
 
   const server = createServer((request, response) => {
     const match = /^\/r\/([a-f0-9]+)\/v1\/(chat\/completions|models)$/.exec(request.url ?? '')
-    const script = match ? scripts.get(match[1]!) : undefined
-    if (!match || !script) return sendJson(response, 404, {error: {message: `no scripted run at ${request.url}`, type: 'invalid_request_error'}})
+    const registered = match ? scripts.get(match[1]!) : undefined
+    if (!match || !registered) return sendJson(response, 404, {error: {message: `no scripted run at ${request.url}`, type: 'invalid_request_error'}})
     if (match[2] === 'models') return sendJson(response, 200, {object: 'list', data: SCRIPTED_MODELS.map((id) => ({id, object: 'model', owned_by: 'ghx-bench'}))})
     if (request.method !== 'POST') return sendJson(response, 405, {error: {message: 'POST only', type: 'invalid_request_error'}})
     readBody(request).then(
       (text) => {
-        if (options.faultRate && random() < options.faultRate) {
+        const {script, faults} = registered
+        if (faults && faults.random() < faults.rate) {
           injected.set(match[1]!, (injected.get(match[1]!) ?? 0) + 1)
           return sendJson(response, 503, {error: {message: 'injected fault', type: 'server_error'}})
         }
@@ -309,9 +309,9 @@ export async function startScriptedModels(options: ScriptedModelsOptions = {}): 
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     url,
-    register(script) {
+    register(script, faults) {
       const key = randomBytes(8).toString('hex')
-      scripts.set(key, script)
+      scripts.set(key, {script, faults})
       return {
         baseUrl: `${url}/r/${key}/v1`,
         release: () => {

@@ -87,6 +87,7 @@ export function runShellCommand(command: string, options: ShellOptions, signal: 
       const channel = child.stdio[3] as NodeJS.ReadableStream
       channel.on('data', (chunk: Buffer) => {
         status += chunk.toString()
+        if (/^started \d+ 1$/m.test(status)) tree.markSubreaped()
         const match = /^(exit|signal) (\d+)$/m.exec(status)
         if (match) ended(match[1] === 'exit' ? Number(match[2]) : null, match[1] === 'signal' ? `signal ${match[2]}` : null)
       })

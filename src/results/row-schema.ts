@@ -179,7 +179,7 @@ export const rowSchema = {
       properties: {
         model_ms: {type: 'number', minimum: 0, description: 'waiting for the model endpoint'},
         tools_ms: {type: 'number', minimum: 0, description: 'running the mode’s tools'},
-        session_ms: {type: 'number', minimum: 0, description: 'opening the mode session (an MCP server starts here)'},
+        session_ms: {type: 'number', minimum: 0, description: 'opening and closing the mode session (an MCP server starts and exits here)'},
         fixtures_ms: {type: 'number', minimum: 0, description: 'resetting or seeding fixtures'},
         checkpoints_ms: {type: 'number', minimum: 0, description: 'reading GitHub for the checkpoints'},
         turns: {...count, description: 'model turns'},

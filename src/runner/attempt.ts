@@ -7,9 +7,9 @@
 import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
-import {countTokens} from 'gpt-tokenizer'
 import {sumUsage} from '../agent/agent-loop.js'
 import type {PlanOutcome} from '../agent/scripted-models.js'
+import type {ModelReport} from './model-source.js'
 import {toolPayload} from '../agent/chat-completions.js'
 import {readCallLog} from '../agent/shell-tool.js'
 import {resolveVariables} from '../seeding/bindings.js'
@@ -27,7 +27,7 @@ import {tokensOf, type AttemptRecord} from './row.js'
 import {ABORT_GRACE_MS, attemptLimits, withinAbort, type AbortKind} from './run-limits.js'
 import {prepareRunFixtures} from './run-fixtures.js'
 import type {SuiteContext} from './suite-context.js'
-import type {RunTarget} from './target.js'
+import type {AccessCounts, AgentAccess} from './target.js'
 
 export interface Attempt extends AttemptRecord {
   /** Infrastructure failed: another attempt may succeed. */
@@ -53,11 +53,17 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
   const started = performance.now()
   const timing = {model_ms: 0, tools_ms: 0, session_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 0}
   const base = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing, toolSchema: undefined as Row['tool_schema'], mcpTools: [] as string[], invocations: null as Record<string, number> | null}
-  let modelFaults = () => 0
-  const faultsSoFar = () => (access?.injectedFaults() ?? 0) + modelFaults()
-  const finish = (given: Pick<Attempt, 'outcome' | 'error' | 'retryable'> & Partial<Attempt>): Attempt => {
+  let modelReport: () => Promise<ModelReport | undefined> = () => Promise.resolve(undefined)
+  // Faults seen so far by the run's GitHub and model traffic; once the agent is done, what it left.
+  let agentDone: {github: Promise<AccessCounts | undefined>; model: Promise<ModelReport | undefined>} | undefined
+  const faultsSoFar = async () => {
+    const [github, model] = await Promise.all(agentDone ? [agentDone.github, agentDone.model] : [access ? access.counts() : Promise.resolve(undefined), modelReport()])
+    return (github?.injectedFaults ?? 0) + (model?.injectedFaults ?? 0)
+  }
+  const finish = async (given: Pick<Attempt, 'outcome' | 'error' | 'retryable'> & Partial<Attempt>): Promise<Attempt> => {
+    const wallMs = performance.now() - started
     const tokens = given.tokens ?? tokensOf(ZERO_USAGE)
-    const injectedFaults = faultsSoFar()
+    const injectedFaults = await faultsSoFar()
     // A run whose own traffic got injected faults did not fail on its merits: infrastructure, retried.
     const partial =
       injectedFaults > 0 && given.outcome === 'fail'
@@ -74,23 +80,23 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
         outcome: partial.outcome,
         error: partial.error,
         started_at: startedAt.toISOString(),
-        latency_ms_wall: performance.now() - started,
+        latency_ms_wall: wallMs,
         tokens,
         ...(ctx.injectFaults ? {injected_faults: injectedFaults} : {}),
       },
     }
   }
   // An attempt the signal ended: Ctrl-C (not recorded; resume redoes it), or a timeout or stall (recorded).
-  const ended = (kind: AbortKind, partial: Partial<Attempt> = {}): Attempt =>
+  const ended = async (kind: AbortKind, partial: Partial<Attempt> = {}): Promise<Attempt> =>
     kind === 'interrupted'
-      ? {...finish({outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false, ...partial}), interrupted: true}
+      ? {...(await finish({outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false, ...partial})), interrupted: true}
       : finish({outcome: 'timeout', error: {type: kind, message: `${kind} after ${Math.round(performance.now() - started)} ms`}, retryable: false, ...partial})
   const workdir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-run-'))
   const runMs = scenario.timeout_ms ?? ctx.timeouts.run_ms
   const limits = attemptLimits(ctx.signal, {runMs, stallMs: ctx.timeouts.stall_ms})
   const {mode, options: modeOptions} = ctx.modes.get(run.mode)!
-  let releaseModel = () => {}
-  let access: ReturnType<RunTarget['agentAccess']> | undefined
+  let releaseModel = async () => {}
+  let access: AgentAccess | undefined
   let session: Awaited<ReturnType<Mode['open']>> | undefined
   try {
     const fixturesStarted = performance.now()
@@ -98,7 +104,7 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     try {
       manifest = await prepareRunFixtures(ctx, run, scenario, attemptNo)
     } catch (error) {
-      return finish({outcome: 'infra_error', error: {type: 'fixture_error', message: (error as Error).message}, retryable: true})
+      return await finish({outcome: 'infra_error', error: {type: 'fixture_error', message: (error as Error).message}, retryable: true})
     } finally {
       timing.fixtures_ms = performance.now() - fixturesStarted
     }
@@ -109,27 +115,30 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     const observedBefore = ctx.mutation && ctx.target.sandbox && scenario.type === 'workflow' ? await observe(scenario, variables, ctx.target.reader, ctx.registry) : undefined
     // The run's clock starts with the arm: opening the session (an MCP server starting) counts, fixture work does not.
     limits.start()
-    access = ctx.target.agentAccess(workdir)
+    access = await ctx.target.agentAccess(workdir)
     const opening = performance.now()
+    const registered = ctx.model.endpointFor(scenario, run.mode, variables)
     const opened = mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir, signal: limits.signal})
     session = await withinAbort(opened, limits.signal).catch((error: unknown) => {
-      // A session that opens after the run gave up on it is closed when it does.
+      // A session that opens after the run gave up on it is closed when it does; the model's run is let go.
       void opened.then((late) => late.close(), () => {})
+      void registered.then((late) => late.release(), () => {})
       throw error
     })
     timing.session_ms = performance.now() - opening
     if (session.mcpServers?.length) base.mcpTools = session.tools.map((t) => t.name)
-    base.toolSchema = {count: session.tools.length, tokens: countTokens(JSON.stringify(toolPayload(session.tools))), names: session.tools.map((t) => t.name)}
-    const model = ctx.model.endpointFor(scenario, run.mode, variables)
-    releaseModel = model.release
-    if (model.injectedFaults) modelFaults = model.injectedFaults
+    // Registered while the session opened: the model's endpoint and the tool definitions' tokens.
+    const [endpoint, schemaTokens] = await Promise.all([registered, ctx.model.countTokens(JSON.stringify(toolPayload(session.tools)))])
+    releaseModel = endpoint.release
+    if (endpoint.report) modelReport = endpoint.report
+    base.toolSchema = {count: session.tools.length, tokens: schemaTokens, names: session.tools.map((t) => t.name)}
     const agentStarted = performance.now()
     let trace: ProviderTrace
     try {
       trace = await withinAbort(ctx.provider.plugin.run({
         prompt,
         session,
-        model: model.endpoint,
+        model: endpoint.endpoint,
         options: ctx.provider.options,
         limits: {timeout_ms: runMs, ...ctx.limits},
         signal: limits.signal,
@@ -141,9 +150,9 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     } catch (error) {
       base.agentMs = performance.now() - agentStarted
       const kind = limits.kind()
-      if (kind) return ended(kind)
+      if (kind) return await ended(kind)
       const partial = (error as {trace?: ProviderTrace}).trace
-      return finish({
+      return await finish({
         outcome: 'infra_error',
         error: {type: isInfrastructureError(error) ? 'provider_error' : 'runner_error', message: (error as Error).message},
         retryable: isInfrastructureError(error),
@@ -152,15 +161,18 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
       })
     }
     base.agentMs = performance.now() - agentStarted
-    base.apiCalls = access.apiCalls()
-    base.invocations = await readCallLog(workdir)
+    // What the agent left behind, read at once: its API calls and faults, its tools' call log, the plan's outcome.
+    agentDone = {github: access.counts(), model: modelReport()}
+    const [counts, invocations, report] = await Promise.all([agentDone.github, readCallLog(workdir), agentDone.model])
+    base.apiCalls = counts?.apiCalls ?? null
+    base.invocations = invocations
     const toolMs = trace.turns.flatMap((t) => t.tool_calls).reduce((sum, call) => sum + call.ms, 0)
     timing.turns = trace.turns.length
     timing.tools_ms = toolMs
     timing.model_ms = Math.max(0, trace.turns.reduce((sum, t) => sum + t.ms, 0) - toolMs)
     const tokens = tokensOf(sumUsage(trace.turns.map((t) => t.usage)))
     const kind = limits.kind()
-    if (kind) return ended(kind, {trace, tokens})
+    if (kind) return await ended(kind, {trace, tokens})
     limits.dispose()
     const toolCalls = trace.turns.reduce((sum, t) => sum + t.tool_calls.length, 0)
     const assertion = scenario.type === 'atomic' ? checkAssertions(scenario, trace.final_text, toolCalls, mode.envelope) : undefined
@@ -178,27 +190,31 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
         : []
     timing.checkpoints_ms = performance.now() - checkpointsStarted
     // Ctrl-C during the checks cut their polling short: the verdict would be a guess, so the run is redone on resume.
-    if (ctx.signal.aborted) return ended('interrupted', {trace, tokens})
+    if (ctx.signal.aborted) return await ended('interrupted', {trace, tokens})
     base.checkpoints = checkpoints
-    const verdict = verdictOf({scenario, stop: stopOf(trace, model.planOutcome?.().failure), assertion, checkpoints})
+    const verdict = verdictOf({scenario, stop: stopOf(trace, report?.plan.failure), assertion, checkpoints})
     if (verdict.success && checkpoints.every((c) => c.passed) && observedBefore && ctx.mutation && scenario.type === 'workflow') {
       const evaluate = () => evaluateCheckpoints(scenario.assertions.checkpoints, {octokit: ctx.target.reader, registry: ctx.registry, variables, budgetMs: 0, signal: ctx.signal})
       const after = await observe(scenario, variables, ctx.target.reader, ctx.registry)
       ctx.mutation(await mutationTest({scenario, before: observedBefore, after, octokit: ctx.target.reader, sandbox: ctx.target.sandbox!, evaluate}))
     }
-    return finish({outcome: verdict.outcome, error: verdict.error, retryable: false, trace, tokens, assertion})
+    return await finish({outcome: verdict.outcome, error: verdict.error, retryable: false, trace, tokens, assertion})
   } catch (error) {
     const kind = limits.kind()
-    if (kind) return ended(kind)
+    if (kind) return await ended(kind)
     // Bad bindings are bad input: they stop the suite rather than fail one run.
     if ((error as Error).name === 'BadInputError') throw error
-    return finish({outcome: 'infra_error', error: {type: 'runner_error', message: (error as Error).message}, retryable: isInfrastructureError(error)})
+    return await finish({outcome: 'infra_error', error: {type: 'runner_error', message: (error as Error).message}, retryable: isInfrastructureError(error)})
   } finally {
     limits.dispose()
-    releaseModel()
-    // A session that does not close (a hung MCP server) cannot hold the run either.
-    if (session) await withinAbort(session.close(), AbortSignal.abort(), ABORT_GRACE_MS).catch(() => {})
-    access?.release()
-    await rm(workdir, {recursive: true, force: true}).catch(() => {})
+    const closeSession = async () => {
+      if (!session) return
+      // A session that does not close (a hung MCP server) cannot hold the run either. Closing is the
+      // mode's cost like opening (an MCP server exits): it counts in session_ms, not as the harness's.
+      const closing = performance.now()
+      await withinAbort(session.close(), AbortSignal.abort(), ABORT_GRACE_MS).catch(() => {})
+      timing.session_ms += performance.now() - closing
+    }
+    await Promise.all([releaseModel().catch(() => {}), closeSession(), access?.release().catch(() => {}), rm(workdir, {recursive: true, force: true}).catch(() => {})])
   }
 }

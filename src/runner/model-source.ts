@@ -3,19 +3,36 @@
  * run's reference plan, or a real one behind an OpenAI-compatible endpoint (base URL from the suite,
  * the config or $OPENAI_BASE_URL; the key from the environment only).
  */
-import {SCRIPTED_MODELS, startScriptedModels, type PlanOutcome, type ScriptedModelName, type ScriptedModels, type ScriptStep} from '../agent/scripted-models.js'
+import type {PlanOutcome, ScriptStep} from '../agent/scripted-models.js'
+import {SCRIPTED_MODELS, type ScriptedModelName} from '../agent/scripted-model-names.js'
+import {openScriptedModels} from '../agent/scripted-models-service.js'
 import type {ModelEndpoint} from '../plugins/api.js'
 import {harnessEnv, registerSecret, withoutCredentials} from '../shared/process/secret-env.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {fillPlaceholders} from '../catalogue/placeholders.js'
 import type {Scenario} from '../schemas/scenario.js'
 
+/** What a scripted model saw of a run: how far the oracle's plan got, and the faults injected into its traffic. */
+export interface ModelReport {
+  plan: PlanOutcome
+  injectedFaults: number
+}
+
+export interface RunEndpoint {
+  endpoint: ModelEndpoint
+  release: () => Promise<void>
+  /** Scripted models only. */
+  report?: () => Promise<ModelReport>
+}
+
 export interface ModelSource {
   /** provider/model, as rows record it. */
   label: string
   scripted?: ScriptedModelName
   /** The endpoint for one run: scripted models get the run's plan. */
-  endpointFor(scenario: Scenario, mode: string, variables: Record<string, unknown>): {endpoint: ModelEndpoint; release: () => void; planOutcome?: () => PlanOutcome; injectedFaults?: () => number}
+  endpointFor(scenario: Scenario, mode: string, variables: Record<string, unknown>): Promise<RunEndpoint>
+  /** Tokens of a text (o200k): the tool definitions a mode offers, which every turn re-sends. */
+  countTokens(text: string): Promise<number>
   secrets(): string[]
   close(): Promise<void>
 }
@@ -51,17 +68,20 @@ export async function openModelSource(settings: ModelSettings): Promise<ModelSou
   const env = settings.env ?? harnessEnv()
   if (isScriptedModel(settings.model)) {
     const model = settings.model
-    const server: ScriptedModels = await startScriptedModels({faultRate: settings.faultRate, faultSeed: settings.seed})
+    // In its own process: tokenizing every turn's context neither holds up the runner's event loop
+    // nor weighs on its memory (every tool call forks the runner).
+    const server = await openScriptedModels(settings.faultRate ? {rate: settings.faultRate, seed: settings.seed ?? 1} : undefined)
     return {
       label: `ghx-bench/${model}`,
       scripted: model,
-      endpointFor(scenario, mode, variables) {
+      async endpointFor(scenario, mode, variables) {
         // No plan for this mode: the oracle does not pretend to be noop; the run fails saying so.
         const plan = referencePlan(scenario, mode, variables)
         const final = scenario.type === 'atomic' ? {kind: 'envelope' as const, answer: plan?.answer} : {kind: 'text' as const}
-        const {baseUrl, release, outcome, injectedFaults} = server.register({model, steps: plan?.steps ?? null, final})
-        return {endpoint: {id: model, baseUrl}, release, planOutcome: outcome, injectedFaults}
+        const run = await server.register({model, steps: plan?.steps ?? null, final})
+        return {endpoint: {id: model, baseUrl: run.baseUrl}, release: () => run.release(), report: () => run.report()}
       },
+      countTokens: remembered((text) => server.countTokens(text)),
       secrets: () => [],
       close: () => server.close(),
     }
@@ -79,8 +99,23 @@ export async function openModelSource(settings: ModelSettings): Promise<ModelSou
   const id = settings.model
   return {
     label: id.includes('/') ? id : `${new URL(shown.url).hostname}/${id}`,
-    endpointFor: () => ({endpoint: {id, baseUrl, apiKey}, release: () => {}}),
+    endpointFor: () => Promise.resolve({endpoint: {id, baseUrl, apiKey}, release: () => Promise.resolve()}),
+    countTokens: remembered(async (text) => (await import('gpt-tokenizer')).countTokens(text)),
     secrets: () => [apiKey, shown.password].filter((s): s is string => Boolean(s)),
     close: async () => {},
+  }
+}
+
+/** A mode offers the same tools every run: their tokens are counted once per text. */
+function remembered(count: (text: string) => Promise<number>): (text: string) => Promise<number> {
+  const counts = new Map<string, Promise<number>>()
+  return (text) => {
+    let counted = counts.get(text)
+    if (!counted) {
+      counted = count(text)
+      counted.catch(() => counts.delete(text))
+      counts.set(text, counted)
+    }
+    return counted
   }
 }

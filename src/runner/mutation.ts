@@ -9,7 +9,7 @@
  */
 import type {GithubClient} from '../github/client.js'
 import type {ReadTask} from '../plugins/api.js'
-import type {Sandbox} from '../emulator/server.js'
+import type {SandboxService} from '../emulator/service/client.js'
 import {fillPlaceholders} from '../catalogue/placeholders.js'
 import type {WorkflowScenario} from '../schemas/scenario.js'
 import type {CheckpointResult} from '../verify/checkpoints.js'
@@ -198,13 +198,12 @@ export async function mutationTest(input: {
   before: Map<string, Observation>
   after: Map<string, Observation>
   octokit: GithubClient
-  sandbox: Sandbox
+  sandbox: Pick<SandboxService, 'saveState' | 'restoreState' | 'forgetState'>
   evaluate: () => Promise<CheckpointResult[]>
 }): Promise<MutationReport> {
   const report: MutationReport = {scenario_id: input.scenario.id, perturbations: [], weak: [], not_applied: []}
-  const state = input.sandbox.store.state as unknown as Record<string, unknown>
   for (const perturbation of perturbations(input.before, input.after)) {
-    const saved = structuredClone(state)
+    const saved = await input.sandbox.saveState()
     try {
       await perturbation.apply(input.octokit)
       const caught = (await input.evaluate()).filter((c) => !c.passed).map((c) => c.name)
@@ -214,8 +213,8 @@ export async function mutationTest(input: {
       report.perturbations.push({name: perturbation.name, caught_by: [], error: (error as Error).message})
       report.not_applied.push(`${perturbation.name}: ${(error as Error).message}`)
     } finally {
-      for (const key of Object.keys(state)) delete state[key]
-      Object.assign(state, saved)
+      await input.sandbox.restoreState(saved)
+      await input.sandbox.forgetState(saved)
     }
   }
   return report

@@ -24,7 +24,7 @@ export async function preflightModes(refs: readonly PluginRef[], registry: Plugi
   const unavailable: Preflight['unavailable'] = []
   const preflightDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-preflight-'))
   try {
-    const access = target.agentAccess(preflightDir)
+    const access = await target.agentAccess(preflightDir)
     for (const ref of refs) {
       const mode = registry.mode(refName(ref))!
       const context = {options: refOptions(ref), github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir: preflightDir}
@@ -32,7 +32,7 @@ export async function preflightModes(refs: readonly PluginRef[], registry: Plugi
       if (availability.available) modes.set(mode.name, {mode, options: refOptions(ref), ...(availability.tools ? {tools: availability.tools} : {})})
       else unavailable.push({mode: mode.name, reason: availability.reason ?? 'not available'})
     }
-    access.release()
+    await access.release()
   } finally {
     await rm(preflightDir, {recursive: true, force: true})
   }

@@ -113,20 +113,25 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
   // Every run in flight and each of its checkpoints listen for Ctrl-C on this one signal.
   setMaxListeners(0, signal)
 
-  let target: Awaited<ReturnType<typeof openRunTarget>>
-  try {
+  // The target (the sandbox's process) and the model (the scripted models' process) start side by side.
+  const [openedTarget, openedModel] = await Promise.allSettled([
     // Faults go to the runs' own traffic only (their agent tokens and model endpoints), never to seeding or checkpoints.
-    target = await openRunTarget(config, {faults: options.faultRate ? {seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined, readOnly: options.dryRun})
-  } catch (error) {
+    openRunTarget(config, {faults: options.faultRate ? {seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined, readOnly: options.dryRun, concurrency: suite.concurrency}),
+    openModelSource({model: modelName, endpoint: config.values.endpoint, faultRate: options.faultRate, seed, origin}),
+  ])
+  if (openedTarget.status === 'rejected') {
+    if (openedModel.status === 'fulfilled') await openedModel.value.close()
     lock?.release()
-    throw error
+    throw openedTarget.reason
   }
+  const target = openedTarget.value
   let model: Awaited<ReturnType<typeof openModelSource>> | undefined
   let writer: ResultsWriter | undefined
   const byMode: RunSummary['by_mode'] = {}
   let completed = 0
   try {
-    model = await openModelSource({model: modelName, endpoint: config.values.endpoint, faultRate: options.faultRate, seed, origin})
+    if (openedModel.status === 'rejected') throw openedModel.reason
+    model = openedModel.value
     // Preflight once per suite: a mode that cannot run here is reported and left out, never counted.
     const {modes, unavailable} = await preflightModes(suite.modes, registry, target)
     if (modes.size === 0) throw new BadInputError([{file: origin, code: 'config', message: `no mode of the suite can run here: ${unavailable.map((u) => `${u.mode}: ${u.reason}`).join('; ')}`}])

@@ -11,10 +11,17 @@ import type {LoadedConfig} from '../config/load-config.js'
 import {resolveToken, type GithubClient} from '../github/client.js'
 import {openTarget, type FixtureTarget} from '../seeding/service.js'
 import {harnessEnv} from '../shared/process/secret-env.js'
-import {AGENT_LOGIN, GH_QUIET_ENV} from '../emulator/defaults.js'
+import {GH_QUIET_ENV} from '../emulator/defaults.js'
 import type {FaultConfig} from '../emulator/faults.js'
 import {GITHUB_API_ORIGIN_PRELOAD} from '../emulator/mcp-server.js'
-import type {Sandbox} from '../emulator/server.js'
+import type {SandboxService} from '../emulator/service/client.js'
+
+export interface AccessCounts {
+  /** The agent's GitHub API calls; null where they cannot be observed (live GitHub). */
+  apiCalls: number | null
+  /** Faults injected into the run's GitHub traffic (--inject-faults; 0 on live GitHub). */
+  injectedFaults: number
+}
 
 export interface AgentAccess {
   apiUrl: string
@@ -25,25 +32,23 @@ export interface AgentAccess {
   nodeEnv: Record<string, string>
   /** The environment that points gh at this GitHub as the agent. */
   env: Record<string, string>
-  /** The agent's GitHub API calls so far in this run; null where they cannot be observed. */
-  apiCalls(): number | null
-  /** Faults injected into this run's GitHub traffic so far (--inject-faults; 0 on live GitHub). */
-  injectedFaults(): number
-  release(): void
+  /** What this run's GitHub traffic has been so far. */
+  counts(): Promise<AccessCounts>
+  release(): Promise<void>
 }
 
 export interface RunTarget {
   fixtures: FixtureTarget
   /** The agent's identity reads checkpoints too (the same view of GitHub the agent had). */
   reader: GithubClient
-  sandbox?: Sandbox
+  sandbox?: SandboxService
   /**
    * How checkpoints poll this GitHub when the suite sets no budget: live GitHub is eventually
    * consistent (12 s, every second); the sandbox answers consistently at once (its workflow runs
    * finish in under a second: 2 s, every 100 ms).
    */
   checkpoints: {budget_ms: number; interval_ms: number}
-  agentAccess(workdir: string): AgentAccess
+  agentAccess(workdir: string): Promise<AgentAccess>
   /** Tokens of this target, for the redactor. */
   secrets(): string[]
   close(): Promise<void>
@@ -61,40 +66,34 @@ export function nodeEnvFor(apiUrl: string, graphqlUrl: string): Record<string, s
   return {NODE_OPTIONS: `--import ${pathToFileURL(GITHUB_API_ORIGIN_PRELOAD).href}`, GHX_BENCH_GITHUB_API_URL: apiUrl, GHX_BENCH_GITHUB_GRAPHQL_URL: graphqlUrl}
 }
 
-export async function openRunTarget(config: LoadedConfig, options: {faults?: FaultConfig; readOnly?: boolean}): Promise<RunTarget> {
+export async function openRunTarget(config: LoadedConfig, options: {faults?: FaultConfig; readOnly?: boolean; concurrency: number}): Promise<RunTarget> {
   // The sandbox is local: a failed request is retried at once, not after GitHub's one-second back-off.
-  const fixtures = await openTarget(config, {sandboxRetry: {retries: 4, retryAfterBaseMs: 20}, readOnly: options.readOnly})
+  // Overlapping runs get the sandbox in its own process, off the runner's event loop.
+  const fixtures = await openTarget(config, {sandboxRetry: {retries: 4, retryAfterBaseMs: 20}, readOnly: options.readOnly, sandboxProcess: options.concurrency > 1})
   const sandbox = fixtures.sandbox
   if (sandbox) {
-    sandbox.faults.configure(options.faults)
-    // Faults hit the system under test only: requests with a run's agent token, never the harness's own.
-    const agentTokens = new Set<string>()
-    sandbox.faults.scopeTo(agentTokens)
+    await sandbox.configureFaults(options.faults)
     const issued: string[] = []
     return {
       fixtures,
       reader: fixtures.ctx.agent,
       sandbox,
       checkpoints: {budget_ms: 2_000, interval_ms: 100},
-      agentAccess(workdir) {
+      async agentAccess(workdir) {
         const token = `ghs_run${randomBytes(16).toString('hex')}`
         issued.push(token)
-        sandbox.store.addToken(token, AGENT_LOGIN)
-        agentTokens.add(token)
+        const env = await sandbox.addAgentToken(token, path.join(workdir, '.config', 'gh'))
         return {
           apiUrl: sandbox.url,
           graphqlUrl: `${sandbox.url}/graphql`,
           nodeEnv: nodeEnvFor(sandbox.url, `${sandbox.url}/graphql`),
           token,
-          env: sandbox.ghEnv(path.join(workdir, '.config', 'gh'), token),
-          apiCalls: () => sandbox.requests.byToken.get(token) ?? 0,
-          injectedFaults: () => sandbox.faults.injectedByToken.get(token) ?? 0,
-          release: () => {
-            delete sandbox.store.state.tokens[token]
-            sandbox.requests.byToken.delete(token)
-            sandbox.faults.injectedByToken.delete(token)
-            agentTokens.delete(token)
+          env,
+          counts: async () => {
+            const {requests, faults} = await sandbox.tokenCounts(token)
+            return {apiCalls: requests, injectedFaults: faults}
           },
+          release: () => sandbox.releaseToken(token),
         }
       },
       secrets: () => [sandbox.token, sandbox.reviewerToken, ...issued],
@@ -111,16 +110,15 @@ export async function openRunTarget(config: LoadedConfig, options: {faults?: Fau
     checkpoints: {budget_ms: 12_000, interval_ms: 1_000},
     agentAccess(workdir) {
       const configDir = path.join(workdir, '.config', 'gh')
-      return {
+      return Promise.resolve({
         apiUrl,
         graphqlUrl,
         nodeEnv: nodeEnvFor(apiUrl, graphqlUrl),
         token,
         env: {GH_TOKEN: token, GITHUB_TOKEN: token, GH_CONFIG_DIR: configDir, ...(host === 'github.com' ? {} : {GH_HOST: host, GH_ENTERPRISE_TOKEN: token}), ...GH_QUIET_ENV},
-        apiCalls: () => null,
-        injectedFaults: () => 0,
-        release: () => {},
-      }
+        counts: () => Promise.resolve({apiCalls: null, injectedFaults: 0}),
+        release: () => Promise.resolve(),
+      })
     },
     secrets: () => [token, harnessEnv().GHX_BENCH_REVIEWER_TOKEN ?? ''],
     close: () => fixtures.close(),

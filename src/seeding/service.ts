@@ -7,9 +7,9 @@ import {readFile, rm} from 'node:fs/promises'
 import path from 'node:path'
 import {writeFileAtomic} from '../shared/atomic-write.js'
 import {resolveConfigPath, withLayer, type LoadedConfig} from '../config/load-config.js'
-import {AGENT_LOGIN, createFixtureRepo, DEFAULT_REPO, ensureLongRunningWorkflow, REVIEWER_LOGIN} from '../emulator/defaults.js'
+import {AGENT_LOGIN, DEFAULT_REPO, REVIEWER_LOGIN} from '../emulator/defaults.js'
 import {harnessEnv} from '../shared/process/secret-env.js'
-import {serveSandbox} from '../emulator/serve.js'
+import {openSandbox, type SandboxService} from '../emulator/service/client.js'
 import type {Sandbox} from '../emulator/server.js'
 import {BadInputError, suggestionSuffix} from '../shared/diagnostics.js'
 import {compileSchema} from '../shared/schema-validator.js'
@@ -25,7 +25,7 @@ export interface FixtureTarget {
   options: SeedOptions
   kind: 'sandbox' | 'live'
   /** The running sandbox, when the target is the sandbox. */
-  sandbox?: Sandbox
+  sandbox?: SandboxService
   /** Saves the sandbox's state (when the target is the sandbox) and stops it. */
   close(): Promise<void>
 }
@@ -36,6 +36,8 @@ export interface TargetOptions {
   sandboxRetry?: {retries: number; retryAfterBaseMs?: number}
   /** Read the sandbox's saved state but never write it back (a dry run has no side effects). */
   readOnly?: boolean
+  /** Serve the sandbox from its own process (runs overlap: see emulator/service/client.ts). */
+  sandboxProcess?: boolean
 }
 
 export function sandboxStatePath(config: LoadedConfig): string {
@@ -43,7 +45,7 @@ export function sandboxStatePath(config: LoadedConfig): string {
 }
 
 /** The fixture layer's view of a sandbox repository: the agent's identity and the reviewer's. */
-export function sandboxFixtureContext(sandbox: Sandbox, repo: string, seedId: string, retry: {retries: number; retryAfterBaseMs?: number} = {retries: 0}): FixtureContext {
+export function sandboxFixtureContext(sandbox: Pick<Sandbox, 'url' | 'token' | 'reviewerToken'>, repo: string, seedId: string, retry: {retries: number; retryAfterBaseMs?: number} = {retries: 0}): FixtureContext {
   const [owner, name] = repo.split('/') as [string, string]
   // No write pacing: the sandbox has no secondary rate limits to respect.
   const client = (token: string) => createClient({baseUrl: sandbox.url, token, ...retry, throttle: false}).octokit
@@ -56,16 +58,13 @@ export async function openTarget(config: LoadedConfig, options: TargetOptions = 
   const seedId = config.values.fixtures.seed_id
   if (config.values.target === 'sandbox') {
     const full = config.values.fixtures.repo ?? DEFAULT_REPO
-    const served = await serveSandbox({statePath: sandboxStatePath(config), repos: [full], readOnly: options.readOnly})
-    const {sandbox} = served
-    if (!sandbox.store.state.repos[full]) createFixtureRepo(sandbox.store, full)
-    else ensureLongRunningWorkflow(sandbox.store, full)
+    const sandbox = await openSandbox({statePath: sandboxStatePath(config), repos: [full], repo: full, readOnly: options.readOnly}, {ownProcess: options.sandboxProcess ?? false})
     return {
       kind: 'sandbox',
       sandbox,
       ctx: sandboxFixtureContext(sandbox, full, seedId, options.sandboxRetry),
-      options: {agentLogin: AGENT_LOGIN, reviewerLogin: REVIEWER_LOGIN, defaultBranch: sandbox.store.state.repos[full]!.default_branch, workflowPollMs: 50},
-      close: () => served.stop(),
+      options: {agentLogin: AGENT_LOGIN, reviewerLogin: REVIEWER_LOGIN, defaultBranch: sandbox.defaultBranch, workflowPollMs: 50},
+      close: () => sandbox.stop(),
     }
   }
   const full = config.values.fixtures.repo

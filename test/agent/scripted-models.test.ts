@@ -1,5 +1,6 @@
 import {expect} from 'chai'
 import {countTokens} from 'gpt-tokenizer'
+import {mulberry32} from '../../src/stats/random.js'
 import {finalAnswer, planOutcome, promptTokenCount, startScriptedModels, type Script, type ScriptedModels} from '../../src/agent/scripted-models.js'
 
 const TOOLS = [{type: 'function', function: {name: 'shell', description: 'run', parameters: {type: 'object'}}}]
@@ -122,9 +123,9 @@ describe('scripted models (oracle, noop)', () => {
   })
 
   it('answers a seeded share of requests 503 when asked to inject faults', async () => {
-    const faulty = await startScriptedModels({faultRate: 0.5, faultSeed: 7})
+    const faulty = await startScriptedModels()
     try {
-      const {baseUrl} = faulty.register(plan)
+      const {baseUrl} = faulty.register(plan, {rate: 0.5, random: mulberry32(7)})
       const statuses = await Promise.all(Array.from({length: 40}, () => post(baseUrl, {messages: [], tools: TOOLS}).then((r) => r.status)))
       const failed = statuses.filter((s) => s === 503).length
       expect(failed).to.be.within(8, 32)

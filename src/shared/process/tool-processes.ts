@@ -57,6 +57,41 @@ function allProcesses(): ProcStat[] {
   return stats
 }
 
+/**
+ * The call's processes under a subreaper, from its roots down the kernel's child links
+ * (/proc/<pid>/task/<tid>/children): only the tree is read, not every process of the machine.
+ * Undefined when this kernel has no child links.
+ */
+function treeOf(roots: ReadonlyMap<number, string>): ProcStat[] | undefined {
+  const found = new Map<number, ProcStat>()
+  const pending = [...roots.keys()]
+  while (pending.length > 0) {
+    const pid = pending.pop()!
+    if (found.has(pid)) continue
+    const stat = readStat(pid)
+    // A root's pid taken by another process since (pids are reused) is not the call's.
+    if (!stat || (roots.has(pid) && roots.get(pid) !== stat.start)) continue
+    found.set(pid, stat)
+    let tasks: string[]
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`)
+    } catch {
+      continue
+    }
+    for (const task of tasks) {
+      let children: string
+      try {
+        children = readFileSync(`/proc/${pid}/task/${task}/children`, 'latin1')
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(`/proc/${pid}/task/${task}`)) return undefined
+        continue
+      }
+      for (const child of children.split(' ')) if (child) pending.push(Number(child))
+    }
+  }
+  return [...found.values()]
+}
+
 function environOf(pid: number): Buffer | undefined {
   try {
     return readFileSync(`/proc/${pid}/environ`)
@@ -78,7 +113,8 @@ export class ToolProcessTree {
   /** `<harness pid>.<harness start>.<random>`: `reapOrphanedTools` tells a dead harness's leftovers by it. */
   readonly token = `${process.pid}.${SELF_START}.${randomBytes(8).toString('hex')}`
   private readonly marker = Buffer.from(`${RUN_TOKEN_VARIABLE}=${this.token}\0`)
-  private readonly roots = new Set<number>()
+  /** The call's first processes: pid -> start time. */
+  private readonly roots = new Map<number, string>()
   /** pid -> start time of every process found to be the call's. */
   private readonly known = new Map<number, string>()
   /** Environments already read (pid:start -> carries the marker): a process's environment is read once. */
@@ -86,6 +122,8 @@ export class ToolProcessTree {
   private timer: NodeJS.Timeout | undefined
   /** The first root's start time: a process older than the call cannot carry its marker (its environment is not read). */
   private since = Number.POSITIVE_INFINITY
+  /** The roots are subreapers: every orphan of the call stays in their tree, so the tree is all there is to read. */
+  private subreaped = false
 
   constructor() {
     trees.add(this)
@@ -104,8 +142,8 @@ export class ToolProcessTree {
   /** The call's first process; its descendants are the call's. Watching starts here. */
   adopt(pid: number | undefined, intervalMs = 150): void {
     if (pid === undefined) return
-    this.roots.add(pid)
     const stat = readStat(pid)
+    this.roots.set(pid, stat?.start ?? '')
     if (stat) {
       this.known.set(pid, stat.start)
       this.since = Math.min(this.since, Number(stat.start))
@@ -116,9 +154,24 @@ export class ToolProcessTree {
     }
   }
 
+  /**
+   * The roots reported that they are subreapers: no process of the call can leave their tree, so the
+   * tree need not be watched while the call runs, and each look reads the tree alone.
+   */
+  markSubreaped(): void {
+    this.subreaped = true
+    clearInterval(this.timer)
+    this.timer = undefined
+  }
+
   /** One look at /proc: the call's processes alive now (descendants of what is known, and marker carriers). */
   scan(): ProcStat[] {
     if (!HAS_PROC) return []
+    const tree = this.subreaped ? treeOf(this.roots) : undefined
+    if (tree) {
+      for (const stat of tree) this.known.set(stat.pid, stat.start)
+      return tree.filter(isAlive)
+    }
     const stats = allProcesses()
     const byPid = new Map(stats.map((s) => [s.pid, s]))
     for (const [pid, start] of this.known) if (byPid.get(pid)?.start !== start) this.known.delete(pid)
@@ -167,7 +220,7 @@ export class ToolProcessTree {
         for (const pid of frozen) signal(pid, 'SIGKILL')
       }
     }
-    for (const root of this.roots) signal(-root, 'SIGKILL')
+    for (const root of this.roots.keys()) signal(-root, 'SIGKILL')
     this.dispose()
   }
 

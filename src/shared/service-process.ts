@@ -1,0 +1,173 @@
+/**
+ * A package module as a service in a child process, called like an object: `call('method', ...args)`
+ * sends a request over the IPC channel, the child's handler answers on its own event loop and core.
+ * The runner uses it for the work that would otherwise compete with the runs for its event loop (the
+ * GitHub emulator answering every run's gh, the scripted models tokenizing every turn). A process,
+ * not a worker thread: every tool call forks the runner, and fork copies the page tables of the whole
+ * process, threads included (the tokenizer alone is 80 MB); a small runner forks fast.
+ */
+import {fork, type ChildProcess} from 'node:child_process'
+import {createRequire} from 'node:module'
+import {pathToFileURL} from 'node:url'
+import {BadInputError, type Diagnostic} from './diagnostics.js'
+import {packageModulePath, RUNNING_FROM_SOURCE} from './package-paths.js'
+
+interface Request {
+  id: number
+  method: string
+  args: unknown[]
+}
+
+interface Reply {
+  id: number
+  value?: unknown
+  error?: PlainError
+}
+
+interface PlainError {
+  name: string
+  message: string
+  diagnostics?: Diagnostic[]
+}
+
+type Hello<G> = {greeting: G} | {error: PlainError}
+
+export interface ServiceClient {
+  call<T>(method: string, ...args: unknown[]): Promise<T>
+  /** False once the process has stopped (or failed). */
+  alive(): boolean
+  /** Asks the service to end (after `method`, if given, is answered) and waits for its exit. */
+  stop(method?: string): Promise<void>
+}
+
+/**
+ * Starts a module of the package (its path under the package root, as .ts: dist's .js, or from source
+ * the .ts through tsx) as a service; resolves with its greeting (what it tells of itself once ready)
+ * and a client, or rejects with why it could not start (bad input stays bad input).
+ */
+export async function startService<G>(relativeTsPath: string, options: unknown, name: string): Promise<{greeting: G; client: ServiceClient}> {
+  const child = fork(packageModulePath(relativeTsPath), [], {
+    // From source, tsx as this package resolves it: the child may start in a folder that has none.
+    execArgv: RUNNING_FROM_SOURCE ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, '--conditions=ghx-bench-source'] : [],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  const hello = await new Promise<Hello<G>>((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code, signal) => reject(new Error(`the ${name} process exited while starting (${signal ?? `exit code ${code}`})`)))
+    child.once('message', (message: Hello<G>) => resolve(message))
+    child.send({options})
+  }).finally(() => child.removeAllListeners())
+  if ('error' in hello) {
+    // It ends when its channel closes (it ignores the signals the runner handles for it).
+    child.disconnect()
+    throw rebuildError(hello.error)
+  }
+  return {greeting: hello.greeting, client: clientOf(child, name)}
+}
+
+function clientOf(child: ChildProcess, name: string): ServiceClient {
+  let next = 0
+  const pending = new Map<number, {resolve: (value: unknown) => void; reject: (error: Error) => void}>()
+  let ended: Error | undefined
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const fail = (error: Error) => {
+    ended ??= error
+    for (const waiting of pending.values()) waiting.reject(ended)
+    pending.clear()
+  }
+  child.on('message', (reply: Reply) => {
+    const waiting = pending.get(reply.id)
+    if (!waiting) return
+    pending.delete(reply.id)
+    if (reply.error) waiting.reject(rebuildError(reply.error))
+    else waiting.resolve(reply.value)
+  })
+  child.on('error', (error) => fail(new Error(`the ${name} process failed: ${error.message}`)))
+  child.on('exit', (code, signal) => fail(new Error(`the ${name} process stopped (${signal ?? `exit code ${code}`})`)))
+  // The runner must be able to exit while the service idles; a call in flight keeps it alive.
+  child.unref()
+  child.channel?.unref()
+  const call = <T>(method: string, ...args: unknown[]): Promise<T> => {
+    if (ended) return Promise.reject(ended)
+    const id = next++
+    return new Promise<T>((resolve, reject) => {
+      if (pending.size === 0) child.channel?.ref()
+      pending.set(id, {
+        resolve: (value) => {
+          if (pending.size === 0) child.channel?.unref()
+          resolve(value as T)
+        },
+        reject: (error) => {
+          if (pending.size === 0) child.channel?.unref()
+          reject(error)
+        },
+      })
+      child.send({id, method, args} satisfies Request)
+    })
+  }
+  return {
+    call,
+    alive: () => ended === undefined,
+    async stop(method) {
+      try {
+        if (method && !ended) await call(method)
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) {
+          // Waiting for the exit must keep the runner alive until it comes.
+          child.ref()
+          if (child.connected) child.disconnect()
+          await exited
+        }
+      }
+    },
+  }
+}
+
+/**
+ * The service's side: reads its options, says hello with what `start` returns (or why it failed),
+ * then answers calls with `handlers`. It ends when the runner disconnects (or dies: kill -9 included),
+ * and leaves Ctrl-C to the runner, which stops it after saving what must be saved.
+ */
+export function serveService<O>(start: (options: O) => Promise<{greeting: unknown; handlers: Record<string, (...args: never[]) => unknown>}>): void {
+  if (!process.send) throw new Error('serveService runs in a child process started by startService')
+  const send = (message: unknown) => process.send!(message)
+  process.on('SIGINT', () => {})
+  process.on('SIGTERM', () => {})
+  process.once('disconnect', () => process.exit(0))
+  process.once('message', ({options}: {options: O}) => void begin(options))
+  const begin = async (options: O) => {
+    let handlers: Record<string, (...args: unknown[]) => unknown>
+    try {
+      const started = await start(options)
+      handlers = started.handlers as Record<string, (...args: unknown[]) => unknown>
+      send({greeting: started.greeting})
+    } catch (error) {
+      send({error: plainError(error)})
+      return
+    }
+    const answer = async (request: Request) => {
+      try {
+        const handler = handlers[request.method]
+        if (!handler) throw new Error(`no method ${request.method}`)
+        send({id: request.id, value: await handler(...request.args)} satisfies Reply)
+      } catch (error) {
+        send({id: request.id, error: plainError(error)} satisfies Reply)
+      }
+    }
+    process.on('message', (request: Request) => void answer(request))
+  }
+}
+
+function plainError(error: unknown): PlainError {
+  const e = error instanceof Error ? error : new Error(String(error))
+  return {name: e.name, message: e.message, ...(e instanceof BadInputError ? {diagnostics: e.diagnostics} : {})}
+}
+
+/** Bad input stays bad input across the process boundary (exit code 2 naming the file), anything else an Error. */
+function rebuildError(error: PlainError): Error {
+  if (error.diagnostics) return new BadInputError(error.diagnostics)
+  const rebuilt = new Error(error.message)
+  rebuilt.name = error.name
+  return rebuilt
+}
