@@ -4,7 +4,7 @@ import path from 'node:path'
 import {writeFileAtomic} from '../shared/atomic-write.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {startSandbox, type Sandbox} from './server.js'
-import type {SandboxState} from './state.js'
+import type {SandboxState} from './core/state.js'
 
 export interface ServeOptions {
   port?: number

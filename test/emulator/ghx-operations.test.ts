@@ -11,7 +11,7 @@ import {fileURLToPath} from 'node:url'
 import {expect} from 'chai'
 import {resolve} from 'import-meta-resolve'
 import {OperationTypeNode, OverlappingFieldsCanBeMergedRule, parse, specifiedRules, validate, type OperationDefinitionNode} from 'graphql'
-import {githubSchema} from '../../src/emulator/graphql.js'
+import {githubSchema} from '../../src/emulator/core/graphql-schema.js'
 import {OWNER, REPO, seedSandbox, type Seeded} from '../support/sandbox.js'
 
 const base = {owner: OWNER, repo: REPO}

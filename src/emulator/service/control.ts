@@ -7,7 +7,7 @@
 import {AGENT_LOGIN, createFixtureRepo, ensureLongRunningWorkflow} from '../defaults.js'
 import type {FaultConfig} from '../faults.js'
 import {serveSandbox, type ServeOptions} from '../serve.js'
-import type {SandboxState} from '../state.js'
+import type {SandboxState} from '../core/state.js'
 
 export interface SandboxControlOptions extends ServeOptions {
   /** The fixture repository: created when the state has none, else brought up to date. */

@@ -1,0 +1,136 @@
+/**
+ * REST routes of checks: a commit's check runs (the jobs of its workflow runs), a check run and its
+ * annotations, and check suites (a workflow run is its check suite, as on GitHub, where Actions
+ * makes one per run).
+ */
+import {notFound} from '../core/errors.js'
+import {treeSha} from '../core/git-objects.js'
+import {commitOf, num, repoOf, type RestContext, type RouteDef} from '../core/rest-support.js'
+import type {Repo, Run} from '../core/state.js'
+import {nodeId} from '../core/store-core.js'
+
+function checkRun(ctx: RestContext, repo: Repo, run: Repo['runs'][string], attempt: Repo['runs'][string]['attempts'][number], job: Repo['runs'][string]['attempts'][number]['jobs'][number]): Record<string, unknown> {
+  const serialized = ctx.ser.job(repo, run, attempt, job)
+  return {
+    id: job.id,
+    head_sha: run.head_sha,
+    node_id: serialized.node_id,
+    external_id: String(job.id),
+    url: `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/check-runs/${job.id}`,
+    html_url: serialized.html_url,
+    details_url: serialized.html_url,
+    status: serialized.status,
+    conclusion: serialized.conclusion,
+    started_at: serialized.started_at,
+    completed_at: serialized.completed_at,
+    output: {title: null, summary: null, text: null, annotations_count: 0, annotations_url: `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/check-runs/${job.id}/annotations`},
+    name: job.name,
+    check_suite: {id: run.id + 1},
+    app: null,
+    pull_requests: [],
+  }
+}
+
+/** GitHub's own App, which owns the check suites of Actions. */
+function actionsApp(ctx: RestContext): Record<string, unknown> {
+  const html = 'https://github.com'
+  const owner = {
+    login: 'github', id: 9919, node_id: 'MDEyOk9yZ2FuaXphdGlvbjk5MTk=', avatar_url: 'https://avatars.githubusercontent.com/u/9919?v=4', gravatar_id: '',
+    url: `${ctx.ser.links.api}/users/github`, html_url: `${html}/github`, followers_url: `${ctx.ser.links.api}/users/github/followers`,
+    following_url: `${ctx.ser.links.api}/users/github/following{/other_user}`, gists_url: `${ctx.ser.links.api}/users/github/gists{/gist_id}`,
+    starred_url: `${ctx.ser.links.api}/users/github/starred{/owner}{/repo}`, subscriptions_url: `${ctx.ser.links.api}/users/github/subscriptions`,
+    organizations_url: `${ctx.ser.links.api}/users/github/orgs`, repos_url: `${ctx.ser.links.api}/users/github/repos`,
+    events_url: `${ctx.ser.links.api}/users/github/events{/privacy}`, received_events_url: `${ctx.ser.links.api}/users/github/received_events`,
+    type: 'Organization', site_admin: false,
+  }
+  return {
+    id: 15368, slug: 'github-actions', node_id: 'MDM6QXBwMTUzNjg=', owner, name: 'GitHub Actions',
+    description: 'Automate your workflow from idea to production', external_url: 'https://help.github.com/en/actions',
+    html_url: `${html}/apps/github-actions`, created_at: '2018-07-30T09:30:17Z', updated_at: '2024-04-10T20:33:16Z',
+    permissions: {actions: 'write', checks: 'write', contents: 'write', metadata: 'read', pull_requests: 'write', statuses: 'write'},
+    events: ['check_run', 'check_suite', 'pull_request', 'push', 'workflow_dispatch'],
+  }
+}
+
+/** A workflow run's check suite: id run.id + 1, as the run's check_suite_id says. */
+function checkSuite(ctx: RestContext, repo: Repo, run: Run): Record<string, unknown> {
+  const attempt = ctx.store.latestAttempt(run)
+  const status = ctx.store.attemptStatus(attempt)
+  const times = ctx.store.attemptTimes(attempt)
+  const head = ctx.store.commit(repo, run.head_sha)
+  const person = {name: head.author_git?.name ?? head.author, email: head.author_git?.email ?? `${head.author}@users.noreply.github.localhost`}
+  const committer = head.committer_git ?? person
+  const api = `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}`
+  const id = run.id + 1
+  return {
+    id,
+    node_id: nodeId('run', id),
+    head_branch: run.head_branch,
+    head_sha: run.head_sha,
+    status: status.status,
+    conclusion: status.conclusion,
+    url: `${api}/check-suites/${id}`,
+    before: head.parents[0] ?? '0000000000000000000000000000000000000000',
+    after: run.head_sha,
+    pull_requests: [],
+    app: actionsApp(ctx),
+    repository: ctx.ser.minimalRepo(repo),
+    created_at: run.created_at,
+    updated_at: times.completed ?? times.started,
+    head_commit: {id: head.sha, tree_id: treeSha(head.tree), message: head.message, timestamp: head.date, author: person, committer},
+    latest_check_runs_count: attempt.jobs.length,
+    check_runs_url: `${api}/check-suites/${id}/check-runs`,
+    rerequestable: true,
+    runs_rerequestable: true,
+  }
+}
+
+function suiteRun(ctx: RestContext, repo: Repo, id: string | undefined): Run {
+  const run = repo.runs[String(num(id, 'check_suite_id') - 1)]
+  if (!run) throw notFound()
+  return run
+}
+
+export const checkRoutes: RouteDef[] = [
+  ['GET', '/repos/{owner}/{repo}/commits/{ref}/check-runs', 'checks/list-for-ref', (ctx) => {
+    const repo = repoOf(ctx)
+    const sha = repo.branches[ctx.params.ref!] ?? ctx.params.ref!
+    const runs = Object.values(repo.runs).filter((r) => r.head_sha === sha)
+    const checkRuns = runs.flatMap((run) => {
+      const attempt = ctx.store.latestAttempt(run)
+      return attempt.jobs.map((job) => checkRun(ctx, repo, run, attempt, job))
+    })
+    return {list: checkRuns, wrap: {key: 'check_runs'}}
+  }],
+  ['GET', '/repos/{owner}/{repo}/check-runs/{check_run_id}', 'checks/get', (ctx) => {
+    const repo = repoOf(ctx)
+    const {run, attempt, job} = ctx.store.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
+    return {body: checkRun(ctx, repo, run, attempt, job)}
+  }],
+  ['GET', '/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations', 'checks/list-annotations', (ctx) => {
+    const repo = repoOf(ctx)
+    const {run, attempt, job} = ctx.store.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
+    const failed = ctx.store.jobStatus(attempt, job).conclusion === 'failure'
+    const path = repo.workflows[run.workflow_id]!.path
+    return {
+      list: failed
+        ? [{path, blob_href: `${ctx.ser.links.html}/${repo.owner}/${repo.name}/blob/${run.head_sha}/${path}`, start_line: 1, end_line: 1, start_column: null, end_column: null, annotation_level: 'failure', title: '', message: 'Process completed with exit code 1.', raw_details: ''}]
+        : [],
+    }
+  }],
+  ['GET', '/repos/{owner}/{repo}/commits/{ref}/check-suites', 'checks/list-suites-for-ref', (ctx) => {
+    const repo = repoOf(ctx)
+    const sha = commitOf(ctx, repo, ctx.params.ref!)
+    const appId = ctx.query.get('app_id')
+    const checkName = ctx.query.get('check_name')
+    const runs = Object.values(repo.runs)
+      .filter((run) => run.head_sha === sha && (!appId || appId === '15368'))
+      .filter((run) => !checkName || ctx.store.latestAttempt(run).jobs.some((job) => job.name === checkName))
+      .sort((a, b) => a.id - b.id)
+    return {list: runs.map((run) => checkSuite(ctx, repo, run)), wrap: {key: 'check_suites'}}
+  }],
+  ['GET', '/repos/{owner}/{repo}/check-suites/{check_suite_id}', 'checks/get-suite', (ctx) => {
+    const repo = repoOf(ctx)
+    return {body: checkSuite(ctx, repo, suiteRun(ctx, repo, ctx.params.check_suite_id))}
+  }],
+]

@@ -1,0 +1,161 @@
+/**
+ * GitHub Actions in the store: workflows, runs dispatched on a branch, attempts, jobs and artifacts,
+ * with a lifecycle that follows the clock (queued, then in progress, then completed); reruns of all
+ * or the failed jobs, cancellation; and commit statuses (what CI systems post with a token).
+ */
+import {found, notFound, SandboxError, unprocessable} from '../core/errors.js'
+import type {CommitStatus, Job, Repo, Run, RunAttempt, Workflow, WorkflowJobSpec} from '../core/state.js'
+import {timestamp} from '../core/store-core.js'
+import {ReviewStore} from '../pulls/review-store.js'
+
+export type RunStatus = {status: 'queued' | 'in_progress' | 'completed'; conclusion: 'success' | 'failure' | 'cancelled' | null}
+
+/** The store's Actions and commit status operations, on reviews (../store.ts lists the whole chain). */
+export class ActionsStore extends ReviewStore {
+  addWorkflow(repo: Repo, path: string, name: string, jobs: WorkflowJobSpec[], inputs: string[] = []): Workflow {
+    const workflow: Workflow = {id: this.nextId(), name, path, state: 'active', created_at: this.stamp(), inputs, jobs}
+    repo.workflows[workflow.id] = workflow
+    return workflow
+  }
+
+  workflow(repo: Repo, idOrFile: string | number): Workflow {
+    return found(Object.values(repo.workflows).find((w) => String(w.id) === String(idOrFile) || w.path.split('/').pop() === String(idOrFile)))
+  }
+
+  dispatch(repo: Repo, workflow: Workflow, ref: string, inputs: Record<string, string>, actor: string): Run {
+    const sha = repo.branches[ref]
+    if (!sha) throw unprocessable(`No ref found for: ${ref}`, 'ref')
+    const unknown = Object.keys(inputs).filter((k) => !workflow.inputs.includes(k))
+    if (unknown.length > 0) throw unprocessable(`Unexpected inputs provided: ${JSON.stringify(unknown)}`, 'inputs')
+    const runNumber = Object.values(repo.runs).filter((r) => r.workflow_id === workflow.id).length + 1
+    const run: Run = {
+      id: this.nextId(),
+      workflow_id: workflow.id,
+      run_number: runNumber,
+      event: 'workflow_dispatch',
+      head_branch: ref,
+      head_sha: sha,
+      display_title: inputs.seed_id ? `${workflow.name} (${inputs.seed_id})` : workflow.name,
+      actor,
+      inputs,
+      created_at: this.stamp(),
+      attempts: [],
+      artifacts: [],
+    }
+    repo.runs[run.id] = run
+    this.startAttempt(run, workflow, null)
+    const artifact = {id: this.nextId(), run_id: run.id, name: 'bench-report', size_in_bytes: 1024, created_at: this.stamp()}
+    repo.artifacts[artifact.id] = artifact
+    run.artifacts.push(artifact.id)
+    return run
+  }
+
+  private startAttempt(run: Run, workflow: Workflow, onlyFailedOf: RunAttempt | null): RunAttempt {
+    const number = run.attempts.length + 1
+    const jobs: Job[] = workflow.jobs.map((spec) => {
+      const previous = onlyFailedOf?.jobs.find((j) => j.name === spec.name)
+      if (previous && previous.outcome === 'success') return {...previous, attempt: number, carried_from: previous.carried_from ?? previous.attempt}
+      const outcome = spec.fail_on_attempts.includes(number) ? 'failure' : 'success'
+      return {id: this.nextId(), name: spec.name, attempt: number, outcome, carried_from: null, log: spec.log.replaceAll('{attempt}', String(number)).replaceAll('{seed_id}', run.inputs.seed_id ?? '')}
+    })
+    const durations = workflow.jobs.map((spec) => spec.duration_ms).filter((ms): ms is number => ms !== undefined)
+    const attempt: RunAttempt = {attempt: number, started_ms: this.now(), cancelled_ms: null, jobs, ...(durations.length ? {running_ms: Math.max(...durations)} : {})}
+    run.attempts.push(attempt)
+    return attempt
+  }
+
+  run(repo: Repo, id: number): Run {
+    return found(repo.runs[id])
+  }
+
+  latestAttempt(run: Run): RunAttempt {
+    return run.attempts.at(-1)!
+  }
+
+  /** A run's status follows its clock: queued, then in progress, then completed. */
+  attemptStatus(attempt: RunAttempt): RunStatus {
+    const elapsed = this.now() - attempt.started_ms
+    if (attempt.cancelled_ms !== null) return {status: 'completed', conclusion: 'cancelled'}
+    if (elapsed < this.timing.queued_ms) return {status: 'queued', conclusion: null}
+    if (elapsed < this.timing.queued_ms + (attempt.running_ms ?? this.timing.running_ms)) return {status: 'in_progress', conclusion: null}
+    return {status: 'completed', conclusion: attempt.jobs.some((j) => j.outcome === 'failure') ? 'failure' : 'success'}
+  }
+
+  jobStatus(attempt: RunAttempt, job: Job): RunStatus {
+    if (job.carried_from !== null && job.carried_from !== attempt.attempt) return {status: 'completed', conclusion: job.outcome}
+    const run = this.attemptStatus(attempt)
+    if (run.status !== 'completed' || run.conclusion === 'cancelled') return run
+    return {status: 'completed', conclusion: job.outcome}
+  }
+
+  attemptTimes(attempt: RunAttempt): {started: string; completed: string | null} {
+    const started = attempt.started_ms + this.timing.queued_ms
+    const completed = attempt.cancelled_ms ?? attempt.started_ms + this.timing.queued_ms + (attempt.running_ms ?? this.timing.running_ms)
+    return {started: timestamp(started), completed: this.attemptStatus(attempt).status === 'completed' ? timestamp(completed) : null}
+  }
+
+  rerun(repo: Repo, runId: number, onlyFailed: boolean): Run {
+    const run = this.run(repo, runId)
+    const last = this.latestAttempt(run)
+    const status = this.attemptStatus(last)
+    if (status.status !== 'completed') throw new SandboxError(403, 'This workflow is already running')
+    if (onlyFailed && status.conclusion === 'success') throw new SandboxError(403, 'This workflow run has no failed jobs to re-run')
+    this.startAttempt(run, repo.workflows[run.workflow_id]!, onlyFailed ? last : null)
+    return run
+  }
+
+  cancel(repo: Repo, runId: number): Run {
+    const run = this.run(repo, runId)
+    const last = this.latestAttempt(run)
+    if (this.attemptStatus(last).status === 'completed') throw new SandboxError(409, 'Cannot cancel a workflow run that is completed.')
+    last.cancelled_ms = this.now()
+    return run
+  }
+
+  deleteRun(repo: Repo, runId: number): void {
+    this.run(repo, runId)
+    delete repo.runs[runId]
+  }
+
+  job(repo: Repo, jobId: number): {run: Run; attempt: RunAttempt; job: Job} {
+    for (const run of Object.values(repo.runs)) {
+      for (const attempt of [...run.attempts].reverse()) {
+        const job = attempt.jobs.find((j) => j.id === jobId)
+        if (job) return {run, attempt, job}
+      }
+    }
+    throw notFound()
+  }
+
+  // ---- commit statuses --------------------------------------------------------------------------
+
+  createStatus(repo: Repo, sha: string, creator: string, fields: {state: CommitStatus['state']; context?: string; description?: string | null; target_url?: string | null}): CommitStatus {
+    this.commit(repo, sha)
+    const status: CommitStatus = {
+      id: this.nextId(),
+      sha,
+      state: fields.state,
+      context: fields.context || 'default',
+      description: fields.description ?? null,
+      target_url: fields.target_url ?? null,
+      creator,
+      created_at: this.stamp(),
+    }
+    repo.statuses ??= {}
+    repo.statuses[status.id] = status
+    return status
+  }
+
+  /** A commit's statuses, newest first. */
+  statuses(repo: Repo, sha: string): CommitStatus[] {
+    return Object.values(repo.statuses ?? {})
+      .filter((s) => s.sha === sha)
+      .sort((a, b) => b.id - a.id)
+  }
+
+  /** The latest status of each context, as the combined status and the status check rollup count them. */
+  latestStatuses(repo: Repo, sha: string): CommitStatus[] {
+    const latest = new Map<string, CommitStatus>()
+    for (const status of this.statuses(repo, sha)) if (!latest.has(status.context)) latest.set(status.context, status)
+    return [...latest.values()].sort((a, b) => a.context.localeCompare(b.context))
+  }}

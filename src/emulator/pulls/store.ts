@@ -1,0 +1,178 @@
+/**
+ * Pull requests in the store: create (an issue with a head and a base), files, diffs and commits,
+ * merge (which closes the issues the body fixes), branch update, base change, draft, requested
+ * reviewers.
+ */
+import {notFound, SandboxError, unprocessable} from '../core/errors.js'
+import {diffTrees, type FileChange, type Tree} from '../core/git.js'
+import type {Commit, Issue, Pull, Repo} from '../core/state.js'
+import {closesIssue} from '../issues/events.js'
+import {IssueStore} from '../issues/store.js'
+
+/** The store's pull request operations, on issues (../store.ts lists the whole chain). */
+export class PullStore extends IssueStore {
+  pull(repo: Repo, number: number): {issue: Issue; pull: Pull} {
+    const pull = repo.pulls[number]
+    if (!pull) throw notFound()
+    return {issue: repo.issues[number]!, pull}
+  }
+
+  headSha(repo: Repo, pull: Pull): string {
+    return pull.head_sha_frozen ?? this.branchSha(repo, pull.head)
+  }
+
+  createPull(repo: Repo, author: string, fields: {title: string; head: string; base: string; body?: string | null; draft?: boolean}): {issue: Issue; pull: Pull} {
+    const head = fields.head.includes(':') ? fields.head.split(':')[1]! : fields.head
+    if (!repo.branches[head]) throw unprocessable(`head ${fields.head} does not exist`, 'head', 'PullRequest')
+    if (!repo.branches[fields.base]) throw unprocessable(`base ${fields.base} does not exist`, 'base', 'PullRequest')
+    if (repo.branches[head] === repo.branches[fields.base]) {
+      throw unprocessable(`No commits between ${fields.base} and ${head}`, undefined, 'PullRequest')
+    }
+    const open = Object.values(repo.pulls).find((p) => p.head === head && p.base === fields.base && repo.issues[p.number]!.state === 'open')
+    if (open) throw unprocessable(`A pull request already exists for ${repo.owner}:${head}.`, undefined, 'PullRequest')
+    const issue = this.createIssue(repo, author, {title: fields.title, body: fields.body ?? null}, true)
+    const pull: Pull = {
+      number: issue.number,
+      head,
+      base: fields.base,
+      draft: fields.draft ?? false,
+      merged_at: null,
+      merged_by: null,
+      merge_commit_sha: null,
+      requested_reviewers: [],
+      maintainer_can_modify: true,
+      head_sha_frozen: null,
+    }
+    repo.pulls[issue.number] = pull
+    return {issue, pull}
+  }
+
+  pullFiles(repo: Repo, number: number): FileChange[] {
+    const {pull} = this.pull(repo, number)
+    const head = this.headSha(repo, pull)
+    const base = pull.merge_commit_sha ? this.commit(repo, pull.merge_commit_sha).parents[0]! : this.mergeBase(repo, head, this.branchSha(repo, pull.base))
+    return diffTrees(this.commit(repo, base).tree, this.commit(repo, head).tree)
+  }
+
+  /** The pull request's diff as of one of its commits (a review or comment on an earlier commit sees that commit's diff). */
+  pullFilesAt(repo: Repo, number: number, sha: string): FileChange[] {
+    const {pull} = this.pull(repo, number)
+    if (!repo.commits[sha]) throw unprocessable('commit_id is not part of the pull request', 'commit_id', 'PullRequestReviewComment')
+    if (sha === this.headSha(repo, pull)) return this.pullFiles(repo, number)
+    const base = pull.merge_commit_sha ? this.commit(repo, pull.merge_commit_sha).parents[0]! : this.mergeBase(repo, sha, this.branchSha(repo, pull.base))
+    return diffTrees(this.commit(repo, base).tree, this.commit(repo, sha).tree)
+  }
+
+  pullCommits(repo: Repo, number: number): Commit[] {
+    const {pull} = this.pull(repo, number)
+    const head = this.headSha(repo, pull)
+    const base = this.mergeBase(repo, head, this.branchSha(repo, pull.base))
+    const exclude = new Set(this.ancestors(repo, base))
+    return this.ancestors(repo, head)
+      .filter((sha) => !exclude.has(sha))
+      .map((sha) => this.commit(repo, sha))
+      .reverse()
+  }
+
+  /** Whether the head is behind its base (a branch update would bring commits in). */
+  pullBehindBy(repo: Repo, pull: Pull): number {
+    const base = this.branchSha(repo, pull.base)
+    const head = this.headSha(repo, pull)
+    const inHead = new Set(this.ancestors(repo, head))
+    return this.ancestors(repo, base).filter((sha) => !inHead.has(sha)).length
+  }
+
+  mergePull(repo: Repo, number: number, by: string, method: 'merge' | 'squash' | 'rebase' = 'merge', message?: string): string {
+    const {issue, pull} = this.pull(repo, number)
+    if (pull.merged_at) throw new SandboxError(405, 'Pull Request is not mergeable')
+    if (issue.state !== 'open') throw new SandboxError(405, 'Pull Request is not mergeable')
+    if (pull.draft) throw new SandboxError(405, 'Pull Request is still a draft')
+    const files = this.pullFiles(repo, number)
+    const headTree = this.commit(repo, this.headSha(repo, pull)).tree
+    const changes = Object.fromEntries(files.map((f) => [f.filename, f.status === 'removed' ? null : headTree[f.filename]!]))
+    const parents = [this.branchSha(repo, pull.base), ...(method === 'merge' ? [this.headSha(repo, pull)] : [])]
+    const tree: Tree = {...this.commit(repo, parents[0]!).tree}
+    for (const [path, content] of Object.entries(changes)) {
+      if (content === null) delete tree[path]
+      else tree[path] = content
+    }
+    const sha = this.writeCommit(repo, parents, tree, message ?? `${issue.title} (#${number})`, by)
+    repo.branches[pull.base] = sha
+    pull.merged_at = this.stamp()
+    pull.merged_by = by
+    pull.merge_commit_sha = sha
+    pull.head_sha_frozen = repo.branches[pull.head] ?? pull.head_sha_frozen
+    issue.state = 'closed'
+    issue.closed_at = this.stamp()
+    issue.state_reason = 'completed'
+    this.as(this.actor ?? by, () => {
+      this.record(repo, number, 'merged', {commit_id: sha, ref: {to: pull.base}})
+      this.record(repo, number, 'closed', {commit_id: null, state_reason: null})
+      // Merged into the default branch, a pull request closes the issues its body says it fixes.
+      if (pull.base !== repo.default_branch) return
+      for (const closed of Object.values(repo.issues).filter((i) => !i.is_pull && i.state === 'open' && closesIssue(issue.body, i.number))) {
+        closed.state = 'closed'
+        closed.closed_at = this.stamp()
+        closed.state_reason = 'completed'
+        closed.updated_at = this.stamp()
+        this.record(repo, closed.number, 'closed', {commit_id: sha, state_reason: 'completed', closer: number})
+      }
+    })
+    return sha
+  }
+
+  /** Changes a pull request's base branch (it must exist). */
+  changePullBase(repo: Repo, number: number, base: string): Pull {
+    const {pull} = this.pull(repo, number)
+    this.branchSha(repo, base)
+    if (base !== pull.base) {
+      this.record(repo, number, 'base_ref_changed', {ref: {from: pull.base, to: base}})
+      pull.base = base
+    }
+    return pull
+  }
+
+  /** Merges the base into the head branch (PUT .../update-branch). */
+  updatePullBranch(repo: Repo, number: number, by: string): string {
+    const {pull} = this.pull(repo, number)
+    if (this.pullBehindBy(repo, pull) === 0) throw unprocessable('There are no new commits on the base branch.')
+    const base = this.branchSha(repo, pull.base)
+    const head = this.branchSha(repo, pull.head)
+    const tree: Tree = {...this.commit(repo, base).tree}
+    for (const change of diffTrees(this.commit(repo, this.mergeBase(repo, head, base)).tree, this.commit(repo, head).tree)) {
+      const headTree = this.commit(repo, head).tree
+      if (change.status === 'removed') delete tree[change.filename]
+      else tree[change.filename] = headTree[change.filename]!
+    }
+    const sha = this.writeCommit(repo, [head, base], tree, `Merge branch '${pull.base}' into ${pull.head}`, by)
+    repo.branches[pull.head] = sha
+    return sha
+  }
+
+  /** Converts to a draft, or marks ready for review. */
+  setPullDraft(repo: Repo, number: number, draft: boolean): Pull {
+    const {pull} = this.pull(repo, number)
+    if (pull.draft !== draft) this.record(repo, number, draft ? 'convert_to_draft' : 'ready_for_review')
+    pull.draft = draft
+    return pull
+  }
+
+  requestReviewers(repo: Repo, number: number, logins: string[]): Pull {
+    const {issue, pull} = this.pull(repo, number)
+    for (const login of logins) {
+      if (login === issue.user) throw unprocessable('Review cannot be requested from pull request author.', 'reviewers')
+      this.ensureUser(login)
+      if (pull.requested_reviewers.includes(login)) continue
+      pull.requested_reviewers.push(login)
+      this.record(repo, number, 'review_requested', {user: login})
+    }
+    return pull
+  }
+
+  removeRequestedReviewers(repo: Repo, number: number, logins: string[]): Pull {
+    const {pull} = this.pull(repo, number)
+    for (const login of pull.requested_reviewers.filter((l) => logins.includes(l))) this.record(repo, number, 'review_request_removed', {user: login})
+    pull.requested_reviewers = pull.requested_reviewers.filter((login) => !logins.includes(login))
+    return pull
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Git in the store: commits, branches, files written as commits, the git database (blobs, trees,
+ * commits that no branch points at yet), tags and ancestry.
+ */
+import {createHash} from 'node:crypto'
+import {notFound, notModelled, unprocessable} from '../core/errors.js'
+import type {Tree} from '../core/git.js'
+import {blobSha, subtree, treeSha} from '../core/git-objects.js'
+import {StoreCore} from '../core/store-core.js'
+import type {Commit, Repo} from '../core/state.js'
+
+/** Git identities given for a commit (the API's `author` and `committer`). */
+export interface GitIdentities {
+  author?: {name: string; email: string}
+  committer?: {name: string; email: string}
+}
+
+/** The store's git operations, on the core (../store.ts lists the whole chain). */
+export class GitStore extends StoreCore {
+  protected writeCommit(repo: Repo, parents: string[], tree: Tree, message: string, author: string, identities: GitIdentities = {}): string {
+    const date = this.stamp()
+    const seq = this.nextId()
+    const sha = createHash('sha1').update(JSON.stringify({parents, tree, message, author, date, n: seq})).digest('hex')
+    repo.commits[sha] = {sha, message, parents, tree, author, date, seq, ...(identities.author ? {author_git: identities.author} : {}), ...(identities.committer ? {committer_git: identities.committer} : {})}
+    return sha
+  }
+
+  commit(repo: Repo, sha: string): Commit {
+    const commit = repo.commits[sha]
+    if (!commit) throw notFound('No commit found for SHA: ' + sha)
+    return commit
+  }
+
+  branchSha(repo: Repo, branch: string): string {
+    const sha = repo.branches[branch]
+    if (!sha) throw notFound('Branch not found')
+    return sha
+  }
+
+  createBranch(repo: Repo, name: string, sha: string): void {
+    if (repo.branches[name]) throw unprocessable('Reference already exists', 'ref', 'Reference')
+    this.commit(repo, sha)
+    repo.branches[name] = sha
+  }
+
+  updateBranch(repo: Repo, name: string, sha: string, force: boolean): void {
+    const current = this.branchSha(repo, name)
+    this.commit(repo, sha)
+    const fastForward = this.isAncestor(repo, current, sha)
+    if (!force && !fastForward) throw unprocessable('Update is not a fast forward', 'sha', 'Reference')
+    repo.branches[name] = sha
+    if (fastForward) return
+    // A force push shows on the open pull requests whose head or base the branch is.
+    for (const pull of Object.values(repo.pulls).filter((p) => repo.issues[p.number]!.state === 'open')) {
+      if (pull.head === name) this.record(repo, pull.number, 'head_ref_force_pushed', {ref: {before: current, after: sha}})
+      if (pull.base === name) this.record(repo, pull.number, 'base_ref_force_pushed', {ref: {before: current, after: sha}})
+    }
+  }
+
+  deleteBranch(repo: Repo, name: string): void {
+    if (!repo.branches[name]) throw unprocessable('Reference does not exist', 'ref', 'Reference')
+    for (const pull of Object.values(repo.pulls)) {
+      if (pull.head === name && !pull.head_sha_frozen) pull.head_sha_frozen = repo.branches[name]!
+      if (pull.head === name) this.record(repo, pull.number, 'head_ref_deleted', {ref: {from: name}})
+      else if (pull.base === name && repo.issues[pull.number]!.state === 'open') this.record(repo, pull.number, 'base_ref_deleted', {ref: {from: name}})
+    }
+    delete repo.branches[name]
+  }
+
+  /** Writes files (null deletes) on top of a branch as one commit. */
+  commitFiles(repo: Repo, branch: string, changes: Record<string, string | null>, message: string, author: string, identities: GitIdentities = {}): string {
+    // The first commit of an empty repository starts its default branch.
+    const empty = Object.keys(repo.branches).length === 0 && branch === repo.default_branch
+    const parent = empty ? undefined : this.branchSha(repo, branch)
+    const tree: Tree = parent ? {...this.commit(repo, parent).tree} : {}
+    for (const [path, content] of Object.entries(changes)) {
+      if (content === null) delete tree[path]
+      else tree[path] = content
+    }
+    const sha = this.writeCommit(repo, parent ? [parent] : [], tree, message, author, identities)
+    repo.branches[branch] = sha
+    return sha
+  }
+
+
+  // ---- the git database (blobs, trees, commits that no branch points at yet) ---------------------
+
+  createBlob(repo: Repo, content: string): string {
+    const sha = blobSha(content)
+    repo.git_blobs ??= {}
+    repo.git_blobs[sha] = content
+    return sha
+  }
+
+  /** A blob by id: one written with POST git/blobs, or a file of any commit. */
+  blob(repo: Repo, sha: string): string {
+    const written = repo.git_blobs?.[sha]
+    if (written !== undefined) return written
+    for (const commit of Object.values(repo.commits)) {
+      for (const content of Object.values(commit.tree)) if (blobSha(content) === sha) return content
+    }
+    for (const tree of Object.values(repo.git_trees ?? {})) for (const content of Object.values(tree)) if (blobSha(content) === sha) return content
+    throw notFound()
+  }
+
+  /**
+   * A tree by id: a directory of any commit or of a tree made with POST git/trees; a commit id, a
+   * branch or a tag name stands for its commit's root tree (GitHub peels them).
+   */
+  tree(repo: Repo, shaOrRef: string): {tree: Tree; dir: string} {
+    const commitSha = repo.branches[shaOrRef] ?? this.tagRefs(repo)[shaOrRef] ?? (repo.commits[shaOrRef] ? shaOrRef : undefined)
+    if (commitSha) return {tree: this.commit(repo, commitSha).tree, dir: ''}
+    const made = repo.git_trees?.[shaOrRef]
+    if (made) return {tree: made, dir: ''}
+    const candidates = [...Object.values(repo.commits).map((c) => c.tree), ...Object.values(repo.git_trees ?? {})]
+    for (const tree of candidates) {
+      const dirs = new Set([''])
+      for (const path of Object.keys(tree)) {
+        const parts = path.split('/')
+        for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'))
+      }
+      for (const dir of dirs) if (treeSha(tree, dir) === shaOrRef) return {tree, dir}
+    }
+    throw notFound()
+  }
+
+  /**
+   * POST git/trees: entries on top of `base_tree` (a tree id, or a commit id GitHub peels): a blob by
+   * content or id, a sub-tree by id, or a null sha that deletes the path. Returns the new tree's id.
+   */
+  createTree(repo: Repo, entries: Array<{path: string; type?: string; sha?: string | null; content?: string}>, baseTree?: string): string {
+    let tree: Tree = {}
+    if (baseTree !== undefined) {
+      let base: {tree: Tree; dir: string}
+      try {
+        base = this.tree(repo, baseTree)
+      } catch {
+        throw unprocessable('base_tree is not a valid tree oid', 'base_tree', 'Tree')
+      }
+      tree = subtree(base.tree, base.dir)
+    }
+    for (const entry of entries) {
+      const path = entry.path.replace(/^\/+|\/+$/g, '')
+      if (entry.type === 'commit') throw notModelled('submodules (tree entries of type commit)')
+      if (entry.sha === null) {
+        for (const existing of Object.keys(tree)) if (existing === path || existing.startsWith(`${path}/`)) delete tree[existing]
+        continue
+      }
+      if (entry.type === 'tree') {
+        let graft: {tree: Tree; dir: string}
+        try {
+          graft = this.tree(repo, entry.sha ?? '')
+        } catch {
+          throw unprocessable(`tree.sha ${entry.sha ?? ''} is not a valid tree`, 'tree', 'Tree')
+        }
+        for (const existing of Object.keys(tree)) if (existing.startsWith(`${path}/`)) delete tree[existing]
+        for (const [relative, content] of Object.entries(subtree(graft.tree, graft.dir))) tree[`${path}/${relative}`] = content
+        continue
+      }
+      if (entry.content !== undefined) tree[path] = entry.content
+      else {
+        try {
+          tree[path] = this.blob(repo, entry.sha ?? '')
+        } catch {
+          throw unprocessable(`tree.sha ${entry.sha ?? ''} is not a valid blob`, 'tree', 'Tree')
+        }
+      }
+    }
+    const sha = treeSha(tree)
+    repo.git_trees ??= {}
+    repo.git_trees[sha] = tree
+    return sha
+  }
+
+  /** POST git/commits: a commit of a tree on parents; no branch moves until a ref is updated. */
+  createCommit(repo: Repo, by: string, fields: {message: string; tree: string; parents: string[]} & GitIdentities): Commit {
+    let root: {tree: Tree; dir: string}
+    try {
+      root = this.tree(repo, fields.tree)
+    } catch {
+      throw unprocessable('Tree SHA does not exist', 'tree', 'Commit')
+    }
+    for (const parent of fields.parents) if (!repo.commits[parent]) throw unprocessable('Parent SHA does not exist or is not a commit object', 'parents', 'Commit')
+    const sha = this.writeCommit(repo, fields.parents, subtree(root.tree, root.dir), fields.message, by, {author: fields.author, committer: fields.committer})
+    return repo.commits[sha]!
+  }
+
+  /** Tags by name: lightweight tags made through the API, and published releases' tags. */
+  tagRefs(repo: Repo): Record<string, string> {
+    const fromReleases = Object.values(repo.releases).filter((r) => r.tag_sha).map((r) => [r.tag_name, r.tag_sha!] as const)
+    return {...Object.fromEntries(fromReleases), ...repo.tags}
+  }
+
+  createTag(repo: Repo, name: string, sha: string): void {
+    if (this.tagRefs(repo)[name] !== undefined) throw unprocessable('Reference already exists', 'ref', 'Reference')
+    this.commit(repo, sha)
+    repo.tags ??= {}
+    repo.tags[name] = sha
+  }
+
+  deleteTag(repo: Repo, name: string): void {
+    if (repo.tags?.[name] === undefined) throw unprocessable('Reference does not exist', 'ref', 'Reference')
+    delete repo.tags[name]
+  }
+
+  protected ancestors(repo: Repo, sha: string): string[] {
+    const order: string[] = []
+    const seen = new Set<string>()
+    const queue = [sha]
+    while (queue.length > 0) {
+      const next = queue.shift()!
+      if (seen.has(next)) continue
+      seen.add(next)
+      order.push(next)
+      queue.push(...(repo.commits[next]?.parents ?? []))
+    }
+    return order
+  }
+
+  isAncestor(repo: Repo, ancestor: string, of: string): boolean {
+    return this.ancestors(repo, of).includes(ancestor)
+  }
+
+  mergeBase(repo: Repo, a: string, b: string): string {
+    const ofB = new Set(this.ancestors(repo, b))
+    const base = this.ancestors(repo, a).find((sha) => ofB.has(sha))
+    if (!base) throw unprocessable('no merge base')
+    return base
+  }}

@@ -1,0 +1,232 @@
+/** GraphQL's repositories, their refs and commits, the repository query, and creating one. */
+import {GraphQLError} from 'graphql'
+import {connection, input, mutationId, NotModelled, ordered, text, upper, type Args, type Context, type Obj} from '../core/graphql-objects.js'
+import type {Issue, Repo} from '../core/state.js'
+import {nodeId} from '../core/store-core.js'
+import {checkContexts, rollupState} from '../actions/graphql.js'
+import {matchesIssueFilters} from '../issues/filters.js'
+import {issueNode, issueTypeNode, labelNode, milestoneNode} from '../issues/graphql.js'
+import {projectNode} from '../projects/graphql.js'
+import {pullNode} from '../pulls/graphql.js'
+import {releaseNode} from '../releases/graphql.js'
+import {actor, knownUsers, userLogin} from '../users/graphql.js'
+import {repositoryDetails} from './graphql-details.js'
+
+/** A branch (or, with its prefix, a tag) as a Ref. */
+export function refNode(ctx: Context, repo: Repo, name: string, prefix: 'refs/heads/' | 'refs/tags/' = 'refs/heads/'): Obj {
+  const sha = prefix === 'refs/heads/' ? repo.branches[name]! : ctx.store.tagRefs(repo)[name]!
+  return {
+    __typename: 'Ref',
+    id: `REF_kw${Buffer.from(`${repo.id}:${prefix.slice(5)}${name}`).toString('base64url')}`,
+    name,
+    prefix,
+    // No branch protection in the sandbox: no ref has a rule.
+    branchProtectionRule: null,
+    target: () => commitNode(ctx, repo, sha),
+    repository: () => repositoryNode(ctx, repo),
+    associatedPullRequests: (args: Args) => {
+      const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+      const pulls = Object.values(repo.pulls).filter((p) => p.head === name && (!states || states.includes(p.merged_at ? 'MERGED' : upper(repo.issues[p.number]!.state))))
+      return connection(pulls.map((p) => pullNode(ctx, repo, repo.issues[p.number]!, p)), args)
+    },
+  }
+}
+
+export function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
+  const commit = ctx.store.commit(repo, sha)
+  const [headline, ...rest] = commit.message.split('\n')
+  const contexts = checkContexts(ctx, repo, sha)
+  const statusContexts = contexts.filter((c) => c.__typename === 'StatusContext')
+  const email = `${commit.author}@users.noreply.github.localhost`
+  const gitActor = (identity: {name: string; email: string} | undefined) => ({name: identity?.name ?? commit.author, email: identity?.email ?? email, date: commit.date, user: actor(ctx, commit.author)})
+  return {
+    __typename: 'Commit',
+    id: `C_kw${Buffer.from(commit.sha.slice(0, 16)).toString('base64url')}`,
+    oid: commit.sha,
+    abbreviatedOid: commit.sha.slice(0, 7),
+    message: commit.message,
+    messageHeadline: headline ?? '',
+    messageBody: rest.join('\n').trim(),
+    committedDate: commit.date,
+    authoredDate: commit.date,
+    url: `${ctx.links.html}/${repo.owner}/${repo.name}/commit/${commit.sha}`,
+    author: gitActor(commit.author_git),
+    committer: gitActor(commit.committer_git ?? commit.author_git),
+    authors: (args: Args) => connection([gitActor(commit.author_git)], args),
+    statusCheckRollup: contexts.length === 0 ? null : {id: `SCR_kw${Buffer.from(commit.sha.slice(0, 16)).toString('base64url')}`, state: rollupState(contexts), contexts: (args: Args) => connection(contexts, args), commit: () => commitNode(ctx, repo, sha)},
+    // The legacy combined status: commit statuses only, null when there are none.
+    status:
+      statusContexts.length === 0
+        ? null
+        : {
+            id: `ST_kw${Buffer.from(commit.sha.slice(0, 16)).toString('base64url')}`,
+            state: rollupState(statusContexts),
+            contexts: statusContexts,
+            context: ({name}: Args) => statusContexts.find((c) => c.context === name) ?? null,
+            combinedContexts: (args: Args) => connection(contexts, args),
+            commit: () => commitNode(ctx, repo, sha),
+          },
+  }
+}
+
+export function repositoryNode(ctx: Context, repo: Repo): Obj {
+  const store = ctx.store
+  const issues = (kind: 'issue' | 'pull') => Object.values(repo.issues).filter((i) => i.is_pull === (kind === 'pull'))
+  const order = (list: Issue[], args: Args) => {
+    const orderBy = args.orderBy as {field?: string; direction?: string} | undefined
+    const key = orderBy?.field === 'UPDATED_AT' ? 'updated_at' : 'created_at'
+    const sign = orderBy?.direction === 'DESC' ? -1 : 1
+    return [...list].sort((a, b) => (a[key] < b[key] ? -sign : a[key] > b[key] ? sign : (a.number - b.number) * sign))
+  }
+  return {
+    __typename: 'Repository',
+    id: nodeId('repo', repo.id),
+    databaseId: repo.id,
+    name: repo.name,
+    nameWithOwner: `${repo.owner}/${repo.name}`,
+    owner: actor(ctx, repo.owner),
+    description: repo.description,
+    url: `${ctx.links.html}/${repo.owner}/${repo.name}`,
+    isPrivate: repo.private,
+    isArchived: false,
+    isFork: repo.fork_of !== undefined,
+    hasIssuesEnabled: true,
+    hasProjectsEnabled: true,
+    hasWikiEnabled: false,
+    hasDiscussionsEnabled: false,
+    isTemplate: false,
+    isMirror: false,
+    isEmpty: Object.keys(repo.branches).length === 0,
+    isLocked: false,
+    isDisabled: false,
+    isInOrganization: false,
+    parent: () => (repo.fork_of && store.state.repos[repo.fork_of] ? repositoryNode(ctx, store.state.repos[repo.fork_of]!) : null),
+    mergeCommitAllowed: true,
+    squashMergeAllowed: true,
+    rebaseMergeAllowed: true,
+    deleteBranchOnMerge: false,
+    visibility: repo.private ? 'PRIVATE' : 'PUBLIC',
+    viewerPermission: 'ADMIN',
+    // The sandbox models no stars (REST's stargazers_count is 0 too).
+    stargazerCount: 0,
+    stargazers: (args: Args) => connection([], args),
+    viewerHasStarred: false,
+    ...repositoryDetails(ctx, repo),
+    assignableUsers: (args: Args) => connection(knownUsers(ctx, args), args),
+    mentionableUsers: (args: Args) => connection(knownUsers(ctx, args), args),
+    createdAt: repo.created_at,
+    // An empty repository has no default branch yet.
+    defaultBranchRef: repo.branches[repo.default_branch] ? refNode(ctx, repo, repo.default_branch) : null,
+    ref: ({qualifiedName}: Args) => {
+      const qualified = String(qualifiedName)
+      if (qualified.startsWith('refs/tags/')) {
+        const tag = qualified.slice('refs/tags/'.length)
+        return store.tagRefs(repo)[tag] ? refNode(ctx, repo, tag, 'refs/tags/') : null
+      }
+      const name = qualified.replace(/^refs\/heads\//, '')
+      return repo.branches[name] ? refNode(ctx, repo, name) : null
+    },
+    refs: (args: Args) => {
+      const prefix = String(args.refPrefix)
+      if (prefix !== 'refs/heads/' && prefix !== 'refs/tags/') throw new NotModelled(`ghx-bench sandbox models refs of refs/heads/ and refs/tags/, not ${prefix}`)
+      const query = typeof args.query === 'string' ? args.query : ''
+      const names = Object.keys(prefix === 'refs/heads/' ? repo.branches : store.tagRefs(repo)).filter((n) => n.includes(query))
+      const sorted = ordered(names, args.orderBy, {ALPHABETICAL: (n) => n, TAG_COMMIT_DATE: (n) => store.commit(repo, store.tagRefs(repo)[n] ?? repo.branches[n]!).date}, 'ALPHABETICAL')
+      return connection(sorted.map((n) => refNode(ctx, repo, n, prefix)), args)
+    },
+    issue: ({number}: Args) => {
+      const issue = repo.issues[Number(number)]
+      return issue && !issue.is_pull ? issueNode(ctx, repo, issue) : null
+    },
+    issueOrPullRequest: ({number}: Args) => {
+      const issue = repo.issues[Number(number)]
+      return issue ? issueNode(ctx, repo, issue) : null
+    },
+    pullRequest: ({number}: Args) => {
+      const pull = repo.pulls[Number(number)]
+      return pull ? pullNode(ctx, repo, repo.issues[pull.number]!, pull) : null
+    },
+    issues: (args: Args) => {
+      const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+      const labels = Array.isArray(args.labels) ? (args.labels as string[]) : undefined
+      const list = issues('issue').filter(
+        (i) =>
+          (!states || states.includes(upper(i.state))) &&
+          (!labels || labels.every((l) => i.labels.includes(l))) &&
+          matchesIssueFilters(repo, i, args.filterBy as Record<string, unknown> | undefined),
+      )
+      return connection(order(list, args).map((i) => issueNode(ctx, repo, i)), args)
+    },
+    pullRequests: (args: Args) => {
+      const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+      const list = issues('pull').filter((i) => {
+        const pull = repo.pulls[i.number]!
+        const state = pull.merged_at ? 'MERGED' : upper(i.state)
+        return (!states || states.includes(state)) && (!args.headRefName || pull.head === args.headRefName) && (!args.baseRefName || pull.base === args.baseRefName)
+      })
+      return connection(order(list, args).map((i) => issueNode(ctx, repo, i)), args)
+    },
+    labels: (args: Args) => {
+      // GitHub searches names and descriptions; the default order is creation, oldest first.
+      const query = typeof args.query === 'string' ? args.query.toLowerCase() : ''
+      const matching = Object.values(repo.labels).filter((l) => l.name.toLowerCase().includes(query) || (l.description ?? '').toLowerCase().includes(query))
+      return connection(ordered(matching, args.orderBy, {CREATED_AT: (l) => l.id, NAME: (l) => l.name}, 'CREATED_AT').map((l) => labelNode(ctx, repo, l.name)), args)
+    },
+    label: ({name}: Args) => (Object.values(repo.labels).some((l) => l.name.toLowerCase() === String(name).toLowerCase()) ? labelNode(ctx, repo, String(name)) : null),
+    milestones: (args: Args) => {
+      const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+      return connection(repo.milestones.filter((m) => !states || states.includes(upper(m.state))).map((m) => milestoneNode(ctx, repo, m.number)), args)
+    },
+    milestone: ({number}: Args) => (repo.milestones.some((m) => m.number === Number(number)) ? milestoneNode(ctx, repo, Number(number)) : null),
+    releases: (args: Args) => {
+      const list = args.orderBy ? ordered(Object.values(repo.releases), args.orderBy, {CREATED_AT: (r) => r.id, NAME: (r) => r.name ?? r.tag_name}, 'CREATED_AT') : Object.values(repo.releases).sort((a, b) => b.id - a.id)
+      return connection(list.map((r) => releaseNode(ctx, repo, r)), args)
+    },
+    release: ({tagName}: Args) => {
+      const release = Object.values(repo.releases).find((r) => r.tag_name === tagName)
+      return release ? releaseNode(ctx, repo, release) : null
+    },
+    latestRelease: () => {
+      const latest = Object.values(repo.releases).filter((r) => !r.draft && !r.prerelease).sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.id - a.id)[0]
+      return latest ? releaseNode(ctx, repo, latest) : null
+    },
+    projectsV2: (args: Args) => connection(store.state.projects.filter((p) => p.items.some((i) => i.content.repo === `${repo.owner}/${repo.name}`)).map((p) => projectNode(ctx, p)), args),
+    // Schema extension (core/graphql-schema-extension.ts).
+    issueTypes: (args: Args) => connection(ordered(repo.issue_types, args.orderBy, {CREATED_AT: (t) => t.id, NAME: (t) => t.name}, 'CREATED_AT').map(issueTypeNode), args),
+    issueType: ({name}: Args) => {
+      const type = repo.issue_types.find((t) => t.name.toLowerCase() === String(name).toLowerCase())
+      return type ? issueTypeNode(type) : null
+    },
+  }
+}
+
+/** Query's repository field. */
+export function repoQueries(ctx: Context): Obj {
+  const {store} = ctx
+  return {
+    repository: ({owner, name}: Args) => {
+      const repo = store.state.repos[`${String(owner)}/${String(name)}`]
+      if (!repo) throw new GraphQLError(`Could not resolve to a Repository with the name '${String(owner)}/${String(name)}'.`, {extensions: {type: 'NOT_FOUND'}})
+      return repositoryNode(ctx, repo)
+    },
+  }
+}
+
+/** Mutation's fields on repositories. */
+export function repoMutations(ctx: Context): Obj {
+  const {store} = ctx
+  return {
+    // A new repository of the viewer's (the sandbox has no organizations), empty as GitHub makes it: no commit, no branch.
+    createRepository: (args: Args) => {
+      const i = input(args)
+      const owner = i.ownerId === undefined || i.ownerId === null ? ctx.viewer : userLogin(store, i.ownerId)
+      if (owner !== ctx.viewer) throw new NotModelled('ghx-bench sandbox does not model creating a repository for another owner (organizations)')
+      if (i.template === true) throw new NotModelled('ghx-bench sandbox does not model template repositories')
+      const name = text(i.name).trim()
+      if (store.state.repos[`${owner}/${name}`]) throw new GraphQLError('Name already exists on this account', {extensions: {type: 'UNPROCESSABLE'}})
+      const repo = store.createRepo(owner, name, {description: (i.description as string | undefined) ?? null, homepage: (i.homepageUrl as string | undefined) ?? null, private: i.visibility !== 'PUBLIC', files: null})
+      repo.issue_types = []
+      return {...mutationId(args), repository: repositoryNode(ctx, repo)}
+    },
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Repositories in the store: a new one (its first commit, GitHub's default labels and issue types),
+ * one by name, and forks.
+ */
+import {found, unprocessable} from '../core/errors.js'
+import type {Tree} from '../core/git.js'
+import type {Repo} from '../core/state.js'
+import {LabelStore} from '../issues/label-store.js'
+
+/** GitHub's default labels of a new repository (name, colour, description). */
+export const DEFAULT_LABELS: ReadonlyArray<readonly [string, string, string]> = [
+  ['bug', 'd73a4a', "Something isn't working"],
+  ['documentation', '0075ca', 'Improvements or additions to documentation'],
+  ['duplicate', 'cfd3d7', 'This issue or pull request already exists'],
+  ['enhancement', 'a2eeef', 'New feature or request'],
+  ['good first issue', '7057ff', 'Good for newcomers'],
+  ['help wanted', '008672', 'Extra attention is needed'],
+  ['invalid', 'e4e669', "This doesn't seem right"],
+  ['question', 'd876e3', 'Further information is requested'],
+  ['wontfix', 'ffffff', 'This will not be worked on'],
+]
+
+/** The store's repository operations, on labels and git (../store.ts lists the whole chain). */
+export class RepoStore extends LabelStore {
+  /** A new repository; `files: null` makes an empty one (no commits, no branches, as GitHub's without auto_init). */
+  createRepo(owner: string, name: string, options: {default_branch?: string; description?: string | null; files?: Tree | null; private?: boolean; homepage?: string | null} = {}): Repo {
+    const key = `${owner}/${name}`
+    if (this.state.repos[key]) throw unprocessable('name already exists on this account', 'name', 'Repository')
+    this.ensureUser(owner)
+    const branch = options.default_branch ?? 'main'
+    const repo: Repo = {
+      id: this.nextId(),
+      owner,
+      name,
+      description: options.description ?? null,
+      private: options.private ?? false,
+      default_branch: branch,
+      created_at: this.stamp(),
+      next_number: 1,
+      labels: {},
+      milestones: [],
+      issues: {},
+      pulls: {},
+      comments: {},
+      reviews: {},
+      review_comments: {},
+      threads: {},
+      branches: {},
+      commits: {},
+      workflows: {},
+      runs: {},
+      artifacts: {},
+      releases: {},
+      issue_types: [],
+      reactions: {},
+      ...(options.homepage ? {homepage: options.homepage} : {}),
+    }
+    this.state.repos[key] = repo
+    if (options.files !== null) repo.branches[branch] = this.writeCommit(repo, [], options.files ?? {'README.md': `# ${name}\n`}, 'Initial commit', owner)
+    for (const [typeName, color, description] of [
+      ['Bug', 'red', 'An unexpected problem or behavior'],
+      ['Feature', 'blue', 'A request, idea, or new functionality'],
+      ['Task', 'yellow', 'A specific piece of work'],
+    ] as const) {
+      repo.issue_types.push({id: this.nextId(), name: typeName, description, color})
+    }
+    // Every new GitHub repository starts with these labels; agents rely on `bug` and `enhancement` existing.
+    for (const [label, color, description] of DEFAULT_LABELS) this.createLabel(repo, label, color, description).default = true
+    return repo
+  }
+
+  repo(owner: string, name: string): Repo {
+    return found(this.state.repos[`${owner}/${name}`])
+  }
+
+  /** A fork of a repository under another owner: its branches (or only the default one) and their history; no issues. */
+  forkRepo(source: Repo, owner: string, name = source.name, defaultBranchOnly = false): Repo {
+    const existing = Object.values(this.state.repos).find((r) => r.owner === owner && r.fork_of === `${source.owner}/${source.name}`)
+    // Forking again answers the fork that exists, as GitHub does.
+    if (existing) return existing
+    const fork = this.createRepo(owner, name, {files: null, description: source.description, default_branch: source.default_branch, private: source.private})
+    fork.fork_of = `${source.owner}/${source.name}`
+    fork.issue_types = []
+    fork.commits = {...source.commits}
+    fork.branches = defaultBranchOnly ? (source.branches[source.default_branch] ? {[source.default_branch]: source.branches[source.default_branch]!} : {}) : {...source.branches}
+    return fork
+  }}

@@ -1,0 +1,53 @@
+/** GraphQL's users: actors, the users a repository can assign or mention, the root's viewer and users. */
+import {GraphQLError} from 'graphql'
+import {connection, NotModelled, type Args, type Context, type Obj} from '../core/graphql-objects.js'
+import {nodeId, parseNodeId} from '../core/store-core.js'
+import {projectNode} from '../projects/graphql.js'
+import type {Store} from '../store.js'
+
+export function actor(ctx: Context, login: string | null): Obj | null {
+  if (login === null) return null
+  const user = ctx.store.user(login)
+  return {
+    __typename: user.type === 'Bot' ? 'Bot' : 'User',
+    id: nodeId('user', user.id),
+    databaseId: user.id,
+    login: user.login,
+    name: user.name,
+    url: `${ctx.links.html}/${user.login}`,
+    avatarUrl: `${ctx.links.html}/avatars/${user.login}`,
+    projectV2: ({number}: Args) => projectNode(ctx, ctx.store.project(user.login, Number(number))),
+    projectsV2: (args: Args) => connection(ctx.store.state.projects.filter((p) => p.owner === user.login).map((p) => projectNode(ctx, p)), args),
+  }
+}
+
+/** Users (not bots) the sandbox knows, filtered by `query` on login or name. */
+export function knownUsers(ctx: Context, args: Args): Obj[] {
+  const query = typeof args.query === 'string' ? args.query.toLowerCase() : ''
+  return Object.values(ctx.store.state.users)
+    .filter((u) => u.type === 'User' && (u.login.toLowerCase().includes(query) || (u.name ?? '').toLowerCase().includes(query)))
+    .sort((a, b) => a.login.localeCompare(b.login))
+    .map((u) => actor(ctx, u.login)!)
+}
+
+export function userLogin(store: Store, node: unknown): string {
+  const parsed = typeof node === 'string' ? parseNodeId(node) : undefined
+  const user = parsed?.kind === 'user' ? Object.values(store.state.users).find((u) => u.id === parsed.id) : undefined
+  if (!user) throw new GraphQLError(`Could not resolve to a User with the global id of '${String(node)}'`)
+  return user.login
+}
+
+/** Query's fields about users: the viewer, a user, a repository owner, and organizations (none). */
+export function userQueries(ctx: Context): Obj {
+  const {store} = ctx
+  return {
+    viewer: () => actor(ctx, ctx.viewer),
+    user: ({login}: Args) => (store.state.users[String(login)] ? actor(ctx, String(login)) : null),
+    // GitHub answers null, without an error, for a login that does not exist.
+    repositoryOwner: ({login}: Args) => (store.state.users[String(login)] ? actor(ctx, String(login)) : null),
+    organization: ({login}: Args) => {
+      if (store.state.users[String(login)]?.type === 'Organization') throw new NotModelled('ghx-bench sandbox does not model Query.organization (it has no organizations)')
+      throw new GraphQLError(`Could not resolve to an Organization with the login of '${String(login)}'.`, {extensions: {type: 'NOT_FOUND'}})
+    },
+  }
+}
