@@ -42,7 +42,7 @@ describe('reliability: service processes', function () {
       `setInterval(() => {}, 1000)`,
     ].join('\n')
     const harness = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'inherit']})
-    const url = await new Promise<string>((resolve) => createInterface({input: harness.stdout!}).once('line', resolve))
+    const url = await new Promise<string>((resolve) => createInterface({input: harness.stdout}).once('line', resolve))
     const services = childrenOf(harness.pid!)
     expect(services, 'a sandbox process and a scripted models process').to.have.length(2)
     // Ctrl-C reaches the whole process group from a terminal: the services wait for the runner to stop them.
