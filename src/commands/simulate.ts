@@ -23,7 +23,7 @@ export default class SimulateCommand extends BaseCommand<typeof SimulateCommand>
     looks: Flags.string({description: 'run --until-decided’s looks, repetitions per cell (default 5,8,12,16,20; "none" leaves the sequential design out)'}),
     spending: Flags.option({options: ['power', 'pocock', 'obrien-fleming'] as const, description: 'α-spending function of the looks (default power: α·t^1.5)'})(),
     'scenario-spread': Flags.string({description: 'SD of the effect between scenarios, log scale (default 0.05)'}),
-    cv: Flags.string({description: 'run-to-run coefficient of variation in % (default 30)'}),
+    cv: Flags.string({description: 'run-to-run coefficient of variation of active tokens and agent time in % (default 30; cost is priced from the tokens)'}),
     out: Flags.string({char: 'o', description: 'folder for simulate.md and simulate.json'}),
   }
 
@@ -48,11 +48,9 @@ export default class SimulateCommand extends BaseCommand<typeof SimulateCommand>
       out: flags.out,
       onProgress: this.jsonEnabled() ? undefined : (text) => this.logToStderr(text),
     })
-    if (this.jsonEnabled()) this.logJson(result.report)
-    else {
-      this.log(result.markdown)
-      for (const file of result.files) this.log(`wrote ${file}`)
-    }
+    // Under --json oclif prints the returned report (and silences this.log).
+    this.log(result.markdown)
+    for (const file of result.files) this.log(`wrote ${file}`)
     return result.report
   }
 }

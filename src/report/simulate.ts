@@ -4,14 +4,24 @@
  * are counted. Pure: no file, no clock; the same options give the same table.
  *
  * The model of a dataset (SimulationModel; defaults in DEFAULT_MODEL):
- * - S scenarios, each with its own baseline level of every metric (active tokens around 8,000, agent
- *   time around 20 s, cost around $0.05, each varying by a factor of about e^0.8 between scenarios;
- *   tool calls 3 to 10 a run);
+ * - S scenarios, each with its own baseline level of every metric (active tokens around 8,000 and
+ *   agent time around 20 s, varying by a factor of about e^0.8 and e^0.5 between scenarios; tool calls
+ *   3 to 10 a run);
  * - the candidate's effect on a metric is, per scenario, the true suite effect (a log ratio) plus a
  *   between-scenario deviation of standard deviation `scenario_spread` (log scale);
- * - every run: log-normal noise with the coefficient of variation `cv_pct` (tool calls: Poisson), and
- *   an iteration-block factor of `block_sd` (log scale) shared by the two modes' runs of the block,
- *   as when the runner interleaves them;
+ * - every run: log-normal noise with the coefficient of variation `cv_pct` on active tokens and agent
+ *   time (tool calls: Poisson), and an iteration-block factor of `block_sd` (log scale) shared by the
+ *   two modes' runs of the block, as when the runner interleaves them;
+ * - cost is what it is in real rows, the run's tokens priced by type (runner/row.ts priceOf, with
+ *   `tokens.price`), not a metric of its own: the run's active tokens are split into output and
+ *   uncached input, and its prompt (uncached input + cache reads) is drawn on its own. The split is
+ *   the predecessors' published rows' (../datasets, 13 scenario x mode cells of 4-5 runs): the prompt
+ *   is steady (log SD median 0.1) while active tokens swing (log SD 0.06-1.3), because a run's active
+ *   tokens move mostly with how much of the prompt the provider's cache served, which moves the cost
+ *   much less (a cache read costs a tenth of an uncached input token); priced, their cost's log SD is
+ *   0.1-1.0 of the active tokens', about half in the median, and this model gives 0.43. An earlier
+ *   model drew cost as a fourth log-normal metric with the active tokens' CV, which made its check look
+ *   twice as noisy as real data has it;
  * - reliability: the baseline succeeds `baseline_success_pct` of the time with no other failure; the
  *   candidate's success, output validity, runner failures, timeouts and retries are drawn per run,
  *   each on its own, at the rate its point puts it at.
@@ -30,6 +40,7 @@
  */
 import type {Row} from '../results/row-schema.js'
 import type {Thresholds} from '../schemas/profile.js'
+import {priceOf, tokensOf, type Price} from '../runner/row.js'
 import {logRatioOfReduction} from '../stats/log-ratio.js'
 import {mulberry32, normalDraw, type Random} from '../stats/random.js'
 import {addRow, emptyAggregate, type Aggregate} from './aggregate.js'
@@ -37,17 +48,41 @@ import {compareModes} from './compare.js'
 import {evaluateGate, type CheckName, type Decision, type GateCheck, type Verdict} from './gate.js'
 import {checkStates, decideLook, lookConfidences, type SequentialPlan} from './sequential.js'
 
+/** How a run's tokens divide into types, which the cost is priced from (see the file's comment). */
+export interface TokenMix {
+  /** Range of a scenario's typical share of output (and reasoning) tokens in its active tokens. */
+  output_share: [number, number]
+  /** Range of a scenario's typical share of its prompt that the cache did not serve. */
+  uncached_share: [number, number]
+  /** Run-to-run standard deviation of the prompt (uncached input + cache reads), log scale. */
+  prompt_sd: number
+  /** Run-to-run standard deviation of the output tokens, log scale. */
+  output_sd: number
+  /** USD per million tokens of each type. */
+  price: Price
+}
+
 export interface SimulationModel {
   /** Standard deviation of the candidate's effect between scenarios, on the log scale. */
   scenario_spread: number
-  /** Run-to-run coefficient of variation of active tokens, agent time and cost, in %. */
+  /** Run-to-run coefficient of variation of active tokens and agent time, in % (cost follows from the tokens). */
   cv_pct: number
   /** Standard deviation of the iteration-block factor the two modes share, on the log scale. */
   block_sd: number
   baseline_success_pct: number
+  tokens: TokenMix
 }
 
-export const DEFAULT_MODEL: SimulationModel = {scenario_spread: 0.05, cv_pct: 30, block_sd: 0.1, baseline_success_pct: 95}
+/**
+ * Shares and spreads from the published cells: output 6-43% of active tokens (median about 17%);
+ * uncached input 2-35% of the prompt (median about 21%); run log SD of the output 0.06-0.46 (median
+ * 0.15); of the prompt 0.15, the median of the full-session rows (ghx-eval's 0.07-0.47; ghx-router's
+ * rows count only the last message, 0.01-0.32). Prices: the GPT-5 family's list prices, the model of
+ * the published rows (only their ratios matter: a reduction is a ratio).
+ */
+export const DEFAULT_TOKEN_MIX: TokenMix = {output_share: [0.1, 0.3], uncached_share: [0.1, 0.3], prompt_sd: 0.15, output_sd: 0.15, price: {input: 1.25, output: 10, cache_read: 0.125, cache_write: 1.25}}
+
+export const DEFAULT_MODEL: SimulationModel = {scenario_spread: 0.05, cv_pct: 30, block_sd: 0.1, baseline_success_pct: 95, tokens: DEFAULT_TOKEN_MIX}
 
 export const POINTS = ['zero', 'threshold', 'double'] as const
 export type Point = (typeof POINTS)[number]
@@ -77,8 +112,8 @@ function poisson(random: Random, mean: number): number {
   return count
 }
 
-function syntheticRow(fields: Pick<Row, 'scenario_id' | 'mode' | 'iteration' | 'outcome' | 'success' | 'output_valid' | 'retries' | 'latency_ms_agent' | 'latency_ms_harness' | 'cost_usd'> & {active: number; toolCalls: number}): Row {
-  const {active, toolCalls, ...rest} = fields
+function syntheticRow(fields: Pick<Row, 'scenario_id' | 'mode' | 'iteration' | 'outcome' | 'success' | 'output_valid' | 'retries' | 'latency_ms_agent' | 'latency_ms_harness' | 'tokens' | 'cost_usd'> & {toolCalls: number}): Row {
+  const {toolCalls, ...rest} = fields
   return {
     schema_version: 1,
     run_id: 'simulated',
@@ -91,7 +126,6 @@ function syntheticRow(fields: Pick<Row, 'scenario_id' | 'mode' | 'iteration' | '
     finished_at: null,
     error: rest.success ? null : {type: rest.outcome === 'pass' ? 'checkpoint_failed' : rest.outcome, message: 'simulated'},
     latency_ms_wall: rest.latency_ms_agent! + rest.latency_ms_harness!,
-    tokens: {input: active, output: 0, reasoning: 0, cache_read: 0, cache_write: 0, total: active, active},
     tool_calls: {total: toolCalls, failed: 0},
     github_api_calls: null,
     checkpoints: [],
@@ -102,6 +136,45 @@ function syntheticRow(fields: Pick<Row, 'scenario_id' | 'mode' | 'iteration' | '
     trace: null,
     ...rest,
   }
+}
+
+/** A scenario's token levels: its typical active tokens (log) and how they divide (see TokenMix). */
+interface ScenarioTokens {
+  level: number
+  outputShare: number
+  uncachedShare: number
+}
+
+/**
+ * One run's tokens and cost, at the scenario's baseline level moved by `shift` (the block, and the
+ * candidate's effect on active tokens, log scale), with the cost moved by `costShift` beyond that.
+ * Active tokens are log-normal with `sigma`, the output drawn on its own around its share of them,
+ * the rest of them uncached input; the prompt (uncached input + cache reads) is drawn on its own, so
+ * a run with more uncached input has fewer cache reads, as when the cache served less of it.
+ *
+ * The candidate's cost sits at its own point (its reduction need not be its active tokens'): every
+ * token type moves by the token effect, then `costShift` moves tokens between uncached input and
+ * output (the same active tokens, another mix) until the priced cost is exp(costShift) times what
+ * the token effect alone gives, run by run, so the cost's noise is the priced tokens' and its
+ * true effect exactly the point's.
+ */
+function runTokens(random: Random, scenario: ScenarioTokens, mix: TokenMix, sigma: number, shift: number, costShift: number): {tokens: Row['tokens']; cost: number} {
+  const active = Math.exp(scenario.level + sigma * normalDraw(random))
+  // At most 90% of the active tokens are output: some uncached input is always there (the new turn).
+  const output = Math.min(0.9 * active, Math.exp(scenario.level + mix.output_sd * normalDraw(random)) * scenario.outputShare)
+  const prompt = (Math.exp(scenario.level + mix.prompt_sd * normalDraw(random)) * (1 - scenario.outputShare)) / scenario.uncachedShare
+  const scale = Math.exp(shift)
+  const parts = {input: scale * (active - output), output: scale * output, reasoning: 0, cache_read: scale * Math.max(0, prompt - (active - output)), cache_write: 0}
+  if (costShift !== 0) {
+    // Tokens moved from uncached input to output: each adds the difference of their prices (USD per million).
+    const moved = ((Math.exp(costShift) - 1) * priceOf(parts, mix.price) * 1_000_000) / (mix.price.output - mix.price.input)
+    // Beyond what the mix can absorb (a cost effect far from the token effect) the cost is only near its point.
+    const clamped = Math.max(-0.99 * parts.output, Math.min(0.99 * parts.input, moved))
+    parts.output += clamped
+    parts.input -= clamped
+  }
+  const usage = {input: Math.round(parts.input), output: Math.max(1, Math.round(parts.output)), reasoning: 0, cache_read: Math.round(parts.cache_read), cache_write: 0}
+  return {tokens: tokensOf(usage), cost: priceOf(usage, mix.price)}
 }
 
 /**
@@ -121,11 +194,12 @@ export function syntheticRows(random: Random, options: DatasetOptions): Row[] {
     timeout: (k * Math.min(t.max_timeout_stall_rate_pct, t.max_runner_failure_rate_pct)) / 100,
     retry: (k * t.max_retry_rate_pct) / 100,
   }
+  const mix = model.tokens
+  const within = (range: [number, number]) => range[0] + (range[1] - range[0]) * random()
   const scenarios = Array.from({length: options.scenarios}, (_, s) => ({
     id: `scenario-${String(s + 1).padStart(2, '0')}`,
-    tokens: Math.log(8000) + 0.8 * normalDraw(random),
+    tokens: {level: Math.log(8000) + 0.8 * normalDraw(random), outputShare: within(mix.output_share), uncachedShare: within(mix.uncached_share)},
     agent: Math.log(20_000) + 0.5 * normalDraw(random),
-    cost: Math.log(0.05) + 0.8 * normalDraw(random),
     toolCalls: 3 + 7 * random(),
     effect: {
       tokens: effect(t.min_tokens_active_reduction_pct) + model.scenario_spread * normalDraw(random),
@@ -137,10 +211,11 @@ export function syntheticRows(random: Random, options: DatasetOptions): Row[] {
   const rows: Row[] = []
   for (let iteration = 1; iteration <= options.repetitions; iteration++) {
     for (const s of scenarios) {
-      const block = {tokens: model.block_sd * normalDraw(random), agent: model.block_sd * normalDraw(random), cost: model.block_sd * normalDraw(random), toolCalls: model.block_sd * normalDraw(random)}
+      const block = {tokens: model.block_sd * normalDraw(random), agent: model.block_sd * normalDraw(random), toolCalls: model.block_sd * normalDraw(random)}
       for (const mode of [BASELINE, CANDIDATE]) {
         const candidate = mode === CANDIDATE
         const shift = (metric: keyof typeof block) => (candidate ? s.effect[metric] : 0) + block[metric]
+        const {tokens, cost} = runTokens(random, s.tokens, mix, sigma, shift('tokens'), candidate ? s.effect.cost - s.effect.tokens : 0)
         const u = random()
         const outcomeFailure = candidate ? (u < rates.timeout ? 'timeout' : u < rates.runnerFailure ? 'infra_error' : null) : null
         const success = random() < (candidate ? rates.success : model.baseline_success_pct / 100)
@@ -156,8 +231,8 @@ export function syntheticRows(random: Random, options: DatasetOptions): Row[] {
             latency_ms_agent: Math.exp(s.agent + shift('agent') + sigma * normalDraw(random)),
             // The harness's share does not enter the gate: a candidate with a slower start-up (an MCP server).
             latency_ms_harness: (candidate ? 1500 : 500) * Math.exp(0.2 * normalDraw(random)),
-            cost_usd: Math.exp(s.cost + shift('cost') + sigma * normalDraw(random)),
-            active: Math.max(1, Math.round(Math.exp(s.tokens + shift('tokens') + sigma * normalDraw(random)))),
+            tokens,
+            cost_usd: cost,
             toolCalls: poisson(random, s.toolCalls * Math.exp(shift('toolCalls'))),
           }),
         )
@@ -387,7 +462,7 @@ export function renderSimulationMarkdown(report: SimulationReport): string {
   const out = [
     `## Gate error rates (decision ${options.decision}; seeded datasets per cell: ${atThreshold} at the threshold, ${options.datasets} at zero and at double; seed ${options.seed}, ${options.resamples} bootstrap resamples)`,
     '',
-    `Model: active tokens, agent time and cost log-normal with CV ${m.cv_pct}%, tool calls Poisson; the effect varies between scenarios with SD ${m.scenario_spread} (log scale); iteration blocks shared by the two modes with SD ${m.block_sd}; baseline success ${m.baseline_success_pct}%. Each cell: P(pass) / P(fail) / P(inconclusive) in %. At \`zero\` and \`threshold\` a pass of an efficiency check is false; at \`threshold\` a pass of any check is false; at \`double\` the right verdict is pass for a reduction, fail for a rate. Efficiency checks are measured with the candidate as reliable as the baseline, reliability checks with it at twice the efficiency thresholds.`,
+    `Model: active tokens and agent time log-normal with CV ${m.cv_pct}%, cost their tokens priced by type (output ${pct(m.tokens.output_share)} of active tokens, ${pct(m.tokens.uncached_share)} of the prompt uncached, prompt log SD ${m.tokens.prompt_sd}), tool calls Poisson; the effect varies between scenarios with SD ${m.scenario_spread} (log scale); iteration blocks shared by the two modes with SD ${m.block_sd}; baseline success ${m.baseline_success_pct}%. Each cell: P(pass) / P(fail) / P(inconclusive) in %. At \`zero\` and \`threshold\` a pass of an efficiency check is false; at \`threshold\` a pass of any check is false; at \`double\` the right verdict is pass for a reduction, fail for a rate. Efficiency checks are measured with the candidate as reliable as the baseline, reliability checks with it at twice the efficiency thresholds.`,
   ]
   for (const scenarios of options.scenarios) {
     for (const repetitions of options.repetitions) {
@@ -434,3 +509,5 @@ export function renderSimulationMarkdown(report: SimulationReport): string {
 }
 
 const percent = (share: number | null) => (share === null ? '–' : (100 * share).toFixed(1))
+
+const pct = (range: [number, number]) => `${Math.round(100 * range[0])}-${Math.round(100 * range[1])}%`

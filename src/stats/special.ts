@@ -115,7 +115,7 @@ export function zOfConfidence(confidence: number): number {
   return normalQuantile(1 - (1 - confidence) / 2)
 }
 
-/** P(T <= t) for Student's t with `df` degrees of freedom (df may be fractional, as Satterthwaite's is). */
+/** P(T <= t) for Student's t with `df` degrees of freedom (df may be fractional). */
 export function studentTCdf(t: number, df: number): number {
   if (!Number.isFinite(df) || df > 1e7) return normalCdf(t)
   const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5)

@@ -7,6 +7,7 @@ import {addRow, emptyAggregate} from '../../src/report/aggregate.js'
 import {compareModes} from '../../src/report/compare.js'
 import {DEFAULT_MODEL, falsePassShare, powerShare, renderSimulationMarkdown, rightVerdict, simulateFixed, simulateSequential, syntheticRows, type Point} from '../../src/report/simulate.js'
 import {rowSchema} from '../../src/results/row-schema.js'
+import {priceOf} from '../../src/runner/row.js'
 import {compileSchema} from '../../src/shared/schema-validator.js'
 import {mulberry32} from '../../src/stats/random.js'
 
@@ -39,6 +40,28 @@ describe('gate simulation', () => {
     expect(share((r) => !r.output_valid)).to.be.closeTo(0.03, 0.004)
     expect(share((r) => r.retries > 0)).to.be.closeTo(0.15, 0.006)
     expect(share((r) => r.success)).to.be.closeTo(0.92, 0.005)
+  })
+
+  it('prices each run’s tokens for its cost, which varies less than the active tokens, as in real rows', () => {
+    const rows = syntheticRows(mulberry32(2), {scenarios: 6, repetitions: 300, point: 'threshold', group: 'efficiency', thresholds: THRESHOLDS, model: DEFAULT_MODEL})
+    for (const row of rows) {
+      expect(row.cost_usd).to.be.closeTo(priceOf(row.tokens, DEFAULT_MODEL.tokens.price), 1e-12)
+      expect(row.tokens.active).to.equal(row.tokens.input + row.tokens.output)
+      expect(row.tokens.cache_read).to.be.at.least(0)
+    }
+    const logSd = (values: number[]) => {
+      const logs = values.map(Math.log)
+      const mean = logs.reduce((a, b) => a + b, 0) / logs.length
+      return Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (logs.length - 1))
+    }
+    for (const mode of ['agent_direct', 'candidate']) {
+      for (const scenario of new Set(rows.map((r) => r.scenario_id))) {
+        const runs = rows.filter((r) => r.mode === mode && r.scenario_id === scenario)
+        const ratio = logSd(runs.map((r) => r.cost_usd!)) / logSd(runs.map((r) => r.tokens.active))
+        // The published rows' cells: 0.1 to 1.0 of the active tokens' log SD, about half in the median.
+        expect(ratio, `${mode} ${scenario}`).to.be.within(0.25, 0.7)
+      }
+    }
   })
 
   it('the right verdict of each check at each point', () => {

@@ -3,7 +3,7 @@
 // each side: an interval that ignored the spread between scenarios, the small cells, or the pairing
 // would miss too often (or, double-counting noise, too rarely) and fail here.
 import {expect} from 'chai'
-import {logRatioOfReduction, reductionOfLogRatio, satterthwaite, scenarioEffect, suiteEffect, type ScenarioEffect} from '../../src/stats/log-ratio.js'
+import {logRatioOfReduction, reductionOfLogRatio, scenarioEffect, suiteEffect, type ScenarioEffect} from '../../src/stats/log-ratio.js'
 import {mulberry32, normalDraw, type Random} from '../../src/stats/random.js'
 
 interface SuiteModel {
@@ -95,7 +95,8 @@ describe('log-ratio suite effect', () => {
       unpairedWidth.push(uHigh - uLow)
     }
     const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length
-    expect(mean(pairedWidth)).to.be.below(mean(unpairedWidth) / 2.5)
+    // Run noise 0.1 against a shared 0.4: pairing takes out most of it (ignored, the two would be alike).
+    expect(mean(pairedWidth)).to.be.below(mean(unpairedWidth) / 2)
     const {above, below} = misses({...model, paired: true}, 300, 4)
     expect(above + below).to.be.within(0.01, 0.1)
   })
@@ -119,18 +120,31 @@ describe('log-ratio suite effect', () => {
     const alike = suiteEffect([fixed(-0.1, 0.01), fixed(-0.2, 0.01), fixed(-0.3, 0.01)], {confidence: 0.95, resamples: 4000, seed: 1})
     expect(alike.between).to.equal(0)
     expect(alike.within).to.be.closeTo(0.01, 1e-12)
+    expect(alike.df).to.equal(3 * 19)
     // Eight scenarios, spread far beyond their run noise: the spread is between scenarios, and counts
-    // with about S - 1 degrees of freedom.
+    // with S - 1 degrees of freedom.
     const effects = Array.from({length: 8}, (_, i) => fixed(-0.1 - 0.05 * i, 0.0001))
     const differ = suiteEffect(effects, {confidence: 0.95, resamples: 20_000, seed: 1})
     const spread = 0.015 // the sample variance of -0.1, -0.15, ..., -0.45
     expect(differ.between).to.be.closeTo(spread - 0.0001, 1e-12)
-    expect(differ.df).to.be.closeTo(7, 0.2)
+    expect(differ.df).to.equal(7)
     // The half-width is t_7 x sqrt((τ² + v̄) / S): resampling the unshrunk effects would give 6% less.
     const half = (differ.interval[1] - differ.interval[0]) / 2
     expect(half).to.be.closeTo(2.365 * Math.sqrt(spread / 8), 0.025 * 2.365 * Math.sqrt(spread / 8))
-    expect(satterthwaite(1, 3, 0, 10)).to.equal(3)
-    expect(satterthwaite(0, 3, 1, 10)).to.equal(10)
+  })
+
+  it('counts the degrees of freedom of s² when scenarios spread a little beyond their run noise: S - 1, not the runs’', () => {
+    const fixed = (theta: number, variance: number): ScenarioEffect => ({theta, variance, paired: true, units: 20, df: 19, deviation: (random) => Math.sqrt(variance) * normalDraw(random)})
+    // Four scenarios whose spread (s² = 0.0125) is a quarter beyond their run noise (v̄ = 0.01): τ̂² + v̄
+    // is s² itself, an estimate from 4 effects, so t_3 (3.18), where adding τ̂² (3 df) and v̄ (76 df) by
+    // Satterthwaite would say 46 degrees of freedom and t of 2.01: too narrow by a third.
+    const effects = Array.from({length: 4}, (_, i) => fixed(-0.2 + (i - 1.5) * Math.sqrt(0.0125 / (5 / 3)), 0.01))
+    const suite = suiteEffect(effects, {confidence: 0.95, resamples: 20_000, seed: 4})
+    expect(suite.between).to.be.closeTo(0.0025, 1e-12)
+    expect(suite.df).to.equal(3)
+    const half = (suite.interval[1] - suite.interval[0]) / 2
+    const exact = 3.182 * Math.sqrt(0.0125 / 4)
+    expect(half).to.be.closeTo(exact, 0.04 * exact)
   })
 
   it('is the same for the same seed, and a large cell bootstraps in constant time from its normal approximation', () => {
