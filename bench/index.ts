@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each reported as ratios to a baseline measured in the same run.
 // BENCH_ROUNDS sets the repetitions of the quick benchmarks (default 15), BENCH_HEAVY_ROUNDS those of
-// the million-row one (default 3), BENCH_GATE_DATASETS the datasets per cell of the gate's error rates
-// (default 200).
+// report and gate below 10M rows (default 3; 10M runs once), BENCH_REPORT_SIZES their sizes (default
+// 100k,1M,3M,10M), BENCH_GATE_DATASETS the datasets per cell of the gate's error rates (default 200).
 import {benchGateErrorRates} from './gate-error-rates.js'
 import {benchReportGate} from './report-gate.js'
 import {benchRunner} from './runner.js'

@@ -1,26 +1,26 @@
 /** A worker's share of a large results file: parse its byte range and aggregate it. */
 import {parentPort, workerData} from 'node:worker_threads'
-import type {ByteRange} from '../results/lines.js'
-import {jsonlRowBatches} from '../results/sources.js'
+import {RunKeys} from '../results/run-keys.js'
 import type {ReadWarning} from '../results/store.js'
 import {BadInputError} from '../shared/diagnostics.js'
-import {addRow, emptyAggregate, toPortable, transferList} from './aggregate.js'
-import type {WorkerResult} from './read-aggregate.js'
+import {emptyAggregate, toPortable, transferList} from './aggregate.js'
+import {readInto, type WorkerResult, type WorkerTask} from './read-aggregate.js'
 
-const {file, shown, range} = workerData as {file: string; shown: string; range: ByteRange}
+const task = workerData as WorkerTask
 const aggregate = emptyAggregate()
 const warnings: ReadWarning[] = []
-const seen = {lines: 0}
+const position = {lines: 0}
 let result: WorkerResult
 try {
-  for await (const rows of jsonlRowBatches(file, shown, (w) => warnings.push(w), range, seen)) for (const row of rows) addRow(aggregate, row)
+  const earlier = task.earlier ? RunKeys.from(task.earlier) : undefined
+  const read = await readInto(aggregate, task.file, task.shown, (w) => warnings.push(w), {earlier, keepKeys: task.keepKeys, range: task.range, position})
   const portable = toPortable(aggregate)
-  result = {ok: true, lines: seen.lines, aggregate: portable, warnings}
+  result = {ok: true, lines: position.lines, aggregate: portable, duplicates: read.duplicates, ...(read.keys ? {keys: read.keys.portable()} : {}), warnings}
   parentPort!.postMessage(result, transferList(portable))
 } catch (error) {
   result =
     error instanceof BadInputError
-      ? {ok: false, lines: seen.lines, warnings, diagnostics: error.diagnostics}
-      : {ok: false, lines: seen.lines, warnings, message: (error as Error).message}
+      ? {ok: false, lines: position.lines, duplicates: 0, warnings, diagnostics: error.diagnostics}
+      : {ok: false, lines: position.lines, duplicates: 0, warnings, message: (error as Error).message}
   parentPort!.postMessage(result)
 }

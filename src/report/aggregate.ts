@@ -1,96 +1,22 @@
 /**
  * One pass over the rows, keeping only what the report and the gate need: per scenario x mode, counts
- * and the numeric columns in typed arrays. A million rows fit in tens of megabytes this way; no row
- * object outlives its line.
+ * and the numeric columns, each in the narrowest exact encoding (columns.ts): on generated rows about
+ * 13 bytes a row, where eight Float64 columns took 73. No row object outlives its line, and no sorted
+ * copy outlives the figure it was made for.
  */
+import {harnessLatency, factsOfRow, type RowFacts} from '../results/row-facts.js'
 import type {Row} from '../results/row-schema.js'
+import {percentileOfSorted} from '../stats/quantiles.js'
+import {Column, FlagColumn, scratchFloat64, scratchUint8, sortNumbers, type Chunk} from './columns.js'
 import {addFailure, emptyFailures, mergeFailures, toPortableFailures, type FailureLog, type PortableFailures} from './failures.js'
 
-/** An append-only typed array that doubles as it fills. */
-class Growable<A extends Float64Array | Uint8Array> {
-  protected data: A
-  length = 0
-
-  constructor(private readonly make: (size: number) => A) {
-    this.data = make(8)
-  }
-
-  protected put(value: number): void {
-    this.reserve(1)
-    this.data[this.length++] = value
-  }
-
-  private reserve(extra: number): void {
-    if (this.length + extra <= this.data.length) return
-    const grown = this.make(Math.max(this.data.length * 2, this.length + extra))
-    grown.set(this.values())
-    this.data = grown
-  }
-
-  values(): A {
-    return this.data.subarray(0, this.length) as A
-  }
-
-  /** Appends many values at once (merging another reader's column). */
-  append(values: A): void {
-    this.reserve(values.length)
-    this.data.set(values, this.length)
-    this.length += values.length
-  }
-}
-
-/**
- * A column of numbers, one per row. A missing value (no agent latency, no cost) is NaN, so every
- * column of a cell stays aligned with its rows.
- */
-export class Column extends Growable<Float64Array> {
-  private sortedCache: Float64Array | undefined
-
-  constructor() {
-    super((size) => new Float64Array(size))
-  }
-
-  push(value: number): void {
-    this.sortedCache = undefined
-    this.put(value)
-  }
-
-  override append(values: Float64Array): void {
-    this.sortedCache = undefined
-    super.append(values)
-  }
-
-  /** The present (non-NaN) values sorted ascending; computed once until the next change. Do not modify. */
-  sorted(): Float64Array {
-    this.sortedCache ??= presentSorted(this.values())
-    return this.sortedCache
-  }
-}
-
-/** The values that are not NaN, sorted ascending (typed-array sort puts NaN last); `owned` sorts in place. */
-export function presentSorted(values: Float64Array, owned = false): Float64Array {
-  const sorted = (owned ? values : values.slice()).sort()
-  let end = sorted.length
-  while (end > 0 && Number.isNaN(sorted[end - 1]!)) end--
-  return sorted.subarray(0, end)
-}
-
-/** A column of 0/1 flags, aligned with a cell's rows. */
-export class FlagColumn extends Growable<Uint8Array> {
-  constructor() {
-    super((size) => new Uint8Array(size))
-  }
-
-  push(flag: boolean): void {
-    this.put(flag ? 1 : 0)
-  }
-}
+export {Column, FlagColumn, presentSorted} from './columns.js'
 
 /** The columns the report summarises, one value per row of the cell. */
 export interface MetricColumns {
   latency_wall: Column
   latency_agent: Column
-  /** The harness's own time: wall - agent (fixture resets, session and server start-up, checkpoints). */
+  /** The harness's own time: the row's own figure, else wall - agent (fixture resets, session and server start-up, checkpoints). */
   latency_harness: Column
   tokens_total: Column
   tokens_active: Column
@@ -100,11 +26,40 @@ export interface MetricColumns {
   tool_schema_tokens: Column
 }
 
+/**
+ * The harness time, wall - agent, costs nothing per row: only a row whose own figure differs from that
+ * (the runner measures it directly) keeps a value, in `own`; the others read NaN there and are derived.
+ */
+export class HarnessColumn extends Column {
+  constructor(
+    private readonly wall: Column,
+    private readonly agent: Column,
+  ) {
+    super()
+  }
+
+  /** Records a row's harness time, its wall and agent time already recorded. */
+  pushOwn(wall: number, agent: number | null, own: number | null | undefined): void {
+    const value = harnessLatency(wall, agent, own)
+    this.push(value === null || Object.is(value, harnessLatency(wall, agent, undefined)) ? Number.NaN : value)
+  }
+
+  override valuesInto(out: Float64Array): Float64Array {
+    const own = super.valuesInto(out)
+    const wall = this.wall.valuesInto(scratchFloat64('wall', this.length))
+    const agent = this.agent.valuesInto(scratchFloat64('agent', this.length))
+    for (let i = 0; i < this.length; i++) if (Number.isNaN(own[i]!) && !Number.isNaN(agent[i]!)) own[i] = Math.max(0, wall[i]! - agent[i]!)
+    return own
+  }
+}
+
 function columns(): MetricColumns {
+  const latency_wall = new Column()
+  const latency_agent = new Column()
   return {
-    latency_wall: new Column(),
-    latency_agent: new Column(),
-    latency_harness: new Column(),
+    latency_wall,
+    latency_agent,
+    latency_harness: new HarnessColumn(latency_wall, latency_agent),
     tokens_total: new Column(),
     tokens_active: new Column(),
     tool_calls: new Column(),
@@ -132,39 +87,48 @@ export interface Cell {
   /** Which rows are stable (success, valid output, no runner failure): the rows efficiency is measured on. */
   stable: FlagColumn
   stable_runs: number
-  /** Sorted stable values per metric, computed on first use. */
-  stableSorted: Map<keyof MetricColumns, Float64Array>
 }
 
-/** A metric's values over the cell's stable rows, present ones only, sorted ascending. */
-export function stableSorted(cell: Cell, metric: keyof MetricColumns): Float64Array {
-  let sorted = cell.stableSorted.get(metric)
-  if (!sorted) {
-    const values = cell.all[metric].values()
-    const flags = cell.stable.values()
-    const picked = new Float64Array(cell.stable_runs)
-    let n = 0
-    for (let i = 0; i < values.length; i++) if (flags[i]) picked[n++] = values[i]!
-    sorted = presentSorted(picked.subarray(0, n), true)
-    cell.stableSorted.set(metric, sorted)
-  }
-  return sorted
-}
+/** Which of a comparison's two sides a stable sample is for: each has its own reused buffers. */
+export type SampleSide = 'baseline' | 'candidate'
 
-/** A metric's present values over the cell's stable rows, in row order, with each row's block key. */
-export function stableSample(cell: Cell, metric: keyof MetricColumns): {values: Float64Array; blocks: Float64Array} {
-  const values = cell.all[metric].values()
-  const flags = cell.stable.values()
-  const keys = cell.blocks.values()
-  const picked = new Float64Array(cell.stable_runs)
-  const blocks = new Float64Array(cell.stable_runs)
+/**
+ * A metric's present values over the cell's stable rows, in row order, with each row's block key.
+ * Views of buffers reused by the next call for the same side: read them, or copy them, before that.
+ */
+export function stableSample(cell: Cell, metric: keyof MetricColumns, side: SampleSide): {values: Float64Array; blocks: Float64Array} {
+  const values = cell.all[metric].valuesInto(scratchFloat64(`${side} values`, cell.runs))
+  const flags = cell.stable.valuesInto(scratchUint8('flags', cell.runs))
+  const keys = cell.blocks.valuesInto(scratchFloat64(`${side} keys`, cell.runs))
   let n = 0
-  for (let i = 0; i < values.length; i++) {
+  for (let i = 0; i < cell.runs; i++) {
     if (!flags[i] || Number.isNaN(values[i]!)) continue
-    picked[n] = values[i]!
-    blocks[n++] = keys[i]!
+    values[n] = values[i]!
+    keys[n++] = keys[i]!
   }
-  return {values: picked.subarray(0, n), blocks: blocks.subarray(0, n)}
+  return {values: values.subarray(0, n), blocks: keys.subarray(0, n)}
+}
+
+/**
+ * Hands `use` a metric's stable values over the cells (a cell, or a mode's), present ones only,
+ * sorted ascending, in a reused buffer that is only valid during the call. A report sorts this for
+ * every cell, mode and metric: a new array each time left hundreds of MB of garbage for the
+ * collector on 10M rows.
+ */
+export function withStableSorted<T>(cells: Cell[], metric: keyof MetricColumns, use: (sorted: Float64Array) => T): T {
+  const out = scratchFloat64('sorted', cells.reduce((n, cell) => n + cell.stable_runs, 0))
+  let n = 0
+  for (const cell of cells) {
+    const values = cell.all[metric].valuesInto(scratchFloat64('values', cell.runs))
+    const flags = cell.stable.valuesInto(scratchUint8('flags', cell.runs))
+    for (let i = 0; i < cell.runs; i++) if (flags[i] && !Number.isNaN(values[i]!)) out[n++] = values[i]!
+  }
+  return use(sortNumbers(out.subarray(0, n)))
+}
+
+/** The median of a metric over the cells' stable rows (NaN when none has a value). */
+export function stableMedian(cells: Cell[], metric: keyof MetricColumns): number {
+  return withStableSorted(cells, metric, (sorted) => percentileOfSorted(sorted, 50))
 }
 
 export interface Aggregate {
@@ -211,20 +175,19 @@ export function emptyAggregate(): Aggregate {
   }
 }
 
-export function isStable(row: Row): boolean {
+export function isStable(row: Pick<RowFacts, 'success' | 'output_valid' | 'outcome'>): boolean {
   return row.success && row.output_valid && row.outcome !== 'infra_error' && row.outcome !== 'timeout'
 }
 
-function record(target: MetricColumns, row: Row): void {
-  target.latency_wall.push(row.latency_ms_wall)
-  target.latency_agent.push(row.latency_ms_agent ?? Number.NaN)
-  // Rows written before latency_ms_harness was recorded: the same difference, from the row's own figures.
-  target.latency_harness.push(row.latency_ms_harness ?? (row.latency_ms_agent === null ? Number.NaN : Math.max(0, row.latency_ms_wall - row.latency_ms_agent)))
-  target.tokens_total.push(row.tokens.total)
-  target.tokens_active.push(row.tokens.active)
-  target.tool_calls.push(row.tool_calls.total)
-  target.cost.push(row.cost_usd ?? Number.NaN)
-  target.tool_schema_tokens.push(row.tool_schema?.tokens ?? Number.NaN)
+function record(target: MetricColumns, facts: RowFacts): void {
+  target.latency_wall.push(facts.latency_ms_wall)
+  target.latency_agent.push(facts.latency_ms_agent ?? Number.NaN)
+  ;(target.latency_harness as HarnessColumn).pushOwn(facts.latency_ms_wall, facts.latency_ms_agent, facts.latency_ms_harness)
+  target.tokens_total.push(facts.tokens_total)
+  target.tokens_active.push(facts.tokens_active)
+  target.tool_calls.push(facts.tool_calls)
+  target.cost.push(facts.cost_usd ?? Number.NaN)
+  target.tool_schema_tokens.push(facts.tool_schema_tokens ?? Number.NaN)
 }
 
 function addCounts(into: Map<string, Map<string, number>>, mode: string, counts: Record<string, number> | undefined): void {
@@ -252,7 +215,6 @@ function cellFor(aggregate: Aggregate, mode: string, scenario: string): Cell {
       blocks: new Column(),
       stable: new FlagColumn(),
       stable_runs: 0,
-      stableSorted: new Map(),
     }
     byScenario.set(scenario, cell)
   }
@@ -276,27 +238,31 @@ function runIndexOf(aggregate: Aggregate, runId: string): number {
 }
 
 export function addRow(aggregate: Aggregate, row: Row): void {
+  addFacts(aggregate, factsOfRow(row), () => row)
+}
+
+/** Adds a row by its figures; `whole` gives the normalized row, asked for only when the run failed (its details). */
+export function addFacts(aggregate: Aggregate, facts: RowFacts, whole: () => Row): void {
   aggregate.rows++
-  const runIndex = runIndexOf(aggregate, row.run_id)
-  const cell = cellFor(aggregate, row.mode, row.scenario_id)
-  cell.blocks.push(blockKey(runIndex, row.iteration))
+  const runIndex = runIndexOf(aggregate, facts.run_id)
+  const cell = cellFor(aggregate, facts.mode, facts.scenario_id)
+  cell.blocks.push(blockKey(runIndex, facts.iteration))
   cell.runs++
-  if (row.success) cell.successes++
-  if (row.output_valid) cell.output_valid++
-  if (row.outcome === 'infra_error' || row.outcome === 'timeout') cell.runner_failures++
-  if (row.outcome === 'timeout') cell.timeouts++
-  if (row.retries > 0) cell.retried++
-  record(cell.all, row)
-  const stable = isStable(row)
+  if (facts.success) cell.successes++
+  if (facts.output_valid) cell.output_valid++
+  if (facts.outcome === 'infra_error' || facts.outcome === 'timeout') cell.runner_failures++
+  if (facts.outcome === 'timeout') cell.timeouts++
+  if (facts.retries > 0) cell.retried++
+  record(cell.all, facts)
+  const stable = isStable(facts)
   cell.stable.push(stable)
   if (stable) cell.stable_runs++
-  cell.stableSorted.clear()
-  if (row.model) addTo(aggregate.models, row.mode, row.model)
-  if (row.provider) addTo(aggregate.providers, row.mode, row.provider)
-  addCounts(aggregate.tool_calls_by_category, row.mode, row.tool_calls.by_category)
-  addCounts(aggregate.tool_calls_by_operation, row.mode, row.tool_calls.by_operation)
-  if (row.cost_usd !== null && row.cost_usd > 0) aggregate.has_cost = true
-  addFailure(aggregate.failures, row)
+  if (facts.model) addTo(aggregate.models, facts.mode, facts.model)
+  if (facts.provider) addTo(aggregate.providers, facts.mode, facts.provider)
+  addCounts(aggregate.tool_calls_by_category, facts.mode, facts.tool_calls_by_category)
+  addCounts(aggregate.tool_calls_by_operation, facts.mode, facts.tool_calls_by_operation)
+  if (facts.cost_usd !== null && facts.cost_usd > 0) aggregate.has_cost = true
+  if (!facts.success) addFailure(aggregate.failures, whole())
 }
 
 function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
@@ -309,14 +275,30 @@ export function modeCells(aggregate: Aggregate, mode: string): Cell[] {
   return [...(aggregate.cells.get(mode)?.values() ?? [])]
 }
 
+/** Frees the unused room at the end of every column, once the rows are all read. */
+export function sealAggregate(aggregate: Aggregate): void {
+  for (const byScenario of aggregate.cells.values()) {
+    for (const cell of byScenario.values()) for (const column of [...Object.values(cell.all), cell.blocks, cell.stable.column]) column.seal()
+  }
+}
+
+/** Bytes the aggregate's columns take. */
+export function columnBytes(aggregate: Aggregate): number {
+  let bytes = 0
+  for (const byScenario of aggregate.cells.values()) {
+    for (const cell of byScenario.values()) for (const column of [...Object.values(cell.all), cell.blocks, cell.stable.column]) bytes += column.byteLength()
+  }
+  return bytes
+}
+
 const METRICS = ['latency_wall', 'latency_agent', 'latency_harness', 'tokens_total', 'tokens_active', 'tool_calls', 'cost', 'tool_schema_tokens'] as const
 const COUNTS = ['runs', 'successes', 'output_valid', 'runner_failures', 'timeouts', 'retried', 'stable_runs'] as const
 
-/** An aggregate as plain data with its columns as typed arrays, to cross a worker boundary. */
+/** An aggregate as plain data with its columns as chunks of typed arrays, to cross a worker boundary. */
 export interface PortableAggregate {
   rows: number
   run_ids: string[]
-  cells: Array<{scenario: string; mode: string; counts: number[]; all: Float64Array[]; blocks: Float64Array; stable: Uint8Array}>
+  cells: Array<{scenario: string; mode: string; counts: number[]; all: Chunk[][]; blocks: Chunk[]; stable: Chunk[]}>
   models: Array<[string, string[]]>
   providers: Array<[string, string[]]>
   tool_calls_by_category: Array<[string, Array<[string, number]>]>
@@ -325,6 +307,7 @@ export interface PortableAggregate {
   failures: PortableFailures
 }
 
+/** The aggregate as plain data. Its chunks are shared, not copied: the aggregate is not added to afterwards. */
 export function toPortable(aggregate: Aggregate): PortableAggregate {
   const sets = (map: Map<string, Set<string>>): Array<[string, string[]]> => [...map].map(([k, v]) => [k, [...v]])
   const counts = (map: Map<string, Map<string, number>>): Array<[string, Array<[string, number]>]> => [...map].map(([k, v]) => [k, [...v]])
@@ -336,9 +319,9 @@ export function toPortable(aggregate: Aggregate): PortableAggregate {
         scenario: cell.scenario,
         mode: cell.mode,
         counts: COUNTS.map((key) => cell[key]),
-        all: METRICS.map((m) => cell.all[m].values().slice()),
-        blocks: cell.blocks.values().slice(),
-        stable: cell.stable.values().slice(),
+        all: METRICS.map((m) => cell.all[m].portable()),
+        blocks: cell.blocks.portable(),
+        stable: cell.stable.column.portable(),
       })),
     ),
     models: sets(aggregate.models),
@@ -352,21 +335,30 @@ export function toPortable(aggregate: Aggregate): PortableAggregate {
 
 /** The typed arrays of a portable aggregate, to transfer rather than copy. */
 export function transferList(portable: PortableAggregate): ArrayBuffer[] {
-  return portable.cells.flatMap((cell) => [...cell.all, cell.blocks, cell.stable].map((array) => array.buffer as ArrayBuffer))
+  const buffers = new Set<ArrayBuffer>()
+  for (const cell of portable.cells) {
+    for (const chunks of [...cell.all, cell.blocks, cell.stable]) for (const chunk of chunks) if (chunk.data) buffers.add(chunk.data.buffer as ArrayBuffer)
+  }
+  return [...buffers]
 }
 
-/** Adds another reader's aggregate into this one. */
+/**
+ * Adds another reader's aggregate after this one's rows. Its chunks are taken over as they are; only
+ * its block keys are rewritten, and only when it numbered its runs in another order than ours.
+ */
 export function mergePortable(into: Aggregate, other: PortableAggregate): void {
   into.rows += other.rows
-  // The other reader numbered its runs in its own order: its block keys are renumbered into ours.
   const runIndices = other.run_ids.map((id) => runIndexOf(into, id))
+  const renumbered = runIndices.some((index, i) => index !== i)
   for (const cell of other.cells) {
     const target = cellFor(into, cell.mode, cell.scenario)
     COUNTS.forEach((key, i) => (target[key] += cell.counts[i]!))
-    METRICS.forEach((m, i) => target.all[m].append(cell.all[i]!))
-    target.blocks.append(cell.blocks.map((key) => blockKey(runIndices[Math.floor(key / BLOCKS_PER_RUN)]!, key % BLOCKS_PER_RUN)))
-    target.stable.append(cell.stable)
-    target.stableSorted.clear()
+    METRICS.forEach((m, i) => target.all[m].appendChunks(cell.all[i]!))
+    if (renumbered) {
+      const keys = Column.fromChunks(cell.blocks).values()
+      for (const key of keys) target.blocks.push(blockKey(runIndices[Math.floor(key / BLOCKS_PER_RUN)]!, key % BLOCKS_PER_RUN))
+    } else target.blocks.appendChunks(cell.blocks)
+    target.stable.column.appendChunks(cell.stable)
   }
   for (const [mode, values] of other.models) for (const v of values) addTo(into.models, mode, v)
   for (const [mode, values] of other.providers) for (const v of values) addTo(into.providers, mode, v)

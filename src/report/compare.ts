@@ -18,13 +18,14 @@
  */
 import {bootstrap, type CellSampler} from '../stats/bootstrap.js'
 import {reductionPct} from '../stats/descriptive.js'
-import {reductionOfLogRatio, scenarioEffect, suiteEffect, type Average, type ScenarioEffect} from '../stats/log-ratio.js'
+import {reductionOfLogRatio, scenarioEffect, sharedBlocks, suiteEffect, type Average, type ScenarioEffect} from '../stats/log-ratio.js'
 import {finite, percentileOfSorted} from '../stats/quantiles.js'
 import {newcombeInterval, wilsonInterval} from '../stats/rates.js'
 import {zOfConfidence} from '../stats/special.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {comparisonSchema} from './report-schema.js'
-import {modeCells, stableSample, stableSorted, type Aggregate, type Cell, type MetricColumns} from './aggregate.js'
+import {modeCells, stableMedian, stableSample, type Aggregate, type Cell, type MetricColumns} from './aggregate.js'
+import {scratchFloat64} from './columns.js'
 
 export type Comparison = FromSchema<typeof comparisonSchema>
 export type Estimate = Comparison['reliability']['success_rate']
@@ -114,7 +115,7 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
     }
   }
   const costPresent = [hasValues(base, 'cost'), hasValues(cand, 'cost')]
-  const harness = (cells: Cell[]) => finite(percentileOfSorted(mergedStable(cells, 'latency_harness'), 50))
+  const harness = (cells: Cell[]) => finite(stableMedian(cells, 'latency_harness'))
   return {
     baseline: options.baseline,
     candidate: options.candidate,
@@ -146,7 +147,7 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
 
 /** Whether any run of the cells has a positive value of the metric (the predecessors wrote 0 for no cost). */
 function hasValues(cells: Cell[], metric: keyof MetricColumns): boolean {
-  return cells.some((cell) => cell.all[metric].values().some((v) => v > 0))
+  return cells.some((cell) => cell.all[metric].valuesInto(scratchFloat64('values', cell.runs)).some((v) => v > 0))
 }
 
 /** Why a metric has no suite value although one mode has data: that mode's rows lack it. */
@@ -158,27 +159,14 @@ function missingSide(base: Cell[], cand: Cell[], metric: EfficiencyMetric, optio
   return `no ${lacking} run has ${what}, while ${present[0] ? options.baseline : options.candidate}'s do`
 }
 
-/** A mode's stable values of a metric over all its cells, sorted. */
-function mergedStable(cells: Cell[], metric: keyof MetricColumns): Float64Array {
-  const parts = cells.map((cell) => stableSorted(cell, metric))
-  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out.sort()
-}
-
 function scenarioComparison(id: string, base: Cell | undefined, cand: Cell | undefined, minSamples: number): {summary: ScenarioComparison; effects: Record<EfficiencyMetric, ScenarioEffect | null>} {
   const byMetric = <T>(pick: (metric: EfficiencyMetric) => T) => Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, pick(m)])) as Record<EfficiencyMetric, T>
-  const median = (cell: Cell | undefined, metric: EfficiencyMetric) => (cell ? percentileOfSorted(stableSorted(cell, metric), 50) : Number.NaN)
+  const median = (cell: Cell | undefined, metric: EfficiencyMetric) => (cell ? stableMedian([cell], metric) : Number.NaN)
   const b = byMetric((m) => median(base, m))
   const c = byMetric((m) => median(cand, m))
   const eligible = (base?.stable_runs ?? 0) >= minSamples && (cand?.stable_runs ?? 0) >= minSamples
-  const effects = byMetric((m) => (eligible ? scenarioEffect(stableSample(base!, m), stableSample(cand!, m), averageOf(m)) : null))
-  const baseBlocks = new Set(base ? stableSample(base, 'latency_wall').blocks : [])
-  const paired = cand ? new Set(Array.from(stableSample(cand, 'latency_wall').blocks).filter((k) => baseBlocks.has(k))).size : 0
+  const effects = byMetric((m) => (eligible ? scenarioEffect(stableSample(base!, m, 'baseline'), stableSample(cand!, m, 'candidate'), averageOf(m)) : null))
+  const paired = base && cand ? sharedBlocks(stableSample(base, 'latency_wall', 'baseline').blocks, stableSample(cand, 'latency_wall', 'candidate').blocks) : 0
   return {
     summary: {
       scenario_id: id,
@@ -202,7 +190,7 @@ function scenarioComparison(id: string, base: Cell | undefined, cand: Cell | und
  * the scenario's own runs resampled, as the suite interval's second stage does.
  */
 export function scenarioInterval(base: Cell, cand: Cell, metric: EfficiencyMetric, options: {seed: number; resamples: number; confidence?: number}): [number, number] | null {
-  const effect = scenarioEffect(stableSample(base, metric), stableSample(cand, metric), averageOf(metric))
+  const effect = scenarioEffect(stableSample(base, metric, 'baseline'), stableSample(cand, metric, 'candidate'), averageOf(metric))
   if (!effect) return null
   const draw: CellSampler = (random) => effect.theta + effect.deviation(random)
   const [low, high] = bootstrap(draw, {...options, confidence: options.confidence ?? DEFAULT_CONFIDENCE}).interval

@@ -1,46 +1,113 @@
 /**
- * Rows into an aggregate. A large JSONL file is split at line boundaries into one byte range per
- * core; each range is parsed and aggregated in a worker thread and the aggregates are merged, so
- * JSON.parse, the dominant cost on a million rows, runs on every core.
+ * Rows into an aggregate, file by file in reading order. A large JSONL file is split at line
+ * boundaries into one byte range per core; each range is parsed and aggregated in a worker thread,
+ * whose columns come back transferred (not copied) and are appended as they are, so JSON.parse, the
+ * dominant cost on millions of rows, runs on every core and the rows' figures exist once. A row that
+ * an earlier file already gave (same run, scenario, mode, iteration) is counted once: the files'
+ * keys, a bit per iteration, go to the workers of the later files.
  */
 import {open, stat} from 'node:fs/promises'
+import {createRequire} from 'node:module'
 import {availableParallelism} from 'node:os'
+import {pathToFileURL} from 'node:url'
 import {Worker} from 'node:worker_threads'
-import {packageModulePath, RUNNING_FROM_SOURCE} from '../shared/package-paths.js'
+import {fromGhxRouter, routerFacts} from '../results/importers.js'
 import type {ByteRange} from '../results/lines.js'
-import {readHead, readRows} from '../results/sources.js'
+import {factsOfRow} from '../results/row-facts.js'
+import {FileDeduplication, RunKeys, type PortableRunKeys} from '../results/run-keys.js'
+import {duplicatesWarning, fileKind, readHead, visitFile, type ReadPosition, type RowVisitor} from '../results/sources.js'
 import type {ReadWarning} from '../results/store.js'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
+import {packageModulePath, RUNNING_FROM_SOURCE} from '../shared/package-paths.js'
 import {displayPath} from '../shared/source-document.js'
-import {addRow, emptyAggregate, mergePortable, type Aggregate, type PortableAggregate} from './aggregate.js'
+import {addFacts, emptyAggregate, mergePortable, sealAggregate, type Aggregate, type PortableAggregate} from './aggregate.js'
 
 /** Below this size a file is read on the main thread: starting workers would cost more than it saves. */
 export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
+
+export interface AggregateOptions {
+  /** Files from this size on are read in workers (default PARALLEL_MIN_BYTES). */
+  parallelMinBytes?: number
+  /** Worker threads per file (default: the cores, at most 4); 1 reads everything on the main thread. */
+  workers?: number
+}
+
+/** What a worker is given: its byte range of a file, and the keys of the files read before. */
+export interface WorkerTask {
+  file: string
+  shown: string
+  range: ByteRange
+  earlier: PortableRunKeys | undefined
+  keepKeys: boolean
+}
 
 export interface WorkerResult {
   ok: boolean
   lines: number
   aggregate?: PortableAggregate
+  duplicates: number
+  keys?: PortableRunKeys
   warnings: ReadWarning[]
   diagnostics?: Diagnostic[]
   message?: string
 }
 
-export async function aggregateFiles(files: string[], warn: (w: ReadWarning) => void, cwd = process.cwd()): Promise<Aggregate> {
-  const single = files.length === 1 ? files[0]! : undefined
-  const workers = Math.min(4, availableParallelism())
-  if (single && workers > 1 && (await stat(single)).size >= PARALLEL_MIN_BYTES && (await readHead(single)).trimStart().startsWith('{')) {
-    return aggregateInParallel(single, displayPath(single, cwd), workers, warn)
-  }
+export async function aggregateFiles(files: string[], warn: (w: ReadWarning) => void, cwd = process.cwd(), options: AggregateOptions = {}): Promise<Aggregate> {
+  const workers = options.workers ?? Math.min(4, availableParallelism())
+  const parallelMinBytes = options.parallelMinBytes ?? PARALLEL_MIN_BYTES
   const aggregate = emptyAggregate()
-  for await (const row of readRows(files, warn, cwd)) addRow(aggregate, row)
+  const earlier = files.length > 1 ? new RunKeys() : undefined
+  for (const [index, file] of files.entries()) {
+    const shown = displayPath(file, cwd)
+    const keepKeys = earlier !== undefined && index < files.length - 1
+    const parallel = workers > 1 && (await stat(file)).size >= parallelMinBytes && fileKind(file, await readHead(file)) === 'jsonl'
+    const read = parallel
+      ? await readInWorkers(aggregate, {file, shown, earlier: earlier?.portable(), keepKeys}, workers, warn)
+      : await readInto(aggregate, file, shown, warn, {earlier, keepKeys})
+    for (const keys of Array.isArray(read.keys) ? read.keys : [read.keys]) if (keys) earlier!.addAll(keys)
+    if (read.duplicates > 0) warn(duplicatesWarning(shown, read.duplicates))
+  }
+  sealAggregate(aggregate)
   return aggregate
 }
 
-async function aggregateInParallel(file: string, shown: string, workers: number, warn: (w: ReadWarning) => void): Promise<Aggregate> {
-  const ranges = await splitAtLines(file, workers)
-  const results = await Promise.all(ranges.map((range) => runWorker(file, shown, range)))
-  const aggregate = emptyAggregate()
+interface FileRead<Keys> {
+  duplicates: number
+  /** The file's keys, when later files look them up: one set, or one a worker's range. */
+  keys: Keys
+}
+
+/**
+ * Reads one file, or a byte range of it, into the aggregate: ghx-bench and ghx eval rows by their
+ * figures, ghx-router rows by theirs read straight from the parsed line (the normalized row is built
+ * only for a failed run's details).
+ */
+export async function readInto(
+  aggregate: Aggregate,
+  file: string,
+  shown: string,
+  warn: (w: ReadWarning) => void,
+  options: {earlier?: RunKeys; keepKeys: boolean; range?: ByteRange; position?: ReadPosition},
+): Promise<FileRead<RunKeys | undefined>> {
+  const once = new FileDeduplication(options.earlier, options.keepKeys)
+  const visitor: RowVisitor = {
+    row(row) {
+      const facts = factsOfRow(row)
+      if (once.fresh(facts.run_id, facts.scenario_id, facts.mode, facts.iteration)) addFacts(aggregate, facts, () => row)
+    },
+    router(source) {
+      const facts = routerFacts(source)
+      if (once.fresh(facts.run_id, facts.scenario_id, facts.mode, facts.iteration)) addFacts(aggregate, facts, () => fromGhxRouter(source))
+    },
+  }
+  for await (const _ of visitFile(file, shown, warn, visitor, options.range, options.position));
+  return {duplicates: once.duplicates, keys: once.keys}
+}
+
+async function readInWorkers(aggregate: Aggregate, task: Omit<WorkerTask, 'range'>, workers: number, warn: (w: ReadWarning) => void): Promise<FileRead<PortableRunKeys[]>> {
+  const ranges = await splitAtLines(task.file, workers)
+  const results = await Promise.all(ranges.map((range) => runWorker({...task, range})))
+  const read: FileRead<PortableRunKeys[]> = {duplicates: 0, keys: []}
   let lineOffset = 0
   for (const result of results) {
     if (!result.ok) {
@@ -50,14 +117,17 @@ async function aggregateInParallel(file: string, shown: string, workers: number,
       throw new Error(result.message)
     }
     for (const w of result.warnings) warn({...w, line: w.line + lineOffset})
+    // Ranges merge in file order, so every cell keeps its rows in the order of the file.
     mergePortable(aggregate, result.aggregate!)
+    read.duplicates += result.duplicates
+    if (result.keys) read.keys.push(result.keys)
     lineOffset += result.lines
   }
-  return aggregate
+  return read
 }
 
 /** Byte ranges of about equal size, each starting at a line start. */
-async function splitAtLines(file: string, parts: number): Promise<ByteRange[]> {
+export async function splitAtLines(file: string, parts: number): Promise<ByteRange[]> {
   const {size} = await stat(file)
   const handle = await open(file, 'r')
   const starts = [0]
@@ -86,14 +156,23 @@ async function splitAtLines(file: string, parts: number): Promise<ByteRange[]> {
   return starts.map((start, i) => ({start, end: starts[i + 1] ?? size}))
 }
 
-function runWorker(file: string, shown: string, range: ByteRange): Promise<WorkerResult> {
+/**
+ * The worker's entry. From source it is TypeScript: Node 20 applies no loader hooks registered by
+ * `--import` to a worker thread, so a two-line script loads it through tsx's own import instead.
+ */
+function workerFor(task: WorkerTask): Worker {
+  const module = packageModulePath('src/report/aggregate-worker.ts')
+  if (!RUNNING_FROM_SOURCE) return new Worker(module, {workerData: task})
+  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href
+  const url = pathToFileURL(module).href
+  return new Worker(`import(${JSON.stringify(tsxApi)}).then(({tsImport}) => tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}))`, {eval: true, workerData: task})
+}
+
+function runWorker(task: WorkerTask): Promise<WorkerResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(packageModulePath('src/report/aggregate-worker.ts'), {
-      workerData: {file, shown, range},
-      // From source the worker is TypeScript, loaded by tsx like the rest.
-      execArgv: RUNNING_FROM_SOURCE ? ['--import', 'tsx'] : [],
-    })
+    const worker = workerFor(task)
     worker.once('message', (result: WorkerResult) => resolve(result))
     worker.once('error', reject)
+    worker.once('exit', (code) => reject(new Error(`the worker reading ${task.shown} exited (${code}) without a result`)))
   })
 }

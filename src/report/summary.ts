@@ -10,7 +10,8 @@ import {finite, percentileOfSorted} from '../stats/quantiles.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {failuresSchema, modeSummarySchema, reportSchema} from './report-schema.js'
 import {passAtK, passHatK, wilsonInterval} from '../stats/rates.js'
-import {modeCells, stableSorted, withoutScenarios, type Aggregate, type Cell, type MetricColumns} from './aggregate.js'
+import {modeCells, stableMedian, withStableSorted, withoutScenarios, type Aggregate, type Cell, type MetricColumns} from './aggregate.js'
+import {scratchFloat64} from './columns.js'
 import {compareModes} from './compare.js'
 import {notApplicableTo, type NotApplicable} from '../results/run-info.js'
 
@@ -34,18 +35,6 @@ export interface ReportOptions {
   notApplicable?: NotApplicable[]
 }
 
-/** A mode's values of one metric over the stable runs of all its cells, present ones only, sorted. */
-function merged(cells: Cell[], metric: keyof MetricColumns): Float64Array {
-  const parts = cells.map((cell) => stableSorted(cell, metric))
-  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out.sort()
-}
-
 const pct = (part: number, whole: number): number | null => (whole === 0 ? null : (part / whole) * 100)
 const at = (sorted: Float64Array, p: number): number | null => finite(percentileOfSorted(sorted, p))
 
@@ -59,8 +48,15 @@ export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
   const sum = (field: 'runs' | 'successes' | 'output_valid' | 'runner_failures' | 'timeouts' | 'retried') => cells.reduce((n, c) => n + c[field], 0)
   const runs = sum('runs')
   const successes = sum('successes')
-  const agent = merged(cells, 'latency_agent')
-  const active = merged(cells, 'tokens_active')
+  const agent = withStableSorted(cells, 'latency_agent', (sorted) => ({
+    median: at(sorted, 50),
+    p90: at(sorted, 90),
+    p95: at(sorted, 95),
+    iqr: sorted.length === 0 ? null : finite(percentileOfSorted(sorted, 75) - percentileOfSorted(sorted, 25)),
+    cv: finite(coefficientOfVariationPct(sorted)),
+  }))
+  const active = withStableSorted(cells, 'tokens_active', (sorted) => ({median: at(sorted, 50), p90: at(sorted, 90), p95: at(sorted, 95)}))
+  const median = (metric: keyof MetricColumns) => finite(stableMedian(cells, metric))
   // pass^k over the mode: the mean over scenarios at the k every scenario reaches.
   const k = Math.min(MAX_K, ...cells.map((c) => c.runs))
   const perScenario = cells.map((c) => passHatK(c.runs, c.successes, k)).filter(Number.isFinite)
@@ -74,20 +70,20 @@ export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
     runner_failure_rate: pct(sum('runner_failures'), runs),
     timeout_stall_rate: pct(sum('timeouts'), runs),
     retry_rate: pct(sum('retried'), runs),
-    median_latency_ms_wall: at(merged(cells, 'latency_wall'), 50),
-    median_latency_ms_agent: at(agent, 50),
-    median_latency_ms_harness: at(merged(cells, 'latency_harness'), 50),
-    p90_latency_ms_agent: at(agent, 90),
-    p95_latency_ms_agent: at(agent, 95),
-    iqr_latency_ms_agent: agent.length === 0 ? null : finite(percentileOfSorted(agent, 75) - percentileOfSorted(agent, 25)),
-    cv_latency_agent_pct: finite(coefficientOfVariationPct(agent)),
-    median_tokens_total: at(merged(cells, 'tokens_total'), 50),
-    median_tokens_active: at(active, 50),
-    p90_tokens_active: at(active, 90),
-    p95_tokens_active: at(active, 95),
-    median_tool_calls: at(merged(cells, 'tool_calls'), 50),
-    median_cost_usd: at(merged(cells, 'cost'), 50),
-    median_tool_schema_tokens: at(merged(cells, 'tool_schema_tokens'), 50),
+    median_latency_ms_wall: median('latency_wall'),
+    median_latency_ms_agent: agent.median,
+    median_latency_ms_harness: median('latency_harness'),
+    p90_latency_ms_agent: agent.p90,
+    p95_latency_ms_agent: agent.p95,
+    iqr_latency_ms_agent: agent.iqr,
+    cv_latency_agent_pct: agent.cv,
+    median_tokens_total: median('tokens_total'),
+    median_tokens_active: active.median,
+    p90_tokens_active: active.p90,
+    p95_tokens_active: active.p95,
+    median_tool_calls: median('tool_calls'),
+    median_cost_usd: median('cost'),
+    median_tool_schema_tokens: median('tool_schema_tokens'),
     pass_hat_k: {k, value: perScenario.length === 0 ? null : perScenario.reduce((a, b) => a + b, 0) / perScenario.length},
     models: [...(aggregate.models.get(mode) ?? [])].sort(),
     providers: [...(aggregate.providers.get(mode) ?? [])].sort(),
@@ -97,7 +93,7 @@ export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
 }
 
 function summarizeCell(cell: Cell): ScenarioModeSummary {
-  const median = (metric: keyof MetricColumns) => at(stableSorted(cell, metric), 50)
+  const median = (metric: keyof MetricColumns) => finite(stableMedian([cell], metric))
   return {
     scenario_id: cell.scenario,
     mode: cell.mode,
@@ -112,7 +108,7 @@ function summarizeCell(cell: Cell): ScenarioModeSummary {
     median_cost_usd: median('cost'),
     pass_at_k: passK(cell, passAtK),
     pass_hat_k: passK(cell, passHatK),
-    total_latency_ms_wall: cell.all.latency_wall.values().reduce((sum, v) => sum + v, 0),
+    total_latency_ms_wall: cell.all.latency_wall.valuesInto(scratchFloat64('values', cell.runs)).reduce((sum, v) => sum + v, 0),
   }
 }
 

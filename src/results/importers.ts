@@ -3,6 +3,7 @@
  * ghx eval's ProfileRow (results.json array, JSONL, results.csv). `baseline` becomes agent_direct,
  * 0-based iterations become 1-based, and every field that has no home in our row goes under `extra`.
  */
+import type {RowFacts} from './row-facts.js'
 import type {Outcome, Row, Tokens} from './row-schema.js'
 
 export type SourceFormat = 'ghx-bench' | 'ghx-router' | 'ghx-eval'
@@ -22,8 +23,10 @@ export function modeName(mode: string): string {
   return mode === 'baseline' ? 'agent_direct' : mode
 }
 
+const activeTokens = (total: number, cacheRead: number): number => Math.max(0, total - cacheRead)
+
 function tokens(input: number, output: number, reasoning: number, cacheRead: number, cacheWrite: number, total: number): Tokens {
-  return {input, output, reasoning, cache_read: cacheRead, cache_write: cacheWrite, total, active: Math.max(0, total - cacheRead)}
+  return {input, output, reasoning, cache_read: cacheRead, cache_write: cacheWrite, total, active: activeTokens(total, cacheRead)}
 }
 
 function scenarioType(id: string): Row['scenario_type'] {
@@ -60,12 +63,45 @@ interface RouterRow {
   error: {type: string; message: string} | null
 }
 
+// That harness drove every mode through opencode.
+const ROUTER_PROVIDER = 'opencode'
+
+const routerModel = (model: RouterRow['model']): string | null => (model.provider_id && model.model_id ? `${model.provider_id}/${model.model_id}` : (model.model_id ?? null))
+const routerOutcome = (r: RouterRow): Outcome => (r.success ? 'pass' : failureOutcome(r.error?.type, r.error?.message))
+
+/** The figures of a ghx-router row, read straight from it: what fromGhxRouter's row would give, without building it. */
+export function routerFacts(source: Record<string, unknown>): RowFacts {
+  const r = source as unknown as RouterRow
+  return {
+    run_id: r.run_id,
+    scenario_id: r.scenario_id,
+    mode: modeName(r.mode),
+    iteration: r.iteration,
+    outcome: routerOutcome(r),
+    success: r.success,
+    output_valid: r.output_valid,
+    retries: r.external_retry_count,
+    latency_ms_wall: r.latency_ms_wall,
+    latency_ms_agent: r.latency_ms_agent ?? null,
+    latency_ms_harness: undefined,
+    tokens_total: r.tokens.total,
+    tokens_active: activeTokens(r.tokens.total, r.tokens.cache_read),
+    tool_calls: r.tool_calls,
+    cost_usd: r.cost,
+    tool_schema_tokens: null,
+    model: routerModel(r.model),
+    provider: ROUTER_PROVIDER,
+    tool_calls_by_category: undefined,
+    tool_calls_by_operation: undefined,
+  }
+}
+
 /** ghx-router packages/benchmark rows (one JSON object per line). */
 export function fromGhxRouter(source: Record<string, unknown>): Row {
   const r = source as unknown as RouterRow
   const finished = Date.parse(r.timestamp)
-  const model = r.model.provider_id && r.model.model_id ? `${r.model.provider_id}/${r.model.model_id}` : (r.model.model_id ?? null)
-  const outcome: Outcome = r.success ? 'pass' : failureOutcome(r.error?.type, r.error?.message)
+  const model = routerModel(r.model)
+  const outcome = routerOutcome(r)
   return {
     schema_version: 1,
     run_id: r.run_id,
@@ -74,8 +110,7 @@ export function fromGhxRouter(source: Record<string, unknown>): Row {
     scenario_type: scenarioType(r.scenario_id),
     scenario_set: r.scenario_set,
     mode: modeName(r.mode),
-    // That harness drove every mode through opencode.
-    provider: 'opencode',
+    provider: ROUTER_PROVIDER,
     model,
     iteration: r.iteration,
     // Its latency_ms_wall runs from the scenario start to the row, which is written at `timestamp`.

@@ -11,6 +11,7 @@ import {detectRowFormat, evalRowFromCsv, fromGhxEval, fromGhxRouter, parseCsv} f
 import {readLineBatches, type ByteRange} from './lines.js'
 import {checkRunId} from './names.js'
 import type {Row} from './row-schema.js'
+import {FileDeduplication, RunKeys} from './run-keys.js'
 import {isRow, listRuns, rowSchemaErrors, runFile, type ReadWarning} from './store.js'
 
 export interface RowSourceOptions {
@@ -53,36 +54,75 @@ export async function resolveInputFiles(options: RowSourceOptions): Promise<stri
 }
 
 /**
- * Streams normalized rows from every file; `warn` hears of torn lines and duplicates. Duplicates are
- * looked for across files only (one file never repeats a run), so one file costs no key set.
+ * What a results file holds, row by row, in the reader's order. ghx-bench rows (and ghx eval's, which
+ * are normalized first) come whole; ghx-router rows come as they were parsed, so that a reader that
+ * needs only their figures (the report) never builds the normalized row.
+ */
+export interface RowVisitor {
+  row(row: Row): void
+  router(source: Record<string, unknown>): void
+}
+
+/** Where a reader is within a file: the last line read, so that a later byte range's line numbers can be made absolute. */
+export interface ReadPosition {
+  lines: number
+}
+
+/**
+ * Streams normalized rows from every file; `warn` hears of torn lines and duplicates. A row whose run,
+ * scenario, mode and iteration an earlier file already gave is counted once (the results.json and the
+ * results.csv of one run); one file never repeats a run, so a single file costs no key set at all.
  */
 export async function* readRows(files: string[], warn: (w: ReadWarning) => void, cwd = process.cwd()): AsyncGenerator<Row> {
-  const seen = files.length > 1 ? new Set<string>() : undefined
-  for (const file of files) {
+  const earlier = files.length > 1 ? new RunKeys() : undefined
+  for (const [index, file] of files.entries()) {
     const shown = displayPath(file, cwd)
-    let duplicates = 0
-    for await (const row of rowsOfFile(file, shown, warn)) {
-      if (seen) {
-        const key = `${row.run_id}\u0000${row.scenario_id}\u0000${row.mode}\u0000${row.iteration}`
-        if (seen.has(key)) {
-          duplicates++
-          continue
-        }
-        seen.add(key)
-      }
-      yield row
+    const once = new FileDeduplication(earlier, earlier !== undefined && index < files.length - 1)
+    let batch: Row[] = []
+    const keep = (row: Row): void => {
+      if (once.fresh(row.run_id, row.scenario_id, row.mode, row.iteration)) batch.push(row)
     }
-    if (duplicates > 0) warn({file: shown, line: 0, message: `${duplicates} row(s) already read from another input (same run, scenario, mode, iteration) were counted once`})
+    const visitor: RowVisitor = {row: keep, router: (source) => keep(fromGhxRouter(source))}
+    for await (const _ of visitFile(file, shown, warn, visitor)) {
+      yield* batch
+      batch = []
+    }
+    if (once.keys) earlier!.addAll(once.keys)
+    if (once.duplicates > 0) warn(duplicatesWarning(shown, once.duplicates))
   }
 }
 
-async function* rowsOfFile(file: string, shown: string, warn: (w: ReadWarning) => void): AsyncGenerator<Row> {
-  const head = await readHead(file)
-  if (file.endsWith('.csv') || /^[a-z_]+(,[a-z_]+)+\r?\n/.test(head)) {
-    yield* csvRows(file, shown)
+export function duplicatesWarning(shown: string, duplicates: number): ReadWarning {
+  return {file: shown, line: 0, message: `${duplicates} row(s) already read from another input (same run, scenario, mode, iteration) were counted once`}
+}
+
+export type FileKind = 'csv' | 'json' | 'jsonl'
+
+/** A results file's kind, from its name and first bytes: ghx eval's results.csv, a JSON array, or JSON lines. */
+export function fileKind(file: string, head: string): FileKind {
+  if (file.endsWith('.csv') || /^[a-z_]+(,[a-z_]+)+\r?\n/.test(head)) return 'csv'
+  return head.trimStart().startsWith('[') ? 'json' : 'jsonl'
+}
+
+/**
+ * Hands every row of one file (or of a byte range of a JSONL file: a worker's share) to the visitor,
+ * in file order; it yields after each chunk's worth, so a consumer can drain what the visitor kept.
+ */
+export async function* visitFile(
+  file: string,
+  shown: string,
+  warn: (w: ReadWarning) => void,
+  visit: RowVisitor,
+  range?: ByteRange,
+  position: ReadPosition = {lines: 0},
+): AsyncGenerator<void> {
+  const kind = fileKind(file, await readHead(file))
+  if (kind === 'csv') {
+    for (const row of await csvRows(file, shown)) visit.row(row)
+    yield
     return
   }
-  if (head.trimStart().startsWith('[')) {
+  if (kind === 'json') {
     let values: unknown
     try {
       values = JSON.parse(await readFile(file, 'utf8'))
@@ -90,27 +130,13 @@ async function* rowsOfFile(file: string, shown: string, warn: (w: ReadWarning) =
       throw bad(shown, 1, `not JSON (a truncated file?): ${(error as Error).message}`)
     }
     if (!Array.isArray(values)) throw bad(shown, 1, 'a JSON results file must hold an array of rows')
-    for (const [index, value] of values.entries()) yield normalize(value, shown, index + 1, 'element')
+    for (const [index, value] of values.entries()) visitValue(value, shown, index + 1, 'element', visit)
+    yield
     return
   }
-  for await (const rows of jsonlRowBatches(file, shown, warn)) yield* rows
-}
-
-/**
- * Rows of a JSONL file, or of a byte range of one (a worker's share), a chunk's worth at a time;
- * `seen.lines` counts the lines read, so that a later range's line numbers can be made absolute.
- */
-export async function* jsonlRowBatches(
-  file: string,
-  shown: string,
-  warn: (w: ReadWarning) => void,
-  range?: ByteRange,
-  seen: {lines: number} = {lines: 0},
-): AsyncGenerator<Row[]> {
   for await (const lines of readLineBatches(file, range)) {
-    const rows: Row[] = []
     for (const line of lines) {
-      seen.lines = line.number
+      position.lines = line.number
       if (line.text.trim() === '') continue
       let value: unknown
       try {
@@ -126,9 +152,9 @@ export async function* jsonlRowBatches(
         warn({file: shown, line: line.number, message: 'a torn line (a run cut off mid-write) is glued to the row after it: the fragment is left out, the row kept'})
         value = glued
       }
-      rows.push(normalize(value, shown, line.number, 'line'))
+      visitValue(value, shown, line.number, 'line', visit)
     }
-    yield rows
+    yield
   }
 }
 
@@ -144,30 +170,33 @@ function gluedRow(text: string): unknown {
   }
 }
 
-async function* csvRows(file: string, shown: string): AsyncGenerator<Row> {
+async function csvRows(file: string, shown: string): Promise<Row[]> {
   const [header, ...records] = parseCsv(await readFile(file, 'utf8'))
   if (!header?.includes('scenario_id') || !header.includes('timing_wall_ms')) {
     throw bad(shown, 1, 'a CSV file must be ghx eval results.csv (columns run_id, scenario_id, mode, ..., timing_wall_ms)')
   }
-  for (const [index, record] of records.entries()) {
+  return records.map((record, index) => {
     // A record with more or fewer fields than the header is a broken file, not a row with gaps.
     if (record.length !== header.length) {
       throw new BadInputError([{file: shown, code: 'schema', message: `record ${index + 1} after the header has ${record.length} field(s), the header has ${header.length}: not a well-formed CSV file`}])
     }
     const object = Object.fromEntries(header.map((column, i) => [column, record[i] ?? '']))
-    yield fromGhxEval(evalRowFromCsv(object))
-  }
+    return fromGhxEval(evalRowFromCsv(object))
+  })
 }
 
-function normalize(value: unknown, shown: string, line: number, unit: 'line' | 'element'): Row {
+function visitValue(value: unknown, shown: string, line: number, unit: 'line' | 'element', visit: RowVisitor): void {
   switch (detectRowFormat(value)) {
     case 'ghx-bench':
-      if (isRow(value)) return value
-      throw bad(shown, line, `not a valid ghx-bench row: ${rowSchemaErrors(value)}`)
+      if (!isRow(value)) throw bad(shown, line, `not a valid ghx-bench row: ${rowSchemaErrors(value)}`)
+      visit.row(value)
+      return
     case 'ghx-router':
-      return fromGhxRouter(value as Record<string, unknown>)
+      visit.router(value as Record<string, unknown>)
+      return
     case 'ghx-eval':
-      return fromGhxEval(value as Record<string, unknown>)
+      visit.row(fromGhxEval(value as Record<string, unknown>))
+      return
     default:
       throw bad(shown, line, `this ${unit} is not a row of ghx-bench, ghx-router or ghx eval`)
   }

@@ -6,7 +6,7 @@
  */
 import {appendFile, mkdir, open, readdir, stat, type FileHandle} from 'node:fs/promises'
 import path from 'node:path'
-import {compileSchema} from '../shared/schema-validator.js'
+import {compileCheck, compileSchema} from '../shared/schema-validator.js'
 import {rowSchema, type Row} from './row-schema.js'
 
 export function runFile(resultsDir: string, runId: string): string {
@@ -121,7 +121,7 @@ export interface ReadWarning {
 
 /** Checks a parsed value against the row schema; compiled once. */
 export function isRow(value: unknown): value is Row {
-  return compileSchema(rowSchema)(value)
+  return compileCheck(rowSchema)(value)
 }
 
 export function rowSchemaErrors(value: unknown): string {

@@ -77,55 +77,135 @@ export type Average = 'geometric' | 'arithmetic'
 
 /** The scale runs are summed on, and θ from the two modes' means on it, with its partial derivatives. */
 interface Scale {
-  transform: (values: ArrayLike<number>) => Float64Array
+  /** The values on the scale, into `out`. */
+  transform: (values: ArrayLike<number>, out: Float64Array) => Float64Array
   theta: (meanC: number, meanB: number) => number
   gradient: (meanC: number, meanB: number) => [number, number]
 }
 
 function scaleOf(average: Average, base: ArrayLike<number>, cand: ArrayLike<number>): Scale | null {
   if (average === 'arithmetic') {
-    const meanOf = (values: ArrayLike<number>) => Array.from(values).reduce((a, b) => a + b, 0) / values.length
+    const meanOf = (values: ArrayLike<number>) => {
+      let total = 0
+      for (let i = 0; i < values.length; i++) total += values[i]!
+      return total / values.length
+    }
     if (!(meanOf(base) > 0 && meanOf(cand) > 0)) return null
-    return {transform: (values) => Float64Array.from(values), theta: (c, b) => Math.log(c) - Math.log(b), gradient: (c, b) => [1 / c, -1 / b]}
+    return {
+      transform: (values, out) => {
+        out.set(values)
+        return out
+      },
+      theta: (c, b) => Math.log(c) - Math.log(b), gradient: (c, b) => [1 / c, -1 / b]}
   }
   let smallest = Infinity
   for (const values of [base, cand]) for (let i = 0; i < values.length; i++) if (values[i]! > 0 && values[i]! < smallest) smallest = values[i]!
   if (!Number.isFinite(smallest)) return null
   // A 0 has no log: half the smallest positive value of the scenario stands in for it.
   const floor = smallest / 2
-  return {transform: (values) => Float64Array.from(values, (v) => Math.log(v > 0 ? v : floor)), theta: (c, b) => c - b, gradient: () => [1, -1]}
+  return {
+    transform: (values, out) => {
+      for (let i = 0; i < values.length; i++) out[i] = Math.log(values[i]! > 0 ? values[i]! : floor)
+      return out
+    },
+    theta: (c, b) => c - b,
+    gradient: () => [1, -1],
+  }
 }
 
 const sum = (values: Float64Array): number => values.reduce((a, b) => a + b, 0)
+
+/** Buffers reused by every call for what it reads only while it runs: a report computes thousands of effects. */
+const workBuffers = new Map<string, Float64Array>()
+
+/** A zeroed array of `length`: its own when `kept` (a resampler holds it), else a view of a reused buffer. */
+function workArray(name: string, length: number, kept: boolean): Float64Array {
+  if (kept) return new Float64Array(length)
+  let buffer = workBuffers.get(name)
+  if (!buffer || buffer.length < length) {
+    buffer = new Float64Array(length)
+    workBuffers.set(name, buffer)
+  }
+  return buffer.subarray(0, length).fill(0)
+}
 
 /** The per-scenario effect of the candidate, or null when either mode has no run, or the average has no ratio (no positive value). */
 export function scenarioEffect(base: SideSample, cand: SideSample, average: Average = 'geometric'): ScenarioEffect | null {
   if (base.values.length === 0 || cand.values.length === 0) return null
   const scale = scaleOf(average, base.values, cand.values)
   if (!scale) return null
-  const tb = scale.transform(base.values)
-  const tc = scale.transform(cand.values)
-  const baseBlocks = new Set(Array.from(base.blocks))
-  const paired = Array.from(cand.blocks).some((block) => baseBlocks.has(block))
+  const paired = sharedBlocks(base.blocks, cand.blocks) > 0
+  // Unpaired, a small side's runs are kept by its resampler; otherwise they are read during the call only.
+  const tb = scale.transform(base.values, workArray('base', base.values.length, !paired && base.values.length <= EXACT_RESAMPLE_LIMIT))
+  const tc = scale.transform(cand.values, workArray('cand', cand.values.length, !paired && cand.values.length <= EXACT_RESAMPLE_LIMIT))
   return paired ? pairedEffect(scale, tb, base.blocks, tc, cand.blocks) : unpairedEffect(scale, tb, tc)
+}
+
+/** The distinct keys, sorted ascending, in the reused buffer `name` (read them before its next use). */
+function distinctSorted(name: string, ...sides: ArrayLike<number>[]): Float64Array {
+  const keys = workArray(name, sides.reduce((n, side) => n + side.length, 0), false)
+  let n = 0
+  for (const side of sides) for (let i = 0; i < side.length; i++) keys[n++] = side[i]!
+  keys.sort()
+  let m = 0
+  for (let i = 0; i < n; i++) if (m === 0 || keys[i] !== keys[m - 1]) keys[m++] = keys[i]!
+  return keys.subarray(0, m)
+}
+
+/** The index of `key` in a sorted array, by bisection; -1 when it is not there. */
+function sortedIndexOf(sorted: Float64Array, key: number): number {
+  let low = 0
+  let high = sorted.length - 1
+  while (low <= high) {
+    const middle = (low + high) >>> 1
+    if (sorted[middle]! < key) low = middle + 1
+    else if (sorted[middle]! > key) high = middle - 1
+    else return middle
+  }
+  return -1
+}
+
+/**
+ * How many distinct blocks of the candidate's runs the baseline's runs share. Typed arrays and
+ * bisection, not a Set: a report counts this for cells of tens of thousands of runs, and Sets that
+ * size filled the collector's old space by the hundred MB.
+ */
+export function sharedBlocks(baseBlocks: ArrayLike<number>, candBlocks: ArrayLike<number>): number {
+  const base = distinctSorted('base keys', baseBlocks)
+  const cand = distinctSorted('cand keys', candBlocks)
+  let shared = 0
+  for (let i = 0; i < cand.length; i++) if (sortedIndexOf(base, cand[i]!) >= 0) shared++
+  return shared
+}
+
+/**
+ * The blocks of both modes' runs numbered 0..m-1. Few blocks (resampled one by one, so the order is
+ * part of the seeded draw): in the order first seen. Many: in key order, found by bisection.
+ */
+function blockNumbering(baseBlocks: ArrayLike<number>, candBlocks: ArrayLike<number>): {m: number; blockOf: (key: number) => number} {
+  const keys = distinctSorted('block keys', baseBlocks, candBlocks)
+  if (keys.length > EXACT_RESAMPLE_LIMIT) return {m: keys.length, blockOf: (key) => sortedIndexOf(keys, key)}
+  const index = new Map<number, number>()
+  for (const blocks of [baseBlocks, candBlocks]) for (let i = 0; i < blocks.length; i++) if (!index.has(blocks[i]!)) index.set(blocks[i]!, index.size)
+  return {m: index.size, blockOf: (key) => index.get(key)!}
 }
 
 /** Runs grouped by iteration block and resampled block by block. */
 function pairedEffect(scale: Scale, tb: Float64Array, baseBlocks: ArrayLike<number>, tc: Float64Array, candBlocks: ArrayLike<number>): ScenarioEffect {
-  const index = new Map<number, number>()
-  for (const blocks of [baseBlocks, candBlocks]) for (let i = 0; i < blocks.length; i++) if (!index.has(blocks[i]!)) index.set(blocks[i]!, index.size)
-  const m = index.size
-  const bSum = new Float64Array(m)
-  const bCount = new Float64Array(m)
-  const cSum = new Float64Array(m)
-  const cCount = new Float64Array(m)
+  const {m, blockOf} = blockNumbering(baseBlocks, candBlocks)
+  // A small cell's block sums are kept by its resampler; a large one's are read during the call only.
+  const kept = m <= EXACT_RESAMPLE_LIMIT
+  const bSum = workArray('bSum', m, kept)
+  const bCount = workArray('bCount', m, kept)
+  const cSum = workArray('cSum', m, kept)
+  const cCount = workArray('cCount', m, kept)
   for (let i = 0; i < tb.length; i++) {
-    const k = index.get(baseBlocks[i]!)!
+    const k = blockOf(baseBlocks[i]!)
     bSum[k] = bSum[k]! + tb[i]!
     bCount[k] = bCount[k]! + 1
   }
   for (let i = 0; i < tc.length; i++) {
-    const k = index.get(candBlocks[i]!)!
+    const k = blockOf(candBlocks[i]!)
     cSum[k] = cSum[k]! + tc[i]!
     cCount[k] = cCount[k]! + 1
   }
@@ -141,38 +221,59 @@ function pairedEffect(scale: Scale, tb: Float64Array, baseBlocks: ArrayLike<numb
   }
   const variance = m > 1 ? (plugIn * m) / (m - 1) : 0
   const factor = plugIn > 0 ? Math.sqrt(variance / plugIn) : 0
-  let deviation: (random: Random) => number
-  if (variance === 0) deviation = () => 0
-  else if (m > EXACT_RESAMPLE_LIMIT) deviation = (random) => Math.sqrt(variance) * normalDraw(random)
-  else {
-    deviation = (random) => {
-      // A resample without a run of one mode (or with a zero mean) has no theta: draw again (rare unless blocks are lopsided).
-      for (let attempt = 0; attempt < 20; attempt++) {
-        let sb = 0
-        let nb = 0
-        let sc = 0
-        let nc = 0
-        for (let i = 0; i < m; i++) {
-          const k = Math.floor(random() * m)
-          sb += bSum[k]!
-          nb += bCount[k]!
-          sc += cSum[k]!
-          nc += cCount[k]!
-        }
-        const drawn = nb > 0 && nc > 0 ? scale.theta(sc / nc, sb / nb) : Number.NaN
-        if (Number.isFinite(drawn)) return (drawn - theta) * factor
-      }
-      return 0
-    }
-  }
+  const deviation =
+    variance === 0 ? () => 0 : m > EXACT_RESAMPLE_LIMIT ? normalDeviation(variance) : blockDeviation(scale, theta, factor, {bSum, bCount, cSum, cCount})
   return {theta, variance, paired: true, units: m, df: Math.max(0, m - 1), deviation}
+}
+
+/**
+ * A deviation drawn from the normal distribution of the given variance. Made apart from the resamplers
+ * below, so that the closure a large cell keeps for the suite's bootstrap holds no array of its runs.
+ */
+function normalDeviation(variance: number): (random: Random) => number {
+  const sd = Math.sqrt(variance)
+  return (random) => sd * normalDraw(random)
+}
+
+/** A deviation from resampling a small cell's blocks whole. */
+function blockDeviation(scale: Scale, theta: number, factor: number, sums: {bSum: Float64Array; bCount: Float64Array; cSum: Float64Array; cCount: Float64Array}): (random: Random) => number {
+  const {bSum, bCount, cSum, cCount} = sums
+  const m = bSum.length
+  return (random) => {
+    // A resample without a run of one mode (or with a zero mean) has no theta: draw again (rare unless blocks are lopsided).
+    for (let attempt = 0; attempt < 20; attempt++) {
+      let sb = 0
+      let nb = 0
+      let sc = 0
+      let nc = 0
+      for (let i = 0; i < m; i++) {
+        const k = Math.floor(random() * m)
+        sb += bSum[k]!
+        nb += bCount[k]!
+        sc += cSum[k]!
+        nc += cCount[k]!
+      }
+      const drawn = nb > 0 && nc > 0 ? scale.theta(sc / nc, sb / nb) : Number.NaN
+      if (Number.isFinite(drawn)) return (drawn - theta) * factor
+    }
+    return 0
+  }
 }
 
 /** A side's resampled mean: row by row for a small side, else from the normal distribution. */
 function resampledMean(values: Float64Array, mean: number, plugInVariance: number): (random: Random) => number {
   const n = values.length
   if (plugInVariance === 0) return () => mean
-  if (n > EXACT_RESAMPLE_LIMIT) return (random) => mean + Math.sqrt(plugInVariance) * normalDraw(random)
+  if (n > EXACT_RESAMPLE_LIMIT) {
+    const sd = Math.sqrt(plugInVariance)
+    return (random) => mean + sd * normalDraw(random)
+  }
+  return rowResampledMean(values)
+}
+
+/** A small side's mean over its runs drawn with replacement. */
+function rowResampledMean(values: Float64Array): (random: Random) => number {
+  const n = values.length
   return (random) => {
     let total = 0
     for (let i = 0; i < n; i++) total += values[Math.floor(random() * n)]!

@@ -1,5 +1,8 @@
 import path from 'node:path'
 import {expect} from 'chai'
+import {readFileSync} from 'node:fs'
+import {fromGhxRouter, routerFacts} from '../../src/results/importers.js'
+import {factsOfRow} from '../../src/results/row-facts.js'
 import type {Row} from '../../src/results/row-schema.js'
 import {readRows, resolveInputFiles} from '../../src/results/sources.js'
 import {isRow, type ReadWarning} from '../../src/results/store.js'
@@ -63,5 +66,28 @@ describe('importers', () => {
     expect(rows).to.have.length(30)
     expect(rows.every((r) => r.checkpoints.length > 0 || r.outcome !== 'pass')).to.equal(true)
     expect(warnings.map((w) => w.message)).to.deep.equal(['30 row(s) already read from another input (same run, scenario, mode, iteration) were counted once'])
+  })
+
+  it('reads a ghx-router row’s figures straight from it, as the normalized row has them', () => {
+    const dataset = path.join(DATASETS, 'ghx-router-codex-5.3')
+    const raw = ['agent_direct', 'ghx'].flatMap((mode) =>
+      readFileSync(path.join(dataset, `2026-02-25-${mode}-suite.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    )
+    // Failures of both kinds, a row without an agent time, a model without a provider.
+    const first = raw[0]!
+    const variants: Array<Record<string, unknown>> = [
+      ...raw,
+      {...first, success: false, output_valid: false, error: {type: 'runner_error', message: 'Timed out waiting for assistant message'}},
+      {...first, success: false, error: {type: 'runner_error', message: 'session create failed'}},
+      {...first, success: false, error: {type: 'checkpoint_failed', message: 'Workflow checkpoint verification failed: x'}},
+      {...first, mode: 'baseline', latency_ms_agent: undefined, model: {provider_id: null, model_id: 'gpt-5', mode: null}},
+    ]
+    for (const source of variants) expect(routerFacts(source)).to.deep.equal(factsOfRow(fromGhxRouter(source)))
+    expect(routerFacts(variants.at(-1)!)).to.include({mode: 'agent_direct', latency_ms_agent: null, model: 'gpt-5'})
+    expect(routerFacts(variants.at(-4)!)).to.include({outcome: 'timeout'})
+    expect(routerFacts(variants.at(-3)!)).to.include({outcome: 'infra_error'})
   })
 })

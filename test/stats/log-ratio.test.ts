@@ -3,7 +3,7 @@
 // each side: an interval that ignored the spread between scenarios, the small cells, or the pairing
 // would miss too often (or, double-counting noise, too rarely) and fail here.
 import {expect} from 'chai'
-import {logRatioOfReduction, reductionOfLogRatio, scenarioEffect, suiteEffect, type ScenarioEffect} from '../../src/stats/log-ratio.js'
+import {logRatioOfReduction, reductionOfLogRatio, scenarioEffect, sharedBlocks, suiteEffect, type ScenarioEffect} from '../../src/stats/log-ratio.js'
 import {mulberry32, normalDraw, type Random} from '../../src/stats/random.js'
 
 interface SuiteModel {
@@ -147,7 +147,7 @@ describe('log-ratio suite effect', () => {
     expect(half).to.be.closeTo(exact, 0.04 * exact)
   })
 
-  it('is the same for the same seed, and a large cell bootstraps in constant time from its normal approximation', () => {
+  it('is the same for the same seed, and a large cell bootstraps from its normal approximation', () => {
     const random = mulberry32(3)
     const big = Array.from({length: 10}, () => {
       const n = 5000
@@ -156,12 +156,30 @@ describe('log-ratio suite effect', () => {
         {values: Array.from({length: n}, () => Math.exp(-0.2 + normalDraw(random))), blocks: Array.from({length: n}, (_, i) => i)},
       )!
     })
-    const started = performance.now()
     const a = suiteEffect(big, {confidence: 0.95, resamples: 10_000, seed: 7})
-    expect(performance.now() - started).to.be.below(1000)
     expect(suiteEffect(big, {confidence: 0.95, resamples: 10_000, seed: 7})).to.deep.equal(a)
     expect(a.theta).to.be.closeTo(-0.2, 0.02)
     // Within-scenario SE of a 5,000-pair mean: sqrt(2/5000) = 0.02 per scenario; the suite's about 0.02/sqrt(10).
     expect(a.interval[1] - a.interval[0]).to.be.below(0.05)
+  })
+
+  it('counts the blocks the modes share, and numbers a large cell’s blocks so that its rows’ order does not matter', () => {
+    expect(sharedBlocks([3, 1, 2, 2], [2, 5, 3, 3])).to.equal(2)
+    expect(sharedBlocks([1, 2], [3, 4])).to.equal(0)
+    expect(sharedBlocks([], [1])).to.equal(0)
+    const random = mulberry32(11)
+    const n = 500
+    const rows = Array.from({length: n}, (_, i) => ({block: 1000 - i, base: Math.exp(normalDraw(random)), cand: Math.exp(-0.1 + normalDraw(random))}))
+    const effectOf = (order: typeof rows) =>
+      scenarioEffect({values: order.map((r) => r.base), blocks: order.map((r) => r.block)}, {values: order.map((r) => r.cand), blocks: order.map((r) => r.block)})!
+    const shuffled = [...rows].sort(() => random() - 0.5)
+    const [a, b] = [effectOf(rows), effectOf(shuffled)]
+    expect(a.paired).to.equal(true)
+    expect(a.units).to.equal(n)
+    expect(b.theta).to.be.closeTo(a.theta, 1e-12)
+    expect(b.variance).to.be.closeTo(a.variance, 1e-12)
+    // A different pairing of the same values is a different variance: the blocks are really used.
+    const unpaired = scenarioEffect({values: rows.map((r) => r.base), blocks: rows.map((r) => r.block)}, {values: rows.map((r) => r.cand), blocks: rows.map((r) => -r.block)})!
+    expect(unpaired.paired).to.equal(false)
   })
 })

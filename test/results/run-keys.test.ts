@@ -1,0 +1,39 @@
+// The keys a duplicated row is recognised by: a bit per iteration, any iteration kept.
+import {expect} from 'chai'
+import {FileDeduplication, RunKeys} from '../../src/results/run-keys.js'
+
+describe('run keys', () => {
+  it('tells keys apart by run, scenario, mode and iteration, large and odd iterations included', () => {
+    const keys = new RunKeys()
+    expect(keys.empty).to.equal(true)
+    for (const iteration of [1, 7, 8, 1000, 2 ** 24, 2.5, -1]) keys.add('r', 's', 'm', iteration)
+    for (const iteration of [1, 7, 8, 1000, 2 ** 24, 2.5, -1]) expect(keys.has('r', 's', 'm', iteration), String(iteration)).to.equal(true)
+    for (const iteration of [0, 2, 9, 999, 1001, 2 ** 24 + 1, 3.5]) expect(keys.has('r', 's', 'm', iteration), String(iteration)).to.equal(false)
+    expect(keys.has('r2', 's', 'm', 1)).to.equal(false)
+    expect(keys.has('r', 's2', 'm', 1)).to.equal(false)
+    expect(keys.has('r', 's', 'm2', 1)).to.equal(false)
+  })
+
+  it('merges sets, also from their portable form (a worker’s)', () => {
+    const a = new RunKeys()
+    const b = new RunKeys()
+    a.add('r', 's', 'm', 3)
+    b.add('r', 's', 'm', 900)
+    b.add('q', 's', 'm', 1)
+    b.add('q', 's', 'm', 0.5)
+    const merged = RunKeys.from(a.portable())
+    merged.addAll(b.portable())
+    for (const [run, iteration] of [['r', 3], ['r', 900], ['q', 1], ['q', 0.5]] as const) expect(merged.has(run, 's', 'm', iteration)).to.equal(true)
+    expect(merged.has('r', 's', 'm', 4)).to.equal(false)
+  })
+
+  it('counts a file’s rows that earlier files gave, and keeps its own keys only when asked', () => {
+    const earlier = new RunKeys()
+    earlier.add('r', 's', 'm', 1)
+    const once = new FileDeduplication(earlier, true)
+    expect([1, 2, 2].map((i) => once.fresh('r', 's', 'm', i))).to.deep.equal([false, true, true])
+    expect(once.duplicates).to.equal(1)
+    expect(once.keys!.has('r', 's', 'm', 2)).to.equal(true)
+    expect(new FileDeduplication(earlier, false).keys).to.equal(undefined)
+  })
+})
