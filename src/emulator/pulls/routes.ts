@@ -4,7 +4,7 @@
  * comments are in review-routes.ts.
  */
 import {renderDiff} from '../core/git.js'
-import {notFound, unprocessable} from '../core/errors.js'
+import {notFound, SandboxError, unprocessable} from '../core/errors.js'
 import {commitOf, num, repoOf, str, strings, type RestContext, type RouteDef} from '../core/rest-support.js'
 import type {Repo} from '../core/state.js'
 
@@ -70,12 +70,21 @@ export const pullRoutes: RouteDef[] = [
   ['PATCH', '/repos/{owner}/{repo}/pulls/{pull_number}', 'pulls/update', (ctx) => {
     const repo = repoOf(ctx)
     const number = num(ctx.params.pull_number, 'pull_number')
-    const {pull} = ctx.store.pull(repo, number)
+    const {issue: current, pull} = ctx.store.pull(repo, number)
+    const state = str(ctx.body, 'state')
+    // GitHub checks the base against the state before the request, as a live PATCH with state=open and base did.
+    if (str(ctx.body, 'base') && current.state === 'closed') {
+      throw new SandboxError(422, 'Validation Failed', [{message: 'Cannot change the base branch of a closed pull request.', resource: 'PullRequest', field: 'base', code: 'invalid'}])
+    }
+    // Neither a merged pull request nor one whose head branch is gone can be reopened (GraphQL's reopenPullRequest alike).
+    if (state === 'open' && current.state === 'closed' && (pull.merged_at || repo.branches[pull.head] === undefined)) {
+      throw new SandboxError(422, 'Validation Failed', [{resource: 'PullRequest', code: 'custom', field: 'state', message: 'state cannot be changed. The pull request cannot be reopened.'}])
+    }
     if (str(ctx.body, 'base')) ctx.store.changePullBase(repo, number, str(ctx.body, 'base')!)
     const issue = ctx.store.updateIssue(repo, number, {
       title: str(ctx.body, 'title'),
       body: 'body' in ctx.body ? (str(ctx.body, 'body') ?? null) : undefined,
-      state: str(ctx.body, 'state') as 'open' | 'closed' | undefined,
+      state: state as 'open' | 'closed' | undefined,
     })
     return {body: ctx.ser.pull(repo, issue, pull)}
   }],
