@@ -411,11 +411,12 @@ export async function resetPull(ctx: FixtureContext, resource: PullResource): Pr
     if (branch === undefined) await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${resource.head}`, sha: seeded.head_sha})
     else if (branch !== seeded.head_sha) await ctx.agent.rest.git.updateRef({...repo, ref: `heads/${resource.head}`, sha: seeded.head_sha, force: true})
   }
-  const update: {title?: string; body?: string; base?: string; state?: 'open'} = {}
+  // Reopened first, on its own: GitHub refuses to change a closed pull request's base, even in the request that reopens it.
+  if (state.state === 'closed') await ctx.agent.rest.pulls.update({...repo, pull_number: resource.number, state: 'open'})
+  const update: {title?: string; body?: string; base?: string} = {}
   if (state.title !== seeded.title) update.title = seeded.title
   if (state.body !== seeded.body) update.body = seeded.body
   if (seeded.base !== undefined && state.base !== seeded.base && !merged) update.base = seeded.base
-  if (state.state === 'closed') update.state = 'open'
   if (Object.keys(update).length > 0) await ctx.agent.rest.pulls.update({...repo, pull_number: resource.number, ...update})
   const issuePatch: {labels?: string[]; assignees?: string[]} = {}
   if (seeded.labels !== undefined && !sameSet(state.labels, seeded.labels)) issuePatch.labels = seeded.labels

@@ -1,12 +1,10 @@
 // The npm GitHub MCP server, unmodified, against the sandbox through the origin-rewriting preload,
 // driven by a real MCP client over stdio.
-import {Client} from '@modelcontextprotocol/sdk/client/index.js'
-import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
+import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {expect} from 'chai'
-import {npmGithubMcpServer} from '../../src/emulator/index.js'
+import {connectNpmMcpServer, type ToolResult} from '../support/mcp.js'
 import {OWNER, REPO, seedSandbox, type Seeded} from '../support/sandbox.js'
 
-type ToolResult = {content: Array<{type: string; text: string}>; isError?: boolean}
 
 describe('sandbox: @modelcontextprotocol/server-github', function () {
   this.timeout(60_000)
@@ -15,9 +13,7 @@ describe('sandbox: @modelcontextprotocol/server-github', function () {
 
   before(async () => {
     s = await seedSandbox()
-    const server = npmGithubMcpServer(s.sandbox.url, s.sandbox.token)
-    client = new Client({name: 'ghx-bench-test', version: '1.0.0'})
-    await client.connect(new StdioClientTransport({command: server.command, args: server.args, env: {...server.env, PATH: process.env.PATH ?? ''}, stderr: 'ignore'}))
+    client = await connectNpmMcpServer(s.sandbox)
   })
   after(async () => {
     await client.close()

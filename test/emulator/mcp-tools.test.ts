@@ -3,13 +3,11 @@
 // stdio by the MCP SDK's client with realistic arguments against seeded fixtures. A tool "works" when
 // the server answers a result (the server throws — an MCP error — whenever GitHub's answer fails its
 // own zod schemas or is an HTTP error) in the shape the tool promises.
-import {Client} from '@modelcontextprotocol/sdk/client/index.js'
-import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
+import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {expect} from 'chai'
-import {npmGithubMcpServer} from '../../src/emulator/index.js'
+import {connectNpmMcpServer, type ToolResult} from '../support/mcp.js'
 import {BUGGY_FILE, OWNER, REPO, seedSandbox, type Seeded} from '../support/sandbox.js'
 
-type ToolResult = {content: Array<{type: string; text: string}>; isError?: boolean}
 type Json = Record<string, unknown>
 
 const base = {owner: OWNER, repo: REPO}
@@ -23,9 +21,7 @@ describe('sandbox: every tool of the npm GitHub MCP server', function () {
 
   before(async () => {
     s = await seedSandbox()
-    const server = npmGithubMcpServer(s.sandbox.url, s.sandbox.token)
-    client = new Client({name: 'ghx-bench-test', version: '1.0.0'})
-    await client.connect(new StdioClientTransport({command: server.command, args: server.args, env: {...server.env, PATH: process.env.PATH ?? ''}, stderr: 'ignore'}))
+    client = await connectNpmMcpServer(s.sandbox)
   })
   after(async () => {
     await client?.close()

@@ -1,8 +1,25 @@
 // A sandbox with a few resources, seeded through the REST and GraphQL APIs as any client would.
+import {expect} from 'chai'
 import {Octokit} from '@octokit/rest'
 import type {FixtureContext} from '../../src/seeding/context.js'
 import {sandboxFixtureContext} from '../../src/seeding/service.js'
 import {startSandbox, type Sandbox, type SandboxOptions} from '../../src/emulator/index.js'
+
+/** What an Octokit request that GitHub (or the sandbox) refused answered: its body and status. */
+export interface RequestFailure {
+  status: number
+  message: string
+  errors?: unknown[]
+  [field: string]: unknown
+}
+
+/** The refusal of a request that must fail; a request that succeeds fails the test. */
+export function failure(promise: Promise<unknown>): Promise<RequestFailure> {
+  return promise.then(
+    () => expect.fail('expected a failure'),
+    (e: {status: number; response: {data: {message: string; errors?: unknown[]}}}) => ({...e.response.data, status: e.status}),
+  )
+}
 
 export const OWNER = 'ghx-bench'
 export const REPO = 'sandbox'

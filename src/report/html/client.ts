@@ -2,21 +2,12 @@
  * The HTML report's only script, run in the browser: the runs table (filters, sorting, 100 rows a
  * page over the compact index) and the drill-down into a run's trace. It is type-checked here and
  * inlined as its source text (`reportClientSource`), so it must not use anything from outside its
- * body. Every value from the rows reaches the page through textContent, never as markup.
+ * body (types aside: they are gone from the text). Every value from the rows reaches the page through
+ * textContent, never as markup.
  */
+import type {RunIndex} from './runs.js'
 
 export function reportClient(): void {
-  interface RunIndex {
-    count: number
-    run_ids: string[]
-    scenarios: string[]
-    modes: string[]
-    outcomes: string[]
-    errors: string[]
-    trace_dirs: string[]
-    trace_paths: string[]
-    columns: Record<'run' | 'scenario' | 'mode' | 'iteration' | 'outcome' | 'tokens_active' | 'tokens_total' | 'latency_wall' | 'latency_agent' | 'tool_calls' | 'cost' | 'attempts' | 'error' | 'trace', number[]>
-  }
   interface Meta {
     page_size: number
     trace_budget_bytes: number

@@ -3,13 +3,11 @@
 // comment; every comment carries its real diff hunk, through REST and GraphQL alike.
 import {expect} from 'chai'
 import type {Octokit} from '@octokit/rest'
-import {OWNER, REPO, seedSandbox, type Seeded} from '../../support/sandbox.js'
+import {failure, OWNER, REPO, seedSandbox, type Seeded} from '../../support/sandbox.js'
 
 const base = {owner: OWNER, repo: REPO}
 const LONG = Array.from({length: 40}, (_, i) => `line ${i + 1}`)
 
-type Failure = {status: number; response: {data: {message: string; errors?: unknown[]}}}
-const failure = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a failure'), (e: Failure) => ({...e.response.data, status: e.status}))
 
 describe('sandbox: pull request reviews', function () {
   this.timeout(60_000)

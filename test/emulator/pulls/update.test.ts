@@ -2,12 +2,10 @@
 // branch is gone, is not reopened (422, nothing changes); a closed one's base cannot change (the error
 // live GitHub gave a PATCH with state=open and base together); an open one's title, state and base can.
 import {expect} from 'chai'
-import {OWNER, REPO, seedSandbox, type Seeded} from '../../support/sandbox.js'
+import {failure, OWNER, REPO, seedSandbox, type Seeded} from '../../support/sandbox.js'
 
 const base = {owner: OWNER, repo: REPO}
 
-type Failure = {status: number; response: {data: {message: string; errors?: Array<Record<string, unknown>>}}}
-const failure = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a failure'), (e: Failure) => ({...e.response.data, status: e.status}))
 
 describe('sandbox: updating a pull request (REST)', function () {
   this.timeout(60_000)

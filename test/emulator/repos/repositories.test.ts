@@ -7,14 +7,12 @@ import {mkdtemp} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {expect} from 'chai'
-import {OWNER, REPO, seedSandbox, waitForRun, type Seeded} from '../../support/sandbox.js'
+import {failure, OWNER, REPO, seedSandbox, waitForRun, type Seeded} from '../../support/sandbox.js'
 
 const base = {owner: OWNER, repo: REPO}
 const R = `${OWNER}/${REPO}`
 const b64 = (text: string) => Buffer.from(text).toString('base64')
 
-type Failure = {status: number; response: {data: {message: string; errors?: unknown[]}}}
-const failure = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a failure'), (e: Failure) => ({...e.response.data, status: e.status}))
 
 describe('sandbox: repositories and git data', function () {
   this.timeout(60_000)
