@@ -94,7 +94,7 @@ export const rowSchema = {
     latency_ms_harness: {
       type: ['number', 'null'],
       minimum: 0,
-      description: 'the harness’s own time, wall - agent: fixture resets, opening the mode (an MCP server starting), checkpoints, retried attempts; reported beside the gate’s latency, never in it. Null when the agent time is unknown; rows without it get wall - agent when read',
+      description: 'the harness’s own time, wall - agent: fixture resets, opening and closing the mode (an MCP server starting and exiting), checkpoints, retried attempts; reported beside the gate’s latency, never in it. Null when the agent time is unknown; rows without it get wall - agent when read',
     },
     tokens: tokensSchema,
     cost_usd: {type: ['number', 'null'], minimum: 0, description: 'null when neither the provider nor a price table gives one'},

@@ -60,7 +60,19 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     const [github, model] = await Promise.all(agentDone ? [agentDone.github, agentDone.model] : [access ? access.counts() : Promise.resolve(undefined), modelReport()])
     return (github?.injectedFaults ?? 0) + (model?.injectedFaults ?? 0)
   }
+  // A session that does not close (a hung MCP server) cannot hold the run either. Closing is the mode's
+  // cost like opening (an MCP server exits): it counts in session_ms, and in the wall time, which ends
+  // once the session is closed. Closed once, by the first of finish and the clean-up.
+  let sessionClosed: Promise<void> | undefined
+  const closeSession = (): Promise<void> =>
+    (sessionClosed ??= (async () => {
+      if (!session) return
+      const closing = performance.now()
+      await withinAbort(session.close(), AbortSignal.abort(), ABORT_GRACE_MS).catch(() => {})
+      timing.session_ms += performance.now() - closing
+    })())
   const finish = async (given: Pick<Attempt, 'outcome' | 'error' | 'retryable'> & Partial<Attempt>): Promise<Attempt> => {
+    await closeSession()
     const wallMs = performance.now() - started
     const tokens = given.tokens ?? tokensOf(ZERO_USAGE)
     const injectedFaults = await faultsSoFar()
@@ -207,14 +219,6 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     return await finish({outcome: 'infra_error', error: {type: 'runner_error', message: (error as Error).message}, retryable: isInfrastructureError(error)})
   } finally {
     limits.dispose()
-    const closeSession = async () => {
-      if (!session) return
-      // A session that does not close (a hung MCP server) cannot hold the run either. Closing is the
-      // mode's cost like opening (an MCP server exits): it counts in session_ms, not as the harness's.
-      const closing = performance.now()
-      await withinAbort(session.close(), AbortSignal.abort(), ABORT_GRACE_MS).catch(() => {})
-      timing.session_ms += performance.now() - closing
-    }
     await Promise.all([releaseModel().catch(() => {}), closeSession(), access?.release().catch(() => {}), rm(workdir, {recursive: true, force: true}).catch(() => {})])
   }
 }
