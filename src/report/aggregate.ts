@@ -17,7 +17,7 @@ export interface MetricColumns {
   latency_wall: Column
   latency_agent: Column
   /** The harness's own time: the row's own figure, else wall - agent (fixture resets, session and server start-up, checkpoints). */
-  latency_harness: Column
+  latency_harness: HarnessColumn
   tokens_total: Column
   tokens_active: Column
   tool_calls: Column
@@ -126,6 +126,16 @@ export function withStableSorted<T>(cells: Cell[], metric: keyof MetricColumns, 
   return use(sortNumbers(out.subarray(0, n)))
 }
 
+/** Whether any row of the cells (stable or not) has a positive value of the metric. */
+export function anyPositive(cells: Cell[], metric: keyof MetricColumns): boolean {
+  return cells.some((cell) => cell.all[metric].valuesInto(scratchFloat64('values', cell.runs)).some((v) => v > 0))
+}
+
+/** The sum of a metric over all the cell's rows (NaN when one lacks it). */
+export function totalOf(cell: Cell, metric: keyof MetricColumns): number {
+  return cell.all[metric].valuesInto(scratchFloat64('values', cell.runs)).reduce((sum, v) => sum + v, 0)
+}
+
 /** The median of a metric over the cells' stable rows (NaN when none has a value). */
 export function stableMedian(cells: Cell[], metric: keyof MetricColumns): number {
   return withStableSorted(cells, metric, (sorted) => percentileOfSorted(sorted, 50))
@@ -182,7 +192,7 @@ export function isStable(row: Pick<RowFacts, 'success' | 'output_valid' | 'outco
 function record(target: MetricColumns, facts: RowFacts): void {
   target.latency_wall.push(facts.latency_ms_wall)
   target.latency_agent.push(facts.latency_ms_agent ?? Number.NaN)
-  ;(target.latency_harness as HarnessColumn).pushOwn(facts.latency_ms_wall, facts.latency_ms_agent, facts.latency_ms_harness)
+  target.latency_harness.pushOwn(facts.latency_ms_wall, facts.latency_ms_agent, facts.latency_ms_harness)
   target.tokens_total.push(facts.tokens_total)
   target.tokens_active.push(facts.tokens_active)
   target.tool_calls.push(facts.tool_calls)
@@ -275,19 +285,22 @@ export function modeCells(aggregate: Aggregate, mode: string): Cell[] {
   return [...(aggregate.cells.get(mode)?.values() ?? [])]
 }
 
+/** Every column of every cell. */
+function* allColumns(aggregate: Aggregate): Generator<Column> {
+  for (const byScenario of aggregate.cells.values()) {
+    for (const cell of byScenario.values()) yield* [...Object.values(cell.all), cell.blocks, cell.stable.column]
+  }
+}
+
 /** Frees the unused room at the end of every column, once the rows are all read. */
 export function sealAggregate(aggregate: Aggregate): void {
-  for (const byScenario of aggregate.cells.values()) {
-    for (const cell of byScenario.values()) for (const column of [...Object.values(cell.all), cell.blocks, cell.stable.column]) column.seal()
-  }
+  for (const column of allColumns(aggregate)) column.seal()
 }
 
 /** Bytes the aggregate's columns take. */
 export function columnBytes(aggregate: Aggregate): number {
   let bytes = 0
-  for (const byScenario of aggregate.cells.values()) {
-    for (const cell of byScenario.values()) for (const column of [...Object.values(cell.all), cell.blocks, cell.stable.column]) bytes += column.byteLength()
-  }
+  for (const column of allColumns(aggregate)) bytes += column.byteLength()
   return bytes
 }
 

@@ -24,8 +24,7 @@ import {newcombeInterval, wilsonInterval} from '../stats/rates.js'
 import {zOfConfidence} from '../stats/special.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {comparisonSchema} from './report-schema.js'
-import {modeCells, stableMedian, stableSample, type Aggregate, type Cell, type MetricColumns} from './aggregate.js'
-import {scratchFloat64} from './columns.js'
+import {anyPositive, modeCells, stableMedian, stableSample, type Aggregate, type Cell} from './aggregate.js'
 
 export type Comparison = FromSchema<typeof comparisonSchema>
 export type Estimate = Comparison['reliability']['success_rate']
@@ -114,7 +113,7 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
       log_variance: suite.scenarios === 0 ? null : {between: finite(suite.between), within: finite(suite.within), df: finite(suite.df)},
     }
   }
-  const costPresent = [hasValues(base, 'cost'), hasValues(cand, 'cost')]
+  const costPresent = [anyPositive(base, 'cost'), anyPositive(cand, 'cost')]
   const harness = (cells: Cell[]) => finite(stableMedian(cells, 'latency_harness'))
   return {
     baseline: options.baseline,
@@ -145,14 +144,10 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
   }
 }
 
-/** Whether any run of the cells has a positive value of the metric (the predecessors wrote 0 for no cost). */
-function hasValues(cells: Cell[], metric: keyof MetricColumns): boolean {
-  return cells.some((cell) => cell.all[metric].valuesInto(scratchFloat64('values', cell.runs)).some((v) => v > 0))
-}
-
 /** Why a metric has no suite value although one mode has data: that mode's rows lack it. */
 function missingSide(base: Cell[], cand: Cell[], metric: EfficiencyMetric, options: CompareOptions): string | null {
-  const present = [hasValues(base, metric), hasValues(cand, metric)]
+  // A positive value, not any: the predecessors wrote 0 for no cost.
+  const present = [anyPositive(base, metric), anyPositive(cand, metric)]
   if (present[0] === present[1]) return null
   const lacking = present[0] ? options.candidate : options.baseline
   const what = metric === 'cost' ? 'a cost' : metric === 'latency_agent' ? 'an agent time' : `a ${metric} value`

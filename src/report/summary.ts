@@ -10,8 +10,7 @@ import {finite, percentileOfSorted} from '../stats/quantiles.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {failuresSchema, modeSummarySchema, reportSchema} from './report-schema.js'
 import {passAtK, passHatK, wilsonInterval} from '../stats/rates.js'
-import {modeCells, stableMedian, withStableSorted, withoutScenarios, type Aggregate, type Cell, type MetricColumns} from './aggregate.js'
-import {scratchFloat64} from './columns.js'
+import {modeCells, stableMedian, totalOf, withStableSorted, withoutScenarios, type Aggregate, type Cell, type MetricColumns} from './aggregate.js'
 import {compareModes} from './compare.js'
 import {notApplicableTo, type NotApplicable} from '../results/run-info.js'
 
@@ -108,7 +107,7 @@ function summarizeCell(cell: Cell): ScenarioModeSummary {
     median_cost_usd: median('cost'),
     pass_at_k: passK(cell, passAtK),
     pass_hat_k: passK(cell, passHatK),
-    total_latency_ms_wall: cell.all.latency_wall.valuesInto(scratchFloat64('values', cell.runs)).reduce((sum, v) => sum + v, 0),
+    total_latency_ms_wall: totalOf(cell, 'latency_wall'),
   }
 }
 

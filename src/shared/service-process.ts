@@ -93,13 +93,17 @@ function clientOf(child: ChildProcess, name: string): ServiceClient {
     const id = next++
     return new Promise<T>((resolve, reject) => {
       if (pending.size === 0) child.channel?.ref()
+      // The last answer lets the runner exit again.
+      const settled = () => {
+        if (pending.size === 0) child.channel?.unref()
+      }
       pending.set(id, {
         resolve: (value) => {
-          if (pending.size === 0) child.channel?.unref()
+          settled()
           resolve(value as T)
         },
         reject: (error) => {
-          if (pending.size === 0) child.channel?.unref()
+          settled()
           reject(error)
         },
       })

@@ -265,8 +265,8 @@ function resampledMean(values: Float64Array, mean: number, plugInVariance: numbe
   const n = values.length
   if (plugInVariance === 0) return () => mean
   if (n > EXACT_RESAMPLE_LIMIT) {
-    const sd = Math.sqrt(plugInVariance)
-    return (random) => mean + sd * normalDraw(random)
+    const deviation = normalDeviation(plugInVariance)
+    return (random) => mean + deviation(random)
   }
   return rowResampledMean(values)
 }
