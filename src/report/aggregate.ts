@@ -10,8 +10,6 @@ import {percentileOfSorted} from '../stats/quantiles.js'
 import {Column, FlagColumn, scratchFloat64, scratchUint8, sortNumbers, type Chunk} from './columns.js'
 import {addFailure, emptyFailures, mergeFailures, toPortableFailures, type FailureLog, type PortableFailures} from './failures.js'
 
-export {Column, FlagColumn, presentSorted} from './columns.js'
-
 /** The columns the report summarises, one value per row of the cell. */
 export interface MetricColumns {
   latency_wall: Column

@@ -212,11 +212,6 @@ export class Column {
     return out
   }
 
-  /** The present (non-NaN) values sorted ascending, in a new array. */
-  sorted(): Float64Array {
-    return presentSorted(this.values(), true)
-  }
-
   /** Adds another column's chunks after this one's, without copying them (they now belong to this column). */
   appendChunks(chunks: Chunk[]): void {
     this.seal()

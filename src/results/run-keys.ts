@@ -14,6 +14,7 @@ export interface PortableRunKeys {
 }
 
 const groupKey = (runId: string, scenario: string, mode: string): string => `${runId}\u0000${scenario}\u0000${mode}`
+const inBitmap = (iteration: number): boolean => Number.isInteger(iteration) && iteration >= 0 && iteration < BITMAP_LIMIT
 
 export class RunKeys {
   private readonly bitmaps = new Map<string, Uint8Array>()
@@ -24,14 +25,14 @@ export class RunKeys {
   }
 
   has(runId: string, scenario: string, mode: string, iteration: number): boolean {
-    if (!Number.isInteger(iteration) || iteration < 0 || iteration >= BITMAP_LIMIT) return this.others.has(`${groupKey(runId, scenario, mode)}\u0000${iteration}`)
+    if (!inBitmap(iteration)) return this.others.has(`${groupKey(runId, scenario, mode)}\u0000${iteration}`)
     const bits = this.bitmaps.get(groupKey(runId, scenario, mode))
     return bits !== undefined && iteration >> 3 < bits.length && (bits[iteration >> 3]! & (1 << (iteration & 7))) !== 0
   }
 
   add(runId: string, scenario: string, mode: string, iteration: number): void {
     const key = groupKey(runId, scenario, mode)
-    if (!Number.isInteger(iteration) || iteration < 0 || iteration >= BITMAP_LIMIT) {
+    if (!inBitmap(iteration)) {
       this.others.add(`${key}\u0000${iteration}`)
       return
     }
@@ -46,8 +47,7 @@ export class RunKeys {
 
   /** Adds every key of another set. */
   addAll(other: RunKeys | PortableRunKeys): void {
-    const bitmaps: Iterable<[string, Uint8Array]> = other instanceof RunKeys ? other.bitmaps : other.bitmaps
-    const others: Iterable<string> = other instanceof RunKeys ? other.others : other.others
+    const {bitmaps, others} = other instanceof RunKeys ? other.portable() : other
     for (const [key, bits] of bitmaps) {
       const own = this.bitmaps.get(key)
       if (!own) {
