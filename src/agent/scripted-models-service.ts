@@ -6,7 +6,7 @@
  * than a suite of short runs.
  */
 import {randomBytes} from 'node:crypto'
-import {startService, type ServiceClient} from '../shared/service-process.js'
+import {sharedService} from '../shared/service-process.js'
 import type {PlanOutcome, Script} from './scripted-models.js'
 
 export interface ScriptedRun {
@@ -26,15 +26,8 @@ export interface ScriptedModelsSession {
   close(): Promise<void>
 }
 
-let shared: Promise<ServiceClient> | undefined
-
 /** The process, started on first use and again if it stopped. */
-async function service(): Promise<ServiceClient> {
-  const current = shared && (await shared.catch(() => undefined))
-  if (current?.alive()) return current
-  shared = startService<{url: string}>('src/agent/scripted-models-main.ts', {}, 'scripted models').then(({client}) => client)
-  return shared
-}
+const service = sharedService('src/agent/scripted-models-main.ts', 'scripted models')
 
 /** A suite's session; with `faults`, that share of its runs' model requests is answered 503, seeded. */
 export async function openScriptedModels(faults?: {rate: number; seed: number}): Promise<ScriptedModelsSession> {

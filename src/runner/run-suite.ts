@@ -16,6 +16,7 @@ import {resolveConfigPath} from '../config/load-config.js'
 import {resolveVariables} from '../seeding/bindings.js'
 import {readManifest, writeManifest} from '../seeding/service.js'
 import {harnessEnv} from '../shared/process/secret-env.js'
+import {startToolSpawner} from '../shared/process/tool-spawner.js'
 import {checkRunId} from '../results/names.js'
 import type {RunLock} from '../results/run-lock.js'
 import type {ProviderProgress} from '../plugins/api.js'
@@ -113,7 +114,8 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
   // Every run in flight and each of its checkpoints listen for Ctrl-C on this one signal.
   setMaxListeners(0, signal)
 
-  // The target (the sandbox's process) and the model (the scripted models' process) start side by side.
+  // The target (the sandbox's process), the model (the scripted models' process) and the tool spawner start side by side.
+  startToolSpawner()
   const [openedTarget, openedModel] = await Promise.allSettled([
     // Faults go to the runs' own traffic only (their agent tokens and model endpoints), never to seeding or checkpoints.
     openRunTarget(config, {faults: options.faultRate ? {seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined, readOnly: options.dryRun, concurrency: suite.concurrency}),

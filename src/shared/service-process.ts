@@ -2,9 +2,9 @@
  * A package module as a service in a child process, called like an object: `call('method', ...args)`
  * sends a request over the IPC channel, the child's handler answers on its own event loop and core.
  * The runner uses it for the work that would otherwise compete with the runs for its event loop (the
- * GitHub emulator answering every run's gh, the scripted models tokenizing every turn). A process,
- * not a worker thread: every tool call forks the runner, and fork copies the page tables of the whole
- * process, threads included (the tokenizer alone is 80 MB); a small runner forks fast.
+ * GitHub emulator answering every run's gh, the scripted models tokenizing every turn, the tool
+ * spawner forking every tool call). A process, not a worker thread: a fork copies the page tables of
+ * the whole forking process, threads included (the tokenizer alone is 80 MB).
  */
 import {fork, type ChildProcess} from 'node:child_process'
 import {createRequire} from 'node:module'
@@ -64,6 +64,20 @@ export async function startService<G>(relativeTsPath: string, options: unknown, 
     throw rebuildError(hello.error)
   }
   return {greeting: hello.greeting, client: clientOf(child, name)}
+}
+
+/**
+ * A service that one ghx-bench process shares (every suite, every run): started on first use, and
+ * again on the next use after it stopped.
+ */
+export function sharedService(relativeTsPath: string, name: string): () => Promise<ServiceClient> {
+  let shared: Promise<ServiceClient> | undefined
+  return async () => {
+    const current = shared && (await shared.catch(() => undefined))
+    if (current?.alive()) return current
+    shared = startService(relativeTsPath, {}, name).then(({client}) => client)
+    return shared
+  }
 }
 
 function clientOf(child: ChildProcess, name: string): ServiceClient {

@@ -1,5 +1,6 @@
 // Defect 1: a hung tool is aborted, and nothing a tool starts outlives its call, the run or ghx-bench
-// (setsid, `cmd &`, a cleared environment, a grandchild holding stdout open, kill -9 of ghx-bench).
+// (setsid, `cmd &`, a cleared environment, a grandchild holding stdout open, kill -9 of ghx-bench, alone or
+// with its tool spawner).
 import {execFileSync, spawn} from 'node:child_process'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
@@ -111,17 +112,33 @@ describe('reliability: tool processes', function () {
     }
   })
 
-  it('tools of a ghx-bench killed with -9 are ended by the next one (reapOrphanedTools)', async () => {
-    const m = marker()
+  /** A ghx-bench process running one tool call (`sleep <mark>`) in its tool spawner; resolves once the call runs. */
+  async function harnessWithTool(m: string, detached: boolean) {
     const script = `import {runShellCommand} from ${JSON.stringify(path.resolve('src/agent/shell-tool.ts'))}\nvoid runShellCommand('sleep ${m}', {cwd: '/tmp', env: {PATH: process.env.PATH}}, new AbortController().signal)\n`
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {stdio: 'ignore'})
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {stdio: 'ignore', detached})
+    const closed = new Promise((resolve) => child.on('close', resolve))
     const until = Date.now() + 10_000
     while (sleepsOf(m).length === 0 && Date.now() < until) await sleep(50)
     expect(sleepsOf(m)).to.have.length(1)
+    return {child, closed}
+  }
+
+  it('tools of a ghx-bench killed with -9 end with it (its tool spawner sees it go)', async () => {
+    const m = marker()
+    const {child, closed} = await harnessWithTool(m, false)
     child.kill('SIGKILL')
-    await new Promise((resolve) => child.on('close', resolve))
+    await closed
+    expect(await gone(m)).to.deep.equal([])
+  })
+
+  it('tools of a ghx-bench killed with -9 together with its tool spawner are ended by the next one (reapOrphanedTools)', async () => {
+    const m = marker()
+    // Its own process group: the harness and its spawner go together, as a CI timeout kills them.
+    const {child, closed} = await harnessWithTool(m, true)
+    process.kill(-child.pid!, 'SIGKILL')
+    await closed
     await sleep(100)
-    expect(sleepsOf(m), 'a -9 leaves the tool running').to.have.length(1)
+    expect(sleepsOf(m), 'a -9 of both leaves the tool running').to.have.length(1)
     expect(reapOrphanedTools()).to.be.at.least(1)
     expect(await gone(m)).to.deep.equal([])
   })

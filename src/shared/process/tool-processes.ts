@@ -1,6 +1,6 @@
 /**
  * Every process a tool call starts ends with the call: when it finishes, when the run's signal aborts
- * it, and when ghx-bench exits. A process group alone is not enough (`setsid` leaves it, `cmd &`
+ * it, and when the process running the call exits (the tool spawner, which exits with ghx-bench). A process group alone is not enough (`setsid` leaves it, `cmd &`
  * outlives the shell), so a call's processes are found three ways and all of them are killed:
  *  - a subreaper: the call runs under a small perl parent that marks itself PR_SET_CHILD_SUBREAPER,
  *    so every orphan of the call (double fork, setsid) is re-parented to it, not to init, and stays
@@ -256,7 +256,8 @@ export function reapOrphanedTools(): number {
     const value = environ.subarray(at + prefix.length, environ.indexOf(0, at) < 0 ? environ.length : environ.indexOf(0, at)).toString()
     const [pid, start] = value.split('.')
     const owner = readStat(Number(pid))
-    if (owner && owner.start === start) continue
+    // A zombie owner is gone too (its parent died with it and nothing has reaped it yet).
+    if (isAlive(owner) && owner.start === start) continue
     orphans.push(stat.pid)
   }
   for (const pid of orphans) signal(pid, 'SIGKILL')
@@ -293,12 +294,15 @@ const PRCTL_SYSCALL: Record<string, number> = {x64: 157, arm64: 167}
 
 let subreaper: {file: string; args: string[]} | null | undefined
 
+/** False with GHX_BENCH_NO_SUBREAPER=1 in this process's environment. */
+export const subreaperWanted = (): boolean => !process.env.GHX_BENCH_NO_SUBREAPER
+
 /**
  * perl with the subreaper script, when this machine has perl and /proc; null otherwise (and with
  * GHX_BENCH_NO_SUBREAPER=1, which leaves the process tree and the marker to find a call's processes).
  */
 export function subreaperCommand(): {file: string; args: string[]} | null {
-  if (process.env.GHX_BENCH_NO_SUBREAPER) return null
+  if (!subreaperWanted()) return null
   if (subreaper !== undefined) return subreaper
   subreaper = null
   const nr = PRCTL_SYSCALL[arch()]

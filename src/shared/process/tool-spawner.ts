@@ -1,0 +1,41 @@
+/**
+ * Tool calls run from the tool spawner's own small process (./tool-spawner-main.ts): the runner asks
+ * it to run a command and to abort it, and gets the answer. The spawner is shared by every run of this
+ * ghx-bench process, started on first use (or ahead, by `startToolSpawner`) and again if it stopped.
+ */
+import {sharedService} from '../service-process.js'
+import type {BashCallOptions, BashCallResult} from './bash-call.js'
+import {subreaperWanted} from './tool-processes.js'
+
+const spawner = sharedService('src/shared/process/tool-spawner-main.ts', 'tool spawner')
+
+let nextCall = 0
+
+/** Starts the spawner ahead of the first call, so that its start-up counts in no call's time. */
+export function startToolSpawner(): void {
+  spawner().catch(() => {
+    // The first call starts it again and reports why it cannot.
+  })
+}
+
+/** Runs one bash command in the spawner (see runBashCall); the signal aborts it there, with everything it started. */
+export async function runSpawnedBash(command: string, options: Omit<BashCallOptions, 'subreaper'>, signal: AbortSignal): Promise<BashCallResult> {
+  if (signal.aborted) return {ok: false, output: 'aborted before it started'}
+  let client
+  try {
+    client = await spawner()
+  } catch (error) {
+    return {ok: false, output: `could not start the tool spawner: ${(error as Error).message}`}
+  }
+  if (signal.aborted) return {ok: false, output: 'aborted before it started'}
+  const id = nextCall++
+  const onAbort = () => void client.call('abort', id).catch(() => {})
+  signal.addEventListener('abort', onAbort, {once: true})
+  try {
+    return await client.call<BashCallResult>('run', id, command, {...options, subreaper: subreaperWanted()} satisfies BashCallOptions)
+  } catch (error) {
+    return {ok: false, output: `the tool call failed: ${(error as Error).message}`}
+  } finally {
+    signal.removeEventListener('abort', onAbort)
+  }
+}

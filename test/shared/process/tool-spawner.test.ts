@@ -1,0 +1,48 @@
+import {readFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {expect} from 'chai'
+import {reapOrphanedTools} from '../../../src/shared/process/tool-processes.js'
+import {runSpawnedBash} from '../../../src/shared/process/tool-spawner.js'
+import {marker, sleepsOf} from '../../support/reliability.js'
+
+const env = {PATH: process.env.PATH ?? '/usr/bin:/bin'}
+const never = new AbortController().signal
+const parentOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+}
+
+/** The command's parent is the subreaper (bash itself without perl); its parent, read while the call runs, the process that started it. */
+async function spawnerPid(): Promise<number> {
+  const result = await runSpawnedBash("cut -d' ' -f4 /proc/$PPID/stat", {cwd: tmpdir(), env}, never)
+  return Number(result.output.trim())
+}
+
+describe('the tool spawner', function () {
+  this.timeout(20_000)
+
+  it('starts a tool call from its own process: the runner never forks', async function () {
+    if (!process.platform.startsWith('linux')) this.skip()
+    const spawner = await spawnerPid()
+    expect(spawner).to.not.equal(process.pid)
+    expect(parentOf(spawner)).to.equal(process.pid)
+  })
+
+  it('is started again when it stopped, and a call in flight when it stopped fails with why', async function () {
+    if (!process.platform.startsWith('linux')) this.skip()
+    const spawner = await spawnerPid()
+    const m = marker()
+    const inFlight = runSpawnedBash(`sleep ${m}`, {cwd: tmpdir(), env}, never)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    process.kill(spawner, 'SIGKILL')
+    const failed = await inFlight
+    expect(failed.ok).to.equal(false)
+    expect(failed.output).to.match(/tool spawner process stopped/)
+    const next = await runSpawnedBash('echo again', {cwd: tmpdir(), env}, never)
+    expect(next).to.deep.equal({ok: true, output: 'again\n'})
+    // What the killed spawner left running names a process that is gone: the next run's sweep ends it.
+    expect(sleepsOf(m)).to.have.length(1)
+    expect(reapOrphanedTools()).to.be.at.least(1)
+    expect(sleepsOf(m)).to.deep.equal([])
+  })
+})
