@@ -103,7 +103,11 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     kind === 'interrupted'
       ? {...(await finish({outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false, ...partial})), interrupted: true}
       : finish({outcome: 'timeout', error: {type: kind, message: `${kind} after ${Math.round(performance.now() - started)} ms`}, retryable: false, ...partial})
-  const workdir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-run-'))
+  // The run's folder and the agent's access are made while its fixtures are made ready: no step waits for them.
+  const workdirMade = mkdtemp(path.join(tmpdir(), 'ghx-bench-run-'))
+  const accessMade = workdirMade.then(async (dir) => ({workdir: dir, access: await ctx.target.agentAccess(dir)}))
+  // Awaited in the run, released after it; a failure is the run's (below), not an unhandled rejection.
+  accessMade.catch(() => {})
   const runMs = scenario.timeout_ms ?? ctx.timeouts.run_ms
   const limits = attemptLimits(ctx.signal, {runMs, stallMs: ctx.timeouts.stall_ms})
   const {mode, options: modeOptions} = ctx.modes.get(run.mode)!
@@ -127,7 +131,9 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     const observedBefore = ctx.mutation && ctx.target.sandbox && scenario.type === 'workflow' ? await observe(scenario, variables, ctx.target.reader, ctx.registry) : undefined
     // The run's clock starts with the arm: opening the session (an MCP server starting) counts, fixture work does not.
     limits.start()
-    access = await ctx.target.agentAccess(workdir)
+    const made = await accessMade
+    access = made.access
+    const workdir = made.workdir
     const opening = performance.now()
     const registered = ctx.model.endpointFor(scenario, run.mode, variables)
     const opened = mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir, signal: limits.signal})
@@ -219,6 +225,14 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     return await finish({outcome: 'infra_error', error: {type: 'runner_error', message: (error as Error).message}, retryable: isInfrastructureError(error)})
   } finally {
     limits.dispose()
-    await Promise.all([releaseModel().catch(() => {}), closeSession(), access?.release().catch(() => {}), rm(workdir, {recursive: true, force: true}).catch(() => {})])
+    // Releasing what the run held is no part of it: it goes on beside the next runs, and the suite waits for it before it closes.
+    ctx.inBackground(
+      Promise.all([
+        releaseModel(),
+        closeSession(),
+        accessMade.then(({access: made}) => made.release()),
+        workdirMade.then((dir) => rm(dir, {recursive: true, force: true})),
+      ]),
+    )
   }
 }

@@ -27,6 +27,7 @@ import {BadInputError} from '../shared/diagnostics.js'
 import type {Suite} from '../schemas/suite.js'
 import {displayPath} from '../shared/source-document.js'
 import {HARNESS_VERSION} from '../shared/version.js'
+import {BackgroundWork} from './background-work.js'
 import {executeRun} from './execute-run.js'
 import {openModelSource} from './model-source.js'
 import type {MutationReport} from './mutation.js'
@@ -131,6 +132,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
   let writer: ResultsWriter | undefined
   const byMode: RunSummary['by_mode'] = {}
   let completed = 0
+  const background = new BackgroundWork()
   try {
     if (openedModel.status === 'rejected') throw openedModel.reason
     model = openedModel.value
@@ -184,6 +186,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
       signal,
       injectFaults: Boolean(options.faultRate),
       onProgress: (run, event) => onEvent({type: 'run_progress', key: run.key, mode: run.mode, event}),
+      inBackground: (work) => background.add(work),
       ...(options.onMutation ? {mutation: options.onMutation} : {}),
     }
     await writeRunInfo(resultsDir, {run_id: runId, suite: suite.name, seed, modes: view.modes, unavailable, not_applicable: notApplicable})
@@ -219,6 +222,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
     return {...view, results_file: resultsFile, warnings, completed, interrupted: signal.aborted, by_mode: byMode}
   } finally {
     try {
+      await background.settled()
       await writer?.close()
       await model?.close()
       // The sandbox state is saved here, so fixtures stay as they are for the next command (not after a dry run).

@@ -37,6 +37,8 @@ export interface SuiteContext {
   onProgress?: (run: PlannedRun, event: ProviderProgress) => void
   /** --inject-faults is on: rows count the faults their traffic received. */
   injectFaults?: boolean
+  /** Work a run leaves to finish on its own (releasing what it held; background-work.ts); the suite waits for it before it closes. */
+  inBackground(work: Promise<unknown>): void
   /** Calibration's mutation testing (sandbox only): called with each workflow run that passed. */
   mutation?: (report: MutationReport) => void
 }
