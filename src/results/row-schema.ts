@@ -89,7 +89,7 @@ export const rowSchema = {
     success: {type: 'boolean'},
     output_valid: {type: 'boolean'},
     error: errorSchema,
-    latency_ms_wall: {type: 'number', minimum: 0, description: 'run start to row: setup, agent, checkpoints'},
+    latency_ms_wall: {type: 'number', minimum: 0, description: 'run start to its row built: every attempt (setup, agent, checkpoints); writing its traces and the row follows'},
     latency_ms_agent: {type: ['number', 'null'], minimum: 0, description: 'the agent’s time, the session: model turns and tools; the gate’s latency'},
     latency_ms_harness: {
       type: ['number', 'null'],

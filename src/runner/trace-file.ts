@@ -11,10 +11,14 @@ function traceFileName(run: PlannedRun, attempt: number): string {
   return `${run.scenario_id}__${run.mode}__i${run.iteration}__a${attempt}.json`
 }
 
-/** Writes the attempt's trace; returns its path relative to results_dir, as the row records it. */
-export async function writeTrace(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attempt: Attempt): Promise<string> {
-  const relative = path.join(ctx.runId, 'traces', traceFileName(run, attempt.record.attempt))
-  const file = path.join(ctx.resultsDir, relative)
+/** Where an attempt's trace goes, relative to results_dir, as the row records it. */
+export function tracePathOf(ctx: SuiteContext, run: PlannedRun, attempt: number): string {
+  return path.join(ctx.runId, 'traces', traceFileName(run, attempt))
+}
+
+/** Writes the attempt's trace (at `attempt.tracePath`). */
+export async function writeTrace(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attempt: Attempt): Promise<void> {
+  const file = path.join(ctx.resultsDir, tracePathOf(ctx, run, attempt.record.attempt))
   const document = ctx.redact({
     run_id: ctx.runId,
     scenario_id: run.scenario_id,
@@ -32,5 +36,4 @@ export async function writeTrace(ctx: SuiteContext, run: PlannedRun, scenario: S
     timing: attempt.timing,
   })
   await writeFileAtomic(file, JSON.stringify(document, null, 2) + '\n')
-  return relative
 }
