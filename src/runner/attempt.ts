@@ -227,7 +227,7 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     limits.dispose()
     // Releasing what the run held is no part of it: it goes on beside the next runs, and the suite waits for it before it closes.
     ctx.inBackground(
-      Promise.all([
+      Promise.allSettled([
         releaseModel(),
         closeSession(),
         accessMade.then(({access: made}) => made.release()),

@@ -68,16 +68,13 @@ export async function startService<G>(relativeTsPath: string, options: unknown, 
 
 /**
  * A service that one ghx-bench process shares (every suite, every run): started on first use, and
- * again on the next use after it stopped.
+ * again on the next use after it stopped or failed to start. Each use waits for the one before, so
+ * uses at the same moment start one process.
  */
 export function sharedService(relativeTsPath: string, name: string): () => Promise<ServiceClient> {
+  const start = () => startService(relativeTsPath, {}, name).then(({client}) => client)
   let shared: Promise<ServiceClient> | undefined
-  return async () => {
-    const current = shared && (await shared.catch(() => undefined))
-    if (current?.alive()) return current
-    shared = startService(relativeTsPath, {}, name).then(({client}) => client)
-    return shared
-  }
+  return () => (shared = shared ? shared.then((client) => (client.alive() ? client : start()), start) : start())
 }
 
 function clientOf(child: ChildProcess, name: string): ServiceClient {

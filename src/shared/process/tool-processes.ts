@@ -1,7 +1,8 @@
 /**
  * Every process a tool call starts ends with the call: when it finishes, when the run's signal aborts
- * it, and when the process running the call exits (the tool spawner, which exits with ghx-bench). A process group alone is not enough (`setsid` leaves it, `cmd &`
- * outlives the shell), so a call's processes are found three ways and all of them are killed:
+ * it, and when the process running the call exits (the tool spawner, which exits with ghx-bench). A
+ * process group alone is not enough (`setsid` leaves it, `cmd &` outlives the shell), so a call's
+ * processes are found three ways and all of them are killed:
  *  - a subreaper: the call runs under a small perl parent that marks itself PR_SET_CHILD_SUBREAPER,
  *    so every orphan of the call (double fork, setsid) is re-parented to it, not to init, and stays
  *    in its process tree until the call is over (when perl is there; on Linux x64 and arm64);

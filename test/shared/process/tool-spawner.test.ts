@@ -28,7 +28,7 @@ describe('the tool spawner', function () {
     expect(parentOf(spawner)).to.equal(process.pid)
   })
 
-  it('is started again when it stopped, and a call in flight when it stopped fails with why', async function () {
+  it('is started again when it stopped (once for calls at the same moment), and a call in flight when it stopped fails with why', async function () {
     if (!process.platform.startsWith('linux')) this.skip()
     const spawner = await spawnerPid()
     const m = marker()
@@ -40,6 +40,13 @@ describe('the tool spawner', function () {
     expect(failed.output).to.match(/tool spawner process stopped/)
     const next = await runSpawnedBash('echo again', {cwd: tmpdir(), env}, never)
     expect(next).to.deep.equal({ok: true, output: 'again\n'})
+    // Calls at the same moment after it stopped start one spawner between them.
+    const restarted = await spawnerPid()
+    process.kill(restarted, 'SIGKILL')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const together = await Promise.all([spawnerPid(), spawnerPid(), spawnerPid()])
+    expect(new Set(together).size).to.equal(1)
+    expect(together[0]).to.not.equal(restarted)
     // What the killed spawner left running names a process that is gone: the next run's sweep ends it.
     expect(sleepsOf(m)).to.have.length(1)
     expect(reapOrphanedTools()).to.be.at.least(1)
