@@ -116,11 +116,11 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
   setMaxListeners(0, signal)
 
   // The target (the sandbox's process), the model (the scripted models' process) and the tool spawner start side by side.
-  startToolSpawner()
   const [openedTarget, openedModel] = await Promise.allSettled([
     // Faults go to the runs' own traffic only (their agent tokens and model endpoints), never to seeding or checkpoints.
     openRunTarget(config, {faults: options.faultRate ? {seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined, readOnly: options.dryRun, concurrency: suite.concurrency}),
     openModelSource({model: modelName, endpoint: config.values.endpoint, faultRate: options.faultRate, seed, origin}),
+    options.dryRun ? undefined : startToolSpawner(),
   ])
   if (openedTarget.status === 'rejected') {
     if (openedModel.status === 'fulfilled') await openedModel.value.close()

@@ -33,6 +33,8 @@ interface PlainError {
 type Hello<G> = {greeting: G} | {error: PlainError}
 
 export interface ServiceClient {
+  /** The service's process. */
+  pid: number
   call<T>(method: string, ...args: unknown[]): Promise<T>
   /** False once the process has stopped (or failed). */
   alive(): boolean
@@ -122,6 +124,7 @@ function clientOf(child: ChildProcess, name: string): ServiceClient {
     })
   }
   return {
+    pid: child.pid!,
     call,
     alive: () => ended === undefined,
     async stop(method) {

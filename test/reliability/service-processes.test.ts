@@ -45,7 +45,8 @@ describe('reliability: service processes', function () {
     ].join('\n')
     const harness = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'inherit']})
     const url = await new Promise<string>((resolve) => createInterface({input: harness.stdout}).once('line', resolve))
-    const services = childrenOf(harness.pid!)
+    // Its service processes (a harness run through tsx may have an esbuild child too).
+    const services = childrenOf(harness.pid!).filter((pid) => /(service\/main|scripted-models-main|tool-spawner-main)\.ts/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')))
     expect(services, 'a sandbox process, a scripted models process and a tool spawner').to.have.length(3)
     // Ctrl-C reaches the whole process group from a terminal: the services wait for the runner to stop them.
     for (const pid of services) process.kill(pid, 'SIGINT')

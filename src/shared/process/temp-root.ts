@@ -9,6 +9,7 @@ import {mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {hostname, tmpdir} from 'node:os'
 import path from 'node:path'
 import {killAllToolProcesses} from './tool-processes.js'
+import {killSpawnedTools} from './tool-spawner.js'
 
 const PREFIX = 'ghx-bench-p'
 const HOST = hostname().replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'host'
@@ -39,6 +40,7 @@ let root: string | undefined
 export function removeTempRoot(): void {
   if (!root) return
   killAllToolProcesses()
+  killSpawnedTools()
   try {
     rmSync(root, {recursive: true, force: true, maxRetries: 3})
   } catch {

@@ -73,24 +73,33 @@ function treeOf(roots: ReadonlyMap<number, string>): ProcStat[] | undefined {
     // A root's pid taken by another process since (pids are reused) is not the call's.
     if (!stat || (roots.has(pid) && roots.get(pid) !== stat.start)) continue
     found.set(pid, stat)
-    let tasks: string[]
-    try {
-      tasks = readdirSync(`/proc/${pid}/task`)
-    } catch {
-      continue
-    }
-    for (const task of tasks) {
-      let children: string
-      try {
-        children = readFileSync(`/proc/${pid}/task/${task}/children`, 'latin1')
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(`/proc/${pid}/task/${task}`)) return undefined
-        continue
-      }
-      for (const child of children.split(' ')) if (child) pending.push(Number(child))
-    }
+    const children = childrenOf(pid)
+    if (!children) return undefined
+    pending.push(...children)
   }
   return [...found.values()]
+}
+
+/** A process's children, from the kernel's child links; undefined when this kernel has none ([] for a process that is gone). */
+function childrenOf(pid: number): number[] | undefined {
+  let tasks: string[]
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return []
+  }
+  const children: number[] = []
+  for (const task of tasks) {
+    let links: string
+    try {
+      links = readFileSync(`/proc/${pid}/task/${task}/children`, 'latin1')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(`/proc/${pid}/task/${task}`)) return undefined
+      continue
+    }
+    for (const child of links.split(' ')) if (child) children.push(Number(child))
+  }
+  return children
 }
 
 function environOf(pid: number): Buffer | undefined {
@@ -111,9 +120,7 @@ let exitHook = false
 
 /** The processes of one tool call. */
 export class ToolProcessTree {
-  /** `<harness pid>.<harness start>.<random>`: `reapOrphanedTools` tells a dead harness's leftovers by it. */
-  readonly token = `${process.pid}.${SELF_START}.${randomBytes(8).toString('hex')}`
-  private readonly marker = Buffer.from(`${RUN_TOKEN_VARIABLE}=${this.token}\0`)
+  private readonly marker: Buffer
   /** The call's first processes: pid -> start time. */
   private readonly roots = new Map<number, string>()
   /** pid -> start time of every process found to be the call's. */
@@ -126,7 +133,12 @@ export class ToolProcessTree {
   /** The roots are subreapers: every orphan of the call stays in their tree, so the tree is all there is to read. */
   private subreaped = false
 
-  constructor() {
+  /**
+   * `token` is `<harness pid>.<harness start>.<random>`: `reapOrphanedTools` tells a dead harness's
+   * leftovers by it. A token without its random part (`<pid>.<start>.`) stands for every call of that harness.
+   */
+  constructor(readonly token = `${process.pid}.${SELF_START}.${randomBytes(8).toString('hex')}`) {
+    this.marker = Buffer.from(`${RUN_TOKEN_VARIABLE}=${token}${token.endsWith('.') ? '' : '\0'}`)
     trees.add(this)
     if (!exitHook) {
       exitHook = true
@@ -325,4 +337,17 @@ export function subreaperCommand(): {file: string; args: string[]} | null {
 /** Kills the processes of every tool call still running in this process (at exit). */
 export function killAllToolProcesses(): void {
   for (const tree of [...trees]) tree.killAll()
+}
+
+/**
+ * Kills, synchronously, every process of the tool calls that another process (`owner`: the tool
+ * spawner) is running: the processes below it and those whose marker names it. For a harness that
+ * exits while its spawner's calls still run, before it removes the folders they may be writing into.
+ */
+export function killToolsStartedBy(owner: number): void {
+  const start = HAS_PROC ? readStat(owner)?.start : undefined
+  if (start === undefined) return
+  const tree = new ToolProcessTree(`${owner}.${start}.`)
+  for (const child of childrenOf(owner) ?? []) tree.adopt(child)
+  tree.killAll()
 }

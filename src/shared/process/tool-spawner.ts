@@ -3,19 +3,28 @@
  * it to run a command and to abort it, and gets the answer. The spawner is shared by every run of this
  * ghx-bench process, started on first use (or ahead, by `startToolSpawner`) and again if it stopped.
  */
-import {sharedService} from '../service-process.js'
+import {sharedService, type ServiceClient} from '../service-process.js'
 import type {BashCallOptions, BashCallResult} from './bash-call.js'
-import {subreaperWanted} from './tool-processes.js'
+import {killToolsStartedBy, subreaperWanted} from './tool-processes.js'
 
-const spawner = sharedService('src/shared/process/tool-spawner-main.ts', 'tool spawner')
+const sharedSpawner = sharedService('src/shared/process/tool-spawner-main.ts', 'tool spawner')
+/** The spawner last started, for `killSpawnedTools`. */
+let started: ServiceClient | undefined
+const spawner = () =>
+  sharedSpawner().then((client) => {
+    started = client
+    return client
+  })
 
 let nextCall = 0
 
-/** Starts the spawner ahead of the first call, so that its start-up counts in no call's time. */
-export function startToolSpawner(): void {
-  spawner().catch(() => {
-    // The first call starts it again and reports why it cannot.
-  })
+/**
+ * Starts the spawner ahead of the first call, so that its start-up counts in no call's time; resolves
+ * once it is ready. A spawner that cannot start is not an error here: the first call tries again and
+ * reports why.
+ */
+export async function startToolSpawner(): Promise<void> {
+  await spawner().catch(() => {})
 }
 
 /** Runs one bash command in the spawner (see runBashCall); the signal aborts it there, with everything it started. */
@@ -38,4 +47,13 @@ export async function runSpawnedBash(command: string, options: Omit<BashCallOpti
   } finally {
     signal.removeEventListener('abort', onAbort)
   }
+}
+
+/**
+ * Kills the processes of every call the spawner is running, synchronously: for ghx-bench exiting
+ * (a second Ctrl-C) before it removes the folders they may be writing into. The spawner would end
+ * them too once ghx-bench is gone, but only after.
+ */
+export function killSpawnedTools(): void {
+  if (started?.alive()) killToolsStartedBy(started.pid)
 }

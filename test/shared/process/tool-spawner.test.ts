@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {expect} from 'chai'
 import {reapOrphanedTools} from '../../../src/shared/process/tool-processes.js'
-import {runSpawnedBash} from '../../../src/shared/process/tool-spawner.js'
+import {killSpawnedTools, runSpawnedBash} from '../../../src/shared/process/tool-spawner.js'
 import {marker, sleepsOf} from '../../support/reliability.js'
 
 const env = {PATH: process.env.PATH ?? '/usr/bin:/bin'}
@@ -51,5 +51,18 @@ describe('the tool spawner', function () {
     expect(sleepsOf(m)).to.have.length(1)
     expect(reapOrphanedTools()).to.be.at.least(1)
     expect(sleepsOf(m)).to.deep.equal([])
+  })
+
+  it('kills the processes of every call it runs, synchronously, for a ghx-bench that exits before they end', async function () {
+    if (!process.platform.startsWith('linux')) this.skip()
+    const m = marker()
+    const running = runSpawnedBash(`setsid sleep ${m} & sleep ${m}`, {cwd: tmpdir(), env}, never)
+    const until = Date.now() + 5000
+    while (sleepsOf(m).length < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(sleepsOf(m)).to.have.length(2)
+    killSpawnedTools()
+    // Gone before this process's event loop turns again: an exit handler can remove their folders next.
+    expect(sleepsOf(m)).to.deep.equal([])
+    expect((await running).output).to.match(/\[exit code (SIGKILL|signal 9)\]$/)
   })
 })
