@@ -10,6 +10,7 @@ import {tmpdir} from 'node:os'
 import {constants} from 'node:fs'
 import path from 'node:path'
 import type {ModeContext, ModeSession, ToolDefinition, ToolResult} from '../plugins/api.js'
+import type {BashCallOptions} from '../shared/process/bash-call.js'
 import {runSpawnedBash} from '../shared/process/tool-spawner.js'
 
 export const SHELL_TOOL: ToolDefinition = {
@@ -25,10 +26,8 @@ export const SHELL_TOOL: ToolDefinition = {
 
 export {MAX_OUTPUT_CHARS} from '../shared/process/bash-call.js'
 
-export interface ShellOptions {
-  cwd: string
-  env: Record<string, string>
-}
+/** Where and with what environment a command runs (the subreaper is the harness's choice, not the arm's). */
+export type ShellOptions = Omit<BashCallOptions, 'subreaper'>
 
 /** One bash command, run by the tool spawner's process (the runner never forks), to its end or the signal's abort. */
 export function runShellCommand(command: string, options: ShellOptions, signal: AbortSignal): Promise<ToolResult> {

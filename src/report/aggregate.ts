@@ -302,8 +302,9 @@ export function columnBytes(aggregate: Aggregate): number {
   return bytes
 }
 
-const METRICS = ['latency_wall', 'latency_agent', 'latency_harness', 'tokens_total', 'tokens_active', 'tool_calls', 'cost', 'tool_schema_tokens'] as const
-const COUNTS = ['runs', 'successes', 'output_valid', 'runner_failures', 'timeouts', 'retried', 'stable_runs'] as const
+/** A cell's metric columns and counts, in the order a portable aggregate lists them. */
+export const CELL_METRICS = ['latency_wall', 'latency_agent', 'latency_harness', 'tokens_total', 'tokens_active', 'tool_calls', 'cost', 'tool_schema_tokens'] as const satisfies ReadonlyArray<keyof MetricColumns>
+export const CELL_COUNTS = ['runs', 'successes', 'output_valid', 'runner_failures', 'timeouts', 'retried', 'stable_runs'] as const satisfies ReadonlyArray<keyof Cell>
 
 /** An aggregate as plain data with its columns as chunks of typed arrays, to cross a worker boundary. */
 export interface PortableAggregate {
@@ -329,8 +330,8 @@ export function toPortable(aggregate: Aggregate): PortableAggregate {
       [...byScenario.values()].map((cell) => ({
         scenario: cell.scenario,
         mode: cell.mode,
-        counts: COUNTS.map((key) => cell[key]),
-        all: METRICS.map((m) => cell.all[m].portable()),
+        counts: CELL_COUNTS.map((key) => cell[key]),
+        all: CELL_METRICS.map((m) => cell.all[m].portable()),
         blocks: cell.blocks.portable(),
         stable: cell.stable.column.portable(),
       })),
@@ -363,8 +364,8 @@ export function mergePortable(into: Aggregate, other: PortableAggregate): void {
   const renumbered = runIndices.some((index, i) => index !== i)
   for (const cell of other.cells) {
     const target = cellFor(into, cell.mode, cell.scenario)
-    COUNTS.forEach((key, i) => (target[key] += cell.counts[i]!))
-    METRICS.forEach((m, i) => target.all[m].appendChunks(cell.all[i]!))
+    CELL_COUNTS.forEach((key, i) => (target[key] += cell.counts[i]!))
+    CELL_METRICS.forEach((m, i) => target.all[m].appendChunks(cell.all[i]!))
     if (renumbered) {
       const keys = Column.fromChunks(cell.blocks).values()
       for (const key of keys) target.blocks.push(blockKey(runIndices[Math.floor(key / BLOCKS_PER_RUN)]!, key % BLOCKS_PER_RUN))
