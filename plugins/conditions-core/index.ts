@@ -208,6 +208,110 @@ function quantifier(name: 'every' | 'some'): Condition<QuantifierParams> {
   }
 }
 
+/*
+ * Truth conditions: the answer (`{{answer}}`, filled in once the agent is done) judged against what
+ * GitHub holds (the task result). Arms spell the same fact their own way (gh's OPEN, REST's open; a
+ * label as {name} or as its name), so values are compared by identity: text trimmed and case-folded,
+ * a number and its digits alike, an object by its name, login, number, tag or id.
+ */
+const IDENTITY_KEYS = ['name', 'login', 'number', 'tagName', 'tag_name', 'id', 'databaseId']
+
+/** A value's identity for comparison; undefined for null, missing, or an object with no identifying key. */
+export function identityOf(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined
+  if (typeof value === 'string') return value.replace(/\s+/g, ' ').trim().toLowerCase()
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const key = IDENTITY_KEYS.find((k) => (value as Record<string, unknown>)[k] !== undefined && (value as Record<string, unknown>)[k] !== null)
+    return key ? identityOf((value as Record<string, unknown>)[key]) : undefined
+  }
+  return undefined
+}
+
+/** An answer's list: the list itself, or the `items` / `nodes` of a page ({items, pageInfo}). */
+function listOf(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value
+  if (value && typeof value === 'object') {
+    for (const key of ['items', 'nodes']) {
+      const inner = (value as Record<string, unknown>)[key]
+      if (Array.isArray(inner)) return inner
+    }
+  }
+  return undefined
+}
+
+const keysOf = (list: unknown[], key: string | undefined) => list.map((item) => identityOf(key && item && typeof item === 'object' ? resolvePath(item, key) : item))
+
+const sameItems: Condition<{path?: string; value?: unknown; key?: string; match?: 'exact' | 'contains' | 'within'; min?: number}> = {
+  name: 'same_items',
+  description:
+    'the list at path and value (a list, or a page’s items; usually "{{answer}}") name the same items by key (exact), value names every item of the list (contains), or every item of value is in the list (within); the side checked (the list for exact and contains, value for within) must have at least min items (default 1), so that an empty answer cannot be right',
+  paramsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['value'],
+    properties: {
+      path: pathParam,
+      value: {description: 'the other list, usually "{{answer}}", "{{answer.items}}" or "{{input.labels}}"'},
+      key: {type: 'string', minLength: 1, description: 'dotted path of each item’s identity (number, id, name); absent: the item’s own identity'},
+      match: {enum: ['exact', 'contains', 'within'], default: 'exact'},
+      min: {type: 'integer', minimum: 0, default: 1},
+    },
+  },
+  evaluate(actual, {path, value, key, match = 'exact', min = 1}) {
+    const truth = resolvePath(actual, path)
+    if (!Array.isArray(truth)) return result(false, 'a list', truth, `${label(path)} is ${describeShape(truth)}, expected a list`)
+    const held = keysOf(truth, key)
+    const list = listOf(value)
+    const shown = `${match} ${show(held)}`
+    if (!list) return result(false, shown, value, `the value is ${describeShape(value)}, expected a list`)
+    const given = keysOf(list, key)
+    const checked = match === 'within' ? given : held
+    if (checked.length < min) {
+      return result(false, shown, given, `${match === 'within' ? 'the value' : label(path)} has ${checked.length} item(s), fewer than ${min}: the check cannot tell a right answer from an empty one`)
+    }
+    const missing = match === 'within' ? [] : held.filter((k) => !given.includes(k))
+    const extra = match === 'contains' ? [] : given.filter((k) => !held.includes(k))
+    const passed = missing.length === 0 && extra.length === 0 && !given.includes(undefined)
+    const problems = [missing.length ? `lacks ${show(missing)}` : '', extra.length ? `names ${show(extra)}, which ${label(path)} does not hold` : '', given.includes(undefined) ? `has items without ${key ?? 'an identity'}` : '']
+    return result(passed, shown, given, passed ? `the value and ${label(path)} agree (${match}, ${held.length} item(s))` : `the value ${problems.filter(Boolean).join(' and ')}`)
+  },
+}
+
+const agreesWith: Condition<{path?: string; value?: unknown}> = {
+  name: 'agrees_with',
+  description:
+    'the field at path and value (usually from the answer: "{{answer.title}}") are the same fact: equal identities, or lists of the same identities in any order; a missing or null side never agrees',
+  paramsSchema: {type: 'object', additionalProperties: false, required: ['value'], properties: {path: pathParam, value: {description: 'the value to agree with'}}},
+  evaluate(actual, {path, value}) {
+    const field = resolvePath(actual, path)
+    const identities = (v: unknown) => (Array.isArray(v) ? v.map(identityOf).sort() : [identityOf(v)])
+    const [truth, given] = [identities(field), identities(value)]
+    const passed = Array.isArray(field) === Array.isArray(value) && !truth.includes(undefined) && !given.includes(undefined) && JSON.stringify(truth) === JSON.stringify(given)
+    return result(passed, show(field), value, passed ? `${label(path)} agrees: ${show(field)}` : `${label(path)} is ${show(field)}, the answer says ${show(value)}`)
+  },
+}
+
+const mentionedIn: Condition<{path?: string; text?: unknown; min_length?: number}> = {
+  name: 'mentioned_in',
+  description:
+    'the value at path (a text, or each item of a list by its identity) appears in text (usually "{{final_text}}" or "{{answer}}"; an object is read as its JSON), case and spacing aside; an empty list or a value shorter than min_length (default 1) never passes',
+  paramsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['text'],
+    properties: {path: pathParam, text: {description: 'where the value must appear'}, min_length: {type: 'integer', minimum: 1, default: 1}},
+  },
+  evaluate(actual, {path, text, min_length = 1}) {
+    const field = resolvePath(actual, path)
+    const haystack = identityOf(typeof text === 'string' ? text : JSON.stringify(text ?? null)) ?? ''
+    const needles = (Array.isArray(field) ? field : [field]).map(identityOf)
+    const absent = needles.filter((n) => n === undefined || n.length < min_length || !haystack.includes(n))
+    const passed = needles.length > 0 && absent.length === 0
+    return result(passed, `mentions ${show(field)}`, typeof text === 'string' ? text : text ?? null, passed ? `the answer mentions ${label(path)}` : needles.length === 0 ? `${label(path)} is an empty list: nothing to look for` : `the answer does not mention ${show(absent.map((n) => n ?? null))}`)
+  },
+}
+
 /** `{type: not, condition: {...}}`: passes when the nested condition fails. */
 const not: Condition<{condition: ConditionSpec}> = {
   name: 'not',
@@ -254,6 +358,9 @@ export default definePlugin({
     fieldLte,
     fieldMatches,
     fieldIn,
+    sameItems,
+    agreesWith,
+    mentionedIn,
     quantifier('every'),
     quantifier('some'),
     not,

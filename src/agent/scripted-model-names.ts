@@ -1,3 +1,12 @@
 /** The scripted models' names, apart from their server: naming them must not load the tokenizer. */
-export type ScriptedModelName = 'oracle' | 'noop'
-export const SCRIPTED_MODELS: readonly ScriptedModelName[] = ['oracle', 'noop']
+export type ScriptedModelName = 'oracle' | 'noop' | AdversaryName
+
+/**
+ * Models that try to pass without doing the work, played through the real mode and provider:
+ * `liar` answers a well-formed result made up from the task's input without calling a tool, `empty`
+ * answers a well-formed empty result, `wrong_target` plays the reference plan on another resource of
+ * the fixture, `read_only` plays only the plan's reads. Every scenario must fail under each.
+ */
+export type AdversaryName = 'liar' | 'empty' | 'wrong_target' | 'read_only'
+export const ADVERSARIES: readonly AdversaryName[] = ['liar', 'empty', 'wrong_target', 'read_only']
+export const SCRIPTED_MODELS: readonly ScriptedModelName[] = ['oracle', 'noop', ...ADVERSARIES]

@@ -1,9 +1,9 @@
 /**
- * The scripted models `oracle` and `noop`: an OpenAI-compatible chat-completions endpoint on loopback,
+ * The scripted models `oracle`, `noop` and the adversaries (scripted-model-names.ts): an OpenAI-compatible chat-completions endpoint on loopback,
  * streamed and not. Each run registers a script and gets its own base URL (…/r/<key>/v1), so any
  * provider that speaks the protocol can drive it. The oracle plays the script's reference plan, one
  * tool call per turn, then a final answer built from what the tools returned; noop answers at once
- * with no tool call. Usage is counted with a real tokenizer (o200k) over the messages and tool
+ * with no tool call; an adversary plays the steps and answer the runner made for it (src/runner/adversaries.ts). Usage is counted with a real tokenizer (o200k) over the messages and tool
  * schemas received, so token figures are the true context cost of that plan in that mode.
  */
 import {randomBytes} from 'node:crypto'
@@ -28,10 +28,12 @@ export interface Script {
   steps: ScriptStep[] | null
   /**
    * How the final answer is built. `envelope`: the result envelope of an atomic scenario, data from
-   * `answer` (a template over tool outputs) or the last tool output; `text`: a short report of what
-   * was done (workflow scenarios).
+   * `answer` (a template over tool outputs) or the last tool output; `text`: a workflow's report of
+   * what was done, `answer` when the plan gives one (a text with `$out` references in it, for a task
+   * that asks for findings), else a count of the steps; `fixed`: this text, whatever the tools said
+   * (an adversary's answer).
    */
-  final: {kind: 'envelope'; answer?: unknown} | {kind: 'text'}
+  final: {kind: 'envelope'; answer?: unknown} | {kind: 'text'; answer?: unknown} | {kind: 'fixed'; text: string}
 }
 
 /** How far the oracle got with its plan: the runner fails a run whose plan did not go through. */
@@ -91,19 +93,37 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** `$out` (last output), `$out2` (the second), followed by `.field` and `[0]` steps. */
-const OUTPUT_REF = /^\$out(\d*)((?:\.[A-Za-z_][\w-]*|\[\d+\])*)$/
+/** The tools' outputs without their failure notes, parsed where they are JSON. */
+function outputsOf(toolContents: string[]): unknown[] {
+  return toolContents.map((content) => {
+    const {text} = toolOutcome(content)
+    return parseJson(text) ?? text
+  })
+}
 
+/** `$out` (last output), `$out2` (the second), followed by `.field` and `[0]` steps. */
+const OUTPUT_REF_TEXT = '\\$out(\\d*)((?:\\.[A-Za-z_][\\w-]*|\\[\\d+\\])*)'
+const OUTPUT_REF = new RegExp(`^${OUTPUT_REF_TEXT}$`)
+const OUTPUT_REFS = new RegExp(OUTPUT_REF_TEXT, 'g')
+
+function outputAt(outputs: unknown[], which: string, path: string): unknown {
+  let value: unknown = which ? outputs[Number(which) - 1] : outputs.at(-1)
+  for (const [, key, index] of path.matchAll(/\.([A-Za-z_][\w-]*)|\[(\d+)\]/g)) {
+    if (value === null || typeof value !== 'object') return null
+    value = (value as Record<string, unknown>)[key ?? Number(index)]
+  }
+  return value ?? null
+}
+
+/** A template over tool outputs: a string that is one reference takes its value; references inside a longer text are written in (objects as JSON). */
 function resolveOutputs(template: unknown, outputs: unknown[]): unknown {
   if (typeof template === 'string') {
     const match = OUTPUT_REF.exec(template)
-    if (!match) return template
-    let value: unknown = match[1] ? outputs[Number(match[1]) - 1] : outputs.at(-1)
-    for (const [, key, index] of match[2]!.matchAll(/\.([A-Za-z_][\w-]*)|\[(\d+)\]/g)) {
-      if (value === null || typeof value !== 'object') return null
-      value = (value as Record<string, unknown>)[key ?? Number(index)]
-    }
-    return value ?? null
+    if (match) return outputAt(outputs, match[1]!, match[2]!)
+    return template.replace(OUTPUT_REFS, (_, which: string, path: string) => {
+      const value = outputAt(outputs, which, path)
+      return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value)
+    })
   }
   if (Array.isArray(template)) return template.map((item) => resolveOutputs(item, outputs))
   if (template && typeof template === 'object') return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, resolveOutputs(v, outputs)]))
@@ -137,18 +157,18 @@ export function planOutcome(script: Script, toolContents: string[]): PlanOutcome
 /** The oracle's final answer once its plan has run, or stopped at a failed step. */
 export function finalAnswer(script: Script, toolContents: string[]): string {
   if (script.model === 'noop') return 'I did not do anything.'
+  if (script.final.kind === 'fixed') return script.final.text
   const {failure} = planOutcome(script, toolContents)
   if (script.final.kind === 'text') {
-    return failure ? `Stopped: step ${failure.step} (${failure.tool}) failed: ${failure.message}` : `Done: ${toolContents.length} step(s) completed.`
+    if (failure) return `Stopped: step ${failure.step} (${failure.tool}) failed: ${failure.message}`
+    if (script.final.answer === undefined) return `Done: ${toolContents.length} step(s) completed.`
+    return String(resolveOutputs(script.final.answer, outputsOf(toolContents)))
   }
   if (failure || toolContents.length === 0) {
     const message = failure?.message ?? 'no tool call was made'
     return JSON.stringify({ok: false, error: {code: errorCode(message), message}})
   }
-  const outputs = toolContents.map((content) => {
-    const {text} = toolOutcome(content)
-    return parseJson(text) ?? text
-  })
+  const outputs = outputsOf(toolContents)
   // A tool layer that answers with the envelope itself (ghx): hand it on as it is, or keep its meta.
   const lastOutput = outputs.at(-1)
   const envelope = isEnvelope(lastOutput) ? lastOutput : undefined
@@ -180,7 +200,8 @@ export function nextMessage(script: Script, messages: WireMessage[], offeredTool
   const toolContents = messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '')
   // A competent agent stops at a step that failed: it does not play on as if it had worked.
   const stopped = planOutcome(script, toolContents).failure !== null
-  const planned = script.model === 'oracle' && !stopped ? script.steps?.[played] : undefined
+  // The oracle and the adversaries that act (wrong_target, read_only) play their steps; noop plays none.
+  const planned = script.model !== 'noop' && !stopped ? script.steps?.[played] : undefined
   const step = planned && offeredTool(planned, offeredTools)
   if (step) {
     return {content: null, toolCall: {id: `call_${played + 1}_${randomBytes(4).toString('hex')}`, name: step.tool, arguments: JSON.stringify(step.args)}}

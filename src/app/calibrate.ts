@@ -1,28 +1,52 @@
 /**
  * `ghx-bench validate --calibrate`: proof that the scenarios discriminate. For every scenario and
  * mode with a reference plan, the oracle (which plays the plan) must pass, and noop (which does
- * nothing) must fail. A scenario that fails this is mis-calibrated: its checks would pass an agent
- * that did nothing, or fail one that did the work.
+ * nothing) and every adversary (src/runner/adversaries.ts: a liar, an empty answer, the wrong target,
+ * a read-only run) must fail, each played through the real mode and provider. A scenario the oracle
+ * fails or noop passes is mis-calibrated; one an adversary passes is weak: its checks accept work not
+ * done. A plan that rests on a fallback (the mode's own tool fails, another does the work) is listed
+ * as a defect of the tool layer under test.
  */
 import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
+import {ADVERSARIES, type AdversaryName} from '../agent/scripted-model-names.js'
+import {isMutationScenario} from '../catalogue/catalogue.js'
 import type {Project} from '../catalogue/project.js'
+import {resolveConfigPath} from '../config/load-config.js'
 import type {Row} from '../results/row-schema.js'
 import {readRows} from '../results/sources.js'
+import {changesGithub, wrongTargetVariables} from '../runner/adversaries.js'
+import {referencePlan} from '../runner/model-source.js'
 import type {MutationReport} from '../runner/mutation.js'
 import {runSuite, type SuiteEvent} from '../runner/run-suite.js'
 import {selectSuite} from '../runner/select-suite.js'
+import type {Scenario} from '../schemas/scenario.js'
 import type {SuiteInput} from '../schemas/suite.js'
+import {resolveVariables} from '../seeding/bindings.js'
+import type {Manifest} from '../seeding/manifest.js'
+import {readManifest} from '../seeding/service.js'
 import {openProject, type ProjectOptions} from './project.js'
+import {resetProjectFixtures} from './fixtures.js'
+
+type Outcome = {success: boolean; error: string | null}
 
 export interface CalibrationEntry {
   scenario_id: string
   mode: string
-  /** calibrated: oracle passed and noop failed; not_run: the mode is not available here. */
-  status: 'calibrated' | 'miscalibrated' | 'not_run'
-  oracle: {success: boolean; error: string | null} | null
-  noop: {success: boolean; error: string | null} | null
+  /**
+   * calibrated: oracle passed, noop and every adversary failed; miscalibrated: the oracle failed or
+   * noop passed; weak: an adversary passed; not_run: the mode is not available here.
+   */
+  status: 'calibrated' | 'miscalibrated' | 'weak' | 'not_run'
+  oracle: Outcome | null
+  noop: Outcome | null
+  /** Each adversary's outcome, or why it does not apply (no other resource to act on, nothing to leave out). */
+  adversaries: Partial<Record<AdversaryName, Outcome | {not_applicable: string}>>
+  /** The adversaries that passed. */
+  passed_by: AdversaryName[]
+  /** Why the mode's plan rests on a fallback (the scenario's `fallbacks`), or null. */
+  fallback: string | null
   reason: string | null
 }
 
@@ -30,9 +54,20 @@ export interface CalibrationReport {
   ok: boolean
   entries: CalibrationEntry[]
   miscalibrated: CalibrationEntry[]
+  /** Entries an adversary passed, each with the adversaries named. */
+  weak: CalibrationEntry[]
+  /** Calibrated plans that rest on a fallback: defects of the tool layer under test, not of the scenario. */
+  fallbacks: Array<{scenario_id: string; mode: string; reason: string}>
   unavailable: Array<{mode: string; reason: string}>
-  /** Checkpoint mutation testing of the workflow scenarios the oracle passed (sandbox only). */
-  mutation: {mode: string | null; reports: MutationReport[]; weak: MutationReport[]; skipped: string | null}
+  /** Checkpoint mutation testing of every scenario the oracle passed, in every mode (sandbox only). */
+  mutation: {
+    modes: string[]
+    reports: MutationReport[]
+    weak: MutationReport[]
+    /** Runs of scenarios that change GitHub whose oracle run changed nothing the checkpoints read: their checks were not put to the test. */
+    untested: Array<{scenario_id: string; mode: string}>
+    skipped: string | null
+  }
 }
 
 export interface CalibrateOptions extends ProjectOptions {
@@ -40,26 +75,30 @@ export interface CalibrateOptions extends ProjectOptions {
   modes?: string[]
   /** Runs at once (the calibration suite's own: 4). */
   concurrency?: number
-  /** How long checkpoints are polled per run (noop runs always use all of it). */
+  /** How long checkpoints are polled per run (runs that fail use all of it). */
   checkpointMs?: number
-  /** Progress of the three passes: the oracle's runs, noop's, and the mutation pass. */
-  onEvent?: (event: SuiteEvent, phase: 'oracle' | 'noop' | 'mutation') => void
+  /** Progress of each pass: the oracle's runs, noop's, each adversary's, and the mutation pass. */
+  onEvent?: (event: SuiteEvent, phase: string) => void
 }
 
 /** The calibration suite's settings: one repetition, four runs at once, one retry, a short checkpoint budget. */
 const CALIBRATION_SUITE = {repetitions: 1, concurrency: 4, infra_retries: 1, timeouts: {checkpoint_ms: 2000}} as const
 
+/** The models of the passes, in order: the adversaries that act on GitHub last, each followed by a fixture reset. */
+const PASSES = ['oracle', 'noop', 'liar', 'empty', 'read_only', 'wrong_target'] as const satisfies ReadonlyArray<'oracle' | 'noop' | AdversaryName>
+
 export async function calibrate(options: CalibrateOptions = {}): Promise<CalibrationReport> {
-  // The rows of the three passes are scratch: read back here, then removed.
+  // The rows of the passes are scratch: read back here, then removed.
   const resultsDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-calibrate-'))
   try {
-    return await calibrateIn(await openProject({...options, overrides: {...options.overrides, results_dir: resultsDir}}), options)
+    const projectOptions = {...options, overrides: {...options.overrides, results_dir: resultsDir}}
+    return await calibrateIn(await openProject(projectOptions), options, projectOptions)
   } finally {
     await rm(resultsDir, {recursive: true, force: true})
   }
 }
 
-async function calibrateIn(project: Project, options: CalibrateOptions): Promise<CalibrationReport> {
+async function calibrateIn(project: Project, options: CalibrateOptions, projectOptions: ProjectOptions): Promise<CalibrationReport> {
   const {catalogue, registry} = project
   // Which scenario has a plan for which mode.
   const pairs: Array<{scenario_id: string; mode: string}> = []
@@ -77,39 +116,94 @@ async function calibrateIn(project: Project, options: CalibrateOptions): Promise
   let notApplicable: Array<{scenario_id: string; mode: string; reason: string}> = []
   const timeouts = {checkpoint_ms: options.checkpointMs ?? CALIBRATION_SUITE.timeouts.checkpoint_ms}
   if (modes.length > 0 && scenarioIds.length > 0) {
-    for (const model of ['oracle', 'noop'] as const) {
+    for (const model of PASSES) {
       const suite: SuiteInput = {name: 'calibration', scenarios: {ids: scenarioIds}, modes, model, ...CALIBRATION_SUITE, timeouts}
       const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}, concurrency: options.concurrency})
       const summary = await runSuite(selected, {runId: model}, (event) => options.onEvent?.(event, model))
-      unavailable = summary.unavailable
-      notApplicable = summary.not_applicable
+      if (model === 'oracle') {
+        unavailable = summary.unavailable
+        notApplicable = summary.not_applicable
+      }
       for await (const row of readRows([summary.results_file], () => {}, project.cwd)) rows.set(`${model}/${row.scenario_id}/${row.mode}`, row)
+      // What an acting adversary changed beyond its scenario's own fixtures (the wrong resource) is undone for what follows.
+      if ((model === 'read_only' || model === 'wrong_target') && project.config.values.target === 'sandbox') await resetProjectFixtures(projectOptions)
     }
   }
+  const applicability = await adversaryApplicability(project, pairs)
   const mutation = await mutationPass(project, pairs, rows, timeouts, options, unavailable)
-  const outcomeOf = (row: Row | undefined) => (row ? {success: row.success, error: row.error ? `${row.error.type}: ${row.error.message}` : null} : null)
+  const outcomeOf = (row: Row | undefined): Outcome | null => (row ? {success: row.success, error: row.error ? `${row.error.type}: ${row.error.message}` : null} : null)
   const entries = pairs.map(({scenario_id, mode}): CalibrationEntry => {
+    const scenario = catalogue.scenarios.get(scenario_id)!.value
     const oracle = outcomeOf(rows.get(`oracle/${scenario_id}/${mode}`))
     const noop = outcomeOf(rows.get(`noop/${scenario_id}/${mode}`))
-    if (!registry.mode(mode)) return {scenario_id, mode, status: 'not_run', oracle, noop, reason: `no plugin provides mode ${mode}`}
+    const fallback = scenario.fallbacks?.[mode] ?? null
+    const base = {scenario_id, mode, oracle, noop, adversaries: {}, passed_by: [], fallback}
+    if (!registry.mode(mode)) return {...base, status: 'not_run', reason: `no plugin provides mode ${mode}`}
     const missing = unavailable.find((u) => u.mode === mode)
-    if (missing) return {scenario_id, mode, status: 'not_run', oracle, noop, reason: missing.reason}
+    if (missing) return {...base, status: 'not_run', reason: missing.reason}
     const inapplicable = notApplicable.find((n) => n.scenario_id === scenario_id && n.mode === mode)
-    if (inapplicable) return {scenario_id, mode, status: 'not_run', oracle, noop, reason: inapplicable.reason}
+    if (inapplicable) return {...base, status: 'not_run', reason: inapplicable.reason}
+    const adversaries: CalibrationEntry['adversaries'] = {}
+    for (const adversary of ADVERSARIES) {
+      const why = applicability.get(`${adversary}/${scenario_id}/${mode}`)
+      adversaries[adversary] = why ? {not_applicable: why} : (outcomeOf(rows.get(`${adversary}/${scenario_id}/${mode}`)) ?? {success: false, error: 'no row'})
+    }
+    const passedBy = ADVERSARIES.filter((a) => {
+      const outcome = adversaries[a]
+      return outcome !== undefined && 'success' in outcome && outcome.success
+    })
     const problems: string[] = []
     if (!oracle?.success) problems.push(`oracle did not pass (${oracle?.error ?? 'no row'})`)
     if (!noop || noop.success) problems.push('noop passed: the checks accept an agent that did nothing')
-    return {scenario_id, mode, status: problems.length ? 'miscalibrated' : 'calibrated', oracle, noop, reason: problems.join('; ') || null}
+    if (problems.length) return {...base, adversaries, passed_by: passedBy, status: 'miscalibrated', reason: problems.join('; ')}
+    if (passedBy.length) return {...base, adversaries, passed_by: passedBy, status: 'weak', reason: `passed by ${passedBy.map(describeAdversary).join(', ')}: the checks accept work not done`}
+    return {...base, adversaries, passed_by: passedBy, status: 'calibrated', reason: null}
   })
   const miscalibrated = entries.filter((e) => e.status === 'miscalibrated')
-  const weak = mutation.reports.filter((r) => r.weak.length > 0)
-  return {ok: miscalibrated.length === 0 && weak.length === 0, entries, miscalibrated, unavailable, mutation: {...mutation, weak}}
+  const weak = entries.filter((e) => e.status === 'weak')
+  const fallbacks = entries.filter((e) => e.status === 'calibrated' && e.fallback).map((e) => ({scenario_id: e.scenario_id, mode: e.mode, reason: e.fallback!}))
+  const weakMutation = mutation.reports.filter((r) => r.weak.length > 0)
+  return {ok: miscalibrated.length === 0 && weak.length === 0 && weakMutation.length === 0, entries, miscalibrated, weak, fallbacks, unavailable, mutation: {...mutation, weak: weakMutation}}
+}
+
+const ADVERSARY_TEXT: Record<AdversaryName, string> = {
+  liar: 'liar (a made-up answer, no tool called)',
+  empty: 'empty (a well-formed empty answer)',
+  wrong_target: 'wrong_target (the plan played on another resource of the fixture)',
+  read_only: 'read_only (the plan’s reads only, nothing changed)',
+}
+const describeAdversary = (adversary: AdversaryName) => ADVERSARY_TEXT[adversary]
+
+/**
+ * Where an adversary has nothing to try, keyed adversary/scenario/mode: `wrong_target` where no
+ * binding can move to another resource, `read_only` where the plan changes nothing (a read scenario:
+ * its reads are the whole work).
+ */
+async function adversaryApplicability(project: Project, pairs: Array<{scenario_id: string; mode: string}>): Promise<Map<string, string>> {
+  const out = new Map<string, string>()
+  const manifestFile = resolveConfigPath(project.config, project.config.values.fixtures.manifest)
+  const manifest: Manifest | undefined = await readManifest(manifestFile, project.cwd).catch(() => undefined)
+  for (const {scenario_id, mode} of pairs) {
+    const scenario: Scenario = project.catalogue.scenarios.get(scenario_id)!.value
+    const plugin = project.registry.mode(mode)
+    if (!manifest || !plugin) continue
+    let variables: Record<string, unknown>
+    try {
+      variables = resolveVariables(scenario, manifest, manifestFile, 'calibration')
+    } catch {
+      continue
+    }
+    if (!wrongTargetVariables(scenario, variables, manifest)) out.set(`wrong_target/${scenario_id}/${mode}`, 'no binding of the scenario can move to another resource of the fixture')
+    const steps = referencePlan(scenario, mode, variables)?.steps ?? []
+    if (!steps.some((step) => changesGithub(step, plugin))) out.set(`read_only/${scenario_id}/${mode}`, 'the plan changes nothing: its reads are the whole work')
+  }
+  return out
 }
 
 /**
- * The mutation pass: every workflow scenario the oracle passed is played once more, one at a time
- * (each perturbation restores the sandbox's whole state), under one mode: the checkpoints are the
- * same in every mode. agent_direct is preferred (the baseline every scenario has a plan for).
+ * The mutation pass: every scenario the oracle passed is played once more under each mode it passed
+ * in, one run at a time (each perturbation restores the sandbox's whole state): a mode's run may
+ * leave other changes than another's (an MCP tool sets every label at once).
  */
 async function mutationPass(
   project: Project,
@@ -119,16 +213,18 @@ async function mutationPass(
   options: CalibrateOptions,
   unavailable: Array<{mode: string; reason: string}>,
 ): Promise<CalibrationReport['mutation']> {
-  if (project.config.values.target !== 'sandbox') return {mode: null, reports: [], weak: [], skipped: 'mutation testing restores the sandbox between perturbations: it runs on the sandbox target only'}
-  const passed = pairs.filter((p) => project.catalogue.scenarios.get(p.scenario_id)?.value.type === 'workflow' && rows.get(`oracle/${p.scenario_id}/${p.mode}`)?.success)
-  const available = [...new Set(passed.map((p) => p.mode))].filter((m) => !unavailable.some((u) => u.mode === m))
-  const mode = available.includes('agent_direct') ? 'agent_direct' : available.sort()[0]
-  const scenarioIds = [...new Set(passed.filter((p) => p.mode === mode).map((p) => p.scenario_id))].sort()
-  if (!mode || scenarioIds.length === 0) return {mode: null, reports: [], weak: [], skipped: 'no workflow scenario passed under the oracle'}
+  if (project.config.values.target !== 'sandbox') return {modes: [], reports: [], weak: [], untested: [], skipped: 'mutation testing restores the sandbox between perturbations: it runs on the sandbox target only'}
+  const passed = pairs.filter((p) => rows.get(`oracle/${p.scenario_id}/${p.mode}`)?.success && !unavailable.some((u) => u.mode === p.mode))
+  const modes = [...new Set(passed.map((p) => p.mode))].sort()
+  if (passed.length === 0) return {modes: [], reports: [], weak: [], untested: [], skipped: 'no scenario passed under the oracle'}
   const reports: MutationReport[] = []
-  // One at a time: each perturbation restores the sandbox's whole state.
-  const suite: SuiteInput = {name: 'calibration-mutation', scenarios: {ids: scenarioIds}, modes: [mode], model: 'oracle', ...CALIBRATION_SUITE, concurrency: 1, timeouts}
-  const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}})
-  await runSuite(selected, {runId: 'mutation', onMutation: (report) => reports.push(report)}, (event) => options.onEvent?.(event, 'mutation'))
-  return {mode, reports, weak: [], skipped: null}
+  for (const mode of modes) {
+    const scenarioIds = [...new Set(passed.filter((p) => p.mode === mode).map((p) => p.scenario_id))].sort()
+    // One at a time: each perturbation restores the sandbox's whole state.
+    const suite: SuiteInput = {name: 'calibration-mutation', scenarios: {ids: scenarioIds}, modes: [mode], model: 'oracle', ...CALIBRATION_SUITE, concurrency: 1, timeouts}
+    const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}})
+    await runSuite(selected, {runId: `mutation-${mode}`, onMutation: (report) => reports.push(report)}, (event) => options.onEvent?.(event, 'mutation'))
+  }
+  const untested = reports.filter((r) => r.perturbations.length === 0 && isMutationScenario(project.catalogue.scenarios.get(r.scenario_id)!.value)).map(({scenario_id, mode}) => ({scenario_id, mode}))
+  return {modes, reports, weak: [], untested, skipped: null}
 }

@@ -13,6 +13,7 @@ import {resolveConfigPath} from '../config/load-config.js'
 import type {PluginRegistry} from '../plugins/registry.js'
 import {originalFileFor, regradedFileFor} from '../results/regraded.js'
 import type {Row} from '../results/row-schema.js'
+import {checkpointsOf} from '../schemas/scenario.js'
 import {readRows, resolveInputFiles} from '../results/sources.js'
 import {displayPath} from '../shared/source-document.js'
 import {regradeCheckpoint} from '../verify/checkpoints.js'
@@ -42,7 +43,7 @@ export interface RegradeChange {
 export interface RegradeReport {
   rows: number
   regraded: number
-  /** Rows that could not be re-graded: no scenario, not a workflow, no stored results or variables. */
+  /** Rows that could not be re-graded: no scenario, no stored results or variables, no verdict (timeout, infrastructure). */
   skipped: number
   /** Rows whose verdict changed. */
   changed: RegradeChange[]
@@ -92,19 +93,25 @@ export async function regrade(options: RegradeOptions): Promise<RegradeReport> {
   return report
 }
 
-/** A workflow row judged again from its stored task results; undefined when it cannot be. */
+/**
+ * A row judged again from its stored task results; undefined when it cannot be. An atomic row keeps
+ * its envelope's verdict (the answer itself is judged again only through its checkpoints, which read
+ * it from the stored variables).
+ */
 export function regradeRow(row: Row, catalogue: Catalogue, registry: PluginRegistry): {row: Row; change?: RegradeChange} | undefined {
   const scenario = catalogue.scenarios.get(row.scenario_id)?.value
-  if (scenario?.type !== 'workflow' || !row.variables || row.outcome === 'infra_error' || row.outcome === 'timeout') return undefined
+  if (!scenario || !row.variables || row.outcome === 'infra_error' || row.outcome === 'timeout') return undefined
   const stored = new Map(row.checkpoints.map((c) => [c.name, c]))
-  if (scenario.assertions.checkpoints.some((c) => !stored.has(c.name) || !('result' in stored.get(c.name)!))) return undefined
-  const checkpoints = scenario.assertions.checkpoints.map((checkpoint) => {
+  const expected = checkpointsOf(scenario)
+  if (expected.some((c) => !stored.has(c.name) || !('result' in stored.get(c.name)!))) return undefined
+  const checkpoints = expected.map((checkpoint) => {
     const previous = stored.get(checkpoint.name)!
     const judged = regradeCheckpoint(checkpoint, {result: previous.result}, registry, row.variables as Record<string, unknown>)
     return {...previous, passed: judged.passed, expected: judged.expected, actual: judged.actual, message: judged.message}
   })
   // What stopped the agent (its plan failed, a limit) still stands: the checks cannot undo it.
-  const verdict = verdictOf({scenario, stop: stopOf(row), checkpoints})
+  const assertion = scenario.type === 'atomic' ? {passed: row.error?.type !== 'assertion_failed', output_valid: row.output_valid, message: row.error?.message ?? null} : undefined
+  const verdict = verdictOf({scenario, stop: stopOf(row), assertion, checkpoints})
   const next: Row = {...row, checkpoints, ...verdict}
   const fields = VERDICT_FIELDS.filter((field) => verdictValue(row, field) !== verdictValue(verdict, field))
   const changedCheckpoints = checkpoints

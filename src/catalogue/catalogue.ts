@@ -9,7 +9,7 @@ import type {ConditionSpec} from '../plugins/api.js'
 import type {PluginRegistry} from '../plugins/registry.js'
 import {isCapability, isMutation, CAPABILITY_IDS, MUTATION_TAGS} from './capabilities.js'
 import {suggestionSuffix, type Diagnostic} from '../shared/diagnostics.js'
-import {BUILT_IN_VARIABLES, findPlaceholders} from './placeholders.js'
+import {BUILT_IN_VARIABLES, CHECK_VARIABLES, findPlaceholders} from './placeholders.js'
 import {applyDefaults, validateDocument, validateWithSchema} from '../shared/schema-validator.js'
 import {profileSchema, type Profile} from '../schemas/profile.js'
 import {scenarioSetSchema, type ScenarioSet} from '../schemas/scenario-set.js'
@@ -203,22 +203,44 @@ function checkScenario(spec: SpecFile<Scenario>, registry: PluginRegistry): Diag
     if (!tagged && expected.some(isMutation)) {
       findings.push(document.diagnostic(['tags'], 'read_only', `expected capabilities change GitHub (${expected.filter(isMutation).join(', ')}): tag the scenario "mutation"`))
     }
-    scenario.assertions.checkpoints.forEach((checkpoint, i) => {
-      const at: PointerSegment[] = ['assertions', 'checkpoints', i]
-      // A checkpoint task is a read task of the registry: a built-in (named by its capability id) or a plugin's.
-      if (!registry.readTask(checkpoint.task)) {
-        findings.push(document.diagnostic([...at, 'task'], 'unknown_reference', `unknown checkpoint task "${checkpoint.task}"${suggestionSuffix(checkpoint.task, registry.readTaskNames())}`))
-      } else if (isMutation(checkpoint.task)) {
-        findings.push(document.diagnostic([...at, 'task'], 'schema', `checkpoint task "${checkpoint.task}" changes GitHub; checkpoints only read`))
-      }
-      findings.push(...checkCondition(checkpoint.condition, [...at, 'condition'], document, registry))
-    })
-    const names = scenario.assertions.checkpoints.map((c) => c.name)
-    names.forEach((name, i) => {
-      if (names.indexOf(name) !== i) {
-        findings.push(document.diagnostic(['assertions', 'checkpoints', i, 'name'], 'duplicate_id', `duplicate checkpoint name "${name}"`))
-      }
-    })
+  }
+  findings.push(...checkCheckpoints(spec, registry))
+  return findings
+}
+
+/**
+ * A scenario's checkpoints: read tasks of the registry, conditions their plugins accept, unique names.
+ * An atomic scenario is judged by them as a workflow is: one that changes GitHub must read GitHub
+ * back, and a read must compare its answer with GitHub's (a condition over `{{answer}}`): the shape
+ * of an answer proves nothing (a tool layer that echoes its input has the right shape).
+ */
+function checkCheckpoints(spec: SpecFile<Scenario>, registry: PluginRegistry): Diagnostic[] {
+  const {document, value: scenario} = spec
+  const findings: Diagnostic[] = []
+  const checkpoints = scenario.assertions.checkpoints ?? []
+  checkpoints.forEach((checkpoint, i) => {
+    const at: PointerSegment[] = ['assertions', 'checkpoints', i]
+    // A checkpoint task is a read task of the registry: a built-in (named by its capability id) or a plugin's.
+    if (!registry.readTask(checkpoint.task)) {
+      findings.push(document.diagnostic([...at, 'task'], 'unknown_reference', `unknown checkpoint task "${checkpoint.task}"${suggestionSuffix(checkpoint.task, registry.readTaskNames())}`))
+    } else if (isMutation(checkpoint.task)) {
+      findings.push(document.diagnostic([...at, 'task'], 'schema', `checkpoint task "${checkpoint.task}" changes GitHub; checkpoints only read`))
+    }
+    findings.push(...checkCondition(checkpoint.condition, [...at, 'condition'], document, registry))
+  })
+  const names = checkpoints.map((c) => c.name)
+  names.forEach((name, i) => {
+    if (names.indexOf(name) !== i) {
+      findings.push(document.diagnostic(['assertions', 'checkpoints', i, 'name'], 'duplicate_id', `duplicate checkpoint name "${name}"`))
+    }
+  })
+  if (scenario.type === 'atomic' && scenario.assertions.expected_outcome === 'success' && isCapability(scenario.task)) {
+    if (isMutation(scenario.task) && checkpoints.length === 0) {
+      findings.push(document.diagnostic(['assertions'], 'schema', `task "${scenario.task}" changes GitHub: add a checkpoint that reads the state it must leave (README, "Writing scenarios")`))
+    }
+    if (!isMutation(scenario.task) && !checkpoints.some((c) => findPlaceholders(c.condition).some((use) => use.name === 'answer'))) {
+      findings.push(document.diagnostic(['assertions'], 'schema', `task "${scenario.task}" reads GitHub: add a checkpoint that compares {{answer}} with what GitHub holds (README, "Writing scenarios")`))
+    }
   }
   return findings
 }
@@ -231,15 +253,18 @@ function checkPlaceholders(document: SourceDocument): Diagnostic[] {
   const fixture = (scenario.fixture ?? {}) as {bindings?: unknown}
   const bindings = typeof fixture.bindings === 'object' && fixture.bindings !== null ? Object.keys(fixture.bindings) : []
   const variables = new Set<string>([...BUILT_IN_VARIABLES, ...bindings])
+  // What the agent answered is known only once it is done: the checks may read it, the task may not.
+  const checkVariables = new Set<string>([...variables, ...CHECK_VARIABLES.filter((name) => name !== 'input' || scenario.type === 'atomic')])
   const findings: Diagnostic[] = []
   for (const key of ['prompt', 'input', 'assertions', 'reference']) {
+    const bound = key === 'assertions' ? checkVariables : variables
     for (const use of findPlaceholders(scenario[key], [key])) {
-      if (variables.has(use.name)) continue
+      if (bound.has(use.name)) continue
       findings.push(
         document.diagnosticAt(
           document.positionOfText(use.path, use.text),
           'unbound_placeholder',
-          `unbound placeholder ${use.text}: bind "${use.name}" in fixture.bindings${suggestionSuffix(use.name, variables)}`,
+          `unbound placeholder ${use.text}: bind "${use.name}" in fixture.bindings${suggestionSuffix(use.name, bound)}${key !== 'assertions' && checkVariables.has(use.name) ? ` ("${use.name}" is known only to checkpoints)` : ''}`,
         ),
       )
     }

@@ -6,7 +6,7 @@ import type {ValidationReport} from '../app/validate-project.js'
 export default class Validate extends BaseCommand<typeof Validate> {
   static override summary = 'Check the config, suites, scenarios, sets and profiles'
   static override description =
-    'Validates every file against its JSON Schema and across files: ids unique, sets and suites reference real scenarios, profiles and sets, read-only sets hold no mutation, placeholders are bound and checkpoint conditions have valid parameters. Every finding is reported at file:line:col; any finding exits 2. With --calibrate it then runs every scenario with a reference plan under each mode twice, with the oracle model (which must pass, every step of its plan included) and noop (which must fail), on the configured target, and lists the mis-calibrated ones (exit 1); on the sandbox it also mutation-tests the workflow checkpoints: each change the oracle’s run made is undone on its own, and some checkpoint must then fail (a perturbation they all survive is weak: exit 1).'
+    'Validates every file against its JSON Schema and across files: ids unique, sets and suites reference real scenarios, profiles and sets, read-only sets hold no mutation, placeholders are bound and checkpoint conditions have valid parameters. Every finding is reported at file:line:col; any finding exits 2. With --calibrate it then runs every scenario with a reference plan under each mode with the oracle model (which must pass, every step of its plan included), noop and four adversaries (liar: a made-up answer; empty: an empty one; wrong_target: the plan on another resource of the fixture; read_only: the plan’s reads only), which must all fail, on the configured target; it lists the mis-calibrated scenarios and those an adversary passed (weak), both exit 1, and the plans that rest on a fallback. On the sandbox it also mutation-tests the checkpoints in every mode: each change the oracle’s run made is undone on its own, and some checkpoint must then fail (a perturbation they all survive is weak: exit 1).'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> suites/smoke.yml',
@@ -15,7 +15,7 @@ export default class Validate extends BaseCommand<typeof Validate> {
     '<%= config.bin %> <%= command.id %> --calibrate --mode agent_direct --scenario pr-view-001',
   ]
   static override flags = {
-    calibrate: Flags.boolean({description: 'prove every reference plan: oracle passes, noop fails', default: false}),
+    calibrate: Flags.boolean({description: 'prove every reference plan: oracle passes; noop, liar, empty, wrong_target and read_only fail', default: false}),
     mode: Flags.string({char: 'm', multiple: true, description: 'calibrate only these modes'}),
     scenario: Flags.string({char: 's', multiple: true, description: 'calibrate only these scenarios'}),
     concurrency: Flags.integer({min: 1, max: 64, description: 'calibration runs at once (default: the calibration suite’s, 4)'}),
@@ -46,7 +46,7 @@ export default class Validate extends BaseCommand<typeof Validate> {
     const {ProgressView, progressStyle} = await import('../cli/progress.js')
     // Progress of the oracle's pass, noop's and the mutation pass (none under --json: one document).
     const view = new ProgressView(this.jsonEnabled() ? 'silent' : progressStyle(false))
-    if (!this.jsonEnabled()) this.log('calibrating: the oracle must pass every run, noop must fail every run; then the workflow checkpoints are mutation-tested')
+    if (!this.jsonEnabled()) this.log('calibrating: the oracle must pass every run; noop and the adversaries (liar, empty, read_only, wrong_target) must fail every run; then the checkpoints are mutation-tested')
     const quit = () => {
       view.abort()
       process.exit(130)
@@ -80,9 +80,11 @@ export default class Validate extends BaseCommand<typeof Validate> {
       if (!calibration.ok || nothingCalibrated) this.logJson(result)
     } else {
       const count = (status: string) => calibration.entries.filter((e) => e.status === status).length
-      this.log(`calibration: ${count('calibrated')} calibrated, ${count('miscalibrated')} mis-calibrated, ${count('not_run')} not run (scenario x mode with a reference plan)`)
+      this.log(`calibration: ${count('calibrated')} calibrated, ${count('miscalibrated')} mis-calibrated, ${count('weak')} weak, ${count('not_run')} not run (scenario x mode with a reference plan)`)
       for (const {mode, reason} of calibration.unavailable) this.log(`  mode ${mode} not run: ${reason}`)
       for (const entry of calibration.miscalibrated) this.log(`  mis-calibrated: ${entry.scenario_id} under ${entry.mode}: ${entry.reason}`)
+      for (const entry of calibration.weak) this.log(`  weak: ${entry.scenario_id} under ${entry.mode}: ${entry.reason}`)
+      for (const {scenario_id, mode, reason} of calibration.fallbacks) this.log(`  rests on a fallback (a defect of the tool layer): ${scenario_id} under ${mode}: ${reason}`)
       for (const entry of calibration.entries.filter((e) => e.status === 'not_run' && !calibration.unavailable.some((u) => u.mode === e.mode))) {
         this.log(`  not run: ${entry.scenario_id} under ${entry.mode}: ${entry.reason}`)
       }
@@ -90,12 +92,13 @@ export default class Validate extends BaseCommand<typeof Validate> {
       if (mutation.skipped) this.log(`mutation testing: not run (${mutation.skipped})`)
       else {
         const perturbations = mutation.reports.reduce((n, r) => n + r.perturbations.length, 0)
-        this.log(`mutation testing (${mutation.mode}): ${mutation.reports.length} workflow scenario(s), ${perturbations} perturbation(s), ${mutation.weak.length} with weak checkpoints`)
+        this.log(`mutation testing (${mutation.modes.join(', ')}): ${mutation.reports.length} run(s) of scenario x mode, ${perturbations} perturbation(s), ${mutation.weak.length} with weak checkpoints`)
         for (const report of mutation.reports) {
-          for (const name of report.weak) this.log(`  weak: ${report.scenario_id}: no checkpoint fails when we ${name}`)
-          for (const problem of report.not_applied) this.log(`  not applied: ${report.scenario_id}: ${problem}`)
-          if (report.perturbations.length === 0) this.log(`  untested: ${report.scenario_id}: its run changed nothing its checkpoints read`)
+          const at = `${report.scenario_id} under ${report.mode}`
+          for (const name of report.weak) this.log(`  weak: ${at}: no checkpoint fails when we ${name}`)
+          for (const problem of report.not_applied) this.log(`  not applied: ${at}: ${problem}`)
         }
+        for (const {scenario_id, mode} of mutation.untested) this.log(`  untested: ${scenario_id} under ${mode}: its run changed nothing its checkpoints read`)
       }
     }
     for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`)

@@ -93,6 +93,24 @@ export const READ_TASKS: BuiltInReadTask[] = [
     },
   },
   {
+    name: 'issue.list',
+    description: 'Issues of the repository (pull requests left out), newest first, by state (open by default).',
+    paramsSchema: input({state: {enum: ['open', 'closed', 'all', 'OPEN', 'CLOSED', 'ALL']}, first: {type: 'integer', minimum: 1, maximum: 100}}, []),
+    kind: 'list',
+    shape: {number: 'issue number', title: 'title', state: 'OPEN or CLOSED', labels: 'label names', url: 'web URL'},
+    async run(octokit, i) {
+      const state = String(i.state ?? 'open').toLowerCase() as 'open' | 'closed' | 'all'
+      const issues = (await octokit.paginate(octokit.rest.issues.listForRepo, {...repoOf(i), state, per_page: 100})).filter((issue) => !issue.pull_request)
+      return issues.slice(0, Number(i.first ?? issues.length)).map((issue) => ({
+        number: issue.number,
+        title: issue.title,
+        state: upper(issue.state),
+        labels: issue.labels.map((l) => (typeof l === 'string' ? l : l.name)),
+        url: issue.html_url,
+      }))
+    },
+  },
+  {
     name: 'issue.comments.list',
     description: 'The comments of an issue (or pull request conversation), oldest first.',
     paramsSchema: input({issueNumber: positive}, ['issueNumber']),

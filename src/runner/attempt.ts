@@ -1,7 +1,6 @@
 /**
  * One attempt of a run: its fixtures made ready, bound, the mode session opened, the provider driving
- * the model under the run's limits, then the envelope (atomic) or the checkpoints (workflow) judged
- * by the verdict (src/verify/verdict.ts). Whatever happens, the attempt comes back as a record:
+ * the model under the run's limits, then the envelope (atomic) and the checkpoints judged by the verdict (src/verify/verdict.ts). Whatever happens, the attempt comes back as a record:
  * retryable when infrastructure failed, interrupted when Ctrl-C ended it.
  */
 import {mkdtemp, rm} from 'node:fs/promises'
@@ -16,9 +15,9 @@ import {resolveVariables} from '../seeding/bindings.js'
 import type {Manifest} from '../seeding/manifest.js'
 import {isInfrastructureError, type Mode, type ProviderTrace, type Usage} from '../plugins/api.js'
 import type {Row} from '../results/row-schema.js'
-import type {Scenario} from '../schemas/scenario.js'
+import {checkpointsOf, type Scenario} from '../schemas/scenario.js'
 import {checkAssertions} from '../verify/assertions.js'
-import {evaluateCheckpoints, type CheckpointResult} from '../verify/checkpoints.js'
+import {checkVariables, evaluateCheckpoints, type CheckpointResult} from '../verify/checkpoints.js'
 import {verdictOf, type RunStop} from '../verify/verdict.js'
 import {mutationTest, observe} from './mutation.js'
 import type {PlannedRun} from './plan.js'
@@ -128,14 +127,14 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     base.variables = variables
     const prompt = renderPrompt(scenario, variables)
     // Mutation testing compares what the checkpoints read before and after the agent's run.
-    const observedBefore = ctx.mutation && ctx.target.sandbox && scenario.type === 'workflow' ? await observe(scenario, variables, ctx.target.reader, ctx.registry) : undefined
+    const observedBefore = ctx.mutation && ctx.target.sandbox ? await observe(checkpointsOf(scenario), variables, ctx.target.reader, ctx.registry) : undefined
     // The run's clock starts with the arm: opening the session (an MCP server starting) counts, fixture work does not.
     limits.start()
     const made = await accessMade
     access = made.access
     const workdir = made.workdir
     const opening = performance.now()
-    const registered = ctx.model.endpointFor(scenario, run.mode, variables)
+    const registered = ctx.model.endpointFor(scenario, run.mode, variables, {manifest, mode})
     const opened = mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir, signal: limits.signal})
     session = await withinAbort(opened, limits.signal).catch((error: unknown) => {
       // A session that opens after the run gave up on it is closed when it does; the model's run is let go.
@@ -194,27 +193,27 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     limits.dispose()
     const toolCalls = trace.turns.reduce((sum, t) => sum + t.tool_calls.length, 0)
     const assertion = scenario.type === 'atomic' ? checkAssertions(scenario, trace.final_text, toolCalls, mode.envelope) : undefined
+    // The checks know what the agent answered: they compare it with GitHub's state. Rows keep them for re-grading.
+    const judged = checkVariables(scenario, variables, trace.final_text, assertion?.envelope ?? null)
+    base.variables = judged
     const checkpointsStarted = performance.now()
-    const checkpoints =
-      scenario.type === 'workflow'
-        ? await evaluateCheckpoints(scenario.assertions.checkpoints, {
-            octokit: ctx.target.reader,
-            registry: ctx.registry,
-            variables,
-            budgetMs: ctx.timeouts.checkpoint_ms,
-            intervalMs: ctx.timeouts.checkpoint_interval_ms,
-            signal: ctx.signal,
-          })
-        : []
+    const checkpoints = await evaluateCheckpoints(checkpointsOf(scenario), {
+      octokit: ctx.target.reader,
+      registry: ctx.registry,
+      variables: judged,
+      budgetMs: ctx.timeouts.checkpoint_ms,
+      intervalMs: ctx.timeouts.checkpoint_interval_ms,
+      signal: ctx.signal,
+    })
     timing.checkpoints_ms = performance.now() - checkpointsStarted
     // Ctrl-C during the checks cut their polling short: the verdict would be a guess, so the run is redone on resume.
     if (ctx.signal.aborted) return await ended('interrupted', {trace, tokens})
     base.checkpoints = checkpoints
     const verdict = verdictOf({scenario, stop: stopOf(trace, report?.plan.failure), assertion, checkpoints})
-    if (verdict.success && checkpoints.every((c) => c.passed) && observedBefore && ctx.mutation && scenario.type === 'workflow') {
-      const evaluate = () => evaluateCheckpoints(scenario.assertions.checkpoints, {octokit: ctx.target.reader, registry: ctx.registry, variables, budgetMs: 0, signal: ctx.signal})
-      const after = await observe(scenario, variables, ctx.target.reader, ctx.registry)
-      ctx.mutation(await mutationTest({scenario, before: observedBefore, after, octokit: ctx.target.reader, sandbox: ctx.target.sandbox!, evaluate}))
+    if (verdict.success && checkpoints.every((c) => c.passed) && observedBefore && ctx.mutation) {
+      const evaluate = () => evaluateCheckpoints(checkpointsOf(scenario), {octokit: ctx.target.reader, registry: ctx.registry, variables: judged, budgetMs: 0, signal: ctx.signal})
+      const after = await observe(checkpointsOf(scenario), judged, ctx.target.reader, ctx.registry)
+      ctx.mutation(await mutationTest({scenario, mode: run.mode, before: observedBefore, after, octokit: ctx.target.reader, sandbox: ctx.target.sandbox!, evaluate}))
     }
     return await finish({outcome: verdict.outcome, error: verdict.error, retryable: false, trace, tokens, assertion})
   } catch (error) {

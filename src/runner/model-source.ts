@@ -1,12 +1,14 @@
 /**
- * The model of a suite: a scripted one (`oracle`, `noop`), served by ghx-bench on loopback with each
+ * The model of a suite: a scripted one (`oracle`, `noop`, an adversary), served by ghx-bench on loopback with each
  * run's reference plan, or a real one behind an OpenAI-compatible endpoint (base URL from the suite,
  * the config or $OPENAI_BASE_URL; the key from the environment only).
  */
-import type {PlanOutcome, ScriptStep} from '../agent/scripted-models.js'
-import {SCRIPTED_MODELS, type ScriptedModelName} from '../agent/scripted-model-names.js'
+import type {PlanOutcome, Script, ScriptStep} from '../agent/scripted-models.js'
+import {ADVERSARIES, SCRIPTED_MODELS, type AdversaryName, type ScriptedModelName} from '../agent/scripted-model-names.js'
 import {openScriptedModels} from '../agent/scripted-models-service.js'
-import type {ModelEndpoint} from '../plugins/api.js'
+import type {ModelEndpoint, Mode} from '../plugins/api.js'
+import type {Manifest} from '../seeding/manifest.js'
+import {adversaryScript} from './adversaries.js'
 import {harnessEnv, registerSecret, withoutCredentials} from '../shared/process/secret-env.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {fillPlaceholders} from '../catalogue/placeholders.js'
@@ -29,8 +31,8 @@ export interface ModelSource {
   /** provider/model, as rows record it. */
   label: string
   scripted?: ScriptedModelName
-  /** The endpoint for one run: scripted models get the run's plan. */
-  endpointFor(scenario: Scenario, mode: string, variables: Record<string, unknown>): Promise<RunEndpoint>
+  /** The endpoint for one run: scripted models get the run's plan (an adversary its own, from the run's fixture and mode). */
+  endpointFor(scenario: Scenario, mode: string, variables: Record<string, unknown>, run: {manifest: Manifest; mode: Pick<Mode, 'accounting'>}): Promise<RunEndpoint>
   /** Tokens of a text (o200k): the tool definitions a mode offers, which every turn re-sends. */
   countTokens(text: string): Promise<number>
   secrets(): string[]
@@ -74,11 +76,9 @@ export async function openModelSource(settings: ModelSettings): Promise<ModelSou
     return {
       label: `ghx-bench/${model}`,
       scripted: model,
-      async endpointFor(scenario, mode, variables) {
-        // No plan for this mode: the oracle does not pretend to be noop; the run fails saying so.
-        const plan = referencePlan(scenario, mode, variables)
-        const final = scenario.type === 'atomic' ? {kind: 'envelope' as const, answer: plan?.answer} : {kind: 'text' as const}
-        const run = await server.register({model, steps: plan?.steps ?? null, final})
+      async endpointFor(scenario, mode, variables, context) {
+        const script = scriptFor(model, scenario, mode, variables, context)
+        const run = await server.register(script)
         return {endpoint: {id: model, baseUrl: run.baseUrl}, release: () => run.release(), report: () => run.report()}
       },
       countTokens: remembered((text) => server.countTokens(text)),
@@ -104,6 +104,16 @@ export async function openModelSource(settings: ModelSettings): Promise<ModelSou
     secrets: () => [apiKey, shown.password].filter((s): s is string => Boolean(s)),
     close: async () => {},
   }
+}
+
+/** A scripted model's script for one run. */
+function scriptFor(model: ScriptedModelName, scenario: Scenario, mode: string, variables: Record<string, unknown>, context: {manifest: Manifest; mode: Pick<Mode, 'accounting'>}): Script {
+  const plan = (values: Record<string, unknown>) => referencePlan(scenario, mode, values)
+  if ((ADVERSARIES as readonly string[]).includes(model)) return {model, ...adversaryScript(model as AdversaryName, {scenario, variables, plan, ...context})}
+  // No plan for this mode: the oracle does not pretend to be noop; the run fails saying so.
+  const reference = plan(variables)
+  const final = {kind: scenario.type === 'atomic' ? ('envelope' as const) : ('text' as const), answer: reference?.answer}
+  return {model, steps: reference?.steps ?? null, final}
 }
 
 /** A mode offers the same tools every run: their tokens are counted once per text. */

@@ -1,6 +1,6 @@
 /**
- * Checkpoint mutation testing, for `validate --calibrate`: once the oracle has passed a workflow
- * scenario, each change its run made to the state the checkpoints read is undone on its own (the
+ * Checkpoint mutation testing, for `validate --calibrate`: once the oracle has passed a scenario
+ * (atomic or workflow, in any mode), each change its run made to the state the checkpoints read is undone on its own (the
  * label removed again, the reply deleted, the review dismissed, the issue reopened, the new PR
  * closed, the run rerun once more), and at least one checkpoint must then fail. A perturbation that
  * every checkpoint survives marks the scenario's checks as weak: they would pass a run that did not
@@ -11,7 +11,7 @@ import type {GithubClient} from '../github/client.js'
 import type {ReadTask} from '../plugins/api.js'
 import type {SandboxService} from '../emulator/service/client.js'
 import {fillPlaceholders} from '../catalogue/placeholders.js'
-import type {WorkflowScenario} from '../schemas/scenario.js'
+import type {Checkpoint, Scenario} from '../schemas/scenario.js'
 import type {CheckpointResult} from '../verify/checkpoints.js'
 
 /** What one read task of the checkpoints returned, before or after the agent's run. */
@@ -29,6 +29,7 @@ export interface Perturbation {
 
 export interface MutationReport {
   scenario_id: string
+  mode: string
   perturbations: Array<{name: string; caught_by: string[]; error?: string}>
   /** Perturbations no checkpoint caught. */
   weak: string[]
@@ -44,13 +45,13 @@ const added = <T>(after: T[], before: T[]) => after.filter((x) => !before.includ
 
 /** Each distinct read (task and filled input) the checkpoints make, run once. */
 export async function observe(
-  scenario: WorkflowScenario,
+  checkpoints: readonly Checkpoint[],
   variables: Record<string, unknown>,
   octokit: GithubClient,
   tasks: {readTask(name: string): ReadTask | undefined},
 ): Promise<Map<string, Observation>> {
   const out = new Map<string, Observation>()
-  for (const checkpoint of scenario.assertions.checkpoints) {
+  for (const checkpoint of checkpoints) {
     const input = fillPlaceholders((checkpoint.input ?? {}) as Record<string, unknown>, variables)
     const key = `${checkpoint.task} ${JSON.stringify(input)}`
     const task = tasks.readTask(checkpoint.task)
@@ -194,14 +195,15 @@ export function perturbations(before: Map<string, Observation>, after: Map<strin
  * sandbox's state before the next one. Checkpoints get a short budget: the sandbox is consistent at once.
  */
 export async function mutationTest(input: {
-  scenario: WorkflowScenario
+  scenario: Scenario
+  mode: string
   before: Map<string, Observation>
   after: Map<string, Observation>
   octokit: GithubClient
   sandbox: Pick<SandboxService, 'saveState' | 'restoreState' | 'forgetState'>
   evaluate: () => Promise<CheckpointResult[]>
 }): Promise<MutationReport> {
-  const report: MutationReport = {scenario_id: input.scenario.id, perturbations: [], weak: [], not_applied: []}
+  const report: MutationReport = {scenario_id: input.scenario.id, mode: input.mode, perturbations: [], weak: [], not_applied: []}
   for (const perturbation of perturbations(input.before, input.after)) {
     const saved = await input.sandbox.saveState()
     try {

@@ -56,7 +56,11 @@ const checkpointSchema = {
     description: {type: 'string'},
     task: capabilityIdSchema,
     input: {type: 'object', description: 'task input; a value that is exactly one {{var}} keeps its native type'},
-    condition: conditionSchema,
+    condition: {
+      ...conditionSchema,
+      description:
+        'judges the task result (GitHub’s state after the run); besides the bindings it may use {{answer}} (the envelope data of an atomic scenario, a workflow’s final text), {{final_text}} and, in atomic scenarios, {{input}}, with dotted paths ({{answer.title}})',
+    },
   },
 } as const
 
@@ -113,6 +117,12 @@ const commonProperties = {
     },
     description: 'per mode, the tool versions the scenario needs; with older tools the pair is reported as not applicable here, with the reason',
   },
+  fallbacks: {
+    type: 'object',
+    propertyNames: {pattern: '^[a-z][a-z0-9_-]*$'},
+    additionalProperties: {type: 'string', minLength: 1},
+    description: 'per mode, why its reference plan rests on a fallback (the mode’s own tool fails and another tool does the work): a defect of the tool layer, listed by calibration and counted in the report',
+  },
   not_applicable: {
     type: 'object',
     propertyNames: {pattern: '^[a-z][a-z0-9_-]*$'},
@@ -147,6 +157,11 @@ const atomicScenarioSchema = {
         min_tool_calls: {type: 'integer', minimum: 0, default: 1},
         max_tool_calls: {type: 'integer', minimum: 0},
         require_attempt_trace: {type: 'boolean'},
+        checkpoints: {
+          type: 'array',
+          items: checkpointSchema,
+          description: 'what proves the work: GitHub’s state after a change, the answer compared with GitHub’s for a read ({{answer}})',
+        },
       },
     },
   },
@@ -190,6 +205,9 @@ export type Scenario = FromSchema<typeof scenarioSchema>
 export type AtomicScenario = Extract<Scenario, {type: 'atomic'}>
 export type WorkflowScenario = Extract<Scenario, {type: 'workflow'}>
 export type Checkpoint = WorkflowScenario['assertions']['checkpoints'][number]
+
+/** A scenario's checkpoints: a workflow's, or the atomic scenario's (which may have none when it expects an error). */
+export const checkpointsOf = (scenario: Scenario): readonly Checkpoint[] => scenario.assertions.checkpoints ?? []
 export type ConditionSpec = Checkpoint['condition']
 export type ReferenceStep = FromSchema<typeof referenceStepSchema>
 export type FixtureKind = (typeof fixtureKinds)[number]

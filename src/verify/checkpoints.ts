@@ -6,7 +6,8 @@
 import type {GithubClient} from '../github/client.js'
 import type {PluginRegistry} from '../plugins/registry.js'
 import {fillPlaceholders} from '../catalogue/placeholders.js'
-import type {Checkpoint} from '../schemas/scenario.js'
+import type {Checkpoint, Scenario} from '../schemas/scenario.js'
+import type {Envelope} from './envelope.js'
 
 export interface CheckpointResult {
   name: string
@@ -44,6 +45,17 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     const timer = setTimeout(done, ms)
     signal?.addEventListener('abort', done, {once: true})
   })
+
+/**
+ * The variables a run's checkpoints see: its bindings, and what the agent answered (CHECK_VARIABLES):
+ * `answer` is an atomic scenario's envelope data (null without a successful envelope) or a workflow's
+ * final text, `final_text` the agent's last message, `input` an atomic scenario's filled input.
+ */
+export function checkVariables(scenario: Scenario, variables: Record<string, unknown>, finalText: string, envelope: Envelope | null): Record<string, unknown> {
+  if (scenario.type === 'workflow') return {...variables, answer: finalText, final_text: finalText}
+  const answer = envelope?.ok === true ? (envelope.data ?? null) : null
+  return {...variables, answer, final_text: finalText, input: fillPlaceholders(scenario.input, variables)}
+}
 
 /** All of a scenario's checkpoints, polled side by side: the budget is the whole verification's, not each one's. */
 export function evaluateCheckpoints(checkpoints: readonly Checkpoint[], options: CheckpointOptions): Promise<CheckpointResult[]> {

@@ -1,8 +1,8 @@
 /**
  * The verdict of a run whose agent finished: one function for `run`, which judges a run as it ends,
  * and `regrade`, which judges a stored run again. From what stopped the agent (its reference plan
- * failed, a turn or token limit), the envelope assertions (atomic) or the checkpoints (workflow) and
- * the scenario's expected outcome, it gives the row's outcome, success, output_valid and error.
+ * failed, a turn or token limit), the envelope assertions (atomic), the checkpoints (GitHub's state
+ * and the answer's truth) and the scenario's expected outcome, it gives the row's outcome, success, output_valid and error.
  * Timeouts and infrastructure errors never reach a verdict: the row says what ended the run.
  */
 import type {Row} from '../results/row-schema.js'
@@ -22,7 +22,7 @@ export interface VerdictInput {
   stop: RunStop | null
   /** Atomic: the envelope assertions. */
   assertion?: {passed: boolean; output_valid: boolean; message: string | null} | null
-  /** Workflow: the checkpoints' results. */
+  /** The checkpoints' results (a workflow's, an atomic scenario's). */
   checkpoints: ReadonlyArray<{name: string; passed: boolean}>
 }
 
@@ -43,13 +43,13 @@ export function verdictOf(input: VerdictInput): Verdict {
 function failureOf({scenario, stop, assertion, checkpoints}: VerdictInput): Row['error'] {
   if (stop) return {type: stop.type, message: stop.message}
   if (assertion && !assertion.passed) return {type: 'assertion_failed', message: assertion.message ?? 'assertion failed'}
-  if (scenario.type !== 'workflow') return null
   const failed = checkpoints.filter((c) => !c.passed).map((c) => c.name)
-  // expected_error: the task must not be done (the predecessors' rule: success = not every checkpoint passed).
-  if (scenario.assertions.expected_outcome === 'expected_error') {
+  // A workflow's expected_error: the task must not be done (the predecessors' rule: success = not every
+  // checkpoint passed). An atomic scenario's error is in its envelope; its checkpoints must hold either way.
+  if (scenario.type === 'workflow' && scenario.assertions.expected_outcome === 'expected_error') {
     return failed.length > 0 ? null : {type: 'unexpected_success', message: `expected_outcome is expected_error, and every checkpoint passed: ${checkpoints.map((c) => c.name).join(', ')}`}
   }
-  return failed.length > 0 ? {type: 'checkpoint_failed', message: `Workflow checkpoint verification failed: ${failed.join(', ')}`} : null
+  return failed.length > 0 ? {type: 'checkpoint_failed', message: `${scenario.type === 'workflow' ? 'Workflow checkpoint' : 'Checkpoint'} verification failed: ${failed.join(', ')}`} : null
 }
 
 /**
