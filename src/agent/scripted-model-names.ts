@@ -3,7 +3,7 @@ export type ScriptedModelName = 'oracle' | 'noop' | AdversaryName
 
 /**
  * Models that try to pass without doing the work, played through the real mode and provider:
- * `liar` answers a well-formed result made up from the task's input without calling a tool, `empty`
+ * `liar` reads, then answers a well-formed result made up from the task's input, `empty` reads, then
  * answers a well-formed empty result, `wrong_target` plays the reference plan on another resource of
  * the fixture, `read_only` plays only the plan's reads. Every scenario must fail under each.
  */

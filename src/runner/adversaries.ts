@@ -1,7 +1,7 @@
 /**
  * What each adversary model plays (scripted-model-names.ts): the proof that a run passes because it
- * did the work. `liar` and `empty` call no tool and answer a well-formed result (made up from the
- * task's input and the answer's asked-for shape, or empty); `wrong_target` plays the reference plan
+ * did the work. `liar` and `empty` play the plan's reads, then answer a well-formed result (made up
+ * from the task's input and the answer's asked-for shape, or empty); `wrong_target` plays the reference plan
  * with the fixture bindings moved to another resource of the fixture (another issue, the other
  * thread); `read_only` plays the plan's reads and skips every step that changes GitHub. A scenario
  * one of them passes has checks that accept work not done.
@@ -32,11 +32,13 @@ export function adversaryScript(model: AdversaryName, context: AdversaryContext)
   const {scenario, variables} = context
   const atomic = scenario.type === 'atomic'
   const envelopeFinal = (answer?: unknown): Script['final'] => ({kind: atomic ? 'envelope' : 'text', answer})
+  // The plan's reads: what liar and empty play before they answer, so that a minimum of tool calls does not unmask them.
+  const reads = () => (context.plan(variables)?.steps ?? []).filter((step) => !changesGithub(step, context.mode))
   switch (model) {
     case 'liar':
-      return {steps: [], final: {kind: 'fixed', text: atomic ? JSON.stringify(madeUpEnvelope(scenario, variables, 'made_up')) : `Done: ${renderPrompt(scenario, variables)}`}}
+      return {steps: reads(), final: {kind: 'fixed', text: atomic ? JSON.stringify(madeUpEnvelope(scenario, variables, 'made_up')) : `Done: ${renderPrompt(scenario, variables)}`}}
     case 'empty':
-      return {steps: [], final: {kind: 'fixed', text: atomic ? JSON.stringify(madeUpEnvelope(scenario, variables, 'empty')) : ''}}
+      return {steps: reads(), final: {kind: 'fixed', text: atomic ? JSON.stringify(madeUpEnvelope(scenario, variables, 'empty')) : ''}}
     case 'wrong_target': {
       const moved = wrongTargetVariables(scenario, variables, context.manifest)
       const plan = moved && context.plan(moved)
@@ -46,7 +48,7 @@ export function adversaryScript(model: AdversaryName, context: AdversaryContext)
     case 'read_only': {
       const plan = context.plan(variables)
       if (!plan) return {steps: [], final: {kind: 'fixed', text: 'There is no plan to take the reads of.'}}
-      return {steps: plan.steps.filter((step) => !changesGithub(step, context.mode)), final: envelopeFinal(plan.answer)}
+      return {steps: reads(), final: envelopeFinal(plan.answer)}
     }
   }
 }
