@@ -1,8 +1,9 @@
 /**
  * Checkpoint mutation testing, for `validate --calibrate`: once the oracle has passed a scenario
- * (atomic or workflow, in any mode), each change its run made to the state the checkpoints read is undone on its own (the
- * label removed again, the reply deleted, the review dismissed, the issue reopened, the new PR
- * closed, the run rerun once more), and at least one checkpoint must then fail. A perturbation that
+ * (atomic or workflow, in any mode), each change its run made to the state the checkpoints read is
+ * undone on its own (the label removed again, the reply deleted, the review dismissed, the issue
+ * reopened, a title, body, milestone or release field set back, the new PR closed, the run rerun once
+ * more), and at least one checkpoint must then fail. A perturbation that
  * every checkpoint survives marks the scenario's checks as weak: they would pass a run that did not
  * do that part of the work. On the sandbox each perturbation starts from the oracle's state, which
  * is restored after it, so perturbations do not mask one another.
@@ -86,6 +87,38 @@ function perturbationsOf(before: Observation, after: Observation): Perturbation[
       }
       const assignees = added(strings(now.assignees), strings(was.assignees))
       if (assignees.length) out.push({name: `unassign ${assignees.join(', ')} from issue #${issue_number}`, apply: async (o) => void (await o.rest.issues.removeAssignees({...repo, issue_number, assignees}))})
+      for (const field of ['title', 'body'] as const) {
+        if (was[field] !== now[field]) out.push({name: `issue #${issue_number}'s ${field} back as it was`, apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, [field]: was[field] ?? ''}))})
+      }
+      const milestone = (value: unknown) => (object(value).number === undefined ? null : Number(object(value).number))
+      if (milestone(was.milestone) !== milestone(now.milestone)) {
+        out.push({name: `issue #${issue_number}'s milestone back as it was`, apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, milestone: milestone(was.milestone)}))})
+      }
+      break
+    }
+    case 'pr.view': {
+      const pull_number = Number(after.input.prNumber)
+      const [was, now] = [object(b), object(a)]
+      for (const field of ['title', 'body'] as const) {
+        if (was[field] !== now[field]) out.push({name: `pull request #${pull_number}'s ${field} back as it was`, apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, [field]: was[field] ?? ''}))})
+      }
+      const reviewers = added(strings(now.requestedReviewers), strings(was.requestedReviewers))
+      if (reviewers.length) out.push({name: `withdraw the review request of #${pull_number} (${reviewers.join(', ')})`, apply: async (o) => void (await o.rest.pulls.removeRequestedReviewers({...repo, pull_number, reviewers}))})
+      // A merge cannot be undone on GitHub: a merged pull request is left as it is.
+      if (was.state !== now.state && now.state !== 'MERGED') {
+        const state = String(was.state).toLowerCase() as 'open' | 'closed'
+        out.push({name: `pull request #${pull_number} back to ${state}`, apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, state}))})
+      }
+      break
+    }
+    case 'release.view': {
+      const [was, now] = [object(b), object(a)]
+      const release_id = Number(now.id)
+      if (!release_id) break
+      const fields: Array<[string, string]> = [['name', 'name'], ['body', 'body'], ['isDraft', 'draft'], ['isPrerelease', 'prerelease']]
+      for (const [field, param] of fields) {
+        if (was[field] !== now[field] && was.id === now.id) out.push({name: `release ${String(now.tagName)}'s ${field} back as it was`, apply: async (o) => void (await o.rest.repos.updateRelease({...repo, release_id, [param]: was[field] ?? ''}))})
+      }
       break
     }
     case 'issue.comments.list': {
