@@ -148,3 +148,20 @@ describe('oracle final answers from a tool layer’s own envelopes', () => {
     expect(JSON.parse(finalAnswer(script, ['{"ok":true,"data":{"items":[{"number":1}],"pageInfo":{}}}\n']))).to.deep.equal({ok: true, data: [{number: 1}]})
   })
 })
+
+describe('scripted final answers: a workflow’s findings, an adversary’s fixed answer', () => {
+  const steps = [{tool: 'shell', args: {command: 'gh run view 7 --json jobs'}}]
+  const jobs = JSON.stringify({jobs: [{name: 'test', conclusion: 'failure'}], log: 'Error: expected 2, got 3'})
+  it('a workflow plan’s answer writes $out references into its text; without one it counts the steps', () => {
+    const script: Script = {model: 'oracle', steps, final: {kind: 'text', answer: 'The job $out.jobs[0].name failed: $out.log'}}
+    expect(finalAnswer(script, [jobs])).to.equal('The job test failed: Error: expected 2, got 3')
+    expect(finalAnswer({...script, final: {kind: 'text'}}, [jobs])).to.equal('Done: 1 step(s) completed.')
+    // A failed step is said, not covered by the findings.
+    expect(finalAnswer(script, ['gh: Not Found (HTTP 404)\n[exit code 1]'])).to.match(/^Stopped: step 1 \(shell\) failed/)
+  })
+  it('an adversary’s fixed answer is given whatever its tools returned', () => {
+    const script: Script = {model: 'liar', steps, final: {kind: 'fixed', text: '{"ok":true,"data":{"labels":["x"]}}'}}
+    expect(finalAnswer(script, [jobs])).to.equal('{"ok":true,"data":{"labels":["x"]}}')
+    expect(planOutcome(script, ['[exit code 1]']).failure, 'only the oracle’s plan must go through').to.equal(null)
+  })
+})

@@ -84,6 +84,36 @@ describe('ghx-bench validate (CLI)', () => {
     expect(result.stderr).to.include('suites/scenarios/one-001.yml:7:20 error: unbound placeholder {{isue}}: bind "isue" in fixture.bindings (did you mean "issue"?)')
   })
 
+  it('refuses an atomic scenario that changes GitHub without reading it back, or reads without checking its answer', async () => {
+    const atomic = (id: string, task: string, checkpoints = '') =>
+      SCENARIO_HEADER +
+      [`type: atomic`, `id: ${id}`, 'name: An atomic scenario', `tags: [${task.endsWith('.view') ? 'read' : 'mutation'}]`, 'fixture:', '  bindings: {issue: resources.issue.number}', `task: ${task}`, 'input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue}}"}', 'assertions:', '  expected_outcome: success'].join('\n') +
+      '\n' +
+      checkpoints
+    const shapeOnly = '  checkpoints:\n    - name: has_title\n      task: issue.view\n      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue}}"}\n      condition: {type: non_empty, path: title}\n'
+    const truth = '  checkpoints:\n    - name: answer_true\n      task: issue.view\n      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue}}"}\n      condition: {type: agrees_with, path: title, value: "{{answer.title}}"}\n'
+    const result = await validateIn({
+      'suites/scenarios/close-001.yml': atomic('close-001', 'issue.close'),
+      'suites/scenarios/view-001.yml': atomic('view-001', 'issue.view', shapeOnly),
+      'suites/scenarios/view-002.yml': atomic('view-002', 'issue.view', truth),
+    })
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('suites/scenarios/close-001.yml:11:3 error: task "issue.close" changes GitHub: add a checkpoint that reads the state it must leave')
+    expect(result.stderr).to.include('suites/scenarios/view-001.yml:11:3 error: task "issue.view" reads GitHub: add a checkpoint that compares {{answer}} with what GitHub holds')
+    expect(result.stderr).to.not.include('view-002')
+  })
+
+  it('{{answer}}, {{final_text}} and {{input}} are bound in checkpoints only', async () => {
+    const result = await validateIn({'suites/scenarios/one-001.yml': validScenario('one-001').replace('Read issue {{issue}}', 'Read issue {{answer.number}}')})
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('error: unbound placeholder {{answer.number}}: bind "answer" in fixture.bindings')
+    expect(result.stderr).to.include('("answer" is known only to checkpoints)')
+    const workflowInput = await validateIn({'suites/scenarios/one-001.yml': validScenario('one-001').replace('condition: {type: non_empty}', 'condition: {type: mentioned_in, path: title, text: "{{input}}"}')})
+    expect(workflowInput.stderr, 'a workflow has no input').to.include('unbound placeholder {{input}}')
+    const fine = await validateIn({'suites/scenarios/one-001.yml': validScenario('one-001').replace('condition: {type: non_empty}', 'condition: {type: mentioned_in, path: title, text: "{{final_text}}"}')})
+    expect(fine.code, fine.stderr).to.equal(0)
+  })
+
   it('reports a binding path that is not a dotted path', async () => {
     const result = await validateIn({'suites/scenarios/one-001.yml': validScenario('one-001').replace('resources.issue.number', 'resources..number')})
     expect(result.code).to.equal(2)

@@ -61,6 +61,19 @@ describe('the verdict of a run', () => {
     expect(verdictOf({scenario: atomic, stop: null, assertion: {passed: false, output_valid: false, message: 'no envelope'}, checkpoints: []}).output_valid).to.equal(false)
   })
 
+  it('an atomic run with a valid envelope fails when a checkpoint fails: the answer’s shape alone proves nothing', () => {
+    const passed = {passed: true, output_valid: true, message: null}
+    expect(verdictOf({scenario: atomic, stop: null, assertion: passed, checkpoints: [{name: 'answer_true', passed: false}]})).to.deep.equal({
+      outcome: 'fail',
+      success: false,
+      output_valid: true,
+      error: {type: 'checkpoint_failed', message: 'Checkpoint verification failed: answer_true'},
+    })
+    expect(verdictOf({scenario: atomic, stop: null, assertion: passed, checkpoints: [{name: 'answer_true', passed: true}]}).success).to.equal(true)
+    // The envelope is judged first: an invalid one is the error, whatever the checkpoints say.
+    expect(verdictOf({scenario: atomic, stop: null, assertion: {passed: false, output_valid: false, message: 'no envelope'}, checkpoints: [{name: 'answer_true', passed: false}]}).error?.type).to.equal('assertion_failed')
+  })
+
   it('rows that reached no verdict are not valid output: timeouts and infrastructure errors', () => {
     expect(outputValidOf(workflow(), 'timeout')).to.equal(false)
     expect(outputValidOf(workflow(), 'infra_error')).to.equal(false)
