@@ -45,7 +45,7 @@ export interface CalibrationEntry {
   adversaries: Partial<Record<AdversaryName, Outcome | {not_applicable: string}>>
   /** The adversaries that passed. */
   passed_by: AdversaryName[]
-  /** Why the mode's plan rests on a fallback (the scenario's `fallbacks`), or null. */
+  /** Why the mode's plan rests on a fallback: the scenario's `fallbacks`, or what the oracle's row showed (`fallback`); null when it does not. */
   fallback: string | null
   reason: string | null
 }
@@ -56,8 +56,11 @@ export interface CalibrationReport {
   miscalibrated: CalibrationEntry[]
   /** Entries an adversary passed, each with the adversaries named. */
   weak: CalibrationEntry[]
-  /** Calibrated plans that rest on a fallback: defects of the tool layer under test, not of the scenario. */
-  fallbacks: Array<{scenario_id: string; mode: string; reason: string}>
+  /**
+   * Calibrated plans that rest on a fallback: defects of the tool layer under test, not of the scenario;
+   * `declared` false when the oracle's run fell back although the scenario does not say so.
+   */
+  fallbacks: Array<{scenario_id: string; mode: string; reason: string; declared: boolean}>
   unavailable: Array<{mode: string; reason: string}>
   /** Checkpoint mutation testing of every scenario the oracle passed, in every mode (sandbox only). */
   mutation: {
@@ -136,7 +139,8 @@ async function calibrateIn(project: Project, options: CalibrateOptions, projectO
     const scenario = catalogue.scenarios.get(scenario_id)!.value
     const oracle = outcomeOf(rows.get(`oracle/${scenario_id}/${mode}`))
     const noop = outcomeOf(rows.get(`noop/${scenario_id}/${mode}`))
-    const fallback = scenario.fallbacks?.[mode] ?? null
+    const observed = rows.get(`oracle/${scenario_id}/${mode}`)?.fallback === true
+    const fallback = scenario.fallbacks?.[mode] ?? (observed ? UNDECLARED_FALLBACK : null)
     const base = {scenario_id, mode, oracle, noop, adversaries: {}, passed_by: [], fallback}
     if (!registry.mode(mode)) return {...base, status: 'not_run', reason: `no plugin provides mode ${mode}`}
     const missing = unavailable.find((u) => u.mode === mode)
@@ -161,10 +165,14 @@ async function calibrateIn(project: Project, options: CalibrateOptions, projectO
   })
   const miscalibrated = entries.filter((e) => e.status === 'miscalibrated')
   const weak = entries.filter((e) => e.status === 'weak')
-  const fallbacks = entries.filter((e) => e.status === 'calibrated' && e.fallback).map((e) => ({scenario_id: e.scenario_id, mode: e.mode, reason: e.fallback!}))
+  const fallbacks = entries
+    .filter((e) => e.status === 'calibrated' && e.fallback)
+    .map((e) => ({scenario_id: e.scenario_id, mode: e.mode, reason: e.fallback!, declared: e.fallback !== UNDECLARED_FALLBACK}))
   const weakMutation = mutation.reports.filter((r) => r.weak.length > 0)
   return {ok: miscalibrated.length === 0 && weak.length === 0 && weakMutation.length === 0, entries, miscalibrated, weak, fallbacks, unavailable, mutation: {...mutation, weak: weakMutation}}
 }
+
+const UNDECLARED_FALLBACK = 'not declared: the oracle’s run fell back (a call of the mode’s own tool failed, another tool did the work)'
 
 const ADVERSARY_TEXT: Record<AdversaryName, string> = {
   liar: 'liar (a made-up answer, no tool called)',
