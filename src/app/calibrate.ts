@@ -175,8 +175,8 @@ async function calibrateIn(project: Project, options: CalibrateOptions, projectO
 const UNDECLARED_FALLBACK = 'not declared: the oracle’s run fell back (a call of the mode’s own tool failed, another tool did the work)'
 
 const ADVERSARY_TEXT: Record<AdversaryName, string> = {
-  liar: 'liar (a made-up answer, no tool called)',
-  empty: 'empty (a well-formed empty answer)',
+  liar: 'liar (reads, then a made-up answer)',
+  empty: 'empty (reads, then a well-formed empty answer)',
   wrong_target: 'wrong_target (the plan played on another resource of the fixture)',
   read_only: 'read_only (the plan’s reads only, nothing changed)',
 }

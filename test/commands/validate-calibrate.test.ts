@@ -13,7 +13,7 @@ interface Calibration {
   calibration: {
     ok: boolean
     entries: Array<{scenario_id: string; mode: string; status: string; reason: string | null}>
-    mutation: {mode: string | null; reports: Array<{scenario_id: string; perturbations: Array<{name: string; caught_by: string[]}>; weak: string[]; not_applied: string[]}>; weak: unknown[]}
+    mutation: {modes: string[]; reports: Array<{scenario_id: string; mode: string; perturbations: Array<{name: string; caught_by: string[]}>; weak: string[]; not_applied: string[]}>; weak: unknown[]; untested: unknown[]}
   }
 }
 
@@ -49,7 +49,8 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
     expect(calibration.entries.map((e) => `${e.scenario_id}/${e.status}`).sort()).to.deep.equal(workflows.map((id) => `${id}/calibrated`).sort())
     // Mutation testing: every workflow scenario's run is undone change by change, and some checkpoint catches each.
     const {mutation} = calibration
-    expect(mutation.mode).to.equal('agent_direct')
+    expect(mutation.modes).to.deep.equal(['agent_direct'])
+    expect(mutation.untested).to.deep.equal([])
     expect(mutation.reports.map((r) => r.scenario_id).sort()).to.deep.equal([...workflows].sort())
     for (const report of mutation.reports) {
       expect(report.perturbations.length, report.scenario_id).to.be.above(0)
@@ -71,8 +72,23 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
     const dir = await makeProject({'.ghxbenchrc.yml': config('catalogue'), 'catalogue/scenarios/issue-weak-labels-wf-001.yml': weak})
     const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct'], {cwd: dir})
     expect(result.code, result.stdout + result.stderr).to.equal(1)
-    expect(result.stdout).to.include('calibration: 1 calibrated, 0 mis-calibrated')
-    expect(result.stdout).to.match(/weak: issue-weak-labels-wf-001: no checkpoint fails when we remove label enhancement from issue #\d+/)
+    expect(result.stdout).to.include('calibration: 1 calibrated, 0 mis-calibrated, 0 weak')
+    expect(result.stdout).to.match(/weak: issue-weak-labels-wf-001 under agent_direct: no checkpoint fails when we remove label enhancement from issue #\d+/)
+  })
+
+  it('lists a scenario an adversary passes as weak, naming the adversary (exit 1)', async () => {
+    // Its checks read the right issue but judge only what the fixture already holds (a title, a label it had):
+    // noop fails (no answer to mention), while a liar that reads and answers, and a run that only reads, pass.
+    const weak = (await readFile(path.join(SUITES, 'scenarios', 'issue-labels-add-001.yml'), 'utf8'))
+      .replace('id: issue-labels-add-001', 'id: issue-weak-add-001')
+      .replace(/ {2}checkpoints:\n[\s\S]*?\nreference:/, '  checkpoints:\n    - name: issue_still_there\n      task: issue.view\n      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue}}"}\n      condition: {type: some, path: labels, condition: {type: field_equals, value: bench-fixture}}\n    - name: answered\n      task: issue.view\n      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue}}"}\n      condition: {type: mentioned_in, path: number, text: "{{final_text}}"}\nreference:')
+    const dir = await makeProject({'.ghxbenchrc.yml': config('catalogue'), 'catalogue/scenarios/issue-weak-add-001.yml': weak})
+    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct', '--json'], {cwd: dir})
+    expect(result.code, result.stderr).to.equal(1)
+    const {calibration} = JSON.parse(result.stdout) as {calibration: {weak: Array<{scenario_id: string; status: string; passed_by: string[]; reason: string}>}}
+    expect(calibration.weak.map((e) => e.scenario_id)).to.deep.equal(['issue-weak-add-001'])
+    expect(calibration.weak[0]!.passed_by).to.include.members(['liar', 'read_only'])
+    expect(calibration.weak[0]!.reason).to.match(/^passed by liar \(reads, then a made-up answer\).*read_only \(the plan’s reads only/)
   })
 
   it('lists a scenario whose checks pass an agent that did nothing as mis-calibrated (exit 1)', async () => {
