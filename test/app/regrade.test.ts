@@ -65,3 +65,32 @@ describe('run and regrade give one verdict', function () {
     }
   })
 })
+
+describe('regrade judges atomic rows again: their checkpoints read the answer the row kept', function () {
+  this.timeout(90_000)
+  const ATOMIC = 'issue-list-001'
+  it('a truth check changed after the run changes the verdict', async () => {
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': 'target: sandbox\nmodel: oracle\nsuites_dir: catalogue\nfixtures: {seed_id: atomic}\n',
+      'catalogue/list.yml': `name: list\nscenarios: {ids: [${ATOMIC}]}\nmodes: [agent_direct]\ntimeouts: {checkpoint_ms: 300}\n`,
+    })
+    const file = path.join(dir, 'catalogue', 'scenarios', `${ATOMIC}.yml`)
+    await mkdir(path.dirname(file), {recursive: true})
+    await copyFile(path.join(PROJECT_ROOT, 'suites', 'scenarios', `${ATOMIC}.yml`), file)
+    await runProjectSuite({cwd: dir, suitePath: 'catalogue/list.yml', runId: 'oracle', noReport: true})
+    const [row] = await readRowsOf(path.join(dir, 'results', 'oracle.jsonl'))
+    expect(row).to.deep.include({outcome: 'pass', success: true})
+    // The row keeps what the checks saw: the answer among the variables.
+    expect((row!.variables as {answer: unknown[]}).answer.length).to.be.above(0)
+    expect(await regrade({cwd: dir, runId: 'oracle', out: 'same.jsonl'})).to.deep.include({regraded: 1, skipped: 0, changed: []})
+    // Now the check asks for at least 50 open issues: the stored run's truth has fewer, so it fails.
+    const original = await readFile(file, 'utf8')
+    const changed = original.replace('key: number, match: contains}', 'key: number, match: contains, min: 50}')
+    expect(changed).to.not.equal(original)
+    await writeFile(file, changed)
+    const report = await regrade({cwd: dir, runId: 'oracle'})
+    expect(report.changed.map((c) => [c.before, c.after, c.fields, c.checkpoints.map((k) => k.name)])).to.deep.equal([[true, false, ['outcome', 'success', 'error'], ['answer_true']]])
+    const [regraded] = await readRowsOf(path.join(dir, 'results', 'oracle.regraded.jsonl'))
+    expect(regraded).to.deep.include({outcome: 'fail', success: false, output_valid: true, error: {type: 'checkpoint_failed', message: 'Checkpoint verification failed: answer_true'}})
+  })
+})
