@@ -16,6 +16,7 @@ export type {
   JsonSchema,
   LayerCallAccount,
   LayerCommand,
+  LayerLogAccount,
   Mode,
   ModeContext,
   ModelEndpoint,

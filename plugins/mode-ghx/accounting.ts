@@ -5,10 +5,14 @@
  *
  * ghx prints one envelope per command (ghx 0.8: `ghx run` one compact line `{"ok":…}`, `ghx chain`
  * `{"status":…,"results":[…]}`; with `--verbose` the full envelope with `meta`, pretty-printed).
- * Routes come only from `meta.route_used`; without it the route is `unknown` (never guessed). A call
- * failed, though ghx exited 0, when ghx printed `ok:false` or a chain with a failed step.
+ * In the output, routes come only from `meta.route_used`; without it the route is `unknown` (never
+ * guessed). A call failed, though ghx exited 0, when ghx printed `ok:false` or a chain with a failed step.
+ *
+ * ghx's own log of the run (readGhxLog) names the route of every execution, `--verbose` or not: the
+ * mode's session turns it on (GHX_LOG_LEVEL=info, GHX_LOG_DIR in the run's folder) and the runner hands
+ * its text to `readLog` once the agent is done.
  */
-import type {LayerCallAccount, LayerCommand, ToolLayerAccounting} from 'ghx-bench'
+import type {LayerCallAccount, LayerCommand, LayerLogAccount, ToolLayerAccounting} from 'ghx-bench'
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
@@ -138,13 +142,100 @@ export function accountGhx(commands: readonly LayerCommand[], output: string): L
   }
   const routes: Record<string, number> = {}
   let retries = 0
+  let lastRoute: string | undefined
   const results = envelopes.flatMap((e) => e.results)
   for (const r of results) {
     routes[r.route ?? 'unknown'] = (routes[r.route ?? 'unknown'] ?? 0) + 1
     retries += r.retries
   }
+  // The last command's route, as its envelope's meta says it (a chain's, for all its steps).
+  for (const e of envelopes) lastRoute = e.results.findLast((r) => r.route !== null)?.route ?? lastRoute
   if (executions > results.length) routes.unknown = (routes.unknown ?? 0) + executions - results.length
-  return {operations, routes, retries, failed: envelopes.some((e) => e.failed)}
+  return {operations, routes, retries, failed: envelopes.some((e) => e.failed), ...(lastRoute ? {lastRoute} : {})}
 }
 
-export const ghxAccounting: ToolLayerAccounting = {programs: ['ghx'], category: 'ghx_capability', account: accountGhx}
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 100_000
+
+/** One ghx process's executions as its log lines name them (a `ghx run`, or a chain). */
+interface LoggedCommand {
+  /** The route of each execution, in the order logged; `unknown` where the line names none. */
+  routes: string[]
+  /** A chain of several steps (ghx names its route as its chain envelope's meta does). */
+  chain: boolean
+  /** Where its last line is in the log. */
+  last: number
+}
+
+/**
+ * What ghx 0.8's own log says about a run's executions. With GHX_LOG_LEVEL=info (or debug) and
+ * GHX_LOG_DIR=<dir>, every ghx process appends one JSON line per event to <dir>/ghx-YYYY-MM-DD.jsonl
+ * (the UTC date of the event):
+ *
+ *   {"ts":"2026-11-27T00:03:31.604Z","pid":6136,"ppid":6130,"level":"info","version":"0.8.0","msg":"execute.complete",
+ *    "capability_id":"repo.view","ok":true,"route_used":"graphql","duration_ms":821,"error_code":null}
+ *
+ * (ts, pid, ppid, level, version, msg, then the event's fields; keys that look secret are written
+ * `[REDACTED]`). The events that count executions, each by its process (pid):
+ *  - `execute.complete` {capability_id, ok, route_used, duration_ms, error_code} (info): one capability
+ *    executed on its own: a `ghx run`, a chain of one step, and the CLI and single-handler steps of a
+ *    longer chain; its route is route_used, the route that answered, failed or not;
+ *  - `execute.unsupported_task` {task} (error): a `ghx run` of a capability ghx does not have: no route;
+ *  - `execute_batch.complete` {ok, status, total, succeeded, failed, duration_ms} (info): a chain ended;
+ *    its steps without an execute.complete line of their own (total less those) ran in ghx's batched
+ *    GraphQL: route graphql;
+ *  - `resolution.lookup_failed` {count, error_code, message} (error): a chain's GraphQL lookups failed
+ *    for its `count` GraphQL steps (graphql); the chain then ends without execute_batch.complete.
+ * A chain whose steps ghx rejects before running any (an unknown task, bad input) logs nothing: its
+ * written steps stay `unknown`. Other lines (debug events, other versions' events, torn lines) are passed over.
+ *
+ * lastRoute is the route of the run's last ghx command (the process of the last such line) as its
+ * envelope's meta.route_used says it: a `ghx run`'s route; a chain's `cli` when every step ran cli,
+ * else `graphql` (ghx's own rule for chains).
+ */
+export function readGhxLog(text: string): LayerLogAccount {
+  const open = new Map<number, LoggedCommand>()
+  const commands: LoggedCommand[] = []
+  const lines = text.split('\n')
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!.trim()
+    if (!line.startsWith('{')) continue
+    let entry: unknown
+    try {
+      entry = JSON.parse(line)
+    } catch {
+      continue // a torn line
+    }
+    if (!isObject(entry) || !isCount(entry.pid) || typeof entry.msg !== 'string') continue
+    const {pid, msg} = entry
+    const command = open.get(pid) ?? {routes: [], chain: false, last: n}
+    if (msg === 'execute.complete') command.routes.push(typeof entry.route_used === 'string' ? entry.route_used : 'unknown')
+    else if (msg === 'execute.unsupported_task') command.routes.push('unknown')
+    else if (msg === 'execute_batch.complete' && isCount(entry.total)) {
+      for (let k = command.routes.length; k < entry.total; k++) command.routes.push('graphql')
+      command.chain = entry.total > 1
+    } else if (msg === 'resolution.lookup_failed' && isCount(entry.count)) {
+      for (let k = 0; k < entry.count; k++) command.routes.push('graphql')
+      command.chain = true
+    } else continue
+    command.last = n
+    if (!open.has(pid)) {
+      open.set(pid, command)
+      commands.push(command)
+    }
+    // A chain's last line ends its process: a later line of the same pid is another ghx.
+    if (msg === 'execute_batch.complete' || msg === 'resolution.lookup_failed') open.delete(pid)
+  }
+  const routes: Record<string, number> = {}
+  for (const command of commands) for (const route of command.routes) routes[route] = (routes[route] ?? 0) + 1
+  let lastRoute: string | null = null
+  let lastAt = -1
+  for (const command of commands) {
+    const known = command.routes.filter((r) => r !== 'unknown')
+    if (known.length === 0 || command.last < lastAt) continue
+    lastAt = command.last
+    lastRoute = command.chain ? (known.length === command.routes.length && known.every((r) => r === 'cli') ? 'cli' : 'graphql') : known.at(-1)!
+  }
+  return {routes, lastRoute}
+}
+
+export const ghxAccounting: ToolLayerAccounting = {programs: ['ghx'], category: 'ghx_capability', account: accountGhx, readLog: readGhxLog}

@@ -4,7 +4,9 @@
  * and the common utilities. Every route of ghx reaches the target: `ghx run` posts GraphQL to a
  * hard-coded https://api.github.com/graphql through Node's fetch (the target's node preload sends it
  * to the target), `ghx chain` reads GITHUB_GRAPHQL_URL, and its CLI routes run gh with the arm's gh
- * environment. The runner preflights the mode once per suite with `gh auth status`.
+ * environment. The runner preflights the mode once per suite with `gh auth status`. ghx logs each
+ * execution, with the route it took, to the run's layer log folder (GHX_LOG_LEVEL, GHX_LOG_DIR), which
+ * the mode's accounting reads for the row's by_route and route_used.
  */
 import {execFile} from 'node:child_process'
 import {readFile, realpath} from 'node:fs/promises'
@@ -12,7 +14,7 @@ import {homedir} from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {definePlugin, type Mode, type ModeContext} from 'ghx-bench'
-import {isolatedBin, shellSession, whichOnPath} from 'ghx-bench/plugin-kit'
+import {isolatedBin, layerLogDir, shellSession, whichOnPath} from 'ghx-bench/plugin-kit'
 import {ghxAccounting} from './accounting.js'
 
 export const GHX_INSTALL_HINT =
@@ -64,7 +66,7 @@ const ghxMode: Mode = {
   description: 'the agent with the ghx routed tool layer in a shell',
   // ghx's own envelope (the default contract); it reports the route it took in meta.route_used.
   envelope: {reportsRoutes: true},
-  // What its `ghx run` and `ghx chain` commands ran, and the routes and retries its envelopes report.
+  // What its `ghx run` and `ghx chain` commands ran, the routes its own log (or its envelopes) report, its retries.
   accounting: ghxAccounting,
   optionsSchema: {
     type: 'object',
@@ -104,8 +106,11 @@ const ghxMode: Mode = {
     if (!instructions) throw new Error('ghx skill file not found')
     // node is on the arm's PATH because ghx is a node script (#!/usr/bin/env node).
     const bin = await isolatedBin({ghx, gh, node: process.execPath}, ['ghx', 'gh'])
-    return shellSession(context, bin, instructions.text, {...context.github.nodeEnv, GITHUB_GRAPHQL_URL: context.github.graphqlUrl, GITHUB_TOKEN: context.github.token})
+    // ghx's own log names the route of every execution (meta.route_used only comes with --verbose): at
+    // info level, into the run's folder, where the runner reads it once the agent is done.
+    const log = {GHX_LOG_LEVEL: 'info', GHX_LOG_DIR: layerLogDir(context.workdir)}
+    return shellSession(context, bin, instructions.text, {...context.github.nodeEnv, GITHUB_GRAPHQL_URL: context.github.graphqlUrl, GITHUB_TOKEN: context.github.token, ...log})
   },
 }
 
-export default definePlugin({apiVersion: 1, name: 'mode-ghx', version: '1.1.0', modes: [ghxMode]})
+export default definePlugin({apiVersion: 1, name: 'mode-ghx', version: '1.2.0', modes: [ghxMode]})

@@ -5,7 +5,7 @@
  * killed, including those that left its process group (tool-processes.ts), and the call never waits
  * for pipes that a stray process keeps open. Calls run in the tool spawner's process (tool-spawner.ts).
  */
-import {access, chmod, mkdtemp, readFile, symlink, writeFile} from 'node:fs/promises'
+import {access, chmod, mkdtemp, readdir, readFile, symlink, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {constants} from 'node:fs'
 import path from 'node:path'
@@ -91,6 +91,33 @@ export async function whichOnPath(name: string, pathValue = process.env.PATH ?? 
  */
 export const CALL_LOG_VARIABLE = 'GHX_BENCH_CALL_LOG'
 export const callLogPath = (workdir: string) => path.join(workdir, '.ghx-bench-calls.log')
+
+/**
+ * Where a shell arm's tool layer writes its own log of the run (ghx: GHX_LOG_DIR), for the mode's
+ * accounting to read (ToolLayerAccounting.readLog): the mode points the layer's log here in its session's
+ * environment; the files are read with the call log, once the agent is done, before the folder goes.
+ */
+export const layerLogDir = (workdir: string) => path.join(workdir, '.ghx-bench-layer-log')
+
+/** At most this much of a run's layer log is kept (whole lines, oldest first): a runaway loop cannot fill memory. */
+export const MAX_LAYER_LOG_CHARS = 4 * 1024 * 1024
+
+/**
+ * The text of the files in the run's layer log folder, in name order (ghx: ghx-YYYY-MM-DD.jsonl, so by
+ * date); null without any. Only what the mode's readLog makes of it reaches the row, never the raw log.
+ */
+export async function readLayerLog(workdir: string): Promise<string | null> {
+  const dir = layerLogDir(workdir)
+  const names = await readdir(dir).catch(() => null)
+  if (!names || names.length === 0) return null
+  let text = ''
+  for (const name of names.sort()) {
+    const part = await readFile(path.join(dir, name), 'utf8').catch(() => '')
+    text += part.length > 0 && !part.endsWith('\n') ? `${part}\n` : part
+    if (text.length > MAX_LAYER_LOG_CHARS) return text.slice(0, text.lastIndexOf('\n', MAX_LAYER_LOG_CHARS) + 1)
+  }
+  return text
+}
 
 /** The counted invocations of a run, from its call log: `{gh: 3, ghx: 5, 'ghx>gh': 2}`; null without a log. */
 export async function readCallLog(workdir: string): Promise<Record<string, number> | null> {

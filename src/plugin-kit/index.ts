@@ -4,13 +4,13 @@
  * party does; whatever a built-in needs from the core that a third party would need too comes here.
  *  - a shell arm: a session whose one `shell` tool runs bash in the run's folder with an isolated
  *    PATH (links to the arm's own tools and common utilities only) and kills every process a command
- *    started when it ends or the run aborts;
+ *    started when it ends or the run aborts; the folder its tool layer writes its own log in (layerLogDir);
  *  - a provider: the built-in agent loop and its OpenAI-compatible chat-completions client;
  *  - errors the runner retries (InfrastructureError, recognised by a brand that holds across copies);
  *  - secrets: the harness's environment, and registering a secret a plugin learns, for redaction;
  *  - testers: run a condition over cases, smoke-test a mode's session, as ghx-bench would use them.
  */
-export {isolatedBin, runShellCommand, shellSession, whichOnPath, BASE_UTILITIES, MAX_OUTPUT_CHARS, SHELL_TOOL, type ShellOptions} from '../agent/shell-tool.js'
+export {isolatedBin, layerLogDir, runShellCommand, shellSession, whichOnPath, BASE_UTILITIES, MAX_OUTPUT_CHARS, SHELL_TOOL, type ShellOptions} from '../agent/shell-tool.js'
 export {runAgentLoop, sumUsage, DEFAULT_MAX_TURNS, type AgentLoopOptions} from '../agent/agent-loop.js'
 export {chatCompletion, toolPayload, usageFromWire, type ChatMessage, type ChatRequest, type ChatResponse, type ChatToolCall} from '../agent/chat-completions.js'
 export {InfrastructureError, isInfrastructureError} from '../plugins/api.js'

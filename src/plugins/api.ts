@@ -130,10 +130,20 @@ export interface LayerCallAccount {
   operations: string[]
   /** Executions by the route the layer reports it took (cli, graphql, rest); `unknown` where it does not say. */
   routes?: Record<string, number>
+  /** The route the last of these executions that reports one took (ghx --verbose: meta.route_used). */
+  lastRoute?: string
   /** Attempts the layer made and retried internally before an answer. */
   retries?: number
   /** The layer reported a failure although the command exited 0 (ghx prints `{"ok": false, …}`). */
   failed?: boolean
+}
+
+/** What a tool layer's own log of a run says (see ToolLayerAccounting.readLog). */
+export interface LayerLogAccount {
+  /** The layer's executions in the run by the route its log names (cli, graphql, rest); `unknown` for one whose line names none. */
+  routes: Record<string, number>
+  /** The route of the run's last layer command as the log names it (what its envelope's meta.route_used says); null when no line names one. */
+  lastRoute: string | null
 }
 
 /**
@@ -141,6 +151,9 @@ export interface LayerCallAccount {
  * call with its own shell reader and counts `gh` and GitHub MCP tools itself; the commands of a mode's
  * `programs` are handed to `account`, with the call's output, to say what they ran. Without this hook,
  * a mode's shell calls count as gh_cli (when they run gh) or shell.
+ *
+ * The layer is the mode's own tool: a call that ran one of its `programs` and failed, followed by a
+ * call that ran another tool (gh) and succeeded, is a fallback (the row's `fallback`).
  */
 export interface ToolLayerAccounting {
   /** The layer's executables as the agent runs them (`['ghx']`); not `gh`, which ghx-bench counts itself. */
@@ -149,6 +162,15 @@ export interface ToolLayerAccounting {
   category: string
   /** Must not throw: a layer whose output cannot be read counts its executions under the route `unknown`. */
   account(commands: LayerCommand[], output: string): LayerCallAccount
+  /**
+   * Reads the layer's own log of the run: the text of the files the layer wrote in the run's
+   * `layerLogDir(workdir)` (plugin-kit), where the mode's session points the layer's log (ghx:
+   * GHX_LOG_DIR), read once the agent is done. Where it names executions, the row's by_route counts
+   * them from it (written executions it does not cover stay `unknown`) and its lastRoute is the row's
+   * route_used when the final answer's envelope names none; without a log, the envelopes `account`
+   * read decide. Must not throw (a log that cannot be read counts as none).
+   */
+  readLog?(text: string): LayerLogAccount
 }
 
 export interface Mode {

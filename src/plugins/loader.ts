@@ -260,5 +260,6 @@ function accountingProblems(what: string, value: unknown): string[] {
     problems.push(`${what} has accounting.category "${accounting.category}", which ghx-bench's own accounting uses: name the layer's (${CORE_CATEGORIES.join(', ')} are taken)`)
   }
   if (typeof accounting.account !== 'function') problems.push(`${what} needs a function accounting.account`)
+  if (accounting.readLog !== undefined && typeof accounting.readLog !== 'function') problems.push(`${what} has an accounting.readLog that is not a function`)
   return problems
 }

@@ -85,6 +85,12 @@ export interface Cell {
   /** Which rows are stable (success, valid output, no runner failure): the rows efficiency is measured on. */
   stable: FlagColumn
   stable_runs: number
+  /** Runs that rest on a fallback (the row's `fallback` true: the mode's tool layer failed, gh did the work). */
+  fallbacks: number
+  /** Of them, the runs that passed. */
+  fallback_passes: number
+  /** Runs whose row records whether they fell back (`fallback` true or false; rows before the field have none). */
+  fallback_recorded: number
 }
 
 /** Which of a comparison's two sides a stable sample is for: each has its own reused buffers. */
@@ -223,6 +229,9 @@ function cellFor(aggregate: Aggregate, mode: string, scenario: string): Cell {
       blocks: new Column(),
       stable: new FlagColumn(),
       stable_runs: 0,
+      fallbacks: 0,
+      fallback_passes: 0,
+      fallback_recorded: 0,
     }
     byScenario.set(scenario, cell)
   }
@@ -234,6 +243,30 @@ const BLOCKS_PER_RUN = 2 ** 20
 
 export function blockKey(runIndex: number, iteration: number): number {
   return runIndex * BLOCKS_PER_RUN + iteration
+}
+
+/**
+ * Each run index's place among the run ids sorted, or null when that is the index itself (one run, or
+ * runs first seen in id order). Block keys hold a run's first-seen index; a seeded draw over blocks
+ * reads them through this (canonicalBlockKeys) so that it does not depend on the order of the rows.
+ */
+export function runRanks(aggregate: Aggregate): Float64Array | null {
+  const ids = [...aggregate.run_index.keys()]
+  const sorted = [...ids].sort()
+  if (ids.every((id, i) => sorted[i] === id)) return null
+  const ranks = new Float64Array(ids.length)
+  sorted.forEach((id, rank) => (ranks[aggregate.run_index.get(id)!] = rank))
+  return ranks
+}
+
+/** Block keys rewritten in place with the runs numbered in run-id order (runRanks), not first-seen order. */
+export function canonicalBlockKeys(keys: Float64Array, ranks: Float64Array | null): Float64Array {
+  if (!ranks) return keys
+  for (let i = 0; i < keys.length; i++) {
+    const run = Math.floor(keys[i]! / BLOCKS_PER_RUN)
+    keys[i] = blockKey(ranks[run]!, keys[i]! - run * BLOCKS_PER_RUN)
+  }
+  return keys
 }
 
 function runIndexOf(aggregate: Aggregate, runId: string): number {
@@ -261,6 +294,11 @@ export function addFacts(aggregate: Aggregate, facts: RowFacts, whole: () => Row
   if (facts.outcome === 'infra_error' || facts.outcome === 'timeout') cell.runner_failures++
   if (facts.outcome === 'timeout') cell.timeouts++
   if (facts.retries > 0) cell.retried++
+  if (facts.fallback !== null) cell.fallback_recorded++
+  if (facts.fallback === true) {
+    cell.fallbacks++
+    if (facts.success) cell.fallback_passes++
+  }
   record(cell.all, facts)
   const stable = isStable(facts)
   cell.stable.push(stable)
@@ -305,12 +343,14 @@ export function columnBytes(aggregate: Aggregate): number {
 /** A cell's metric columns and counts, in the order a portable aggregate lists them. */
 export const CELL_METRICS = ['latency_wall', 'latency_agent', 'latency_harness', 'tokens_total', 'tokens_active', 'tool_calls', 'cost', 'tool_schema_tokens'] as const satisfies ReadonlyArray<keyof MetricColumns>
 export const CELL_COUNTS = ['runs', 'successes', 'output_valid', 'runner_failures', 'timeouts', 'retried', 'stable_runs'] as const satisfies ReadonlyArray<keyof Cell>
+/** A cell's fallback counts, listed apart: rows before the `fallback` field (the golden views) have none. */
+export const CELL_FALLBACK_COUNTS = ['fallbacks', 'fallback_passes', 'fallback_recorded'] as const satisfies ReadonlyArray<keyof Cell>
 
 /** An aggregate as plain data with its columns as chunks of typed arrays, to cross a worker boundary. */
 export interface PortableAggregate {
   rows: number
   run_ids: string[]
-  cells: Array<{scenario: string; mode: string; counts: number[]; all: Chunk[][]; blocks: Chunk[]; stable: Chunk[]}>
+  cells: Array<{scenario: string; mode: string; counts: number[]; fallback: number[]; all: Chunk[][]; blocks: Chunk[]; stable: Chunk[]}>
   models: Array<[string, string[]]>
   providers: Array<[string, string[]]>
   tool_calls_by_category: Array<[string, Array<[string, number]>]>
@@ -331,6 +371,7 @@ export function toPortable(aggregate: Aggregate): PortableAggregate {
         scenario: cell.scenario,
         mode: cell.mode,
         counts: CELL_COUNTS.map((key) => cell[key]),
+        fallback: CELL_FALLBACK_COUNTS.map((key) => cell[key]),
         all: CELL_METRICS.map((m) => cell.all[m].portable()),
         blocks: cell.blocks.portable(),
         stable: cell.stable.column.portable(),
@@ -365,6 +406,7 @@ export function mergePortable(into: Aggregate, other: PortableAggregate): void {
   for (const cell of other.cells) {
     const target = cellFor(into, cell.mode, cell.scenario)
     CELL_COUNTS.forEach((key, i) => (target[key] += cell.counts[i]!))
+    CELL_FALLBACK_COUNTS.forEach((key, i) => (target[key] += cell.fallback[i]!))
     CELL_METRICS.forEach((m, i) => target.all[m].appendChunks(cell.all[i]!))
     if (renumbered) {
       const keys = Column.fromChunks(cell.blocks).values()

@@ -7,7 +7,8 @@
  * difference with Newcombe's interval (src/stats/rates.ts): neither has zero width, whatever the
  * count. Efficiency (src/stats/log-ratio.ts): per eligible scenario (at least min_samples stable runs
  * in both modes) the log ratio of the modes' geometric means (tool calls, small counts: plain
- * means), paired by iteration block where the runner interleaved the modes; the suite value is the mean over scenarios, as a reduction in %, with a
+ * means), each robust (Huber's), its variance floored at the metric's RESOLUTION, paired by
+ * iteration block where the runner interleaved the modes (blocks numbered by run id, not by the rows' order); the suite value is the mean over scenarios, as a reduction in %, with a
  * hierarchical bootstrap interval (scenarios, then runs). The latency judged is the agent's time; the
  * harness's own time (wall - agent) is reported beside it, with the wall-latency reduction. Cost is a
  * reduction like the others, its worst scenario shown beside it.
@@ -24,7 +25,7 @@ import {newcombeInterval, wilsonInterval} from '../stats/rates.js'
 import {zOfConfidence} from '../stats/special.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {comparisonSchema} from './report-schema.js'
-import {anyPositive, modeCells, stableMedian, stableSample, type Aggregate, type Cell} from './aggregate.js'
+import {anyPositive, canonicalBlockKeys, modeCells, runRanks, stableMedian, stableSample, type Aggregate, type Cell} from './aggregate.js'
 
 export type Comparison = FromSchema<typeof comparisonSchema>
 export type Estimate = Comparison['reliability']['success_rate']
@@ -36,6 +37,13 @@ export const EFFICIENCY_METRICS = ['tokens_active', 'latency_agent', 'latency_wa
 export type EfficiencyMetric = (typeof EFFICIENCY_METRICS)[number]
 
 export const DEFAULT_CONFIDENCE = 0.95
+
+/**
+ * The smallest difference between two runs a metric's rows tell apart: counts (tokens, tool calls) and
+ * milliseconds by 1, cost by a millionth of a dollar (about an input token's price). It floors a
+ * scenario's variance, so a cell of equal runs does not read as infinitely precise (src/stats/log-ratio.ts).
+ */
+export const RESOLUTION: Record<EfficiencyMetric, number> = {tokens_active: 1, latency_agent: 1, latency_wall: 1, tool_calls: 1, cost: 1e-6}
 
 /** Tool calls are small counts: their runs are averaged plainly (src/stats/log-ratio.ts says why); the rest geometrically. */
 export function averageOf(metric: EfficiencyMetric): Average {
@@ -68,6 +76,14 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
     const [low, high] = wilsonInterval(count, runs, z)
     return {value: runs === 0 ? null : (count / runs) * 100, interval: runs === 0 ? null : [low * 100, high * 100], runs, method: 'wilson'}
   }
+  const fallbacks = (cells: Cell[]) => ({
+    runs: cells.reduce((n, c) => n + c.runs, 0),
+    recorded: cells.reduce((n, c) => n + c.fallback_recorded, 0),
+    fallbacks: cells.reduce((n, c) => n + c.fallbacks, 0),
+    passes: cells.reduce((n, c) => n + c.fallback_passes, 0),
+  })
+  const candFallbacks = fallbacks(cand)
+  const [fallbackLow, fallbackHigh] = wilsonInterval(candFallbacks.fallbacks, candFallbacks.recorded, z)
   const candSuccess = pooled(cand, 'successes')
   const baseSuccess = pooled(base, 'successes')
   const [low, high] = newcombeInterval(candSuccess.count, candSuccess.runs, baseSuccess.count, baseSuccess.runs, z)
@@ -81,7 +97,8 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
   const baseByScenario = new Map(base.map((c) => [c.scenario, c]))
   const candByScenario = new Map(cand.map((c) => [c.scenario, c]))
   const scenarioIds = [...new Set([...baseByScenario.keys(), ...candByScenario.keys()])].sort()
-  const compared = scenarioIds.map((id) => scenarioComparison(id, baseByScenario.get(id), candByScenario.get(id), options.minSamples))
+  const ranks = runRanks(aggregate)
+  const compared = scenarioIds.map((id) => scenarioComparison(id, baseByScenario.get(id), candByScenario.get(id), options.minSamples, ranks))
   const scenarios = compared.map((c) => c.summary)
   const eligible = compared.filter((c) => c.summary.eligible)
   const reduction = (metric: EfficiencyMetric): Reduction => {
@@ -127,6 +144,14 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
       runner_failure_rate: rate('runner_failures'),
       timeout_stall_rate: rate('timeouts'),
       retry_rate: rate('retried'),
+      // Over the runs that record it: rows before the field say nothing either way.
+      fallback_rate: {
+        value: candFallbacks.recorded === 0 ? null : (candFallbacks.fallbacks / candFallbacks.recorded) * 100,
+        interval: candFallbacks.recorded === 0 ? null : [fallbackLow * 100, fallbackHigh * 100],
+        runs: candFallbacks.recorded,
+        method: 'wilson',
+      },
+      fallbacks: {baseline: fallbacks(base), candidate: candFallbacks},
     },
     efficiency: {
       total_scenarios: scenarioIds.length,
@@ -154,13 +179,20 @@ function missingSide(base: Cell[], cand: Cell[], metric: EfficiencyMetric, optio
   return `no ${lacking} run has ${what}, while ${present[0] ? options.baseline : options.candidate}'s do`
 }
 
-function scenarioComparison(id: string, base: Cell | undefined, cand: Cell | undefined, minSamples: number): {summary: ScenarioComparison; effects: Record<EfficiencyMetric, ScenarioEffect | null>} {
+/** A cell's stable sample of a metric, its block keys with the runs numbered in run-id order (the bootstrap reads them). */
+function sampleOf(cell: Cell, metric: EfficiencyMetric, side: 'baseline' | 'candidate', ranks: Float64Array | null) {
+  const sample = stableSample(cell, metric, side)
+  canonicalBlockKeys(sample.blocks, ranks)
+  return sample
+}
+
+function scenarioComparison(id: string, base: Cell | undefined, cand: Cell | undefined, minSamples: number, ranks: Float64Array | null): {summary: ScenarioComparison; effects: Record<EfficiencyMetric, ScenarioEffect | null>} {
   const byMetric = <T>(pick: (metric: EfficiencyMetric) => T) => Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, pick(m)])) as Record<EfficiencyMetric, T>
   const median = (cell: Cell | undefined, metric: EfficiencyMetric) => (cell ? stableMedian([cell], metric) : Number.NaN)
   const b = byMetric((m) => median(base, m))
   const c = byMetric((m) => median(cand, m))
   const eligible = (base?.stable_runs ?? 0) >= minSamples && (cand?.stable_runs ?? 0) >= minSamples
-  const effects = byMetric((m) => (eligible ? scenarioEffect(stableSample(base!, m, 'baseline'), stableSample(cand!, m, 'candidate'), averageOf(m)) : null))
+  const effects = byMetric((m) => (eligible ? scenarioEffect(sampleOf(base!, m, 'baseline', ranks), sampleOf(cand!, m, 'candidate', ranks), averageOf(m), RESOLUTION[m]) : null))
   const paired = base && cand ? sharedBlocks(stableSample(base, 'latency_wall', 'baseline').blocks, stableSample(cand, 'latency_wall', 'candidate').blocks) : 0
   return {
     summary: {
@@ -185,7 +217,7 @@ function scenarioComparison(id: string, base: Cell | undefined, cand: Cell | und
  * the scenario's own runs resampled, as the suite interval's second stage does.
  */
 export function scenarioInterval(base: Cell, cand: Cell, metric: EfficiencyMetric, options: {seed: number; resamples: number; confidence?: number}): [number, number] | null {
-  const effect = scenarioEffect(stableSample(base, metric, 'baseline'), stableSample(cand, metric, 'candidate'), averageOf(metric))
+  const effect = scenarioEffect(stableSample(base, metric, 'baseline'), stableSample(cand, metric, 'candidate'), averageOf(metric), RESOLUTION[metric])
   if (!effect) return null
   const draw: CellSampler = (random) => effect.theta + effect.deviation(random)
   const [low, high] = bootstrap(draw, {...options, confidence: options.confidence ?? DEFAULT_CONFIDENCE}).interval

@@ -14,6 +14,10 @@
  * Either way: a check with no data on either side is skipped; one mode with data and the other
  * without (cost in the baseline's rows only) is inconclusive with the reason, never a silent pass;
  * latency is the agent's time, the harness's share reported beside it.
+ *
+ * Fallbacks (runs where the candidate's tool layer failed and gh did the work) are informational: the
+ * comparison carries each mode's counts and the candidate's rate, shown beside the reliability checks;
+ * a check judges the rate only where the profile sets max_fallback_rate_pct (off by default).
  */
 import type {Profile, ThresholdKey, Thresholds} from '../schemas/profile.js'
 import type {Comparison, Estimate, Reduction} from './compare.js'
@@ -33,6 +37,20 @@ export const STRADDLES = 'the interval straddles the threshold'
 
 /** Under decision ci, cells with fewer runs than this decide nothing. */
 export const MIN_CI_RUNS = 3
+
+/**
+ * The relative tolerance of every comparison with a threshold: a value within a billionth of it
+ * (at least 1e-9 absolute) is at it. Figures are computed in floating point: an exact 20% reduction
+ * is (1 - e^log(0.8)) × 100 = 19.999999999999996, and a drop of exactly 3 points (97 of 100 against
+ * 100 of 100) -3.0000000000000027, and failed `>= 20` and `>= -3`.
+ */
+export const THRESHOLD_TOLERANCE = 1e-9
+
+/** Whether `value` is on the passing side of `threshold` (or at it, within THRESHOLD_TOLERANCE): the one comparison every check's verdict uses. */
+export function clearsThreshold(value: number, operator: Operator, threshold: number): boolean {
+  const slack = THRESHOLD_TOLERANCE * Math.max(1, Math.abs(threshold))
+  return operator === '>=' ? value >= threshold - slack : value <= threshold + slack
+}
 
 export interface ResolvedThresholds {
   profile: string
@@ -85,7 +103,7 @@ export function judgeCheck(spec: CheckSpec, decision: Decision): {verdict: Verdi
   if (missing) return {verdict: 'inconclusive', reason: missing}
   const value = estimate ? judgedValue(estimate, decision) : null
   if (!estimate || value === null) return {verdict: 'skipped', reason: 'no data in either mode'}
-  const passes = (x: number) => (operator === '>=' ? x >= threshold : x <= threshold)
+  const passes = (x: number) => clearsThreshold(x, operator, threshold)
   if (decision === 'point' || spec.count) return {verdict: passes(value) ? 'pass' : 'fail', reason: null}
   if (spec.smallCells.length > 0) {
     const shown = spec.smallCells.slice(0, 5).join(', ') + (spec.smallCells.length > 5 ? `, … ${spec.smallCells.length - 5} more` : '')
@@ -142,6 +160,10 @@ export function evaluateGate(comparison: Comparison, resolved: ResolvedThreshold
     {name: 'reliability_runner_failure_rate', group: 'reliability', estimate: r.runner_failure_rate, operator: '<=', key: 'max_runner_failure_rate_pct', threshold: t.max_runner_failure_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs the runner could not complete (Wilson interval)`},
     {name: 'reliability_timeout_stall_rate', group: 'reliability', estimate: r.timeout_stall_rate, operator: '<=', key: 'max_timeout_stall_rate_pct', threshold: t.max_timeout_stall_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs that timed out or stalled (Wilson interval)`},
     {name: 'reliability_retry_rate', group: 'reliability', estimate: r.retry_rate, operator: '<=', key: 'max_retry_rate_pct', threshold: t.max_retry_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs that needed a retry (Wilson interval)`},
+    // Judged only where the profile asks for it; else shown beside the checks (the comparison's fallbacks).
+    ...(t.max_fallback_rate_pct === undefined
+      ? []
+      : [{name: 'reliability_fallback_rate', group: 'reliability', estimate: r.fallback_rate ?? null, operator: '<=', key: 'max_fallback_rate_pct', threshold: t.max_fallback_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs (of those that record it) resting on a fallback: its tool layer failed, a later gh call did the work (Wilson interval)`} satisfies CheckSpec]),
     {name: 'efficiency_coverage', group: 'efficiency', estimate: e.coverage_pct, operator: '>=', key: 'min_efficiency_coverage_pct', threshold: t.min_efficiency_coverage_pct, smallCells: [], count: true, detail: `${e.eligible_scenarios} of ${e.total_scenarios} scenarios have >= ${comparison.min_samples} stable runs in both modes`},
     {name: 'efficiency_tokens_active_reduction', group: 'efficiency', estimate: e.tokens_active_reduction_pct, operator: '>=', key: 'min_tokens_active_reduction_pct', threshold: t.min_tokens_active_reduction_pct, smallCells: stableCells, detail: reductionDetail(e.tokens_active_reduction_pct, 'active tokens', decision)},
     {name: 'efficiency_latency_reduction', group: 'efficiency', estimate: e.latency_reduction_pct, operator: '>=', key: 'min_latency_reduction_pct', threshold: t.min_latency_reduction_pct, smallCells: stableCells, detail: reductionDetail(e.latency_reduction_pct, 'agent time', decision) + wallNote + harnessNote},

@@ -21,6 +21,7 @@ import {boxPlotSvg, escapeHtml, forestPlotSvg, formatValue, MODE_COLOURS, thresh
 import {reportClientSource} from './html/client.js'
 import {buildRunIndex, DEFAULT_TRACE_BUDGET, embedTraces, type EmbeddedTraces, type RunIndex, type TraceBudget} from './html/runs.js'
 import {REPORT_CSS} from './html/style.js'
+import {FALLBACK_NOTE, fallbackSentence} from './markdown.js'
 import type {LoadedRows} from './produce.js'
 import type {GateDocument} from './report-schema.js'
 import type {Report} from './summary.js'
@@ -223,11 +224,23 @@ function gateSection(gate: GateDocument, source: string | undefined): string {
     `bootstrap seed ${gate.bootstrap.seed} × ${gate.bootstrap.resamples}; exit code ${gate.exit_code}.${source ? ` <span class="muted">(${escapeHtml(source)})</span>` : ''}</div>`,
     `<p class="muted">Each check's value with its ${level} interval against its threshold: the shaded side passes. Under decision <code>ci</code> an interval that straddles the threshold is inconclusive, and cells with fewer than 3 runs decide nothing. MDE: the minimum detectable effect at this many runs.${gate.sequential ? ` Judged at look ${gate.sequential.look} of ${gate.sequential.looks.length} (${gate.sequential.repetitions} repetitions per cell): ${escapeHtml(gate.sequential.stopped)}.` : ''}</p>`,
     table(['check', `value [${level} CI] · MDE`, 'rule', 'against the threshold', 'verdict', 'detail'], rows, (c) => c === 1 || c === 2),
+    ...fallbackParagraph(gate),
     '</section>',
   ].join('\n')
 }
 
+/** The gate's fallback figures under its checks: informational unless the profile judges them. */
+function fallbackParagraph(gate: GateDocument): string[] {
+  // The sentence is numbers and fixed words around the mode names, which are escaped here.
+  const sentence = fallbackSentence(gate.comparison, (mode) => `<code>${escapeHtml(mode)}</code>`)
+  if (!sentence) return []
+  const judged = gate.checks.some((c) => c.name === 'reliability_fallback_rate')
+  return [`<p class="muted">${sentence} ${judged ? 'Judged by <code>reliability_fallback_rate</code> above.' : 'Informational: the profile sets no <code>max_fallback_rate_pct</code>.'} ${escapeHtml(FALLBACK_NOTE)}</p>`]
+}
+
 function modesSection(report: Report, colour: (mode: string) => string): string {
+  // Fallbacks where the rows record them (rows before the field do not): a column, and what it means.
+  const fallbacks = Object.values(report.modes).some((m) => m.fallback_runs !== null && m.fallback_runs !== undefined)
   const rows = Object.entries(report.modes).map(([mode, m]) => [
     `${swatch(colour(mode))}<code>${escapeHtml(mode)}</code>`,
     escapeHtml(m.models.join(', ') || '–'),
@@ -244,10 +257,12 @@ function modesSection(report: Report, colour: (mode: string) => string): string 
     escapeHtml(formatValue(m.median_tool_schema_tokens, 'tokens')),
     escapeHtml(formatValue(m.median_cost_usd, 'usd')),
     m.pass_hat_k.value === null ? '–' : escapeHtml(`${m.pass_hat_k.value.toFixed(2)} (k=${m.pass_hat_k.k})`),
+    ...(fallbacks ? [m.fallback_runs === null || m.fallback_runs === undefined ? '–' : escapeHtml(`${m.fallback_runs} (${pct(m.fallback_rate)}), ${m.fallback_passes ?? 0} passed`)] : []),
   ])
   return [
     '<section id="modes"><h2>Modes</h2>',
-    table(['mode', 'model', 'runs', 'success [95% CI]', 'valid', 'runner fail', 'timeout', 'retry', 'wall (median)', 'agent (median / p90)', 'active tokens (median / p90)', 'tool calls', 'tool schema tokens', 'cost', 'pass^k'], rows, (c) => c >= 2),
+    table(['mode', 'model', 'runs', 'success [95% CI]', 'valid', 'runner fail', 'timeout', 'retry', 'wall (median)', 'agent (median / p90)', 'active tokens (median / p90)', 'tool calls', 'tool schema tokens', 'cost', 'pass^k', ...(fallbacks ? ['fallbacks'] : [])], rows, (c) => c >= 2),
+    ...(fallbacks ? [`<p class="muted">${escapeHtml(FALLBACK_NOTE)}</p>`] : []),
     '</section>',
   ].join('\n')
 }

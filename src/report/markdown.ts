@@ -5,7 +5,7 @@
  * that comes from a row is escaped and cut short, so one huge error message cannot break the page.
  */
 import {MDE_NOTE, minimumDetectableEffect} from './mde.js'
-import type {Reduction} from './compare.js'
+import type {Comparison, Reduction} from './compare.js'
 import {STRADDLES} from './gate.js'
 import type {GateDocument} from './report-schema.js'
 import type {Failures, Report} from './summary.js'
@@ -171,8 +171,54 @@ function mde(values: ReadonlyArray<number | null> | null | undefined, confidence
   return num(minimumDetectableEffect(values, confidence), 1)
 }
 
+/** What a fallback is, for a reader. */
+export const FALLBACK_NOTE = 'A run rests on a fallback when a call of its mode’s tool layer (ghx) failed and a later call of gh (or an MCP tool) succeeded: a pass then shows that gh can do the work, not that the layer did.'
+
+/**
+ * Each mode's fallbacks in a gate's comparison, as one sentence (null for a gate written before them):
+ * `quote` marks a mode name up, `digits` rounds the rate.
+ */
+export function fallbackSentence(comparison: Pick<Comparison, 'baseline' | 'candidate' | 'reliability'>, quote: (mode: string) => string = (m) => `\`${m}\``): string | null {
+  const f = comparison.reliability.fallbacks
+  if (!f) return null
+  const side = (mode: string, counts: typeof f.baseline, rate?: {value: number | null; interval: ReadonlyArray<number | null> | null} | null) => {
+    if (counts.recorded === 0) return `${quote(mode)} not recorded`
+    const of = counts.recorded === counts.runs ? `${counts.recorded} runs` : `${counts.recorded} runs that record it (of ${counts.runs})`
+    const shown = rate && rate.value !== null ? ` (${num(rate.value, 1)}%${interval(rate.interval)})` : ` (${num((counts.fallbacks / counts.recorded) * 100, 1)}%)`
+    return `${quote(mode)} ${counts.fallbacks} of ${of}${shown}${counts.fallbacks > 0 ? `, ${counts.passes} of them passed` : ''}`
+  }
+  return `Fallbacks: ${side(comparison.baseline, f.baseline)}; ${side(comparison.candidate, f.candidate, comparison.reliability.fallback_rate)}.`
+}
+
+/** Where some runs rest on a fallback: how many, by mode and scenario (none when no row records it). */
+function fallbackSection(report: Report): string[] {
+  const modes = Object.entries(report.modes).filter(([, m]) => m.fallback_runs !== null && m.fallback_runs !== undefined)
+  if (modes.length === 0) return []
+  const scenarios = (mode: string) =>
+    report.scenarios
+      .filter((s) => s.mode === mode && (s.fallback_runs ?? 0) > 0)
+      .map((s) => `${plain(s.scenario_id, 100)} (${s.fallback_runs}/${s.runs})`)
+  const rows = modes.map(([mode, m]) => {
+    const listed = scenarios(mode)
+    return [`\`${mode}\``, String(m.runs), `${m.fallback_runs} (${num(m.fallback_rate, 1)}%)`, String(m.fallback_passes ?? 0), listed.length === 0 ? '–' : listed.slice(0, MAX_LISTED).join(', ') + (listed.length > MAX_LISTED ? `, … ${listed.length - MAX_LISTED} more` : '')]
+  })
+  return ['', '## Fallbacks', '', `${FALLBACK_NOTE} Rates are over the runs that record it.`, '', table(['mode', 'runs', 'fallbacks (%)', 'of them passed', 'scenarios (fallbacks/runs)'], rows, 'lrrrl')]
+}
+
+/** How many passes rest on a fallback, by mode: a clause for the headline, empty when none. */
+function fallbackClause(report: Report): string {
+  const modes = Object.entries(report.modes).filter(([, m]) => (m.fallback_passes ?? 0) > 0)
+  if (modes.length === 0) return ''
+  const passes = modes.reduce((n, [, m]) => n + m.fallback_passes!, 0)
+  return ` ${passes} pass${passes === 1 ? '' : 'es'} rest${passes === 1 ? 's' : ''} on a fallback (${modes.map(([mode, m]) => `\`${mode}\` ${m.fallback_passes}`).join(', ')}): see *Fallbacks*.`
+}
+
 /** One line a reader sees first: did every run pass, and if not, how many failed where. */
 function headline(report: Report): string {
+  return headlineOfFailures(report) + fallbackClause(report)
+}
+
+function headlineOfFailures(report: Report): string {
   const failed = report.failures?.failed_runs ?? report.scenarios.reduce((n, s) => n + s.runs - Math.round(((s.success_rate ?? 0) / 100) * s.runs), 0)
   if (failed === 0) return `✅ All ${report.rows} runs passed.`
   const modes = Object.entries(report.modes)
@@ -248,6 +294,7 @@ export function renderReportMarkdown(report: Report): string {
   }
   if (report.deltas.length > 0) out.push('', MDE_NOTE)
   out.push(...scenarioTable(report, modes.map(([mode]) => mode)))
+  out.push(...fallbackSection(report))
   out.push(...renderFailures(report.failures, report.trace_root, 'summary.json'))
   out.push(...toolCallTables(report))
   const notApplicable = report.not_applicable ?? []
@@ -342,6 +389,7 @@ export function renderGateMarkdown(gate: GateDocument): string {
     `\`${gate.candidate}\` against \`${gate.baseline}\`, ${gate.rows} rows, model ${gate.model ?? 'mixed'}${gate.override ? ` (thresholds for ${gate.override})` : ' (default thresholds)'}, decision \`${gate.decision}\`, min_samples ${gate.min_samples}, bootstrap seed ${gate.bootstrap.seed} × ${gate.bootstrap.resamples}.`,
     '',
     table(['check', 'value', 'rule', `${confidenceLabel(gate)} CI`, 'MDE', 'verdict', 'detail'], rows, 'lrrrrll'),
+    ...fallbackLines(gate),
     ...sequential,
     '',
     `Reliability values are percentages over all of \`${gate.candidate}\`’s runs, with Wilson intervals (the success check: points of difference, Newcombe’s interval); efficiency values are reductions in % on the stable sample (positive: \`${gate.candidate}\` spends less). ${gate.decision === 'ci' ? `Under decision \`ci\` a check passes only when its whole interval clears the threshold, is inconclusive when the interval straddles it, and decides nothing from cells with fewer than 3 runs; an efficiency value is the geometric-mean reduction over scenarios with a hierarchical bootstrap interval (scenarios, then runs).` : `Under decision \`point\` (the predecessors’ rule) the point value decides; an efficiency value is the median over scenarios of the reduction of the medians.`} Latency is the agent’s time; the harness’s own time is reported beside it. ${MDE_NOTE} Coverage is a count: it has neither interval nor MDE.`,
@@ -349,6 +397,14 @@ export function renderGateMarkdown(gate: GateDocument): string {
     ...renderFailures(gate.failures, gate.trace_root, 'gate.json', `## Failed runs of \`${gate.baseline}\` and \`${gate.candidate}\``),
     ...(gate.warnings.length > 0 ? ['', '## Warnings', '', ...gate.warnings.slice(0, MAX_LISTED).map((w) => `- ${plain(w, 400)}`)] : []),
   ].join('\n') + '\n'
+}
+
+/** The gate's fallback figures beside its reliability checks: informational unless the profile judges them. */
+function fallbackLines(gate: GateDocument): string[] {
+  const sentence = fallbackSentence(gate.comparison)
+  if (!sentence) return []
+  const judged = gate.checks.some((c) => c.name === 'reliability_fallback_rate')
+  return ['', `${sentence} ${judged ? 'Judged by `reliability_fallback_rate` above.' : 'Informational: the profile sets no `max_fallback_rate_pct`.'} ${FALLBACK_NOTE}`]
 }
 
 /** The compact table `gate` prints to the terminal. */
@@ -359,5 +415,7 @@ export function renderGateTable(gate: GateDocument): string {
     return `${c.verdict.toUpperCase().padEnd(12)} ${c.name.padEnd(40)} ${num(c.value, 1).padStart(8)} ${c.operator} ${num(c.threshold, 1).padEnd(6)}${interval(c.interval)}${mdeValue === null ? '' : `  MDE ${num(mdeValue, 1)}`}${why}`
   })
   const look = gate.sequential ? [`look ${gate.sequential.look} of ${gate.sequential.looks.length} (${gate.sequential.repetitions} repetitions per cell, ${confidenceLabel(gate)} intervals): ${gate.sequential.stopped}`] : []
-  return [`gate ${gate.profile}: ${gate.candidate} vs ${gate.baseline} (${gate.decision}, model ${gate.model ?? 'mixed'})`, ...lines, ...look, `verdict: ${gate.verdict.toUpperCase()} (exit ${gate.exit_code})`].join('\n')
+  const fallbacks = gate.checks.some((c) => c.name === 'reliability_fallback_rate') ? null : fallbackSentence(gate.comparison, (m) => m)
+  const informational = fallbacks ? [`${'INFO'.padEnd(12)} ${fallbacks}`] : []
+  return [`gate ${gate.profile}: ${gate.candidate} vs ${gate.baseline} (${gate.decision}, model ${gate.model ?? 'mixed'})`, ...lines, ...informational, ...look, `verdict: ${gate.verdict.toUpperCase()} (exit ${gate.exit_code})`].join('\n')
 }

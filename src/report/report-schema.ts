@@ -98,6 +98,13 @@ export const modeSummarySchema = {
     providers: {type: 'array', items: {type: 'string'}},
     tool_calls_by_category: counts,
     tool_calls_by_operation: counts,
+    fallback_runs: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'runs that rest on a fallback: a call of the mode’s tool layer failed and a later gh (or MCP) call succeeded (the rows’ `fallback`); null when no row of the mode records it',
+    },
+    fallback_passes: {type: ['integer', 'null'], minimum: 0, description: 'of the fallback runs, those that passed: passes that rest on the fallback, not on the tool layer'},
+    fallback_rate: {...figure, description: '% of the runs that record it (`fallback` true or false) that rest on a fallback'},
   },
 } as const
 
@@ -123,6 +130,20 @@ const scenarioModeSchema = {
     pass_at_k: passK,
     pass_hat_k: passK,
     total_latency_ms_wall: {type: 'number', minimum: 0, description: 'wall latency summed over the runs (JUnit time)'},
+    fallback_runs: {type: ['integer', 'null'], minimum: 0, description: 'runs that rest on a fallback (the rows’ `fallback`); null when no row records it'},
+  },
+} as const
+
+/** A mode's fallbacks, as counts: informational beside the reliability rates (judged only where a profile sets max_fallback_rate_pct). */
+const fallbackCounts = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['runs', 'recorded', 'fallbacks', 'passes'],
+  properties: {
+    runs: {type: 'integer', minimum: 0},
+    recorded: {type: 'integer', minimum: 0, description: 'runs whose row records whether it fell back'},
+    fallbacks: {type: 'integer', minimum: 0, description: 'runs that rest on a fallback'},
+    passes: {type: 'integer', minimum: 0, description: 'of them, the passes'},
   },
 } as const
 
@@ -230,6 +251,14 @@ export const comparisonSchema = {
         runner_failure_rate: estimate,
         timeout_stall_rate: estimate,
         retry_rate: estimate,
+        fallback_rate: {...estimate, description: '% of the candidate’s runs that record it which rest on a fallback (Wilson interval): informational unless the profile sets max_fallback_rate_pct'},
+        fallbacks: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['baseline', 'candidate'],
+          description: 'each mode’s fallbacks: a call of its tool layer failed and a later gh (or MCP) call succeeded',
+          properties: {baseline: fallbackCounts, candidate: fallbackCounts},
+        },
       },
     },
     efficiency: {
@@ -308,7 +337,7 @@ const checkSchema = {
       type: 'string',
       enum: [
         'reliability_success_rate_non_inferior', 'reliability_output_validity', 'reliability_runner_failure_rate',
-        'reliability_timeout_stall_rate', 'reliability_retry_rate', 'efficiency_coverage', 'efficiency_tokens_active_reduction',
+        'reliability_timeout_stall_rate', 'reliability_retry_rate', 'reliability_fallback_rate', 'efficiency_coverage', 'efficiency_tokens_active_reduction',
         'efficiency_latency_reduction', 'efficiency_tool_call_reduction', 'efficiency_cost_reduction',
       ],
     },

@@ -36,7 +36,7 @@ import {logRatioOfReduction, reductionOfLogRatio} from '../stats/log-ratio.js'
 import {newcombeInterval, wilsonInterval} from '../stats/rates.js'
 import {normalCdf, zOfConfidence} from '../stats/special.js'
 import type {Comparison, Estimate, Reduction} from './compare.js'
-import type {GateCheck} from './gate.js'
+import {clearsThreshold, type GateCheck} from './gate.js'
 
 export const DEFAULT_LOOKS: readonly number[] = [5, 8, 12, 16, 20]
 export const DEFAULT_SPENDING: Spending = 'power'
@@ -103,6 +103,7 @@ export function estimateOf(name: GateCheck['name'], comparison: Comparison): Est
     reliability_runner_failure_rate: r.runner_failure_rate,
     reliability_timeout_stall_rate: r.timeout_stall_rate,
     reliability_retry_rate: r.retry_rate,
+    reliability_fallback_rate: r.fallback_rate ?? null,
     efficiency_coverage: e.coverage_pct,
     efficiency_tokens_active_reduction: e.tokens_active_reduction_pct,
     efficiency_latency_reduction: e.latency_reduction_pct,
@@ -129,7 +130,8 @@ export function projectedInterval(check: GateCheck, comparison: Comparison, grow
   const z = zOfConfidence(confidence)
   const estimate = estimateOf(check.name, comparison)
   if (!estimate || estimate.value === null) return null
-  const away = estimate.value >= check.threshold ? 1 : -1
+  // Which side of the threshold the estimate is on (at it, within the gate's tolerance: above).
+  const away = clearsThreshold(estimate.value, '>=', check.threshold) ? 1 : -1
   if ('scenarios' in estimate) {
     if (!estimate.log_variance || !estimate.scenarios) return null
     const {between, within} = estimate.log_variance
@@ -164,7 +166,7 @@ export function projectedInterval(check: GateCheck, comparison: Comparison, grow
 }
 
 function straddles(interval: [number, number], check: GateCheck): boolean {
-  const passes = (x: number) => (check.operator === '>=' ? x >= check.threshold : x <= check.threshold)
+  const passes = (x: number) => clearsThreshold(x, check.operator, check.threshold)
   return passes(interval[0]) !== passes(interval[1])
 }
 

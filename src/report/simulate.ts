@@ -441,6 +441,7 @@ const SHORT: Record<CheckName, string> = {
   reliability_runner_failure_rate: 'runner failures',
   reliability_timeout_stall_rate: 'timeouts',
   reliability_retry_rate: 'retries',
+  reliability_fallback_rate: 'fallbacks',
   efficiency_coverage: 'coverage (a count)',
   efficiency_tokens_active_reduction: 'active tokens',
   efficiency_latency_reduction: 'agent latency',

@@ -44,7 +44,7 @@ function passK(cell: Cell, estimator: typeof passHatK): PassK {
 
 export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
   const cells = modeCells(aggregate, mode)
-  const sum = (field: 'runs' | 'successes' | 'output_valid' | 'runner_failures' | 'timeouts' | 'retried') => cells.reduce((n, c) => n + c[field], 0)
+  const sum = (field: 'runs' | 'successes' | 'output_valid' | 'runner_failures' | 'timeouts' | 'retried' | 'fallbacks' | 'fallback_passes' | 'fallback_recorded') => cells.reduce((n, c) => n + c[field], 0)
   const runs = sum('runs')
   const successes = sum('successes')
   const agent = withStableSorted(cells, 'latency_agent', (sorted) => ({
@@ -60,6 +60,7 @@ export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
   const k = Math.min(MAX_K, ...cells.map((c) => c.runs))
   const perScenario = cells.map((c) => passHatK(c.runs, c.successes, k)).filter(Number.isFinite)
   const ci = wilsonInterval(successes, runs)
+  const recorded = sum('fallback_recorded')
   return {
     runs,
     stable_runs: cells.reduce((n, c) => n + c.stable_runs, 0),
@@ -88,6 +89,10 @@ export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
     providers: [...(aggregate.providers.get(mode) ?? [])].sort(),
     tool_calls_by_category: Object.fromEntries(aggregate.tool_calls_by_category.get(mode) ?? []),
     tool_calls_by_operation: Object.fromEntries(aggregate.tool_calls_by_operation.get(mode) ?? []),
+    // Rows before the `fallback` field do not say: null, not 0.
+    fallback_runs: recorded === 0 ? null : sum('fallbacks'),
+    fallback_passes: recorded === 0 ? null : sum('fallback_passes'),
+    fallback_rate: pct(sum('fallbacks'), recorded),
   }
 }
 
@@ -108,6 +113,7 @@ function summarizeCell(cell: Cell): ScenarioModeSummary {
     pass_at_k: passK(cell, passAtK),
     pass_hat_k: passK(cell, passHatK),
     total_latency_ms_wall: totalOf(cell, 'latency_wall'),
+    fallback_runs: cell.fallback_recorded === 0 ? null : cell.fallbacks,
   }
 }
 

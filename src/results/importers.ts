@@ -93,6 +93,8 @@ export function routerFacts(source: Record<string, unknown>): RowFacts {
     provider: ROUTER_PROVIDER,
     tool_calls_by_category: undefined,
     tool_calls_by_operation: undefined,
+    // ghx-router did not record whether a run fell back.
+    fallback: null,
   }
 }
 

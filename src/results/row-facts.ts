@@ -27,6 +27,8 @@ export interface RowFacts {
   provider: string | null
   tool_calls_by_category: Record<string, number> | undefined
   tool_calls_by_operation: Record<string, number> | undefined
+  /** The run rests on a fallback (the row's `fallback`); null when the row does not say. */
+  fallback: boolean | null
 }
 
 export function factsOfRow(row: Row): RowFacts {
@@ -51,6 +53,7 @@ export function factsOfRow(row: Row): RowFacts {
     provider: row.provider,
     tool_calls_by_category: row.tool_calls.by_category,
     tool_calls_by_operation: row.tool_calls.by_operation,
+    fallback: row.fallback ?? null,
   }
 }
 

@@ -107,7 +107,12 @@ export const rowSchema = {
         failed: {type: ['integer', 'null'], minimum: 0, description: 'null when the source did not record failures'},
         by_category: {type: 'object', additionalProperties: count, description: 'gh_cli, ghx_capability, mcp_tool, shell, other'},
         by_operation: {type: 'object', additionalProperties: count, description: 'canonical operation (issue.labels.add) -> calls'},
-        by_route: {type: 'object', additionalProperties: count, description: 'ghx routes from its envelopes (cli, graphql, rest) -> calls'},
+        by_route: {
+          type: 'object',
+          additionalProperties: count,
+          description:
+            'tool-layer executions (one per `ghx run`, one per chain step) by the route they took (cli, graphql, rest): as ghx’s own log of the run names them (GHX_LOG_DIR), else as its envelopes’ meta.route_used (--verbose) say; `unknown` for an execution neither names',
+        },
         invocations: {
           type: 'object',
           additionalProperties: count,
@@ -196,7 +201,16 @@ export const rowSchema = {
       ...count,
       description: 'faults --inject-faults put into the run’s own traffic (its agent’s GitHub and model requests), over all attempts; an attempt that failed with faults in its traffic is an infra_error (injected_faults), never the agent’s fail',
     },
-    route_used: {type: ['string', 'null'], description: 'meta.route_used of the envelope (ghx)'},
+    route_used: {
+      type: ['string', 'null'],
+      description:
+        'the route of the run’s tool layer (ghx): meta.route_used of the final answer’s envelope where it has one (--verbose); else the route of the run’s last ghx command as ghx’s log names it (with several routes in the run, the last command’s; a chain’s `cli` when every step ran cli, else `graphql`, as ghx’s chain envelope says), or as the last envelope in the calls that reports one says; null when nothing names one (modes without a tool layer)',
+    },
+    fallback: {
+      type: ['boolean', 'null'],
+      description:
+        'a call of the mode’s own tool layer (ghx) failed and a later call of another GitHub tool (gh in the shell, an MCP tool) succeeded: a pass then rests on a fallback, not on the layer. False for modes without a tool layer (agent_direct, mcp); null when unknown (no trace; a layer call that could not be read; rows written before it)',
+    },
     internal_retries: {type: ['integer', 'null'], minimum: 0, description: 'meta.attempts with status error: the tool layer’s own retries'},
     extra: {type: 'object', description: 'fields of an imported row that have no home here, kept verbatim'},
   },

@@ -10,7 +10,7 @@ import {sumUsage} from '../agent/agent-loop.js'
 import type {PlanOutcome} from '../agent/scripted-models.js'
 import type {ModelReport} from './model-source.js'
 import {toolPayload} from '../agent/chat-completions.js'
-import {readCallLog} from '../agent/shell-tool.js'
+import {readCallLog, readLayerLog} from '../agent/shell-tool.js'
 import {resolveVariables} from '../seeding/bindings.js'
 import type {Manifest} from '../seeding/manifest.js'
 import {isInfrastructureError, type Mode, type ProviderTrace, type Usage} from '../plugins/api.js'
@@ -51,7 +51,7 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
   const startedAt = new Date()
   const started = performance.now()
   const timing = {model_ms: 0, tools_ms: 0, session_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 0}
-  const base = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing, toolSchema: undefined as Row['tool_schema'], mcpTools: [] as string[], invocations: null as Record<string, number> | null}
+  const base = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing, toolSchema: undefined as Row['tool_schema'], mcpTools: [] as string[], invocations: null as Record<string, number> | null, layerLog: null as string | null}
   let modelReport: () => Promise<ModelReport | undefined> = () => Promise.resolve(undefined)
   // Faults seen so far by the run's GitHub and model traffic; once the agent is done, what it left.
   let agentDone: {github: Promise<AccessCounts | undefined>; model: Promise<ModelReport | undefined>} | undefined
@@ -178,11 +178,12 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
       })
     }
     base.agentMs = performance.now() - agentStarted
-    // What the agent left behind, read at once: its API calls and faults, its tools' call log, the plan's outcome.
+    // What the agent left behind, read at once: its API calls and faults, its tools' call log and layer log, the plan's outcome.
     agentDone = {github: access.counts(), model: modelReport()}
-    const [counts, invocations, report] = await Promise.all([agentDone.github, readCallLog(workdir), agentDone.model])
+    const [counts, invocations, layerLog, report] = await Promise.all([agentDone.github, readCallLog(workdir), readLayerLog(workdir), agentDone.model])
     base.apiCalls = counts?.apiCalls ?? null
     base.invocations = invocations
+    base.layerLog = layerLog
     const toolMs = trace.turns.flatMap((t) => t.tool_calls).reduce((sum, call) => sum + call.ms, 0)
     timing.turns = trace.turns.length
     timing.tools_ms = toolMs

@@ -39,6 +39,8 @@ export interface AttemptRecord {
   mcpTools: string[]
   /** gh/ghx processes the run really started (its shell arm's call log), when it has one. */
   invocations: Record<string, number> | null
+  /** The tool layer's own log of the run (ghx: GHX_LOG_DIR), for its mode's accounting; never written to a row or trace. */
+  layerLog: string | null
   /** Faults --inject-faults put into this attempt's traffic (its agent's GitHub and model requests). */
   injectedFaults: number
 }
@@ -62,8 +64,9 @@ export function buildRow(ctx: SuiteContext, run: PlannedRun, scenario: Scenario,
   const last = attempts.at(-1)!
   const toolCalls = last.trace?.turns.flatMap((t) => t.tool_calls) ?? []
   const usage = sumUsage((last.trace?.turns ?? []).map((t) => t.usage))
-  // The mode's tool layer (ghx) is read by the mode's own accounting hook.
-  const accounting = accountToolCalls(toolCalls, new Set(last.mcpTools), ctx.modes.get(run.mode)?.mode.accounting)
+  // The mode's tool layer (ghx) is read by the mode's own accounting hook, its own log of the run with it.
+  const layer = ctx.modes.get(run.mode)?.mode.accounting
+  const accounting = accountToolCalls(toolCalls, new Set(last.mcpTools), layer, last.layerLog)
   const cost = last.trace?.cost_usd ?? (ctx.price ? priceOf(usage, ctx.price) : null)
   const tools = ctx.modes.get(run.mode)?.tools
   return {
@@ -102,7 +105,10 @@ export function buildRow(ctx: SuiteContext, run: PlannedRun, scenario: Scenario,
     timing: last.timing,
     ...(last.toolSchema ? {tool_schema: last.toolSchema} : {}),
     ...(ctx.injectFaults ? {injected_faults: attempts.reduce((sum, a) => sum + a.injectedFaults, 0)} : {}),
-    route_used: last.assertion?.route_used ?? null,
+    // The final answer's envelope says it where it reports one (ghx --verbose); else the layer's log, or its envelopes in the calls.
+    route_used: last.assertion?.route_used ?? accounting.last_route,
+    // Without a trace the agent's calls are unknown: a mode with a tool layer cannot say whether it fell back.
+    fallback: layer && !last.trace ? null : accounting.fallback,
     // A tool layer that reports its own retries (ghx, in every envelope it prints) counts them in its calls; else the final envelope's.
     internal_retries: accounting.internal_retries ?? last.assertion?.internal_retries ?? null,
   }

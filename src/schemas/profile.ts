@@ -29,7 +29,15 @@ const thresholdProperties = {
   min_latency_reduction_pct: {...reductionPercent, description: 'median per-scenario wall-latency reduction, at least'},
   min_tool_call_reduction_pct: {...reductionPercent, description: 'median per-scenario tool-call reduction, at least'},
   min_cost_reduction_pct: {...reductionPercent, description: 'cost reduction of the worst eligible scenario, at least'},
+  max_fallback_rate_pct: {
+    ...percent,
+    description:
+      'optional, off by default: candidate runs that rest on a fallback (a call of its tool layer failed and a later gh call succeeded), at most. Without it the fallback rate is shown beside the reliability checks, not judged',
+  },
 } as const
+
+/** Threshold keys a profile may leave out: their checks are made only where a profile sets them. */
+export const optionalThresholdKeys = ['max_fallback_rate_pct'] as const
 
 const decisionSchema = {
   type: 'string',
@@ -77,5 +85,5 @@ export const profileSchema = {
 } as const
 
 export type Profile = FromSchema<typeof profileSchema>
-export type ThresholdKey = (typeof thresholdKeys)[number]
+export type ThresholdKey = (typeof thresholdKeys)[number] | (typeof optionalThresholdKeys)[number]
 export type Thresholds = Profile['thresholds']

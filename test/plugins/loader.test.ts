@@ -50,6 +50,9 @@ describe('plugin loader: read tasks and a mode’s accounting hook', () => {
       'modes[0] "layered" needs accounting.programs: a non-empty list of executable names (no paths, no spaces)',
       'modes[0] "layered" has accounting.category "mcp_tool", which ghx-bench\'s own accounting uses: name the layer\'s (gh_cli, mcp_tool, shell, other are taken)',
     ])
+    // The reader of the layer's own log is optional, and a function when given.
+    expect(checkShape(plugin({modes: [mode({programs: ['ghx'], category: 'ghx_capability', account: () => ({operations: []}), readLog: () => ({routes: {}, lastRoute: null})})]}))).to.deep.equal([])
+    expect(checkShape(plugin({modes: [mode({programs: ['ghx'], category: 'ghx_capability', account: () => ({operations: []}), readLog: 'ghx-*.jsonl'})]}))).to.deep.equal(['modes[0] "layered" has an accounting.readLog that is not a function'])
   })
 
   it('registers a plugin’s read tasks beside the built-ins, and refuses one that takes a built-in’s name', async () => {

@@ -1,10 +1,13 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import {mkdir, mkdtemp, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {expect} from 'chai'
 import type {ToolLayerAccounting} from 'ghx-bench'
 import agentDirectPlugin from '../../plugins/mode-agent-direct/index.js'
 import ghxPlugin from '../../plugins/mode-ghx/index.js'
 import {ghxEnvelopes} from '../../plugins/mode-ghx/accounting.js'
+import {callLogPath, layerLogDir, readCallLog, readLayerLog} from '../../src/agent/shell-tool.js'
 import {buildRow, type AttemptRecord} from '../../src/runner/row.js'
 import type {SuiteContext} from '../../src/runner/suite-context.js'
 import {accountToolCalls, shellCommands} from '../../src/runner/tool-accounting.js'
@@ -294,6 +297,77 @@ describe('tool-call accounting of a mode’s tool layer (Mode.accounting)', () =
   })
 })
 
+// ghx 0.8.0's own log lines (GHX_LOG_LEVEL=info), as test/plugins/mode-ghx-accounting.test.ts records them.
+const logLine = (pid: number, msg: string, fields: Record<string, unknown>) => `${JSON.stringify({ts: '2026-11-27T00:03:31.604Z', pid, ppid: 1, level: 'info', version: '0.8.0', msg, ...fields})}\n`
+const executed = (pid: number, task: string, route: string, ok = true) => logLine(pid, 'execute.complete', {capability_id: task, ok, route_used: route, duration_ms: 80, error_code: ok ? null : 'UNKNOWN'})
+const chainEnded = (pid: number, total: number) => logLine(pid, 'execute_batch.complete', {ok: true, status: 'success', total, succeeded: total, failed: 0, duration_ms: 90})
+
+describe('tool-call accounting: routes from the tool layer’s own log (ToolLayerAccounting.readLog)', () => {
+  it('counts each execution by the route ghx logged, compact envelopes or not; the run’s route is its last command’s', () => {
+    const calls = [shell('ghx run workflow.view --input \'{}\'', compact({ok: false, error: {code: 'UNKNOWN', message: 'unknown flag: --json'}})), shell(HEREDOC_CHAIN, compact({status: 'success', results: []}))]
+    const log = executed(10, 'workflow.view', 'cli', false) + executed(11, 'issue.comments.create', 'cli') + chainEnded(11, 2)
+    const result = accountToolCalls(calls, new Set(), GHX, log)
+    expect(result.by_route).to.deep.equal({cli: 2, graphql: 1})
+    // The chain ran one step in GraphQL: ghx's chain envelope would say graphql.
+    expect(result.last_route).to.equal('graphql')
+    // Without the log: nothing says.
+    expect(accountToolCalls(calls, new Set(), GHX).by_route).to.deep.equal({unknown: 3})
+    expect(accountToolCalls(calls, new Set(), GHX).last_route).to.equal(null)
+  })
+
+  it('unknown only for the executions no log line names: written beyond the logged ones; a log that names none leaves the envelopes to say', () => {
+    const calls = [shell('ghx run issue.view --input \'{"issueNumber":1}\''), shell('ghx run issue.view --input \'{"issueNumber":2}\' --verbose', pretty({ok: true, data: {}, meta: {route_used: 'cli'}}))]
+    expect(accountToolCalls(calls, new Set(), GHX, executed(1, 'issue.view', 'graphql')).by_route).to.deep.equal({graphql: 1, unknown: 1})
+    // A loop ran ghx more often than it is written: the log counts each pass.
+    expect(accountToolCalls(calls, new Set(), GHX, executed(1, 'issue.view', 'graphql') + executed(2, 'issue.view', 'graphql') + executed(3, 'issue.view', 'cli')).by_route).to.deep.equal({graphql: 2, cli: 1})
+    // A log of no execution (other events only): the envelopes decide, --verbose names its route.
+    const envelopes = accountToolCalls(calls, new Set(), GHX, logLine(1, 'route.plan', {capability_id: 'issue.view', route: 'graphql'}))
+    expect(envelopes.by_route).to.deep.equal({unknown: 1, cli: 1})
+    expect(envelopes.last_route).to.equal('cli')
+  })
+
+  it('keeps route names to short words, and reads a hook that throws as no log: a log line cannot put a secret into a row', () => {
+    const token = 'ghs_0123456789abcdefghijABCDEFGHIJ012345'
+    const acme: ToolLayerAccounting = {programs: ['acme'], category: 'acme_tool', account: (commands) => ({operations: [], routes: {[token]: commands.length}, lastRoute: token}), readLog: (text) => ({routes: {[token]: 1, fast: 1, 'Bearer x': 1}, lastRoute: text.includes('last') ? token : 'fast'})}
+    const result = accountToolCalls([shell('acme go; acme go')], new Set(), acme, 'log')
+    expect(result.by_route).to.deep.equal({unknown: 2, fast: 1})
+    expect(result.last_route).to.equal('fast')
+    expect(accountToolCalls([shell('acme go')], new Set(), acme, 'last').last_route).to.equal(null)
+    expect(accountToolCalls([shell('acme go')], new Set(), acme).by_route).to.deep.equal({unknown: 1})
+    const throwing: ToolLayerAccounting = {...acme, account: () => ({operations: [], routes: {fast: 1}}), readLog: () => {
+      throw new Error('unreadable')
+    }}
+    expect(accountToolCalls([shell('acme go')], new Set(), throwing, 'log').by_route).to.deep.equal({fast: 1})
+  })
+})
+
+describe('tool-call accounting: fallbacks (a failed call of the mode’s tool layer, then a GitHub tool call that worked)', () => {
+  const failedGhx = shell('ghx run workflow.view --input \'{}\'', compact({ok: false, error: {code: 'UNKNOWN', message: 'unknown flag: --json'}}))
+  const ghWorks = shell('gh api repos/o/r/actions/workflows/ci.yml', '{"id":1}\n')
+  const ghFails = shell('gh api repos/o/r/actions/workflows/ci.yml', 'HTTP 404\n[exit code 1]', false)
+  it('is a fallback when a ghx call failed (ok:false, or a non-zero exit) and a later gh call succeeded', () => {
+    expect(account(failedGhx, ghWorks).fallback).to.equal(true)
+    expect(account(shell('ghx run x.y --input \'{}\'', 'Missing --input JSON\n[exit code 1]', false), shell('ls'), ghWorks).fallback).to.equal(true)
+    expect(accountToolCalls([failedGhx, call('get_issue', {}, '{}')], new Set(['get_issue']), GHX).fallback).to.equal(true)
+  })
+  it('is none when ghx did not fail, when gh failed too, when gh came first, or when only other tools followed', () => {
+    expect(account(shell('ghx run repo.view --input \'{}\'', compact({ok: true, data: {}})), ghWorks).fallback).to.equal(false)
+    expect(account(failedGhx, ghFails).fallback).to.equal(false)
+    expect(account(ghWorks, failedGhx).fallback).to.equal(false)
+    expect(account(failedGhx, shell('echo done')).fallback).to.equal(false)
+    expect(account(failedGhx, shell('ghx run repo.view --input \'{}\'', compact({ok: true, data: {}}))).fallback).to.equal(false)
+    // Without a tool layer (agent_direct, mcp) there is nothing to fall back from.
+    expect(accountToolCalls([failedGhx, ghWorks], new Set()).fallback).to.equal(false)
+  })
+  it('is unknown when a layer call could not be read and a gh call followed', () => {
+    const broken: ToolLayerAccounting = {programs: ['ghx'], category: 'ghx_capability', account: () => {
+      throw new Error('cannot read that')
+    }}
+    expect(accountToolCalls([shell('ghx run a.b'), ghWorks], new Set(), broken).fallback).to.equal(null)
+    expect(accountToolCalls([shell('ghx run a.b'), shell('ls')], new Set(), broken).fallback).to.equal(false)
+  })
+})
+
 describe('tool-call accounting in a row: the hook of the run’s own mode', () => {
   it('a ghx run is read by mode ghx’s hook; the same calls in an agent_direct run are its shell’s', () => {
     const modes = new Map([
@@ -319,6 +393,7 @@ describe('tool-call accounting in a row: the hook of the run’s own mode', () =
       toolSchema: undefined,
       mcpTools: [],
       invocations: null,
+      layerLog: null,
       injectedFaults: 0,
     } as AttemptRecord
     const scenario = {type: 'workflow', id: 'x-001'} as never
@@ -327,6 +402,52 @@ describe('tool-call accounting in a row: the hook of the run’s own mode', () =
     expect(row('ghx').internal_retries).to.equal(1)
     expect(row('agent_direct').tool_calls).to.deep.include({by_category: {shell: 1, gh_cli: 1}, by_route: {}, invocations: {gh: 1}})
     expect(row('agent_direct').internal_retries).to.equal(null)
+    // The route the --verbose envelope in the calls names; no fallback (ghx did not fail).
+    expect(row('ghx')).to.include({route_used: 'graphql', fallback: false})
+    expect(row('agent_direct')).to.include({route_used: null, fallback: false})
+  })
+
+  it('a ghx run’s row: by_route and route_used from ghx’s log read beside the call log, the final envelope’s route first; a fallback; unknown without a trace', async () => {
+    const modes = new Map([
+      ['ghx', {mode: ghxPlugin.modes[0]!, options: {}}],
+      ['agent_direct', {mode: agentDirectPlugin.modes[0]!, options: {}}],
+    ])
+    const ctx = {modes, runId: 'r', suite: 's', scenarioSet: null, provider: {name: 'agent-loop'}, model: {label: 'oracle'}, versions: {harness: '0', plugins: {}}, git: null, fixtures: {manifest: {seed_id: 'x'}}} as unknown as SuiteContext
+    const workdir = await mkdtemp(path.join(tmpdir(), 'row-layer-log-'))
+    await writeFile(callLogPath(workdir), 'agent ghx\nagent gh\n')
+    await mkdir(layerLogDir(workdir))
+    await writeFile(path.join(layerLogDir(workdir), 'ghx-2026-11-27.jsonl'), executed(7, 'workflow.view', 'cli', false))
+    const [invocations, layerLog] = await Promise.all([readCallLog(workdir), readLayerLog(workdir)])
+    const calls = [shell('ghx run workflow.view --input \'{}\'', compact({ok: false, error: {code: 'UNKNOWN', message: 'unknown flag: --json'}})), shell('gh api repos/o/r/actions/workflows/ci.yml', '{"id":1}\n')]
+    const usage = {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}
+    const attempt = {
+      record: {attempt: 1, outcome: 'pass', error: null, started_at: '', latency_ms_wall: 0, tokens: {...usage, total: 0, active: 0}},
+      outcome: 'pass',
+      error: null,
+      tokens: {...usage, total: 0, active: 0},
+      trace: {turns: [{usage, tool_calls: calls, started_at: '', ms: 0}], final_text: 'done', stop_reason: 'final'},
+      checkpoints: [],
+      variables: null,
+      apiCalls: null,
+      agentMs: null,
+      timing: {model_ms: 0, tools_ms: 0, session_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 1},
+      tracePath: null,
+      toolSchema: undefined,
+      mcpTools: [],
+      invocations,
+      layerLog,
+      injectedFaults: 0,
+    } as AttemptRecord
+    const scenario = {type: 'atomic', id: 'x-001'} as never
+    const row = (mode: string, over: Partial<AttemptRecord> = {}) => buildRow(ctx, {scenario_id: 'x-001', mode, iteration: 1} as never, scenario, [{...attempt, ...over}], {startedAt: new Date(), wallMs: 1})
+    expect(row('ghx').tool_calls).to.deep.include({by_route: {cli: 1}, invocations: {ghx: 1, gh: 1}})
+    expect(row('ghx')).to.include({route_used: 'cli', fallback: true})
+    // The final answer's envelope names its route (--verbose): it wins.
+    expect(row('ghx', {assertion: {route_used: 'graphql'} as never})).to.include({route_used: 'graphql'})
+    // No trace: whether the run fell back is unknown under ghx; agent_direct has no layer to fall back from.
+    expect(row('ghx', {trace: undefined})).to.include({route_used: 'cli', fallback: null})
+    expect(row('agent_direct', {trace: undefined})).to.include({route_used: null, fallback: false})
+    expect(row('agent_direct').tool_calls.by_route).to.deep.equal({})
   })
 })
 
