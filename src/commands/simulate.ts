@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
+import {DEFAULT_RESAMPLES} from '../stats/bootstrap.js'
 
 export default class SimulateCommand extends BaseCommand<typeof SimulateCommand> {
   static override summary = 'Measure how often a profile’s gate decides right, on seeded synthetic data'
@@ -19,7 +20,7 @@ export default class SimulateCommand extends BaseCommand<typeof SimulateCommand>
     datasets: Flags.integer({min: 1, description: 'seeded datasets per cell (default 200)'}),
     'threshold-datasets': Flags.integer({min: 1, description: 'seeded datasets at the threshold, where false passes are counted (default 4 × --datasets)'}),
     seed: Flags.integer({min: 0, description: 'seed of the datasets (default 1)'}),
-    resamples: Flags.integer({min: 100, description: 'bootstrap resamples per interval (default 2000)'}),
+    resamples: Flags.integer({min: 100, description: `bootstrap resamples per interval (default ${DEFAULT_RESAMPLES}, as the gate's)`}),
     looks: Flags.string({description: 'run --until-decided’s looks, repetitions per cell (default 5,8,12,16,20; "none" leaves the sequential design out)'}),
     spending: Flags.option({options: ['power', 'pocock', 'obrien-fleming'] as const, description: 'α-spending function of the looks (default power: α·t^1.5)'})(),
     'scenario-spread': Flags.string({description: 'SD of the effect between scenarios, log scale (default 0.05)'}),

@@ -3,12 +3,26 @@
  * log scale, with a hierarchical bootstrap interval that covers the effect over scenarios, not only
  * over these scenarios' runs.
  *
- * Per scenario: θ_s = mean(log candidate) - mean(log baseline) over the stable runs, the log of the
- * ratio of geometric means. Runs are skewed (one agent loop can take ten times the tokens of the
- * next), and logs keep one such run from deciding a scenario; a ratio is what a reduction is. A value
- * of 0 has no log: it is replaced by half the smallest positive value of the scenario, and a scenario
- * with no positive value has no effect. Small counts (tool calls) take the log of the ratio of plain
- * means instead (see Average).
+ * Per scenario: θ_s = loc(log candidate) - loc(log baseline) over the stable runs, the log of the
+ * ratio of the modes' typical runs. Runs are skewed (one agent loop can take ten times the tokens of
+ * the next), and logs tame such a run; a ratio is what a reduction is. A value of 0 has no log: it is
+ * replaced by half the smallest positive value of the scenario, and a scenario with no positive value
+ * has no effect. Small counts (tool calls) take the log of the ratio of plain averages instead (see
+ * Average); where either mode's mean is 0, half a count is added to every run of the scenario
+ * (CONTINUITY_CORRECTION), so a scenario the candidate regressed from 0 counts against it.
+ *
+ * loc is a robust location, Huber's M-estimate (robustInPlace): logs alone left one run at 100x the
+ * others in 5 moving its scenario by e^0.92. Each run is replaced by its pseudo-observation, whose
+ * mean is the estimate and whose variance is its sandwich variance, so everything below (pairing,
+ * bootstrap, normal approximation) reads means as before and the interval is the robust estimate's.
+ * Where no run lies beyond HUBER_K robust SDs, the runs are kept as they are: the plain mean.
+ *
+ * Resolution: a cell of equal runs has no spread, and would give a zero-width interval that decides
+ * with certainty. θ_s's variance is floored at that of runs one count (one step of the metric's
+ * resolution) apart (resolutionVariance).
+ *
+ * Order: each mode's runs are put in a canonical order (block key, then value) and blocks numbered
+ * in key order, so the seeded bootstrap does not depend on the order of the rows.
  *
  * Pairing: where the runner interleaved the modes, a baseline run and a candidate run of the same
  * iteration block (run id + iteration) shared their time (API latency, provider load). Such blocks are
@@ -52,9 +66,9 @@ export interface SideSample {
 }
 
 export interface ScenarioEffect {
-  /** The log ratio of the modes' averages: mean(log c) - mean(log b), or log(mean c) - log(mean b). */
+  /** The log ratio of the modes' robust averages: loc(log c) - loc(log b), or log(loc c) - log(loc b). */
   theta: number
-  /** The sampling variance of theta from the scenario's own runs (small-sample corrected); 0 with one unit. */
+  /** The sampling variance of theta from the scenario's own runs (small-sample corrected), at least the resolution's floor. */
   variance: number
   /** Whether the two modes' runs were paired by iteration block. */
   paired: boolean
@@ -67,8 +81,8 @@ export interface ScenarioEffect {
 }
 
 /**
- * How a scenario's runs of one mode are averaged before the ratio is taken. `geometric`: the mean of
- * the logs (skewed continuous figures: tokens, time, cost). `arithmetic`: the plain mean, for small
+ * How a scenario's runs of one mode are averaged before the ratio is taken (each robustly: see
+ * robustInPlace). `geometric`: the mean of the logs (skewed figures: tokens, time, cost). `arithmetic`: the plain mean, for small
  * counts (tool calls), whose log is no good: a run with 0 or 1 call has no useful log, and the
  * geometric mean of a Poisson count falls short of its mean by more the smaller the count, which
  * would read as a reduction that is not there.
@@ -81,22 +95,36 @@ interface Scale {
   transform: (values: ArrayLike<number>, out: Float64Array) => Float64Array
   theta: (meanC: number, meanB: number) => number
   gradient: (meanC: number, meanB: number) => [number, number]
+  /** One step of the measurement's resolution (one count) at `at`, on the scale: how far apart two runs one count apart lie. */
+  step: (at: number) => number
 }
 
-function scaleOf(average: Average, base: ArrayLike<number>, cand: ArrayLike<number>): Scale | null {
+/**
+ * Half a count: added to every run of a scenario (both modes) whose plain mean is 0 in either mode, so
+ * that the ratio exists (the continuity correction of a log ratio of counts, as Haldane's for odds).
+ */
+export const CONTINUITY_CORRECTION = 0.5
+
+function scaleOf(average: Average, base: ArrayLike<number>, cand: ArrayLike<number>, resolution: number): Scale | null {
   if (average === 'arithmetic') {
     const meanOf = (values: ArrayLike<number>) => {
       let total = 0
       for (let i = 0; i < values.length; i++) total += values[i]!
       return total / values.length
     }
-    if (!(meanOf(base) > 0 && meanOf(cand) > 0)) return null
+    // A mode without a single call has no ratio: half a count added to every run of both modes gives
+    // it one, so a scenario the baseline solves without a call and the candidate with two counts
+    // against the candidate (log 2.5/0.5) instead of leaving the suite unseen.
+    const shift = meanOf(base) > 0 && meanOf(cand) > 0 ? 0 : CONTINUITY_CORRECTION * resolution
     return {
       transform: (values, out) => {
-        out.set(values)
+        for (let i = 0; i < values.length; i++) out[i] = values[i]! + shift
         return out
       },
-      theta: (c, b) => Math.log(c) - Math.log(b), gradient: (c, b) => [1 / c, -1 / b]}
+      theta: (c, b) => Math.log(c) - Math.log(b),
+      gradient: (c, b) => [1 / c, -1 / b],
+      step: () => resolution,
+    }
   }
   let smallest = Infinity
   for (const values of [base, cand]) for (let i = 0; i < values.length; i++) if (values[i]! > 0 && values[i]! < smallest) smallest = values[i]!
@@ -110,6 +138,7 @@ function scaleOf(average: Average, base: ArrayLike<number>, cand: ArrayLike<numb
     },
     theta: (c, b) => c - b,
     gradient: () => [1, -1],
+    step: (at) => Math.log1p(resolution / Math.exp(at)),
   }
 }
 
@@ -129,16 +158,169 @@ function workArray(name: string, length: number, kept: boolean): Float64Array {
   return buffer.subarray(0, length).fill(0)
 }
 
-/** The per-scenario effect of the candidate, or null when either mode has no run, or the average has no ratio (no positive value). */
-export function scenarioEffect(base: SideSample, cand: SideSample, average: Average = 'geometric'): ScenarioEffect | null {
+/** A reused index buffer, for sorting a side's runs. */
+let indexBuffer = new Uint32Array(0)
+
+/**
+ * A side's runs in a canonical order, by block key, then value (in reused buffers: read them before
+ * their next use). What the seeded bootstrap draws is then a function of the runs, not of the order
+ * the rows came in (an unpaired cell's runs are drawn by position).
+ */
+function canonicalOrder(side: SideSample, name: string): {values: Float64Array; blocks: Float64Array} {
+  const n = side.values.length
+  const values = workArray(`${name} values`, n, false)
+  const blocks = workArray(`${name} blocks`, n, false)
+  const {values: v, blocks: k} = side
+  let ordered = true
+  for (let i = 1; i < n && ordered; i++) ordered = k[i - 1]! < k[i]! || (k[i - 1] === k[i] && v[i - 1]! <= v[i]!)
+  if (ordered) {
+    for (let i = 0; i < n; i++) {
+      values[i] = v[i]!
+      blocks[i] = k[i]!
+    }
+    return {values, blocks}
+  }
+  if (indexBuffer.length < n) indexBuffer = new Uint32Array(n)
+  const order = indexBuffer.subarray(0, n)
+  for (let i = 0; i < n; i++) order[i] = i
+  order.sort((a, b) => k[a]! - k[b]! || v[a]! - v[b]!)
+  for (let i = 0; i < n; i++) {
+    values[i] = v[order[i]!]!
+    blocks[i] = k[order[i]!]!
+  }
+  return {values, blocks}
+}
+
+/**
+ * Huber's tuning constant, in robust standard deviations (1.4826 × the median absolute deviation):
+ * a run further than this from the scenario's location counts as if it were this far. 2 leaves a
+ * normal sample almost untouched (a run lies beyond 2 SD 5% of the time; 99% efficiency against the mean)
+ * and caps what one runaway run can do: one run at 100× the others' tokens in 5 used to move its
+ * scenario by e^0.92 (log 100 / 5), now by e^0.18 on average (runs of 30% CV; e^0.41 at most in 19 of 20).
+ */
+export const HUBER_K = 2
+
+/**
+ * A side's runs (on the scale) replaced in place by Huber's pseudo-observations: the location μ is
+ * the Huber M-estimate (scale s from the median absolute deviation, never below one step of the
+ * measurement's resolution, so a cell of equal runs but one is not read as infinitely precise), and
+ * each run becomes μ + s·ψ(r)/P, r = (x - μ)/s, ψ(r) = r clipped to ±HUBER_K, P the share of runs
+ * not clipped. Their mean is μ and their variance / n is Huber's (sandwich) variance of μ, so the
+ * point value, the pairing by block and the bootstrap all read the robust estimate through the same
+ * means as before (Huber 1981, §7.7 for pseudo-observations). Where no run is clipped the runs are
+ * left as they are, to the bit: the plain mean is then the M-estimate.
+ */
+function robustInPlace(values: Float64Array, scale: Scale): Float64Array {
+  const n = values.length
+  if (n < 3) return values
+  const scratch = workArray('robust', n, false)
+  scratch.set(values)
+  const median = medianInPlace(scratch)
+  for (let i = 0; i < n; i++) scratch[i] = Math.abs(values[i]! - median)
+  const mad = medianInPlace(scratch)
+  const s = Math.max(1.4826 * mad, scale.step(median))
+  if (!(s > 0) || !Number.isFinite(s)) return values
+  const fence = HUBER_K * s
+  // No run beyond the fence from the plain mean: the mean solves Huber's equation (Σψ = 0), it is the M-estimate.
+  let mean = 0
+  for (let i = 0; i < n; i++) mean += values[i]!
+  mean /= n
+  let clipped = 0
+  for (let i = 0; i < n; i++) if (Math.abs(values[i]! - mean) > fence) clipped++
+  if (clipped === 0) return values
+  // Iteratively reweighted means from the median: each step's weights min(1, k/|r|) give a run at most k·s of pull.
+  let mu = median
+  for (let iteration = 0; iteration < 100; iteration++) {
+    let weighted = 0
+    let weights = 0
+    for (let i = 0; i < n; i++) {
+      const distance = Math.abs(values[i]! - mu)
+      const w = distance <= fence ? 1 : fence / distance
+      weighted += w * values[i]!
+      weights += w
+    }
+    const next = weighted / weights
+    const done = Math.abs(next - mu) <= 1e-12 * s
+    mu = next
+    if (done) break
+  }
+  let inside = 0
+  for (let i = 0; i < n; i++) if (Math.abs(values[i]! - mu) <= fence) inside++
+  if (inside === n) return values
+  const share = Math.max(inside, 1) / n
+  for (let i = 0; i < n; i++) {
+    const r = Math.max(-HUBER_K, Math.min(HUBER_K, (values[i]! - mu) / s))
+    values[i] = mu + (s * r) / share
+  }
+  return values
+}
+
+/** The median of `a` (reordered), by selection: linear time, where a cell of 10,000 runs sorted twice per metric cost a report half again. */
+function medianInPlace(a: Float64Array): number {
+  const n = a.length
+  const upper = selectInPlace(a, n >> 1)
+  if (n % 2) return upper
+  // The lower middle is the largest value left of the upper one.
+  let lower = -Infinity
+  for (let i = 0; i < n >> 1; i++) if (a[i]! > lower) lower = a[i]!
+  return (lower + upper) / 2
+}
+
+/** The k-th smallest value of `a` (0-based), `a` partitioned around it (Hoare's selection, the middle of three as pivot). */
+function selectInPlace(a: Float64Array, k: number): number {
+  let low = 0
+  let high = a.length - 1
+  while (high > low) {
+    const middle = (low + high) >>> 1
+    const [x, y, z] = [a[low]!, a[middle]!, a[high]!]
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y
+    let i = low
+    let j = high
+    while (i <= j) {
+      while (a[i]! < pivot) i++
+      while (a[j]! > pivot) j--
+      if (i <= j) {
+        const t = a[i]!
+        a[i++] = a[j]!
+        a[j--] = t
+      }
+    }
+    if (k <= j) high = j
+    else if (k >= i) low = i
+    else break
+  }
+  return a[k]!
+}
+
+/**
+ * The per-scenario effect of the candidate, or null when either mode has no run, or a geometric
+ * average has no positive value in either mode. `resolution`: the smallest difference the metric
+ * records (1 for counts: tokens, tool calls; 1 for milliseconds), which floors the variance.
+ */
+export function scenarioEffect(base: SideSample, cand: SideSample, average: Average = 'geometric', resolution = 1): ScenarioEffect | null {
   if (base.values.length === 0 || cand.values.length === 0) return null
-  const scale = scaleOf(average, base.values, cand.values)
+  const scale = scaleOf(average, base.values, cand.values, resolution)
   if (!scale) return null
   const paired = sharedBlocks(base.blocks, cand.blocks) > 0
+  const b = canonicalOrder(base, 'base sample')
+  const c = canonicalOrder(cand, 'cand sample')
   // Unpaired, a small side's runs are kept by its resampler; otherwise they are read during the call only.
-  const tb = scale.transform(base.values, workArray('base', base.values.length, !paired && base.values.length <= EXACT_RESAMPLE_LIMIT))
-  const tc = scale.transform(cand.values, workArray('cand', cand.values.length, !paired && cand.values.length <= EXACT_RESAMPLE_LIMIT))
-  return paired ? pairedEffect(scale, tb, base.blocks, tc, cand.blocks) : unpairedEffect(scale, tb, tc)
+  const tb = robustInPlace(scale.transform(b.values, workArray('base', b.values.length, !paired && b.values.length <= EXACT_RESAMPLE_LIMIT)), scale)
+  const tc = robustInPlace(scale.transform(c.values, workArray('cand', c.values.length, !paired && c.values.length <= EXACT_RESAMPLE_LIMIT)), scale)
+  return paired ? pairedEffect(scale, tb, b.blocks, tc, c.blocks) : unpairedEffect(scale, tb, tc)
+}
+
+/**
+ * The variance floor of θ: that of a scenario whose runs, in each mode, all agree but one, which is
+ * one step of the resolution (one count) off: the run variance step²/n, the mean's step²/n². Equal
+ * runs are a measurement at the resolution, not an infinitely precise one: 5 calls in every baseline
+ * run and 3 in every candidate run gave the interval [40%, 40%] and an MDE of 0, a certainty five
+ * runs cannot give. The floor is the smallest spread the data could hide (a Wilson interval's width at
+ * 0 of n plays the same part for rates); a cell that varies more than that is unaffected.
+ */
+function resolutionVariance(scale: Scale, meanC: number, nc: number, meanB: number, nb: number): number {
+  const [gc, gb] = scale.gradient(meanC, meanB)
+  return ((gc * scale.step(meanC)) / nc) ** 2 + ((gb * scale.step(meanB)) / nb) ** 2
 }
 
 /** The distinct keys, sorted ascending, in the reused buffer `name` (read them before its next use). */
@@ -179,15 +361,13 @@ export function sharedBlocks(baseBlocks: ArrayLike<number>, candBlocks: ArrayLik
 }
 
 /**
- * The blocks of both modes' runs numbered 0..m-1. Few blocks (resampled one by one, so the order is
- * part of the seeded draw): in the order first seen. Many: in key order, found by bisection.
+ * The blocks of both modes' runs numbered 0..m-1 in key order (found by bisection). Blocks are
+ * resampled one by one, so their numbering is part of the seeded draw: numbered in the order first
+ * seen, as they were, the same rows shuffled could get another verdict (2 in 400, issue 26).
  */
 function blockNumbering(baseBlocks: ArrayLike<number>, candBlocks: ArrayLike<number>): {m: number; blockOf: (key: number) => number} {
   const keys = distinctSorted('block keys', baseBlocks, candBlocks)
-  if (keys.length > EXACT_RESAMPLE_LIMIT) return {m: keys.length, blockOf: (key) => sortedIndexOf(keys, key)}
-  const index = new Map<number, number>()
-  for (const blocks of [baseBlocks, candBlocks]) for (let i = 0; i < blocks.length; i++) if (!index.has(blocks[i]!)) index.set(blocks[i]!, index.size)
-  return {m: index.size, blockOf: (key) => index.get(key)!}
+  return {m: keys.length, blockOf: (key) => sortedIndexOf(keys, key)}
 }
 
 /** Runs grouped by iteration block and resampled block by block. */
@@ -220,10 +400,13 @@ function pairedEffect(scale: Scale, tb: Float64Array, baseBlocks: ArrayLike<numb
     plugIn += influence * influence
   }
   const variance = m > 1 ? (plugIn * m) / (m - 1) : 0
-  const factor = plugIn > 0 ? Math.sqrt(variance / plugIn) : 0
-  const deviation =
-    variance === 0 ? () => 0 : m > EXACT_RESAMPLE_LIMIT ? normalDeviation(variance) : blockDeviation(scale, theta, factor, {bSum, bCount, cSum, cCount})
-  return {theta, variance, paired: true, units: m, df: Math.max(0, m - 1), deviation}
+  const df = Math.max(0, m - 1)
+  const floor = resolutionVariance(scale, meanC, tc.length, meanB, tb.length)
+  // Runs that agree to within the resolution: resampling them says nothing; the floor's normal stands in.
+  if (!(variance > floor)) return {theta, variance: floor, paired: true, units: m, df, deviation: normalDeviation(floor)}
+  const factor = Math.sqrt(variance / plugIn)
+  const deviation = m > EXACT_RESAMPLE_LIMIT ? normalDeviation(variance) : blockDeviation(scale, theta, factor, {bSum, bCount, cSum, cCount})
+  return {theta, variance, paired: true, units: m, df, deviation}
 }
 
 /**
@@ -292,8 +475,12 @@ function unpairedEffect(scale: Scale, tb: Float64Array, tc: Float64Array): Scena
   // Plug-in (ideal bootstrap) variance of a mean: Σ(x - m)² / n²; the unbiased one divides by n (n - 1).
   const unbiased = (q: number, n: number) => (n > 1 ? q / (n * (n - 1)) : 0)
   const variance = gc * gc * unbiased(qc, tc.length) + gb * gb * unbiased(qb, tb.length)
+  const [units, df] = [Math.min(tb.length, tc.length), Math.max(0, tb.length + tc.length - 2)]
+  const floor = resolutionVariance(scale, meanC, tc.length, meanB, tb.length)
+  // Runs that agree to within the resolution: resampling them says nothing; the floor's normal stands in.
+  if (!(variance > floor)) return {theta, variance: floor, paired: false, units, df, deviation: normalDeviation(floor)}
   const plugIn = (gc * gc * qc) / tc.length ** 2 + (gb * gb * qb) / tb.length ** 2
-  const factor = plugIn > 0 ? Math.sqrt(variance / plugIn) : 0
+  const factor = Math.sqrt(variance / plugIn)
   const drawB = resampledMean(tb, meanB, qb / tb.length ** 2)
   const drawC = resampledMean(tc, meanC, qc / tc.length ** 2)
   const deviation = (random: Random) => {
@@ -303,7 +490,7 @@ function unpairedEffect(scale: Scale, tb: Float64Array, tc: Float64Array): Scena
     }
     return 0
   }
-  return {theta, variance, paired: false, units: Math.min(tb.length, tc.length), df: Math.max(0, tb.length + tc.length - 2), deviation: variance === 0 ? () => 0 : deviation}
+  return {theta, variance, paired: false, units, df, deviation}
 }
 
 export interface SuiteEffect {

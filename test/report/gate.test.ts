@@ -3,7 +3,10 @@ import path from 'node:path'
 import {expect} from 'chai'
 import {addRow, emptyAggregate} from '../../src/report/aggregate.js'
 import {compareModes} from '../../src/report/compare.js'
-import {evaluateGate, resolveThresholds} from '../../src/report/gate.js'
+import {clearsThreshold, evaluateGate, judgeCheck, resolveThresholds} from '../../src/report/gate.js'
+import {DEFAULT_MODEL, syntheticRows} from '../../src/report/simulate.js'
+import {reductionOfLogRatio} from '../../src/stats/log-ratio.js'
+import {mulberry32} from '../../src/stats/random.js'
 import {fromGhxRouter} from '../../src/results/importers.js'
 import {loadProfile} from '../../src/catalogue/profiles.js'
 import type {Row} from '../../src/results/row-schema.js'
@@ -215,5 +218,96 @@ describe('gate', () => {
     expect(high).to.be.above(-50)
     // 1 of 1 baseline success: Wilson is no point at 100%.
     expect(compareModes(agg, {baseline: 'ghx', candidate: 'agent_direct', minSamples: 1, seed: 1, resamples: 200}).reliability.success_rate.interval![0]).to.be.below(30)
+  })
+
+  it('a value exactly at its threshold is at it: one comparison with a small relative tolerance', () => {
+    // An exact 20% reduction computes as 19.999999999999996; a drop of exactly 3 points as -3.0000000000000027.
+    const exact = reductionOfLogRatio(Math.log(0.8))
+    expect(exact).to.be.below(20)
+    expect(clearsThreshold(exact, '>=', 20)).to.equal(true)
+    expect(clearsThreshold(20.000000000000004, '<=', 20)).to.equal(true)
+    expect(clearsThreshold(19.99, '>=', 20)).to.equal(false)
+    expect(clearsThreshold(0.000001, '<=', 0)).to.equal(false)
+    const check = (interval: [number, number]) =>
+      judgeCheck({name: 'efficiency_tool_call_reduction', group: 'efficiency', estimate: {value: 25, interval, scenarios: 4, paired_scenarios: 4, median_of_scenarios: 25, worst_scenario: null, worst_pct: null, missing: null, log_variance: null}, operator: '>=', key: 'min_tool_call_reduction_pct', threshold: 20, smallCells: [], detail: ''}, 'ci')
+    expect(check([exact, 30]).verdict).to.equal('pass')
+    // 97 successes in 100 runs against 100 in 100: exactly the 3-point drop verify_pr allows.
+    const agg = emptyAggregate()
+    for (let i = 1; i <= 100; i++) {
+      addRow(agg, makeRow({mode: 'agent_direct', iteration: i}))
+      addRow(agg, makeRow({mode: 'ghx', iteration: i, ...(i <= 3 ? {success: false, outcome: 'fail' as const} : {})}))
+    }
+    const comparison = compareModes(agg, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 1, seed: 1, resamples: 200})
+    expect(comparison.reliability.success_rate_delta_pp.value).to.be.below(-3)
+    const drop = evaluateGate(comparison, resolved('point', 1)).checks.find((c) => c.name === 'reliability_success_rate_non_inferior')!
+    expect(drop.verdict).to.equal('pass')
+  })
+
+  it('counts of equal runs give an interval of some width and an MDE, not [40, 40] decided with certainty', () => {
+    // 5 calls in every baseline run, 3 in every candidate run, in three scenarios alike.
+    const agg = paired(['a-001', 'b-001', 'c-001'], 5, (mode, _scenario, i) => ({activeTokens: 1000 + i, tool_calls: {total: mode === 'ghx' ? 3 : 5, failed: 0}}))
+    const comparison = compareModes(agg, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 3, seed: 1, resamples: 2000})
+    const calls = evaluateGate(comparison, resolved('ci')).checks.find((c) => c.name === 'efficiency_tool_call_reduction')!
+    expect(calls.value).to.be.closeTo(40, 1e-9)
+    const [low, high] = calls.interval as [number, number]
+    expect(high - low).to.be.above(5)
+    expect(low).to.be.below(40)
+    expect(high).to.be.above(40)
+    expect(calls.mde).to.be.above(2)
+  })
+
+  it('a scenario with no call in one mode counts: a regression from 0 calls counts against the candidate', () => {
+    // a-001: the baseline makes no call, the candidate 2 a run (3 in its last); b-001 and c-001: 5 calls down to 3 (4).
+    const calls: Record<string, [number, number]> = {'a-001': [0, 2], 'b-001': [5, 3], 'c-001': [5, 3]}
+    const agg = paired(Object.keys(calls), 5, (mode, scenario, i) => ({activeTokens: 1000 + i, tool_calls: {total: calls[scenario]![mode === 'ghx' ? 1 : 0] + (mode === 'ghx' && i === 5 ? 1 : 0), failed: 0}}))
+    const comparison = compareModes(agg, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 3, seed: 1, resamples: 2000})
+    const reduction = comparison.efficiency.tool_call_reduction_pct
+    expect(reduction.scenarios).to.equal(3)
+    expect(comparison.scenarios.find((s) => s.scenario_id === 'a-001')!.effect_pct!.tool_calls).to.be.below(-200)
+    // Dropped, a-001 left 36% (b and c alone: 3.2 calls against 5), a pass; counted, the suite regresses.
+    expect(reduction.value).to.be.below(0)
+    const check = evaluateGate(comparison, resolved('ci')).checks.find((c) => c.name === 'efficiency_tool_call_reduction')!
+    expect(check.verdict).to.not.equal('pass')
+    // The predecessors' figure is theirs: (b - c) / b has no value at b = 0, and they left the scenario out.
+    expect(reduction.median_of_scenarios).to.be.closeTo(40, 1e-9) // the medians, 5 and 3
+  })
+
+  it('one candidate run at 100x its tokens moves the verdict far less than it did', () => {
+    // Four scenarios of 5 paired runs, the candidate at 60% of the baseline's tokens, give or take 10%.
+    const wiggle = (s: string, i: number, mode: string) => 1 + 0.1 * Math.sin(7 * i + 3 * s.charCodeAt(0) + (mode === 'ghx' ? 1 : 0))
+    const tokens = (runaway: boolean) => (mode: 'agent_direct' | 'ghx', scenario: string, i: number) => ({
+      activeTokens: Math.round((mode === 'ghx' ? 6000 : 10000) * wiggle(scenario, i, mode) * (runaway && mode === 'ghx' && scenario === 'a-001' && i === 3 ? 100 : 1)),
+    })
+    const gate = (runaway: boolean) => {
+      const comparison = compareModes(paired(['a-001', 'b-001', 'c-001', 'd-001'], 5, tokens(runaway)), {baseline: 'agent_direct', candidate: 'ghx', minSamples: 3, seed: 1, resamples: 2000})
+      return evaluateGate(comparison, resolved('ci')).checks.find((c) => c.name === 'efficiency_tokens_active_reduction')!
+    }
+    const [clean, runaway] = [gate(false), gate(true)]
+    expect(clean.value).to.be.closeTo(40, 1)
+    expect(clean.verdict).to.equal('pass')
+    // The mean of the logs moved the suite's θ by log(100) / 5 / 4 = 0.23: 40% became 24%, its interval
+    // [-34%, 56%], inconclusive. Huber's location moves it by less than a point: 39% [36%, 42%].
+    expect(clean.value! - runaway.value!).to.be.below(2)
+    expect(runaway.verdict).to.equal('pass')
+  })
+
+  it('gives identical output for the same rows in any order (blocks numbered by run id and iteration, runs in a canonical order)', () => {
+    const rows = syntheticRows(mulberry32(3), {scenarios: 4, repetitions: 6, point: 'double', group: 'efficiency', thresholds: THRESHOLDS, model: DEFAULT_MODEL}).map((row) => ({
+      ...row,
+      // Two runs, the one whose id sorts last first in the file; scenario-01's candidate ran apart (unpaired).
+      run_id: row.iteration <= 3 ? 'run-z' : 'run-a',
+      iteration: row.scenario_id === 'scenario-01' && row.mode === 'candidate' ? row.iteration + 100 : row.iteration,
+    }))
+    const output = (order: Row[]) => {
+      const aggregate = emptyAggregate()
+      for (const row of order) addRow(aggregate, row)
+      const comparison = compareModes(aggregate, {baseline: 'agent_direct', candidate: 'candidate', minSamples: 3, seed: 9, resamples: 500})
+      return JSON.stringify({comparison, gate: evaluateGate(comparison, resolved('ci'))})
+    }
+    const random = mulberry32(4)
+    const shuffled = rows.map((row) => ({row, key: random()})).sort((a, b) => a.key - b.key).map(({row}) => row)
+    const original = output(rows)
+    expect(output(shuffled)).to.equal(original)
+    expect(output([...rows].reverse())).to.equal(original)
   })
 })

@@ -10,6 +10,8 @@ import {rowSchema} from '../../src/results/row-schema.js'
 import {priceOf} from '../../src/runner/row.js'
 import {compileSchema} from '../../src/shared/schema-validator.js'
 import {mulberry32} from '../../src/stats/random.js'
+import {DEFAULT_RESAMPLES} from '../../src/stats/bootstrap.js'
+import {SIMULATION_DEFAULTS} from '../../src/app/simulate.js'
 
 const THRESHOLDS = {
   max_success_rate_drop_pct: 3, min_output_validity_rate_pct: 97, max_runner_failure_rate_pct: 5, max_timeout_stall_rate_pct: 2,
@@ -62,6 +64,12 @@ describe('gate simulation', () => {
         expect(ratio, `${mode} ${scenario}`).to.be.within(0.25, 0.7)
       }
     }
+  })
+
+  it('measures the gate with the gate’s own number of bootstrap resamples by default (one constant)', () => {
+    // 2,000 against the gate's 10,000 made the simulated intervals' ends noisier than the gate's.
+    expect(SIMULATION_DEFAULTS.resamples).to.equal(DEFAULT_RESAMPLES)
+    expect(DEFAULT_RESAMPLES).to.equal(10_000)
   })
 
   it('the right verdict of each check at each point', () => {

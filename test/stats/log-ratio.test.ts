@@ -3,7 +3,7 @@
 // each side: an interval that ignored the spread between scenarios, the small cells, or the pairing
 // would miss too often (or, double-counting noise, too rarely) and fail here.
 import {expect} from 'chai'
-import {logRatioOfReduction, reductionOfLogRatio, scenarioEffect, sharedBlocks, suiteEffect, type ScenarioEffect} from '../../src/stats/log-ratio.js'
+import {CONTINUITY_CORRECTION, logRatioOfReduction, reductionOfLogRatio, scenarioEffect, sharedBlocks, suiteEffect, type ScenarioEffect} from '../../src/stats/log-ratio.js'
 import {mulberry32, normalDraw, type Random} from '../../src/stats/random.js'
 
 interface SuiteModel {
@@ -54,8 +54,9 @@ describe('log-ratio suite effect', () => {
     const effect = scenarioEffect({values: [100, 400], blocks: [1, 2]}, {values: [50, 200], blocks: [1, 2]})!
     expect(effect.theta).to.be.closeTo(Math.log(0.5), 1e-12)
     expect(effect.paired).to.equal(true)
-    // Paired blocks with the same ratio in each: no run-level variance at all.
-    expect(effect.variance).to.be.below(1e-20)
+    // Paired blocks with the same ratio in each: no run-level variance beyond the resolution's floor,
+    // that of runs one count apart (the log of one count more at each mode's level, over n, squared).
+    expect(effect.variance).to.be.closeTo((Math.log1p(1 / 200) / 2) ** 2 + (Math.log1p(1 / 100) / 2) ** 2, 1e-15)
     const counts = scenarioEffect({values: [2, 4, 0], blocks: [1, 2, 3]}, {values: [1, 2, 0], blocks: [1, 2, 3]}, 'arithmetic')!
     expect(counts.theta).to.be.closeTo(Math.log(1 / 2), 1e-12)
     const zero = scenarioEffect({values: [2, 2], blocks: [1, 2]}, {values: [0, 2], blocks: [1, 2]})!
@@ -181,5 +182,80 @@ describe('log-ratio suite effect', () => {
     // A different pairing of the same values is a different variance: the blocks are really used.
     const unpaired = scenarioEffect({values: rows.map((r) => r.base), blocks: rows.map((r) => r.block)}, {values: rows.map((r) => r.cand), blocks: rows.map((r) => -r.block)})!
     expect(unpaired.paired).to.equal(false)
+  })
+
+  it('a cell of equal runs is a measurement at the resolution, not a certainty: its variance is floored', () => {
+    // 5 calls in every baseline run, 3 in every candidate run: the interval was [40%, 40%] with an MDE of 0.
+    const blocks = [1, 2, 3, 4, 5]
+    const effect = scenarioEffect({values: [5, 5, 5, 5, 5], blocks}, {values: [3, 3, 3, 3, 3], blocks}, 'arithmetic')!
+    expect(reductionOfLogRatio(effect.theta)).to.be.closeTo(40, 1e-9)
+    // One run of five one call off: the run variance 1/5, the mean's 1/25, on the log scale (1/3)² and (1/5)² of it.
+    const floor = (1 / 3 / 5) ** 2 + (1 / 5 / 5) ** 2
+    expect(effect.variance).to.be.closeTo(floor, 1e-15)
+    const random = mulberry32(1)
+    let squares = 0
+    for (let i = 0; i < 20_000; i++) squares += effect.deviation(random) ** 2
+    expect(squares / 20_000).to.be.closeTo(floor, 0.05 * floor)
+    const [low, high] = suiteEffect([effect], {confidence: 0.95, resamples: 4000, seed: 1}).interval.map(reductionOfLogRatio).reverse() as [number, number]
+    // Still a clear 40% against a 20% threshold, but an interval of some width: about ±2.3 SE on the log scale (t with 8 df).
+    expect(low).to.be.within(25, 35)
+    expect(high).to.be.within(45, 55)
+    // Unpaired alike; and equal token counts in the thousands are floored too, if by little (one token in 8,000).
+    expect(scenarioEffect({values: [5, 5, 5], blocks: [1, 2, 3]}, {values: [3, 3, 3], blocks: [11, 12, 13]}, 'arithmetic')!.variance).to.be.closeTo((1 / 3 / 3) ** 2 + (1 / 5 / 3) ** 2, 1e-15)
+    expect(scenarioEffect({values: [8000, 8000, 8000], blocks: [1, 2, 3]}, {values: [6000, 6000, 6000], blocks: [1, 2, 3]})!.variance).to.be.above(0)
+  })
+
+  it('counts a mode with no call: half a count added to the scenario’s runs, so a regression from 0 counts against the candidate', () => {
+    const blocks = [1, 2, 3, 4]
+    // The baseline needs no call; the candidate makes 2 a run: 2.5 against 0.5, five times as many (-400%).
+    const regressed = scenarioEffect({values: [0, 0, 0, 0], blocks}, {values: [2, 2, 2, 2], blocks}, 'arithmetic')!
+    expect(regressed).to.not.equal(null)
+    expect(regressed.theta).to.be.closeTo(Math.log((2 + CONTINUITY_CORRECTION) / CONTINUITY_CORRECTION), 1e-12)
+    expect(reductionOfLogRatio(regressed.theta)).to.be.closeTo(-400, 1e-9)
+    // Neither mode calls: no change, counted as such.
+    expect(scenarioEffect({values: [0, 0, 0], blocks: [1, 2, 3]}, {values: [0, 0, 0], blocks: [1, 2, 3]}, 'arithmetic')!.theta).to.equal(0)
+    // The candidate needs none where the baseline needed 1 in 2 runs of 4: 0.5 against 1.0 (the shift is the scenario's, both modes).
+    expect(scenarioEffect({values: [1, 0, 1, 0], blocks}, {values: [0, 0, 0, 0], blocks}, 'arithmetic')!.theta).to.be.closeTo(Math.log(0.5 / 1.0), 1e-12)
+    // Means above 0 in both modes: no correction.
+    expect(scenarioEffect({values: [4, 6, 5, 5], blocks}, {values: [0, 2, 1, 1], blocks}, 'arithmetic')!.theta).to.be.closeTo(Math.log(1 / 5), 1e-12)
+  })
+
+  it('one runaway run moves its scenario far less than e^0.92: the per-scenario location is Huber’s', () => {
+    const blocks = [1, 2, 3, 4, 5]
+    const base = [9000, 11000, 10000, 12000, 8500]
+    const cand = [6000, 7400, 6800, 8100, 5600]
+    const clean = scenarioEffect({values: base, blocks}, {values: cand, blocks})!
+    // The candidate's third run loops: 100 times its tokens. The mean of the logs moved by log(100) / 5 = 0.92.
+    const runaway = scenarioEffect({values: base, blocks}, {values: cand.map((v, i) => (i === 2 ? 100 * v : v)), blocks})!
+    const meanLog = (values: number[]) => values.reduce((a, v) => a + Math.log(v), 0) / values.length
+    expect(meanLog(cand.map((v, i) => (i === 2 ? 100 * v : v))) - meanLog(cand)).to.be.closeTo(Math.log(100) / 5, 1e-12)
+    const moved = runaway.theta - clean.theta
+    expect(moved).to.be.within(0, 0.2)
+    // No run beyond 2 robust SDs: the plain mean of the logs, to the bit.
+    expect(clean.theta).to.equal(meanLog(cand) - meanLog(base))
+    // Its interval still knows the run was there: wider than without it.
+    expect(runaway.variance).to.be.above(clean.variance)
+    // Tool calls alike: one run of 60 calls among 4 to 6.
+    const calls = scenarioEffect({values: [5, 6, 5, 4, 5], blocks}, {values: [3, 4, 60, 3, 4], blocks}, 'arithmetic')!
+    expect(reductionOfLogRatio(calls.theta)).to.be.above(0)
+  })
+
+  it('gives the same effect and the same bootstrap whatever the order of the rows (small cells, paired or not)', () => {
+    const random = mulberry32(21)
+    for (const paired of [true, false]) {
+      const rows = Array.from({length: 12}, (_, i) => ({block: 3 + i, base: Math.exp(normalDraw(random)), cand: Math.exp(-0.2 + normalDraw(random))}))
+      const effectOf = (order: typeof rows) =>
+        scenarioEffect({values: order.map((r) => r.base), blocks: order.map((r) => r.block)}, {values: order.map((r) => r.cand), blocks: order.map((r) => (paired ? r.block : 100 + r.block))})!
+      const a = effectOf(rows)
+      const b = effectOf([...rows].reverse())
+      expect(a.paired).to.equal(paired)
+      expect(b.theta).to.equal(a.theta)
+      expect(b.variance).to.equal(a.variance)
+      const draws = (effect: ScenarioEffect) => {
+        const stream = mulberry32(5)
+        return Array.from({length: 50}, () => effect.deviation(stream))
+      }
+      expect(draws(b)).to.deep.equal(draws(a))
+    }
   })
 })
