@@ -80,6 +80,8 @@ export interface CalibrateOptions extends ProjectOptions {
   concurrency?: number
   /** How long checkpoints are polled per run (runs that fail use all of it). */
   checkpointMs?: number
+  /** The adversaries to play (default: all); one left out is reported as not played, never as failed. */
+  adversaries?: AdversaryName[]
   /** Progress of each pass: the oracle's runs, noop's, each adversary's, and the mutation pass. */
   onEvent?: (event: SuiteEvent, phase: string) => void
 }
@@ -119,7 +121,8 @@ async function calibrateIn(project: Project, options: CalibrateOptions, projectO
   let notApplicable: Array<{scenario_id: string; mode: string; reason: string}> = []
   const timeouts = {checkpoint_ms: options.checkpointMs ?? CALIBRATION_SUITE.timeouts.checkpoint_ms}
   if (modes.length > 0 && scenarioIds.length > 0) {
-    for (const model of PASSES) {
+    const played = new Set<string>(options.adversaries ?? ADVERSARIES)
+    for (const model of PASSES.filter((m) => m === 'oracle' || m === 'noop' || played.has(m))) {
       const suite: SuiteInput = {name: 'calibration', scenarios: {ids: scenarioIds}, modes, model, ...CALIBRATION_SUITE, timeouts}
       const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}, concurrency: options.concurrency})
       const summary = await runSuite(selected, {runId: model}, (event) => options.onEvent?.(event, model))
@@ -133,6 +136,9 @@ async function calibrateIn(project: Project, options: CalibrateOptions, projectO
     }
   }
   const applicability = await adversaryApplicability(project, pairs)
+  for (const adversary of ADVERSARIES.filter((a) => options.adversaries && !options.adversaries.includes(a))) {
+    for (const {scenario_id, mode} of pairs) applicability.set(`${adversary}/${scenario_id}/${mode}`, 'not played (--adversary)')
+  }
   const mutation = await mutationPass(project, pairs, rows, timeouts, options, unavailable)
   const outcomeOf = (row: Row | undefined): Outcome | null => (row ? {success: row.success, error: row.error ? `${row.error.type}: ${row.error.message}` : null} : null)
   const entries = pairs.map(({scenario_id, mode}): CalibrationEntry => {

@@ -4,6 +4,9 @@ import {checkRunId} from '../results/names.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../stats/bootstrap.js'
 
+/** The bootstrap's resamples when no flag says: the gate's, and the simulation's of it. */
+export {DEFAULT_RESAMPLES}
+
 /** Flags shared by `report` and `gate`: where rows come from, where output goes, the bootstrap. */
 export const rowFlags = {
   input: Flags.string({char: 'i', multiple: true, description: 'results file or folder (ghx-bench JSONL, ghx-router JSONL, ghx eval results.json/.csv); repeatable'}),

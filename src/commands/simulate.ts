@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import {DEFAULT_RESAMPLES} from '../stats/bootstrap.js'
+import {DEFAULT_RESAMPLES} from '../cli/report-flags.js'
 
 export default class SimulateCommand extends BaseCommand<typeof SimulateCommand> {
   static override summary = 'Measure how often a profile’s gate decides right, on seeded synthetic data'

@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand, EXIT_BAD_INPUT} from '../cli/base-command.js'
 import type {CalibrationReport} from '../app/calibrate.js'
+import {ADVERSARIES, type AdversaryName} from '../app/calibration-options.js'
 import type {ValidationReport} from '../app/validate-project.js'
 
 export default class Validate extends BaseCommand<typeof Validate> {
@@ -19,6 +20,7 @@ export default class Validate extends BaseCommand<typeof Validate> {
     mode: Flags.string({char: 'm', multiple: true, description: 'calibrate only these modes'}),
     scenario: Flags.string({char: 's', multiple: true, description: 'calibrate only these scenarios'}),
     concurrency: Flags.integer({min: 1, max: 64, description: 'calibration runs at once (default: the calibration suite’s, 4)'}),
+    adversary: Flags.string({multiple: true, options: [...ADVERSARIES], description: 'play only these adversaries (default: all; one left out is listed as not played)'}),
   }
   static override strict = false
   static override args = {
@@ -59,6 +61,7 @@ export default class Validate extends BaseCommand<typeof Validate> {
         modes: this.flags.mode,
         scenarios: this.flags.scenario,
         concurrency: this.flags.concurrency,
+        adversaries: this.flags.adversary as AdversaryName[] | undefined,
         onEvent: (event, phase) => view.handle(event, phase),
       })
     } finally {

@@ -52,7 +52,7 @@ describe('sabotaged ghx on PATH (CLI, sandbox, oracle)', function () {
 
   it('calibration lists both scenarios as mis-calibrated under the echoing ghx (exit 1): the oracle cannot pass on it', async () => {
     const bin = await sabotagedGhx(dir, 'echo')
-    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'ghx', '--json'], {cwd: dir, env: {CI: '1', PATH: `${bin}${path.delimiter}${process.env.PATH}`}})
+    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'ghx', '--adversary', 'liar', '--json'], {cwd: dir, env: {CI: '1', PATH: `${bin}${path.delimiter}${process.env.PATH}`}})
     expect(result.code, result.stderr).to.equal(1)
     const {calibration} = JSON.parse(result.stdout) as {calibration: {entries: Array<{scenario_id: string; status: string; reason: string}>}}
     expect(calibration.entries.map((e) => `${e.scenario_id}/${e.status}`).sort()).to.deep.equal(SCENARIOS.map((id) => `${id}/miscalibrated`))

@@ -20,7 +20,7 @@ interface Calibration {
 describe('ghx-bench validate --calibrate (CLI)', function () {
   this.timeout(120_000)
 
-  it('proves built-in scenarios under agent_direct and mcp: oracle passes, noop fails', async () => {
+  it('proves built-in scenarios under agent_direct and mcp: oracle passes; noop and every adversary fail', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': config(SUITES)})
     const result = await runCliInProcess(['validate', '--calibrate', '--scenario', 'pr-view-001', '--scenario', 'issue-triage-comment-wf-001', '--scenario', 'release-view-001', '--json'], {cwd: dir})
     expect(result.code, result.stderr).to.equal(0)
@@ -43,7 +43,8 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
   it('runs every checkpoint task of the catalogue from the CLI: all workflow scenarios calibrate under agent_direct', async () => {
     const workflows = ['ci-diagnose-run-wf-001', 'issue-close-with-context-wf-001', 'issue-to-pr-lifecycle-wf-001', 'issue-triage-and-assign-wf-001', 'issue-triage-comment-wf-001', 'pr-fix-mixed-threads-wf-001', 'pr-reply-threads-wf-001', 'pr-review-comment-wf-001', 'pr-review-comment-001']
     const dir = await makeProject({'.ghxbenchrc.yml': config(SUITES)})
-    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct', ...workflows.flatMap((id) => ['--scenario', id]), '--json'], {cwd: dir})
+    // The adversaries that act (liar and empty play noop's part on a workflow: they answer, and change nothing).
+    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct', '--adversary', 'wrong_target', '--adversary', 'read_only', ...workflows.flatMap((id) => ['--scenario', id]), '--json'], {cwd: dir})
     expect(result.code, result.stderr + result.stdout.slice(-2000)).to.equal(0)
     const {calibration} = JSON.parse(result.stdout) as Calibration
     expect(calibration.entries.map((e) => `${e.scenario_id}/${e.status}`).sort()).to.deep.equal(workflows.map((id) => `${id}/calibrated`).sort())
@@ -70,7 +71,7 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
         '\n    - name: issue_has_title\n      task: issue.view\n      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue_number}}"}\n      condition: {type: non_empty, path: title}\nreference:',
       )
     const dir = await makeProject({'.ghxbenchrc.yml': config('catalogue'), 'catalogue/scenarios/issue-weak-labels-wf-001.yml': weak})
-    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct'], {cwd: dir})
+    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct', '--adversary', 'liar'], {cwd: dir})
     expect(result.code, result.stdout + result.stderr).to.equal(1)
     expect(result.stdout).to.include('calibration: 1 calibrated, 0 mis-calibrated, 0 weak')
     expect(result.stdout).to.match(/weak: issue-weak-labels-wf-001 under agent_direct: no checkpoint fails when we remove label enhancement from issue #\d+/)
@@ -83,11 +84,13 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
       .replace('id: issue-labels-add-001', 'id: issue-weak-add-001')
       .replace(/ {2}checkpoints:\n[\s\S]*?\nreference:/, '  checkpoints:\n    - name: issue_still_there\n      task: issue.view\n      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue}}"}\n      condition: {type: some, path: labels, condition: {type: field_equals, value: bench-fixture}}\n    - name: answered\n      task: issue.view\n      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue}}"}\n      condition: {type: mentioned_in, path: number, text: "{{final_text}}"}\nreference:')
     const dir = await makeProject({'.ghxbenchrc.yml': config('catalogue'), 'catalogue/scenarios/issue-weak-add-001.yml': weak})
-    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct', '--json'], {cwd: dir})
+    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct', '--adversary', 'liar', '--adversary', 'read_only', '--json'], {cwd: dir})
     expect(result.code, result.stderr).to.equal(1)
     const {calibration} = JSON.parse(result.stdout) as {calibration: {weak: Array<{scenario_id: string; status: string; passed_by: string[]; reason: string}>}}
     expect(calibration.weak.map((e) => e.scenario_id)).to.deep.equal(['issue-weak-add-001'])
-    expect(calibration.weak[0]!.passed_by).to.include.members(['liar', 'read_only'])
+    expect(calibration.weak[0]!.passed_by).to.deep.equal(['liar', 'read_only'])
+    // The adversaries left out are said to be, never counted as failed.
+    expect((calibration.weak[0] as unknown as {adversaries: Record<string, unknown>}).adversaries.empty).to.deep.equal({not_applicable: 'not played (--adversary)'})
     expect(calibration.weak[0]!.reason).to.match(/^passed by liar \(reads, then a made-up answer\).*read_only \(the plan’s reads only/)
   })
 
@@ -97,7 +100,7 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
       // A checkpoint that any state satisfies: the issue exists.
       .replace(/ {2}checkpoints:\n[\s\S]*?\nreference:/, '  checkpoints:\n    - name: issue_exists\n      task: issue.view\n      input: {owner: "{{owner}}", name: "{{repo}}", issueNumber: "{{issue_number}}"}\n      condition: {type: non_empty, path: title}\nreference:')
     const dir = await makeProject({'.ghxbenchrc.yml': config('catalogue'), 'catalogue/scenarios/issue-weak-wf-001.yml': weak})
-    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct'], {cwd: dir})
+    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'agent_direct', '--adversary', 'liar'], {cwd: dir})
     expect(result.code, result.stderr).to.equal(1)
     expect(result.stdout).to.include('mis-calibrated: issue-weak-wf-001 under agent_direct: noop passed')
   })
