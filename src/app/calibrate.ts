@@ -27,7 +27,6 @@ import {resolveVariables} from '../seeding/bindings.js'
 import type {Manifest} from '../seeding/manifest.js'
 import {readManifest} from '../seeding/service.js'
 import {openProject, type ProjectOptions} from './project.js'
-import {resetProjectFixtures} from './fixtures.js'
 
 type Outcome = {success: boolean; error: string | null}
 
@@ -89,21 +88,20 @@ export interface CalibrateOptions extends ProjectOptions {
 /** The calibration suite's settings: one repetition, four runs at once, one retry, a short checkpoint budget. */
 const CALIBRATION_SUITE = {repetitions: 1, concurrency: 4, infra_retries: 1, timeouts: {checkpoint_ms: 2000}} as const
 
-/** The models of the passes, in order: the adversaries that act on GitHub last, each followed by a fixture reset. */
+/** The models of the passes, in order; wrong_target's runs one at a time, each restoring the sandbox it found. */
 const PASSES = ['oracle', 'noop', 'liar', 'empty', 'read_only', 'wrong_target'] as const satisfies ReadonlyArray<'oracle' | 'noop' | AdversaryName>
 
 export async function calibrate(options: CalibrateOptions = {}): Promise<CalibrationReport> {
   // The rows of the passes are scratch: read back here, then removed.
   const resultsDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-calibrate-'))
   try {
-    const projectOptions = {...options, overrides: {...options.overrides, results_dir: resultsDir}}
-    return await calibrateIn(await openProject(projectOptions), options, projectOptions)
+    return await calibrateIn(await openProject({...options, overrides: {...options.overrides, results_dir: resultsDir}}), options)
   } finally {
     await rm(resultsDir, {recursive: true, force: true})
   }
 }
 
-async function calibrateIn(project: Project, options: CalibrateOptions, projectOptions: ProjectOptions): Promise<CalibrationReport> {
+async function calibrateIn(project: Project, options: CalibrateOptions): Promise<CalibrationReport> {
   const {catalogue, registry} = project
   // Which scenario has a plan for which mode.
   const pairs: Array<{scenario_id: string; mode: string}> = []
@@ -122,22 +120,27 @@ async function calibrateIn(project: Project, options: CalibrateOptions, projectO
   const timeouts = {checkpoint_ms: options.checkpointMs ?? CALIBRATION_SUITE.timeouts.checkpoint_ms}
   if (modes.length > 0 && scenarioIds.length > 0) {
     const played = new Set<string>(options.adversaries ?? ADVERSARIES)
+    const sandbox = project.config.values.target === 'sandbox'
+    // wrong_target acts on resources that are not its scenario's: only the sandbox can give them back, run by run.
+    if (!sandbox) played.delete('wrong_target')
     for (const model of PASSES.filter((m) => m === 'oracle' || m === 'noop' || played.has(m))) {
-      const suite: SuiteInput = {name: 'calibration', scenarios: {ids: scenarioIds}, modes, model, ...CALIBRATION_SUITE, timeouts}
-      const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}, concurrency: options.concurrency})
-      const summary = await runSuite(selected, {runId: model}, (event) => options.onEvent?.(event, model))
+      const isolated = model === 'wrong_target'
+      const suite: SuiteInput = {name: 'calibration', scenarios: {ids: scenarioIds}, modes, model, ...CALIBRATION_SUITE, ...(isolated ? {concurrency: 1} : {}), timeouts}
+      const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}, concurrency: isolated ? 1 : options.concurrency})
+      const summary = await runSuite(selected, {runId: model, isolateRuns: isolated}, (event) => options.onEvent?.(event, model))
       if (model === 'oracle') {
         unavailable = summary.unavailable
         notApplicable = summary.not_applicable
       }
       for await (const row of readRows([summary.results_file], () => {}, project.cwd)) rows.set(`${model}/${row.scenario_id}/${row.mode}`, row)
-      // What an acting adversary changed beyond its scenario's own fixtures (the wrong resource) is undone for what follows.
-      if ((model === 'read_only' || model === 'wrong_target') && project.config.values.target === 'sandbox') await resetProjectFixtures(projectOptions)
     }
   }
   const applicability = await adversaryApplicability(project, pairs)
   for (const adversary of ADVERSARIES.filter((a) => options.adversaries && !options.adversaries.includes(a))) {
     for (const {scenario_id, mode} of pairs) applicability.set(`${adversary}/${scenario_id}/${mode}`, 'not played (--adversary)')
+  }
+  if (project.config.values.target !== 'sandbox') {
+    for (const {scenario_id, mode} of pairs) applicability.set(`wrong_target/${scenario_id}/${mode}`, 'not played: it acts on fixtures of other scenarios, which only the sandbox can restore')
   }
   const mutation = await mutationPass(project, pairs, rows, timeouts, options, unavailable)
   const outcomeOf = (row: Row | undefined): Outcome | null => (row ? {success: row.success, error: row.error ? `${row.error.type}: ${row.error.message}` : null} : null)

@@ -112,16 +112,17 @@ export function wrongTargetVariables(scenario: Scenario, variables: Record<strin
   const resources = manifest.resources as Record<string, Record<string, unknown>>
   const moved = {...variables}
   let changed = false
-  const otherKind = new Map<string, string | undefined>()
+  // One other resource per kind where it can be: the bindings of a resource move together.
+  const chosen = new Map<string, string>()
   for (const [name, bindingPath] of Object.entries(scenario.fixture?.bindings ?? {})) {
     const [root, kind, ...rest] = bindingPath.split('.')
     if (root !== 'resources' || !kind || rest.length !== 1) continue
     const field = rest[0]!
-    if (!otherKind.has(kind)) {
-      const candidates = Object.keys(resources).filter((k) => k !== kind && familyOf(k) === familyOf(kind))
-      otherKind.set(kind, candidates.find((k) => resources[k]![field] !== undefined))
-    }
-    const other = otherKind.get(kind)
+    const has = (k: string) => resources[k]?.[field] !== undefined
+    const candidates = Object.keys(resources).filter((k) => k !== kind && familyOf(k) === familyOf(kind) && has(k))
+    const previous = chosen.get(kind)
+    const other = previous !== undefined && has(previous) ? previous : candidates[0]
+    if (other !== undefined && previous === undefined) chosen.set(kind, other)
     // A sibling shares the field's last two words: resolved_thread_id for unresolved_thread_id.
     const suffix = field.split('_').slice(-2).join('_')
     const sibling = field.split('_').length > 2 ? Object.keys(resources[kind] ?? {}).find((f) => f !== field && f.endsWith(`_${suffix}`)) : undefined

@@ -16,6 +16,18 @@ export type {SuiteContext} from './suite-context.js'
 
 /** Runs every attempt of one planned run and builds its row; null when Ctrl-C interrupted it. */
 export async function executeRun(ctx: SuiteContext, run: PlannedRun, scenario: Scenario): Promise<Row | null> {
+  const sandbox = ctx.isolateRuns ? ctx.target.sandbox : undefined
+  if (!sandbox) return runAndRecord(ctx, run, scenario)
+  const saved = await sandbox.saveState()
+  try {
+    return await runAndRecord(ctx, run, scenario)
+  } finally {
+    await sandbox.restoreState(saved)
+    await sandbox.forgetState(saved)
+  }
+}
+
+async function runAndRecord(ctx: SuiteContext, run: PlannedRun, scenario: Scenario): Promise<Row | null> {
   const startedAt = new Date()
   const started = performance.now()
   const maxAttempts = 1 + Math.max(ctx.infraRetries, scenario.allowed_retries)

@@ -51,8 +51,13 @@ export interface RunOptions {
   faultRate?: number
   /** Ctrl-C: aborts in-flight runs; recorded rows stay. */
   signal?: AbortSignal
-  /** Calibration's mutation testing of workflow checkpoints (sandbox, concurrency 1: it restores the sandbox's state). */
+  /** Calibration's mutation testing of the checkpoints (sandbox, concurrency 1: it restores the sandbox's state). */
   onMutation?: (report: MutationReport) => void
+  /**
+   * Each run leaves the sandbox as it found it (its whole state saved before and restored after; concurrency 1):
+   * for calibration's wrong_target, which acts on fixtures that are not its scenario's and cannot all be undone.
+   */
+  isolateRuns?: boolean
   /** Hears what the run repaired or noticed without stopping (a torn line set aside): shown at once. */
   onWarning?: (text: string) => void
 }
@@ -188,6 +193,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
       onProgress: (run, event) => onEvent({type: 'run_progress', key: run.key, mode: run.mode, event}),
       inBackground: (work) => background.add(work),
       ...(options.onMutation ? {mutation: options.onMutation} : {}),
+      ...(options.isolateRuns ? {isolateRuns: true} : {}),
     }
     await writeRunInfo(resultsDir, {run_id: runId, suite: suite.name, seed, modes: view.modes, unavailable, not_applicable: notApplicable})
     const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))

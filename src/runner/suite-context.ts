@@ -39,6 +39,8 @@ export interface SuiteContext {
   injectFaults?: boolean
   /** Work a run leaves to finish on its own (releasing what it held; background-work.ts); the suite waits for it before it closes. */
   inBackground(work: Promise<unknown>): void
-  /** Calibration's mutation testing (sandbox only): called with each workflow run that passed. */
+  /** Calibration's mutation testing (sandbox only): called with each run that passed. */
   mutation?: (report: MutationReport) => void
+  /** Each run restores the sandbox's state it started from (sandbox only, concurrency 1). */
+  isolateRuns?: boolean
 }

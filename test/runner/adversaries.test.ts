@@ -44,6 +44,12 @@ describe('adversaries', () => {
     it('moves a binding to another resource of the same family, all of a resource’s bindings to the same one', () => {
       expect(wrongTargetVariables(bound({issue: 'resources.issue_for_triage.number', node: 'resources.issue_for_triage.node_id'}), {...variables, node: 'I_2'}, manifest)).to.deep.include({issue: 1, node: 'I_1'})
     })
+    it('each binding moves whatever its order: the pull request to another, its thread to the other thread', () => {
+      const threadFirst = bound({thread: 'resources.pr_with_mixed_threads.unresolved_thread_id', pr: 'resources.pr_with_mixed_threads.number'})
+      const prFirst = bound({pr: 'resources.pr_with_mixed_threads.number', thread: 'resources.pr_with_mixed_threads.unresolved_thread_id'})
+      const withPulls = {...manifest, resources: {...manifest.resources, pr: {seeded: {}, number: 8}}} as unknown as Manifest
+      for (const scenario of [threadFirst, prFirst]) expect(wrongTargetVariables(scenario, {...variables, pr: 9, thread: 'T_u'}, withPulls)).to.deep.include({pr: 8, thread: 'T_r'})
+    })
     it('a resource alone in its family moves to its sibling field (the other thread)', () => {
       expect(wrongTargetVariables(bound({pr: 'resources.pr_with_mixed_threads.number', thread: 'resources.pr_with_mixed_threads.unresolved_thread_id'}), {...variables, pr: 9, thread: 'T_u'}, manifest)).to.deep.include({pr: 9, thread: 'T_r'})
     })
