@@ -4,17 +4,18 @@
  * (the predecessors' trivially true ones, say) without re-running agents. The verdict is the one a
  * run gives (src/verify/verdict.ts): the same rows and the same conditions give the same verdict.
  */
-import {createWriteStream} from 'node:fs'
-import {once} from 'node:events'
-import {mkdir, rename, rm} from 'node:fs/promises'
+import {existsSync} from 'node:fs'
+import {mkdir, open, rename, rm} from 'node:fs/promises'
 import path from 'node:path'
 import type {Catalogue} from '../catalogue/catalogue.js'
 import {resolveConfigPath} from '../config/load-config.js'
 import type {PluginRegistry} from '../plugins/registry.js'
-import {originalFileFor, regradedFileFor} from '../results/regraded.js'
+import {readLineBatches} from '../results/lines.js'
+import {isRegradedFile, originalFileFor, regradedFileFor} from '../results/regraded.js'
 import type {Row} from '../results/row-schema.js'
 import {checkpointsOf} from '../schemas/scenario.js'
 import {readRows, resolveInputFiles} from '../results/sources.js'
+import {BadInputError} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 import {regradeCheckpoint} from '../verify/checkpoints.js'
 import {stopOf, verdictOf, type Verdict} from '../verify/verdict.js'
@@ -65,32 +66,66 @@ export async function regrade(options: RegradeOptions): Promise<RegradeReport> {
   const files = resolved.filter((file) => !resolved.includes(originalFileFor(file) ?? ''))
   // <run>.regraded.jsonl beside the run's rows: the report and the gate read it in place of the originals.
   const out = path.resolve(cwd, options.out ?? regradedFileFor(files[0]!))
+  await refuseAnotherRunsFile(out, cwd)
   await mkdir(path.dirname(out), {recursive: true})
   // Written aside and renamed at the end: the output may be one of the inputs, and a half-written file is never read.
+  // A bad input row (file:line, exit 2) or any other failure leaves no partial file behind.
   const partial = `${out}.${process.pid}.partial`
-  const writer = createWriteStream(partial)
   const report: RegradeReport = {rows: 0, regraded: 0, skipped: 0, changed: [], checkpoints_changed: [], file: displayPath(out, cwd)}
+  const handle = await open(partial, 'w')
   try {
-    for await (const row of readRows(files, () => {}, cwd)) {
-      report.rows++
-      const next = regradeRow(row, catalogue, registry)
-      if (!next) report.skipped++
-      else {
-        report.regraded++
-        if (next.change?.fields.length) report.changed.push(next.change)
-        else if (next.change) report.checkpoints_changed.push(next.change)
+    try {
+      let pending = ''
+      for await (const row of readRows(files, () => {}, cwd)) {
+        report.rows++
+        const next = regradeRow(row, catalogue, registry)
+        if (!next) report.skipped++
+        else {
+          report.regraded++
+          if (next.change?.fields.length) report.changed.push(next.change)
+          else if (next.change) report.checkpoints_changed.push(next.change)
+        }
+        pending += JSON.stringify(next?.row ?? row) + '\n'
+        if (pending.length >= WRITE_CHUNK) {
+          await handle.write(pending)
+          pending = ''
+        }
       }
-      if (!writer.write(JSON.stringify(next?.row ?? row) + '\n')) await once(writer, 'drain')
+      await handle.write(pending)
+      await handle.datasync()
+    } finally {
+      await handle.close()
     }
-    writer.end()
-    await once(writer, 'finish')
     await rename(partial, out)
   } catch (error) {
-    writer.destroy()
     await rm(partial, {force: true})
     throw error
   }
   return report
+}
+
+/** Rows are written in chunks of about this many characters. */
+const WRITE_CHUNK = 1 << 20
+
+/**
+ * The output replaces an earlier re-grading of the same run, never another run's rows: a run named
+ * X.regraded by a version that allowed it has its rows where `regrade` of X writes (the first row's
+ * run id tells them apart).
+ */
+async function refuseAnotherRunsFile(out: string, cwd: string): Promise<void> {
+  if (!isRegradedFile(out) || !existsSync(out)) return
+  let runId: unknown
+  for await (const [first] of readLineBatches(out)) {
+    if (!first) continue
+    try {
+      runId = (JSON.parse(first.text) as {run_id?: unknown}).run_id
+    } catch {
+      return
+    }
+    break
+  }
+  if (runId !== path.basename(out, '.jsonl')) return
+  throw new BadInputError([{file: displayPath(out, cwd), line: 1, col: 1, code: 'io', message: `holds the rows of run ${JSON.stringify(runId)}, not re-graded rows: regrade would overwrite them; pass --out to write the re-graded rows elsewhere`}])
 }
 
 /**

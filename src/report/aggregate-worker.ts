@@ -13,9 +13,9 @@ const position = {lines: 0}
 let result: WorkerResult
 try {
   const earlier = task.earlier ? RunKeys.from(task.earlier) : undefined
-  const read = await readInto(aggregate, task.file, task.shown, (w) => warnings.push(w), {earlier, keepKeys: task.keepKeys, range: task.range, position})
+  const read = await readInto(aggregate, task.file, task.shown, (w) => warnings.push(w), {earlier, range: task.range, position})
   const portable = toPortable(aggregate)
-  result = {ok: true, lines: position.lines, aggregate: portable, duplicates: read.duplicates, ...(read.keys ? {keys: read.keys.portable()} : {}), warnings}
+  result = {ok: true, lines: position.lines, aggregate: portable, duplicates: read.duplicates, keys: read.keys.portable(), ...(read.repeated ? {repeated: read.repeated} : {}), warnings}
   parentPort!.postMessage(result, transferList(portable))
 } catch (error) {
   result =

@@ -4,7 +4,9 @@
  * whose columns come back transferred (not copied) and are appended as they are, so JSON.parse, the
  * dominant cost on millions of rows, runs on every core and the rows' figures exist once. A row that
  * an earlier file already gave (same run, scenario, mode, iteration) is counted once: the files'
- * keys, a bit per iteration, go to the workers of the later files.
+ * keys, a bit per iteration, go to the workers of the later files. A run one file gives twice is bad
+ * input (src/results/run-keys.ts): a worker finds it within its range, the ranges' keys are checked
+ * against each other here.
  */
 import {open, stat} from 'node:fs/promises'
 import {createRequire} from 'node:module'
@@ -14,8 +16,8 @@ import {Worker} from 'node:worker_threads'
 import {fromGhxRouter, routerFacts} from '../results/importers.js'
 import type {ByteRange} from '../results/lines.js'
 import {factsOfRow} from '../results/row-facts.js'
-import {FileDeduplication, RunKeys, type PortableRunKeys} from '../results/run-keys.js'
-import {duplicatesWarning, fileKind, readHead, visitFile, type ReadPosition, type RowVisitor} from '../results/sources.js'
+import {FileDeduplication, RunKeys, type PortableRunKeys, type RepeatedRun} from '../results/run-keys.js'
+import {duplicatesWarning, fileKind, readHead, repeatedRunError, visitFile, type ReadPosition, type RowVisitor} from '../results/sources.js'
 import type {ReadWarning} from '../results/store.js'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
 import {packageModulePath, RUNNING_FROM_SOURCE} from '../shared/package-paths.js'
@@ -38,7 +40,6 @@ export interface WorkerTask {
   shown: string
   range: ByteRange
   earlier: PortableRunKeys | undefined
-  keepKeys: boolean
 }
 
 export interface WorkerResult {
@@ -46,7 +47,10 @@ export interface WorkerResult {
   lines: number
   aggregate?: PortableAggregate
   duplicates: number
+  /** The range's keys: checked against the other ranges' (a run the file gives twice), then handed to later files. */
   keys?: PortableRunKeys
+  /** A run the range gives twice. */
+  repeated?: RepeatedRun
   warnings: ReadWarning[]
   diagnostics?: Diagnostic[]
   message?: string
@@ -57,14 +61,12 @@ export async function aggregateFiles(files: string[], warn: (w: ReadWarning) => 
   const parallelMinBytes = options.parallelMinBytes ?? PARALLEL_MIN_BYTES
   const aggregate = emptyAggregate()
   const earlier = files.length > 1 ? new RunKeys() : undefined
-  for (const [index, file] of files.entries()) {
+  for (const file of files) {
     const shown = displayPath(file, cwd)
-    const keepKeys = earlier !== undefined && index < files.length - 1
     const parallel = workers > 1 && (await stat(file)).size >= parallelMinBytes && fileKind(file, await readHead(file)) === 'jsonl'
-    const read = parallel
-      ? await readInWorkers(aggregate, {file, shown, earlier: earlier?.portable(), keepKeys}, workers, warn)
-      : await readInto(aggregate, file, shown, warn, {earlier, keepKeys})
-    for (const keys of Array.isArray(read.keys) ? read.keys : [read.keys]) if (keys) earlier!.addAll(keys)
+    const read = parallel ? await readInWorkers(aggregate, {file, shown, earlier: earlier?.portable()}, workers, warn) : await readInto(aggregate, file, shown, warn, {earlier})
+    if (read.repeated) throw await repeatedRunError(file, shown)
+    if (earlier) for (const keys of Array.isArray(read.keys) ? read.keys : [read.keys]) earlier.addAll(keys)
     if (read.duplicates > 0) warn(duplicatesWarning(shown, read.duplicates))
   }
   sealAggregate(aggregate)
@@ -73,8 +75,10 @@ export async function aggregateFiles(files: string[], warn: (w: ReadWarning) => 
 
 interface FileRead<Keys> {
   duplicates: number
-  /** The file's keys, when later files look them up: one set, or one a worker's range. */
+  /** The file's keys: one set, or one a worker's range. */
   keys: Keys
+  /** A run the file gives twice: the reader stops, and the file is refused. */
+  repeated: RepeatedRun | undefined
 }
 
 /**
@@ -87,9 +91,9 @@ export async function readInto(
   file: string,
   shown: string,
   warn: (w: ReadWarning) => void,
-  options: {earlier?: RunKeys; keepKeys: boolean; range?: ByteRange; position?: ReadPosition},
-): Promise<FileRead<RunKeys | undefined>> {
-  const once = new FileDeduplication(options.earlier, options.keepKeys)
+  options: {earlier?: RunKeys; range?: ByteRange; position?: ReadPosition},
+): Promise<FileRead<RunKeys>> {
+  const once = new FileDeduplication(options.earlier)
   const visitor: RowVisitor = {
     row(row) {
       const facts = factsOfRow(row)
@@ -100,14 +104,16 @@ export async function readInto(
       if (once.fresh(facts.run_id, facts.scenario_id, facts.mode, facts.iteration)) addFacts(aggregate, facts, () => fromGhxRouter(source))
     },
   }
-  for await (const _ of visitFile(file, shown, warn, visitor, options.range, options.position));
-  return {duplicates: once.duplicates, keys: once.keys}
+  for await (const _ of visitFile(file, shown, warn, visitor, options.range, options.position)) if (once.repeated) break
+  return {duplicates: once.duplicates, keys: once.keys, repeated: once.repeated}
 }
 
 async function readInWorkers(aggregate: Aggregate, task: Omit<WorkerTask, 'range'>, workers: number, warn: (w: ReadWarning) => void): Promise<FileRead<PortableRunKeys[]>> {
   const ranges = await splitAtLines(task.file, workers)
   const results = await Promise.all(ranges.map((range) => runWorker({...task, range})))
-  const read: FileRead<PortableRunKeys[]> = {duplicates: 0, keys: []}
+  const read: FileRead<PortableRunKeys[]> = {duplicates: 0, keys: [], repeated: undefined}
+  // The keys of the ranges before: a run that two ranges give is a run the file gives twice.
+  const before = new RunKeys()
   let lineOffset = 0
   for (const result of results) {
     if (!result.ok) {
@@ -120,7 +126,10 @@ async function readInWorkers(aggregate: Aggregate, task: Omit<WorkerTask, 'range
     // Ranges merge in file order, so every cell keeps its rows in the order of the file.
     mergePortable(aggregate, result.aggregate!)
     read.duplicates += result.duplicates
-    if (result.keys) read.keys.push(result.keys)
+    read.repeated ??= result.repeated ?? before.shared(result.keys!)
+    if (read.repeated) return read
+    before.addAll(result.keys!)
+    read.keys.push(result.keys!)
     lineOffset += result.lines
   }
   return read

@@ -14,6 +14,20 @@ export interface PortableRunKeys {
 }
 
 const groupKey = (runId: string, scenario: string, mode: string): string => `${runId}\u0000${scenario}\u0000${mode}`
+
+/** A run a file gives twice. */
+export interface RepeatedRun {
+  run_id: string
+  scenario_id: string
+  mode: string
+  iteration: number
+}
+
+function repeatedRun(group: string, iteration: number): RepeatedRun {
+  const [run_id = '', scenario_id = '', mode = ''] = group.split('\u0000')
+  return {run_id, scenario_id, mode, iteration}
+}
+
 const inBitmap = (iteration: number): boolean => Number.isInteger(iteration) && iteration >= 0 && iteration < BITMAP_LIMIT
 
 export class RunKeys {
@@ -31,10 +45,17 @@ export class RunKeys {
   }
 
   add(runId: string, scenario: string, mode: string, iteration: number): void {
+    this.addIfNew(runId, scenario, mode, iteration)
+  }
+
+  /** Adds the key; false when it was there already (one lookup for both). */
+  addIfNew(runId: string, scenario: string, mode: string, iteration: number): boolean {
     const key = groupKey(runId, scenario, mode)
     if (!inBitmap(iteration)) {
-      this.others.add(`${key}\u0000${iteration}`)
-      return
+      const other = `${key}\u0000${iteration}`
+      if (this.others.has(other)) return false
+      this.others.add(other)
+      return true
     }
     let bits = this.bitmaps.get(key)
     if (bits === undefined || iteration >> 3 >= bits.length) {
@@ -42,7 +63,27 @@ export class RunKeys {
       if (bits) grown.set(bits)
       this.bitmaps.set(key, (bits = grown))
     }
-    bits[iteration >> 3]! |= 1 << (iteration & 7)
+    const bit = 1 << (iteration & 7)
+    if ((bits[iteration >> 3]! & bit) !== 0) return false
+    bits[iteration >> 3]! |= bit
+    return true
+  }
+
+  /** A key the two sets share, if any (a worker's range repeating a run of an earlier range of the same file). */
+  shared(other: RunKeys | PortableRunKeys): RepeatedRun | undefined {
+    const {bitmaps, others} = other instanceof RunKeys ? other.portable() : other
+    for (const [key, bits] of bitmaps) {
+      const own = this.bitmaps.get(key)
+      if (!own) continue
+      for (let i = 0; i < Math.min(own.length, bits.length); i++) {
+        const both = own[i]! & bits[i]!
+        if (both !== 0) return repeatedRun(key, i * 8 + 31 - Math.clz32(both & -both))
+      }
+    }
+    const both = others.find((key) => this.others.has(key))
+    if (both === undefined) return undefined
+    const at = both.lastIndexOf('\u0000')
+    return repeatedRun(both.slice(0, at), Number(both.slice(at + 1)))
   }
 
   /** Adds every key of another set. */
@@ -74,27 +115,34 @@ export class RunKeys {
 }
 
 /**
- * One file's share of counting each run once: a row whose key an earlier file gave is a duplicate
- * (counted, left out); the others' keys are kept for the files still to come.
+ * One file's share of counting each run once. A row whose key an earlier file gave is a duplicate
+ * (counted, left out: the results.json and results.csv of one run, a run's re-graded rows before its
+ * originals). A key the file itself gave before is a repeat: the store never writes a run twice in one
+ * file, so a repeat is a file that was concatenated or edited, and which copy is the run cannot be told;
+ * the reader refuses the file (bad input), since keeping either copy could hide a failed run. The file's
+ * keys are kept (a bit per iteration) to find repeats and for the files still to come.
  */
 export class FileDeduplication {
   duplicates = 0
-  /** This file's keys, when a later file will look them up. */
-  readonly keys: RunKeys | undefined
+  /** The first run the file gave twice, if any. */
+  repeated: RepeatedRun | undefined
+  readonly keys = new RunKeys()
   private readonly earlier: RunKeys | undefined
 
-  constructor(earlier: RunKeys | undefined, keepKeys: boolean) {
+  constructor(earlier: RunKeys | undefined) {
     this.earlier = earlier && !earlier.empty ? earlier : undefined
-    this.keys = keepKeys ? new RunKeys() : undefined
   }
 
-  /** Whether the row is new; a duplicate is counted. */
+  /** Whether the row is new; a duplicate of an earlier file's is counted, a repeat within the file recorded. */
   fresh(runId: string, scenario: string, mode: string, iteration: number): boolean {
+    if (!this.keys.addIfNew(runId, scenario, mode, iteration)) {
+      this.repeated ??= {run_id: runId, scenario_id: scenario, mode, iteration}
+      return false
+    }
     if (this.earlier?.has(runId, scenario, mode, iteration)) {
       this.duplicates++
       return false
     }
-    this.keys?.add(runId, scenario, mode, iteration)
     return true
   }
 }

@@ -1,13 +1,14 @@
 /**
  * Where a report's rows come from: files and folders given with --input, a run id, or the newest run
  * in results_dir; each file's format recognised by its content; a row seen twice (results.json and
- * results.csv of the same run) counted once, the richer format winning.
+ * results.csv of the same run) counted once, the richer format winning; a run one file gives twice
+ * refused as bad input.
  */
 import {open, readdir, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
-import {detectRowFormat, evalRowFromCsv, fromGhxEval, fromGhxRouter, parseCsv} from './importers.js'
+import {detectRowFormat, evalRowFromCsv, fromGhxEval, fromGhxRouter, parseCsv, routerFacts} from './importers.js'
 import {readLineBatches, type ByteRange} from './lines.js'
 import {checkRunId} from './names.js'
 import type {Row} from './row-schema.js'
@@ -59,8 +60,9 @@ export async function resolveInputFiles(options: RowSourceOptions): Promise<stri
  * needs only their figures (the report) never builds the normalized row.
  */
 export interface RowVisitor {
-  row(row: Row): void
-  router(source: Record<string, unknown>): void
+  /** `line`: the row's line (JSONL), element (JSON array) or record after the header (CSV), from 1. */
+  row(row: Row, line: number): void
+  router(source: Record<string, unknown>, line: number): void
 }
 
 /** Where a reader is within a file: the last line read, so that a later byte range's line numbers can be made absolute. */
@@ -71,25 +73,57 @@ export interface ReadPosition {
 /**
  * Streams normalized rows from every file; `warn` hears of torn lines and duplicates. A row whose run,
  * scenario, mode and iteration an earlier file already gave is counted once (the results.json and the
- * results.csv of one run); one file never repeats a run, so a single file costs no key set at all.
+ * results.csv of one run); a run one file gives twice is bad input (see FileDeduplication), thrown
+ * before any row of that file's batch in which it shows is handed on.
  */
 export async function* readRows(files: string[], warn: (w: ReadWarning) => void, cwd = process.cwd()): AsyncGenerator<Row> {
   const earlier = files.length > 1 ? new RunKeys() : undefined
-  for (const [index, file] of files.entries()) {
+  for (const file of files) {
     const shown = displayPath(file, cwd)
-    const once = new FileDeduplication(earlier, earlier !== undefined && index < files.length - 1)
+    const once = new FileDeduplication(earlier)
     let batch: Row[] = []
     const keep = (row: Row): void => {
       if (once.fresh(row.run_id, row.scenario_id, row.mode, row.iteration)) batch.push(row)
     }
     const visitor: RowVisitor = {row: keep, router: (source) => keep(fromGhxRouter(source))}
     for await (const _ of visitFile(file, shown, warn, visitor)) {
+      if (once.repeated) throw await repeatedRunError(file, shown)
       yield* batch
       batch = []
     }
-    if (once.keys) earlier!.addAll(once.keys)
+    earlier?.addAll(once.keys)
     if (once.duplicates > 0) warn(duplicatesWarning(shown, once.duplicates))
   }
+}
+
+/**
+ * Bad input naming where a file first gives a run twice: the line of the repeat and the line it
+ * repeats. Only a refused file pays for this: two more passes over it, no line kept per row.
+ */
+export async function repeatedRunError(file: string, shown: string): Promise<BadInputError> {
+  type Key = Pick<Row, 'run_id' | 'scenario_id' | 'mode' | 'iteration'>
+  const scan = async (look: (row: Key, line: number) => boolean): Promise<{row: Key; line: number} | undefined> => {
+    let found: {row: Key; line: number} | undefined
+    const visit = (row: Key, line: number): void => {
+      if (!found && look(row, line)) found = {row, line}
+    }
+    for await (const _ of visitFile(file, shown, () => {}, {row: visit, router: (source, line) => visit(routerFacts(source), line)})) if (found) break
+    return found
+  }
+  const keys = new RunKeys()
+  const repeat = await scan((row) => !keys.addIfNew(row.run_id, row.scenario_id, row.mode, row.iteration))
+  const run = repeat?.row
+  const first = run && (await scan((row) => row.run_id === run.run_id && row.scenario_id === run.scenario_id && row.mode === run.mode && row.iteration === run.iteration))
+  const what = run ? `run_id ${JSON.stringify(run.run_id)}, scenario ${JSON.stringify(run.scenario_id)}, mode ${JSON.stringify(run.mode)}, iteration ${run.iteration}` : 'the same run id, scenario, mode and iteration'
+  const why = 'a results file holds each run once, so one of the copies is not that run (files concatenated, rows pasted twice?) and counting either could hide a failure; remove the repeated rows'
+  const kind = fileKind(file, await readHead(file))
+  // A CSV record may span lines: it is named by its number, as the CSV reader's other findings are.
+  if (kind === 'csv') {
+    return new BadInputError([{file: shown, code: 'duplicate_id', message: `record ${repeat?.line ?? '?'} after the header repeats the run of record ${first?.line ?? '?'} (${what}): ${why}`}])
+  }
+  const unit = kind === 'json' ? 'element' : 'line'
+  const message = `this ${unit} repeats the run of ${unit} ${first?.line ?? '?'} (${what}): ${why}`
+  return new BadInputError([{file: shown, ...(repeat ? {line: repeat.line, col: 1} : {}), code: 'duplicate_id', message}])
 }
 
 export function duplicatesWarning(shown: string, duplicates: number): ReadWarning {
@@ -118,7 +152,7 @@ export async function* visitFile(
 ): AsyncGenerator<void> {
   const kind = fileKind(file, await readHead(file))
   if (kind === 'csv') {
-    for (const row of await csvRows(file, shown)) visit.row(row)
+    for (const [index, row] of (await csvRows(file, shown)).entries()) visit.row(row, index + 1)
     yield
     return
   }
@@ -189,13 +223,13 @@ function visitValue(value: unknown, shown: string, line: number, unit: 'line' | 
   switch (detectRowFormat(value)) {
     case 'ghx-bench':
       if (!isRow(value)) throw bad(shown, line, `not a valid ghx-bench row: ${rowSchemaErrors(value)}`)
-      visit.row(value)
+      visit.row(value, line)
       return
     case 'ghx-router':
-      visit.router(value as Record<string, unknown>)
+      visit.router(value as Record<string, unknown>, line)
       return
     case 'ghx-eval':
-      visit.row(fromGhxEval(value as Record<string, unknown>))
+      visit.row(fromGhxEval(value as Record<string, unknown>), line)
       return
     default:
       throw bad(shown, line, `this ${unit} is not a row of ghx-bench, ghx-router or ghx eval`)

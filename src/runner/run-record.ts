@@ -1,10 +1,13 @@
 /**
  * A run's record on disk before any run starts: one process per run id (its lock, taken over from a
  * process that is gone), a torn last line left by a crash set aside, tools a ghx-bench killed with -9
- * left running ended, and the keys of the rows already recorded (resume skips them).
+ * left running ended, and the keys of the rows already recorded (resume skips them), which must come from
+ * the same suite, model, provider, modes and seed as the run that resumes them.
  */
 import {existsSync} from 'node:fs'
+import {readRunInfoFor, type RunInfo} from '../results/run-info.js'
 import {readRows} from '../results/sources.js'
+import {BadInputError} from '../shared/diagnostics.js'
 import {acquireRunLock, type RunLock} from '../results/run-lock.js'
 import {repairTornTail, tornLinesFile} from '../results/store.js'
 import {reapOrphanedTools} from '../shared/process/tool-processes.js'
@@ -30,10 +33,70 @@ export async function openRunRecord(resultsDir: string, runId: string, resultsFi
   return lock
 }
 
-/** scenario/mode/iteration of every row the results file holds. */
-export async function recordedKeys(file: string, cwd: string): Promise<Set<string>> {
-  const keys = new Set<string>()
-  if (!existsSync(file)) return keys
-  for await (const row of readRows([file], () => {}, cwd)) keys.add(runKey(row.scenario_id, row.mode, row.iteration))
-  return keys
+/** What a run id's results file holds: the keys of its rows (resume skips them) and what they were recorded with. */
+export interface RecordedRun {
+  /** scenario/mode/iteration of every row. */
+  keys: Set<string>
+  suites: Set<string | null>
+  models: Set<string | null>
+  providers: Set<string | null>
+  modes: Set<string>
+  /** run.json beside the rows, when there is one: the seed and the modes the run was planned with. */
+  info: RunInfo | undefined
+}
+
+export async function recordedRun(file: string, cwd: string): Promise<RecordedRun> {
+  const recorded: RecordedRun = {keys: new Set(), suites: new Set(), models: new Set(), providers: new Set(), modes: new Set(), info: undefined}
+  if (!existsSync(file)) return recorded
+  for await (const row of readRows([file], () => {}, cwd)) {
+    recorded.keys.add(runKey(row.scenario_id, row.mode, row.iteration))
+    recorded.suites.add(row.suite)
+    recorded.models.add(row.model)
+    recorded.providers.add(row.provider)
+    recorded.modes.add(row.mode)
+  }
+  recorded.info = await readRunInfoFor(file)
+  return recorded
+}
+
+/** What a run is recorded with: a resumed run id must match it. */
+export interface RunIdentity {
+  suite: string
+  /** The model as rows record it (ModelSource.label). */
+  model: string
+  provider: string
+  /** The suite's modes as selected (--mode), before preflight leaves any out. */
+  modes: string[]
+  seed: number
+}
+
+/**
+ * Resuming a run id adds rows to the same run: the rows already recorded must come from the same suite,
+ * model and provider, and the run from the same modes and seed (run.json), or two runs would mix in
+ * one results file and be reported and gated as one. Bad input (exit 2) naming each difference.
+ */
+export function checkResume(recorded: RecordedRun, now: RunIdentity, runId: string, file: string, cwd: string): void {
+  if (recorded.keys.size === 0) return
+  const differences: string[] = []
+  const names = (values: Iterable<string | null>): string => [...values].map((v) => JSON.stringify(v)).join(', ')
+  const differ = (what: string, values: Set<string | null>, value: string): void => {
+    if (values.size > 1 || !values.has(value)) differences.push(`${what} ${names(values)} (now ${JSON.stringify(value)})`)
+  }
+  differ('suite', recorded.suites, now.suite)
+  differ('model', recorded.models, now.model)
+  differ('provider', recorded.providers, now.provider)
+  const modesNow = [...new Set(now.modes)].sort()
+  const info = recorded.info
+  // run.json names the modes the run was planned with (those preflight left out included); without it, the rows' modes must be among this run's.
+  const modesThen = info ? [...new Set([...info.modes, ...info.unavailable.map((u) => u.mode)])].sort() : [...recorded.modes].sort()
+  if (info ? modesThen.join() !== modesNow.join() : modesThen.some((mode) => !modesNow.includes(mode))) differences.push(`modes ${modesThen.join(', ')} (now ${modesNow.join(', ')})`)
+  if (info && info.seed !== now.seed) differences.push(`seed ${info.seed} (now ${now.seed})`)
+  if (differences.length === 0) return
+  throw new BadInputError([
+    {
+      file: displayPath(file, cwd),
+      code: 'config',
+      message: `run id "${runId}" holds ${recorded.keys.size} row(s) of another run: recorded with ${differences.join('; ')}. Resuming adds rows to the same run: resume with the suite, model, provider, modes and seed it was recorded with, or choose another --run-id`,
+    },
+  ])
 }

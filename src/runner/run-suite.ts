@@ -17,7 +17,7 @@ import {resolveVariables} from '../seeding/bindings.js'
 import {readManifest, writeManifest} from '../seeding/service.js'
 import {harnessEnv} from '../shared/process/secret-env.js'
 import {startToolSpawner} from '../shared/process/tool-spawner.js'
-import {checkRunId} from '../results/names.js'
+import {checkNewRunId} from '../results/names.js'
 import type {RunLock} from '../results/run-lock.js'
 import type {ProviderProgress} from '../plugins/api.js'
 import type {Row} from '../results/row-schema.js'
@@ -35,7 +35,7 @@ import {buildPlan, type PlannedRun} from './plan.js'
 import {notApplicablePairs, preflightModes} from './preflight.js'
 import {gitOfProject} from './project-git.js'
 import {createRedactor, hideSuiteSecrets} from './redact.js'
-import {openRunRecord, recordedKeys} from './run-record.js'
+import {checkResume, openRunRecord, recordedRun} from './run-record.js'
 import {schedule} from './schedule.js'
 import {refName, refOptions, type SelectedSuite} from './select-suite.js'
 import type {SuiteContext} from './suite-context.js'
@@ -95,7 +95,7 @@ export interface RunSummary extends RunPlanView {
 export async function runSuite(selected: SelectedSuite, options: RunOptions, onEvent: (event: SuiteEvent) => void = () => {}): Promise<RunSummary> {
   const {config, registry, suite, scenarios, origin, cwd} = selected
   const {seed} = suite
-  const runId = checkRunId(options.runId ?? `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomUUID().slice(0, 8)}`, '--run-id')
+  const runId = checkNewRunId(options.runId ?? `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomUUID().slice(0, 8)}`, '--run-id')
   hideSuiteSecrets(suite.modes, config.values)
   const providerRef = config.values.provider
   const provider = registry.provider(refName(providerRef))
@@ -112,7 +112,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
     options.onWarning?.(text)
   }
   const lock: RunLock | undefined = options.dryRun ? undefined : await openRunRecord(resultsDir, runId, resultsFile, {namedBy: options.runId ? '--run-id' : resultsFile, cwd, warn})
-  const done = await recordedKeys(resultsFile, cwd).catch((error: unknown) => {
+  const recorded = await recordedRun(resultsFile, cwd).catch((error: unknown) => {
     lock?.release()
     throw error
   })
@@ -141,6 +141,9 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
   try {
     if (openedModel.status === 'rejected') throw openedModel.reason
     model = openedModel.value
+    // A resumed run id adds rows to the same run: rows of another suite, model, provider, modes or seed are refused, never mixed in.
+    checkResume(recorded, {suite: suite.name, model: model.label, provider: provider.name, modes: suite.modes.map(refName), seed}, runId, resultsFile, cwd)
+    const done = recorded.keys
     // Preflight once per suite: a mode that cannot run here is reported and left out, never counted.
     const {modes, unavailable} = await preflightModes(suite.modes, registry, target)
     if (modes.size === 0) throw new BadInputError([{file: origin, code: 'config', message: `no mode of the suite can run here: ${unavailable.map((u) => `${u.mode}: ${u.reason}`).join('; ')}`}])

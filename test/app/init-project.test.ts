@@ -32,6 +32,7 @@ describe('init, then its next steps (in-process)', function () {
     expect(summary.by_mode.agent_direct).to.deep.equal({pass: 2, fail: 0, timeout: 0, infra_error: 0})
 
     const regraded = await regrade({cwd, runId: 'first'})
-    expect(regraded).to.deep.include({rows: 2, regraded: 1, skipped: 1, changed: [], checkpoints_changed: []})
+    // Both rows are judged again, the atomic one too (its checkpoints read the answer it kept).
+    expect(regraded).to.deep.include({rows: 2, regraded: 2, skipped: 0, changed: [], checkpoints_changed: []})
   })
 })

@@ -72,7 +72,7 @@ describe('ghx-bench init (CLI)', function () {
     await writeFile(path.join(dir, 'suites', 'scenarios', 'example-issue-triage-wf-001.yml'), scenario)
     const result = await cli(['validate', '--calibrate'], dir)
     expect(result.code, result.stdout + result.stderr).to.equal(1)
-    expect(result.stdout).to.include('calibration: 0 calibrated, 0 mis-calibrated, 0 not run')
+    expect(result.stdout).to.include('calibration: 0 calibrated, 0 mis-calibrated, 0 weak, 0 not run')
     expect(result.stderr).to.include('warning: nothing to calibrate: no scenario has a reference plan')
     const json = await cli(['validate', '--calibrate', '--json'], dir)
     expect(json.code).to.equal(1)

@@ -247,3 +247,54 @@ describe('ghx-bench report and gate (CLI)', () => {
     expect((await readdir(path.join(dir, 'results'))).sort()).to.deep.equal(['run-1.jsonl', 'run-1.regraded.jsonl'])
   })
 })
+
+// Issue 27, items 1 and 2: bad input is exit 2 with file:line(:col), never a pass.
+describe('ghx-bench gate: no false pass from bad input (CLI)', () => {
+  /** Three scenarios with a clear ghx advantage, `iterations` runs each per mode. */
+  const clearWin = (iterations: number): Row[] =>
+    ['a-001', 'b-001', 'c-001'].flatMap((scenario) =>
+      Array.from({length: iterations}, (_, n) => [
+        makeRow({scenario_id: scenario, mode: 'agent_direct', iteration: n + 1, activeTokens: 1000 + n, latency_ms_wall: 10_000 + n, latency_ms_agent: 9000 + n, tool_calls: {total: 10, failed: 0}, cost_usd: 0.1}),
+        makeRow({scenario_id: scenario, mode: 'ghx', iteration: n + 1, activeTokens: 500 + n, latency_ms_wall: 5000 + n, latency_ms_agent: 4500 + n, tool_calls: {total: 4, failed: 0}, cost_usd: 0.05}),
+      ]).flat(),
+    )
+
+  it('refuses a project profile with a duplicate key (exit 2 at file:line:col) instead of gating with the built-in of its name', async () => {
+    const builtIn = await readFile(path.join(PROJECT_ROOT, 'suites', 'profiles', 'verify_pr.yml'), 'utf8')
+    // The project's verify_pr asks for a 60% token reduction: these rows (about 50%) fail it, and pass the built-in's 15%.
+    const strict = builtIn.replace(/min_tokens_active_reduction_pct: \d+/g, 'min_tokens_active_reduction_pct: 60')
+    const dir = await makeProject({'.ghxbenchrc.yml': 'suites_dir: suites\n', 'suites/profiles/verify_pr.yml': strict, 'rows.jsonl': jsonl(clearWin(90))})
+    const gate = ['gate', '--input', 'rows.jsonl', '--candidate', 'ghx', '--out', 'out', '--resamples', '500']
+    const strictGate = await runCliInProcess(gate, {cwd: dir})
+    expect(strictGate.code, strictGate.stdout + strictGate.stderr).to.equal(1)
+    // The repro of the issue: a duplicate key appended.
+    await writeFile(path.join(dir, 'suites', 'profiles', 'verify_pr.yml'), strict + 'min_samples: 3\n')
+    const broken = await runCliInProcess(gate, {cwd: dir})
+    expect(broken.code, broken.stdout + broken.stderr).to.equal(2)
+    expect(broken.stderr).to.match(new RegExp(`^suites/profiles/verify_pr\\.yml:${strict.split('\n').length}:1 error: YAML syntax: .*unique`, 'm'))
+    expect(broken.stderr).to.not.match(/\n\s+at /)
+    expect(broken.stdout).to.not.include('verdict')
+  })
+
+  it('refuses a results file that holds its rows twice (exit 2 naming the line of the repeat) instead of counting them twice', async () => {
+    // Two runs a cell: too few for the efficiency checks (min_samples 3), so the gate fails on coverage; doubled, four would clear it.
+    const once = jsonl(clearWin(2))
+    const dir = await makeProject({'.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`, 'r.jsonl': once, 'doubled.jsonl': once + once})
+    const gate = (input: string) => runCliInProcess(['gate', '--input', input, '--candidate', 'ghx', '--decision', 'point', '--out', 'out', '--resamples', '200'], {cwd: dir})
+    const single = await gate('r.jsonl')
+    expect(single.code, single.stdout + single.stderr).to.equal(1)
+    const doubled = await gate('doubled.jsonl')
+    expect(doubled.code, doubled.stdout + doubled.stderr).to.equal(2)
+    const rows = once.trim().split('\n').length
+    expect(doubled.stderr).to.include(
+      `doubled.jsonl:${rows + 1}:1 error: this line repeats the run of line 1 (run_id "run-1", scenario "a-001", mode "agent_direct", iteration 1)`,
+    )
+    expect(doubled.stdout).to.not.include('verdict')
+    // The same rows in two files are counted once, with a warning: the verdict is the one file's.
+    await mkdir(path.join(dir, 'copy'))
+    await writeFile(path.join(dir, 'copy', 'r.jsonl'), once)
+    const copies = await runCliInProcess(['gate', '--input', 'r.jsonl', '--input', 'copy/r.jsonl', '--candidate', 'ghx', '--decision', 'point', '--out', 'out', '--resamples', '200'], {cwd: dir})
+    expect(copies.code, copies.stdout + copies.stderr).to.equal(1)
+    expect(copies.stderr).to.include(`${rows} row(s) already read from another input (same run, scenario, mode, iteration) were counted once`)
+  })
+})

@@ -193,3 +193,46 @@ describe('ghx-bench run output without a terminal', function () {
     expect(JSON.parse(parse.stdout)).to.deep.include({type: 'error', ok: false})
   })
 })
+
+// Issue 27, items 2 and 7: a run id names one run. Resuming refuses rows of another suite, model,
+// provider, modes or seed (they mixed silently), and a new run id may not be another run's re-graded rows.
+describe('ghx-bench run: run ids (CLI)', function () {
+  this.timeout(120_000)
+
+  it('refuses to resume a run id with another model, seed or modes (exit 2 naming each), and resumes it with the same ones', async () => {
+    const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
+    const args = ['run', path.join(SUITES, 'smoke.yml'), '-m', 'agent_direct', '-s', 'repo-view-001', '-r', '1', '--run-id', 'one', '--no-report']
+    const first = await runCliInProcess(args, {cwd: dir, env: {CI: '1'}})
+    expect(first.code, first.stderr).to.equal(0)
+    const recorded = rowsOf(dir, 'one')
+    expect(recorded.map((r) => r.model)).to.deep.equal(['ghx-bench/oracle'])
+
+    const resume = (...more: string[]) => runCliInProcess([...args.filter((a) => a !== '-r' && a !== '1'), '-r', '2', ...more], {cwd: dir, env: {CI: '1'}})
+    const model = await resume('--model', 'noop')
+    expect(model.code, model.stdout + model.stderr).to.equal(2)
+    expect(model.stderr).to.include(`${path.join('results', 'one.jsonl')} error: run id "one" holds 1 row(s) of another run: recorded with model "ghx-bench/oracle" (now "ghx-bench/noop")`)
+    expect(model.stderr).to.not.match(/\n\s+at /)
+    const seed = await resume('--seed', '7')
+    expect(seed.code, seed.stdout + seed.stderr).to.equal(2)
+    expect(seed.stderr).to.include('recorded with seed 1 (now 7)')
+    const modes = await runCliInProcess(['run', path.join(SUITES, 'smoke.yml'), '-s', 'repo-view-001', '-r', '2', '--run-id', 'one', '--model', 'noop', '--no-report'], {cwd: dir, env: {CI: '1'}})
+    expect(modes.code, modes.stdout + modes.stderr).to.equal(2)
+    expect(modes.stderr).to.include('recorded with model "ghx-bench/oracle" (now "ghx-bench/noop"); modes agent_direct (now agent_direct, mcp)')
+    // Nothing was added to the run's rows.
+    expect(rowsOf(dir, 'one')).to.deep.equal(recorded)
+
+    const same = await resume()
+    expect(same.code, same.stdout + same.stderr).to.equal(0)
+    expect(rowsOf(dir, 'one').map(keyOf)).to.deep.equal(['repo-view-001/agent_direct/1', 'repo-view-001/agent_direct/2'])
+  })
+
+  it('refuses a run id that ends in .regraded, the name of another run’s re-graded rows', async () => {
+    const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
+    for (const runId of ['one.regraded', 'one.Regraded']) {
+      const result = await runCliInProcess(['run', path.join(SUITES, 'smoke.yml'), '-m', 'agent_direct', '-s', 'repo-view-001', '-r', '1', '--run-id', runId], {cwd: dir, env: {CI: '1'}})
+      expect(result.code, result.stdout + result.stderr).to.equal(2)
+      expect(result.stderr).to.include(`--run-id error: run id "${runId}" ends in ".regraded", which names the re-graded rows of run "one"`)
+      expect(existsSync(path.join(dir, 'results'))).to.equal(false)
+    }
+  })
+})

@@ -1,6 +1,6 @@
 // Reading rows into the aggregate in worker threads (from source, as here, and from dist): torn lines
 // and bad rows inside a worker's range reported at their line in the file, rows an earlier file gave
-// counted once, and the same aggregate as the main thread reads.
+// counted once, a run the file gives twice refused, and the same aggregate as the main thread reads.
 import {appendFileSync, readFileSync, writeFileSync} from 'node:fs'
 import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
@@ -93,6 +93,29 @@ describe('read-aggregate', function () {
     expect(here.warnings).to.deep.equal(['0: 10 row(s) already read from another input (same run, scenario, mode, iteration) were counted once'])
     expect(there.warnings).to.deep.equal(here.warnings)
     expect(aggregateView(there.aggregate)).to.deep.equal(aggregateView(here.aggregate))
+  })
+
+  // Issue 27, item 2: a run one file gives twice was counted twice (a failing gate passed on `cat r.jsonl r.jsonl`).
+  it('refuses a run the file gives twice, within a worker’s range or across ranges, at the line of the repeat', async () => {
+    const file = path.join(dir, 'rows.jsonl')
+    const rows = lines(90)
+    const cases: Array<[string, number, number]> = [
+      // [where, the line repeated, the line of the repeat]
+      ['within the last range', 85, 88],
+      ['across the first and the last range', 5, 80],
+      ['the whole file twice', 1, 91],
+    ]
+    for (const [where, first, repeat] of cases) {
+      const text = where === 'the whole file twice' ? [...rows, ...rows] : rows.map((row, i) => (i === repeat - 1 ? rows[first - 1]! : row))
+      writeFileSync(file, text.join('\n') + '\n')
+      for (const options of [ON_MAIN, IN_WORKERS]) {
+        const error = await aggregateFiles([file], () => {}, dir, options).catch((e: unknown) => e)
+        expect(error, `${where}, ${options.workers} worker(s)`).to.be.instanceOf(BadInputError)
+        const [diagnostic] = (error as BadInputError).diagnostics
+        expect(diagnostic, where).to.include({file: 'rows.jsonl', line: repeat, col: 1, code: 'duplicate_id'})
+        expect(diagnostic!.message, where).to.match(new RegExp(`^this line repeats the run of line ${first} \\(run_id "run-1", scenario "s-${first % 3}", mode "agent_direct", iteration ${first}\\)`))
+      }
+    }
   })
 
   it('reads ghx-router rows in workers to the same aggregate as on the main thread', async () => {

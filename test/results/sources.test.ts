@@ -1,5 +1,5 @@
 // Reading results files: rows handed over in file order (ghx-router rows unnormalized to a reader that
-// wants their figures only), and a row an earlier file gave counted once.
+// wants their figures only), a row an earlier file gave counted once, a run one file gives twice refused.
 import {writeFileSync} from 'node:fs'
 import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
@@ -8,6 +8,7 @@ import {expect} from 'chai'
 import type {Row} from '../../src/results/row-schema.js'
 import {fileKind, readRows, visitFile} from '../../src/results/sources.js'
 import type {ReadWarning} from '../../src/results/store.js'
+import {BadInputError} from '../../src/shared/diagnostics.js'
 import {makeRow} from '../support/rows.js'
 
 const routerRow = (iteration: number) => ({
@@ -38,11 +39,11 @@ describe('sources', () => {
     expect(seen).to.deep.equal(['router 1', 'row 2', 'router 3'])
   })
 
-  it('counts a row an earlier file gave once (the earlier copy kept); a file is never checked against itself', async () => {
+  it('counts a row an earlier file gave once (the earlier copy kept)', async () => {
     const first = path.join(dir, 'a.jsonl')
     const second = path.join(dir, 'b.jsonl')
     writeFileSync(first, [1, 2, 3].map((i) => JSON.stringify(makeRow({iteration: i, activeTokens: 100 + i}))).join('\n') + '\n')
-    writeFileSync(second, [2, 3, 4, 4].map((i) => JSON.stringify(makeRow({iteration: i, activeTokens: 200 + i}))).join('\n') + '\n')
+    writeFileSync(second, [2, 3, 4].map((i) => JSON.stringify(makeRow({iteration: i, activeTokens: 200 + i}))).join('\n') + '\n')
     const rows: Row[] = []
     const warnings: ReadWarning[] = []
     for await (const row of readRows([first, second], (w) => warnings.push(w), dir)) rows.push(row)
@@ -51,8 +52,53 @@ describe('sources', () => {
       [2, 102],
       [3, 103],
       [4, 204],
-      [4, 204],
     ])
     expect(warnings).to.deep.equal([{file: 'b.jsonl', line: 0, message: '2 row(s) already read from another input (same run, scenario, mode, iteration) were counted once'}])
+  })
+
+  // Issue 27, item 2: `cat r.jsonl r.jsonl > doubled.jsonl` counted every run twice.
+  it('refuses a file that gives a run twice, naming the line of the repeat and the line it repeats, before handing on its rows', async () => {
+    const file = path.join(dir, 'doubled.jsonl')
+    const lines = [1, 2, 3].map((i) => JSON.stringify(makeRow({iteration: i})))
+    writeFileSync(file, [...lines, '', lines[1], lines[0]].join('\n') + '\n')
+    const rows: Row[] = []
+    const error = await (async () => {
+      for await (const row of readRows([file], () => {}, dir)) rows.push(row)
+    })().catch((e: unknown) => e)
+    expect(error).to.be.instanceOf(BadInputError)
+    expect((error as BadInputError).diagnostics).to.deep.equal([
+      {
+        file: 'doubled.jsonl',
+        line: 5,
+        col: 1,
+        code: 'duplicate_id',
+        message:
+          'this line repeats the run of line 2 (run_id "run-1", scenario "issue-view-001", mode "agent_direct", iteration 2): a results file holds each run once, so one of the copies is not that run (files concatenated, rows pasted twice?) and counting either could hide a failure; remove the repeated rows',
+      },
+    ])
+    expect(rows).to.deep.equal([])
+  })
+
+  it('refuses a repeat that an earlier file also gave, and one in a JSON array or a ghx-router file', async () => {
+    const first = path.join(dir, 'a.jsonl')
+    const second = path.join(dir, 'b.jsonl')
+    writeFileSync(first, JSON.stringify(makeRow({iteration: 1})) + '\n')
+    writeFileSync(second, [1, 2, 1].map((i) => JSON.stringify(makeRow({iteration: i}))).join('\n') + '\n')
+    const refused = async (files: string[]) => {
+      const error = await (async () => {
+        for await (const _ of readRows(files, () => {}, dir));
+      })().catch((e: unknown) => e)
+      expect(error, files.join(' ')).to.be.instanceOf(BadInputError)
+      return (error as BadInputError).diagnostics[0]!
+    }
+    expect(await refused([first, second])).to.include({file: 'b.jsonl', line: 3, code: 'duplicate_id'})
+    const array = path.join(dir, 'rows.json')
+    writeFileSync(array, JSON.stringify([makeRow({iteration: 1}), makeRow({iteration: 2}), makeRow({iteration: 2})]))
+    const inArray = await refused([array])
+    expect(inArray).to.include({file: 'rows.json', line: 3})
+    expect(inArray.message).to.match(/^this element repeats the run of element 2 /)
+    const router = path.join(dir, 'router.jsonl')
+    writeFileSync(router, [1, 2, 1].map((i) => JSON.stringify(routerRow(i))).join('\n') + '\n')
+    expect(await refused([router])).to.include({file: 'router.jsonl', line: 3, code: 'duplicate_id'})
   })
 })

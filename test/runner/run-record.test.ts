@@ -1,0 +1,52 @@
+// A run id's record before a resume: the rows already recorded must come from the same suite, model,
+// provider, modes and seed as the run that resumes them (issue 27, item 2: rows of two models mixed).
+import {expect} from 'chai'
+import {checkResume, type RecordedRun, type RunIdentity} from '../../src/runner/run-record.js'
+import {BadInputError} from '../../src/shared/diagnostics.js'
+
+const now: RunIdentity = {suite: 'smoke', model: 'ghx-bench/oracle', provider: 'agent-loop', modes: ['agent_direct', 'ghx'], seed: 1}
+
+function recorded(overrides: Partial<RecordedRun> = {}): RecordedRun {
+  return {
+    keys: new Set(['a/agent_direct/1', 'a/ghx/1']),
+    suites: new Set(['smoke']),
+    models: new Set(['ghx-bench/oracle']),
+    providers: new Set(['agent-loop']),
+    modes: new Set(['agent_direct', 'ghx']),
+    info: {run_id: 'x', suite: 'smoke', seed: 1, modes: ['agent_direct'], unavailable: [{mode: 'ghx', reason: 'ghx not found'}], not_applicable: []},
+    ...overrides,
+  }
+}
+
+function refusal(record: RecordedRun, identity: RunIdentity = now): string {
+  try {
+    checkResume(record, identity, 'x', '/p/results/x.jsonl', '/p')
+  } catch (error) {
+    expect(error).to.be.instanceOf(BadInputError)
+    const [diagnostic] = (error as BadInputError).diagnostics
+    expect(diagnostic).to.include({file: 'results/x.jsonl', code: 'config'})
+    return diagnostic!.message
+  }
+  expect.fail('checkResume should refuse')
+}
+
+describe('run record: resuming a run id', () => {
+  it('resumes rows of the same run (modes left out by preflight count as planned), and any run id with no rows', () => {
+    expect(() => checkResume(recorded(), now, 'x', '/p/results/x.jsonl', '/p')).to.not.throw()
+    expect(() => checkResume(recorded({keys: new Set(), models: new Set()}), {...now, model: 'other', seed: 9}, 'x', '/p/results/x.jsonl', '/p')).to.not.throw()
+  })
+
+  it('names every difference: suite, model (also two models already mixed), provider, modes, seed', () => {
+    expect(refusal(recorded(), {...now, suite: 'full', provider: 'opencode'})).to.equal(
+      'run id "x" holds 2 row(s) of another run: recorded with suite "smoke" (now "full"); provider "agent-loop" (now "opencode"). Resuming adds rows to the same run: resume with the suite, model, provider, modes and seed it was recorded with, or choose another --run-id',
+    )
+    expect(refusal(recorded({models: new Set(['ghx-bench/oracle', 'ghx-bench/noop'])}))).to.include('recorded with model "ghx-bench/oracle", "ghx-bench/noop" (now "ghx-bench/oracle")')
+    expect(refusal(recorded(), {...now, modes: ['ghx']})).to.include('recorded with modes agent_direct, ghx (now ghx)')
+    expect(refusal(recorded(), {...now, seed: 2})).to.include('recorded with seed 1 (now 2)')
+  })
+
+  it('without run.json, refuses rows of a mode the run does not have', () => {
+    expect(() => checkResume(recorded({info: undefined}), {...now, modes: ['agent_direct', 'ghx', 'mcp'], seed: 5}, 'x', '/p/results/x.jsonl', '/p')).to.not.throw()
+    expect(refusal(recorded({info: undefined}), {...now, modes: ['agent_direct']})).to.include('recorded with modes agent_direct, ghx (now agent_direct)')
+  })
+})
