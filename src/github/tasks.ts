@@ -36,6 +36,18 @@ interface ThreadsPage {
   repository: {pullRequest: {reviewThreads: {nodes: ThreadNode[]; pageInfo: {hasNextPage: boolean; endCursor: string | null}}} | null}
 }
 
+const RELEASE_SHAPE = {
+  id: 'release id',
+  ids: '[REST id, node id]: either names it (gh release view --json id gives the node id)',
+  tagName: 'tag',
+  name: 'title or null',
+  body: 'notes or null',
+  isDraft: 'boolean',
+  isPrerelease: 'boolean',
+  publishedAt: 'ISO time or null',
+  url: 'web URL',
+}
+
 export const READ_TASKS: BuiltInReadTask[] = [
   {
     name: 'repo.view',
@@ -57,6 +69,31 @@ export const READ_TASKS: BuiltInReadTask[] = [
     async run(octokit, i) {
       const labels = await octokit.paginate(octokit.rest.issues.listLabelsForRepo, {...repoOf(i), per_page: 100})
       return labels.map((l) => ({name: l.name, color: l.color, description: l.description}))
+    },
+  },
+  {
+    name: 'repo.issue_types.list',
+    description: 'The issue types the repository offers (GraphQL `repository.issueTypes`), in creation order.',
+    paramsSchema: input({}, []),
+    kind: 'list',
+    shape: {id: 'node id', name: 'type name', color: 'colour name', description: 'description or null', isEnabled: 'boolean'},
+    async run(octokit, i) {
+      const data = await octokit.graphql<{repository: {issueTypes: {nodes: Array<{id: string; name: string; color: string; description: string | null; isEnabled: boolean}>} | null} | null}>(
+        'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { issueTypes(first: 100) { nodes { id name color description isEnabled } } } }',
+        {owner: String(i.owner), name: String(i.name)},
+      )
+      return (data.repository?.issueTypes?.nodes ?? []).map((t) => ({id: t.id, name: t.name, color: t.color, description: t.description, isEnabled: t.isEnabled}))
+    },
+  },
+  {
+    name: 'repo.branches.list',
+    description: 'Every branch of the repository.',
+    paramsSchema: input({}, []),
+    kind: 'list',
+    shape: {name: 'branch name', sha: 'its head commit'},
+    async run(octokit, i) {
+      const branches = await octokit.paginate(octokit.rest.repos.listBranches, {...repoOf(i), per_page: 100})
+      return branches.map((b) => ({name: b.name, sha: b.commit.sha}))
     },
   },
   {
@@ -99,7 +136,7 @@ export const READ_TASKS: BuiltInReadTask[] = [
     kind: 'list',
     shape: {number: 'issue number', title: 'title', state: 'OPEN or CLOSED', labels: 'label names', url: 'web URL'},
     async run(octokit, i) {
-      const state = String(i.state ?? 'open').toLowerCase() as 'open' | 'closed' | 'all'
+      const state = (typeof i.state === 'string' ? i.state.toLowerCase() : 'open') as 'open' | 'closed' | 'all'
       const issues = (await octokit.paginate(octokit.rest.issues.listForRepo, {...repoOf(i), state, per_page: 100})).filter((issue) => !issue.pull_request)
       return issues.slice(0, Number(i.first ?? issues.length)).map((issue) => ({
         number: issue.number,
@@ -115,10 +152,10 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'The comments of an issue (or pull request conversation), oldest first.',
     paramsSchema: input({issueNumber: positive}, ['issueNumber']),
     kind: 'list',
-    shape: {id: 'comment id', body: 'text', author: 'author login', createdAt: 'ISO time'},
+    shape: {id: 'comment id', body: 'text', author: 'author login', createdAt: 'ISO time', url: 'web URL'},
     async run(octokit, i) {
       const comments = await octokit.paginate(octokit.rest.issues.listComments, {...repoOf(i), issue_number: Number(i.issueNumber), per_page: 100})
-      return comments.map((c) => ({id: c.id, body: c.body ?? '', author: login(c.user), createdAt: c.created_at}))
+      return comments.map((c) => ({id: c.id, body: c.body ?? '', author: login(c.user), createdAt: c.created_at, url: c.html_url}))
     },
   },
   {
@@ -133,6 +170,37 @@ export const READ_TASKS: BuiltInReadTask[] = [
         {owner: String(i.owner), name: String(i.name), number: Number(i.issueNumber)},
       )
       return data.repository.issue?.closedByPullRequestsReferences.nodes ?? []
+    },
+  },
+  {
+    name: 'issue.relations.view',
+    description: 'The parent, sub-issues and dependencies (blocked by, blocking) of an issue.',
+    paramsSchema: input({issueNumber: positive}, ['issueNumber']),
+    kind: 'object',
+    shape: {
+      number: 'issue number',
+      id: 'node id',
+      parent: '{number, id, title} or null',
+      children: 'sub-issues: [{number, id, title}]',
+      blockedBy: 'issues it is blocked by: [{number, id, title}]',
+      blocking: 'issues it blocks: [{number, id, title}]',
+    },
+    async run(octokit, i) {
+      type Related = {number: number; id: string; title: string}
+      const params = {...repoOf(i), issue_number: Number(i.issueNumber), per_page: 100}
+      const data = await octokit.graphql<{repository: {issue: {number: number; id: string; parent: Related | null; subIssues: {nodes: Related[]}} | null}}>(
+        'query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { issue(number: $number) { number id parent { number id title } subIssues(first: 100) { nodes { number id title } } } } }',
+        {owner: String(i.owner), name: String(i.name), number: Number(i.issueNumber)},
+      )
+      const issue = data.repository.issue
+      if (!issue) return null
+      // Dependencies through REST, as the seeding reads them (GraphQL's blockedBy is newer than many schemas).
+      const [blockedBy, blocking] = await Promise.all([
+        octokit.paginate(octokit.rest.issues.listDependenciesBlockedBy, params),
+        octokit.paginate(octokit.rest.issues.listDependenciesBlocking, params),
+      ])
+      const related = (list: Array<{number: number; node_id: string; title: string}>) => list.map((r) => ({number: r.number, id: r.node_id, title: r.title}))
+      return {number: issue.number, id: issue.id, parent: issue.parent, children: issue.subIssues.nodes, blockedBy: related(blockedBy), blocking: related(blocking)}
     },
   },
   {
@@ -182,8 +250,8 @@ export const READ_TASKS: BuiltInReadTask[] = [
   },
   {
     name: 'pr.list',
-    description: 'Pull requests, newest first, filtered by state, head branch and base branch.',
-    paramsSchema: input({state: {type: 'string', enum: ['open', 'closed', 'all']}, head: {type: 'string'}, base: {type: 'string'}}, []),
+    description: 'Pull requests, newest first, filtered by state, head branch and base branch; first keeps the newest ones.',
+    paramsSchema: input({state: {type: 'string', enum: ['open', 'closed', 'all']}, head: {type: 'string'}, base: {type: 'string'}, first: {type: 'integer', minimum: 1, maximum: 100}}, []),
     kind: 'list',
     shape: {number: 'number', title: 'title', body: 'body or null', state: 'OPEN, CLOSED or MERGED', headRefName: 'head branch', baseRefName: 'base branch', author: 'author login', requestedReviewers: 'logins whose review is requested', url: 'web URL'},
     async run(octokit, i) {
@@ -195,7 +263,7 @@ export const READ_TASKS: BuiltInReadTask[] = [
         ...(typeof i.base === 'string' ? {base: i.base} : {}),
         per_page: 100,
       })
-      return pulls.map((p) => ({
+      return pulls.slice(0, Number(i.first ?? pulls.length)).map((p) => ({
         number: p.number,
         title: p.title,
         body: p.body ?? null,
@@ -266,11 +334,81 @@ export const READ_TASKS: BuiltInReadTask[] = [
     },
   },
   {
+    name: 'pr.merge.status',
+    description: 'Whether a pull request can merge (GraphQL’s mergeability, merge state and review decision) and, once merged, its merge commit.',
+    paramsSchema: input({prNumber: positive}, ['prNumber']),
+    kind: 'object',
+    shape: {
+      state: 'OPEN, CLOSED or MERGED',
+      isDraft: 'boolean',
+      mergeable: 'MERGEABLE, CONFLICTING or UNKNOWN',
+      mergeStateStatus: 'CLEAN, BEHIND, BLOCKED, DIRTY, DRAFT, UNSTABLE, HAS_HOOKS or UNKNOWN',
+      reviewDecision: 'APPROVED, CHANGES_REQUESTED, REVIEW_REQUIRED or null',
+      mergeCommit: '{sha, parents} once merged: parents is 1 for a squash or rebase, 2 for a merge commit; else null',
+    },
+    async run(octokit, i) {
+      const data = await octokit.graphql<{repository: {pullRequest: {state: string; isDraft: boolean; mergeable: string; mergeStateStatus: string; reviewDecision: string | null}}}>(
+        'query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { pullRequest(number: $number) { state isDraft mergeable mergeStateStatus reviewDecision } } }',
+        {owner: String(i.owner), name: String(i.name), number: Number(i.prNumber)},
+      )
+      const {data: pull} = await octokit.rest.pulls.get({...repoOf(i), pull_number: Number(i.prNumber)})
+      const sha = pull.merged ? pull.merge_commit_sha : null
+      const commit = sha ? (await octokit.rest.git.getCommit({...repoOf(i), commit_sha: sha})).data : null
+      const {state, isDraft, mergeable, mergeStateStatus, reviewDecision} = data.repository.pullRequest
+      return {state, isDraft, mergeable, mergeStateStatus, reviewDecision: reviewDecision || null, mergeCommit: commit ? {sha: commit.sha, parents: commit.parents.length} : null}
+    },
+  },
+  {
+    name: 'pr.branch.status',
+    description: 'How a pull request’s head branch stands against its base branch (compare base...head): behindBy 0 means every commit of the base is in the head.',
+    paramsSchema: input({prNumber: positive}, ['prNumber']),
+    kind: 'object',
+    shape: {
+      baseRefName: 'base branch',
+      headRefName: 'head branch',
+      headSha: 'the head branch’s commit',
+      status: 'identical, ahead, behind or diverged',
+      aheadBy: 'commits of the head not in the base',
+      behindBy: 'commits of the base not in the head',
+      upToDate: 'boolean: behindBy is 0',
+    },
+    async run(octokit, i) {
+      const {data: pull} = await octokit.rest.pulls.get({...repoOf(i), pull_number: Number(i.prNumber)})
+      const {data} = await octokit.rest.repos.compareCommitsWithBasehead({...repoOf(i), basehead: `${pull.base.ref}...${pull.head.ref}`, per_page: 1})
+      return {
+        baseRefName: pull.base.ref,
+        headRefName: pull.head.ref,
+        headSha: pull.head.sha,
+        status: data.status,
+        aheadBy: data.ahead_by,
+        behindBy: data.behind_by,
+        upToDate: data.behind_by === 0,
+      }
+    },
+  },
+  {
+    name: 'pr.checks.list',
+    description: 'The checks of a pull request’s head commit, as `gh pr checks` lists them: its check runs and the latest commit status of each context.',
+    paramsSchema: input({prNumber: positive}, ['prNumber']),
+    kind: 'list',
+    shape: {name: 'check run name, or status context', kind: 'check_run or status', state: 'upper case: a check run’s conclusion (its status while it runs), a status’s state', url: 'details URL or null'},
+    async run(octokit, i) {
+      const {data: pull} = await octokit.rest.pulls.get({...repoOf(i), pull_number: Number(i.prNumber)})
+      const ref = pull.head.sha
+      const runs = await octokit.paginate(octokit.rest.checks.listForRef, {...repoOf(i), ref, per_page: 100})
+      const {data: combined} = await octokit.rest.repos.getCombinedStatusForRef({...repoOf(i), ref, per_page: 100})
+      return [
+        ...runs.map((r) => ({name: r.name, kind: 'check_run', state: upper(r.conclusion ?? r.status), url: r.details_url ?? r.html_url ?? null})),
+        ...combined.statuses.map((s) => ({name: s.context, kind: 'status', state: upper(s.state), url: s.target_url ?? null})),
+      ]
+    },
+  },
+  {
     name: 'workflow.run.view',
     description: 'A workflow run, its latest attempt, and that attempt’s jobs.',
     paramsSchema: input({runId: positive}, ['runId']),
     kind: 'object',
-    shape: {id: 'run id', name: 'workflow name', status: 'queued, in_progress or completed', conclusion: 'success, failure, cancelled, ... or null', attempt: 'the latest attempt number', displayTitle: 'title', headBranch: 'branch', headSha: 'commit', event: 'trigger', jobs: '[{id, name, status, conclusion}] of the latest attempt', url: 'web URL'},
+    shape: {id: 'run id', name: 'workflow name', status: 'queued, in_progress or completed', conclusion: 'success, failure, cancelled, ... or null', attempt: 'the latest attempt number', displayTitle: 'title', headBranch: 'branch', headSha: 'commit', event: 'trigger', jobs: '[{id, name, status, conclusion, attempt}] of the latest attempt (a job carried over by a rerun of the failed jobs keeps the attempt it ran in)', url: 'web URL'},
     async run(octokit, i) {
       const {data: run} = await octokit.rest.actions.getWorkflowRun({...repoOf(i), run_id: Number(i.runId)})
       const jobs = await octokit.paginate(octokit.rest.actions.listJobsForWorkflowRun, {...repoOf(i), run_id: Number(i.runId), per_page: 100})
@@ -284,31 +422,89 @@ export const READ_TASKS: BuiltInReadTask[] = [
         headBranch: run.head_branch,
         headSha: run.head_sha,
         event: run.event,
-        jobs: jobs.map((j) => ({id: j.id, name: j.name, status: j.status, conclusion: j.conclusion})),
+        jobs: jobs.map((j) => ({id: j.id, name: j.name, status: j.status, conclusion: j.conclusion, attempt: j.run_attempt ?? 1})),
         url: run.html_url,
       }
     },
   },
   {
     name: 'workflow.runs.list',
-    description: 'Runs of a workflow (by id or file name), newest first.',
-    paramsSchema: input({workflowId: {type: ['string', 'integer']}}, ['workflowId']),
+    description: 'Runs of a workflow (by id or file name), or of every workflow of the repository without workflowId, newest first.',
+    paramsSchema: input({workflowId: {type: ['string', 'integer']}}, []),
     kind: 'list',
-    shape: {id: 'run id', status: 'queued, in_progress or completed', conclusion: 'conclusion or null', attempt: 'latest attempt number', displayTitle: 'title', createdAt: 'ISO time'},
+    shape: {id: 'run id', status: 'queued, in_progress or completed', conclusion: 'conclusion or null', attempt: 'latest attempt number', displayTitle: 'title', event: 'trigger', headBranch: 'branch', createdAt: 'ISO time'},
     async run(octokit, i) {
-      const runs = await octokit.paginate(octokit.rest.actions.listWorkflowRuns, {...repoOf(i), workflow_id: i.workflowId as string | number, per_page: 100})
-      return runs.map((r) => ({id: r.id, status: r.status, conclusion: r.conclusion, attempt: r.run_attempt ?? 1, displayTitle: r.display_title, createdAt: r.created_at}))
+      const runs =
+        i.workflowId === undefined
+          ? await octokit.paginate(octokit.rest.actions.listWorkflowRunsForRepo, {...repoOf(i), per_page: 100})
+          : await octokit.paginate(octokit.rest.actions.listWorkflowRuns, {...repoOf(i), workflow_id: i.workflowId as string | number, per_page: 100})
+      return runs.map((r) => ({id: r.id, status: r.status, conclusion: r.conclusion, attempt: r.run_attempt ?? 1, displayTitle: r.display_title, event: r.event, headBranch: r.head_branch, createdAt: r.created_at}))
     },
   },
   {
     name: 'workflow.job.logs.view',
-    description: 'The log of one job.',
+    description: 'The log of one job, and its error lines.',
     paramsSchema: input({jobId: positive}, ['jobId']),
     kind: 'object',
-    shape: {jobId: 'job id', log: 'the whole log text'},
+    shape: {jobId: 'job id', log: 'the whole log text', errorLines: 'the lines marked ##[error] or saying "error", without their timestamp and marker'},
     async run(octokit, i) {
       const response = await octokit.rest.actions.downloadJobLogsForWorkflowRun({...repoOf(i), job_id: Number(i.jobId)})
-      return {jobId: Number(i.jobId), log: String(response.data)}
+      const log = String(response.data)
+      return {jobId: Number(i.jobId), log, errorLines: errorLinesOf(log)}
+    },
+  },
+  {
+    name: 'workflow.job.view',
+    description: 'One job of a workflow run (of any attempt), with its steps.',
+    paramsSchema: input({jobId: positive}, ['jobId']),
+    kind: 'object',
+    shape: {id: 'job id', runId: 'run id', name: 'job name', status: 'queued, in_progress or completed', conclusion: 'conclusion or null', attempt: 'the attempt it ran in', steps: '[{number, name, status, conclusion}]', failedSteps: 'names of the steps that failed'},
+    async run(octokit, i) {
+      const {data: job} = await octokit.rest.actions.getJobForWorkflowRun({...repoOf(i), job_id: Number(i.jobId)})
+      const steps = (job.steps ?? []).map((s) => ({number: s.number, name: s.name, status: s.status, conclusion: s.conclusion ?? null}))
+      return {
+        id: job.id,
+        runId: job.run_id,
+        name: job.name,
+        status: job.status,
+        conclusion: job.conclusion,
+        attempt: job.run_attempt ?? 1,
+        steps,
+        failedSteps: steps.filter((s) => s.conclusion === 'failure').map((s) => s.name),
+      }
+    },
+  },
+  {
+    name: 'workflow.list',
+    description: 'Every workflow of the repository.',
+    paramsSchema: input({}, []),
+    kind: 'list',
+    shape: {id: 'workflow id', name: 'name', path: 'file path', state: 'active, disabled_manually, ...', url: 'web URL'},
+    async run(octokit, i) {
+      const workflows = await octokit.paginate(octokit.rest.actions.listRepoWorkflows, {...repoOf(i), per_page: 100})
+      return workflows.map(workflowShape)
+    },
+  },
+  {
+    name: 'workflow.view',
+    description: 'One workflow, by id or file name.',
+    paramsSchema: input({workflowId: {type: ['string', 'integer']}}, ['workflowId']),
+    kind: 'object',
+    shape: {id: 'workflow id', name: 'name', path: 'file path', state: 'active, disabled_manually, ...', url: 'web URL'},
+    async run(octokit, i) {
+      const {data} = await octokit.rest.actions.getWorkflow({...repoOf(i), workflow_id: i.workflowId as string | number})
+      return workflowShape(data)
+    },
+  },
+  {
+    name: 'workflow.run.artifacts.list',
+    description: 'The artifacts a workflow run uploaded.',
+    paramsSchema: input({runId: positive}, ['runId']),
+    kind: 'list',
+    shape: {id: 'artifact id', name: 'name', sizeInBytes: 'size', expired: 'boolean'},
+    async run(octokit, i) {
+      const artifacts = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, {...repoOf(i), run_id: Number(i.runId), per_page: 100})
+      return artifacts.map((a) => ({id: a.id, name: a.name, sizeInBytes: a.size_in_bytes, expired: a.expired}))
     },
   },
   {
@@ -316,7 +512,7 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'One release, found by tag (drafts included).',
     paramsSchema: input({tagName: {type: 'string', minLength: 1}}, ['tagName']),
     kind: 'object',
-    shape: {id: 'release id', tagName: 'tag', name: 'title or null', body: 'notes or null', isDraft: 'boolean', isPrerelease: 'boolean', publishedAt: 'ISO time or null', url: 'web URL'},
+    shape: RELEASE_SHAPE,
     async run(octokit, i) {
       // A draft has no tag yet on GitHub, so get-by-tag misses it: search the list.
       const releases = await octokit.paginate(octokit.rest.repos.listReleases, {...repoOf(i), per_page: 100})
@@ -330,7 +526,7 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'Releases, newest first, drafts included.',
     paramsSchema: input({}, []),
     kind: 'list',
-    shape: {id: 'release id', tagName: 'tag', name: 'title or null', body: 'notes or null', isDraft: 'boolean', isPrerelease: 'boolean', publishedAt: 'ISO time or null', url: 'web URL'},
+    shape: RELEASE_SHAPE,
     async run(octokit, i) {
       const releases = await octokit.paginate(octokit.rest.repos.listReleases, {...repoOf(i), per_page: 100})
       return releases.map(releaseShape)
@@ -346,12 +542,12 @@ export const READ_TASKS: BuiltInReadTask[] = [
       properties: {owner: {type: 'string', minLength: 1}, projectNumber: positive, name: {type: 'string'}},
     },
     kind: 'list',
-    shape: {id: 'item id', type: 'ISSUE or PULL_REQUEST', number: 'issue or pull request number', title: 'title', fields: 'field name -> single-select option name'},
+    shape: {id: 'item id', type: 'ISSUE or PULL_REQUEST', number: 'issue or pull request number', title: 'title', fields: 'field name -> single-select option name', optionIds: 'ids of the single-select options set on the item'},
     async run(octokit, i) {
       const data = await octokit.graphql<{
-        user: {projectV2: {items: {nodes: Array<{id: string; type: string; content: {number: number; title: string} | null; fieldValues: {nodes: Array<{name?: string; field?: {name: string}}>}}>}} | null} | null
+        user: {projectV2: {items: {nodes: Array<{id: string; type: string; content: {number: number; title: string} | null; fieldValues: {nodes: Array<{name?: string; optionId?: string; field?: {name: string}}>}}>}} | null} | null
       }>(
-        'query($owner: String!, $number: Int!) { user(login: $owner) { projectV2(number: $number) { items(first: 100) { nodes { id type content { ... on Issue { number title } ... on PullRequest { number title } } fieldValues(first: 20) { nodes { ... on ProjectV2ItemFieldSingleSelectValue { name field { ... on ProjectV2SingleSelectField { name } } } } } } } } } }',
+        'query($owner: String!, $number: Int!) { user(login: $owner) { projectV2(number: $number) { items(first: 100) { nodes { id type content { ... on Issue { number title } ... on PullRequest { number title } } fieldValues(first: 20) { nodes { ... on ProjectV2ItemFieldSingleSelectValue { name optionId field { ... on ProjectV2SingleSelectField { name } } } } } } } } } }',
         {owner: String(i.owner), number: Number(i.projectNumber)},
       )
       return (data.user?.projectV2?.items.nodes ?? []).map((item) => ({
@@ -360,13 +556,67 @@ export const READ_TASKS: BuiltInReadTask[] = [
         number: item.content?.number ?? null,
         title: item.content?.title ?? null,
         fields: Object.fromEntries(item.fieldValues.nodes.filter((v) => v.field && v.name).map((v) => [v.field!.name, v.name!])),
+        optionIds: item.fieldValues.nodes.flatMap((v) => (v.optionId ? [v.optionId] : [])),
       }))
+    },
+  },
+  {
+    name: 'project_v2.fields.list',
+    description: 'The fields of a user’s Projects v2 board, with the options of the single-select ones.',
+    paramsSchema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['owner', 'projectNumber'],
+      properties: {owner: {type: 'string', minLength: 1}, projectNumber: positive},
+    },
+    kind: 'list',
+    shape: {id: 'field id', name: 'field name', dataType: 'TEXT, SINGLE_SELECT, TITLE, ...', options: '[{id, name}] of a single-select field, else null'},
+    async run(octokit, i) {
+      const data = await octokit.graphql<{user: {projectV2: {fields: {nodes: Array<{id: string; name: string; dataType: string; options?: Array<{id: string; name: string}>}>}} | null} | null}>(
+        'query($owner: String!, $number: Int!) { user(login: $owner) { projectV2(number: $number) { fields(first: 100) { nodes { ... on ProjectV2FieldCommon { id name dataType } ... on ProjectV2SingleSelectField { options { id name } } } } } } }',
+        {owner: String(i.owner), number: Number(i.projectNumber)},
+      )
+      return (data.user?.projectV2?.fields.nodes ?? []).map((f) => ({id: f.id, name: f.name, dataType: f.dataType, options: f.options?.map((o) => ({id: o.id, name: o.name})) ?? null}))
+    },
+  },
+  {
+    name: 'project_v2.user.view',
+    description: 'A user’s Projects v2 board.',
+    paramsSchema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['user', 'projectNumber'],
+      properties: {user: {type: 'string', minLength: 1}, projectNumber: positive},
+    },
+    kind: 'object',
+    shape: {id: 'project node id', number: 'number', title: 'title', shortDescription: 'short description or null', public: 'boolean', closed: 'boolean', url: 'web URL'},
+    async run(octokit, i) {
+      const data = await octokit.graphql<{user: {projectV2: {id: string; number: number; title: string; shortDescription: string | null; public: boolean; closed: boolean; url: string} | null} | null}>(
+        'query($user: String!, $number: Int!) { user(login: $user) { projectV2(number: $number) { id number title shortDescription public closed url } } }',
+        {user: String(i.user), number: Number(i.projectNumber)},
+      )
+      const p = data.user?.projectV2
+      return p ? {id: p.id, number: p.number, title: p.title, shortDescription: p.shortDescription, public: p.public, closed: p.closed, url: p.url} : null
     },
   },
 ]
 
-function releaseShape(r: {id: number; tag_name: string; name: string | null; body?: string | null; draft: boolean; prerelease: boolean; published_at: string | null; html_url: string}) {
-  return {id: r.id, tagName: r.tag_name, name: r.name, body: r.body ?? null, isDraft: r.draft, isPrerelease: r.prerelease, publishedAt: r.published_at, url: r.html_url}
+function workflowShape(w: {id: number; name: string; path: string; state: string; html_url: string}) {
+  return {id: w.id, name: w.name, path: w.path, state: w.state, url: w.html_url}
+}
+
+/** A log's error lines as a reader quotes them: marked `##[error]` or saying "error", without the timestamp and the marker. */
+export function errorLinesOf(log: string): string[] {
+  return log
+    .split(/\r?\n/)
+    .map((line) => line.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z\s?/, ''))
+    .filter((line) => line.includes('##[error]') || /\berror\b/i.test(line))
+    .map((line) => line.replace('##[error]', '').trim())
+    .filter((line) => line.length > 0)
+}
+
+function releaseShape(r: {id: number; node_id: string; tag_name: string; name: string | null; body?: string | null; draft: boolean; prerelease: boolean; published_at: string | null; html_url: string}) {
+  return {id: r.id, ids: [r.id, r.node_id], tagName: r.tag_name, name: r.name, body: r.body ?? null, isDraft: r.draft, isPrerelease: r.prerelease, publishedAt: r.published_at, url: r.html_url}
 }
 
 export default definePlugin({apiVersion: 1, name: 'read-tasks-core', version: '1.0.0', readTasks: READ_TASKS})

@@ -25,6 +25,7 @@
  * the layer's envelopes report. A fallback is a call of the layer that failed followed by a call of
  * GitHub's own interfaces (gh in the shell, an MCP tool) that did not.
  */
+import {isMutation} from '../catalogue/capabilities.js'
 import type {LayerCallAccount, LayerCommand, LayerLogAccount, ProviderToolCall, ToolLayerAccounting} from '../plugins/api.js'
 
 export interface ToolAccounting {
@@ -632,7 +633,11 @@ function ghOperations(args: readonly string[], text: string): string[] {
     const method = (args.find((a, i) => (args[i - 1] === '-X' || args[i - 1] === '--method') && a) ?? args.find((a) => /^(--method=|-X)./.test(a))?.replace(/^(--method=|-X)/, '') ?? '').toUpperCase()
     const valued = ['-X', '--method', '-f', '-F', '--jq', '-q', '--input', '-H', '--header', '--field', '--raw-field', '-t', '--template', '-p', '--preview', '--hostname', '--cache']
     const target = args.slice(1).find((a, i) => !a.startsWith('-') && !valued.includes(args[i]!))
-    if (target === 'graphql') return [GRAPHQL_FIELDS.find(([pattern]) => pattern.test(text))?.[1] ?? 'graphql.other']
+    if (target === 'graphql') {
+      // A mutation's selection may read fields a query pattern names (addSubIssue { issue { parent { … } } }): only a change names it.
+      const changes = /\bmutation\b/.test(text)
+      return [GRAPHQL_FIELDS.find(([pattern, operation]) => pattern.test(text) && (!changes || isMutation(operation)))?.[1] ?? (changes ? 'graphql.mutation' : 'graphql.other')]
+    }
     if (!target) return []
     const path = target.replace(/^\/+/, '').replace(/\?.*$/, '')
     const hasFields = args.some((a) => a === '-f' || a === '-F' || a === '--field' || a === '--raw-field' || a === '--input')

@@ -43,6 +43,7 @@ export const fixtureKinds = [
   'issue',
   'issue_for_triage',
   'issue_bug_to_close',
+  'issue_closed',
   'issue_with_branch',
   'pr',
   'pr_with_bugs',

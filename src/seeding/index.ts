@@ -39,14 +39,14 @@ import {PULL_STATUS_FIELDS, pullStatus, resetPull, seedPull, snapshotPull, type 
 export type Resources = Manifest['resources']
 type Resource = Resources[string]
 
-const ISSUE_KINDS = ['issue', 'issue_for_triage', 'issue_bug_to_close'] as const
+const ISSUE_KINDS = ['issue', 'issue_for_triage', 'issue_bug_to_close', 'issue_closed'] as const
 const PULL_KINDS: readonly PullKindName[] = ['pr', 'pr_with_bugs', 'pr_with_changes', 'pr_with_reviews', 'pr_with_mixed_threads']
 
 /** Kinds another kind needs seeded first. */
 export const DEPENDENCIES: Partial<Record<FixtureKind, FixtureKind[]>> = {project: ['issue']}
 
 /** Every kind, dependencies first. */
-export const ALL_KINDS: FixtureKind[] = ['issue', 'issue_for_triage', 'issue_bug_to_close', 'issue_with_branch', ...PULL_KINDS, 'workflow_run', 'workflow_run_in_progress', 'release', 'project']
+export const ALL_KINDS: FixtureKind[] = ['issue', 'issue_for_triage', 'issue_bug_to_close', 'issue_closed', 'issue_with_branch', ...PULL_KINDS, 'workflow_run', 'workflow_run_in_progress', 'release', 'project']
 
 export function withDependencies(kinds: Iterable<FixtureKind>): FixtureKind[] {
   const wanted = new Set<FixtureKind>()

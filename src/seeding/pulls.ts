@@ -27,6 +27,21 @@ interface PullKind {
   threads: ThreadSeed[]
   /** Advance the base branch after the branch is cut, so the pull request is behind (branch update). */
   baseMovesOn?: boolean
+  /** Commit statuses the agent posts on the fixture's head commit: the checks a CI left (pr.checks.list). */
+  statuses?: StatusSeed[]
+  /** A review the second identity submits once the threads are started: the review decision (pr.merge.status, pr.reviews.list). */
+  review?: ReviewSeed
+}
+
+export interface StatusSeed {
+  context: string
+  state: 'success' | 'failure' | 'pending' | 'error'
+  description: string
+}
+
+export interface ReviewSeed {
+  event: 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT'
+  body: string
 }
 
 const lines = (count: number, text: (n: number) => string) => Array.from({length: count}, (_, i) => text(i + 1)).join('\n') + '\n'
@@ -100,6 +115,11 @@ const PULL_KINDS = {
     content: () => lines(24, (n) => `export const value${n} = ${n}`),
     author: 'agent',
     threads: [2, 3, 16, 20].map((line, i) => ({line, body: `Please name value${line} after what it means.`, resolved: i === 0})),
+    statuses: [
+      {context: 'bench/lint', state: 'success', description: 'Lint passed'},
+      {context: 'bench/unit-tests', state: 'failure', description: '2 of 31 tests failed'},
+    ],
+    review: {event: 'REQUEST_CHANGES', body: 'The value names still say nothing: please rename them before this merges.'},
   },
   pr_with_mixed_threads: {
     branch: (seedId: string) => `bench-mixed-seed-${seedId}`,
@@ -130,6 +150,8 @@ export interface PullResource {
     labels?: string[]
     assignees?: string[]
     draft?: boolean
+    /** The review the fixture submits (absent when it submits none). */
+    review?: {id: number; state: string; body: string}
   }
   [extra: string]: unknown
 }
@@ -185,6 +207,8 @@ export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix =
     await ctx.second.rest.pulls.createReviewComment({...repo, pull_number: current.number, body: thread.body, path: definition.path, line: thread.line, side: 'RIGHT', commit_id: current.head.sha})
   }
   const threads = started.length < definition.threads.length ? await listThreads(ctx, current.number) : started
+  if (definition.statuses) await seedStatuses(ctx, headSha, definition.statuses)
+  const review = definition.review ? await seedReview(ctx, current.number, headSha, definition.review) : undefined
   const resource: PullResource = {
     number: current.number,
     id: current.id,
@@ -200,6 +224,7 @@ export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix =
       labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name],
       assignees: [],
       draft: false,
+      ...(review ? {review} : {}),
     },
   }
   const resolvedThread = resource.seeded.threads.find((t) => t.resolved)
@@ -213,6 +238,29 @@ export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix =
   }
   await resetPull(ctx, resource)
   return resource
+}
+
+/** Posts the statuses the head commit lacks (a context already there keeps its latest state). */
+async function seedStatuses(ctx: FixtureContext, sha: string, statuses: StatusSeed[]): Promise<void> {
+  const repo = repoParams(ctx)
+  const {data: combined} = await ctx.agent.rest.repos.getCombinedStatusForRef({...repo, ref: sha, per_page: 100})
+  for (const status of statuses) {
+    const latest = combined.statuses.find((s) => s.context === status.context)
+    if (latest?.state === status.state) continue
+    await ctx.agent.rest.repos.createCommitStatus({...repo, sha, ...status})
+  }
+}
+
+const REVIEW_STATES: Record<ReviewSeed['event'], string> = {APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED'}
+
+/** The second identity's review with the seed's body (submitted once: a submitted review cannot be deleted). */
+async function seedReview(ctx: FixtureContext, number: number, sha: string, seed: ReviewSeed): Promise<{id: number; state: string; body: string}> {
+  const repo = repoParams(ctx)
+  const state = REVIEW_STATES[seed.event]
+  const reviews = await ctx.agent.paginate(ctx.agent.rest.pulls.listReviews, {...repo, pull_number: number, per_page: 100})
+  const found = reviews.find((r) => r.state === state && r.body === seed.body)
+  const review = found ?? (await ctx.second.rest.pulls.createReview({...repo, pull_number: number, commit_id: sha, event: seed.event, body: seed.body})).data
+  return {id: review.id, state, body: seed.body}
 }
 
 /** The newest commit of the pull request with the fixture's own message. */
@@ -476,7 +524,9 @@ export async function pullStatus(ctx: FixtureContext, resource: PullResource): P
       if (thread.replies.length > 0) problems.push(`thread on line ${seed.line} has ${thread.replies.length} repl${thread.replies.length === 1 ? 'y' : 'ies'}`)
     }
   }
-  const reviews = (await ctx.agent.paginate(ctx.agent.rest.pulls.listReviews, {...repo, pull_number: resource.number, per_page: 100})).filter((r) => r.body || r.state !== 'COMMENTED')
+  const reviews = (await ctx.agent.paginate(ctx.agent.rest.pulls.listReviews, {...repo, pull_number: resource.number, per_page: 100})).filter(
+    (r) => (r.body || r.state !== 'COMMENTED') && r.id !== resource.seeded.review?.id,
+  )
   if (reviews.length > 0) problems.push(`${reviews.length} submitted review(s) (cannot be undone: seed per iteration)`)
   return problems
 }

@@ -80,6 +80,10 @@ describe('adversaries', () => {
       expect(changesGithub(shell(`ghx run issue.view --input '{"owner":"o","name":"r","issueNumber":2}'`), ghx)).to.equal(false)
       expect(changesGithub(shell(`ghx run issue.labels.add --input '{"owner":"o","name":"r","issueNumber":2,"labels":["x"]}'`), ghx)).to.equal(true)
     })
+    it('a GraphQL mutation is a change even when its selection reads what a query pattern names (parent { … })', () => {
+      expect(changesGithub(shell(`gh api graphql -f query='mutation { addSubIssue(input: {issueId: "I_1", subIssueId: "I_2"}) { issue { parent { id } } } }'`), noLayer)).to.equal(true)
+      expect(changesGithub(shell(`gh api graphql -f query='query { repository(owner: "o", name: "r") { issue(number: 2) { parent { id } } } }'`), noLayer)).to.equal(false)
+    })
     it('a step it cannot read (no GitHub operation named) counts as a change, so read_only never plays it', () => {
       expect(changesGithub(shell('./fix.sh && git push'), noLayer)).to.equal(true)
     })

@@ -75,7 +75,7 @@ describe('fixture state digests', function () {
     ctx = fixtureContext(sandbox)
     agent = octokitFor(sandbox)
     reviewer = octokitFor(sandbox, sandbox.reviewerToken)
-    const kinds: FixtureKind[] = ['issue', 'issue_for_triage', 'issue_bug_to_close', 'issue_with_branch', 'pr', 'pr_with_bugs', 'pr_with_changes', 'pr_with_reviews', 'pr_with_mixed_threads', 'workflow_run', 'workflow_run_in_progress', 'release', 'project']
+    const kinds: FixtureKind[] = ['issue', 'issue_for_triage', 'issue_bug_to_close', 'issue_closed', 'issue_with_branch', 'pr', 'pr_with_bugs', 'pr_with_changes', 'pr_with_reviews', 'pr_with_mixed_threads', 'workflow_run', 'workflow_run_in_progress', 'release', 'project']
     manifest = await seedFixtures(ctx, kinds, OPTIONS)
     const created = (await agent.rest.issues.create({...repo, title: 'An unrelated issue'})).data
     helper = {number: created.number, id: created.id, node_id: created.node_id}
@@ -122,10 +122,12 @@ describe('fixture state digests', function () {
 
   function issueChanges(kind: FixtureKind, kindLabel: string | undefined): Change[] {
     const base = (r: Resource) => ({...repo, issue_number: r.number})
+    type Seeded = {comments?: Array<{login: string; body: string}>; relations?: {parent: {number: number} | null; sub_issues: Array<{number: number; id: number}>; blocked_by: Array<{number: number; id: number}>}}
+    const seeded = (r: Resource) => r.seeded as Seeded
     const changes: Change[] = [
       {what: 'title', make: (r) => agent.rest.issues.update({...base(r), title: 'changed'}), leak: /^issue #\d+: title "changed" \(seeded "/},
       {what: 'body', make: (r) => agent.rest.issues.update({...base(r), body: 'rewritten'}), leak: /: body "rewritten"/},
-      {what: 'closed as not planned', make: (r) => agent.rest.issues.update({...base(r), state: 'closed', state_reason: 'not_planned'}), leak: /: state_reason "not_planned" \(seeded none\)/},
+      {what: 'closed as not planned', make: (r) => agent.rest.issues.update({...base(r), state: 'closed', state_reason: 'not_planned'}), leak: /: state_reason "not_planned" \(seeded (none|"completed")\)/},
       {what: 'labels', make: (r) => agent.rest.issues.setLabels({...base(r), labels: ['enhancement']}), leak: /: labels \[enhancement\] \(seeded \[/},
       {what: 'assignees', make: (r) => agent.rest.issues.addAssignees({...base(r), assignees: ['ghx-bench']}), leak: /: assignees \[ghx-bench\] \(seeded \[\]\)/},
       {
@@ -137,33 +139,70 @@ describe('fixture state digests', function () {
       {what: 'comments (two identities)', make: async (r) => {
         await agent.rest.issues.createComment({...base(r), body: 'an agent was here'})
         await reviewer.rest.issues.createComment({...base(r), body: 'so was a reviewer'})
-      }, leak: /: comments \[ghx-bench-agent: an agent was here, ghx-bench-reviewer: so was a reviewer\] \(seeded \[\]\)/},
+      }, leak: /: comments \[(.+, )?ghx-bench-agent: an agent was here, ghx-bench-reviewer: so was a reviewer\] \(seeded \[/},
       {what: 'reactions (two identities)', make: async (r) => {
         await react(agent, r.node_id, 'THUMBS_UP')
         await react(reviewer, r.node_id, 'HEART')
         // REST shows the same reactions in its rollup.
         expect((await agent.rest.issues.get(base(r))).data.reactions).to.include({'total_count': 2, '+1': 1, heart: 1})
       }, leak: /: reactions \[HEART by ghx-bench-reviewer, THUMBS_UP by ghx-bench-agent\] \(seeded \[\]\)/},
-      {what: 'parent', make: (r) => agent.rest.issues.addSubIssue({...repo, issue_number: helper.number, sub_issue_id: r.id}), leak: /: parent "#\d+" \(seeded none\)/},
-      {what: 'sub-issues', make: (r) => agent.rest.issues.addSubIssue({...base(r), sub_issue_id: helper.id}), leak: /: sub_issues \[#\d+\] \(seeded \[\]\)/},
-      {what: 'blocked by', make: (r) => agent.rest.issues.addBlockedByDependency({...base(r), issue_id: helper.id}), leak: /: blocked_by \[#\d+\] \(seeded \[\]\)/},
+      {
+        what: 'parent',
+        make: async (r) => {
+          const parent = seeded(r).relations?.parent
+          if (parent) await agent.rest.issues.removeSubIssue({...repo, issue_number: parent.number, sub_issue_id: r.id})
+          await agent.rest.issues.addSubIssue({...repo, issue_number: helper.number, sub_issue_id: r.id})
+        },
+        leak: /: parent "#\d+" \(seeded (none|"#\d+")\)/,
+      },
+      {what: 'sub-issues', make: (r) => agent.rest.issues.addSubIssue({...base(r), sub_issue_id: helper.id}), leak: /: sub_issues \[(#\d+, )*#\d+\] \(seeded \[/},
+      {what: 'blocked by', make: (r) => agent.rest.issues.addBlockedByDependency({...base(r), issue_id: helper.id}), leak: /: blocked_by \[(#\d+, )*#\d+\] \(seeded \[/},
       {what: 'blocking', make: (r) => agent.rest.issues.addBlockedByDependency({...repo, issue_number: helper.number, issue_id: r.id}), leak: /: blocking \[#\d+\] \(seeded \[\]\)/},
     ]
     if (kindLabel) {
       changes.push({what: `repository label ${kindLabel} deleted`, make: () => agent.rest.issues.deleteLabel({...repo, name: kindLabel}), leak: /: repo_labels \[.*\] \(seeded \[/})
     }
-    void kind
+    const r0 = resource(kind)
+    if (seeded(r0).comments?.length) {
+      const firstComment = async (r: Resource) => (await agent.rest.issues.listComments(base(r))).data[0]!.id
+      changes.push(
+        {what: 'a seeded comment deleted', make: async (r) => agent.rest.issues.deleteComment({...repo, comment_id: await firstComment(r)}), leak: /: comments \[.*\] \(seeded \[/},
+        {what: 'a seeded comment edited', make: async (r) => agent.rest.issues.updateComment({...repo, comment_id: await firstComment(r), body: 'edited'}), leak: /: comments \[ghx-bench-reviewer: edited, /},
+      )
+    }
+    const relations = seeded(r0).relations
+    if (relations) {
+      const [child] = relations.sub_issues
+      const [blocker] = relations.blocked_by
+      // All changes are also made at once: a relation another change already removed is left as it is.
+      const gone = () => undefined
+      changes.push(
+        {what: 'the seeded parent removed', make: (r) => agent.rest.issues.removeSubIssue({...repo, issue_number: relations.parent!.number, sub_issue_id: r.id}).catch(gone), leak: /: parent (none|"#\d+") \(seeded "#\d+"\)/},
+        {what: 'a seeded sub-issue removed', make: (r) => agent.rest.issues.removeSubIssue({...base(r), sub_issue_id: child!.id}), leak: new RegExp(`: sub_issues \\[.*\\] \\(seeded \\[.*#${child!.number}`)},
+        {
+          what: 'a seeded sub-issue moved to another parent',
+          make: async (r) => {
+            await agent.rest.issues.removeSubIssue({...base(r), sub_issue_id: child!.id}).catch(gone)
+            await agent.rest.issues.addSubIssue({...repo, issue_number: helper.number, sub_issue_id: child!.id})
+          },
+          leak: new RegExp(`: sub_issues \\[.*\\] \\(seeded \\[.*#${child!.number}`),
+        },
+        {what: 'a seeded blocker removed', make: (r) => agent.rest.issues.removeDependencyBlockedBy({...base(r), issue_id: blocker!.id}), leak: /: blocked_by \[\] \(seeded \[#\d+\]\)/},
+      )
+    }
+    if (kind === 'issue_closed') changes.push({what: 'reopened', make: (r) => agent.rest.issues.update({...base(r), state: 'open'}), leak: /: state "open" \(seeded "closed"\)/})
     return changes
   }
 
-  for (const [kind, label] of [['issue', undefined], ['issue_for_triage', 'priority:high'], ['issue_bug_to_close', 'resolved']] as const) {
+  for (const [kind, label] of [['issue', undefined], ['issue_for_triage', 'priority:high'], ['issue_bug_to_close', 'resolved'], ['issue_closed', undefined]] as const) {
     it(`${kind}: title, body, state, labels, assignees, milestone, type, comments, reactions, parent, sub-issues, dependencies${label ? ', its repository labels' : ''}`, async () => {
       await exercise(kind, issueChanges(kind, label))
     })
   }
 
-  it('issue_with_branch: the issue, a pull request opened from the branch, commits pushed to it, the branch deleted', async () => {
+  it('issue_with_branch: the issue, a pull request opened from the branch, commits pushed to it, the branch deleted, its closing pull request', async () => {
     const branch = () => String(resource('issue_with_branch').branch)
+    const closing = () => resource('issue_with_branch').closing_pr as {number: number; branch: string}
     await exercise('issue_with_branch', [
       {what: 'issue title', make: (r) => agent.rest.issues.update({...repo, issue_number: r.number, title: 'changed'}), leak: /: title "changed"/},
       {what: 'pull request', make: (r) => agent.rest.pulls.create({...repo, title: 'Fix paging', head: branch(), base: 'main', body: `Fixes #${r.number}`}), leak: /: open_pulls \[#\d+\] \(seeded \[\]\)/},
@@ -173,7 +212,20 @@ describe('fixture state digests', function () {
         leak: /: branch_sha "[0-9a-f]+" \(seeded "[0-9a-f]+"\)/,
       },
       {what: 'branch deleted', make: () => agent.rest.git.deleteRef({...repo, ref: `heads/${branch()}`}), leak: /: branch_sha none \(seeded "/},
+      {what: 'the closing pull request closed', make: () => agent.rest.pulls.update({...repo, pull_number: closing().number, state: 'closed'}), leak: /: closing_pull\.state "closed" \(seeded "open"\)/},
+      {what: 'the closing pull request edited', make: () => agent.rest.pulls.update({...repo, pull_number: closing().number, body: 'No longer fixes it'}), leak: /: closing_pull\.body "No longer fixes it"/},
+      {
+        what: 'the closing pull request’s branch deleted',
+        make: () => agent.rest.git.deleteRef({...repo, ref: `heads/${closing().branch}`}),
+        leak: /: closing_pull\.head_sha none \(seeded "/,
+      },
     ])
+    // The issue has its closing pull request, open, and only that one.
+    const prs = await agent.graphql<{repository: {issue: {closedByPullRequestsReferences: {nodes: Array<{number: number; state: string}>}}}}>(
+      'query($n: Int!) { repository(owner: "ghx-bench", name: "sandbox") { issue(number: $n) { closedByPullRequestsReferences(first: 10) { nodes { number state } } } } }',
+      {n: resource('issue_with_branch').number},
+    )
+    expect(prs.repository.issue.closedByPullRequestsReferences.nodes.filter((p) => p.state === 'OPEN')).to.deep.equal([{number: closing().number, state: 'OPEN'}])
   })
 
   function pullChanges(kind: FixtureKind, options: {reviewerToRequest: string; threads: boolean}): Change[] {
@@ -192,7 +244,7 @@ describe('fixture state digests', function () {
       {what: 'labels', make: (r) => agent.rest.issues.addLabels({...repo, issue_number: r.number, labels: ['enhancement']}), leak: /: labels \[.*enhancement.*\] \(seeded/},
       {what: 'assignees', make: (r) => agent.rest.issues.addAssignees({...repo, issue_number: r.number, assignees: ['ghx-bench']}), leak: /: assignees \[ghx-bench\]/},
       {what: 'requested reviewers', make: (r) => agent.rest.pulls.requestReviewers({...pull(r), reviewers: [options.reviewerToRequest]}), leak: new RegExp(`: requested_reviewers \\[${options.reviewerToRequest}\\] \\(seeded \\[\\]\\)`)},
-      {what: 'a pending review', make: (r) => agent.rest.pulls.createReview({...pull(r), body: 'draft thoughts'}), leak: /: reviews \[PENDING by ghx-bench-agent: draft thoughts\] \(seeded \[\]\)/},
+      {what: 'a pending review', make: (r) => agent.rest.pulls.createReview({...pull(r), body: 'draft thoughts'}), leak: /: reviews \[(.+, )?PENDING by ghx-bench-agent: draft thoughts\] \(seeded \[[^\]]*\]\)/},
       {what: 'a conversation comment', make: (r) => agent.rest.issues.createComment({...repo, issue_number: r.number, body: 'Looks good'}), leak: /: comments \[ghx-bench-agent: Looks good\]/},
       {what: 'a reaction', make: (r) => react(agent, r.node_id, 'ROCKET'), leak: /: reactions \[ROCKET by ghx-bench-agent\]/},
       {

@@ -54,6 +54,22 @@ describe('pull request fixtures', () => {
     expect(await pullStatus(ctx, pr)).to.deep.equal([])
   })
 
+  it('pr_with_reviews: a failing and a passing commit status on its head, and the reviewer’s request for changes, each made once', async () => {
+    const pr = await seedPull(ctx, 'pr_with_reviews')
+    const again = await seedPull(ctx, 'pr_with_reviews')
+    expect(again.seeded.review).to.deep.equal(pr.seeded.review)
+    const {data: combined} = await ctx.agent.rest.repos.getCombinedStatusForRef({...repo, ref: pr.seeded.head_sha})
+    expect(combined.statuses.map((s) => [s.context, s.state])).to.have.deep.members([['bench/lint', 'success'], ['bench/unit-tests', 'failure']])
+    const {data: statuses} = await ctx.agent.rest.repos.listCommitStatusesForRef({...repo, ref: pr.seeded.head_sha})
+    expect(statuses).to.have.length(2)
+    const reviews = (await ctx.agent.rest.pulls.listReviews({...repo, pull_number: pr.number})).data.filter((r) => r.state === 'CHANGES_REQUESTED')
+    expect(reviews.map((r) => [r.id, r.user?.login])).to.deep.equal([[pr.seeded.review!.id, 'ghx-bench-reviewer']])
+    const decision = await ctx.agent.graphql<{repository: {pullRequest: {reviewDecision: string}}}>('query($n: Int!) { repository(owner: "ghx-bench", name: "sandbox") { pullRequest(number: $n) { reviewDecision } } }', {n: pr.number})
+    expect(decision.repository.pullRequest.reviewDecision).to.equal('CHANGES_REQUESTED')
+    // The seeded review is part of the seeded state, not a change to report.
+    expect(await pullStatus(ctx, pr)).to.deep.equal([])
+  })
+
   it('pr: behind its base for a branch update; title, reviewers and a moved head reset', async () => {
     const pr = await seedPull(ctx, 'pr')
     const {data} = await ctx.agent.rest.pulls.get({...repo, pull_number: pr.number})
