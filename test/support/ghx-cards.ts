@@ -442,9 +442,10 @@ export function checkAtomicScenario(scenario: Scenario, variables: Record<string
     if (!Object.hasOwn(properties, field)) findings.push(`${where}: required data field "${field}" is not in ${what} (it has: ${Object.keys(properties).join(', ')})`)
     else if (!required.includes(field)) findings.push(`${where}: required data field "${field}" is optional in ${what}: real ghx may leave it out`)
   }
-  // What the ghx plan's final answer is: the envelope ghx printed, or the `answer` it builds.
+  // What the ghx plan's final answer is: the envelope ghx printed, or the `answer` it builds; a plan that
+  // declares a fallback answers with what gh printed instead, by its own account.
   const last = scenario.reference?.ghx?.at(-1)
-  if (analysis && last) {
+  if (analysis && last && !scenario.fallbacks?.ghx) {
     const problems: string[] = []
     const answer = 'answer' in last ? answerSchema(fillPlaceholders(last.answer, variables), analysis, cards, problems) : undefined
     const data = 'answer' in last ? answer : card.output_schema
