@@ -70,10 +70,10 @@ describe('ghx-bench init (CLI)', function () {
       results[command.join(' ')] = result
     }
     expect(results['validate']!.stdout).to.include('ok: .ghxbenchrc.yml, 1 suites, 2 scenarios, 0 sets, 2 profiles')
-    // Both scenarios under agent_direct and mcp: the oracle passes, noop fails; ghx is not installed here.
+    // Both scenarios under agent_direct and mcp: the oracle passes, noop and the adversaries fail; ghx is not installed here.
     const calibrate = results['validate --calibrate']!
-    expect(calibrate.stdout).to.include('calibration: 4 calibrated, 0 mis-calibrated, 2 not run')
-    expect(calibrate.stdout).to.match(/mutation testing \(agent_direct\): 1 workflow scenario\(s\), [1-9]\d* perturbation\(s\), 0 with weak checkpoints/)
+    expect(calibrate.stdout).to.include('calibration: 4 calibrated, 0 mis-calibrated, 0 weak, 2 not run')
+    expect(calibrate.stdout).to.match(/mutation testing \(agent_direct, mcp\): 4 run\(s\) of scenario x mode, [1-9]\d* perturbation\(s\), 0 with weak checkpoints/)
     expect(calibrate.stderr).not.to.include('warning')
     const run = results['run suites/example.yml']!
     expect(run.stdout).to.include('agent_direct: pass 6, fail 0, timeout 0, infra error 0')
