@@ -133,10 +133,10 @@ describe('HTML report in headless Chromium', function () {
       for (let i = 0; i < 2; i++) expect((await boxes.nth(i).boundingBox())!.width, metric).to.be.above(0)
     }
     expect(await page.locator('#gate .banner').textContent()).to.match(/FAIL|PASS|INCONCLUSIVE/)
-    expect(await page.locator('#runs-status').textContent()).to.equal('18 runs; 18 shown by the filters')
+    expect(await page.locator('#runs-status').textContent()).to.equal('20 runs; 20 shown by the filters')
 
     await page.selectOption('#f-mode', {label: 'mcp'})
-    expect(await page.locator('#runs-table tbody tr').count()).to.equal(6)
+    expect(await page.locator('#runs-table tbody tr').count()).to.equal(8)
     await page.locator('#runs-table tbody tr', {hasText: 'issue-view-001'}).first().click()
     const detail = page.locator('#run-detail')
     await detail.locator('.trace').waitFor()

@@ -39,7 +39,7 @@ describe('provider opencode (CLI, sandbox + oracle)', function () {
     const result = await runCli(['run', path.join(PROJECT_ROOT, 'suites', 'smoke.yml'), '--run-id', 'oc'], {cwd: dir, env: {CI: '1'}})
     expect(result.code, result.stderr + result.stdout).to.equal(0)
     const rows = (await readFile(path.join(dir, 'results', 'oc.jsonl'), 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Row)
-    expect(rows).to.have.length(9)
+    expect(rows).to.have.length(10)
     for (const row of rows) {
       expect(row.outcome, `${row.scenario_id}/${row.mode}: ${row.error?.message}`).to.equal('pass')
       expect(row.provider).to.equal('opencode')
