@@ -36,24 +36,22 @@ const closingPullBody = (issue: number) => `A test that pages through an export 
 export async function seedIssueWithBranch(ctx: FixtureContext, suffix = ''): Promise<IssueWithBranchResource> {
   const issue = await seedIssue({...ctx, seedId: ctx.seedId + suffix}, 'issue')
   const branch = `bench-fix-seed-${ctx.seedId}${suffix}`
-  const repo = repoParams(ctx)
-  let sha = await branchSha(ctx, branch)
-  if (sha === null) {
-    const {data: repository} = await ctx.agent.rest.repos.get(repo)
-    const base = (await ctx.agent.rest.git.getRef({...repo, ref: `heads/${repository.default_branch}`})).data.object.sha
-    await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${branch}`, sha: base})
-    const {data} = await ctx.agent.rest.repos.createOrUpdateFileContents({
-      ...repo,
-      path: 'src/paging.ts',
-      branch,
-      message: `Fix the page offset (#${issue.number})`,
-      content: Buffer.from('export const pageOffset = (page: number, size: number) => (page - 1) * size\n').toString('base64'),
-    })
-    sha = data.commit.sha!
-  }
+  const sha = await branchWithCommit(ctx, branch, {path: 'src/paging.ts', message: `Fix the page offset (#${issue.number})`, content: 'export const pageOffset = (page: number, size: number) => (page - 1) * size\n'})
   const resource: IssueWithBranchResource = {...issue, branch, branch_sha: sha, closing_pr: await seedClosingPull(ctx, issue.number, `bench-closes-seed-${ctx.seedId}${suffix}`)}
   await resetIssueWithBranch(ctx, resource)
   return resource
+}
+
+/** The head of `branch`, made first when missing: the default branch plus one commit that writes one file. */
+async function branchWithCommit(ctx: FixtureContext, branch: string, file: {path: string; message: string; content: string}): Promise<string> {
+  const found = await branchSha(ctx, branch)
+  if (found !== null) return found
+  const repo = repoParams(ctx)
+  const {data: repository} = await ctx.agent.rest.repos.get(repo)
+  const base = (await ctx.agent.rest.git.getRef({...repo, ref: `heads/${repository.default_branch}`})).data.object.sha
+  await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${branch}`, sha: base})
+  const {data} = await ctx.agent.rest.repos.createOrUpdateFileContents({...repo, branch, path: file.path, message: file.message, content: Buffer.from(file.content).toString('base64')})
+  return data.commit.sha!
 }
 
 /** Finds (or opens, from a branch of its own) the pull request that closes the issue. */
@@ -61,20 +59,7 @@ async function seedClosingPull(ctx: FixtureContext, issue: number, branch: strin
   const repo = repoParams(ctx)
   const body = closingPullBody(issue)
   const existing = (await ctx.agent.paginate(ctx.agent.rest.pulls.list, {...repo, state: 'all', head: `${ctx.owner}:${branch}`, per_page: 100})).find((p) => p.title === CLOSING_PULL_TITLE)
-  let sha = await branchSha(ctx, branch)
-  if (sha === null) {
-    const {data: repository} = await ctx.agent.rest.repos.get(repo)
-    const base = (await ctx.agent.rest.git.getRef({...repo, ref: `heads/${repository.default_branch}`})).data.object.sha
-    await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${branch}`, sha: base})
-    const {data} = await ctx.agent.rest.repos.createOrUpdateFileContents({
-      ...repo,
-      path: 'test/paging.test.ts',
-      branch,
-      message: CLOSING_PULL_COMMIT,
-      content: Buffer.from("import {pageOffset} from '../src/paging'\n\nif (pageOffset(3, 10) !== 20) throw new Error('page 3 starts at 20')\n").toString('base64'),
-    })
-    sha = data.commit.sha!
-  }
+  const sha = await branchWithCommit(ctx, branch, {path: 'test/paging.test.ts', message: CLOSING_PULL_COMMIT, content: "import {pageOffset} from '../src/paging'\n\nif (pageOffset(3, 10) !== 20) throw new Error('page 3 starts at 20')\n"})
   if (existing) {
     // The seeded head is the fixture's own commit: a run killed before its reset may have pushed more.
     const commits = await ctx.agent.paginate(ctx.agent.rest.pulls.listCommits, {...repo, pull_number: existing.number, per_page: 100})

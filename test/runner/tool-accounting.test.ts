@@ -3,7 +3,7 @@ import {mkdir, mkdtemp, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {expect} from 'chai'
-import type {ToolLayerAccounting} from 'ghx-bench'
+import type {ProviderToolCall, ToolLayerAccounting} from 'ghx-bench'
 import agentDirectPlugin from '../../plugins/mode-agent-direct/index.js'
 import ghxPlugin from '../../plugins/mode-ghx/index.js'
 import {ghxEnvelopes} from '../../plugins/mode-ghx/accounting.js'
@@ -368,34 +368,45 @@ describe('tool-call accounting: fallbacks (a failed call of the mode’s tool la
   })
 })
 
+/** A suite context with the ghx and agent_direct modes, enough for buildRow. */
+function rowContext(): SuiteContext {
+  const modes = new Map([
+    ['ghx', {mode: ghxPlugin.modes[0]!, options: {}}],
+    ['agent_direct', {mode: agentDirectPlugin.modes[0]!, options: {}}],
+  ])
+  return {modes, runId: 'r', suite: 's', scenarioSet: null, provider: {name: 'agent-loop'}, model: {label: 'oracle'}, versions: {harness: '0', plugins: {}}, git: null, fixtures: {manifest: {seed_id: 'x'}}} as unknown as SuiteContext
+}
+
+/** One passed attempt whose single turn made these tool calls. */
+function passedAttempt(calls: ProviderToolCall[], over: Partial<AttemptRecord> = {}): AttemptRecord {
+  const usage = {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}
+  return {
+    record: {attempt: 1, outcome: 'pass', error: null, started_at: '', latency_ms_wall: 0, tokens: {...usage, total: 0, active: 0}},
+    outcome: 'pass',
+    error: null,
+    tokens: {...usage, total: 0, active: 0},
+    trace: {turns: [{usage, tool_calls: calls, started_at: '', ms: 0}], final_text: 'done', stop_reason: 'final'},
+    checkpoints: [],
+    variables: null,
+    apiCalls: null,
+    agentMs: null,
+    timing: {model_ms: 0, tools_ms: 0, session_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 1},
+    tracePath: null,
+    toolSchema: undefined,
+    mcpTools: [],
+    invocations: null,
+    layerLog: null,
+    injectedFaults: 0,
+    ...over,
+  }
+}
+
 describe('tool-call accounting in a row: the hook of the run’s own mode', () => {
   it('a ghx run is read by mode ghx’s hook; the same calls in an agent_direct run are its shell’s', () => {
-    const modes = new Map([
-      ['ghx', {mode: ghxPlugin.modes[0]!, options: {}}],
-      ['agent_direct', {mode: agentDirectPlugin.modes[0]!, options: {}}],
-    ])
-    const ctx = {modes, runId: 'r', suite: 's', scenarioSet: null, provider: {name: 'agent-loop'}, model: {label: 'oracle'}, versions: {harness: '0', plugins: {}}, git: null, fixtures: {manifest: {seed_id: 'x'}}} as unknown as SuiteContext
+    const ctx = rowContext()
     const verbose = pretty({ok: true, data: {}, meta: {route_used: 'graphql', attempts: [{route: 'graphql', status: 'error'}, {route: 'graphql', status: 'success'}]}})
     const calls = [shell('ghx run issue.view --input \'{"issueNumber":1}\' --verbose', verbose), shell('gh pr view 1')]
-    const usage = {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}
-    const attempt = {
-      record: {attempt: 1, outcome: 'pass', error: null, started_at: '', latency_ms_wall: 0, tokens: {...usage, total: 0, active: 0}},
-      outcome: 'pass',
-      error: null,
-      tokens: {...usage, total: 0, active: 0},
-      trace: {turns: [{usage, tool_calls: calls, started_at: '', ms: 0}], final_text: 'done', stop_reason: 'final'},
-      checkpoints: [],
-      variables: null,
-      apiCalls: null,
-      agentMs: null,
-      timing: {model_ms: 0, tools_ms: 0, session_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 1},
-      tracePath: null,
-      toolSchema: undefined,
-      mcpTools: [],
-      invocations: null,
-      layerLog: null,
-      injectedFaults: 0,
-    } as AttemptRecord
+    const attempt = passedAttempt(calls)
     const scenario = {type: 'workflow', id: 'x-001'} as never
     const row = (mode: string) => buildRow(ctx, {scenario_id: 'x-001', mode, iteration: 1} as never, scenario, [attempt], {startedAt: new Date(), wallMs: 1})
     expect(row('ghx').tool_calls).to.deep.include({by_category: {ghx_capability: 1, gh_cli: 1}, by_route: {graphql: 1}, invocations: {gh: 1, ghx: 1}})
@@ -408,36 +419,14 @@ describe('tool-call accounting in a row: the hook of the run’s own mode', () =
   })
 
   it('a ghx run’s row: by_route and route_used from ghx’s log read beside the call log, the final envelope’s route first; a fallback; unknown without a trace', async () => {
-    const modes = new Map([
-      ['ghx', {mode: ghxPlugin.modes[0]!, options: {}}],
-      ['agent_direct', {mode: agentDirectPlugin.modes[0]!, options: {}}],
-    ])
-    const ctx = {modes, runId: 'r', suite: 's', scenarioSet: null, provider: {name: 'agent-loop'}, model: {label: 'oracle'}, versions: {harness: '0', plugins: {}}, git: null, fixtures: {manifest: {seed_id: 'x'}}} as unknown as SuiteContext
+    const ctx = rowContext()
     const workdir = await mkdtemp(path.join(tmpdir(), 'row-layer-log-'))
     await writeFile(callLogPath(workdir), 'agent ghx\nagent gh\n')
     await mkdir(layerLogDir(workdir))
     await writeFile(path.join(layerLogDir(workdir), 'ghx-2026-11-27.jsonl'), executed(7, 'workflow.view', 'cli', false))
     const [invocations, layerLog] = await Promise.all([readCallLog(workdir), readLayerLog(workdir)])
     const calls = [shell('ghx run workflow.view --input \'{}\'', compact({ok: false, error: {code: 'UNKNOWN', message: 'unknown flag: --json'}})), shell('gh api repos/o/r/actions/workflows/ci.yml', '{"id":1}\n')]
-    const usage = {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}
-    const attempt = {
-      record: {attempt: 1, outcome: 'pass', error: null, started_at: '', latency_ms_wall: 0, tokens: {...usage, total: 0, active: 0}},
-      outcome: 'pass',
-      error: null,
-      tokens: {...usage, total: 0, active: 0},
-      trace: {turns: [{usage, tool_calls: calls, started_at: '', ms: 0}], final_text: 'done', stop_reason: 'final'},
-      checkpoints: [],
-      variables: null,
-      apiCalls: null,
-      agentMs: null,
-      timing: {model_ms: 0, tools_ms: 0, session_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 1},
-      tracePath: null,
-      toolSchema: undefined,
-      mcpTools: [],
-      invocations,
-      layerLog,
-      injectedFaults: 0,
-    } as AttemptRecord
+    const attempt = passedAttempt(calls, {invocations, layerLog})
     const scenario = {type: 'atomic', id: 'x-001'} as never
     const row = (mode: string, over: Partial<AttemptRecord> = {}) => buildRow(ctx, {scenario_id: 'x-001', mode, iteration: 1} as never, scenario, [{...attempt, ...over}], {startedAt: new Date(), wallMs: 1})
     expect(row('ghx').tool_calls).to.deep.include({by_route: {cli: 1}, invocations: {ghx: 1, gh: 1}})
