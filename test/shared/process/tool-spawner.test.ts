@@ -33,7 +33,9 @@ describe('the tool spawner', function () {
     const spawner = await spawnerPid()
     const m = marker()
     const inFlight = runSpawnedBash(`sleep ${m}`, {cwd: tmpdir(), env}, never)
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // Kill it only once the call's process runs: a loaded machine can take longer than any fixed wait to start it.
+    const until = Date.now() + 10_000
+    while (sleepsOf(m).length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20))
     process.kill(spawner, 'SIGKILL')
     const failed = await inFlight
     expect(failed.ok).to.equal(false)
