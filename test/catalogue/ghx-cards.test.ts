@@ -17,7 +17,6 @@
 // (c) `required_meta_fields` names only meta real ghx prints (capability_id, route_used, reason,
 //     attempts), and `required_fields` (when present) only what real ghx prints for the outcome:
 //     ok and data on success, ok and error on failure, never meta (printed with --verbose only).
-import {existsSync} from 'node:fs'
 import path from 'node:path'
 import {expect} from 'chai'
 import {ALL_KINDS, seedFixtures} from '../../src/seeding/index.js'
@@ -29,10 +28,11 @@ import {startSandbox, type Sandbox} from '../../src/emulator/index.js'
 import {loadCatalogue} from '../../src/catalogue/catalogue.js'
 import type {Scenario} from '../../src/schemas/scenario.js'
 import {PROJECT_ROOT} from '../support/cli.js'
+import {sharedPath, skipWithoutShared} from '../support/shared.js'
 import {checkAtomicScenario, checkEnvelopeFields, checkReferencePlan, loadCards, type Card} from '../support/ghx-cards.js'
 import {fixtureContext} from '../support/sandbox.js'
 
-const CARDS_DIR = path.resolve(PROJECT_ROOT, '..', 'shared', 'reference', 'ghx-cards')
+const CARDS_DIR = sharedPath('reference', 'ghx-cards')
 const RUN_ID = '2026-11-22T10-00-00Z'
 
 describe('scenarios against the ghx capability cards', function () {
@@ -44,10 +44,7 @@ describe('scenarios against the ghx capability cards', function () {
   const variablesOf = (scenario: Scenario) => resolveVariables(scenario, manifest, 'seeded manifest', RUN_ID)
 
   before(async function () {
-    if (!existsSync(CARDS_DIR)) {
-      console.log(`    skipped: no ghx capability cards at ${CARDS_DIR}`)
-      this.skip()
-    }
+    skipWithoutShared(this, CARDS_DIR)
     cards = loadCards(CARDS_DIR)
     const registry = await loadPlugins({fromDir: PROJECT_ROOT, plugins: [], origin: 'test'})
     const catalogue = await loadCatalogue({root: path.join(PROJECT_ROOT, 'suites'), registry, cwd: PROJECT_ROOT})

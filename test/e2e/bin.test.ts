@@ -8,8 +8,9 @@ import path from 'node:path'
 import {expect} from 'chai'
 import {makeRow} from '../support/rows.js'
 import {makeProject, PROJECT_ROOT, runCli} from '../support/cli.js'
+import {sharedPath, skipWithoutShared} from '../support/shared.js'
 
-const ROUTER = path.resolve(PROJECT_ROOT, '..', 'shared', 'datasets', 'ghx-router-codex-5.3')
+const ROUTER = sharedPath('datasets', 'ghx-router-codex-5.3')
 
 describe('ghx-bench (bin)', function () {
   this.timeout(60_000)
@@ -36,13 +37,15 @@ describe('ghx-bench (bin)', function () {
     expect(result.stdout).to.include('1 rows: 0 re-graded, 1 copied as they were, 0 verdict(s) changed')
   })
 
-  it('report summarises a dataset and exits 0', async () => {
+  it('report summarises a dataset and exits 0', async function () {
+    skipWithoutShared(this, ROUTER)
     const result = await runCli(['report', '--input', ROUTER, '--out', await mkdtemp(path.join(tmpdir(), 'ghx-bench-report-')), '--resamples', '200'])
     expect(result.code, result.stderr).to.equal(0)
     expect(result.stdout).to.include('40 rows: agent_direct: 20 runs')
   })
 
-  it('gate exits with the code its verdict names', async () => {
+  it('gate exits with the code its verdict names', async function () {
+    skipWithoutShared(this, ROUTER)
     const result = await runCli(['gate', '--input', ROUTER, '--candidate', 'ghx', '--out', await mkdtemp(path.join(tmpdir(), 'ghx-bench-gate-')), '--json', '--resamples', '200'])
     const gate = JSON.parse(result.stdout) as {exit_code: number}
     expect([0, 1, 3]).to.include(gate.exit_code)

@@ -6,9 +6,9 @@ import {factsOfRow} from '../../src/results/row-facts.js'
 import type {Row} from '../../src/results/row-schema.js'
 import {readRows, resolveInputFiles} from '../../src/results/sources.js'
 import {isRow, type ReadWarning} from '../../src/results/store.js'
-import {PROJECT_ROOT} from '../support/cli.js'
+import {sharedPath, skipWithoutShared} from '../support/shared.js'
 
-const DATASETS = path.resolve(PROJECT_ROOT, '..', 'shared', 'datasets')
+const DATASETS = sharedPath('datasets')
 
 async function importAll(inputs: string[]): Promise<{rows: Row[]; warnings: ReadWarning[]}> {
   const warnings: ReadWarning[] = []
@@ -22,6 +22,10 @@ const find = (rows: Row[], mode: string, scenario: string, iteration: number) =>
   rows.find((r) => r.mode === mode && r.scenario_id === scenario && r.iteration === iteration)!
 
 describe('importers', () => {
+  before(function () {
+    skipWithoutShared(this, DATASETS)
+  })
+
   it('imports every ghx-router row, valid against the row schema, with tokens as they were and active = total - cache_read', async () => {
     const {rows} = await importAll([path.join(DATASETS, 'ghx-router-codex-5.3')])
     expect(rows).to.have.length(40)

@@ -1,4 +1,4 @@
-import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import {readdirSync, readFileSync} from 'node:fs'
 import {mkdir, mkdtemp, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
@@ -11,7 +11,7 @@ import {callLogPath, layerLogDir, readCallLog, readLayerLog} from '../../src/age
 import {buildRow, type AttemptRecord} from '../../src/runner/row.js'
 import type {SuiteContext} from '../../src/runner/suite-context.js'
 import {accountToolCalls, shellCommands} from '../../src/runner/tool-accounting.js'
-import {PROJECT_ROOT} from '../support/cli.js'
+import {sharedPath, skipWithoutShared} from '../support/shared.js'
 
 const call = (tool: string, args: Record<string, unknown>, output = '', ok = true) => ({tool, args, output, ok, ms: 1})
 const shell = (command: string, output = '', ok = true) => call('shell', {command}, output, ok)
@@ -441,14 +441,11 @@ describe('tool-call accounting in a row: the hook of the run’s own mode', () =
 })
 
 describe('tool-call accounting on the real ghx eval sessions (pr-review-comment-001)', () => {
-  const folder = path.join(PROJECT_ROOT, '..', 'shared', 'datasets', 'ghx-eval-2026-03', 'sessions', 'pr-review-comment-001')
+  const folder = sharedPath('datasets', 'ghx-eval-2026-03', 'sessions', 'pr-review-comment-001')
   const OFFICIAL_MCP_TOOLS = new Set(['pull_request_read', 'pull_request_review_write', 'add_comment_to_pending_review'])
 
   before(function () {
-    if (!existsSync(folder)) {
-      console.log(`    skipped: no ghx eval sessions at ${folder}`)
-      this.skip()
-    }
+    skipWithoutShared(this, folder)
   })
 
   function session(file: string): ReturnType<typeof call>[] {
