@@ -75,6 +75,8 @@ export function changesGithub(step: ScriptStep, mode: Pick<Mode, 'accounting'>):
 }
 
 const NUMERIC_FIELD = /(^|_)(number|id|count|total)$|(Number|Id|Count)$/
+/** Fields that name a resource: two records with the same one are the same resource. */
+const IDENTITY_FIELD = /^(id|number|node_id)$/
 const BOOLEAN_FIELD = /^(is|has|can)[A-Z_]|^(ok|merged|resolved|closed|draft|prerelease|locked)$/
 
 /**
@@ -110,10 +112,11 @@ const familyOf = (kind: string) => kind.split('_')[0]!
  */
 export function wrongTargetVariables(scenario: Scenario, variables: Record<string, unknown>, manifest: Manifest): Record<string, unknown> | undefined {
   const resources = manifest.resources as Record<string, Record<string, unknown>>
-  const moved = {...variables}
-  let changed = false
+  const moves = new Map<string, {kind: string; value: unknown}>()
   // One other resource per kind where it can be: the bindings of a resource move together.
   const chosen = new Map<string, string>()
+  // Kinds whose "other" resource has this one's id: the same resource under two kinds' records, not another.
+  const same = new Set<string>()
   for (const [name, bindingPath] of Object.entries(scenario.fixture?.bindings ?? {})) {
     const [root, kind, ...rest] = bindingPath.split('.')
     if (root !== 'resources' || !kind || rest.length !== 1) continue
@@ -127,7 +130,14 @@ export function wrongTargetVariables(scenario: Scenario, variables: Record<strin
     const suffix = field.split('_').slice(-2).join('_')
     const sibling = field.split('_').length > 2 ? Object.keys(resources[kind] ?? {}).find((f) => f !== field && f.endsWith(`_${suffix}`)) : undefined
     const value = other !== undefined ? resources[other]![field] : sibling !== undefined ? resources[kind]![sibling] : undefined
+    if (other !== undefined && IDENTITY_FIELD.test(field) && value === variables[name]) same.add(kind)
     if (value === undefined || value === null || typeof value === 'object' || value === variables[name]) continue
+    moves.set(name, {kind, value})
+  }
+  const moved = {...variables}
+  let changed = false
+  for (const [name, {kind, value}] of moves) {
+    if (same.has(kind)) continue
     moved[name] = value
     changed = true
   }

@@ -19,11 +19,16 @@ export async function executeRun(ctx: SuiteContext, run: PlannedRun, scenario: S
   const sandbox = ctx.isolateRuns ? ctx.target.sandbox : undefined
   if (!sandbox) return runAndRecord(ctx, run, scenario)
   const saved = await sandbox.saveState()
+  // The manifest goes back with the sandbox: a reset in the run records resources the restored sandbox no
+  // longer has, and their ids, freed, would name the next resources made (a later run's "other" resource
+  // would then be its own).
+  const manifest = ctx.fixtures.manifest
   try {
     return await runAndRecord(ctx, run, scenario)
   } finally {
     await sandbox.restoreState(saved)
     await sandbox.forgetState(saved)
+    ctx.fixtures.update(manifest, scenario.fixture?.requires ?? [])
   }
 }
 

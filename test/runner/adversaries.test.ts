@@ -53,6 +53,12 @@ describe('adversaries', () => {
     it('a resource alone in its family moves to its sibling field (the other thread)', () => {
       expect(wrongTargetVariables(bound({pr: 'resources.pr_with_mixed_threads.number', thread: 'resources.pr_with_mixed_threads.unresolved_thread_id'}), {...variables, pr: 9, thread: 'T_u'}, manifest)).to.deep.include({pr: 9, thread: 'T_r'})
     })
+    it('an "other" resource with this one’s id is the same resource: none of its bindings move (the plan would act on the right run)', () => {
+      const run: Scenario = atomic({fixture: {requires: ['workflow_run'], bindings: {run_id: 'resources.workflow_run.id', job_id: 'resources.workflow_run.job_id'}}})
+      const runs = (otherId: number) => ({...manifest, resources: {...manifest.resources, workflow_run: {seeded: {}, id: 7, job_id: 70}, workflow_run_in_progress: {seeded: {}, id: otherId, job_id: 80}}}) as unknown as Manifest
+      expect(wrongTargetVariables(run, {...variables, run_id: 7, job_id: 70}, runs(7))).to.equal(undefined)
+      expect(wrongTargetVariables(run, {...variables, run_id: 7, job_id: 70}, runs(8))).to.deep.include({run_id: 8, job_id: 80})
+    })
     it('nothing to move: undefined (the adversary does not apply)', () => {
       expect(wrongTargetVariables(bound({release: 'resources.release.id'}), {...variables, release: 4}, manifest)).to.equal(undefined)
       expect(wrongTargetVariables(atomic({}), variables, manifest)).to.equal(undefined)
