@@ -25,7 +25,7 @@ describe('isolated runs (the sandbox and the manifest restored run by run)', fun
     const rows = rowsOf(cwd, 'isolated')
     expect(rows.map((r) => r.outcome), JSON.stringify(rows.map((r) => r.error))).to.deep.equal(['pass', 'pass'])
     const manifest = JSON.parse(await readFile(path.join(cwd, 'fixtures', 'latest.json'), 'utf8')) as Manifest
-    const seeded = manifest.resources.workflow_run as {id: number}
+    const seeded = manifest.resources.workflow_run as unknown as {id: number}
     const runIds = rows.map((r) => (r.variables as {run_id?: number} | undefined)?.run_id)
     // Each iteration's reset dispatched a fresh run, which the restore took away (the second got the same id):
     // the manifest names the run the suite seeded, which the sandbox still has, never one made inside an isolated run.

@@ -5,6 +5,7 @@
  */
 import {existsSync} from 'node:fs'
 import path from 'node:path'
+import Mocha from 'mocha'
 import {PROJECT_ROOT} from './cli.js'
 
 export const SHARED_DIR = path.resolve(PROJECT_ROOT, '..', 'shared')
@@ -17,7 +18,7 @@ export function skipWithoutShared(context: Mocha.Context, where: string): void {
   if (existsSync(where)) return
   // From a hook the suite is left out, from a test the test alone.
   const runnable = context.test
-  const title = (runnable?.type === 'hook' ? runnable.parent?.fullTitle() : runnable?.fullTitle()) ?? ''
+  const title = (runnable instanceof Mocha.Hook ? runnable.parent?.fullTitle() : runnable?.fullTitle()) ?? ''
   console.log(`    skipped: ${title}: needs ${where} (../shared is not beside the project)`)
   context.skip()
 }
