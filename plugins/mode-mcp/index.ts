@@ -123,20 +123,30 @@ const mcp: Mode = {
     const server = await resolveServer(context)
     if ('unavailable' in server) throw new Error(server.unavailable)
     // The MCP SDK loads only when a session opens: validate and --help never pay for it.
-    const [{Client}, {StdioClientTransport}, {StreamableHTTPClientTransport}] = await Promise.all([
+    const [{Client}, {HeldStdioTransport}, {StreamableHTTPClientTransport}] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('./stdio-transport.js'),
       import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     ])
     const client = new Client({name: 'ghx-bench', version: '1.0.0'})
-    // Only what the server needs: its own variables and a PATH to start node or its binary. No shell is offered.
+    // Only what the server needs: its own variables and a PATH to start node or its binary. No shell is
+    // offered. The token is in the environment only, never on the command line.
     const env = {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: context.workdir, ...server.env}
+    // A stdio server is held by ghx-bench: it and all it starts end with the session, the run, and ghx-bench.
     const transport =
       server.kind === 'stdio'
-        ? new StdioClientTransport({command: server.command!, args: server.args, env, cwd: context.workdir, stderr: 'ignore'})
+        ? new HeldStdioTransport({command: server.command!, args: server.args ?? [], env, cwd: context.workdir})
         : new StreamableHTTPClientTransport(new URL(server.url!), {requestInit: {headers: server.headers}})
-    await client.connect(transport, {signal: context.signal})
-    const {tools} = await client.listTools(undefined, {signal: context.signal})
+    let tools
+    try {
+      await client.connect(transport, {signal: context.signal})
+      ;({tools} = await client.listTools(undefined, {signal: context.signal}))
+    } catch (error) {
+      // A server that never answers (initialize included) is ended with the attempt to open it.
+      await client.close().catch(() => {})
+      await transport.close().catch(() => {})
+      throw error
+    }
     return {
       instructions: typeof context.options.instructions === 'string' ? context.options.instructions : INSTRUCTIONS,
       tools: tools.map((t) => ({name: t.name, description: t.description ?? '', inputSchema: t.inputSchema})),

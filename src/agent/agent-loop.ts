@@ -4,7 +4,7 @@
  * is reached, or the run's signal aborts (then the model request and the running tool are cancelled).
  * Usage is summed over every turn: the predecessors kept only the last message's figures.
  */
-import {InfrastructureError, type ProviderRunInput, type ProviderToolCall, type ProviderTrace, type ProviderTurn, type Usage} from '../plugins/api.js'
+import {InfrastructureError, isInfrastructureError, type ProviderRunInput, type ProviderToolCall, type ProviderTrace, type ProviderTurn, type Usage} from '../plugins/api.js'
 import {chatCompletion, type ChatMessage} from './chat-completions.js'
 
 export interface AgentLoopOptions {
@@ -96,6 +96,8 @@ export async function runAgentLoop(input: ProviderRunInput, options: AgentLoopOp
           ? await untilAborted(session.call(call.function.name, args, signal), signal)
           : {ok: false, output: `unknown tool "${call.function.name}"; the tools are: ${session.tools.map((t) => t.name).join(', ')}`}
       } catch (error) {
+        // The harness failed (the tool spawner stopped): not the agent's failure, the run's infrastructure's.
+        if (isInfrastructureError(error)) throw new InfrastructureError((error as Error).message, trace('aborted'), {cause: error})
         result = {ok: false, output: `tool call failed: ${(error as Error).message}`}
       }
       toolCalls.push({tool: call.function.name, args, output: result.output, ok: result.ok, ms: performance.now() - started})

@@ -8,6 +8,7 @@
  *  - a provider: the built-in agent loop and its OpenAI-compatible chat-completions client;
  *  - errors the runner retries (InfrastructureError, recognised by a brand that holds across copies);
  *  - secrets: the harness's environment, and registering a secret a plugin learns, for redaction;
+ *  - a server a session starts (an MCP server over stdio), held so that none of its processes outlives it;
  *  - testers: run a condition over cases, smoke-test a mode's session, as ghx-bench would use them.
  */
 export {isolatedBin, layerLogDir, runShellCommand, shellSession, whichOnPath, BASE_UTILITIES, MAX_OUTPUT_CHARS, SHELL_TOOL, type ShellOptions} from '../agent/shell-tool.js'
@@ -15,4 +16,5 @@ export {runAgentLoop, sumUsage, DEFAULT_MAX_TURNS, type AgentLoopOptions} from '
 export {chatCompletion, toolPayload, usageFromWire, type ChatMessage, type ChatRequest, type ChatResponse, type ChatToolCall} from '../agent/chat-completions.js'
 export {InfrastructureError, isInfrastructureError} from '../plugins/api.js'
 export {harnessEnv, registerSecret} from '../shared/process/secret-env.js'
+export {startServerProcess, type ServerProcess, type ServerProcessOptions} from '../shared/process/server-process.js'
 export {testCondition, testMode, PluginTestError, type ConditionCase, type ModeCallCase, type ModeExpectations, type ModeSmokeReport} from './testing.js'

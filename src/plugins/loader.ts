@@ -2,12 +2,14 @@
  * Loads plugins into a registry: the built-ins in plugins/ first, then those named in the config's
  * `plugins:` list, resolved from the config file's folder (npm names, `package:export`, or paths).
  * Every problem of every plugin is collected before anything is reported, so one broken plugin
- * never hides another's diagnostics.
+ * never hides another's diagnostics. A plugin's loading (its import, top-level awaits included, and
+ * its factory) has a time limit, and a plugin may not end ghx-bench while it loads (process.exit):
+ * both are reported as the plugin's problem (exit 2), never a hang, a silent exit 13 or a false 0.
  */
 import {existsSync, statSync} from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
-import {packageModulePath} from '../shared/package-paths.js'
+import {PACKAGE_ROOT, packageModulePath} from '../shared/package-paths.js'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
 import {compileSchema} from '../shared/schema-validator.js'
 import {PLUGIN_API_VERSION, type Plugin} from './api.js'
@@ -40,6 +42,78 @@ export interface LoadPluginsOptions {
   plugins: PluginRequest[]
   /** Shown in messages as where the list came from. */
   origin: string
+  /** How long each plugin may take to load (default: pluginTimeLimitMs()). */
+  timeLimitMs?: number
+}
+
+/** How long a plugin may take to load, or a mode to answer its preflight, before it is reported as hung. */
+export const DEFAULT_PLUGIN_TIME_LIMIT_MS = 60_000
+/** Sets the limit in milliseconds (a slow machine; tests). */
+export const PLUGIN_TIME_LIMIT_VARIABLE = 'GHX_BENCH_PLUGIN_TIME_LIMIT_MS'
+
+export function pluginTimeLimitMs(): number {
+  const value = Number(process.env[PLUGIN_TIME_LIMIT_VARIABLE])
+  return Number.isFinite(value) && value > 0 ? value : DEFAULT_PLUGIN_TIME_LIMIT_MS
+}
+
+/** The limit as the messages say it ("60 s", "0.5 s"), with the variable that sets it. */
+export function describeTimeLimit(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s (${PLUGIN_TIME_LIMIT_VARIABLE} sets it)`
+}
+
+/**
+ * `work`, or a rejection with `message` once `ms` have passed. The timer keeps the process alive: a
+ * plugin's top-level await that never settles would otherwise end it (exit 13) with no word.
+ */
+export function withinTimeLimit<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const limit = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer))
+}
+
+/** Plugins loading now: module URL -> specifier. */
+const loading = new Map<string, string>()
+type ExitCode = number | string | null | undefined
+/** Plugins that called process.exit while loading: specifier -> the code they asked for. */
+const exitRequests = new Map<string, ExitCode>()
+let realExit: ((code?: ExitCode) => never) | undefined
+/** ghx-bench's own code (a second Ctrl-C ends the process through process.exit, also while plugins load). */
+const OWN_CODE = ['src', path.join('dist', 'src'), 'bin', path.join('node_modules', '@oclif')].map((dir) => path.join(PACKAGE_ROOT, dir) + path.sep)
+
+/**
+ * While a plugin loads, process.exit does not end ghx-bench: the call is recorded for the plugin
+ * whose code made it (found in the stack; every plugin loading, when no frame names one and none
+ * is ghx-bench's own) and throws, which ends the plugin's module. Returns the release.
+ */
+function refuseExitWhileLoading(url: string, specifier: string): () => void {
+  loading.set(url, specifier)
+  if (!realExit) {
+    const original = (realExit = process.exit.bind(process))
+    process.exit = function exitUnlessAPluginLoads(code?: ExitCode): never {
+      // The callers' frames (this function's own is in ghx-bench's code).
+      const stack = (new Error('process.exit').stack ?? '').split('\n').slice(2).join('\n')
+      const named = [...loading].filter(([module]) => stack.includes(module) || stack.includes(fileURLToPath(module)))
+      const culprits = named.length > 0 ? named : OWN_CODE.some((dir) => stack.includes(dir)) ? [] : [...loading]
+      if (culprits.length === 0) return original(code)
+      for (const [, culprit] of culprits) exitRequests.set(culprit, code)
+      throw new Error(`called process.exit(${code ?? ''}) while loading`)
+    }
+  }
+  return () => {
+    loading.delete(url)
+    if (loading.size === 0 && realExit) {
+      process.exit = realExit
+      realExit = undefined
+    }
+  }
+}
+
+/** The problem of a plugin that called process.exit while it loaded (once), or undefined. */
+function exitProblem(specifier: string): string | undefined {
+  if (!exitRequests.has(specifier)) return undefined
+  const code = exitRequests.get(specifier)
+  exitRequests.delete(specifier)
+  return `called process.exit(${code ?? ''}) while loading: a plugin may not end ghx-bench (throw an Error to report a problem)`
 }
 
 export function builtInPluginPath(name: keyof typeof BUILT_IN_MODULES): string {
@@ -64,6 +138,7 @@ export async function loadPluginsCollecting(options: LoadPluginsOptions): Promis
     ...BUILT_IN_PLUGINS.map((name) => ({specifier: name, source: 'built-in' as const, file: builtInPluginPath(name)})),
     ...options.plugins,
   ]
+  const limitMs = options.timeLimitMs ?? pluginTimeLimitMs()
   // Import in parallel; register in list order so that which plugin wins a name is deterministic.
   const outcomes = await Promise.all(
     requests.map(async (request) => {
@@ -71,10 +146,23 @@ export async function loadPluginsCollecting(options: LoadPluginsOptions): Promis
         const target = request.file
           ? {url: pathToFileURL(request.file).href, exportName: undefined, source: request.source!}
           : await resolveSpecifier(request.specifier, options.fromDir)
-        const plugin = await importPlugin(target.url, target.exportName, request.options)
+        const release = refuseExitWhileLoading(target.url, request.specifier)
+        let plugin: unknown
+        try {
+          plugin = await withinTimeLimit(
+            importPlugin(target.url, target.exportName, request.options),
+            limitMs,
+            `did not finish loading within ${describeTimeLimit(limitMs)}: its module (a top-level await) or its factory never settled`,
+          )
+        } finally {
+          release()
+        }
+        // Also when the plugin caught what process.exit threw and went on.
+        const exited = exitProblem(request.specifier)
+        if (exited) throw new Error(exited)
         return {ok: true as const, request, target, plugin}
       } catch (error) {
-        return {ok: false as const, request, error: error as Error}
+        return {ok: false as const, request, error: new Error(exitProblem(request.specifier) ?? (error as Error).message)}
       }
     }),
   )

@@ -2,11 +2,15 @@
  * Before the first run: which of the suite's modes can run here (each asked once, with the access a
  * run would get), and which scenario x mode pairs are not applicable (the scenario says the mode
  * cannot solve it, or its plan needs newer tools than the mode reports). Neither is ever a failure.
+ * A mode that does not answer within the plugin time limit is: bad input naming its plugin (exit 2),
+ * not a run that hangs before it starts.
  */
 import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import type {Availability} from '../plugins/api.js'
+import {describeTimeLimit, pluginTimeLimitMs, withinTimeLimit} from '../plugins/loader.js'
+import {BadInputError} from '../shared/diagnostics.js'
 import type {PluginRegistry} from '../plugins/registry.js'
 import type {Scenario} from '../schemas/scenario.js'
 import type {PluginRef} from '../schemas/suite.js'
@@ -19,24 +23,45 @@ export interface Preflight {
   unavailable: Array<{mode: string; reason: string}>
 }
 
-export async function preflightModes(refs: readonly PluginRef[], registry: PluginRegistry, target: RunTarget): Promise<Preflight> {
+export async function preflightModes(refs: readonly PluginRef[], registry: PluginRegistry, target: RunTarget, timeLimitMs = pluginTimeLimitMs()): Promise<Preflight> {
   const modes: SuiteContext['modes'] = new Map()
   const unavailable: Preflight['unavailable'] = []
   const preflightDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-preflight-'))
   try {
     const access = await target.agentAccess(preflightDir)
-    for (const ref of refs) {
-      const mode = registry.mode(refName(ref))!
-      const context = {options: refOptions(ref), github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir: preflightDir}
-      const availability: Availability = await mode.available(context).catch((error: Error) => ({available: false, reason: error.message}))
-      if (availability.available) modes.set(mode.name, {mode, options: refOptions(ref), ...(availability.tools ? {tools: availability.tools} : {})})
-      else unavailable.push({mode: mode.name, reason: availability.reason ?? 'not available'})
+    try {
+      for (const ref of refs) {
+        const mode = registry.mode(refName(ref))!
+        const context = {options: refOptions(ref), github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir: preflightDir}
+        let answered = true
+        const availability: Availability = await withinTimeLimit(
+          mode.available(context).catch((error: Error) => ({available: false, reason: error.message})),
+          timeLimitMs,
+          'no answer',
+        ).catch(() => ((answered = false), {available: false}))
+        if (!answered) throw hungPreflight(registry, mode.name, timeLimitMs)
+        if (availability.available) modes.set(mode.name, {mode, options: refOptions(ref), ...(availability.tools ? {tools: availability.tools} : {})})
+        else unavailable.push({mode: mode.name, reason: availability.reason ?? 'not available'})
+      }
+    } finally {
+      await access.release()
     }
-    await access.release()
   } finally {
     await rm(preflightDir, {recursive: true, force: true})
   }
   return {modes, unavailable}
+}
+
+/** A mode whose preflight never answered: bad input, naming its plugin (and the file it loaded from). */
+function hungPreflight(registry: PluginRegistry, modeName: string, timeLimitMs: number): BadInputError {
+  const plugin = registry.plugins().find((p) => p.modes.includes(modeName))
+  return new BadInputError([
+    {
+      file: plugin?.resolved ?? modeName,
+      code: 'plugin',
+      message: `plugin "${plugin?.specifier ?? '?'}": mode "${modeName}" did not answer its preflight (available) within ${describeTimeLimit(timeLimitMs)}`,
+    },
+  ])
 }
 
 /**

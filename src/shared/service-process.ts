@@ -6,7 +6,7 @@
  * spawner forking every tool call). A process, not a worker thread: a fork copies the page tables of
  * the whole forking process, threads included (the tokenizer alone is 80 MB).
  */
-import {fork, type ChildProcess} from 'node:child_process'
+import {spawn, type ChildProcess} from 'node:child_process'
 import {createRequire} from 'node:module'
 import {pathToFileURL} from 'node:url'
 import {BadInputError, type Diagnostic} from './diagnostics.js'
@@ -30,10 +30,20 @@ interface PlainError {
   diagnostics?: Diagnostic[]
 }
 
-type Hello<G> = {greeting: G} | {error: PlainError}
+type Hello<G> = {greeting: G; pid: number} | {error: PlainError}
+
+/**
+ * A program the service's command runs under (it ends up running the command, with the IPC channel),
+ * in a process group of its own: a kill of the runner's group (a CI timeout) leaves it to end the
+ * service and what the service started, as it would at the runner's exit.
+ */
+export interface ServiceLauncher {
+  file: string
+  args: string[]
+}
 
 export interface ServiceClient {
-  /** The service's process. */
+  /** The service's process (under a launcher, not the launcher's). */
   pid: number
   call<T>(method: string, ...args: unknown[]): Promise<T>
   /** False once the process has stopped (or failed). */
@@ -47,10 +57,12 @@ export interface ServiceClient {
  * the .ts through tsx) as a service; resolves with its greeting (what it tells of itself once ready)
  * and a client, or rejects with why it could not start (bad input stays bad input).
  */
-export async function startService<G>(relativeTsPath: string, options: unknown, name: string): Promise<{greeting: G; client: ServiceClient}> {
-  const child = fork(packageModulePath(relativeTsPath), [], {
-    // From source, tsx as this package resolves it: the child may start in a folder that has none.
-    execArgv: RUNNING_FROM_SOURCE ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, '--conditions=ghx-bench-source'] : [],
+export async function startService<G>(relativeTsPath: string, options: unknown, name: string, launcher: ServiceLauncher | null = null): Promise<{greeting: G; client: ServiceClient}> {
+  // From source, tsx as this package resolves it: the child may start in a folder that has none.
+  const execArgv = RUNNING_FROM_SOURCE ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, '--conditions=ghx-bench-source'] : []
+  const command = [process.execPath, ...execArgv, packageModulePath(relativeTsPath)]
+  const child = spawn(launcher?.file ?? command[0]!, [...(launcher?.args ?? []), ...command.slice(launcher ? 0 : 1)], {
+    detached: launcher !== null,
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
@@ -65,7 +77,7 @@ export async function startService<G>(relativeTsPath: string, options: unknown, 
     child.disconnect()
     throw rebuildError(hello.error)
   }
-  return {greeting: hello.greeting, client: clientOf(child, name)}
+  return {greeting: hello.greeting, client: clientOf(child, hello.pid, name)}
 }
 
 /**
@@ -73,13 +85,13 @@ export async function startService<G>(relativeTsPath: string, options: unknown, 
  * again on the next use after it stopped or failed to start. Each use waits for the one before, so
  * uses at the same moment start one process.
  */
-export function sharedService(relativeTsPath: string, name: string): () => Promise<ServiceClient> {
-  const start = () => startService(relativeTsPath, {}, name).then(({client}) => client)
+export function sharedService(relativeTsPath: string, name: string, launcher: () => ServiceLauncher | null = () => null): () => Promise<ServiceClient> {
+  const start = () => startService(relativeTsPath, {}, name, launcher()).then(({client}) => client)
   let shared: Promise<ServiceClient> | undefined
   return () => (shared = shared ? shared.then((client) => (client.alive() ? client : start()), start) : start())
 }
 
-function clientOf(child: ChildProcess, name: string): ServiceClient {
+function clientOf(child: ChildProcess, pid: number, name: string): ServiceClient {
   let next = 0
   const pending = new Map<number, {resolve: (value: unknown) => void; reject: (error: Error) => void}>()
   let ended: Error | undefined
@@ -124,7 +136,7 @@ function clientOf(child: ChildProcess, name: string): ServiceClient {
     })
   }
   return {
-    pid: child.pid!,
+    pid,
     call,
     alive: () => ended === undefined,
     async stop(method) {
@@ -159,7 +171,7 @@ export function serveService<O>(start: (options: O) => Promise<{greeting: unknow
     try {
       const started = await start(options)
       handlers = started.handlers as Record<string, (...args: unknown[]) => unknown>
-      send({greeting: started.greeting})
+      send({greeting: started.greeting, pid: process.pid})
     } catch (error) {
       send({error: plainError(error)})
       return

@@ -2,11 +2,12 @@
  * ghx-bench's temporary folders live under one root per process, <tmp>/ghx-bench-p<pid>.<start>.<host>-XXXXXX:
  * the CLI points TMPDIR at it, so every folder the process makes (runs' working folders, the arms'
  * bin folders, the sandbox's gh config, plugins' folders) lands inside. The root is removed when the
- * process exits: normally, through process.exit, or on Ctrl-C / SIGTERM / SIGHUP; a root that a
+ * process exits: normally, through process.exit, or on Ctrl-C / SIGTERM / SIGHUP (which first run what
+ * runs at exit: the run lock's release, the tool processes' end); a root that a
  * process killed with -9 left behind is removed by the next ghx-bench that starts on this host.
  */
 import {mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
-import {hostname, tmpdir} from 'node:os'
+import {constants as osConstants, hostname, tmpdir} from 'node:os'
 import path from 'node:path'
 import {killAllToolProcesses} from './tool-processes.js'
 import {killSpawnedTools} from './tool-spawner.js'
@@ -75,8 +76,10 @@ export function sweepStaleTempRoots(dir = tmpdir()): string[] {
 const onSignal = (signal: NodeJS.Signals) => {
   // Another handler (run's graceful Ctrl-C, sandbox serve's save) decides when to exit; 'exit' cleans up then.
   if (process.listenerCount(signal) > 1) return
-  removeTempRoot()
   process.removeListener(signal, onSignal)
+  // A signal ends the process without its 'exit' handlers: they run first (the run lock is released,
+  // tool processes end, this root goes), then the signal ends it as it would have.
+  process.emit('exit', 128 + (osConstants.signals[signal] ?? 0))
   process.kill(process.pid, signal)
 }
 

@@ -5,13 +5,17 @@
  * processes are found three ways and all of them are killed:
  *  - a subreaper: the call runs under a small perl parent that marks itself PR_SET_CHILD_SUBREAPER,
  *    so every orphan of the call (double fork, setsid) is re-parented to it, not to init, and stays
- *    in its process tree until the call is over (when perl is there; on Linux x64 and arm64);
+ *    in its process tree until the call is over (when perl is there; on Linux x64 and arm64); the
+ *    tool spawner runs under a subreaper of its own (the hub), which adopts the orphans of a call that
+ *    killed its perl parent, and kills all it holds when the spawner ends;
  *  - the process tree, read from /proc/<pid>/stat parent links while the call runs and at its end;
  *  - an environment marker: every process of the call inherits GHX_BENCH_RUN_TOKEN=<token>, and any
  *    process whose /proc/<pid>/environ carries it is the call's.
  * The kill stops (SIGSTOP) the processes found, looks again for children they started meanwhile, and
  * only then kills them (SIGKILL), so nothing forks its way out. The perl parent is also the command's
  * "clean" parent: /proc/$PPID/environ shows the tool's own environment, not the harness's.
+ * An MCP server (a server over stdio) runs the same way, under a perl parent of its own that kills
+ * the server's processes when the runner closes its control channel or is gone (`startServerProcess`).
  * Without /proc (macOS) only the process group is killed.
  */
 import {randomBytes} from 'node:crypto'
@@ -20,6 +24,8 @@ import {arch} from 'node:os'
 import path from 'node:path'
 
 export const RUN_TOKEN_VARIABLE = 'GHX_BENCH_RUN_TOKEN'
+/** In the tool spawner's environment: the pid of its parent subreaper (SPAWNER_HUB_SCRIPT), which adopts the orphans of a call whose own subreaper was killed. */
+const TOOL_HUB_VARIABLE = 'GHX_BENCH_TOOL_HUB'
 
 const HAS_PROC = existsSync('/proc/self/stat')
 
@@ -180,7 +186,9 @@ export class ToolProcessTree {
   /** One look at /proc: the call's processes alive now (descendants of what is known, and marker carriers). */
   scan(): ProcStat[] {
     if (!HAS_PROC) return []
-    const tree = this.subreaped ? treeOf(this.roots) : undefined
+    // Orphans of a call whose subreaper was killed went to the hub: a call that ends takes them too.
+    const adopted = adoptedByHub()
+    const tree = this.subreaped ? treeOf(adopted.size > 0 ? new Map([...this.roots, ...adopted]) : this.roots) : undefined
     if (tree) {
       for (const stat of tree) this.known.set(stat.pid, stat.start)
       return tree.filter(isAlive)
@@ -188,6 +196,7 @@ export class ToolProcessTree {
     const stats = allProcesses()
     const byPid = new Map(stats.map((s) => [s.pid, s]))
     for (const [pid, start] of this.known) if (byPid.get(pid)?.start !== start) this.known.delete(pid)
+    for (const [pid, start] of adopted) this.known.set(pid, start)
     const protectedPids = new Set([process.pid, process.ppid])
     for (const stat of stats) {
       if (this.known.has(stat.pid) || protectedPids.has(stat.pid) || Number(stat.start) < this.since) continue
@@ -278,9 +287,34 @@ export function reapOrphanedTools(): number {
 }
 
 /**
- * The subreaper parent: marks itself a child subreaper (prctl 36), runs the command in a child with
- * stdin from /dev/null, reports on fd 3 when that child ended ("exit N" or "signal N"), closes its own
- * copies of stdout and stderr, and stays (reaping nothing, adopting every orphan) until its stdin
+ * Perl that kills every child of this process, again and again, until none is left: a child killed
+ * hands its own children to this process (a subreaper), so each pass ends one more generation. Each
+ * killed child is reaped before the next look.
+ */
+const KILL_CHILDREN_PERL = [
+  'sub children_of_me {',
+  '  my @found; opendir(my $dir, "/proc") or return @found;',
+  '  for my $pid (readdir $dir) {',
+  '    next unless $pid =~ /^\\d+$/;',
+  '    open(my $stat, "<", "/proc/$pid/stat") or next; my $line = <$stat>; close $stat;',
+  '    next unless defined $line; $line =~ s/^.*\\) //s;',
+  '    push @found, $pid if (split / /, $line)[1] == $$;',
+  '  }',
+  '  return @found;',
+  '}',
+  'sub kill_children {',
+  '  for (1 .. 100000) {',
+  '    my @children = children_of_me(); last unless @children;',
+  '    kill "KILL", @children; waitpid(-1, 0); 1 while waitpid(-1, POSIX::WNOHANG()) > 0;',
+  '  }',
+  '}',
+].join('\n')
+
+/**
+ * The subreaper parent of a tool call: marks itself a child subreaper (prctl 36), runs the command in
+ * a child with stdin from /dev/null and SIGPIPE as a shell expects it, reports on fd 3 when that
+ * child ended ("exit N" or "signal N"), closes its own copies of stdout and stderr, and stays
+ * (adopting every orphan, and reaping those that end: a fork loop leaves no zombies) until its stdin
  * closes: the harness kills what is left of the call first.
  */
 const SUBREAPER_SCRIPT = [
@@ -293,19 +327,115 @@ const SUBREAPER_SCRIPT = [
   'select((select($status), $| = 1)[0]);',
   'my $pid = fork();',
   'if (!defined $pid) { print $status "error fork: $!\\n"; exit 1 }',
-  'if ($pid == 0) { POSIX::close(3); open(STDIN, "<", "/dev/null"); exec { $ARGV[0] } @ARGV; POSIX::_exit(127) }',
+  'if ($pid == 0) { POSIX::close(3); open(STDIN, "<", "/dev/null"); $SIG{PIPE} = "DEFAULT"; exec { $ARGV[0] } @ARGV; POSIX::_exit(127) }',
   'print $status "started $pid $reaper\\n";',
   'close(STDOUT); close(STDERR);',
-  'waitpid($pid, 0);',
-  'my $s = $?;',
+  // Every child is reaped as it ends (the command's orphans included) until the command itself has.
+  'my $s = 0;',
+  'while (1) { my $ended = waitpid(-1, 0); if ($ended == $pid) { $s = $?; last } last if $ended < 0 }',
   'print $status (($s & 127) ? "signal " . ($s & 127) : "exit " . ($s >> 8)), "\\n";',
   'close($status);',
-  'my $b; sysread(STDIN, $b, 1);',
+  '$SIG{CHLD} = sub { 1 while waitpid(-1, POSIX::WNOHANG()) > 0 };',
+  '1 while waitpid(-1, POSIX::WNOHANG()) > 0;',
+  // A reaped child interrupts the read (EINTR): read again until stdin closes.
+  'while (1) { my $read = sysread(STDIN, my $byte, 1); last if defined $read || !$!{EINTR} }',
+].join('\n')
+
+/**
+ * The tool spawner's parent, a subreaper too: the orphans of a call whose own subreaper was killed
+ * (a tool that kills its parent) come here rather than to init, for the spawner to find and kill
+ * (`GHX_BENCH_TOOL_HUB` tells it this process's pid). It reaps whatever ends, ignores the signals the
+ * runner handles for the spawner, and when the spawner ends (kill -9 included) it kills all it holds
+ * and ends the same way.
+ */
+const SPAWNER_HUB_SCRIPT = [
+  'use POSIX ();',
+  'my $nr = shift @ARGV;',
+  'syscall($nr, 36, 1, 0, 0, 0) if $nr;',
+  'my $quiet = sub {};',
+  '$SIG{INT} = $quiet; $SIG{TERM} = $quiet;',
+  `$ENV{${TOOL_HUB_VARIABLE}} = $$;`,
+  'my $spawner = fork();',
+  'exit 70 unless defined $spawner;',
+  'if ($spawner == 0) { $SIG{INT} = "DEFAULT"; $SIG{TERM} = "DEFAULT"; exec { $ARGV[0] } @ARGV; POSIX::_exit(127) }',
+  // The IPC channel is the spawner's: the runner sees it close when the spawner goes.
+  'POSIX::close($ENV{NODE_CHANNEL_FD}) if defined $ENV{NODE_CHANNEL_FD};',
+  'my $s = 0;',
+  'while (1) { my $ended = waitpid(-1, 0); if ($ended == $spawner) { $s = $?; last } last if $ended < 0 }',
+  KILL_CHILDREN_PERL,
+  'kill_children();',
+  'if ($s & 127) { $SIG{INT} = "DEFAULT"; $SIG{TERM} = "DEFAULT"; kill($s & 127, $$) }',
+  'exit($s >> 8);',
+].join('\n')
+
+/**
+ * The subreaper grandparent of a server (an MCP server over stdio): the server keeps stdin, stdout and
+ * stderr; fd 3 is the control channel: out go "started PID 1|0" and, when the server ends, "exit N" or
+ * "signal N"; in comes its end (the runner closed it or is gone, kill -9 included), and then every
+ * process of the server is killed. Orphans are reaped as they end.
+ */
+const SERVER_SUBREAPER_SCRIPT = [
+  'use POSIX ();',
+  '$SIG{PIPE} = "IGNORE";',
+  'my $nr = shift @ARGV;',
+  'my $reaper = ($nr && syscall($nr, 36, 1, 0, 0, 0) == 0) ? 1 : 0;',
+  'open(my $control, "+<&=", 3) or die "fd 3: $!";',
+  'select((select($control), $| = 1)[0]);',
+  'my $pid = fork();',
+  'if (!defined $pid) { print $control "error fork: $!\\n"; exit 1 }',
+  // The server's parent is a second perl that waits for it and ends as it ends: a server that kills its
+  // parent kills that one, and its orphans still come here.
+  'if ($pid == 0) {',
+  '  POSIX::close(3);',
+  '  my $server = fork();',
+  '  POSIX::_exit(1) unless defined $server;',
+  '  if ($server == 0) { $SIG{PIPE} = "DEFAULT"; exec { $ARGV[0] } @ARGV; POSIX::_exit(127) }',
+  '  close(STDIN); close(STDOUT); close(STDERR);',
+  '  waitpid($server, 0);',
+  '  POSIX::_exit(($? & 127) ? 128 + ($? & 127) : $? >> 8);',
+  '}',
+  'print $control "started $pid $reaper\\n";',
+  'close(STDIN); close(STDOUT); close(STDERR);',
+  'sub reap { while ((my $ended = waitpid(-1, POSIX::WNOHANG())) > 0) { print $control (($? & 127) ? "signal " . ($? & 127) : "exit " . ($? >> 8)), "\\n" if $ended == $pid } }',
+  '$SIG{CHLD} = \\&reap;',
+  'reap();',
+  'while (1) { my $read = sysread($control, my $byte, 1); last if (defined $read && $read == 0) || (!defined $read && !$!{EINTR}) }',
+  '$SIG{CHLD} = "DEFAULT";',
+  KILL_CHILDREN_PERL,
+  'kill_children();',
 ].join('\n')
 
 const PRCTL_SYSCALL: Record<string, number> = {x64: 157, arm64: 167}
 
-let subreaper: {file: string; args: string[]} | null | undefined
+/** perl, when this machine has perl and /proc (on Linux x64 and arm64): found once. */
+let perl: {file: string; prctl: number} | null | undefined
+
+function findPerl(): {file: string; prctl: number} | null {
+  if (perl !== undefined) return perl
+  perl = null
+  const prctl = PRCTL_SYSCALL[arch()]
+  if (!HAS_PROC || !prctl) return perl
+  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(path.delimiter).filter(Boolean)) {
+    const file = path.join(dir, 'perl')
+    try {
+      if (statSync(file).isFile()) return (perl = {file, prctl})
+    } catch {
+      // not here
+    }
+  }
+  return perl
+}
+
+export interface Launcher {
+  file: string
+  args: string[]
+}
+
+const perlRunning = (script: string): Launcher | null => {
+  if (!subreaperWanted()) return null
+  const found = findPerl()
+  return found ? {file: found.file, args: ['-e', script, String(found.prctl)]} : null
+}
 
 /** False with GHX_BENCH_NO_SUBREAPER=1 in this process's environment. */
 export const subreaperWanted = (): boolean => !process.env.GHX_BENCH_NO_SUBREAPER
@@ -314,24 +444,28 @@ export const subreaperWanted = (): boolean => !process.env.GHX_BENCH_NO_SUBREAPE
  * perl with the subreaper script, when this machine has perl and /proc; null otherwise (and with
  * GHX_BENCH_NO_SUBREAPER=1, which leaves the process tree and the marker to find a call's processes).
  */
-export function subreaperCommand(): {file: string; args: string[]} | null {
-  if (!subreaperWanted()) return null
-  if (subreaper !== undefined) return subreaper
-  subreaper = null
-  const nr = PRCTL_SYSCALL[arch()]
-  if (!HAS_PROC || !nr) return subreaper
-  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(path.delimiter).filter(Boolean)) {
-    const file = path.join(dir, 'perl')
-    try {
-      if (statSync(file).isFile()) {
-        subreaper = {file, args: ['-e', SUBREAPER_SCRIPT, String(nr)]}
-        break
-      }
-    } catch {
-      // not here
-    }
+export const subreaperCommand = (): Launcher | null => perlRunning(SUBREAPER_SCRIPT)
+
+/** The tool spawner's parent (SPAWNER_HUB_SCRIPT), to run the spawner's command under; null where there is no subreaper. */
+export const spawnerHubCommand = (): Launcher | null => perlRunning(SPAWNER_HUB_SCRIPT)
+
+/** A server's subreaper parent (SERVER_SUBREAPER_SCRIPT); null where there is no subreaper. */
+export const serverSubreaperCommand = (): Launcher | null => perlRunning(SERVER_SUBREAPER_SCRIPT)
+
+/**
+ * The children of this process's hub (the tool spawner's parent subreaper) other than this process:
+ * the orphans of calls whose own subreaper was killed. pid -> start time; empty without a hub.
+ */
+function adoptedByHub(): Map<number, string> {
+  const hub = Number(process.env[TOOL_HUB_VARIABLE])
+  const adopted = new Map<number, string>()
+  // The hub is this process's parent while both live; a hub that is gone adopts nothing.
+  if (!HAS_PROC || !hub || hub !== process.ppid) return adopted
+  for (const child of childrenOf(hub) ?? []) {
+    const stat = child === process.pid ? undefined : readStat(child)
+    if (stat) adopted.set(child, stat.start)
   }
-  return subreaper
+  return adopted
 }
 
 /** Kills the processes of every tool call still running in this process (at exit). */
@@ -349,5 +483,8 @@ export function killToolsStartedBy(owner: number): void {
   if (start === undefined) return
   const tree = new ToolProcessTree(`${owner}.${start}.`)
   for (const child of childrenOf(owner) ?? []) tree.adopt(child)
+  // The spawner's hub (its parent, when that is not this process) holds the orphans of calls whose subreaper was killed.
+  const hub = readStat(owner)?.ppid
+  if (hub !== undefined && hub !== process.pid && readStat(hub)?.ppid === process.pid) for (const child of childrenOf(hub) ?? []) if (child !== owner) tree.adopt(child)
   tree.killAll()
 }

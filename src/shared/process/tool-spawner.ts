@@ -5,9 +5,10 @@
  */
 import {sharedService, type ServiceClient} from '../service-process.js'
 import type {BashCallOptions, BashCallResult} from './bash-call.js'
-import {killToolsStartedBy, subreaperWanted} from './tool-processes.js'
+import {killToolsStartedBy, spawnerHubCommand, subreaperWanted} from './tool-processes.js'
 
-const sharedSpawner = sharedService('src/shared/process/tool-spawner-main.ts', 'tool spawner')
+// Under its hub: the orphans of a call that killed its own subreaper, and all a spawner that is killed leaves, end too.
+const sharedSpawner = sharedService('src/shared/process/tool-spawner-main.ts', 'tool spawner', spawnerHubCommand)
 /** The spawner last started, for `killSpawnedTools`. */
 let started: ServiceClient | undefined
 const spawner = () =>
@@ -27,14 +28,26 @@ export async function startToolSpawner(): Promise<void> {
   await spawner().catch(() => {})
 }
 
-/** Runs one bash command in the spawner (see runBashCall); the signal aborts it there, with everything it started. */
+/**
+ * The harness failed, not the tool: an error the runner records as an infrastructure error and
+ * retries (`infrastructure: true`, as src/plugins/api.ts's isInfrastructureError reads it).
+ */
+function spawnerFailure(message: string, cause: unknown): Error {
+  return Object.assign(new Error(message, {cause}), {infrastructure: true})
+}
+
+/**
+ * Runs one bash command in the spawner (see runBashCall); the signal aborts it there, with everything
+ * it started. Rejects (an infrastructure error) when the spawner cannot start or stops during the call:
+ * the agent did not fail, the harness did.
+ */
 export async function runSpawnedBash(command: string, options: Omit<BashCallOptions, 'subreaper'>, signal: AbortSignal): Promise<BashCallResult> {
   if (signal.aborted) return {ok: false, output: 'aborted before it started'}
   let client
   try {
     client = await spawner()
   } catch (error) {
-    return {ok: false, output: `could not start the tool spawner: ${(error as Error).message}`}
+    throw spawnerFailure(`could not start the tool spawner: ${(error as Error).message}`, error)
   }
   if (signal.aborted) return {ok: false, output: 'aborted before it started'}
   const id = nextCall++
@@ -43,7 +56,7 @@ export async function runSpawnedBash(command: string, options: Omit<BashCallOpti
   try {
     return await client.call<BashCallResult>('run', id, command, {...options, subreaper: subreaperWanted()} satisfies BashCallOptions)
   } catch (error) {
-    return {ok: false, output: `the tool call failed: ${(error as Error).message}`}
+    throw spawnerFailure(`the tool call failed: ${(error as Error).message}`, error)
   } finally {
     signal.removeEventListener('abort', onAbort)
   }
