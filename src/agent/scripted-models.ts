@@ -1,10 +1,13 @@
 /**
- * The scripted models `oracle`, `noop` and the adversaries (scripted-model-names.ts): an OpenAI-compatible chat-completions endpoint on loopback,
- * streamed and not. Each run registers a script and gets its own base URL (…/r/<key>/v1), so any
- * provider that speaks the protocol can drive it. The oracle plays the script's reference plan, one
- * tool call per turn, then a final answer built from what the tools returned; noop answers at once
- * with no tool call; an adversary plays the steps and answer the runner made for it (src/runner/adversaries.ts). Usage is counted with a real tokenizer (o200k) over the messages and tool
- * schemas received, so token figures are the true context cost of that plan in that mode.
+ * The scripted models `oracle`, `noop` and the adversaries (scripted-model-names.ts) on loopback, in
+ * three wire dialects (./dialects/): chat completions, the Anthropic Messages API and the OpenAI
+ * Responses API, streamed and not. Each run registers a script and gets its own base URL (…/r/<key>/v1),
+ * so any runtime that speaks one of them can drive it. One engine plays every dialect: the oracle plays
+ * the script's reference plan, one tool call per turn, each step on the tool the request offers for it,
+ * then a final answer built from what the tools returned; noop answers at once with no tool call; an
+ * adversary plays the steps and answer the runner made for it (src/runner/adversaries.ts). Usage is
+ * counted with a real tokenizer (o200k) over the messages and tool schemas received, split as each
+ * dialect reports it, so token figures are the true context cost of that plan in that mode.
  */
 import {randomBytes} from 'node:crypto'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
@@ -12,8 +15,13 @@ import type {AddressInfo} from 'node:net'
 import {countTokens} from 'gpt-tokenizer'
 import type {Random} from '../stats/random.js'
 import {envelopeFailure, envelopesIn} from '../verify/envelope.js'
+import {anthropicMessages} from './dialects/anthropic-messages.js'
+import {chatCompletions, type ChatCompletionsRequest} from './dialects/chat-completions.js'
+import {sendJson, type ConversationView, type Dialect, type ModelTurn, type OfferedTool, type TurnUsage} from './dialects/dialect.js'
+import {openaiResponses} from './dialects/openai-responses.js'
+import {PromptCache} from './dialects/prompt-cache.js'
 import {SCRIPTED_MODELS, type ScriptedModelName} from './scripted-model-names.js'
-
+import {offeredCall} from './scripted-models-tools.js'
 
 export interface ScriptStep {
   tool: string
@@ -56,20 +64,6 @@ export interface ModelFaults {
   /** Share of requests answered 503. */
   rate: number
   random: Random
-}
-
-interface WireMessage {
-  role: string
-  content?: string | null
-  tool_calls?: Array<{id: string; function: {name: string; arguments: string}}>
-}
-
-interface WireRequest {
-  model?: string
-  messages?: WireMessage[]
-  tools?: Array<{function?: {name?: string}}>
-  stream?: boolean
-  stream_options?: {include_usage?: boolean}
 }
 
 /** Notes the built-in tools append to a failed call's output: a shell exit code, an abort, any other tool error. */
@@ -181,38 +175,26 @@ function isEnvelope(value: unknown): value is {ok: boolean; meta?: Record<string
   return value !== null && typeof value === 'object' && typeof (value as {ok?: unknown}).ok === 'boolean' && ('data' in value || 'error' in value)
 }
 
-/**
- * The offered tool that stands for a plan's tool: the same name; or, in runtimes that name tools
- * their own way (opencode), `bash` for the shell tool and `<server>_<tool>` for an MCP tool.
- */
-function offeredTool(step: ScriptStep, offered: string[]): ScriptStep | undefined {
-  if (offered.includes(step.tool)) return step
-  if (step.tool === 'shell' && offered.includes('bash')) return {tool: 'bash', args: {...step.args, description: 'Run a command'}}
-  const prefixed = offered.find((name) => name.endsWith(`_${step.tool}`))
-  return prefixed ? {tool: prefixed, args: step.args} : undefined
-}
-
-/** The next assistant message of a script, given the conversation so far. */
-export function nextMessage(script: Script, messages: WireMessage[], offeredTools: string[]): {content: string | null; toolCall?: {id: string; name: string; arguments: string}} {
+/** The next assistant turn of a script, given the conversation so far. */
+export function nextMessage(script: Script, conversation: Pick<ConversationView, 'toolCalls' | 'toolResults'>, tools: readonly OfferedTool[]): ModelTurn {
   // A request offering no tools at all is a runtime's side request (opencode titles its sessions).
-  if (offeredTools.length === 0) return {content: 'ghx-bench run'}
-  const played = messages.filter((m) => m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0).length
-  const toolContents = messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '')
+  if (tools.length === 0) return {content: 'ghx-bench run'}
+  const played = conversation.toolCalls
   // A competent agent stops at a step that failed: it does not play on as if it had worked.
-  const stopped = planOutcome(script, toolContents).failure !== null
+  const stopped = planOutcome(script, conversation.toolResults).failure !== null
   // The oracle and the adversaries that act (wrong_target, read_only) play their steps; noop plays none.
   const planned = script.model !== 'noop' && !stopped ? script.steps?.[played] : undefined
-  const step = planned && offeredTool(planned, offeredTools)
-  if (step) {
-    return {content: null, toolCall: {id: `call_${played + 1}_${randomBytes(4).toString('hex')}`, name: step.tool, arguments: JSON.stringify(step.args)}}
+  const call = planned && offeredCall(planned, tools)
+  if (call) {
+    return {content: null, toolCall: {id: `${played + 1}_${randomBytes(4).toString('hex')}`, name: call.name, ...(call.namespace ? {namespace: call.namespace} : {}), arguments: JSON.stringify(call.args)}}
   }
   if (planned) return {content: `I cannot continue: this session offers no tool "${planned.tool}".`}
-  return {content: finalAnswer(script, toolContents)}
+  return {content: finalAnswer(script, conversation.toolResults)}
 }
 
 /** The plan's outcome once this answer is given: a final answer before the last step means the plan was cut short. */
-function outcomeAfter(script: Script, messages: WireMessage[], next: {toolCall?: unknown}): PlanOutcome {
-  const outcome = planOutcome(script, messages.filter((m) => m.role === 'tool').map((m) => m.content ?? ''))
+function outcomeAfter(script: Script, toolResults: string[], next: ModelTurn): PlanOutcome {
+  const outcome = planOutcome(script, toolResults)
   const steps = script.steps ?? []
   if (script.model !== 'oracle' || outcome.failure || next.toolCall || outcome.played >= steps.length) return outcome
   const step = steps[outcome.played]!
@@ -237,7 +219,8 @@ export function cachedTokens(text: string): number {
  * o200k tokenizer. Counted message by message so that a turn only tokenizes what is new in it.
  */
 export function promptTokenCount(messages: readonly unknown[], tools: readonly unknown[] | undefined): number {
-  return messages.reduce<number>((sum, message) => sum + cachedTokens(JSON.stringify(message)), 0) + (tools?.length ? cachedTokens(JSON.stringify(tools)) : 0)
+  const request = {messages, tools} as ChatCompletionsRequest
+  return chatCompletions.promptSegments(request).reduce((sum, segment) => sum + cachedTokens(segment.text), 0)
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -249,81 +232,64 @@ function readBody(request: IncomingMessage): Promise<string> {
   })
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body)
-  response.writeHead(status, {'content-type': 'application/json', 'content-length': Buffer.byteLength(text)})
-  response.end(text)
+/** The dialects, by the path under a run's `/v1/` they are served at. */
+const DIALECTS = new Map<string, Dialect<unknown>>([chatCompletions, anthropicMessages, openaiResponses].map((dialect) => [dialect.path, dialect as Dialect<unknown>]))
+
+/** A registered run: its script, its faults, and the prompt cache its provider would keep. */
+interface RunEntry {
+  script: Script
+  faults?: ModelFaults
+  promptCache: PromptCache
+}
+
+/** The turn's tokens: the prompt as the dialect's cache splits it, the answer as generated. */
+function turnUsage(dialect: Dialect<unknown>, request: unknown, cache: PromptCache, turn: ModelTurn): TurnUsage {
+  const segments = dialect.promptSegments(request)
+  const prompt = cache.account(dialect.caching, segments, segments.map((segment) => cachedTokens(segment.text)))
+  const output = countTokens(turn.content ?? '') + (turn.toolCall ? countTokens(turn.toolCall.name + turn.toolCall.arguments) : 0)
+  return {...prompt, output}
 }
 
 export async function startScriptedModels(): Promise<ScriptedModels> {
-  const scripts = new Map<string, {script: Script; faults?: ModelFaults}>()
+  const runs = new Map<string, RunEntry>()
   const outcomes = new Map<string, PlanOutcome>()
   /** Faults injected into each run's model traffic. */
   const injected = new Map<string, number>()
 
-  const complete = (key: string, script: Script, request: WireRequest, response: ServerResponse) => {
-    const messages = request.messages ?? []
-    const offered = (request.tools ?? []).map((t) => t.function?.name ?? '')
-    const next = nextMessage(script, messages, offered)
-    if (offered.length > 0) outcomes.set(key, outcomeAfter(script, messages, next))
-    // The true context cost: every message and every tool schema the model was sent.
-    const promptTokens = promptTokenCount(messages, request.tools)
-    const completionTokens = countTokens(next.content ?? '') + (next.toolCall ? countTokens(next.toolCall.name + next.toolCall.arguments) : 0)
-    const usage = {prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens}
-    const id = `chatcmpl-${randomBytes(6).toString('hex')}`
-    const created = Math.floor(Date.now() / 1000)
-    const model = request.model ?? script.model
-    const finish = next.toolCall ? 'tool_calls' : 'stop'
-    const toolCalls = next.toolCall ? [{id: next.toolCall.id, type: 'function', function: {name: next.toolCall.name, arguments: next.toolCall.arguments}}] : undefined
-    if (!request.stream) {
-      return sendJson(response, 200, {
-        id,
-        object: 'chat.completion',
-        created,
-        model,
-        choices: [{index: 0, message: {role: 'assistant', content: next.content, ...(toolCalls ? {tool_calls: toolCalls} : {})}, finish_reason: finish}],
-        usage,
-      })
-    }
-    response.writeHead(200, {'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive'})
-    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-      response.write(`data: ${JSON.stringify({id, object: 'chat.completion.chunk', created, model, choices, ...extra})}\n\n`)
-    chunk([{index: 0, delta: {role: 'assistant', content: ''}, finish_reason: null}])
-    if (next.toolCall) {
-      const args = next.toolCall.arguments
-      const half = Math.ceil(args.length / 2)
-      chunk([{index: 0, delta: {tool_calls: [{index: 0, id: next.toolCall.id, type: 'function', function: {name: next.toolCall.name, arguments: args.slice(0, half)}}]}, finish_reason: null}])
-      chunk([{index: 0, delta: {tool_calls: [{index: 0, function: {arguments: args.slice(half)}}]}, finish_reason: null}])
-    } else {
-      for (const piece of (next.content ?? '').match(/[\s\S]{1,64}/g) ?? []) chunk([{index: 0, delta: {content: piece}, finish_reason: null}])
-    }
-    chunk([{index: 0, delta: {}, finish_reason: finish}])
-    if (request.stream_options?.include_usage) chunk([], {usage})
-    response.end('data: [DONE]\n\n')
+  const complete = (key: string, run: RunEntry, dialect: Dialect<unknown>, request: unknown, response: ServerResponse) => {
+    const conversation = dialect.view(request)
+    const next = nextMessage(run.script, conversation, conversation.tools)
+    if (conversation.tools.length > 0) outcomes.set(key, outcomeAfter(run.script, conversation.toolResults, next))
+    dialect.respond(response, request, next, turnUsage(dialect, request, run.promptCache, next))
   }
 
   const server = createServer((request, response) => {
-    const match = /^\/r\/([a-f0-9]+)\/v1\/(chat\/completions|models)$/.exec(request.url ?? '')
-    const registered = match ? scripts.get(match[1]!) : undefined
-    if (!match || !registered) return sendJson(response, 404, {error: {message: `no scripted run at ${request.url}`, type: 'invalid_request_error'}})
-    if (match[2] === 'models') return sendJson(response, 200, {object: 'list', data: SCRIPTED_MODELS.map((id) => ({id, object: 'model', owned_by: 'ghx-bench'}))})
-    if (request.method !== 'POST') return sendJson(response, 405, {error: {message: 'POST only', type: 'invalid_request_error'}})
+    const match = /^\/r\/([a-f0-9]+)\/v1\/([a-z/]+)$/.exec((request.url ?? '').split('?')[0]!)
+    const registered = match ? runs.get(match[1]!) : undefined
+    const dialect = match ? DIALECTS.get(match[2]!) : undefined
+    if (!match || !registered || (!dialect && match[2] !== 'models')) {
+      return sendJson(response, 404, (dialect ?? chatCompletions).errorBody(404, `no scripted run at ${request.url}`))
+    }
+    if (!dialect) return sendJson(response, 200, {object: 'list', data: SCRIPTED_MODELS.map((id) => ({id, object: 'model', owned_by: 'ghx-bench'}))})
+    if (request.method !== 'POST') return sendJson(response, 405, dialect.errorBody(405, 'POST only'))
     readBody(request).then(
       (text) => {
-        const {script, faults} = registered
+        const {faults} = registered
         if (faults && faults.random() < faults.rate) {
           injected.set(match[1]!, (injected.get(match[1]!) ?? 0) + 1)
-          return sendJson(response, 503, {error: {message: 'injected fault', type: 'server_error'}})
+          return sendJson(response, 503, dialect.errorBody(503, 'injected fault'))
         }
-        let body: WireRequest
+        let body: unknown
         try {
-          body = JSON.parse(text) as WireRequest
+          body = JSON.parse(text)
         } catch {
-          return sendJson(response, 400, {error: {message: 'body is not JSON', type: 'invalid_request_error'}})
+          return sendJson(response, 400, dialect.errorBody(400, 'body is not JSON'))
         }
-        complete(match[1]!, script, body, response)
+        const parsed = dialect.parse(body)
+        if ('invalid' in parsed) return sendJson(response, 400, dialect.errorBody(400, parsed.invalid))
+        complete(match[1]!, registered, dialect, parsed.request, response)
       },
-      () => sendJson(response, 400, {error: {message: 'could not read the body', type: 'invalid_request_error'}}),
+      () => sendJson(response, 400, dialect.errorBody(400, 'could not read the body')),
     )
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -332,11 +298,11 @@ export async function startScriptedModels(): Promise<ScriptedModels> {
     url,
     register(script, faults) {
       const key = randomBytes(8).toString('hex')
-      scripts.set(key, {script, faults})
+      runs.set(key, {script, faults, promptCache: new PromptCache()})
       return {
         baseUrl: `${url}/r/${key}/v1`,
         release: () => {
-          scripts.delete(key)
+          runs.delete(key)
           outcomes.delete(key)
           injected.delete(key)
         },
@@ -351,3 +317,4 @@ export async function startScriptedModels(): Promise<ScriptedModels> {
       }),
   }
 }
+

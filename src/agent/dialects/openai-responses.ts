@@ -1,0 +1,147 @@
+/**
+ * The OpenAI Responses dialect (`POST …/v1/responses`): what Codex speaks. The conversation is a list
+ * of input items: messages, `function_call`s (a namespaced tool is called with its `namespace`) and
+ * their `function_call_output`s. A stream is typed events with a `sequence_number`: `response.created`,
+ * an `output_item.added` … `output_item.done` run for the one output item, `response.completed` with
+ * the whole response and its usage. `input_tokens` includes `input_tokens_details.cached_tokens`.
+ */
+import {randomBytes} from 'node:crypto'
+import {argumentHalves, contentText, isObject, sendJson, startEventStream, textPieces, writeEvent, type Dialect, type ModelTurn, type OfferedTool, type PromptSegment} from './dialect.js'
+
+interface InputItem {
+  type?: string
+  role?: string
+  output?: unknown
+}
+
+interface ToolDeclaration {
+  type?: string
+  name?: string
+  parameters?: unknown
+  tools?: ToolDeclaration[]
+}
+
+export interface OpenAIResponsesRequest {
+  model?: string
+  instructions?: string
+  input: InputItem[]
+  tools?: ToolDeclaration[]
+  stream?: boolean
+}
+
+/** Items by which the model called a tool, and those that carry a call's output. */
+const CALL_ITEMS = new Set(['function_call', 'custom_tool_call', 'local_shell_call'])
+const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output'])
+
+/**
+ * A header Codex frames its tools' outputs with: lines such as `Chunk ID: …`, `Wall time: …`,
+ * `Process exited with code N`, `Original token count: …`, then `Output:` and what the tool printed.
+ */
+const OUTPUT_FRAME = /^((?:[A-Z][\w ]*: [^\n]*\n|Process exited with code -?\d+\n)*)Output:(?:\n|$)/
+
+/**
+ * A framed output reduced to what the tool printed, with the failure note the built-in shell tool
+ * appends when the frame gives an exit code that is not 0. An output with no frame is kept as it is.
+ */
+export function unframedOutput(text: string): string {
+  const frame = OUTPUT_FRAME.exec(text)
+  if (!frame) return text
+  const printed = text.slice(frame[0].length)
+  const exit = /^Process exited with code (-?\d+)$/m.exec(frame[1]!)
+  return exit && exit[1] !== '0' ? `${printed}\n[exit code ${exit[1]}]` : printed
+}
+
+/**
+ * A tool output item's text: a string, or content parts (Codex sends an MCP tool's result so, the
+ * frame's header, ending in `Output:`, a part of its own before the result's text).
+ */
+function outputText(output: unknown): string {
+  if (!Array.isArray(output)) return unframedOutput(contentText(output))
+  const parts = output.map((part: unknown) => contentText([part]))
+  const framed = parts.length > 1 && parts[0]!.endsWith('Output:')
+  return unframedOutput(framed ? `${parts[0]}\n${parts.slice(1).join('')}` : parts.join(''))
+}
+
+/** The offered tools, a namespace's tools each under its namespace. */
+function offeredTools(tools: ToolDeclaration[], namespace?: string): OfferedTool[] {
+  return tools.flatMap((tool): OfferedTool[] => {
+    if (tool.type === 'namespace' && typeof tool.name === 'string') return offeredTools(tool.tools ?? [], tool.name)
+    if ((tool.type === 'function' || tool.type === 'custom') && typeof tool.name === 'string') return [{name: tool.name, parameters: tool.parameters, ...(namespace ? {namespace} : {})}]
+    return []
+  })
+}
+
+const ERROR_TYPES: Record<number, string> = {400: 'invalid_request_error', 404: 'invalid_request_error', 405: 'invalid_request_error', 503: 'server_error'}
+
+function outputItem(turn: ModelTurn, id: string): Record<string, unknown> {
+  const call = turn.toolCall
+  if (call) return {type: 'function_call', id: `fc_${id}`, call_id: `call_${call.id}`, name: call.name, ...(call.namespace ? {namespace: call.namespace} : {}), arguments: call.arguments, status: 'completed'}
+  return {type: 'message', id: `msg_${id}`, status: 'completed', role: 'assistant', content: [{type: 'output_text', text: turn.content ?? '', annotations: []}]}
+}
+
+function streamItem(event: (type: string, data: Record<string, unknown>) => void, item: Record<string, unknown>): void {
+  const base = {output_index: 0, item_id: item.id}
+  if (item.type === 'function_call') {
+    event('response.output_item.added', {output_index: 0, item: {...item, arguments: '', status: 'in_progress'}})
+    for (const delta of argumentHalves(item.arguments as string)) event('response.function_call_arguments.delta', {...base, delta})
+    event('response.function_call_arguments.done', {...base, arguments: item.arguments})
+  } else {
+    const part = (item.content as Array<{text: string}>)[0]!
+    event('response.output_item.added', {output_index: 0, item: {...item, content: [], status: 'in_progress'}})
+    event('response.content_part.added', {...base, content_index: 0, part: {...part, text: ''}})
+    for (const delta of textPieces(part.text)) event('response.output_text.delta', {...base, content_index: 0, delta, logprobs: []})
+    event('response.output_text.done', {...base, content_index: 0, text: part.text, logprobs: []})
+    event('response.content_part.done', {...base, content_index: 0, part})
+  }
+  event('response.output_item.done', {output_index: 0, item})
+}
+
+export const openaiResponses: Dialect<OpenAIResponsesRequest> = {
+  path: 'responses',
+  caching: 'automatic',
+  parse(body) {
+    if (!isObject(body)) return {invalid: 'the body is not a JSON object'}
+    const input = typeof body.input === 'string' ? [{type: 'message', role: 'user', content: body.input}] : body.input
+    if (!Array.isArray(input) || !input.every(isObject)) return {invalid: "Invalid type for 'input': expected a string or a list of items"}
+    if (body.tools !== undefined && !Array.isArray(body.tools)) return {invalid: "Invalid type for 'tools': expected an array"}
+    return {request: {...body, input} as unknown as OpenAIResponsesRequest}
+  },
+  view(request) {
+    return {
+      toolCalls: request.input.filter((item) => CALL_ITEMS.has(item.type ?? '')).length,
+      toolResults: request.input.filter((item) => OUTPUT_ITEMS.has(item.type ?? '')).map((item) => outputText(item.output)),
+      tools: offeredTools(request.tools ?? []),
+    }
+  },
+  stream: (request) => request.stream === true,
+  promptSegments(request) {
+    const segments: PromptSegment[] = (request.tools ?? []).map((tool) => ({text: JSON.stringify(tool)}))
+    if (request.instructions) segments.push({text: request.instructions})
+    segments.push(...request.input.map((item) => ({text: JSON.stringify(item)})))
+    return segments
+  },
+  respond(response, request, turn, tokens) {
+    const id = randomBytes(12).toString('hex')
+    const promptTokens = tokens.input + tokens.cacheRead
+    const usage = {
+      input_tokens: promptTokens,
+      input_tokens_details: {cached_tokens: tokens.cacheRead},
+      output_tokens: tokens.output,
+      output_tokens_details: {reasoning_tokens: 0},
+      total_tokens: promptTokens + tokens.output,
+    }
+    const item = outputItem(turn, id)
+    const body = {id: `resp_${id}`, object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'completed', error: null, incomplete_details: null, model: request.model ?? 'scripted', output: [item], parallel_tool_calls: true, tool_choice: 'auto', usage}
+    if (!request.stream) return sendJson(response, 200, body)
+    startEventStream(response)
+    let sequence = 0
+    const event = (type: string, data: Record<string, unknown>) => writeEvent(response, {type, sequence_number: sequence++, ...data}, type)
+    const started = {...body, status: 'in_progress', output: [], usage: null}
+    event('response.created', {response: started})
+    event('response.in_progress', {response: started})
+    streamItem(event, item)
+    event('response.completed', {response: body})
+    response.end()
+  },
+  errorBody: (status, message) => ({error: {message, type: ERROR_TYPES[status] ?? 'server_error', param: null, code: null}}),
+}
