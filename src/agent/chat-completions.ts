@@ -92,19 +92,80 @@ export async function chatCompletion(endpoint: ModelEndpoint, request: ChatReque
     throw new InfrastructureError(`model endpoint unreachable: ${(error as Error).message}`)
   }
   if (!response.ok) {
-    const text = (await response.text().catch(() => '')).slice(0, 300)
+    const text = (await errorText(response, request.signal)).slice(0, 300)
     const message = `model endpoint answered ${response.status}: ${text}`
     // 5xx and 429 are the server's trouble; 4xx is a request the server will never accept.
     if (response.status >= 500 || response.status === 429) throw new InfrastructureError(message)
     throw new Error(message)
   }
-  return request.stream ? readStream(response) : readJson(response)
+  return request.stream ? readStream(response, request.signal) : readJson(response, request.signal)
 }
 
-async function readJson(response: Response): Promise<ChatResponse> {
-  const json = (await response.json()) as {choices?: Array<{message?: ChatResponse['message']; finish_reason?: string}>; usage?: WireUsage}
-  const choice = json.choices?.[0]
-  if (!choice?.message) throw new InfrastructureError('model endpoint answered without a choice')
+/**
+ * The most one answer may take, streamed or not. The longest answer a model gives (128k output
+ * tokens, streamed one token an event) is about 30 MB of SSE; an endpoint that sends more is broken
+ * (an endless body) and must not fill memory: the attempt fails as the endpoint's fault.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024
+
+/** An error body is read only as far as its message needs. */
+const ERROR_TEXT_BYTES = 4096
+
+const tooLarge = () => new InfrastructureError(`model endpoint sent more than ${MAX_RESPONSE_BYTES / (1024 * 1024)} MiB in one answer: cut off (an endless or runaway response)`)
+
+/** What the endpoint sent instead of a completion: its own error object when it has one, else the start of the body. */
+function malformed(what: string, text: string): InfrastructureError {
+  return new InfrastructureError(`model endpoint answered 200 with ${what}: ${text.slice(0, 300)}`)
+}
+
+/**
+ * The body's chunks up to `limit` bytes, then an error that says so (the connection is cancelled), or
+ * one when the connection breaks mid-answer: both are the endpoint's fault, retried as such. An abort
+ * is passed on as it is.
+ */
+async function* bodyChunks(response: Response, limit: number, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  if (!response.body) return
+  let total = 0
+  try {
+    for await (const bytes of response.body) {
+      if (total + bytes.byteLength > limit) {
+        yield bytes.subarray(0, limit - total)
+        throw tooLarge()
+      }
+      total += bytes.byteLength
+      yield bytes
+    }
+  } catch (error) {
+    if (signal.aborted || error instanceof InfrastructureError) throw error
+    throw new InfrastructureError(`model endpoint connection broke mid-answer: ${(error as Error).message}`)
+  }
+}
+
+/** The start of an error answer's body: what says why, never the whole of an endless one. */
+async function errorText(response: Response, signal: AbortSignal): Promise<string> {
+  const decoder = new TextDecoder()
+  let text = ''
+  try {
+    for await (const bytes of bodyChunks(response, ERROR_TEXT_BYTES, signal)) text += decoder.decode(bytes, {stream: true})
+  } catch (error) {
+    if (signal.aborted) throw error
+    // Cut off, or the connection broke: the part read names the trouble.
+  }
+  return text
+}
+
+async function readJson(response: Response, signal: AbortSignal): Promise<ChatResponse> {
+  const chunks: Uint8Array[] = []
+  for await (const bytes of bodyChunks(response, MAX_RESPONSE_BYTES, signal)) chunks.push(bytes)
+  const text = Buffer.concat(chunks).toString('utf8')
+  let json: {choices?: unknown; usage?: WireUsage; error?: unknown}
+  try {
+    json = JSON.parse(text) as typeof json
+  } catch {
+    throw malformed('a body that is not JSON', text)
+  }
+  const choice = (Array.isArray(json?.choices) ? json.choices[0] : undefined) as {message?: ChatResponse['message']; finish_reason?: string} | undefined
+  if (typeof choice?.message !== 'object' || choice.message === null) throw malformed('no choice', JSON.stringify(json?.error ?? json))
   const message = {role: 'assistant' as const, content: choice.message.content ?? null, ...(choice.message.tool_calls?.length ? {tool_calls: choice.message.tool_calls} : {})}
   return {message, usage: usageFromWire(json.usage), cost_usd: json.usage?.cost, finish_reason: choice.finish_reason ?? null}
 }
@@ -115,21 +176,31 @@ interface StreamChunk {
     finish_reason?: string | null
   }>
   usage?: WireUsage | null
+  error?: unknown
 }
 
 /** Assembles a streamed answer: text deltas concatenated, tool calls merged by index. */
-async function readStream(response: Response): Promise<ChatResponse> {
+async function readStream(response: Response, signal: AbortSignal): Promise<ChatResponse> {
   let content = ''
   let finish: string | null = null
   let usage: WireUsage | undefined
+  // A stream that never carried a completion event (an error object sent with 200, a JSON body, an empty body) is no answer.
+  let completions = 0
   const calls: ChatToolCall[] = []
   const decoder = new TextDecoder()
   let buffer = ''
   const handle = (data: string) => {
     if (data === '[DONE]') return
-    const chunk = JSON.parse(data) as StreamChunk
+    let chunk: StreamChunk
+    try {
+      chunk = JSON.parse(data) as StreamChunk
+    } catch {
+      throw malformed('an event that is not JSON', data)
+    }
+    if (typeof chunk !== 'object' || chunk === null || !Array.isArray(chunk.choices)) throw malformed('an event without choices', JSON.stringify(chunk?.error ?? chunk))
+    completions++
     if (chunk.usage) usage = chunk.usage
-    for (const choice of chunk.choices ?? []) {
+    for (const choice of chunk.choices) {
       if (choice.finish_reason) finish = choice.finish_reason
       if (choice.delta?.content) content += choice.delta.content
       for (const delta of choice.delta?.tool_calls ?? []) {
@@ -140,8 +211,7 @@ async function readStream(response: Response): Promise<ChatResponse> {
       }
     }
   }
-  if (!response.body) throw new InfrastructureError('model endpoint sent an empty stream')
-  for await (const bytes of response.body) {
+  for await (const bytes of bodyChunks(response, MAX_RESPONSE_BYTES, signal)) {
     buffer += decoder.decode(bytes, {stream: true})
     let end: number
     while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -150,6 +220,9 @@ async function readStream(response: Response): Promise<ChatResponse> {
       for (const line of event.split('\n')) if (line.startsWith('data:')) handle(line.slice(5).trim())
     }
   }
+  // The last event may end with the body rather than a blank line.
+  for (const line of buffer.split('\n')) if (line.startsWith('data:')) handle(line.slice(5).trim())
+  if (completions === 0) throw malformed('no completion event', buffer)
   const toolCalls = calls.filter(Boolean)
   const message = {role: 'assistant' as const, content: content || null, ...(toolCalls.length ? {tool_calls: toolCalls} : {})}
   return {message, usage: usageFromWire(usage), cost_usd: usage?.cost, finish_reason: finish}

@@ -7,6 +7,7 @@
 import path from 'node:path'
 import {defaultConfig, loadConfig, resolveConfigPath, type ConfigFile, type LoadedConfig} from '../config/load-config.js'
 import {loadCatalogue} from '../catalogue/catalogue.js'
+import {checkConfig} from '../catalogue/config-checks.js'
 import {BUILT_IN_PROFILES_DIR} from '../catalogue/profiles.js'
 import type {Project} from '../catalogue/project.js'
 import {loadPluginsCollecting} from '../plugins/loader.js'
@@ -69,5 +70,7 @@ async function readProject(config: LoadedConfig, options: OpenOptions): Promise<
   const root = resolveConfigPath(config, config.values.suites_dir)
   const extraFiles = (options.extraFiles ?? []).map((file) => path.resolve(cwd, file)).filter((file) => path.relative(root, file).startsWith('..'))
   const catalogue = await loadCatalogue({root, registry, cwd, extraFiles, builtInProfilesDir: BUILT_IN_PROFILES_DIR})
+  // The configuration's plugin references and gate profile are checked as a suite's are, once the plugins and profiles are known.
+  findings.push(...(await checkConfig(config, registry, catalogue, cwd)))
   return {cwd, config, registry, catalogue, findings}
 }

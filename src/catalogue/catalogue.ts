@@ -122,6 +122,7 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
     addFindings(catalogue, scenario, checkScenario(scenario, options.registry))
   }
   for (const set of catalogue.sets.values()) addFindings(catalogue, set, checkSet(set, catalogue))
+  for (const profile of catalogue.profiles.values()) if (catalogue.diagnostics.has(profile.absolutePath)) addFindings(catalogue, profile, checkProfile(profile))
   for (const suite of catalogue.suites.values()) addFindings(catalogue, suite, checkSuite(suite, catalogue, options.registry))
   return catalogue
 }
@@ -205,7 +206,20 @@ function checkScenario(spec: SpecFile<Scenario>, registry: PluginRegistry): Diag
     }
   }
   findings.push(...checkCheckpoints(spec, registry))
+  findings.push(...checkModeKeys(spec, registry))
   return findings
+}
+
+/** What a scenario says per mode (reference plans, tool versions, fallbacks, not applicable) names modes that exist. */
+const PER_MODE_KEYS = ['reference', 'requires', 'fallbacks', 'not_applicable'] as const
+
+function checkModeKeys(spec: SpecFile<Scenario>, registry: PluginRegistry): Diagnostic[] {
+  const labels = {reference: 'reference plan', requires: 'tool versions', fallbacks: 'fallback', not_applicable: 'not_applicable'}
+  return PER_MODE_KEYS.flatMap((key) =>
+    Object.keys(spec.value[key] ?? {})
+      .filter((mode) => !registry.mode(mode))
+      .map((mode) => spec.document.diagnostic([key, mode], 'unknown_reference', `${labels[key]} for unknown mode "${mode}"${suggestionSuffix(mode, registry.modeNames())}`, 'key')),
+  )
 }
 
 /**
@@ -382,8 +396,24 @@ export function selectScenarios(suite: Suite, catalogue: Catalogue): string[] {
       selected.push(...[...catalogue.scenarios.keys()].sort().filter((id) => pattern.test(id)))
     } else selected.push(entry)
   }
-  const excluded = (suite.scenarios.exclude ?? []).map((e) => (GLOB.test(e) ? globToRegExp(e) : new RegExp(`^${e}$`)))
-  return [...new Set(selected)].filter((id) => !excluded.some((pattern) => pattern.test(id)))
+  const excluded = (suite.scenarios.exclude ?? []).map((e) => (GLOB.test(e) ? globToRegExp(e) : e))
+  return [...new Set(selected)].filter((id) => !excluded.some((pattern) => (typeof pattern === 'string' ? pattern === id : pattern.test(id))))
+}
+
+/** A gate compares two modes: a candidate that is its own baseline compares nothing, and passes whatever it does. */
+export function checkGateRoles(document: SourceDocument, at: PointerSegment[], gate: {baseline?: string; candidate?: string} | undefined): Diagnostic[] {
+  if (!gate?.candidate || gate.candidate !== gate.baseline) return []
+  return [document.diagnostic([...at, 'candidate'], 'schema', `gate candidate "${gate.candidate}" is the baseline: the gate compares two different modes`)]
+}
+
+/** A profile is named as its file is: `gate --profile NAME` and a suite's gate.profile find it by either. */
+function checkProfile(spec: SpecFile<Profile>): Diagnostic[] {
+  return profileNameFindings(spec.absolutePath, spec.document, spec.value.name)
+}
+
+export function profileNameFindings(file: string, document: SourceDocument, name: string): Diagnostic[] {
+  const stem = path.basename(file).replace(/\.ya?ml$/, '')
+  return stem === name ? [] : [document.diagnostic(['name'], 'schema', `profile name "${name}" does not match its file name "${stem}"`)]
 }
 
 function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: PluginRegistry): Diagnostic[] {
@@ -396,6 +426,12 @@ function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: Plugi
     const matches = GLOB.test(entry) ? [...catalogue.scenarios.keys()].some((id) => globToRegExp(entry).test(id)) : catalogue.scenarios.has(entry)
     if (!matches) {
       findings.push(document.diagnostic(['scenarios', 'ids', i], 'unknown_reference', GLOB.test(entry) ? `pattern "${entry}" matches no scenario` : `unknown scenario "${entry}"${suggestionSuffix(entry, catalogue.scenarios.keys())}`))
+    }
+  })
+  ;(suite.scenarios.exclude ?? []).forEach((entry, i) => {
+    const matches = GLOB.test(entry) ? [...catalogue.scenarios.keys()].some((id) => globToRegExp(entry).test(id)) : catalogue.scenarios.has(entry)
+    if (!matches) {
+      findings.push(document.diagnostic(['scenarios', 'exclude', i], 'unknown_reference', GLOB.test(entry) ? `exclude: pattern "${entry}" matches no scenario` : `exclude: unknown scenario "${entry}"${suggestionSuffix(entry, catalogue.scenarios.keys())}`))
     }
   })
   if (findings.length === 0 && selectScenarios(suite, catalogue).length === 0) {
@@ -436,6 +472,7 @@ function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: Plugi
       findings.push(document.diagnostic(['gate', role], 'unknown_reference', `gate ${role} "${mode}" is not one of the suite's modes (${modeNames.join(', ')})`))
     }
   }
+  findings.push(...checkGateRoles(document, ['gate'], suite.gate))
   const readOnlySets = suite.scenarios.set && catalogue.sets.get(suite.scenarios.set)?.value.read_only
   if (suite.read_only || readOnlySets) {
     for (const id of selectScenarios(suite, catalogue)) {

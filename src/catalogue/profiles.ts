@@ -11,7 +11,7 @@ import {BadInputError, suggestionSuffix, type Diagnostic} from '../shared/diagno
 import {validateDocument} from '../shared/schema-validator.js'
 import {profileSchema, type Profile} from '../schemas/profile.js'
 import {readSource, type SourceDocument} from '../shared/source-document.js'
-import {detectKind} from './catalogue.js'
+import {detectKind, profileNameFindings} from './catalogue.js'
 
 export const BUILT_IN_PROFILES_DIR = packagePath('suites', 'profiles')
 
@@ -35,6 +35,7 @@ export async function loadProfile(name: string, suitesDir: string, cwd = process
     // A file under profiles/ whose $schema line says it is something else is not a profile.
     if (detectKind(file, parsed.document, suitesDir) !== 'profile') continue
     const problems = validateDocument(profileSchema, parsed.document)
+    if (problems.length === 0) problems.push(...profileNameFindings(file, parsed.document, (parsed.document.data as Profile).name))
     if (problems.length > 0) findings.push(...problems)
     else project.push({document: parsed.document, value: parsed.document.data as Profile})
   }

@@ -1,6 +1,7 @@
 /**
  * What every command shares: the --config flag, --json, and the edge where findings become
- * output. Bad input prints one clear message per finding and exits 2; anything else that goes wrong
+ * output. Bad input prints one clear message per finding and exits 2, as does a failure of the
+ * environment (a full disk, a port in use: environment-errors.ts); anything else that goes wrong
  * is an internal error, exit 4 (never 1, which is a gate's fail); nothing prints a stack (set
  * DEBUG=ghx-bench to see one), and no message shows a secret the process knows. Under --json every
  * outcome, errors included, is JSON on stdout: one document, or for a command that streams JSON lines
@@ -13,6 +14,7 @@ import type {ConfigFile} from '../config/schema.js'
 import {guardProcess} from '../shared/process/guard.js'
 import {createRedactor} from '../runner/redact.js'
 import {BadInputError, formatDiagnostics, type Diagnostic} from '../shared/diagnostics.js'
+import {environmentProblem} from './environment-errors.js'
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -95,6 +97,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected override async catch(error: Error & {code?: string; oclif?: {exit?: number}}): Promise<unknown> {
     // this.exit(n) throws; let it through untouched (oclif's own catch would print it under --json and exit 1).
     if (error.code === 'EEXIT') throw error
+    // A full disk, a read-only folder, a port in use: the environment's to fix, said as bad input.
+    const environment = error instanceof BadInputError ? undefined : environmentProblem(error)
+    if (environment) return this.catch(environment)
     if (error instanceof BadInputError) {
       if (this.jsonEnabled()) this.logJson({...(this.streamsJsonLines ? {type: 'error'} : {}), ok: false, diagnostics: error.diagnostics})
       else this.logToStderr(formatDiagnostics(error.diagnostics))

@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
+import {suiteNumberFlags} from '../cli/suite-flags.js'
 
 export default class RunCommand extends BaseCommand<typeof RunCommand> {
   static override jsonLines = true
@@ -19,9 +20,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     mode: Flags.string({char: 'm', multiple: true, description: 'run only these of the suite’s modes (repeatable)'}),
     scenario: Flags.string({char: 's', multiple: true, description: 'run only these scenario ids (repeatable)'}),
     set: Flags.string({description: 'run this scenario set instead of the suite’s selection'}),
-    repetitions: Flags.integer({char: 'r', min: 1, description: 'iterations per scenario and mode (default: the suite’s)'}),
-    concurrency: Flags.integer({min: 1, max: 64, description: 'runs at once (runs that share a fixture never overlap)'}),
-    seed: Flags.integer({min: 0, description: 'seed of the run order (default: the suite’s)'}),
+    ...suiteNumberFlags,
     'run-id': Flags.string({description: 'the run id (letters, digits, . _ - : + @ =); an existing one resumes, skipping recorded rows; one process per run id'}),
     model: Flags.string({description: 'oracle, noop, or a model of an OpenAI-compatible endpoint (sets model; default: the suite’s, then the config’s)'}),
     'fixture-manifest': Flags.string({description: 'fixture manifest to use (sets fixtures.manifest; default fixtures/latest.json); seeded when missing'}),

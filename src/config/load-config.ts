@@ -58,10 +58,12 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const found = await findConfigFile(cwd, options.configPath)
   const diagnostics: Diagnostic[] = []
   let fileValues: ConfigFile = {}
+  let fileDocument: SourceDocument | undefined
   if (found) {
-    const {values, diagnostics: fileDiagnostics} = await readConfigFile(found, cwd)
+    const {values, diagnostics: fileDiagnostics, document} = await readConfigFile(found, cwd)
     diagnostics.push(...fileDiagnostics)
     fileValues = values
+    fileDocument = document
   }
   const envLayer = readEnvironmentOverrides(configSchema, env)
   diagnostics.push(...envLayer.diagnostics, ...validateLayer(envLayer.values, (pointer) => '$' + environmentVariable(pointer)))
@@ -70,7 +72,31 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   if (diagnostics.length > 0) throw new BadInputError(diagnostics)
   const dir = found ? path.dirname(found) : cwd
   const layers = {file: fileValues, environment: envLayer.values as ConfigFile, flags: resolvePaths(flags, cwd)}
-  return {file: found, dir, origin: found ? displayPath(found, cwd) : '(config)', values: merge(layers), layers}
+  const values = merge(layers)
+  const roles = gateRolesFinding(values, layers, fileDocument)
+  if (roles) throw new BadInputError([roles])
+  return {file: found, dir, origin: found ? displayPath(found, cwd) : '(config)', values, layers}
+}
+
+/** Where each layer's gate roles are set, as findings name them (a flag, a variable; the file by its document). */
+const ROLE_FLAGS = {baseline: '--baseline', candidate: '--candidate'} as const
+
+/**
+ * A gate whose candidate is its baseline compares a mode with itself and passes whatever it does: the
+ * finding names the highest layer that set either role (a flag, a variable, the file's line).
+ */
+function gateRolesFinding(values: ConfigValues, layers: Partial<Record<LayerName, ConfigFile>>, document?: SourceDocument): Diagnostic | undefined {
+  const {baseline, candidate} = values.gate
+  if (baseline !== candidate) return undefined
+  const message = `gate candidate "${candidate}" is the baseline: the gate compares two different modes (set gate.candidate or gate.baseline to another)`
+  for (const name of [...LAYER_ORDER].reverse()) {
+    const gate = layers[name]?.gate
+    const role = gate?.candidate !== undefined ? 'candidate' : gate?.baseline !== undefined ? 'baseline' : undefined
+    if (!role) continue
+    if (name === 'file' && document) return document.diagnostic(['gate', role], 'config', message)
+    return {file: name === 'flags' ? ROLE_FLAGS[role] : name === 'environment' ? '$' + environmentVariable(`/gate/${role}`) : `gate.${role}`, code: 'config', message}
+  }
+  return {file: 'gate.candidate', code: 'config', message}
 }
 
 /** The configuration when none could be loaded: the schema's defaults, so that validate can go on to the catalogue. */
@@ -140,13 +166,13 @@ function locateOnly(): Record<string, never> {
   return {}
 }
 
-async function readConfigFile(file: string, cwd: string): Promise<{values: ConfigFile; diagnostics: Diagnostic[]}> {
+async function readConfigFile(file: string, cwd: string): Promise<{values: ConfigFile; diagnostics: Diagnostic[]; document?: SourceDocument}> {
   const shown = path.relative(cwd, file) || file
   if (/\.m?js$/.test(file)) return readScriptConfig(file, shown)
   const parsed = await readSource(file, cwd)
   if (!parsed.document) return {values: {}, diagnostics: parsed.diagnostics}
   const diagnostics = validateDocument(configSchema, parsed.document)
-  return {values: (parsed.document.data ?? {}), diagnostics}
+  return {values: (parsed.document.data ?? {}), diagnostics, document: parsed.document}
 }
 
 /** ghxbench.config.js: no source positions, so findings name the key path only. */

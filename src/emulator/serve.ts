@@ -1,8 +1,9 @@
 /** `ghx-bench sandbox serve`: the sandbox as a standalone server, its state loaded from and saved to a file. */
-import {readFile} from 'node:fs/promises'
+import {readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {writeFileAtomic} from '../shared/atomic-write.js'
 import {BadInputError} from '../shared/diagnostics.js'
+import {displayPath} from '../shared/source-document.js'
 import {startSandbox, type Sandbox} from './server.js'
 import type {SandboxState} from './core/state.js'
 
@@ -24,9 +25,23 @@ export interface Served {
 }
 
 export async function serveSandbox(options: ServeOptions): Promise<Served> {
-  const statePath = options.statePath ? path.resolve(options.cwd ?? process.cwd(), options.statePath) : undefined
-  const state = statePath ? await readState(statePath) : undefined
-  const sandbox = await startSandbox({port: options.port, repos: options.repos, state})
+  const cwd = options.cwd ?? process.cwd()
+  const statePath = options.statePath ? path.resolve(cwd, options.statePath) : undefined
+  const shown = statePath && displayPath(statePath, cwd)
+  const state = statePath ? await readState(statePath, shown!) : undefined
+  let sandbox: Sandbox
+  try {
+    sandbox = await startSandbox({port: options.port, repos: options.repos, state})
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      const why = code === 'EADDRINUSE' ? 'is in use' : 'may not be opened by this user'
+      throw new BadInputError([{file: '--port', code: 'config', message: `port ${options.port} on 127.0.0.1 ${why}: free it, pick another --port, or leave --port out for a free one`}])
+    }
+    // The state's shape was checked; a store that still cannot be built from it was written by something else.
+    if (state && !(error instanceof BadInputError)) throw new BadInputError([{file: shown!, code: 'io', message: `not a sandbox state file: ${(error as Error).message} (move it away to start afresh)`}])
+    throw error
+  }
   return {
     sandbox,
     statePath,
@@ -39,21 +54,41 @@ export async function serveSandbox(options: ServeOptions): Promise<Served> {
   }
 }
 
-async function readState(file: string): Promise<SandboxState | undefined> {
-  let text: string
+async function readState(file: string, shown: string): Promise<SandboxState | undefined> {
+  const bad = (message: string) => new BadInputError([{file: shown, code: 'io', message}])
+  const found = await stat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined
+    throw bad(`cannot read the state file: ${error.message}`)
+  })
+  // No file yet: a new sandbox, saved there on exit. A folder could be neither read nor saved to.
+  if (!found) return undefined
+  if (!found.isFile()) throw bad(`${found.isDirectory() ? 'is a folder' : 'not a regular file'}, not a sandbox state file (give --state a file path)`)
+  let state: unknown
   try {
-    text = await readFile(file, 'utf8')
-  } catch {
-    return undefined
-  }
-  let state: SandboxState
-  try {
-    state = JSON.parse(text) as SandboxState
+    state = JSON.parse(await readFile(file, 'utf8'))
   } catch (error) {
-    throw new BadInputError([{file, code: 'io', message: `not a sandbox state file: ${(error as Error).message}`}])
+    throw bad(`not a sandbox state file: ${(error as Error).message}`)
   }
-  if (state?.version !== 1 || typeof state.repos !== 'object') throw new BadInputError([{file, code: 'io', message: 'not a sandbox state file (version 1)'}])
-  return state
+  const problem = stateProblem(state)
+  if (problem) throw bad(`not a sandbox state file (version 1): ${problem} (move it away to start afresh)`)
+  return state as SandboxState
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** What is wrong with a state file's outline (what a store is built from), or undefined. */
+function stateProblem(state: unknown): string | undefined {
+  if (!isObject(state) || state.version !== 1) return 'no "version": 1'
+  if (!Number.isSafeInteger(state.next_id)) return '"next_id" is not an integer'
+  for (const key of ['users', 'tokens', 'repos'] as const) if (!isObject(state[key])) return `"${key}" is not an object`
+  if (!Array.isArray(state.projects)) return '"projects" is not a list'
+  for (const [key, map] of [['users', state.users], ['repos', state.repos]] as const) {
+    const entry = Object.entries(map as Record<string, unknown>).find(([, value]) => !isObject(value))
+    if (entry) return `${key}["${entry[0]}"] is not an object`
+  }
+  const token = Object.entries(state.tokens as Record<string, unknown>).find(([, login]) => typeof login !== 'string')
+  if (token) return 'a token names no user'
+  return undefined
 }
 
 /** The lines a person pastes to point gh at the sandbox. */

@@ -8,9 +8,10 @@
  * page's one script and one style sheet forbids any other script, style or request.
  */
 import {createHash} from 'node:crypto'
-import {mkdir, readFile} from 'node:fs/promises'
+import {mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {gzipSync} from 'node:zlib'
+import {readFileBelow} from '../results/no-follow.js'
 import {writeFileAtomic} from '../shared/atomic-write.js'
 import {mean} from '../stats/descriptive.js'
 import {percentileOfSorted} from '../stats/quantiles.js'
@@ -333,9 +334,11 @@ function runsSection(input: HtmlReportInput): string {
     traces.embedded + traces.linked === 0
       ? 'No run has a trace file (imported rows carry none).'
       : `${traces.embedded} of ${traces.embedded + traces.linked} traces are embedded in this page (${mb(traces.bytes)} MB compressed; failed runs first, then one run of every scenario × mode, up to ${mb(traces.budget.totalBytes)} MB) and open from a file as they are. The others are linked: the link opens the trace JSON file (beside the results, at its path relative to this page), and when the page is served over http it is shown here.`
+  // A trace behind a symbolic link could be any file of this machine's: it is left out, and said so.
+  const linkNote = traces.links > 0 ? ` ${traces.links} trace(s) are symbolic links (or in a folder that is one) and were left out: ghx-bench does not follow links under its results folder.` : ''
   return [
     '<section id="runs"><h2>Runs</h2>',
-    `<p class="muted">Click a run to see its trace: the prompt, every turn with its tool calls (arguments and output), the messages, the checkpoints. ${escapeHtml(traceNote)}</p>`,
+    `<p class="muted">Click a run to see its trace: the prompt, every turn with its tool calls (arguments and output), the messages, the checkpoints. ${escapeHtml(traceNote + linkNote)}</p>`,
     '<div class="filters">',
     '<label>mode <select id="f-mode"><option value="">all</option></select></label>',
     '<label>scenario <select id="f-scenario"><option value="">all</option></select></label>',
@@ -414,7 +417,8 @@ export interface HtmlReportOptions {
 /** gate.json beside the report, if `gate` or `run` wrote it from these very rows. */
 async function gateOfSameRows(dir: string, report: Report): Promise<GateDocument | null> {
   try {
-    const gate = JSON.parse(await readFile(path.join(dir, 'gate.json'), 'utf8')) as GateDocument
+    // Not through a link (results/no-follow.ts): a gate.json that is one is no gate of these rows.
+    const gate = JSON.parse((await readFileBelow(dir, path.join(dir, 'gate.json'))) ?? '') as GateDocument
     const same = gate.rows === report.rows && gate.baseline === report.baseline && JSON.stringify(gate.run_ids) === JSON.stringify(report.run_ids) && JSON.stringify(gate.inputs) === JSON.stringify(report.inputs)
     return same && Array.isArray(gate.checks) ? gate : null
   } catch {

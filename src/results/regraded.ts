@@ -5,9 +5,10 @@
  * counts a row seen twice once, keeping the first. A rows file named on its own (--input <file>) is read
  * as it is, unless its counterpart is named too.
  */
-import {stat} from 'node:fs/promises'
+import {lstat} from 'node:fs/promises'
 import path from 'node:path'
 import {displayPath} from '../shared/source-document.js'
+import {linkRefused} from './no-follow.js'
 import type {ReadWarning} from './store.js'
 
 export const REGRADED_SUFFIX = '.regraded.jsonl'
@@ -34,8 +35,11 @@ export interface RegradedFiles {
   superseding: Map<string, string>
 }
 
+/** Whether a counterpart found by its name is there; one that is a link is refused, not followed (no-follow.ts). */
 async function isFile(file: string): Promise<boolean> {
-  return (await stat(file).catch(() => undefined))?.isFile() ?? false
+  const info = await lstat(file).catch(() => undefined)
+  if (info?.isSymbolicLink()) throw linkRefused(file, 'read')
+  return info?.isFile() ?? false
 }
 
 /**

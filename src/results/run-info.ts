@@ -4,9 +4,8 @@
  * applicable. The report and the gate read it, so a mode that cannot solve a scenario is shown as
  * not applicable and left out of the comparison, never counted as a failure.
  */
-import {readFile} from 'node:fs/promises'
 import path from 'node:path'
-import {writeFileAtomic} from '../shared/atomic-write.js'
+import {readFileBelow, writeFileBelow} from './no-follow.js'
 
 export interface NotApplicable {
   scenario_id: string
@@ -28,15 +27,19 @@ export function runInfoFile(resultsDir: string, runId: string): string {
 }
 
 export async function writeRunInfo(resultsDir: string, info: RunInfo): Promise<void> {
-  await writeFileAtomic(runInfoFile(resultsDir, info.run_id), JSON.stringify(info, null, 2) + '\n')
+  await writeFileBelow(resultsDir, runInfoFile(resultsDir, info.run_id), JSON.stringify(info, null, 2) + '\n')
 }
 
-/** The run info beside a results file (<dir>/<run-id>.jsonl -> <dir>/<run-id>/run.json), when there is one. */
+/** The run info beside a results file (<dir>/<run-id>.jsonl -> <dir>/<run-id>/run.json), when there is one; never through a link. */
 export async function readRunInfoFor(resultsFile: string): Promise<RunInfo | undefined> {
   if (!resultsFile.endsWith('.jsonl')) return undefined
   const file = runInfoFile(path.dirname(resultsFile), path.basename(resultsFile, '.jsonl'))
+  const text = await readFileBelow(path.dirname(resultsFile), file).catch((error: Error) => {
+    if (error.name === 'BadInputError') throw error
+    return undefined
+  })
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as RunInfo
+    return text === undefined ? undefined : (JSON.parse(text) as RunInfo)
   } catch {
     return undefined
   }

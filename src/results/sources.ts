@@ -4,13 +4,14 @@
  * results.csv of the same run) counted once, the richer format winning; a run one file gives twice
  * refused as bad input.
  */
-import {open, readdir, readFile, stat} from 'node:fs/promises'
+import {lstat, open, readdir, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 import {detectRowFormat, evalRowFromCsv, fromGhxEval, fromGhxRouter, parseCsv, routerFacts} from './importers.js'
 import {readLineBatches, type ByteRange} from './lines.js'
 import {checkRunId} from './names.js'
+import {linkDiagnostic} from './no-follow.js'
 import type {Row} from './row-schema.js'
 import {FileDeduplication, RunKeys} from './run-keys.js'
 import {isRow, listRuns, rowSchemaErrors, runFile, type ReadWarning} from './store.js'
@@ -31,7 +32,9 @@ export async function resolveInputFiles(options: RowSourceOptions): Promise<stri
     // A run id is a file name under results_dir, never a path (../../x).
     checkRunId(options.runId, '--run-id')
     const file = runFile(options.resultsDir, options.runId)
-    if (await exists(file)) files.push(file)
+    const info = await lstat(file).catch(() => undefined)
+    if (info?.isSymbolicLink()) problems.push(linkDiagnostic(file, 'read', cwd))
+    else if (info) files.push(file)
     else problems.push({file: displayPath(file, cwd), code: 'io', message: `no results for run id "${options.runId}"`})
   }
   for (const input of options.inputs ?? []) {
@@ -39,14 +42,20 @@ export async function resolveInputFiles(options: RowSourceOptions): Promise<stri
     const info = await stat(target).catch(() => undefined)
     if (!info) problems.push({file: input, code: 'io', message: 'no such file or folder'})
     else if (info.isDirectory()) {
-      const found = (await readdir(target)).filter((name) => /\.(jsonl|json|csv)$/.test(name)).map((name) => path.join(target, name))
+      const found = (await readdir(target, {withFileTypes: true})).filter((entry) => /\.(jsonl|json|csv)$/.test(entry.name))
       if (found.length === 0) problems.push({file: input, code: 'io', message: 'the folder holds no .jsonl, .json or .csv file'})
-      files.push(...found)
+      // The folder is the user's word; a link found in it is not.
+      for (const entry of found) {
+        const file = path.join(target, entry.name)
+        if (entry.isSymbolicLink()) problems.push(linkDiagnostic(file, 'read', cwd))
+        else files.push(file)
+      }
     } else files.push(target)
   }
   if (!options.runId && (options.inputs ?? []).length === 0) {
     const newest = (await listRuns(options.resultsDir))[0]
-    if (newest) files.push(newest.file)
+    if (newest?.link) problems.push(linkDiagnostic(newest.file, 'read', cwd))
+    else if (newest) files.push(newest.file)
     else problems.push({file: displayPath(options.resultsDir, cwd), code: 'io', message: 'no results yet: run a suite first, or pass --input'})
   }
   if (problems.length > 0) throw new BadInputError(problems)
@@ -249,11 +258,4 @@ export async function readHead(file: string): Promise<string> {
   } finally {
     await handle.close()
   }
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  )
 }

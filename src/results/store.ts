@@ -4,9 +4,11 @@
  * middle of a write leaves a torn last line: before anything is appended again it is repaired
  * (`repairTornTail`), so the next row never glues onto the fragment.
  */
-import {appendFile, mkdir, open, readdir, stat, type FileHandle} from 'node:fs/promises'
+import {constants} from 'node:fs'
+import {appendFile, lstat, mkdir, open, readdir, type FileHandle} from 'node:fs/promises'
 import path from 'node:path'
 import {compileCheck, compileSchema} from '../shared/schema-validator.js'
+import {linkRefused, refuseLinks} from './no-follow.js'
 import {rowSchema, type Row} from './row-schema.js'
 
 export function runFile(resultsDir: string, runId: string): string {
@@ -25,6 +27,9 @@ export class ResultsWriter {
     await mkdir(resultsDir, {recursive: true})
     const file = runFile(resultsDir, runId)
     await repairTornTail(file, tornLinesFile(resultsDir, runId))
+    // The rows and, before any run starts, the folder its traces go to (a link found later would stop the suite).
+    await refuseLinks(resultsDir, file, 'write')
+    await refuseLinks(resultsDir, path.join(resultsDir, runId, 'traces'), 'write')
     return new ResultsWriter(file, await open(file, 'a'))
   }
 
@@ -61,14 +66,17 @@ export interface TailRepair {
 /**
  * A results file whose last line has no newline was cut off mid-write. A last line that is a whole
  * row gets its newline; any other fragment is appended to `asideFile` (fsynced) and then cut off the
- * results file, so appending resumes on a clean line. Null when there was nothing to repair.
+ * results file, so appending resumes on a clean line. Null when there was nothing to repair. Neither
+ * file is reached through a link (no-follow.ts): the cut must never land on a file elsewhere.
  */
 export async function repairTornTail(file: string, asideFile: string): Promise<TailRepair | null> {
   let handle: FileHandle
   try {
-    handle = await open(file, 'r+')
+    handle = await open(file, constants.O_RDWR | (constants.O_NOFOLLOW ?? 0))
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return null
+    if (code === 'ELOOP') throw linkRefused(file, 'write')
     throw error
   }
   try {
@@ -103,6 +111,7 @@ export async function repairTornTail(file: string, asideFile: string): Promise<T
       await handle.datasync()
       return {kept: true, bytes: 0, aside: null}
     }
+    await refuseLinks(path.dirname(file), asideFile, 'write')
     await mkdir(path.dirname(asideFile), {recursive: true})
     await appendFile(asideFile, Buffer.concat([fragment, Buffer.from('\n')]), {flush: true})
     await handle.truncate(lineStart)
@@ -133,8 +142,8 @@ export function rowSchemaErrors(value: unknown): string {
     .join('; ')
 }
 
-/** Run ids in a results folder, newest file first. */
-export async function listRuns(resultsDir: string): Promise<Array<{runId: string; file: string; mtimeMs: number}>> {
+/** Run ids in a results folder, newest file first; a link is listed as itself (its reader refuses it). */
+export async function listRuns(resultsDir: string): Promise<Array<{runId: string; file: string; mtimeMs: number; link: boolean}>> {
   let names: string[]
   try {
     names = await readdir(resultsDir)
@@ -146,7 +155,8 @@ export async function listRuns(resultsDir: string): Promise<Array<{runId: string
       .filter((name) => name.endsWith('.jsonl'))
       .map(async (name) => {
         const file = path.join(resultsDir, name)
-        return {runId: name.slice(0, -'.jsonl'.length), file, mtimeMs: (await stat(file)).mtimeMs}
+        const info = await lstat(file)
+        return {runId: name.slice(0, -'.jsonl'.length), file, mtimeMs: info.mtimeMs, link: info.isSymbolicLink()}
       }),
   )
   return runs.sort((a, b) => b.mtimeMs - a.mtimeMs)

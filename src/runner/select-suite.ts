@@ -59,6 +59,9 @@ export function selectSuite(project: Project, selection: SuiteSelection): Select
   if (selection.scenarios?.length) {
     const unknown = selection.scenarios.filter((id) => !catalogue.scenarios.has(id))
     if (unknown.length > 0) throw problem(`--scenario: unknown scenario ${unknown.join(', ')}`)
+    // Each run is keyed scenario/mode/iteration: a scenario given twice would plan every key twice.
+    const twice = selection.scenarios.filter((id, i) => selection.scenarios!.indexOf(id) !== i)
+    if (twice.length > 0) throw problem(`--scenario: ${[...new Set(twice)].join(', ')} is given twice`)
     ids = selection.scenarios
   }
   const suite: Suite = {...given, ...definedOnly({repetitions: selection.repetitions, concurrency: selection.concurrency, seed: selection.seed})}

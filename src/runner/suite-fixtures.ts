@@ -47,7 +47,8 @@ export function fixtureLocks(scenario: Scenario): string[] {
 /** What Ctrl-C leaves behind: fixtures reset to their seeded state, removed, or kept as they are. */
 export async function afterInterrupt(policy: 'reset' | 'cleanup' | 'keep', target: RunTarget, manifest: Manifest, manifestFile: string): Promise<void> {
   const {ctx, options} = target.fixtures
-  if (policy === 'reset') await resetFixtures(ctx, manifest, Object.keys(manifest.resources) as FixtureKind[], options)
+  // A reset replaces what GitHub cannot undo (a cancelled workflow run): the manifest on disk follows each replacement.
+  if (policy === 'reset') await resetFixtures(ctx, manifest, Object.keys(manifest.resources) as FixtureKind[], options, (replaced) => writeManifest(manifestFile, replaced))
   if (policy === 'cleanup') {
     await cleanupFixtures(ctx, {all: false})
     await rm(manifestFile, {force: true})

@@ -1,6 +1,6 @@
 /** Each attempt's trace: <results_dir>/<run id>/traces/<scenario>__<mode>__i<iteration>__a<attempt>.json, redacted. */
 import path from 'node:path'
-import {writeFileAtomic} from '../shared/atomic-write.js'
+import {writeFileBelow} from '../results/no-follow.js'
 import type {Scenario} from '../schemas/scenario.js'
 import type {Attempt} from './attempt.js'
 import type {PlannedRun} from './plan.js'
@@ -35,5 +35,5 @@ export async function writeTrace(ctx: SuiteContext, run: PlannedRun, scenario: S
     checkpoints: attempt.checkpoints,
     timing: attempt.timing,
   })
-  await writeFileAtomic(file, JSON.stringify(document, null, 2) + '\n')
+  await writeFileBelow(ctx.resultsDir, file, JSON.stringify(document, null, 2) + '\n')
 }

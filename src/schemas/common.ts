@@ -6,6 +6,9 @@
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema'
 export const SCHEMA_BASE = 'https://ghx-bench.dev/schemas/'
 
+/** The largest seed: the seeded generator (src/stats/random.ts) keeps 32 bits, so a larger one would alias a smaller. */
+export const MAX_SEED = 4294967295
+
 export const scenarioIdSchema = {
   type: 'string',
   pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*-\\d{3}$',

@@ -152,8 +152,13 @@ function statusOf(ctx: FixtureContext, kind: FixtureKind, resource: Resource): P
  * Restores the given kinds. A workflow run cannot be un-rerun, so it is replaced by a fresh one; a
  * project whose seeded issue was removed gets it back as a new item. A replaced resource keeps the
  * seeded digest: the fresh one must read the same.
+ *
+ * An interruption (Ctrl-C, a kill) must leave a manifest that names resources in their seeded state:
+ * `replaced` hears the manifest each time a resource is replaced, for the caller to write it down, and
+ * a replaced workflow run is cancelled only after that, so whichever manifest is on disk names a run
+ * that still reads as seeded (the old one until the fresh one is recorded).
  */
-export async function resetFixtures(ctx: FixtureContext, manifest: Manifest, kinds: Iterable<FixtureKind>, options: SeedOptions): Promise<Manifest> {
+export async function resetFixtures(ctx: FixtureContext, manifest: Manifest, kinds: Iterable<FixtureKind>, options: SeedOptions, replaced: (manifest: Manifest) => Promise<void> = async () => {}): Promise<Manifest> {
   const resources: Resources = {...manifest.resources}
   for (const kind of kinds) {
     const resource = resources[kind]
@@ -162,11 +167,16 @@ export async function resetFixtures(ctx: FixtureContext, manifest: Manifest, kin
     else if ((PULL_KINDS as readonly string[]).includes(kind)) await resetPull(ctx, resource as unknown as PullResource)
     else if (kind === 'issue_with_branch') await resetIssueWithBranch(ctx, resource as unknown as IssueWithBranchResource)
     else if (kind === 'workflow_run' || kind === 'workflow_run_in_progress') {
-      await cancelIfRunning(ctx, resource as unknown as WorkflowRunResource)
-      resources[kind] = {...(await seedOne(ctx, kind, resources, options)), ...(resource.digest ? {digest: resource.digest} : {})}
+      const old = resource as unknown as WorkflowRunResource
+      const fresh = await seedWorkflowRun(ctx, {kind, pollMs: options.workflowPollMs, replacing: old.id})
+      resources[kind] = {...(fresh as unknown as Resource), ...(resource.digest ? {digest: resource.digest} : {})}
+      await replaced({...manifest, resources: {...resources}})
+      await cancelIfRunning(ctx, old)
+    } else if (kind === 'release') await resetRelease(ctx, resource as unknown as ReleaseResource)
+    else {
+      resources[kind] = {...resource, ...(await resetProject(ctx, resource as unknown as ProjectResource))}
+      await replaced({...manifest, resources: {...resources}})
     }
-    else if (kind === 'release') await resetRelease(ctx, resource as unknown as ReleaseResource)
-    else resources[kind] = {...resource, ...(await resetProject(ctx, resource as unknown as ProjectResource))}
   }
   return {...manifest, resources}
 }

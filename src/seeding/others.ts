@@ -163,9 +163,10 @@ const RUN_KINDS = {
 /**
  * Dispatches the kind's workflow and waits for the state the fixture stands for: the failed first
  * attempt, or a run in progress. A rerun or a cancel cannot be undone, so resetting means dispatching
- * a fresh run (and cancelling the old one if it still runs): the manifest then points at the new one.
+ * a fresh run (`replacing` the old one, which is cancelled if it still runs once the manifest points at
+ * the new one).
  */
-export async function seedWorkflowRun(ctx: FixtureContext, options: {kind?: WorkflowRunKind; timeoutMs?: number; pollMs?: number} = {}): Promise<WorkflowRunResource> {
+export async function seedWorkflowRun(ctx: FixtureContext, options: {kind?: WorkflowRunKind; timeoutMs?: number; pollMs?: number; replacing?: number} = {}): Promise<WorkflowRunResource> {
   const kind = RUN_KINDS[options.kind ?? 'workflow_run']
   const repo = repoParams(ctx)
   const {data: repository} = await ctx.agent.rest.repos.get(repo)
@@ -174,8 +175,8 @@ export async function seedWorkflowRun(ctx: FixtureContext, options: {kind?: Work
   const deadline = Date.now() + (options.timeoutMs ?? 120_000)
   for (;;) {
     const runs = await ctx.agent.rest.actions.listWorkflowRuns({...repo, workflow_id: kind.file, event: 'workflow_dispatch', per_page: 20})
-    // The newest run of this seed created after the dispatch: GitHub does not return the run id.
-    const run = runs.data.workflow_runs.find((r) => r.display_title.includes(ctx.seedId) && Date.parse(r.created_at) >= dispatchedAfter - 1000)
+    // The newest run of this seed created after the dispatch (GitHub does not return the run id), never the run it replaces.
+    const run = runs.data.workflow_runs.find((r) => r.id !== options.replacing && r.display_title.includes(ctx.seedId) && Date.parse(r.created_at) >= dispatchedAfter - 1000)
     if (run && kind.ready(run.status)) {
       if (run.status === 'completed' && run.conclusion !== 'failure') throw new Error(`fixture run ${run.id} ended ${run.conclusion}, expected failure on attempt 1`)
       const jobs = await ctx.agent.rest.actions.listJobsForWorkflowRun({...repo, run_id: run.id})

@@ -98,8 +98,9 @@ export async function readManifest(file: string, cwd = process.cwd()): Promise<M
   try {
     value = JSON.parse(await readFile(file, 'utf8'))
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'
-    throw new BadInputError([{file: displayPath(file, cwd), code: 'io', message: missing ? 'no fixture manifest: run `ghx-bench fixtures seed` first' : `not JSON: ${(error as Error).message}`}])
+    const code = (error as NodeJS.ErrnoException).code
+    const message = code === 'ENOENT' ? 'no fixture manifest: run `ghx-bench fixtures seed` first' : code === 'EISDIR' ? 'is a folder, not a fixture manifest: give the manifest file’s path' : `not JSON: ${(error as Error).message}`
+    throw new BadInputError([{file: displayPath(file, cwd), code: 'io', message}])
   }
   const validate = compileSchema(manifestSchema)
   if (!validate(value)) {
@@ -165,9 +166,8 @@ export async function resetManifest(config: LoadedConfig, kinds: FixtureKind[] |
   }
   const target = await openTarget(onManifest(config, manifest), options)
   try {
-    const reset = await resetFixtures(target.ctx, manifest, kinds ?? (Object.keys(manifest.resources) as FixtureKind[]), target.options)
-    await writeManifest(file, reset)
-    return reset
+    // Each replacement is written down as it happens: Ctrl-C mid-reset leaves a manifest that names what is there.
+    return await resetFixtures(target.ctx, manifest, kinds ?? (Object.keys(manifest.resources) as FixtureKind[]), target.options, (replaced) => writeManifest(file, replaced))
   } finally {
     await target.close()
   }

@@ -2,9 +2,9 @@
  * A YAML (or JSON) file parsed with its source positions kept, so that any finding about a value
  * can name file:line:col and show the offending line.
  */
-import {readFile} from 'node:fs/promises'
+import {readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
-import {type Document, isMap, isNode, isScalar, LineCounter, parseDocument} from 'yaml'
+import {type Document, isMap, isNode, isScalar, LineCounter, parseDocument, visit} from 'yaml'
 import type {Diagnostic, DiagnosticCode, SourcePosition} from './diagnostics.js'
 
 export type PointerSegment = string | number
@@ -115,8 +115,17 @@ export interface ParsedSource {
 /** Parses YAML 1.2 (JSON included); every syntax error comes back at once, each with its position. */
 export function parseSource(text: string, file: string): ParsedSource {
   const lines = new LineCounter()
-  const doc = parseDocument(text, {lineCounter: lines, prettyErrors: true, uniqueKeys: true})
+  // yaml's own uniqueKeys check compares each key with every earlier one of its map (quadratic: minutes for a
+  // large map); duplicateKeys finds them in one pass instead.
+  const doc = parseDocument(text, {lineCounter: lines, prettyErrors: true, uniqueKeys: false})
   const textLines = text.split(/\r?\n/)
+  if (doc.errors.length === 0) {
+    const duplicates = duplicateKeys(doc).map((offset): Diagnostic => {
+      const {line, col} = lines.linePos(offset)
+      return {file, line, col, code: 'yaml_syntax', message: 'YAML syntax: Map keys must be unique', sourceLine: textLines[line - 1]}
+    })
+    if (duplicates.length > 0) return {diagnostics: duplicates}
+  }
   if (doc.errors.length > 0) {
     return {
       diagnostics: doc.errors.map((error) => {
@@ -146,11 +155,38 @@ export function parseSource(text: string, file: string): ParsedSource {
   }
 }
 
+/**
+ * Where each key that repeats an earlier key of its map starts, in one pass over the document. Keys are
+ * the same when their scalar values are (1 and "1" differ, as in yaml's own check); a complex key (a map
+ * or a list as a key) is compared by its YAML text.
+ */
+function duplicateKeys(doc: Document): number[] {
+  const offsets: number[] = []
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>()
+      for (const {key} of map.items) {
+        const identity = isScalar(key) ? (typeof key.value === 'string' ? `s:${key.value}` : key.value) : isNode(key) ? `n:${String(key)}` : key
+        if (seen.has(identity) && isNode(key) && key.range) offsets.push(key.range[0])
+        seen.add(identity)
+      }
+    },
+  })
+  return offsets.sort((a, b) => a - b)
+}
+
+/** The largest YAML file read: a thousand times the largest suite or scenario, still parsed in seconds. */
+export const MAX_SOURCE_BYTES = 16 * 1024 * 1024
+
 /** Reads and parses a file; the display name is relative to the working folder, as users type it. */
 export async function readSource(absolutePath: string, cwd = process.cwd()): Promise<ParsedSource> {
   const file = displayPath(absolutePath, cwd)
   let text: string
   try {
+    // A pipe or a device would be read until it ends (never, for /dev/zero or a FIFO no one writes to).
+    const found = await stat(absolutePath)
+    if (!found.isFile()) return {diagnostics: [{file, code: 'io', message: found.isDirectory() ? 'is a folder, not a YAML file' : 'not a regular file (a pipe or a device): give a YAML file'}]}
+    if (found.size > MAX_SOURCE_BYTES) return {diagnostics: [{file, code: 'io', message: `${found.size} bytes: larger than ${MAX_SOURCE_BYTES} bytes, not a suite, scenario or configuration`}]}
     text = await readFile(absolutePath, 'utf8')
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message

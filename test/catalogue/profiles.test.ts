@@ -48,9 +48,14 @@ describe('profiles', () => {
   it('refuses a project profile that breaks the schema, and two project profiles of one name', async () => {
     const invalid = await makeProject({'suites/profiles/other.yml': (await builtIn('verify_pr')).replace('name: verify_pr', 'name: other').replace('max_retry_rate_pct: 15', 'max_retry_rate_pct: lots')})
     expect((await refusal(invalid)).diagnostics[0]).to.include({file: path.join('suites', 'profiles', 'other.yml'), code: 'schema'})
-    const twice = await makeProject({'suites/profiles/a.yml': await builtIn('verify_pr'), 'suites/profiles/b.yml': await builtIn('verify_pr')})
+    const twice = await makeProject({'suites/profiles/verify_pr.yaml': await builtIn('verify_pr'), 'suites/profiles/verify_pr.yml': await builtIn('verify_pr')})
     const [diagnostic] = (await refusal(twice)).diagnostics
-    expect(diagnostic).to.include({file: path.join('suites', 'profiles', 'b.yml'), code: 'duplicate_id'})
-    expect(diagnostic!.message).to.match(/duplicate profile name "verify_pr" \(first defined at suites\/profiles\/a\.yml:\d+:\d+\)/)
+    expect(diagnostic).to.include({file: path.join('suites', 'profiles', 'verify_pr.yml'), code: 'duplicate_id'})
+    expect(diagnostic!.message).to.match(/duplicate profile name "verify_pr" \(first defined at suites\/profiles\/verify_pr\.yaml:\d+:\d+\)/)
+    // A profile is found by its name, which is its file's: one named otherwise is refused, not found by either.
+    const misnamed = await makeProject({'suites/profiles/strict.yml': await builtIn('verify_pr')})
+    const [renamed] = (await refusal(misnamed)).diagnostics
+    expect(renamed).to.include({file: path.join('suites', 'profiles', 'strict.yml'), line: 2, code: 'schema'})
+    expect(renamed!.message).to.equal('profile name "verify_pr" does not match its file name "strict"')
   })
 })

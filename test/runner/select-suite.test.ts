@@ -9,7 +9,7 @@ import {makeProject, PROJECT_ROOT} from '../support/cli.js'
 const CONFIG = [
   `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}`,
   'model: from-file',
-  'provider: {name: provider-of-file, options: {depth: 3}}',
+  'provider: {name: opencode, options: {binary: /opt/from-file/opencode}}',
   'fixtures: {repo: file/repo, seed_id: from-file, sandbox_repos: [file/repo]}',
   'gate: {candidate: mcp}',
 ].join('\n')
@@ -43,7 +43,7 @@ describe('selecting a suite', () => {
 
   it('a plugin reference of the suite replaces the project’s whole: no options of another provider', async () => {
     const project = await open()
-    expect(project.config.values.provider).to.deep.equal({name: 'provider-of-file', options: {depth: 3}})
+    expect(project.config.values.provider).to.deep.equal({name: 'opencode', options: {binary: '/opt/from-file/opencode'}})
     const {config} = selectSuite(project, {suite: {value: {name: 'mine', scenarios: {ids: ['repo-view-001']}, modes: ['agent_direct'], provider: {name: 'agent-loop'}}, origin: '(test)'}})
     expect(config.values.provider).to.deep.equal({name: 'agent-loop'})
   })

@@ -31,3 +31,22 @@ describe('source documents', () => {
     expect(parsed.diagnostics[0]).to.include({line: 2, col: 1, code: 'yaml_syntax'})
   })
 })
+
+describe('source documents: duplicate keys in one pass', () => {
+  it('finds a duplicate key at the end of a 1 MB map of 100,000 keys (a check of each key against every earlier one takes minutes)', () => {
+    const lines = Array.from({length: 100_000}, (_, i) => `k${i}: ${i}`)
+    lines.push('k5: again')
+    const text = lines.join('\n') + '\n'
+    expect(text.length).to.be.above(1_000_000)
+    const {document, diagnostics} = parseSource(text, 'big.yml')
+    expect(document).to.equal(undefined)
+    expect(diagnostics).to.have.length(1)
+    expect(diagnostics[0]).to.include({line: 100_001, col: 1, code: 'yaml_syntax', message: 'YAML syntax: Map keys must be unique'})
+  })
+
+  it('tells keys apart as YAML does: 1 and "1" differ, a repeat in a nested map or a flow map is found', () => {
+    expect(parseSource('1: a\n"1": b\n', 'f.yml').diagnostics).to.deep.equal([])
+    const nested = parseSource('a:\n  b: 1\n  c: {d: 1, d: 2}\n  b: 3\n', 'f.yml').diagnostics.map((d) => [d.line, d.col])
+    expect(nested).to.deep.equal([[3, 13], [4, 3]])
+  })
+})

@@ -8,10 +8,11 @@
  * every scenario x mode, then the rest), decoded only when a run is opened; any other trace is a link
  * that opens the JSON file (and is fetched and shown in the page when the report is served over http).
  */
-import {readdir, readFile} from 'node:fs/promises'
+import {readdir} from 'node:fs/promises'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {gzip} from 'node:zlib'
+import {linkOnTheWay, readFileBelow} from '../../results/no-follow.js'
 import type {Row} from '../../results/row-schema.js'
 import {readRows} from '../../results/sources.js'
 
@@ -86,6 +87,8 @@ export interface BuiltIndex {
   index: RunIndex
   /** The absolute trace file of row i, or null. */
   traceFile(i: number): string | null
+  /** Rows whose trace is a symbolic link, or in a folder that is one: left out, never followed (results/no-follow.ts). */
+  linkedTraces: number
 }
 
 /**
@@ -101,16 +104,26 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
   const tracePaths = new Dictionary()
   const absoluteDirs: string[] = []
   const absolutePaths: string[] = []
-  const listings = new Map<string, Set<string> | null>()
+  // Per trace folder: its regular files, and its links (every name, when the folder is reached through one); null when unreadable.
+  const listings = new Map<string, {files: Set<string>; links: Set<string> | 'all'} | null>()
+  let linkedTraces = 0
   const columns: RunIndex['columns'] = {
     run: [], scenario: [], mode: [], iteration: [], outcome: [], tokens_active: [], tokens_total: [], latency_wall: [],
     latency_agent: [], tool_calls: [], cost: [], attempts: [], error: [], trace: [],
   }
   const seen = files.length > 1 ? new Set<string>() : undefined
-  const exists = async (file: string): Promise<boolean> => {
+  const exists = async (file: string, resultsDir: string): Promise<boolean> => {
     const dir = path.dirname(file)
-    if (!listings.has(dir)) listings.set(dir, await readdir(dir).then((names) => new Set(names), () => null))
-    return listings.get(dir)?.has(path.basename(file)) ?? false
+    if (!listings.has(dir)) {
+      if (await linkOnTheWay(resultsDir, dir)) listings.set(dir, {files: new Set(), links: 'all'})
+      else {
+        const entries = await readdir(dir, {withFileTypes: true}).catch(() => null)
+        listings.set(dir, entries && {files: new Set(entries.filter((e) => e.isFile()).map((e) => e.name)), links: new Set(entries.filter((e) => e.isSymbolicLink()).map((e) => e.name))})
+      }
+    }
+    const listing = listings.get(dir)
+    if (listing && (listing.links === 'all' || listing.links.has(path.basename(file)))) linkedTraces++
+    return listing?.files.has(path.basename(file)) ?? false
   }
   const traceOf = async (row: Row, resultsDir: string, attempt: number): Promise<number> => {
     if (!row.trace) return 0
@@ -118,7 +131,7 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
     // A row's trace path is read from its results folder only: `../../somewhere` in a row is not followed.
     const relative = path.relative(resultsDir, file)
     if (relative.startsWith('..') || path.isAbsolute(relative)) return 0
-    if (!(await exists(file))) return 0
+    if (!(await exists(file, resultsDir))) return 0
     if (path.basename(file) === traceFileName(row.scenario_id, row.mode, row.iteration, attempt)) {
       const id = traceDirs.id(relativeUrl(reportDir, path.dirname(file)))
       absoluteDirs[id] = path.dirname(file)
@@ -165,6 +178,7 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
   }
   return {
     index,
+    linkedTraces,
     traceFile(i) {
       const code = columns.trace[i]!
       if (code === 0) return null
@@ -189,6 +203,8 @@ export interface EmbeddedTraces {
   embedded: number
   /** Rows with a trace file that is linked only. */
   linked: number
+  /** Rows whose trace is a symbolic link: neither embedded nor linked. */
+  links: number
   bytes: number
   budget: TraceBudget
 }
@@ -225,7 +241,8 @@ export async function embedTraces(built: BuiltIndex, budget: TraceBudget = DEFAU
     const encoded = await Promise.all(
       rows.map(async (i) => {
         try {
-          const compact = JSON.stringify(JSON.parse(await readFile(built.traceFile(i)!, 'utf8')))
+          const file = built.traceFile(i)!
+          const compact = JSON.stringify(JSON.parse((await readFileBelow(path.dirname(file), file)) ?? ''))
           return (await gzipAsync(compact, {level: 9})).toString('base64')
         } catch {
           return null
@@ -242,5 +259,5 @@ export async function embedTraces(built: BuiltIndex, budget: TraceBudget = DEFAU
       } else misses++
     })
   }
-  return {traces, embedded, linked: order.length - embedded, bytes, budget}
+  return {traces, embedded, linked: order.length - embedded, links: built.linkedTraces, bytes, budget}
 }

@@ -24,8 +24,22 @@ const KEEPING = Symbol.for('ghx-bench.secret-env')
 const keeping: SecretKeeping = ((globalThis as {[KEEPING]?: SecretKeeping})[KEEPING] ??= {captured: new Map(), registered: new Set()})
 const {captured, registered} = keeping
 
+/** Whether a name (a variable's, an option's: GH_TOKEN, authToken, api-key) says that its value is a secret. */
 export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name) && !NOT_A_SECRET.test(name)
+  // camelCase and kebab-case words are words too: authToken reads as auth_Token, api-key as api_key.
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[-.]/g, '_')
+  return SECRET_NAME.test(words) && !NOT_A_SECRET.test(words)
+}
+
+/**
+ * A value shaped like a generated credential whatever it is called: one word of 16 or more characters
+ * of a token's alphabet, with at least six digits and four letters (a random token, hex or base64 has
+ * them; a word, a path, a URL, a version or a package name has not).
+ */
+export function looksLikeToken(value: string): boolean {
+  if (value.length < 16 || value.length > 4096 || !/^[A-Za-z0-9_+/=.~:-]+$/.test(value)) return false
+  if (/^[./~]|\/\//.test(value)) return false
+  return value.replace(/[^0-9]/g, '').length >= 6 && value.replace(/[^A-Za-z]/g, '').length >= 4
 }
 
 /**
@@ -55,16 +69,44 @@ export function registerSecret(value: string | undefined): void {
 
 /** Every secret value the harness knows, in the forms it may be written in. */
 export function knownSecrets(): string[] {
-  const values = new Set<string>()
-  for (const value of [...captured.values(), ...registered]) {
-    values.add(value)
-    // An App key is often stored with escaped newlines, and read with real ones (or the other way round).
-    if (value.includes('\\n')) values.add(value.replaceAll('\\n', '\n'))
-    if (value.includes('\n')) values.add(value.replaceAll('\n', '\\n'))
-    // Each line of a multi-line secret (a PEM key's body) is a secret on its own.
-    for (const line of value.split(/\\n|\n/)) if (line.trim().length >= 16 && !/^-----/.test(line.trim())) values.add(line.trim())
+  return [...new Set([...captured.values(), ...registered].flatMap(secretForms))]
+}
+
+/** The forms a secret may be written in: as it is, per line, with its newlines escaped or not, percent-encoded, base64. */
+export function secretForms(value: string): string[] {
+  const values = new Set<string>([value])
+  // An App key is often stored with escaped newlines, and read with real ones (or the other way round).
+  if (value.includes('\\n')) values.add(value.replaceAll('\\n', '\n'))
+  if (value.includes('\n')) values.add(value.replaceAll('\n', '\\n'))
+  // Each line of a multi-line secret (a PEM key's body) is a secret on its own.
+  for (const line of value.split(/\\n|\n/)) if (line.trim().length >= 16 && !/^-----/.test(line.trim())) values.add(line.trim())
+  // As it travels: percent-encoded in a URL, base64 in a Basic auth header or a git credential (an endpoint may echo either).
+  for (const form of [...values]) {
+    values.add(encodeURIComponent(form))
+    for (const encoded of base64Forms(form)) values.add(encoded)
   }
   return [...values]
+}
+
+/**
+ * The base64 (and base64url) text that encodes `value` wherever it starts in the encoded bytes: for
+ * each of the three alignments, the characters that depend on the value's bytes only (the edges also
+ * depend on the bytes around it). Too short a value has no stable middle worth redacting.
+ */
+export function base64Forms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8')
+  if (bytes.length < 6) return []
+  const forms: string[] = []
+  for (let shift = 0; shift < 3; shift++) {
+    const text = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64').replace(/=+$/, '')
+    // Characters before `start` mix in the bytes before the value; those from `end` on, the bytes after it.
+    const start = Math.ceil((shift * 4) / 3)
+    const end = Math.floor(((shift + bytes.length) * 4) / 3)
+    const middle = text.slice(start, end)
+    if (middle.length < 8) continue
+    forms.push(middle, middle.replaceAll('+', '-').replaceAll('/', '_'))
+  }
+  return forms
 }
 
 /** The user and password of a URL (`https://user:pass@host/`), registered as secrets; the URL without them. */
