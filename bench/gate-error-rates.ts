@@ -1,52 +1,42 @@
 // The gate's measured error rates (ghx-bench simulate): P(pass / fail / inconclusive) of every check of
-// verify_pr under decision ci, at true effect 0, at the threshold and at twice it, for 4 and 10
-// scenarios at 5 and 20 repetitions per cell, and run --until-decided's power and run savings, for those
-// and for the verify-pr suite's 6 scenarios.
-// BENCH_GATE_DATASETS sets the seeded datasets per cell (default 200; four times as many at the threshold). Goal: false pass <= 5% at the
-// threshold and at zero effect for every check; with --until-decided, >= 80% power at twice the
-// threshold using >= 30% fewer runs than a fixed 20 repetitions (4 scenarios in issue 17's goal, which no
-// sound interval reaches: docs/gate.md says why).
+// verify_pr under decision ci and of the whole gate, at true effect 0, at the threshold and at twice
+// it, for 4 scenarios and the verify-pr suite's 6 at 20 repetitions per cell, and run --until-decided's
+// whole-gate power and run savings.
+// BENCH_GATE_DATASETS sets the seeded datasets per cell (default 200; four times as many at the
+// threshold). Goals (issue 26): the whole gate passes a candidate at twice every threshold with
+// realistic reliability >= 80% of the time, at 4 scenarios x 20 and on the verify-pr suite; its false
+// pass with any one check at its threshold is <= 5% (bounded by the worst check's); --until-decided
+// uses >= 30% fewer runs than a fixed 20 repetitions for that candidate.
 import {simulateGate} from '../src/app/simulate.js'
-import {falsePassShare, powerShare, type SimulationReport} from '../src/report/simulate.js'
+import {wholeFalsePass, type SimulationReport} from '../src/report/simulate.js'
 import {PACKAGE_ROOT} from '../src/shared/package-paths.js'
 
 /** The scenarios of the built-in verify-pr suite (suites/sets/ci-verify-pr.yml). */
 const VERIFY_PR_SCENARIOS = 6
 
-/** The --until-decided goal lines of each efficiency check at twice the threshold, for `scenarios`. */
-function sequentialGoals(report: SimulationReport, scenarios: number): string[] {
+const share = (counts: {pass: number; fail: number; inconclusive: number; skipped: number}) => counts.pass / (counts.pass + counts.fail + counts.inconclusive + counts.skipped)
+const verdict = (met: boolean) => (met ? 'met' : 'missed')
+
+/** The whole gate's goal lines for `scenarios`. */
+function wholeGateGoals(report: SimulationReport, scenarios: number): string[] {
   const fixedRepetitions = report.options.plan!.looks.at(-1)!
-  const double = report.sequential.filter((c) => c.scenarios === scenarios && c.point === 'double')
-  const efficiency = double.flatMap((c) => c.checks.filter((check) => check.group === 'efficiency' && check.name !== 'efficiency_coverage'))
+  const fixed = report.fixed.filter((c) => c.scenarios === scenarios && c.repetitions === fixedRepetitions)
+  const sequential = report.sequential.filter((c) => c.scenarios === scenarios)
+  const fixedPass = share(fixed.find((c) => c.point === 'double')!.overall)
+  const double = sequential.find((c) => c.point === 'double')!.overall
+  const saved = 1 - double.mean_repetitions / fixedRepetitions
+  const falsePass = Math.max(wholeFalsePass(fixed) ?? 0, wholeFalsePass(sequential) ?? 0)
   return [
-    `--until-decided at twice the threshold, ${scenarios} scenarios (goal >= 80% power, >= 30% fewer runs than ${fixedRepetitions} repetitions):`,
-    ...efficiency.map((check) => {
-      const power = powerShare(check)!
-      const saved = 1 - check.mean_repetitions / fixedRepetitions
-      return `  ${check.name}: power ${(100 * power).toFixed(1)}%, ${(100 * saved).toFixed(0)}% fewer runs — ${power >= 0.8 && saved >= 0.3 ? 'met' : 'missed'}`
-    }),
+    `whole gate, ${scenarios} scenarios, at twice every threshold with realistic reliability:`,
+    `  fixed ${fixedRepetitions} repetitions: P(pass) ${(100 * fixedPass).toFixed(1)}% (goal >= 80%) — ${verdict(fixedPass >= 0.8)}`,
+    `  --until-decided: P(pass) ${(100 * share(double)).toFixed(1)}%, ${(100 * saved).toFixed(0)}% fewer runs than ${fixedRepetitions} repetitions (goal >= 30%) — ${verdict(saved >= 0.3)}`,
+    `  false pass with one check at its threshold: at most ${(100 * falsePass).toFixed(1)}% (goal <= 5%) — ${verdict(falsePass <= 0.05)}`,
   ]
 }
 
-const worstFalsePass = (report: SimulationReport) => Math.max(...[...report.fixed, ...report.sequential].flatMap((cell) => cell.checks.map((c) => falsePassShare(c, cell.point))).filter((v): v is number => v !== null))
-
 export async function benchGateErrorRates(datasets = Number(process.env.BENCH_GATE_DATASETS ?? 200)): Promise<string> {
   const started = performance.now()
-  const options = {cwd: PACKAGE_ROOT, profile: 'verify_pr', decision: 'ci' as const, datasets}
-  const {report, markdown} = await simulateGate(options)
-  const suiteSize = await simulateGate({...options, scenarios: [VERIFY_PR_SCENARIOS], repetitions: []})
+  const {report, markdown} = await simulateGate({cwd: PACKAGE_ROOT, profile: 'verify_pr', decision: 'ci', datasets, scenarios: [4, VERIFY_PR_SCENARIOS], repetitions: [20]})
   const seconds = ((performance.now() - started) / 1000).toFixed(0)
-  const worst = Math.max(worstFalsePass(report), worstFalsePass(suiteSize.report))
-  // The suite-size run has no fixed design: its markdown past the title is the --until-decided table.
-  const suiteSizeTable = suiteSize.markdown.slice(suiteSize.markdown.indexOf('## --until-decided')).trim()
-  return [
-    markdown.trim(),
-    '',
-    suiteSizeTable,
-    '',
-    `worst false pass over every check, point and design (the verify-pr suite's ${VERIFY_PR_SCENARIOS} scenarios too): ${(100 * worst).toFixed(1)}% (goal <= 5%: ${worst <= 0.05 ? 'met' : 'missed'})`,
-    ...sequentialGoals(report, 4),
-    ...sequentialGoals(suiteSize.report, VERIFY_PR_SCENARIOS),
-    `(${seconds} s)`,
-  ].join('\n')
+  return [markdown.trim(), '', ...wholeGateGoals(report, 4), ...wholeGateGoals(report, VERIFY_PR_SCENARIOS), `(${seconds} s)`].join('\n')
 }

@@ -8,6 +8,7 @@ import FixturesSeed from './commands/fixtures/seed.js'
 import FixturesStatus from './commands/fixtures/status.js'
 import Gate from './commands/gate.js'
 import Init from './commands/init.js'
+import Plan from './commands/plan.js'
 import Plugins from './commands/plugins.js'
 import Regrade from './commands/regrade.js'
 import Report from './commands/report.js'
@@ -23,6 +24,7 @@ export const commands = {
   'fixtures:status': FixturesStatus,
   gate: Gate,
   init: Init,
+  plan: Plan,
   plugins: Plugins,
   regrade: Regrade,
   report: Report,

@@ -30,7 +30,7 @@ export interface Judgement {
  * `config` is the suite's (its gate selection a layer of it): baseline and candidate come from it.
  * `gateOptions`: run --until-decided's look (its confidence and sequential record) for the gate.
  */
-export async function judgeRun(config: LoadedConfig, summary: RunSummary, cwd = process.cwd(), gateOptions: Pick<GateOptions, 'confidence' | 'sequential'> = {}): Promise<Judgement> {
+export async function judgeRun(config: LoadedConfig, summary: RunSummary, cwd = process.cwd(), gateOptions: Pick<GateOptions, 'confidence' | 'sequential' | 'frozen'> = {}): Promise<Judgement> {
   const formats: Array<'md' | 'json'> = ['md', 'json']
   const selection = {runId: summary.run_id, cwd, formats}
   if (summary.completed + summary.skipped.length === 0) return {report: null, gate: null, gate_skipped: 'no rows were recorded', files: [], exit_code: summary.gate?.profile ? EXIT_NO_GATE : 0}

@@ -10,7 +10,7 @@
 import type {LoadedConfig} from '../config/load-config.js'
 import {computeGate, loadRows} from '../report/produce.js'
 import type {GateDocument} from '../report/report-schema.js'
-import {budgetExceeded, DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, decideLook, lookConfidences, parseBudget, parseLooks, type Budget, type SequentialPlan, type Spending, type Spent} from '../report/sequential.js'
+import {budgetExceeded, DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, decideLook, freezeVerdicts, lookConfidences, parseBudget, parseLooks, type Budget, type FrozenVerdicts, type SequentialPlan, type Spending, type Spent} from '../report/sequential.js'
 import {runSuite, type RunSummary, type SuiteEvent} from '../runner/run-suite.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {judgeRun} from './judge.js'
@@ -84,6 +84,8 @@ export async function runUntilDecided(options: RunSuiteOptions & {untilDecided: 
   const history: History = []
   let total: RunSummary | null = null
   let runId = options.runId
+  // Each check's verdict, frozen at its first decisive look: later looks run for the open ones only.
+  let frozen: FrozenVerdicts = {}
   for (let look = 0; look < plan.looks.length; look++) {
     const repetitions = plan.looks[look]!
     const summary = await runSuite(at(repetitions), {...options, runId}, onEvent)
@@ -94,16 +96,18 @@ export async function runUntilDecided(options: RunSuiteOptions & {untilDecided: 
     // A gate that cannot be computed here (one of its modes did not run) is the run's judgement to report.
     if (![baseline, candidate].every((mode) => summary.modes.includes(mode)) || summary.completed + summary.skipped.length === 0) break
     const {gate, spent} = await judgeLook(selected.config, runId, cwd, confidences[look]!)
-    const decision = decideLook(gate.checks, gate.comparison, {plan, look})
+    const merged = freezeVerdicts(gate.checks, frozen, look)
+    const decision = decideLook(merged.checks, gate.comparison, {plan, look})
     const next = plan.looks[look + 1]
     const cells = (summary.runs.length + summary.skipped.length) / repetitions
     const overrun = next === undefined || decision.stop ? null : budgetExceeded(budget, spent, cells * (next - repetitions))
     const stopped = overrun ? `budget: ${overrun}` : decision.reason
-    history.push({look: look + 1, repetitions, confidence: confidences[look]!, verdict: gate.verdict, runs: spent.runs, reason: stopped})
+    history.push({look: look + 1, repetitions, confidence: confidences[look]!, verdict: merged.verdict, runs: spent.runs, reason: stopped})
     if (decision.stop || overrun) {
       const sequential = {look: look + 1, looks: plan.looks, repetitions, spending: plan.spending, alpha: plan.alpha, stopped, history}
-      return {summary: total, judgement: await judgeRun(selected.config, summary, cwd, {confidence: confidences[look]!, sequential})}
+      return {summary: total, judgement: await judgeRun(selected.config, summary, cwd, {confidence: confidences[look]!, sequential, frozen})}
     }
+    frozen = merged.frozen
   }
   return {summary: total!, judgement: await judgeRun(selected.config, total!, cwd)}
 }

@@ -8,9 +8,11 @@ import {mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {resolveConfigPath} from '../config/load-config.js'
 import {loadProfile} from '../catalogue/profiles.js'
-import {resolveThresholds, type Decision} from '../report/gate.js'
+import {DEFAULT_ESTIMAND, resolveThresholds, type Decision} from '../report/gate.js'
+import type {Estimand} from '../stats/log-ratio.js'
 import {DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, parseLooks, type Spending} from '../report/sequential.js'
 import {BadInputError} from '../shared/diagnostics.js'
+import {suiteSchema} from '../schemas/suite.js'
 import {DEFAULT_MODEL, renderSimulationMarkdown, simulateFixed, simulateSequential, type SimulationModel, type SimulationReport} from '../report/simulate.js'
 import {writeFileAtomic} from '../shared/atomic-write.js'
 import {DEFAULT_RESAMPLES} from '../stats/bootstrap.js'
@@ -22,6 +24,8 @@ export interface SimulateOptions extends ProjectOptions {
   /** A per-model override of the profile to apply. */
   model?: string
   decision?: Decision
+  /** The estimand simulated (default: the profile's). */
+  estimand?: Estimand
   scenarios?: number[]
   /** Repetitions per cell of the fixed designs. */
   repetitions?: number[]
@@ -42,10 +46,13 @@ export interface SimulateOptions extends ProjectOptions {
 
 const badFlag = (flag: string, message: string) => new BadInputError([{file: flag, code: 'config', message}])
 
-/** A flag's comma-separated positive integers ("4,10"). */
+/** The largest design simulated: a suite's most repetitions (larger sizes only take hours to say the same). */
+const MAX_DESIGN_SIZE = suiteSchema.properties.repetitions.maximum
+
+/** A flag's comma-separated positive integers ("4,10"), each at most MAX_DESIGN_SIZE. */
 export function integerList(flag: string, text: string): number[] {
   const parts = text.split(',').map((p) => p.trim())
-  if (!parts.every((p) => /^\d+$/.test(p) && Number(p) > 0)) throw badFlag(flag, `expected positive integers separated by commas, got "${text}"`)
+  if (!parts.every((p) => /^\d+$/.test(p) && Number(p) > 0 && Number(p) <= MAX_DESIGN_SIZE)) throw badFlag(flag, `expected positive integers up to ${MAX_DESIGN_SIZE} separated by commas, got "${text}"`)
   return parts.map(Number)
 }
 
@@ -64,7 +71,8 @@ export function looksOf(text: string): number[] {
 }
 
 // The gate's own number of resamples: fewer made the simulated intervals noisier than the gate's, and the tables not quite its.
-export const SIMULATION_DEFAULTS = {scenarios: [4, 10], repetitions: [5, 20], datasets: 200, seed: 1, resamples: DEFAULT_RESAMPLES} as const
+// 4 scenarios (the predecessors' suites) and 6 (the verify-pr suite's); 5 repetitions (theirs) and 20 (the size verify_pr is sized for).
+export const SIMULATION_DEFAULTS = {scenarios: [4, 6], repetitions: [5, 20], datasets: 200, seed: 1, resamples: DEFAULT_RESAMPLES} as const
 
 export interface SimulationResult {
   report: SimulationReport
@@ -81,6 +89,7 @@ export async function simulateGate(options: SimulateOptions): Promise<Simulation
     thresholds: resolved.thresholds,
     minSamples: resolved.min_samples,
     decision: resolved.decision,
+    estimand: options.estimand ?? resolved.estimand ?? DEFAULT_ESTIMAND,
     scenarios: options.scenarios ?? [...SIMULATION_DEFAULTS.scenarios],
     datasets: options.datasets ?? SIMULATION_DEFAULTS.datasets,
     ...(options.thresholdDatasets === undefined ? {} : {thresholdDatasets: options.thresholdDatasets}),

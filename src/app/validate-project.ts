@@ -6,6 +6,8 @@ import path from 'node:path'
 import {selectScenarios, setMembers, type Catalogue} from '../catalogue/catalogue.js'
 import {sortDiagnostics, type Diagnostic} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
+import {MIN_CI_RUNS, MIN_POPULATION_SCENARIOS} from '../report/gate.js'
+import {gateSizeWarnings} from '../report/reliability-rules.js'
 import {inspectProject, type ProjectOptions} from './project.js'
 
 export interface ValidationReport {
@@ -13,6 +15,8 @@ export interface ValidationReport {
   config?: string
   counts: {suites: number; scenarios: number; sets: number; profiles: number; files: number}
   diagnostics: Diagnostic[]
+  /** Suites that cannot pass their own gate at their size (not errors: a larger run can). */
+  warnings?: string[]
 }
 
 export interface ValidateOptions extends ProjectOptions {
@@ -37,7 +41,19 @@ export async function validateProject(options: ValidateOptions = {}): Promise<Va
       files: catalogue.diagnostics.size,
     },
     diagnostics: sortDiagnostics(diagnostics),
+    warnings: gateWarnings(catalogue),
   }
+}
+
+/** Each suite's gate checked against its size (src/report/reliability-rules.ts). */
+function gateWarnings(catalogue: Catalogue): string[] {
+  const warnings: string[] = []
+  for (const suite of catalogue.suites.values()) {
+    const profile = suite.value.gate?.profile ? catalogue.profiles.get(suite.value.gate.profile)?.value : undefined
+    if (!profile) continue
+    warnings.push(...gateSizeWarnings(suite.value.name, profile, selectScenarios(suite.value, catalogue).length, suite.value.repetitions ?? 1, MIN_POPULATION_SCENARIOS, MIN_CI_RUNS))
+  }
+  return warnings
 }
 
 /** Named files plus what they reference: a suite's set, scenarios and profile; a set's members. */

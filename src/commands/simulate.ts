@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import {DEFAULT_RESAMPLES} from '../cli/report-flags.js'
+import {DEFAULT_RESAMPLES, MAX_DATASETS, MAX_RESAMPLES, MAX_SEED} from '../cli/report-flags.js'
 
 export default class SimulateCommand extends BaseCommand<typeof SimulateCommand> {
   static override summary = 'Measure how often a profile’s gate decides right, on seeded synthetic data'
@@ -15,15 +15,16 @@ export default class SimulateCommand extends BaseCommand<typeof SimulateCommand>
     profile: Flags.string({char: 'p', description: 'profile whose thresholds are simulated (sets gate.profile; default verify_pr)'}),
     model: Flags.string({description: 'provider/model whose override of the profile applies'}),
     decision: Flags.option({options: ['ci', 'point'] as const, description: 'the decision rule simulated (default ci)'})(),
-    scenarios: Flags.string({description: 'scenario counts, comma-separated (default 4,10)'}),
+    estimand: Flags.option({options: ['suite', 'population'] as const, description: 'the estimand simulated (default: the profile’s); suite centres the scenarios’ effects on the point'})(),
+    scenarios: Flags.string({description: 'scenario counts, comma-separated (default 4,6: the predecessors’ suites and the verify-pr suite)'}),
     repetitions: Flags.string({description: 'repetitions per cell of the fixed designs, comma-separated (default 5,20)'}),
-    datasets: Flags.integer({min: 1, description: 'seeded datasets per cell (default 200)'}),
-    'threshold-datasets': Flags.integer({min: 1, description: 'seeded datasets at the threshold, where false passes are counted (default 4 × --datasets)'}),
-    seed: Flags.integer({min: 0, description: 'seed of the datasets (default 1)'}),
-    resamples: Flags.integer({min: 100, description: `bootstrap resamples per interval (default ${DEFAULT_RESAMPLES}, as the gate's)`}),
+    datasets: Flags.integer({min: 1, max: MAX_DATASETS, description: 'seeded datasets per cell (default 200)'}),
+    'threshold-datasets': Flags.integer({min: 1, max: MAX_DATASETS, description: 'seeded datasets at the threshold, where false passes are counted (default 4 × --datasets)'}),
+    seed: Flags.integer({min: 0, max: MAX_SEED, description: 'seed of the datasets (default 1)'}),
+    resamples: Flags.integer({min: 100, max: MAX_RESAMPLES, description: `bootstrap resamples per interval (default ${DEFAULT_RESAMPLES}, as the gate's)`}),
     looks: Flags.string({description: 'run --until-decided’s looks, repetitions per cell (default 5,8,12,16,20; "none" leaves the sequential design out)'}),
     spending: Flags.option({options: ['power', 'pocock', 'obrien-fleming'] as const, description: 'α-spending function of the looks (default power: α·t^1.5)'})(),
-    'scenario-spread': Flags.string({description: 'SD of the effect between scenarios, log scale (default 0.05)'}),
+    'scenario-spread': Flags.string({description: 'SD of the effect between scenarios, log scale (default 0.3, what real suites show)'}),
     cv: Flags.string({description: 'run-to-run coefficient of variation of active tokens and agent time in % (default 30; cost is priced from the tokens)'}),
     out: Flags.string({char: 'o', description: 'folder for simulate.md and simulate.json'}),
   }
@@ -37,6 +38,7 @@ export default class SimulateCommand extends BaseCommand<typeof SimulateCommand>
       ...this.project({gate: {profile: flags.profile}}),
       model: flags.model,
       decision: flags.decision,
+      estimand: flags.estimand,
       scenarios: flags.scenarios === undefined ? undefined : integerList('--scenarios', flags.scenarios),
       repetitions: flags.repetitions === undefined ? undefined : integerList('--repetitions', flags.repetitions),
       datasets: flags.datasets,

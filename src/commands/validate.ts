@@ -43,6 +43,7 @@ export default class Validate extends BaseCommand<typeof Validate> {
     this.log(
       `ok: ${report.config ?? 'no config file (defaults)'}, ${counts.suites} suites, ${counts.scenarios} scenarios, ${counts.sets} sets, ${counts.profiles} profiles`,
     )
+    if (!this.jsonEnabled()) for (const warning of report.warnings ?? []) this.logToStderr(`warning: ${warning}`)
     if (!this.flags.calibrate) return report
     const {calibrate} = await import('../app/calibrate.js')
     const {ProgressView, progressStyle} = await import('../cli/progress.js')

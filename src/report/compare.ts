@@ -19,7 +19,7 @@
  */
 import {bootstrap, type CellSampler} from '../stats/bootstrap.js'
 import {reductionPct} from '../stats/descriptive.js'
-import {reductionOfLogRatio, scenarioEffect, sharedBlocks, suiteEffect, type Average, type ScenarioEffect} from '../stats/log-ratio.js'
+import {reductionOfLogRatio, scenarioEffect, sharedBlocks, suiteEffect, type Average, type Estimand, type ScenarioEffect} from '../stats/log-ratio.js'
 import {finite, percentileOfSorted} from '../stats/quantiles.js'
 import {newcombeInterval, wilsonInterval} from '../stats/rates.js'
 import {zOfConfidence} from '../stats/special.js'
@@ -58,6 +58,8 @@ export interface CompareOptions {
   resamples: number
   /** Confidence of every interval (default 0.95); a sequential look asks for a higher one. */
   confidence?: number
+  /** What the reductions' intervals cover (src/stats/log-ratio.ts): these scenarios, or scenarios like them (default). */
+  estimand?: Estimand
 }
 
 type RateField = 'successes' | 'output_valid' | 'runner_failures' | 'timeouts' | 'retried'
@@ -67,6 +69,7 @@ const SEED_OFFSETS: Record<EfficiencyMetric, number> = {tokens_active: 10, laten
 
 export function compareModes(aggregate: Aggregate, options: CompareOptions): Comparison {
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE
+  const estimand = options.estimand ?? 'population'
   const z = zOfConfidence(confidence)
   const base = modeCells(aggregate, options.baseline)
   const cand = modeCells(aggregate, options.candidate)
@@ -74,7 +77,7 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
   const rate = (field: RateField): Estimate => {
     const {count, runs} = pooled(cand, field)
     const [low, high] = wilsonInterval(count, runs, z)
-    return {value: runs === 0 ? null : (count / runs) * 100, interval: runs === 0 ? null : [low * 100, high * 100], runs, method: 'wilson'}
+    return {value: runs === 0 ? null : (count / runs) * 100, interval: runs === 0 ? null : [low * 100, high * 100], runs, count, method: 'wilson'}
   }
   const fallbacks = (cells: Cell[]) => ({
     runs: cells.reduce((n, c) => n + c.runs, 0),
@@ -91,6 +94,11 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
     value: candSuccess.runs === 0 || baseSuccess.runs === 0 ? null : (candSuccess.count / candSuccess.runs - baseSuccess.count / baseSuccess.runs) * 100,
     interval: Number.isFinite(low) ? [low * 100, high * 100] : null,
     runs: Math.min(candSuccess.runs, baseSuccess.runs),
+    // The counts, for the gate's one-sided non-inferiority test (gate.ts).
+    count: candSuccess.count,
+    candidate_runs: candSuccess.runs,
+    baseline_count: baseSuccess.count,
+    baseline_runs: baseSuccess.runs,
     method: 'newcombe',
   }
 
@@ -105,7 +113,7 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
     const withEffect = eligible.filter((c) => c.effects[metric] !== null)
     const suite = suiteEffect(
       withEffect.map((c) => c.effects[metric]!),
-      {confidence, resamples: options.resamples, seed: options.seed + SEED_OFFSETS[metric]},
+      {confidence, resamples: options.resamples, seed: options.seed + SEED_OFFSETS[metric], estimand},
     )
     const medians = eligible.map((c) => c.summary.reduction_pct[metric] ?? null).filter((v): v is number => v !== null)
     let worst: {scenario: string; pct: number} | null = null
@@ -116,7 +124,8 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
     const [thetaLow, thetaHigh] = suite.interval
     const missing = missingSide(base, cand, metric, options)
     // A mode without the metric (cost 0 or null in every run) has no ratio: no value to show, the reason instead.
-    if (missing) return {value: null, interval: null, scenarios: 0, paired_scenarios: 0, median_of_scenarios: null, worst_scenario: null, worst_pct: null, missing, log_variance: null}
+    if (missing) return {value: null, interval: null, scenarios: 0, paired_scenarios: 0, median_of_scenarios: null, worst_scenario: null, worst_pct: null, missing, log_variance: null, estimand, between_sd: null, prediction_interval: null}
+    const [predictionLow, predictionHigh] = suite.prediction
     return {
       value: finite(reductionOfLogRatio(suite.theta)),
       // A higher log ratio is a smaller reduction: the bounds swap.
@@ -128,6 +137,9 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
       worst_pct: worst?.pct ?? null,
       missing: null,
       log_variance: suite.scenarios === 0 ? null : {between: finite(suite.between), within: finite(suite.within), df: finite(suite.df)},
+      estimand,
+      between_sd: suite.scenarios === 0 ? null : finite(Math.sqrt(suite.between)),
+      prediction_interval: Number.isFinite(predictionLow) && Number.isFinite(predictionHigh) ? [reductionOfLogRatio(predictionHigh), reductionOfLogRatio(predictionLow)] : null,
     }
   }
   const costPresent = [anyPositive(base, 'cost'), anyPositive(cand, 'cost')]

@@ -44,12 +44,20 @@ function oneLine(text: string, limit: number): string {
   return flat.length <= limit ? flat : flat.slice(0, limit - 1) + '…'
 }
 
-/** Text from a row, safe in a table cell: no markup, no HTML, no pipes, one line. */
+/**
+ * Text from a row, safe in a table cell: no markup, no HTML, no pipes, one line, and no @mention: an
+ * agent's "@octocat" in a PR comment or step summary would notify octocat (or a whole team). A zero-width
+ * space after the @ (`@&#8203;octocat`, as Renovate writes mentions in its PR bodies) renders as
+ * "@octocat" but is no mention: GitHub finds mentions in the rendered text, where the @ is no longer
+ * followed by a name. An HTML comment would leave that to the sanitizer's order; a code span would change
+ * how the text reads.
+ */
 export function plain(text: string, limit = 200): string {
   return oneLine(text, limit)
     .replace(/[\\`*[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, (c) => `\\${c}`)
     .replace(/&(?=#?[A-Za-z0-9]+;)/g, '&amp;')
     .replace(/</g, '&lt;')
+    .replace(/@(?=[A-Za-z0-9])/g, '@&#8203;')
 }
 
 /** Text from a row as inline code in a table cell (a pipe is escaped even inside code in a GFM table). */
@@ -386,13 +394,13 @@ export function renderGateMarkdown(gate: GateDocument): string {
   return [
     `# ghx-bench gate: ${gate.profile} — ${VERDICT_MARK[gate.verdict]}`,
     '',
-    `\`${gate.candidate}\` against \`${gate.baseline}\`, ${gate.rows} rows, model ${gate.model ?? 'mixed'}${gate.override ? ` (thresholds for ${gate.override})` : ' (default thresholds)'}, decision \`${gate.decision}\`, min_samples ${gate.min_samples}, bootstrap seed ${gate.bootstrap.seed} × ${gate.bootstrap.resamples}.`,
+    `\`${gate.candidate}\` against \`${gate.baseline}\`, ${gate.rows} rows, model ${gate.model ?? 'mixed'}${gate.override ? ` (thresholds for ${gate.override})` : ' (default thresholds)'}, decision \`${gate.decision}\`, estimand \`${gate.estimand ?? 'population'}\`, min_samples ${gate.min_samples}, bootstrap seed ${gate.bootstrap.seed} × ${gate.bootstrap.resamples}.`,
     '',
     table(['check', 'value', 'rule', `${confidenceLabel(gate)} CI`, 'MDE', 'verdict', 'detail'], rows, 'lrrrrll'),
     ...fallbackLines(gate),
     ...sequential,
     '',
-    `Reliability values are percentages over all of \`${gate.candidate}\`’s runs, with Wilson intervals (the success check: points of difference, Newcombe’s interval); efficiency values are reductions in % on the stable sample (positive: \`${gate.candidate}\` spends less). ${gate.decision === 'ci' ? `Under decision \`ci\` a check passes only when its whole interval clears the threshold, is inconclusive when the interval straddles it, and decides nothing from cells with fewer than 3 runs; an efficiency value is the geometric-mean reduction over scenarios with a hierarchical bootstrap interval (scenarios, then runs).` : `Under decision \`point\` (the predecessors’ rule) the point value decides; an efficiency value is the median over scenarios of the reduction of the medians.`} Latency is the agent’s time; the harness’s own time is reported beside it. ${MDE_NOTE} Coverage is a count: it has neither interval nor MDE.`,
+    `Reliability values are percentages over all of \`${gate.candidate}\`’s runs, with Wilson intervals (the success check: points of difference, Newcombe’s interval); efficiency values are reductions in % on the stable sample (positive: \`${gate.candidate}\` spends less). ${gate.decision === 'ci' ? `Under decision \`ci\` a reduction passes only when its whole interval clears the threshold, is inconclusive when the interval straddles it, and decides nothing from cells with fewer than 3 runs; a reliability check applies its sized one-sided 5% rule (an exact binomial test at its limit; the success drop’s non-inferiority test), stated in its detail. An efficiency value is the geometric-mean reduction ${gate.estimand === 'suite' ? 'on these scenarios (estimand suite), its interval from their runs' : 'over scenarios like these (estimand population), with a hierarchical bootstrap interval (scenarios, then runs)'}.` : `Under decision \`point\` (the predecessors’ rule) the point value decides; an efficiency value is the median over scenarios of the reduction of the medians.`} Latency is the agent’s time; the harness’s own time is reported beside it. ${MDE_NOTE} Coverage is a count: it has neither interval nor MDE.`,
     ...gateWhy(gate),
     ...renderFailures(gate.failures, gate.trace_root, 'gate.json', `## Failed runs of \`${gate.baseline}\` and \`${gate.candidate}\``),
     ...(gate.warnings.length > 0 ? ['', '## Warnings', '', ...gate.warnings.slice(0, MAX_LISTED).map((w) => `- ${plain(w, 400)}`)] : []),
@@ -417,5 +425,5 @@ export function renderGateTable(gate: GateDocument): string {
   const look = gate.sequential ? [`look ${gate.sequential.look} of ${gate.sequential.looks.length} (${gate.sequential.repetitions} repetitions per cell, ${confidenceLabel(gate)} intervals): ${gate.sequential.stopped}`] : []
   const fallbacks = gate.checks.some((c) => c.name === 'reliability_fallback_rate') ? null : fallbackSentence(gate.comparison, (m) => m)
   const informational = fallbacks ? [`${'INFO'.padEnd(12)} ${fallbacks}`] : []
-  return [`gate ${gate.profile}: ${gate.candidate} vs ${gate.baseline} (${gate.decision}, model ${gate.model ?? 'mixed'})`, ...lines, ...informational, ...look, `verdict: ${gate.verdict.toUpperCase()} (exit ${gate.exit_code})`].join('\n')
+  return [`gate ${gate.profile}: ${gate.candidate} vs ${gate.baseline} (${gate.decision}, estimand ${gate.estimand ?? 'population'}, model ${gate.model ?? 'mixed'})`, ...lines, ...informational, ...look, `verdict: ${gate.verdict.toUpperCase()} (exit ${gate.exit_code})`].join('\n')
 }

@@ -2,7 +2,7 @@
  * `report` and `gate` as services: read the rows once into an aggregate, compute, write markdown and
  * JSON under the reports folder, and append the markdown to $GITHUB_STEP_SUMMARY when it is set.
  */
-import {statSync} from 'node:fs'
+import {lstatSync, statSync} from 'node:fs'
 import {appendFile, mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {writeFileAtomic} from '../shared/atomic-write.js'
@@ -10,6 +10,7 @@ import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
 import {notApplicableTo, readRunInfoFor, type RunInfo} from '../results/run-info.js'
 import {describeSuperseded, explicitFiles, originalFileFor, withRegraded} from '../results/regraded.js'
 import {nameProblem} from '../results/names.js'
+import {linkRefused} from '../results/no-follow.js'
 import {resolveInputFiles} from '../results/sources.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {loadProfile} from '../catalogue/profiles.js'
@@ -18,7 +19,8 @@ import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../stats/bootstrap.js'
 import {withoutScenarios, type Aggregate} from './aggregate.js'
 import {aggregateFiles} from './read-aggregate.js'
 import {compareModes, DEFAULT_CONFIDENCE} from './compare.js'
-import {EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
+import {DEFAULT_ESTIMAND, EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
+import {freezeVerdicts, type FrozenVerdicts} from './sequential.js'
 import {writeHtmlReport} from './html.js'
 import {renderJunit} from './junit.js'
 import {renderGateMarkdown, renderReportMarkdown} from './markdown.js'
@@ -91,7 +93,10 @@ export function outputDir(config: LoadedConfig, rows: {run_ids: Iterable<string>
     const where = options.inputs?.length ? options.inputs.join(', ') : options.runId ? '--run-id' : '--input'
     throw new BadInputError([{file: where, code: 'schema', message: `the rows' run_id ${JSON.stringify(name)} ${problem}; pass --out to choose the report folder`}])
   }
-  return resolveConfigPath(config, path.join(config.values.reports_dir, name))
+  const dir = resolveConfigPath(config, path.join(config.values.reports_dir, name))
+  // reports_dir is the user's; a link in it is not followed (results/no-follow.ts).
+  if (lstatSync(dir, {throwIfNoEntry: false})?.isSymbolicLink()) throw linkRefused(dir, 'write', options.cwd)
+  return dir
 }
 
 export async function writeOutputs(dir: string, stem: string, json: unknown, markdown: string, options: OutputOptions): Promise<string[]> {
@@ -148,6 +153,8 @@ export interface GateOptions extends ReportOptions {
   confidence?: number
   /** run --until-decided: the look the gate is judged at. */
   sequential?: GateDocument['sequential']
+  /** run --until-decided: verdicts frozen at earlier looks, laid over this look's (sequential.ts). */
+  frozen?: FrozenVerdicts
 }
 
 /** Writes gate.md and gate.json (and the step summary) for a gate computed by computeGate. */
@@ -176,8 +183,9 @@ export async function computeGate(config: LoadedConfig, options: GateOptions): P
   const seed = options.seed ?? DEFAULT_SEED
   const resamples = options.resamples ?? DEFAULT_RESAMPLES
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE
-  const comparison = compareModes(aggregate, {baseline, candidate, minSamples: thresholds.min_samples, seed, resamples, confidence})
-  const {checks, verdict} = evaluateGate(comparison, thresholds)
+  const comparison = compareModes(aggregate, {baseline, candidate, minSamples: thresholds.min_samples, seed, resamples, confidence, estimand: thresholds.estimand})
+  const judged = evaluateGate(comparison, thresholds)
+  const {checks, verdict} = options.frozen ? freezeVerdicts(judged.checks, options.frozen, (options.sequential?.look ?? 1) - 1) : judged
   const gate: GateDocument = {
     schema_version: 1,
     generated_at: new Date().toISOString(),
@@ -190,6 +198,7 @@ export async function computeGate(config: LoadedConfig, options: GateOptions): P
     model: model ?? null,
     override: thresholds.override,
     decision: thresholds.decision,
+    estimand: thresholds.estimand ?? DEFAULT_ESTIMAND,
     min_samples: thresholds.min_samples,
     confidence,
     sequential: options.sequential ?? null,

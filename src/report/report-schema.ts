@@ -22,6 +22,10 @@ const estimate = {
     value: figure,
     interval,
     runs: {type: 'integer', minimum: 0, description: 'the runs the rate is over (a difference: the fewer of the two modes’)'},
+    count: {type: 'integer', minimum: 0, description: 'the events the rate counts (a difference: the candidate’s successes); the gate’s exact tests read it'},
+    candidate_runs: {type: 'integer', minimum: 0, description: 'a difference: the candidate’s runs'},
+    baseline_count: {type: 'integer', minimum: 0, description: 'a difference: the baseline’s successes'},
+    baseline_runs: {type: 'integer', minimum: 0, description: 'a difference: the baseline’s runs'},
     method: {type: 'string', enum: ['wilson', 'newcombe', 'count'], description: 'wilson: score interval of a rate; newcombe: hybrid score interval of a difference of rates; count: exact, no interval'},
   },
 } as const
@@ -51,6 +55,9 @@ const reduction = {
       description: 'the variance of θ’s parts, on the log scale: between scenarios (τ²), within (mean run-level variance of a scenario’s θ), and the interval’s degrees of freedom; what a further look projects from',
       properties: {between: figure, within: figure, df: figure},
     },
+    estimand: {type: 'string', enum: ['suite', 'population'], description: 'what the interval covers: the effect on these scenarios (suite), or over scenarios like them (population)'},
+    between_sd: {...figure, description: 'τ, the SD of the effect between scenarios beyond their run noise, on the log scale'},
+    prediction_interval: {...interval, description: 'where a scenario like these is expected to lie, as a reduction in % (θ ± t_{S-2} √(τ² + v̄ + SE²)); null below 3 scenarios'},
   },
 } as const
 const metrics = {
@@ -349,6 +356,7 @@ const checkSchema = {
     verdict: {type: 'string', enum: ['pass', 'fail', 'inconclusive', 'skipped']},
     reason: {type: ['string', 'null'], description: 'why the check is inconclusive or skipped: the interval straddles, cells too small for decision ci, one mode without the metric, no data'},
     detail: {type: 'string'},
+    rule: {type: ['string', 'null'], description: 'decision ci: the sized rule the verdict applies (a reliability check: the exact test and the counts that pass and fail at these runs)'},
     mde: {
       ...figure,
       description:
@@ -373,6 +381,7 @@ export const gateSchema = {
     model: {type: ['string', 'null'], description: 'the model whose thresholds apply'},
     override: {type: ['string', 'null'], description: 'the profile override used, if any'},
     decision: {type: 'string', enum: ['point', 'ci']},
+    estimand: {type: 'string', enum: ['suite', 'population'], description: 'what the efficiency checks judge: the effect on these scenarios (suite) or over scenarios like them (population)'},
     min_samples: {type: 'integer', minimum: 1},
     confidence: {type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'the confidence of the checks’ intervals'},
     sequential: {

@@ -24,7 +24,14 @@
  *   twice as noisy as real data has it;
  * - reliability: the baseline succeeds `baseline_success_pct` of the time with no other failure; the
  *   candidate's success, output validity, runner failures, timeouts and retries are drawn per run,
- *   each on its own, at the rate its point puts it at.
+ *   each on its own, at the rate its point puts it at; where its efficiency is at the point, at the
+ *   realistic rates of `candidate_reliability` (as successful as the baseline, 0.4% timeouts, 1%
+ *   runner failures, 0.5% invalid outputs, 2% retries), so the whole gate is that of a real candidate;
+ * - the spread of the effect between scenarios: 0.3 on the log scale by default, what real suites
+ *   show (ghx-router's 4 scenarios: 0.48 for active tokens, 0.30 for latency, 0.18 for tool calls,
+ *   net of run noise; the earlier default, 0.05, flattered the population estimand). Under the suite
+ *   estimand the scenarios' deviations are centred, so the suite's own effect is exactly the point:
+ *   the truth a fixed-suite gate is judged against.
  *
  * Points: the checks of a group sit at the same place relative to their thresholds: `zero` (no
  * effect: the candidate spends as much as the baseline, and has no failure beyond the baseline's),
@@ -34,19 +41,22 @@
  * the share of the right decisive verdict at `double`.
  *
  * Groups are moved one at a time, each in datasets of its own: the efficiency checks are measured on
- * a candidate as reliable as the baseline (moving the rates too would shrink the stable sample and
- * measure the two at once), the reliability checks on a candidate with twice the efficiency threshold
- * (which they do not read). The whole gate's verdicts are those of the efficiency datasets.
+ * a candidate of realistic reliability (the rates' share of unstable runs, about 1.5%, barely moves
+ * the stable sample), the reliability checks on a candidate with twice the efficiency threshold
+ * (which they do not read). The whole gate's verdicts are those of the efficiency datasets: at
+ * `double`, a good candidate's P(pass). The whole gate's false pass with any one check at its
+ * threshold is at most that check's own (the gate passes only when every check does): the table
+ * states the largest.
  */
 import type {Row} from '../results/row-schema.js'
 import type {Thresholds} from '../schemas/profile.js'
 import {priceOf, tokensOf, type Price} from '../runner/row.js'
-import {logRatioOfReduction} from '../stats/log-ratio.js'
+import {logRatioOfReduction, type Estimand} from '../stats/log-ratio.js'
 import {mulberry32, normalDraw, type Random} from '../stats/random.js'
 import {addRow, emptyAggregate, type Aggregate} from './aggregate.js'
 import {compareModes} from './compare.js'
 import {evaluateGate, type CheckName, type Decision, type GateCheck, type Verdict} from './gate.js'
-import {checkStates, decideLook, lookConfidences, type SequentialPlan} from './sequential.js'
+import {checkStates, decideLook, freezeVerdicts, lookConfidences, type FrozenVerdicts, type SequentialPlan} from './sequential.js'
 
 /** How a run's tokens divide into types, which the cost is priced from (see the file's comment). */
 export interface TokenMix {
@@ -70,8 +80,21 @@ export interface SimulationModel {
   /** Standard deviation of the iteration-block factor the two modes share, on the log scale. */
   block_sd: number
   baseline_success_pct: number
+  /** The candidate's failure rates (%) where its efficiency is at the point (see the file's comment). */
+  candidate_reliability: CandidateReliability
   tokens: TokenMix
 }
+
+export interface CandidateReliability {
+  timeout_pct: number
+  /** Runner failures, timeouts included (the gate's runner-failure rate counts both). */
+  runner_failure_pct: number
+  invalid_pct: number
+  retry_pct: number
+}
+
+/** The realistic reliability of issue 26's good candidate: 0.4% timeouts, 1% runner failures (success as the baseline's). */
+export const REALISTIC_RELIABILITY: CandidateReliability = {timeout_pct: 0.4, runner_failure_pct: 1, invalid_pct: 0.5, retry_pct: 2}
 
 /**
  * Shares and spreads from the published cells: output 6-43% of active tokens (median about 17%);
@@ -82,7 +105,7 @@ export interface SimulationModel {
  */
 export const DEFAULT_TOKEN_MIX: TokenMix = {output_share: [0.1, 0.3], uncached_share: [0.1, 0.3], prompt_sd: 0.15, output_sd: 0.15, price: {input: 1.25, output: 10, cache_read: 0.125, cache_write: 1.25}}
 
-export const DEFAULT_MODEL: SimulationModel = {scenario_spread: 0.05, cv_pct: 30, block_sd: 0.1, baseline_success_pct: 95, tokens: DEFAULT_TOKEN_MIX}
+export const DEFAULT_MODEL: SimulationModel = {scenario_spread: 0.3, cv_pct: 30, block_sd: 0.1, baseline_success_pct: 95, candidate_reliability: REALISTIC_RELIABILITY, tokens: DEFAULT_TOKEN_MIX}
 
 export const POINTS = ['zero', 'threshold', 'double'] as const
 export type Point = (typeof POINTS)[number]
@@ -102,6 +125,10 @@ export interface DatasetOptions {
   group: Group
   thresholds: Thresholds
   model: SimulationModel
+  /** suite: the scenarios' deviations centred, the suite's effect exactly the point; population (the default): drawn as they fall. */
+  estimand?: Estimand
+  /** The multiple of the thresholds `double` stands for (default 2): the planner's target effect. */
+  target?: number
 }
 
 function poisson(random: Random, mean: number): number {
@@ -184,16 +211,21 @@ function runTokens(random: Random, scenario: ScenarioTokens, mix: TokenMix, sigm
 export function syntheticRows(random: Random, options: DatasetOptions): Row[] {
   const {model, thresholds: t} = options
   const k = options.group === 'reliability' ? POINT_FACTOR[options.point] : 0
-  const kEfficiency = options.group === 'efficiency' ? POINT_FACTOR[options.point] : POINT_FACTOR.double
+  const factor = (point: Point) => (point === 'double' ? (options.target ?? POINT_FACTOR.double) : POINT_FACTOR[point])
+  const kEfficiency = options.group === 'efficiency' ? factor(options.point) : factor('double')
   const sigma = Math.sqrt(Math.log(1 + (model.cv_pct / 100) ** 2))
   const effect = (thresholdPct: number) => logRatioOfReduction(kEfficiency * thresholdPct)
-  const rates = {
-    success: model.baseline_success_pct / 100 - (k * t.max_success_rate_drop_pct) / 100,
-    invalid: (k * (100 - t.min_output_validity_rate_pct)) / 100,
-    runnerFailure: (k * t.max_runner_failure_rate_pct) / 100,
-    timeout: (k * Math.min(t.max_timeout_stall_rate_pct, t.max_runner_failure_rate_pct)) / 100,
-    retry: (k * t.max_retry_rate_pct) / 100,
-  }
+  const realistic = model.candidate_reliability
+  const rates =
+    options.group === 'efficiency'
+      ? {success: model.baseline_success_pct / 100, invalid: realistic.invalid_pct / 100, runnerFailure: realistic.runner_failure_pct / 100, timeout: realistic.timeout_pct / 100, retry: realistic.retry_pct / 100}
+      : {
+          success: model.baseline_success_pct / 100 - (k * t.max_success_rate_drop_pct) / 100,
+          invalid: (k * (100 - t.min_output_validity_rate_pct)) / 100,
+          runnerFailure: (k * t.max_runner_failure_rate_pct) / 100,
+          timeout: (k * Math.min(t.max_timeout_stall_rate_pct, t.max_runner_failure_rate_pct)) / 100,
+          retry: (k * t.max_retry_rate_pct) / 100,
+        }
   const mix = model.tokens
   const within = (range: [number, number]) => range[0] + (range[1] - range[0]) * random()
   const scenarios = Array.from({length: options.scenarios}, (_, s) => ({
@@ -201,21 +233,25 @@ export function syntheticRows(random: Random, options: DatasetOptions): Row[] {
     tokens: {level: Math.log(8000) + 0.8 * normalDraw(random), outputShare: within(mix.output_share), uncachedShare: within(mix.uncached_share)},
     agent: Math.log(20_000) + 0.5 * normalDraw(random),
     toolCalls: 3 + 7 * random(),
-    effect: {
-      tokens: effect(t.min_tokens_active_reduction_pct) + model.scenario_spread * normalDraw(random),
-      agent: effect(t.min_latency_reduction_pct) + model.scenario_spread * normalDraw(random),
-      toolCalls: effect(t.min_tool_call_reduction_pct) + model.scenario_spread * normalDraw(random),
-      cost: effect(t.min_cost_reduction_pct) + model.scenario_spread * normalDraw(random),
-    },
+    deviation: {tokens: model.scenario_spread * normalDraw(random), agent: model.scenario_spread * normalDraw(random), toolCalls: model.scenario_spread * normalDraw(random), cost: model.scenario_spread * normalDraw(random)},
   }))
+  // The suite estimand's truth is these scenarios' mean effect: their deviations centred, it is the point exactly.
+  const centre = (metric: 'tokens' | 'agent' | 'toolCalls' | 'cost') => (options.estimand === 'suite' ? scenarios.reduce((a, s) => a + s.deviation[metric], 0) / scenarios.length : 0)
+  const offsets = {tokens: centre('tokens'), agent: centre('agent'), toolCalls: centre('toolCalls'), cost: centre('cost')}
+  const thresholdsOf = {tokens: t.min_tokens_active_reduction_pct, agent: t.min_latency_reduction_pct, toolCalls: t.min_tool_call_reduction_pct, cost: t.min_cost_reduction_pct}
+  const effects = scenarios.map((s) => {
+    const of = (metric: keyof typeof offsets) => effect(thresholdsOf[metric]) + s.deviation[metric] - offsets[metric]
+    return {tokens: of('tokens'), agent: of('agent'), toolCalls: of('toolCalls'), cost: of('cost')}
+  })
   const rows: Row[] = []
   for (let iteration = 1; iteration <= options.repetitions; iteration++) {
-    for (const s of scenarios) {
+    for (const [index, s] of scenarios.entries()) {
+      const sEffect = effects[index]!
       const block = {tokens: model.block_sd * normalDraw(random), agent: model.block_sd * normalDraw(random), toolCalls: model.block_sd * normalDraw(random)}
       for (const mode of [BASELINE, CANDIDATE]) {
         const candidate = mode === CANDIDATE
-        const shift = (metric: keyof typeof block) => (candidate ? s.effect[metric] : 0) + block[metric]
-        const {tokens, cost} = runTokens(random, s.tokens, mix, sigma, shift('tokens'), candidate ? s.effect.cost - s.effect.tokens : 0)
+        const shift = (metric: keyof typeof block) => (candidate ? sEffect[metric] : 0) + block[metric]
+        const {tokens, cost} = runTokens(random, s.tokens, mix, sigma, shift('tokens'), candidate ? sEffect.cost - sEffect.tokens : 0)
         const u = random()
         const outcomeFailure = candidate ? (u < rates.timeout ? 'timeout' : u < rates.runnerFailure ? 'infra_error' : null) : null
         const success = random() < (candidate ? rates.success : model.baseline_success_pct / 100)
@@ -284,6 +320,12 @@ export interface SimulationOptions {
   seed: number
   resamples: number
   model: SimulationModel
+  /** The profile's estimand: what the gate judges, and so the truth the datasets are built around. */
+  estimand: Estimand
+  /** The points simulated (default all three): the planner needs only its target. */
+  points?: readonly Point[]
+  /** The multiple of the thresholds at `double` (default 2). */
+  target?: number
 }
 
 const datasetSeed = (seed: number, ...parts: number[]) => parts.reduce((acc, part) => (Math.imul(acc ^ part, 0x9e3779b1) + 0x7f4a7c15) >>> 0, seed >>> 0)
@@ -293,8 +335,8 @@ const UNREAD_RESAMPLES = 100
 
 function gateAt(rows: readonly Row[], repetitions: number, options: SimulationOptions, bootstrapSeed: number, confidence: number, group: Group) {
   const resamples = group === 'efficiency' ? options.resamples : UNREAD_RESAMPLES
-  const comparison = compareModes(aggregateOf(rows, repetitions), {baseline: BASELINE, candidate: CANDIDATE, minSamples: options.minSamples, seed: bootstrapSeed, resamples, confidence})
-  const thresholds = {profile: 'simulated', decision: options.decision, min_samples: options.minSamples, thresholds: options.thresholds, override: null}
+  const comparison = compareModes(aggregateOf(rows, repetitions), {baseline: BASELINE, candidate: CANDIDATE, minSamples: options.minSamples, seed: bootstrapSeed, resamples, confidence, estimand: options.estimand})
+  const thresholds = {profile: 'simulated', decision: options.decision, estimand: options.estimand, min_samples: options.minSamples, thresholds: options.thresholds, override: null}
   return {comparison, ...evaluateGate(comparison, thresholds)}
 }
 
@@ -302,17 +344,19 @@ function gateAt(rows: readonly Row[], repetitions: number, options: SimulationOp
 export function simulateFixed(options: SimulationOptions & {repetitions: number[]}, onProgress?: (done: number, total: number) => void): FixedDesignCell[] {
   const cells: FixedDesignCell[] = []
   const count = (point: Point) => (point === 'threshold' ? (options.thresholdDatasets ?? 4 * options.datasets) : options.datasets)
-  const total = options.scenarios.length * options.repetitions.length * POINTS.reduce((n, point) => n + count(point), 0)
+  const points = options.points ?? POINTS
+  const total = options.scenarios.length * options.repetitions.length * points.reduce((n, point) => n + count(point), 0)
   let done = 0
   for (const scenarios of options.scenarios) {
     for (const repetitions of options.repetitions) {
       for (const [p, point] of POINTS.entries()) {
+        if (options.points && !options.points.includes(point)) continue
         const counts = new Map<CheckName, {group: GateCheck['group']; counts: VerdictCounts; mde: number; mdeCount: number}>()
         const overall = emptyCounts()
         for (let d = 0; d < count(point); d++) {
           for (const [g, group] of GROUPS.entries()) {
             const seed = datasetSeed(options.seed, scenarios, repetitions, p, d, g)
-            const rows = syntheticRows(mulberry32(seed), {scenarios, repetitions, point, group, thresholds: options.thresholds, model: options.model})
+            const rows = syntheticRows(mulberry32(seed), {scenarios, repetitions, point, group, thresholds: options.thresholds, model: options.model, estimand: options.estimand, target: options.target})
             const {checks, verdict} = gateAt(rows, repetitions, options, seed, 0.95, group)
             if (group === 'efficiency') overall[verdict]++
             for (const check of checks) {
@@ -360,27 +404,35 @@ export function simulateSequential(options: SimulationOptions & {plan: Sequentia
   const last = plan.looks.length - 1
   const cells: SequentialCell[] = []
   const count = (point: Point) => (point === 'threshold' ? (options.thresholdDatasets ?? 4 * options.datasets) : options.datasets)
-  const total = options.scenarios.length * POINTS.reduce((n, point) => n + count(point), 0)
+  const points = options.points ?? POINTS
+  const total = options.scenarios.length * points.reduce((n, point) => n + count(point), 0)
   let done = 0
   for (const scenarios of options.scenarios) {
     for (const [p, point] of POINTS.entries()) {
+      if (options.points && !options.points.includes(point)) continue
       const perCheck = new Map<CheckName, {group: GateCheck['group']; counts: VerdictCounts; repetitions: number}>()
       const overall = {...emptyCounts(), mean_repetitions: 0}
       for (let d = 0; d < count(point); d++) {
         for (const [g, group] of GROUPS.entries()) {
           const seed = datasetSeed(options.seed, scenarios, 1000 + p, d, g)
-          const rows = syntheticRows(mulberry32(seed), {scenarios, repetitions: plan.looks[last]!, point, group, thresholds: options.thresholds, model: options.model})
+          const rows = syntheticRows(mulberry32(seed), {scenarios, repetitions: plan.looks[last]!, point, group, thresholds: options.thresholds, model: options.model, estimand: options.estimand, target: options.target})
           const settled = new Map<CheckName, {group: GateCheck['group']; verdict: Verdict; repetitions: number}>()
           let gateStopped: {verdict: Exclude<Verdict, 'skipped'>; repetitions: number} | null = group === 'efficiency' ? null : {verdict: 'pass', repetitions: 0}
+          // The whole gate as run --until-decided runs it: each check's verdict frozen at its first decisive look.
+          let frozen: FrozenVerdicts = {}
           for (let look = 0; look <= last; look++) {
             const repetitions = plan.looks[look]!
-            const {comparison, checks, verdict} = gateAt(rows, repetitions, options, seed + look, confidences[look]!, group)
+            const {comparison, checks} = gateAt(rows, repetitions, options, seed + look, confidences[look]!, group)
             const context = {plan, look}
             const states = checkStates(checks, comparison, context)
             for (const check of checks) {
               if (check.group === group && !settled.has(check.name) && (states[check.name] !== 'pending' || look === last)) settled.set(check.name, {group: check.group, verdict: check.verdict, repetitions})
             }
-            if (gateStopped === null && decideLook(checks, comparison, context).stop) gateStopped = {verdict, repetitions}
+            if (gateStopped === null) {
+              const merged = freezeVerdicts(checks, frozen, look)
+              if (decideLook(merged.checks, comparison, context).stop) gateStopped = {verdict: merged.verdict, repetitions}
+              frozen = merged.frozen
+            }
             const open = checks.some((check) => check.group === group && !settled.has(check.name))
             if (gateStopped !== null && !open) break
           }
@@ -459,11 +511,12 @@ export interface SimulationReport {
 export function renderSimulationMarkdown(report: SimulationReport): string {
   const {options} = report
   const m = options.model
+  const r = m.candidate_reliability
   const atThreshold = options.thresholdDatasets ?? 4 * options.datasets
   const out = [
     `## Gate error rates (decision ${options.decision}; seeded datasets per cell: ${atThreshold} at the threshold, ${options.datasets} at zero and at double; seed ${options.seed}, ${options.resamples} bootstrap resamples)`,
     '',
-    `Model: active tokens and agent time log-normal with CV ${m.cv_pct}%, cost their tokens priced by type (output ${pct(m.tokens.output_share)} of active tokens, ${pct(m.tokens.uncached_share)} of the prompt uncached, prompt log SD ${m.tokens.prompt_sd}), tool calls Poisson; the effect varies between scenarios with SD ${m.scenario_spread} (log scale); iteration blocks shared by the two modes with SD ${m.block_sd}; baseline success ${m.baseline_success_pct}%. Each cell: P(pass) / P(fail) / P(inconclusive) in %. At \`zero\` and \`threshold\` a pass of an efficiency check is false; at \`threshold\` a pass of any check is false; at \`double\` the right verdict is pass for a reduction, fail for a rate. Efficiency checks are measured with the candidate as reliable as the baseline, reliability checks with it at twice the efficiency thresholds.`,
+    `Model: active tokens and agent time log-normal with CV ${m.cv_pct}%, cost their tokens priced by type (output ${pct(m.tokens.output_share)} of active tokens, ${pct(m.tokens.uncached_share)} of the prompt uncached, prompt log SD ${m.tokens.prompt_sd}), tool calls Poisson; the effect varies between scenarios with SD ${m.scenario_spread} (log scale); iteration blocks shared by the two modes with SD ${m.block_sd}; baseline success ${m.baseline_success_pct}%. Each cell: P(pass) / P(fail) / P(inconclusive) in %. At \`zero\` and \`threshold\` a pass of an efficiency check is false; at \`threshold\` a pass of any check is false; at \`double\` the right verdict is pass for a reduction, fail for a rate. Efficiency checks and the whole gate are measured with the candidate of realistic reliability (success as the baseline's, ${r.timeout_pct}% timeouts, ${r.runner_failure_pct}% runner failures in all, ${r.invalid_pct}% invalid outputs, ${r.retry_pct}% retries), reliability checks with it at twice the efficiency thresholds. Estimand ${options.estimand}${options.estimand === 'suite' ? ': the scenarios’ effects centred on the point (the suite’s own effect is the truth)' : ': the scenarios’ effects drawn around the point'}.`,
   ]
   for (const scenarios of options.scenarios) {
     for (const repetitions of options.repetitions) {
@@ -478,7 +531,7 @@ export function renderSimulationMarkdown(report: SimulationReport): string {
         const mde = at('threshold').mean_mde
         out.push(`| ${SHORT[check.name]} | ${shares(at('zero').counts)} | ${shares(at('threshold').counts)} | ${shares(at('double').counts)} | ${percent(falsePasses.length === 0 ? null : Math.max(...falsePasses))} | ${percent(power)} | ${mde === null ? '–' : mde.toFixed(1)} |`)
       }
-      out.push(`| **the whole gate** (efficiency at the point, as reliable as the baseline) | ${shares(cellAt('zero').overall)} | ${shares(cellAt('threshold').overall)} | ${shares(cellAt('double').overall)} | | | |`)
+      out.push(`| **the whole gate** (efficiency at the point, realistic reliability) | ${shares(cellAt('zero').overall)} | ${shares(cellAt('threshold').overall)} | ${shares(cellAt('double').overall)} | ${percent(wholeFalsePass(POINTS.map(cellAt)))} | ${percent(cellAt('double').overall.pass / totalOf(cellAt('double').overall))} | |`)
     }
   }
   if (report.sequential.length > 0 && options.plan) {
@@ -489,7 +542,7 @@ export function renderSimulationMarkdown(report: SimulationReport): string {
       '',
       `## --until-decided: looks at ${plan.looks.join(', ')} repetitions per cell, ${plan.spending} spending of α = ${plan.alpha} (intervals at ${confidences.join(', ')})`,
       '',
-      `Each check run on its own stops at its first look where it is decided or futile; "repetitions" is the mean per cell at the stop, "saved" the runs saved against a fixed ${fixed} repetitions. The whole gate stops by the run's rule (a failed check, nothing pending, the last look).`,
+      `Each check run on its own stops at its first look where it is decided or futile; "repetitions" is the mean per cell at the stop, "saved" the runs saved against a fixed ${fixed} repetitions. The whole gate stops by the run's rule (a failed check, nothing pending, the last look), each check's verdict frozen at its first decisive look; its row gives the whole gate's false pass bound, its P(pass) at double, and the runs it needs.`,
     )
     for (const scenarios of options.scenarios) {
       const cells = report.sequential.filter((c) => c.scenarios === scenarios)
@@ -503,10 +556,20 @@ export function renderSimulationMarkdown(report: SimulationReport): string {
         out.push(`| ${SHORT[check.name]} | ${shares(at('threshold').counts)} | ${shares(at('double').counts)} | ${percent(falsePasses.length === 0 ? null : Math.max(...falsePasses))} | ${percent(powerShare(at('double')))} | ${reps.toFixed(1)} | ${(100 * (1 - reps / fixed)).toFixed(0)}% | ${at('zero').mean_repetitions.toFixed(1)} |`)
       }
       const whole = (point: Point) => `${shares(cellAt(point).overall)} at ${cellAt(point).overall.mean_repetitions.toFixed(1)} reps`
-      out.push(`| **the whole gate** (efficiency at the point, as reliable as the baseline) | ${whole('threshold')} | ${whole('double')} | | | | | ${whole('zero')} |`)
+      const wholeReps = cellAt('double').overall.mean_repetitions
+      out.push(`| **the whole gate** (efficiency at the point, realistic reliability) | ${whole('threshold')} | ${whole('double')} | ${percent(wholeFalsePass(POINTS.map(cellAt)))} | ${percent(cellAt('double').overall.pass / totalOf(cellAt('double').overall))} | ${wholeReps.toFixed(1)} | ${(100 * (1 - wholeReps / fixed)).toFixed(0)}% | ${whole('zero')} |`)
     }
   }
   return out.join('\n') + '\n'
+}
+
+/**
+ * The whole gate's false pass with any one check at its threshold, bounded by the largest false pass
+ * of a check (the gate passes only when that check does).
+ */
+export function wholeFalsePass(cells: ReadonlyArray<{checks: ReadonlyArray<{name: CheckName; group: GateCheck['group']; counts: VerdictCounts}>; point: Point}>): number | null {
+  const shares = cells.flatMap((cell) => cell.checks.map((check) => falsePassShare(check, cell.point)).filter((v): v is number => v !== null))
+  return shares.length === 0 ? null : Math.max(...shares)
 }
 
 const percent = (share: number | null) => (share === null ? '–' : (100 * share).toFixed(1))

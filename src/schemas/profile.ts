@@ -19,11 +19,11 @@ export const thresholdKeys = [
 ] as const
 
 const thresholdProperties = {
-  max_success_rate_drop_pct: {...percent, description: 'candidate success may trail the baseline by at most this many points'},
-  min_output_validity_rate_pct: {...percent, description: 'candidate output validity, at least'},
-  max_runner_failure_rate_pct: {...percent, description: 'candidate runner (infrastructure) failures, at most'},
-  max_timeout_stall_rate_pct: {...percent, description: 'candidate timeouts and stalls, at most'},
-  max_retry_rate_pct: {...percent, description: 'candidate runs that needed a retry, at most'},
+  max_success_rate_drop_pct: {...percent, description: 'candidate success may trail the baseline by at most this many points (decision ci: the non-inferiority margin of a one-sided 5% test, Newcombe’s interval)'},
+  min_output_validity_rate_pct: {...percent, description: 'candidate output validity, at least (decision ci: the exact binomial test of the invalid share, one-sided 5%)'},
+  max_runner_failure_rate_pct: {...percent, description: 'candidate runner (infrastructure) failures, timeouts included, at most (decision ci: exact binomial test, one-sided 5%)'},
+  max_timeout_stall_rate_pct: {...percent, description: 'candidate timeouts and stalls, at most (decision ci: exact binomial test, one-sided 5%)'},
+  max_retry_rate_pct: {...percent, description: 'candidate runs that needed a retry, at most (decision ci: exact binomial test, one-sided 5%)'},
   min_efficiency_coverage_pct: {...percent, description: 'scenarios with min_samples stable rows in both modes, at least'},
   min_tokens_active_reduction_pct: {...reductionPercent, description: 'median per-scenario active-token reduction, at least'},
   min_latency_reduction_pct: {...reductionPercent, description: 'median per-scenario wall-latency reduction, at least'},
@@ -45,6 +45,13 @@ const decisionSchema = {
   description: 'point: pass/fail on the point value (the predecessors’ rule); ci: inconclusive when the 95% interval straddles the threshold',
 } as const
 
+const estimandSchema = {
+  type: 'string',
+  enum: ['suite', 'population'],
+  description:
+    'what the efficiency checks estimate. suite (a PR gate on a fixed suite; the default): the effect on these scenarios, the interval from their runs alone, with the spread between scenarios, a prediction interval and the worst scenario shown beside it. population (release claims): the effect over scenarios like these, the spread between scenarios counted as error; refused (inconclusive) below 10 scenarios',
+} as const
+
 const minSamplesSchema = {type: 'integer', minimum: 1, description: 'stable rows per scenario per mode for efficiency'} as const
 
 export const profileSchema = {
@@ -60,6 +67,7 @@ export const profileSchema = {
     name: nameSchema,
     description: {type: 'string'},
     decision: decisionSchema,
+    estimand: estimandSchema,
     min_samples: minSamplesSchema,
     thresholds: {
       type: 'object',
@@ -76,6 +84,7 @@ export const profileSchema = {
         additionalProperties: false,
         properties: {
           decision: decisionSchema,
+          estimand: estimandSchema,
           min_samples: minSamplesSchema,
           thresholds: {type: 'object', additionalProperties: false, properties: thresholdProperties},
         },

@@ -50,6 +50,13 @@
  * simulation instead of 2.5%; this count: at most 3.7%.) The price is width where scenarios are
  * alike: with 4 scenarios, t_3 about half the time.
  *
+ * Estimand: the above is the `population` estimand, the effect over scenarios like these (a release
+ * claim about GitHub work in general). The `suite` estimand is the effect on these scenarios, as a PR
+ * gate on a fixed, hand-picked suite asks it: the scenarios are fixed (fixed effects), only their runs
+ * are resampled, so the replicates' variance is Σ v_s / S², with the runs' degrees of freedom. The
+ * between-scenario spread is then not a source of error but a fact about the suite, reported beside
+ * the estimate (τ, a prediction interval for a scenario like these, the worst scenario).
+ *
  * Cost: a cell of at most EXACT_RESAMPLE_LIMIT resampling units is resampled row by row; a larger
  * one draws its deviation from the normal distribution with its variance (the bootstrap distribution
  * of a mean of hundreds of runs is normal to within the replicates' own noise), so a million rows
@@ -505,34 +512,45 @@ export interface SuiteEffect {
   scenarios: number
   /** Degrees of freedom of the interval's variance: S - 1 where the scenarios spread beyond their run noise, else the runs'. */
   df: number
+  /** Where a scenario like these lies: θ ± t_{S-2} √(τ² + v̄ + SE²) (Higgins et al. 2009); NaN bounds below 3 scenarios. */
+  prediction: [number, number]
 }
 
+/** `suite`: the effect on these scenarios (fixed effects); `population`: over scenarios like them (random effects). */
+export type Estimand = 'suite' | 'population'
+
 /** The suite effect over scenario effects, with its two-stage bootstrap interval (see the file's comment). */
-export function suiteEffect(effects: readonly ScenarioEffect[], options: {confidence: number; resamples: number; seed: number}): SuiteEffect {
+export function suiteEffect(effects: readonly ScenarioEffect[], options: {confidence: number; resamples: number; seed: number; estimand?: Estimand}): SuiteEffect {
   const count = effects.length
-  if (count === 0) return {theta: Number.NaN, interval: [Number.NaN, Number.NaN], between: Number.NaN, within: Number.NaN, scenarios: 0, df: Number.NaN}
+  const none: [number, number] = [Number.NaN, Number.NaN]
+  if (count === 0) return {theta: Number.NaN, interval: none, between: Number.NaN, within: Number.NaN, scenarios: 0, df: Number.NaN, prediction: none}
   const theta = effects.reduce((a, e) => a + e.theta, 0) / count
   const within = effects.reduce((a, e) => a + e.variance, 0) / count
   const spread = count > 1 ? effects.reduce((a, e) => a + (e.theta - theta) ** 2, 0) / (count - 1) : 0
   const between = Math.max(0, spread - within)
-  const shrink = spread > 0 ? Math.sqrt((count * between) / ((count - 1) * spread)) : 0
+  const suite = options.estimand === 'suite'
+  // The suite estimand keeps every scenario where it is (no first stage); the population's shrinks them to τ's spread.
+  const shrink = suite ? 1 : spread > 0 ? Math.sqrt((count * between) / ((count - 1) * spread)) : 0
   const centres = Float64Array.from(effects, (e) => theta + shrink * (e.theta - theta))
   const deviations = effects.map((e) => e.deviation)
   const replicate = (random: Random): number => {
     let total = 0
     for (let j = 0; j < count; j++) {
-      const s = count === 1 ? 0 : Math.floor(random() * count)
+      const s = suite ? j : count === 1 ? 0 : Math.floor(random() * count)
       total += centres[s]! + deviations[s]!(random)
     }
     return total / count
   }
   const {interval} = bootstrap(replicate, options)
   const withinDf = effects.reduce((a, e) => a + e.df, 0)
-  // The degrees of freedom of the variance estimate used (see the file's comment): s²'s, or v̄'s.
-  const df = between > 0 ? count - 1 : withinDf
+  // The degrees of freedom of the variance estimate used (see the file's comment): s²'s, or v̄'s; the suite's: the runs'.
+  const df = !suite && between > 0 ? count - 1 : withinDf
   const widen = df > 0 ? tOfConfidence(options.confidence, df) / zOfConfidence(options.confidence) : 1
   const widened: [number, number] = [theta + widen * (interval[0] - theta), theta + widen * (interval[1] - theta)]
-  return {theta, interval: widened, between, within, scenarios: count, df}
+  const z = zOfConfidence(options.confidence)
+  const standardError = (widened[1] - widened[0]) / (2 * widen * z)
+  const half = count >= 3 ? tOfConfidence(options.confidence, count - 2) * Math.sqrt(between + within + standardError ** 2) : Number.NaN
+  return {theta, interval: widened, between, within, scenarios: count, df, prediction: [theta - half, theta + half]}
 }
 
 /** A log ratio as a reduction in %: (1 - e^θ) × 100 (positive: the candidate spends less). */

@@ -70,7 +70,12 @@ describe('the built-in catalogue', () => {
   it('the profiles carry the predecessors’ thresholds and per-model overrides', () => {
     const pr = catalogue.profiles.get('verify_pr')!.value
     expect(pr.thresholds.min_tokens_active_reduction_pct).to.equal(15)
-    expect(pr.overrides?.['openai/gpt-5.1-codex-mini']?.thresholds?.max_success_rate_drop_pct).to.equal(6)
+    expect(pr.overrides?.['openai/gpt-5.1-codex-mini']?.thresholds?.min_tokens_active_reduction_pct).to.equal(10)
+    // Reliability limits are sized for the suite (issue 26): the overrides inherit them, and the estimand is explicit.
+    expect(pr.thresholds.max_success_rate_drop_pct).to.equal(12)
+    expect(pr.overrides?.['openai/gpt-5.1-codex-mini']?.thresholds?.max_success_rate_drop_pct).to.equal(undefined)
+    expect(pr.estimand).to.equal('suite')
+    expect(catalogue.profiles.get('verify_release')!.value.estimand).to.equal('population')
     const release = catalogue.profiles.get('verify_release')!.value
     expect(release.thresholds.min_tool_call_reduction_pct).to.equal(30)
     // min_samples 3 throughout: decision ci's floor, with room for two failed runs in the suites' 5 repetitions.

@@ -11,8 +11,9 @@ import {compileSchema} from '../../src/shared/schema-validator.js'
 import {makeRow} from '../support/rows.js'
 import {makeProject, PROJECT_ROOT} from '../support/cli.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
+import {sharedPath, skipWithoutShared} from '../support/shared.js'
 
-const DATASETS = path.resolve(PROJECT_ROOT, '..', 'shared', 'datasets')
+const DATASETS = sharedPath('datasets')
 const ROUTER = path.join(DATASETS, 'ghx-router-codex-5.3')
 const EVAL = path.join(DATASETS, 'ghx-eval-2026-03')
 
@@ -39,7 +40,8 @@ async function projectWithTwoRuns(): Promise<string> {
 }
 
 describe('ghx-bench report and gate (CLI)', () => {
-  it('reports the ghx-router dataset: markdown and schema-valid JSON', async () => {
+  it('reports the ghx-router dataset: markdown and schema-valid JSON', async function () {
+    skipWithoutShared(this, DATASETS)
     const out = await outDir()
     const result = await runCliInProcess(['report', '--input', ROUTER, '--out', out, '--resamples', '2000'])
     expect(result.code, result.stderr).to.equal(0)
@@ -53,7 +55,8 @@ describe('ghx-bench report and gate (CLI)', () => {
     expect(markdown).to.match(/\| active tokens reduction % \| [\d.]+ \[[^\]]+\] \| 27\.5 \(worst /)
   })
 
-  it('reports the ghx eval dataset from its folder, counting duplicated rows once, and appends to $GITHUB_STEP_SUMMARY', async () => {
+  it('reports the ghx eval dataset from its folder, counting duplicated rows once, and appends to $GITHUB_STEP_SUMMARY', async function () {
+    skipWithoutShared(this, DATASETS)
     const out = await outDir()
     const summaryFile = path.join(out, 'step-summary.md')
     const result = await runCliInProcess(['report', '--input', EVAL, '--out', out, '--format', 'json', '--resamples', '500'], {env: {GITHUB_STEP_SUMMARY: summaryFile}})
@@ -63,7 +66,8 @@ describe('ghx-bench report and gate (CLI)', () => {
     expect(await readFile(summaryFile, 'utf8')).to.include('# ghx-bench report')
   })
 
-  it('gates ghx-router’s data under the predecessors’ rule: FAIL, exit 1', async () => {
+  it('gates ghx-router’s data under the predecessors’ rule: FAIL, exit 1', async function () {
+    skipWithoutShared(this, DATASETS)
     const out = await outDir()
     const result = await runCliInProcess(['gate', '--profile', 'verify_pr', '--input', ROUTER, '--candidate', 'ghx', '--decision', 'point', '--out', out])
     expect(result.code).to.equal(1)
@@ -76,13 +80,15 @@ describe('ghx-bench report and gate (CLI)', () => {
     expect(await readFile(path.join(out, 'gate.md'), 'utf8')).to.include('# ghx-bench gate: verify_pr — ❌ fail')
   })
 
-  it('is inconclusive (exit 3) under decision ci on the same data', async () => {
+  it('is inconclusive (exit 3) under decision ci on the same data', async function () {
+    skipWithoutShared(this, DATASETS)
     const result = await runCliInProcess(['gate', '--input', ROUTER, '--candidate', 'ghx', '--out', await outDir(), '--resamples', '2000'])
     expect(result.code).to.equal(3)
     expect(result.stdout).to.include('verdict: INCONCLUSIVE (exit 3)')
   })
 
-  it('gates the ghx eval dataset, mcp against agent_direct, and prints JSON with --json', async () => {
+  it('gates the ghx eval dataset, mcp against agent_direct, and prints JSON with --json', async function () {
+    skipWithoutShared(this, DATASETS)
     const result = await runCliInProcess(['gate', '--input', path.join(EVAL, 'results.json'), '--candidate', 'mcp', '--out', await outDir(), '--json', '--resamples', '1000'])
     const gate = JSON.parse(result.stdout) as {checks: Array<{name: string; value: number}>; exit_code: number}
     expect(result.code).to.equal(gate.exit_code)

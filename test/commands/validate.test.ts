@@ -2,6 +2,7 @@
 import {expect} from 'chai'
 import {makeProject} from '../support/cli.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
+import {SUITES} from '../support/sandbox-project.js'
 
 const SCENARIO_HEADER = '# yaml-language-server: $schema=../../schemas/scenario.schema.json\n'
 
@@ -33,9 +34,17 @@ async function validateIn(files: Record<string, string>, args: string[] = []) {
 describe('ghx-bench validate (CLI)', () => {
   it('passes on the built-in catalogue', async () => {
     const result = await runCliInProcess(['validate'])
+    // Every built-in suite can pass its own gate: no warning.
     expect(result.stderr).to.equal('')
     expect(result.code).to.equal(0)
     expect(result.stdout).to.match(/^ok: \.ghxbenchrc\.yml, 4 suites, 67 scenarios, 16 sets, 2 profiles/)
+  })
+
+  it('warns (exit 0) about a suite too small to pass its own gate, naming the check and the runs it needs', async () => {
+    const dir = await makeProject({'.ghxbenchrc.yml': `suites_dir: ${SUITES}\n`, 'small.yml': '# yaml-language-server: $schema=schemas/suite.schema.json\nname: small\nscenarios: {ids: [repo-view-001, pr-view-001]}\nmodes: [agent_direct, ghx]\nrepetitions: 3\ngate: {profile: verify_pr, baseline: agent_direct, candidate: ghx}\n'})
+    const result = await runCliInProcess(['validate', 'small.yml'], {cwd: dir})
+    expect(result.code, result.stderr).to.equal(0)
+    expect(result.stderr).to.match(/^warning: suite small \(2 scenarios × 3 repetitions\) cannot pass its gate verify_pr: reliability_timeout_stall_rate: .*6 runs cannot pass it \(with none, it takes \d+ runs\)/m)
   })
 
   it('reports a YAML syntax error at its line and column, with the line and a caret', async () => {

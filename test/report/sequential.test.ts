@@ -2,9 +2,9 @@
 // failed check, nothing left to wait for, the last look), the budget, and the flags' text.
 import {expect} from 'chai'
 import {addRow, emptyAggregate} from '../../src/report/aggregate.js'
-import {compareModes} from '../../src/report/compare.js'
-import {evaluateGate} from '../../src/report/gate.js'
-import {budgetExceeded, checkStates, decideLook, DEFAULT_LOOKS, lookConfidences, parseBudget, parseLooks, type SequentialPlan} from '../../src/report/sequential.js'
+import {compareModes, type Comparison} from '../../src/report/compare.js'
+import {evaluateGate, type GateCheck} from '../../src/report/gate.js'
+import {budgetExceeded, checkStates, decideLook, DEFAULT_LOOKS, freezeVerdicts, lookConfidences, parseBudget, parseLooks, projectedInterval, type SequentialPlan} from '../../src/report/sequential.js'
 import type {Row} from '../../src/results/row-schema.js'
 import {makeRow} from '../support/rows.js'
 
@@ -96,5 +96,32 @@ describe('sequential rule', () => {
     expect(parseLooks('5, 10,20')).to.deep.equal([5, 10, 20])
     expect(parseLooks('10,5')).to.equal('looks must be ascending positive repetitions, got "10,5"')
     expect(parseLooks('5,x')).to.equal('expected repetitions per cell separated by commas (5,10,20), got "5,x"')
+  })
+
+  it('freezes each check’s verdict at its first decisive look: a later straddle does not reopen it, and the gate passes when the last open check does', () => {
+    const check = (name: GateCheck['name'], verdict: GateCheck['verdict']): GateCheck => ({name, group: name.startsWith('efficiency') ? 'efficiency' : 'reliability', value: 1, operator: '>=', threshold: 0, interval: null, verdict, reason: null, detail: ''})
+    // Look 1: tokens pass, timeouts cannot be certified yet.
+    const first = freezeVerdicts([check('efficiency_tokens_active_reduction', 'pass'), check('reliability_timeout_stall_rate', 'inconclusive')], {}, 0)
+    expect(first.verdict).to.equal('inconclusive')
+    expect(first.frozen).to.deep.equal({efficiency_tokens_active_reduction: {verdict: 'pass', look: 1}})
+    // Look 2: the tokens' interval straddles this time, timeouts pass: the gate passes on the frozen verdict.
+    const second = freezeVerdicts([check('efficiency_tokens_active_reduction', 'inconclusive'), check('reliability_timeout_stall_rate', 'pass')], first.frozen, 1)
+    expect(second.verdict).to.equal('pass')
+    expect(second.checks[0]).to.deep.include({verdict: 'pass', reason: 'decided at look 1, and frozen there (this look’s own verdict: inconclusive)'})
+    expect(second.frozen).to.deep.equal({efficiency_tokens_active_reduction: {verdict: 'pass', look: 1}, reliability_timeout_stall_rate: {verdict: 'pass', look: 2}})
+    // The frozen map given is not changed.
+    expect(first.frozen).to.deep.equal({efficiency_tokens_active_reduction: {verdict: 'pass', look: 1}})
+    // A frozen fail stays a fail.
+    expect(freezeVerdicts([check('efficiency_tokens_active_reduction', 'pass')], {efficiency_tokens_active_reduction: {verdict: 'fail', look: 1}}, 2).verdict).to.equal('fail')
+  })
+
+  it('projects a reduction under the suite estimand from its runs alone: the spread between scenarios makes it futile only under the population’s', () => {
+    const reduction = (estimand: 'suite' | 'population') => ({value: 30, interval: [20, 38], scenarios: 4, log_variance: {between: 0.3, within: 0.01, df: 60}, estimand})
+    const comparisonOf = (estimand: 'suite' | 'population') => ({efficiency: {tokens_active_reduction_pct: reduction(estimand)}, reliability: {}}) as unknown as Comparison
+    const check: GateCheck = {name: 'efficiency_tokens_active_reduction', group: 'efficiency', value: 30, operator: '>=', threshold: 15, interval: [20, 38], verdict: 'inconclusive', reason: null, detail: ''}
+    const suite = projectedInterval(check, comparisonOf('suite'), 4, 0.97)!
+    const population = projectedInterval(check, comparisonOf('population'), 4, 0.97)!
+    expect(suite[0]).to.be.above(15)
+    expect(population[0]).to.be.below(15)
   })
 })

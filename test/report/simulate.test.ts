@@ -5,7 +5,7 @@
 import {expect} from 'chai'
 import {addRow, emptyAggregate} from '../../src/report/aggregate.js'
 import {compareModes} from '../../src/report/compare.js'
-import {DEFAULT_MODEL, falsePassShare, powerShare, renderSimulationMarkdown, rightVerdict, simulateFixed, simulateSequential, syntheticRows, type Point} from '../../src/report/simulate.js'
+import {DEFAULT_MODEL, falsePassShare, powerShare, REALISTIC_RELIABILITY, renderSimulationMarkdown, rightVerdict, simulateFixed, simulateSequential, syntheticRows, wholeFalsePass, type Point} from '../../src/report/simulate.js'
 import {rowSchema} from '../../src/results/row-schema.js'
 import {priceOf} from '../../src/runner/row.js'
 import {compileSchema} from '../../src/shared/schema-validator.js'
@@ -18,7 +18,7 @@ const THRESHOLDS = {
   max_retry_rate_pct: 15, min_efficiency_coverage_pct: 80, min_tokens_active_reduction_pct: 15, min_latency_reduction_pct: 15,
   min_tool_call_reduction_pct: 20, min_cost_reduction_pct: 10,
 }
-const OPTIONS = {thresholds: THRESHOLDS, minSamples: 3, decision: 'ci' as const, scenarios: [4], datasets: 12, thresholdDatasets: 24, seed: 5, resamples: 300, model: DEFAULT_MODEL}
+const OPTIONS = {thresholds: THRESHOLDS, minSamples: 3, decision: 'ci' as const, scenarios: [4], datasets: 12, thresholdDatasets: 24, seed: 5, resamples: 300, model: DEFAULT_MODEL, estimand: 'suite' as const}
 
 describe('gate simulation', () => {
   it('puts a group at its point: reductions at k x threshold over many runs, rates at k x their limit', () => {
@@ -45,7 +45,8 @@ describe('gate simulation', () => {
   })
 
   it('prices each run’s tokens for its cost, which varies less than the active tokens, as in real rows', () => {
-    const rows = syntheticRows(mulberry32(2), {scenarios: 6, repetitions: 300, point: 'threshold', group: 'efficiency', thresholds: THRESHOLDS, model: DEFAULT_MODEL})
+    // A small spread between scenarios: a cost effect far from the token effect is beyond what the mix absorbs (runTokens).
+    const rows = syntheticRows(mulberry32(2), {scenarios: 6, repetitions: 300, point: 'threshold', group: 'efficiency', thresholds: THRESHOLDS, model: {...DEFAULT_MODEL, scenario_spread: 0.05}})
     for (const row of rows) {
       expect(row.cost_usd).to.be.closeTo(priceOf(row.tokens, DEFAULT_MODEL.tokens.price), 1e-12)
       expect(row.tokens.active).to.equal(row.tokens.input + row.tokens.output)
@@ -104,5 +105,45 @@ describe('gate simulation', () => {
     const markdown = renderSimulationMarkdown({options: {...OPTIONS, datasets: 10, thresholdDatasets: 10, repetitions: [], plan}, fixed: [], sequential: cells})
     expect(markdown).to.include('## --until-decided: looks at 5, 10, 20 repetitions per cell, power spending of α = 0.05')
     expect(markdown).to.match(/\| active tokens \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| [\d.]+ \/ 0\.0 \/ [\d.]+ \|/)
+  })
+
+  it('the suite estimand’s truth is the suite’s own effect: the scenarios’ deviations centred on the point; the population’s are not', () => {
+    // No run noise, no blocks: each scenario's agent-time ratio is its true effect.
+    const model = {...DEFAULT_MODEL, cv_pct: 0, block_sd: 0, scenario_spread: 0.4}
+    const meanLogRatio = (estimand: 'suite' | 'population') => {
+      const rows = syntheticRows(mulberry32(11), {scenarios: 4, repetitions: 1, point: 'double', group: 'efficiency', thresholds: THRESHOLDS, model, estimand})
+      const scenarios = [...new Set(rows.map((r) => r.scenario_id))]
+      const agent = (id: string, mode: string) => rows.find((r) => r.scenario_id === id && r.mode === mode)!.latency_ms_agent!
+      const logs = scenarios.map((id) => Math.log(agent(id, 'candidate') / agent(id, 'agent_direct')))
+      return {mean: logs.reduce((a, b) => a + b, 0) / logs.length, spread: Math.max(...logs) - Math.min(...logs)}
+    }
+    const suite = meanLogRatio('suite')
+    expect(suite.mean).to.be.closeTo(Math.log(0.7), 1e-9)
+    expect(suite.spread).to.be.above(0.2)
+    expect(Math.abs(meanLogRatio('population').mean - Math.log(0.7))).to.be.above(0.01)
+  })
+
+  it('the efficiency datasets, which give the whole gate, carry a realistic candidate’s failures; the spread defaults to real suites’', () => {
+    expect(DEFAULT_MODEL.scenario_spread).to.equal(0.3)
+    expect(REALISTIC_RELIABILITY).to.deep.include({timeout_pct: 0.4, runner_failure_pct: 1})
+    const candidate = syntheticRows(mulberry32(3), {scenarios: 40, repetitions: 200, point: 'double', group: 'efficiency', thresholds: THRESHOLDS, model: DEFAULT_MODEL}).filter((r) => r.mode === 'candidate')
+    const share = (pick: (r: (typeof candidate)[number]) => boolean) => candidate.filter(pick).length / candidate.length
+    expect(share((r) => r.outcome === 'timeout')).to.be.closeTo(0.004, 0.0015)
+    expect(share((r) => r.outcome === 'timeout' || r.outcome === 'infra_error')).to.be.closeTo(0.01, 0.0025)
+    expect(share((r) => r.success)).to.be.closeTo(0.95, 0.005)
+  })
+
+  it('the table gives the whole gate’s P(pass / fail / inconclusive) and bounds its false pass by the worst check’s', function () {
+    this.timeout(60_000)
+    const cells = simulateFixed({...OPTIONS, datasets: 6, thresholdDatasets: 6, repetitions: [20]})
+    const bound = wholeFalsePass(cells)
+    const worst = Math.max(...cells.flatMap((cell) => cell.checks.map((check) => falsePassShare(check, cell.point) ?? 0)))
+    expect(bound).to.equal(worst)
+    // At double a pass is right for a reduction: no false pass to bound.
+    expect(wholeFalsePass([{point: 'double', checks: cells[2]!.checks.filter((c) => c.group === 'efficiency')}])).to.equal(null)
+    const markdown = renderSimulationMarkdown({options: {...OPTIONS, datasets: 6, thresholdDatasets: 6, repetitions: [20], plan: null}, fixed: cells, sequential: []})
+    expect(markdown).to.match(/\| \*\*the whole gate\*\* \(efficiency at the point, realistic reliability\) \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| [\d.]+ \| [\d.]+ \| \|/)
+    expect(markdown).to.include('0.4% timeouts, 1% runner failures in all')
+    expect(markdown).to.include('Estimand suite')
   })
 })

@@ -1,0 +1,85 @@
+/**
+ * Exact binomial tests of a rate against a limit: the sized rules of the reliability checks.
+ *
+ * A rate "at most p0" is certified by the one-sided exact test: with n runs, pass when the count x is
+ * at most k, k the largest count with P(X <= k | n, p0) <= α. A candidate whose true rate is p0 then
+ * passes at most α of the time, exactly, at every n (not only asymptotically, as a Wilson bound
+ * would). It fails when P(X >= x | n, p0) <= α (the rate is above the limit at the same level), and
+ * is inconclusive between. The same rule read as an interval is the one-sided Clopper-Pearson bound
+ * at 1 - α: pass when the upper bound is below p0, fail when the lower bound is above it.
+ *
+ * At small n no count certifies a small limit at all: P(X = 0 | n, p0) = (1 - p0)^n > α until
+ * n >= log α / log(1 - p0) (a 2% limit at α = 5%: 149 runs). `runsToCertify` says how many.
+ */
+import {logGamma} from './special.js'
+
+function logPmf(n: number, k: number, p: number): number {
+  if (p <= 0) return k === 0 ? 0 : -Infinity
+  if (p >= 1) return k === n ? 0 : -Infinity
+  return logGamma(n + 1) - logGamma(k + 1) - logGamma(n - k + 1) + k * Math.log(p) + (n - k) * Math.log1p(-p)
+}
+
+/** P(X <= k) for X ~ Binomial(n, p). */
+export function binomialCdf(k: number, n: number, p: number): number {
+  if (k < 0) return 0
+  if (k >= n) return 1
+  let total = 0
+  for (let i = 0; i <= k; i++) total += Math.exp(logPmf(n, i, p))
+  return Math.min(1, total)
+}
+
+/** P(X >= k) for X ~ Binomial(n, p). */
+export function binomialUpperTail(k: number, n: number, p: number): number {
+  return k <= 0 ? 1 : 1 - binomialCdf(k - 1, n, p)
+}
+
+export interface SizedRule {
+  /** Pass when the count is at most this; -1 when no count certifies the limit at this n. */
+  pass_max: number
+  /** Fail when the count is at least this; n + 1 when no count does. */
+  fail_min: number
+}
+
+/** The sized rule of "rate at most `limit`" (a fraction) over n runs, each side at one-sided level α. */
+export function sizedRule(n: number, limit: number, alpha: number): SizedRule {
+  let passMax = -1
+  while (passMax < n && binomialCdf(passMax + 1, n, limit) <= alpha) passMax++
+  let failMin = n + 1
+  while (failMin > 0 && binomialUpperTail(failMin - 1, n, limit) <= alpha) failMin--
+  return {pass_max: passMax, fail_min: failMin}
+}
+
+/** The fewest runs at which `count` events still certify "rate at most `limit`" at level α (Infinity for a limit of 0). */
+export function runsToCertify(limit: number, alpha: number, count = 0): number {
+  if (limit <= 0) return Infinity
+  if (limit >= 1) return count + 1
+  // P(X <= count | n, limit) falls as n grows: the first n where it is at most α.
+  let n = Math.max(count + 1, Math.ceil(Math.log(alpha) / Math.log1p(-limit)))
+  if (count === 0) return n
+  n = count + 1
+  while (binomialCdf(count, n, limit) > alpha) n++
+  return n
+}
+
+/**
+ * The one-sided Clopper-Pearson bounds at level α of a rate with `count` events in n runs, as
+ * fractions: [lower, upper] with P(X >= count | lower) = α and P(X <= count | upper) = α (0 and 1
+ * at the ends). The sized rule's verdict is this interval's: pass when upper <= limit, fail when lower > limit.
+ */
+export function clopperPearson(count: number, n: number, alpha: number): [number, number] {
+  if (n === 0) return [Number.NaN, Number.NaN]
+  // f rises with p: bisect for the p where it reaches `target`.
+  const solve = (f: (p: number) => number, target: number) => {
+    let low = 0
+    let high = 1
+    for (let i = 0; i < 60; i++) {
+      const mid = (low + high) / 2
+      if (f(mid) < target) low = mid
+      else high = mid
+    }
+    return (low + high) / 2
+  }
+  const lower = count === 0 ? 0 : solve((p) => binomialUpperTail(count, n, p), alpha)
+  const upper = count === n ? 1 : solve((p) => 1 - binomialCdf(count, n, p), 1 - alpha)
+  return [lower, upper]
+}
