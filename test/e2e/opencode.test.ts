@@ -25,7 +25,7 @@ describe('provider opencode (CLI, sandbox + oracle)', function () {
     }
   })
 
-  it('runs the smoke suite under agent_direct and mcp, every run passing, with the arm’s tools only', async () => {
+  it('runs a read and a workflow of the smoke suite under agent_direct and mcp, every run passing, with the arm’s tools only', async () => {
     const dir = await makeProject({
       '.ghxbenchrc.yml': [
         'target: sandbox',
@@ -36,10 +36,12 @@ describe('provider opencode (CLI, sandbox + oracle)', function () {
         '',
       ].join('\n'),
     })
-    const result = await runCli(['run', path.join(PROJECT_ROOT, 'suites', 'smoke.yml'), '--run-id', 'oc'], {cwd: dir, env: {CI: '1'}})
+    // A read and a workflow that changes GitHub, each under both arms: every opencode session starts its own
+    // server (seconds each), so the smoke suite's other scenarios would add time and no new path.
+    const result = await runCli(['run', path.join(PROJECT_ROOT, 'suites', 'smoke.yml'), '--run-id', 'oc', '-s', 'repo-view-001', '-s', 'issue-triage-comment-wf-001'], {cwd: dir, env: {CI: '1'}})
     expect(result.code, result.stderr + result.stdout).to.equal(0)
     const rows = (await readFile(path.join(dir, 'results', 'oc.jsonl'), 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Row)
-    expect(rows).to.have.length(10)
+    expect(rows.map((r) => `${r.scenario_id}/${r.mode}`).sort()).to.deep.equal(['issue-triage-comment-wf-001/agent_direct', 'issue-triage-comment-wf-001/mcp', 'repo-view-001/agent_direct', 'repo-view-001/mcp'])
     for (const row of rows) {
       expect(row.outcome, `${row.scenario_id}/${row.mode}: ${row.error?.message}`).to.equal('pass')
       expect(row.provider).to.equal('opencode')
