@@ -4,7 +4,7 @@
 // left out of the page with a note; a link where ghx-bench would read rows or write is bad input (exit
 // 2) naming it, and nothing outside is touched.
 import {existsSync} from 'node:fs'
-import {mkdir, readdir, readFile, symlink, writeFile} from 'node:fs/promises'
+import {mkdir, readdir, readFile, symlink, utimes, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {gunzipSync} from 'node:zlib'
 import {expect} from 'chai'
@@ -75,6 +75,9 @@ describe('symbolic links under results/ and reports/', function () {
     const {dir} = await project()
     const rowsElsewhere = path.join(dir, 'private', 'r2.jsonl')
     await writeFile(rowsElsewhere, rowsOfRun('r2').map((r) => JSON.stringify(r)).join('\n') + '\n')
+    // r1 an hour older, so the link is the newest run: timestamps within a clock tick would tie.
+    const hourAgo = new Date(Date.now() - 3_600_000)
+    await utimes(path.join(dir, 'results', 'r1.jsonl'), hourAgo, hourAgo)
     await symlink(rowsElsewhere, path.join(dir, 'results', 'r2.jsonl'))
     for (const args of [['--run-id', 'r2'], [], ['--input', 'results']]) {
       const result = await report(dir, ...args)
