@@ -9,8 +9,9 @@ import type {PlanResult} from '../../src/app/plan.js'
 import {looksFor} from '../../src/app/plan.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
+import {sharedPath, skipWithoutShared} from '../support/shared.js'
 
-const ROUTER = path.resolve(PROJECT_ROOT, '..', 'shared', 'datasets', 'ghx-router-codex-5.3')
+const ROUTER = sharedPath('datasets', 'ghx-router-codex-5.3')
 
 describe('ghx-bench plan (CLI)', () => {
   it('sizes the verify-pr suite as shipped: every reliability check certifiable, 80% whole-gate power, confirmed by simulation with fewer runs under --until-decided', async function () {
@@ -32,6 +33,7 @@ describe('ghx-bench plan (CLI)', () => {
 
   it('says when a suite cannot pass its gate at its size, and measures from a previous run’s rows', async function () {
     this.timeout(120_000)
+    skipWithoutShared(this, ROUTER)
     const dir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-plan-'))
     const suite = path.join(dir, 'small.yml')
     await writeFile(suite, '# yaml-language-server: $schema=../schemas/suite.schema.json\nname: small\nscenarios: {ids: [pr-view-001, pr-diff-files-001]}\nmodes: [agent_direct, ghx]\nrepetitions: 5\ngate: {profile: verify_pr, baseline: agent_direct, candidate: ghx}\n')
