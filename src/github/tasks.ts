@@ -10,13 +10,11 @@ import {definePlugin, type JsonSchema, type ReadTask} from '../plugins/api.js'
 /** A built-in task documents itself in full (docs/tasks.md). */
 export type BuiltInReadTask = ReadTask & Required<Pick<ReadTask, 'description' | 'kind' | 'shape'>>
 
-const repoInput = {owner: {type: 'string', minLength: 1}, name: {type: 'string', minLength: 1}} as const
-const input = (properties: Record<string, unknown>, required: string[]): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['owner', 'name', ...required],
-  properties: {...repoInput, ...properties},
-})
+const text = {type: 'string', minLength: 1} as const
+/** A task's parameters: exactly these properties, the `required` ones required. */
+const params = (properties: Record<string, unknown>, required: string[]): JsonSchema => ({type: 'object', additionalProperties: false, required, properties})
+/** A repository's task: owner and name, then its own parameters. */
+const input = (properties: Record<string, unknown>, required: string[]): JsonSchema => params({owner: text, name: text, ...properties}, ['owner', 'name', ...required])
 const positive = {type: 'integer', minimum: 1} as const
 const repoOf = (i: Record<string, unknown>) => ({owner: String(i.owner), repo: String(i.name)})
 const upper = (value: string | null | undefined) => (value ? value.toUpperCase() : null)
@@ -535,12 +533,7 @@ export const READ_TASKS: BuiltInReadTask[] = [
   {
     name: 'project_v2.items.list',
     description: 'Items of a user’s Projects v2 board, with their single-select field values by field name.',
-    paramsSchema: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['owner', 'projectNumber'],
-      properties: {owner: {type: 'string', minLength: 1}, projectNumber: positive, name: {type: 'string'}},
-    },
+    paramsSchema: params({owner: text, projectNumber: positive, name: {type: 'string'}}, ['owner', 'projectNumber']),
     kind: 'list',
     shape: {id: 'item id', type: 'ISSUE or PULL_REQUEST', number: 'issue or pull request number', title: 'title', fields: 'field name -> single-select option name', optionIds: 'ids of the single-select options set on the item'},
     async run(octokit, i) {
@@ -563,12 +556,7 @@ export const READ_TASKS: BuiltInReadTask[] = [
   {
     name: 'project_v2.fields.list',
     description: 'The fields of a user’s Projects v2 board, with the options of the single-select ones.',
-    paramsSchema: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['owner', 'projectNumber'],
-      properties: {owner: {type: 'string', minLength: 1}, projectNumber: positive},
-    },
+    paramsSchema: params({owner: text, projectNumber: positive}, ['owner', 'projectNumber']),
     kind: 'list',
     shape: {id: 'field id', name: 'field name', dataType: 'TEXT, SINGLE_SELECT, TITLE, ...', options: '[{id, name}] of a single-select field, else null'},
     async run(octokit, i) {
@@ -582,12 +570,7 @@ export const READ_TASKS: BuiltInReadTask[] = [
   {
     name: 'project_v2.user.view',
     description: 'A user’s Projects v2 board.',
-    paramsSchema: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['user', 'projectNumber'],
-      properties: {user: {type: 'string', minLength: 1}, projectNumber: positive},
-    },
+    paramsSchema: params({user: text, projectNumber: positive}, ['user', 'projectNumber']),
     kind: 'object',
     shape: {id: 'project node id', number: 'number', title: 'title', shortDescription: 'short description or null', public: 'boolean', closed: 'boolean', url: 'web URL'},
     async run(octokit, i) {

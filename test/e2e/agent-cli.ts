@@ -7,19 +7,42 @@ import {existsSync, readFileSync} from 'node:fs'
 import {mkdtemp, rm} from 'node:fs/promises'
 import {homedir, tmpdir} from 'node:os'
 import path from 'node:path'
+import {startScriptedModels, type ScriptedModels} from '../../src/agent/scripted-models.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 
 /**
  * The CLI that `scripts/<script>` installs: $<envVariable>, else the script's cache folder for its
  * pinned version (read from the script, so that the test follows the pin), else undefined.
  */
-export function installedCli(script: string, envVariable: string, folder: string, bin: string): string | undefined {
+function installedCli(script: string, envVariable: string, folder: string, bin: string): string | undefined {
   const configured = process.env[envVariable]
   if (configured) return existsSync(configured) ? configured : undefined
   const version = /^VERSION=(\S+)$/m.exec(readFileSync(path.join(PROJECT_ROOT, 'scripts', script), 'utf8'))?.[1]
   const cache = process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache')
   const binary = path.join(cache, 'ghx-bench', `${folder}-${version}`, 'node_modules', '.bin', bin)
   return existsSync(binary) ? binary : undefined
+}
+
+/**
+ * In a describe: the pinned CLI and the scripted models on loopback for its tests, both ended after
+ * them; the suite leaves itself out, saying so in one line, when the CLI is not installed.
+ */
+export function agentCliSuite(name: string, script: string, envVariable: string, folder: string, bin: string): {binary(): string; models(): ScriptedModels} {
+  let binary: string | undefined
+  let models: ScriptedModels | undefined
+  before(async function () {
+    binary = installedCli(script, envVariable, folder, bin)
+    if (!binary) {
+      console.log(`    ${name} not installed: run scripts/${script}`)
+      this.skip()
+    }
+    models = await startScriptedModels()
+  })
+  after(async () => {
+    await models?.close()
+    await removeFreshFolders()
+  })
+  return {binary: () => binary!, models: () => models!}
 }
 
 export interface CliRun {

@@ -6,8 +6,8 @@
 import {randomBytes} from 'node:crypto'
 import {fileURLToPath} from 'node:url'
 import {expect} from 'chai'
-import {startScriptedModels, type Script, type ScriptedModels} from '../../src/agent/scripted-models.js'
-import {freshFolder, installedCli, removeFreshFolders, runJsonLines, type CliRun} from './agent-cli.js'
+import type {Script} from '../../src/agent/scripted-models.js'
+import {agentCliSuite, freshFolder, runJsonLines, type CliRun} from './agent-cli.js'
 
 const ECHO_MCP_SERVER = fileURLToPath(new URL('echo-mcp-server.mjs', import.meta.url))
 
@@ -25,21 +25,7 @@ const result = (run: CliRun) => run.events.find((e) => e.type === 'result') as {
 
 describe('Claude Code against the scripted models (Anthropic Messages, streamed)', function () {
   this.timeout(180_000)
-  let binary: string | undefined
-  let models: ScriptedModels
-
-  before(async function () {
-    binary = installedCli('ensure-claude-code.sh', 'CLAUDE_CODE_BIN', 'claude-code', 'claude')
-    if (!binary) {
-      console.log('    Claude Code not installed: run scripts/ensure-claude-code.sh')
-      this.skip()
-    }
-    models = await startScriptedModels()
-  })
-  after(async () => {
-    await models?.close()
-    await removeFreshFolders()
-  })
+  const cli = agentCliSuite('Claude Code', 'ensure-claude-code.sh', 'CLAUDE_CODE_BIN', 'claude-code', 'claude')
 
   /** One `claude -p` session on a run's base URL (Claude Code appends /v1/messages itself). */
   async function claude(baseUrl: string, args: string[]): Promise<CliRun> {
@@ -51,13 +37,13 @@ describe('Claude Code against the scripted models (Anthropic Messages, streamed)
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     }
     const common = ['--output-format', 'stream-json', '--verbose', '--permission-mode', 'dontAsk', '--no-session-persistence']
-    return runJsonLines(binary!, ['-p', 'Do the task.', ...common, ...args], env, home)
+    return runJsonLines(cli.binary(), ['-p', 'Do the task.', ...common, ...args], env, home)
   }
 
   it('the oracle runs one command through Bash, then answers with what it printed', async () => {
     const marker = `ghx-bench-e2e-${randomBytes(4).toString('hex')}`
     const script: Script = {model: 'oracle', steps: [{tool: 'shell', args: {command: `echo ${marker}`}}], final: {kind: 'text', answer: 'The command printed: $out'}}
-    const {baseUrl, outcome} = models.register(script)
+    const {baseUrl, outcome} = cli.models().register(script)
     const run = await claude(baseUrl, ['--tools', 'Bash', '--allowedTools', 'Bash'])
     expect(run.code, run.stderr).to.equal(0)
     const calls = blocks(run, 'assistant').filter((b) => b.type === 'tool_use')
@@ -75,7 +61,7 @@ describe('Claude Code against the scripted models (Anthropic Messages, streamed)
 
   it('the oracle calls an MCP server’s tool as mcp__<server>__<tool> and answers from its JSON', async () => {
     const script: Script = {model: 'oracle', steps: [{tool: 'echo_text', args: {text: 'over MCP'}}], final: {kind: 'text', answer: 'The tool echoed: $out.echoed'}}
-    const {baseUrl, outcome} = models.register(script)
+    const {baseUrl, outcome} = cli.models().register(script)
     const mcpConfig = JSON.stringify({mcpServers: {echo: {type: 'stdio', command: process.execPath, args: [ECHO_MCP_SERVER]}}})
     const run = await claude(baseUrl, ['--tools', '', '--mcp-config', mcpConfig, '--strict-mcp-config', '--allowedTools', 'mcp__echo__echo_text'])
     expect(run.code, run.stderr).to.equal(0)
@@ -85,7 +71,7 @@ describe('Claude Code against the scripted models (Anthropic Messages, streamed)
   })
 
   it('noop answers at once, with no tool call', async () => {
-    const {baseUrl} = models.register({model: 'noop', steps: [{tool: 'shell', args: {command: 'echo never'}}], final: {kind: 'text'}})
+    const {baseUrl} = cli.models().register({model: 'noop', steps: [{tool: 'shell', args: {command: 'echo never'}}], final: {kind: 'text'}})
     const run = await claude(baseUrl, ['--tools', 'Bash', '--allowedTools', 'Bash'])
     expect(run.code, run.stderr).to.equal(0)
     expect(blocks(run, 'assistant').filter((b) => b.type === 'tool_use')).to.deep.equal([])

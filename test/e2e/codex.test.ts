@@ -9,8 +9,8 @@ import {mkdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {expect} from 'chai'
-import {startScriptedModels, type Script, type ScriptedModels} from '../../src/agent/scripted-models.js'
-import {freshFolder, installedCli, removeFreshFolders, runJsonLines, type CliRun} from './agent-cli.js'
+import type {Script} from '../../src/agent/scripted-models.js'
+import {agentCliSuite, freshFolder, runJsonLines, type CliRun} from './agent-cli.js'
 
 const ECHO_MCP_SERVER = fileURLToPath(new URL('echo-mcp-server.mjs', import.meta.url))
 const MODEL_KEY_VARIABLE = 'GHXBENCH_MODEL_KEY'
@@ -31,21 +31,7 @@ const turnUsage = (run: CliRun) => (run.events.find((e) => e.type === 'turn.comp
 
 describe('Codex against the scripted models (OpenAI Responses, streamed)', function () {
   this.timeout(180_000)
-  let binary: string | undefined
-  let models: ScriptedModels
-
-  before(async function () {
-    binary = installedCli('ensure-codex.sh', 'CODEX_BIN', 'codex', 'codex')
-    if (!binary) {
-      console.log('    Codex not installed: run scripts/ensure-codex.sh')
-      this.skip()
-    }
-    models = await startScriptedModels()
-  })
-  after(async () => {
-    await models?.close()
-    await removeFreshFolders()
-  })
+  const cli = agentCliSuite('Codex', 'ensure-codex.sh', 'CODEX_BIN', 'codex', 'codex')
 
   /**
    * One `codex exec` session on a run's base URL: a fresh CODEX_HOME whose config names a custom
@@ -71,13 +57,13 @@ describe('Codex against the scripted models (OpenAI Responses, streamed)', funct
     await writeFile(path.join(codexHome, 'config.toml'), `${config.join('\n')}\n`)
     const env = {HOME: home, CODEX_HOME: codexHome, [MODEL_KEY_VARIABLE]: 'scripted-models-need-no-key'}
     const args = ['exec', '--json', '--skip-git-repo-check', '--ephemeral', '--disable', 'plugins', '--disable', 'remote_plugin', '--disable', 'apps', 'Do the task.']
-    return runJsonLines(binary!, args, env, home)
+    return runJsonLines(cli.binary(), args, env, home)
   }
 
   it('the oracle runs one command through exec_command, then answers with what it printed', async () => {
     const marker = `ghx-bench-e2e-${randomBytes(4).toString('hex')}`
     const script: Script = {model: 'oracle', steps: [{tool: 'shell', args: {command: `echo ${marker}`}}], final: {kind: 'text', answer: 'The command printed: $out'}}
-    const {baseUrl, outcome} = models.register(script)
+    const {baseUrl, outcome} = cli.models().register(script)
     const run = await codex(baseUrl)
     expect(run.code, run.stderr).to.equal(0)
     const commands = completed(run, 'command_execution')
@@ -95,7 +81,7 @@ describe('Codex against the scripted models (OpenAI Responses, streamed)', funct
 
   it('the oracle calls an MCP server’s tool by its name in the server’s namespace and answers from its JSON', async () => {
     const script: Script = {model: 'oracle', steps: [{tool: 'echo_text', args: {text: 'over MCP'}}], final: {kind: 'text', answer: 'The tool echoed: $out.echoed'}}
-    const {baseUrl, outcome} = models.register(script)
+    const {baseUrl, outcome} = cli.models().register(script)
     // `required`: Codex waits for the server before its first request; else that request may offer none of its tools.
     const server = ['[mcp_servers.echo]', `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(ECHO_MCP_SERVER)}]`, 'default_tools_approval_mode = "approve"', 'required = true']
     const run = await codex(baseUrl, server)
@@ -107,7 +93,7 @@ describe('Codex against the scripted models (OpenAI Responses, streamed)', funct
   })
 
   it('noop answers at once, with no tool call', async () => {
-    const {baseUrl} = models.register({model: 'noop', steps: [{tool: 'shell', args: {command: 'echo never'}}], final: {kind: 'text'}})
+    const {baseUrl} = cli.models().register({model: 'noop', steps: [{tool: 'shell', args: {command: 'echo never'}}], final: {kind: 'text'}})
     const run = await codex(baseUrl)
     expect(run.code, run.stderr).to.equal(0)
     expect(completed(run, 'command_execution')).to.deep.equal([])
