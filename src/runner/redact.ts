@@ -95,6 +95,7 @@ function secretsInText(text: string): string[] {
   const assignment = /^-{0,2}([A-Za-z_][A-Za-z0-9_.-]*)=(.+)$/s.exec(text)
   if (assignment && isSecretName(assignment[1]!)) found.push(assignment[2]!)
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    // For its effect: the URL's user and password become the process's known secrets (every redactor's).
     withoutCredentials(text)
     try {
       for (const [name, value] of new URL(text).searchParams) if (isSecretName(name) || looksLikeToken(value)) found.push(value)
