@@ -2,7 +2,13 @@
 // BENCH_ROUNDS sets the repetitions of the quick benchmarks (default 15), BENCH_HEAVY_ROUNDS those of
 // report and gate below 10M rows (default 3; 10M runs once), BENCH_REPORT_SIZES their sizes (default
 // 100k,1M,3M,10M), BENCH_GATE_DATASETS the datasets per cell of the gate's error rates (default 200).
+// The sections are printed as they finish, then written into docs/performance.md between its markers
+// (bench/performance-doc.ts; BENCH_DOC=0 leaves it alone, BENCH_DOC=<file> writes another file).
+import {cpus} from 'node:os'
+import path from 'node:path'
+import {PACKAGE_ROOT} from '../src/shared/package-paths.js'
 import {benchGateErrorRates} from './gate-error-rates.js'
+import {writeMeasured, type BenchSection} from './performance-doc.js'
 import {benchReportGate} from './report-gate.js'
 import {benchRunner} from './runner.js'
 import {benchSandbox} from './sandbox.js'
@@ -10,12 +16,29 @@ import {benchStartup} from './startup.js'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15)
 const heavyRounds = Number(process.env.BENCH_HEAVY_ROUNDS ?? 3)
-console.log(benchStartup(rounds))
-console.log()
-console.log(await benchSandbox())
-console.log()
-console.log(await benchRunner())
-console.log()
-console.log(await benchReportGate(heavyRounds))
-console.log()
-console.log(await benchGateErrorRates())
+const sections: BenchSection[] = []
+const measure = async (title: string, bench: () => string | Promise<string>) => {
+  const text = await bench()
+  if (sections.length > 0) console.log()
+  console.log(text)
+  sections.push({title, text})
+}
+
+await measure('CLI start-up', () => benchStartup(rounds))
+await measure('Sandbox throughput', () => benchSandbox())
+await measure('Runner', () => benchRunner())
+await measure('Report and gate over generated rows', () => benchReportGate(heavyRounds))
+await measure('The gate’s error rates', () => benchGateErrorRates())
+
+const target = process.env.BENCH_DOC ?? path.join(PACKAGE_ROOT, 'docs', 'performance.md')
+if (target !== '0') {
+  const processors = cpus()
+  writeMeasured(target, sections, {
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    node: process.versions.node,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: `${processors.length} × ${processors[0]?.model.trim() ?? 'unknown CPU'}`,
+    settings: Object.entries(process.env).filter(([name]) => name.startsWith('BENCH_') && name !== 'BENCH_DOC').map(([name, value]) => `${name}=${value}`).sort(),
+  })
+  console.log(`\nwrote ${path.relative(process.cwd(), target) || target}`)
+}
