@@ -9,10 +9,11 @@ import {expect} from 'chai'
 import {runAgentLoop} from '../../src/agent/agent-loop.js'
 import {startScriptedModels} from '../../src/agent/scripted-models.js'
 import {runShellCommand} from '../../src/agent/shell-tool.js'
+import {pidNamespacePrefix} from '../../src/shared/process/pid-namespace.js'
 import {reapOrphanedTools, subreaperCommand} from '../../src/shared/process/tool-processes.js'
 import {startToolSpawner} from '../../src/shared/process/tool-spawner.js'
 import type {ModeSession} from '../../src/plugins/api.js'
-import {marker, processesWith, project, rowsOf, runCli, shellCommandScenario, sleep, sleepsOf, suite} from '../support/reliability.js'
+import {marker, processesWith, project, rowsOf, runCli, shellCommandScenario, sleep, sleepsOf, suite, toolSpawnerAbove} from '../support/reliability.js'
 
 const env = {PATH: process.env.PATH ?? '/usr/bin:/bin'}
 const never = new AbortController().signal
@@ -158,8 +159,7 @@ describe('reliability: tool processes', function () {
 
   /** The tool spawner running `sleep <mark>` (the parent of the call's subreaper) and, above it, its hub. */
   function spawnerOf(m: string): {spawner: number; hub: number} {
-    const sleepPid = Number(sleepsOf(m)[0]!.trim().split(/\s+/)[0])
-    const spawner = parentOf(parentOf(sleepPid))
+    const spawner = toolSpawnerAbove(Number(sleepsOf(m)[0]!.trim().split(/\s+/)[0]))
     return {spawner, hub: parentOf(spawner)}
   }
 
@@ -191,7 +191,12 @@ describe('reliability: tool processes', function () {
   for (const signal of ['-9', '-TERM']) {
     it(`a tool that kills its subreaper parent (kill ${signal} $PPID) leaves nothing running past the call: its setsid children end with it`, async () => {
       const m = marker()
-      const result = await runShellCommand(`setsid sleep ${m} & (setsid env -i sleep ${m} </dev/null >/dev/null 2>&1 &) ; nohup sleep ${m} >/dev/null 2>&1 & kill ${signal} $PPID; sleep ${m}`, {cwd: tmpdir(), env}, never)
+      // In a PID namespace the subreaper is its first process, which a signal from inside does not reach:
+      // the call then runs to its abort. Without one, the kill ends it.
+      const controller = new AbortController()
+      const timer = setTimeout(() => controller.abort(), pidNamespacePrefix() ? 1000 : 60_000)
+      const result = await runShellCommand(`setsid sleep ${m} & (setsid env -i sleep ${m} </dev/null >/dev/null 2>&1 &) ; nohup sleep ${m} >/dev/null 2>&1 & kill ${signal} $PPID; sleep ${m}`, {cwd: tmpdir(), env}, controller.signal)
+      clearTimeout(timer)
       expect(result.ok).to.equal(false)
       expect(await gone(m, 5000)).to.deep.equal([])
     })

@@ -101,6 +101,21 @@ export function sleepsOf(marker: string): string[] {
   return processesWith(marker).filter((line) => new RegExp(`^\\s*\\d+\\s+\\S+\\s+sleep ${marker.replace('.', '\\.')}$`).test(line))
 }
 
+/** The parent of a process, from /proc/<pid>/stat. */
+export function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+}
+
+/**
+ * The tool spawner a call's process runs under: the nearest ancestor running tool-spawner-main, read
+ * from outside (a call, in a PID namespace of its own, cannot see its parents).
+ */
+export function toolSpawnerAbove(pid: number): number {
+  for (let p = parentOf(pid); p > 1; p = parentOf(p)) if (readFileSync(`/proc/${p}/cmdline`, 'latin1').includes('tool-spawner-main')) return p
+  throw new Error(`process ${pid} runs under no tool spawner`)
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** A unique number for `sleep <n>` markers, so that a test finds its own processes only. */

@@ -1,10 +1,12 @@
 /**
- * One bash command run to its end in this process: under the subreaper (tool-processes.ts), stdout and
+ * One bash command run to its end in this process: under the subreaper (tool-processes.ts), in a PID
+ * namespace of its own where this machine allows one (pid-namespace.ts), stdout and
  * stderr collected together, and, once it ends or the signal aborts it, every process it started
  * killed, without waiting for pipes that a stray process keeps open. The tool spawner's process runs
  * these for the runner (./tool-spawner.ts).
  */
 import {spawn} from 'node:child_process'
+import {pidNamespacePrefix} from './pid-namespace.js'
 import {subreaperCommand, ToolProcessTree} from './tool-processes.js'
 
 /** The call's answer is cut to this many characters; the model sees that it was cut. */
@@ -31,9 +33,9 @@ export function runBashCall(command: string, options: BashCallOptions, signal: A
     const tree = new ToolProcessTree()
     const env = {...options.env, ...tree.env()}
     const wrapper = options.subreaper ? subreaperCommand() : null
-    const child = wrapper
-      ? spawn(wrapper.file, [...wrapper.args, 'bash', '-c', command], {cwd: options.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe']})
-      : spawn('bash', ['-c', command], {cwd: options.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe']})
+    // The subreaper is the namespace's first process: it reaps orphans there, and the call cannot kill it.
+    const [file, ...args] = [...(pidNamespacePrefix() ?? []), ...(wrapper ? [wrapper.file, ...wrapper.args] : []), 'bash', '-c', command] as [string, ...string[]]
+    const child = spawn(file, args, {cwd: options.cwd, env, detached: true, stdio: wrapper ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe']})
     tree.adopt(child.pid)
     let output = ''
     let truncated = false

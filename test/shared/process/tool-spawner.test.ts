@@ -1,4 +1,4 @@
-import {readFileSync} from 'node:fs'
+import {readdirSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {expect} from 'chai'
 import {isInfrastructureError} from '../../../src/plugins/api.js'
@@ -14,9 +14,24 @@ const parentOf = (pid: number) => {
 }
 
 /** The command's parent is the subreaper (bash itself without perl); its parent, read while the call runs, the process that started it. */
+/** The live spawner of this process, once a call has gone through it (read from outside: a call cannot see its parents). */
 async function spawnerPid(): Promise<number> {
-  const result = await runSpawnedBash("cut -d' ' -f4 /proc/$PPID/stat", {cwd: tmpdir(), env}, never)
-  return Number(result.output.trim())
+  await runSpawnedBash('true', {cwd: tmpdir(), env}, never)
+  const descendsFromUs = (pid: number) => parentOf(pid) === process.pid || parentOf(parentOf(pid)) === process.pid
+  const spawners = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('tool-spawner-main') && !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'latin1')) && descendsFromUs(pid)
+      } catch {
+        return false
+      }
+    })
+  // Its hub (perl) names the spawner's command line too: the spawner is the one not above another.
+  const spawner = spawners.length === 1 ? spawners : spawners.filter((pid) => spawners.includes(parentOf(pid)))
+  expect(spawner, 'one live tool spawner').to.have.length(1)
+  return spawner[0]!
 }
 
 describe('the tool spawner', function () {
