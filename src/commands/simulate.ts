@@ -22,7 +22,7 @@ export default class SimulateCommand extends BaseCommand<typeof SimulateCommand>
     'threshold-datasets': Flags.integer({min: 1, max: MAX_DATASETS, description: 'seeded datasets at the threshold, where false passes are counted (default 4 × --datasets)'}),
     seed: Flags.integer({min: 0, max: MAX_SEED, description: 'seed of the datasets (default 1)'}),
     resamples: Flags.integer({min: 100, max: MAX_RESAMPLES, description: `bootstrap resamples per interval (default ${DEFAULT_RESAMPLES}, as the gate's)`}),
-    looks: Flags.string({description: 'run --until-decided’s looks, repetitions per cell (default 5,8,12,16,20; "none" leaves the sequential design out)'}),
+    looks: Flags.string({description: 'run --until-decided’s looks, repetitions per cell (default 5,8,10,12,14,16,18,20; "none" leaves the sequential design out)'}),
     spending: Flags.option({options: ['power', 'pocock', 'obrien-fleming'] as const, description: 'α-spending function of the looks (default power: α·t^1.5)'})(),
     'scenario-spread': Flags.string({description: 'SD of the effect between scenarios, log scale (default 0.3, what real suites show)'}),
     cv: Flags.string({description: 'run-to-run coefficient of variation of active tokens and agent time in % (default 30; cost is priced from the tokens)'}),

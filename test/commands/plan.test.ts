@@ -27,7 +27,7 @@ describe('ghx-bench plan (CLI)', () => {
     expect(plan.as_written.detectable.efficiency_tokens_active_reduction).to.be.within(15, 30)
     expect(plan.smallest!.power).to.be.at.least(0.8)
     expect(plan.smallest!.scenarios * plan.smallest!.repetitions).to.be.at.most(6 * 20)
-    expect(plan.confirmed).to.deep.include({datasets: 8, looks: [5, 8, 12, 16, 20]})
+    expect(plan.confirmed).to.deep.include({datasets: 8, looks: [5, 8, 10, 12, 14, 16, 18, 20]})
     expect(plan.confirmed!.sequential_repetitions).to.be.below(20)
   })
 
@@ -48,7 +48,7 @@ describe('ghx-bench plan (CLI)', () => {
   })
 
   it('plans the looks of --until-decided up to the suite’s repetitions', () => {
-    expect(looksFor(20)).to.deep.equal([5, 8, 12, 16, 20])
+    expect(looksFor(20)).to.deep.equal([5, 8, 10, 12, 14, 16, 18, 20])
     expect(looksFor(10)).to.deep.equal([5, 8, 10])
     expect(looksFor(3)).to.deep.equal([3])
   })

@@ -39,7 +39,7 @@ describe('sequential rule', () => {
     expect(confidences).to.have.length(3)
     for (const c of confidences) expect(c).to.be.within(0.95, 0.999)
     expect(lookConfidences({looks: [20], alpha: 0.05, spending: 'power'})[0]).to.be.closeTo(0.95, 1e-9)
-    expect(DEFAULT_LOOKS).to.deep.equal([5, 8, 12, 16, 20])
+    expect(DEFAULT_LOOKS).to.deep.equal([5, 8, 10, 12, 14, 16, 18, 20])
   })
 
   it('stops at the first look when every check is decided, passing', () => {
