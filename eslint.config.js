@@ -32,15 +32,15 @@ function layerRules(folder, layer) {
   const forbidden = LAYERS.flat().filter((other) => other !== folder && LAYERS.findIndex((l) => l.includes(other)) >= layer)
   return [1, 2, 3, 4].map((depth) => {
     const up = '\\.\\./'.repeat(depth)
+    const upward = {regex: `^${up}(${forbidden.join('|')})(/|$)`, message: `src/${folder} is below these folders: it must not import them (the import direction, ARCHITECTURE.md).`}
+    const root = {regex: `^${up}(${ROOT_MODULES.join('|')})\\.js$`, message: 'The package root (index, command-index) is the top: nothing in src/ imports it.'}
+    // no-restricted-imports does not see `import()`: the same patterns, on the literal a dynamic import names.
+    const dynamic = ({regex, message}) => ({selector: `ImportExpression > Literal[value=/${regex.replaceAll('/', '\\/')}/]`, message})
     return {
       files: [`src/${folder}/${'*/'.repeat(depth - 1)}*.ts`],
       rules: {
-        'no-restricted-imports': ['error', {
-          patterns: [
-            {regex: `^${up}(${forbidden.join('|')})(/|$)`, message: `src/${folder} is below these folders: it must not import them (the import direction, ARCHITECTURE.md).`},
-            {regex: `^${up}(${ROOT_MODULES.join('|')})\\.js$`, message: 'The package root (index, command-index) is the top: nothing in src/ imports it.'},
-          ],
-        }],
+        'no-restricted-imports': ['error', {patterns: [upward, root]}],
+        'no-restricted-syntax': ['error', dynamic(upward), dynamic(root)],
       },
     }
   })
