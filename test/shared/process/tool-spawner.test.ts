@@ -1,10 +1,10 @@
-import {readdirSync, readFileSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {expect} from 'chai'
 import {isInfrastructureError} from '../../../src/plugins/api.js'
 import {subreaperCommand} from '../../../src/shared/process/tool-processes.js'
 import {killSpawnedTools, runSpawnedBash} from '../../../src/shared/process/tool-spawner.js'
-import {marker, sleepsOf} from '../../support/reliability.js'
+import {marker, sleepsOf, toolSpawnerAbove} from '../../support/reliability.js'
 
 const env = {PATH: process.env.PATH ?? '/usr/bin:/bin'}
 const never = new AbortController().signal
@@ -14,24 +14,24 @@ const parentOf = (pid: number) => {
 }
 
 /** The command's parent is the subreaper (bash itself without perl); its parent, read while the call runs, the process that started it. */
-/** The live spawner of this process, once a call has gone through it (read from outside: a call cannot see its parents). */
+/** The spawner that runs this process's calls, found from outside from a call's process (a call cannot see its parents). */
 async function spawnerPid(): Promise<number> {
-  await runSpawnedBash('true', {cwd: tmpdir(), env}, never)
-  const descendsFromUs = (pid: number) => parentOf(pid) === process.pid || parentOf(parentOf(pid)) === process.pid
-  const spawners = readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('tool-spawner-main') && !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'latin1')) && descendsFromUs(pid)
-      } catch {
-        return false
-      }
-    })
-  // Its hub (perl) names the spawner's command line too: the spawner is the one not above another.
-  const spawner = spawners.length === 1 ? spawners : spawners.filter((pid) => spawners.includes(parentOf(pid)))
-  expect(spawner, 'one live tool spawner').to.have.length(1)
-  return spawner[0]!
+  const m = marker()
+  const controller = new AbortController()
+  let ended: unknown
+  const call = runSpawnedBash(`sleep ${m}`, {cwd: tmpdir(), env}, controller.signal).then(
+    (result) => (ended = result),
+    (error: unknown) => (ended = error),
+  )
+  // A spawner starting on a loaded machine takes seconds; `ps` is run at a slow pace: three callers
+  // polling it every 20 ms starve the event loop that the spawner's start needs.
+  const until = Date.now() + 40_000
+  while (sleepsOf(m).length === 0 && ended === undefined && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250))
+  expect(sleepsOf(m), `the call's process (the call ended with ${String(ended)})`).to.have.length(1)
+  const spawner = toolSpawnerAbove(Number(sleepsOf(m)[0]!.trim().split(/\s+/)[0]))
+  controller.abort()
+  await call
+  return spawner
 }
 
 describe('the tool spawner', function () {
@@ -47,6 +47,7 @@ describe('the tool spawner', function () {
 
   it('is started again when it stopped (once for calls at the same moment); a call in flight when it stopped fails as infrastructure, with why, and its processes end', async function () {
     if (!process.platform.startsWith('linux')) this.skip()
+    this.timeout(120_000)
     const spawner = await spawnerPid()
     const m = marker()
     const inFlight = runSpawnedBash(`sleep ${m}`, {cwd: tmpdir(), env}, never)
@@ -65,8 +66,10 @@ describe('the tool spawner', function () {
     expect(next).to.deep.equal({ok: true, output: 'again\n'})
     // Calls at the same moment after it stopped start one spawner between them.
     const restarted = await spawnerPid()
+    // This process started the spawner's hub (or, without perl, the spawner): once it is reaped, the stop is known.
+    const started = subreaperCommand() ? parentOf(restarted) : restarted
     process.kill(restarted, 'SIGKILL')
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    while (existsSync(`/proc/${started}`)) await new Promise((resolve) => setTimeout(resolve, 20))
     const together = await Promise.all([spawnerPid(), spawnerPid(), spawnerPid()])
     expect(new Set(together).size).to.equal(1)
     expect(together[0]).to.not.equal(restarted)
