@@ -34,8 +34,10 @@ export function runBashCall(command: string, options: BashCallOptions, signal: A
     const env = {...options.env, ...tree.env()}
     const wrapper = options.subreaper ? subreaperCommand() : null
     // The subreaper is the namespace's first process: it reaps orphans there, and the call cannot kill it.
-    const [file, ...args] = [...(pidNamespacePrefix() ?? []), ...(wrapper ? [wrapper.file, ...wrapper.args] : []), 'bash', '-c', command] as [string, ...string[]]
-    const child = spawn(file, args, {cwd: options.cwd, env, detached: true, stdio: wrapper ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe']})
+    const [file = 'bash', ...args] = [...(pidNamespacePrefix() ?? []), ...(wrapper ? [wrapper.file, ...wrapper.args] : []), 'bash', '-c', command]
+    const child = wrapper
+      ? spawn(file, args, {cwd: options.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe']})
+      : spawn(file, args, {cwd: options.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe']})
     tree.adopt(child.pid)
     let output = ''
     let truncated = false
