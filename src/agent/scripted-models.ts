@@ -10,6 +10,7 @@
  * dialect reports it, so token figures are the true context cost of that plan in that mode.
  */
 import {randomBytes} from 'node:crypto'
+import {appendFileSync} from 'node:fs'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {countTokens} from 'gpt-tokenizer'
@@ -201,6 +202,15 @@ function outcomeAfter(script: Script, toolResults: string[], next: ModelTurn): P
   return {...outcome, failure: {step: outcome.played + 1, tool: step.tool, message: `not played: the session offers no tool "${step.tool}"`}}
 }
 
+/**
+ * A file that gets a JSON line per answer served (the run's key, the dialect, the offered tools by
+ * name, the usage reported): the end-to-end tests of the agent CLIs compare a row's tokens and its
+ * trace's tool list with what was really served and offered.
+ */
+export const SERVED_LOG_VARIABLE = 'GHX_BENCH_SCRIPTED_MODELS_LOG'
+const SERVED_LOG = process.env[SERVED_LOG_VARIABLE]
+const toolName = (tool: OfferedTool) => (tool.namespace ? `${tool.namespace}.${tool.name}` : tool.name)
+
 const tokenCache = new Map<string, number>()
 
 /** Tokens of one text, remembered: each turn re-sends the conversation so far and the same tools. */
@@ -260,7 +270,9 @@ export async function startScriptedModels(): Promise<ScriptedModels> {
     const conversation = dialect.view(request)
     const next = nextMessage(run.script, conversation, conversation.tools)
     if (conversation.tools.length > 0) outcomes.set(key, outcomeAfter(run.script, conversation.toolResults, next))
-    dialect.respond(response, request, next, turnUsage(dialect, request, run.promptCache, next))
+    const usage = turnUsage(dialect, request, run.promptCache, next)
+    if (SERVED_LOG) appendFileSync(SERVED_LOG, `${JSON.stringify({run: key, dialect: dialect.path, tools: conversation.tools.map(toolName), usage})}\n`)
+    dialect.respond(response, request, next, usage)
   }
 
   const server = createServer((request, response) => {

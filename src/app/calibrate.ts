@@ -26,6 +26,7 @@ import type {SuiteInput} from '../schemas/suite.js'
 import {resolveVariables} from '../seeding/bindings.js'
 import type {Manifest} from '../seeding/manifest.js'
 import {readManifest} from '../seeding/service.js'
+import {BadInputError} from '../shared/diagnostics.js'
 import {openProject, type ProjectOptions} from './project.js'
 
 type Outcome = {success: boolean; error: string | null}
@@ -75,6 +76,8 @@ export interface CalibrationReport {
 export interface CalibrateOptions extends ProjectOptions {
   scenarios?: string[]
   modes?: string[]
+  /** The provider every pass is played through (default: the configuration's, agent-loop). */
+  provider?: string
   /** Runs at once (the calibration suite's own: 4). */
   concurrency?: number
   /** How long checkpoints are polled per run (runs that fail use all of it). */
@@ -103,6 +106,10 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
 
 async function calibrateIn(project: Project, options: CalibrateOptions): Promise<CalibrationReport> {
   const {catalogue, registry} = project
+  if (options.provider && !registry.provider(options.provider)) {
+    throw new BadInputError([{file: '--provider', code: 'unknown_reference', message: `unknown provider "${options.provider}" (providers: ${registry.providerNames().join(', ')})`}])
+  }
+  const providers = options.provider ? [options.provider] : undefined
   // Which scenario has a plan for which mode.
   const pairs: Array<{scenario_id: string; mode: string}> = []
   for (const [id, spec] of catalogue.scenarios) {
@@ -126,7 +133,7 @@ async function calibrateIn(project: Project, options: CalibrateOptions): Promise
     for (const model of PASSES.filter((m) => m === 'oracle' || m === 'noop' || played.has(m))) {
       const isolated = model === 'wrong_target'
       const suite: SuiteInput = {name: 'calibration', scenarios: {ids: scenarioIds}, modes, model, ...CALIBRATION_SUITE, ...(isolated ? {concurrency: 1} : {}), timeouts}
-      const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}, concurrency: isolated ? 1 : options.concurrency})
+      const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}, providers, concurrency: isolated ? 1 : options.concurrency})
       const summary = await runSuite(selected, {runId: model, isolateRuns: isolated}, (event) => options.onEvent?.(event, model))
       if (model === 'oracle') {
         unavailable = summary.unavailable
@@ -239,7 +246,7 @@ async function mutationPass(
     const scenarioIds = [...new Set(passed.filter((p) => p.mode === mode).map((p) => p.scenario_id))].sort()
     // One at a time: each perturbation restores the sandbox's whole state.
     const suite: SuiteInput = {name: 'calibration-mutation', scenarios: {ids: scenarioIds}, modes: [mode], model: 'oracle', ...CALIBRATION_SUITE, concurrency: 1, timeouts}
-    const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}})
+    const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}, providers: options.provider ? [options.provider] : undefined})
     await runSuite(selected, {runId: `mutation-${mode}`, onMutation: (report) => reports.push(report)}, (event) => options.onEvent?.(event, 'mutation'))
   }
   const untested = reports.filter((r) => r.perturbations.length === 0 && isMutationScenario(project.catalogue.scenarios.get(r.scenario_id)!.value)).map(({scenario_id, mode}) => ({scenario_id, mode}))

@@ -108,6 +108,7 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
       : []),
     `commit the scaffold: ${fromTarget(workflowFile)} runs the suite on every pull request`,
     'live GitHub and a real model: see the comments at the top of .ghxbenchrc.yml',
+    'several agent runtimes: list them under providers: in suites/example.yml (a report table and a gate each), or choose with run --provider',
   ]
   return {
     dir: target,

@@ -37,13 +37,13 @@ export async function judgeRun(config: LoadedConfig, summary: RunSummary, cwd = 
   const {baseline, candidate} = config.values.gate
   const loaded = await loadRows(config, selection)
   const {report, files} = await produceReport(config, {...selection, loaded})
-  const html = (gate: GateDocument | null) => writeHtmlReport({dir: outputDir(config, loaded.aggregate, selection), loaded, report, gate, cwd})
-  if (!summary.gate?.profile) return {report, gate: null, gate_skipped: 'the suite names no gate profile', files: [...files, await html(null)], exit_code: 0}
+  const html = (gate: GateDocument | null) => writeHtmlReport({dir: outputDir(config, report, selection), loaded, report, gate, cwd})
+  if (!summary.gate?.profile) return {report, gate: null, gate_skipped: 'the suite names no gate profile', files: [...files, ...(await html(null))], exit_code: 0}
   const missing = [baseline, candidate].filter((mode) => !summary.modes.includes(mode))
   if (missing.length > 0) {
     const reasons = missing.map((mode) => `${mode}: ${summary.unavailable.find((u) => u.mode === mode)?.reason ?? 'not run'}`)
-    return {report, gate: null, gate_skipped: `the gate compares ${baseline} with ${candidate}, and ${reasons.join('; ')}`, files: [...files, await html(null)], exit_code: EXIT_NO_GATE}
+    return {report, gate: null, gate_skipped: `the gate compares ${baseline} with ${candidate}, and ${reasons.join('; ')}`, files: [...files, ...(await html(null))], exit_code: EXIT_NO_GATE}
   }
   const {gate, files: gateFiles} = await produceGate(config, {...selection, loaded, ...gateOptions})
-  return {report, gate, gate_skipped: null, files: [...files, ...gateFiles, await html(gate)], exit_code: gate.exit_code}
+  return {report, gate, gate_skipped: null, files: [...files, ...gateFiles, ...(await html(gate))], exit_code: gate.exit_code}
 }

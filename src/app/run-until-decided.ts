@@ -17,7 +17,7 @@ import {judgeRun} from './judge.js'
 import {openSuite, type RunResult, type RunSuiteOptions} from './run.js'
 
 export interface UntilDecidedOptions {
-  /** Repetitions per cell at each look, as given ("5,10,20"; default 5,8,12,16,20). */
+  /** Repetitions per cell at each look, as given ("5,10,20"; default 5,8,10,12,14,16,18,20). */
   looks?: string
   /** runs=N, tokens=N, cost=USD; each may be given alone or comma-separated. */
   budget?: string[]
@@ -39,35 +39,43 @@ export function sequentialSettings(options: UntilDecidedOptions): {plan: Sequent
   return {plan: {looks, alpha: DEFAULT_ALPHA, spending: options.spending ?? DEFAULT_SPENDING}, budget}
 }
 
-/** What the run's rows have used so far: runs, tokens (total, all modes) and cost. */
-function spentOf(aggregate: Awaited<ReturnType<typeof loadRows>>['aggregate']): Spent {
+/** What the run's rows have used so far: runs, tokens (total, all modes and providers) and cost. */
+function spentOf(providers: Awaited<ReturnType<typeof loadRows>>['providers']): Spent {
+  let runs = 0
   let tokens = 0
   let cost = 0
-  for (const byScenario of aggregate.cells.values()) {
-    for (const cell of byScenario.values()) {
-      for (const value of cell.all.tokens_total.values()) if (Number.isFinite(value)) tokens += value
-      for (const value of cell.all.cost.values()) if (Number.isFinite(value)) cost += value
+  for (const aggregate of providers.values()) {
+    runs += aggregate.rows
+    for (const byScenario of aggregate.cells.values()) {
+      for (const cell of byScenario.values()) {
+        for (const value of cell.all.tokens_total.values()) if (Number.isFinite(value)) tokens += value
+        for (const value of cell.all.cost.values()) if (Number.isFinite(value)) cost += value
+      }
     }
   }
-  return {runs: aggregate.rows, tokens, cost_usd: cost}
+  return {runs, tokens, cost_usd: cost}
 }
 
 /** Adds a look's run counts to the ones before it: the summary returned covers every look. */
 function accumulate(total: RunSummary | null, look: RunSummary): RunSummary {
   if (!total) return look
-  const byMode = structuredClone(total.by_mode)
-  for (const [mode, counts] of Object.entries(look.by_mode)) {
-    const into = (byMode[mode] ??= {pass: 0, fail: 0, timeout: 0, infra_error: 0})
-    for (const key of Object.keys(counts) as Array<keyof typeof counts>) into[key] += counts[key]
+  const added = (before: RunSummary['by_mode'], more: RunSummary['by_mode']): RunSummary['by_mode'] => {
+    const sum = structuredClone(before)
+    for (const [mode, counts] of Object.entries(more)) {
+      const into = (sum[mode] ??= {pass: 0, fail: 0, timeout: 0, infra_error: 0})
+      for (const key of Object.keys(counts) as Array<keyof typeof counts>) into[key] += counts[key]
+    }
+    return sum
   }
-  return {...look, completed: total.completed + look.completed, by_mode: byMode, warnings: [...total.warnings, ...look.warnings]}
+  const byProvider = Object.fromEntries([...new Set([...Object.keys(total.by_provider), ...Object.keys(look.by_provider)])].map((p) => [p, added(total.by_provider[p] ?? {}, look.by_provider[p] ?? {})]))
+  return {...look, completed: total.completed + look.completed, by_mode: added(total.by_mode, look.by_mode), by_provider: byProvider, warnings: [...total.warnings, ...look.warnings]}
 }
 
 /** One look's gate at its confidence, written nowhere. */
 async function judgeLook(config: LoadedConfig, runId: string, cwd: string, confidence: number) {
   const loaded = await loadRows(config, {runId, cwd})
   const {gate} = await computeGate(config, {runId, cwd, loaded, formats: [], confidence})
-  return {gate, spent: spentOf(loaded.aggregate)}
+  return {gate, spent: spentOf(loaded.providers)}
 }
 
 export async function runUntilDecided(options: RunSuiteOptions & {untilDecided: UntilDecidedOptions}, onEvent?: (event: SuiteEvent) => void): Promise<RunResult> {
@@ -77,6 +85,8 @@ export async function runUntilDecided(options: RunSuiteOptions & {untilDecided: 
   const {plan, budget} = sequentialSettings(options.untilDecided)
   const selected = await openSuite(options)
   if (!selected.suite.gate?.profile) throw badInput(selected.origin, '--until-decided needs a gate to decide: the suite names no gate profile')
+  // Each look stops or goes on by one gate's checks: several providers would each need their own looks.
+  if (selected.providers.length > 1) throw badInput('--provider', `--until-decided decides one provider's gate, and the run has ${selected.providers.length}: choose one with --provider`)
   const at = (repetitions: number) => ({...selected, suite: {...selected.suite, repetitions}})
   // A dry run shows every run the plan may need: the last look's.
   if (options.dryRun) return {summary: await runSuite(at(plan.looks.at(-1)!), options, onEvent), judgement: null}

@@ -14,7 +14,7 @@ import {applyDefaults, validateDocument, validateWithSchema} from '../shared/sch
 import {profileSchema, type Profile} from '../schemas/profile.js'
 import {scenarioSetSchema, type ScenarioSet} from '../schemas/scenario-set.js'
 import {scenarioSchema, type Scenario} from '../schemas/scenario.js'
-import {suiteSchema, type Suite} from '../schemas/suite.js'
+import {suiteSchema, type PluginRef, type Suite} from '../schemas/suite.js'
 import {displayPath, readSource, type PointerSegment, type SourceDocument} from '../shared/source-document.js'
 
 export type SpecKind = 'suite' | 'scenario' | 'set' | 'profile'
@@ -453,15 +453,19 @@ function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: Plugi
       findings.push(...validateWithSchema(mode.optionsSchema, ref.options, document, `/modes/${i}/options`, `mode ${name} options`))
     }
   })
-  const provider = suite.provider
-  const providerName = typeof provider === 'string' ? provider : provider?.name
-  if (providerName && !registry.provider(providerName)) {
-    findings.push(document.diagnostic(typeof provider === 'string' ? ['provider'] : ['provider', 'name'], 'unknown_reference', `unknown provider "${providerName}"${suggestionSuffix(providerName, registry.providerNames())} (providers: ${registry.providerNames().join(', ')})`))
-  }
-  if (typeof provider === 'object' && provider.options) {
-    const plugin = registry.provider(provider.name)
-    if (plugin) findings.push(...validateWithSchema(plugin.optionsSchema, provider.options, document, '/provider/options', `provider ${provider.name} options`))
-  }
+  // The suite's provider, or each of its providers: registered, its options valid, none named twice (rows tell providers apart by name).
+  const providerRefs: Array<{ref: PluginRef; at: Array<string | number>}> = suite.providers ? suite.providers.map((ref, i) => ({ref, at: ['providers', i]})) : suite.provider ? [{ref: suite.provider, at: ['provider']}] : []
+  const providerNames = providerRefs.map(({ref}) => (typeof ref === 'string' ? ref : ref.name))
+  providerRefs.forEach(({ref, at}, i) => {
+    const name = providerNames[i]!
+    if (providerNames.indexOf(name) !== i) findings.push(document.diagnostic(at, 'duplicate_id', `provider "${name}" is listed twice (rows tell providers apart by name)`))
+    const plugin = registry.provider(name)
+    if (!plugin) {
+      findings.push(document.diagnostic(typeof ref === 'string' ? at : [...at, 'name'], 'unknown_reference', `unknown provider "${name}"${suggestionSuffix(name, registry.providerNames())} (providers: ${registry.providerNames().join(', ')})`))
+    } else if (typeof ref === 'object' && ref.options) {
+      findings.push(...validateWithSchema(plugin.optionsSchema, ref.options, document, `/${at.join('/')}/options`, `provider ${name} options`))
+    }
+  })
   const profile = suite.gate?.profile
   if (profile && !catalogue.profiles.has(profile)) {
     findings.push(document.diagnostic(['gate', 'profile'], 'unknown_reference', `unknown profile "${profile}"${suggestionSuffix(profile, catalogue.profiles.keys())}`))

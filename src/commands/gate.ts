@@ -6,7 +6,7 @@ import type {GateDocument} from '../app/report.js'
 export default class GateCommand extends BaseCommand<typeof GateCommand> {
   static override summary = 'Judge a candidate mode against the baseline with a profile’s thresholds'
   static override description =
-    'The dual gate: reliability (success-rate non-inferiority, output validity, runner failures, timeouts, retries; Wilson and Newcombe intervals) on all candidate rows and efficiency (coverage, active tokens, agent time, tool calls, cost; hierarchical bootstrap over scenarios and runs) on the stable sample, each with its MDE. Exit 0 pass, 1 fail, 3 inconclusive (under --decision ci an interval straddles a threshold, or cells have fewer than 3 runs), 2 bad input. Writes gate.md and gate.json.'
+    'The dual gate: reliability (success-rate non-inferiority, output validity, runner failures, timeouts, retries; Wilson and Newcombe intervals) on all candidate rows and efficiency (coverage, active tokens, agent time, tool calls, cost; hierarchical bootstrap over scenarios and runs) on the stable sample, each with its MDE. Rows of several providers are gated apart (each provider’s candidate against its own baseline), the verdict the worst of theirs. Exit 0 pass, 1 fail, 3 inconclusive (under --decision ci an interval straddles a threshold, or cells have fewer than 3 runs), 2 bad input. Writes gate.md and gate.json.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --profile verify_pr',
     '<%= config.bin %> <%= command.id %> --profile verify_release --candidate mcp --decision point',

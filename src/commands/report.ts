@@ -6,7 +6,7 @@ import type {Report, ReportResult} from '../app/report.js'
 export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
   static override summary = 'Summarise result rows per mode and scenario, with deltas against the baseline'
   static override description =
-    'Reads rows (the newest run by default), and writes summary.md and summary.json: per mode the rates, latency, tokens, tool calls and cost; per scenario and mode the same medians; and each mode against the baseline with seeded bootstrap intervals. Rows of ghx-router and ghx eval import as they are.'
+    'Reads rows (the newest run by default), and writes summary.md and summary.json (rows of several providers: a report each, never mixed): per mode the rates, latency, tokens, tool calls and cost; per scenario and mode the same medians; and each mode against the baseline with seeded bootstrap intervals. Rows of ghx-router and ghx eval import as they are.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --run-id 2026-11-22T10-00-00Z',
@@ -34,10 +34,13 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
     const compare = flags.compare ? {against: flags.compare, tolerances: {relative_pct: tolerance('tolerance'), rate_points: tolerance('rate-tolerance')}} : undefined
     const {report, files, comparison} = await reportProject({...this.project({gate: {baseline: flags.baseline}}), ...rowOptions(flags), compare})
     for (const warning of report.warnings) this.logToStderr(`warning: ${warning}`)
-    const modes = Object.entries(report.modes)
-      .map(([mode, m]) => `${mode}: ${m.runs} runs, success ${m.success_rate?.toFixed(1) ?? '–'}%`)
-      .join('; ')
-    this.log(`${report.rows} rows: ${modes}`)
+    const modes = (part: Pick<Report, 'modes'>) =>
+      Object.entries(part.modes)
+        .map(([mode, m]) => `${mode}: ${m.runs} runs, success ${m.success_rate?.toFixed(1) ?? '–'}%`)
+        .join('; ')
+    // Rows of several providers are reported apart: a line each.
+    if (report.providers?.length) for (const part of report.providers) this.log(`provider ${part.provider ?? '(none)'}: ${part.rows} rows: ${modes(part)}`)
+    else this.log(`${report.rows} rows: ${modes(report)}`)
     for (const file of files) this.log(`wrote ${file}`)
     if (comparison && compare) this.printComparison(comparison, compare.tolerances)
     return report

@@ -6,18 +6,23 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
   static override jsonLines = true
   static override summary = 'Run a suite: every scenario under every mode, repeated, checked, recorded, judged'
   static override description =
-    'Loads the suite and its scenarios, preflights each mode once (a mode that cannot run here is reported and left out), ensures the fixtures, plans scenario x mode x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report and, when the suite names a profile, the gate, and exits with the gate’s code (0 pass, 1 fail, 3 inconclusive, also when the suite names a gate that cannot be computed here; 2 bad input or usage; 4 internal error; 130 interrupted). Re-run with the same --run-id to resume: recorded rows are skipped.'
+    'Loads the suite and its scenarios, asks each provider whether it can run here (one that cannot is bad input, with its reason), preflights each mode once (a mode that cannot run here is reported and left out), ensures the fixtures, plans scenario x mode x provider x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report and, when the suite names a profile, the gate, and exits with the gate’s code (0 pass, 1 fail, 3 inconclusive, also when the suite names a gate that cannot be computed here; 2 bad input or usage; 4 internal error; 130 interrupted). Re-run with the same --run-id to resume: recorded rows are skipped.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml',
     '<%= config.bin %> <%= command.id %> suites/smoke.yml --mode agent_direct --repetitions 1',
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --run-id 2026-11-22T10-00-00-1a2b3c4d',
     '<%= config.bin %> <%= command.id %> suites/verify-pr.yml --dry-run',
+    '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --provider agent-loop,claude-code',
   ]
   static override args = {
     suite: Args.string({description: 'the suite YAML file', required: true}),
   }
   static override flags = {
     mode: Flags.string({char: 'm', multiple: true, description: 'run only these of the suite’s modes (repeatable)'}),
+    provider: Flags.string({
+      multiple: true,
+      description: 'play every run under these providers (repeatable or comma-separated): the suite’s own, with their options, or any installed provider in their place',
+    }),
     scenario: Flags.string({char: 's', multiple: true, description: 'run only these scenario ids (repeatable)'}),
     set: Flags.string({description: 'run this scenario set instead of the suite’s selection'}),
     ...suiteNumberFlags,
@@ -28,7 +33,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     'inject-faults': Flags.string({description: 'reliability testing: this share (0..1) of the runs’ own sandbox and scripted-model requests fail with 5xx (never the harness’s seeding or checkpoints)'}),
     'no-report': Flags.boolean({description: 'record rows only: no report, no gate', default: false}),
     'until-decided': Flags.boolean({description: 'add repetitions in planned looks until the suite’s gate is decided (or a budget is spent), keeping its error rate', default: false}),
-    looks: Flags.string({description: 'with --until-decided: repetitions per cell at each look (default 5,8,12,16,20)', dependsOn: ['until-decided']}),
+    looks: Flags.string({description: 'with --until-decided: repetitions per cell at each look (default 5,8,10,12,14,16,18,20)', dependsOn: ['until-decided']}),
     budget: Flags.string({multiple: true, description: 'with --until-decided: stop before a look would overrun runs=N, tokens=N or cost=USD', dependsOn: ['until-decided']}),
   }
 
@@ -69,6 +74,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           ...this.project({model: flags.model, fixtures: {manifest: flags['fixture-manifest']}}),
           suitePath: this.args.suite,
           modes: flags.mode,
+          providers: flags.provider?.flatMap((value) => value.split(',')).map((name) => name.trim()),
           scenarios: flags.scenario,
           set: flags.set,
           repetitions: flags.repetitions,
@@ -92,7 +98,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     for (const {mode, reason} of summary.unavailable) warn(`mode ${mode} left out: ${reason}`)
     if (flags['dry-run']) {
       if (!this.jsonEnabled()) {
-        this.log(`run ${summary.run_id}: ${summary.runs.length} runs (${summary.skipped.length} already recorded), seed ${summary.seed}, modes ${summary.modes.join(', ')}`)
+        this.log(`run ${summary.run_id}: ${summary.runs.length} runs (${summary.skipped.length} already recorded), seed ${summary.seed}, modes ${summary.modes.join(', ')}, providers ${summary.providers.join(', ')}`)
         for (const run of summary.runs) this.log(`  ${run.key}`)
       }
       return summary
@@ -104,7 +110,9 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     }
     if (!this.jsonEnabled()) {
       this.log(`run ${summary.run_id}: ${summary.completed} run(s) recorded in ${summary.results_file}`)
-      for (const [mode, c] of Object.entries(summary.by_mode)) this.log(`  ${mode}: pass ${c.pass}, fail ${c.fail}, timeout ${c.timeout}, infra error ${c.infra_error}`)
+      // With several providers each provider's counts are shown apart, as the report and the gate keep them.
+      const counts = summary.providers.length > 1 ? Object.entries(summary.by_provider).flatMap(([provider, byMode]) => Object.entries(byMode).map(([mode, c]) => [`${provider} ${mode}`, c] as const)) : Object.entries(summary.by_mode)
+      for (const [what, c] of counts) this.log(`  ${what}: pass ${c.pass}, fail ${c.fail}, timeout ${c.timeout}, infra error ${c.infra_error}`)
       if (judgement?.gate) this.log(renderGateTable(judgement.gate))
       if (judgement?.gate_skipped) this.log(`gate: skipped (${judgement.gate_skipped})`)
       for (const file of judgement?.files ?? []) this.log(`wrote ${file}`)

@@ -7,18 +7,20 @@ import type {ValidationReport} from '../app/validate-project.js'
 export default class Validate extends BaseCommand<typeof Validate> {
   static override summary = 'Check the config, suites, scenarios, sets and profiles'
   static override description =
-    'Validates every file against its JSON Schema and across files: ids unique, sets and suites reference real scenarios, profiles and sets, read-only sets hold no mutation, placeholders are bound and checkpoint conditions have valid parameters. Every finding is reported at file:line:col; any finding exits 2. With --calibrate it then runs every scenario with a reference plan under each mode with the oracle model (which must pass, every step of its plan included), noop and four adversaries (liar: a made-up answer; empty: an empty one; wrong_target: the plan on another resource of the fixture; read_only: the plan’s reads only), which must all fail, on the configured target; it lists the mis-calibrated scenarios and those an adversary passed (weak), both exit 1, and the plans that rest on a fallback. On the sandbox it also mutation-tests the checkpoints in every mode: each change the oracle’s run made is undone on its own, and some checkpoint must then fail (a perturbation they all survive is weak: exit 1).'
+    'Validates every file against its JSON Schema and across files: ids unique, sets and suites reference real scenarios, profiles and sets, read-only sets hold no mutation, placeholders are bound and checkpoint conditions have valid parameters. Every finding is reported at file:line:col; any finding exits 2. With --calibrate it then runs every scenario with a reference plan under each mode, through the configured provider (or --provider), with the oracle model (which must pass, every step of its plan included), noop and four adversaries (liar: a made-up answer; empty: an empty one; wrong_target: the plan on another resource of the fixture; read_only: the plan’s reads only), which must all fail, on the configured target; it lists the mis-calibrated scenarios and those an adversary passed (weak), both exit 1, and the plans that rest on a fallback. On the sandbox it also mutation-tests the checkpoints in every mode: each change the oracle’s run made is undone on its own, and some checkpoint must then fail (a perturbation they all survive is weak: exit 1).'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> suites/smoke.yml',
     '<%= config.bin %> <%= command.id %> --json',
     '<%= config.bin %> <%= command.id %> --calibrate',
     '<%= config.bin %> <%= command.id %> --calibrate --mode agent_direct --scenario pr-view-001',
+    '<%= config.bin %> <%= command.id %> --calibrate --provider claude-code',
   ]
   static override flags = {
     calibrate: Flags.boolean({description: 'prove every reference plan: oracle passes; noop, liar, empty, wrong_target and read_only fail', default: false}),
     mode: Flags.string({char: 'm', multiple: true, description: 'calibrate only these modes'}),
     scenario: Flags.string({char: 's', multiple: true, description: 'calibrate only these scenarios'}),
+    provider: Flags.string({description: 'calibrate through this provider (default: the configuration’s provider, agent-loop)', dependsOn: ['calibrate']}),
     concurrency: Flags.integer({min: 1, max: 64, description: 'calibration runs at once (default: the calibration suite’s, 4)'}),
     adversary: Flags.string({multiple: true, options: [...ADVERSARIES], description: 'play only these adversaries (default: all; one left out is listed as not played)'}),
   }
@@ -60,6 +62,7 @@ export default class Validate extends BaseCommand<typeof Validate> {
       calibration = await calibrate({
         ...this.project(),
         modes: this.flags.mode,
+        provider: this.flags.provider,
         scenarios: this.flags.scenario,
         concurrency: this.flags.concurrency,
         adversaries: this.flags.adversary as AdversaryName[] | undefined,

@@ -5,7 +5,8 @@
  *  - a shell arm: a session whose one `shell` tool runs bash in the run's folder with an isolated
  *    PATH (links to the arm's own tools and common utilities only) and kills every process a command
  *    started when it ends or the run aborts; the folder its tool layer writes its own log in (layerLogDir);
- *  - a provider: the built-in agent loop and its OpenAI-compatible chat-completions client;
+ *  - a provider: the built-in agent loop and its OpenAI-compatible chat-completions client; for one
+ *    that drives an agent CLI, finding the pinned CLI and running it isolated, its JSON lines read;
  *  - errors the runner retries (InfrastructureError, recognised by a brand that holds across copies);
  *  - secrets: the harness's environment, and registering a secret a plugin learns, for redaction;
  *  - a server a session starts (an MCP server over stdio), held so that none of its processes outlives it;
@@ -14,6 +15,21 @@
 export {isolatedBin, layerLogDir, runShellCommand, shellSession, whichOnPath, BASE_UTILITIES, MAX_OUTPUT_CHARS, SHELL_TOOL, type ShellOptions} from '../agent/shell-tool.js'
 export {runAgentLoop, sumUsage, DEFAULT_MAX_TURNS, type AgentLoopOptions} from '../agent/agent-loop.js'
 export {chatCompletion, toolPayload, usageFromWire, type ChatMessage, type ChatRequest, type ChatResponse, type ChatToolCall} from '../agent/chat-completions.js'
+export {
+  agentCliEnv,
+  agentCliInstallHint,
+  agentCliVersion,
+  findAgentCli,
+  parseJsonLines,
+  pinnedAgentCliPath,
+  runAgentCli,
+  startRequestTap,
+  withFreshHome,
+  type AgentCli,
+  type AgentCliEvent,
+  type AgentCliRun,
+  type RequestTap,
+} from './agent-cli.js'
 export {InfrastructureError, isInfrastructureError} from '../plugins/api.js'
 export {harnessEnv, registerSecret} from '../shared/process/secret-env.js'
 export {startServerProcess, type ServerProcess, type ServerProcessOptions} from '../shared/process/server-process.js'

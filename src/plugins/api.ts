@@ -218,6 +218,11 @@ export interface ProviderTrace {
   messages?: unknown[]
   /** Cost the model reported; the runner prices the usage when absent. */
   cost_usd?: number
+  /**
+   * The agent runtime the provider drove (a CLI), for the row's versions and the trace: its name, its
+   * version, and the tools it offered the model, by name, when it says.
+   */
+  runtime?: {name: string; version: string | null; tools?: string[]}
 }
 
 /** The brand of an infrastructure error: a registered symbol, the same in every copy of ghx-bench. */

@@ -27,6 +27,8 @@ const BUILT_IN_MODULES = {
   'mode-mcp': 'plugins/mode-mcp/index.ts',
   'provider-agent-loop': 'plugins/provider-agent-loop/index.ts',
   'provider-opencode': 'plugins/provider-opencode/index.ts',
+  'provider-claude-code': 'plugins/provider-claude-code/index.ts',
+  'provider-codex': 'plugins/provider-codex/index.ts',
 } as const
 
 export const BUILT_IN_PLUGINS = Object.keys(BUILT_IN_MODULES) as Array<keyof typeof BUILT_IN_MODULES>

@@ -174,6 +174,24 @@ export function withoutScenarios(aggregate: Aggregate, modes: readonly string[],
   return {...aggregate, cells}
 }
 
+/**
+ * The rows of each provider in an aggregate of its own, by the provider's name (null: rows that name
+ * none), in name order once read: rows of two providers are never compared, so no figure mixes them.
+ */
+export type ProviderAggregates = Map<string | null, Aggregate>
+
+/** The provider's aggregate, made when its first row comes. */
+export function aggregateOf(aggregates: ProviderAggregates, provider: string | null): Aggregate {
+  let aggregate = aggregates.get(provider)
+  if (!aggregate) aggregates.set(provider, (aggregate = emptyAggregate()))
+  return aggregate
+}
+
+/** The providers' aggregates in name order (rows without a provider first). */
+export function byProviderName(aggregates: ProviderAggregates): ProviderAggregates {
+  return new Map([...aggregates].sort(([a], [b]) => (a ?? '').localeCompare(b ?? '')))
+}
+
 export function emptyAggregate(): Aggregate {
   return {
     rows: 0,

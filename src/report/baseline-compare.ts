@@ -23,7 +23,7 @@ import {evaluateGate} from './gate.js'
 import {code, MAX_LISTED, num, plain} from './markdown.js'
 import {loadRows, outputDir, writeOutputs, type OutputOptions} from './produce.js'
 import {reportSchema} from './report-schema.js'
-import {buildReport, type Report} from './summary.js'
+import {buildProvidersReport, type Report} from './summary.js'
 
 export const DEFAULT_TOLERANCES = {relative_pct: 10, rate_points: 5} as const
 
@@ -357,7 +357,7 @@ export async function loadPrevious(config: LoadedConfig, options: RunComparisonO
   }
   const selection = info ? {inputs: [options.against], cwd} : {runId: options.against, cwd}
   const loaded = await loadRows(config, selection)
-  const report = buildReport(loaded.aggregate, {
+  const report = buildProvidersReport(loaded.providers, {
     inputs: loaded.inputs,
     warnings: loaded.warnings,
     notApplicable: loaded.runInfos.flatMap((i) => i.not_applicable),

@@ -15,7 +15,7 @@ import {readFileBelow} from '../results/no-follow.js'
 import {writeFileAtomic} from '../shared/atomic-write.js'
 import {mean} from '../stats/descriptive.js'
 import {percentileOfSorted} from '../stats/quantiles.js'
-import {modeCells, type Aggregate, type MetricColumns} from './aggregate.js'
+import {emptyAggregate, modeCells, type Aggregate, type MetricColumns} from './aggregate.js'
 import {presentSorted} from './columns.js'
 import {EFFICIENCY_METRICS, scenarioInterval, type EfficiencyMetric, type Reduction} from './compare.js'
 import {boxPlotSvg, escapeHtml, forestPlotSvg, formatValue, MODE_COLOURS, thresholdSvg, type BoxStats, type ForestRow, type Unit} from './html/charts.js'
@@ -200,6 +200,9 @@ function table(header: string[], rows: string[][], numeric: (column: number) => 
 }
 
 /** JSON for a data block: "<" escaped, so no row content can close the script element. */
+/** The provider a page of a report of several is about (each provider's page is its own). */
+const providerOf = (report: Report): string => (report.provider === undefined ? '' : `, provider ${escapeHtml(report.provider ?? '(none)')}`)
+
 function jsonBlock(id: string, value: unknown): string {
   const json = JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
   return `<script type="application/json" id="${id}">${json}</script>`
@@ -384,10 +387,10 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="generator" content="ghx-bench">',
-    `<title>ghx-bench report: ${escapeHtml(report.run_ids.join(', ') || 'rows')}</title>`,
+    `<title>ghx-bench report: ${escapeHtml(report.run_ids.join(', ') || 'rows')}${providerOf(report)}</title>`,
     `<style>${REPORT_CSS}</style>`,
     '</head><body><main>',
-    `<h1>ghx-bench report${gate ? ` <span class="verdict ${escapeHtml(gate.verdict)}">gate: ${escapeHtml(gate.verdict)}</span>` : ''}</h1>`,
+    `<h1>ghx-bench report${providerOf(report)}${gate ? ` <span class="verdict ${escapeHtml(gate.verdict)}">gate: ${escapeHtml(gate.verdict)}</span>` : ''}</h1>`,
     `<p class="lead">${report.rows.toLocaleString('en-US')} rows from run ${escapeHtml(runIds)}; baseline <code>${escapeHtml(report.baseline)}</code>; bootstrap seed ${report.bootstrap.seed}, ${report.bootstrap.resamples.toLocaleString('en-US')} resamples. Generated ${escapeHtml(report.generated_at)}. Inputs: ${report.inputs.map((i) => `<code>${escapeHtml(i)}</code>`).join(', ')}.</p>`,
     `<nav class="toc">${toc.join('')}</nav>`,
     ...sections.filter(Boolean),
@@ -426,25 +429,41 @@ async function gateOfSameRows(dir: string, report: Report): Promise<GateDocument
   }
 }
 
-/** Writes summary.html into `dir` and returns its path. */
-export async function writeHtmlReport(options: HtmlReportOptions): Promise<string> {
+/**
+ * Writes summary.html into `dir` and returns its path; with rows of several providers, a page for each
+ * provider's report and gate (summary-<provider>.html), none mixing them.
+ */
+export async function writeHtmlReport(options: HtmlReportOptions): Promise<string[]> {
   const cwd = options.cwd ?? process.cwd()
-  const {aggregate} = options.loaded
+  const {providers} = options.loaded
   const files = options.loaded.inputs.map((input) => path.resolve(cwd, input))
   const gate = options.gate === undefined ? await gateOfSameRows(options.dir, options.report) : options.gate
   const gateSource = gate && options.gate === undefined ? 'from gate.json of the same rows' : undefined
   const built = await buildRunIndex(files, options.dir, cwd)
-  const html = renderHtmlReport({
-    report: options.report,
-    gate,
-    gateSource,
-    distributions: modeDistributions(aggregate, Object.keys(options.report.modes)),
-    deltas: scenarioDeltas(aggregate, options.report),
-    runs: built.index,
-    traces: await embedTraces(built, options.traceBudget ?? DEFAULT_TRACE_BUDGET),
-  })
+  const traces = await embedTraces(built, options.traceBudget ?? DEFAULT_TRACE_BUDGET)
+  const pages = options.report.providers?.length
+    ? options.report.providers.map((report) => ({
+        report,
+        aggregate: providers.get(report.provider),
+        gate: gate?.providers?.find((g) => g.provider === report.provider) ?? null,
+        file: `summary-${(report.provider ?? 'none').replace(/[^A-Za-z0-9._-]/g, '_')}.html`,
+      }))
+    : [{report: options.report, aggregate: [...providers.values()][0], gate, file: HTML_FILE}]
   await mkdir(options.dir, {recursive: true})
-  const file = path.join(options.dir, HTML_FILE)
-  await writeFileAtomic(file, html)
-  return file
+  const written: string[] = []
+  for (const page of pages) {
+    const aggregate = page.aggregate ?? emptyAggregate()
+    const html = renderHtmlReport({
+      report: page.report,
+      gate: page.gate,
+      gateSource,
+      distributions: modeDistributions(aggregate, Object.keys(page.report.modes)),
+      deltas: scenarioDeltas(aggregate, page.report),
+      runs: built.index,
+      traces,
+    })
+    written.push(path.join(options.dir, page.file))
+    await writeFileAtomic(written.at(-1)!, html)
+  }
+  return written
 }

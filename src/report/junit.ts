@@ -57,9 +57,39 @@ function failureOf(report: Report, scenario: string, mode: string): Case['failur
   }
 }
 
+/** A test suite per mode; with rows of several providers, per provider and mode (named provider/mode), never mixing them. */
 export function renderJunit(report: Report): string {
-  const modes = Object.keys(report.modes)
-  const suites = modes.map((mode) => {
+  const parts = report.providers?.length ? report.providers.map((part) => ({report: part, prefix: `${part.provider ?? 'none'}/`})) : [{report, prefix: ''}]
+  const suites = parts.flatMap((part) => modeSuites(part.report, part.prefix))
+  const total = (pick: (s: (typeof suites)[number]) => number) => suites.reduce((n, s) => n + pick(s), 0)
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="ghx-bench" tests="${total((s) => s.cases.length)}" failures="${total((s) => s.failures)}" errors="0" time="${seconds(total((s) => s.time))}">`,
+  ]
+  for (const suite of suites) {
+    out.push(
+      `  <testsuite name="${attr(suite.name)}" tests="${suite.cases.length}" failures="${suite.failures}" errors="0" skipped="${suite.skipped}" time="${seconds(suite.time)}" timestamp="${attr(report.generated_at)}">`,
+      '    <properties>',
+      `      <property name="run_ids" value="${attr(suite.report.run_ids.join(' '))}"/>`,
+      `      <property name="baseline" value="${attr(report.baseline)}"/>`,
+      `      <property name="models" value="${attr(suite.report.modes[suite.mode]?.models.join(' ') ?? '')}"/>`,
+      `      <property name="bootstrap_seed" value="${report.bootstrap.seed}"/>`,
+      '    </properties>',
+    )
+    for (const c of suite.cases) {
+      const open = `    <testcase name="${attr(c.scenario)}" classname="${attr(suite.name)}" time="${seconds(c.time)}"`
+      if (c.skipped) out.push(`${open}>`, `      <skipped message="${attr(c.skipped)}"/>`, '    </testcase>')
+      else if (c.failure) out.push(`${open}>`, `      <failure message="${attr(c.failure.message)}" type="${attr(c.failure.type)}">${xmlText(c.failure.text)}</failure>`, '    </testcase>')
+      else out.push(`${open}/>`)
+    }
+    out.push('  </testsuite>')
+  }
+  out.push('</testsuites>')
+  return out.join('\n') + '\n'
+}
+
+function modeSuites(report: Report, prefix: string) {
+  return Object.keys(report.modes).map((mode) => {
     const cases: Case[] = report.scenarios
       .filter((s) => s.mode === mode)
       .map((s) => ({scenario: s.scenario_id, mode, time: s.total_latency_ms_wall ?? (s.median_latency_ms_wall ?? 0) * s.runs, failure: s.success_rate !== null && s.success_rate < 100 ? failureOf(report, s.scenario_id, mode) ?? {message: `success rate ${s.success_rate}%`, type: 'failure', text: ''} : undefined}))
@@ -70,31 +100,6 @@ export function renderJunit(report: Report): string {
       cases.push({scenario: item.scenario_id, mode, time: 0, skipped: `not applicable: ${item.reason}`})
     }
     cases.sort((a, b) => a.scenario.localeCompare(b.scenario))
-    return {mode, cases, time: cases.reduce((t, c) => t + c.time, 0), failures: cases.filter((c) => c.failure).length, skipped: cases.filter((c) => c.skipped).length}
+    return {name: prefix + mode, mode, report, cases, time: cases.reduce((t, c) => t + c.time, 0), failures: cases.filter((c) => c.failure).length, skipped: cases.filter((c) => c.skipped).length}
   })
-  const total = (pick: (s: (typeof suites)[number]) => number) => suites.reduce((n, s) => n + pick(s), 0)
-  const out = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="ghx-bench" tests="${total((s) => s.cases.length)}" failures="${total((s) => s.failures)}" errors="0" time="${seconds(total((s) => s.time))}">`,
-  ]
-  for (const suite of suites) {
-    out.push(
-      `  <testsuite name="${attr(suite.mode)}" tests="${suite.cases.length}" failures="${suite.failures}" errors="0" skipped="${suite.skipped}" time="${seconds(suite.time)}" timestamp="${attr(report.generated_at)}">`,
-      '    <properties>',
-      `      <property name="run_ids" value="${attr(report.run_ids.join(' '))}"/>`,
-      `      <property name="baseline" value="${attr(report.baseline)}"/>`,
-      `      <property name="models" value="${attr(report.modes[suite.mode]?.models.join(' ') ?? '')}"/>`,
-      `      <property name="bootstrap_seed" value="${report.bootstrap.seed}"/>`,
-      '    </properties>',
-    )
-    for (const c of suite.cases) {
-      const open = `    <testcase name="${attr(c.scenario)}" classname="${attr(c.mode)}" time="${seconds(c.time)}"`
-      if (c.skipped) out.push(`${open}>`, `      <skipped message="${attr(c.skipped)}"/>`, '    </testcase>')
-      else if (c.failure) out.push(`${open}>`, `      <failure message="${attr(c.failure.message)}" type="${attr(c.failure.type)}">${xmlText(c.failure.text)}</failure>`, '    </testcase>')
-      else out.push(`${open}/>`)
-    }
-    out.push('  </testsuite>')
-  }
-  out.push('</testsuites>')
-  return out.join('\n') + '\n'
 }

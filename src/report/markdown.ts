@@ -235,7 +235,24 @@ function headlineOfFailures(report: Report): string {
   return `❌ ${failed} of ${report.rows} runs failed (${modes.join(', ')}): see *Failed runs* for each one's reason and trace.`
 }
 
+/** A provider's part of a document of several: its own document, under a heading that names the provider. */
+function providerPart(markdown: string, heading: string): string {
+  return markdown.replace(/^# .*\n/, `# ${heading}\n`)
+}
+
+const providerName = (provider: string | null): string => (provider === null ? 'rows without a provider' : `provider \`${provider}\``)
+
 export function renderReportMarkdown(report: Report): string {
+  if (report.providers?.length) {
+    const names = report.providers.map((p) => providerName(p.provider))
+    return [
+      '# ghx-bench report',
+      '',
+      `${report.rows} rows from ${report.run_ids.length} run(s) of ${report.providers.length} providers (${names.join(', ')}). Each provider’s rows are reported apart, each mode against the baseline of the same provider: rows of two providers are never compared.`,
+      '',
+      ...report.providers.map((part, i) => providerPart(renderReportMarkdown(part), names[i]!)),
+    ].join('\n')
+  }
   const modes = Object.entries(report.modes)
   const out: string[] = [
     '# ghx-bench report',
@@ -374,7 +391,23 @@ function gateWhy(gate: GateDocument): string[] {
   return lines.length === 0 ? [] : ['', '## Why', '', ...lines]
 }
 
+/** With several providers: the rule, each provider's verdict, then each provider's gate. */
+function providersGateMarkdown(gate: GateDocument, providers: NonNullable<GateDocument['providers']>): string {
+  return [
+    `# ghx-bench gate: ${gate.profile} — ${VERDICT_MARK[gate.verdict]}`,
+    '',
+    PROVIDERS_RULE,
+    '',
+    ...providers.map((part) => `- ${providerName(part.provider)}: ${VERDICT_MARK[part.verdict]}`),
+    '',
+    ...providers.map((part) => providerPart(renderGateMarkdown(part), `${providerName(part.provider)} — ${VERDICT_MARK[part.verdict]}`)),
+  ].join('\n')
+}
+
+const PROVIDERS_RULE = 'One gate per provider: each judges its candidate against its baseline on its own rows (rows of two providers are never compared); the verdict is the worst of theirs (fail, then inconclusive, then pass).'
+
 export function renderGateMarkdown(gate: GateDocument): string {
+  if (gate.providers?.length) return providersGateMarkdown(gate, gate.providers)
   const rows = gate.checks.map((c) => [
     `\`${c.name}\``,
     num(c.value, 1),
@@ -417,6 +450,10 @@ function fallbackLines(gate: GateDocument): string[] {
 
 /** The compact table `gate` prints to the terminal. */
 export function renderGateTable(gate: GateDocument): string {
+  if (gate.providers?.length) {
+    const parts = gate.providers.map((part) => `${providerName(part.provider).replace(/`/g, '')}:\n${renderGateTable(part)}`)
+    return [...parts, PROVIDERS_RULE, `verdict: ${gate.verdict.toUpperCase()} (exit ${gate.exit_code})`].join('\n\n')
+  }
   const lines = gate.checks.map((c) => {
     const mdeValue = checkMde(c, gate.confidence)
     const why = shownReason(c) ? ` (${c.reason})` : ''

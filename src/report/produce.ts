@@ -1,6 +1,6 @@
 /**
- * `report` and `gate` as services: read the rows once into an aggregate, compute, write markdown and
- * JSON under the reports folder, and append the markdown to $GITHUB_STEP_SUMMARY when it is set.
+ * `report` and `gate` as services: read the rows once into an aggregate per provider, compute (each
+ * provider's rows apart: a report each, a gate each), write markdown and JSON under the reports folder, and append the markdown to $GITHUB_STEP_SUMMARY when it is set.
  */
 import {lstatSync, statSync} from 'node:fs'
 import {appendFile, mkdir} from 'node:fs/promises'
@@ -14,9 +14,10 @@ import {linkRefused} from '../results/no-follow.js'
 import {resolveInputFiles} from '../results/sources.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {loadProfile} from '../catalogue/profiles.js'
+import type {Profile} from '../schemas/profile.js'
 import {displayPath} from '../shared/source-document.js'
 import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../stats/bootstrap.js'
-import {withoutScenarios, type Aggregate} from './aggregate.js'
+import {withoutScenarios, type Aggregate, type ProviderAggregates} from './aggregate.js'
 import {aggregateFiles} from './read-aggregate.js'
 import {compareModes, DEFAULT_CONFIDENCE} from './compare.js'
 import {DEFAULT_ESTIMAND, EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
@@ -25,7 +26,7 @@ import {writeHtmlReport} from './html.js'
 import {renderJunit} from './junit.js'
 import {renderGateMarkdown, renderReportMarkdown} from './markdown.js'
 import type {GateDocument} from './report-schema.js'
-import {buildReport, summarizeFailures, traceRoot, type Report} from './summary.js'
+import {buildProvidersReport, runIdsOf, summarizeFailures, traceRoot, type Report} from './summary.js'
 
 export interface RowSelection {
   inputs?: string[]
@@ -36,7 +37,8 @@ export interface RowSelection {
 }
 
 export interface LoadedRows {
-  aggregate: Aggregate
+  /** The rows of each provider apart, in name order: a report shows each, a gate judges each alone. */
+  providers: ProviderAggregates
   inputs: string[]
   warnings: string[]
   /** run.json of the runs the rows come from (not applicable pairs, modes left out). */
@@ -49,11 +51,11 @@ export async function loadRows(config: LoadedConfig, selection: RowSelection): P
   // Rows re-graded by `regrade` take the place of their originals.
   const {files, superseding} = await withRegraded(resolved, await explicitFiles(selection.inputs, cwd))
   const warnings: string[] = []
-  const aggregate = await aggregateFiles(files, (warning) => {
+  const providers = await aggregateFiles(files, (warning) => {
     const w = describeSuperseded(warning, superseding, cwd)
     warnings.push(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`)
   }, cwd)
-  if (aggregate.rows === 0) throw new BadInputError(files.map((f) => ({file: displayPath(f, cwd), code: 'io', message: 'holds no rows'})))
+  if ([...providers.values()].every((aggregate) => aggregate.rows === 0)) throw new BadInputError(files.map((f) => ({file: displayPath(f, cwd), code: 'io', message: 'holds no rows'})))
   const infoFiles = [...new Set(files.map((f) => originalFileFor(f) ?? f))]
   const runInfos = (await Promise.all(infoFiles.map(readRunInfoFor))).filter((info): info is RunInfo => info !== undefined)
   for (const info of runInfos) {
@@ -62,7 +64,7 @@ export async function loadRows(config: LoadedConfig, selection: RowSelection): P
     for (const item of info.not_applicable) byMode.set(item.mode, (byMode.get(item.mode) ?? 0) + 1)
     for (const [mode, count] of byMode) warnings.push(`run ${info.run_id}: ${count} scenario(s) not applicable to ${mode} (declared by the scenarios), shown as n/a, not failed`)
   }
-  return {aggregate, inputs: files.map((f) => displayPath(f, cwd)), warnings, runInfos}
+  return {providers, inputs: files.map((f) => displayPath(f, cwd)), warnings, runInfos}
 }
 
 export type Format = 'md' | 'json' | 'junit' | 'html'
@@ -124,8 +126,8 @@ export interface ReportOptions extends RowSelection, OutputOptions {
 
 export async function produceReport(config: LoadedConfig, options: ReportOptions): Promise<{report: Report; files: string[]}> {
   const loaded = options.loaded ?? (await loadRows(config, options))
-  const {aggregate, inputs, warnings, runInfos} = loaded
-  const report = buildReport(aggregate, {
+  const {providers, inputs, warnings, runInfos} = loaded
+  const report = buildProvidersReport(providers, {
     inputs,
     warnings,
     notApplicable: runInfos.flatMap((info) => info.not_applicable),
@@ -133,13 +135,13 @@ export async function produceReport(config: LoadedConfig, options: ReportOptions
     seed: options.seed ?? DEFAULT_SEED,
     resamples: options.resamples ?? DEFAULT_RESAMPLES,
   })
-  const dir = outputDir(config, aggregate, options)
+  const dir = outputDir(config, {run_ids: runIdsOf(providers)}, options)
   const files = await writeOutputs(dir, 'summary', report, renderReportMarkdown(report), options)
   if (options.formats.includes('junit')) {
     files.push(path.join(dir, 'junit.xml'))
     await writeFileAtomic(files.at(-1)!, renderJunit(report))
   }
-  if (options.formats.includes('html')) files.push(await writeHtmlReport({dir, loaded, report, cwd: options.cwd}))
+  if (options.formats.includes('html')) files.push(...(await writeHtmlReport({dir, loaded, report, cwd: options.cwd})))
   return {report, files}
 }
 
@@ -159,26 +161,41 @@ export interface GateOptions extends ReportOptions {
 
 /** Writes gate.md and gate.json (and the step summary) for a gate computed by computeGate. */
 export async function produceGate(config: LoadedConfig, options: GateOptions): Promise<{gate: GateDocument; files: string[]}> {
-  const {gate, aggregate} = await computeGate(config, options)
-  const files = await writeOutputs(outputDir(config, aggregate, options), 'gate', gate, renderGateMarkdown(gate), options)
+  const {gate} = await computeGate(config, options)
+  const files = await writeOutputs(outputDir(config, gate, options), 'gate', gate, renderGateMarkdown(gate), options)
   return {gate, files}
 }
 
-/** The gate over the selected rows, written nowhere (a sequential look judges without writing). */
-export async function computeGate(config: LoadedConfig, options: GateOptions): Promise<{gate: GateDocument; aggregate: Aggregate}> {
-  const cwd = options.cwd ?? process.cwd()
+/**
+ * The gate over the selected rows, written nowhere (a sequential look judges without writing). Each
+ * provider's rows are gated alone, its candidate against its baseline; with several providers the
+ * document is the deciding provider's gate (the worst verdict: fail, then inconclusive, then pass) with
+ * every provider's gate under `providers`.
+ */
+export async function computeGate(config: LoadedConfig, options: GateOptions): Promise<{gate: GateDocument}> {
+  const profile = await loadProfile(options.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), options.cwd ?? process.cwd())
+  const loaded = options.loaded ?? (await loadRows(config, options))
+  const gates = [...loaded.providers].map(([provider, aggregate]) => gateOfProvider(aggregate, provider, loaded, profile, config, options))
+  if (gates.length === 1) return {gate: gates[0]!.gate}
+  const worst = VERDICT_ORDER.map((verdict) => gates.find((g) => g.gate.verdict === verdict)).find(Boolean)!
+  return {gate: {...worst.gate, provider: worst.provider, inputs: loaded.inputs, run_ids: runIdsOf(loaded.providers), rows: gates.reduce((n, g) => n + g.gate.rows, 0), providers: gates.map(({gate, provider}) => ({...gate, provider}))}}
+}
+
+/** Verdicts from the worst: the gate of several providers takes the first any of them has. */
+const VERDICT_ORDER = ['fail', 'inconclusive', 'pass'] as const
+
+/** One provider's gate: its rows only, its baseline against its candidate. */
+function gateOfProvider(rows: Aggregate, provider: string | null, loaded: LoadedRows, profile: Profile, config: LoadedConfig, options: GateOptions): {provider: string | null; gate: GateDocument} {
   const baseline = options.baseline ?? config.values.gate.baseline
   const candidate = options.candidate ?? config.values.gate.candidate
-  const profile = await loadProfile(options.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), cwd)
-  const loaded = options.loaded ?? (await loadRows(config, options))
   const {inputs, runInfos} = loaded
   // The gate's own warnings go on a copy: the rows may be shared with the report.
   const warnings = [...loaded.warnings]
   // Scenarios one of the two modes cannot solve are compared by neither: n/a is not a failure, and not a free pass.
   const excluded = notApplicableTo(runInfos.flatMap((info) => info.not_applicable), [baseline, candidate])
-  const aggregate = withoutScenarios(loaded.aggregate, [baseline, candidate], excluded.keys())
+  const aggregate = withoutScenarios(rows, [baseline, candidate], excluded.keys())
   if (excluded.size > 0) warnings.push(`left out of the comparison as not applicable: ${[...excluded.keys()].sort().join(', ')}`)
-  const model = checkComparable(aggregate, baseline, candidate, options)
+  const model = checkComparable(aggregate, baseline, candidate, provider, loaded.providers.size > 1, options)
   const thresholds = resolveThresholds(profile, model, options.decision)
   const seed = options.seed ?? DEFAULT_SEED
   const resamples = options.resamples ?? DEFAULT_RESAMPLES
@@ -212,18 +229,20 @@ export async function computeGate(config: LoadedConfig, options: GateOptions): P
     trace_root: traceRoot(inputs),
     failures: summarizeFailures(aggregate, [baseline, candidate]),
   }
-  return {gate, aggregate}
+  return {provider, gate}
 }
 
 /**
  * The comparability guard: both modes present, one model, the same scenarios. Returns the model whose
  * thresholds apply (--model wins); refuses mixed rows unless --allow-mixed.
  */
-function checkComparable(aggregate: Aggregate, baseline: string, candidate: string, options: GateOptions): string | undefined {
+function checkComparable(aggregate: Aggregate, baseline: string, candidate: string, provider: string | null, ofSeveral: boolean, options: GateOptions): string | undefined {
   const present = [...aggregate.cells.keys()].sort()
   const missing = [baseline, candidate].filter((mode) => !aggregate.cells.has(mode))
+  // With several providers each is gated alone: a mode missing from one provider's rows is named with it.
+  const whose = ofSeveral ? ` of provider ${JSON.stringify(provider)}` : ''
   if (missing.length > 0) {
-    throw new BadInputError(missing.map((mode) => ({file: '--input', code: 'unknown_reference', message: `no rows for mode "${mode}" (modes in the rows: ${present.join(', ')}); choose them with --baseline and --candidate`})))
+    throw new BadInputError(missing.map((mode) => ({file: '--input', code: 'unknown_reference', message: `no rows${whose} for mode "${mode}" (modes in the rows${whose}: ${present.join(', ')}); choose them with --baseline and --candidate`})))
   }
   const problems: string[] = []
   const models = new Set([...(aggregate.models.get(baseline) ?? []), ...(aggregate.models.get(candidate) ?? [])])

@@ -1,9 +1,9 @@
 /**
- * Rows into an aggregate, file by file in reading order. A large JSONL file is split at line
+ * Rows into an aggregate per provider (rows of two providers are never compared), file by file in reading order. A large JSONL file is split at line
  * boundaries into one byte range per core; each range is parsed and aggregated in a worker thread,
  * whose columns come back transferred (not copied) and are appended as they are, so JSON.parse, the
  * dominant cost on millions of rows, runs on every core and the rows' figures exist once. A row that
- * an earlier file already gave (same run, scenario, mode, iteration) is counted once: the files'
+ * an earlier file already gave (same run, scenario, mode, provider, iteration) is counted once: the files'
  * keys, a bit per iteration, go to the workers of the later files. A run one file gives twice is bad
  * input (src/results/run-keys.ts): a worker finds it within its range, the ranges' keys are checked
  * against each other here.
@@ -22,7 +22,7 @@ import type {ReadWarning} from '../results/store.js'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
 import {packageModulePath, RUNNING_FROM_SOURCE} from '../shared/package-paths.js'
 import {displayPath} from '../shared/source-document.js'
-import {addFacts, emptyAggregate, mergePortable, sealAggregate, type Aggregate, type PortableAggregate} from './aggregate.js'
+import {addFacts, aggregateOf, byProviderName, mergePortable, sealAggregate, type PortableAggregate, type ProviderAggregates} from './aggregate.js'
 
 /** Below this size a file is read on the main thread: starting workers would cost more than it saves. */
 export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
@@ -45,7 +45,8 @@ export interface WorkerTask {
 export interface WorkerResult {
   ok: boolean
   lines: number
-  aggregate?: PortableAggregate
+  /** Each provider's share of the range. */
+  aggregates?: Array<[string | null, PortableAggregate]>
   duplicates: number
   /** The range's keys: checked against the other ranges' (a run the file gives twice), then handed to later files. */
   keys?: PortableRunKeys
@@ -56,21 +57,21 @@ export interface WorkerResult {
   message?: string
 }
 
-export async function aggregateFiles(files: string[], warn: (w: ReadWarning) => void, cwd = process.cwd(), options: AggregateOptions = {}): Promise<Aggregate> {
+export async function aggregateFiles(files: string[], warn: (w: ReadWarning) => void, cwd = process.cwd(), options: AggregateOptions = {}): Promise<ProviderAggregates> {
   const workers = options.workers ?? Math.min(4, availableParallelism())
   const parallelMinBytes = options.parallelMinBytes ?? PARALLEL_MIN_BYTES
-  const aggregate = emptyAggregate()
+  const aggregates: ProviderAggregates = new Map()
   const earlier = files.length > 1 ? new RunKeys() : undefined
   for (const file of files) {
     const shown = displayPath(file, cwd)
     const parallel = workers > 1 && (await stat(file)).size >= parallelMinBytes && fileKind(file, await readHead(file)) === 'jsonl'
-    const read = parallel ? await readInWorkers(aggregate, {file, shown, earlier: earlier?.portable()}, workers, warn) : await readInto(aggregate, file, shown, warn, {earlier})
+    const read = parallel ? await readInWorkers(aggregates, {file, shown, earlier: earlier?.portable()}, workers, warn) : await readInto(aggregates, file, shown, warn, {earlier})
     if (read.repeated) throw await repeatedRunError(file, shown)
     if (earlier) for (const keys of Array.isArray(read.keys) ? read.keys : [read.keys]) earlier.addAll(keys)
     if (read.duplicates > 0) warn(duplicatesWarning(shown, read.duplicates))
   }
-  sealAggregate(aggregate)
-  return aggregate
+  for (const aggregate of aggregates.values()) sealAggregate(aggregate)
+  return byProviderName(aggregates)
 }
 
 interface FileRead<Keys> {
@@ -82,12 +83,12 @@ interface FileRead<Keys> {
 }
 
 /**
- * Reads one file, or a byte range of it, into the aggregate: ghx-bench and ghx eval rows by their
+ * Reads one file, or a byte range of it, into its providers' aggregates: ghx-bench and ghx eval rows by their
  * figures, ghx-router rows by theirs read straight from the parsed line (the normalized row is built
  * only for a failed run's details).
  */
 export async function readInto(
-  aggregate: Aggregate,
+  aggregates: ProviderAggregates,
   file: string,
   shown: string,
   warn: (w: ReadWarning) => void,
@@ -97,18 +98,18 @@ export async function readInto(
   const visitor: RowVisitor = {
     row(row) {
       const facts = factsOfRow(row)
-      if (once.fresh(facts.run_id, facts.scenario_id, facts.mode, facts.iteration)) addFacts(aggregate, facts, () => row)
+      if (once.fresh(facts, facts.iteration)) addFacts(aggregateOf(aggregates, facts.provider), facts, () => row)
     },
     router(source) {
       const facts = routerFacts(source)
-      if (once.fresh(facts.run_id, facts.scenario_id, facts.mode, facts.iteration)) addFacts(aggregate, facts, () => fromGhxRouter(source))
+      if (once.fresh(facts, facts.iteration)) addFacts(aggregateOf(aggregates, facts.provider), facts, () => fromGhxRouter(source))
     },
   }
   for await (const _ of visitFile(file, shown, warn, visitor, options.range, options.position)) if (once.repeated) break
   return {duplicates: once.duplicates, keys: once.keys, repeated: once.repeated}
 }
 
-async function readInWorkers(aggregate: Aggregate, task: Omit<WorkerTask, 'range'>, workers: number, warn: (w: ReadWarning) => void): Promise<FileRead<PortableRunKeys[]>> {
+async function readInWorkers(aggregates: ProviderAggregates, task: Omit<WorkerTask, 'range'>, workers: number, warn: (w: ReadWarning) => void): Promise<FileRead<PortableRunKeys[]>> {
   const ranges = await splitAtLines(task.file, workers)
   const results = await Promise.all(ranges.map((range) => runWorker({...task, range})))
   const read: FileRead<PortableRunKeys[]> = {duplicates: 0, keys: [], repeated: undefined}
@@ -124,7 +125,7 @@ async function readInWorkers(aggregate: Aggregate, task: Omit<WorkerTask, 'range
     }
     for (const w of result.warnings) warn({...w, line: w.line + lineOffset})
     // Ranges merge in file order, so every cell keeps its rows in the order of the file.
-    mergePortable(aggregate, result.aggregate!)
+    for (const [provider, portable] of result.aggregates!) mergePortable(aggregateOf(aggregates, provider), portable)
     read.duplicates += result.duplicates
     read.repeated ??= result.repeated ?? before.shared(result.keys!)
     if (read.repeated) return read

@@ -312,26 +312,39 @@ const provenance = {
   },
 } as const
 
+const providerField = {type: ['string', 'null'], description: 'the provider (agent runtime) whose rows these are; null: rows that name none'} as const
+
+const reportRequired = ['schema_version', 'generated_at', 'inputs', 'run_ids', 'rows', 'warnings', 'bootstrap', 'baseline', 'modes', 'scenarios', 'deltas'] as const
+const reportProperties = {
+  ...provenance,
+  baseline: {type: 'string'},
+  trace_root: {type: ['string', 'null'], description: 'the results folder the rows were read from, which traces are relative to; null when the inputs are in several folders'},
+  failures: failuresSchema,
+  not_applicable: {
+    type: 'array',
+    description: 'scenario x mode pairs the scenario declares the mode cannot solve: shown as n/a, never as failed',
+    items: {type: 'object', additionalProperties: false, required: ['scenario_id', 'mode', 'reason'], properties: {scenario_id: {type: 'string'}, mode: {type: 'string'}, reason: {type: 'string'}}},
+  },
+  modes: {type: 'object', additionalProperties: modeSummarySchema, description: 'mode -> summary'},
+  scenarios: {type: 'array', items: scenarioModeSchema},
+  deltas: {type: 'array', items: comparisonSchema, description: 'each other mode against the baseline'},
+} as const
+
 export const reportSchema = {
   $schema: SCHEMA_DIALECT,
   $id: SCHEMA_BASE + 'report.schema.json',
   title: 'ghx-bench report (summary.json)',
   type: 'object',
   additionalProperties: false,
-  required: ['schema_version', 'generated_at', 'inputs', 'run_ids', 'rows', 'warnings', 'bootstrap', 'baseline', 'modes', 'scenarios', 'deltas'],
+  required: reportRequired,
   properties: {
-    ...provenance,
-    baseline: {type: 'string'},
-    trace_root: {type: ['string', 'null'], description: 'the results folder the rows were read from, which traces are relative to; null when the inputs are in several folders'},
-    failures: failuresSchema,
-    not_applicable: {
+    ...reportProperties,
+    provider: providerField,
+    providers: {
       type: 'array',
-      description: 'scenario x mode pairs the scenario declares the mode cannot solve: shown as n/a, never as failed',
-      items: {type: 'object', additionalProperties: false, required: ['scenario_id', 'mode', 'reason'], properties: {scenario_id: {type: 'string'}, mode: {type: 'string'}, reason: {type: 'string'}}},
+      description: 'rows of several providers: a report of each provider’s rows, never mixed; the top level then has no mode, scenario or delta of its own',
+      items: {type: 'object', additionalProperties: false, required: [...reportRequired, 'provider'], properties: {...reportProperties, provider: providerField}},
     },
-    modes: {type: 'object', additionalProperties: modeSummarySchema, description: 'mode -> summary'},
-    scenarios: {type: 'array', items: scenarioModeSchema},
-    deltas: {type: 'array', items: comparisonSchema, description: 'each other mode against the baseline'},
   },
 } as const
 
@@ -365,65 +378,76 @@ const checkSchema = {
   },
 } as const
 
+const gateRequired = [
+  'schema_version', 'generated_at', 'inputs', 'run_ids', 'rows', 'warnings', 'bootstrap', 'profile', 'model', 'override',
+  'decision', 'min_samples', 'thresholds', 'baseline', 'candidate', 'checks', 'verdict', 'exit_code', 'comparison',
+] as const
+const gateProperties = {
+  ...provenance,
+  profile: {type: 'string'},
+  model: {type: ['string', 'null'], description: 'the model whose thresholds apply'},
+  override: {type: ['string', 'null'], description: 'the profile override used, if any'},
+  decision: {type: 'string', enum: ['point', 'ci']},
+  estimand: {type: 'string', enum: ['suite', 'population'], description: 'what the efficiency checks judge: the effect on these scenarios (suite) or over scenarios like them (population)'},
+  min_samples: {type: 'integer', minimum: 1},
+  confidence: {type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'the confidence of the checks’ intervals'},
+  sequential: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    required: ['look', 'looks', 'repetitions', 'spending', 'alpha', 'stopped'],
+    description: 'run --until-decided: the look this gate was judged at, and why the run stopped there',
+    properties: {
+      look: {type: 'integer', minimum: 1, description: '1-based'},
+      looks: {type: 'array', items: {type: 'integer', minimum: 1}, description: 'repetitions per cell at each planned look'},
+      repetitions: {type: 'integer', minimum: 1},
+      spending: {type: 'string', enum: ['power', 'pocock', 'obrien-fleming']},
+      alpha: {type: 'number', description: 'the overall two-sided error spent over the looks'},
+      stopped: {type: 'string'},
+      history: {
+        type: 'array',
+        description: 'each look judged: its repetitions, confidence, verdict and runs so far',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['look', 'repetitions', 'confidence', 'verdict', 'runs', 'reason'],
+          properties: {
+            look: {type: 'integer', minimum: 1},
+            repetitions: {type: 'integer', minimum: 1},
+            confidence: {type: 'number'},
+            verdict: {type: 'string', enum: ['pass', 'fail', 'inconclusive']},
+            runs: {type: 'integer', minimum: 0},
+            reason: {type: 'string'},
+          },
+        },
+      },
+    },
+  },
+  thresholds: {type: 'object', additionalProperties: {type: 'number'}},
+  baseline: {type: 'string'},
+  candidate: {type: 'string'},
+  checks: {type: 'array', items: checkSchema},
+  verdict: {type: 'string', enum: ['pass', 'fail', 'inconclusive']},
+  exit_code: {type: 'integer', enum: [0, 1, 3]},
+  comparison: comparisonSchema,
+  trace_root: {type: ['string', 'null'], description: 'the results folder traces are relative to'},
+  failures: {...failuresSchema, description: 'the failed runs of the baseline and the candidate'},
+} as const
+
 export const gateSchema = {
   $schema: SCHEMA_DIALECT,
   $id: SCHEMA_BASE + 'gate.schema.json',
   title: 'ghx-bench gate result (gate.json)',
   type: 'object',
   additionalProperties: false,
-  required: [
-    'schema_version', 'generated_at', 'inputs', 'run_ids', 'rows', 'warnings', 'bootstrap', 'profile', 'model', 'override',
-    'decision', 'min_samples', 'thresholds', 'baseline', 'candidate', 'checks', 'verdict', 'exit_code', 'comparison',
-  ],
+  required: gateRequired,
   properties: {
-    ...provenance,
-    profile: {type: 'string'},
-    model: {type: ['string', 'null'], description: 'the model whose thresholds apply'},
-    override: {type: ['string', 'null'], description: 'the profile override used, if any'},
-    decision: {type: 'string', enum: ['point', 'ci']},
-    estimand: {type: 'string', enum: ['suite', 'population'], description: 'what the efficiency checks judge: the effect on these scenarios (suite) or over scenarios like them (population)'},
-    min_samples: {type: 'integer', minimum: 1},
-    confidence: {type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'the confidence of the checks’ intervals'},
-    sequential: {
-      type: ['object', 'null'],
-      additionalProperties: false,
-      required: ['look', 'looks', 'repetitions', 'spending', 'alpha', 'stopped'],
-      description: 'run --until-decided: the look this gate was judged at, and why the run stopped there',
-      properties: {
-        look: {type: 'integer', minimum: 1, description: '1-based'},
-        looks: {type: 'array', items: {type: 'integer', minimum: 1}, description: 'repetitions per cell at each planned look'},
-        repetitions: {type: 'integer', minimum: 1},
-        spending: {type: 'string', enum: ['power', 'pocock', 'obrien-fleming']},
-        alpha: {type: 'number', description: 'the overall two-sided error spent over the looks'},
-        stopped: {type: 'string'},
-        history: {
-          type: 'array',
-          description: 'each look judged: its repetitions, confidence, verdict and runs so far',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['look', 'repetitions', 'confidence', 'verdict', 'runs', 'reason'],
-            properties: {
-              look: {type: 'integer', minimum: 1},
-              repetitions: {type: 'integer', minimum: 1},
-              confidence: {type: 'number'},
-              verdict: {type: 'string', enum: ['pass', 'fail', 'inconclusive']},
-              runs: {type: 'integer', minimum: 0},
-              reason: {type: 'string'},
-            },
-          },
-        },
-      },
+    ...gateProperties,
+    provider: {...providerField, description: 'the provider whose rows the gate judged; with several, the deciding one (its verdict the worst)'},
+    providers: {
+      type: 'array',
+      description: 'rows of several providers: each provider’s gate, its baseline against its candidate on its own rows; the verdict is the worst of theirs (fail, then inconclusive, then pass), and the top level is that provider’s gate',
+      items: {type: 'object', additionalProperties: false, required: [...gateRequired, 'provider'], properties: {...gateProperties, provider: providerField}},
     },
-    thresholds: {type: 'object', additionalProperties: {type: 'number'}},
-    baseline: {type: 'string'},
-    candidate: {type: 'string'},
-    checks: {type: 'array', items: checkSchema},
-    verdict: {type: 'string', enum: ['pass', 'fail', 'inconclusive']},
-    exit_code: {type: 'integer', enum: [0, 1, 3]},
-    comparison: comparisonSchema,
-    trace_root: {type: ['string', 'null'], description: 'the results folder traces are relative to'},
-    failures: {...failuresSchema, description: 'the failed runs of the baseline and the candidate'},
   },
 } as const
 

@@ -10,7 +10,7 @@ import {finite, percentileOfSorted} from '../stats/quantiles.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {failuresSchema, modeSummarySchema, reportSchema} from './report-schema.js'
 import {passAtK, passHatK, wilsonInterval} from '../stats/rates.js'
-import {modeCells, stableMedian, totalOf, withStableSorted, withoutScenarios, type Aggregate, type Cell, type MetricColumns} from './aggregate.js'
+import {emptyAggregate, modeCells, stableMedian, totalOf, withStableSorted, withoutScenarios, type Aggregate, type Cell, type MetricColumns, type ProviderAggregates} from './aggregate.js'
 import {compareModes} from './compare.js'
 import {notApplicableTo, type NotApplicable} from '../results/run-info.js'
 
@@ -178,4 +178,21 @@ export function buildReport(aggregate: Aggregate, options: ReportOptions): Repor
     scenarios: modes.flatMap((m) => modeCells(aggregate, m).sort((a, b) => a.scenario.localeCompare(b.scenario)).map(summarizeCell)),
     deltas,
   }
+}
+
+/**
+ * The report of the rows of each provider: one provider's as buildReport makes it; several, a report
+ * each under `providers` (each mode against the baseline of its own provider), the top level holding
+ * only what they share (the inputs, the runs, the rows counted).
+ */
+export function buildProvidersReport(aggregates: ProviderAggregates, options: ReportOptions): Report {
+  if (aggregates.size <= 1) return buildReport([...aggregates.values()][0] ?? emptyAggregate(), options)
+  const providers = [...aggregates].map(([provider, aggregate]) => ({...buildReport(aggregate, options), provider}))
+  const none = buildReport(emptyAggregate(), options)
+  return {...none, run_ids: runIdsOf(aggregates), rows: providers.reduce((n, p) => n + p.rows, 0), providers}
+}
+
+/** The run ids of every provider's rows, sorted. */
+export function runIdsOf(aggregates: ProviderAggregates): string[] {
+  return [...new Set([...aggregates.values()].flatMap((aggregate) => [...aggregate.run_ids]))].sort()
 }

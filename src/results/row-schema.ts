@@ -166,6 +166,7 @@ export const rowSchema = {
         harness: nullableString,
         plugins: {type: 'object', additionalProperties: {type: 'string'}},
         tools: {type: 'object', additionalProperties: {type: 'string'}, description: 'versions of the tools the mode ran (ghx, gh), as its preflight found them'},
+        runtime: {type: 'object', additionalProperties: {type: ['string', 'null']}, description: 'the agent runtime the provider drove and its version (`{"claude-code": "2.1.332"}`), as the provider reported it'},
       },
     },
     git: {

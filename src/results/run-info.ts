@@ -1,6 +1,6 @@
 /**
  * What a run knew beyond its rows, kept beside them as results_dir/<run-id>/run.json: the plan's
- * seed, the modes left out (not available here) and the scenario x mode pairs that are not
+ * seed and providers, the modes left out (not available here) and the scenario x mode pairs that are not
  * applicable. The report and the gate read it, so a mode that cannot solve a scenario is shown as
  * not applicable and left out of the comparison, never counted as a failure.
  */
@@ -18,6 +18,8 @@ export interface RunInfo {
   suite: string | null
   seed: number
   modes: string[]
+  /** The providers every run was played under (absent in run.json files written before a run had several). */
+  providers?: string[]
   unavailable: Array<{mode: string; reason: string}>
   not_applicable: NotApplicable[]
 }

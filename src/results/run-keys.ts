@@ -1,7 +1,7 @@
 /**
- * Which runs (run id, scenario, mode, iteration) have been read: the key a row seen twice (results.json
- * and results.csv of the same run) is recognised by. One bit per iteration, per run id x scenario x
- * mode, so ten million rows take about a megabyte, not a string each.
+ * Which runs (run id, scenario, mode, provider, iteration) have been read: the key a row seen twice
+ * (results.json and results.csv of the same run) is recognised by. One bit per iteration, per run id x
+ * scenario x mode x provider, so ten million rows take about a megabyte, not a string each.
  */
 
 /** Iterations at or above this, or not whole numbers, are kept as strings (no bitmap that large). */
@@ -13,19 +13,24 @@ export interface PortableRunKeys {
   others: string[]
 }
 
-const groupKey = (runId: string, scenario: string, mode: string): string => `${runId}\u0000${scenario}\u0000${mode}`
-
-/** A run a file gives twice. */
-export interface RepeatedRun {
+/** A run's identity without its iteration; a row without a provider (a predecessor's) has ''. */
+export interface RunGroup {
   run_id: string
   scenario_id: string
   mode: string
+  provider: string | null
+}
+
+const groupKey = ({run_id, scenario_id, mode, provider}: RunGroup): string => `${run_id}\u0000${scenario_id}\u0000${mode}\u0000${provider ?? ''}`
+
+/** A run a file gives twice. */
+export interface RepeatedRun extends RunGroup {
   iteration: number
 }
 
 function repeatedRun(group: string, iteration: number): RepeatedRun {
-  const [run_id = '', scenario_id = '', mode = ''] = group.split('\u0000')
-  return {run_id, scenario_id, mode, iteration}
+  const [run_id = '', scenario_id = '', mode = '', provider = ''] = group.split('\u0000')
+  return {run_id, scenario_id, mode, provider: provider || null, iteration}
 }
 
 const inBitmap = (iteration: number): boolean => Number.isInteger(iteration) && iteration >= 0 && iteration < BITMAP_LIMIT
@@ -38,19 +43,19 @@ export class RunKeys {
     return this.bitmaps.size === 0 && this.others.size === 0
   }
 
-  has(runId: string, scenario: string, mode: string, iteration: number): boolean {
-    if (!inBitmap(iteration)) return this.others.has(`${groupKey(runId, scenario, mode)}\u0000${iteration}`)
-    const bits = this.bitmaps.get(groupKey(runId, scenario, mode))
+  has(group: RunGroup, iteration: number): boolean {
+    if (!inBitmap(iteration)) return this.others.has(`${groupKey(group)}\u0000${iteration}`)
+    const bits = this.bitmaps.get(groupKey(group))
     return bits !== undefined && iteration >> 3 < bits.length && (bits[iteration >> 3]! & (1 << (iteration & 7))) !== 0
   }
 
-  add(runId: string, scenario: string, mode: string, iteration: number): void {
-    this.addIfNew(runId, scenario, mode, iteration)
+  add(group: RunGroup, iteration: number): void {
+    this.addIfNew(group, iteration)
   }
 
   /** Adds the key; false when it was there already (one lookup for both). */
-  addIfNew(runId: string, scenario: string, mode: string, iteration: number): boolean {
-    const key = groupKey(runId, scenario, mode)
+  addIfNew(group: RunGroup, iteration: number): boolean {
+    const key = groupKey(group)
     if (!inBitmap(iteration)) {
       const other = `${key}\u0000${iteration}`
       if (this.others.has(other)) return false
@@ -134,12 +139,12 @@ export class FileDeduplication {
   }
 
   /** Whether the row is new; a duplicate of an earlier file's is counted, a repeat within the file recorded. */
-  fresh(runId: string, scenario: string, mode: string, iteration: number): boolean {
-    if (!this.keys.addIfNew(runId, scenario, mode, iteration)) {
-      this.repeated ??= {run_id: runId, scenario_id: scenario, mode, iteration}
+  fresh(group: RunGroup, iteration: number): boolean {
+    if (!this.keys.addIfNew(group, iteration)) {
+      this.repeated ??= {run_id: group.run_id, scenario_id: group.scenario_id, mode: group.mode, provider: group.provider, iteration}
       return false
     }
-    if (this.earlier?.has(runId, scenario, mode, iteration)) {
+    if (this.earlier?.has(group, iteration)) {
       this.duplicates++
       return false
     }

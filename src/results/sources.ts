@@ -92,7 +92,7 @@ export async function* readRows(files: string[], warn: (w: ReadWarning) => void,
     const once = new FileDeduplication(earlier)
     let batch: Row[] = []
     const keep = (row: Row): void => {
-      if (once.fresh(row.run_id, row.scenario_id, row.mode, row.iteration)) batch.push(row)
+      if (once.fresh(row, row.iteration)) batch.push(row)
     }
     const visitor: RowVisitor = {row: keep, router: (source) => keep(fromGhxRouter(source))}
     for await (const _ of visitFile(file, shown, warn, visitor)) {
@@ -110,7 +110,7 @@ export async function* readRows(files: string[], warn: (w: ReadWarning) => void,
  * repeats. Only a refused file pays for this: two more passes over it, no line kept per row.
  */
 export async function repeatedRunError(file: string, shown: string): Promise<BadInputError> {
-  type Key = Pick<Row, 'run_id' | 'scenario_id' | 'mode' | 'iteration'>
+  type Key = Pick<Row, 'run_id' | 'scenario_id' | 'mode' | 'provider' | 'iteration'>
   const scan = async (look: (row: Key, line: number) => boolean): Promise<{row: Key; line: number} | undefined> => {
     let found: {row: Key; line: number} | undefined
     const visit = (row: Key, line: number): void => {
@@ -120,10 +120,11 @@ export async function repeatedRunError(file: string, shown: string): Promise<Bad
     return found
   }
   const keys = new RunKeys()
-  const repeat = await scan((row) => !keys.addIfNew(row.run_id, row.scenario_id, row.mode, row.iteration))
+  const repeat = await scan((row) => !keys.addIfNew(row, row.iteration))
   const run = repeat?.row
-  const first = run && (await scan((row) => row.run_id === run.run_id && row.scenario_id === run.scenario_id && row.mode === run.mode && row.iteration === run.iteration))
-  const what = run ? `run_id ${JSON.stringify(run.run_id)}, scenario ${JSON.stringify(run.scenario_id)}, mode ${JSON.stringify(run.mode)}, iteration ${run.iteration}` : 'the same run id, scenario, mode and iteration'
+  const first = run && (await scan((row) => row.run_id === run.run_id && row.scenario_id === run.scenario_id && row.mode === run.mode && row.provider === run.provider && row.iteration === run.iteration))
+  const provider = run?.provider ? `, provider ${JSON.stringify(run.provider)}` : ''
+  const what = run ? `run_id ${JSON.stringify(run.run_id)}, scenario ${JSON.stringify(run.scenario_id)}, mode ${JSON.stringify(run.mode)}${provider}, iteration ${run.iteration}` : 'the same run id, scenario, mode, provider and iteration'
   const why = 'a results file holds each run once, so one of the copies is not that run (files concatenated, rows pasted twice?) and counting either could hide a failure; remove the repeated rows'
   const kind = fileKind(file, await readHead(file))
   // A CSV record may span lines: it is named by its number, as the CSV reader's other findings are.
@@ -136,7 +137,7 @@ export async function repeatedRunError(file: string, shown: string): Promise<Bad
 }
 
 export function duplicatesWarning(shown: string, duplicates: number): ReadWarning {
-  return {file: shown, line: 0, message: `${duplicates} row(s) already read from another input (same run, scenario, mode, iteration) were counted once`}
+  return {file: shown, line: 0, message: `${duplicates} row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once`}
 }
 
 export type FileKind = 'csv' | 'json' | 'jsonl'

@@ -152,11 +152,11 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     const agentStarted = performance.now()
     let trace: ProviderTrace
     try {
-      trace = await withinAbort(ctx.provider.plugin.run({
+      trace = await withinAbort(ctx.providers.get(run.provider)!.plugin.run({
         prompt,
         session,
         model: endpoint.endpoint,
-        options: ctx.provider.options,
+        options: ctx.providers.get(run.provider)!.options,
         limits: {timeout_ms: runMs, ...ctx.limits},
         signal: limits.signal,
         onProgress: (event) => {

@@ -40,13 +40,13 @@ export function createRedactor(secrets: Iterable<string | undefined> = []): Reda
 
 /**
  * Secrets a suite names by variable (an MCP server's token_env, the endpoint's api_key_env) leave the
- * environment now, like the ones captured at start-up; secrets written into a mode's or the provider's
+ * environment now, like the ones captured at start-up; secrets written into a mode's or a provider's
  * options are known to the redactor, whatever their option is called (optionSecrets).
  */
-export function hideSuiteSecrets(modes: readonly PluginRef[], config: Pick<ConfigValues, 'endpoint' | 'provider'>): void {
+export function hideSuiteSecrets(modes: readonly PluginRef[], providers: readonly PluginRef[], config: Pick<ConfigValues, 'endpoint'>): void {
   const names: string[] = []
   if (config.endpoint?.api_key_env) names.push(config.endpoint.api_key_env)
-  for (const ref of [...modes, config.provider]) {
+  for (const ref of [...modes, ...providers]) {
     const found = optionSecrets(typeof ref === 'object' ? (ref.options ?? {}) : {})
     names.push(...found.variables)
     for (const value of found.values) registerSecret(value)

@@ -2,7 +2,7 @@
  * A run's record on disk before any run starts: one process per run id (its lock, taken over from a
  * process that is gone), a torn last line left by a crash set aside, tools a ghx-bench killed with -9
  * left running ended, and the keys of the rows already recorded (resume skips them), which must come from
- * the same suite, model, provider, modes and seed as the run that resumes them.
+ * the same suite, model, providers, modes and seed as the run that resumes them.
  */
 import {existsSync} from 'node:fs'
 import {readRunInfoFor, type RunInfo} from '../results/run-info.js'
@@ -35,7 +35,7 @@ export async function openRunRecord(resultsDir: string, runId: string, resultsFi
 
 /** What a run id's results file holds: the keys of its rows (resume skips them) and what they were recorded with. */
 export interface RecordedRun {
-  /** scenario/mode/iteration of every row. */
+  /** scenario/mode/provider/iteration of every row. */
   keys: Set<string>
   suites: Set<string | null>
   models: Set<string | null>
@@ -49,7 +49,7 @@ export async function recordedRun(file: string, cwd: string): Promise<RecordedRu
   const recorded: RecordedRun = {keys: new Set(), suites: new Set(), models: new Set(), providers: new Set(), modes: new Set(), info: undefined}
   if (!existsSync(file)) return recorded
   for await (const row of readRows([file], () => {}, cwd)) {
-    recorded.keys.add(runKey(row.scenario_id, row.mode, row.iteration))
+    recorded.keys.add(runKey(row.scenario_id, row.mode, row.provider ?? '', row.iteration))
     recorded.suites.add(row.suite)
     recorded.models.add(row.model)
     recorded.providers.add(row.provider)
@@ -64,15 +64,16 @@ export interface RunIdentity {
   suite: string
   /** The model as rows record it (ModelSource.label). */
   model: string
-  provider: string
+  /** The providers the run plays every run under, by name. */
+  providers: string[]
   /** The suite's modes as selected (--mode), before preflight leaves any out. */
   modes: string[]
   seed: number
 }
 
 /**
- * Resuming a run id adds rows to the same run: the rows already recorded must come from the same suite,
- * model and provider, and the run from the same modes and seed (run.json), or two runs would mix in
+ * Resuming a run id adds rows to the same run: the rows already recorded must come from the same suite
+ * and model, and the run from the same providers, modes and seed (run.json), or two runs would mix in
  * one results file and be reported and gated as one. Bad input (exit 2) naming each difference.
  */
 export function checkResume(recorded: RecordedRun, now: RunIdentity, runId: string, file: string, cwd: string): void {
@@ -84,9 +85,14 @@ export function checkResume(recorded: RecordedRun, now: RunIdentity, runId: stri
   }
   differ('suite', recorded.suites, now.suite)
   differ('model', recorded.models, now.model)
-  differ('provider', recorded.providers, now.provider)
-  const modesNow = [...new Set(now.modes)].sort()
   const info = recorded.info
+  const providersNow = [...new Set(now.providers)].sort()
+  // run.json names the providers the run was planned with (one written before runs had several names none); without them, the rows' providers must be among this run's.
+  const providersThen = info?.providers ? [...new Set(info.providers)].sort() : [...recorded.providers].sort()
+  if (info?.providers ? providersThen.join() !== providersNow.join() : providersThen.some((provider) => provider === null || !providersNow.includes(provider))) {
+    differences.push(`providers ${names(providersThen)} (now ${names(providersNow)})`)
+  }
+  const modesNow = [...new Set(now.modes)].sort()
   // run.json names the modes the run was planned with (those preflight left out included); without it, the rows' modes must be among this run's.
   const modesThen = info ? [...new Set([...info.modes, ...info.unavailable.map((u) => u.mode)])].sort() : [...recorded.modes].sort()
   if (info ? modesThen.join() !== modesNow.join() : modesThen.some((mode) => !modesNow.includes(mode))) differences.push(`modes ${modesThen.join(', ')} (now ${modesNow.join(', ')})`)
@@ -96,7 +102,7 @@ export function checkResume(recorded: RecordedRun, now: RunIdentity, runId: stri
     {
       file: displayPath(file, cwd),
       code: 'config',
-      message: `run id "${runId}" holds ${recorded.keys.size} row(s) of another run: recorded with ${differences.join('; ')}. Resuming adds rows to the same run: resume with the suite, model, provider, modes and seed it was recorded with, or choose another --run-id`,
+      message: `run id "${runId}" holds ${recorded.keys.size} row(s) of another run: recorded with ${differences.join('; ')}. Resuming adds rows to the same run: resume with the suite, model, providers, modes and seed it was recorded with, or choose another --run-id`,
     },
   ])
 }

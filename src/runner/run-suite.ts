@@ -1,7 +1,8 @@
 /**
- * A suite's run, the pipeline (a selected suite, src/runner/select-suite.ts): open the target and the
- * model -> preflight each mode once -> ensure fixtures and check every binding -> plan -> schedule
- * (runs that share a fixture never overlap) -> one fsynced row per run. Re-running with the same run
+ * A suite's run, the pipeline (a selected suite, src/runner/select-suite.ts): ask each provider whether
+ * it can run here -> open the target and the model -> preflight each mode once -> ensure fixtures and
+ * check every binding -> plan (scenario x mode x provider x iteration) -> schedule (runs that share a
+ * fixture never overlap) -> one fsynced row per run. Re-running with the same run
  * id skips the rows already recorded. One process at a time holds a run id (its lock); a torn last
  * line left by a crash is set aside before anything is appended. A dry run plans and stops: it writes
  * nothing (no lock, no fixtures, no manifest, no sandbox state, no rows).
@@ -23,7 +24,7 @@ import type {ProviderProgress} from '../plugins/api.js'
 import type {Row} from '../results/row-schema.js'
 import {writeRunInfo} from '../results/run-info.js'
 import {ResultsWriter, runFile} from '../results/store.js'
-import {BadInputError} from '../shared/diagnostics.js'
+import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
 import type {Suite} from '../schemas/suite.js'
 import {displayPath} from '../shared/source-document.js'
 import {HARNESS_VERSION} from '../shared/version.js'
@@ -74,6 +75,8 @@ export interface RunPlanView {
   suite: string
   seed: number
   modes: string[]
+  /** The providers every run is played under, by name. */
+  providers: string[]
   unavailable: Array<{mode: string; reason: string}>
   runs: PlannedRun[]
   skipped: string[]
@@ -89,20 +92,44 @@ export interface RunSummary extends RunPlanView {
   warnings: string[]
   completed: number
   interrupted: boolean
-  by_mode: Record<string, {pass: number; fail: number; timeout: number; infra_error: number}>
+  /** Outcomes per mode, all providers together. */
+  by_mode: Record<string, OutcomeCounts>
+  /** Outcomes per provider and mode. */
+  by_provider: Record<string, Record<string, OutcomeCounts>>
+}
+
+export type OutcomeCounts = Record<Row['outcome'], number>
+
+const noOutcomes = (): OutcomeCounts => ({pass: 0, fail: 0, timeout: 0, infra_error: 0})
+
+/**
+ * Each of the suite's providers, asked whether it can run here before anything starts: every one
+ * that cannot is bad input (exit 2) with its reason (the plugin's install hint).
+ */
+async function readyProviders({providers: refs, registry, origin}: SelectedSuite): Promise<SuiteContext['providers']> {
+  const providers: SuiteContext['providers'] = new Map()
+  const problems: Diagnostic[] = []
+  for (const ref of refs) {
+    const plugin = registry.provider(refName(ref))
+    if (!plugin) {
+      problems.push({file: origin, code: 'unknown_reference', message: `unknown provider "${refName(ref)}" (providers: ${registry.providerNames().join(', ')})`})
+      continue
+    }
+    const options = refOptions(ref)
+    const ready = (await plugin.available?.(options)) ?? {available: true}
+    if (ready.available) providers.set(plugin.name, {plugin, options})
+    else problems.push({file: origin, code: 'plugin', message: `provider "${plugin.name}" cannot run here: ${ready.reason ?? 'not available'}`})
+  }
+  if (problems.length > 0) throw new BadInputError(problems)
+  return providers
 }
 
 export async function runSuite(selected: SelectedSuite, options: RunOptions, onEvent: (event: SuiteEvent) => void = () => {}): Promise<RunSummary> {
   const {config, registry, suite, scenarios, origin, cwd} = selected
   const {seed} = suite
   const runId = checkNewRunId(options.runId ?? `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomUUID().slice(0, 8)}`, '--run-id')
-  hideSuiteSecrets(suite.modes, config.values)
-  const providerRef = config.values.provider
-  const provider = registry.provider(refName(providerRef))
-  if (!provider) throw new BadInputError([{file: origin, code: 'unknown_reference', message: `unknown provider "${refName(providerRef)}" (providers: ${registry.providerNames().join(', ')})`}])
-  const providerOptions = refOptions(providerRef)
-  const providerReady = (await provider.available?.(providerOptions)) ?? {available: true}
-  if (!providerReady.available) throw new BadInputError([{file: origin, code: 'plugin', message: `provider "${provider.name}" cannot run here: ${providerReady.reason ?? 'not available'}`}])
+  hideSuiteSecrets(suite.modes, selected.providers, config.values)
+  const providers = await readyProviders(selected)
   const modelName = config.values.model
   const resultsDir = resolveConfigPath(config, config.values.results_dir)
   const resultsFile = runFile(resultsDir, runId)
@@ -136,13 +163,14 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
   let model: Awaited<ReturnType<typeof openModelSource>> | undefined
   let writer: ResultsWriter | undefined
   const byMode: RunSummary['by_mode'] = {}
+  const byProvider: RunSummary['by_provider'] = {}
   let completed = 0
   const background = new BackgroundWork()
   try {
     if (openedModel.status === 'rejected') throw openedModel.reason
     model = openedModel.value
-    // A resumed run id adds rows to the same run: rows of another suite, model, provider, modes or seed are refused, never mixed in.
-    checkResume(recorded, {suite: suite.name, model: model.label, provider: provider.name, modes: suite.modes.map(refName), seed}, runId, resultsFile, cwd)
+    // A resumed run id adds rows to the same run: rows of another suite, model, providers, modes or seed are refused, never mixed in.
+    checkResume(recorded, {suite: suite.name, model: model.label, providers: [...providers.keys()], modes: suite.modes.map(refName), seed}, runId, resultsFile, cwd)
     const done = recorded.keys
     // Preflight once per suite: a mode that cannot run here is reported and left out, never counted.
     const {modes, unavailable} = await preflightModes(suite.modes, registry, target)
@@ -158,10 +186,10 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
     // A scenario that a mode cannot solve (its tools lack the operation) is not applicable, never a failure.
     const notApplicable = notApplicablePairs(scenarios, modes)
     const skippedPairs = new Set(notApplicable.map((n) => `${n.scenario_id}\0${n.mode}`))
-    const plan = buildPlan(scenarios.map((s) => s.id), [...modes.keys()], suite.repetitions, seed).filter((run) => !skippedPairs.has(`${run.scenario_id}\0${run.mode}`))
+    const plan = buildPlan(scenarios.map((s) => s.id), [...modes.keys()], [...providers.keys()], suite.repetitions, seed).filter((run) => !skippedPairs.has(`${run.scenario_id}\0${run.mode}`))
     const todo = plan.filter((run) => !done.has(run.key))
-    const view: RunPlanView = {run_id: runId, suite: suite.name, seed, modes: [...modes.keys()], unavailable, runs: todo, skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key), gate: suite.gate ?? null, not_applicable: notApplicable}
-    if (options.dryRun || !manifest) return {...view, results_file: resultsFile, warnings, completed: 0, interrupted: false, by_mode: {}}
+    const view: RunPlanView = {run_id: runId, suite: suite.name, seed, modes: [...modes.keys()], providers: [...providers.keys()], unavailable, runs: todo, skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key), gate: suite.gate ?? null, not_applicable: notApplicable}
+    if (options.dryRun || !manifest) return {...view, results_file: resultsFile, warnings, completed: 0, interrupted: false, by_mode: {}, by_provider: {}}
 
     const fixtures = sharedManifest(manifest)
     const env = harnessEnv()
@@ -174,7 +202,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
       registry,
       target,
       model,
-      provider: {name: provider.name, plugin: provider, options: providerOptions},
+      providers,
       modes,
       fixtures,
       manifestFile: displayPath(manifestFile, cwd),
@@ -198,7 +226,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
       ...(options.onMutation ? {mutation: options.onMutation} : {}),
       ...(options.isolateRuns ? {isolateRuns: true} : {}),
     }
-    await writeRunInfo(resultsDir, {run_id: runId, suite: suite.name, seed, modes: view.modes, unavailable, not_applicable: notApplicable})
+    await writeRunInfo(resultsDir, {run_id: runId, suite: suite.name, seed, modes: view.modes, providers: view.providers, unavailable, not_applicable: notApplicable})
     const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))
     onEvent({type: 'suite_started', run_id: runId, modes: view.modes, unavailable, total: plan.length, skipped: view.skipped.length, seed, per_mode: perMode})
     if (suite.warmup && todo.length > 0) {
@@ -218,8 +246,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
         if (!row) return
         await open.append(row)
         completed++
-        const counts = (byMode[run.mode] ??= {pass: 0, fail: 0, timeout: 0, infra_error: 0})
-        counts[row.outcome]++
+        for (const counts of [byMode, (byProvider[run.provider] ??= {})]) (counts[run.mode] ??= noOutcomes())[row.outcome]++
         onEvent({type: 'run_finished', key: run.key, mode: run.mode, scenario_id: run.scenario_id, iteration: run.iteration, outcome: row.outcome, tokens: row.tokens.total, ms: row.latency_ms_wall})
       },
       signal,
@@ -228,7 +255,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
     await writeManifest(manifestFile, fixtures.manifest)
     if (signal.aborted) await afterInterrupt(config.values.fixtures.on_interrupt, target, fixtures.manifest, manifestFile)
     onEvent({type: 'suite_finished', run_id: runId, completed, interrupted: signal.aborted})
-    return {...view, results_file: resultsFile, warnings, completed, interrupted: signal.aborted, by_mode: byMode}
+    return {...view, results_file: resultsFile, warnings, completed, interrupted: signal.aborted, by_mode: byMode, by_provider: byProvider}
   } finally {
     try {
       await background.settled()

@@ -1,7 +1,7 @@
 /**
  * Which suite runs, and how: a suite file of the catalogue (or one named by path) or a suite built in
  * memory (calibration); its scenarios (its selection, or --set/--scenario); its modes (all, or
- * --mode); --repetitions/--concurrency/--seed over its own; and the configuration as this suite sees
+ * --mode); its providers (its own, or --provider); --repetitions/--concurrency/--seed over its own; and the configuration as this suite sees
  * it: its target, model, provider, endpoint, fixtures and gate as a layer of the configuration, under
  * the flags (src/config/load-config.ts).
  */
@@ -21,6 +21,8 @@ export interface SuiteSelection {
   suitePath?: string
   suite?: {value: SuiteInput; origin: string}
   modes?: string[]
+  /** --provider: these of the suite's providers (with their options), or any installed provider in their place (without). */
+  providers?: string[]
   scenarios?: string[]
   set?: string
   /** Flags over the suite's own settings. */
@@ -34,6 +36,8 @@ export interface SelectedSuite extends Project {
   config: LoadedConfig
   /** The suite with its defaults and the flags applied. */
   suite: Suite
+  /** The providers every run is played under: --provider, else the suite's providers, else the one provider of the configuration (the suite's `provider` a layer of it). */
+  providers: PluginRef[]
   /** The suite's file for messages (file:line:col where there is a document). */
   origin: string
   scenarios: Scenario[]
@@ -74,14 +78,27 @@ export function selectSuite(project: Project, selection: SuiteSelection): Select
   // A suite file's modes were checked with the catalogue, at their file:line:col; a suite built in memory is checked here.
   const missing: Diagnostic[] = spec ? [] : suite.modes.map(refName).filter((name) => !registry.mode(name)).map((name) => ({file: origin, code: 'unknown_reference' as const, message: unknownModeMessage(name, registry)}))
   if (missing.length > 0) throw new BadInputError(missing)
+  const config = withLayer(project.config, 'suite', suiteSettings(suite))
   return {
     ...project,
-    config: withLayer(project.config, 'suite', suiteSettings(suite)),
+    config,
     suite,
+    providers: selectProviders(suite.providers ?? [config.values.provider], selection.providers, registry, problem),
     origin,
     scenarios: ids.map((id) => catalogue.scenarios.get(id)!.value),
     scenarioSet: selection.scenarios?.length ? null : (selection.set ?? suite.scenarios.set ?? null),
   }
+}
+
+/**
+ * The providers a run plays every run under. --provider names some of the suite's (kept with their options)
+ * or replaces them with installed ones (their default options); a name no plugin provides is bad input.
+ */
+function selectProviders(own: readonly PluginRef[], names: readonly string[] | undefined, registry: Project['registry'], problem: (message: string) => BadInputError): PluginRef[] {
+  if (!names?.length) return [...own]
+  const unknown = names.filter((name) => !own.some((ref) => refName(ref) === name) && !registry.provider(name))
+  if (unknown.length > 0) throw problem(`--provider: unknown provider ${unknown.map((name) => `"${name}"`).join(', ')} (providers: ${registry.providerNames().join(', ')})`)
+  return [...new Set(names)].map((name) => own.find((ref) => refName(ref) === name) ?? name)
 }
 
 /**

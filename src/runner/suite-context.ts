@@ -1,4 +1,4 @@
-/** What every run of a suite shares: the target, the model, the provider, the modes, the limits, the fixtures. */
+/** What every run of a suite shares: the target, the model, the providers, the modes, the limits, the fixtures. */
 import type {Manifest} from '../seeding/manifest.js'
 import type {Mode, Provider, ProviderProgress} from '../plugins/api.js'
 import type {PluginRegistry} from '../plugins/registry.js'
@@ -18,7 +18,8 @@ export interface SuiteContext {
   registry: PluginRegistry
   target: RunTarget
   model: ModelSource
-  provider: {name: string; plugin: Provider; options: Record<string, unknown>}
+  /** The providers by name: a run is played under its own (PlannedRun.provider). */
+  providers: Map<string, {plugin: Provider; options: Record<string, unknown>}>
   modes: Map<string, {mode: Mode; options: Record<string, unknown>; tools?: Record<string, string>}>
   /** The suite's manifest; runs that share a kind never overlap, so each may update its own kinds. */
   fixtures: {manifest: Manifest; update(manifest: Manifest, kinds: readonly FixtureKind[]): void}

@@ -1,4 +1,4 @@
-/** Each attempt's trace: <results_dir>/<run id>/traces/<scenario>__<mode>__i<iteration>__a<attempt>.json, redacted. */
+/** Each attempt's trace: <results_dir>/<run id>/traces/<scenario>__<mode>__<provider>__i<iteration>__a<attempt>.json, redacted. */
 import path from 'node:path'
 import {writeFileBelow} from '../results/no-follow.js'
 import type {Scenario} from '../schemas/scenario.js'
@@ -8,7 +8,7 @@ import {renderPrompt} from './prompt.js'
 import type {SuiteContext} from './suite-context.js'
 
 function traceFileName(run: PlannedRun, attempt: number): string {
-  return `${run.scenario_id}__${run.mode}__i${run.iteration}__a${attempt}.json`
+  return `${run.scenario_id}__${run.mode}__${run.provider}__i${run.iteration}__a${attempt}.json`
 }
 
 /** Where an attempt's trace goes, relative to results_dir, as the row records it. */
@@ -23,12 +23,14 @@ export async function writeTrace(ctx: SuiteContext, run: PlannedRun, scenario: S
     run_id: ctx.runId,
     scenario_id: run.scenario_id,
     mode: run.mode,
+    provider: run.provider,
     iteration: run.iteration,
     attempt: attempt.record,
     variables: attempt.variables,
     prompt: attempt.variables ? renderPrompt(scenario, attempt.variables) : null,
     stop_reason: attempt.trace?.stop_reason ?? null,
     final_text: attempt.trace?.final_text ?? null,
+    runtime: attempt.trace?.runtime ?? null,
     turns: attempt.trace?.turns ?? [],
     messages: attempt.trace?.messages ?? [],
     assertion: attempt.assertion ?? null,

@@ -42,7 +42,13 @@ export const suiteSchema = {
     },
     modes: {type: 'array', minItems: 1, items: pluginRefSchema, description: 'modes to compare'},
     repetitions: {type: 'integer', minimum: 1, maximum: 1000, default: 1, description: 'iterations per scenario and mode'},
-    provider: pluginRefSchema,
+    provider: {...pluginRefSchema, description: 'the agent runtime that drives the model (default: the config’s provider, agent-loop); or providers'},
+    providers: {
+      type: 'array',
+      minItems: 1,
+      items: pluginRefSchema,
+      description: 'several agent runtimes: every run is played under each (scenario x mode x provider x iteration), and each provider is reported and gated apart; not with provider',
+    },
     model: {type: 'string', minLength: 1, description: 'oracle, noop, or provider/model of an OpenAI-compatible endpoint'},
     endpoint: endpointSchema,
     target: targetSchema,
@@ -75,6 +81,10 @@ export const suiteSchema = {
     read_only: {type: 'boolean', default: false, description: 'refuse scenarios tagged mutation'},
     warmup: {type: 'boolean', default: false, description: 'one unrecorded warm-up run before the first recorded one'},
     gate: gateSelectionSchema,
+  },
+  // One way to name the providers: `provider` beside `providers` is refused at the `provider` key.
+  dependentSchemas: {
+    providers: {properties: {provider: {not: {}, description: 'is not allowed beside providers: name one provider, or list them all under providers'}}},
   },
 } as const
 

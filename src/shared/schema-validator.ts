@@ -148,6 +148,9 @@ function toDiagnostic(error: ErrorObject, document: SourceDocument, basePointer:
       const detail = types.length > 0 ? `must be ${types.map(article).join(' or ')}` : 'does not match any allowed form'
       return document.diagnostic(pointer, 'schema', `${prefix}${where || 'the document'} ${detail}`)
     }
+    case 'not':
+      // A `not` says what is refused in its description (a key that excludes another).
+      return document.diagnostic(pointer, 'schema', `${prefix}${where || 'the document'} ${typeof parentSchema.description === 'string' ? parentSchema.description : (error.message ?? 'is invalid')}`)
     default:
       return document.diagnostic(pointer, 'schema', `${prefix}${where || 'the document'} ${error.message ?? 'is invalid'}`)
   }

@@ -13,8 +13,8 @@ describe('ghx-bench plugins (CLI)', () => {
     const result = await runCliInProcess(['plugins', '--json'], {cwd: dir})
     expect(result.code, result.stderr).to.equal(0)
     const {plugins} = JSON.parse(result.stdout) as {plugins: Array<{name: string; version: string; source: string; conditions: string[]; readTasks: string[]; resolved: string}>}
-    expect(plugins.map((p) => p.name)).to.deep.equal(['conditions-core', 'read-tasks-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'provider-opencode', 'mine'])
-    expect(plugins[7]).to.deep.include({version: '2.0.0', source: 'path', conditions: ['mine_cond'], readTasks: [], resolved: 'local/mine.js'})
+    expect(plugins.map((p) => p.name)).to.deep.equal(['conditions-core', 'read-tasks-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'provider-opencode', 'provider-claude-code', 'provider-codex', 'mine'])
+    expect(plugins.at(-1)).to.deep.include({version: '2.0.0', source: 'path', conditions: ['mine_cond'], readTasks: [], resolved: 'local/mine.js'})
     expect(plugins[1]!.readTasks).to.include.members(['issue.view', 'pr.threads.list'])
     const text = await runCliInProcess(['plugins'], {cwd: dir})
     expect(text.stdout).to.include('mine@2.0.0 (path: local/mine.js)\n  conditions: mine_cond')

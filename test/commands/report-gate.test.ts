@@ -293,7 +293,7 @@ describe('ghx-bench gate: no false pass from bad input (CLI)', () => {
     expect(doubled.code, doubled.stdout + doubled.stderr).to.equal(2)
     const rows = once.trim().split('\n').length
     expect(doubled.stderr).to.include(
-      `doubled.jsonl:${rows + 1}:1 error: this line repeats the run of line 1 (run_id "run-1", scenario "a-001", mode "agent_direct", iteration 1)`,
+      `doubled.jsonl:${rows + 1}:1 error: this line repeats the run of line 1 (run_id "run-1", scenario "a-001", mode "agent_direct", provider "agent-loop", iteration 1)`,
     )
     expect(doubled.stdout).to.not.include('verdict')
     // The same rows in two files are counted once, with a warning: the verdict is the one file's.
@@ -301,6 +301,6 @@ describe('ghx-bench gate: no false pass from bad input (CLI)', () => {
     await writeFile(path.join(dir, 'copy', 'r.jsonl'), once)
     const copies = await runCliInProcess(['gate', '--input', 'r.jsonl', '--input', 'copy/r.jsonl', '--candidate', 'ghx', '--decision', 'point', '--out', 'out', '--resamples', '200'], {cwd: dir})
     expect(copies.code, copies.stdout + copies.stderr).to.equal(1)
-    expect(copies.stderr).to.include(`${rows} row(s) already read from another input (same run, scenario, mode, iteration) were counted once`)
+    expect(copies.stderr).to.include(`${rows} row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once`)
   })
 })

@@ -104,4 +104,23 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
     expect(result.code, result.stderr).to.equal(1)
     expect(result.stdout).to.include('mis-calibrated: issue-weak-wf-001 under agent_direct: noop passed')
   })
+
+  it('--provider calibrates through that provider: agent-loop proves the plan, one that never calls the model fails the oracle; an unknown one is exit 2', async () => {
+    // `idle` answers at once without a tool call: played through it, the oracle's plan is never played.
+    const idle = "export default {apiVersion: 1, name: 'idle-provider', version: '1.0.0', providers: [{name: 'idle', optionsSchema: {type: 'object'}, run: async () => ({turns: [], final_text: 'done', stop_reason: 'final'})}]}\n"
+    const dir = await makeProject({'.ghxbenchrc.yml': config(SUITES) + 'plugins: [./idle.js]\n', 'idle.js': idle})
+    const calibrate = (provider: string) => runCliInProcess(['validate', '--calibrate', '--provider', provider, '--mode', 'agent_direct', '--scenario', 'repo-view-001', '--adversary', 'liar', '--json'], {cwd: dir})
+    const through = async (provider: string, code: number) => {
+      const result = await calibrate(provider)
+      expect(result.code, result.stderr).to.equal(code)
+      return (JSON.parse(result.stdout) as Calibration).calibration.entries.map((e) => `${e.scenario_id}/${e.mode}/${e.status}`)
+    }
+    expect(await through('agent-loop', 0)).to.deep.equal(['repo-view-001/agent_direct/calibrated'])
+    expect(await through('idle', 1)).to.deep.equal(['repo-view-001/agent_direct/miscalibrated'])
+    const unknown = await calibrate('nope')
+    expect(unknown.code).to.equal(2)
+    const [diagnostic] = (JSON.parse(unknown.stdout) as {diagnostics: Array<{file: string; message: string}>}).diagnostics
+    expect(diagnostic).to.include({file: '--provider'})
+    expect(diagnostic!.message).to.match(/^unknown provider "nope" \(providers: .*agent-loop.*idle/)
+  })
 })

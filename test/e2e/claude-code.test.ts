@@ -7,6 +7,7 @@ import {randomBytes} from 'node:crypto'
 import {fileURLToPath} from 'node:url'
 import {expect} from 'chai'
 import type {Script} from '../../src/agent/scripted-models.js'
+import {CLAUDE_CODE} from '../../plugins/provider-claude-code/index.js'
 import {agentCliSuite, freshFolder, runJsonLines, type CliRun} from './agent-cli.js'
 
 const ECHO_MCP_SERVER = fileURLToPath(new URL('echo-mcp-server.mjs', import.meta.url))
@@ -25,7 +26,7 @@ const result = (run: CliRun) => run.events.find((e) => e.type === 'result') as {
 
 describe('Claude Code against the scripted models (Anthropic Messages, streamed)', function () {
   this.timeout(180_000)
-  const cli = agentCliSuite('Claude Code', 'ensure-claude-code.sh', 'CLAUDE_CODE_BIN', 'claude-code', 'claude')
+  const cli = agentCliSuite(CLAUDE_CODE)
 
   /** One `claude -p` session on a run's base URL (Claude Code appends /v1/messages itself). */
   async function claude(baseUrl: string, args: string[]): Promise<CliRun> {

@@ -10,6 +10,7 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {expect} from 'chai'
 import type {Script} from '../../src/agent/scripted-models.js'
+import {CODEX} from '../../plugins/provider-codex/index.js'
 import {agentCliSuite, freshFolder, runJsonLines, type CliRun} from './agent-cli.js'
 
 const ECHO_MCP_SERVER = fileURLToPath(new URL('echo-mcp-server.mjs', import.meta.url))
@@ -31,7 +32,7 @@ const turnUsage = (run: CliRun) => (run.events.find((e) => e.type === 'turn.comp
 
 describe('Codex against the scripted models (OpenAI Responses, streamed)', function () {
   this.timeout(180_000)
-  const cli = agentCliSuite('Codex', 'ensure-codex.sh', 'CODEX_BIN', 'codex', 'codex')
+  const cli = agentCliSuite(CODEX)
 
   /**
    * One `codex exec` session on a run's base URL: a fresh CODEX_HOME whose config names a custom

@@ -162,9 +162,9 @@ describe('HTML report in headless Chromium', function () {
     const config = await loadConfig({cwd: dir, env: {}})
     const loaded = await loadRows(config, {cwd: dir, runId: 'smoke'})
     const {report} = await produceReport(config, {cwd: dir, runId: 'smoke', loaded, formats: [], resamples: 500, env: {}})
-    const file = await writeHtmlReport({dir: path.join(dir, 'reports', 'linked'), loaded, report, gate: null, cwd: dir, traceBudget: {totalBytes: 0, perTraceBytes: 0}})
+    const [file] = await writeHtmlReport({dir: path.join(dir, 'reports', 'linked'), loaded, report, gate: null, cwd: dir, traceBudget: {totalBytes: 0, perTraceBytes: 0}})
 
-    const local = await open(context, pathToFileURL(file).href)
+    const local = await open(context, pathToFileURL(file!).href)
     await local.page.locator('#runs-table tbody tr').first().click()
     await local.page.locator('#run-detail .trace-box p').waitFor()
     expect(await local.page.locator('#run-detail .trace-box').textContent()).to.include('not embedded in the page')

@@ -41,7 +41,7 @@ describe('the packed package (npm pack)', function () {
       'suites/profiles/verify_release.yml',
     ])
     // The built-in plugins are compiled into dist/plugins, where the loader finds them (with their own modules).
-    for (const plugin of ['conditions-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'provider-opencode']) {
+    for (const plugin of ['conditions-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'provider-opencode', 'provider-claude-code', 'provider-codex']) {
       expect(files, plugin).to.include(`dist/plugins/${plugin}/index.js`)
     }
     expect(files).to.include('dist/plugins/mode-ghx/accounting.js')

@@ -192,8 +192,8 @@ describe('HTML report', () => {
     const {report} = await produceReport(config, {cwd: dir, runId: RUN, formats: [], loaded, resamples: 500, env: {}})
     const out = path.join(dir, 'elsewhere', 'deep')
     // Room for about two traces.
-    const file = await writeHtmlReport({dir: out, loaded, report, gate: null, cwd: dir, traceBudget: {totalBytes: 1100, perTraceBytes: 1000}})
-    const html = await readFile(file, 'utf8')
+    const [file] = await writeHtmlReport({dir: out, loaded, report, gate: null, cwd: dir, traceBudget: {totalBytes: 1100, perTraceBytes: 1000}})
+    const html = await readFile(file!, 'utf8')
     const embedded = Object.keys(JSON.parse(scriptBlock(html, 'ghxb-traces')) as Record<string, string>).map(Number)
     const index = runIndexOf(html)
     const failed = index.columns.outcome.findIndex((o) => index.outcomes[o] === 'fail')

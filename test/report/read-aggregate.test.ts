@@ -28,8 +28,9 @@ describe('read-aggregate', function () {
 
   async function read(files: string[], options: AggregateOptions) {
     const warnings: ReadWarning[] = []
-    const aggregate = await aggregateFiles(files, (w) => warnings.push(w), dir, options)
-    return {aggregate, warnings: warnings.map((w) => `${w.line}: ${w.message}`)}
+    const providers = await aggregateFiles(files, (w) => warnings.push(w), dir, options)
+    expect([...providers.keys()]).to.have.length(1)
+    return {aggregate: [...providers.values()][0]!, warnings: warnings.map((w) => `${w.line}: ${w.message}`)}
   }
 
   it('splits a file into ranges that start at line starts and cover it', async () => {
@@ -90,7 +91,7 @@ describe('read-aggregate', function () {
     // The first file's copies were kept: no active-token figure of the second file's repeats (100-109).
     const active = [...here.aggregate.cells.get('ghx')!.values()].flatMap((cell) => Array.from(cell.all.tokens_active.values()))
     expect(Math.min(...active)).to.equal(900)
-    expect(here.warnings).to.deep.equal(['0: 10 row(s) already read from another input (same run, scenario, mode, iteration) were counted once'])
+    expect(here.warnings).to.deep.equal(['0: 10 row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once'])
     expect(there.warnings).to.deep.equal(here.warnings)
     expect(aggregateView(there.aggregate)).to.deep.equal(aggregateView(here.aggregate))
   })
@@ -113,7 +114,23 @@ describe('read-aggregate', function () {
         expect(error, `${where}, ${options.workers} worker(s)`).to.be.instanceOf(BadInputError)
         const [diagnostic] = (error as BadInputError).diagnostics
         expect(diagnostic, where).to.include({file: 'rows.jsonl', line: repeat, col: 1, code: 'duplicate_id'})
-        expect(diagnostic!.message, where).to.match(new RegExp(`^this line repeats the run of line ${first} \\(run_id "run-1", scenario "s-${first % 3}", mode "agent_direct", iteration ${first}\\)`))
+        expect(diagnostic!.message, where).to.match(new RegExp(`^this line repeats the run of line ${first} \\(run_id "run-1", scenario "s-${first % 3}", mode "agent_direct", provider "agent-loop", iteration ${first}\\)`))
+      }
+    }
+  })
+
+  it('keeps each provider’s rows in an aggregate of its own (the same run of two providers is not a repeat), here and in workers', async () => {
+    const file = path.join(dir, 'providers.jsonl')
+    const rows = (provider: string, activeTokens: number) => Array.from({length: 40}, (_, i) => JSON.stringify(makeRow({provider, iteration: i + 1, scenario_id: `s-${i % 2}`, activeTokens})))
+    writeFileSync(file, [...rows('agent-loop', 900), ...rows('claude-code', 5000)].join('\n') + '\n')
+    for (const options of [ON_MAIN, IN_WORKERS]) {
+      const providers = await aggregateFiles([file], () => {}, dir, options)
+      expect([...providers.keys()], `${options.workers} worker(s)`).to.deep.equal(['agent-loop', 'claude-code'])
+      for (const [provider, active] of [['agent-loop', 900], ['claude-code', 5000]] as const) {
+        const aggregate = providers.get(provider)!
+        expect(aggregate.rows).to.equal(40)
+        const values = [...aggregate.cells.get('agent_direct')!.values()].flatMap((cell) => Array.from(cell.all.tokens_active.values()))
+        expect(new Set(values)).to.deep.equal(new Set([active]))
       }
     }
   })

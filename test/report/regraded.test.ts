@@ -41,7 +41,7 @@ describe('re-graded results files', () => {
 
   it('says superseded where the reader says duplicate', () => {
     const superseding = new Map([[file('run-1.jsonl'), file('run-1.regraded.jsonl')]])
-    const warning = {file: 'run-1.jsonl', line: 0, message: '3 row(s) already read from another input (same run, scenario, mode, iteration) were counted once'}
+    const warning = {file: 'run-1.jsonl', line: 0, message: '3 row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once'}
     expect(describeSuperseded(warning, superseding, dir).message).to.equal('3 row(s) superseded by their re-graded rows in run-1.regraded.jsonl')
     expect(describeSuperseded({...warning, file: 'run-2.jsonl'}, superseding, dir)).to.deep.equal({...warning, file: 'run-2.jsonl'})
   })

@@ -69,7 +69,7 @@ describe('importers', () => {
     const {rows, warnings} = await importAll([path.join(DATASETS, 'ghx-eval-2026-03')])
     expect(rows).to.have.length(30)
     expect(rows.every((r) => r.checkpoints.length > 0 || r.outcome !== 'pass')).to.equal(true)
-    expect(warnings.map((w) => w.message)).to.deep.equal(['30 row(s) already read from another input (same run, scenario, mode, iteration) were counted once'])
+    expect(warnings.map((w) => w.message)).to.deep.equal(['30 row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once'])
   })
 
   it('reads a ghx-router row’s figures straight from it, as the normalized row has them', () => {

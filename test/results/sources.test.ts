@@ -53,7 +53,7 @@ describe('sources', () => {
       [3, 103],
       [4, 204],
     ])
-    expect(warnings).to.deep.equal([{file: 'b.jsonl', line: 0, message: '2 row(s) already read from another input (same run, scenario, mode, iteration) were counted once'}])
+    expect(warnings).to.deep.equal([{file: 'b.jsonl', line: 0, message: '2 row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once'}])
   })
 
   // Issue 27, item 2: `cat r.jsonl r.jsonl > doubled.jsonl` counted every run twice.
@@ -73,7 +73,7 @@ describe('sources', () => {
         col: 1,
         code: 'duplicate_id',
         message:
-          'this line repeats the run of line 2 (run_id "run-1", scenario "issue-view-001", mode "agent_direct", iteration 2): a results file holds each run once, so one of the copies is not that run (files concatenated, rows pasted twice?) and counting either could hide a failure; remove the repeated rows',
+          'this line repeats the run of line 2 (run_id "run-1", scenario "issue-view-001", mode "agent_direct", provider "agent-loop", iteration 2): a results file holds each run once, so one of the copies is not that run (files concatenated, rows pasted twice?) and counting either could hide a failure; remove the repeated rows',
       },
     ])
     expect(rows).to.deep.equal([])

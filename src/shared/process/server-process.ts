@@ -15,11 +15,15 @@ export interface ServerProcessOptions {
   cwd: string
   /** The server's whole environment (nothing of the runner's is added but the run token). */
   env: Record<string, string>
+  /** Keep its stderr (an agent CLI says there why it failed); else it is dropped. */
+  stderr?: boolean
 }
 
 export interface ServerProcess {
   stdin: Writable
   stdout: Readable
+  /** With `stderr: true`. */
+  stderr?: Readable
   /** Resolves once the server has ended (or could not start), with how: "exit 0", "signal 9", "could not start: …". */
   ended: Promise<string>
   /** Kills every process of the server, synchronously; the server is ended when it returns. */
@@ -36,10 +40,11 @@ export function startServerProcess(command: string, args: readonly string[], opt
   const tree = new ToolProcessTree()
   const env = {...options.env, ...tree.env()}
   const wrapper = serverSubreaperCommand()
+  const stderr = options.stderr ? 'pipe' : 'ignore'
   // Its own process group, as a tool's: Ctrl-C at the terminal is the runner's to handle, not the server's.
   const child = wrapper
-    ? spawn(wrapper.file, [...wrapper.args, command, ...args], {cwd: options.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'ignore', 'pipe']})
-    : spawn(command, [...args], {cwd: options.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'ignore']})
+    ? spawn(wrapper.file, [...wrapper.args, command, ...args], {cwd: options.cwd, env, detached: true, stdio: ['pipe', 'pipe', stderr, 'pipe']})
+    : spawn(command, [...args], {cwd: options.cwd, env, detached: true, stdio: ['pipe', 'pipe', stderr]})
   tree.adopt(child.pid, UNREAPED_SCAN_MS)
   let stopped = false
   const ended = new Promise<string>((resolve) => {
@@ -60,6 +65,7 @@ export function startServerProcess(command: string, args: readonly string[], opt
   return {
     stdin: child.stdin!,
     stdout: child.stdout!,
+    ...(child.stderr ? {stderr: child.stderr} : {}),
     ended,
     stop() {
       if (stopped) return
