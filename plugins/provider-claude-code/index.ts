@@ -12,6 +12,8 @@ import {writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {definePlugin, type ModeSession, type Provider, type ProviderToolCall, type ProviderTrace, type ProviderTurn, type Usage} from 'ghx-bench'
 import {
+  agentCliOptionsSchema,
+  toolOutputTokens,
   agentCliEnv,
   agentCliInstallHint,
   agentCliVersion,
@@ -163,11 +165,7 @@ function mcpConfig(session: ModeSession): unknown {
 const claudeCode: Provider = {
   name: 'claude-code',
   description: 'the Claude Code CLI (claude -p), one process per run, configured to the mode’s arm',
-  optionsSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {binary: {type: 'string', minLength: 1, description: `path of the claude executable (default: $CLAUDE_CODE_BIN, the pinned ${CLAUDE_CODE.version} of scripts/ensure-claude-code.sh, claude on PATH)`}},
-  },
+  optionsSchema: agentCliOptionsSchema(CLAUDE_CODE),
   async available(options) {
     const binary = await findAgentCli(CLAUDE_CODE, options)
     if (!binary) return {available: false, reason: agentCliInstallHint(CLAUDE_CODE)}
@@ -201,6 +199,7 @@ const claudeCode: Provider = {
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         // Every tool of the arm is in the model's context from the first request, none deferred behind a tool search.
         ENABLE_TOOL_SEARCH: 'false',
+        MAX_MCP_OUTPUT_TOKENS: String(toolOutputTokens(input.options)),
       })
       const startedAt = Date.now()
       const run = await runAgentCli(binary, args, {cwd: input.session.workdir ?? home, env, signal: input.signal, onEvent: () => input.onProgress?.({kind: 'tool', tool: 'claude-code'})})

@@ -11,6 +11,8 @@ import {mkdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {definePlugin, type ModeSession, type Provider, type ProviderRunInput, type ProviderToolCall, type ProviderTrace, type ProviderTurn, type Usage} from 'ghx-bench'
 import {
+  agentCliOptionsSchema,
+  toolOutputTokens,
   agentCliEnv,
   agentCliInstallHint,
   agentCliVersion,
@@ -144,7 +146,7 @@ const toml = (value: unknown) => JSON.stringify(value)
 const tomlTable = (entries: Record<string, string>) => `{${Object.entries(entries).map(([key, value]) => `${toml(key)} = ${toml(value)}`).join(', ')}}`
 
 /** The run's config.toml: the model provider, the arm (sandbox or MCP servers), the instructions. */
-export function codexConfig(session: ModeSession, model: {id: string; baseUrl: string}): string {
+export function codexConfig(session: ModeSession, model: {id: string; baseUrl: string}, toolOutputTokenLimit: number): string {
   const lines = [
     `model = ${toml(model.id)}`,
     `model_provider = ${toml(PROVIDER_ID)}`,
@@ -153,6 +155,7 @@ export function codexConfig(session: ModeSession, model: {id: string; baseUrl: s
     'sandbox_mode = "workspace-write"',
     // Not `bash -lc`: a login shell reads /etc/profile, which runs tools (id) the arm's PATH does not have, and its errors land in the output.
     'allow_login_shell = false',
+    `tool_output_token_limit = ${toolOutputTokenLimit}`,
     ...(session.instructions ? [`developer_instructions = ${toml(session.instructions)}`] : []),
     '[sandbox_workspace_write]',
     'network_access = true',
@@ -182,7 +185,7 @@ export function codexConfig(session: ModeSession, model: {id: string; baseUrl: s
 async function runCodex(binary: string, version: string | undefined, input: ProviderRunInput, home: string, tap: RequestTap): Promise<ProviderTrace> {
   const codexHome = path.join(home, 'codex-home')
   await mkdir(codexHome)
-  await writeFile(path.join(codexHome, 'config.toml'), codexConfig(input.session, {id: input.model.id, baseUrl: tap.baseUrl}), {mode: 0o600})
+  await writeFile(path.join(codexHome, 'config.toml'), codexConfig(input.session, {id: input.model.id, baseUrl: tap.baseUrl}, toolOutputTokens(input.options)), {mode: 0o600})
   const off = [...OFF_FEATURES, ...(isShellArm(input.session) ? [] : ['shell_tool'])]
   const args = ['exec', '--json', '--skip-git-repo-check', '--ephemeral', ...off.flatMap((feature) => ['--disable', feature]), input.prompt]
   const env = agentCliEnv(input.session, home, {CODEX_HOME: codexHome, [MODEL_KEY_VARIABLE]: input.model.apiKey ?? 'ghx-bench-no-key'})
@@ -200,11 +203,7 @@ async function runCodex(binary: string, version: string | undefined, input: Prov
 const codex: Provider = {
   name: 'codex',
   description: 'the Codex CLI (codex exec), one process per run, configured to the mode’s arm',
-  optionsSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {binary: {type: 'string', minLength: 1, description: `path of the codex executable (default: $CODEX_BIN, the pinned ${CODEX.version} of scripts/ensure-codex.sh, codex on PATH)`}},
-  },
+  optionsSchema: agentCliOptionsSchema(CODEX),
   async available(options) {
     const binary = await findAgentCli(CODEX, options)
     if (!binary) return {available: false, reason: agentCliInstallHint(CODEX)}

@@ -42,6 +42,31 @@ export function agentCliInstallHint(cli: AgentCli): string {
   )
 }
 
+/**
+ * How many tokens of a tool's output the CLI passes to the model. Both CLIs cut long outputs by
+ * default (Claude Code an MCP result at 25,000 tokens; Codex any at 10,000): a list the task asks for
+ * (89 KB of issues over MCP) then never reaches the answer, and the run measures the CLI's cut rather
+ * than the arm. ghx-bench gives both the same, larger budget (Codex's tool_output_token_limit, Claude
+ * Code's MAX_MCP_OUTPUT_TOKENS). Claude Code 2.1.332 still moves an MCP result of about 100 KB or more
+ * into a file (`<persisted-output>`) whatever the budget, which an MCP arm, with no file tool, cannot read.
+ */
+export const DEFAULT_TOOL_OUTPUT_TOKENS = 100_000
+
+/** The options of an agent-CLI provider: its executable and the tool-output budget. */
+export function agentCliOptionsSchema(cli: AgentCli): Record<string, unknown> {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      binary: {type: 'string', minLength: 1, description: `path of the ${cli.bin} executable (default: $${cli.envVariable}, the pinned ${cli.version} of scripts/${cli.script}, ${cli.bin} on PATH)`},
+      max_tool_output_tokens: {type: 'integer', minimum: 1000, maximum: 10_000_000, description: `tokens of a tool's output passed to the model (default ${DEFAULT_TOOL_OUTPUT_TOKENS}; the CLI cuts the rest)`},
+    },
+  }
+}
+
+/** The tool-output budget the options give. */
+export const toolOutputTokens = (options: Record<string, unknown>): number => (typeof options.max_tool_output_tokens === 'number' ? options.max_tool_output_tokens : DEFAULT_TOOL_OUTPUT_TOKENS)
+
 /** The cache folder's executable the ensure script installs for the pinned version. */
 export function pinnedAgentCliPath(cli: AgentCli): string {
   const cache = process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache')

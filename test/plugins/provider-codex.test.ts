@@ -5,7 +5,7 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {expect} from 'chai'
 import type {ModeSession} from '../../src/plugins/api.js'
-import {InfrastructureError, parseJsonLines, SHELL_TOOL} from '../../src/plugin-kit/index.js'
+import {DEFAULT_TOOL_OUTPUT_TOKENS, InfrastructureError, parseJsonLines, SHELL_TOOL} from '../../src/plugin-kit/index.js'
 import {CODEX, codexConfig, codexTrace} from '../../plugins/provider-codex/index.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 
@@ -70,16 +70,16 @@ describe('provider codex: the run’s config.toml', () => {
   const model = {id: 'oracle', baseUrl: 'http://127.0.0.1:9/r/k/v1'}
 
   it('names the model endpoint as a Responses API provider, the instructions once, no analytics, the sandbox open to loopback', () => {
-    const config = codexConfig(session({tools: [SHELL_TOOL]}), model)
-    expect(config).to.include('model = "oracle"\nmodel_provider = "ghxbench"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\nallow_login_shell = false\ndeveloper_instructions = "Use \\"gh\\"."\n')
-    expect(config).to.include('[sandbox_workspace_write]\nnetwork_access = true\n')
+    const config = codexConfig(session({tools: [SHELL_TOOL]}), model, DEFAULT_TOOL_OUTPUT_TOKENS)
+    expect(config).to.include('model = "oracle"\nmodel_provider = "ghxbench"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\nallow_login_shell = false\ntool_output_token_limit = 100000\ndeveloper_instructions = "Use \\"gh\\"."\n')
+    expect(config).to.include('[sandbox_workspace_write]\nnetwork_access = true\nexclude_slash_tmp = true\n')
     expect(config).to.include('base_url = "http://127.0.0.1:9/r/k/v1"\nenv_key = "GHXBENCH_MODEL_KEY"\nwire_api = "responses"\n[analytics]\nenabled = false\n')
     expect(config.match(/Use/g)).to.have.length(1)
     expect(config).to.not.include('[mcp_servers')
   })
 
   it('attaches the mode’s MCP servers, approved and required: stdio with its environment, or a URL', () => {
-    const config = codexConfig(session({mcpServers: [{name: 'github-npm', command: '/usr/bin/node', args: ['server.js'], env: {GITHUB_PERSONAL_ACCESS_TOKEN: 't0k'}}, {name: 'remote', url: 'https://mcp.example/'}]}), model)
+    const config = codexConfig(session({mcpServers: [{name: 'github-npm', command: '/usr/bin/node', args: ['server.js'], env: {GITHUB_PERSONAL_ACCESS_TOKEN: 't0k'}}, {name: 'remote', url: 'https://mcp.example/'}]}), model, DEFAULT_TOOL_OUTPUT_TOKENS)
     expect(config).to.include('[mcp_servers."github-npm"]\ncommand = "/usr/bin/node"\nargs = ["server.js"]\nenv = {"GITHUB_PERSONAL_ACCESS_TOKEN" = "t0k"}\ndefault_tools_approval_mode = "approve"\nrequired = true\n')
     expect(config).to.include('[mcp_servers."remote"]\nurl = "https://mcp.example/"\ndefault_tools_approval_mode = "approve"\nrequired = true\n')
   })
