@@ -18,7 +18,8 @@ interface Calibration {
 }
 
 describe('ghx-bench validate --calibrate (CLI)', function () {
-  this.timeout(120_000)
+  // Whole-catalogue calibrations: about 90 s each on 2 idle cores, several times that beside other work.
+  this.timeout(400_000)
 
   it('proves built-in scenarios under agent_direct and mcp: oracle passes; noop and every adversary fail', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': config(SUITES)})
