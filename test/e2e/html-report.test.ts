@@ -144,7 +144,7 @@ describe('HTML report in headless Chromium', function () {
     expect(await detail.locator('.trace .tool-name').first().textContent()).to.equal('get_issue')
     const text = (await detail.textContent())!
     expect(text).to.include('Prompt').and.include('Turns and tool calls').and.include('Messages').and.include('"issue_number": 1')
-    expect(await detail.locator('a.trace-link').getAttribute('href')).to.match(/^\.\.\/\.\.\/results\/smoke\/traces\/issue-view-001__mcp__i\d__a1\.json$/)
+    expect(await detail.locator('a.trace-link').getAttribute('href')).to.match(/^\.\.\/\.\.\/results\/smoke\/traces\/issue-view-001__mcp__agent-loop__i\d__a1\.json$/)
 
     const shot = path.join(tmp, 'report.png')
     await page.screenshot({path: shot, fullPage: true})
