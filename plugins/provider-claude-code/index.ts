@@ -15,11 +15,12 @@ import {
   agentCliOptionsSchema,
   toolOutputTokens,
   agentCliEnv,
-  agentCliInstallHint,
-  agentCliVersion,
-  findAgentCli,
+  agentCliAvailability,
+  isShellArm,
   InfrastructureError,
+  requireAgentCli,
   runAgentCli,
+  sumUsage,
   withFreshHome,
   type AgentCli,
   type AgentCliEvent,
@@ -73,7 +74,6 @@ const minus = (a: Usage, b: Usage): Usage => ({
   cache_read: a.cache_read - b.cache_read,
   cache_write: a.cache_write - b.cache_write,
 })
-const plus = (a: Usage, b: Usage): Usage => minus(a, minus({input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}, b))
 
 const textOf = (content: unknown): string =>
   typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: {text?: unknown}) => (typeof part?.text === 'string' ? part.text : '')).join('') : ''
@@ -127,8 +127,8 @@ export function claudeCodeTrace(events: readonly AgentCliEvent[], startedAt: num
   }
   const last = turns.at(-1)
   if (result?.usage && last) {
-    const printed = turns.reduce((sum, turn) => plus(sum, turn.usage), {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0})
-    last.usage = plus(last.usage, minus(claudeUsage(result.usage), printed))
+    const printed = sumUsage(turns.map((turn) => turn.usage))
+    last.usage = sumUsage([last.usage, minus(claudeUsage(result.usage), printed)])
   }
   const stopReason: ProviderTrace['stop_reason'] = aborted || !result ? 'aborted' : (STOP_REASONS[result.subtype ?? ''] ?? 'final')
   const trace: ProviderTrace = {
@@ -145,7 +145,6 @@ export function claudeCodeTrace(events: readonly AgentCliEvent[], startedAt: num
   return trace
 }
 
-const isShellArm = (session: ModeSession) => session.tools.some((tool) => tool.name === 'shell')
 
 /** The arm's switches: its tools only, MCP servers from `mcpConfigFile` only, permissions given. */
 function armArgs(session: ModeSession, mcpConfigFile: string): string[] {
@@ -166,15 +165,9 @@ const claudeCode: Provider = {
   name: 'claude-code',
   description: 'the Claude Code CLI (claude -p), one process per run, configured to the mode’s arm',
   optionsSchema: agentCliOptionsSchema(CLAUDE_CODE),
-  async available(options) {
-    const binary = await findAgentCli(CLAUDE_CODE, options)
-    if (!binary) return {available: false, reason: agentCliInstallHint(CLAUDE_CODE)}
-    const version = await agentCliVersion(binary)
-    return {available: true, ...(version ? {tools: {'claude-code': version}} : {})}
-  },
+  available: (options) => agentCliAvailability(CLAUDE_CODE, 'claude-code', options),
   async run(input) {
-    const binary = await findAgentCli(CLAUDE_CODE, input.options)
-    if (!binary) throw new Error(agentCliInstallHint(CLAUDE_CODE))
+    const binary = await requireAgentCli(CLAUDE_CODE, input.options)
     return withFreshHome('claude-code', async (home) => {
       const mcpConfigFile = path.join(home, 'mcp.json')
       await writeFile(mcpConfigFile, JSON.stringify(mcpConfig(input.session)), {mode: 0o600})

@@ -14,10 +14,11 @@ import {
   agentCliOptionsSchema,
   toolOutputTokens,
   agentCliEnv,
-  agentCliInstallHint,
+  agentCliAvailability,
   agentCliVersion,
-  findAgentCli,
+  isShellArm,
   InfrastructureError,
+  requireAgentCli,
   runAgentCli,
   startRequestTap,
   withFreshHome,
@@ -141,7 +142,6 @@ export function codexTrace(events: readonly AgentCliEvent[], startedAt: number, 
   return trace
 }
 
-const isShellArm = (session: ModeSession) => session.tools.some((tool) => tool.name === 'shell')
 const toml = (value: unknown) => JSON.stringify(value)
 const tomlTable = (entries: Record<string, string>) => `{${Object.entries(entries).map(([key, value]) => `${toml(key)} = ${toml(value)}`).join(', ')}}`
 
@@ -204,15 +204,9 @@ const codex: Provider = {
   name: 'codex',
   description: 'the Codex CLI (codex exec), one process per run, configured to the mode’s arm',
   optionsSchema: agentCliOptionsSchema(CODEX),
-  async available(options) {
-    const binary = await findAgentCli(CODEX, options)
-    if (!binary) return {available: false, reason: agentCliInstallHint(CODEX)}
-    const version = await agentCliVersion(binary)
-    return {available: true, ...(version ? {tools: {codex: version}} : {})}
-  },
+  available: (options) => agentCliAvailability(CODEX, 'codex', options),
   async run(input) {
-    const binary = await findAgentCli(CODEX, input.options)
-    if (!binary) throw new Error(agentCliInstallHint(CODEX))
+    const binary = await requireAgentCli(CODEX, input.options)
     const version = await agentCliVersion(binary)
     // Codex does not say which tools it offers the model: a relay reads them from its first request.
     const tap = await startRequestTap(input.model.baseUrl)

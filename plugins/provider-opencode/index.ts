@@ -13,7 +13,7 @@ import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {definePlugin, type ModeSession, type Provider, type ProviderRunInput, type ProviderToolCall, type ProviderTrace, type ProviderTurn, type Usage} from 'ghx-bench'
-import {InfrastructureError, whichOnPath} from 'ghx-bench/plugin-kit'
+import {InfrastructureError, isShellArm, whichOnPath} from 'ghx-bench/plugin-kit'
 
 export const OPENCODE_INSTALL_HINT =
   'opencode not found: install it (npm install -g opencode-ai@1.18.33, or into any folder and point the provider option `binary` or $OPENCODE_BIN at node_modules/.bin/opencode)'
@@ -21,7 +21,6 @@ export const OPENCODE_INSTALL_HINT =
 /** opencode's built-in tools: all off, but bash for shell arms. */
 const BUILT_IN_TOOLS = ['bash', 'edit', 'write', 'read', 'glob', 'grep', 'list', 'patch', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'task', 'skill', 'lsp', 'multiedit', 'invalid', 'question']
 const armTools = (shell: boolean): Record<string, boolean> => Object.fromEntries(BUILT_IN_TOOLS.map((tool) => [tool, shell && tool === 'bash']))
-const isShellArm = (session: ModeSession) => session.tools.some((t) => t.name === 'shell')
 const PROVIDER_ID = 'ghxbench'
 const MCP_KEY = 'github'
 

@@ -24,6 +24,9 @@ export const SHELL_TOOL: ToolDefinition = {
   },
 }
 
+/** Whether a mode's session offers the shell tool (agent_direct, ghx), which an agent runtime maps onto its own. */
+export const isShellArm = (session: {tools: ReadonlyArray<{name: string}>}): boolean => session.tools.some((tool) => tool.name === SHELL_TOOL.name)
+
 export {MAX_OUTPUT_CHARS} from '../shared/process/bash-call.js'
 
 /** Where and with what environment a command runs (the subreaper is the harness's choice, not the arm's). */

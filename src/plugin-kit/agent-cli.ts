@@ -14,7 +14,7 @@ import type {AddressInfo} from 'node:net'
 import {homedir, tmpdir} from 'node:os'
 import path from 'node:path'
 import {createInterface} from 'node:readline'
-import type {ModeSession} from '../plugins/api.js'
+import type {Availability, ModeSession} from '../plugins/api.js'
 import {whichOnPath} from '../agent/shell-tool.js'
 import {startServerProcess} from '../shared/process/server-process.js'
 
@@ -79,6 +79,21 @@ export async function findAgentCli(cli: AgentCli, options: Record<string, unknow
   if (configured) return existsSync(configured) ? path.resolve(configured) : undefined
   const pinned = pinnedAgentCliPath(cli)
   return existsSync(pinned) ? pinned : whichOnPath(cli.bin)
+}
+
+/** A provider's `available()`: the executable found, with its version under the provider's name, or the install command. */
+export async function agentCliAvailability(cli: AgentCli, provider: string, options: Record<string, unknown>): Promise<Availability> {
+  const binary = await findAgentCli(cli, options)
+  if (!binary) return {available: false, reason: agentCliInstallHint(cli)}
+  const version = await agentCliVersion(binary)
+  return {available: true, ...(version ? {tools: {[provider]: version}} : {})}
+}
+
+/** The executable for a run; an error naming the install command when it is gone. */
+export async function requireAgentCli(cli: AgentCli, options: Record<string, unknown>): Promise<string> {
+  const binary = await findAgentCli(cli, options)
+  if (!binary) throw new Error(agentCliInstallHint(cli))
+  return binary
 }
 
 /**

@@ -12,17 +12,19 @@
  *  - a server a session starts (an MCP server over stdio), held so that none of its processes outlives it;
  *  - testers: run a condition over cases, smoke-test a mode's session, as ghx-bench would use them.
  */
-export {isolatedBin, layerLogDir, runShellCommand, shellSession, whichOnPath, BASE_UTILITIES, MAX_OUTPUT_CHARS, SHELL_TOOL, type ShellOptions} from '../agent/shell-tool.js'
+export {isolatedBin, isShellArm, layerLogDir, runShellCommand, shellSession, whichOnPath, BASE_UTILITIES, MAX_OUTPUT_CHARS, SHELL_TOOL, type ShellOptions} from '../agent/shell-tool.js'
 export {runAgentLoop, sumUsage, DEFAULT_MAX_TURNS, type AgentLoopOptions} from '../agent/agent-loop.js'
 export {chatCompletion, toolPayload, usageFromWire, type ChatMessage, type ChatRequest, type ChatResponse, type ChatToolCall} from '../agent/chat-completions.js'
 export {
   agentCliEnv,
+  agentCliAvailability,
   agentCliInstallHint,
   agentCliOptionsSchema,
   agentCliVersion,
   findAgentCli,
   parseJsonLines,
   pinnedAgentCliPath,
+  requireAgentCli,
   runAgentCli,
   startRequestTap,
   toolOutputTokens,
