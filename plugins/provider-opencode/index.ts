@@ -147,12 +147,16 @@ async function startServer(binary: string, input: ProviderRunInput, home: string
   return {url, child}
 }
 
-function kill(child: ChildProcess): void {
+/** Kills the server's process group and waits for the server to be gone: the run ends with no server left. */
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   try {
     if (child.pid) process.kill(-child.pid, 'SIGKILL')
   } catch {
     // already gone
   }
+  await exited
 }
 
 async function api<T>(url: string, init: RequestInit = {}): Promise<T> {
@@ -218,7 +222,7 @@ const opencode: Provider = {
       for (const turn of trace.turns) input.onProgress?.({kind: 'turn', usage: turn.usage})
       return trace
     } finally {
-      if (server) kill(server.child)
+      if (server) await kill(server.child)
       await rm(home, {recursive: true, force: true}).catch(() => {})
     }
   },

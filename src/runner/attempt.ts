@@ -23,7 +23,7 @@ import {mutationTest, observe} from './mutation.js'
 import type {PlannedRun} from './plan.js'
 import {renderPrompt} from './prompt.js'
 import {tokensOf, type AttemptRecord} from './row.js'
-import {ABORT_GRACE_MS, attemptLimits, withinAbort, type AbortKind} from './run-limits.js'
+import {ABORT_GRACE_MS, attemptLimits, settledWithin, withinAbort, type AbortKind} from './run-limits.js'
 import {prepareRunFixtures} from './run-fixtures.js'
 import type {SuiteContext} from './suite-context.js'
 import type {AccessCounts, AgentAccess} from './target.js'
@@ -138,8 +138,8 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     const opened = mode.open({options: modeOptions, github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir, signal: limits.signal})
     session = await withinAbort(opened, limits.signal).catch((error: unknown) => {
       // A session that opens after the run gave up on it is closed when it does; the model's run is let go.
-      void opened.then((late) => late.close(), () => {})
-      void registered.then((late) => late.release(), () => {})
+      ctx.inBackground(settledWithin(opened.then((late) => late.close())))
+      ctx.inBackground(registered.then((late) => late.release()))
       throw error
     })
     timing.session_ms = performance.now() - opening
@@ -151,19 +151,26 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     base.toolSchema = {count: session.tools.length, tokens: schemaTokens, names: session.tools.map((t) => t.name)}
     const agentStarted = performance.now()
     let trace: ProviderTrace
-    try {
-      trace = await withinAbort(ctx.providers.get(run.provider)!.plugin.run({
+    const provider = ctx.providers.get(run.provider)!
+    // Through a promise: a plugin's run that throws at once fails the run like one that rejects.
+    const providerRun = Promise.resolve().then(() =>
+      provider.plugin.run({
         prompt,
-        session,
+        session: session!,
         model: endpoint.endpoint,
-        options: ctx.providers.get(run.provider)!.options,
+        options: provider.options,
         limits: {timeout_ms: runMs, ...ctx.limits},
         signal: limits.signal,
         onProgress: (event) => {
           limits.progress()
           ctx.onProgress?.(run, event)
         },
-      }), limits.signal)
+      }),
+    )
+    // A run the timeout left behind still cleans up (kills its server) after the row is written: the suite waits for that.
+    ctx.inBackground(settledWithin(providerRun))
+    try {
+      trace = await withinAbort(providerRun, limits.signal)
     } catch (error) {
       base.agentMs = performance.now() - agentStarted
       const kind = limits.kind()

@@ -60,6 +60,25 @@ export function attemptLimits(interrupt: AbortSignal, limits: {runMs: number; st
 export const ABORT_GRACE_MS = 2000
 
 /**
+ * How long the suite waits, before it closes, for a plugin it left behind to clean up after itself (a
+ * provider's server killed in its `finally`): without that wait the CLI could exit first and orphan it.
+ */
+export const LEFT_BEHIND_MS = 30_000
+
+/** Settles when `work` does, or after `ms` at the latest: a plugin left behind is waited for, not forever. */
+export function settledWithin(work: Promise<unknown>, ms = LEFT_BEHIND_MS): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    timer.unref()
+    const done = () => {
+      clearTimeout(timer)
+      resolve()
+    }
+    work.then(done, done)
+  })
+}
+
+/**
  * A plugin's promise (a mode opening, a provider's run), held to the run's signal: once the signal
  * aborts, the plugin has ABORT_GRACE_MS to return (the agent loop returns its partial trace at once);
  * a plugin that ignores the signal is left behind, so no hung tool or server holds the run past its limits.

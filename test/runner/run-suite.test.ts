@@ -24,6 +24,24 @@ export default {apiVersion: 1, name: 'clutter', version: '1.0.0', modes: [{
 }]}
 `
 
+// A provider that ignores the run's signal, then cleans up (a server killed) well after the abort grace.
+const DEAF_PROVIDER = `import {setTimeout as sleep} from 'node:timers/promises'
+import {appendFileSync} from 'node:fs'
+export default {apiVersion: 1, name: 'deaf', version: '1.0.0', providers: [{
+  name: 'deaf', description: 'ignores the signal', optionsSchema: {type: 'object'},
+  available: async () => ({available: true}),
+  async run() {
+    try {
+      await sleep(3500)
+      return {turns: [], final_text: '', stop_reason: 'final'}
+    } finally {
+      await sleep(1000)
+      appendFileSync(new URL('./cleaned.txt', import.meta.url), 'cleaned\\n')
+    }
+  },
+}]}
+`
+
 describe('a suite', function () {
   this.timeout(60_000)
 
@@ -39,5 +57,17 @@ describe('a suite', function () {
     const workdirs = (await readFile(path.join(dir, 'workdirs.txt'), 'utf8')).trim().split('\n')
     expect(workdirs).to.have.length(3)
     expect(workdirs.filter((folder) => existsSync(folder))).to.deep.equal([])
+  })
+
+  it('waits, before it returns, for a provider the timeout left behind to clean up', async () => {
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': 'target: sandbox\nmodel: noop\nprovider: deaf\nsuites_dir: catalogue\nplugins: [./deaf.js]\nfixtures: {seed_id: deaf}\n',
+      'deaf.js': DEAF_PROVIDER,
+      'catalogue/scenarios/repo-view-001.yml': (await readFile(path.join(PROJECT_ROOT, 'suites', 'scenarios', 'repo-view-001.yml'), 'utf8')).replace('timeout_ms: 60000', 'timeout_ms: 1000'),
+      'catalogue/one.yml': 'name: one\nscenarios: {ids: [repo-view-001]}\nmodes: [agent_direct]\nrepetitions: 1\nwarmup: false\n',
+    })
+    const {summary} = await runProjectSuite({cwd: dir, suitePath: 'catalogue/one.yml', runId: 'deaf', noReport: true})
+    expect(summary.by_mode).to.deep.equal({agent_direct: {pass: 0, fail: 0, timeout: 1, infra_error: 0}})
+    expect(await readFile(path.join(dir, 'cleaned.txt'), 'utf8')).to.equal('cleaned\n')
   })
 })
