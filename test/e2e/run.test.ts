@@ -1,5 +1,5 @@
 // `ghx-bench run` as a process: killed with -9 mid-run and resumed, stopped with Ctrl-C (SIGINT). The rest
-// of run in-process: test/commands/run.test.ts.
+// of run in-process: test/commands/run.e2e.test.ts.
 import path from 'node:path'
 import {expect} from 'chai'
 import {makeProject, runCli} from '../support/cli.js'

@@ -1,5 +1,5 @@
 // What a user sees: `run` in a real pseudo-terminal (tmux, 160x45). Its output without a terminal (plain
-// lines, JSON lines): test/commands/run.test.ts.
+// lines, JSON lines): test/commands/run.e2e.test.ts.
 import {execFile, execFileSync} from 'node:child_process'
 import {existsSync, mkdtempSync, readdirSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
