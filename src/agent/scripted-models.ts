@@ -110,7 +110,10 @@ function outputAt(outputs: unknown[], which: string, path: string): unknown {
   return value ?? null
 }
 
-/** A template over tool outputs: a string that is one reference takes its value; references inside a longer text are written in (objects as JSON). */
+/**
+ * A template over tool outputs: a string that is one reference takes its value; references inside a longer text
+ * are written in (objects as JSON); in a list, `"...$out2"` spreads that output's list in.
+ */
 function resolveOutputs(template: unknown, outputs: unknown[]): unknown {
   if (typeof template === 'string') {
     const match = OUTPUT_REF.exec(template)
@@ -120,7 +123,15 @@ function resolveOutputs(template: unknown, outputs: unknown[]): unknown {
       return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value)
     })
   }
-  if (Array.isArray(template)) return template.map((item) => resolveOutputs(item, outputs))
+  // `"...$out2.items"` in a list spreads that list into it: the pages of a paged read become one answer.
+  if (Array.isArray(template)) {
+    return template.flatMap((item) => {
+      const spread = typeof item === 'string' && item.startsWith('...') ? OUTPUT_REF.exec(item.slice(3)) : null
+      if (!spread) return [resolveOutputs(item, outputs)]
+      const value = outputAt(outputs, spread[1]!, spread[2]!)
+      return Array.isArray(value) ? value : [value]
+    })
+  }
   if (template && typeof template === 'object') return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, resolveOutputs(v, outputs)]))
   return template
 }

@@ -47,8 +47,9 @@ export function agentCliInstallHint(cli: AgentCli): string {
  * default (Claude Code an MCP result at 25,000 tokens; Codex any at 10,000): a list the task asks for
  * (89 KB of issues over MCP) then never reaches the answer, and the run measures the CLI's cut rather
  * than the arm. ghx-bench gives both the same, larger budget (Codex's tool_output_token_limit, Claude
- * Code's MAX_MCP_OUTPUT_TOKENS). Claude Code 2.1.332 still moves an MCP result of about 100 KB or more
- * into a file (`<persisted-output>`) whatever the budget, which an MCP arm, with no file tool, cannot read.
+ * Code's MAX_MCP_OUTPUT_TOKENS). Claude Code 2.1.332 still moves an MCP result of more than 50,000
+ * characters into a file (`<persisted-output>`) whatever the budget, which an MCP arm, with no file tool,
+ * cannot read: the model must page (docs/providers.md).
  */
 export const DEFAULT_TOOL_OUTPUT_TOKENS = 100_000
 

@@ -31,7 +31,7 @@ const referenceStepSchema = {
       required: ['answer'],
       properties: {
         answer: {
-          description: 'the envelope data of an atomic scenario, built from tool outputs: "$out" is the last output (parsed JSON), "$out2" the second, followed by .field or [0]',
+          description: 'the envelope data of an atomic scenario, built from tool outputs: "$out" is the last output (parsed JSON), "$out2" the second, followed by .field or [0]; in a list, "...$out2" spreads that output\'s list in (the pages of a paged read)',
         },
       },
     },

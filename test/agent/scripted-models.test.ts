@@ -147,6 +147,11 @@ describe('oracle final answers from a tool layer’s own envelopes', () => {
     expect(JSON.parse(finalAnswer(script, [JSON.stringify(ghxEnvelope, null, 2)]))).to.deep.equal({ok: true, data: [{number: 1}], meta: ghxEnvelope.meta})
     expect(JSON.parse(finalAnswer(script, ['{"ok":true,"data":{"items":[{"number":1}],"pageInfo":{}}}\n']))).to.deep.equal({ok: true, data: [{number: 1}]})
   })
+  it('spreads the pages of a paged read into one list ("...$out2"), and a page that is not a list as one item', () => {
+    const script: Script = {model: 'oracle', steps: [], final: {kind: 'envelope', answer: ['...$out1', '...$out2.items', '...$out3', '$out3']}}
+    const pages = ['[{"number": 3}, {"number": 2}]', '{"items": [{"number": 1}]}', '{"number": 0}']
+    expect(JSON.parse(finalAnswer(script, pages))).to.deep.equal({ok: true, data: [{number: 3}, {number: 2}, {number: 1}, {number: 0}, {number: 0}]})
+  })
 })
 
 describe('scripted final answers: a workflow’s findings, an adversary’s fixed answer', () => {
