@@ -40,7 +40,7 @@ import {checkResume, openRunRecord, recordedRun} from './run-record.js'
 import {schedule} from './schedule.js'
 import {refName, refOptions, type SelectedSuite} from './select-suite.js'
 import type {SuiteContext} from './suite-context.js'
-import {afterInterrupt, ensureFixtures, fixtureLocks, sharedManifest} from './suite-fixtures.js'
+import {afterInterrupt, ensureFixtures, runLocks, sharedManifest} from './suite-fixtures.js'
 import {openRunTarget} from './target.js'
 
 
@@ -239,7 +239,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
     await schedule(
       todo,
       suite.concurrency,
-      (run) => fixtureLocks(byId.get(run.scenario_id)!),
+      (run) => runLocks(byId.get(run.scenario_id)!),
       async (run) => {
         onEvent({type: 'run_started', key: run.key, mode: run.mode, scenario_id: run.scenario_id, iteration: run.iteration})
         const row = await executeRun(ctx, run, byId.get(run.scenario_id)!)

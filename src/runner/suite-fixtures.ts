@@ -9,7 +9,9 @@ import {rm} from 'node:fs/promises'
 import {cleanupFixtures, resetFixtures, seedFixtures, withDependencies} from '../seeding/index.js'
 import type {Manifest} from '../seeding/manifest.js'
 import {readManifest, writeManifest} from '../seeding/service.js'
-import type {FixtureKind, Scenario} from '../schemas/scenario.js'
+import {checkpointsOf, type FixtureKind, type Scenario} from '../schemas/scenario.js'
+import {isMutationScenario} from '../catalogue/catalogue.js'
+import type {RunLock} from './schedule.js'
 import type {SuiteContext} from './suite-context.js'
 import type {RunTarget} from './target.js'
 
@@ -39,9 +41,22 @@ export function sharedManifest(manifest: Manifest): SuiteContext['fixtures'] {
   }
 }
 
-/** Runs that share a fixture kind must not overlap: a reset in one would pull the floor from the other. */
-export function fixtureLocks(scenario: Scenario): string[] {
-  return withDependencies(scenario.fixture?.requires ?? [])
+/**
+ * Lists of the whole repository, which any run that changes the repository may change (a pull request
+ * created, an issue opened) between a reader's answer and the checkpoint that compares it with the list.
+ */
+const REPOSITORY_LISTS: ReadonlySet<string> = new Set(['issue.list', 'pr.list', 'release.list', 'repo.labels.list', 'repo.branches.list', 'workflow.runs.list', 'workflow.list', 'project_v2.items.list'])
+
+/**
+ * What a run holds. Runs that share a fixture kind must not overlap: a reset in one would pull the floor
+ * from the other. A read whose checkpoints compare the answer with a list of the repository never overlaps
+ * a run that changes it: the list must be the one the agent read (runs of each side still overlap).
+ */
+export function runLocks(scenario: Scenario): RunLock[] {
+  const locks: RunLock[] = withDependencies(scenario.fixture?.requires ?? [])
+  if (isMutationScenario(scenario)) locks.push({group: 'repository', side: 'changes'})
+  else if (checkpointsOf(scenario).some((checkpoint) => REPOSITORY_LISTS.has(checkpoint.task))) locks.push({group: 'repository', side: 'lists'})
+  return locks
 }
 
 /** What Ctrl-C leaves behind: fixtures reset to their seeded state, removed, or kept as they are. */
