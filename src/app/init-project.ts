@@ -12,6 +12,7 @@ import path from 'node:path'
 import {PACKAGE_ROOT, packagePath} from '../shared/package-paths.js'
 import {HARNESS_VERSION} from '../shared/version.js'
 import {BadInputError} from '../shared/diagnostics.js'
+import {whichOnPath} from '../agent/shell-tool.js'
 
 export interface InitOptions {
   cwd?: string
@@ -67,8 +68,16 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(templateRoot, path.join(entry.parentPath, entry.name)))
     .sort()
+  // The example gates ghx against gh; where ghx is not installed it gates the GitHub MCP server instead, so that
+  // the first run reaches a verdict on this machine (a gate whose candidate is left out has none: exit 3).
+  const ghx = await ghxInstalled(target)
+  const writeCopy = async (file: string) => {
+    if (file !== EXAMPLE_SUITE || ghx) return copyFile(path.join(templateRoot, file), path.join(target, file))
+    const suite = await readFile(path.join(templateRoot, file), 'utf8')
+    await writeFile(path.join(target, file), suite.replace(/^ {2}candidate: ghx$/m, `  candidate: mcp  ${GHX_MISSING_NOTE}`))
+  }
   const writes: Array<{file: string; write: () => Promise<void>}> = [
-    ...copies.map((file) => ({file: path.join(target, file), write: () => copyFile(path.join(templateRoot, file), path.join(target, file))})),
+    ...copies.map((file) => ({file: path.join(target, file), write: () => writeCopy(file)})),
     {file: workflowFile, write: () => writeFile(workflowFile, workflow)},
   ]
   const existing: string[] = []
@@ -103,6 +112,7 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
     'npx ghx-bench validate',
     'npx ghx-bench validate --calibrate',
     'npx ghx-bench run suites/example.yml',
+    ...(ghx ? [] : [`ghx was not found here, so the example gates mcp against agent_direct: once ghx is installed, set gate.candidate: ghx in ${EXAMPLE_SUITE}`]),
     ...(action === ACTION_PLACEHOLDER
       ? [`edit ${fromTarget(workflowFile)}: replace ${ACTION_PLACEHOLDER} with the repository of ghx-bench's GitHub Action (or run init with --action owner/repo@ref)`]
       : []),
@@ -119,6 +129,14 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
     action,
     next,
   }
+}
+
+const EXAMPLE_SUITE = path.join('suites', 'example.yml')
+const GHX_MISSING_NOTE = '# ghx was not found when init ran; once it is installed: candidate: ghx'
+
+/** Whether ghx is where the ghx mode looks for it by default: on PATH, or in the project's node_modules/.bin. */
+async function ghxInstalled(target: string): Promise<boolean> {
+  return Boolean((await whichOnPath('ghx')) ?? (await whichOnPath('ghx', path.join(target, 'node_modules', '.bin'))))
 }
 
 /** Appends the scaffold's ignore lines a .gitignore lacks; creates it when missing. */

@@ -113,9 +113,10 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       // With several providers each provider's counts are shown apart, as the report and the gate keep them.
       const counts = summary.providers.length > 1 ? Object.entries(summary.by_provider).flatMap(([provider, byMode]) => Object.entries(byMode).map(([mode, c]) => [`${provider} ${mode}`, c] as const)) : Object.entries(summary.by_mode)
       for (const [what, c] of counts) this.log(`  ${what}: pass ${c.pass}, fail ${c.fail}, timeout ${c.timeout}, infra error ${c.infra_error}`)
+      // The verdict, or why there is none, is the last thing said.
+      for (const file of judgement?.files ?? []) this.log(`wrote ${file}`)
       if (judgement?.gate) this.log(renderGateTable(judgement.gate))
       if (judgement?.gate_skipped) this.log(`gate: skipped (${judgement.gate_skipped})`)
-      for (const file of judgement?.files ?? []) this.log(`wrote ${file}`)
     }
     const output = {...summary, gate: judgement?.gate ?? null, gate_skipped: judgement?.gate_skipped ?? null, files: judgement?.files ?? []}
     // The last JSON line, after the progress events.

@@ -39,6 +39,22 @@ describe('ghx-bench init (CLI)', function () {
     expect(forced.stdout).to.include('created suites/example.yml')
     expect(await readFile(path.join(dir, '.ghxbenchrc.yml'), 'utf8')).to.match(/^target: sandbox$/m)
   })
+  it('gates ghx where ghx is installed, and the GitHub MCP server where it is not (a first run reaches a verdict)', async () => {
+    const candidate = async (dir: string) => (parse(await readFile(path.join(dir, 'suites', 'example.yml'), 'utf8')) as {gate: {candidate: string}}).gate.candidate
+    const without = await emptyFolder()
+    const bare = await cli(['init'], without)
+    expect(bare.code, bare.stderr).to.equal(0)
+    expect(await candidate(without)).to.equal('mcp')
+    expect(bare.stdout).to.include('ghx was not found here, so the example gates mcp against agent_direct')
+    // ghx in the project's node_modules/.bin, where the ghx mode finds it.
+    const withGhx = await emptyFolder()
+    await mkdir(path.join(withGhx, 'node_modules', '.bin'), {recursive: true})
+    await writeFile(path.join(withGhx, 'node_modules', '.bin', 'ghx'), '#!/bin/sh\n', {mode: 0o755})
+    const installed = await cli(['init'], withGhx)
+    expect(installed.code, installed.stderr).to.equal(0)
+    expect(await candidate(withGhx)).to.equal('ghx')
+    expect(installed.stdout).to.not.include('ghx was not found')
+  })
   it('appends to an existing .gitignore, and puts the workflow at the root of the enclosing git repository', async () => {
     const repo = await emptyFolder()
     await mkdir(path.join(repo, '.git'))

@@ -61,12 +61,16 @@ describe('ghx-bench init (CLI)', function () {
     expect(steps).to.include("edit .github/workflows/ghx-bench.yml: replace OWNER/ghx-bench@main with the repository of ghx-bench's GitHub Action (or run init with --action owner/repo@ref)")
     const commands = steps.filter((step) => step.startsWith('npx ghx-bench ')).map((step) => step.slice('npx ghx-bench '.length).split(' '))
     expect(commands.map((c) => c.join(' '))).to.deep.equal(['validate', 'validate --calibrate', 'run suites/example.yml'])
+    // No ghx here: the example gates the GitHub MCP server against gh, so that the run reaches a verdict.
+    expect(steps).to.include('ghx was not found here, so the example gates mcp against agent_direct: once ghx is installed, set gate.candidate: ghx in suites/example.yml')
+    expect(await readFile(path.join(project, 'suites', 'example.yml'), 'utf8')).to.match(/^ {2}candidate: mcp {2}# ghx was not found when init ran/m)
 
     const results: Record<string, CliResult> = {}
     for (const command of commands) {
       const result = await cli(command, project)
-      // run: the suite's gate compares ghx, not installed here: it cannot be computed, which is inconclusive (3), never a pass.
-      expect(result.code, `${command.join(' ')}\n${result.stdout}\n${result.stderr}`).to.equal(command[0] === 'run' ? 3 : 0)
+      // run: a verdict. On the embedded default the oracle's mcp arm spends ten times gh's tokens (the MCP server's
+      // tool definitions): verify_pr fails it on tokens.
+      expect(result.code, `${command.join(' ')}\n${result.stdout}\n${result.stderr}`).to.equal(command[0] === 'run' ? 1 : 0)
       results[command.join(' ')] = result
     }
     expect(results['validate']!.stdout).to.include('ok: .ghxbenchrc.yml, 1 suites, 2 scenarios, 0 sets, 2 profiles')
@@ -79,8 +83,9 @@ describe('ghx-bench init (CLI)', function () {
     const run = results['run suites/example.yml']!
     expect(run.stdout).to.include('agent_direct: pass 6, fail 0, timeout 0, infra error 0')
     expect(run.stdout).to.include('mcp: pass 6, fail 0, timeout 0, infra error 0')
-    // The gate compares ghx with agent_direct: with no ghx here it is skipped, with the reason, not failed.
-    expect(run.stdout).to.match(/gate: skipped \(the gate compares agent_direct with ghx, and ghx: ghx not found/)
     expect(run.stdout).to.match(/wrote .*reports.*summary\.md/)
+    // The verdict is the last line.
+    expect(run.stdout).to.match(/gate verify_pr: mcp vs agent_direct/)
+    expect(run.stdout.trim().split('\n').at(-1)).to.equal('verdict: FAIL (exit 1)')
   })
 })
