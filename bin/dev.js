@@ -7,6 +7,7 @@ import {register as registerHooks} from 'node:module'
 import {fileURLToPath} from 'node:url'
 import {execute, settings} from '@oclif/core'
 import {register} from 'tsx/esm/api'
+import {sourceHooks} from './source-hooks.js'
 
 register()
 // The built-in plugins import `ghx-bench` and `ghx-bench/plugin-kit` by name: from source those must
@@ -20,4 +21,5 @@ settings.enableAutoTranspile = false
 const root = fileURLToPath(new URL('..', import.meta.url))
 const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 pjson.oclif.commands.target = './src/command-index.ts'
+pjson.oclif.hooks = sourceHooks(pjson.oclif.hooks)
 await execute({dir: import.meta.url, loadOptions: {root, pjson}})

@@ -3,10 +3,11 @@
  * (src/runner/run-suite.ts), then report and, when the suite names a profile, gate (judge.ts).
  */
 import {existsSync} from 'node:fs'
+import {readdir} from 'node:fs/promises'
 import path from 'node:path'
 import {runSuite, type RunOptions, type RunSummary, type SuiteEvent} from '../runner/run-suite.js'
 import {selectSuite, type SelectedSuite, type SuiteSelection} from '../runner/select-suite.js'
-import {BadInputError} from '../shared/diagnostics.js'
+import {BadInputError, suggestionSuffix} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 import {judgeRun, type Judgement} from './judge.js'
 import {openProject, type ProjectOptions} from './project.js'
@@ -30,9 +31,16 @@ export interface RunResult {
 export async function openSuite(options: RunSuiteOptions): Promise<SelectedSuite> {
   const cwd = options.cwd ?? process.cwd()
   const suiteFile = path.resolve(cwd, options.suitePath)
-  if (!existsSync(suiteFile)) throw new BadInputError([{file: displayPath(suiteFile, cwd), code: 'io', message: 'no such suite file'}])
+  if (!existsSync(suiteFile)) throw new BadInputError([{file: displayPath(suiteFile, cwd), code: 'io', message: `no such suite file${await nearbySuite(suiteFile, cwd)}`}])
   const project = await openProject({...options, extraFiles: [suiteFile]})
   return selectSuite(project, options)
+}
+
+/** " (did you mean …?)" naming the YAML file of the folder given (or of suites/) closest to a missing suite file. */
+async function nearbySuite(suiteFile: string, cwd: string): Promise<string> {
+  const folders = [...new Set([path.dirname(suiteFile), path.join(cwd, 'suites')])]
+  const files = (await Promise.all(folders.map(async (folder) => (await readdir(folder).catch(() => [])).filter((name) => /\.ya?ml$/.test(name)).map((name) => displayPath(path.join(folder, name), cwd))))).flat()
+  return suggestionSuffix(displayPath(suiteFile, cwd), files)
 }
 
 export async function runProjectSuite(options: RunSuiteOptions, onEvent?: (event: SuiteEvent) => void): Promise<RunResult> {

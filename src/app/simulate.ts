@@ -83,7 +83,7 @@ export interface SimulationResult {
 export async function simulateGate(options: SimulateOptions): Promise<SimulationResult> {
   const config = await openConfig(options)
   const cwd = options.cwd ?? process.cwd()
-  const profile = await loadProfile(options.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), cwd)
+  const profile = await loadProfile(options.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), cwd, options.profile ? '--profile' : undefined)
   const resolved = resolveThresholds(profile, options.model, options.decision ?? 'ci')
   const common = {
     thresholds: resolved.thresholds,

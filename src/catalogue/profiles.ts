@@ -10,7 +10,7 @@ import {packagePath} from '../shared/package-paths.js'
 import {BadInputError, suggestionSuffix, type Diagnostic} from '../shared/diagnostics.js'
 import {validateDocument} from '../shared/schema-validator.js'
 import {profileSchema, type Profile} from '../schemas/profile.js'
-import {readSource, type SourceDocument} from '../shared/source-document.js'
+import {displayPath, readSource, type SourceDocument} from '../shared/source-document.js'
 import {detectKind, profileNameFindings} from './catalogue.js'
 
 export const BUILT_IN_PROFILES_DIR = packagePath('suites', 'profiles')
@@ -22,7 +22,8 @@ async function yamlFiles(dir: string): Promise<string[]> {
     .map((f) => path.join(dir, f))
 }
 
-export async function loadProfile(name: string, suitesDir: string, cwd = process.cwd()): Promise<Profile> {
+/** A profile by name; `namedBy` says where the name was given (`--profile`), where an unknown name is reported. */
+export async function loadProfile(name: string, suitesDir: string, cwd = process.cwd(), namedBy?: string): Promise<Profile> {
   // The project's profiles, every one of them read and checked, as `run` and `validate` check them.
   const project: Array<{document: SourceDocument; value: Profile}> = []
   const findings: Diagnostic[] = []
@@ -58,5 +59,5 @@ export async function loadProfile(name: string, suitesDir: string, cwd = process
     if (problems.length > 0) throw new BadInputError(problems)
     return data as Profile
   }
-  throw new BadInputError([{file: path.join(suitesDir, 'profiles'), code: 'unknown_reference', message: `unknown profile "${name}"${suggestionSuffix(name, new Set(known))}`}])
+  throw new BadInputError([{file: namedBy ?? displayPath(path.join(suitesDir, 'profiles'), cwd), code: 'unknown_reference', message: `unknown profile "${name}"${suggestionSuffix(name, new Set(known))}`}])
 }

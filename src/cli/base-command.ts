@@ -13,11 +13,23 @@ import type {ProjectOptions} from '../app/project.js'
 import type {ConfigFile} from '../config/schema.js'
 import {guardProcess} from '../shared/process/guard.js'
 import {createRedactor} from '../runner/redact.js'
-import {BadInputError, formatDiagnostics, type Diagnostic} from '../shared/diagnostics.js'
+import {BadInputError, formatDiagnostics, suggestionSuffix, type Diagnostic} from '../shared/diagnostics.js'
 import {environmentProblem} from './environment-errors.js'
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
+
+/** oclif's parse errors (an unknown flag, a missing argument, a value not among the options): they carry the parse. */
+type ParseError = Error & {parse: unknown; flags?: string[]}
+const isParseError = (error: Error): error is ParseError => 'parse' in error && (error as {parse?: unknown}).parse !== undefined
+
+/** oclif's message on one line, without its notes and its pointer to --help (ours follows). */
+const parseMessage = (message: string): string => {
+  const lines = message.split('\n').map((line) => line.trim()).filter(Boolean)
+  const notes = lines.findIndex((line) => /^(Note:|See more help|Alternatively)/.test(line))
+  // An argument's line is "name  description": said as "name (description)".
+  return lines.slice(0, notes > 0 ? notes : lines.length).map((line, index) => (index > 0 ? line.replace(/^(\S+)\s{2,}(.+)$/, '$1 ($2)') : line)).join(' ')
+}
 
 export const EXIT_BAD_INPUT = 2
 /** An internal error: a bug in ghx-bench or a plugin, or a failure it did not foresee (not a verdict, not bad input). */
@@ -68,6 +80,17 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     throw new BadInputError([{file: flag, code: 'config', message}])
   }
 
+  /** oclif's parse error as bad input: an unknown flag named with the nearest of this command's flags. */
+  private parseProblem(error: ParseError): BadInputError {
+    const command = `ghx-bench ${this.id?.replaceAll(':', ' ') ?? ''}`.trim()
+    const help = `${command} --help lists its flags`
+    if (error.flags?.length) {
+      const known = Object.keys({...this.ctor.flags, ...(this.ctor as typeof BaseCommand).baseFlags, ...(this.ctor.enableJsonFlag ? {json: true} : {})}).map((name) => `--${name}`)
+      return new BadInputError(error.flags.map((flag) => ({file: flag, code: 'config' as const, message: `unknown flag${suggestionSuffix(flag.split('=')[0]!, known)}; ${help}`})))
+    }
+    return new BadInputError([{file: command, code: 'config', message: `${parseMessage(error.message)}; ${help}`}])
+  }
+
   /** Findings, one per line at file:line:col, on stderr. */
   protected printDiagnostics(diagnostics: Diagnostic[]): void {
     this.logToStderr(formatDiagnostics(diagnostics))
@@ -100,6 +123,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // A full disk, a read-only folder, a port in use: the environment's to fix, said as bad input.
     const environment = error instanceof BadInputError ? undefined : environmentProblem(error)
     if (environment) return this.catch(environment)
+    // A mistyped flag or argument: one line naming it (with the flag it was probably meant to be), not a usage dump.
+    if (isParseError(error)) return this.catch(this.parseProblem(error))
     if (error instanceof BadInputError) {
       if (this.jsonEnabled()) this.logJson({...(this.streamsJsonLines ? {type: 'error'} : {}), ok: false, diagnostics: error.diagnostics})
       else this.logToStderr(formatDiagnostics(error.diagnostics))

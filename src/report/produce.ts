@@ -173,7 +173,7 @@ export async function produceGate(config: LoadedConfig, options: GateOptions): P
  * every provider's gate under `providers`.
  */
 export async function computeGate(config: LoadedConfig, options: GateOptions): Promise<{gate: GateDocument}> {
-  const profile = await loadProfile(options.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), options.cwd ?? process.cwd())
+  const profile = await loadProfile(options.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), options.cwd ?? process.cwd(), options.profile || config.layers.flags?.gate?.profile ? '--profile' : undefined)
   const loaded = options.loaded ?? (await loadRows(config, options))
   const gates = [...loaded.providers].map(([provider, aggregate]) => gateOfProvider(aggregate, provider, loaded, profile, config, options))
   if (gates.length === 1) return {gate: gates[0]!.gate}

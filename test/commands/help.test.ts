@@ -13,7 +13,7 @@ describe('ghx-bench --help (CLI)', () => {
   it('an unknown command exits 2 without a stack trace', async () => {
     const result = await runCliInProcess(['nope'])
     expect(result.code).to.equal(2)
-    expect(result.stderr).to.include('command nope not found')
+    expect(result.stderr).to.include('ghx-bench nope error: unknown command; ghx-bench --help lists the commands')
     expect(result.stderr).not.to.match(/\n\s+at /)
   })
 })

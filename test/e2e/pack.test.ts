@@ -26,6 +26,9 @@ describe('the packed package (npm pack)', function () {
     expect(files).to.include.members([
       'package.json',
       'README.md',
+      'CHANGELOG.md',
+      'docs/guide.md',
+      'docs/cli.md',
       'bin/run.js',
       'dist/src/command-index.js',
       'dist/src/index.js',

@@ -10,12 +10,13 @@
 // its first command), and TMPDIR under the process's temporary root. Commands run one at a time.
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
-import {Config, run, type Interfaces} from '@oclif/core'
+import {Config, run, settings, type Interfaces} from '@oclif/core'
 import {Exit, handle} from '@oclif/core/handle'
 import {captureOutput} from '@oclif/test'
 import {hideSecrets} from '../../src/shared/process/secret-env.js'
 import {useProcessTempRoot} from '../../src/shared/process/temp-root.js'
 import {PROJECT_ROOT, type CliResult} from './cli.js'
+import {sourceHooks} from '../../bin/source-hooks.js'
 
 let loaded: Promise<Config> | undefined
 
@@ -24,6 +25,9 @@ function cliConfig(): Promise<Config> {
   loaded ??= (() => {
     const pjson = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as Interfaces.PJSON
     pjson.oclif.commands = {...(pjson.oclif.commands as Exclude<Interfaces.OclifConfiguration['commands'], string | undefined>), target: './src/command-index.ts'}
+    pjson.oclif.hooks = sourceHooks(pjson.oclif.hooks as Record<string, string>)
+    // As in bin/dev.js: tsx (loaded by mocha) compiles; oclif's own mapping to sources is off.
+    settings.enableAutoTranspile = false
     return Config.load({root: PROJECT_ROOT, pjson})
   })()
   return loaded

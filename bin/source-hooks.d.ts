@@ -1,0 +1,1 @@
+export declare const sourceHooks: (hooks?: Record<string, string>) => Record<string, string>
