@@ -76,7 +76,7 @@ function rootValue(ctx: Context): Obj {
 
 function nodeById(ctx: Context, id: unknown): Obj | null {
   const {store} = ctx
-  if (typeof id === 'string' && id.startsWith('PVT_')) return projectNode(ctx, store.projectById(id))
+  if (typeof id === 'string' && id.startsWith('PVT_')) return projectNode(ctx, store.projects.byId(id))
   if (typeof id === 'string' && id.startsWith('PVTI_')) {
     for (const project of store.state.projects) {
       const item = project.items.find((i) => i.id === id)
@@ -102,13 +102,13 @@ function nodeById(ctx: Context, id: unknown): Obj | null {
   switch (kind) {
     case 'issue':
     case 'pull':
-      return issueNode(ctx, repo, store.issueById(repo, located.id))
+      return issueNode(ctx, repo, store.issues.byId(repo, located.id))
     case 'thread':
-      return threadNode(ctx, repo, store.thread(repo, located.id))
+      return threadNode(ctx, repo, store.reviews.thread(repo, located.id))
     case 'review':
-      return reviewNode(ctx, repo, store.review(repo, located.id))
+      return reviewNode(ctx, repo, store.reviews.get(repo, located.id))
     case 'review_comment':
-      return reviewCommentNode(ctx, repo, store.reviewComment(repo, located.id))
+      return reviewCommentNode(ctx, repo, store.reviews.comment(repo, located.id))
     case 'comment':
       return commentNode(ctx, repo, located.id)
     case 'repo':

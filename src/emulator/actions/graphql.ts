@@ -9,9 +9,9 @@ import {actor} from '../users/graphql.js'
 export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
   const runs = Object.values(repo.runs).filter((r) => r.head_sha === sha)
   const checkRuns = runs.flatMap((run) => {
-    const attempt = ctx.store.latestAttempt(run)
+    const attempt = ctx.store.actions.latestAttempt(run)
     return attempt.jobs.map((job): Obj => {
-      const status = ctx.store.jobStatus(attempt, job)
+      const status = ctx.store.actions.jobStatus(attempt, job)
       const url = `${ctx.links.html}/${repo.owner}/${repo.name}/actions/runs/${run.id}/job/${job.id}`
       return {
         __typename: 'CheckRun',
@@ -20,8 +20,8 @@ export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
         name: job.name,
         status: upper(status.status),
         conclusion: status.conclusion ? upper(status.conclusion) : null,
-        startedAt: ctx.store.attemptTimes(attempt).started,
-        completedAt: ctx.store.attemptTimes(attempt).completed,
+        startedAt: ctx.store.actions.attemptTimes(attempt).started,
+        completedAt: ctx.store.actions.attemptTimes(attempt).completed,
         detailsUrl: url,
         permalink: url,
         url,
@@ -36,7 +36,7 @@ export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
       }
     })
   })
-  const statuses = ctx.store.latestStatuses(repo, sha).map((status): Obj => ({
+  const statuses = ctx.store.statuses.latest(repo, sha).map((status): Obj => ({
     __typename: 'StatusContext',
     id: `SC_kw${Buffer.from(String(status.id)).toString('base64url')}`,
     context: status.context,

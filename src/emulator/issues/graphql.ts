@@ -13,7 +13,7 @@ import {timelineItems as timelineItemsOf} from './graphql-timeline.js'
 import {closesIssue} from './events.js'
 
 export function labelNode(ctx: Context, repo: Repo, name: string): Obj {
-  const label = ctx.store.label(repo, name)
+  const label = ctx.store.labels.get(repo, name)
   const path = `/${repo.owner}/${repo.name}/labels/${encodeURIComponent(label.name)}`
   const labelled = (pulls: boolean, args: Args) => {
     const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
@@ -45,7 +45,7 @@ export function issueTypeNode(type: Repo['issue_types'][number]): Obj {
 
 export function milestoneNode(ctx: Context, repo: Repo, number: number | null): Obj | null {
   if (number === null) return null
-  const m = ctx.store.milestone(repo, number)
+  const m = ctx.store.milestones.get(repo, number)
   return {__typename: 'Milestone', id: nodeId('milestone', m.id), number: m.number, title: m.title, description: m.description, dueOn: m.due_on, state: upper(m.state), url: `${ctx.links.html}/${repo.owner}/${repo.name}/milestone/${m.number}`}
 }
 
@@ -141,10 +141,10 @@ export function issueNode(ctx: Context, repo: Repo, issue: Issue): Obj {
     closedByPullRequestsReferences: (args: Args) => connection(closingPulls(repo, issue).map((p) => pullNode(ctx, repo, repo.issues[p.number]!, p)), args),
     // Schema extension (core/graphql-schema-extension.ts): issue dependencies and issue types.
     blockedBy: (args: Args) => connection(dependencies(issue.blocked_by.map((n) => repo.issues[n]!), args).map((i) => issueNode(ctx, repo, i)), args),
-    blocking: (args: Args) => connection(dependencies(ctx.store.blocking(repo, issue.number), args).map((i) => issueNode(ctx, repo, i)), args),
+    blocking: (args: Args) => connection(dependencies(ctx.store.issues.blocking(repo, issue.number), args).map((i) => issueNode(ctx, repo, i)), args),
     issueDependenciesSummary: () => {
       const blockedBy = issue.blocked_by.map((n) => repo.issues[n]!)
-      const blocking = ctx.store.blocking(repo, issue.number)
+      const blocking = ctx.store.issues.blocking(repo, issue.number)
       const open = (list: Issue[]) => list.filter((i) => i.state === 'open').length
       return {blockedBy: open(blockedBy), blocking: open(blocking), totalBlockedBy: blockedBy.length, totalBlocking: blocking.length}
     },

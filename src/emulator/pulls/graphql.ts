@@ -95,8 +95,8 @@ export function reviewDecision(repo: Repo, pull: Pull): string | null {
 
 export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Obj {
   const store = ctx.store
-  const files = () => store.pullFiles(repo, pull.number)
-  const head = store.headSha(repo, pull)
+  const files = () => store.pulls.files(repo, pull.number)
+  const head = store.pulls.headSha(repo, pull)
   const state = pull.merged_at ? 'MERGED' : upper(issue.state)
   return {
     __typename: 'PullRequest',
@@ -124,7 +124,7 @@ export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Ob
     headRepository: {id: nodeId('repo', repo.id), name: repo.name, nameWithOwner: `${repo.owner}/${repo.name}`},
     headRepositoryOwner: actor(ctx, repo.owner),
     isCrossRepository: false,
-    commits: (args: Args) => connection(store.pullCommits(repo, pull.number).map((c) => ({commit: commitNode(ctx, repo, c.sha)})), args),
+    commits: (args: Args) => connection(store.pulls.commits(repo, pull.number).map((c) => ({commit: commitNode(ctx, repo, c.sha)})), args),
     reviewRequests: (args: Args) => connection(pull.requested_reviewers.map((login) => ({requestedReviewer: actor(ctx, login)})), args),
     reviews: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
@@ -138,7 +138,7 @@ export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Ob
       for (const review of Object.values(repo.reviews).filter((r) => r.pull === pull.number && r.state !== 'PENDING').sort((a, b) => a.id - b.id)) byUser.set(review.user, review)
       return connection([...byUser.values()].map((r) => reviewNode(ctx, repo, r)), args)
     },
-    reviewThreads: (args: Args) => connection(store.threads(repo, pull.number, ctx.viewer).map((t) => threadNode(ctx, repo, t)), args),
+    reviewThreads: (args: Args) => connection(store.reviews.threads(repo, pull.number, ctx.viewer).map((t) => threadNode(ctx, repo, t)), args),
     reviewDecision: reviewDecision(repo, pull),
     autoMergeRequest: null,
     // The sandbox has no merge queues: no pull request is in one, and no branch requires one.

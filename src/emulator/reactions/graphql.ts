@@ -13,9 +13,9 @@ const REACTION_CONTENT: Record<string, Reaction['content']> = {THUMBS_UP: '+1', 
 const reactionContentName = (content: Reaction['content']): string => Object.keys(REACTION_CONTENT).find((name) => REACTION_CONTENT[name] === content)!
 
 function reactionSubjectNode(ctx: Context, repo: Repo, subject: Reaction['subject']): Obj {
-  if (subject.kind === 'issue') return issueNode(ctx, repo, ctx.store.issueById(repo, subject.id))
+  if (subject.kind === 'issue') return issueNode(ctx, repo, ctx.store.issues.byId(repo, subject.id))
   if (subject.kind === 'comment') return commentNode(ctx, repo, subject.id)
-  return reviewCommentNode(ctx, repo, ctx.store.reviewComment(repo, subject.id))
+  return reviewCommentNode(ctx, repo, ctx.store.reviews.comment(repo, subject.id))
 }
 
 function reactionNode(ctx: Context, repo: Repo, reaction: Reaction): Obj {
@@ -32,7 +32,7 @@ function reactionNode(ctx: Context, repo: Repo, reaction: Reaction): Obj {
 
 /** One group per content that has reactions, in GitHub's content order. */
 function reactionGroups(ctx: Context, repo: Repo, subject: Reaction['subject']): Obj[] {
-  const reactions = ctx.store.reactions(repo, subject)
+  const reactions = ctx.store.reactions.list(repo, subject)
   return Object.entries(REACTION_CONTENT).flatMap(([name, content]) => {
     const group = reactions.filter((r) => r.content === content)
     if (group.length === 0) return []
@@ -47,7 +47,7 @@ export function reactable(ctx: Context, repo: Repo, subject: Reaction['subject']
     reactionGroups: () => reactionGroups(ctx, repo, subject),
     reactions: (args: Args) => {
       const content = typeof args.content === 'string' ? REACTION_CONTENT[args.content] : undefined
-      const list = ctx.store.reactions(repo, subject).filter((r) => !content || r.content === content)
+      const list = ctx.store.reactions.list(repo, subject).filter((r) => !content || r.content === content)
       return {...connection(list.map((r) => reactionNode(ctx, repo, r)), args), viewerHasReacted: list.some((r) => r.user === ctx.viewer)}
     },
     viewerCanReact: true,
@@ -68,12 +68,12 @@ export function reactionMutations(ctx: Context): Obj {
   return {
     addReaction: (args: Args) => {
       const {repo, subject} = reactionSubject(store, input(args).subjectId)
-      const reaction = store.addReaction(repo, subject, ctx.viewer, REACTION_CONTENT[text(input(args).content)]!)
+      const reaction = store.reactions.add(repo, subject, ctx.viewer, REACTION_CONTENT[text(input(args).content)]!)
       return {...mutationId(args), reaction: reactionNode(ctx, repo, reaction), subject: reactionSubjectNode(ctx, repo, subject), reactionGroups: reactionGroups(ctx, repo, subject)}
     },
     removeReaction: (args: Args) => {
       const {repo, subject} = reactionSubject(store, input(args).subjectId)
-      const reaction = store.removeReaction(repo, subject, ctx.viewer, REACTION_CONTENT[text(input(args).content)]!)
+      const reaction = store.reactions.remove(repo, subject, ctx.viewer, REACTION_CONTENT[text(input(args).content)]!)
       return {...mutationId(args), reaction: reaction ? reactionNode(ctx, repo, reaction) : null, subject: reactionSubjectNode(ctx, repo, subject), reactionGroups: reactionGroups(ctx, repo, subject)}
     },
   }

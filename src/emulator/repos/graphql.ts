@@ -14,7 +14,7 @@ import {repositoryDetails} from './graphql-details.js'
 
 /** A branch (or, with its prefix, a tag) as a Ref. */
 export function refNode(ctx: Context, repo: Repo, name: string, prefix: 'refs/heads/' | 'refs/tags/' = 'refs/heads/'): Obj {
-  const sha = prefix === 'refs/heads/' ? repo.branches[name]! : ctx.store.tagRefs(repo)[name]!
+  const sha = prefix === 'refs/heads/' ? repo.branches[name]! : ctx.store.git.tagRefs(repo)[name]!
   return {
     __typename: 'Ref',
     id: `REF_kw${Buffer.from(`${repo.id}:${prefix.slice(5)}${name}`).toString('base64url')}`,
@@ -33,7 +33,7 @@ export function refNode(ctx: Context, repo: Repo, name: string, prefix: 'refs/he
 }
 
 export function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
-  const commit = ctx.store.commit(repo, sha)
+  const commit = ctx.store.git.commit(repo, sha)
   const [headline, ...rest] = commit.message.split('\n')
   const contexts = checkContexts(ctx, repo, sha)
   const statusContexts = contexts.filter((c) => c.__typename === 'StatusContext')
@@ -121,7 +121,7 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
       const qualified = String(qualifiedName)
       if (qualified.startsWith('refs/tags/')) {
         const tag = qualified.slice('refs/tags/'.length)
-        return store.tagRefs(repo)[tag] ? refNode(ctx, repo, tag, 'refs/tags/') : null
+        return store.git.tagRefs(repo)[tag] ? refNode(ctx, repo, tag, 'refs/tags/') : null
       }
       const name = qualified.replace(/^refs\/heads\//, '')
       return repo.branches[name] ? refNode(ctx, repo, name) : null
@@ -130,8 +130,8 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
       const prefix = String(args.refPrefix)
       if (prefix !== 'refs/heads/' && prefix !== 'refs/tags/') throw new NotModelled(`ghx-bench sandbox models refs of refs/heads/ and refs/tags/, not ${prefix}`)
       const query = typeof args.query === 'string' ? args.query : ''
-      const names = Object.keys(prefix === 'refs/heads/' ? repo.branches : store.tagRefs(repo)).filter((n) => n.includes(query))
-      const sorted = ordered(names, args.orderBy, {ALPHABETICAL: (n) => n, TAG_COMMIT_DATE: (n) => store.commit(repo, store.tagRefs(repo)[n] ?? repo.branches[n]!).date}, 'ALPHABETICAL')
+      const names = Object.keys(prefix === 'refs/heads/' ? repo.branches : store.git.tagRefs(repo)).filter((n) => n.includes(query))
+      const sorted = ordered(names, args.orderBy, {ALPHABETICAL: (n) => n, TAG_COMMIT_DATE: (n) => store.git.commit(repo, store.git.tagRefs(repo)[n] ?? repo.branches[n]!).date}, 'ALPHABETICAL')
       return connection(sorted.map((n) => refNode(ctx, repo, n, prefix)), args)
     },
     issue: ({number}: Args) => {
@@ -224,7 +224,7 @@ export function repoMutations(ctx: Context): Obj {
       if (i.template === true) throw new NotModelled('ghx-bench sandbox does not model template repositories')
       const name = text(i.name).trim()
       if (store.state.repos[`${owner}/${name}`]) throw new GraphQLError('Name already exists on this account', {extensions: {type: 'UNPROCESSABLE'}})
-      const repo = store.createRepo(owner, name, {description: (i.description as string | undefined) ?? null, homepage: (i.homepageUrl as string | undefined) ?? null, private: i.visibility !== 'PUBLIC', files: null})
+      const repo = store.repos.create(owner, name, {description: (i.description as string | undefined) ?? null, homepage: (i.homepageUrl as string | undefined) ?? null, private: i.visibility !== 'PUBLIC', files: null})
       repo.issue_types = []
       return {...mutationId(args), repository: repositoryNode(ctx, repo)}
     },

@@ -16,7 +16,7 @@ export function actor(ctx: Context, login: string | null): Obj | null {
     name: user.name,
     url: `${ctx.links.html}/${user.login}`,
     avatarUrl: `${ctx.links.html}/avatars/${user.login}`,
-    projectV2: ({number}: Args) => projectNode(ctx, ctx.store.project(user.login, Number(number))),
+    projectV2: ({number}: Args) => projectNode(ctx, ctx.store.projects.get(user.login, Number(number))),
     projectsV2: (args: Args) => connection(ctx.store.state.projects.filter((p) => p.owner === user.login).map((p) => projectNode(ctx, p)), args),
   }
 }
