@@ -2,8 +2,6 @@
 import {upper, type Context, type Obj} from '../core/graphql-objects.js'
 import type {Repo} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
-import {commitNode} from '../repos/graphql.js'
-import {actor} from '../users/graphql.js'
 
 /** A commit's check runs (its workflow runs' jobs) and commit statuses (the latest per context), as GraphQL contexts. */
 export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
@@ -44,10 +42,10 @@ export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
     description: status.description,
     targetUrl: status.target_url,
     createdAt: status.created_at,
-    creator: actor(ctx, status.creator),
+    creator: ctx.nodes.Actor(ctx, status.creator),
     avatarUrl: `${ctx.links.html}/avatars/${status.creator}`,
     isRequired: false,
-    commit: () => commitNode(ctx, repo, sha),
+    commit: () => ctx.nodes.Commit(ctx, repo, sha),
   }))
   return [...checkRuns, ...statuses]
 }

@@ -3,7 +3,6 @@ import {GraphQLError} from 'graphql'
 import {cursor, input, mutationId, text, type Args, type Context, type Obj} from '../core/graphql-objects.js'
 import {issueOf, locate} from '../core/graphql-nodes.js'
 import type {Issue, Repo} from '../core/state.js'
-import {repositoryNode} from '../repos/graphql.js'
 import type {Store} from '../store.js'
 import {userLogin} from '../users/graphql.js'
 import {commentNode, issueNode, labelName, milestoneNumber} from './graphql.js'
@@ -79,7 +78,7 @@ export function issueMutations(ctx: Context): Obj {
       const {repo, issue} = issueOf(store, input(args).issueId)
       if (issue.is_pull) throw new GraphQLError(`Could not resolve to Issue node with the global id of '${String(input(args).issueId)}'`, {extensions: {type: 'NOT_FOUND'}})
       store.issues.delete(repo, issue.number)
-      return {...mutationId(args), repository: repositoryNode(ctx, repo)}
+      return {...mutationId(args), repository: ctx.nodes.Repository(ctx, repo)}
     },
     addAssigneesToAssignable: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).assignableId)

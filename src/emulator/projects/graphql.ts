@@ -2,8 +2,7 @@
 import {connection, input, mutationId, NotModelled, text, type Args, type Context, type Obj} from '../core/graphql-objects.js'
 import {issueOf} from '../core/graphql-nodes.js'
 import type {Issue, Project, ProjectItem, Repo} from '../core/state.js'
-import {issueNode} from '../issues/graphql.js'
-import {actor, userLogin} from '../users/graphql.js'
+import {userLogin} from '../users/graphql.js'
 
 export function projectItemNode(ctx: Context, project: Project, item: ProjectItem): Obj {
   const [owner, name] = item.content.repo.split('/') as [string, string]
@@ -15,7 +14,7 @@ export function projectItemNode(ctx: Context, project: Project, item: ProjectIte
     type: issue.is_pull ? 'PULL_REQUEST' : 'ISSUE',
     createdAt: item.created_at,
     isArchived: false,
-    content: issueNode(ctx, repo, issue),
+    content: ctx.nodes.Issue(ctx, repo, issue),
     project: () => projectNode(ctx, project),
     fieldValues: (args: Args) =>
       connection(
@@ -52,7 +51,7 @@ export function projectNode(ctx: Context, project: Project): Obj {
     shortDescription: null,
     createdAt: project.created_at,
     url: `${ctx.links.html}/users/${project.owner}/projects/${project.number}`,
-    owner: actor(ctx, project.owner),
+    owner: ctx.nodes.Actor(ctx, project.owner),
     fields: (args: Args) => connection(project.fields.map(fieldNode), args),
     field: ({name}: Args) => {
       const field = project.fields.find((f) => f.name === name)

@@ -4,7 +4,7 @@ import {cursor, input, mutationId, NotModelled, text, type Args, type Context, t
 import {issueOf, locate} from '../core/graphql-nodes.js'
 import type {Repo, Review} from '../core/state.js'
 import {updateFromInput} from '../issues/graphql-mutations.js'
-import {actor, userLogin} from '../users/graphql.js'
+import {userLogin} from '../users/graphql.js'
 import {pullNode, reviewCommentNode, reviewNode, threadNode} from './graphql.js'
 
 export function pullMutations(ctx: Context): Obj {
@@ -24,7 +24,7 @@ export function pullMutations(ctx: Context): Obj {
       if (typeof i.baseRefName === 'string') store.pulls.changeBase(repo, issue.number, i.baseRefName)
       if (typeof i.maintainerCanModify === 'boolean') pull.maintainer_can_modify = i.maintainerCanModify
       updateFromInput(store, repo, issue.number, i)
-      return {...mutationId(args), actor: actor(ctx, ctx.viewer), pullRequest: pullNode(ctx, repo, issue, pull)}
+      return {...mutationId(args), actor: ctx.nodes.Actor(ctx, ctx.viewer), pullRequest: pullNode(ctx, repo, issue, pull)}
     },
     closePullRequest: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).pullRequestId)
