@@ -56,16 +56,16 @@ export function ensureLongRunningWorkflow(store: Store, fullName: string): void 
   const repo = store.state.repos[fullName]
   if (!repo || Object.values(repo.workflows).some((w) => w.path.endsWith(`/${LONG_RUNNING_WORKFLOW_FILE}`))) return
   const file = `.github/workflows/${LONG_RUNNING_WORKFLOW_FILE}`
-  if (store.commit(repo, store.branchSha(repo, repo.default_branch)).tree[file] === undefined) {
-    store.commitFiles(repo, repo.default_branch, {[file]: LONG_RUNNING_WORKFLOW_YAML}, 'Add the long-running fixture workflow', fullName.split('/')[0]!)
+  if (store.git.commit(repo, store.git.branchSha(repo, repo.default_branch)).tree[file] === undefined) {
+    store.git.commitFiles(repo, repo.default_branch, {[file]: LONG_RUNNING_WORKFLOW_YAML}, 'Add the long-running fixture workflow', fullName.split('/')[0]!)
   }
-  store.addWorkflow(repo, file, 'bench-long-running', [{name: 'wait', fail_on_attempts: [], duration_ms: LONG_RUNNING_MS, log: `2026-01-01T00:00:00.0000000Z ##[group]Run sleep ${LONG_RUNNING_MS / 1000}\n`}], ['seed_id'])
+  store.actions.addWorkflow(repo, file, 'bench-long-running', [{name: 'wait', fail_on_attempts: [], duration_ms: LONG_RUNNING_MS, log: `2026-01-01T00:00:00.0000000Z ##[group]Run sleep ${LONG_RUNNING_MS / 1000}\n`}], ['seed_id'])
 }
 
 /** Creates a repository laid out like the benchmark fixture repository, with its workflows. */
 export function createFixtureRepo(store: Store, fullName: string): void {
   const [owner, name] = fullName.split('/') as [string, string]
-  const repo = store.createRepo(owner, name, {
+  const repo = store.repos.create(owner, name, {
     description: 'ghx-bench fixtures (sandbox)',
     files: {
       'README.md': `# ${name}\n\nFixtures for ghx-bench.\n`,
@@ -74,7 +74,7 @@ export function createFixtureRepo(store: Store, fullName: string): void {
       'src/index.ts': "export const version = '1.0.0'\n",
     },
   })
-  store.addWorkflow(
+  store.actions.addWorkflow(
     repo,
     `.github/workflows/${RERUN_WORKFLOW_FILE}`,
     'bench-rerun-failed',

@@ -10,20 +10,40 @@
 import {execute, GraphQLError, parse, validate, type GraphQLFieldResolver} from 'graphql'
 import {SandboxError} from './core/errors.js'
 import {locate, type Located} from './core/graphql-nodes.js'
-import {NotModelled, text, type Args, type Context, type Obj} from './core/graphql-objects.js'
+import {NotModelled, text, type Args, type Context, type NodeBuilders, type Obj} from './core/graphql-objects.js'
 import {GITHUB_RULES, githubSchema} from './core/graphql-schema.js'
 import type {Links} from './core/serializer-core.js'
 import {parseNodeId} from './core/store-core.js'
 import {issueMutations} from './issues/graphql-mutations.js'
-import {commentNode, issueNode, issueTypeNode} from './issues/graphql.js'
+import {commentNode, issueNode, issueTypeNode, labelNode, milestoneNode} from './issues/graphql.js'
 import {projectItemNode, projectMutations, projectNode} from './projects/graphql.js'
 import {pullMutations} from './pulls/graphql-mutations.js'
-import {reviewCommentNode, reviewNode, threadNode} from './pulls/graphql.js'
+import {pullNode, reviewCommentNode, reviewNode, threadNode} from './pulls/graphql.js'
 import {reactionMutations} from './reactions/graphql.js'
-import {repoMutations, repoQueries, repositoryNode} from './repos/graphql.js'
+import {releaseNode} from './releases/graphql.js'
+import {commitNode, repoMutations, repoQueries, repositoryNode} from './repos/graphql.js'
 import {searchConnection} from './search/graphql.js'
 import type {Store} from './store.js'
 import {actor, userQueries} from './users/graphql.js'
+
+/** Every resource's builders, by the GraphQL type they build: how one resource's objects embed another's. */
+const NODE_BUILDERS: NodeBuilders = {
+  Actor: actor,
+  Repository: repositoryNode,
+  Commit: commitNode,
+  Issue: issueNode,
+  IssueComment: commentNode,
+  IssueType: issueTypeNode,
+  Label: labelNode,
+  Milestone: milestoneNode,
+  PullRequest: pullNode,
+  PullRequestReview: reviewNode,
+  PullRequestReviewComment: reviewCommentNode,
+  PullRequestReviewThread: threadNode,
+  ProjectV2: projectNode,
+  ProjectV2Item: projectItemNode,
+  Release: releaseNode,
+}
 
 const fieldResolver: GraphQLFieldResolver<Obj, Context, Args> = (source, args, context, info) => {
   if (source === null || typeof source !== 'object' || !(info.fieldName in source)) {
@@ -76,7 +96,7 @@ function rootValue(ctx: Context): Obj {
 
 function nodeById(ctx: Context, id: unknown): Obj | null {
   const {store} = ctx
-  if (typeof id === 'string' && id.startsWith('PVT_')) return projectNode(ctx, store.projectById(id))
+  if (typeof id === 'string' && id.startsWith('PVT_')) return projectNode(ctx, store.projects.byId(id))
   if (typeof id === 'string' && id.startsWith('PVTI_')) {
     for (const project of store.state.projects) {
       const item = project.items.find((i) => i.id === id)
@@ -102,13 +122,13 @@ function nodeById(ctx: Context, id: unknown): Obj | null {
   switch (kind) {
     case 'issue':
     case 'pull':
-      return issueNode(ctx, repo, store.issueById(repo, located.id))
+      return issueNode(ctx, repo, store.issues.byId(repo, located.id))
     case 'thread':
-      return threadNode(ctx, repo, store.thread(repo, located.id))
+      return threadNode(ctx, repo, store.reviews.thread(repo, located.id))
     case 'review':
-      return reviewNode(ctx, repo, store.review(repo, located.id))
+      return reviewNode(ctx, repo, store.reviews.get(repo, located.id))
     case 'review_comment':
-      return reviewCommentNode(ctx, repo, store.reviewComment(repo, located.id))
+      return reviewCommentNode(ctx, repo, store.reviews.comment(repo, located.id))
     case 'comment':
       return commentNode(ctx, repo, located.id)
     case 'repo':
@@ -136,7 +156,7 @@ export async function executeGraphql(store: Store, viewer: string, links: Links,
   if (invalid.length > 0) {
     return {status: 200, body: {errors: invalid.map((e) => ({path: [], extensions: {code: 'undefinedField'}, locations: e.locations, message: e.message}))}}
   }
-  const context: Context = {store, viewer, links}
+  const context: Context = {store, viewer, links, nodes: NODE_BUILDERS}
   const result = await execute({
     schema: githubSchema(),
     document,

@@ -10,7 +10,7 @@ import type {Repo, Run} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
 
 function checkRun(ctx: RestContext, repo: Repo, run: Repo['runs'][string], attempt: Repo['runs'][string]['attempts'][number], job: Repo['runs'][string]['attempts'][number]['jobs'][number]): Record<string, unknown> {
-  const serialized = ctx.ser.job(repo, run, attempt, job)
+  const serialized = ctx.ser.actions.job(repo, run, attempt, job)
   return {
     id: job.id,
     head_sha: run.head_sha,
@@ -54,10 +54,10 @@ function actionsApp(ctx: RestContext): Record<string, unknown> {
 
 /** A workflow run's check suite: id run.id + 1, as the run's check_suite_id says. */
 function checkSuite(ctx: RestContext, repo: Repo, run: Run): Record<string, unknown> {
-  const attempt = ctx.store.latestAttempt(run)
-  const status = ctx.store.attemptStatus(attempt)
-  const times = ctx.store.attemptTimes(attempt)
-  const head = ctx.store.commit(repo, run.head_sha)
+  const attempt = ctx.store.actions.latestAttempt(run)
+  const status = ctx.store.actions.attemptStatus(attempt)
+  const times = ctx.store.actions.attemptTimes(attempt)
+  const head = ctx.store.git.commit(repo, run.head_sha)
   const person = {name: head.author_git?.name ?? head.author, email: head.author_git?.email ?? `${head.author}@users.noreply.github.localhost`}
   const committer = head.committer_git ?? person
   const api = `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}`
@@ -74,7 +74,7 @@ function checkSuite(ctx: RestContext, repo: Repo, run: Run): Record<string, unkn
     after: run.head_sha,
     pull_requests: [],
     app: actionsApp(ctx),
-    repository: ctx.ser.minimalRepo(repo),
+    repository: ctx.ser.repos.minimal(repo),
     created_at: run.created_at,
     updated_at: times.completed ?? times.started,
     head_commit: {id: head.sha, tree_id: treeSha(head.tree), message: head.message, timestamp: head.date, author: person, committer},
@@ -97,20 +97,20 @@ export const checkRoutes: RouteDef[] = [
     const sha = repo.branches[ctx.params.ref!] ?? ctx.params.ref!
     const runs = Object.values(repo.runs).filter((r) => r.head_sha === sha)
     const checkRuns = runs.flatMap((run) => {
-      const attempt = ctx.store.latestAttempt(run)
+      const attempt = ctx.store.actions.latestAttempt(run)
       return attempt.jobs.map((job) => checkRun(ctx, repo, run, attempt, job))
     })
     return {list: checkRuns, wrap: {key: 'check_runs'}}
   }],
   ['GET', '/repos/{owner}/{repo}/check-runs/{check_run_id}', 'checks/get', (ctx) => {
     const repo = repoOf(ctx)
-    const {run, attempt, job} = ctx.store.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
+    const {run, attempt, job} = ctx.store.actions.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
     return {body: checkRun(ctx, repo, run, attempt, job)}
   }],
   ['GET', '/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations', 'checks/list-annotations', (ctx) => {
     const repo = repoOf(ctx)
-    const {run, attempt, job} = ctx.store.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
-    const failed = ctx.store.jobStatus(attempt, job).conclusion === 'failure'
+    const {run, attempt, job} = ctx.store.actions.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
+    const failed = ctx.store.actions.jobStatus(attempt, job).conclusion === 'failure'
     const path = repo.workflows[run.workflow_id]!.path
     return {
       list: failed
@@ -125,7 +125,7 @@ export const checkRoutes: RouteDef[] = [
     const checkName = ctx.query.get('check_name')
     const runs = Object.values(repo.runs)
       .filter((run) => run.head_sha === sha && (!appId || appId === '15368'))
-      .filter((run) => !checkName || ctx.store.latestAttempt(run).jobs.some((job) => job.name === checkName))
+      .filter((run) => !checkName || ctx.store.actions.latestAttempt(run).jobs.some((job) => job.name === checkName))
       .sort((a, b) => a.id - b.id)
     return {list: runs.map((run) => checkSuite(ctx, repo, run)), wrap: {key: 'check_suites'}}
   }],

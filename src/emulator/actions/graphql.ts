@@ -2,16 +2,14 @@
 import {upper, type Context, type Obj} from '../core/graphql-objects.js'
 import type {Repo} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
-import {commitNode} from '../repos/graphql.js'
-import {actor} from '../users/graphql.js'
 
 /** A commit's check runs (its workflow runs' jobs) and commit statuses (the latest per context), as GraphQL contexts. */
 export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
   const runs = Object.values(repo.runs).filter((r) => r.head_sha === sha)
   const checkRuns = runs.flatMap((run) => {
-    const attempt = ctx.store.latestAttempt(run)
+    const attempt = ctx.store.actions.latestAttempt(run)
     return attempt.jobs.map((job): Obj => {
-      const status = ctx.store.jobStatus(attempt, job)
+      const status = ctx.store.actions.jobStatus(attempt, job)
       const url = `${ctx.links.html}/${repo.owner}/${repo.name}/actions/runs/${run.id}/job/${job.id}`
       return {
         __typename: 'CheckRun',
@@ -20,8 +18,8 @@ export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
         name: job.name,
         status: upper(status.status),
         conclusion: status.conclusion ? upper(status.conclusion) : null,
-        startedAt: ctx.store.attemptTimes(attempt).started,
-        completedAt: ctx.store.attemptTimes(attempt).completed,
+        startedAt: ctx.store.actions.attemptTimes(attempt).started,
+        completedAt: ctx.store.actions.attemptTimes(attempt).completed,
         detailsUrl: url,
         permalink: url,
         url,
@@ -36,7 +34,7 @@ export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
       }
     })
   })
-  const statuses = ctx.store.latestStatuses(repo, sha).map((status): Obj => ({
+  const statuses = ctx.store.statuses.latest(repo, sha).map((status): Obj => ({
     __typename: 'StatusContext',
     id: `SC_kw${Buffer.from(String(status.id)).toString('base64url')}`,
     context: status.context,
@@ -44,10 +42,10 @@ export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
     description: status.description,
     targetUrl: status.target_url,
     createdAt: status.created_at,
-    creator: actor(ctx, status.creator),
+    creator: ctx.nodes.Actor(ctx, status.creator),
     avatarUrl: `${ctx.links.html}/avatars/${status.creator}`,
     isRequired: false,
-    commit: () => commitNode(ctx, repo, sha),
+    commit: () => ctx.nodes.Commit(ctx, repo, sha),
   }))
   return [...checkRuns, ...statuses]
 }

@@ -13,7 +13,7 @@ import type {CommitStatus, Repo} from '../core/state.js'
 const STATES = ['error', 'failure', 'pending', 'success'] as const
 
 function statusJson(ctx: RestContext, repo: Repo, status: CommitStatus, withCreator = true): Record<string, unknown> {
-  const creator = ctx.ser.user(status.creator) as {avatar_url: string}
+  const creator = ctx.ser.users.user(status.creator) as {avatar_url: string}
   return {
     url: `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/statuses/${status.sha}`,
     avatar_url: creator.avatar_url,
@@ -45,7 +45,7 @@ export const statusRoutes: RouteDef[] = [
     if (!(STATES as readonly string[]).includes(state)) throw invalidRequest(`For 'properties/state', ${JSON.stringify(state)} is not one of ${JSON.stringify(STATES).replaceAll(',', ', ')}.`)
     const sha = ctx.params.sha!
     if (!repo.commits[sha]) throw new SandboxError(422, `No commit found for SHA: ${sha}`)
-    const status = ctx.store.createStatus(repo, sha, ctx.viewer, {
+    const status = ctx.store.statuses.create(repo, sha, ctx.viewer, {
       state: state as CommitStatus['state'],
       context: str(ctx.body, 'context'),
       description: str(ctx.body, 'description') ?? null,
@@ -55,14 +55,14 @@ export const statusRoutes: RouteDef[] = [
   }],
   ['GET', '/repos/{owner}/{repo}/commits/{ref}/statuses', 'repos/list-commit-statuses-for-ref', (ctx) => {
     const repo = repoOf(ctx)
-    return {list: ctx.store.statuses(repo, commitOf(ctx, repo, ctx.params.ref!)).map((s) => statusJson(ctx, repo, s))}
+    return {list: ctx.store.statuses.of(repo, commitOf(ctx, repo, ctx.params.ref!)).map((s) => statusJson(ctx, repo, s))}
   }],
   ['GET', '/repos/{owner}/{repo}/commits/{ref}/status', 'repos/get-combined-status-for-ref', (ctx) => {
     const repo = repoOf(ctx)
     const sha = commitOf(ctx, repo, ctx.params.ref!)
-    const latest = ctx.store.latestStatuses(repo, sha)
+    const latest = ctx.store.statuses.latest(repo, sha)
     const api = `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}`
-    const full = ctx.ser.repo(repo)
+    const full = ctx.ser.repos.repo(repo)
     const minimal = Object.fromEntries(Object.entries(full).filter(([key]) => !['permissions', 'license'].includes(key)))
     return {
       body: {

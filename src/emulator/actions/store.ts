@@ -1,19 +1,20 @@
 /**
  * GitHub Actions in the store: workflows, runs dispatched on a branch, attempts, jobs and artifacts,
  * with a lifecycle that follows the clock (queued, then in progress, then completed); reruns of all
- * or the failed jobs, cancellation; and commit statuses (what CI systems post with a token).
+ * or the failed jobs, cancellation.
  */
 import {found, notFound, SandboxError, unprocessable} from '../core/errors.js'
-import type {CommitStatus, Job, Repo, Run, RunAttempt, Workflow, WorkflowJobSpec} from '../core/state.js'
-import {timestamp} from '../core/store-core.js'
-import {ReviewStore} from '../pulls/review-store.js'
+import type {Job, Repo, Run, RunAttempt, Workflow, WorkflowJobSpec} from '../core/state.js'
+import {timestamp, type StoreCore} from '../core/store-core.js'
 
 export type RunStatus = {status: 'queued' | 'in_progress' | 'completed'; conclusion: 'success' | 'failure' | 'cancelled' | null}
 
-/** The store's Actions and commit status operations, on reviews (../store.ts lists the whole chain). */
-export class ActionsStore extends ReviewStore {
+/** The store's Actions operations (../store.ts composes the services). */
+export class Actions {
+  constructor(private readonly core: StoreCore) {}
+
   addWorkflow(repo: Repo, path: string, name: string, jobs: WorkflowJobSpec[], inputs: string[] = []): Workflow {
-    const workflow: Workflow = {id: this.nextId(), name, path, state: 'active', created_at: this.stamp(), inputs, jobs}
+    const workflow: Workflow = {id: this.core.nextId(), name, path, state: 'active', created_at: this.core.stamp(), inputs, jobs}
     repo.workflows[workflow.id] = workflow
     return workflow
   }
@@ -29,7 +30,7 @@ export class ActionsStore extends ReviewStore {
     if (unknown.length > 0) throw unprocessable(`Unexpected inputs provided: ${JSON.stringify(unknown)}`, 'inputs')
     const runNumber = Object.values(repo.runs).filter((r) => r.workflow_id === workflow.id).length + 1
     const run: Run = {
-      id: this.nextId(),
+      id: this.core.nextId(),
       workflow_id: workflow.id,
       run_number: runNumber,
       event: 'workflow_dispatch',
@@ -38,13 +39,13 @@ export class ActionsStore extends ReviewStore {
       display_title: inputs.seed_id ? `${workflow.name} (${inputs.seed_id})` : workflow.name,
       actor,
       inputs,
-      created_at: this.stamp(),
+      created_at: this.core.stamp(),
       attempts: [],
       artifacts: [],
     }
     repo.runs[run.id] = run
     this.startAttempt(run, workflow, null)
-    const artifact = {id: this.nextId(), run_id: run.id, name: 'bench-report', size_in_bytes: 1024, created_at: this.stamp()}
+    const artifact = {id: this.core.nextId(), run_id: run.id, name: 'bench-report', size_in_bytes: 1024, created_at: this.core.stamp()}
     repo.artifacts[artifact.id] = artifact
     run.artifacts.push(artifact.id)
     return run
@@ -56,10 +57,10 @@ export class ActionsStore extends ReviewStore {
       const previous = onlyFailedOf?.jobs.find((j) => j.name === spec.name)
       if (previous && previous.outcome === 'success') return {...previous, attempt: number, carried_from: previous.carried_from ?? previous.attempt}
       const outcome = spec.fail_on_attempts.includes(number) ? 'failure' : 'success'
-      return {id: this.nextId(), name: spec.name, attempt: number, outcome, carried_from: null, log: spec.log.replaceAll('{attempt}', String(number)).replaceAll('{seed_id}', run.inputs.seed_id ?? '')}
+      return {id: this.core.nextId(), name: spec.name, attempt: number, outcome, carried_from: null, log: spec.log.replaceAll('{attempt}', String(number)).replaceAll('{seed_id}', run.inputs.seed_id ?? '')}
     })
     const durations = workflow.jobs.map((spec) => spec.duration_ms).filter((ms): ms is number => ms !== undefined)
-    const attempt: RunAttempt = {attempt: number, started_ms: this.now(), cancelled_ms: null, jobs, ...(durations.length ? {running_ms: Math.max(...durations)} : {})}
+    const attempt: RunAttempt = {attempt: number, started_ms: this.core.now(), cancelled_ms: null, jobs, ...(durations.length ? {running_ms: Math.max(...durations)} : {})}
     run.attempts.push(attempt)
     return attempt
   }
@@ -74,10 +75,10 @@ export class ActionsStore extends ReviewStore {
 
   /** A run's status follows its clock: queued, then in progress, then completed. */
   attemptStatus(attempt: RunAttempt): RunStatus {
-    const elapsed = this.now() - attempt.started_ms
+    const elapsed = this.core.now() - attempt.started_ms
     if (attempt.cancelled_ms !== null) return {status: 'completed', conclusion: 'cancelled'}
-    if (elapsed < this.timing.queued_ms) return {status: 'queued', conclusion: null}
-    if (elapsed < this.timing.queued_ms + (attempt.running_ms ?? this.timing.running_ms)) return {status: 'in_progress', conclusion: null}
+    if (elapsed < this.core.timing.queued_ms) return {status: 'queued', conclusion: null}
+    if (elapsed < this.core.timing.queued_ms + (attempt.running_ms ?? this.core.timing.running_ms)) return {status: 'in_progress', conclusion: null}
     return {status: 'completed', conclusion: attempt.jobs.some((j) => j.outcome === 'failure') ? 'failure' : 'success'}
   }
 
@@ -89,8 +90,8 @@ export class ActionsStore extends ReviewStore {
   }
 
   attemptTimes(attempt: RunAttempt): {started: string; completed: string | null} {
-    const started = attempt.started_ms + this.timing.queued_ms
-    const completed = attempt.cancelled_ms ?? attempt.started_ms + this.timing.queued_ms + (attempt.running_ms ?? this.timing.running_ms)
+    const started = attempt.started_ms + this.core.timing.queued_ms
+    const completed = attempt.cancelled_ms ?? attempt.started_ms + this.core.timing.queued_ms + (attempt.running_ms ?? this.core.timing.running_ms)
     return {started: timestamp(started), completed: this.attemptStatus(attempt).status === 'completed' ? timestamp(completed) : null}
   }
 
@@ -108,7 +109,7 @@ export class ActionsStore extends ReviewStore {
     const run = this.run(repo, runId)
     const last = this.latestAttempt(run)
     if (this.attemptStatus(last).status === 'completed') throw new SandboxError(409, 'Cannot cancel a workflow run that is completed.')
-    last.cancelled_ms = this.now()
+    last.cancelled_ms = this.core.now()
     return run
   }
 
@@ -126,36 +127,4 @@ export class ActionsStore extends ReviewStore {
     }
     throw notFound()
   }
-
-  // ---- commit statuses --------------------------------------------------------------------------
-
-  createStatus(repo: Repo, sha: string, creator: string, fields: {state: CommitStatus['state']; context?: string; description?: string | null; target_url?: string | null}): CommitStatus {
-    this.commit(repo, sha)
-    const status: CommitStatus = {
-      id: this.nextId(),
-      sha,
-      state: fields.state,
-      context: fields.context || 'default',
-      description: fields.description ?? null,
-      target_url: fields.target_url ?? null,
-      creator,
-      created_at: this.stamp(),
-    }
-    repo.statuses ??= {}
-    repo.statuses[status.id] = status
-    return status
-  }
-
-  /** A commit's statuses, newest first. */
-  statuses(repo: Repo, sha: string): CommitStatus[] {
-    return Object.values(repo.statuses ?? {})
-      .filter((s) => s.sha === sha)
-      .sort((a, b) => b.id - a.id)
-  }
-
-  /** The latest status of each context, as the combined status and the status check rollup count them. */
-  latestStatuses(repo: Repo, sha: string): CommitStatus[] {
-    const latest = new Map<string, CommitStatus>()
-    for (const status of this.statuses(repo, sha)) if (!latest.has(status.context)) latest.set(status.context, status)
-    return [...latest.values()].sort((a, b) => a.context.localeCompare(b.context))
-  }}
+}

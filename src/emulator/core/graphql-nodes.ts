@@ -33,5 +33,5 @@ export function locate(store: Store, node: unknown): Located {
 export function issueOf(store: Store, node: unknown): {repo: Repo; issue: Issue} {
   const {repo, kind, id} = locate(store, node)
   if (kind !== 'issue' && kind !== 'pull') throw new GraphQLError(`'${String(node)}' is not an Issue or PullRequest`)
-  return {repo, issue: store.issueById(repo, id)}
+  return {repo, issue: store.issues.byId(repo, id)}
 }

@@ -1,11 +1,14 @@
 /**
  * What every resource's GraphQL resolvers share. Objects are plain resolver objects (a field is a
  * value, or a function of its arguments); a field the sandbox does not model raises NotModelled,
- * which names it (HTTP 501), never a silent null. Connections page as GitHub's do.
+ * which names it (HTTP 501), never a silent null. Connections page as GitHub's do. A resource's
+ * objects embed other resources' objects through the context's node builders (NodeBuilders), so
+ * that no resource's GraphQL module imports another's builders: those imports were a cycle.
  */
 import {GraphQLError} from 'graphql'
 import type {Links} from './serializer-core.js'
 import type {Store} from '../store.js'
+import type {Issue, Project, ProjectItem, Pull, Release, Repo, Review, ReviewComment, ReviewThread} from './state.js'
 
 export class NotModelled extends GraphQLError {}
 
@@ -16,6 +19,26 @@ export interface Context {
   store: Store
   viewer: string
   links: Links
+  nodes: NodeBuilders
+}
+
+/** The builder of each GraphQL object type a resource embeds in another's, registered once by ../graphql.ts. */
+export interface NodeBuilders {
+  Actor(ctx: Context, login: string | null): Obj | null
+  Repository(ctx: Context, repo: Repo): Obj
+  Commit(ctx: Context, repo: Repo, sha: string): Obj
+  Issue(ctx: Context, repo: Repo, issue: Issue): Obj
+  IssueComment(ctx: Context, repo: Repo, id: number): Obj
+  IssueType(type: Repo['issue_types'][number]): Obj
+  Label(ctx: Context, repo: Repo, name: string): Obj
+  Milestone(ctx: Context, repo: Repo, number: number | null): Obj | null
+  PullRequest(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Obj
+  PullRequestReview(ctx: Context, repo: Repo, review: Review): Obj
+  PullRequestReviewComment(ctx: Context, repo: Repo, comment: ReviewComment): Obj
+  PullRequestReviewThread(ctx: Context, repo: Repo, thread: ReviewThread): Obj
+  ProjectV2(ctx: Context, project: Project): Obj
+  ProjectV2Item(ctx: Context, project: Project, item: ProjectItem): Obj
+  Release(ctx: Context, repo: Repo, release: Release): Obj
 }
 
 export const cursor = (index: number) => Buffer.from(`cursor:${index}`).toString('base64')

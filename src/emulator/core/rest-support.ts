@@ -40,7 +40,7 @@ export interface RestRoute {
   handler: Handler
 }
 
-export const repoOf = (ctx: RestContext): Repo => ctx.store.repo(ctx.params.owner!, ctx.params.repo!)
+export const repoOf = (ctx: RestContext): Repo => ctx.store.repos.get(ctx.params.owner!, ctx.params.repo!)
 
 export function num(value: string | undefined, name: string): number {
   const n = Number(value)
@@ -72,7 +72,7 @@ export function resolveCommitish(repo: Repo, ref: string, tags: Record<string, s
 /** The commit a ref names (resolveCommitish), or GitHub's 422 for one it cannot resolve, as `commits/{ref}/…` answer. */
 export function commitOf(ctx: RestContext, repo: Repo, ref: string): string {
   try {
-    return resolveCommitish(repo, ref, ctx.store.tagRefs(repo))
+    return resolveCommitish(repo, ref, ctx.store.git.tagRefs(repo))
   } catch {
     throw new SandboxError(422, `No commit found for SHA: ${ref}`)
   }

@@ -1,6 +1,6 @@
 /**
- * The base of the REST representations in GitHub's shapes (../serialize.ts builds the whole
- * serializer on it, resource by resource): the store, and the links of the origin the client used,
+ * The core of the REST representations in GitHub's shapes, which every resource's serializer shares
+ * (../serialize.ts composes them over it): the store, and the links of the origin the client used,
  * so that links it follows come back here.
  */
 import type {Store} from '../store.js'
@@ -22,11 +22,11 @@ export class SerializerCore {
     readonly links: Links,
   ) {}
 
-  protected repoApi(repo: Repo): string {
+  repoApi(repo: Repo): string {
     return `${this.links.api}/repos/${repo.owner}/${repo.name}`
   }
 
-  protected repoHtml(repo: Repo): string {
+  repoHtml(repo: Repo): string {
     return `${this.links.html}/${repo.owner}/${repo.name}`
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The base of the in-memory GitHub's store (../store.ts builds the whole store on it, resource by
- * resource): the state, ids and node ids, timestamps, the acting user and the events a change
- * records, users and tokens.
+ * The core of the in-memory GitHub's store, which every resource's operations share (../store.ts
+ * composes them over it): the state, ids and node ids, timestamps, the acting user and the events a
+ * change records, users and tokens.
  */
 import type {IssueEvent, Repo, SandboxState, User} from './state.js'
 
@@ -57,7 +57,7 @@ export function emptyState(): SandboxState {
 export class StoreCore {
   readonly state: SandboxState
   timing: WorkflowTiming
-  protected readonly now: () => number
+  readonly now: () => number
 
   constructor(state: SandboxState = emptyState(), options: {timing?: WorkflowTiming; now?: () => number} = {}) {
     this.state = state
@@ -65,33 +65,37 @@ export class StoreCore {
     this.now = options.now ?? Date.now
   }
 
-  protected nextId(): number {
+  nextId(): number {
     return this.state.next_id++
   }
 
+  private acting: string | undefined
+
   /** Who is acting (the request's viewer), for the events a change records. */
-  protected actor: string | undefined
+  get actor(): string | undefined {
+    return this.acting
+  }
 
   /** Runs a change on behalf of a user: events it records name them as the actor. */
   as<T>(login: string, change: () => T): T {
-    const previous = this.actor
-    this.actor = login
+    const previous = this.acting
+    this.acting = login
     try {
       return change()
     } finally {
-      this.actor = previous
+      this.acting = previous
     }
   }
 
   /** Records an event on an issue or pull request (GitHub's REST event names). */
-  protected record(repo: Repo, number: number, event: string, fields: Partial<IssueEvent> = {}): IssueEvent {
+  record(repo: Repo, number: number, event: string, fields: Partial<IssueEvent> = {}): IssueEvent {
     const recorded: IssueEvent = {id: this.nextId(), issue: number, event, actor: this.actor ?? repo.owner, created_at: this.stamp(), ...fields}
     repo.events ??= {}
     repo.events[recorded.id] = recorded
     return recorded
   }
 
-  protected stamp(): string {
+  stamp(): string {
     return timestamp(this.now())
   }
 

@@ -9,8 +9,8 @@ import {timeline} from './events.js'
 import {eventsJson, issueEvent, restVisible, timelineJson} from './serialize-events.js'
 
 function entriesOf(ctx: RestContext, repo: Repo, number: number, eventsOnly: boolean) {
-  const issue = ctx.store.issue(repo, number)
-  const pullCommits = issue.is_pull ? ctx.store.pullCommits(repo, number) : undefined
+  const issue = ctx.store.issues.get(repo, number)
+  const pullCommits = issue.is_pull ? ctx.store.pulls.commits(repo, number) : undefined
   return {issue, entries: timeline(ctx.ser.links.html, repo, issue, {pullCommits}, eventsOnly)}
 }
 

@@ -3,7 +3,6 @@ import {GraphQLError} from 'graphql'
 import {cursor, input, mutationId, text, type Args, type Context, type Obj} from '../core/graphql-objects.js'
 import {issueOf, locate} from '../core/graphql-nodes.js'
 import type {Issue, Repo} from '../core/state.js'
-import {repositoryNode} from '../repos/graphql.js'
 import type {Store} from '../store.js'
 import {userLogin} from '../users/graphql.js'
 import {commentNode, issueNode, labelName, milestoneNumber} from './graphql.js'
@@ -11,7 +10,7 @@ import {commentNode, issueNode, labelName, milestoneNumber} from './graphql.js'
 /** The fields UpdateIssueInput and UpdatePullRequestInput share (title, body, state, labels, assignees, milestone), applied to the issue. */
 export function updateFromInput(store: Store, repo: Repo, number: number, i: Record<string, unknown>): Issue {
   const milestone = i.milestoneId === undefined ? undefined : i.milestoneId === null ? null : milestoneNumber(store, repo, i.milestoneId)
-  return store.updateIssue(repo, number, {
+  return store.issues.update(repo, number, {
     title: i.title as string | undefined,
     body: i.body as string | undefined,
     state: typeof i.state === 'string' ? (i.state.toLowerCase() as 'open' | 'closed') : undefined,
@@ -33,14 +32,14 @@ export function issueMutations(ctx: Context): Obj {
   return {
     addComment: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).subjectId)
-      const comment = store.addComment(repo, issue.number, ctx.viewer, text(input(args).body))
+      const comment = store.issues.addComment(repo, issue.number, ctx.viewer, text(input(args).body))
       const node = commentNode(ctx, repo, comment.id)
       return {...mutationId(args), commentEdge: {node, cursor: cursor(0)}, subject: issueNode(ctx, repo, issue), timelineEdge: null}
     },
     createIssue: (args: Args) => {
       const i = input(args)
       const {repo} = locate(store, i.repositoryId)
-      const issue = store.createIssue(repo, ctx.viewer, {
+      const issue = store.issues.create(repo, ctx.viewer, {
         title: text(i.title),
         body: (i.body as string | undefined) ?? null,
         labels: ((i.labelIds as unknown[] | undefined) ?? []).map((id) => labelName(store, repo, id)),
@@ -57,43 +56,43 @@ export function issueMutations(ctx: Context): Obj {
     closeIssue: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).issueId)
       const reason = typeof input(args).stateReason === 'string' ? (String(input(args).stateReason).toLowerCase() as Issue['state_reason']) : 'completed'
-      store.updateIssue(repo, issue.number, {state: 'closed', state_reason: reason})
+      store.issues.update(repo, issue.number, {state: 'closed', state_reason: reason})
       return {...mutationId(args), issue: issueNode(ctx, repo, issue)}
     },
     reopenIssue: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).issueId)
-      store.updateIssue(repo, issue.number, {state: 'open'})
+      store.issues.update(repo, issue.number, {state: 'open'})
       return {...mutationId(args), issue: issueNode(ctx, repo, issue)}
     },
     addLabelsToLabelable: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).labelableId)
-      store.addLabels(repo, issue.number, ((input(args).labelIds as unknown[]) ?? []).map((id) => labelName(store, repo, id)))
+      store.issues.addLabels(repo, issue.number, ((input(args).labelIds as unknown[]) ?? []).map((id) => labelName(store, repo, id)))
       return {...mutationId(args), labelable: issueNode(ctx, repo, issue)}
     },
     removeLabelsFromLabelable: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).labelableId)
-      for (const id of (input(args).labelIds as unknown[]) ?? []) store.removeLabel(repo, issue.number, labelName(store, repo, id))
+      for (const id of (input(args).labelIds as unknown[]) ?? []) store.issues.removeLabel(repo, issue.number, labelName(store, repo, id))
       return {...mutationId(args), labelable: issueNode(ctx, repo, issue)}
     },
     deleteIssue: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).issueId)
       if (issue.is_pull) throw new GraphQLError(`Could not resolve to Issue node with the global id of '${String(input(args).issueId)}'`, {extensions: {type: 'NOT_FOUND'}})
-      store.deleteIssue(repo, issue.number)
-      return {...mutationId(args), repository: repositoryNode(ctx, repo)}
+      store.issues.delete(repo, issue.number)
+      return {...mutationId(args), repository: ctx.nodes.Repository(ctx, repo)}
     },
     addAssigneesToAssignable: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).assignableId)
-      store.addAssignees(repo, issue.number, ((input(args).assigneeIds as unknown[]) ?? []).map((id) => userLogin(store, id)))
+      store.issues.addAssignees(repo, issue.number, ((input(args).assigneeIds as unknown[]) ?? []).map((id) => userLogin(store, id)))
       return {...mutationId(args), assignable: issueNode(ctx, repo, issue)}
     },
     removeAssigneesFromAssignable: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).assignableId)
-      store.removeAssignees(repo, issue.number, ((input(args).assigneeIds as unknown[]) ?? []).map((id) => userLogin(store, id)))
+      store.issues.removeAssignees(repo, issue.number, ((input(args).assigneeIds as unknown[]) ?? []).map((id) => userLogin(store, id)))
       return {...mutationId(args), assignable: issueNode(ctx, repo, issue)}
     },
-    addBlockedBy: relation('blockingIssueId', 'blockingIssue', (repo, number, blocker) => store.addBlockedBy(repo, number, blocker)),
-    removeBlockedBy: relation('blockingIssueId', 'blockingIssue', (repo, number, blocker) => store.removeBlockedBy(repo, number, blocker)),
-    addSubIssue: relation('subIssueId', 'subIssue', (repo, number, child) => store.addSubIssue(repo, number, child)),
-    removeSubIssue: relation('subIssueId', 'subIssue', (repo, number, child) => store.removeSubIssue(repo, number, child)),
+    addBlockedBy: relation('blockingIssueId', 'blockingIssue', (repo, number, blocker) => store.issues.addBlockedBy(repo, number, blocker)),
+    removeBlockedBy: relation('blockingIssueId', 'blockingIssue', (repo, number, blocker) => store.issues.removeBlockedBy(repo, number, blocker)),
+    addSubIssue: relation('subIssueId', 'subIssue', (repo, number, child) => store.issues.addSubIssue(repo, number, child)),
+    removeSubIssue: relation('subIssueId', 'subIssue', (repo, number, child) => store.issues.removeSubIssue(repo, number, child)),
   }
 }

@@ -235,7 +235,7 @@ export function timelineItems(n: TimelineNodes, repo: Repo, issue: Issue, args: 
   // A type GitHub's enum gains later is neither made nor known to be impossible: say so, never a silent none.
   const unknown = [...(asked ?? [])].filter((t) => !MADE.has(t) && !NEVER.has(t))
   if (unknown.length > 0) throw notModelled(`${issue.is_pull ? 'PullRequest' : 'Issue'}.timelineItems of type ${unknown.join(', ')}`)
-  const pullCommits = issue.is_pull ? n.store.pullCommits(repo, issue.number) : undefined
+  const pullCommits = issue.is_pull ? n.store.pulls.commits(repo, issue.number) : undefined
   const items: Array<{at: string; node: Obj}> = []
   for (const entry of timeline(n.html, repo, issue, {pullCommits})) {
     const node = entryNode(n, repo, issue, entry)
@@ -243,7 +243,7 @@ export function timelineItems(n: TimelineNodes, repo: Repo, issue: Issue, args: 
   }
   // Review threads are items of their own only when asked for by type.
   if (issue.is_pull && asked?.has('PULL_REQUEST_REVIEW_THREAD')) {
-    for (const thread of n.store.threads(repo, issue.number)) {
+    for (const thread of n.store.reviews.threads(repo, issue.number)) {
       const first = repo.review_comments[thread.comments[0]!]
       if (first) items.push({at: first.created_at, node: n.thread(thread)})
     }

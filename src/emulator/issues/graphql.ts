@@ -4,16 +4,13 @@ import {connection, empty, upper, type Args, type Context, type Obj} from '../co
 import type {Issue, Pull, Repo} from '../core/state.js'
 import {nodeId, parseNodeId} from '../core/store-core.js'
 import {projectItemsFor} from '../projects/graphql.js'
-import {pullNode, reviewNode, threadNode} from '../pulls/graphql.js'
 import {reactable} from '../reactions/graphql.js'
-import {commitNode, repositoryNode} from '../repos/graphql.js'
 import type {Store} from '../store.js'
-import {actor} from '../users/graphql.js'
 import {timelineItems as timelineItemsOf} from './graphql-timeline.js'
 import {closesIssue} from './events.js'
 
 export function labelNode(ctx: Context, repo: Repo, name: string): Obj {
-  const label = ctx.store.label(repo, name)
+  const label = ctx.store.labels.get(repo, name)
   const path = `/${repo.owner}/${repo.name}/labels/${encodeURIComponent(label.name)}`
   const labelled = (pulls: boolean, args: Args) => {
     const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
@@ -32,7 +29,7 @@ export function labelNode(ctx: Context, repo: Repo, name: string): Obj {
     updatedAt: label.updated_at ?? label.created_at ?? repo.created_at,
     resourcePath: path,
     url: `${ctx.links.html}${path}`,
-    repository: () => repositoryNode(ctx, repo),
+    repository: () => ctx.nodes.Repository(ctx, repo),
     issues: (args: Args) => labelled(false, args),
     pullRequests: (args: Args) => labelled(true, args),
   }
@@ -45,7 +42,7 @@ export function issueTypeNode(type: Repo['issue_types'][number]): Obj {
 
 export function milestoneNode(ctx: Context, repo: Repo, number: number | null): Obj | null {
   if (number === null) return null
-  const m = ctx.store.milestone(repo, number)
+  const m = ctx.store.milestones.get(repo, number)
   return {__typename: 'Milestone', id: nodeId('milestone', m.id), number: m.number, title: m.title, description: m.description, dueOn: m.due_on, state: upper(m.state), url: `${ctx.links.html}/${repo.owner}/${repo.name}/milestone/${m.number}`}
 }
 
@@ -60,7 +57,7 @@ export function commentNode(ctx: Context, repo: Repo, id: number): Obj {
     id: nodeId('comment', c.id),
     databaseId: c.id,
     body: c.body,
-    author: actor(ctx, c.user),
+    author: ctx.nodes.Actor(ctx, c.user),
     authorAssociation: association(repo, c.user),
     createdAt: c.created_at,
     updatedAt: c.updated_at,
@@ -88,16 +85,16 @@ export function issueLike(ctx: Context, repo: Repo, issue: Issue): Obj {
     closedAt: issue.closed_at,
     closed: issue.state === 'closed',
     locked: issue.locked,
-    author: actor(ctx, issue.user),
+    author: ctx.nodes.Actor(ctx, issue.user),
     authorAssociation: association(repo, issue.user),
-    assignees: (args: Args) => connection(issue.assignees.map((login) => actor(ctx, login)), args),
+    assignees: (args: Args) => connection(issue.assignees.map((login) => ctx.nodes.Actor(ctx, login)), args),
     labels: (args: Args) => connection(issue.labels.map((name) => labelNode(ctx, repo, name)), args),
     milestone: milestoneNode(ctx, repo, issue.milestone),
     comments: (args: Args) => connection(issue.comments.map((id) => commentNode(ctx, repo, id)), args),
     projectCards: empty,
     projectItems: (args: Args) => connection(projectItemsFor(ctx, repo, issue), args),
     ...reactable(ctx, repo, {kind: 'issue', id: issue.id}),
-    repository: () => repositoryNode(ctx, repo),
+    repository: () => ctx.nodes.Repository(ctx, repo),
     timelineItems: (args: Args) => timelineItems(ctx, repo, issue, args),
     viewerDidAuthor: issue.user === ctx.viewer,
   }
@@ -109,13 +106,13 @@ function timelineItems(ctx: Context, repo: Repo, issue: Issue, args: Args): Obj 
     {
       store: ctx.store,
       html: ctx.links.html,
-      actor: (login) => actor(ctx, login),
+      actor: (login) => ctx.nodes.Actor(ctx, login),
       issue: (i) => issueNode(ctx, repo, i),
       comment: (id) => commentNode(ctx, repo, id),
-      commit: (sha) => commitNode(ctx, repo, sha),
-      review: (review) => reviewNode(ctx, repo, review),
-      thread: (thread) => threadNode(ctx, repo, thread),
-      repository: () => repositoryNode(ctx, repo),
+      commit: (sha) => ctx.nodes.Commit(ctx, repo, sha),
+      review: (review) => ctx.nodes.PullRequestReview(ctx, repo, review),
+      thread: (thread) => ctx.nodes.PullRequestReviewThread(ctx, repo, thread),
+      repository: () => ctx.nodes.Repository(ctx, repo),
       connection: (items, a) => connection(items, a),
     },
     repo,
@@ -125,7 +122,7 @@ function timelineItems(ctx: Context, repo: Repo, issue: Issue, args: Args): Obj 
 }
 
 export function issueNode(ctx: Context, repo: Repo, issue: Issue): Obj {
-  if (issue.is_pull) return pullNode(ctx, repo, issue, repo.pulls[issue.number]!)
+  if (issue.is_pull) return ctx.nodes.PullRequest(ctx, repo, issue, repo.pulls[issue.number]!)
   return {
     __typename: 'Issue',
     ...issueLike(ctx, repo, issue),
@@ -138,13 +135,13 @@ export function issueNode(ctx: Context, repo: Repo, issue: Issue): Obj {
       const total = issue.sub_issues.length
       return {total, completed, percentCompleted: total === 0 ? 0 : Math.round((completed / total) * 100)}
     },
-    closedByPullRequestsReferences: (args: Args) => connection(closingPulls(repo, issue).map((p) => pullNode(ctx, repo, repo.issues[p.number]!, p)), args),
+    closedByPullRequestsReferences: (args: Args) => connection(closingPulls(repo, issue).map((p) => ctx.nodes.PullRequest(ctx, repo, repo.issues[p.number]!, p)), args),
     // Schema extension (core/graphql-schema-extension.ts): issue dependencies and issue types.
     blockedBy: (args: Args) => connection(dependencies(issue.blocked_by.map((n) => repo.issues[n]!), args).map((i) => issueNode(ctx, repo, i)), args),
-    blocking: (args: Args) => connection(dependencies(ctx.store.blocking(repo, issue.number), args).map((i) => issueNode(ctx, repo, i)), args),
+    blocking: (args: Args) => connection(dependencies(ctx.store.issues.blocking(repo, issue.number), args).map((i) => issueNode(ctx, repo, i)), args),
     issueDependenciesSummary: () => {
       const blockedBy = issue.blocked_by.map((n) => repo.issues[n]!)
-      const blocking = ctx.store.blocking(repo, issue.number)
+      const blocking = ctx.store.issues.blocking(repo, issue.number)
       const open = (list: Issue[]) => list.filter((i) => i.state === 'open').length
       return {blockedBy: open(blockedBy), blocking: open(blocking), totalBlockedBy: blockedBy.length, totalBlocking: blocking.length}
     },

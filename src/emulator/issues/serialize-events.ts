@@ -27,7 +27,7 @@ function issueReference(ser: Serializer, repo: Repo, number: number): Json | nul
     title: issue.title,
     state: issue.state,
     state_reason: issue.state_reason,
-    repository: ser.repo(repo),
+    repository: ser.repos.repo(repo),
     issue_type: type ? {id: type.id, name: type.name, color: type.color} : null,
   }
 }
@@ -45,7 +45,7 @@ export function issueEvent(ser: Serializer, repo: Repo, event: IssueEvent, withI
     id: event.id,
     node_id: `IE_kw${Buffer.from(String(event.id)).toString('base64url')}`,
     url: `${api(ser, repo)}/issues/events/${event.id}`,
-    actor: ser.user(event.actor),
+    actor: ser.users.user(event.actor),
     event: event.event,
     commit_id: event.commit_id ?? null,
     commit_url: commitUrl,
@@ -59,8 +59,8 @@ export function issueEvent(ser: Serializer, repo: Repo, event: IssueEvent, withI
       break
     case 'assigned':
     case 'unassigned':
-      body.assignee = ser.user(event.user ?? null)
-      body.assigner = ser.user(event.actor)
+      body.assignee = ser.users.user(event.user ?? null)
+      body.assigner = ser.users.user(event.actor)
       break
     case 'milestoned':
     case 'demilestoned':
@@ -71,8 +71,8 @@ export function issueEvent(ser: Serializer, repo: Repo, event: IssueEvent, withI
       break
     case 'review_requested':
     case 'review_request_removed':
-      body.review_requester = ser.user(event.actor)
-      body.requested_reviewer = ser.user(event.user ?? null)
+      body.review_requester = ser.users.user(event.actor)
+      body.requested_reviewer = ser.users.user(event.user ?? null)
       break
     case 'review_dismissed':
       body.dismissed_review = {state: event.review?.state.toLowerCase(), review_id: event.review?.id, dismissal_message: event.review?.message ?? null, dismissal_commit_id: null}
@@ -106,7 +106,7 @@ export function issueEvent(ser: Serializer, repo: Repo, event: IssueEvent, withI
       body.prev_issue_type = issueType(repo, event.prev_issue_type)
       break
   }
-  if (withIssue) body.issue = repo.issues[event.issue] ? ser.issue(repo, repo.issues[event.issue]!) : null
+  if (withIssue) body.issue = repo.issues[event.issue] ? ser.issues.issue(repo, repo.issues[event.issue]!) : null
   return body
 }
 
@@ -117,7 +117,7 @@ function referenced(ser: Serializer, repo: Repo, issue: Issue, commit: {sha: str
     id,
     node_id: `REFE_kw${Buffer.from(`${commit.sha}:${issue.id}`).toString('base64url')}`,
     url: `${api(ser, repo)}/issues/events/${id}`,
-    actor: ser.user(commit.author),
+    actor: ser.users.user(commit.author),
     event: 'referenced',
     commit_id: commit.sha,
     commit_url: `${api(ser, repo)}/commits/${commit.sha}`,
@@ -144,21 +144,21 @@ export function timelineJson(ser: Serializer, repo: Repo, issue: Issue, entries:
       case 'referenced':
         return [referenced(ser, repo, issue, entry.commit)]
       case 'commented':
-        return [{...ser.comment(repo, entry.comment), event: 'commented', actor: ser.user(entry.comment.user)}]
+        return [{...ser.issues.comment(repo, entry.comment), event: 'commented', actor: ser.users.user(entry.comment.user)}]
       case 'cross-referenced':
         return [
           {
             event: 'cross-referenced',
-            actor: ser.user(entry.reference.actor),
+            actor: ser.users.user(entry.reference.actor),
             created_at: entry.at,
             updated_at: entry.at,
-            source: {type: 'issue', issue: {...ser.issue(repo, entry.reference.source), repository: ser.repo(repo)}},
+            source: {type: 'issue', issue: {...ser.issues.issue(repo, entry.reference.source), repository: ser.repos.repo(repo)}},
           },
         ]
       case 'committed':
         return [{...gitCommit(ser, repo, entry.commit), event: 'committed'}]
       case 'reviewed': {
-        const review = ser.review(repo, entry.review)
+        const review = ser.pulls.review(repo, entry.review)
         return [{...review, event: 'reviewed', submitted_at: entry.review.submitted_at, updated_at: entry.review.submitted_at ?? timestamp(0)}]
       }
     }

@@ -2,12 +2,11 @@
 import {connection, input, mutationId, NotModelled, text, type Args, type Context, type Obj} from '../core/graphql-objects.js'
 import {issueOf} from '../core/graphql-nodes.js'
 import type {Issue, Project, ProjectItem, Repo} from '../core/state.js'
-import {issueNode} from '../issues/graphql.js'
-import {actor, userLogin} from '../users/graphql.js'
+import {userLogin} from '../users/graphql.js'
 
 export function projectItemNode(ctx: Context, project: Project, item: ProjectItem): Obj {
   const [owner, name] = item.content.repo.split('/') as [string, string]
-  const repo = ctx.store.repo(owner, name)
+  const repo = ctx.store.repos.get(owner, name)
   const issue = repo.issues[item.content.number]!
   return {
     __typename: 'ProjectV2Item',
@@ -15,7 +14,7 @@ export function projectItemNode(ctx: Context, project: Project, item: ProjectIte
     type: issue.is_pull ? 'PULL_REQUEST' : 'ISSUE',
     createdAt: item.created_at,
     isArchived: false,
-    content: issueNode(ctx, repo, issue),
+    content: ctx.nodes.Issue(ctx, repo, issue),
     project: () => projectNode(ctx, project),
     fieldValues: (args: Args) =>
       connection(
@@ -52,7 +51,7 @@ export function projectNode(ctx: Context, project: Project): Obj {
     shortDescription: null,
     createdAt: project.created_at,
     url: `${ctx.links.html}/users/${project.owner}/projects/${project.number}`,
-    owner: actor(ctx, project.owner),
+    owner: ctx.nodes.Actor(ctx, project.owner),
     fields: (args: Args) => connection(project.fields.map(fieldNode), args),
     field: ({name}: Args) => {
       const field = project.fields.find((f) => f.name === name)
@@ -75,32 +74,32 @@ export function projectMutations(ctx: Context): Obj {
   return {
     createProjectV2: (args: Args) => {
       const owner = userLogin(store, input(args).ownerId)
-      return {...mutationId(args), projectV2: projectNode(ctx, store.createProject(owner, text(input(args).title)))}
+      return {...mutationId(args), projectV2: projectNode(ctx, store.projects.create(owner, text(input(args).title)))}
     },
-    deleteProjectV2: (args: Args) => ({...mutationId(args), projectV2: projectNode(ctx, store.deleteProject(text(input(args).projectId)))}),
+    deleteProjectV2: (args: Args) => ({...mutationId(args), projectV2: projectNode(ctx, store.projects.delete(text(input(args).projectId)))}),
     addProjectV2ItemById: (args: Args) => {
-      const project = store.projectById(String(input(args).projectId))
+      const project = store.projects.byId(String(input(args).projectId))
       const {repo, issue} = issueOf(store, input(args).contentId)
-      const itemId = store.addProjectItem(project, repo, issue.number)
+      const itemId = store.projects.addItem(project, repo, issue.number)
       return {...mutationId(args), item: projectItemNode(ctx, project, project.items.find((i) => i.id === itemId)!)}
     },
     deleteProjectV2Item: (args: Args) => {
-      const project = store.projectById(String(input(args).projectId))
-      store.removeProjectItem(project, String(input(args).itemId))
+      const project = store.projects.byId(String(input(args).projectId))
+      store.projects.removeItem(project, String(input(args).itemId))
       return {...mutationId(args), deletedItemId: input(args).itemId}
     },
     updateProjectV2ItemFieldValue: (args: Args) => {
       const i = input(args)
-      const project = store.projectById(String(i.projectId))
+      const project = store.projects.byId(String(i.projectId))
       const value = (i.value ?? {}) as {singleSelectOptionId?: string}
       if (!value.singleSelectOptionId) throw new NotModelled('ghx-bench sandbox models only single-select project field values')
-      store.setProjectField(project, String(i.itemId), String(i.fieldId), value.singleSelectOptionId)
+      store.projects.setField(project, String(i.itemId), String(i.fieldId), value.singleSelectOptionId)
       return {...mutationId(args), projectV2Item: projectItemNode(ctx, project, project.items.find((it) => it.id === i.itemId)!)}
     },
     clearProjectV2ItemFieldValue: (args: Args) => {
       const i = input(args)
-      const project = store.projectById(String(i.projectId))
-      store.clearProjectField(project, String(i.itemId), String(i.fieldId))
+      const project = store.projects.byId(String(i.projectId))
+      store.projects.clearField(project, String(i.itemId), String(i.fieldId))
       return {...mutationId(args), projectV2Item: projectItemNode(ctx, project, project.items.find((it) => it.id === i.itemId)!)}
     },
   }

@@ -5,20 +5,26 @@
 import {createHash} from 'node:crypto'
 import {notFound, unprocessable} from '../core/errors.js'
 import type {Project, Repo} from '../core/state.js'
-import {ReleaseStore} from '../releases/store.js'
+import type {StoreCore} from '../core/store-core.js'
+import type {Issues} from '../issues/store.js'
 
-/** The store's project operations, on releases (../store.ts lists the whole chain). */
-export class ProjectStore extends ReleaseStore {
-  createProject(owner: string, title: string): Project {
-    this.ensureUser(owner)
-    const number = this.state.projects.filter((p) => p.owner === owner).length + 1
-    const id = this.nextId()
+/** The store's project operations, on issues (../store.ts composes the services). */
+export class Projects {
+  constructor(
+    private readonly core: StoreCore,
+    private readonly issues: Issues,
+  ) {}
+
+  create(owner: string, title: string): Project {
+    this.core.ensureUser(owner)
+    const number = this.core.state.projects.filter((p) => p.owner === owner).length + 1
+    const id = this.core.nextId()
     const project: Project = {
       id: `PVT_kw${Buffer.from(String(id)).toString('base64url')}`,
       number,
       owner,
       title,
-      created_at: this.stamp(),
+      created_at: this.core.stamp(),
       fields: [
         {id: `PVTF_kw${Buffer.from(`${id}:title`).toString('base64url')}`, name: 'Title', data_type: 'TITLE', options: []},
         {
@@ -30,45 +36,45 @@ export class ProjectStore extends ReleaseStore {
       ],
       items: [],
     }
-    this.state.projects.push(project)
+    this.core.state.projects.push(project)
     return project
   }
 
-  project(owner: string, number: number): Project {
-    const project = this.state.projects.find((p) => p.owner === owner && p.number === number)
+  get(owner: string, number: number): Project {
+    const project = this.core.state.projects.find((p) => p.owner === owner && p.number === number)
     if (!project) throw notFound(`Could not resolve to a ProjectV2 with the number ${number}.`)
     return project
   }
 
-  projectById(id: string): Project {
-    const project = this.state.projects.find((p) => p.id === id)
+  byId(id: string): Project {
+    const project = this.core.state.projects.find((p) => p.id === id)
     if (!project) throw notFound(`Could not resolve to a node with the global id of '${id}'`)
     return project
   }
 
-  deleteProject(id: string): Project {
-    const project = this.projectById(id)
-    this.state.projects = this.state.projects.filter((p) => p.id !== id)
+  delete(id: string): Project {
+    const project = this.byId(id)
+    this.core.state.projects = this.core.state.projects.filter((p) => p.id !== id)
     return project
   }
 
-  addProjectItem(project: Project, repo: Repo, number: number): string {
-    this.issue(repo, number)
+  addItem(project: Project, repo: Repo, number: number): string {
+    this.issues.get(repo, number)
     const key = `${repo.owner}/${repo.name}`
     const existing = project.items.find((i) => i.content.repo === key && i.content.number === number)
     if (existing) return existing.id
-    const id = `PVTI_kw${Buffer.from(String(this.nextId())).toString('base64url')}`
-    project.items.push({id, content: {repo: key, number}, values: {}, created_at: this.stamp()})
+    const id = `PVTI_kw${Buffer.from(String(this.core.nextId())).toString('base64url')}`
+    project.items.push({id, content: {repo: key, number}, values: {}, created_at: this.core.stamp()})
     return id
   }
 
-  removeProjectItem(project: Project, itemId: string): void {
+  removeItem(project: Project, itemId: string): void {
     const before = project.items.length
     project.items = project.items.filter((i) => i.id !== itemId)
     if (project.items.length === before) throw notFound(`Could not resolve to a ProjectV2Item with the id ${itemId}`)
   }
 
-  setProjectField(project: Project, itemId: string, fieldId: string, optionId: string): void {
+  setField(project: Project, itemId: string, fieldId: string, optionId: string): void {
     const item = project.items.find((i) => i.id === itemId)
     if (!item) throw notFound(`Could not resolve to a ProjectV2Item with the id ${itemId}`)
     const field = project.fields.find((f) => f.id === fieldId)
@@ -79,7 +85,7 @@ export class ProjectStore extends ReleaseStore {
     item.values[fieldId] = optionId
   }
 
-  clearProjectField(project: Project, itemId: string, fieldId: string): void {
+  clearField(project: Project, itemId: string, fieldId: string): void {
     const item = project.items.find((i) => i.id === itemId)
     if (!item) throw notFound(`Could not resolve to a ProjectV2Item with the id ${itemId}`)
     delete item.values[fieldId]

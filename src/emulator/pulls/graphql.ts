@@ -2,17 +2,15 @@
 import {connection, NotModelled, upper, type Args, type Context, type Obj} from '../core/graphql-objects.js'
 import type {Issue, Pull, Repo, Review, ReviewComment, ReviewThread} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
-import {association, closingPulls, issueLike, issueNode} from '../issues/graphql.js'
+import {association, closingPulls, issueLike} from '../issues/graphql.js'
 import {reactable} from '../reactions/graphql.js'
-import {commitNode} from '../repos/graphql.js'
-import {actor} from '../users/graphql.js'
 
 export function reviewNode(ctx: Context, repo: Repo, review: Review): Obj {
   return {
     __typename: 'PullRequestReview',
     id: nodeId('review', review.id),
     databaseId: review.id,
-    author: actor(ctx, review.user),
+    author: ctx.nodes.Actor(ctx, review.user),
     authorAssociation: association(repo, review.user),
     body: review.body,
     state: review.state,
@@ -32,7 +30,7 @@ export function reviewCommentNode(ctx: Context, repo: Repo, comment: ReviewComme
     id: nodeId('review_comment', comment.id),
     databaseId: comment.id,
     body: comment.body,
-    author: actor(ctx, comment.user),
+    author: ctx.nodes.Actor(ctx, comment.user),
     authorAssociation: association(repo, comment.user),
     createdAt: comment.created_at,
     updatedAt: comment.updated_at,
@@ -47,8 +45,8 @@ export function reviewCommentNode(ctx: Context, repo: Repo, comment: ReviewComme
     diffHunk: comment.diff_hunk ?? '',
     subjectType: comment.subject_type === 'file' ? 'FILE' : 'LINE',
     state: repo.reviews[comment.review_id]?.state === 'PENDING' ? 'PENDING' : 'SUBMITTED',
-    commit: () => commitNode(ctx, repo, comment.commit_id),
-    originalCommit: () => commitNode(ctx, repo, comment.commit_id),
+    commit: () => ctx.nodes.Commit(ctx, repo, comment.commit_id),
+    originalCommit: () => ctx.nodes.Commit(ctx, repo, comment.commit_id),
     pullRequest: () => pullNode(ctx, repo, repo.issues[comment.pull]!, repo.pulls[comment.pull]!),
     outdated: false,
     url: `${ctx.links.html}/${repo.owner}/${repo.name}/pull/${comment.pull}#discussion_r${comment.id}`,
@@ -73,7 +71,7 @@ export function threadNode(ctx: Context, repo: Repo, thread: ReviewThread): Obj 
     diffSide: thread.side ?? 'RIGHT',
     startDiffSide: thread.start_line == null ? null : (thread.start_side ?? thread.side ?? 'RIGHT'),
     subjectType: thread.line === null ? 'FILE' : 'LINE',
-    resolvedBy: actor(ctx, thread.resolved_by),
+    resolvedBy: ctx.nodes.Actor(ctx, thread.resolved_by),
     viewerCanReply: true,
     viewerCanResolve: !thread.resolved,
     viewerCanUnresolve: thread.resolved,
@@ -95,8 +93,8 @@ export function reviewDecision(repo: Repo, pull: Pull): string | null {
 
 export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Obj {
   const store = ctx.store
-  const files = () => store.pullFiles(repo, pull.number)
-  const head = store.headSha(repo, pull)
+  const files = () => store.pulls.files(repo, pull.number)
+  const head = store.pulls.headSha(repo, pull)
   const state = pull.merged_at ? 'MERGED' : upper(issue.state)
   return {
     __typename: 'PullRequest',
@@ -105,7 +103,7 @@ export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Ob
     isDraft: pull.draft,
     merged: pull.merged_at !== null,
     mergedAt: pull.merged_at,
-    mergedBy: actor(ctx, pull.merged_by),
+    mergedBy: ctx.nodes.Actor(ctx, pull.merged_by),
     mergeable: issue.state === 'open' ? 'MERGEABLE' : 'UNKNOWN',
     // GitHub reports BEHIND only under a branch protection that requires up-to-date branches, which the sandbox does not model.
     mergeStateStatus: issue.state !== 'open' ? 'UNKNOWN' : pull.draft ? 'DRAFT' : 'CLEAN',
@@ -122,10 +120,10 @@ export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Ob
     baseRef: {name: pull.base, target: {oid: repo.branches[pull.base] ?? null}, branchProtectionRule: null},
     headRef: repo.branches[pull.head] ? {name: pull.head, target: {oid: repo.branches[pull.head]}, branchProtectionRule: null} : null,
     headRepository: {id: nodeId('repo', repo.id), name: repo.name, nameWithOwner: `${repo.owner}/${repo.name}`},
-    headRepositoryOwner: actor(ctx, repo.owner),
+    headRepositoryOwner: ctx.nodes.Actor(ctx, repo.owner),
     isCrossRepository: false,
-    commits: (args: Args) => connection(store.pullCommits(repo, pull.number).map((c) => ({commit: commitNode(ctx, repo, c.sha)})), args),
-    reviewRequests: (args: Args) => connection(pull.requested_reviewers.map((login) => ({requestedReviewer: actor(ctx, login)})), args),
+    commits: (args: Args) => connection(store.pulls.commits(repo, pull.number).map((c) => ({commit: ctx.nodes.Commit(ctx, repo, c.sha)})), args),
+    reviewRequests: (args: Args) => connection(pull.requested_reviewers.map((login) => ({requestedReviewer: ctx.nodes.Actor(ctx, login)})), args),
     reviews: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
       const reviews = Object.values(repo.reviews)
@@ -138,14 +136,14 @@ export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Ob
       for (const review of Object.values(repo.reviews).filter((r) => r.pull === pull.number && r.state !== 'PENDING').sort((a, b) => a.id - b.id)) byUser.set(review.user, review)
       return connection([...byUser.values()].map((r) => reviewNode(ctx, repo, r)), args)
     },
-    reviewThreads: (args: Args) => connection(store.threads(repo, pull.number, ctx.viewer).map((t) => threadNode(ctx, repo, t)), args),
+    reviewThreads: (args: Args) => connection(store.reviews.threads(repo, pull.number, ctx.viewer).map((t) => threadNode(ctx, repo, t)), args),
     reviewDecision: reviewDecision(repo, pull),
     autoMergeRequest: null,
     // The sandbox has no merge queues: no pull request is in one, and no branch requires one.
     isInMergeQueue: false,
     isMergeQueueEnabled: false,
     mergeQueueEntry: null,
-    mergeCommit: () => (pull.merge_commit_sha ? commitNode(ctx, repo, pull.merge_commit_sha) : null),
+    mergeCommit: () => (pull.merge_commit_sha ? ctx.nodes.Commit(ctx, repo, pull.merge_commit_sha) : null),
     potentialMergeCommit: () => {
       // GitHub: "will not return a value if the pull request is merged". Otherwise it is GitHub's test merge commit, which the sandbox does not make.
       if (pull.merged_at) return null
@@ -153,7 +151,7 @@ export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Ob
     },
     closingIssuesReferences: (args: Args) => {
       const referenced = Object.values(repo.issues).filter((i) => !i.is_pull && closingPulls(repo, i).some((p) => p.number === pull.number))
-      return connection(referenced.map((i) => issueNode(ctx, repo, i)), args)
+      return connection(referenced.map((i) => ctx.nodes.Issue(ctx, repo, i)), args)
     },
   }
 }

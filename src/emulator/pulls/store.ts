@@ -7,21 +7,29 @@ import {notFound, SandboxError, unprocessable} from '../core/errors.js'
 import {diffTrees, type FileChange, type Tree} from '../core/git.js'
 import type {Commit, Issue, Pull, Repo} from '../core/state.js'
 import {closesIssue} from '../issues/events.js'
-import {IssueStore} from '../issues/store.js'
+import type {StoreCore} from '../core/store-core.js'
+import type {Issues} from '../issues/store.js'
+import type {Git} from '../repos/git-store.js'
 
-/** The store's pull request operations, on issues (../store.ts lists the whole chain). */
-export class PullStore extends IssueStore {
-  pull(repo: Repo, number: number): {issue: Issue; pull: Pull} {
+/** The store's pull request operations, on git and issues (../store.ts composes the services). */
+export class Pulls {
+  constructor(
+    private readonly core: StoreCore,
+    private readonly git: Git,
+    private readonly issues: Issues,
+  ) {}
+
+  get(repo: Repo, number: number): {issue: Issue; pull: Pull} {
     const pull = repo.pulls[number]
     if (!pull) throw notFound()
     return {issue: repo.issues[number]!, pull}
   }
 
   headSha(repo: Repo, pull: Pull): string {
-    return pull.head_sha_frozen ?? this.branchSha(repo, pull.head)
+    return pull.head_sha_frozen ?? this.git.branchSha(repo, pull.head)
   }
 
-  createPull(repo: Repo, author: string, fields: {title: string; head: string; base: string; body?: string | null; draft?: boolean}): {issue: Issue; pull: Pull} {
+  create(repo: Repo, author: string, fields: {title: string; head: string; base: string; body?: string | null; draft?: boolean}): {issue: Issue; pull: Pull} {
     const head = fields.head.includes(':') ? fields.head.split(':')[1]! : fields.head
     if (!repo.branches[head]) throw unprocessable(`head ${fields.head} does not exist`, 'head', 'PullRequest')
     if (!repo.branches[fields.base]) throw unprocessable(`base ${fields.base} does not exist`, 'base', 'PullRequest')
@@ -30,7 +38,7 @@ export class PullStore extends IssueStore {
     }
     const open = Object.values(repo.pulls).find((p) => p.head === head && p.base === fields.base && repo.issues[p.number]!.state === 'open')
     if (open) throw unprocessable(`A pull request already exists for ${repo.owner}:${head}.`, undefined, 'PullRequest')
-    const issue = this.createIssue(repo, author, {title: fields.title, body: fields.body ?? null}, true)
+    const issue = this.issues.create(repo, author, {title: fields.title, body: fields.body ?? null}, true)
     const pull: Pull = {
       number: issue.number,
       head,
@@ -47,131 +55,131 @@ export class PullStore extends IssueStore {
     return {issue, pull}
   }
 
-  pullFiles(repo: Repo, number: number): FileChange[] {
-    const {pull} = this.pull(repo, number)
+  files(repo: Repo, number: number): FileChange[] {
+    const {pull} = this.get(repo, number)
     const head = this.headSha(repo, pull)
-    const base = pull.merge_commit_sha ? this.commit(repo, pull.merge_commit_sha).parents[0]! : this.mergeBase(repo, head, this.branchSha(repo, pull.base))
-    return diffTrees(this.commit(repo, base).tree, this.commit(repo, head).tree)
+    const base = pull.merge_commit_sha ? this.git.commit(repo, pull.merge_commit_sha).parents[0]! : this.git.mergeBase(repo, head, this.git.branchSha(repo, pull.base))
+    return diffTrees(this.git.commit(repo, base).tree, this.git.commit(repo, head).tree)
   }
 
   /** The pull request's diff as of one of its commits (a review or comment on an earlier commit sees that commit's diff). */
-  pullFilesAt(repo: Repo, number: number, sha: string): FileChange[] {
-    const {pull} = this.pull(repo, number)
+  filesAt(repo: Repo, number: number, sha: string): FileChange[] {
+    const {pull} = this.get(repo, number)
     if (!repo.commits[sha]) throw unprocessable('commit_id is not part of the pull request', 'commit_id', 'PullRequestReviewComment')
-    if (sha === this.headSha(repo, pull)) return this.pullFiles(repo, number)
-    const base = pull.merge_commit_sha ? this.commit(repo, pull.merge_commit_sha).parents[0]! : this.mergeBase(repo, sha, this.branchSha(repo, pull.base))
-    return diffTrees(this.commit(repo, base).tree, this.commit(repo, sha).tree)
+    if (sha === this.headSha(repo, pull)) return this.files(repo, number)
+    const base = pull.merge_commit_sha ? this.git.commit(repo, pull.merge_commit_sha).parents[0]! : this.git.mergeBase(repo, sha, this.git.branchSha(repo, pull.base))
+    return diffTrees(this.git.commit(repo, base).tree, this.git.commit(repo, sha).tree)
   }
 
-  pullCommits(repo: Repo, number: number): Commit[] {
-    const {pull} = this.pull(repo, number)
+  commits(repo: Repo, number: number): Commit[] {
+    const {pull} = this.get(repo, number)
     const head = this.headSha(repo, pull)
-    const base = this.mergeBase(repo, head, this.branchSha(repo, pull.base))
-    const exclude = new Set(this.ancestors(repo, base))
-    return this.ancestors(repo, head)
+    const base = this.git.mergeBase(repo, head, this.git.branchSha(repo, pull.base))
+    const exclude = new Set(this.git.ancestors(repo, base))
+    return this.git.ancestors(repo, head)
       .filter((sha) => !exclude.has(sha))
-      .map((sha) => this.commit(repo, sha))
+      .map((sha) => this.git.commit(repo, sha))
       .reverse()
   }
 
   /** Whether the head is behind its base (a branch update would bring commits in). */
-  pullBehindBy(repo: Repo, pull: Pull): number {
-    const base = this.branchSha(repo, pull.base)
+  behindBy(repo: Repo, pull: Pull): number {
+    const base = this.git.branchSha(repo, pull.base)
     const head = this.headSha(repo, pull)
-    const inHead = new Set(this.ancestors(repo, head))
-    return this.ancestors(repo, base).filter((sha) => !inHead.has(sha)).length
+    const inHead = new Set(this.git.ancestors(repo, head))
+    return this.git.ancestors(repo, base).filter((sha) => !inHead.has(sha)).length
   }
 
-  mergePull(repo: Repo, number: number, by: string, method: 'merge' | 'squash' | 'rebase' = 'merge', message?: string): string {
-    const {issue, pull} = this.pull(repo, number)
+  merge(repo: Repo, number: number, by: string, method: 'merge' | 'squash' | 'rebase' = 'merge', message?: string): string {
+    const {issue, pull} = this.get(repo, number)
     if (pull.merged_at) throw new SandboxError(405, 'Pull Request is not mergeable')
     if (issue.state !== 'open') throw new SandboxError(405, 'Pull Request is not mergeable')
     if (pull.draft) throw new SandboxError(405, 'Pull Request is still a draft')
-    const files = this.pullFiles(repo, number)
-    const headTree = this.commit(repo, this.headSha(repo, pull)).tree
+    const files = this.files(repo, number)
+    const headTree = this.git.commit(repo, this.headSha(repo, pull)).tree
     const changes = Object.fromEntries(files.map((f) => [f.filename, f.status === 'removed' ? null : headTree[f.filename]!]))
-    const parents = [this.branchSha(repo, pull.base), ...(method === 'merge' ? [this.headSha(repo, pull)] : [])]
-    const tree: Tree = {...this.commit(repo, parents[0]!).tree}
+    const parents = [this.git.branchSha(repo, pull.base), ...(method === 'merge' ? [this.headSha(repo, pull)] : [])]
+    const tree: Tree = {...this.git.commit(repo, parents[0]!).tree}
     for (const [path, content] of Object.entries(changes)) {
       if (content === null) delete tree[path]
       else tree[path] = content
     }
-    const sha = this.writeCommit(repo, parents, tree, message ?? `${issue.title} (#${number})`, by)
+    const sha = this.git.writeCommit(repo, parents, tree, message ?? `${issue.title} (#${number})`, by)
     repo.branches[pull.base] = sha
-    pull.merged_at = this.stamp()
+    pull.merged_at = this.core.stamp()
     pull.merged_by = by
     pull.merge_commit_sha = sha
     pull.head_sha_frozen = repo.branches[pull.head] ?? pull.head_sha_frozen
     issue.state = 'closed'
-    issue.closed_at = this.stamp()
+    issue.closed_at = this.core.stamp()
     issue.state_reason = 'completed'
-    this.as(this.actor ?? by, () => {
-      this.record(repo, number, 'merged', {commit_id: sha, ref: {to: pull.base}})
-      this.record(repo, number, 'closed', {commit_id: null, state_reason: null})
+    this.core.as(this.core.actor ?? by, () => {
+      this.core.record(repo, number, 'merged', {commit_id: sha, ref: {to: pull.base}})
+      this.core.record(repo, number, 'closed', {commit_id: null, state_reason: null})
       // Merged into the default branch, a pull request closes the issues its body says it fixes.
       if (pull.base !== repo.default_branch) return
       for (const closed of Object.values(repo.issues).filter((i) => !i.is_pull && i.state === 'open' && closesIssue(issue.body, i.number))) {
         closed.state = 'closed'
-        closed.closed_at = this.stamp()
+        closed.closed_at = this.core.stamp()
         closed.state_reason = 'completed'
-        closed.updated_at = this.stamp()
-        this.record(repo, closed.number, 'closed', {commit_id: sha, state_reason: 'completed', closer: number})
+        closed.updated_at = this.core.stamp()
+        this.core.record(repo, closed.number, 'closed', {commit_id: sha, state_reason: 'completed', closer: number})
       }
     })
     return sha
   }
 
   /** Changes a pull request's base branch (it must exist). */
-  changePullBase(repo: Repo, number: number, base: string): Pull {
-    const {pull} = this.pull(repo, number)
-    this.branchSha(repo, base)
+  changeBase(repo: Repo, number: number, base: string): Pull {
+    const {pull} = this.get(repo, number)
+    this.git.branchSha(repo, base)
     if (base !== pull.base) {
-      this.record(repo, number, 'base_ref_changed', {ref: {from: pull.base, to: base}})
+      this.core.record(repo, number, 'base_ref_changed', {ref: {from: pull.base, to: base}})
       pull.base = base
     }
     return pull
   }
 
   /** Merges the base into the head branch (PUT .../update-branch). */
-  updatePullBranch(repo: Repo, number: number, by: string): string {
-    const {pull} = this.pull(repo, number)
-    if (this.pullBehindBy(repo, pull) === 0) throw unprocessable('There are no new commits on the base branch.')
-    const base = this.branchSha(repo, pull.base)
-    const head = this.branchSha(repo, pull.head)
-    const tree: Tree = {...this.commit(repo, base).tree}
-    for (const change of diffTrees(this.commit(repo, this.mergeBase(repo, head, base)).tree, this.commit(repo, head).tree)) {
-      const headTree = this.commit(repo, head).tree
+  updateBranch(repo: Repo, number: number, by: string): string {
+    const {pull} = this.get(repo, number)
+    if (this.behindBy(repo, pull) === 0) throw unprocessable('There are no new commits on the base branch.')
+    const base = this.git.branchSha(repo, pull.base)
+    const head = this.git.branchSha(repo, pull.head)
+    const tree: Tree = {...this.git.commit(repo, base).tree}
+    for (const change of diffTrees(this.git.commit(repo, this.git.mergeBase(repo, head, base)).tree, this.git.commit(repo, head).tree)) {
+      const headTree = this.git.commit(repo, head).tree
       if (change.status === 'removed') delete tree[change.filename]
       else tree[change.filename] = headTree[change.filename]!
     }
-    const sha = this.writeCommit(repo, [head, base], tree, `Merge branch '${pull.base}' into ${pull.head}`, by)
+    const sha = this.git.writeCommit(repo, [head, base], tree, `Merge branch '${pull.base}' into ${pull.head}`, by)
     repo.branches[pull.head] = sha
     return sha
   }
 
   /** Converts to a draft, or marks ready for review. */
-  setPullDraft(repo: Repo, number: number, draft: boolean): Pull {
-    const {pull} = this.pull(repo, number)
-    if (pull.draft !== draft) this.record(repo, number, draft ? 'convert_to_draft' : 'ready_for_review')
+  setDraft(repo: Repo, number: number, draft: boolean): Pull {
+    const {pull} = this.get(repo, number)
+    if (pull.draft !== draft) this.core.record(repo, number, draft ? 'convert_to_draft' : 'ready_for_review')
     pull.draft = draft
     return pull
   }
 
   requestReviewers(repo: Repo, number: number, logins: string[]): Pull {
-    const {issue, pull} = this.pull(repo, number)
+    const {issue, pull} = this.get(repo, number)
     for (const login of logins) {
       if (login === issue.user) throw unprocessable('Review cannot be requested from pull request author.', 'reviewers')
-      this.ensureUser(login)
+      this.core.ensureUser(login)
       if (pull.requested_reviewers.includes(login)) continue
       pull.requested_reviewers.push(login)
-      this.record(repo, number, 'review_requested', {user: login})
+      this.core.record(repo, number, 'review_requested', {user: login})
     }
     return pull
   }
 
   removeRequestedReviewers(repo: Repo, number: number, logins: string[]): Pull {
-    const {pull} = this.pull(repo, number)
-    for (const login of pull.requested_reviewers.filter((l) => logins.includes(l))) this.record(repo, number, 'review_request_removed', {user: login})
+    const {pull} = this.get(repo, number)
+    for (const login of pull.requested_reviewers.filter((l) => logins.includes(l))) this.core.record(repo, number, 'review_request_removed', {user: login})
     pull.requested_reviewers = pull.requested_reviewers.filter((login) => !logins.includes(login))
     return pull
   }

@@ -3,19 +3,16 @@ import {connection, input, mutationId, NotModelled, text, type Args, type Contex
 import {locate} from '../core/graphql-nodes.js'
 import type {Reaction, Repo} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
-import {commentNode, issueNode} from '../issues/graphql.js'
-import {reviewCommentNode} from '../pulls/graphql.js'
 import type {Store} from '../store.js'
-import {actor} from '../users/graphql.js'
 
 /** GraphQL's ReactionContent names for the REST names the state keeps. */
 const REACTION_CONTENT: Record<string, Reaction['content']> = {THUMBS_UP: '+1', THUMBS_DOWN: '-1', LAUGH: 'laugh', CONFUSED: 'confused', HEART: 'heart', HOORAY: 'hooray', EYES: 'eyes', ROCKET: 'rocket'}
 const reactionContentName = (content: Reaction['content']): string => Object.keys(REACTION_CONTENT).find((name) => REACTION_CONTENT[name] === content)!
 
 function reactionSubjectNode(ctx: Context, repo: Repo, subject: Reaction['subject']): Obj {
-  if (subject.kind === 'issue') return issueNode(ctx, repo, ctx.store.issueById(repo, subject.id))
-  if (subject.kind === 'comment') return commentNode(ctx, repo, subject.id)
-  return reviewCommentNode(ctx, repo, ctx.store.reviewComment(repo, subject.id))
+  if (subject.kind === 'issue') return ctx.nodes.Issue(ctx, repo, ctx.store.issues.byId(repo, subject.id))
+  if (subject.kind === 'comment') return ctx.nodes.IssueComment(ctx, repo, subject.id)
+  return ctx.nodes.PullRequestReviewComment(ctx, repo, ctx.store.reviews.comment(repo, subject.id))
 }
 
 function reactionNode(ctx: Context, repo: Repo, reaction: Reaction): Obj {
@@ -25,18 +22,18 @@ function reactionNode(ctx: Context, repo: Repo, reaction: Reaction): Obj {
     databaseId: reaction.id,
     content: reactionContentName(reaction.content),
     createdAt: reaction.created_at,
-    user: actor(ctx, reaction.user),
+    user: ctx.nodes.Actor(ctx, reaction.user),
     reactable: () => reactionSubjectNode(ctx, repo, reaction.subject),
   }
 }
 
 /** One group per content that has reactions, in GitHub's content order. */
 function reactionGroups(ctx: Context, repo: Repo, subject: Reaction['subject']): Obj[] {
-  const reactions = ctx.store.reactions(repo, subject)
+  const reactions = ctx.store.reactions.list(repo, subject)
   return Object.entries(REACTION_CONTENT).flatMap(([name, content]) => {
     const group = reactions.filter((r) => r.content === content)
     if (group.length === 0) return []
-    const users = () => group.map((r) => actor(ctx, r.user))
+    const users = () => group.map((r) => ctx.nodes.Actor(ctx, r.user))
     return [{__typename: 'ReactionGroup', content: name, createdAt: group[0]!.created_at, reactors: (args: Args) => connection(users(), args), users: (args: Args) => connection(users(), args), viewerHasReacted: group.some((r) => r.user === ctx.viewer), subject: () => reactionSubjectNode(ctx, repo, subject)}]
   })
 }
@@ -47,7 +44,7 @@ export function reactable(ctx: Context, repo: Repo, subject: Reaction['subject']
     reactionGroups: () => reactionGroups(ctx, repo, subject),
     reactions: (args: Args) => {
       const content = typeof args.content === 'string' ? REACTION_CONTENT[args.content] : undefined
-      const list = ctx.store.reactions(repo, subject).filter((r) => !content || r.content === content)
+      const list = ctx.store.reactions.list(repo, subject).filter((r) => !content || r.content === content)
       return {...connection(list.map((r) => reactionNode(ctx, repo, r)), args), viewerHasReacted: list.some((r) => r.user === ctx.viewer)}
     },
     viewerCanReact: true,
@@ -68,12 +65,12 @@ export function reactionMutations(ctx: Context): Obj {
   return {
     addReaction: (args: Args) => {
       const {repo, subject} = reactionSubject(store, input(args).subjectId)
-      const reaction = store.addReaction(repo, subject, ctx.viewer, REACTION_CONTENT[text(input(args).content)]!)
+      const reaction = store.reactions.add(repo, subject, ctx.viewer, REACTION_CONTENT[text(input(args).content)]!)
       return {...mutationId(args), reaction: reactionNode(ctx, repo, reaction), subject: reactionSubjectNode(ctx, repo, subject), reactionGroups: reactionGroups(ctx, repo, subject)}
     },
     removeReaction: (args: Args) => {
       const {repo, subject} = reactionSubject(store, input(args).subjectId)
-      const reaction = store.removeReaction(repo, subject, ctx.viewer, REACTION_CONTENT[text(input(args).content)]!)
+      const reaction = store.reactions.remove(repo, subject, ctx.viewer, REACTION_CONTENT[text(input(args).content)]!)
       return {...mutationId(args), reaction: reaction ? reactionNode(ctx, repo, reaction) : null, subject: reactionSubjectNode(ctx, repo, subject), reactionGroups: reactionGroups(ctx, repo, subject)}
     },
   }

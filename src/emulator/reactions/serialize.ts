@@ -1,14 +1,15 @@
 /** REST's reaction rollups (GitHub embeds them in issues, comments and review comments). */
-import type {Json} from '../core/serializer-core.js'
+import type {Json, SerializerCore} from '../core/serializer-core.js'
 import type {Reaction, Repo} from '../core/state.js'
-import {RepoSerializer} from '../repos/serialize.js'
 
-/** Reaction rollups, on repositories (../serialize.ts lists the whole chain). */
-export class ReactionSerializer extends RepoSerializer {
+/** Reaction rollups (../serialize.ts composes the serializers). */
+export class ReactionSerializer {
+  constructor(private readonly core: SerializerCore) {}
+
   /** The reaction rollup GitHub embeds in issues and comments. */
-  protected reactions(url: string, repo: Repo, subject: Reaction['subject']): Json {
+  rollup(url: string, repo: Repo, subject: Reaction['subject']): Json {
     const counts: Record<string, number> = {'+1': 0, '-1': 0, laugh: 0, confused: 0, heart: 0, hooray: 0, eyes: 0, rocket: 0}
-    const reactions = this.store.reactions(repo, subject)
+    const reactions = this.core.store.reactions.list(repo, subject)
     for (const reaction of reactions) counts[reaction.content]!++
     return {url, total_count: reactions.length, ...counts}
   }

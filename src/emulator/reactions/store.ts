@@ -3,35 +3,37 @@
  * content at most once.
  */
 import type {Reaction, Repo} from '../core/state.js'
-import {RepoStore} from '../repos/store.js'
+import type {StoreCore} from '../core/store-core.js'
 
-/** The store's reaction operations, on repositories (../store.ts lists the whole chain). */
-export class ReactionStore extends RepoStore {
+/** The store's reaction operations (../store.ts composes the services). */
+export class Reactions {
+  constructor(private readonly core: StoreCore) {}
+
   /** Reactions on one subject, oldest first. */
-  reactions(repo: Repo, subject: Reaction['subject']): Reaction[] {
+  list(repo: Repo, subject: Reaction['subject']): Reaction[] {
     return Object.values(repo.reactions ?? {})
       .filter((r) => r.subject.kind === subject.kind && r.subject.id === subject.id)
       .sort((a, b) => a.id - b.id)
   }
 
   /** A user reacts with each content at most once: reacting again returns the existing reaction, as GitHub does. */
-  addReaction(repo: Repo, subject: Reaction['subject'], user: string, content: Reaction['content']): Reaction {
-    const existing = this.reactions(repo, subject).find((r) => r.user === user && r.content === content)
+  add(repo: Repo, subject: Reaction['subject'], user: string, content: Reaction['content']): Reaction {
+    const existing = this.list(repo, subject).find((r) => r.user === user && r.content === content)
     if (existing) return existing
-    const reaction: Reaction = {id: this.nextId(), subject, user, content, created_at: this.stamp()}
+    const reaction: Reaction = {id: this.core.nextId(), subject, user, content, created_at: this.core.stamp()}
     repo.reactions ??= {}
     repo.reactions[reaction.id] = reaction
     return reaction
   }
 
   /** Removes the user's reaction of this content; null when there was none. */
-  removeReaction(repo: Repo, subject: Reaction['subject'], user: string, content: Reaction['content']): Reaction | null {
-    const existing = this.reactions(repo, subject).find((r) => r.user === user && r.content === content)
+  remove(repo: Repo, subject: Reaction['subject'], user: string, content: Reaction['content']): Reaction | null {
+    const existing = this.list(repo, subject).find((r) => r.user === user && r.content === content)
     if (existing) delete repo.reactions![existing.id]
     return existing ?? null
   }
 
-  protected dropReactions(repo: Repo, subject: Reaction['subject']): void {
-    for (const reaction of this.reactions(repo, subject)) delete repo.reactions![reaction.id]
+  drop(repo: Repo, subject: Reaction['subject']): void {
+    for (const reaction of this.list(repo, subject)) delete repo.reactions![reaction.id]
   }
 }

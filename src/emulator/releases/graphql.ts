@@ -2,8 +2,6 @@
 import type {Context, Obj} from '../core/graphql-objects.js'
 import type {Repo} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
-import {commitNode} from '../repos/graphql.js'
-import {actor} from '../users/graphql.js'
 
 export function releaseNode(ctx: Context, repo: Repo, release: Repo['releases'][string]): Obj {
   const published = Object.values(repo.releases).filter((r) => !r.draft && !r.prerelease).sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.id - a.id)
@@ -20,12 +18,12 @@ export function releaseNode(ctx: Context, repo: Repo, release: Repo['releases'][
     createdAt: release.created_at,
     publishedAt: release.published_at,
     url: `${ctx.links.html}/${repo.owner}/${repo.name}/releases/tag/${release.tag_name}`,
-    author: actor(ctx, release.author),
+    author: ctx.nodes.Actor(ctx, release.author),
     // The commit the tag points at; a draft's tag does not exist until it is published.
     tagCommit: () => {
       // State saved before tags were recorded: a published release's tag is where its target points.
       const sha = release.tag_sha !== undefined ? release.tag_sha : release.draft ? null : (repo.branches[release.target_commitish] ?? repo.commits[release.target_commitish]?.sha ?? null)
-      return sha ? commitNode(ctx, repo, sha) : null
+      return sha ? ctx.nodes.Commit(ctx, repo, sha) : null
     },
   }
 }

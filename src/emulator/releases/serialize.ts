@@ -1,20 +1,25 @@
 /** REST representation of a release. */
-import {ActionsSerializer} from '../actions/serialize.js'
-import type {Json} from '../core/serializer-core.js'
+import type {Json, SerializerCore} from '../core/serializer-core.js'
 import type {Release, Repo} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
+import type {UserSerializer} from '../users/serialize.js'
 
-/** Releases, on Actions (../serialize.ts lists the whole chain). */
-export class ReleaseSerializer extends ActionsSerializer {
+/** Releases, on users (../serialize.ts composes the serializers). */
+export class ReleaseSerializer {
+  constructor(
+    private readonly core: SerializerCore,
+    private readonly users: UserSerializer,
+  ) {}
+
   release(repo: Repo, release: Release): Json {
-    const api = `${this.repoApi(repo)}/releases/${release.id}`
+    const api = `${this.core.repoApi(repo)}/releases/${release.id}`
     return {
       url: api,
-      html_url: `${this.repoHtml(repo)}/releases/tag/${release.tag_name}`,
+      html_url: `${this.core.repoHtml(repo)}/releases/tag/${release.tag_name}`,
       assets_url: `${api}/assets`,
-      upload_url: `${this.links.api.replace('://api.', '://uploads.')}/repos/${repo.owner}/${repo.name}/releases/${release.id}/assets{?name,label}`,
-      tarball_url: `${this.repoApi(repo)}/tarball/${release.tag_name}`,
-      zipball_url: `${this.repoApi(repo)}/zipball/${release.tag_name}`,
+      upload_url: `${this.core.links.api.replace('://api.', '://uploads.')}/repos/${repo.owner}/${repo.name}/releases/${release.id}/assets{?name,label}`,
+      tarball_url: `${this.core.repoApi(repo)}/tarball/${release.tag_name}`,
+      zipball_url: `${this.core.repoApi(repo)}/zipball/${release.tag_name}`,
       id: release.id,
       node_id: nodeId('release', release.id),
       tag_name: release.tag_name,
@@ -27,7 +32,7 @@ export class ReleaseSerializer extends ActionsSerializer {
       created_at: release.created_at,
       published_at: release.published_at,
       updated_at: release.published_at ?? release.created_at,
-      author: this.user(release.author),
+      author: this.users.user(release.author),
       assets: [],
     }
   }

@@ -4,16 +4,18 @@
  */
 import {alreadyExists, found, unprocessable} from '../core/errors.js'
 import type {Release, Repo} from '../core/state.js'
-import {ActionsStore} from '../actions/store.js'
+import type {StoreCore} from '../core/store-core.js'
 
-/** The store's release operations, on Actions (../store.ts lists the whole chain). */
-export class ReleaseStore extends ActionsStore {
-  createRelease(repo: Repo, author: string, fields: {tag_name: string; name?: string | null; body?: string | null; draft?: boolean; prerelease?: boolean; target_commitish?: string}): Release {
+/** The store's release operations (../store.ts composes the services). */
+export class Releases {
+  constructor(private readonly core: StoreCore) {}
+
+  create(repo: Repo, author: string, fields: {tag_name: string; name?: string | null; body?: string | null; draft?: boolean; prerelease?: boolean; target_commitish?: string}): Release {
     if (!fields.tag_name) throw unprocessable('tag_name is missing', 'tag_name', 'Release')
     if (Object.values(repo.releases).some((r) => r.tag_name === fields.tag_name)) throw alreadyExists('tag_name', 'Release')
     const draft = fields.draft ?? false
     const release: Release = {
-      id: this.nextId(),
+      id: this.core.nextId(),
       tag_name: fields.tag_name,
       name: fields.name ?? null,
       body: fields.body ?? null,
@@ -21,8 +23,8 @@ export class ReleaseStore extends ActionsStore {
       prerelease: fields.prerelease ?? false,
       target_commitish: fields.target_commitish ?? repo.default_branch,
       author,
-      created_at: this.stamp(),
-      published_at: draft ? null : this.stamp(),
+      created_at: this.core.stamp(),
+      published_at: draft ? null : this.core.stamp(),
       tag_sha: null,
     }
     if (!draft) release.tag_sha = this.commitish(repo, release.target_commitish)
@@ -35,29 +37,29 @@ export class ReleaseStore extends ActionsStore {
     return repo.branches[ref] ?? repo.commits[ref]?.sha ?? null
   }
 
-  release(repo: Repo, id: number): Release {
+  get(repo: Repo, id: number): Release {
     return found(repo.releases[id])
   }
 
-  releaseByTag(repo: Repo, tag: string): Release {
+  byTag(repo: Repo, tag: string): Release {
     return found(Object.values(repo.releases).find((r) => r.tag_name === tag))
   }
 
-  updateRelease(repo: Repo, id: number, patch: Partial<Pick<Release, 'tag_name' | 'name' | 'body' | 'draft' | 'prerelease' | 'target_commitish'>>): Release {
-    const release = this.release(repo, id)
+  update(repo: Repo, id: number, patch: Partial<Pick<Release, 'tag_name' | 'name' | 'body' | 'draft' | 'prerelease' | 'target_commitish'>>): Release {
+    const release = this.get(repo, id)
     if (patch.tag_name && patch.tag_name !== release.tag_name && Object.values(repo.releases).some((r) => r.tag_name === patch.tag_name)) {
       throw alreadyExists('tag_name', 'Release')
     }
     const wasDraft = release.draft
     Object.assign(release, Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)))
     if (wasDraft && !release.draft) {
-      release.published_at = this.stamp()
+      release.published_at = this.core.stamp()
       release.tag_sha = this.commitish(repo, release.target_commitish)
     }
     return release
   }
 
-  deleteRelease(repo: Repo, id: number): void {
-    this.release(repo, id)
+  delete(repo: Repo, id: number): void {
+    this.get(repo, id)
     delete repo.releases[id]
   }}

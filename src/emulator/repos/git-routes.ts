@@ -29,7 +29,7 @@ function allRefs(ctx: RestContext, repo: Repo): Array<[string, string]> {
   const byName = (a: [string, string], b: [string, string]) => a[0].localeCompare(b[0])
   return [
     ...Object.entries(repo.branches).map(([name, sha]): [string, string] => [`heads/${name}`, sha]).sort(byName),
-    ...Object.entries(ctx.store.tagRefs(repo)).map(([name, sha]): [string, string] => [`tags/${name}`, sha]).sort(byName),
+    ...Object.entries(ctx.store.git.tagRefs(repo)).map(([name, sha]): [string, string] => [`tags/${name}`, sha]).sort(byName),
   ]
 }
 
@@ -62,8 +62,8 @@ function getContent(ctx: RestContext, path: string) {
   const repo = repoOf(ctx)
   if (Object.keys(repo.branches).length === 0) throw notFound('This repository is empty.')
   const ref = ctx.query.get('ref') ?? repo.default_branch
-  const sha = resolveCommitish(repo, ref, ctx.store.tagRefs(repo))
-  const tree = ctx.store.commit(repo, sha).tree
+  const sha = resolveCommitish(repo, ref, ctx.store.git.tagRefs(repo))
+  const tree = ctx.store.git.commit(repo, sha).tree
   const file = tree[path]
   if (file !== undefined) {
     if (/\.raw\b|vnd\.github\.raw/.test(ctx.accept)) return {text: file, contentType: 'text/plain; charset=utf-8'}
@@ -78,7 +78,7 @@ function getReadme(ctx: RestContext, dir: string) {
   const repo = repoOf(ctx)
   if (Object.keys(repo.branches).length === 0) throw notFound('This repository is empty.')
   const ref = ctx.query.get('ref') ?? repo.default_branch
-  const tree = ctx.store.commit(repo, resolveCommitish(repo, ref, ctx.store.tagRefs(repo))).tree
+  const tree = ctx.store.git.commit(repo, resolveCommitish(repo, ref, ctx.store.git.tagRefs(repo))).tree
   const prefix = dir === '' ? '' : `${dir.replace(/\/$/, '')}/`
   const candidates = Object.keys(tree)
     .filter((path) => path.startsWith(prefix) && !path.slice(prefix.length).includes('/') && /^readme(\.|$)/i.test(path.slice(prefix.length)))
@@ -130,7 +130,7 @@ function compareSide(ctx: RestContext, repo: Repo, side: string): {sha: string; 
     }
   }
   try {
-    return {sha: resolveCommitish(target, ref, ctx.store.tagRefs(target)), repo: target}
+    return {sha: resolveCommitish(target, ref, ctx.store.git.tagRefs(target)), repo: target}
   } catch {
     throw notFound()
   }
@@ -147,7 +147,7 @@ export const gitRoutes: RouteDef[] = [
     const branch = str(ctx.body, 'branch') ?? repo.default_branch
     const path = ctx.params.path!
     const empty = Object.keys(repo.branches).length === 0
-    const existing = empty ? undefined : ctx.store.commit(repo, ctx.store.branchSha(repo, branch)).tree[path]
+    const existing = empty ? undefined : ctx.store.git.commit(repo, ctx.store.git.branchSha(repo, branch)).tree[path]
     if (existing !== undefined) {
       const given = str(ctx.body, 'sha')
       if (given === undefined) throw invalidRequest('"sha" wasn\'t supplied.')
@@ -155,19 +155,19 @@ export const gitRoutes: RouteDef[] = [
     }
     if (!/^[A-Za-z0-9+/=\s]*$/.test(str(ctx.body, 'content')!)) throw invalidRequest('content is not valid Base64')
     const text = Buffer.from(str(ctx.body, 'content')!, 'base64').toString('utf8')
-    const sha = ctx.store.commitFiles(repo, branch, {[path]: text}, str(ctx.body, 'message')!, ctx.viewer, identities(ctx.body))
-    return {status: existing === undefined ? 201 : 200, body: {content: contentEntry(ctx.ser, repo, branch, path, text, false), commit: gitCommit(ctx.ser, repo, ctx.store.commit(repo, sha))}}
+    const sha = ctx.store.git.commitFiles(repo, branch, {[path]: text}, str(ctx.body, 'message')!, ctx.viewer, identities(ctx.body))
+    return {status: existing === undefined ? 201 : 200, body: {content: contentEntry(ctx.ser, repo, branch, path, text, false), commit: gitCommit(ctx.ser, repo, ctx.store.git.commit(repo, sha))}}
   }],
   ['DELETE', '/repos/{owner}/{repo}/contents/{path}', 'repos/delete-file', (ctx) => {
     const repo = repoOf(ctx)
     checkRequired(ctx.body, ['message', 'sha'])
     const branch = str(ctx.body, 'branch') ?? repo.default_branch
     const path = ctx.params.path!
-    const existing = ctx.store.commit(repo, ctx.store.branchSha(repo, branch)).tree[path]
+    const existing = ctx.store.git.commit(repo, ctx.store.git.branchSha(repo, branch)).tree[path]
     if (existing === undefined) throw notFound()
     if (str(ctx.body, 'sha') !== contentEntry(ctx.ser, repo, branch, path, existing).sha) throw new SandboxError(409, `${path} does not match ${String(ctx.body.sha)}`)
-    const sha = ctx.store.commitFiles(repo, branch, {[path]: null}, str(ctx.body, 'message')!, ctx.viewer, identities(ctx.body))
-    return {body: {content: null, commit: gitCommit(ctx.ser, repo, ctx.store.commit(repo, sha))}}
+    const sha = ctx.store.git.commitFiles(repo, branch, {[path]: null}, str(ctx.body, 'message')!, ctx.viewer, identities(ctx.body))
+    return {body: {content: null, commit: gitCommit(ctx.ser, repo, ctx.store.git.commit(repo, sha))}}
   }],
   ['GET', '/repos/{owner}/{repo}/readme', 'repos/get-readme', (ctx) => getReadme(ctx, '')],
   ['GET', '/repos/{owner}/{repo}/readme/{dir}', 'repos/get-readme-in-directory', (ctx) => getReadme(ctx, ctx.params.dir!)],
@@ -209,8 +209,8 @@ export const gitRoutes: RouteDef[] = [
     if (!ref.startsWith('refs/') || ref.split('/').length < 3) throw unprocessable('Reference name must start with \'refs/\' and have at least two slashes.', 'ref', 'Reference')
     const {kind, name} = refKind(ref)
     if (!repo.commits[sha]) throw unprocessable('Object does not exist', 'sha', 'Reference')
-    if (kind === 'heads') ctx.store.createBranch(repo, name, sha)
-    else ctx.store.createTag(repo, name, sha)
+    if (kind === 'heads') ctx.store.git.createBranch(repo, name, sha)
+    else ctx.store.git.createTag(repo, name, sha)
     return {status: 201, body: refEntry(ctx, repo, `${kind}/${name}`, sha)}
   }],
   ['PATCH', '/repos/{owner}/{repo}/git/refs/{ref}', 'git/update-ref', (ctx) => {
@@ -219,27 +219,27 @@ export const gitRoutes: RouteDef[] = [
     const {kind, name} = refKind(ctx.params.ref!)
     const sha = str(ctx.body, 'sha') ?? ''
     if (kind === 'heads') {
-      ctx.store.updateBranch(repo, name, sha, ctx.body.force === true)
+      ctx.store.git.updateBranch(repo, name, sha, ctx.body.force === true)
       return {body: refEntry(ctx, repo, `heads/${name}`, repo.branches[name]!)}
     }
-    if (ctx.store.tagRefs(repo)[name] === undefined) throw unprocessable('Reference does not exist', 'ref', 'Reference')
+    if (ctx.store.git.tagRefs(repo)[name] === undefined) throw unprocessable('Reference does not exist', 'ref', 'Reference')
     if (ctx.body.force !== true) throw unprocessable('Update is not a fast forward', 'sha', 'Reference')
-    ctx.store.commit(repo, sha)
+    ctx.store.git.commit(repo, sha)
     repo.tags = {...repo.tags, [name]: sha}
     return {body: refEntry(ctx, repo, `tags/${name}`, sha)}
   }],
   ['DELETE', '/repos/{owner}/{repo}/git/refs/{ref}', 'git/delete-ref', (ctx) => {
     const repo = repoOf(ctx)
     const {kind, name} = refKind(ctx.params.ref!)
-    if (kind === 'heads') ctx.store.deleteBranch(repo, name)
-    else ctx.store.deleteTag(repo, name)
+    if (kind === 'heads') ctx.store.git.deleteBranch(repo, name)
+    else ctx.store.git.deleteTag(repo, name)
     return {status: 204}
   }],
 
   // the git database
   ['GET', '/repos/{owner}/{repo}/git/trees/{tree_sha}', 'git/get-tree', (ctx) => {
     const repo = repoOf(ctx)
-    const {tree, dir} = ctx.store.tree(repo, ctx.params.tree_sha!)
+    const {tree, dir} = ctx.store.git.tree(repo, ctx.params.tree_sha!)
     return {body: gitTree(ctx.ser, repo, tree, dir, flag(ctx.query, 'recursive'))}
   }],
   ['POST', '/repos/{owner}/{repo}/git/trees', 'git/create-tree', (ctx) => {
@@ -254,13 +254,13 @@ export const gitRoutes: RouteDef[] = [
       if (e.content === undefined && e.sha === undefined) throw unprocessable('Must supply either tree.sha or tree.content', 'tree', 'Tree')
       return {path: e.path, type: typeof e.type === 'string' ? e.type : 'blob', sha: e.sha === null ? null : typeof e.sha === 'string' ? e.sha : undefined, content: typeof e.content === 'string' ? e.content : undefined}
     })
-    const sha = ctx.store.createTree(repo, entries, str(ctx.body, 'base_tree'))
-    const {tree, dir} = ctx.store.tree(repo, sha)
+    const sha = ctx.store.git.createTree(repo, entries, str(ctx.body, 'base_tree'))
+    const {tree, dir} = ctx.store.git.tree(repo, sha)
     return {status: 201, body: gitTree(ctx.ser, repo, tree, dir, false)}
   }],
   ['GET', '/repos/{owner}/{repo}/git/blobs/{file_sha}', 'git/get-blob', (ctx) => {
     const repo = repoOf(ctx)
-    return {body: gitBlob(ctx.ser, repo, ctx.store.blob(repo, ctx.params.file_sha!))}
+    return {body: gitBlob(ctx.ser, repo, ctx.store.git.blob(repo, ctx.params.file_sha!))}
   }],
   ['POST', '/repos/{owner}/{repo}/git/blobs', 'git/create-blob', (ctx) => {
     const repo = repoOf(ctx)
@@ -269,19 +269,19 @@ export const gitRoutes: RouteDef[] = [
     const encoding = str(ctx.body, 'encoding') ?? 'utf-8'
     if (encoding !== 'utf-8' && encoding !== 'base64') throw unprocessable(`encoding must be utf-8 or base64`, 'encoding', 'Blob')
     const content = encoding === 'base64' ? Buffer.from(str(ctx.body, 'content')!, 'base64').toString('utf8') : str(ctx.body, 'content')!
-    const sha = ctx.store.createBlob(repo, content)
+    const sha = ctx.store.git.createBlob(repo, content)
     return {status: 201, body: {url: `${repoApi(ctx, repo)}/git/blobs/${sha}`, sha}}
   }],
   ['GET', '/repos/{owner}/{repo}/git/commits/{commit_sha}', 'git/get-commit', (ctx) => {
     const repo = repoOf(ctx)
-    return {body: gitCommit(ctx.ser, repo, ctx.store.commit(repo, ctx.params.commit_sha!))}
+    return {body: gitCommit(ctx.ser, repo, ctx.store.git.commit(repo, ctx.params.commit_sha!))}
   }],
   ['POST', '/repos/{owner}/{repo}/git/commits', 'git/create-commit', (ctx) => {
     const repo = repoOf(ctx)
     checkRequired(ctx.body, ['message', 'tree'])
     checkTypes(ctx.body, {message: 'a string', tree: 'a string', parents: 'an array'})
     const parents = ((ctx.body.parents as unknown[] | undefined) ?? []).map(String)
-    const commit = ctx.store.createCommit(repo, ctx.viewer, {message: str(ctx.body, 'message')!, tree: str(ctx.body, 'tree')!, parents, ...identities(ctx.body)})
+    const commit = ctx.store.git.createCommit(repo, ctx.viewer, {message: str(ctx.body, 'message')!, tree: str(ctx.body, 'tree')!, parents, ...identities(ctx.body)})
     return {status: 201, body: gitCommit(ctx.ser, repo, commit)}
   }],
 
@@ -289,7 +289,7 @@ export const gitRoutes: RouteDef[] = [
   ['GET', '/repos/{owner}/{repo}/commits', 'repos/list-commits', (ctx) => {
     const repo = repoOf(ctx)
     assertNotEmpty(repo)
-    const head = resolveCommitish(repo, ctx.query.get('sha') ?? repo.default_branch, ctx.store.tagRefs(repo))
+    const head = resolveCommitish(repo, ctx.query.get('sha') ?? repo.default_branch, ctx.store.git.tagRefs(repo))
     const path = ctx.query.get('path')
     const author = ctx.query.get('author')?.toLowerCase()
     const committer = ctx.query.get('committer')?.toLowerCase()
@@ -305,11 +305,11 @@ export const gitRoutes: RouteDef[] = [
         (!since || Date.parse(c.date) >= Date.parse(since)) &&
         (!until || Date.parse(c.date) <= Date.parse(until)),
     )
-    return {list: commits.map((c) => ctx.ser.commit(repo, c))}
+    return {list: commits.map((c) => ctx.ser.repos.commit(repo, c))}
   }],
   ['GET', '/repos/{owner}/{repo}/tags', 'repos/list-tags', (ctx) => {
     const repo = repoOf(ctx)
-    const tags = Object.entries(ctx.store.tagRefs(repo)).sort(([a], [b]) => b.localeCompare(a, undefined, {numeric: true}))
+    const tags = Object.entries(ctx.store.git.tagRefs(repo)).sort(([a], [b]) => b.localeCompare(a, undefined, {numeric: true}))
     return {
       list: tags.map(([name, sha]) => ({
         name,
@@ -329,12 +329,12 @@ export const gitRoutes: RouteDef[] = [
     const head = compareSide(ctx, repo, spec.slice(split + 3))
     // Forks share their history: compare over the commits of both.
     const view: Repo = base.repo === head.repo ? repo : {...repo, commits: {...base.repo.commits, ...head.repo.commits}}
-    const mergeBase = ctx.store.mergeBase(view, head.sha, base.sha)
+    const mergeBase = ctx.store.git.mergeBase(view, head.sha, base.sha)
     const inBase = new Set(history(view, base.sha).map((c) => c.sha))
     const inHead = new Set(history(view, head.sha).map((c) => c.sha))
     const ahead = history(view, head.sha).filter((c) => !inBase.has(c.sha)).reverse()
     const behind = [...inBase].filter((sha) => !inHead.has(sha)).length
-    const files = diffTrees(ctx.store.commit(view, mergeBase).tree, ctx.store.commit(view, head.sha).tree)
+    const files = diffTrees(ctx.store.git.commit(view, mergeBase).tree, ctx.store.git.commit(view, head.sha).tree)
     if (/diff|patch/.test(ctx.accept)) return {text: renderDiff(files), contentType: 'text/plain; charset=utf-8'}
     const status = ahead.length === 0 && behind === 0 ? 'identical' : behind === 0 ? 'ahead' : ahead.length === 0 ? 'behind' : 'diverged'
     const web = `${ctx.ser.links.html}/${repo.owner}/${repo.name}/compare/${spec}`
@@ -345,15 +345,15 @@ export const gitRoutes: RouteDef[] = [
         permalink_url: `${ctx.ser.links.html}/${repo.owner}/${repo.name}/compare/${base.repo.owner}:${base.sha}...${head.repo.owner}:${head.sha}`,
         diff_url: `${web}.diff`,
         patch_url: `${web}.patch`,
-        base_commit: ctx.ser.commit(view, ctx.store.commit(view, base.sha)),
-        merge_base_commit: ctx.ser.commit(view, ctx.store.commit(view, mergeBase)),
+        base_commit: ctx.ser.repos.commit(view, ctx.store.git.commit(view, base.sha)),
+        merge_base_commit: ctx.ser.repos.commit(view, ctx.store.git.commit(view, mergeBase)),
         status,
         ahead_by: ahead.length,
         behind_by: behind,
         total_commits: ahead.length,
         // GitHub lists at most 250 commits here, oldest first.
-        commits: ahead.slice(0, 250).map((c) => ctx.ser.commit(view, c)),
-        files: files.map((change) => ctx.ser.diffEntry(view, head.sha, change)),
+        commits: ahead.slice(0, 250).map((c) => ctx.ser.repos.commit(view, c)),
+        files: files.map((change) => ctx.ser.repos.diffEntry(view, head.sha, change)),
       },
     }
   }],

@@ -6,7 +6,7 @@ import {createHash} from 'node:crypto'
 import {notFound, notModelled, unprocessable} from '../core/errors.js'
 import type {Tree} from '../core/git.js'
 import {blobSha, subtree, treeSha} from '../core/git-objects.js'
-import {StoreCore} from '../core/store-core.js'
+import type {StoreCore} from '../core/store-core.js'
 import type {Commit, Repo} from '../core/state.js'
 
 /** Git identities given for a commit (the API's `author` and `committer`). */
@@ -15,11 +15,13 @@ export interface GitIdentities {
   committer?: {name: string; email: string}
 }
 
-/** The store's git operations, on the core (../store.ts lists the whole chain). */
-export class GitStore extends StoreCore {
-  protected writeCommit(repo: Repo, parents: string[], tree: Tree, message: string, author: string, identities: GitIdentities = {}): string {
-    const date = this.stamp()
-    const seq = this.nextId()
+/** The store's git operations (../store.ts composes the services). */
+export class Git {
+  constructor(private readonly core: StoreCore) {}
+
+  writeCommit(repo: Repo, parents: string[], tree: Tree, message: string, author: string, identities: GitIdentities = {}): string {
+    const date = this.core.stamp()
+    const seq = this.core.nextId()
     const sha = createHash('sha1').update(JSON.stringify({parents, tree, message, author, date, n: seq})).digest('hex')
     repo.commits[sha] = {sha, message, parents, tree, author, date, seq, ...(identities.author ? {author_git: identities.author} : {}), ...(identities.committer ? {committer_git: identities.committer} : {})}
     return sha
@@ -52,8 +54,8 @@ export class GitStore extends StoreCore {
     if (fastForward) return
     // A force push shows on the open pull requests whose head or base the branch is.
     for (const pull of Object.values(repo.pulls).filter((p) => repo.issues[p.number]!.state === 'open')) {
-      if (pull.head === name) this.record(repo, pull.number, 'head_ref_force_pushed', {ref: {before: current, after: sha}})
-      if (pull.base === name) this.record(repo, pull.number, 'base_ref_force_pushed', {ref: {before: current, after: sha}})
+      if (pull.head === name) this.core.record(repo, pull.number, 'head_ref_force_pushed', {ref: {before: current, after: sha}})
+      if (pull.base === name) this.core.record(repo, pull.number, 'base_ref_force_pushed', {ref: {before: current, after: sha}})
     }
   }
 
@@ -61,8 +63,8 @@ export class GitStore extends StoreCore {
     if (!repo.branches[name]) throw unprocessable('Reference does not exist', 'ref', 'Reference')
     for (const pull of Object.values(repo.pulls)) {
       if (pull.head === name && !pull.head_sha_frozen) pull.head_sha_frozen = repo.branches[name]!
-      if (pull.head === name) this.record(repo, pull.number, 'head_ref_deleted', {ref: {from: name}})
-      else if (pull.base === name && repo.issues[pull.number]!.state === 'open') this.record(repo, pull.number, 'base_ref_deleted', {ref: {from: name}})
+      if (pull.head === name) this.core.record(repo, pull.number, 'head_ref_deleted', {ref: {from: name}})
+      else if (pull.base === name && repo.issues[pull.number]!.state === 'open') this.core.record(repo, pull.number, 'base_ref_deleted', {ref: {from: name}})
     }
     delete repo.branches[name]
   }
@@ -203,7 +205,7 @@ export class GitStore extends StoreCore {
     delete repo.tags[name]
   }
 
-  protected ancestors(repo: Repo, sha: string): string[] {
+  ancestors(repo: Repo, sha: string): string[] {
     const order: string[] = []
     const seen = new Set<string>()
     const queue = [sha]

@@ -6,7 +6,6 @@
 import {connection, type Args, type Context, type Obj} from '../core/graphql-objects.js'
 import type {Repo} from '../core/state.js'
 import {knownUsers} from '../users/graphql.js'
-import {repositoryNode} from './graphql.js'
 import {blankIssuesEnabled, codeOfConduct, contactLinks, defaultTree, diskUsage, forksOf, fundingLinks, issueTemplates, languages, license, primaryLanguage, pullRequestTemplates, pushedAt, securityPolicy} from './meta.js'
 
 export function repositoryDetails(ctx: Context, repo: Repo): Obj {
@@ -42,7 +41,7 @@ export function repositoryDetails(ctx: Context, repo: Repo): Obj {
     updatedAt: pushed,
     diskUsage: () => diskUsage(repo),
     forkCount: () => forks().length,
-    forks: (args: Args) => connection(forks().map((r) => repositoryNode(ctx, r)), args),
+    forks: (args: Args) => connection(forks().map((r) => ctx.nodes.Repository(ctx, r)), args),
     forkingAllowed: true,
     templateRepository: null,
     openGraphImageUrl: `https://opengraph.githubassets.com/1/${fullName}`,
@@ -58,7 +57,7 @@ export function repositoryDetails(ctx: Context, repo: Repo): Obj {
     securityPolicyUrl: () => (securityPolicy(repo) ? `${web}/security/policy` : null),
     isUserConfigurationRepository: repo.name.toLowerCase() === repo.owner.toLowerCase(),
     issueTemplates: () => issueTemplates(repo).map((t) => ({name: t.name, about: t.about, title: t.title, body: t.body, filename: t.filename})),
-    pullRequestTemplates: () => pullRequestTemplates(repo).map((t) => ({filename: t.filename, body: t.body, repository: () => repositoryNode(ctx, repo)})),
+    pullRequestTemplates: () => pullRequestTemplates(repo).map((t) => ({filename: t.filename, body: t.body, repository: () => ctx.nodes.Repository(ctx, repo)})),
     languages: (args: Args) => {
       const list = languages(repo)
       const orderBy = (args.orderBy ?? {}) as {field?: string; direction?: string}

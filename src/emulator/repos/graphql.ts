@@ -5,16 +5,12 @@ import type {Issue, Repo} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
 import {checkContexts, rollupState} from '../actions/graphql.js'
 import {matchesIssueFilters} from '../issues/filters.js'
-import {issueNode, issueTypeNode, labelNode, milestoneNode} from '../issues/graphql.js'
-import {projectNode} from '../projects/graphql.js'
-import {pullNode} from '../pulls/graphql.js'
-import {releaseNode} from '../releases/graphql.js'
-import {actor, knownUsers, userLogin} from '../users/graphql.js'
+import {knownUsers, userLogin} from '../users/graphql.js'
 import {repositoryDetails} from './graphql-details.js'
 
 /** A branch (or, with its prefix, a tag) as a Ref. */
 export function refNode(ctx: Context, repo: Repo, name: string, prefix: 'refs/heads/' | 'refs/tags/' = 'refs/heads/'): Obj {
-  const sha = prefix === 'refs/heads/' ? repo.branches[name]! : ctx.store.tagRefs(repo)[name]!
+  const sha = prefix === 'refs/heads/' ? repo.branches[name]! : ctx.store.git.tagRefs(repo)[name]!
   return {
     __typename: 'Ref',
     id: `REF_kw${Buffer.from(`${repo.id}:${prefix.slice(5)}${name}`).toString('base64url')}`,
@@ -27,18 +23,18 @@ export function refNode(ctx: Context, repo: Repo, name: string, prefix: 'refs/he
     associatedPullRequests: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
       const pulls = Object.values(repo.pulls).filter((p) => p.head === name && (!states || states.includes(p.merged_at ? 'MERGED' : upper(repo.issues[p.number]!.state))))
-      return connection(pulls.map((p) => pullNode(ctx, repo, repo.issues[p.number]!, p)), args)
+      return connection(pulls.map((p) => ctx.nodes.PullRequest(ctx, repo, repo.issues[p.number]!, p)), args)
     },
   }
 }
 
 export function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
-  const commit = ctx.store.commit(repo, sha)
+  const commit = ctx.store.git.commit(repo, sha)
   const [headline, ...rest] = commit.message.split('\n')
   const contexts = checkContexts(ctx, repo, sha)
   const statusContexts = contexts.filter((c) => c.__typename === 'StatusContext')
   const email = `${commit.author}@users.noreply.github.localhost`
-  const gitActor = (identity: {name: string; email: string} | undefined) => ({name: identity?.name ?? commit.author, email: identity?.email ?? email, date: commit.date, user: actor(ctx, commit.author)})
+  const gitActor = (identity: {name: string; email: string} | undefined) => ({name: identity?.name ?? commit.author, email: identity?.email ?? email, date: commit.date, user: ctx.nodes.Actor(ctx, commit.author)})
   return {
     __typename: 'Commit',
     id: `C_kw${Buffer.from(commit.sha.slice(0, 16)).toString('base64url')}`,
@@ -84,7 +80,7 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
     databaseId: repo.id,
     name: repo.name,
     nameWithOwner: `${repo.owner}/${repo.name}`,
-    owner: actor(ctx, repo.owner),
+    owner: ctx.nodes.Actor(ctx, repo.owner),
     description: repo.description,
     url: `${ctx.links.html}/${repo.owner}/${repo.name}`,
     isPrivate: repo.private,
@@ -121,7 +117,7 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
       const qualified = String(qualifiedName)
       if (qualified.startsWith('refs/tags/')) {
         const tag = qualified.slice('refs/tags/'.length)
-        return store.tagRefs(repo)[tag] ? refNode(ctx, repo, tag, 'refs/tags/') : null
+        return store.git.tagRefs(repo)[tag] ? refNode(ctx, repo, tag, 'refs/tags/') : null
       }
       const name = qualified.replace(/^refs\/heads\//, '')
       return repo.branches[name] ? refNode(ctx, repo, name) : null
@@ -130,21 +126,21 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
       const prefix = String(args.refPrefix)
       if (prefix !== 'refs/heads/' && prefix !== 'refs/tags/') throw new NotModelled(`ghx-bench sandbox models refs of refs/heads/ and refs/tags/, not ${prefix}`)
       const query = typeof args.query === 'string' ? args.query : ''
-      const names = Object.keys(prefix === 'refs/heads/' ? repo.branches : store.tagRefs(repo)).filter((n) => n.includes(query))
-      const sorted = ordered(names, args.orderBy, {ALPHABETICAL: (n) => n, TAG_COMMIT_DATE: (n) => store.commit(repo, store.tagRefs(repo)[n] ?? repo.branches[n]!).date}, 'ALPHABETICAL')
+      const names = Object.keys(prefix === 'refs/heads/' ? repo.branches : store.git.tagRefs(repo)).filter((n) => n.includes(query))
+      const sorted = ordered(names, args.orderBy, {ALPHABETICAL: (n) => n, TAG_COMMIT_DATE: (n) => store.git.commit(repo, store.git.tagRefs(repo)[n] ?? repo.branches[n]!).date}, 'ALPHABETICAL')
       return connection(sorted.map((n) => refNode(ctx, repo, n, prefix)), args)
     },
     issue: ({number}: Args) => {
       const issue = repo.issues[Number(number)]
-      return issue && !issue.is_pull ? issueNode(ctx, repo, issue) : null
+      return issue && !issue.is_pull ? ctx.nodes.Issue(ctx, repo, issue) : null
     },
     issueOrPullRequest: ({number}: Args) => {
       const issue = repo.issues[Number(number)]
-      return issue ? issueNode(ctx, repo, issue) : null
+      return issue ? ctx.nodes.Issue(ctx, repo, issue) : null
     },
     pullRequest: ({number}: Args) => {
       const pull = repo.pulls[Number(number)]
-      return pull ? pullNode(ctx, repo, repo.issues[pull.number]!, pull) : null
+      return pull ? ctx.nodes.PullRequest(ctx, repo, repo.issues[pull.number]!, pull) : null
     },
     issues: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
@@ -155,7 +151,7 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
           (!labels || labels.every((l) => i.labels.includes(l))) &&
           matchesIssueFilters(repo, i, args.filterBy as Record<string, unknown> | undefined),
       )
-      return connection(order(list, args).map((i) => issueNode(ctx, repo, i)), args)
+      return connection(order(list, args).map((i) => ctx.nodes.Issue(ctx, repo, i)), args)
     },
     pullRequests: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
@@ -164,38 +160,38 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
         const state = pull.merged_at ? 'MERGED' : upper(i.state)
         return (!states || states.includes(state)) && (!args.headRefName || pull.head === args.headRefName) && (!args.baseRefName || pull.base === args.baseRefName)
       })
-      return connection(order(list, args).map((i) => issueNode(ctx, repo, i)), args)
+      return connection(order(list, args).map((i) => ctx.nodes.Issue(ctx, repo, i)), args)
     },
     labels: (args: Args) => {
       // GitHub searches names and descriptions; the default order is creation, oldest first.
       const query = typeof args.query === 'string' ? args.query.toLowerCase() : ''
       const matching = Object.values(repo.labels).filter((l) => l.name.toLowerCase().includes(query) || (l.description ?? '').toLowerCase().includes(query))
-      return connection(ordered(matching, args.orderBy, {CREATED_AT: (l) => l.id, NAME: (l) => l.name}, 'CREATED_AT').map((l) => labelNode(ctx, repo, l.name)), args)
+      return connection(ordered(matching, args.orderBy, {CREATED_AT: (l) => l.id, NAME: (l) => l.name}, 'CREATED_AT').map((l) => ctx.nodes.Label(ctx, repo, l.name)), args)
     },
-    label: ({name}: Args) => (Object.values(repo.labels).some((l) => l.name.toLowerCase() === String(name).toLowerCase()) ? labelNode(ctx, repo, String(name)) : null),
+    label: ({name}: Args) => (Object.values(repo.labels).some((l) => l.name.toLowerCase() === String(name).toLowerCase()) ? ctx.nodes.Label(ctx, repo, String(name)) : null),
     milestones: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
-      return connection(repo.milestones.filter((m) => !states || states.includes(upper(m.state))).map((m) => milestoneNode(ctx, repo, m.number)), args)
+      return connection(repo.milestones.filter((m) => !states || states.includes(upper(m.state))).map((m) => ctx.nodes.Milestone(ctx, repo, m.number)), args)
     },
-    milestone: ({number}: Args) => (repo.milestones.some((m) => m.number === Number(number)) ? milestoneNode(ctx, repo, Number(number)) : null),
+    milestone: ({number}: Args) => (repo.milestones.some((m) => m.number === Number(number)) ? ctx.nodes.Milestone(ctx, repo, Number(number)) : null),
     releases: (args: Args) => {
       const list = args.orderBy ? ordered(Object.values(repo.releases), args.orderBy, {CREATED_AT: (r) => r.id, NAME: (r) => r.name ?? r.tag_name}, 'CREATED_AT') : Object.values(repo.releases).sort((a, b) => b.id - a.id)
-      return connection(list.map((r) => releaseNode(ctx, repo, r)), args)
+      return connection(list.map((r) => ctx.nodes.Release(ctx, repo, r)), args)
     },
     release: ({tagName}: Args) => {
       const release = Object.values(repo.releases).find((r) => r.tag_name === tagName)
-      return release ? releaseNode(ctx, repo, release) : null
+      return release ? ctx.nodes.Release(ctx, repo, release) : null
     },
     latestRelease: () => {
       const latest = Object.values(repo.releases).filter((r) => !r.draft && !r.prerelease).sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.id - a.id)[0]
-      return latest ? releaseNode(ctx, repo, latest) : null
+      return latest ? ctx.nodes.Release(ctx, repo, latest) : null
     },
-    projectsV2: (args: Args) => connection(store.state.projects.filter((p) => p.items.some((i) => i.content.repo === `${repo.owner}/${repo.name}`)).map((p) => projectNode(ctx, p)), args),
+    projectsV2: (args: Args) => connection(store.state.projects.filter((p) => p.items.some((i) => i.content.repo === `${repo.owner}/${repo.name}`)).map((p) => ctx.nodes.ProjectV2(ctx, p)), args),
     // Schema extension (core/graphql-schema-extension.ts).
-    issueTypes: (args: Args) => connection(ordered(repo.issue_types, args.orderBy, {CREATED_AT: (t) => t.id, NAME: (t) => t.name}, 'CREATED_AT').map(issueTypeNode), args),
+    issueTypes: (args: Args) => connection(ordered(repo.issue_types, args.orderBy, {CREATED_AT: (t) => t.id, NAME: (t) => t.name}, 'CREATED_AT').map((type) => ctx.nodes.IssueType(type)), args),
     issueType: ({name}: Args) => {
       const type = repo.issue_types.find((t) => t.name.toLowerCase() === String(name).toLowerCase())
-      return type ? issueTypeNode(type) : null
+      return type ? ctx.nodes.IssueType(type) : null
     },
   }
 }
@@ -224,7 +220,7 @@ export function repoMutations(ctx: Context): Obj {
       if (i.template === true) throw new NotModelled('ghx-bench sandbox does not model template repositories')
       const name = text(i.name).trim()
       if (store.state.repos[`${owner}/${name}`]) throw new GraphQLError('Name already exists on this account', {extensions: {type: 'UNPROCESSABLE'}})
-      const repo = store.createRepo(owner, name, {description: (i.description as string | undefined) ?? null, homepage: (i.homepageUrl as string | undefined) ?? null, private: i.visibility !== 'PUBLIC', files: null})
+      const repo = store.repos.create(owner, name, {description: (i.description as string | undefined) ?? null, homepage: (i.homepageUrl as string | undefined) ?? null, private: i.visibility !== 'PUBLIC', files: null})
       repo.issue_types = []
       return {...mutationId(args), repository: repositoryNode(ctx, repo)}
     },

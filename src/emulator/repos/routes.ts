@@ -15,13 +15,13 @@ import {contentEntry} from './serialize-git.js'
 
 /** GET /repos/{o}/{r}: the repository, and for a fork its parent and the network's source. */
 function fullRepo(ctx: RestContext, repo: Repo): Record<string, unknown> {
-  const body = ctx.ser.repo(repo)
+  const body = ctx.ser.repos.repo(repo)
   if (!repo.fork_of) return body
   const parent = ctx.store.state.repos[repo.fork_of]
   if (!parent) return body
   let source = parent
   while (source.fork_of && ctx.store.state.repos[source.fork_of]) source = ctx.store.state.repos[source.fork_of]!
-  return {...body, parent: ctx.ser.repo(parent), source: ctx.ser.repo(source)}
+  return {...body, parent: ctx.ser.repos.repo(parent), source: ctx.ser.repos.repo(source)}
 }
 
 /** The users of the sandbox who can be assigned and collaborate: every user (not a bot), by login. */
@@ -45,7 +45,7 @@ function ownedBy(ctx: RestContext, login: string): Repo[] {
 }
 
 function permission(ctx: RestContext, login: string): Record<string, unknown> {
-  return {permission: 'admin', role_name: 'admin', user: {...ctx.ser.user(login), permissions: {admin: true, maintain: true, push: true, triage: true, pull: true}, role_name: 'admin'}}
+  return {permission: 'admin', role_name: 'admin', user: {...ctx.ser.users.user(login), permissions: {admin: true, maintain: true, push: true, triage: true, pull: true}, role_name: 'admin'}}
 }
 
 export const repoRoutes: RouteDef[] = [
@@ -96,7 +96,7 @@ export const repoRoutes: RouteDef[] = [
     checkTypes(ctx.body, {name: 'a string', description: 'a string', homepage: 'a string', private: 'a boolean', auto_init: 'a boolean'})
     const name = str(ctx.body, 'name')!.trim().replace(/[^A-Za-z0-9._-]+/g, '-')
     const description = str(ctx.body, 'description') ?? null
-    const repo = ctx.store.createRepo(ctx.viewer, name, {
+    const repo = ctx.store.repos.create(ctx.viewer, name, {
       description,
       homepage: str(ctx.body, 'homepage') ?? null,
       private: ctx.body.private === true,
@@ -106,10 +106,10 @@ export const repoRoutes: RouteDef[] = [
     repo.issue_types = []
     return {status: 201, body: fullRepo(ctx, repo)}
   }],
-  ['GET', '/user/repos', 'repos/list-for-authenticated-user', (ctx) => ({list: ownedBy(ctx, ctx.viewer).map((r) => ctx.ser.repo(r))})],
+  ['GET', '/user/repos', 'repos/list-for-authenticated-user', (ctx) => ({list: ownedBy(ctx, ctx.viewer).map((r) => ctx.ser.repos.repo(r))})],
   ['GET', '/users/{username}/repos', 'repos/list-for-user', (ctx) => {
     if (!ctx.store.state.users[ctx.params.username!]) throw notFound()
-    return {list: ownedBy(ctx, ctx.params.username!).map((r) => ctx.ser.repo(r))}
+    return {list: ownedBy(ctx, ctx.params.username!).map((r) => ctx.ser.repos.repo(r))}
   }],
   ['POST', '/repos/{owner}/{repo}/forks', 'repos/create-fork', (ctx) => {
     const repo = repoOf(ctx)
@@ -121,20 +121,20 @@ export const repoRoutes: RouteDef[] = [
     const taken = (n: string) => ctx.store.state.repos[`${ctx.viewer}/${n}`] !== undefined && ctx.store.state.repos[`${ctx.viewer}/${n}`]!.fork_of !== `${repo.owner}/${repo.name}`
     // A name the user already has gets a number, as GitHub names a second fork.
     for (let i = 1; taken(name); i++) name = `${str(ctx.body, 'name') ?? repo.name}-${i}`
-    const fork = ctx.store.forkRepo(repo, ctx.viewer, name, ctx.body.default_branch_only === true)
+    const fork = ctx.store.repos.fork(repo, ctx.viewer, name, ctx.body.default_branch_only === true)
     return {status: 202, body: fullRepo(ctx, fork)}
   }],
   ['GET', '/repos/{owner}/{repo}/forks', 'repos/list-forks', (ctx) => {
     const repo = repoOf(ctx)
     const forks = forksOf(ctx.store.state.repos, repo)
     const order = ctx.query.get('sort') === 'oldest' ? 1 : -1
-    return {list: forks.sort((a, b) => (a.id - b.id) * order).map((r) => ctx.ser.repo(r))}
+    return {list: forks.sort((a, b) => (a.id - b.id) * order).map((r) => ctx.ser.repos.repo(r))}
   }],
 
   // assignees and collaborators
   ['GET', '/repos/{owner}/{repo}/assignees', 'issues/list-assignees', (ctx) => {
     repoOf(ctx)
-    return {list: collaborators(ctx).map((login) => ctx.ser.user(login))}
+    return {list: collaborators(ctx).map((login) => ctx.ser.users.user(login))}
   }],
   ['GET', '/repos/{owner}/{repo}/assignees/{assignee}', 'issues/check-user-can-be-assigned', (ctx) => {
     repoOf(ctx)
@@ -142,7 +142,7 @@ export const repoRoutes: RouteDef[] = [
     return {status: 204}
   }],
   ['GET', '/repos/{owner}/{repo}/issues/{issue_number}/assignees/{assignee}', 'issues/check-user-can-be-assigned-to-issue', (ctx) => {
-    ctx.store.issue(repoOf(ctx), num(ctx.params.issue_number, 'issue_number'))
+    ctx.store.issues.get(repoOf(ctx), num(ctx.params.issue_number, 'issue_number'))
     if (!isCollaborator(ctx, ctx.params.assignee!)) throw notFound()
     return {status: 204}
   }],
@@ -152,7 +152,7 @@ export const repoRoutes: RouteDef[] = [
     if (!['all', 'direct', 'outside'].includes(affiliation)) throw unprocessable('affiliation must be outside, direct or all', 'affiliation')
     // No organizations: nobody is an outside collaborator.
     const logins = affiliation === 'outside' ? [] : collaborators(ctx)
-    return {list: logins.map((login) => ({...ctx.ser.user(login), permissions: {admin: true, maintain: true, push: true, triage: true, pull: true}, role_name: 'admin'}))}
+    return {list: logins.map((login) => ({...ctx.ser.users.user(login), permissions: {admin: true, maintain: true, push: true, triage: true, pull: true}, role_name: 'admin'}))}
   }],
   ['GET', '/repos/{owner}/{repo}/collaborators/{username}', 'repos/check-collaborator', (ctx) => {
     repoOf(ctx)
@@ -163,7 +163,7 @@ export const repoRoutes: RouteDef[] = [
     repoOf(ctx)
     const user = ctx.store.state.users[ctx.params.username!]
     if (!user) throw notFound()
-    if (!isCollaborator(ctx, user.login)) return {body: {permission: 'none', role_name: 'none', user: ctx.ser.user(user.login)}}
+    if (!isCollaborator(ctx, user.login)) return {body: {permission: 'none', role_name: 'none', user: ctx.ser.users.user(user.login)}}
     return {body: permission(ctx, user.login)}
   }],
   ['PUT', '/repos/{owner}/{repo}/collaborators/{username}', 'repos/add-collaborator', (ctx) => {
@@ -180,12 +180,12 @@ export const repoRoutes: RouteDef[] = [
   }],
   ['GET', '/repos/{owner}/{repo}/branches/{branch}', 'repos/get-branch', (ctx) => {
     const repo = repoOf(ctx)
-    const sha = ctx.store.branchSha(repo, ctx.params.branch!)
+    const sha = ctx.store.git.branchSha(repo, ctx.params.branch!)
     const api = `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/branches/${ctx.params.branch}`
     return {
       body: {
         name: ctx.params.branch,
-        commit: ctx.ser.commit(repo, ctx.store.commit(repo, sha)),
+        commit: ctx.ser.repos.commit(repo, ctx.store.git.commit(repo, sha)),
         _links: {self: api, html: `${ctx.ser.links.html}/${repo.owner}/${repo.name}/tree/${ctx.params.branch}`},
         protected: false,
         protection: {enabled: false, required_status_checks: {enforcement_level: 'off', contexts: [], checks: []}},
@@ -195,7 +195,7 @@ export const repoRoutes: RouteDef[] = [
   }],
   ['GET', '/repos/{owner}/{repo}/commits/{ref}', 'repos/get-commit', (ctx) => {
     const repo = repoOf(ctx)
-    return {body: ctx.ser.commit(repo, ctx.store.commit(repo, commitOf(ctx, repo, ctx.params.ref!)))}
+    return {body: ctx.ser.repos.commit(repo, ctx.store.git.commit(repo, commitOf(ctx, repo, ctx.params.ref!)))}
   }],
   ['GET', '/repos/{owner}/{repo}/commits/{commit_sha}/branches-where-head', 'repos/list-branches-for-head-commit', (ctx) => {
     const repo = repoOf(ctx)

@@ -1,20 +1,25 @@
 /** REST representations of repositories, commits and the files a diff changes. */
 import type {FileChange} from '../core/git.js'
 import {treeSha} from '../core/git-objects.js'
-import type {Json} from '../core/serializer-core.js'
+import type {Json, SerializerCore} from '../core/serializer-core.js'
 import type {Commit, Repo} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
-import {UserSerializer} from '../users/serialize.js'
+import type {UserSerializer} from '../users/serialize.js'
 import {diskUsage, forksOf, license, primaryLanguage, pushedAt} from './meta.js'
 import {gitPeople} from './serialize-git.js'
 
-/** Repositories and commits, on users (../serialize.ts lists the whole chain). */
-export class RepoSerializer extends UserSerializer {
+/** Repositories and commits, on users (../serialize.ts composes the serializers). */
+export class RepoSerializer {
+  constructor(
+    private readonly core: SerializerCore,
+    private readonly users: UserSerializer,
+  ) {}
+
   repo(repo: Repo): Json {
-    const api = this.repoApi(repo)
+    const api = this.core.repoApi(repo)
     const openIssues = Object.values(repo.issues).filter((i) => i.state === 'open').length
     const pushed = pushedAt(repo)
-    const forks = forksOf(this.store.state.repos, repo).length
+    const forks = forksOf(this.core.store.state.repos, repo).length
     const detected = license(repo)
     const templated = (name: string, suffix = '') => `${api}/${name}${suffix}`
     return {
@@ -23,8 +28,8 @@ export class RepoSerializer extends UserSerializer {
       name: repo.name,
       full_name: `${repo.owner}/${repo.name}`,
       private: repo.private,
-      owner: this.user(repo.owner),
-      html_url: this.repoHtml(repo),
+      owner: this.users.user(repo.owner),
+      html_url: this.core.repoHtml(repo),
       description: repo.description,
       fork: repo.fork_of !== undefined,
       url: api,
@@ -65,10 +70,10 @@ export class RepoSerializer extends UserSerializer {
       tags_url: templated('tags'),
       teams_url: templated('teams'),
       trees_url: templated('git/trees', '{/sha}'),
-      clone_url: `${this.repoHtml(repo)}.git`,
+      clone_url: `${this.core.repoHtml(repo)}.git`,
       mirror_url: null,
       hooks_url: templated('hooks'),
-      svn_url: this.repoHtml(repo),
+      svn_url: this.core.repoHtml(repo),
       homepage: repo.homepage ?? null,
       language: primaryLanguage(repo)?.name ?? null,
       forks_count: forks,
@@ -96,14 +101,14 @@ export class RepoSerializer extends UserSerializer {
       updated_at: pushed,
       permissions: {admin: true, maintain: true, push: true, triage: true, pull: true},
       allow_forking: true,
-      license: detected ? {key: detected.key, name: detected.name, spdx_id: detected.spdx_id, url: detected.key === 'other' ? null : `${this.links.api}/licenses/${detected.key}`, node_id: `L_kw${Buffer.from(detected.key).toString('base64url')}`} : null,
+      license: detected ? {key: detected.key, name: detected.name, spdx_id: detected.spdx_id, url: detected.key === 'other' ? null : `${this.core.links.api}/licenses/${detected.key}`, node_id: `L_kw${Buffer.from(detected.key).toString('base64url')}`} : null,
       network_count: forks,
       subscribers_count: 0,
     }
   }
 
   /** The repository as other objects embed it (a run, a check suite, a search hit): its ids, names and URLs. */
-  minimalRepo(repo: Repo): Json {
+  minimal(repo: Repo): Json {
     const full = this.repo(repo)
     const keep = new Set(['id', 'node_id', 'name', 'full_name', 'private', 'owner', 'html_url', 'description', 'fork', 'url'])
     return Object.fromEntries(Object.entries(full).filter(([key]) => keep.has(key) || key.endsWith('_url')))
@@ -117,33 +122,33 @@ export class RepoSerializer extends UserSerializer {
       additions: change.additions,
       deletions: change.deletions,
       changes: change.additions + change.deletions,
-      blob_url: `${this.repoHtml(repo)}/blob/${sha}/${change.filename}`,
-      raw_url: `${this.repoHtml(repo)}/raw/${sha}/${change.filename}`,
-      contents_url: `${this.repoApi(repo)}/contents/${change.filename}?ref=${sha}`,
+      blob_url: `${this.core.repoHtml(repo)}/blob/${sha}/${change.filename}`,
+      raw_url: `${this.core.repoHtml(repo)}/raw/${sha}/${change.filename}`,
+      contents_url: `${this.core.repoApi(repo)}/contents/${change.filename}?ref=${sha}`,
       patch: change.patch,
     }
   }
 
   commit(repo: Repo, commit: Commit): Json {
-    const people = gitPeople(this, commit)
+    const people = gitPeople(this.core, commit)
     const tree = treeSha(commit.tree)
     return {
-      url: `${this.repoApi(repo)}/commits/${commit.sha}`,
+      url: `${this.core.repoApi(repo)}/commits/${commit.sha}`,
       sha: commit.sha,
       node_id: `C_kw${Buffer.from(commit.sha.slice(0, 16)).toString('base64url')}`,
-      html_url: `${this.repoHtml(repo)}/commit/${commit.sha}`,
-      comments_url: `${this.repoApi(repo)}/commits/${commit.sha}/comments`,
+      html_url: `${this.core.repoHtml(repo)}/commit/${commit.sha}`,
+      comments_url: `${this.core.repoApi(repo)}/commits/${commit.sha}/comments`,
       commit: {
-        url: `${this.repoApi(repo)}/git/commits/${commit.sha}`,
+        url: `${this.core.repoApi(repo)}/git/commits/${commit.sha}`,
         author: people.author,
         committer: people.committer,
         message: commit.message,
-        tree: {sha: tree, url: `${this.repoApi(repo)}/git/trees/${tree}`},
+        tree: {sha: tree, url: `${this.core.repoApi(repo)}/git/trees/${tree}`},
         comment_count: 0,
       },
-      author: this.user(commit.author),
-      committer: this.user(commit.author),
-      parents: commit.parents.map((sha) => ({sha, url: `${this.repoApi(repo)}/commits/${sha}`, html_url: `${this.repoHtml(repo)}/commit/${sha}`})),
+      author: this.users.user(commit.author),
+      committer: this.users.user(commit.author),
+      parents: commit.parents.map((sha) => ({sha, url: `${this.core.repoApi(repo)}/commits/${sha}`, html_url: `${this.core.repoHtml(repo)}/commit/${sha}`})),
     }
   }
 }

@@ -5,7 +5,9 @@
 import {found, unprocessable} from '../core/errors.js'
 import type {Tree} from '../core/git.js'
 import type {Repo} from '../core/state.js'
-import {LabelStore} from '../issues/label-store.js'
+import type {StoreCore} from '../core/store-core.js'
+import type {Labels} from '../issues/label-store.js'
+import type {Git} from './git-store.js'
 
 /** GitHub's default labels of a new repository (name, colour, description). */
 export const DEFAULT_LABELS: ReadonlyArray<readonly [string, string, string]> = [
@@ -20,22 +22,28 @@ export const DEFAULT_LABELS: ReadonlyArray<readonly [string, string, string]> = 
   ['wontfix', 'ffffff', 'This will not be worked on'],
 ]
 
-/** The store's repository operations, on labels and git (../store.ts lists the whole chain). */
-export class RepoStore extends LabelStore {
+/** The store's repository operations, on git and labels (../store.ts composes the services). */
+export class Repos {
+  constructor(
+    private readonly core: StoreCore,
+    private readonly git: Git,
+    private readonly labels: Labels,
+  ) {}
+
   /** A new repository; `files: null` makes an empty one (no commits, no branches, as GitHub's without auto_init). */
-  createRepo(owner: string, name: string, options: {default_branch?: string; description?: string | null; files?: Tree | null; private?: boolean; homepage?: string | null} = {}): Repo {
+  create(owner: string, name: string, options: {default_branch?: string; description?: string | null; files?: Tree | null; private?: boolean; homepage?: string | null} = {}): Repo {
     const key = `${owner}/${name}`
-    if (this.state.repos[key]) throw unprocessable('name already exists on this account', 'name', 'Repository')
-    this.ensureUser(owner)
+    if (this.core.state.repos[key]) throw unprocessable('name already exists on this account', 'name', 'Repository')
+    this.core.ensureUser(owner)
     const branch = options.default_branch ?? 'main'
     const repo: Repo = {
-      id: this.nextId(),
+      id: this.core.nextId(),
       owner,
       name,
       description: options.description ?? null,
       private: options.private ?? false,
       default_branch: branch,
-      created_at: this.stamp(),
+      created_at: this.core.stamp(),
       next_number: 1,
       labels: {},
       milestones: [],
@@ -55,30 +63,30 @@ export class RepoStore extends LabelStore {
       reactions: {},
       ...(options.homepage ? {homepage: options.homepage} : {}),
     }
-    this.state.repos[key] = repo
-    if (options.files !== null) repo.branches[branch] = this.writeCommit(repo, [], options.files ?? {'README.md': `# ${name}\n`}, 'Initial commit', owner)
+    this.core.state.repos[key] = repo
+    if (options.files !== null) repo.branches[branch] = this.git.writeCommit(repo, [], options.files ?? {'README.md': `# ${name}\n`}, 'Initial commit', owner)
     for (const [typeName, color, description] of [
       ['Bug', 'red', 'An unexpected problem or behavior'],
       ['Feature', 'blue', 'A request, idea, or new functionality'],
       ['Task', 'yellow', 'A specific piece of work'],
     ] as const) {
-      repo.issue_types.push({id: this.nextId(), name: typeName, description, color})
+      repo.issue_types.push({id: this.core.nextId(), name: typeName, description, color})
     }
     // Every new GitHub repository starts with these labels; agents rely on `bug` and `enhancement` existing.
-    for (const [label, color, description] of DEFAULT_LABELS) this.createLabel(repo, label, color, description).default = true
+    for (const [label, color, description] of DEFAULT_LABELS) this.labels.create(repo, label, color, description).default = true
     return repo
   }
 
-  repo(owner: string, name: string): Repo {
-    return found(this.state.repos[`${owner}/${name}`])
+  get(owner: string, name: string): Repo {
+    return found(this.core.state.repos[`${owner}/${name}`])
   }
 
   /** A fork of a repository under another owner: its branches (or only the default one) and their history; no issues. */
-  forkRepo(source: Repo, owner: string, name = source.name, defaultBranchOnly = false): Repo {
-    const existing = Object.values(this.state.repos).find((r) => r.owner === owner && r.fork_of === `${source.owner}/${source.name}`)
+  fork(source: Repo, owner: string, name = source.name, defaultBranchOnly = false): Repo {
+    const existing = Object.values(this.core.state.repos).find((r) => r.owner === owner && r.fork_of === `${source.owner}/${source.name}`)
     // Forking again answers the fork that exists, as GitHub does.
     if (existing) return existing
-    const fork = this.createRepo(owner, name, {files: null, description: source.description, default_branch: source.default_branch, private: source.private})
+    const fork = this.create(owner, name, {files: null, description: source.description, default_branch: source.default_branch, private: source.private})
     fork.fork_of = `${source.owner}/${source.name}`
     fork.issue_types = []
     fork.commits = {...source.commits}

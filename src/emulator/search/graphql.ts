@@ -1,9 +1,6 @@
 /** GraphQL's Query.search. */
 import {connection, NotModelled, text, type Args, type Context, type Obj} from '../core/graphql-objects.js'
-import {issueNode} from '../issues/graphql.js'
 import {reviewDecision} from '../pulls/graphql.js'
-import {repositoryNode} from '../repos/graphql.js'
-import {actor} from '../users/graphql.js'
 import {searchIssues} from './issues.js'
 import {SearchInvalid} from './query.js'
 import {searchRepos} from './repositories.js'
@@ -23,17 +20,17 @@ export function searchConnection(ctx: Context, args: Args): Obj {
   try {
     if (type === 'ISSUE' || type === 'ISSUE_ADVANCED') {
       found = searchIssues({store: ctx.store, viewer: ctx.viewer, reviewDecision}, query, {advanced: type === 'ISSUE_ADVANCED'}).map((hit) => ({
-        node: issueNode(ctx, hit.repo, hit.issue),
+        node: ctx.nodes.Issue(ctx, hit.repo, hit.issue),
         matches: textMatches(query, {title: hit.issue.title, body: hit.issue.body}) as unknown as Obj[],
       }))
       counts.issueCount = found.length
     } else if (type === 'REPOSITORY') {
-      found = searchRepos(ctx.store, ctx.viewer, query).map((hit) => ({node: repositoryNode(ctx, hit.repo), matches: textMatches(query, {name: hit.repo.name, description: hit.repo.description}) as unknown as Obj[]}))
+      found = searchRepos(ctx.store, ctx.viewer, query).map((hit) => ({node: ctx.nodes.Repository(ctx, hit.repo), matches: textMatches(query, {name: hit.repo.name, description: hit.repo.description}) as unknown as Obj[]}))
       counts.repositoryCount = found.length
     } else if (type === 'USER') {
       const users = searchUsers(ctx.store, query)
       if (users.some((u) => u.type === 'Organization')) throw new NotModelled('ghx-bench sandbox does not model Organization (a user search that finds one)')
-      found = users.map((u) => ({node: actor(ctx, u.login)!, matches: textMatches(query, {login: u.login, name: u.name}) as unknown as Obj[]}))
+      found = users.map((u) => ({node: ctx.nodes.Actor(ctx, u.login)!, matches: textMatches(query, {login: u.login, name: u.name}) as unknown as Obj[]}))
       counts.userCount = found.length
     }
   } catch (error) {

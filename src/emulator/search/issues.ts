@@ -37,13 +37,13 @@ export interface IssueSearchContext {
 export function commitState(store: Store, repo: Repo, sha: string): 'success' | 'failure' | 'pending' | null {
   const states: string[] = []
   for (const run of Object.values(repo.runs).filter((r) => r.head_sha === sha)) {
-    const attempt = store.latestAttempt(run)
+    const attempt = store.actions.latestAttempt(run)
     for (const job of attempt.jobs) {
-      const status = store.jobStatus(attempt, job)
+      const status = store.actions.jobStatus(attempt, job)
       states.push(status.status !== 'completed' ? 'pending' : ['success', 'neutral', 'skipped'].includes(status.conclusion ?? '') ? 'success' : 'failure')
     }
   }
-  for (const status of store.latestStatuses(repo, sha)) states.push(status.state === 'error' ? 'failure' : status.state)
+  for (const status of store.statuses.latest(repo, sha)) states.push(status.state === 'error' ? 'failure' : status.state)
   if (states.length === 0) return null
   if (states.includes('failure')) return 'failure'
   return states.includes('pending') ? 'pending' : 'success'
@@ -72,7 +72,7 @@ export function searchIssues(ctx: IssueSearchContext, query: string, options: {a
   }
   const sort = options.sort ? {field: options.sort, direction: options.order === 'asc' ? 'asc' : 'desc'} : shape.sort
   const key = (hit: IssueHit): number | string => {
-    const reactions = () => store.reactions(hit.repo, {kind: 'issue', id: hit.issue.id})
+    const reactions = () => store.reactions.list(hit.repo, {kind: 'issue', id: hit.issue.id})
     switch (sort?.field) {
       case 'created':
         return hit.issue.created_at
@@ -143,7 +143,7 @@ function issueQualifier(ctx: IssueSearchContext, repo: Repo, issue: Issue, pull:
         case 'blocked':
           return issue.blocked_by.length > 0
         case 'blocking':
-          return store.blocking(repo, issue.number).length > 0
+          return store.issues.blocking(repo, issue.number).length > 0
         default:
           // is:queued (merge queues) and the like: nothing in the sandbox is.
           return false
@@ -202,14 +202,14 @@ function issueQualifier(ctx: IssueSearchContext, repo: Repo, issue: Issue, pull:
       return pull !== undefined && pull.base.toLowerCase() === v
     case 'status': {
       if (!pull) return false
-      return commitState(store, repo, store.headSha(repo, pull)) === v
+      return commitState(store, repo, store.pulls.headSha(repo, pull)) === v
     }
     case 'comments':
       return inRange(value, issue.comments.length, 'number')
     case 'reactions':
-      return inRange(value, store.reactions(repo, {kind: 'issue', id: issue.id}).length, 'number')
+      return inRange(value, store.reactions.list(repo, {kind: 'issue', id: issue.id}).length, 'number')
     case 'interactions':
-      return inRange(value, issue.comments.length + store.reactions(repo, {kind: 'issue', id: issue.id}).length, 'number')
+      return inRange(value, issue.comments.length + store.reactions.list(repo, {kind: 'issue', id: issue.id}).length, 'number')
     case 'created':
       return inRange(value, issue.created_at, 'date')
     case 'updated':

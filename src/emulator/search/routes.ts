@@ -46,7 +46,7 @@ export const searchRoutes: RouteDef[] = [
       const pull = issue.is_pull ? repo.pulls[issue.number] : undefined
       const comments = issue.comments.map((id) => repo.comments[id]?.body ?? '').join('\n')
       return {
-        ...ctx.ser.issue(repo, issue),
+        ...ctx.ser.issues.issue(repo, issue),
         // GitHub's description types a search result's body as a string (an issue's own answer has null).
         body: issue.body ?? '',
         ...(pull ? {draft: pull.draft} : {}),
@@ -60,7 +60,7 @@ export const searchRoutes: RouteDef[] = [
     const q = query(ctx)
     const hits = searching(() => searchRepos(ctx.store, ctx.viewer, q, {sort: ctx.query.get('sort'), order: ctx.query.get('order')}))
     return results(hits.map(({repo, score}) => ({
-      ...ctx.ser.repo(repo),
+      ...ctx.ser.repos.repo(repo),
       score,
       ...(withMatches(ctx) ? {text_matches: textMatches(q, {name: repo.name, description: repo.description}).map((m) => ({object_url: `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}`, object_type: 'Repository', ...m}))} : {}),
     })))
@@ -77,7 +77,7 @@ export const searchRoutes: RouteDef[] = [
         url: `${api}/contents/${path.split('/').map(encodeURIComponent).join('/')}?ref=${commit}`,
         git_url: `${api}/git/blobs/${sha}`,
         html_url: `${ctx.ser.links.html}/${repo.owner}/${repo.name}/blob/${commit}/${path}`,
-        repository: ctx.ser.minimalRepo(repo),
+        repository: ctx.ser.repos.minimal(repo),
         score,
         ...(withMatches(ctx) ? {text_matches: textMatches(q, {content}).map((m) => ({object_url: `${api}/contents/${path}?ref=${commit}`, object_type: 'FileContent', ...m}))} : {}),
       }
@@ -87,14 +87,14 @@ export const searchRoutes: RouteDef[] = [
     const q = query(ctx)
     const hits = searching(() => searchCommits(ctx.store, ctx.viewer, q, {sort: ctx.query.get('sort'), order: ctx.query.get('order'), treeOf: (c) => treeSha(c.tree)}))
     return results(hits.map(({repo, commit, score}) => {
-      const rest = ctx.ser.commit(repo, commit) as Record<string, unknown> & {commit: Record<string, unknown>; author: unknown}
+      const rest = ctx.ser.repos.commit(repo, commit) as Record<string, unknown> & {commit: Record<string, unknown>; author: unknown}
       const {comments_url: commentsUrl, ...fields} = rest
-      return {...fields, comments_url: commentsUrl, committer: rest.author, repository: ctx.ser.minimalRepo(repo), score, node_id: rest.node_id}
+      return {...fields, comments_url: commentsUrl, committer: rest.author, repository: ctx.ser.repos.minimal(repo), score, node_id: rest.node_id}
     }))
   }],
   ['GET', '/search/users', 'search/users', (ctx) => {
     const q = query(ctx)
-    return results(searchUsers(ctx.store, q, {sort: ctx.query.get('sort'), order: ctx.query.get('order')}).map((user) => ({...ctx.ser.user(user.login), score: 1})))
+    return results(searchUsers(ctx.store, q, {sort: ctx.query.get('sort'), order: ctx.query.get('order')}).map((user) => ({...ctx.ser.users.user(user.login), score: 1})))
   }],
   ['GET', '/search/labels', 'search/labels', (ctx) => {
     const id = Number(ctx.query.get('repository_id'))
@@ -108,6 +108,6 @@ export const searchRoutes: RouteDef[] = [
       .map((label) => ({label, score: words.filter((w) => label.name.toLowerCase().includes(w) || (label.description ?? '').toLowerCase().includes(w)).length}))
       .filter((l) => l.score > 0)
       .sort((a, b) => b.score - a.score || a.label.name.localeCompare(b.label.name))
-    return results(scored.map(({label, score}) => ({...ctx.ser.label(repo, label), score})))
+    return results(scored.map(({label, score}) => ({...ctx.ser.issues.label(repo, label), score})))
   }],
 ]

@@ -2,7 +2,6 @@
 import {GraphQLError} from 'graphql'
 import {connection, NotModelled, type Args, type Context, type Obj} from '../core/graphql-objects.js'
 import {nodeId, parseNodeId} from '../core/store-core.js'
-import {projectNode} from '../projects/graphql.js'
 import type {Store} from '../store.js'
 
 export function actor(ctx: Context, login: string | null): Obj | null {
@@ -16,8 +15,8 @@ export function actor(ctx: Context, login: string | null): Obj | null {
     name: user.name,
     url: `${ctx.links.html}/${user.login}`,
     avatarUrl: `${ctx.links.html}/avatars/${user.login}`,
-    projectV2: ({number}: Args) => projectNode(ctx, ctx.store.project(user.login, Number(number))),
-    projectsV2: (args: Args) => connection(ctx.store.state.projects.filter((p) => p.owner === user.login).map((p) => projectNode(ctx, p)), args),
+    projectV2: ({number}: Args) => ctx.nodes.ProjectV2(ctx, ctx.store.projects.get(user.login, Number(number))),
+    projectsV2: (args: Args) => connection(ctx.store.state.projects.filter((p) => p.owner === user.login).map((p) => ctx.nodes.ProjectV2(ctx, p)), args),
   }
 }
 

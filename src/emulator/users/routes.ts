@@ -3,9 +3,9 @@ import {notFound} from '../core/errors.js'
 import type {RouteDef} from '../core/rest-support.js'
 
 export const userRoutes: RouteDef[] = [
-  ['GET', '/user', 'users/get-authenticated', (ctx) => ({body: ctx.ser.userDetail(ctx.viewer)})],
+  ['GET', '/user', 'users/get-authenticated', (ctx) => ({body: ctx.ser.users.detail(ctx.viewer)})],
   ['GET', '/users/{username}', 'users/get-by-username', (ctx) => {
     if (!ctx.store.state.users[ctx.params.username!]) throw notFound()
-    return {body: ctx.ser.userDetail(ctx.params.username!)}
+    return {body: ctx.ser.users.detail(ctx.params.username!)}
   }],
 ]

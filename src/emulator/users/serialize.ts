@@ -1,21 +1,23 @@
 /** REST representations of users (GitHub's simple user, and the public profile of GET /user). */
-import {SerializerCore, type Json} from '../core/serializer-core.js'
+import type {Json, SerializerCore} from '../core/serializer-core.js'
 import {nodeId, timestamp} from '../core/store-core.js'
 
-/** Users, on the core (../serialize.ts lists the whole chain). */
-export class UserSerializer extends SerializerCore {
+/** Users (../serialize.ts composes the serializers). */
+export class UserSerializer {
+  constructor(private readonly core: SerializerCore) {}
+
   user(login: string | null): Json | null {
     if (login === null) return null
-    const user = this.store.user(login)
-    const url = `${this.links.api}/users/${user.login}`
+    const user = this.core.store.user(login)
+    const url = `${this.core.links.api}/users/${user.login}`
     return {
       login: user.login,
       id: user.id,
       node_id: nodeId('user', user.id),
-      avatar_url: `${this.links.html}/avatars/${user.login}`,
+      avatar_url: `${this.core.links.html}/avatars/${user.login}`,
       gravatar_id: '',
       url,
-      html_url: `${this.links.html}/${user.login}`,
+      html_url: `${this.core.links.html}/${user.login}`,
       followers_url: `${url}/followers`,
       following_url: `${url}/following{/other_user}`,
       gists_url: `${url}/gists{/gist_id}`,
@@ -33,8 +35,8 @@ export class UserSerializer extends SerializerCore {
   }
 
   /** The detailed public profile (GET /user, GET /users/{username}). */
-  userDetail(login: string): Json {
-    const user = this.store.user(login)
+  detail(login: string): Json {
+    const user = this.core.store.user(login)
     const created = timestamp(0)
     return {
       ...this.user(login),
@@ -46,7 +48,7 @@ export class UserSerializer extends SerializerCore {
       hireable: null,
       bio: null,
       twitter_username: null,
-      public_repos: Object.values(this.store.state.repos).filter((r) => r.owner === login).length,
+      public_repos: Object.values(this.core.store.state.repos).filter((r) => r.owner === login).length,
       public_gists: 0,
       followers: 0,
       following: 0,
