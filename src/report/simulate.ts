@@ -50,7 +50,7 @@
  */
 import type {Row} from '../results/row-schema.js'
 import type {Thresholds} from '../schemas/profile.js'
-import {priceOf, tokensOf, type Price} from '../runner/row.js'
+import {priceOf, tokensOf, type Price} from '../results/usage.js'
 import {logRatioOfReduction, type Estimand} from '../stats/log-ratio.js'
 import {mulberry32, normalDraw, type Random} from '../stats/random.js'
 import {addRow, emptyAggregate, type Aggregate} from './aggregate.js'

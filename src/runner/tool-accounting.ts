@@ -27,6 +27,7 @@
  */
 import {isMutation} from '../catalogue/capabilities.js'
 import type {LayerCallAccount, LayerCommand, LayerLogAccount, ProviderToolCall, ToolLayerAccounting} from '../plugins/api.js'
+import {isObject} from '../shared/is-object.js'
 
 export interface ToolAccounting {
   /**
@@ -653,7 +654,6 @@ function ghOperations(args: readonly string[], text: string): string[] {
   return flagged.length > 0 ? flagged : entry.filter(([flag]) => flag === null).map(([, operation]) => operation)
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** An MCP CallToolResult printed as the output text: `{"content": […], "isError": true}`. */
 function outputReportsError(output: string): boolean {

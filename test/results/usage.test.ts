@@ -1,5 +1,5 @@
 import {expect} from 'chai'
-import {priceOf, tokensOf} from '../../src/runner/row.js'
+import {priceOf, tokensOf} from '../../src/results/usage.js'
 
 describe('run figures', () => {
   it('active tokens are total minus cache reads', () => {

@@ -1,5 +1,5 @@
 import {expect} from 'chai'
-import {createRedactor, optionSecrets} from '../../src/runner/redact.js'
+import {createRedactor, optionSecrets} from '../../src/shared/redact.js'
 import {base64Forms} from '../../src/shared/process/secret-env.js'
 
 describe('the redactor', () => {

@@ -3,9 +3,10 @@
  * redactor that knows the run's own secrets (tokens, API keys, the values of every secret variable
  * the harness captured at start-up, URL credentials, bearer tokens) and the shapes of common ones.
  */
-import type {ConfigValues} from '../config/schema.js'
-import {hideSecrets, isSecretName, knownSecrets, looksLikeToken, registerSecret, secretForms, withoutCredentials} from '../shared/process/secret-env.js'
-import type {PluginRef} from '../schemas/suite.js'
+import {hideSecrets, isSecretName, knownSecrets, looksLikeToken, registerSecret, secretForms, withoutCredentials} from './process/secret-env.js'
+
+/** A suite's mode or provider as it names it: a name, or a name with options (schemas/suite.ts PluginRef). */
+type NamedPlugin = string | {options?: Record<string, unknown>}
 
 const SECRET_SHAPES = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, // GitHub tokens
@@ -43,7 +44,7 @@ export function createRedactor(secrets: Iterable<string | undefined> = []): Reda
  * environment now, like the ones captured at start-up; secrets written into a mode's or a provider's
  * options are known to the redactor, whatever their option is called (optionSecrets).
  */
-export function hideSuiteSecrets(modes: readonly PluginRef[], providers: readonly PluginRef[], config: Pick<ConfigValues, 'endpoint'>): void {
+export function hideSuiteSecrets(modes: readonly NamedPlugin[], providers: readonly NamedPlugin[], config: {endpoint?: {api_key_env?: string}}): void {
   const names: string[] = []
   if (config.endpoint?.api_key_env) names.push(config.endpoint.api_key_env)
   for (const ref of [...modes, ...providers]) {
