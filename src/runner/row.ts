@@ -12,7 +12,7 @@ import type {CheckpointResult} from '../verify/checkpoints.js'
 import {outputValidOf} from '../verify/verdict.js'
 import type {PlannedRun} from './plan.js'
 import type {SuiteContext} from './suite-context.js'
-import {accountToolCalls} from './tool-accounting.js'
+import {accountToolCalls} from '../tool-accounting/accounting.js'
 
 /** One attempt as the row needs it. */
 export interface AttemptRecord {

@@ -10,7 +10,8 @@ import {ghxEnvelopes} from '../../plugins/mode-ghx/accounting.js'
 import {callLogPath, layerLogDir, readCallLog, readLayerLog} from '../../src/agent/shell-tool.js'
 import {buildRow, type AttemptRecord} from '../../src/runner/row.js'
 import type {SuiteContext} from '../../src/runner/suite-context.js'
-import {accountToolCalls, shellCommands} from '../../src/runner/tool-accounting.js'
+import {accountToolCalls} from '../../src/tool-accounting/accounting.js'
+import {shellCommands} from '../../src/tool-accounting/shell-commands.js'
 import {sharedPath, skipWithoutShared} from '../support/shared.js'
 
 const call = (tool: string, args: Record<string, unknown>, output = '', ok = true) => ({tool, args, output, ok, ms: 1})
