@@ -8,7 +8,7 @@
  */
 import {loadProfile} from '../catalogue/profiles.js'
 import {resolveConfigPath} from '../config/load-config.js'
-import {computeGate} from '../report/produce.js'
+import {judge} from '../report/judge.js'
 import {DEFAULT_ESTIMAND, resolveThresholds} from '../report/gate.js'
 import {designPower, detectableReductions, smallestDesign, type DesignPower, type PowerModel} from '../report/power.js'
 import {capacity, reliabilityLevel, type CapacityLine} from '../report/reliability-rules.js'
@@ -113,7 +113,7 @@ export async function planSuite(options: PlanOptions): Promise<PlanResult> {
   const scenarios = selected.scenarios.length
   const repetitions = selected.suite.repetitions
   const fromRows = options.inputs !== undefined || options.runId !== undefined
-  const model = fromRows ? measuredModel((await computeGate(selected.config, {inputs: options.inputs, runId: options.runId, cwd, formats: [], profile: profileName, allowMixed: true})).gate.comparison) : defaultModel()
+  const model = fromRows ? measuredModel((await judge(selected.config, {inputs: options.inputs, runId: options.runId, cwd, report: false, gate: {profile: profileName, allowMixed: true}, output: null})).gate!.comparison) : defaultModel()
   const t = resolved.thresholds
   const asWritten = {...designPower(t, model, estimand, scenarios, repetitions, target), detectable: detectableReductions(t, model, estimand, scenarios, repetitions)}
   const smallest = smallestDesign(t, model, estimand, target, {minScenarios: scenarios, maxScenarios: Math.max(scenarios, PLAN_DEFAULTS.maxScenarios), maxRepetitions: PLAN_DEFAULTS.maxRepetitions})

@@ -8,7 +8,7 @@
  * are, the gate recording the look and why the run stopped.
  */
 import type {LoadedConfig} from '../config/load-config.js'
-import {computeGate, loadRows} from '../report/produce.js'
+import {judge, type Judged} from '../report/judge.js'
 import type {GateDocument} from '../report/report-schema.js'
 import {budgetExceeded, DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, decideLook, freezeVerdicts, lookConfidences, parseBudget, parseLooks, type Budget, type FrozenVerdicts, type SequentialPlan, type Spending, type Spent} from '../report/sequential.js'
 import {runSuite, type RunSummary, type SuiteEvent} from '../runner/run-suite.js'
@@ -40,7 +40,7 @@ export function sequentialSettings(options: UntilDecidedOptions): {plan: Sequent
 }
 
 /** What the run's rows have used so far: runs, tokens (total, all modes and providers) and cost. */
-function spentOf(providers: Awaited<ReturnType<typeof loadRows>>['providers']): Spent {
+function spentOf(providers: Judged['loaded']['providers']): Spent {
   let runs = 0
   let tokens = 0
   let cost = 0
@@ -73,9 +73,8 @@ function accumulate(total: RunSummary | null, look: RunSummary): RunSummary {
 
 /** One look's gate at its confidence, written nowhere. */
 async function judgeLook(config: LoadedConfig, runId: string, cwd: string, confidence: number) {
-  const loaded = await loadRows(config, {runId, cwd})
-  const {gate} = await computeGate(config, {runId, cwd, loaded, formats: [], confidence})
-  return {gate, spent: spentOf(loaded.providers)}
+  const {loaded, gate} = await judge(config, {runId, cwd, report: false, gate: {confidence}, output: null})
+  return {gate: gate!, spent: spentOf(loaded.providers)}
 }
 
 export async function runUntilDecided(options: RunSuiteOptions & {untilDecided: UntilDecidedOptions}, onEvent?: (event: SuiteEvent) => void): Promise<RunResult> {

@@ -1,6 +1,7 @@
 /**
- * `report` and `gate` as services: read the rows once into an aggregate per provider, compute (each
- * provider's rows apart: a report each, a gate each), write markdown and JSON under the reports folder, and append the markdown to $GITHUB_STEP_SUMMARY when it is set.
+ * The stages judge.ts puts together: read the rows once into an aggregate per provider, compute (each
+ * provider's rows apart: a report each, a gate each), write markdown and JSON under the reports folder,
+ * and append the markdown to $GITHUB_STEP_SUMMARY when it is set.
  */
 import {lstatSync, statSync} from 'node:fs'
 import {appendFile, mkdir} from 'node:fs/promises'
@@ -22,9 +23,6 @@ import {aggregateFiles} from './read-aggregate.js'
 import {compareModes, DEFAULT_CONFIDENCE} from './compare.js'
 import {DEFAULT_ESTIMAND, EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
 import {freezeVerdicts, type FrozenVerdicts} from './sequential.js'
-import {writeHtmlReport} from './html.js'
-import {renderJunit} from './junit.js'
-import {renderGateMarkdown, renderReportMarkdown} from './markdown.js'
 import type {GateDocument} from './report-schema.js'
 import {buildProvidersReport, runIdsOf, summarizeFailures, traceRoot, type Report} from './summary.js'
 
@@ -118,16 +116,17 @@ export async function writeOutputs(dir: string, stem: string, json: unknown, mar
   return written
 }
 
-export interface ReportOptions extends RowSelection, OutputOptions {
+/** The report's baseline and bootstrap (the gate's too). */
+export interface ReportSettings {
   baseline?: string
   seed?: number
   resamples?: number
 }
 
-export async function produceReport(config: LoadedConfig, options: ReportOptions): Promise<{report: Report; files: string[]}> {
-  const loaded = options.loaded ?? (await loadRows(config, options))
+/** The report of the rows: each provider's apart. */
+export function reportOf(config: LoadedConfig, loaded: LoadedRows, options: ReportSettings): Report {
   const {providers, inputs, warnings, runInfos} = loaded
-  const report = buildProvidersReport(providers, {
+  return buildProvidersReport(providers, {
     inputs,
     warnings,
     notApplicable: runInfos.flatMap((info) => info.not_applicable),
@@ -135,17 +134,9 @@ export async function produceReport(config: LoadedConfig, options: ReportOptions
     seed: options.seed ?? DEFAULT_SEED,
     resamples: options.resamples ?? DEFAULT_RESAMPLES,
   })
-  const dir = outputDir(config, {run_ids: runIdsOf(providers)}, options)
-  const files = await writeOutputs(dir, 'summary', report, renderReportMarkdown(report), options)
-  if (options.formats.includes('junit')) {
-    files.push(path.join(dir, 'junit.xml'))
-    await writeFileAtomic(files.at(-1)!, renderJunit(report))
-  }
-  if (options.formats.includes('html')) files.push(...(await writeHtmlReport({dir, loaded, report, cwd: options.cwd})))
-  return {report, files}
 }
 
-export interface GateOptions extends ReportOptions {
+export interface GateSettings {
   profile?: string
   candidate?: string
   model?: string
@@ -159,26 +150,23 @@ export interface GateOptions extends ReportOptions {
   frozen?: FrozenVerdicts
 }
 
-/** Writes gate.md and gate.json (and the step summary) for a gate computed by computeGate. */
-export async function produceGate(config: LoadedConfig, options: GateOptions): Promise<{gate: GateDocument; files: string[]}> {
-  const {gate} = await computeGate(config, options)
-  const files = await writeOutputs(outputDir(config, gate, options), 'gate', gate, renderGateMarkdown(gate), options)
-  return {gate, files}
+type GateOptions = ReportSettings & GateSettings
+
+/** The profile the gate applies: --profile, else gate.profile. */
+export function loadGateProfile(config: LoadedConfig, settings: GateSettings, cwd = process.cwd()): Promise<Profile> {
+  return loadProfile(settings.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), cwd)
 }
 
 /**
- * The gate over the selected rows, written nowhere (a sequential look judges without writing). Each
- * provider's rows are gated alone, its candidate against its baseline; with several providers the
- * document is the deciding provider's gate (the worst verdict: fail, then inconclusive, then pass) with
- * every provider's gate under `providers`.
+ * The gate over the rows. Each provider's rows are gated alone, its candidate against its baseline;
+ * with several providers the document is the deciding provider's gate (the worst verdict: fail, then
+ * inconclusive, then pass) with every provider's gate under `providers`.
  */
-export async function computeGate(config: LoadedConfig, options: GateOptions): Promise<{gate: GateDocument}> {
-  const profile = await loadProfile(options.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), options.cwd ?? process.cwd())
-  const loaded = options.loaded ?? (await loadRows(config, options))
+export function computeGate(config: LoadedConfig, loaded: LoadedRows, profile: Profile, options: GateOptions): GateDocument {
   const gates = [...loaded.providers].map(([provider, aggregate]) => gateOfProvider(aggregate, provider, loaded, profile, config, options))
-  if (gates.length === 1) return {gate: gates[0]!.gate}
+  if (gates.length === 1) return gates[0]!.gate
   const worst = VERDICT_ORDER.map((verdict) => gates.find((g) => g.gate.verdict === verdict)).find(Boolean)!
-  return {gate: {...worst.gate, provider: worst.provider, inputs: loaded.inputs, run_ids: runIdsOf(loaded.providers), rows: gates.reduce((n, g) => n + g.gate.rows, 0), providers: gates.map(({gate, provider}) => ({...gate, provider}))}}
+  return {...worst.gate, provider: worst.provider, inputs: loaded.inputs, run_ids: runIdsOf(loaded.providers), rows: gates.reduce((n, g) => n + g.gate.rows, 0), providers: gates.map(({gate, provider}) => ({...gate, provider}))}
 }
 
 /** Verdicts from the worst: the gate of several providers takes the first any of them has. */

@@ -13,7 +13,7 @@ import {boxStats, HTML_FILE, scenarioDeltas, writeHtmlReport} from '../../src/re
 import {escapeHtml, type BoxStats} from '../../src/report/html/charts.js'
 import {reportClientSource} from '../../src/report/html/client.js'
 import type {RunIndex} from '../../src/report/html/runs.js'
-import {loadRows, produceGate, produceReport} from '../../src/report/produce.js'
+import {judge} from '../../src/report/judge.js'
 import {buildReport} from '../../src/report/summary.js'
 import {mulberry32} from '../../src/stats/random.js'
 import type {Row} from '../../src/results/row-schema.js'
@@ -92,7 +92,7 @@ function runIndexOf(html: string): RunIndex {
 }
 
 async function htmlOf(dir: string, config: LoadedConfig, extra: {resamples?: number} = {}): Promise<{html: string; file: string}> {
-  const {files} = await produceReport(config, {cwd: dir, runId: RUN, formats: ['html'], resamples: extra.resamples ?? 1000, env: {}})
+  const {files} = await judge(config, {cwd: dir, runId: RUN, resamples: extra.resamples ?? 1000, report: true, gate: null, gateBeside: true, output: {cwd: dir, formats: ['html'], env: {}}})
   const file = files.find((f) => f.endsWith(HTML_FILE))!
   return {html: await readFile(file, 'utf8'), file}
 }
@@ -188,11 +188,10 @@ describe('HTML report', () => {
   it('embeds traces within the budget, failed runs first, and links every trace by its path from the report', async () => {
     const rows = comparedRows()
     const {dir, config} = await project(rows)
-    const loaded = await loadRows(config, {cwd: dir, runId: RUN})
-    const {report} = await produceReport(config, {cwd: dir, runId: RUN, formats: [], loaded, resamples: 500, env: {}})
+    const {loaded, report} = await judge(config, {cwd: dir, runId: RUN, resamples: 500, report: true, gate: null, output: null})
     const out = path.join(dir, 'elsewhere', 'deep')
     // Room for about two traces.
-    const [file] = await writeHtmlReport({dir: out, loaded, report, gate: null, cwd: dir, traceBudget: {totalBytes: 1100, perTraceBytes: 1000}})
+    const [file] = await writeHtmlReport({dir: out, loaded, report: report!, gate: null, cwd: dir, traceBudget: {totalBytes: 1100, perTraceBytes: 1000}})
     const html = await readFile(file!, 'utf8')
     const embedded = Object.keys(JSON.parse(scriptBlock(html, 'ghxb-traces')) as Record<string, string>).map(Number)
     const index = runIndexOf(html)
@@ -212,7 +211,7 @@ describe('HTML report', () => {
 
   it('shows the gate’s checks against their thresholds: given, or from gate.json of the same rows', async () => {
     const {dir, config} = await project(comparedRows())
-    const {gate} = await produceGate(config, {cwd: dir, runId: RUN, formats: ['json'], profile: 'verify_pr', candidate: 'ghx', resamples: 500, env: {}})
+    const gate = (await judge(config, {cwd: dir, runId: RUN, resamples: 500, report: false, gate: {profile: 'verify_pr', candidate: 'ghx'}, output: {cwd: dir, formats: ['json'], env: {}}})).gate!
     const {html} = await htmlOf(dir, config, {resamples: 500})
     const section = /<section id="gate">[\s\S]*?<\/section>/.exec(html)![0]
     expect(section).to.include(`<span class="verdict ${gate.verdict}">${gate.verdict.toUpperCase()}</span>`).and.include('from gate.json of the same rows')
@@ -253,7 +252,7 @@ describe('HTML report', () => {
     const rowsBytes = (await stat(inputs[0]!)).size + (await stat(inputs[1]!)).size
     const config = await loadConfig({cwd: dir, env: {}})
     const started = performance.now()
-    const {files} = await produceReport(config, {cwd: dir, inputs, out: path.join(dir, 'report'), formats: ['html'], env: {}})
+    const {files} = await judge(config, {cwd: dir, inputs, report: true, gate: null, gateBeside: true, output: {cwd: dir, out: path.join(dir, 'report'), formats: ['html'], env: {}}})
     const file = files[0]!
     const html = await readFile(file, 'utf8')
     const seconds = (performance.now() - started) / 1000
