@@ -5,9 +5,9 @@
  */
 import type {LoadedConfig} from '../config/load-config.js'
 import {judge} from '../report/judge.js'
-import type {GateSettings} from '../report/produce.js'
-import type {GateDocument} from '../report/report-schema.js'
-import type {Report} from '../report/summary.js'
+import type {GateSettings} from '../report/gate/compute-gate.js'
+import type {GateDocument} from '../report/aggregate/report-schema.js'
+import type {Report} from '../report/aggregate/summary.js'
 import type {RunSummary} from '../runner/run-suite.js'
 
 /** A gate the suite asks for but that cannot be computed here is inconclusive: it never passes. */

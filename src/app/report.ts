@@ -5,16 +5,19 @@
  */
 import {produceRunComparison, type RunComparison, type Tolerances} from '../report/baseline-compare.js'
 import {judge} from '../report/judge.js'
-import type {GateSettings, OutputOptions, ReportSettings, RowSelection} from '../report/produce.js'
-import type {GateDocument} from '../report/report-schema.js'
-import type {Report} from '../report/summary.js'
+import type {RowSelection} from '../report/aggregate/rows.js'
+import type {ReportSettings} from '../report/aggregate/summary.js'
+import type {GateSettings} from '../report/gate/compute-gate.js'
+import type {OutputOptions} from '../report/write.js'
+import type {GateDocument} from '../report/aggregate/report-schema.js'
+import type {Report} from '../report/aggregate/summary.js'
 import {openConfig, type ProjectOptions} from './project.js'
 
-export type {Report} from '../report/summary.js'
-export type {GateDocument} from '../report/report-schema.js'
+export type {Report} from '../report/aggregate/summary.js'
+export type {GateDocument} from '../report/aggregate/report-schema.js'
 export type {RunComparison} from '../report/baseline-compare.js'
-export type {Format} from '../report/produce.js'
-export type {Decision} from '../report/gate.js'
+export type {Format} from '../report/write.js'
+export type {Decision} from '../report/gate/gate.js'
 
 /** Which rows, where the output goes, the bootstrap: what `report` and `gate` share. */
 export interface RowOptions extends Omit<RowSelection, 'cwd' | 'loaded'>, Omit<OutputOptions, 'cwd'>, Omit<ReportSettings, 'baseline'> {}

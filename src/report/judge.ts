@@ -5,15 +5,13 @@
  * is computed, so that a gate refused (rows not comparable) leaves the run's report written;
  * summary.html, which shows the gate's checks too, is written last.
  */
-import path from 'node:path'
 import type {LoadedConfig} from '../config/load-config.js'
-import {writeFileAtomic} from '../shared/atomic-write.js'
-import {writeHtmlReport} from './html.js'
-import {renderJunit} from './junit.js'
-import {renderGateMarkdown, renderReportMarkdown} from './markdown.js'
-import {computeGate, loadGateProfile, loadRows, outputDir, reportOf, writeOutputs, type GateSettings, type LoadedRows, type OutputOptions, type ReportSettings, type RowSelection} from './produce.js'
-import type {GateDocument} from './report-schema.js'
-import type {Report} from './summary.js'
+import type {GateDocument} from './aggregate/report-schema.js'
+import {loadRows, type LoadedRows, type RowSelection} from './aggregate/rows.js'
+import {reportOf, type Report, type ReportSettings} from './aggregate/summary.js'
+import {computeGate, loadGateProfile, type GateSettings} from './gate/compute-gate.js'
+import {writeHtmlReport} from './render/html.js'
+import {outputDir, writeGate, writeReport, type OutputOptions} from './write.js'
 
 export interface JudgeOptions extends RowSelection, ReportSettings {
   /** Build the report (summary.*): `report` and `run` do, `gate` does not. */
@@ -40,21 +38,15 @@ export async function judge(config: LoadedConfig, options: JudgeOptions): Promis
   // The profile before the rows: a profile that does not exist is the first thing to say.
   const profile = options.gate ? await loadGateProfile(config, options.gate, options.cwd) : null
   const loaded = options.loaded ?? (await loadRows(config, options))
-  const where = {...options.output!, inputs: options.inputs, runId: options.runId}
+  const output = options.output ? {...options.output, inputs: options.inputs, runId: options.runId} : null
   const files: string[] = []
   const report = options.report ? reportOf(config, loaded, options) : null
-  if (report && options.output) {
-    const dir = outputDir(config, report, where)
-    files.push(...(await writeOutputs(dir, 'summary', report, renderReportMarkdown(report), options.output)))
-    if (options.output.formats.includes('junit')) {
-      files.push(path.join(dir, 'junit.xml'))
-      await writeFileAtomic(files.at(-1)!, renderJunit(report))
-    }
-  }
+  if (report && output) files.push(...(await writeReport(config, report, output)))
   const gate = options.gate && profile ? computeGate(config, loaded, profile, {...options, ...options.gate}) : null
-  if (gate && options.output) files.push(...(await writeOutputs(outputDir(config, gate, where), 'gate', gate, renderGateMarkdown(gate), options.output)))
-  if (report && options.output?.formats.includes('html')) {
-    files.push(...(await writeHtmlReport({dir: outputDir(config, report, where), loaded, report, gate: gate ?? (options.gateBeside ? undefined : null), cwd: options.cwd})))
+  if (gate && output) files.push(...(await writeGate(config, gate, output)))
+  if (report && output?.formats.includes('html')) {
+    const dir = outputDir(config, report, output)
+    files.push(...(await writeHtmlReport({dir, loaded, report, gate: gate ?? (options.gateBeside ? undefined : null), cwd: options.cwd})))
   }
   return {loaded, report, gate, files}
 }
