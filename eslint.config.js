@@ -15,7 +15,7 @@ const LAYERS = [
   ['github'],
   ['seeding'],
   ['results'],
-  ['verify'],
+  ['verify', 'tool-accounting'],
   ['agent'],
   ['plugin-kit'],
   ['runner'],

@@ -8,7 +8,7 @@
 // pass with any one check at its threshold is <= 5% (bounded by the worst check's); --until-decided
 // uses >= 30% fewer runs than a fixed 20 repetitions for that candidate.
 import {simulateGate} from '../src/app/simulate.js'
-import {wholeFalsePass, type SimulationReport} from '../src/report/simulate.js'
+import {wholeFalsePass, type SimulationReport} from '../src/report/gate/simulate.js'
 import {PACKAGE_ROOT} from '../src/shared/package-paths.js'
 
 /** The scenarios of the built-in verify-pr suite (suites/sets/ci-verify-pr.yml). */

@@ -13,8 +13,7 @@
  * its text to `readLog` once the agent is done.
  */
 import type {LayerCallAccount, LayerCommand, LayerLogAccount, ToolLayerAccounting} from 'ghx-bench'
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+import {isObject} from 'ghx-bench/plugin-kit'
 
 /** What ghx ran for one `ghx` command, as written: a capability (`run`), chain steps (maybe unknown: []), or nothing (`ghx capabilities …`). */
 interface GhxCommand {

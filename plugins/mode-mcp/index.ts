@@ -9,10 +9,8 @@
  *    GITHUB_HOST for Enterprise);
  *  - a stdio command of your own ({command, args, env}), or a streamable-HTTP URL ({url, token_env}).
  */
-import {createRequire} from 'node:module'
-import path from 'node:path'
 import {definePlugin, type Mode, type ModeContext, type ModeSession, type ToolResult} from 'ghx-bench'
-import {harnessEnv, registerSecret, whichOnPath} from 'ghx-bench/plugin-kit'
+import {harnessEnv, npmGithubMcpServer, registerSecret, whichOnPath} from 'ghx-bench/plugin-kit'
 
 export const OFFICIAL_INSTALL_HINT =
   'github-mcp-server not found: install GitHub’s MCP server (https://github.com/github/github-mcp-server/releases, put github-mcp-server on PATH), or set the mode option server: npm'
@@ -46,21 +44,12 @@ export function githubHostOf(apiUrl: string): string | undefined {
 
 const isLoopback = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/.test(url)
 
-/**
- * The npm GitHub MCP server, run by this Node. It hard-codes https://api.github.com: the target's
- * Node environment (a preload ghx-bench ships, empty on github.com itself) sends it to the target.
- */
-export function npmGithubMcpServer(github: Pick<ModeContext['github'], 'token' | 'nodeEnv'>): {command: string; args: string[]; env: Record<string, string>} {
-  // The package has a bin and no main entry: its entry is found beside its package.json.
-  const manifest = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-github/package.json')
-  return {command: process.execPath, args: [path.join(path.dirname(manifest), 'dist', 'index.js')], env: {GITHUB_PERSONAL_ACCESS_TOKEN: github.token, ...github.nodeEnv}}
-}
-
 async function resolveServer(context: ModeContext): Promise<ResolvedServer | {unavailable: string}> {
   const option = (context.options.server as ServerOption | undefined) ?? (isLoopback(context.github.apiUrl) ? 'npm' : 'official')
   const token = context.github.token
   if (option === 'npm') {
-    const server = npmGithubMcpServer(context.github)
+    // It hard-codes https://api.github.com: the target's Node environment sends it to the target.
+    const server = npmGithubMcpServer(context.github.apiUrl, token, context.github.nodeEnv)
     return {kind: 'stdio', name: 'github-npm', ...server}
   }
   if (option === 'official') {

@@ -3,18 +3,18 @@
  * the profile's thresholds and the simulator's measured defaults), it says what the suite as written
  * can detect, what its reliability checks can certify, the design of fewest runs (scenarios x
  * repetitions) whose whole gate passes a candidate at `target` times every threshold 80% of the time
- * (src/report/power.ts), and confirms the suite's own design by simulation (src/report/simulate.ts):
+ * (src/report/gate/power.ts), and confirms the suite's own design by simulation (src/report/gate/simulate.ts):
  * the whole gate's P(pass) fixed and under --until-decided, with the runs it needs.
  */
 import {loadProfile} from '../catalogue/profiles.js'
 import {resolveConfigPath} from '../config/load-config.js'
-import {computeGate} from '../report/produce.js'
-import {DEFAULT_ESTIMAND, resolveThresholds} from '../report/gate.js'
-import {designPower, detectableReductions, smallestDesign, type DesignPower, type PowerModel} from '../report/power.js'
-import {capacity, reliabilityLevel, type CapacityLine} from '../report/reliability-rules.js'
-import type {Comparison} from '../report/compare.js'
-import {DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING} from '../report/sequential.js'
-import {DEFAULT_MODEL, simulateFixed, simulateSequential, type SimulationModel} from '../report/simulate.js'
+import {judge} from '../report/judge.js'
+import {DEFAULT_ESTIMAND, resolveThresholds} from '../report/gate/gate.js'
+import {designPower, detectableReductions, smallestDesign, type DesignPower, type PowerModel} from '../report/gate/power.js'
+import {capacity, reliabilityLevel, type CapacityLine} from '../report/gate/reliability-rules.js'
+import type {Comparison} from '../report/aggregate/compare.js'
+import {DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING} from '../report/gate/sequential.js'
+import {DEFAULT_MODEL, simulateFixed, simulateSequential, type SimulationModel} from '../report/gate/simulate.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {DEFAULT_RESAMPLES} from '../stats/bootstrap.js'
 import type {Estimand} from '../stats/log-ratio.js'
@@ -113,7 +113,7 @@ export async function planSuite(options: PlanOptions): Promise<PlanResult> {
   const scenarios = selected.scenarios.length
   const repetitions = selected.suite.repetitions
   const fromRows = options.inputs !== undefined || options.runId !== undefined
-  const model = fromRows ? measuredModel((await computeGate(selected.config, {inputs: options.inputs, runId: options.runId, cwd, formats: [], profile: profileName, allowMixed: true})).gate.comparison) : defaultModel()
+  const model = fromRows ? measuredModel((await judge(selected.config, {inputs: options.inputs, runId: options.runId, cwd, report: false, gate: {profile: profileName, allowMixed: true}, output: null})).gate!.comparison) : defaultModel()
   const t = resolved.thresholds
   const asWritten = {...designPower(t, model, estimand, scenarios, repetitions, target), detectable: detectableReductions(t, model, estimand, scenarios, repetitions)}
   const smallest = smallestDesign(t, model, estimand, target, {minScenarios: scenarios, maxScenarios: Math.max(scenarios, PLAN_DEFAULTS.maxScenarios), maxRepetitions: PLAN_DEFAULTS.maxRepetitions})

@@ -1,22 +1,26 @@
 /**
- * `ghx-bench report` and `ghx-bench gate` over recorded rows. The baseline, the candidate and the
- * profile are configuration (gate.baseline, gate.candidate, gate.profile): --baseline, --candidate
- * and --profile set them as flags.
+ * `ghx-bench report` and `ghx-bench gate` over recorded rows (judge(), src/report/judge.ts). The
+ * baseline, the candidate and the profile are configuration (gate.baseline, gate.candidate,
+ * gate.profile): --baseline, --candidate and --profile set them as flags.
  */
 import {produceRunComparison, type RunComparison, type Tolerances} from '../report/baseline-compare.js'
-import {produceGate, produceReport, type GateOptions, type ReportOptions} from '../report/produce.js'
-import type {GateDocument} from '../report/report-schema.js'
-import type {Report} from '../report/summary.js'
+import {judge} from '../report/judge.js'
+import type {RowSelection} from '../report/aggregate/rows.js'
+import type {ReportSettings} from '../report/aggregate/summary.js'
+import type {GateSettings} from '../report/gate/compute-gate.js'
+import type {OutputOptions} from '../report/write.js'
+import type {GateDocument} from '../report/aggregate/report-schema.js'
+import type {Report} from '../report/aggregate/summary.js'
 import {openConfig, type ProjectOptions} from './project.js'
 
-export type {Report} from '../report/summary.js'
-export type {GateDocument} from '../report/report-schema.js'
+export type {Report} from '../report/aggregate/summary.js'
+export type {GateDocument} from '../report/aggregate/report-schema.js'
 export type {RunComparison} from '../report/baseline-compare.js'
-export type {Format} from '../report/produce.js'
-export type {Decision} from '../report/gate.js'
+export type {Format} from '../report/write.js'
+export type {Decision} from '../report/gate/gate.js'
 
 /** Which rows, where the output goes, the bootstrap: what `report` and `gate` share. */
-export type RowOptions = Omit<ReportOptions, 'baseline' | 'cwd' | 'loaded'>
+export interface RowOptions extends Omit<RowSelection, 'cwd' | 'loaded'>, Omit<OutputOptions, 'cwd'>, Omit<ReportSettings, 'baseline'> {}
 
 export interface ReportCommandOptions extends ProjectOptions, RowOptions {
   /** Also compare with a previous run (its run id, results file or folder, or a summary.json). */
@@ -31,13 +35,16 @@ export interface ReportResult {
 
 export async function reportProject(options: ReportCommandOptions): Promise<ReportResult> {
   const config = await openConfig(options)
-  const {report, files} = await produceReport(config, options)
+  const judged = await judge(config, {...options, report: true, gate: null, gateBeside: true, output: options})
+  const report = judged.report!
   const comparison = options.compare ? await produceRunComparison(config, report, {...options, ...options.compare}) : null
-  return {report, files, comparison}
+  return {report, files: judged.files, comparison}
 }
 
-export interface GateCommandOptions extends ProjectOptions, RowOptions, Pick<GateOptions, 'model' | 'decision' | 'allowMixed'> {}
+export interface GateCommandOptions extends ProjectOptions, RowOptions, Pick<GateSettings, 'model' | 'decision' | 'allowMixed'> {}
 
 export async function gateProject(options: GateCommandOptions): Promise<{gate: GateDocument; files: string[]}> {
-  return produceGate(await openConfig(options), options)
+  const {model, decision, allowMixed} = options
+  const {gate, files} = await judge(await openConfig(options), {...options, report: false, gate: {model, decision, allowMixed}, output: options})
+  return {gate: gate!, files}
 }

@@ -2,15 +2,15 @@
  * `ghx-bench run SUITE --until-decided`: the suite's runs added in looks planned in advance (5, 8,
  * 12, 16, 20 repetitions per cell by default), one run id throughout (each look resumes the last: the
  * runs already recorded are skipped). After each look the suite's gate is judged at that look's
- * confidence, and src/report/sequential.ts decides whether to stop: every check decided (or not to
+ * confidence, and src/report/gate/sequential.ts decides whether to stop: every check decided (or not to
  * be settled within the plan), a check failed, the last look, or a budget (runs, tokens, cost) the
  * next look would overrun. The report and the gate of the look it stopped at are written as a run's
  * are, the gate recording the look and why the run stopped.
  */
 import type {LoadedConfig} from '../config/load-config.js'
-import {computeGate, loadRows} from '../report/produce.js'
-import type {GateDocument} from '../report/report-schema.js'
-import {budgetExceeded, DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, decideLook, freezeVerdicts, lookConfidences, parseBudget, parseLooks, type Budget, type FrozenVerdicts, type SequentialPlan, type Spending, type Spent} from '../report/sequential.js'
+import {judge, type Judged} from '../report/judge.js'
+import type {GateDocument} from '../report/aggregate/report-schema.js'
+import {budgetExceeded, DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, decideLook, freezeVerdicts, lookConfidences, parseBudget, parseLooks, type Budget, type FrozenVerdicts, type SequentialPlan, type Spending, type Spent} from '../report/gate/sequential.js'
 import {runSuite, type RunSummary, type SuiteEvent} from '../runner/run-suite.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {judgeRun} from './judge.js'
@@ -40,7 +40,7 @@ export function sequentialSettings(options: UntilDecidedOptions): {plan: Sequent
 }
 
 /** What the run's rows have used so far: runs, tokens (total, all modes and providers) and cost. */
-function spentOf(providers: Awaited<ReturnType<typeof loadRows>>['providers']): Spent {
+function spentOf(providers: Judged['loaded']['providers']): Spent {
   let runs = 0
   let tokens = 0
   let cost = 0
@@ -73,9 +73,8 @@ function accumulate(total: RunSummary | null, look: RunSummary): RunSummary {
 
 /** One look's gate at its confidence, written nowhere. */
 async function judgeLook(config: LoadedConfig, runId: string, cwd: string, confidence: number) {
-  const loaded = await loadRows(config, {runId, cwd})
-  const {gate} = await computeGate(config, {runId, cwd, loaded, formats: [], confidence})
-  return {gate, spent: spentOf(loaded.providers)}
+  const {loaded, gate} = await judge(config, {runId, cwd, report: false, gate: {confidence}, output: null})
+  return {gate: gate!, spent: spentOf(loaded.providers)}
 }
 
 export async function runUntilDecided(options: RunSuiteOptions & {untilDecided: UntilDecidedOptions}, onEvent?: (event: SuiteEvent) => void): Promise<RunResult> {

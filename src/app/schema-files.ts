@@ -5,7 +5,7 @@
 import {configSchema} from '../config/schema.js'
 import {runComparisonSchema} from '../report/baseline-compare.js'
 import {manifestSchema} from '../seeding/manifest.js'
-import {gateSchema, reportSchema} from '../report/report-schema.js'
+import {gateSchema, reportSchema} from '../report/aggregate/report-schema.js'
 import {rowSchema} from '../results/row-schema.js'
 import {profileSchema} from '../schemas/profile.js'
 import {scenarioSetSchema} from '../schemas/scenario-set.js'

@@ -1,6 +1,6 @@
 /**
  * `ghx-bench simulate`: how often a profile's gate decides right, measured on seeded synthetic
- * datasets with a known true effect (src/report/simulate.ts): the fixed designs' error-rate tables
+ * datasets with a known true effect (src/report/gate/simulate.ts): the fixed designs' error-rate tables
  * and, with looks, the `--until-decided` design's power and run savings. Writes simulate.md and
  * simulate.json to --out when given.
  */
@@ -8,12 +8,12 @@ import {mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {resolveConfigPath} from '../config/load-config.js'
 import {loadProfile} from '../catalogue/profiles.js'
-import {DEFAULT_ESTIMAND, resolveThresholds, type Decision} from '../report/gate.js'
+import {DEFAULT_ESTIMAND, resolveThresholds, type Decision} from '../report/gate/gate.js'
 import type {Estimand} from '../stats/log-ratio.js'
-import {DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, parseLooks, type Spending} from '../report/sequential.js'
+import {DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, parseLooks, type Spending} from '../report/gate/sequential.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {suiteSchema} from '../schemas/suite.js'
-import {DEFAULT_MODEL, renderSimulationMarkdown, simulateFixed, simulateSequential, type SimulationModel, type SimulationReport} from '../report/simulate.js'
+import {DEFAULT_MODEL, renderSimulationMarkdown, simulateFixed, simulateSequential, type SimulationModel, type SimulationReport} from '../report/gate/simulate.js'
 import {writeFileAtomic} from '../shared/atomic-write.js'
 import {DEFAULT_RESAMPLES} from '../stats/bootstrap.js'
 import {openConfig, type ProjectOptions} from './project.js'

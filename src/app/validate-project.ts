@@ -6,8 +6,8 @@ import path from 'node:path'
 import {selectScenarios, setMembers, type Catalogue} from '../catalogue/catalogue.js'
 import {sortDiagnostics, type Diagnostic} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
-import {MIN_CI_RUNS, MIN_POPULATION_SCENARIOS} from '../report/gate.js'
-import {gateSizeWarnings} from '../report/reliability-rules.js'
+import {MIN_CI_RUNS, MIN_POPULATION_SCENARIOS} from '../report/gate/gate.js'
+import {gateSizeWarnings} from '../report/gate/reliability-rules.js'
 import {inspectProject, type ProjectOptions} from './project.js'
 
 export interface ValidationReport {
@@ -45,7 +45,7 @@ export async function validateProject(options: ValidateOptions = {}): Promise<Va
   }
 }
 
-/** Each suite's gate checked against its size (src/report/reliability-rules.ts). */
+/** Each suite's gate checked against its size (src/report/gate/reliability-rules.ts). */
 function gateWarnings(catalogue: Catalogue): string[] {
   const warnings: string[] = []
   for (const suite of catalogue.suites.values()) {

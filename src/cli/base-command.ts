@@ -12,7 +12,7 @@ import {Command, Flags, type Interfaces} from '@oclif/core'
 import type {ProjectOptions} from '../app/project.js'
 import type {ConfigFile} from '../config/schema.js'
 import {guardProcess} from '../shared/process/guard.js'
-import {createRedactor} from '../runner/redact.js'
+import {createRedactor} from '../shared/redact.js'
 import {BadInputError, formatDiagnostics, suggestionSuffix, type Diagnostic} from '../shared/diagnostics.js'
 import {environmentProblem} from './environment-errors.js'
 

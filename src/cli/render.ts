@@ -1,2 +1,2 @@
 /** Renderings commands print: the gate's table is the same in `run`'s output and `gate`'s. */
-export {renderGateTable} from '../report/markdown.js'
+export {renderGateTable} from '../report/render/markdown.js'

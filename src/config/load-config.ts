@@ -12,6 +12,7 @@ import {applyDefaults, describePath, validateDocument, validateWithSchema} from 
 import {displayPath, parseSource, readSource, type SourceDocument} from '../shared/source-document.js'
 import {CONFIG_PATH_KEYS, configSchema, type ConfigFile, type ConfigValues} from './schema.js'
 import {environmentVariable, readEnvironmentOverrides} from './environment.js'
+import {isObject} from '../shared/is-object.js'
 
 export type {ConfigFile, ConfigValues} from './schema.js'
 
@@ -191,12 +192,12 @@ async function readScriptConfig(file: string, shown: string): Promise<{values: C
 
 /** A layer without its unset keys (a flag not given is undefined): they must not hide a lower layer's value. */
 function withoutUndefined<T>(value: T): T {
-  if (!isPlainObject(value)) return value
+  if (!isObject(value)) return value
   const result: Record<string, unknown> = {}
   for (const [key, item] of Object.entries(value)) {
     if (item === undefined) continue
     const cleaned = withoutUndefined(item)
-    if (isPlainObject(cleaned) && Object.keys(cleaned).length === 0 && isPlainObject(item)) continue
+    if (isObject(cleaned) && Object.keys(cleaned).length === 0 && isObject(item)) continue
     result[key] = cleaned
   }
   return result as T
@@ -217,11 +218,8 @@ function mergeLayer(schema: SchemaNode, base: Record<string, unknown>, layer: Re
     const current = result[key]
     const node = schema.properties?.[key] ?? (typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as SchemaNode) : undefined)
     const keyed = node !== undefined && (node.properties !== undefined || typeof node.additionalProperties === 'object')
-    result[key] = keyed && isPlainObject(current) && isPlainObject(value) ? mergeLayer(node, current, value) : value
+    result[key] = keyed && isObject(current) && isObject(value) ? mergeLayer(node, current, value) : value
   }
   return result
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}

@@ -6,6 +6,7 @@ import {BadInputError} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 import {startSandbox, type Sandbox} from './server.js'
 import type {SandboxState} from './core/state.js'
+import {isObject} from '../shared/is-object.js'
 
 export interface ServeOptions {
   port?: number
@@ -74,7 +75,6 @@ async function readState(file: string, shown: string): Promise<SandboxState | un
   return state as SandboxState
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** What is wrong with a state file's outline (what a store is built from), or undefined. */
 function stateProblem(state: unknown): string | undefined {

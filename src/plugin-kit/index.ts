@@ -10,6 +10,8 @@
  *  - errors the runner retries (InfrastructureError, recognised by a brand that holds across copies);
  *  - secrets: the harness's environment, and registering a secret a plugin learns, for redaction;
  *  - a server a session starts (an MCP server over stdio), held so that none of its processes outlives it;
+ *    the npm GitHub MCP server's command, sent to the run's GitHub;
+ *  - isObject, the check of a parsed JSON value before its keys are read;
  *  - testers: run a condition over cases, smoke-test a mode's session, as ghx-bench would use them.
  */
 export {isolatedBin, isShellArm, layerLogDir, runShellCommand, shellSession, whichOnPath, BASE_UTILITIES, MAX_OUTPUT_CHARS, SHELL_TOOL, type ShellOptions} from '../agent/shell-tool.js'
@@ -38,4 +40,6 @@ export {
 export {InfrastructureError, isInfrastructureError} from '../plugins/api.js'
 export {harnessEnv, registerSecret} from '../shared/process/secret-env.js'
 export {startServerProcess, type ServerProcess, type ServerProcessOptions} from '../shared/process/server-process.js'
+export {npmGithubMcpServer, type StdioServer} from '../emulator/mcp-server.js'
+export {isObject} from '../shared/is-object.js'
 export {testCondition, testMode, PluginTestError, type ConditionCase, type ModeCallCase, type ModeExpectations, type ModeSmokeReport} from './testing.js'

@@ -19,11 +19,12 @@ import {SCHEMA_BASE, SCHEMA_DIALECT} from '../schemas/common.js'
 import {thresholdKeys, type Thresholds} from '../schemas/profile.js'
 import {displayPath} from '../shared/source-document.js'
 import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../stats/bootstrap.js'
-import {evaluateGate} from './gate.js'
-import {code, MAX_LISTED, num, plain} from './markdown.js'
-import {loadRows, outputDir, writeOutputs, type OutputOptions} from './produce.js'
-import {reportSchema} from './report-schema.js'
-import {buildProvidersReport, type Report} from './summary.js'
+import {evaluateGate} from './gate/gate.js'
+import {code, MAX_LISTED, num, plain} from './render/markdown.js'
+import {loadRows} from './aggregate/rows.js'
+import {outputDir, writeOutputs, type OutputOptions} from './write.js'
+import {reportSchema} from './aggregate/report-schema.js'
+import {buildProvidersReport, type Report} from './aggregate/summary.js'
 
 export const DEFAULT_TOLERANCES = {relative_pct: 10, rate_points: 5} as const
 

@@ -14,7 +14,7 @@ import type {AtomicScenario, Scenario} from '../schemas/scenario.js'
 import type {Manifest} from '../seeding/manifest.js'
 import {fillPlaceholders} from '../catalogue/placeholders.js'
 import {renderPrompt} from './prompt.js'
-import {accountToolCalls} from './tool-accounting.js'
+import {accountToolCalls} from '../tool-accounting/accounting.js'
 
 export interface AdversaryContext {
   scenario: Scenario

@@ -3,22 +3,16 @@
  * from the provider or the price table, tool calls, timing); every attempt stays in `attempts`.
  */
 import {sumUsage} from '../agent/agent-loop.js'
-import type {ProviderTrace, Usage} from '../plugins/api.js'
+import type {ProviderTrace} from '../plugins/api.js'
 import type {Row, Tokens} from '../results/row-schema.js'
+import {priceOf} from '../results/usage.js'
 import type {Scenario} from '../schemas/scenario.js'
 import type {AssertionResult} from '../verify/assertions.js'
 import type {CheckpointResult} from '../verify/checkpoints.js'
 import {outputValidOf} from '../verify/verdict.js'
 import type {PlannedRun} from './plan.js'
 import type {SuiteContext} from './suite-context.js'
-import {accountToolCalls} from './tool-accounting.js'
-
-export interface Price {
-  input: number
-  output: number
-  cache_read?: number
-  cache_write?: number
-}
+import {accountToolCalls} from '../tool-accounting/accounting.js'
 
 /** One attempt as the row needs it. */
 export interface AttemptRecord {
@@ -43,21 +37,6 @@ export interface AttemptRecord {
   layerLog: string | null
   /** Faults --inject-faults put into this attempt's traffic (its agent's GitHub and model requests). */
   injectedFaults: number
-}
-
-export function tokensOf(usage: Usage): Tokens {
-  const total = usage.input + usage.output + usage.reasoning + usage.cache_read + usage.cache_write
-  return {...usage, total, active: total - usage.cache_read}
-}
-
-export function priceOf(usage: Usage, price: Price): number {
-  const perToken = (perMillion: number) => perMillion / 1_000_000
-  return (
-    usage.input * perToken(price.input) +
-    (usage.output + usage.reasoning) * perToken(price.output) +
-    usage.cache_read * perToken(price.cache_read ?? price.input) +
-    usage.cache_write * perToken(price.cache_write ?? price.input)
-  )
 }
 
 export function buildRow(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attempts: AttemptRecord[], times: {startedAt: Date; wallMs: number}): Row {

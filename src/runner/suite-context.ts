@@ -7,8 +7,8 @@ import type {FixtureKind} from '../schemas/scenario.js'
 import type {ModelSource} from './model-source.js'
 import type {MutationReport} from './mutation.js'
 import type {PlannedRun} from './plan.js'
-import type {Redactor} from './redact.js'
-import type {Price} from './row.js'
+import type {Redactor} from '../shared/redact.js'
+import type {Price} from '../results/usage.js'
 import type {RunTarget} from './target.js'
 
 export interface SuiteContext {

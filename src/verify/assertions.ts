@@ -8,6 +8,7 @@
 import type {EnvelopeContract} from '../plugins/api.js'
 import type {AtomicScenario} from '../schemas/scenario.js'
 import {envelopeViolation, extractEnvelope, type Envelope} from './envelope.js'
+import {isObject} from '../shared/is-object.js'
 
 export {extractEnvelope, type Envelope} from './envelope.js'
 
@@ -22,7 +23,6 @@ export interface AssertionResult {
   internal_retries: number
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 const present = (value: Record<string, unknown>, field: string) => value[field] !== undefined && value[field] !== null
 
 /** Fields of `value` that are missing or null. */

@@ -7,6 +7,7 @@
  */
 import type {JsonSchema} from '../plugins/api.js'
 import {compileSchema} from '../shared/schema-validator.js'
+import {isObject} from '../shared/is-object.js'
 
 export interface Envelope {
   ok: unknown
@@ -70,7 +71,6 @@ export function jsonObjects(text: string): string[] {
   return found
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 /** The JSON objects of a text that have an `ok` field, in order: compact or pretty-printed envelopes. */
 export function envelopesIn(text: string): Envelope[] {

@@ -5,7 +5,7 @@ import {readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {expect} from 'chai'
 import {runUntilDecided} from '../../src/app/run-until-decided.js'
-import {lookConfidences} from '../../src/report/sequential.js'
+import {lookConfidences} from '../../src/report/gate/sequential.js'
 import {makeProject, PROJECT_ROOT} from '../support/cli.js'
 
 const SCENARIOS = ['issue-view-001', 'pr-view-001']

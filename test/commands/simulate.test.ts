@@ -6,7 +6,7 @@ import {mkdtemp, readFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {expect} from 'chai'
-import type {FixedDesignCell, SequentialCell, SimulationReport} from '../../src/report/simulate.js'
+import type {FixedDesignCell, SequentialCell, SimulationReport} from '../../src/report/gate/simulate.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
 
 type Check = FixedDesignCell['checks'][number] | SequentialCell['checks'][number]

@@ -11,8 +11,8 @@ import {fileURLToPath, pathToFileURL} from 'node:url'
 import {expect} from 'chai'
 import {chromium, type BrowserContext, type Page} from 'playwright-core'
 import {loadConfig} from '../../src/config/load-config.js'
-import {writeHtmlReport} from '../../src/report/html.js'
-import {loadRows, produceReport} from '../../src/report/produce.js'
+import {writeHtmlReport} from '../../src/report/render/html.js'
+import {judge} from '../../src/report/judge.js'
 import type {Row} from '../../src/results/row-schema.js'
 import {makeProject, PROJECT_ROOT} from '../support/cli.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
@@ -160,9 +160,8 @@ describe('HTML report in headless Chromium', function () {
 
   it('links a trace it does not embed: the link opens the trace file from file://, and over http the page shows it', async () => {
     const config = await loadConfig({cwd: dir, env: {}})
-    const loaded = await loadRows(config, {cwd: dir, runId: 'smoke'})
-    const {report} = await produceReport(config, {cwd: dir, runId: 'smoke', loaded, formats: [], resamples: 500, env: {}})
-    const [file] = await writeHtmlReport({dir: path.join(dir, 'reports', 'linked'), loaded, report, gate: null, cwd: dir, traceBudget: {totalBytes: 0, perTraceBytes: 0}})
+    const {loaded, report} = await judge(config, {cwd: dir, runId: 'smoke', resamples: 500, report: true, gate: null, output: null})
+    const [file] = await writeHtmlReport({dir: path.join(dir, 'reports', 'linked'), loaded, report: report!, gate: null, cwd: dir, traceBudget: {totalBytes: 0, perTraceBytes: 0}})
 
     const local = await open(context, pathToFileURL(file!).href)
     await local.page.locator('#runs-table tbody tr').first().click()
@@ -204,7 +203,7 @@ describe('HTML report in headless Chromium', function () {
     // Two files under the size at which rows are read by worker threads.
     const project = await makeProject({'.ghxbenchrc.yml': CONFIG, 'rows/a.jsonl': lines.slice(0, 50_000).join('\n') + '\n', 'rows/b.jsonl': lines.slice(50_000).join('\n') + '\n'})
     const config = await loadConfig({cwd: project, env: {}})
-    const {files} = await produceReport(config, {cwd: project, inputs: ['rows'], out: 'report', formats: ['html'], resamples: 1000, env: {}})
+    const {files} = await judge(config, {cwd: project, inputs: ['rows'], resamples: 1000, report: true, gate: null, gateBeside: true, output: {cwd: project, out: 'report', formats: ['html'], env: {}}})
     const timings: string[] = []
     const time = async (label: string, action: () => Promise<unknown>) => {
       const started = performance.now()
@@ -244,7 +243,7 @@ describe('HTML report in headless Chromium', function () {
     }
     const project = await makeProject({'.ghxbenchrc.yml': CONFIG, 'results/evil.jsonl': rows.map((r) => JSON.stringify(r)).join('\n') + '\n'})
     const config = await loadConfig({cwd: project, env: {}})
-    const {files} = await produceReport(config, {cwd: project, runId: 'evil', formats: ['html'], resamples: 200, env: {}})
+    const {files} = await judge(config, {cwd: project, runId: 'evil', resamples: 200, report: true, gate: null, gateBeside: true, output: {cwd: project, formats: ['html'], env: {}}})
     const {page, watch} = await open(context, pathToFileURL(files[0]!).href)
     expect(await page.locator('#runs-table tbody tr').count()).to.equal(100)
     expect(await page.locator('#p-info').textContent()).to.equal('runs 1–100 of 250 (page 1 of 3)')

@@ -37,7 +37,7 @@ describe('the packed package (npm pack)', function () {
       'dist/src/plugin-kit/index.d.ts',
       'dist/src/github/tasks.js',
       'dist/src/emulator/github-routes.json',
-      'dist/src/report/aggregate-worker.js',
+      'dist/src/report/aggregate/aggregate-worker.js',
       'preload/github-api-origin.mjs',
       'schemas/config.schema.json',
       'suites/profiles/verify_pr.yml',

@@ -1,8 +1,8 @@
 // `report --compare`: this run against a previous one, flagged beyond a stated tolerance.
 import {expect} from 'chai'
-import {addRow, emptyAggregate} from '../../src/report/aggregate.js'
+import {addRow, emptyAggregate} from '../../src/report/aggregate/aggregate.js'
 import {compareRuns, renderComparisonMarkdown, runComparisonSchema} from '../../src/report/baseline-compare.js'
-import {buildReport} from '../../src/report/summary.js'
+import {buildReport} from '../../src/report/aggregate/summary.js'
 import type {Row} from '../../src/results/row-schema.js'
 import {compileSchema} from '../../src/shared/schema-validator.js'
 import {makeRow} from '../support/rows.js'

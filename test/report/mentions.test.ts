@@ -1,9 +1,9 @@
 // summary.md goes into PR comments and step summaries: what an agent or a model wrote must not @mention
 // anyone there (GitHub would notify the person, or every member of a team).
 import {expect} from 'chai'
-import {addRow, emptyAggregate} from '../../src/report/aggregate.js'
-import {plain, renderReportMarkdown} from '../../src/report/markdown.js'
-import {buildReport} from '../../src/report/summary.js'
+import {addRow, emptyAggregate} from '../../src/report/aggregate/aggregate.js'
+import {plain, renderReportMarkdown} from '../../src/report/render/markdown.js'
+import {buildReport} from '../../src/report/aggregate/summary.js'
 import {makeRow} from '../support/rows.js'
 
 /** GitHub's mention: an @ at the start or after a non-word character, then a login or org/team (see its docs). */

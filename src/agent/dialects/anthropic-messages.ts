@@ -7,7 +7,8 @@
  * `cache_creation_input_tokens` (the prefixes up to a `cache_control` breakpoint), none counted twice.
  */
 import {randomBytes} from 'node:crypto'
-import {argumentHalves, contentText, isObject, sendJson, startEventStream, textPieces, writeEvent, type Dialect, type OfferedTool, type PromptSegment} from './dialect.js'
+import {argumentHalves, contentText, sendJson, startEventStream, textPieces, writeEvent, type Dialect, type OfferedTool, type PromptSegment} from './dialect.js'
+import {isObject} from '../../shared/is-object.js'
 
 interface ContentBlock {
   type?: string

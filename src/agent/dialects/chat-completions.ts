@@ -4,7 +4,8 @@
  * a stream is `chat.completion.chunk` events, usage last when `stream_options.include_usage` asks.
  */
 import {randomBytes} from 'node:crypto'
-import {argumentHalves, isObject, sendJson, startEventStream, textPieces, writeEvent, type Dialect, type PromptSegment} from './dialect.js'
+import {argumentHalves, sendJson, startEventStream, textPieces, writeEvent, type Dialect, type PromptSegment} from './dialect.js'
+import {isObject} from '../../shared/is-object.js'
 
 export interface ChatCompletionsRequest {
   model?: string

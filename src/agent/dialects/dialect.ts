@@ -112,5 +112,3 @@ export function contentText(content: unknown): string {
     })
     .join('')
 }
-
-export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)

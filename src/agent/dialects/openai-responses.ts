@@ -6,7 +6,8 @@
  * the whole response and its usage. `input_tokens` includes `input_tokens_details.cached_tokens`.
  */
 import {randomBytes} from 'node:crypto'
-import {argumentHalves, contentText, isObject, sendJson, startEventStream, textPieces, writeEvent, type Dialect, type ModelTurn, type OfferedTool, type PromptSegment} from './dialect.js'
+import {argumentHalves, contentText, sendJson, startEventStream, textPieces, writeEvent, type Dialect, type ModelTurn, type OfferedTool, type PromptSegment} from './dialect.js'
+import {isObject} from '../../shared/is-object.js'
 
 interface InputItem {
   type?: string

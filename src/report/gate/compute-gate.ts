@@ -1,0 +1,132 @@
+/**
+ * The gate over rows read once (aggregate/rows.ts): the profile's thresholds, each provider's rows
+ * gated alone (its candidate against its baseline, scenarios either mode cannot solve left out), after
+ * the comparability guard; a look of run --until-decided lays its frozen verdicts over this one's.
+ */
+import {resolveConfigPath, type LoadedConfig} from '../../config/load-config.js'
+import {loadProfile} from '../../catalogue/profiles.js'
+import {notApplicableTo} from '../../results/run-info.js'
+import type {Profile} from '../../schemas/profile.js'
+import {BadInputError} from '../../shared/diagnostics.js'
+import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../../stats/bootstrap.js'
+import {withoutScenarios, type Aggregate} from '../aggregate/aggregate.js'
+import {compareModes, DEFAULT_CONFIDENCE} from '../aggregate/compare.js'
+import type {GateDocument} from '../aggregate/report-schema.js'
+import type {LoadedRows} from '../aggregate/rows.js'
+import {runIdsOf, summarizeFailures, traceRoot, type ReportSettings} from '../aggregate/summary.js'
+import {DEFAULT_ESTIMAND, EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
+import {freezeVerdicts, type FrozenVerdicts} from './sequential.js'
+
+export interface GateSettings {
+  profile?: string
+  candidate?: string
+  model?: string
+  decision?: Decision
+  allowMixed?: boolean
+  /** Confidence of the intervals (default 0.95); a sequential look sets its own. */
+  confidence?: number
+  /** run --until-decided: the look the gate is judged at. */
+  sequential?: GateDocument['sequential']
+  /** run --until-decided: verdicts frozen at earlier looks, laid over this look's (sequential.ts). */
+  frozen?: FrozenVerdicts
+}
+
+type GateOptions = ReportSettings & GateSettings
+
+/** The profile the gate applies: --profile, else gate.profile. */
+export function loadGateProfile(config: LoadedConfig, settings: GateSettings, cwd = process.cwd()): Promise<Profile> {
+  // A name given by --profile (directly, or as the flags' configuration layer) is reported at the flag.
+  const namedBy = settings.profile || config.layers.flags?.gate?.profile ? '--profile' : undefined
+  return loadProfile(settings.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), cwd, namedBy)
+}
+
+/**
+ * The gate over the rows. Each provider's rows are gated alone, its candidate against its baseline;
+ * with several providers the document is the deciding provider's gate (the worst verdict: fail, then
+ * inconclusive, then pass) with every provider's gate under `providers`.
+ */
+export function computeGate(config: LoadedConfig, loaded: LoadedRows, profile: Profile, options: GateOptions): GateDocument {
+  const gates = [...loaded.providers].map(([provider, aggregate]) => gateOfProvider(aggregate, provider, loaded, profile, config, options))
+  if (gates.length === 1) return gates[0]!.gate
+  const worst = VERDICT_ORDER.map((verdict) => gates.find((g) => g.gate.verdict === verdict)).find(Boolean)!
+  return {...worst.gate, provider: worst.provider, inputs: loaded.inputs, run_ids: runIdsOf(loaded.providers), rows: gates.reduce((n, g) => n + g.gate.rows, 0), providers: gates.map(({gate, provider}) => ({...gate, provider}))}
+}
+
+/** Verdicts from the worst: the gate of several providers takes the first any of them has. */
+const VERDICT_ORDER = ['fail', 'inconclusive', 'pass'] as const
+
+/** One provider's gate: its rows only, its baseline against its candidate. */
+function gateOfProvider(rows: Aggregate, provider: string | null, loaded: LoadedRows, profile: Profile, config: LoadedConfig, options: GateOptions): {provider: string | null; gate: GateDocument} {
+  const baseline = options.baseline ?? config.values.gate.baseline
+  const candidate = options.candidate ?? config.values.gate.candidate
+  const {inputs, runInfos} = loaded
+  // The gate's own warnings go on a copy: the rows may be shared with the report.
+  const warnings = [...loaded.warnings]
+  // Scenarios one of the two modes cannot solve are compared by neither: n/a is not a failure, and not a free pass.
+  const excluded = notApplicableTo(runInfos.flatMap((info) => info.not_applicable), [baseline, candidate])
+  const aggregate = withoutScenarios(rows, [baseline, candidate], excluded.keys())
+  if (excluded.size > 0) warnings.push(`left out of the comparison as not applicable: ${[...excluded.keys()].sort().join(', ')}`)
+  const model = checkComparable(aggregate, baseline, candidate, provider, loaded.providers.size > 1, options)
+  const thresholds = resolveThresholds(profile, model, options.decision)
+  const seed = options.seed ?? DEFAULT_SEED
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES
+  const confidence = options.confidence ?? DEFAULT_CONFIDENCE
+  const comparison = compareModes(aggregate, {baseline, candidate, minSamples: thresholds.min_samples, seed, resamples, confidence, estimand: thresholds.estimand})
+  const judged = evaluateGate(comparison, thresholds)
+  const {checks, verdict} = options.frozen ? freezeVerdicts(judged.checks, options.frozen, (options.sequential?.look ?? 1) - 1) : judged
+  const gate: GateDocument = {
+    schema_version: 1,
+    generated_at: new Date().toISOString(),
+    inputs,
+    run_ids: [...aggregate.run_ids].sort(),
+    rows: aggregate.rows,
+    warnings,
+    bootstrap: {seed, resamples},
+    profile: thresholds.profile,
+    model: model ?? null,
+    override: thresholds.override,
+    decision: thresholds.decision,
+    estimand: thresholds.estimand ?? DEFAULT_ESTIMAND,
+    min_samples: thresholds.min_samples,
+    confidence,
+    sequential: options.sequential ?? null,
+    thresholds: thresholds.thresholds,
+    baseline,
+    candidate,
+    checks,
+    verdict,
+    exit_code: EXIT_CODES[verdict],
+    comparison,
+    trace_root: traceRoot(inputs),
+    failures: summarizeFailures(aggregate, [baseline, candidate]),
+  }
+  return {provider, gate}
+}
+
+/**
+ * The comparability guard: both modes present, one model, the same scenarios. Returns the model whose
+ * thresholds apply (--model wins); refuses mixed rows unless --allow-mixed.
+ */
+function checkComparable(aggregate: Aggregate, baseline: string, candidate: string, provider: string | null, ofSeveral: boolean, options: GateOptions): string | undefined {
+  const present = [...aggregate.cells.keys()].sort()
+  const missing = [baseline, candidate].filter((mode) => !aggregate.cells.has(mode))
+  // With several providers each is gated alone: a mode missing from one provider's rows is named with it.
+  const whose = ofSeveral ? ` of provider ${JSON.stringify(provider)}` : ''
+  if (missing.length > 0) {
+    throw new BadInputError(missing.map((mode) => ({file: '--input', code: 'unknown_reference', message: `no rows${whose} for mode "${mode}" (modes in the rows${whose}: ${present.join(', ')}); choose them with --baseline and --candidate`})))
+  }
+  const problems: string[] = []
+  const models = new Set([...(aggregate.models.get(baseline) ?? []), ...(aggregate.models.get(candidate) ?? [])])
+  if (models.size > 1) problems.push(`rows of different models: ${[...models].sort().join(', ')}`)
+  const baseScenarios = new Set(aggregate.cells.get(baseline)!.keys())
+  const candScenarios = new Set(aggregate.cells.get(candidate)!.keys())
+  const onlyBase = [...baseScenarios].filter((s) => !candScenarios.has(s))
+  const onlyCand = [...candScenarios].filter((s) => !baseScenarios.has(s))
+  if (onlyBase.length + onlyCand.length > 0) {
+    problems.push(`different scenarios: only ${baseline}: ${onlyBase.join(', ') || 'none'}; only ${candidate}: ${onlyCand.join(', ') || 'none'}`)
+  }
+  if (problems.length > 0 && !options.allowMixed) {
+    throw new BadInputError(problems.map((message) => ({file: '--input', code: 'unknown_reference', message: `not comparable: ${message} (pass --allow-mixed to gate them anyway)`})))
+  }
+  return options.model ?? (models.size === 1 ? [...models][0] : undefined)
+}

@@ -1,0 +1,117 @@
+/**
+ * The whole gate's power by formula, for the planner: how likely a candidate at `target` times every
+ * efficiency threshold, with the given reliability, passes every check of a design of S scenarios x R
+ * repetitions. It is the product of the checks' chances (treated as independent; tokens and cost move
+ * together, so the product errs low), each check's from the normal approximation of its estimate:
+ *
+ * - a reduction: P = Φ(d / SE - z), d the distance on the log scale between the threshold's ratio and
+ *   the target's; SE² = 2σ² / (S·R) under the suite estimand (runs only), (τ² + 2σ²/R) / S under the
+ *   population's with z its t_{S-1} (src/stats/log-ratio.ts); σ² a run's log variance (tool calls,
+ *   Poisson: 1 / the mean count; cost: half the tokens' SD, as real rows price it);
+ * - a rate: exactly, P(count <= the sized rule's pass_max) at n = S·R (reliability-rules.ts);
+ * - the success drop: Φ(margin / SE - z_{1-α}), SE² = 2p(1 - p) / n, the candidate as successful as the baseline.
+ *
+ * The simulator (simulate.ts) confirms it on the chosen design.
+ */
+import type {Thresholds} from '../../schemas/profile.js'
+import {binomialCdf, sizedRule} from '../../stats/binomial.js'
+import {logRatioOfReduction, reductionOfLogRatio, type Estimand} from '../../stats/log-ratio.js'
+import {normalCdf, tOfConfidence, zOfConfidence} from '../../stats/special.js'
+import {rateLimits} from './reliability-rules.js'
+import type {CandidateReliability} from './simulate.js'
+
+export interface PowerModel {
+  /** Run-to-run log SD of active tokens and agent time. */
+  log_sd: number
+  /** The baseline's mean tool calls a run. */
+  tool_calls: number
+  /** SD of the effect between scenarios, log scale (population estimand only). */
+  scenario_spread: number
+  baseline_success_pct: number
+  reliability: CandidateReliability
+}
+
+export const REDUCTIONS = [
+  ['efficiency_tokens_active_reduction', 'min_tokens_active_reduction_pct'],
+  ['efficiency_latency_reduction', 'min_latency_reduction_pct'],
+  ['efficiency_tool_call_reduction', 'min_tool_call_reduction_pct'],
+  ['efficiency_cost_reduction', 'min_cost_reduction_pct'],
+] as const
+
+const Z_POWER = 0.841621
+
+/** A run's log variance of a metric under the model (one mode). */
+function runVariance(check: (typeof REDUCTIONS)[number][0], model: PowerModel): number {
+  if (check === 'efficiency_tool_call_reduction') return 1 / Math.max(0.5, model.tool_calls)
+  if (check === 'efficiency_cost_reduction') return (0.5 * model.log_sd) ** 2
+  return model.log_sd ** 2
+}
+
+/** The standard error of θ and the critical value its interval uses. */
+function errorOf(check: (typeof REDUCTIONS)[number][0], model: PowerModel, estimand: Estimand, scenarios: number, repetitions: number, confidence: number): {se: number; critical: number} {
+  const within = (2 * runVariance(check, model)) / repetitions
+  if (estimand === 'suite') return {se: Math.sqrt(within / scenarios), critical: zOfConfidence(confidence)}
+  return {se: Math.sqrt((model.scenario_spread ** 2 + within) / scenarios), critical: scenarios > 1 ? tOfConfidence(confidence, scenarios - 1) : Infinity}
+}
+
+export interface DesignPower {
+  scenarios: number
+  repetitions: number
+  /** The whole gate's chance to pass, and each check's. */
+  power: number
+  checks: Record<string, number>
+}
+
+/** The whole gate's power at S x R for a candidate at `target` times every efficiency threshold. */
+export function designPower(t: Thresholds, model: PowerModel, estimand: Estimand, scenarios: number, repetitions: number, target: number, confidence = 0.95): DesignPower {
+  const checks: Record<string, number> = {}
+  for (const [check, key] of REDUCTIONS) {
+    const threshold = t[key]
+    const distance = logRatioOfReduction(threshold) - logRatioOfReduction(target * threshold)
+    const {se, critical} = errorOf(check, model, estimand, scenarios, repetitions, confidence)
+    checks[check] = Number.isFinite(distance) ? normalCdf(distance / se - critical) : 1
+  }
+  const runs = scenarios * repetitions
+  const alpha = 1 - confidence
+  const r = model.reliability
+  const rates: Record<string, number> = {reliability_output_validity: r.invalid_pct, reliability_runner_failure_rate: r.runner_failure_pct, reliability_timeout_stall_rate: r.timeout_pct, reliability_retry_rate: r.retry_pct}
+  for (const [check, limit] of Object.entries(rateLimits(t))) {
+    if (!limit || rates[check] === undefined) continue
+    const rule = sizedRule(runs, limit.limit, alpha)
+    checks[check] = limit.limit >= 1 ? 1 : rule.pass_max < 0 ? 0 : binomialCdf(rule.pass_max, runs, rates[check] / 100)
+  }
+  const p = model.baseline_success_pct / 100
+  const seDrop = Math.sqrt((2 * p * (1 - p)) / runs)
+  checks.reliability_success_rate_non_inferior = seDrop === 0 ? 1 : normalCdf(t.max_success_rate_drop_pct / 100 / seDrop - zOfConfidence(1 - 2 * alpha))
+  const power = Object.values(checks).reduce((a, b) => a * b, 1)
+  return {scenarios, repetitions, power, checks}
+}
+
+/**
+ * The design of fewest runs (S x R, S from `minScenarios` to `maxScenarios`, R from 3 to
+ * `maxRepetitions`) whose whole-gate power reaches `goal`; null when none does.
+ */
+export function smallestDesign(t: Thresholds, model: PowerModel, estimand: Estimand, target: number, bounds: {minScenarios: number; maxScenarios: number; maxRepetitions: number}, goal = 0.8): DesignPower | null {
+  let best: DesignPower | null = null
+  for (let s = bounds.minScenarios; s <= bounds.maxScenarios; s++) {
+    for (let r = 3; r <= bounds.maxRepetitions; r++) {
+      if (best && s * r >= best.scenarios * best.repetitions) break
+      const design = designPower(t, model, estimand, s, r, target)
+      if (design.power >= goal) {
+        best = design
+        break
+      }
+    }
+  }
+  return best
+}
+
+/** The smallest true reduction (%) each efficiency check detects with 80% power at S x R. */
+export function detectableReductions(t: Thresholds, model: PowerModel, estimand: Estimand, scenarios: number, repetitions: number, confidence = 0.95): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const [check, key] of REDUCTIONS) {
+    const {se, critical} = errorOf(check, model, estimand, scenarios, repetitions, confidence)
+    out[check] = reductionOfLogRatio(logRatioOfReduction(t[key]) - (critical + Z_POWER) * se)
+  }
+  return out
+}

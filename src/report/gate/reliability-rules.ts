@@ -1,0 +1,136 @@
+/**
+ * The sized rules of the reliability checks under `decision: ci`, at one-sided level α (5% at the
+ * gate's 95%; at a sequential look, 1 - that look's confidence):
+ *
+ * - a rate with a limit (runner failures, timeouts, retries, fallbacks, and output validity as its
+ *   share of invalid outputs): the one-sided exact binomial test at the limit (src/stats/binomial.ts).
+ *   With n runs it passes with at most k events, k the largest count a candidate exactly at the limit
+ *   reaches no more than α of the time, and fails from the count a candidate at the limit exceeds no
+ *   more than α of the time. A candidate at its limit passes at most α of the time, at any n.
+ * - the success rate against the baseline's: non-inferiority with the profile's drop as its margin,
+ *   one-sided at α, with Newcombe's hybrid score interval at 1 - 2α: pass when its lower bound is above
+ *   -margin, fail when its upper bound is below.
+ *
+ * The Wilson intervals of the comparison answered "where is the rate?" at 95% two-sided; they passed
+ * a 2% limit only after about 190 runs without a single timeout, and a 3-point drop only after 125 to
+ * 427 runs per mode, so no built-in suite could pass. A limit that these runs cannot certify at all
+ * is said so (`capacity`), by the verdict, the profile's statement and validate, never left to be
+ * found by never passing.
+ */
+import type {Thresholds} from '../../schemas/profile.js'
+import {clopperPearson, runsToCertify, sizedRule, type SizedRule} from '../../stats/binomial.js'
+import {newcombeInterval} from '../../stats/rates.js'
+import {zOfConfidence} from '../../stats/special.js'
+
+/** The one-sided level of the reliability rules at a comparison's confidence: 5% at 95%. */
+export function reliabilityLevel(confidence: number): number {
+  return 1 - confidence
+}
+
+/** A rate check's limit in the shape the test reads: events (or, for a floor such as validity, non-events) at most `limit` (a fraction). */
+export interface RateLimit {
+  /** What an event is, in the rule's words: "timeouts", "invalid outputs". */
+  events: string
+  limit: number
+  /** Whether the check's value is the complement of the events' share (validity: 100 - invalid %). */
+  complement: boolean
+}
+
+export interface RuleOutcome {
+  verdict: 'pass' | 'fail' | 'inconclusive'
+  reason: string | null
+  /** The rule's interval, in the check's units (%). */
+  interval: [number, number]
+  rule: string
+}
+
+const pct = (fraction: number) => `${Number((100 * fraction).toPrecision(6))}%`
+
+/** The rule's text at n runs: what passes, what fails, or that nothing can pass. */
+export function describeRateRule(limit: RateLimit, runs: number, alpha: number, sized: SizedRule = sizedRule(runs, limit.limit, alpha)): string {
+  const test = `exact binomial test of ${limit.events} at most ${pct(limit.limit)}, one-sided ${pct(alpha)}`
+  if (limit.limit >= 1) return `${test}: passes whatever the count`
+  if (sized.pass_max < 0) return `${test}: ${runs} runs cannot pass it (with none, it takes ${runsToCertify(limit.limit, alpha)} runs)`
+  const fails = sized.fail_min <= runs ? `, fails from ${sized.fail_min}` : ''
+  return `${test}: passes with at most ${sized.pass_max} in ${runs}${fails}`
+}
+
+/** The verdict of a rate's sized rule, `count` being the events (validity: the invalid outputs) in `runs`. */
+export function judgeRate(limit: RateLimit, count: number, runs: number, alpha: number): RuleOutcome {
+  const sized = sizedRule(runs, limit.limit, alpha)
+  const [low, high] = clopperPearson(count, runs, alpha)
+  const interval: [number, number] = limit.complement ? [100 * (1 - high), 100 * (1 - low)] : [100 * low, 100 * high]
+  const rule = describeRateRule(limit, runs, alpha, sized)
+  if (limit.limit >= 1 || count <= sized.pass_max) return {verdict: 'pass', reason: null, interval, rule}
+  if (count >= sized.fail_min) return {verdict: 'fail', reason: null, interval, rule}
+  const reason =
+    sized.pass_max < 0
+      ? `${runs} runs cannot certify ${limit.events} at most ${pct(limit.limit)}: with none, it takes ${runsToCertify(limit.limit, alpha)} runs`
+      : `${count} ${limit.events} in ${runs}: passes with at most ${sized.pass_max}, fails from ${sized.fail_min}`
+  return {verdict: 'inconclusive', reason, interval, rule}
+}
+
+/** The success-rate non-inferiority test: candidate minus baseline, in points, against -margin. */
+export function judgeSuccessDrop(counts: {candidate: number; candidateRuns: number; baseline: number; baselineRuns: number}, marginPoints: number, alpha: number, clears: (value: number) => boolean): RuleOutcome {
+  const [low, high] = newcombeInterval(counts.candidate, counts.candidateRuns, counts.baseline, counts.baselineRuns, zOfConfidence(1 - 2 * alpha))
+  const interval: [number, number] = [100 * low, 100 * high]
+  const rule = `non-inferiority of the success rate, margin ${marginPoints} points, one-sided ${pct(alpha)} (Newcombe’s hybrid score interval at ${pct(1 - 2 * alpha)})`
+  if (clears(interval[0])) return {verdict: 'pass', reason: null, interval, rule}
+  if (!clears(interval[1])) return {verdict: 'fail', reason: null, interval, rule}
+  return {verdict: 'inconclusive', reason: 'the one-sided interval reaches below the margin', interval, rule}
+}
+
+/** The rate limits of a profile's thresholds, by check (validity as its invalid share). */
+export function rateLimits(t: Thresholds): Record<'reliability_output_validity' | 'reliability_runner_failure_rate' | 'reliability_timeout_stall_rate' | 'reliability_retry_rate' | 'reliability_fallback_rate', RateLimit | null> {
+  return {
+    reliability_output_validity: {events: 'invalid outputs', limit: (100 - t.min_output_validity_rate_pct) / 100, complement: true},
+    reliability_runner_failure_rate: {events: 'runner failures', limit: t.max_runner_failure_rate_pct / 100, complement: false},
+    reliability_timeout_stall_rate: {events: 'timeouts', limit: t.max_timeout_stall_rate_pct / 100, complement: false},
+    reliability_retry_rate: {events: 'retried runs', limit: t.max_retry_rate_pct / 100, complement: false},
+    reliability_fallback_rate: t.max_fallback_rate_pct === undefined ? null : {events: 'fallbacks', limit: t.max_fallback_rate_pct / 100, complement: false},
+  }
+}
+
+export interface CapacityLine {
+  check: string
+  rule: string
+  /** Whether any count of these runs passes the check. */
+  certifiable: boolean
+}
+
+/**
+ * What a profile's reliability checks can certify with `runs` runs per mode at level α: each rate's
+ * rule, and the success drop's smallest margin a candidate as reliable as a baseline at
+ * `baselineSuccess` passes with `power`. Validate and plan print it; a check that cannot pass makes
+ * the suite unable to pass its own gate.
+ */
+export function capacity(t: Thresholds, runs: number, alpha: number): CapacityLine[] {
+  const lines: CapacityLine[] = []
+  for (const [check, limit] of Object.entries(rateLimits(t))) {
+    if (!limit) continue
+    const sized = sizedRule(runs, limit.limit, alpha)
+    lines.push({check, rule: describeRateRule(limit, runs, alpha, sized), certifiable: limit.limit >= 1 || sized.pass_max >= 0})
+  }
+  // The success drop can pass at any size (a candidate far better than the baseline); what it can certify for an equal one is its MDE.
+  const margin = t.max_success_rate_drop_pct
+  const equal = judgeSuccessDrop({candidate: runs, candidateRuns: runs, baseline: runs, baselineRuns: runs}, margin, alpha, (v) => v >= -margin)
+  lines.push({check: 'reliability_success_rate_non_inferior', rule: `${equal.rule}: ${runs} runs per mode, all successful in both, give a lower bound of ${equal.interval[0].toFixed(1)} points`, certifiable: equal.verdict === 'pass'})
+  return lines
+}
+
+/**
+ * Why a suite cannot pass its own gate at its size, one sentence a reason (none: it can): a
+ * reliability check no count of its runs passes, a population estimand below its scenarios, or
+ * (under ci) cells too small to decide. `validate` prints them as warnings.
+ */
+export function gateSizeWarnings(suite: string, profile: {name: string; decision: string; estimand?: string; min_samples: number; thresholds: Thresholds}, scenarios: number, repetitions: number, minPopulationScenarios: number, minCiRuns: number): string[] {
+  if (profile.decision !== 'ci') return []
+  const runs = scenarios * repetitions
+  const warnings = capacity(profile.thresholds, runs, reliabilityLevel(0.95))
+    .filter((line) => !line.certifiable)
+    .map((line) => `suite ${suite} (${scenarios} scenarios × ${repetitions} repetitions) cannot pass its gate ${profile.name}: ${line.check}: ${line.rule}`)
+  if (profile.estimand === 'population' && scenarios < minPopulationScenarios)
+    warnings.push(`suite ${suite} has ${scenarios} scenarios: its gate ${profile.name} judges the population estimand, refused below ${minPopulationScenarios} scenarios (add scenarios, or judge these with estimand suite)`)
+  if (repetitions < Math.max(minCiRuns, profile.min_samples)) warnings.push(`suite ${suite} runs ${repetitions} repetitions: decision ci decides nothing from cells of fewer than ${Math.max(minCiRuns, profile.min_samples)}`)
+  return warnings
+}

@@ -1,0 +1,87 @@
+/**
+ * Where a report's and a gate's files go and how they are written: reports_dir/<run id> (or --out), each
+ * written whole or not at all, the markdown appended to $GITHUB_STEP_SUMMARY when it is set.
+ */
+import {lstatSync, statSync} from 'node:fs'
+import {appendFile, mkdir} from 'node:fs/promises'
+import path from 'node:path'
+import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
+import {nameProblem} from '../results/names.js'
+import {linkRefused} from '../results/no-follow.js'
+import {writeFileAtomic} from '../shared/atomic-write.js'
+import {BadInputError} from '../shared/diagnostics.js'
+import type {Report} from './aggregate/summary.js'
+import type {GateDocument} from './aggregate/report-schema.js'
+import {renderJson} from './render/json.js'
+import {renderJunit} from './render/junit.js'
+import {renderGateMarkdown, renderReportMarkdown} from './render/markdown.js'
+
+export type Format = 'md' | 'json' | 'junit' | 'html'
+
+export interface OutputOptions {
+  out?: string
+  formats: Format[]
+  cwd?: string
+  env?: NodeJS.ProcessEnv
+}
+
+/**
+ * reports_dir/<run id>, or reports_dir/latest when the rows come from several runs. The run id comes
+ * from the rows, which may come from anywhere (--input): one that is not a plain name (`../../x`) is
+ * bad input naming the files, never a path. --out must be a folder (or not exist yet).
+ */
+export function outputDir(config: LoadedConfig, rows: {run_ids: Iterable<string>}, options: OutputOptions & {inputs?: string[]; runId?: string}): string {
+  if (options.out) {
+    const dir = path.resolve(options.cwd ?? process.cwd(), options.out)
+    const info = statSync(dir, {throwIfNoEntry: false})
+    if (info && !info.isDirectory()) throw new BadInputError([{file: '--out', code: 'io', message: `${options.out} is a file, not a folder: --out names the folder the reports go to`}])
+    return dir
+  }
+  const runIds = [...rows.run_ids]
+  const name = runIds.length === 1 ? runIds[0]! : 'latest'
+  const problem = nameProblem(name)
+  if (problem) {
+    const where = options.inputs?.length ? options.inputs.join(', ') : options.runId ? '--run-id' : '--input'
+    throw new BadInputError([{file: where, code: 'schema', message: `the rows' run_id ${JSON.stringify(name)} ${problem}; pass --out to choose the report folder`}])
+  }
+  const dir = resolveConfigPath(config, path.join(config.values.reports_dir, name))
+  // reports_dir is the user's; a link in it is not followed (results/no-follow.ts).
+  if (lstatSync(dir, {throwIfNoEntry: false})?.isSymbolicLink()) throw linkRefused(dir, 'write', options.cwd)
+  return dir
+}
+
+export async function writeOutputs(dir: string, stem: string, json: unknown, markdown: string, options: OutputOptions): Promise<string[]> {
+  await mkdir(dir, {recursive: true})
+  const written: string[] = []
+  // Written whole or not at all (write, then rename): a reader never sees half a report or gate.
+  if (options.formats.includes('json')) {
+    written.push(path.join(dir, `${stem}.json`))
+    await writeFileAtomic(written.at(-1)!, renderJson(json))
+  }
+  if (options.formats.includes('md')) {
+    written.push(path.join(dir, `${stem}.md`))
+    await writeFileAtomic(written.at(-1)!, markdown)
+  }
+  const summary = (options.env ?? process.env).GITHUB_STEP_SUMMARY
+  if (summary) await appendFile(summary, markdown + '\n')
+  return written
+}
+
+/** Where the rows came from: a report folder is named after their run id. */
+type Destination = OutputOptions & {inputs?: string[]; runId?: string}
+
+/** summary.json, summary.md and junit.xml, as the formats ask. */
+export async function writeReport(config: LoadedConfig, report: Report, options: Destination): Promise<string[]> {
+  const dir = outputDir(config, report, options)
+  const files = await writeOutputs(dir, 'summary', report, renderReportMarkdown(report), options)
+  if (options.formats.includes('junit')) {
+    files.push(path.join(dir, 'junit.xml'))
+    await writeFileAtomic(files.at(-1)!, renderJunit(report))
+  }
+  return files
+}
+
+/** gate.json and gate.md, as the formats ask. */
+export function writeGate(config: LoadedConfig, gate: GateDocument, options: Destination): Promise<string[]> {
+  return writeOutputs(outputDir(config, gate, options), 'gate', gate, renderGateMarkdown(gate), options)
+}
