@@ -18,6 +18,7 @@ import {displayPath} from '../shared/source-document.js'
 import {appCredentials, appOctokit, createClient, resolveToken} from '../github/client.js'
 import type {FixtureContext} from './context.js'
 import {ALL_KINDS, cleanupFixtures, fixturesStatus, resetFixtures, seedFixtures, type CleanupReport, type SeedOptions} from './index.js'
+import {FIXTURE_KINDS} from './kinds.js'
 import {manifestSchema, type Manifest} from './manifest.js'
 
 export interface FixtureTarget {
@@ -91,8 +92,6 @@ export async function openTarget(config: LoadedConfig, options: TargetOptions = 
   }
 }
 
-const NEEDS_SECOND_IDENTITY: FixtureKind[] = ['pr_with_bugs', 'pr_with_changes', 'pr_with_reviews', 'pr_with_mixed_threads', 'pr']
-
 export async function readManifest(file: string, cwd = process.cwd()): Promise<Manifest> {
   let value: unknown
   try {
@@ -132,8 +131,9 @@ export async function seedManifest(config: LoadedConfig, kinds: FixtureKind[], o
   const file = manifestPath(config)
   const target = await openTarget(config, options)
   try {
-    if (target.kind === 'live' && target.options.reviewerLogin === target.options.agentLogin && kinds.some((k) => NEEDS_SECOND_IDENTITY.includes(k))) {
-      throw new BadInputError([{file: '$GHX_BENCH_APP_ID', code: 'config', message: `kinds ${kinds.filter((k) => NEEDS_SECOND_IDENTITY.includes(k)).join(', ')} need a second identity (a reviewer who is not the agent): configure a GitHub App (GHX_BENCH_APP_ID, GHX_BENCH_APP_PRIVATE_KEY) or set GHX_BENCH_REVIEWER_TOKEN`}])
+    const needSecond = kinds.filter((kind) => FIXTURE_KINDS[kind].needsSecondIdentity)
+    if (target.kind === 'live' && target.options.reviewerLogin === target.options.agentLogin && needSecond.length > 0) {
+      throw new BadInputError([{file: '$GHX_BENCH_APP_ID', code: 'config', message: `kinds ${needSecond.join(', ')} need a second identity (a reviewer who is not the agent): configure a GitHub App (GHX_BENCH_APP_ID, GHX_BENCH_APP_PRIVATE_KEY) or set GHX_BENCH_REVIEWER_TOKEN`}])
     }
     const existing = await readManifest(file).catch(() => undefined)
     const manifest = await seedFixtures(target.ctx, kinds, target.options, existing?.seed_id === target.ctx.seedId ? existing : undefined)
