@@ -13,6 +13,7 @@ import {toolPayload} from '../agent/chat-completions.js'
 import {readCallLog, readLayerLog} from '../agent/shell-tool.js'
 import {resolveVariables} from '../seeding/bindings.js'
 import type {Manifest} from '../seeding/manifest.js'
+import type {AccessCounts, AgentAccess} from '../github/target.js'
 import {isInfrastructureError, type Mode, type ProviderTrace, type Usage} from '../plugins/api.js'
 import type {Row} from '../results/row-schema.js'
 import {checkpointsOf, type Scenario} from '../schemas/scenario.js'
@@ -26,7 +27,6 @@ import {tokensOf, type AttemptRecord} from './row.js'
 import {ABORT_GRACE_MS, attemptLimits, settledWithin, withinAbort, type AbortKind} from './run-limits.js'
 import {prepareRunFixtures} from './run-fixtures.js'
 import type {SuiteContext} from './suite-context.js'
-import type {AccessCounts, AgentAccess} from './target.js'
 
 export interface Attempt extends AttemptRecord {
   /** Infrastructure failed: another attempt may succeed. */
@@ -127,7 +127,7 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     base.variables = variables
     const prompt = renderPrompt(scenario, variables)
     // Mutation testing compares what the checkpoints read before and after the agent's run.
-    const observedBefore = ctx.mutation && ctx.target.sandbox ? await observe(checkpointsOf(scenario), variables, ctx.target.reader, ctx.registry) : undefined
+    const observedBefore = ctx.mutation && ctx.target.sandbox ? await observe(checkpointsOf(scenario), variables, ctx.target.agent, ctx.registry) : undefined
     // The run's clock starts with the arm: opening the session (an MCP server starting) counts, fixture work does not.
     limits.start()
     const made = await accessMade
@@ -206,7 +206,7 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     base.variables = judged
     const checkpointsStarted = performance.now()
     const checkpoints = await evaluateCheckpoints(checkpointsOf(scenario), {
-      octokit: ctx.target.reader,
+      octokit: ctx.target.agent,
       registry: ctx.registry,
       variables: judged,
       budgetMs: ctx.timeouts.checkpoint_ms,
@@ -219,9 +219,9 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     base.checkpoints = checkpoints
     const verdict = verdictOf({scenario, stop: stopOf(trace, report?.plan.failure), assertion, checkpoints})
     if (verdict.success && checkpoints.every((c) => c.passed) && observedBefore && ctx.mutation) {
-      const evaluate = () => evaluateCheckpoints(checkpointsOf(scenario), {octokit: ctx.target.reader, registry: ctx.registry, variables: judged, budgetMs: 0, signal: ctx.signal})
-      const after = await observe(checkpointsOf(scenario), judged, ctx.target.reader, ctx.registry)
-      ctx.mutation(await mutationTest({scenario, mode: run.mode, before: observedBefore, after, octokit: ctx.target.reader, sandbox: ctx.target.sandbox!, evaluate}))
+      const evaluate = () => evaluateCheckpoints(checkpointsOf(scenario), {octokit: ctx.target.agent, registry: ctx.registry, variables: judged, budgetMs: 0, signal: ctx.signal})
+      const after = await observe(checkpointsOf(scenario), judged, ctx.target.agent, ctx.registry)
+      ctx.mutation(await mutationTest({scenario, mode: run.mode, before: observedBefore, after, octokit: ctx.target.agent, sandbox: ctx.target.sandbox!, evaluate}))
     }
     return await finish({outcome: verdict.outcome, error: verdict.error, retryable: false, trace, tokens, assertion})
   } catch (error) {

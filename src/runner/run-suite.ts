@@ -18,6 +18,7 @@ import {resolveVariables} from '../seeding/bindings.js'
 import {readManifest, writeManifest} from '../seeding/service.js'
 import {harnessEnv} from '../shared/process/secret-env.js'
 import {startToolSpawner} from '../shared/process/tool-spawner.js'
+import {openGitHubTarget} from '../github/target.js'
 import {checkNewRunId} from '../results/names.js'
 import type {RunLock} from '../results/run-lock.js'
 import type {ProviderProgress} from '../plugins/api.js'
@@ -41,7 +42,6 @@ import {schedule} from './schedule.js'
 import {refName, refOptions, type SelectedSuite} from './select-suite.js'
 import type {SuiteContext} from './suite-context.js'
 import {afterInterrupt, ensureFixtures, fixtureLocks, sharedManifest} from './suite-fixtures.js'
-import {openRunTarget} from './target.js'
 
 
 export interface RunOptions {
@@ -150,7 +150,14 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
   // The target (the sandbox's process), the model (the scripted models' process) and the tool spawner start side by side.
   const [openedTarget, openedModel] = await Promise.allSettled([
     // Faults go to the runs' own traffic only (their agent tokens and model endpoints), never to seeding or checkpoints.
-    openRunTarget(config, {faults: options.faultRate ? {seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined, readOnly: options.dryRun, concurrency: suite.concurrency}),
+    // The sandbox is local: a failed request is retried at once, not after GitHub's one-second back-off.
+    // Overlapping runs get the sandbox in its own process, off the runner's event loop.
+    openGitHubTarget(config, {
+      faults: options.faultRate ? {seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined,
+      readOnly: options.dryRun,
+      sandboxRetry: {retries: 4, retryAfterBaseMs: 20},
+      sandboxProcess: suite.concurrency > 1,
+    }),
     openModelSource({model: modelName, endpoint: config.values.endpoint, faultRate: options.faultRate, seed, origin}),
     options.dryRun ? undefined : startToolSpawner(),
   ])
@@ -178,7 +185,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
 
     const manifestFile = resolveConfigPath(config, config.values.fixtures.manifest)
     // A dry run seeds nothing: it checks the bindings against the manifest there is, if any.
-    const manifest = options.dryRun ? (existsSync(manifestFile) ? await readManifest(manifestFile, cwd) : undefined) : await ensureFixtures(target, manifestFile, scenarios)
+    const manifest = options.dryRun ? (existsSync(manifestFile) ? await readManifest(manifestFile, cwd) : undefined) : await ensureFixtures(target, config.values.fixtures.seed_id, manifestFile, scenarios)
     // Every binding is checked before the first run: a typo fails here, not in run 40.
     if (manifest) for (const scenario of scenarios) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
 
@@ -201,6 +208,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
       scenarioSet: selected.scenarioSet,
       registry,
       target,
+      seedId: config.values.fixtures.seed_id,
       model,
       providers,
       modes,
@@ -253,7 +261,7 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
     )
     // Resets may have replaced resources (a fresh workflow run): the manifest on disk follows.
     await writeManifest(manifestFile, fixtures.manifest)
-    if (signal.aborted) await afterInterrupt(config.values.fixtures.on_interrupt, target, fixtures.manifest, manifestFile)
+    if (signal.aborted) await afterInterrupt(config.values.fixtures.on_interrupt, target, config.values.fixtures.seed_id, fixtures.manifest, manifestFile)
     onEvent({type: 'suite_finished', run_id: runId, completed, interrupted: signal.aborted})
     return {...view, results_file: resultsFile, warnings, completed, interrupted: signal.aborted, by_mode: byMode, by_provider: byProvider}
   } finally {

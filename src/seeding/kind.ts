@@ -66,18 +66,19 @@ export interface FixtureKindEntry {
 }
 
 export function fixtureKind<R extends Resource>(kind: FixtureKind, definition: FixtureKindDefinition<R>): FixtureKindEntry {
-  const own = async (resource: Resource): Promise<R> => {
+  // Called inside the async steps: a record that is not the kind's rejects the step.
+  const own = (resource: Resource): R => {
     if (definition.is(resource)) return resource
     throw new Error(`the manifest's ${kind} resource is not one (${definition.label(resource)}): seed the fixtures again (ghx-bench fixtures seed)`)
   }
   return {
     kind,
     seed: (ctx, seeding) => definition.seed(ctx, seeding),
-    reset: async (ctx, resource, seeding, replace) => definition.reset(ctx, await own(resource), seeding, replace),
-    snapshot: async (ctx, resource) => definition.snapshot(ctx, await own(resource)),
-    status: async (ctx, resource) => definition.status(ctx, await own(resource)),
+    reset: async (ctx, resource, seeding, replace) => definition.reset(ctx, own(resource), seeding, replace),
+    snapshot: async (ctx, resource) => definition.snapshot(ctx, own(resource)),
+    status: async (ctx, resource) => definition.status(ctx, own(resource)),
     statusFields: definition.statusFields,
-    label: definition.label,
+    label: (resource) => definition.label(resource),
     dependencies: definition.dependencies ?? [],
     needsSecondIdentity: definition.needsSecondIdentity ?? false,
   }
