@@ -53,17 +53,7 @@ export interface FixtureKindDefinition<R extends Resource> {
 }
 
 /** A kind as the table holds it: its steps on any manifest resource, which they check is the kind's first. */
-export interface FixtureKindEntry {
-  kind: FixtureKind
-  seed(ctx: FixtureContext, seeding: Seeding): Promise<Resource>
-  reset(ctx: FixtureContext, resource: Resource, seeding: Seeding, replace: (fresh: Resource) => Promise<void>): Promise<void>
-  snapshot(ctx: FixtureContext, resource: Resource): Promise<Snapshot>
-  status(ctx: FixtureContext, resource: Resource): Promise<string[]>
-  statusFields: readonly string[]
-  label(resource: Resource): string
-  dependencies: readonly FixtureKind[]
-  needsSecondIdentity: boolean
-}
+export type FixtureKindEntry = Required<Omit<FixtureKindDefinition<Resource>, 'is'>> & {kind: FixtureKind}
 
 export function fixtureKind<R extends Resource>(kind: FixtureKind, definition: FixtureKindDefinition<R>): FixtureKindEntry {
   // Called inside the async steps: a record that is not the kind's rejects the step.
