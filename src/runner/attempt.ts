@@ -112,7 +112,8 @@ async function openSession(ctx: SuiteContext, run: PlannedRun, scenario: Scenari
   const opened = mode.open({options, github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir, signal: limits.signal})
   const session = await withinAbort(opened, limits.signal).catch((error: unknown) => {
     // A session that opens after the run gave up on it is closed when it does.
-    held.defer(() => settledWithin(opened.then((late) => late.close())))
+    const lateClose = settledWithin(opened.then((late) => late.close()))
+    held.defer(() => lateClose)
     throw error
   })
   attempt.opened(session)
@@ -145,8 +146,10 @@ async function drive(ctx: SuiteContext, run: PlannedRun, prompt: string, session
       },
     }),
   )
-  // A run the timeout left behind still cleans up (kills its server) after the row is written: the suite waits for that.
-  held.defer(() => settledWithin(providerRun))
+  // A run the timeout left behind still cleans up (kills its server) after the row is written: the suite waits
+  // for that, LEFT_BEHIND_MS from the run's start at most.
+  const leftBehind = settledWithin(providerRun)
+  held.defer(() => leftBehind)
   try {
     return await withinAbort(providerRun, limits.signal)
   } catch (error) {
