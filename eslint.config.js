@@ -72,6 +72,8 @@ export default tseslint.config(
     languageOptions: {parserOptions: {project: ['./tsconfig.test.json'], tsconfigRootDir: import.meta.dirname}},
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
+      // A promise returned from under `await using` unawaited would see what it uses released before it settles.
+      '@typescript-eslint/return-await': ['error', 'error-handling-correctness-only'],
       '@typescript-eslint/no-unused-vars': ['error', {argsIgnorePattern: '^_', varsIgnorePattern: '^_'}],
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

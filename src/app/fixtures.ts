@@ -10,7 +10,9 @@ import type {Project} from '../catalogue/project.js'
 import type {FixtureKind} from '../schemas/scenario.js'
 import type {CleanupReport} from '../seeding/index.js'
 import type {Manifest} from '../seeding/manifest.js'
-import {cleanupManifest, manifestStatus, resetManifest, seedManifest} from '../seeding/service.js'
+import type {LoadedConfig} from '../config/load-config.js'
+import {openGitHubTarget, type GitHubTarget} from '../github/target.js'
+import {cleanupManifest, manifestPath, manifestStatus, manifestToReset, onManifest, readManifest, resetManifest, seedManifest} from '../seeding/service.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 import {openConfig, openProject, type ProjectOptions} from './project.js'
@@ -29,7 +31,7 @@ export interface SeedResult {
 export async function seedProjectFixtures(options: ProjectOptions & {suitePath?: string}): Promise<SeedResult> {
   const cwd = options.cwd ?? process.cwd()
   const project = await openProject({...options, extraFiles: options.suitePath ? [options.suitePath] : []})
-  const {manifest, file} = await seedManifest(project.config, requiredKinds(project, options.suitePath))
+  const {manifest, file} = await onTarget(project.config, (target) => seedManifest(target, project.config, requiredKinds(project, options.suitePath)))
   return {manifest, file: displayPath(file, cwd)}
 }
 
@@ -39,17 +41,40 @@ export interface FixtureStatus {
 }
 
 export async function fixtureStatus(options: ProjectOptions): Promise<FixtureStatus> {
-  const kinds = await manifestStatus(await openConfig(options))
+  const config = await openConfig(options)
+  const manifest = await readManifest(manifestPath(config))
+  const onIt = onManifest(config, manifest)
+  const kinds = await onTarget(onIt, (target) => manifestStatus(target, onIt, manifest))
   return {ok: kinds.every((k) => k.problems.length === 0), kinds}
 }
 
 /** Resets the manifest's resources (or `kinds`) to their seeded state; returns the manifest, updated. */
 export async function resetProjectFixtures(options: ProjectOptions & {kinds?: string[]}): Promise<Manifest> {
-  return resetManifest(await openConfig(options), options.kinds as FixtureKind[] | undefined)
+  const config = await openConfig(options)
+  const kinds = options.kinds as FixtureKind[] | undefined
+  const manifest = await manifestToReset(config, kinds)
+  const onIt = onManifest(config, manifest)
+  return onTarget(onIt, (target) => resetManifest(target, onIt, manifest, kinds))
 }
 
 export async function cleanupProjectFixtures(options: ProjectOptions & {all?: boolean}): Promise<CleanupReport> {
-  return cleanupManifest(await openConfig(options), options.all ?? false)
+  const config = await openConfig(options)
+  const all = options.all ?? false
+  const file = manifestPath(config)
+  // With `all`, a missing manifest is no obstacle: every seeding's leftovers are found by their names.
+  const manifest = all ? await readManifest(file).catch(() => undefined) : await readManifest(file)
+  const onIt = onManifest(config, manifest)
+  return onTarget(onIt, (target) => cleanupManifest(target, onIt, all))
+}
+
+/** The configuration's GitHub, open for `work` and closed after it (the sandbox's state saved). */
+async function onTarget<T>(config: LoadedConfig, work: (target: GitHubTarget) => Promise<T>): Promise<T> {
+  const target = await openGitHubTarget(config)
+  try {
+    return await work(target)
+  } finally {
+    await target.close()
+  }
 }
 
 /** The kinds the selected scenarios require: a suite's (named by its file), or the whole catalogue's. */

@@ -6,6 +6,7 @@
  */
 import path from 'node:path'
 import {readFileBelow, writeFileBelow} from './no-follow.js'
+import {isBadInputError} from '../shared/diagnostics.js'
 
 export interface NotApplicable {
   scenario_id: string
@@ -37,7 +38,7 @@ export async function readRunInfoFor(resultsFile: string): Promise<RunInfo | und
   if (!resultsFile.endsWith('.jsonl')) return undefined
   const file = runInfoFile(path.dirname(resultsFile), path.basename(resultsFile, '.jsonl'))
   const text = await readFileBelow(path.dirname(resultsFile), file).catch((error: Error) => {
-    if (error.name === 'BadInputError') throw error
+    if (isBadInputError(error)) throw error
     return undefined
   })
   try {

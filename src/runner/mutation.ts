@@ -66,143 +66,183 @@ function repoOf(input: Record<string, unknown>) {
   return {owner: String(input.owner), repo: String(input.name)}
 }
 
-/** The undo of every change between two observations of one read, one perturbation per change. */
+type Repo = ReturnType<typeof repoOf>
+
+/** Per checkpoint read task, the undo of every change between two observations of it, one perturbation per change. */
+const UNDO: Record<string, (before: Observation, after: Observation, repo: Repo) => Perturbation[]> = {
+  'issue.view': undoIssue,
+  'pr.view': undoPull,
+  'release.view': undoRelease,
+  'issue.comments.list': undoComments,
+  'pr.list': undoPulls,
+  'issue.relations.prs.list': undoPulls,
+  'pr.reviews.list': undoReviews,
+  'pr.threads.list': undoThreads,
+  'workflow.run.view': undoRerun,
+}
+
+/** The undo of every change between two observations of one read (none for a read nothing undoes). */
 function perturbationsOf(before: Observation, after: Observation): Perturbation[] {
-  const repo = repoOf(after.input)
+  return UNDO[after.task]?.(before, after, repoOf(after.input)) ?? []
+}
+
+/** An issue back: its state, labels, assignees, title, body and milestone. */
+function undoIssue(before: Observation, after: Observation, repo: Repo): Perturbation[] {
   const out: Perturbation[] = []
   const [b, a] = [before.result, after.result]
-  switch (after.task) {
-    case 'issue.view': {
-      const issue_number = Number(after.input.issueNumber)
-      const [was, now] = [object(b), object(a)]
-      if (was.state !== now.state) {
-        const state = String(was.state).toLowerCase() as 'open' | 'closed'
-        out.push({name: `issue #${issue_number} back to ${state}`, apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, state}))})
-      }
-      for (const label of added(strings(now.labels), strings(was.labels))) {
-        out.push({name: `remove label ${label} from issue #${issue_number}`, apply: async (o) => void (await o.rest.issues.removeLabel({...repo, issue_number, name: label}))})
-      }
-      for (const label of added(strings(was.labels), strings(now.labels))) {
-        out.push({name: `put label ${label} back on issue #${issue_number}`, apply: async (o) => void (await o.rest.issues.addLabels({...repo, issue_number, labels: [label]}))})
-      }
-      const assignees = added(strings(now.assignees), strings(was.assignees))
-      if (assignees.length) out.push({name: `unassign ${assignees.join(', ')} from issue #${issue_number}`, apply: async (o) => void (await o.rest.issues.removeAssignees({...repo, issue_number, assignees}))})
-      for (const field of ['title', 'body'] as const) {
-        if (was[field] !== now[field]) out.push({name: `issue #${issue_number}'s ${field} back as it was`, apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, [field]: was[field] ?? ''}))})
-      }
-      const milestone = (value: unknown) => (object(value).number === undefined ? null : Number(object(value).number))
-      if (milestone(was.milestone) !== milestone(now.milestone)) {
-        out.push({name: `issue #${issue_number}'s milestone back as it was`, apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, milestone: milestone(was.milestone)}))})
-      }
-      break
+  const issue_number = Number(after.input.issueNumber)
+  const [was, now] = [object(b), object(a)]
+  if (was.state !== now.state) {
+    const state = String(was.state).toLowerCase() as 'open' | 'closed'
+    out.push({name: `issue #${issue_number} back to ${state}`, apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, state}))})
+  }
+  for (const label of added(strings(now.labels), strings(was.labels))) {
+    out.push({name: `remove label ${label} from issue #${issue_number}`, apply: async (o) => void (await o.rest.issues.removeLabel({...repo, issue_number, name: label}))})
+  }
+  for (const label of added(strings(was.labels), strings(now.labels))) {
+    out.push({name: `put label ${label} back on issue #${issue_number}`, apply: async (o) => void (await o.rest.issues.addLabels({...repo, issue_number, labels: [label]}))})
+  }
+  const assignees = added(strings(now.assignees), strings(was.assignees))
+  if (assignees.length) out.push({name: `unassign ${assignees.join(', ')} from issue #${issue_number}`, apply: async (o) => void (await o.rest.issues.removeAssignees({...repo, issue_number, assignees}))})
+  for (const field of ['title', 'body'] as const) {
+    if (was[field] !== now[field]) out.push({name: `issue #${issue_number}'s ${field} back as it was`, apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, [field]: was[field] ?? ''}))})
+  }
+  const milestone = (value: unknown) => (object(value).number === undefined ? null : Number(object(value).number))
+  if (milestone(was.milestone) !== milestone(now.milestone)) {
+    out.push({name: `issue #${issue_number}'s milestone back as it was`, apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, milestone: milestone(was.milestone)}))})
+  }
+  return out
+}
+
+/** A pull request back: its title, body, review requests, and state (a merge cannot be undone on GitHub: a merged pull request is left as it is). */
+function undoPull(before: Observation, after: Observation, repo: Repo): Perturbation[] {
+  const out: Perturbation[] = []
+  const [b, a] = [before.result, after.result]
+  const pull_number = Number(after.input.prNumber)
+  const [was, now] = [object(b), object(a)]
+  for (const field of ['title', 'body'] as const) {
+    if (was[field] !== now[field]) out.push({name: `pull request #${pull_number}'s ${field} back as it was`, apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, [field]: was[field] ?? ''}))})
+  }
+  const reviewers = added(strings(now.requestedReviewers), strings(was.requestedReviewers))
+  if (reviewers.length) out.push({name: `withdraw the review request of #${pull_number} (${reviewers.join(', ')})`, apply: async (o) => void (await o.rest.pulls.removeRequestedReviewers({...repo, pull_number, reviewers}))})
+  if (was.state !== now.state && now.state !== 'MERGED') {
+    const state = String(was.state).toLowerCase() as 'open' | 'closed'
+    out.push({name: `pull request #${pull_number} back to ${state}`, apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, state}))})
+  }
+  return out
+}
+
+/** A release back: its name, notes, draft and prerelease flags. */
+function undoRelease(before: Observation, after: Observation, repo: Repo): Perturbation[] {
+  const out: Perturbation[] = []
+  const [b, a] = [before.result, after.result]
+  const [was, now] = [object(b), object(a)]
+  const release_id = Number(now.id)
+  if (!release_id) return out
+  const fields: Array<[string, string]> = [['name', 'name'], ['body', 'body'], ['isDraft', 'draft'], ['isPrerelease', 'prerelease']]
+  for (const [field, param] of fields) {
+    if (was[field] !== now[field] && was.id === now.id) out.push({name: `release ${String(now.tagName)}'s ${field} back as it was`, apply: async (o) => void (await o.rest.repos.updateRelease({...repo, release_id, [param]: was[field] ?? ''}))})
+  }
+  return out
+}
+
+/** The comments added to an issue, deleted. */
+function undoComments(before: Observation, after: Observation, repo: Repo): Perturbation[] {
+  const out: Perturbation[] = []
+  const [b, a] = [before.result, after.result]
+  const ids = added(items(a).map((c) => Number(c.id)), items(b).map((c) => Number(c.id)))
+  if (ids.length) {
+    out.push({
+      name: `delete the ${ids.length} comment(s) added to #${String(after.input.issueNumber)}`,
+      apply: async (o) => {
+        for (const comment_id of ids) await o.rest.issues.deleteComment({...repo, comment_id})
+      },
+    })
+  }
+  return out
+}
+
+/** Pull requests opened (closed, and their closing keyword dropped when they close an issue) and review requests added, withdrawn. */
+function undoPulls(before: Observation, after: Observation, repo: Repo): Perturbation[] {
+  const out: Perturbation[] = []
+  const [b, a] = [before.result, after.result]
+  const numbers = added(items(a).map((p) => Number(p.number)), items(b).map((p) => Number(p.number)))
+  for (const pull_number of numbers) {
+    out.push({name: `close pull request #${pull_number}`, apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, state: 'closed'}))})
+    if (after.task === 'issue.relations.prs.list') {
+      out.push({
+        name: `drop the closing keyword from pull request #${pull_number}`,
+        apply: async (o) => {
+          const {data} = await o.rest.pulls.get({...repo, pull_number})
+          await o.rest.pulls.update({...repo, pull_number, body: (data.body ?? '').replace(/\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#\d+/gi, '')})
+        },
+      })
     }
-    case 'pr.view': {
-      const pull_number = Number(after.input.prNumber)
-      const [was, now] = [object(b), object(a)]
-      for (const field of ['title', 'body'] as const) {
-        if (was[field] !== now[field]) out.push({name: `pull request #${pull_number}'s ${field} back as it was`, apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, [field]: was[field] ?? ''}))})
-      }
-      const reviewers = added(strings(now.requestedReviewers), strings(was.requestedReviewers))
-      if (reviewers.length) out.push({name: `withdraw the review request of #${pull_number} (${reviewers.join(', ')})`, apply: async (o) => void (await o.rest.pulls.removeRequestedReviewers({...repo, pull_number, reviewers}))})
-      // A merge cannot be undone on GitHub: a merged pull request is left as it is.
-      if (was.state !== now.state && now.state !== 'MERGED') {
-        const state = String(was.state).toLowerCase() as 'open' | 'closed'
-        out.push({name: `pull request #${pull_number} back to ${state}`, apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, state}))})
-      }
-      break
+  }
+  const pullsBefore = new Map(items(b).map((p) => [Number(p.number), p]))
+  for (const pull of after.task === 'pr.list' ? items(a) : []) {
+    const pull_number = Number(pull.number)
+    const reviewers = added(strings(pull.requestedReviewers), strings(pullsBefore.get(pull_number)?.requestedReviewers))
+    if (reviewers.length) {
+      out.push({name: `withdraw the review request of #${pull_number} (${reviewers.join(', ')})`, apply: async (o) => void (await o.rest.pulls.removeRequestedReviewers({...repo, pull_number, reviewers}))})
     }
-    case 'release.view': {
-      const [was, now] = [object(b), object(a)]
-      const release_id = Number(now.id)
-      if (!release_id) break
-      const fields: Array<[string, string]> = [['name', 'name'], ['body', 'body'], ['isDraft', 'draft'], ['isPrerelease', 'prerelease']]
-      for (const [field, param] of fields) {
-        if (was[field] !== now[field] && was.id === now.id) out.push({name: `release ${String(now.tagName)}'s ${field} back as it was`, apply: async (o) => void (await o.rest.repos.updateRelease({...repo, release_id, [param]: was[field] ?? ''}))})
-      }
-      break
+  }
+  return out
+}
+
+/** Approvals and requests for changes, dismissed. */
+function undoReviews(before: Observation, after: Observation, repo: Repo): Perturbation[] {
+  const out: Perturbation[] = []
+  const [b, a] = [before.result, after.result]
+  const pull_number = Number(after.input.prNumber)
+  const known = new Set(items(b).map((r) => Number(r.id)))
+  for (const review of items(a).filter((r) => !known.has(Number(r.id)) && (r.state === 'APPROVED' || r.state === 'CHANGES_REQUESTED'))) {
+    out.push({
+      name: `dismiss review ${String(review.id)} (${String(review.state)}) of #${pull_number}`,
+      apply: async (o) => void (await o.rest.pulls.dismissReview({...repo, pull_number, review_id: Number(review.id), message: 'mutation test'})),
+    })
+  }
+  return out
+}
+
+/** Review threads resolved or unresolved back, and review comments added, deleted. */
+function undoThreads(before: Observation, after: Observation, repo: Repo): Perturbation[] {
+  const out: Perturbation[] = []
+  const [b, a] = [before.result, after.result]
+  const pull_number = Number(after.input.prNumber)
+  const threadsBefore = new Map(items(b).map((t) => [String(t.id), t]))
+  const newComments: string[] = []
+  for (const thread of items(a)) {
+    const was = threadsBefore.get(String(thread.id))
+    const seen = new Set(items(was?.comments).map((c) => String(c.id)))
+    newComments.push(...items(thread.comments).map((c) => String(c.id)).filter((id) => !seen.has(id)))
+    if (was && was.isResolved !== thread.isResolved) {
+      const mutation = was.isResolved ? 'resolveReviewThread' : 'unresolveReviewThread'
+      out.push({
+        name: `${was.isResolved ? 'resolve' : 'unresolve'} thread on line ${String(thread.line)} of #${pull_number} again`,
+        apply: async (o) => void (await o.graphql(`mutation($id: ID!) { ${mutation}(input: {threadId: $id}) { thread { id } } }`, {id: String(thread.id)})),
+      })
     }
-    case 'issue.comments.list': {
-      const ids = added(items(a).map((c) => Number(c.id)), items(b).map((c) => Number(c.id)))
-      if (ids.length) {
-        out.push({
-          name: `delete the ${ids.length} comment(s) added to #${String(after.input.issueNumber)}`,
-          apply: async (o) => {
-            for (const comment_id of ids) await o.rest.issues.deleteComment({...repo, comment_id})
-          },
-        })
-      }
-      break
-    }
-    case 'pr.list':
-    case 'issue.relations.prs.list': {
-      const numbers = added(items(a).map((p) => Number(p.number)), items(b).map((p) => Number(p.number)))
-      for (const pull_number of numbers) {
-        out.push({name: `close pull request #${pull_number}`, apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, state: 'closed'}))})
-        if (after.task === 'issue.relations.prs.list') {
-          out.push({
-            name: `drop the closing keyword from pull request #${pull_number}`,
-            apply: async (o) => {
-              const {data} = await o.rest.pulls.get({...repo, pull_number})
-              await o.rest.pulls.update({...repo, pull_number, body: (data.body ?? '').replace(/\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#\d+/gi, '')})
-            },
-          })
-        }
-      }
-      const pullsBefore = new Map(items(b).map((p) => [Number(p.number), p]))
-      for (const pull of after.task === 'pr.list' ? items(a) : []) {
-        const pull_number = Number(pull.number)
-        const reviewers = added(strings(pull.requestedReviewers), strings(pullsBefore.get(pull_number)?.requestedReviewers))
-        if (reviewers.length) {
-          out.push({name: `withdraw the review request of #${pull_number} (${reviewers.join(', ')})`, apply: async (o) => void (await o.rest.pulls.removeRequestedReviewers({...repo, pull_number, reviewers}))})
-        }
-      }
-      break
-    }
-    case 'pr.reviews.list': {
-      const pull_number = Number(after.input.prNumber)
-      const known = new Set(items(b).map((r) => Number(r.id)))
-      for (const review of items(a).filter((r) => !known.has(Number(r.id)) && (r.state === 'APPROVED' || r.state === 'CHANGES_REQUESTED'))) {
-        out.push({
-          name: `dismiss review ${String(review.id)} (${String(review.state)}) of #${pull_number}`,
-          apply: async (o) => void (await o.rest.pulls.dismissReview({...repo, pull_number, review_id: Number(review.id), message: 'mutation test'})),
-        })
-      }
-      break
-    }
-    case 'pr.threads.list': {
-      const pull_number = Number(after.input.prNumber)
-      const threadsBefore = new Map(items(b).map((t) => [String(t.id), t]))
-      const newComments: string[] = []
-      for (const thread of items(a)) {
-        const was = threadsBefore.get(String(thread.id))
-        const seen = new Set(items(was?.comments).map((c) => String(c.id)))
-        newComments.push(...items(thread.comments).map((c) => String(c.id)).filter((id) => !seen.has(id)))
-        if (was && was.isResolved !== thread.isResolved) {
-          const mutation = was.isResolved ? 'resolveReviewThread' : 'unresolveReviewThread'
-          out.push({
-            name: `${was.isResolved ? 'resolve' : 'unresolve'} thread on line ${String(thread.line)} of #${pull_number} again`,
-            apply: async (o) => void (await o.graphql(`mutation($id: ID!) { ${mutation}(input: {threadId: $id}) { thread { id } } }`, {id: String(thread.id)})),
-          })
-        }
-      }
-      if (newComments.length) {
-        out.push({
-          name: `delete the ${newComments.length} review comment(s) added to #${pull_number}`,
-          apply: async (o) => {
-            const comments = await o.paginate(o.rest.pulls.listReviewComments, {...repo, pull_number, per_page: 100})
-            for (const comment of comments.filter((c) => newComments.includes(c.node_id))) await o.rest.pulls.deleteReviewComment({...repo, comment_id: comment.id})
-          },
-        })
-      }
-      break
-    }
-    case 'workflow.run.view': {
-      const run_id = Number(after.input.runId)
-      if (object(b).attempt !== object(a).attempt) {
-        out.push({name: `rerun run ${run_id} once more`, apply: async (o) => void (await o.rest.actions.reRunWorkflow({...repo, run_id}))})
-      }
-      break
-    }
+  }
+  if (newComments.length) {
+    out.push({
+      name: `delete the ${newComments.length} review comment(s) added to #${pull_number}`,
+      apply: async (o) => {
+        const comments = await o.paginate(o.rest.pulls.listReviewComments, {...repo, pull_number, per_page: 100})
+        for (const comment of comments.filter((c) => newComments.includes(c.node_id))) await o.rest.pulls.deleteReviewComment({...repo, comment_id: comment.id})
+      },
+    })
+  }
+  return out
+}
+
+/** A rerun, answered by one more (a run cannot go back to an attempt). */
+function undoRerun(before: Observation, after: Observation, repo: Repo): Perturbation[] {
+  const out: Perturbation[] = []
+  const [b, a] = [before.result, after.result]
+  const run_id = Number(after.input.runId)
+  if (object(b).attempt !== object(a).attempt) {
+    out.push({name: `rerun run ${run_id} once more`, apply: async (o) => void (await o.rest.actions.reRunWorkflow({...repo, run_id}))})
   }
   return out
 }

@@ -8,6 +8,7 @@
 import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
+import type {GitHubTarget} from '../github/target.js'
 import type {Availability} from '../plugins/api.js'
 import {describeTimeLimit, pluginTimeLimitMs, withinTimeLimit} from '../plugins/loader.js'
 import {BadInputError} from '../shared/diagnostics.js'
@@ -16,14 +17,13 @@ import type {Scenario} from '../schemas/scenario.js'
 import type {PluginRef} from '../schemas/suite.js'
 import {refName, refOptions} from './select-suite.js'
 import type {SuiteContext} from './suite-context.js'
-import type {RunTarget} from './target.js'
 
 export interface Preflight {
   modes: SuiteContext['modes']
   unavailable: Array<{mode: string; reason: string}>
 }
 
-export async function preflightModes(refs: readonly PluginRef[], registry: PluginRegistry, target: RunTarget, timeLimitMs = pluginTimeLimitMs()): Promise<Preflight> {
+export async function preflightModes(refs: readonly PluginRef[], registry: PluginRegistry, target: GitHubTarget, timeLimitMs = pluginTimeLimitMs()): Promise<Preflight> {
   const modes: SuiteContext['modes'] = new Map()
   const unavailable: Preflight['unavailable'] = []
   const preflightDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-preflight-'))

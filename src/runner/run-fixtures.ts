@@ -4,6 +4,7 @@
  * rerun cannot be undone: a fresh run is dispatched) goes into the suite's manifest for later runs.
  */
 import {randomBytes} from 'node:crypto'
+import {fixtureContext, seedOptionsOn} from '../seeding/context.js'
 import {assertFixturesAsSeeded, resetFixtures, seedForIteration} from '../seeding/index.js'
 import type {Manifest} from '../seeding/manifest.js'
 import type {Scenario} from '../schemas/scenario.js'
@@ -13,7 +14,8 @@ import type {SuiteContext} from './suite-context.js'
 /** The manifest this attempt binds against; throws when the fixtures could not be made ready. */
 export async function prepareRunFixtures(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attemptNo: number): Promise<Manifest> {
   const kinds = scenario.fixture?.requires ?? []
-  const {ctx: fixtureCtx, options} = ctx.target.fixtures
+  const fixtureCtx = fixtureContext(ctx.target, ctx.seedId)
+  const options = seedOptionsOn(ctx.target)
   if (scenario.fixture?.seed_per_iteration) {
     // Fresh resources get names of their own, so no two runs (nor two invocations) share one.
     const suffix = `-i${run.iteration}a${attemptNo}-${randomBytes(3).toString('hex')}`
@@ -23,10 +25,9 @@ export async function prepareRunFixtures(ctx: SuiteContext, run: PlannedRun, sce
   const manifest = await resetFixtures(fixtureCtx, ctx.fixtures.manifest, kinds, options)
   ctx.fixtures.update(manifest, kinds)
   // Each reset resource is read back and compared with its seeded digest: what the reset missed fails
-  // this run as a fixture error naming it, instead of leaking into the next run or mode. Always on the
-  // sandbox (local reads); on live GitHub, where it costs about ten reads per resource and run, only
-  // with GHX_BENCH_VERIFY_FIXTURES=1 (`ghx-bench fixtures status` checks the same digests on demand).
-  if (ctx.target.fixtures.kind === 'sandbox' || /^(1|true|yes)$/i.test(process.env.GHX_BENCH_VERIFY_FIXTURES ?? '')) {
+  // this run as a fixture error naming it, instead of leaking into the next run or mode (where the
+  // target verifies resets: GitHubTarget.fixtures).
+  if (ctx.target.fixtures.verifyResets()) {
     await assertFixturesAsSeeded(fixtureCtx, manifest, kinds)
   }
   return manifest

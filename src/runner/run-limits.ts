@@ -12,14 +12,17 @@ export class RunAbort extends Error {
   }
 }
 
-export interface AttemptLimits {
+export interface AttemptLimits extends Disposable {
   signal: AbortSignal
+  /** The run timeout. */
+  runMs: number
   /** Arms the run timeout and the stall watchdog: when the arm opens (fixture work is not the agent's). */
   start(): void
   /** The agent made progress: the stall watchdog starts over. */
   progress(): void
   /** Why the signal aborted, if it did. */
   kind(): AbortKind | undefined
+  /** Stops the clocks (the agent is done, or the attempt ended); `using` calls it. */
   dispose(): void
 }
 
@@ -37,8 +40,14 @@ export function attemptLimits(interrupt: AbortSignal, limits: {runMs: number; st
   const onInterrupt = () => abort('interrupted')
   interrupt.addEventListener('abort', onInterrupt, {once: true})
   if (interrupt.aborted) abort('interrupted')
+  const dispose = () => {
+    clearTimeout(timeout)
+    clearTimeout(stall)
+    interrupt.removeEventListener('abort', onInterrupt)
+  }
   return {
     signal: controller.signal,
+    runMs: limits.runMs,
     start() {
       timeout = setTimeout(() => abort('timeout'), limits.runMs)
       stall = setTimeout(() => abort('stall'), limits.stallMs)
@@ -48,11 +57,8 @@ export function attemptLimits(interrupt: AbortSignal, limits: {runMs: number; st
       stall = setTimeout(() => abort('stall'), limits.stallMs)
     },
     kind: () => (controller.signal.reason instanceof RunAbort ? controller.signal.reason.kind : undefined),
-    dispose() {
-      clearTimeout(timeout)
-      clearTimeout(stall)
-      interrupt.removeEventListener('abort', onInterrupt)
-    },
+    dispose,
+    [Symbol.dispose]: dispose,
   }
 }
 

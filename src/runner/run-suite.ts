@@ -5,7 +5,9 @@
  * fixture never overlap) -> one fsynced row per run. Re-running with the same run
  * id skips the rows already recorded. One process at a time holds a run id (its lock); a torn last
  * line left by a crash is set aside before anything is appended. A dry run plans and stops: it writes
- * nothing (no lock, no fixtures, no manifest, no sandbox state, no rows).
+ * nothing (no lock, no fixtures, no manifest, no sandbox state, no rows). The steps are the functions
+ * below (open, plan, the suite context, the planned runs); what they open is held in one Holdings and
+ * released when the suite ends, whichever way it ends.
  */
 import {randomUUID} from 'node:crypto'
 import {setMaxListeners} from 'node:events'
@@ -18,8 +20,10 @@ import {resolveVariables} from '../seeding/bindings.js'
 import {readManifest, writeManifest} from '../seeding/service.js'
 import {harnessEnv} from '../shared/process/secret-env.js'
 import {startToolSpawner} from '../shared/process/tool-spawner.js'
+import {openGitHubTarget, type GitHubTarget} from '../github/target.js'
+import type {Manifest} from '../seeding/manifest.js'
+import {Holdings} from '../shared/holdings.js'
 import {checkNewRunId} from '../results/names.js'
-import type {RunLock} from '../results/run-lock.js'
 import type {ProviderProgress} from '../plugins/api.js'
 import type {Row} from '../results/row-schema.js'
 import {writeRunInfo} from '../results/run-info.js'
@@ -30,18 +34,17 @@ import {displayPath} from '../shared/source-document.js'
 import {HARNESS_VERSION} from '../shared/version.js'
 import {BackgroundWork} from './background-work.js'
 import {executeRun} from './execute-run.js'
-import {openModelSource} from './model-source.js'
+import {openModelSource, type ModelSource} from './model-source.js'
 import type {MutationReport} from './mutation.js'
 import {buildPlan, type PlannedRun} from './plan.js'
 import {notApplicablePairs, preflightModes} from './preflight.js'
 import {gitOfProject} from './project-git.js'
 import {createRedactor, hideSuiteSecrets} from '../shared/redact.js'
-import {checkResume, openRunRecord, recordedRun} from './run-record.js'
+import {checkResume, openRunRecord, recordedRun, type RecordedRun} from './run-record.js'
 import {schedule} from './schedule.js'
 import {refName, refOptions, type SelectedSuite} from './select-suite.js'
 import type {SuiteContext} from './suite-context.js'
 import {afterInterrupt, ensureFixtures, runLocks, sharedManifest} from './suite-fixtures.js'
-import {openRunTarget} from './target.js'
 
 
 export interface RunOptions {
@@ -125,12 +128,37 @@ async function readyProviders({providers: refs, registry, origin}: SelectedSuite
 }
 
 export async function runSuite(selected: SelectedSuite, options: RunOptions, onEvent: (event: SuiteEvent) => void = () => {}): Promise<RunSummary> {
-  const {config, registry, suite, scenarios, origin, cwd} = selected
-  const {seed} = suite
+  const {config, suite} = selected
   const runId = checkNewRunId(options.runId ?? `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomUUID().slice(0, 8)}`, '--run-id')
   hideSuiteSecrets(suite.modes, selected.providers, config.values)
   const providers = await readyProviders(selected)
-  const modelName = config.values.model
+  // What the suite opens is released when it ends, whichever way, last opened first: the lock last.
+  await using held = Holdings.inOrder()
+  const opened = await openSuite(selected, options, runId, held)
+  const planned = await planSuite(selected, options, runId, providers, opened)
+  if (options.dryRun || !planned.manifest) return {...planned.view, results_file: opened.resultsFile, warnings: opened.warnings, completed: 0, interrupted: false, by_mode: {}, by_provider: {}}
+  const ctx = await suiteContext(selected, options, {runId, providers, modes: planned.modes, manifest: planned.manifest}, opened, onEvent)
+  return await runPlanned(selected, ctx, planned, opened, onEvent, held)
+}
+
+/** What a suite's run holds open: its lock, the target, the model, and the work its runs leave to finish. */
+interface OpenedSuite {
+  resultsDir: string
+  resultsFile: string
+  warnings: string[]
+  recorded: RecordedRun
+  signal: AbortSignal
+  target: GitHubTarget
+  model: ModelSource
+  background: BackgroundWork
+}
+
+/**
+ * The run id's lock (not for a dry run) and its recorded rows, then the target (the sandbox's process),
+ * the model (the scripted models' process) and the tool spawner, started side by side.
+ */
+async function openSuite(selected: SelectedSuite, options: RunOptions, runId: string, held: Holdings): Promise<OpenedSuite> {
+  const {config, suite, origin, cwd} = selected
   const resultsDir = resolveConfigPath(config, config.values.results_dir)
   const resultsFile = runFile(resultsDir, runId)
   const warnings: string[] = []
@@ -138,133 +166,138 @@ export async function runSuite(selected: SelectedSuite, options: RunOptions, onE
     warnings.push(text)
     options.onWarning?.(text)
   }
-  const lock: RunLock | undefined = options.dryRun ? undefined : await openRunRecord(resultsDir, runId, resultsFile, {namedBy: options.runId ? '--run-id' : resultsFile, cwd, warn})
-  const recorded = await recordedRun(resultsFile, cwd).catch((error: unknown) => {
-    lock?.release()
-    throw error
-  })
+  if (!options.dryRun) held.use(await openRunRecord(resultsDir, runId, resultsFile, {namedBy: options.runId ? '--run-id' : resultsFile, cwd, warn}), (lock) => lock.release())
+  const recorded = await recordedRun(resultsFile, cwd)
   const signal = options.signal ?? new AbortController().signal
   // Every run in flight and each of its checkpoints listen for Ctrl-C on this one signal.
   setMaxListeners(0, signal)
-
-  // The target (the sandbox's process), the model (the scripted models' process) and the tool spawner start side by side.
-  const [openedTarget, openedModel] = await Promise.allSettled([
-    // Faults go to the runs' own traffic only (their agent tokens and model endpoints), never to seeding or checkpoints.
-    openRunTarget(config, {faults: options.faultRate ? {seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined, readOnly: options.dryRun, concurrency: suite.concurrency}),
-    openModelSource({model: modelName, endpoint: config.values.endpoint, faultRate: options.faultRate, seed, origin}),
+  const [target, model] = await Promise.allSettled([
+    // The sandbox is local: a failed request is retried at once, not after GitHub's one-second back-off.
+    // Overlapping runs get the sandbox in its own process, off the runner's event loop. Faults go to the
+    // runs' own traffic only (their agent tokens and model endpoints), never to seeding or checkpoints.
+    openGitHubTarget(config, {
+      faults: options.faultRate ? {seed: suite.seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined,
+      readOnly: options.dryRun,
+      sandboxRetry: {retries: 4, retryAfterBaseMs: 20},
+      sandboxProcess: suite.concurrency > 1,
+    }),
+    openModelSource({model: config.values.model, endpoint: config.values.endpoint, faultRate: options.faultRate, seed: suite.seed, origin}),
     options.dryRun ? undefined : startToolSpawner(),
   ])
-  if (openedTarget.status === 'rejected') {
-    if (openedModel.status === 'fulfilled') await openedModel.value.close()
-    lock?.release()
-    throw openedTarget.reason
+  // The sandbox state is saved when the target closes, so fixtures stay as they are for the next command (not after a dry run).
+  if (target.status === 'fulfilled') held.defer(() => target.value.close())
+  if (model.status === 'fulfilled') held.defer(() => model.value.close())
+  if (target.status === 'rejected') throw target.reason
+  if (model.status === 'rejected') throw model.reason
+  const background = new BackgroundWork()
+  held.defer(() => background.settled())
+  return {resultsDir, resultsFile, warnings, recorded, signal, target: target.value, model: model.value, background}
+}
+
+/** The modes that can run here, the fixtures ensured, every binding checked, and the plan: what a dry run shows. */
+async function planSuite(selected: SelectedSuite, options: RunOptions, runId: string, providers: SuiteContext['providers'], {recorded, target, model, resultsFile}: OpenedSuite) {
+  const {config, registry, suite, scenarios, origin, cwd} = selected
+  const {seed} = suite
+  // A resumed run id adds rows to the same run: rows of another suite, model, providers, modes or seed are refused, never mixed in.
+  checkResume(recorded, {suite: suite.name, model: model.label, providers: [...providers.keys()], modes: suite.modes.map(refName), seed}, runId, resultsFile, cwd)
+  const done = recorded.keys
+  // Preflight once per suite: a mode that cannot run here is reported and left out, never counted.
+  const {modes, unavailable} = await preflightModes(suite.modes, registry, target)
+  if (modes.size === 0) throw new BadInputError([{file: origin, code: 'config', message: `no mode of the suite can run here: ${unavailable.map((u) => `${u.mode}: ${u.reason}`).join('; ')}`}])
+  const manifestFile = resolveConfigPath(config, config.values.fixtures.manifest)
+  // A dry run seeds nothing: it checks the bindings against the manifest there is, if any.
+  const manifest = options.dryRun ? (existsSync(manifestFile) ? await readManifest(manifestFile, cwd) : undefined) : await ensureFixtures(target, config.values.fixtures.seed_id, manifestFile, scenarios)
+  // Every binding is checked before the first run: a typo fails here, not in run 40.
+  if (manifest) for (const scenario of scenarios) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
+  // A scenario that a mode cannot solve (its tools lack the operation) is not applicable, never a failure.
+  const notApplicable = notApplicablePairs(scenarios, modes)
+  const skippedPairs = new Set(notApplicable.map((n) => `${n.scenario_id}\0${n.mode}`))
+  const plan = buildPlan(scenarios.map((s) => s.id), [...modes.keys()], [...providers.keys()], suite.repetitions, seed).filter((run) => !skippedPairs.has(`${run.scenario_id}\0${run.mode}`))
+  const todo = plan.filter((run) => !done.has(run.key))
+  const view: RunPlanView = {run_id: runId, suite: suite.name, seed, modes: [...modes.keys()], providers: [...providers.keys()], unavailable, runs: todo, skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key), gate: suite.gate ?? null, not_applicable: notApplicable}
+  return {view, plan, modes, manifest, manifestFile}
+}
+
+type PlannedSuite = Awaited<ReturnType<typeof planSuite>>
+
+/** What every run of the suite shares (src/runner/suite-context.ts). */
+async function suiteContext(selected: SelectedSuite, options: RunOptions, planned: {runId: string; providers: SuiteContext['providers']; modes: SuiteContext['modes']; manifest: Manifest}, opened: OpenedSuite, onEvent: (event: SuiteEvent) => void): Promise<SuiteContext> {
+  const {config, registry, suite, cwd} = selected
+  const {target, model, signal, background} = opened
+  const env = harnessEnv()
+  const price = config.values.pricing[model.label] ?? config.values.pricing[config.values.model]
+  return {
+    runId: planned.runId,
+    suite: suite.name,
+    scenarioSet: selected.scenarioSet,
+    registry,
+    target,
+    seedId: config.values.fixtures.seed_id,
+    model,
+    providers: planned.providers,
+    modes: planned.modes,
+    fixtures: sharedManifest(planned.manifest),
+    manifestFile: displayPath(resolveConfigPath(config, config.values.fixtures.manifest), cwd),
+    resultsDir: opened.resultsDir,
+    timeouts: {
+      run_ms: suite.timeouts.run_ms,
+      stall_ms: suite.timeouts.stall_ms,
+      checkpoint_ms: suite.timeouts.checkpoint_ms ?? target.checkpoints.budget_ms,
+      checkpoint_interval_ms: target.checkpoints.interval_ms,
+    },
+    limits: {...suite.limits},
+    infraRetries: suite.infra_retries,
+    price,
+    versions: {harness: HARNESS_VERSION, plugins: Object.fromEntries(registry.plugins().map((p) => [p.name, p.version]))},
+    git: await gitOfProject(cwd),
+    // Every secret the process knows is redacted too (captured variables, URL credentials, MCP bearer tokens).
+    redact: createRedactor([...target.secrets(), ...model.secrets(), env.GH_TOKEN, env.GITHUB_TOKEN, env.OPENAI_API_KEY]),
+    signal,
+    injectFaults: Boolean(options.faultRate),
+    onProgress: (run, event) => onEvent({type: 'run_progress', key: run.key, mode: run.mode, event}),
+    inBackground: (work) => background.add(work),
+    ...(options.onMutation ? {mutation: options.onMutation} : {}),
+    ...(options.isolateRuns ? {isolateRuns: true} : {}),
   }
-  const target = openedTarget.value
-  let model: Awaited<ReturnType<typeof openModelSource>> | undefined
-  let writer: ResultsWriter | undefined
+}
+
+/** The planned runs, scheduled (runs that share a fixture never overlap), one fsynced row each; then the fixtures as the config says. */
+async function runPlanned(selected: SelectedSuite, ctx: SuiteContext, {view, plan, manifestFile}: PlannedSuite, opened: OpenedSuite, onEvent: (event: SuiteEvent) => void, held: Holdings): Promise<RunSummary> {
+  const {config, suite, scenarios} = selected
+  const {runId, signal, resultsDir} = ctx
+  const byId = new Map(scenarios.map((s) => [s.id, s]))
+  const todo = view.runs
   const byMode: RunSummary['by_mode'] = {}
   const byProvider: RunSummary['by_provider'] = {}
   let completed = 0
-  const background = new BackgroundWork()
-  try {
-    if (openedModel.status === 'rejected') throw openedModel.reason
-    model = openedModel.value
-    // A resumed run id adds rows to the same run: rows of another suite, model, providers, modes or seed are refused, never mixed in.
-    checkResume(recorded, {suite: suite.name, model: model.label, providers: [...providers.keys()], modes: suite.modes.map(refName), seed}, runId, resultsFile, cwd)
-    const done = recorded.keys
-    // Preflight once per suite: a mode that cannot run here is reported and left out, never counted.
-    const {modes, unavailable} = await preflightModes(suite.modes, registry, target)
-    if (modes.size === 0) throw new BadInputError([{file: origin, code: 'config', message: `no mode of the suite can run here: ${unavailable.map((u) => `${u.mode}: ${u.reason}`).join('; ')}`}])
-
-    const manifestFile = resolveConfigPath(config, config.values.fixtures.manifest)
-    // A dry run seeds nothing: it checks the bindings against the manifest there is, if any.
-    const manifest = options.dryRun ? (existsSync(manifestFile) ? await readManifest(manifestFile, cwd) : undefined) : await ensureFixtures(target, manifestFile, scenarios)
-    // Every binding is checked before the first run: a typo fails here, not in run 40.
-    if (manifest) for (const scenario of scenarios) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
-
-    const byId = new Map(scenarios.map((s) => [s.id, s]))
-    // A scenario that a mode cannot solve (its tools lack the operation) is not applicable, never a failure.
-    const notApplicable = notApplicablePairs(scenarios, modes)
-    const skippedPairs = new Set(notApplicable.map((n) => `${n.scenario_id}\0${n.mode}`))
-    const plan = buildPlan(scenarios.map((s) => s.id), [...modes.keys()], [...providers.keys()], suite.repetitions, seed).filter((run) => !skippedPairs.has(`${run.scenario_id}\0${run.mode}`))
-    const todo = plan.filter((run) => !done.has(run.key))
-    const view: RunPlanView = {run_id: runId, suite: suite.name, seed, modes: [...modes.keys()], providers: [...providers.keys()], unavailable, runs: todo, skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key), gate: suite.gate ?? null, not_applicable: notApplicable}
-    if (options.dryRun || !manifest) return {...view, results_file: resultsFile, warnings, completed: 0, interrupted: false, by_mode: {}, by_provider: {}}
-
-    const fixtures = sharedManifest(manifest)
-    const env = harnessEnv()
-    // Every secret the process knows is redacted too (captured variables, URL credentials, MCP bearer tokens).
-    const redact = createRedactor([...target.secrets(), ...model.secrets(), env.GH_TOKEN, env.GITHUB_TOKEN, env.OPENAI_API_KEY])
-    const ctx: SuiteContext = {
-      runId,
-      suite: suite.name,
-      scenarioSet: selected.scenarioSet,
-      registry,
-      target,
-      model,
-      providers,
-      modes,
-      fixtures,
-      manifestFile: displayPath(manifestFile, cwd),
-      resultsDir,
-      timeouts: {
-        run_ms: suite.timeouts.run_ms,
-        stall_ms: suite.timeouts.stall_ms,
-        checkpoint_ms: suite.timeouts.checkpoint_ms ?? target.checkpoints.budget_ms,
-        checkpoint_interval_ms: target.checkpoints.interval_ms,
-      },
-      limits: {...suite.limits},
-      infraRetries: suite.infra_retries,
-      price: config.values.pricing[model.label] ?? config.values.pricing[modelName],
-      versions: {harness: HARNESS_VERSION, plugins: Object.fromEntries(registry.plugins().map((p) => [p.name, p.version]))},
-      git: await gitOfProject(cwd),
-      redact,
-      signal,
-      injectFaults: Boolean(options.faultRate),
-      onProgress: (run, event) => onEvent({type: 'run_progress', key: run.key, mode: run.mode, event}),
-      inBackground: (work) => background.add(work),
-      ...(options.onMutation ? {mutation: options.onMutation} : {}),
-      ...(options.isolateRuns ? {isolateRuns: true} : {}),
-    }
-    await writeRunInfo(resultsDir, {run_id: runId, suite: suite.name, seed, modes: view.modes, providers: view.providers, unavailable, not_applicable: notApplicable})
-    const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))
-    onEvent({type: 'suite_started', run_id: runId, modes: view.modes, unavailable, total: plan.length, skipped: view.skipped.length, seed, per_mode: perMode})
-    if (suite.warmup && todo.length > 0) {
-      // One unrecorded run warms caches, connections and the sandbox; its result and trace are discarded.
-      const warmupDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-warmup-'))
-      await executeRun({...ctx, resultsDir: warmupDir}, todo[0]!, byId.get(todo[0]!.scenario_id)!).finally(() => rm(warmupDir, {recursive: true, force: true}))
-    }
-    writer = await ResultsWriter.open(resultsDir, runId)
-    const open = writer
-    await schedule(
-      todo,
-      suite.concurrency,
-      (run) => runLocks(byId.get(run.scenario_id)!),
-      async (run) => {
-        onEvent({type: 'run_started', key: run.key, mode: run.mode, scenario_id: run.scenario_id, iteration: run.iteration})
-        const row = await executeRun(ctx, run, byId.get(run.scenario_id)!)
-        if (!row) return
-        await open.append(row)
-        completed++
-        for (const counts of [byMode, (byProvider[run.provider] ??= {})]) (counts[run.mode] ??= noOutcomes())[row.outcome]++
-        onEvent({type: 'run_finished', key: run.key, mode: run.mode, scenario_id: run.scenario_id, iteration: run.iteration, outcome: row.outcome, tokens: row.tokens.total, ms: row.latency_ms_wall})
-      },
-      signal,
-    )
-    // Resets may have replaced resources (a fresh workflow run): the manifest on disk follows.
-    await writeManifest(manifestFile, fixtures.manifest)
-    if (signal.aborted) await afterInterrupt(config.values.fixtures.on_interrupt, target, fixtures.manifest, manifestFile)
-    onEvent({type: 'suite_finished', run_id: runId, completed, interrupted: signal.aborted})
-    return {...view, results_file: resultsFile, warnings, completed, interrupted: signal.aborted, by_mode: byMode, by_provider: byProvider}
-  } finally {
-    try {
-      await background.settled()
-      await writer?.close()
-      await model?.close()
-      // The sandbox state is saved here, so fixtures stay as they are for the next command (not after a dry run).
-      await target.close()
-    } finally {
-      lock?.release()
-    }
+  await writeRunInfo(resultsDir, {run_id: runId, suite: suite.name, seed: suite.seed, modes: view.modes, providers: view.providers, unavailable: view.unavailable, not_applicable: view.not_applicable})
+  const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))
+  onEvent({type: 'suite_started', run_id: runId, modes: view.modes, unavailable: view.unavailable, total: plan.length, skipped: view.skipped.length, seed: suite.seed, per_mode: perMode})
+  if (suite.warmup && todo.length > 0) {
+    // One unrecorded run warms caches, connections and the sandbox; its result and trace are discarded.
+    await using warmup = Holdings.inOrder()
+    const warmupDir = warmup.use(await mkdtemp(path.join(tmpdir(), 'ghx-bench-warmup-')), (dir) => rm(dir, {recursive: true, force: true}))
+    await executeRun({...ctx, resultsDir: warmupDir}, todo[0]!, byId.get(todo[0]!.scenario_id)!)
   }
+  const writer = held.use(await ResultsWriter.open(resultsDir, runId), (open) => open.close())
+  await schedule(
+    todo,
+    suite.concurrency,
+    (run) => runLocks(byId.get(run.scenario_id)!),
+    async (run) => {
+      onEvent({type: 'run_started', key: run.key, mode: run.mode, scenario_id: run.scenario_id, iteration: run.iteration})
+      const row = await executeRun(ctx, run, byId.get(run.scenario_id)!)
+      if (!row) return
+      await writer.append(row)
+      completed++
+      for (const counts of [byMode, (byProvider[run.provider] ??= {})]) (counts[run.mode] ??= noOutcomes())[row.outcome]++
+      onEvent({type: 'run_finished', key: run.key, mode: run.mode, scenario_id: run.scenario_id, iteration: run.iteration, outcome: row.outcome, tokens: row.tokens.total, ms: row.latency_ms_wall})
+    },
+    signal,
+  )
+  // Resets may have replaced resources (a fresh workflow run): the manifest on disk follows.
+  await writeManifest(manifestFile, ctx.fixtures.manifest)
+  if (signal.aborted) await afterInterrupt(config.values.fixtures.on_interrupt, ctx.target, ctx.seedId, ctx.fixtures.manifest, manifestFile)
+  onEvent({type: 'suite_finished', run_id: runId, completed, interrupted: signal.aborted})
+  return {...view, results_file: opened.resultsFile, warnings: opened.warnings, completed, interrupted: signal.aborted, by_mode: byMode, by_provider: byProvider}
 }

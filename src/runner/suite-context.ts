@@ -2,6 +2,7 @@
 import type {Manifest} from '../seeding/manifest.js'
 import type {Mode, Provider, ProviderProgress} from '../plugins/api.js'
 import type {PluginRegistry} from '../plugins/registry.js'
+import type {GitHubTarget} from '../github/target.js'
 import type {Row} from '../results/row-schema.js'
 import type {FixtureKind} from '../schemas/scenario.js'
 import type {ModelSource} from './model-source.js'
@@ -9,14 +10,15 @@ import type {MutationReport} from './mutation.js'
 import type {PlannedRun} from './plan.js'
 import type {Redactor} from '../shared/redact.js'
 import type {Price} from '../results/usage.js'
-import type {RunTarget} from './target.js'
 
 export interface SuiteContext {
   runId: string
   suite: string | null
   scenarioSet: string | null
   registry: PluginRegistry
-  target: RunTarget
+  target: GitHubTarget
+  /** The seeding the fixtures belong to (fixtures.seed_id). */
+  seedId: string
   model: ModelSource
   /** The providers by name: a run is played under its own (PlannedRun.provider). */
   providers: Map<string, {plugin: Provider; options: Record<string, unknown>}>

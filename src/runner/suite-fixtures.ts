@@ -6,6 +6,8 @@
  */
 import {existsSync} from 'node:fs'
 import {rm} from 'node:fs/promises'
+import type {GitHubTarget} from '../github/target.js'
+import {fixtureContext, seedOptionsOn} from '../seeding/context.js'
 import {cleanupFixtures, resetFixtures, seedFixtures, withDependencies} from '../seeding/index.js'
 import type {Manifest} from '../seeding/manifest.js'
 import {readManifest, writeManifest} from '../seeding/service.js'
@@ -13,18 +15,16 @@ import {checkpointsOf, type FixtureKind, type Scenario} from '../schemas/scenari
 import {isMutationScenario} from '../catalogue/catalogue.js'
 import type {RunLock} from './schedule.js'
 import type {SuiteContext} from './suite-context.js'
-import type {RunTarget} from './target.js'
 
-export async function ensureFixtures(target: RunTarget, manifestFile: string, scenarios: readonly Scenario[]): Promise<Manifest> {
+export async function ensureFixtures(target: GitHubTarget, seedId: string, manifestFile: string, scenarios: readonly Scenario[]): Promise<Manifest> {
   const kinds = withDependencies(scenarios.flatMap((s) => s.fixture?.requires ?? []))
   const existing = existsSync(manifestFile) ? await readManifest(manifestFile) : undefined
-  const {ctx: fixtureCtx, options} = target.fixtures
+  const fixtureCtx = fixtureContext(target, seedId)
   const usable = existing && existing.seed_id === fixtureCtx.seedId && existing.repo.full_name === `${fixtureCtx.owner}/${fixtureCtx.name}` ? existing : undefined
-  // Live GitHub: a manifest that covers the kinds is used as it is. The sandbox is always re-seeded,
-  // which is cheap and idempotent, because its saved state may be older than the manifest (a crash).
-  if (!target.sandbox && usable && kinds.every((k) => usable.resources[k])) return usable
+  // Live GitHub: a manifest that covers the kinds is used as it is (the sandbox re-seeds: GitHubTarget.fixtures).
+  if (target.fixtures.reuseManifest && usable && kinds.every((k) => usable.resources[k])) return usable
   // Seeding is idempotent: what exists is reused, what is missing is created.
-  const manifest = await seedFixtures(fixtureCtx, kinds, options, usable)
+  const manifest = await seedFixtures(fixtureCtx, kinds, seedOptionsOn(target), usable)
   await writeManifest(manifestFile, manifest)
   return manifest
 }
@@ -60,10 +60,10 @@ export function runLocks(scenario: Scenario): RunLock[] {
 }
 
 /** What Ctrl-C leaves behind: fixtures reset to their seeded state, removed, or kept as they are. */
-export async function afterInterrupt(policy: 'reset' | 'cleanup' | 'keep', target: RunTarget, manifest: Manifest, manifestFile: string): Promise<void> {
-  const {ctx, options} = target.fixtures
+export async function afterInterrupt(policy: 'reset' | 'cleanup' | 'keep', target: GitHubTarget, seedId: string, manifest: Manifest, manifestFile: string): Promise<void> {
+  const ctx = fixtureContext(target, seedId)
   // A reset replaces what GitHub cannot undo (a cancelled workflow run): the manifest on disk follows each replacement.
-  if (policy === 'reset') await resetFixtures(ctx, manifest, Object.keys(manifest.resources) as FixtureKind[], options, (replaced) => writeManifest(manifestFile, replaced))
+  if (policy === 'reset') await resetFixtures(ctx, manifest, Object.keys(manifest.resources) as FixtureKind[], seedOptionsOn(target), (replaced) => writeManifest(manifestFile, replaced))
   if (policy === 'cleanup') {
     await cleanupFixtures(ctx, {all: false})
     await rm(manifestFile, {force: true})

@@ -1,5 +1,7 @@
 /** What a fixture kind works with: the repository, both identities, and the seed's labels. */
 import type {GithubClient} from '../github/client.js'
+import type {GitHubTarget} from '../github/target.js'
+import type {SeedOptions} from './kind.js'
 
 export interface FixtureContext {
   owner: string
@@ -9,6 +11,16 @@ export interface FixtureContext {
   agent: GithubClient
   /** A second identity (reviewer, commenter, pull request author), so the agent can review others' work. */
   second: GithubClient
+}
+
+/** One seeding's view of a target: its fixture repository and identities, and the seed id. */
+export function fixtureContext(target: GitHubTarget, seedId: string): FixtureContext {
+  return {owner: target.repo.owner, name: target.repo.name, seedId, agent: target.agent, second: target.second}
+}
+
+/** What a manifest records of a target (who the identities are, the default branch), and how seeding polls there. */
+export function seedOptionsOn(target: GitHubTarget): SeedOptions {
+  return {agentLogin: target.logins.agent, reviewerLogin: target.logins.reviewer, defaultBranch: target.repo.defaultBranch, ...(target.fixtures.workflowPollMs === undefined ? {} : {workflowPollMs: target.fixtures.workflowPollMs})}
 }
 
 export const FIXTURE_LABEL = {name: 'bench-fixture', color: '5319e7', description: 'created by ghx-bench fixtures'}

@@ -6,84 +6,15 @@
 import type {FixtureKind} from '../schemas/scenario.js'
 import {repoParams, seedLabel, FIXTURE_LABEL, type FixtureContext} from './context.js'
 import {diffSnapshots, stateDigest, type Snapshot, type StateDigest} from './digest.js'
-import {ISSUE_STATUS_FIELDS, issueStatus, resetIssue, seedIssue, snapshotIssue, type IssueResource} from './issues.js'
+import type {Resource, Resources, SeedOptions} from './kind.js'
+import {FIXTURE_KINDS, withDependencies} from './kinds.js'
 import type {Manifest} from './manifest.js'
-import {
-  ISSUE_WITH_BRANCH_STATUS_FIELDS,
-  issueWithBranchStatus,
-  PROJECT_STATUS_FIELDS,
-  projectStatus,
-  RELEASE_STATUS_FIELDS,
-  releaseStatus,
-  resetIssueWithBranch,
-  resetProject,
-  resetRelease,
-  seedIssueWithBranch,
-  seedProject,
-  seedRelease,
-  cancelIfRunning,
-  seedWorkflowRun,
-  snapshotIssueWithBranch,
-  snapshotProject,
-  snapshotRelease,
-  snapshotWorkflowRun,
-  WORKFLOW_RUN_STATUS_FIELDS,
-  workflowRunStatus,
-  type IssueWithBranchResource,
-  type ProjectResource,
-  type ReleaseResource,
-  type WorkflowRunResource,
-} from './others.js'
-import {PULL_STATUS_FIELDS, pullStatus, resetPull, seedPull, snapshotPull, type PullKindName, type PullResource} from './pulls.js'
 
-export type Resources = Manifest['resources']
-type Resource = Resources[string]
+export type {Resources, SeedOptions} from './kind.js'
+export {ALL_KINDS, withDependencies} from './kinds.js'
 
-const ISSUE_KINDS = ['issue', 'issue_for_triage', 'issue_bug_to_close', 'issue_closed'] as const
-const PULL_KINDS: readonly PullKindName[] = ['pr', 'pr_with_bugs', 'pr_with_changes', 'pr_with_reviews', 'pr_with_mixed_threads']
-
-/** Kinds another kind needs seeded first. */
-export const DEPENDENCIES: Partial<Record<FixtureKind, FixtureKind[]>> = {project: ['issue']}
-
-/** Every kind, dependencies first. */
-export const ALL_KINDS: FixtureKind[] = ['issue', 'issue_for_triage', 'issue_bug_to_close', 'issue_closed', 'issue_with_branch', ...PULL_KINDS, 'workflow_run', 'workflow_run_in_progress', 'release', 'project']
-
-export function withDependencies(kinds: Iterable<FixtureKind>): FixtureKind[] {
-  const wanted = new Set<FixtureKind>()
-  const add = (kind: FixtureKind) => {
-    for (const dependency of DEPENDENCIES[kind] ?? []) add(dependency)
-    wanted.add(kind)
-  }
-  for (const kind of kinds) add(kind)
-  return ALL_KINDS.filter((kind) => wanted.has(kind))
-}
-
-export interface SeedOptions {
-  agentLogin: string
-  reviewerLogin: string
-  defaultBranch: string
-  /** Suffix for per-iteration resources (seed_per_iteration). */
-  suffix?: string
-  workflowPollMs?: number
-}
-
-async function seedOne(ctx: FixtureContext, kind: FixtureKind, resources: Resources, options: SeedOptions): Promise<Resource> {
-  const suffix = options.suffix ?? ''
-  if ((ISSUE_KINDS as readonly string[]).includes(kind)) return (await seedIssue({...ctx, seedId: ctx.seedId + suffix}, kind as (typeof ISSUE_KINDS)[number])) as unknown as Resource
-  if ((PULL_KINDS as readonly string[]).includes(kind)) return await seedPull(ctx, kind as PullKindName, suffix)
-  switch (kind) {
-    case 'issue_with_branch':
-      return (await seedIssueWithBranch(ctx, suffix)) as unknown as Resource
-    case 'workflow_run':
-    case 'workflow_run_in_progress':
-      return (await seedWorkflowRun(ctx, {kind, pollMs: options.workflowPollMs})) as unknown as Resource
-    case 'release':
-      return (await seedRelease(ctx, suffix)) as unknown as Resource
-    case 'project':
-      return (await seedProject(ctx, resources.issue as unknown as IssueResource)) as unknown as Resource
-    default:
-      throw new Error(`no fixture kind "${kind}"`)
-  }
+function seedOne(ctx: FixtureContext, kind: FixtureKind, resources: Resources, options: SeedOptions): Promise<Resource> {
+  return FIXTURE_KINDS[kind].seed(ctx, {suffix: options.suffix ?? '', workflowPollMs: options.workflowPollMs, resources})
 }
 
 /** Seeds (or finds again: seeding is idempotent) every requested kind and its dependencies. */
@@ -110,10 +41,11 @@ export async function seedFixtures(ctx: FixtureContext, kinds: Iterable<FixtureK
 export async function fixturesStatus(ctx: FixtureContext, manifest: Manifest): Promise<Array<{kind: string; problems: string[]}>> {
   const out: Array<{kind: string; problems: string[]}> = []
   for (const [kind, resource] of Object.entries(manifest.resources)) {
-    const problems = await statusOf(ctx, kind as FixtureKind, resource)
+    const entry = FIXTURE_KINDS[kind as FixtureKind]
+    const problems = await entry.status(ctx, resource)
     if (resource.digest && !problems.some((p) => / cannot be read: /.test(p))) {
-      const covered = new Set(statusFields(kind as FixtureKind))
-      const leaks = await leaksOf(ctx, kind as FixtureKind, resource).catch((error: Error) => [`${resourceLabel(kind as FixtureKind, resource)} cannot be read: ${error.message}`])
+      const covered = new Set(entry.statusFields)
+      const leaks = await leaksOf(ctx, kind as FixtureKind, resource).catch((error: Error) => [`${entry.label(resource)} cannot be read: ${error.message}`])
       problems.push(...leaks.filter((leak) => !covered.has(leakField(leak))))
     }
     out.push({kind, problems})
@@ -121,31 +53,9 @@ export async function fixturesStatus(ctx: FixtureContext, manifest: Manifest): P
   return out
 }
 
-function statusFields(kind: FixtureKind): string[] {
-  if ((ISSUE_KINDS as readonly string[]).includes(kind)) return ISSUE_STATUS_FIELDS
-  if ((PULL_KINDS as readonly string[]).includes(kind)) return PULL_STATUS_FIELDS
-  return {issue_with_branch: ISSUE_WITH_BRANCH_STATUS_FIELDS, workflow_run: WORKFLOW_RUN_STATUS_FIELDS, workflow_run_in_progress: WORKFLOW_RUN_STATUS_FIELDS, release: RELEASE_STATUS_FIELDS, project: PROJECT_STATUS_FIELDS}[kind as string] ?? []
-}
-
 /** The snapshot field a leak line is about: `issue #3: labels [...] (seeded ...)` -> labels. */
 function leakField(leak: string): string {
   return /^[^:]+: ([A-Za-z_]+)/.exec(leak)?.[1] ?? ''
-}
-
-function statusOf(ctx: FixtureContext, kind: FixtureKind, resource: Resource): Promise<string[]> {
-  if ((ISSUE_KINDS as readonly string[]).includes(kind)) return issueStatus(ctx, resource as unknown as IssueResource)
-  if ((PULL_KINDS as readonly string[]).includes(kind)) return pullStatus(ctx, resource as unknown as PullResource)
-  switch (kind) {
-    case 'issue_with_branch':
-      return issueWithBranchStatus(ctx, resource as unknown as IssueWithBranchResource)
-    case 'workflow_run':
-    case 'workflow_run_in_progress':
-      return workflowRunStatus(ctx, resource as unknown as WorkflowRunResource)
-    case 'release':
-      return releaseStatus(ctx, resource as unknown as ReleaseResource)
-    default:
-      return projectStatus(ctx, resource as unknown as ProjectResource)
-  }
 }
 
 /**
@@ -163,20 +73,11 @@ export async function resetFixtures(ctx: FixtureContext, manifest: Manifest, kin
   for (const kind of kinds) {
     const resource = resources[kind]
     if (!resource) continue
-    if ((ISSUE_KINDS as readonly string[]).includes(kind)) await resetIssue(ctx, resource as unknown as IssueResource)
-    else if ((PULL_KINDS as readonly string[]).includes(kind)) await resetPull(ctx, resource as unknown as PullResource)
-    else if (kind === 'issue_with_branch') await resetIssueWithBranch(ctx, resource as unknown as IssueWithBranchResource)
-    else if (kind === 'workflow_run' || kind === 'workflow_run_in_progress') {
-      const old = resource as unknown as WorkflowRunResource
-      const fresh = await seedWorkflowRun(ctx, {kind, pollMs: options.workflowPollMs, replacing: old.id})
-      resources[kind] = {...(fresh as unknown as Resource), ...(resource.digest ? {digest: resource.digest} : {})}
-      await replaced({...manifest, resources: {...resources}})
-      await cancelIfRunning(ctx, old)
-    } else if (kind === 'release') await resetRelease(ctx, resource as unknown as ReleaseResource)
-    else {
-      resources[kind] = {...resource, ...(await resetProject(ctx, resource as unknown as ProjectResource))}
+    const replace = async (fresh: Resource) => {
+      resources[kind] = {...fresh, ...(resource.digest ? {digest: resource.digest} : {})}
       await replaced({...manifest, resources: {...resources}})
     }
+    await FIXTURE_KINDS[kind].reset(ctx, resource, {suffix: '', workflowPollMs: options.workflowPollMs, resources}, replace)
   }
   return {...manifest, resources}
 }
@@ -185,42 +86,19 @@ export async function resetFixtures(ctx: FixtureContext, manifest: Manifest, kin
 
 /** Reads a resource's normalized state (what its digest is taken of). */
 export function snapshotFixture(ctx: FixtureContext, kind: FixtureKind, resource: Resource): Promise<Snapshot> {
-  if ((ISSUE_KINDS as readonly string[]).includes(kind)) return snapshotIssue(ctx, resource as unknown as IssueResource)
-  if ((PULL_KINDS as readonly string[]).includes(kind)) return snapshotPull(ctx, resource as unknown as PullResource)
-  switch (kind) {
-    case 'issue_with_branch':
-      return snapshotIssueWithBranch(ctx, resource as unknown as IssueWithBranchResource)
-    case 'workflow_run':
-    case 'workflow_run_in_progress':
-      return snapshotWorkflowRun(ctx, resource as unknown as WorkflowRunResource)
-    case 'release':
-      return snapshotRelease(ctx, resource as unknown as ReleaseResource)
-    case 'project':
-      return snapshotProject(ctx, resource as unknown as ProjectResource)
-    default:
-      throw new Error(`no fixture kind "${kind}"`)
-  }
-}
-
-/** How a leak names the resource: `issue #12`, `pull request #7`, `release v0.0.0-bench-x`, ... */
-export function resourceLabel(kind: FixtureKind, resource: Resource): string {
-  const r = resource as Record<string, unknown>
-  if ((ISSUE_KINDS as readonly string[]).includes(kind) || kind === 'issue_with_branch') return `issue #${String(r.number)}`
-  if ((PULL_KINDS as readonly string[]).includes(kind)) return `pull request #${String(r.number)}`
-  if (kind === 'workflow_run' || kind === 'workflow_run_in_progress') return `workflow run ${String(r.id)}`
-  if (kind === 'release') return `release ${String(r.tag_name)}`
-  return `project #${String(r.number)}`
+  return FIXTURE_KINDS[kind].snapshot(ctx, resource)
 }
 
 /** What differs from the seeded digest, as readable paths (empty: as seeded). */
 async function leaksOf(ctx: FixtureContext, kind: FixtureKind, resource: Resource): Promise<string[]> {
   const recorded = resource.digest as StateDigest | undefined
-  if (!recorded) return [`${resourceLabel(kind, resource)}: no seeded digest recorded (seed the fixtures again: ghx-bench fixtures seed)`]
+  const label = FIXTURE_KINDS[kind].label(resource)
+  if (!recorded) return [`${label}: no seeded digest recorded (seed the fixtures again: ghx-bench fixtures seed)`]
   const current = stateDigest(await snapshotFixture(ctx, kind, resource))
   if (current.sha256 === recorded.sha256) return []
-  const diffs = diffSnapshots(resourceLabel(kind, resource), recorded.snapshot, current.snapshot)
+  const diffs = diffSnapshots(label, recorded.snapshot, current.snapshot)
   // Equal snapshots with another hash: a snapshot recorded by another version of the normalization.
-  return diffs.length > 0 ? diffs : [`${resourceLabel(kind, resource)}: state digest ${current.sha256.slice(0, 12)}, seeded ${recorded.sha256.slice(0, 12)}`]
+  return diffs.length > 0 ? diffs : [`${label}: state digest ${current.sha256.slice(0, 12)}, seeded ${recorded.sha256.slice(0, 12)}`]
 }
 
 export interface FixtureVerification {

@@ -8,6 +8,7 @@ import type {GithubClient} from '../github/client.js'
 import {clientFor, commentText, ensureLabels, FIXTURE_LABEL, reactionText, repoParams, seedLabel, type FixtureContext} from './context.js'
 import {sorted, type Snapshot} from './digest.js'
 import {removeReactions} from './issues.js'
+import {fixtureKind, hasFields, type FixtureKindEntry} from './kind.js'
 
 export interface ThreadSeed {
   line: number
@@ -531,5 +532,16 @@ export async function pullStatus(ctx: FixtureContext, resource: PullResource): P
   return problems
 }
 
-/** The snapshot fields pullStatus already reports, so `fixtures status` does not say them twice. */
-export const PULL_STATUS_FIELDS = ['state', 'title', 'head_sha', 'requested_reviewers', 'threads', 'reviews']
+/** The entry of a pull request kind; every one is reviewed, commented or opened by the second identity. */
+export function pullKind(kind: PullKindName): FixtureKindEntry {
+  return fixtureKind(kind, {
+    is: (resource): resource is PullResource => hasFields(resource, {number: 'number', head: 'string'}),
+    seed: (ctx, {suffix}) => seedPull(ctx, kind, suffix),
+    reset: (ctx, resource) => resetPull(ctx, resource),
+    snapshot: snapshotPull,
+    status: pullStatus,
+    statusFields: ['state', 'title', 'head_sha', 'requested_reviewers', 'threads', 'reviews'],
+    label: (resource) => `pull request #${String(resource.number)}`,
+    needsSecondIdentity: true,
+  })
+}

@@ -36,7 +36,12 @@ export type DiagnosticCode =
   | 'config'
   | 'io'
 
-/** Thrown by services for input that a user must fix; commands turn it into exit code 2. */
+const BAD_INPUT: unique symbol = Symbol.for('ghx-bench.BadInputError')
+
+/**
+ * Thrown by services for input that a user must fix; commands turn it into exit code 2. Recognised by
+ * its brand (`isBadInputError`), so one thrown through another copy of ghx-bench (a plugin's) is too.
+ */
 export class BadInputError extends Error {
   readonly diagnostics: Diagnostic[]
 
@@ -45,6 +50,14 @@ export class BadInputError extends Error {
     this.name = 'BadInputError'
     this.diagnostics = sortDiagnostics(diagnostics)
   }
+
+  get [BAD_INPUT](): true {
+    return true
+  }
+}
+
+export function isBadInputError(error: unknown): error is BadInputError {
+  return typeof error === 'object' && error !== null && (error as {[BAD_INPUT]?: unknown})[BAD_INPUT] === true
 }
 
 export function formatLocation(d: Diagnostic): string {

@@ -14,7 +14,7 @@ import {layerLogDir, readCallLog, readLayerLog} from '../../src/agent/shell-tool
 import {runProjectSuite} from '../../src/app/run.js'
 import {startSandbox, type Sandbox} from '../../src/emulator/index.js'
 import type {ModeSession} from '../../src/plugins/api.js'
-import {nodeEnvFor} from '../../src/runner/target.js'
+import {nodeEnvFor} from '../../src/github/api-urls.js'
 import {accountToolCalls} from '../../src/tool-accounting/accounting.js'
 import {makeProject, PROJECT_ROOT} from '../support/cli.js'
 import {rowsOf, sandboxConfig, SUITES} from '../support/sandbox-project.js'

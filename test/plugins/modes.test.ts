@@ -10,7 +10,7 @@ import agentDirectPlugin from '../../plugins/mode-agent-direct/index.js'
 import ghxPlugin from '../../plugins/mode-ghx/index.js'
 import mcpPlugin, {githubHostOf} from '../../plugins/mode-mcp/index.js'
 import {readCallLog} from '../../src/agent/shell-tool.js'
-import {nodeEnvFor} from '../../src/runner/target.js'
+import {nodeEnvFor} from '../../src/github/api-urls.js'
 import {startSandbox, type Sandbox} from '../../src/emulator/index.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 

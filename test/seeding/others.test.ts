@@ -3,19 +3,10 @@
 import {expect} from 'chai'
 import type {FixtureContext} from '../../src/seeding/context.js'
 import {seedIssue} from '../../src/seeding/issues.js'
-import {
-  issueWithBranchStatus,
-  projectStatus,
-  releaseStatus,
-  resetIssueWithBranch,
-  resetProject,
-  resetRelease,
-  seedIssueWithBranch,
-  seedProject,
-  seedRelease,
-  seedWorkflowRun,
-  workflowRunStatus,
-} from '../../src/seeding/others.js'
+import {issueWithBranchStatus, resetIssueWithBranch, seedIssueWithBranch} from '../../src/seeding/issue-with-branch.js'
+import {projectStatus, resetProject, seedProject} from '../../src/seeding/projects.js'
+import {releaseStatus, resetRelease, seedRelease} from '../../src/seeding/releases.js'
+import {seedWorkflowRun, workflowRunStatus} from '../../src/seeding/workflow-runs.js'
 import {startSandbox, type Sandbox} from '../../src/emulator/index.js'
 import {fixtureContext, OWNER, REPO} from '../support/sandbox.js'
 

@@ -2,7 +2,7 @@
 import {expect} from 'chai'
 import {Octokit} from '@octokit/rest'
 import type {FixtureContext} from '../../src/seeding/context.js'
-import {sandboxFixtureContext} from '../../src/seeding/service.js'
+import {sandboxIdentities} from '../../src/github/sandbox-target.js'
 import {startSandbox, type Sandbox, type SandboxOptions} from '../../src/emulator/index.js'
 
 /** What an Octokit request that GitHub (or the sandbox) refused answered: its body and status. */
@@ -30,7 +30,7 @@ export function octokitFor(sandbox: Sandbox, token = sandbox.token): Octokit {
 
 /** The fixture layer's view of the sandbox's default repository. */
 export function fixtureContext(sandbox: Sandbox, seedId = 'test'): FixtureContext {
-  return sandboxFixtureContext(sandbox, `${OWNER}/${REPO}`, seedId)
+  return {owner: OWNER, name: REPO, seedId, ...sandboxIdentities(sandbox)}
 }
 
 export interface Seeded {

@@ -1,0 +1,89 @@
+/**
+ * Where GitHub is for a command: live GitHub or the sandbox, chosen once here (`openGitHubTarget`) and
+ * then used the same way: the fixture repository with the harness's two identities (what seeding works
+ * through, and what checkpoints read as), the seed and reset hooks that differ between the two, the
+ * access each run's agent gets (token, API URL, the environment gh needs), and close. On the sandbox
+ * every run gets its own token, so the agent's API calls are counted exactly; on live GitHub they are
+ * not observable and stay null.
+ */
+import type {LoadedConfig} from '../config/load-config.js'
+import type {FaultConfig} from '../emulator/faults.js'
+import type {SandboxService} from '../emulator/service/client.js'
+import type {GithubClient} from './client.js'
+import {openLiveTarget} from './live-target.js'
+import {openSandboxTarget} from './sandbox-target.js'
+
+export interface AccessCounts {
+  /** The agent's GitHub API calls; null where they cannot be observed (live GitHub). */
+  apiCalls: number | null
+  /** Faults injected into the run's GitHub traffic (--inject-faults; 0 on live GitHub). */
+  injectedFaults: number
+}
+
+export interface AgentAccess {
+  apiUrl: string
+  /** Where this GitHub answers GraphQL. */
+  graphqlUrl: string
+  token: string
+  /** For Node tools that hard-code https://api.github.com (ghx run, the npm MCP server): a preload that sends them here. */
+  nodeEnv: Record<string, string>
+  /** The environment that points gh at this GitHub as the agent. */
+  env: Record<string, string>
+  /** What this run's GitHub traffic has been so far. */
+  counts(): Promise<AccessCounts>
+  release(): Promise<void>
+}
+
+export interface GitHubTarget {
+  kind: 'sandbox' | 'live'
+  /** The fixture repository (fixtures.repo) and its default branch. */
+  repo: {owner: string; name: string; defaultBranch: string}
+  /** The agent's identity: it seeds, and it reads checkpoints (the same view of GitHub the agent had). */
+  agent: GithubClient
+  /** A second identity (reviewer, commenter, pull request author), so the agent can review others' work. */
+  second: GithubClient
+  /** The identities' logins (the same login twice on live GitHub without a second identity). */
+  logins: {agent: string; reviewer: string}
+  /** What seeding and resetting do differently here. */
+  fixtures: {
+    /** How often seeding polls a dispatched workflow run for the state it waits for. */
+    workflowPollMs?: number
+    /**
+     * A manifest that covers the kinds is used as it is (live GitHub); the sandbox is re-seeded, which
+     * is cheap and idempotent, because its saved state may be older than the manifest (a crash).
+     */
+    reuseManifest: boolean
+    /** Every reset is read back against the seeded digests (the sandbox: local reads; live GitHub: on request). */
+    verifyResets(): boolean
+  }
+  /** The running sandbox's controls (faults, tokens, saved states), on the sandbox. */
+  sandbox?: SandboxService
+  /**
+   * How checkpoints poll this GitHub when the suite sets no budget: live GitHub is eventually
+   * consistent (12 s, every second); the sandbox answers consistently at once (its workflow runs
+   * finish in under a second: 2 s, every 100 ms).
+   */
+  checkpoints: {budget_ms: number; interval_ms: number}
+  agentAccess(workdir: string): Promise<AgentAccess>
+  /** Tokens of this target, for the redactor. */
+  secrets(): string[]
+  /** Saves the sandbox's state (unless read-only) and stops it. */
+  close(): Promise<void>
+}
+
+export interface TargetOptions {
+  env?: NodeJS.ProcessEnv
+  /** Retries of the harness's own sandbox requests (a run under injected faults must not lose its fixtures). */
+  sandboxRetry?: {retries: number; retryAfterBaseMs?: number}
+  /** Read the sandbox's saved state but never write it back (a dry run has no side effects). */
+  readOnly?: boolean
+  /** Serve the sandbox from its own process (runs overlap: see emulator/service/client.ts). */
+  sandboxProcess?: boolean
+  /** Faults injected into the runs' own traffic (the sandbox only). */
+  faults?: FaultConfig
+}
+
+/** The configuration's target (`target: sandbox | live`) with its fixture repository, opened: the one place that chooses. */
+export function openGitHubTarget(config: LoadedConfig, options: TargetOptions = {}): Promise<GitHubTarget> {
+  return config.values.target === 'sandbox' ? openSandboxTarget(config, options) : openLiveTarget(config, options)
+}
