@@ -10,6 +10,7 @@ import {initProject} from '../../src/app/init-project.js'
 import {regrade} from '../../src/app/regrade.js'
 import {runProjectSuite} from '../../src/app/run.js'
 import {validateProject} from '../../src/app/validate-project.js'
+import {whichOnPath} from '../../src/agent/shell-tool.js'
 
 describe('init, then its next steps (in-process)', function () {
   this.timeout(90_000)
@@ -28,7 +29,8 @@ describe('init, then its next steps (in-process)', function () {
     expect(seeded.file).to.equal(path.join('fixtures', 'latest.json'))
 
     const {summary} = await runProjectSuite({cwd, suitePath: 'suites/example.yml', modes: ['agent_direct'], repetitions: 1, runId: 'first', noReport: true})
-    expect(summary.gate).to.deep.equal({profile: 'verify_pr', baseline: 'agent_direct', candidate: 'ghx'})
+    // ghx where it is installed, else the GitHub MCP server (test/commands/init.test.ts).
+    expect(summary.gate).to.deep.equal({profile: 'verify_pr', baseline: 'agent_direct', candidate: (await whichOnPath('ghx')) ? 'ghx' : 'mcp'})
     expect(summary.by_mode.agent_direct).to.deep.equal({pass: 2, fail: 0, timeout: 0, infra_error: 0})
 
     const regraded = await regrade({cwd, runId: 'first'})

@@ -293,6 +293,10 @@ describe('the GitHub Action (action.yml)', function () {
       const dir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-workspace-'))
       const init = await runNode([pkg.bin, 'init'], {cwd: dir})
       expect(init.code, init.stderr).to.equal(0)
+      // A project that gates ghx, on a runner without it (init, finding no ghx, gated mcp): the gate cannot be
+      // computed, which the action says as no-gate.
+      const suite = path.join(dir, 'suites', 'example.yml')
+      await writeFile(suite, (await readFile(suite, 'utf8')).replace(/^ {2}candidate: mcp .*$/m, '  candidate: ghx'))
       return dir
     }
 
