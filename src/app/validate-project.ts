@@ -8,6 +8,7 @@ import {sortDiagnostics, type Diagnostic} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 import {MIN_CI_RUNS, MIN_POPULATION_SCENARIOS} from '../report/gate/gate.js'
 import {gateSizeWarnings} from '../report/gate/reliability-rules.js'
+import {refName} from '../runner/select-suite.js'
 import {inspectProject, type ProjectOptions} from './project.js'
 
 export interface ValidationReport {
@@ -41,8 +42,22 @@ export async function validateProject(options: ValidateOptions = {}): Promise<Va
       files: catalogue.diagnostics.size,
     },
     diagnostics: sortDiagnostics(diagnostics),
-    warnings: gateWarnings(catalogue),
+    warnings: [...gateWarnings(catalogue), ...(config.values.model === 'oracle' ? planWarnings(catalogue) : [])],
   }
+}
+
+/** Under the oracle a run plays its scenario's reference plan for the mode: with none, every such run fails. */
+function planWarnings(catalogue: Catalogue): string[] {
+  const warnings: string[] = []
+  for (const suite of catalogue.suites.values()) {
+    const scenarios = selectScenarios(suite.value, catalogue).flatMap((id) => catalogue.scenarios.get(id)?.value ?? [])
+    for (const mode of suite.value.modes.map(refName)) {
+      const missing = scenarios.filter((scenario) => !scenario.reference?.[mode] && !scenario.not_applicable?.[mode]).map((scenario) => scenario.id)
+      if (missing.length === 0) continue
+      warnings.push(`suite ${suite.value.name}: the oracle model has no reference plan under ${mode} for ${missing.join(', ')}: every such run fails (give reference.${mode}, or not_applicable.${mode}: reason)`)
+    }
+  }
+  return warnings
 }
 
 /** Each suite's gate checked against its size (src/report/gate/reliability-rules.ts). */

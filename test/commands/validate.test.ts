@@ -3,6 +3,7 @@ import {expect} from 'chai'
 import {makeProject} from '../support/cli.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
 import {SUITES} from '../support/sandbox-project.js'
+import {shellCommandScenario} from '../support/scenarios.js'
 
 const SCENARIO_HEADER = '# yaml-language-server: $schema=../../schemas/scenario.schema.json\n'
 
@@ -45,6 +46,21 @@ describe('ghx-bench validate (CLI)', () => {
     const result = await runCliInProcess(['validate', 'small.yml'], {cwd: dir})
     expect(result.code, result.stderr).to.equal(0)
     expect(result.stderr).to.match(/^warning: suite small \(2 scenarios × 3 repetitions\) cannot pass its gate verify_pr: reliability_timeout_stall_rate: .*6 runs cannot pass it \(with none, it takes \d+ runs\)/m)
+  })
+
+  it('warns (exit 0) under the oracle about a suite mode a scenario has no reference plan for: every such run would fail', async () => {
+    const files = (model: string) => ({
+      '.ghxbenchrc.yml': `model: ${model}\nsuites_dir: catalogue\n`,
+      'catalogue/scenarios/repo-echo-001.yml': shellCommandScenario('repo-echo-001', 'A plan for gh only', 8000, 'gh repo view'),
+      'catalogue/two.yml': 'name: two\nscenarios: {ids: [repo-echo-001]}\nmodes: [agent_direct, mcp]\n',
+    })
+    const oracle = await runCliInProcess(['validate'], {cwd: await makeProject(files('oracle'))})
+    expect(oracle.code, oracle.stderr).to.equal(0)
+    expect(oracle.stderr.trim()).to.equal('warning: suite two: the oracle model has no reference plan under mcp for repo-echo-001: every such run fails (give reference.mcp, or not_applicable.mcp: reason)')
+    // Another model does not play the plans.
+    const noop = await runCliInProcess(['validate'], {cwd: await makeProject(files('noop'))})
+    expect(noop.code, noop.stderr).to.equal(0)
+    expect(noop.stderr).to.equal('')
   })
 
   it('reports a YAML syntax error at its line and column, with the line and a caret', async () => {
@@ -187,7 +203,8 @@ describe('ghx-bench validate (CLI)', () => {
       },
       ['suites/s.yml'],
     )
-    expect(result.stderr).to.equal('')
+    // Nothing of broken-001, which s does not reference; only the warning that the oracle has no plan for one-001.
+    expect(result.stderr.trim()).to.match(/^warning: suite s: the oracle model has no reference plan under agent_direct for one-001/)
     expect(result.code).to.equal(0)
   })
 
