@@ -280,10 +280,12 @@ async function runPlanned(selected: SelectedSuite, ctx: SuiteContext, {view, pla
     await executeRun({...ctx, resultsDir: warmupDir}, todo[0]!, byId.get(todo[0]!.scenario_id)!)
   }
   const writer = held.use(await ResultsWriter.open(resultsDir, runId), (open) => open.close())
+  // A scenario's locks once: the scheduler asks for them at every pending run each time a run ends.
+  const locksById = new Map(scenarios.map((s) => [s.id, runLocks(s)]))
   await schedule(
     todo,
     suite.concurrency,
-    (run) => runLocks(byId.get(run.scenario_id)!),
+    (run) => locksById.get(run.scenario_id)!,
     async (run) => {
       onEvent({type: 'run_started', key: run.key, mode: run.mode, scenario_id: run.scenario_id, iteration: run.iteration})
       const row = await executeRun(ctx, run, byId.get(run.scenario_id)!)
