@@ -29,13 +29,24 @@ const ROOT_MODULES = ['index', 'command-index']
 
 /** For files `depth` folders below src/<folder>: the imports that reach a folder not below it, or the package's root modules. */
 function layerRules(folder, layer) {
-  const forbidden = LAYERS.flat().filter((other) => other !== folder && LAYERS.findIndex((l) => l.includes(other)) >= layer)
+  const forbidden = LAYERS.flat().filter(
+    (other) => other !== folder && LAYERS.findIndex((l) => l.includes(other)) >= layer,
+  )
   return [1, 2, 3, 4].map((depth) => {
     const up = '\\.\\./'.repeat(depth)
-    const upward = {regex: `^${up}(${forbidden.join('|')})(/|$)`, message: `src/${folder} is below these folders: it must not import them (the import direction, ARCHITECTURE.md).`}
-    const root = {regex: `^${up}(${ROOT_MODULES.join('|')})\\.js$`, message: 'The package root (index, command-index) is the top: nothing in src/ imports it.'}
+    const upward = {
+      regex: `^${up}(${forbidden.join('|')})(/|$)`,
+      message: `src/${folder} is below these folders: it must not import them (the import direction, ARCHITECTURE.md).`,
+    }
+    const root = {
+      regex: `^${up}(${ROOT_MODULES.join('|')})\\.js$`,
+      message: 'The package root (index, command-index) is the top: nothing in src/ imports it.',
+    }
     // no-restricted-imports does not see `import()`: the same patterns, on the literal a dynamic import names.
-    const dynamic = ({regex, message}) => ({selector: `ImportExpression > Literal[value=/${regex.replaceAll('/', '\\/')}/]`, message})
+    const dynamic = ({regex, message}) => ({
+      selector: `ImportExpression > Literal[value=/${regex.replaceAll('/', '\\/')}/]`,
+      message,
+    })
     return {
       files: [`src/${folder}/${'*/'.repeat(depth - 1)}*.ts`],
       rules: {
@@ -52,13 +63,27 @@ const layering = LAYERS.flatMap((names, layer) => names.flatMap((folder) => laye
 const pluginImports = [1, 2, 3, 4].map((depth) => ({
   files: [`plugins/*/${'*/'.repeat(depth - 1)}*.{ts,js,mjs}`],
   rules: {
-    'no-restricted-imports': ['error', {
-      patterns: [
-        {regex: `^(\\.\\./){${depth}}`, message: 'A built-in plugin imports only ghx-bench, ghx-bench/plugin-kit, node: builtins, npm packages and its own files, as a third party would: what it needs from the core goes into src/plugin-kit/.'},
-        {regex: '^(/|file:)', message: 'A built-in plugin imports no absolute path: only ghx-bench, ghx-bench/plugin-kit, node: builtins, npm packages and its own files.'},
-        {regex: '^ghx-bench/(?!plugin-kit$)', message: 'A built-in plugin imports ghx-bench and ghx-bench/plugin-kit only, as a third party plugin does.'},
-      ],
-    }],
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^(\\.\\./){${depth}}`,
+            message:
+              'A built-in plugin imports only ghx-bench, ghx-bench/plugin-kit, node: builtins, npm packages and its own files, as a third party would: what it needs from the core goes into src/plugin-kit/.',
+          },
+          {
+            regex: '^(/|file:)',
+            message:
+              'A built-in plugin imports no absolute path: only ghx-bench, ghx-bench/plugin-kit, node: builtins, npm packages and its own files.',
+          },
+          {
+            regex: '^ghx-bench/(?!plugin-kit$)',
+            message: 'A built-in plugin imports ghx-bench and ghx-bench/plugin-kit only, as a third party plugin does.',
+          },
+        ],
+      },
+    ],
   },
 }))
 

@@ -14,7 +14,8 @@ import {PACKAGE_ROOT} from '../src/shared/package-paths.js'
 /** The scenarios of the built-in verify-pr suite (suites/sets/ci-verify-pr.yml). */
 const VERIFY_PR_SCENARIOS = 6
 
-const share = (counts: {pass: number; fail: number; inconclusive: number; skipped: number}) => counts.pass / (counts.pass + counts.fail + counts.inconclusive + counts.skipped)
+const share = (counts: {pass: number; fail: number; inconclusive: number; skipped: number}) =>
+  counts.pass / (counts.pass + counts.fail + counts.inconclusive + counts.skipped)
 const verdict = (met: boolean) => (met ? 'met' : 'missed')
 
 /** The whole gate's goal lines for `scenarios`. */
@@ -36,7 +37,20 @@ function wholeGateGoals(report: SimulationReport, scenarios: number): string[] {
 
 export async function benchGateErrorRates(datasets = Number(process.env.BENCH_GATE_DATASETS ?? 200)): Promise<string> {
   const started = performance.now()
-  const {report, markdown} = await simulateGate({cwd: PACKAGE_ROOT, profile: 'verify_pr', decision: 'ci', datasets, scenarios: [4, VERIFY_PR_SCENARIOS], repetitions: [20]})
+  const {report, markdown} = await simulateGate({
+    cwd: PACKAGE_ROOT,
+    profile: 'verify_pr',
+    decision: 'ci',
+    datasets,
+    scenarios: [4, VERIFY_PR_SCENARIOS],
+    repetitions: [20],
+  })
   const seconds = ((performance.now() - started) / 1000).toFixed(0)
-  return [markdown.trim(), '', ...wholeGateGoals(report, 4), ...wholeGateGoals(report, VERIFY_PR_SCENARIOS), `(${seconds} s)`].join('\n')
+  return [
+    markdown.trim(),
+    '',
+    ...wholeGateGoals(report, 4),
+    ...wholeGateGoals(report, VERIFY_PR_SCENARIOS),
+    `(${seconds} s)`,
+  ].join('\n')
 }

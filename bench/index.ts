@@ -38,7 +38,10 @@ if (target !== '0') {
     node: process.versions.node,
     platform: `${process.platform} ${process.arch}`,
     cpus: `${processors.length} × ${processors[0]?.model.trim() ?? 'unknown CPU'}`,
-    settings: Object.entries(process.env).filter(([name]) => name.startsWith('BENCH_') && name !== 'BENCH_DOC').map(([name, value]) => `${name}=${value}`).sort(),
+    settings: Object.entries(process.env)
+      .filter(([name]) => name.startsWith('BENCH_') && name !== 'BENCH_DOC')
+      .map(([name, value]) => `${name}=${value}`)
+      .sort(),
   })
   console.log(`\nwrote ${path.relative(process.cwd(), target) || target}`)
 }

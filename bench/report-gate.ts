@@ -29,7 +29,8 @@ export function parseSizes(text: string | undefined): number[] {
   })
 }
 
-const label = (n: number): string => (n >= 1e6 ? `${Number((n / 1e6).toFixed(2))}M` : `${Number((n / 1e3).toFixed(1))}k`)
+const label = (n: number): string =>
+  n >= 1e6 ? `${Number((n / 1e6).toFixed(2))}M` : `${Number((n / 1e3).toFixed(1))}k`
 
 async function firstLines(file: string, count: number): Promise<string[]> {
   const handle = await open(file, 'r')
@@ -43,7 +44,11 @@ async function firstLines(file: string, count: number): Promise<string[]> {
 }
 
 /** Writes the rows of one format and checks that the first ones read as that format. */
-async function prepare(dir: string, format: BenchFormat, total: number): Promise<{files: string[]; input: string; written: number}> {
+async function prepare(
+  dir: string,
+  format: BenchFormat,
+  total: number,
+): Promise<{files: string[]; input: string; written: number}> {
   await rm(dir, {recursive: true, force: true})
   await mkdir(dir, {recursive: true})
   const options: GenerateOptions = {scenarios: 100, modes: ['agent_direct', 'mcp', 'ghx'], total, seed: 1, format}
@@ -51,7 +56,8 @@ async function prepare(dir: string, format: BenchFormat, total: number): Promise
   const written = await generateRows(target, options)
   const files = outputFiles(target, options)
   const sample = (await firstLines(files[0]!, 50)).map((line) => JSON.parse(line) as unknown)
-  const valid = format === 'ghx-bench' ? sample.every(isRow) : sample.every((row) => detectRowFormat(row) === 'ghx-router')
+  const valid =
+    format === 'ghx-bench' ? sample.every(isRow) : sample.every((row) => detectRowFormat(row) === 'ghx-router')
   if (!valid) throw new Error(`generated rows are not ${format} rows`)
   return {files, input: target, written}
 }
@@ -70,38 +76,75 @@ async function measureSize(format: BenchFormat, total: number, rounds: number): 
     const bin = path.join(PACKAGE_ROOT, 'bin', 'run.js')
     const out = path.join(dir, 'reports')
     const cases: CommandCase[] = [
-      {label: 'floor: streaming JSON.parse', command: process.execPath, args: [path.join(PACKAGE_ROOT, 'bench', 'plain-parse.mjs'), ...files]},
-      {label: 'ghx-bench report', command: process.execPath, args: [bin, 'report', '--input', input, '--out', out], cwd: PACKAGE_ROOT},
-      {label: 'ghx-bench gate', command: process.execPath, args: [bin, 'gate', '--input', input, '--out', out, '--candidate', 'ghx'], cwd: PACKAGE_ROOT, okCodes: [0, 1, 3]},
+      {
+        label: 'floor: streaming JSON.parse',
+        command: process.execPath,
+        args: [path.join(PACKAGE_ROOT, 'bench', 'plain-parse.mjs'), ...files],
+      },
+      {
+        label: 'ghx-bench report',
+        command: process.execPath,
+        args: [bin, 'report', '--input', input, '--out', out],
+        cwd: PACKAGE_ROOT,
+      },
+      {
+        label: 'ghx-bench gate',
+        command: process.execPath,
+        args: [bin, 'gate', '--input', input, '--out', out, '--candidate', 'ghx'],
+        cwd: PACKAGE_ROOT,
+        okCodes: [0, 1, 3],
+      },
     ]
     const samples = new Map(cases.map((c) => [c.label, [] as Array<{ms: number; rssMiB: number}>]))
     // Round-robin, so that the machine's drift hits the floor and the commands alike.
     for (let round = 0; round < rounds; round++) for (const c of cases) samples.get(c.label)!.push(measureCommand(c))
-    const summary = new Map([...samples].map(([name, s]) => [name, {ms: median(s.map((x) => x.ms)), rssMiB: Math.max(...s.map((x) => x.rssMiB))}]))
+    const summary = new Map(
+      [...samples].map(([name, s]) => [
+        name,
+        {ms: median(s.map((x) => x.ms)), rssMiB: Math.max(...s.map((x) => x.rssMiB))},
+      ]),
+    )
     return {format, rows: written, rounds, cases: summary}
   } finally {
     await rm(dir, {recursive: true, force: true})
   }
 }
 
-export async function benchReportGate(rounds: number, sizes = parseSizes(process.env.BENCH_REPORT_SIZES)): Promise<string> {
+export async function benchReportGate(
+  rounds: number,
+  sizes = parseSizes(process.env.BENCH_REPORT_SIZES),
+): Promise<string> {
   const results: Measured[] = []
-  for (const total of sizes) for (const format of FORMATS) results.push(await measureSize(format, total, total >= ONE_ROUND_FROM ? 1 : rounds))
+  for (const total of sizes)
+    for (const format of FORMATS) results.push(await measureSize(format, total, total >= ONE_ROUND_FROM ? 1 : rounds))
   const rows = [['format', 'rows', 'rounds', 'case', 'median s', 'x floor', 'peak RSS MiB', 'RSS x floor']]
   const verdicts: string[] = []
   for (const r of results) {
     const floor = r.cases.get('floor: streaming JSON.parse')!
     for (const [name, {ms, rssMiB}] of r.cases) {
-      rows.push([r.format, label(r.rows), String(r.rounds), name, (ms / 1000).toFixed(2), (ms / floor.ms).toFixed(2), rssMiB.toFixed(0), (rssMiB / floor.rssMiB).toFixed(2)])
+      rows.push([
+        r.format,
+        label(r.rows),
+        String(r.rounds),
+        name,
+        (ms / 1000).toFixed(2),
+        (ms / floor.ms).toFixed(2),
+        rssMiB.toFixed(0),
+        (rssMiB / floor.rssMiB).toFixed(2),
+      ])
       if (name !== 'floor: streaming JSON.parse' && r.rows >= ONE_ROUND_FROM) {
         const met = ms / floor.ms <= GOAL.ratio && rssMiB <= GOAL.rssMiB
-        verdicts.push(`${r.format} ${name.replace('ghx-bench ', '')}: ${met ? 'met' : 'missed'} (${(ms / floor.ms).toFixed(2)}x, ${rssMiB.toFixed(0)} MiB)`)
+        verdicts.push(
+          `${r.format} ${name.replace('ghx-bench ', '')}: ${met ? 'met' : 'missed'} (${(ms / floor.ms).toFixed(2)}x, ${rssMiB.toFixed(0)} MiB)`,
+        )
       }
     }
   }
   return [
     `## report and gate over generated rows (100 scenarios x 3 modes; median of the rounds, interleaved with the floor)`,
     table(rows),
-    verdicts.length > 0 ? `goal at 10M rows, <= ${GOAL.ratio}x the floor and <= ${GOAL.rssMiB} MiB: ${verdicts.join('; ')}` : `(the goal is judged at 10M rows; BENCH_REPORT_SIZES did not include it)`,
+    verdicts.length > 0
+      ? `goal at 10M rows, <= ${GOAL.ratio}x the floor and <= ${GOAL.rssMiB} MiB: ${verdicts.join('; ')}`
+      : `(the goal is judged at 10M rows; BENCH_REPORT_SIZES did not include it)`,
   ].join('\n')
 }

@@ -29,17 +29,39 @@ interface Measured {
 /** The harness's own share of a run's wall time, from the row's timing. */
 export function harnessMs(row: Row): number {
   const t = row.timing!
-  return row.latency_ms_wall - (t.model_ms ?? 0) - (t.tools_ms ?? 0) - (t.session_ms ?? 0) - (t.fixtures_ms ?? 0) - (t.checkpoints_ms ?? 0)
+  return (
+    row.latency_ms_wall -
+    (t.model_ms ?? 0) -
+    (t.tools_ms ?? 0) -
+    (t.session_ms ?? 0) -
+    (t.fixtures_ms ?? 0) -
+    (t.checkpoints_ms ?? 0)
+  )
 }
 
 async function measure(dir: string, label: string, suite: string, flags: string[]): Promise<Measured> {
   const runId = `bench-${label.replace(/\W+/g, '-')}`
-  const result = spawnSync(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'run', path.join(PACKAGE_ROOT, 'suites', suite), '--run-id', runId, '--no-report', ...flags], {cwd: dir, env: {...process.env, CI: '1'}, encoding: 'utf8'})
+  const result = spawnSync(
+    process.execPath,
+    [
+      path.join(PACKAGE_ROOT, 'bin', 'run.js'),
+      'run',
+      path.join(PACKAGE_ROOT, 'suites', suite),
+      '--run-id',
+      runId,
+      '--no-report',
+      ...flags,
+    ],
+    {cwd: dir, env: {...process.env, CI: '1'}, encoding: 'utf8'},
+  )
   if (result.status !== 0) throw new Error(`${label}: ghx-bench run exited ${result.status}: ${result.stderr}`)
   const rows: Row[] = []
   for await (const row of readRows([path.join(dir, 'results', `${runId}.jsonl`)], () => {}, dir)) rows.push(row)
   const failed = rows.filter((r) => !r.success)
-  if (failed.length > 0) throw new Error(`${failed.length} run(s) failed: ${failed[0]!.scenario_id} ${failed[0]!.mode}: ${failed[0]!.error?.message}`)
+  if (failed.length > 0)
+    throw new Error(
+      `${failed.length} run(s) failed: ${failed[0]!.scenario_id} ${failed[0]!.mode}: ${failed[0]!.error?.message}`,
+    )
   const first = Math.min(...rows.map((r) => Date.parse(r.started_at!)))
   const last = Math.max(...rows.map((r) => Date.parse(r.finished_at!)))
   const overhead = Float64Array.from(rows.map(harnessMs)).sort()
@@ -58,11 +80,22 @@ export async function benchRunner(repetitions = 5, concurrencies = [1, 4, 8]): P
   const dir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-runner-'))
   try {
     await writeFile(path.join(dir, 'package.json'), '{"name": "bench-project", "private": true}\n')
-    await writeFile(path.join(dir, '.ghxbenchrc.yml'), `target: sandbox\nmodel: oracle\nsuites_dir: ${path.join(PACKAGE_ROOT, 'suites')}\nfixtures: {seed_id: bench}\n`)
+    await writeFile(
+      path.join(dir, '.ghxbenchrc.yml'),
+      `target: sandbox\nmodel: oracle\nsuites_dir: ${path.join(PACKAGE_ROOT, 'suites')}\nfixtures: {seed_id: bench}\n`,
+    )
     // Warm-up: seeds the fixtures, loads the tokenizer and the MCP server once.
     await measure(dir, 'warm-up', 'smoke.yml', ['--concurrency', '1', '--repetitions', '1'])
     const measured: Measured[] = []
-    for (const concurrency of concurrencies) measured.push(await measure(dir, `smoke, concurrency ${concurrency}`, 'smoke.yml', ['--concurrency', String(concurrency), '--repetitions', String(repetitions)]))
+    for (const concurrency of concurrencies)
+      measured.push(
+        await measure(dir, `smoke, concurrency ${concurrency}`, 'smoke.yml', [
+          '--concurrency',
+          String(concurrency),
+          '--repetitions',
+          String(repetitions),
+        ]),
+      )
     measured.push(await measure(dir, 'main job (full-seeded.yml)', 'full-seeded.yml', []))
     const base = measured[0]!.runs / measured[0]!.seconds
     const rows = measured.map((m) => [
@@ -79,7 +112,19 @@ export async function benchRunner(repetitions = 5, concurrencies = [1, 4, 8]): P
     const atFour = measured.find((m) => m.label === 'smoke, concurrency 4')
     return [
       'runner: ghx-bench run (dist) on the sandbox with the oracle, each in its own process; medians per run',
-      table([['', 'runs', 'runs/s', 'vs smoke at concurrency 1', 'harness overhead ms (median)', 'p90', 'session open+close ms', 'GitHub ms (fixtures, checkpoints)'], ...rows]),
+      table([
+        [
+          '',
+          'runs',
+          'runs/s',
+          'vs smoke at concurrency 1',
+          'harness overhead ms (median)',
+          'p90',
+          'session open+close ms',
+          'GitHub ms (fixtures, checkpoints)',
+        ],
+        ...rows,
+      ]),
       `goal (issue 18's done-when): harness overhead under 20 ms per run at concurrency 4: ${atFour === undefined ? 'not measured' : `${atFour.overheadMs < 20 ? 'met' : 'missed'} (${atFour.overheadMs.toFixed(1)} ms)`}`,
       `aim: under 20 ms at every concurrency: ${worst < 20 ? 'met' : 'missed'} (worst median ${worst.toFixed(1)} ms)`,
     ].join('\n')

@@ -4,7 +4,9 @@
 import http from 'node:http'
 
 if (process.argv[2] === 'hello') {
-  const {headers, body} = process.argv[3] ? JSON.parse(process.argv[3]) : {headers: {'content-type': 'application/json'}, body: '{"hello":"world"}'}
+  const {headers, body} = process.argv[3]
+    ? JSON.parse(process.argv[3])
+    : {headers: {'content-type': 'application/json'}, body: '{"hello":"world"}'}
   const server = http.createServer((req, res) => {
     req.resume()
     req.on('end', () => {
@@ -12,7 +14,9 @@ if (process.argv[2] === 'hello') {
       res.end(body)
     })
   })
-  server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({url: `http://127.0.0.1:${server.address().port}`, token: 'none'})))
+  server.listen(0, '127.0.0.1', () =>
+    console.log(JSON.stringify({url: `http://127.0.0.1:${server.address().port}`, token: 'none'})),
+  )
 } else {
   const {startSandbox} = await import('../dist/src/emulator/index.js')
   const sandbox = await startSandbox()

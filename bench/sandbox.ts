@@ -19,12 +19,22 @@ interface Server {
 }
 
 function startServer(kind: 'sandbox' | 'hello', body = ''): Promise<Server> {
-  const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bench', 'sandbox-server.mjs'), kind, body], {stdio: ['ignore', 'pipe', 'inherit']})
-  return new Promise((resolve) => createInterface({input: child.stdout}).once('line', (line) => resolve({child, ...(JSON.parse(line) as {url: string; token: string})})))
+  const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bench', 'sandbox-server.mjs'), kind, body], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return new Promise((resolve) =>
+    createInterface({input: child.stdout}).once('line', (line) =>
+      resolve({child, ...(JSON.parse(line) as {url: string; token: string})}),
+    ),
+  )
 }
 
 /** Sends `total` requests, `concurrency` at a time; requests/s over the whole and the median latency. */
-async function load(send: () => Promise<unknown>, total: number, concurrency: number): Promise<{rps: number; medianMs: number}> {
+async function load(
+  send: () => Promise<unknown>,
+  total: number,
+  concurrency: number,
+): Promise<{rps: number; medianMs: number}> {
   const latencies: number[] = []
   let next = 0
   const start = process.hrtime.bigint()
@@ -51,7 +61,13 @@ export async function benchSandbox(total = 4000, concurrency = 16, rounds = 5): 
     const issue = await octokit.rest.issues.create({...base, title: 'Benchmark issue', labels: ['bench']})
     const main = await octokit.rest.git.getRef({...base, ref: 'heads/main'})
     await octokit.rest.git.createRef({...base, ref: 'refs/heads/bench', sha: main.data.object.sha})
-    await octokit.rest.repos.createOrUpdateFileContents({...base, path: 'bench.txt', message: 'bench', content: Buffer.from('bench\n').toString('base64'), branch: 'bench'})
+    await octokit.rest.repos.createOrUpdateFileContents({
+      ...base,
+      path: 'bench.txt',
+      message: 'bench',
+      content: Buffer.from('bench\n').toString('base64'),
+      branch: 'bench',
+    })
     const pr = await octokit.rest.pulls.create({...base, title: 'Benchmark PR', head: 'bench', base: 'main'})
     const issueUrl = `${sandbox.url}/repos/${base.owner}/${base.repo}/issues/${issue.data.number}`
     const issueReply = await fetch(issueUrl, {headers: {authorization: `token ${sandbox.token}`}})
@@ -60,7 +76,8 @@ export async function benchSandbox(total = 4000, concurrency = 16, rounds = 5): 
     hello = await startServer('hello', JSON.stringify({headers: replyHeaders, body: await issueReply.text()}))
     // The same client sending the same request (route, parameters, token): only the server differs.
     const helloClient = new Octokit({baseUrl: hello.url, auth: sandbox.token})
-    const query = 'query($n: Int!) { repository(owner: "ghx-bench", name: "sandbox") { pullRequest(number: $n) { number title state headRefName author { login } labels(first: 10) { nodes { name } } files(first: 10) { nodes { path additions } } } } }'
+    const query =
+      'query($n: Int!) { repository(owner: "ghx-bench", name: "sandbox") { pullRequest(number: $n) { number title state headRefName author { login } labels(first: 10) { nodes { name } } files(first: 10) { nodes { path additions } } } } }'
     // What `gh issue list --label bench` and `gh search issues` send.
     const searchQuery = 'repo:ghx-bench/sandbox is:issue is:open label:bench'
     const graphqlSearch =
@@ -84,7 +101,8 @@ export async function benchSandbox(total = 4000, concurrency = 16, rounds = 5): 
     ]
     const runs = cases.map(() => [] as Array<{rps: number; medianMs: number}>)
     for (let round = 0; round < rounds; round++) {
-      for (const [i, [, send, count]] of cases.entries()) runs[i]!.push(await load(send, Math.floor(count / rounds), concurrency))
+      for (const [i, [, send, count]] of cases.entries())
+        runs[i]!.push(await load(send, Math.floor(count / rounds), concurrency))
     }
     const measured = runs.map((r) => ({rps: median(r.map((x) => x.rps)), medianMs: median(r.map((x) => x.medianMs))}))
     const [helloRun, rest] = measured as [{rps: number; medianMs: number}, {rps: number; medianMs: number}]

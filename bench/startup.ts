@@ -14,7 +14,10 @@ function projectWithLargeFile(): string {
   mkdirSync(path.join(dir, 'catalogue', 'scenarios'), {recursive: true})
   writeFileSync(path.join(dir, '.ghxbenchrc.yml'), 'target: sandbox\nmodel: oracle\nsuites_dir: catalogue\n')
   const keys = Array.from({length: 38_000}, (_, i) => `  key_number_${String(i).padStart(6, '0')}: ${i}`)
-  writeFileSync(path.join(dir, 'catalogue', 'scenarios', 'large-input-001.yml'), ['type: atomic', 'id: large-input-001', 'name: large', 'task: repo.view', 'input:', ...keys, ''].join('\n'))
+  writeFileSync(
+    path.join(dir, 'catalogue', 'scenarios', 'large-input-001.yml'),
+    ['type: atomic', 'id: large-input-001', 'name: large', 'task: repo.view', 'input:', ...keys, ''].join('\n'),
+  )
   return dir
 }
 
@@ -26,13 +29,27 @@ export function benchStartup(rounds: number): string {
       [
         {label: 'node -e 0', command: process.execPath, args: ['-e', '0']},
         {label: 'ghx-bench --help', command: process.execPath, args: [bin, '--help'], cwd: PACKAGE_ROOT},
-        {label: 'ghx-bench validate (full catalogue)', command: process.execPath, args: [bin, 'validate'], cwd: PACKAGE_ROOT},
-        {label: 'ghx-bench validate (a 1 MB file)', command: process.execPath, args: [bin, 'validate'], cwd: large, okCodes: [2]},
+        {
+          label: 'ghx-bench validate (full catalogue)',
+          command: process.execPath,
+          args: [bin, 'validate'],
+          cwd: PACKAGE_ROOT,
+        },
+        {
+          label: 'ghx-bench validate (a 1 MB file)',
+          command: process.execPath,
+          args: [bin, 'validate'],
+          cwd: large,
+          okCodes: [2],
+        },
       ],
       rounds,
     )
     const baseline = times.get('node -e 0')!
-    const rows = [['case', 'median ms', 'x node -e 0'], ...[...times].map(([label, ms]) => [label, ms.toFixed(1), (ms / baseline).toFixed(2)])]
+    const rows = [
+      ['case', 'median ms', 'x node -e 0'],
+      ...[...times].map(([label, ms]) => [label, ms.toFixed(1), (ms / baseline).toFixed(2)]),
+    ]
     const help = times.get('ghx-bench --help')! / baseline
     const validate = times.get('ghx-bench validate (full catalogue)')!
     const validateLarge = times.get('ghx-bench validate (a 1 MB file)')!

@@ -27,7 +27,8 @@ export function measureCommand(c: CommandCase): {ms: number; rssMiB: number} {
     env: {...process.env, NO_COLOR: '1', BENCH_RSS_FILE: rssFile},
   })
   const ms = Number(process.hrtime.bigint() - start) / 1e6
-  if (!(c.okCodes ?? [0]).includes(result.status ?? -1)) throw new Error(`${c.label} exited ${result.status}: ${result.stderr.toString()}`)
+  if (!(c.okCodes ?? [0]).includes(result.status ?? -1))
+    throw new Error(`${c.label} exited ${result.status}: ${result.stderr.toString()}`)
   return {ms, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024}
 }
 
@@ -49,5 +50,7 @@ export function medianTimes(cases: CommandCase[], rounds: number, warmup = 2): M
 
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
-  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')).join('\n')
+  return rows
+    .map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '))
+    .join('\n')
 }

@@ -6,11 +6,15 @@ const target = process.env.GHX_BENCH_GITHUB_API_URL?.replace(/\/$/, '')
 const graphql = process.env.GHX_BENCH_GITHUB_GRAPHQL_URL
 if (target) {
   const origin = /^https:\/\/api\.github\.com(?=\/|$)/
-  const rewrite = (url) => (graphql && /^https:\/\/api\.github\.com\/graphql\/?(?=\?|$)/.test(url) ? url.replace(/^https:\/\/api\.github\.com\/graphql\/?/, graphql) : url.replace(origin, target))
+  const rewrite = (url) =>
+    graphql && /^https:\/\/api\.github\.com\/graphql\/?(?=\?|$)/.test(url)
+      ? url.replace(/^https:\/\/api\.github\.com\/graphql\/?/, graphql)
+      : url.replace(origin, target)
   const original = globalThis.fetch
   globalThis.fetch = (input, init) => {
     if (typeof input === 'string' || input instanceof URL) return original(rewrite(String(input)), init)
-    if (input instanceof Request && origin.test(input.url)) return original(new Request(rewrite(input.url), input), init)
+    if (input instanceof Request && origin.test(input.url))
+      return original(new Request(rewrite(input.url), input), init)
     return original(input, init)
   }
 }

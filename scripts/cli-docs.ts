@@ -23,7 +23,10 @@ type Arg = Command.Arg.Cached
 
 /** One line of a table cell: no newline, no unescaped pipe. */
 function cell(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim()
+  return text
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim()
 }
 
 function code(text: string): string {
@@ -112,15 +115,19 @@ export function anchorOf(heading: string): string {
 function renderCommand(config: Config, command: Command.Loadable): string[] {
   const lines = [`## \`${commandLine(config, command.id)}\``, '']
   if (command.summary !== undefined) lines.push(command.summary, '')
-  if (command.description !== undefined && command.description !== command.summary) lines.push(command.description.trim(), '')
+  if (command.description !== undefined && command.description !== command.summary)
+    lines.push(command.description.trim(), '')
   lines.push('```text', usage(config, command), '```', '')
   const args = Object.values(command.args).filter((arg) => !arg.hidden)
-  if (args.length > 0) lines.push('| argument | required | default | meaning |', '|---|---|---|---|', ...args.map(argRow), '')
+  if (args.length > 0)
+    lines.push('| argument | required | default | meaning |', '|---|---|---|---|', ...args.map(argRow), '')
   const flags = Object.values(command.flags).filter((flag) => !flag.hidden)
   const own = flags.filter((flag) => flag.helpGroup !== 'GLOBAL').sort((a, b) => a.name.localeCompare(b.name, 'en'))
   if (own.length > 0) lines.push(...flagTable(own), '')
   const examples = (command.examples ?? []).map((example) =>
-    typeof example === 'string' ? fillTemplate(config, command.id, example) : `${fillTemplate(config, command.id, example.command)}   # ${example.description}`,
+    typeof example === 'string'
+      ? fillTemplate(config, command.id, example)
+      : `${fillTemplate(config, command.id, example.command)}   # ${example.description}`,
   )
   if (examples.length > 0) lines.push('Examples:', '', '```sh', ...examples.map((example) => `$ ${example}`), '```', '')
   return lines
@@ -133,7 +140,8 @@ export function renderCliDocs(config: Config): string {
     .sort((a, b) => a.id.localeCompare(b.id, 'en'))
   const globals = new Map<string, Flag>()
   for (const command of commands) {
-    for (const flag of Object.values(command.flags)) if (flag.helpGroup === 'GLOBAL' && !flag.hidden) globals.set(flag.name, flag)
+    for (const flag of Object.values(command.flags))
+      if (flag.helpGroup === 'GLOBAL' && !flag.hidden) globals.set(flag.name, flag)
   }
   const lines = [
     '<!-- Generated from the commands (src/commands/) by `npm run docs:cli`: do not edit by hand. -->',

@@ -16,5 +16,8 @@ for (const [path, operations] of Object.entries(spec.paths)) {
   }
 }
 routes.sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]))
-await writeFile(new URL('../src/emulator/github-routes.json', import.meta.url), JSON.stringify({source: '@octokit/openapi api.github.com.json', routes}) + '\n')
+await writeFile(
+  new URL('../src/emulator/github-routes.json', import.meta.url),
+  JSON.stringify({source: '@octokit/openapi api.github.com.json', routes}) + '\n',
+)
 console.log(`wrote ${routes.length} routes`)

@@ -28,7 +28,9 @@ const githubApiReadonly = {
     properties: {max_response_chars: {type: 'integer', minimum: 100, description: 'longer responses are cut'}},
   },
   async available(context) {
-    return context.github.token ? {available: true} : {available: false, reason: 'no GitHub token: set GH_TOKEN or GITHUB_TOKEN'}
+    return context.github.token
+      ? {available: true}
+      : {available: false, reason: 'no GitHub token: set GH_TOKEN or GITHUB_TOKEN'}
   },
   async open(context) {
     const limit = Number(context.options.max_response_chars ?? 20_000)
@@ -71,7 +73,12 @@ const fieldStartsWith = {
   evaluate(actual, {path, prefix}) {
     const value = resolvePath(actual, path)
     const passed = typeof value === 'string' && value.startsWith(prefix)
-    return {passed, expected: `starts with ${JSON.stringify(prefix)}`, actual: value, message: `${path ?? 'result'} is ${JSON.stringify(value)}, expected to start with ${JSON.stringify(prefix)}`}
+    return {
+      passed,
+      expected: `starts with ${JSON.stringify(prefix)}`,
+      actual: value,
+      message: `${path ?? 'result'} is ${JSON.stringify(value)}, expected to start with ${JSON.stringify(prefix)}`,
+    }
   },
 }
 

@@ -30,8 +30,18 @@ after(() => server.close())
 
 test('field_starts_with judges the string at path, and refuses an empty prefix', () => {
   testCondition(fieldStartsWith, [
-    {actual: {title: '[bug] crash'}, params: {path: 'title', prefix: '[bug] '}, passed: true, expected: 'starts with "[bug] "'},
-    {actual: {title: 'crash'}, params: {path: 'title', prefix: '[bug] '}, passed: false, message: 'title is "crash", expected to start with "[bug] "'},
+    {
+      actual: {title: '[bug] crash'},
+      params: {path: 'title', prefix: '[bug] '},
+      passed: true,
+      expected: 'starts with "[bug] "',
+    },
+    {
+      actual: {title: 'crash'},
+      params: {path: 'title', prefix: '[bug] '},
+      passed: false,
+      message: 'title is "crash", expected to start with "[bug] "',
+    },
     {actual: {title: 7}, params: {path: 'title', prefix: '7'}, passed: false},
     {params: {path: 'title', prefix: ''}, refused: true},
     {params: {path: 'title'}, refused: true},
@@ -40,13 +50,21 @@ test('field_starts_with judges the string at path, and refuses an empty prefix',
 
 test('github-api-readonly offers one GET tool that reads the API it is given with the run token', async () => {
   const github = {apiUrl, graphqlUrl: `${apiUrl}/graphql`, token: 't0k', env: {}, nodeEnv: {}}
-  const report = await testMode(mode, {options: {max_response_chars: 1000}, github, workdir: '.'}, {
-    tools: ['github_api_get'],
-    calls: [
-      {tool: 'github_api_get', args: {path: '/repos/o/r/issues/1'}, output: JSON.stringify({path: '/api/v3/repos/o/r/issues/1', auth: 'token t0k'})},
-      {tool: 'github_api_get', args: {path: '/repos/o/r/missing'}, ok: false},
-      {tool: 'github_api_get', args: {path: 'no-slash'}, ok: false, output: 'path must start with /'},
-    ],
-  })
+  const report = await testMode(
+    mode,
+    {options: {max_response_chars: 1000}, github, workdir: '.'},
+    {
+      tools: ['github_api_get'],
+      calls: [
+        {
+          tool: 'github_api_get',
+          args: {path: '/repos/o/r/issues/1'},
+          output: JSON.stringify({path: '/api/v3/repos/o/r/issues/1', auth: 'token t0k'}),
+        },
+        {tool: 'github_api_get', args: {path: '/repos/o/r/missing'}, ok: false},
+        {tool: 'github_api_get', args: {path: 'no-slash'}, ok: false, output: 'path must start with /'},
+      ],
+    },
+  )
   if (report.env && Object.keys(report.env).length !== 0) throw new Error('the mode gives its session no environment')
 })

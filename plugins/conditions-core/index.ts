@@ -6,7 +6,11 @@
  */
 import {definePlugin, type Condition, type ConditionResult, type ConditionSpec} from 'ghx-bench'
 
-const pathParam = {type: 'string', minLength: 1, description: 'dotted path into the result; absent = the whole result'} as const
+const pathParam = {
+  type: 'string',
+  minLength: 1,
+  description: 'dotted path into the result; absent = the whole result',
+} as const
 const scalar = {type: ['string', 'number', 'boolean', 'null']} as const
 
 /** Dot-notation lookup: numeric segments index arrays, `length` works on arrays, not on strings. */
@@ -70,7 +74,11 @@ const empty: Condition<PathParams> = {
   },
 }
 
-function countCondition(name: string, operator: '>=' | '==', test: (n: number, v: number) => boolean): Condition<PathParams & {value: number}> {
+function countCondition(
+  name: string,
+  operator: '>=' | '==',
+  test: (n: number, v: number) => boolean,
+): Condition<PathParams & {value: number}> {
   return {
     name,
     description: `an array whose length is ${operator} value`,
@@ -84,7 +92,12 @@ function countCondition(name: string, operator: '>=' | '==', test: (n: number, v
       const list = resolvePath(actual, path)
       const expected = `${operator} ${value}`
       if (!Array.isArray(list)) {
-        return result(false, expected, list, `${label(path)} is ${describeShape(list)}, expected an array with length ${expected}`)
+        return result(
+          false,
+          expected,
+          list,
+          `${label(path)} is ${describeShape(list)}, expected an array with length ${expected}`,
+        )
       }
       const passed = test(list.length, value)
       return result(passed, expected, list.length, `${label(path)}.length is ${list.length}, expected ${expected}`)
@@ -113,12 +126,23 @@ function fieldCondition<V>(
       const field = resolvePath(actual, params.path)
       const expected = params[valueKey] as V
       const passed = test(field, expected)
-      return result(passed, expectedText(expected), field, `${label(params.path)} is ${show(field)}, expected ${expectedText(expected)}`)
+      return result(
+        passed,
+        expectedText(expected),
+        field,
+        `${label(params.path)} is ${show(field)}, expected ${expectedText(expected)}`,
+      )
     },
   }
 }
 
-const fieldEquals = fieldCondition<unknown>('field_equals', 'the field equals value (strict)', scalar, show, (f, v) => f === v)
+const fieldEquals = fieldCondition<unknown>(
+  'field_equals',
+  'the field equals value (strict)',
+  scalar,
+  show,
+  (f, v) => f === v,
+)
 const fieldContains = fieldCondition<string>(
   'field_contains',
   'the field is a string that contains value (case-sensitive)',
@@ -126,8 +150,20 @@ const fieldContains = fieldCondition<string>(
   (v) => `a string containing ${show(v)}`,
   (f, v) => typeof f === 'string' && f.includes(v),
 )
-const fieldGte = fieldCondition<number>('field_gte', 'the field is a number >= value', {type: 'number'}, (v) => `>= ${v}`, (f, v) => typeof f === 'number' && f >= v)
-const fieldLte = fieldCondition<number>('field_lte', 'the field is a number <= value', {type: 'number'}, (v) => `<= ${v}`, (f, v) => typeof f === 'number' && f <= v)
+const fieldGte = fieldCondition<number>(
+  'field_gte',
+  'the field is a number >= value',
+  {type: 'number'},
+  (v) => `>= ${v}`,
+  (f, v) => typeof f === 'number' && f >= v,
+)
+const fieldLte = fieldCondition<number>(
+  'field_lte',
+  'the field is a number <= value',
+  {type: 'number'},
+  (v) => `<= ${v}`,
+  (f, v) => typeof f === 'number' && f <= v,
+)
 const fieldIn = fieldCondition<unknown[]>(
   'field_in',
   'the field equals one of values (strict)',
@@ -145,7 +181,11 @@ const fieldMatches: Condition<{path?: string; pattern: string; flags?: string}> 
     additionalProperties: false,
     required: ['pattern'],
     // Each flag at most once ("ii" is refused by RegExp): checked when the scenario loads, not when the check runs.
-    properties: {path: pathParam, pattern: {type: 'string', format: 'regex'}, flags: {type: 'string', pattern: '^(?!.*(.).*\\1)[imsu]*$'}},
+    properties: {
+      path: pathParam,
+      pattern: {type: 'string', format: 'regex'},
+      flags: {type: 'string', pattern: '^(?!.*(.).*\\1)[imsu]*$'},
+    },
   },
   evaluate(actual, {path, pattern, flags}) {
     const field = resolvePath(actual, path)
@@ -187,7 +227,12 @@ function quantifier(name: 'every' | 'some'): Condition<QuantifierParams> {
       }
       const list = where ? value.filter((element) => context.evaluate(where, element).passed) : value
       if (list.length === 0) {
-        return result(false, expected, value, `${label(path)} has no elements${where ? ` that pass ${where.type}` : ''}`)
+        return result(
+          false,
+          expected,
+          value,
+          `${label(path)} has no elements${where ? ` that pass ${where.type}` : ''}`,
+        )
       }
       const outcomes = list.map((element) => context.evaluate(condition, element))
       const failedAt = outcomes.findIndex((o) => !o.passed)
@@ -222,7 +267,9 @@ export function identityOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value.replace(/\s+/g, ' ').trim().toLowerCase()
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
   if (typeof value === 'object' && !Array.isArray(value)) {
-    const key = IDENTITY_KEYS.find((k) => (value as Record<string, unknown>)[k] !== undefined && (value as Record<string, unknown>)[k] !== null)
+    const key = IDENTITY_KEYS.find(
+      (k) => (value as Record<string, unknown>)[k] !== undefined && (value as Record<string, unknown>)[k] !== null,
+    )
     return key ? identityOf((value as Record<string, unknown>)[key]) : undefined
   }
   return undefined
@@ -240,9 +287,16 @@ function listOf(value: unknown): unknown[] | undefined {
   return undefined
 }
 
-const keysOf = (list: unknown[], key: string | undefined) => list.map((item) => identityOf(key && item && typeof item === 'object' ? resolvePath(item, key) : item))
+const keysOf = (list: unknown[], key: string | undefined) =>
+  list.map((item) => identityOf(key && item && typeof item === 'object' ? resolvePath(item, key) : item))
 
-const sameItems: Condition<{path?: string; value?: unknown; key?: string; match?: 'exact' | 'contains' | 'within'; min?: number}> = {
+const sameItems: Condition<{
+  path?: string
+  value?: unknown
+  key?: string
+  match?: 'exact' | 'contains' | 'within'
+  min?: number
+}> = {
   name: 'same_items',
   description:
     'the list at path and value (a list, or a page’s items; usually "{{answer}}") name the same items by key (exact), value names every item of the list (contains), or every item of value is in the list (within); the side checked (the list for exact and contains, value for within) must have at least min items (default 1), so that an empty answer cannot be right',
@@ -253,14 +307,19 @@ const sameItems: Condition<{path?: string; value?: unknown; key?: string; match?
     properties: {
       path: pathParam,
       value: {description: 'the other list, usually "{{answer}}", "{{answer.items}}" or "{{input.labels}}"'},
-      key: {type: 'string', minLength: 1, description: 'dotted path of each item’s identity (number, id, name); absent: the item’s own identity'},
+      key: {
+        type: 'string',
+        minLength: 1,
+        description: 'dotted path of each item’s identity (number, id, name); absent: the item’s own identity',
+      },
       match: {enum: ['exact', 'contains', 'within'], default: 'exact'},
       min: {type: 'integer', minimum: 0, default: 1},
     },
   },
   evaluate(actual, {path, value, key, match = 'exact', min = 1}) {
     const truth = resolvePath(actual, path)
-    if (!Array.isArray(truth)) return result(false, 'a list', truth, `${label(path)} is ${describeShape(truth)}, expected a list`)
+    if (!Array.isArray(truth))
+      return result(false, 'a list', truth, `${label(path)} is ${describeShape(truth)}, expected a list`)
     const held = keysOf(truth, key)
     const list = listOf(value)
     const shown = `${match} ${show(held)}`
@@ -268,13 +327,29 @@ const sameItems: Condition<{path?: string; value?: unknown; key?: string; match?
     const given = keysOf(list, key)
     const checked = match === 'within' ? given : held
     if (checked.length < min) {
-      return result(false, shown, given, `${match === 'within' ? 'the value' : label(path)} has ${checked.length} item(s), fewer than ${min}: the check cannot tell a right answer from an empty one`)
+      return result(
+        false,
+        shown,
+        given,
+        `${match === 'within' ? 'the value' : label(path)} has ${checked.length} item(s), fewer than ${min}: the check cannot tell a right answer from an empty one`,
+      )
     }
     const missing = match === 'within' ? [] : held.filter((k) => !given.includes(k))
     const extra = match === 'contains' ? [] : given.filter((k) => !held.includes(k))
     const passed = missing.length === 0 && extra.length === 0 && !given.includes(undefined)
-    const problems = [missing.length ? `lacks ${show(missing)}` : '', extra.length ? `names ${show(extra)}, which ${label(path)} does not hold` : '', given.includes(undefined) ? `has items without ${key ?? 'an identity'}` : '']
-    return result(passed, shown, given, passed ? `the value and ${label(path)} agree (${match}, ${held.length} item(s))` : `the value ${problems.filter(Boolean).join(' and ')}`)
+    const problems = [
+      missing.length ? `lacks ${show(missing)}` : '',
+      extra.length ? `names ${show(extra)}, which ${label(path)} does not hold` : '',
+      given.includes(undefined) ? `has items without ${key ?? 'an identity'}` : '',
+    ]
+    return result(
+      passed,
+      shown,
+      given,
+      passed
+        ? `the value and ${label(path)} agree (${match}, ${held.length} item(s))`
+        : `the value ${problems.filter(Boolean).join(' and ')}`,
+    )
   },
 }
 
@@ -282,13 +357,29 @@ const agreesWith: Condition<{path?: string; value?: unknown}> = {
   name: 'agrees_with',
   description:
     'the field at path and value (usually from the answer: "{{answer.title}}") are the same fact: equal identities, or lists of the same identities in any order; a missing or null side never agrees',
-  paramsSchema: {type: 'object', additionalProperties: false, required: ['value'], properties: {path: pathParam, value: {description: 'the value to agree with'}}},
+  paramsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['value'],
+    properties: {path: pathParam, value: {description: 'the value to agree with'}},
+  },
   evaluate(actual, {path, value}) {
     const field = resolvePath(actual, path)
     const identities = (v: unknown) => (Array.isArray(v) ? v.map(identityOf).sort() : [identityOf(v)])
     const [truth, given] = [identities(field), identities(value)]
-    const passed = Array.isArray(field) === Array.isArray(value) && !truth.includes(undefined) && !given.includes(undefined) && JSON.stringify(truth) === JSON.stringify(given)
-    return result(passed, show(field), value, passed ? `${label(path)} agrees: ${show(field)}` : `${label(path)} is ${show(field)}, the answer says ${show(value)}`)
+    const passed =
+      Array.isArray(field) === Array.isArray(value) &&
+      !truth.includes(undefined) &&
+      !given.includes(undefined) &&
+      JSON.stringify(truth) === JSON.stringify(given)
+    return result(
+      passed,
+      show(field),
+      value,
+      passed
+        ? `${label(path)} agrees: ${show(field)}`
+        : `${label(path)} is ${show(field)}, the answer says ${show(value)}`,
+    )
   },
 }
 
@@ -300,7 +391,11 @@ const mentionedIn: Condition<{path?: string; text?: unknown; min_length?: number
     type: 'object',
     additionalProperties: false,
     required: ['text'],
-    properties: {path: pathParam, text: {description: 'where the value must appear'}, min_length: {type: 'integer', minimum: 1, default: 1}},
+    properties: {
+      path: pathParam,
+      text: {description: 'where the value must appear'},
+      min_length: {type: 'integer', minimum: 1, default: 1},
+    },
   },
   evaluate(actual, {path, text, min_length = 1}) {
     const field = resolvePath(actual, path)
@@ -308,7 +403,16 @@ const mentionedIn: Condition<{path?: string; text?: unknown; min_length?: number
     const needles = (Array.isArray(field) ? field : [field]).map(identityOf)
     const absent = needles.filter((n) => n === undefined || n.length < min_length || !haystack.includes(n))
     const passed = needles.length > 0 && absent.length === 0
-    return result(passed, `mentions ${show(field)}`, typeof text === 'string' ? text : text ?? null, passed ? `the answer mentions ${label(path)}` : needles.length === 0 ? `${label(path)} is an empty list: nothing to look for` : `the answer does not mention ${show(absent.map((n) => n ?? null))}`)
+    return result(
+      passed,
+      `mentions ${show(field)}`,
+      typeof text === 'string' ? text : (text ?? null),
+      passed
+        ? `the answer mentions ${label(path)}`
+        : needles.length === 0
+          ? `${label(path)} is an empty list: nothing to look for`
+          : `the answer does not mention ${show(absent.map((n) => n ?? null))}`,
+    )
   },
 }
 
@@ -324,7 +428,12 @@ const not: Condition<{condition: ConditionSpec}> = {
   },
   evaluate(actual, {condition}, context) {
     const inner = context.evaluate(condition, actual)
-    return result(!inner.passed, `not (${show(inner.expected)})`, inner.actual, inner.passed ? `expected not: ${inner.message}` : `as expected, not: ${inner.message}`)
+    return result(
+      !inner.passed,
+      `not (${show(inner.expected)})`,
+      inner.actual,
+      inner.passed ? `expected not: ${inner.message}` : `as expected, not: ${inner.message}`,
+    )
   },
 }
 

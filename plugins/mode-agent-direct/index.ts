@@ -8,7 +8,8 @@ import path from 'node:path'
 import {definePlugin, type Mode, type ModeContext} from 'ghx-bench'
 import {isolatedBin, shellSession, whichOnPath} from 'ghx-bench/plugin-kit'
 
-export const GH_INSTALL_HINT = 'gh not found: install the GitHub CLI (Debian/Ubuntu: apt-get install gh; macOS: brew install gh; https://cli.github.com), or set the mode option `gh` to its path'
+export const GH_INSTALL_HINT =
+  'gh not found: install the GitHub CLI (Debian/Ubuntu: apt-get install gh; macOS: brew install gh; https://cli.github.com), or set the mode option `gh` to its path'
 
 const INSTRUCTIONS = [
   'You are working on GitHub tasks in a terminal. Use the GitHub CLI (`gh`) through the shell tool for every GitHub operation;',
@@ -34,7 +35,8 @@ const agentDirect: Mode = {
   },
   async available(context) {
     const gh = await findGh(context)
-    if (!gh || !(await whichOnPath(path.basename(gh), path.dirname(gh)))) return {available: false, reason: GH_INSTALL_HINT}
+    if (!gh || !(await whichOnPath(path.basename(gh), path.dirname(gh))))
+      return {available: false, reason: GH_INSTALL_HINT}
     return {available: true}
   },
   async open(context) {

@@ -33,15 +33,24 @@ function ghxCommand(args: readonly string[], stdin: string | undefined): GhxComm
   if (!steps) return {kind: 'chain', tasks: []}
   try {
     const parsed: unknown = JSON.parse(steps)
-    if (Array.isArray(parsed)) return {kind: 'chain', tasks: parsed.map((step) => (isObject(step) && typeof step.task === 'string' ? step.task : '')).filter((t) => CAPABILITY_ID.test(t))}
+    if (Array.isArray(parsed))
+      return {
+        kind: 'chain',
+        tasks: parsed
+          .map((step) => (isObject(step) && typeof step.task === 'string' ? step.task : ''))
+          .filter((t) => CAPABILITY_ID.test(t)),
+      }
   } catch {
     // not JSON as written (a variable, a typo): read the task names
   }
-  return {kind: 'chain', tasks: [...steps.matchAll(/"task"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!).filter((t) => CAPABILITY_ID.test(t))}
+  return {
+    kind: 'chain',
+    tasks: [...steps.matchAll(/"task"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!).filter((t) => CAPABILITY_ID.test(t)),
+  }
 }
 
 /** One result in a ghx envelope: a `ghx run`, or one step of a chain; route null when meta does not say. */
-export interface GhxResult {
+interface GhxResult {
   ok: boolean
   route: string | null
   retries: number
@@ -56,7 +65,10 @@ export interface GhxEnvelope {
 }
 
 const routeOf = (meta: unknown) => (isObject(meta) && typeof meta.route_used === 'string' ? meta.route_used : null)
-const retriesOf = (meta: unknown) => (isObject(meta) && Array.isArray(meta.attempts) ? meta.attempts.filter((a) => isObject(a) && a.status === 'error').length : 0)
+const retriesOf = (meta: unknown) =>
+  isObject(meta) && Array.isArray(meta.attempts)
+    ? meta.attempts.filter((a) => isObject(a) && a.status === 'error').length
+    : 0
 
 function toEnvelope(value: unknown): GhxEnvelope | undefined {
   if (!isObject(value)) return undefined
@@ -72,7 +84,12 @@ function toEnvelope(value: unknown): GhxEnvelope | undefined {
     return {chain: true, failed: value.status !== 'success' || results.some((r) => !r.ok), results}
   }
   // A run: {ok, data|error, meta?}. A chain step ({task, ok, …}) alone is not one.
-  if (typeof value.ok === 'boolean' && !('task' in value)) return {chain: false, failed: !value.ok, results: [{ok: value.ok, route: routeOf(value.meta), retries: retriesOf(value.meta)}]}
+  if (typeof value.ok === 'boolean' && !('task' in value))
+    return {
+      chain: false,
+      failed: !value.ok,
+      results: [{ok: value.ok, route: routeOf(value.meta), retries: retriesOf(value.meta)}],
+    }
   return undefined
 }
 
@@ -123,7 +140,7 @@ export function ghxEnvelopes(output: string): GhxEnvelope[] {
  * route per execution from the envelopes (`unknown` for an execution whose envelope is not in the
  * output: piped to jq, cut), the retries ghx reports, and whether an envelope reports a failure.
  */
-export function accountGhx(commands: readonly LayerCommand[], output: string): LayerCallAccount {
+function accountGhx(commands: readonly LayerCommand[], output: string): LayerCallAccount {
   const envelopes = ghxEnvelopes(output)
   const chains = envelopes.filter((e) => e.chain)
   const operations: string[] = []
@@ -134,7 +151,8 @@ export function accountGhx(commands: readonly LayerCommand[], output: string): L
     // Steps not written in the line (`--steps - < file`): the chain's envelope names them.
     if (command.kind === 'chain') {
       const envelope = chains.shift()
-      if (tasks.length === 0 && envelope) tasks = envelope.results.map((r) => r.task ?? '').filter((t) => CAPABILITY_ID.test(t))
+      if (tasks.length === 0 && envelope)
+        tasks = envelope.results.map((r) => r.task ?? '').filter((t) => CAPABILITY_ID.test(t))
     }
     operations.push(...tasks)
     executions += command.kind === 'run' ? 1 : command.kind === 'chain' ? tasks.length : 0
@@ -153,7 +171,8 @@ export function accountGhx(commands: readonly LayerCommand[], output: string): L
   return {operations, routes, retries, failed: envelopes.some((e) => e.failed), ...(lastRoute ? {lastRoute} : {})}
 }
 
-const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 100_000
+const isCount = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 100_000
 
 /** One ghx process's executions as its log lines name them (a `ghx run`, or a chain). */
 interface LoggedCommand {
@@ -207,7 +226,8 @@ export function readGhxLog(text: string): LayerLogAccount {
     if (!isObject(entry) || !isCount(entry.pid) || typeof entry.msg !== 'string') continue
     const {pid, msg} = entry
     const command = open.get(pid) ?? {routes: [], chain: false, last: n}
-    if (msg === 'execute.complete') command.routes.push(typeof entry.route_used === 'string' ? entry.route_used : 'unknown')
+    if (msg === 'execute.complete')
+      command.routes.push(typeof entry.route_used === 'string' ? entry.route_used : 'unknown')
     else if (msg === 'execute.unsupported_task') command.routes.push('unknown')
     else if (msg === 'execute_batch.complete' && isCount(entry.total)) {
       for (let k = command.routes.length; k < entry.total; k++) command.routes.push('graphql')
@@ -232,9 +252,18 @@ export function readGhxLog(text: string): LayerLogAccount {
     const known = command.routes.filter((r) => r !== 'unknown')
     if (known.length === 0 || command.last < lastAt) continue
     lastAt = command.last
-    lastRoute = command.chain ? (known.length === command.routes.length && known.every((r) => r === 'cli') ? 'cli' : 'graphql') : known.at(-1)!
+    lastRoute = command.chain
+      ? known.length === command.routes.length && known.every((r) => r === 'cli')
+        ? 'cli'
+        : 'graphql'
+      : known.at(-1)!
   }
   return {routes, lastRoute}
 }
 
-export const ghxAccounting: ToolLayerAccounting = {programs: ['ghx'], category: 'ghx_capability', account: accountGhx, readLog: readGhxLog}
+export const ghxAccounting: ToolLayerAccounting = {
+  programs: ['ghx'],
+  category: 'ghx_capability',
+  account: accountGhx,
+  readLog: readGhxLog,
+}

@@ -31,7 +31,10 @@ function skillCandidates(ghx: string, cwd: string): string[] {
     process.env.GHX_SKILL_MD,
     path.join(cwd, 'SKILL.md'),
     ...SKILL_FOLDERS.map((name) => path.join(home, '.agents', 'skills', name, 'SKILL.md')),
-    ...SKILL_FOLDERS.flatMap((name) => [path.join(binDir, '..', 'skills', name, 'SKILL.md'), path.join(binDir, '..', '@ghx-dev', 'core', 'skills', name, 'SKILL.md')]),
+    ...SKILL_FOLDERS.flatMap((name) => [
+      path.join(binDir, '..', 'skills', name, 'SKILL.md'),
+      path.join(binDir, '..', '@ghx-dev', 'core', 'skills', name, 'SKILL.md'),
+    ]),
   ].filter((p): p is string => typeof p === 'string')
 }
 
@@ -41,11 +44,19 @@ async function findGhx(context: Pick<ModeContext, 'options'>, cwd: string): Prom
 }
 
 /** The skill file's text and where it was found; null when there is none (the arm then cannot run). */
-async function instructionsFor(context: Pick<ModeContext, 'options'>, ghx: string, cwd: string): Promise<{text: string; from: string} | null> {
-  if (typeof context.options.instructions === 'string') return {text: context.options.instructions, from: 'the mode option instructions'}
+async function instructionsFor(
+  context: Pick<ModeContext, 'options'>,
+  ghx: string,
+  cwd: string,
+): Promise<{text: string; from: string} | null> {
+  if (typeof context.options.instructions === 'string')
+    return {text: context.options.instructions, from: 'the mode option instructions'}
   // The bin may be a link (node_modules/.bin/ghx -> ../@ghx-dev/core/bin/ghx): look beside its target too.
   const real = await realpath(ghx).catch(() => ghx)
-  const files = typeof context.options.skill === 'string' ? [path.resolve(cwd, context.options.skill)] : [...new Set([...skillCandidates(ghx, cwd), ...skillCandidates(real, cwd)])]
+  const files =
+    typeof context.options.skill === 'string'
+      ? [path.resolve(cwd, context.options.skill)]
+      : [...new Set([...skillCandidates(ghx, cwd), ...skillCandidates(real, cwd)])]
   for (const file of files) {
     const text = await readFile(file, 'utf8').catch(() => undefined)
     if (text) return {text, from: file}
@@ -72,27 +83,44 @@ const ghxMode: Mode = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      ghx: {type: 'string', minLength: 1, description: 'path of the ghx executable (default: ghx on PATH, then node_modules/.bin/ghx)'},
-      skill: {type: 'string', minLength: 1, description: 'the skill file given as instructions (default: GHX_SKILL_MD, ./SKILL.md, ~/.agents/skills/github-ghx/, the package’s skills/github-ghx/)'},
+      ghx: {
+        type: 'string',
+        minLength: 1,
+        description: 'path of the ghx executable (default: ghx on PATH, then node_modules/.bin/ghx)',
+      },
+      skill: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'the skill file given as instructions (default: GHX_SKILL_MD, ./SKILL.md, ~/.agents/skills/github-ghx/, the package’s skills/github-ghx/)',
+      },
       instructions: {type: 'string', minLength: 1, description: 'replaces the skill file'},
     },
   },
   async available(context) {
     const cwd = process.cwd()
     const ghx = await findGhx(context, cwd)
-    if (!ghx || !(await whichOnPath(path.basename(ghx), path.dirname(ghx)))) return {available: false, reason: GHX_INSTALL_HINT}
+    if (!ghx || !(await whichOnPath(path.basename(ghx), path.dirname(ghx))))
+      return {available: false, reason: GHX_INSTALL_HINT}
     const gh = await whichOnPath('gh')
-    if (!gh) return {available: false, reason: 'gh not found (ghx routes through it): apt-get install gh, or brew install gh'}
+    if (!gh)
+      return {available: false, reason: 'gh not found (ghx routes through it): apt-get install gh, or brew install gh'}
     // The arm without ghx's skill file would measure another arm: refuse rather than fall back.
     if (!(await instructionsFor(context, ghx, cwd))) {
-      return {available: false, reason: `ghx's skill file (skills/github-ghx/SKILL.md) not found beside ${ghx} nor in ~/.agents/skills: run \`ghx setup\`, or set the mode option skill`}
+      return {
+        available: false,
+        reason: `ghx's skill file (skills/github-ghx/SKILL.md) not found beside ${ghx} nor in ~/.agents/skills: run \`ghx setup\`, or set the mode option skill`,
+      }
     }
     const env = {...context.github.env, PATH: [path.dirname(gh), path.dirname(process.execPath)].join(path.delimiter)}
     const host = context.github.env.GH_HOST
     try {
       await run(gh, ['auth', 'status', ...(host ? ['--hostname', host] : [])], {env, timeout: 30_000})
     } catch (error) {
-      return {available: false, reason: `gh auth status failed: ${((error as {stderr?: string}).stderr ?? (error as Error).message).trim().split('\n')[0]}`}
+      return {
+        available: false,
+        reason: `gh auth status failed: ${((error as {stderr?: string}).stderr ?? (error as Error).message).trim().split('\n')[0]}`,
+      }
     }
     const [ghxVersion, ghVersion] = await Promise.all([versionOf(ghx, env), versionOf(gh, env)])
     return {available: true, tools: {...(ghxVersion ? {ghx: ghxVersion} : {}), ...(ghVersion ? {gh: ghVersion} : {})}}
@@ -109,7 +137,12 @@ const ghxMode: Mode = {
     // ghx's own log names the route of every execution (meta.route_used only comes with --verbose): at
     // info level, into the run's folder, where the runner reads it once the agent is done.
     const log = {GHX_LOG_LEVEL: 'info', GHX_LOG_DIR: layerLogDir(context.workdir)}
-    return shellSession(context, bin, instructions.text, {...context.github.nodeEnv, GITHUB_GRAPHQL_URL: context.github.graphqlUrl, GITHUB_TOKEN: context.github.token, ...log})
+    return shellSession(context, bin, instructions.text, {
+      ...context.github.nodeEnv,
+      GITHUB_GRAPHQL_URL: context.github.graphqlUrl,
+      GITHUB_TOKEN: context.github.token,
+      ...log,
+    })
   },
 }
 

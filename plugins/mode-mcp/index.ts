@@ -17,7 +17,11 @@ export const OFFICIAL_INSTALL_HINT =
 
 const INSTRUCTIONS = 'You are working on GitHub tasks. Use the GitHub tools you have for every GitHub operation.'
 
-type ServerOption = 'npm' | 'official' | {command: string; args?: string[]; env?: Record<string, string>} | {url: string; token_env?: string}
+type ServerOption =
+  | 'npm'
+  | 'official'
+  | {command: string; args?: string[]; env?: Record<string, string>}
+  | {url: string; token_env?: string}
 
 interface ResolvedServer {
   kind: 'stdio' | 'http'
@@ -45,7 +49,8 @@ export function githubHostOf(apiUrl: string): string | undefined {
 const isLoopback = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/.test(url)
 
 async function resolveServer(context: ModeContext): Promise<ResolvedServer | {unavailable: string}> {
-  const option = (context.options.server as ServerOption | undefined) ?? (isLoopback(context.github.apiUrl) ? 'npm' : 'official')
+  const option =
+    (context.options.server as ServerOption | undefined) ?? (isLoopback(context.github.apiUrl) ? 'npm' : 'official')
   const token = context.github.token
   if (option === 'npm') {
     // It hard-codes https://api.github.com: the target's Node environment sends it to the target.
@@ -64,15 +69,30 @@ async function resolveServer(context: ModeContext): Promise<ResolvedServer | {un
     // token_env names a variable the harness captured at start-up (it is not in process.env any more).
     const bearer = option.token_env ? harnessEnv()[option.token_env] : token
     registerSecret(bearer)
-    return {kind: 'http', name: 'github-remote', url: option.url, headers: bearer ? {authorization: `Bearer ${bearer}`} : {}}
+    return {
+      kind: 'http',
+      name: 'github-remote',
+      url: option.url,
+      headers: bearer ? {authorization: `Bearer ${bearer}`} : {},
+    }
   }
-  return {kind: 'stdio', name: 'github-custom', command: option.command, args: option.args ?? [], env: {GITHUB_PERSONAL_ACCESS_TOKEN: token, ...option.env}}
+  return {
+    kind: 'stdio',
+    name: 'github-custom',
+    command: option.command,
+    args: option.args ?? [],
+    env: {GITHUB_PERSONAL_ACCESS_TOKEN: token, ...option.env},
+  }
 }
 
 /** MCP tool results as the agent sees them: the text parts joined; images and resources named. */
 function resultText(result: {content?: unknown; isError?: unknown}): ToolResult {
-  const parts = Array.isArray(result.content) ? (result.content as Array<{type: string; text?: string; uri?: string}>) : []
-  const output = parts.map((p) => (p.type === 'text' ? (p.text ?? '') : `[${p.type}${p.uri ? ` ${p.uri}` : ''}]`)).join('\n')
+  const parts = Array.isArray(result.content)
+    ? (result.content as Array<{type: string; text?: string; uri?: string}>)
+    : []
+  const output = parts
+    .map((p) => (p.type === 'text' ? (p.text ?? '') : `[${p.type}${p.uri ? ` ${p.uri}` : ''}]`))
+    .join('\n')
   return {ok: result.isError !== true, output}
 }
 
@@ -84,20 +104,28 @@ const mcp: Mode = {
     additionalProperties: false,
     properties: {
       server: {
-        description: 'npm (the npm GitHub MCP server), official (github-mcp-server on PATH), a stdio command, or a streamable-HTTP URL',
+        description:
+          'npm (the npm GitHub MCP server), official (github-mcp-server on PATH), a stdio command, or a streamable-HTTP URL',
         oneOf: [
           {enum: ['npm', 'official']},
           {
             type: 'object',
             additionalProperties: false,
             required: ['command'],
-            properties: {command: {type: 'string', minLength: 1}, args: {type: 'array', items: {type: 'string'}}, env: {type: 'object', additionalProperties: {type: 'string'}}},
+            properties: {
+              command: {type: 'string', minLength: 1},
+              args: {type: 'array', items: {type: 'string'}},
+              env: {type: 'object', additionalProperties: {type: 'string'}},
+            },
           },
           {
             type: 'object',
             additionalProperties: false,
             required: ['url'],
-            properties: {url: {type: 'string', format: 'uri'}, token_env: {type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$'}},
+            properties: {
+              url: {type: 'string', format: 'uri'},
+              token_env: {type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$'},
+            },
           },
         ],
       },
@@ -140,10 +168,19 @@ const mcp: Mode = {
       instructions: typeof context.options.instructions === 'string' ? context.options.instructions : INSTRUCTIONS,
       tools: tools.map((t) => ({name: t.name, description: t.description ?? '', inputSchema: t.inputSchema})),
       env: {},
-      mcpServers: [server.kind === 'stdio' ? {name: server.name, command: server.command, args: server.args, env: server.env} : {name: server.name, url: server.url}],
+      mcpServers: [
+        server.kind === 'stdio'
+          ? {name: server.name, command: server.command, args: server.args, env: server.env}
+          : {name: server.name, url: server.url},
+      ],
       async call(tool, args, signal) {
         try {
-          return resultText((await client.callTool({name: tool, arguments: args}, undefined, {signal})) as {content?: unknown; isError?: unknown})
+          return resultText(
+            (await client.callTool({name: tool, arguments: args}, undefined, {signal})) as {
+              content?: unknown
+              isError?: unknown
+            },
+          )
         } catch (error) {
           return {ok: false, output: `MCP error: ${(error as Error).message}`}
         }

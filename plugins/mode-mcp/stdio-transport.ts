@@ -29,7 +29,10 @@ export class HeldStdioTransport implements Transport {
 
   start(): Promise<void> {
     if (this.server) throw new Error('HeldStdioTransport already started')
-    const server = startServerProcess(this.parameters.command, this.parameters.args, {cwd: this.parameters.cwd, env: this.parameters.env})
+    const server = startServerProcess(this.parameters.command, this.parameters.args, {
+      cwd: this.parameters.cwd,
+      env: this.parameters.env,
+    })
     this.server = server
     server.stdout.on('data', (chunk: Buffer) => {
       this.buffer.append(chunk)

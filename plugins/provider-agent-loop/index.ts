@@ -14,7 +14,11 @@ const agentLoop: Provider = {
     additionalProperties: false,
     properties: {
       stream: {type: 'boolean', description: 'stream the answers (SSE); default false'},
-      max_turns: {type: 'integer', minimum: 1, description: `turn limit when the suite sets none (default ${DEFAULT_MAX_TURNS})`},
+      max_turns: {
+        type: 'integer',
+        minimum: 1,
+        description: `turn limit when the suite sets none (default ${DEFAULT_MAX_TURNS})`,
+      },
     },
   },
   run(input) {

@@ -10,7 +10,15 @@
  */
 import {writeFile} from 'node:fs/promises'
 import path from 'node:path'
-import {definePlugin, type ModeSession, type Provider, type ProviderToolCall, type ProviderTrace, type ProviderTurn, type Usage} from 'ghx-bench'
+import {
+  definePlugin,
+  type ModeSession,
+  type Provider,
+  type ProviderToolCall,
+  type ProviderTrace,
+  type ProviderTurn,
+  type Usage,
+} from 'ghx-bench'
 import {
   agentCliOptionsSchema,
   toolOutputTokens,
@@ -76,9 +84,17 @@ const minus = (a: Usage, b: Usage): Usage => ({
 })
 
 const textOf = (content: unknown): string =>
-  typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: {text?: unknown}) => (typeof part?.text === 'string' ? part.text : '')).join('') : ''
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((part: {text?: unknown}) => (typeof part?.text === 'string' ? part.text : '')).join('')
+      : ''
 
-const STOP_REASONS: Record<string, ProviderTrace['stop_reason']> = {success: 'final', error_max_turns: 'max_turns', error_max_budget_usd: 'max_tokens'}
+const STOP_REASONS: Record<string, ProviderTrace['stop_reason']> = {
+  success: 'final',
+  error_max_turns: 'max_turns',
+  error_max_budget_usd: 'max_tokens',
+}
 
 /**
  * The trace of one `claude -p --output-format stream-json --verbose` run: a turn per assistant message
@@ -93,7 +109,15 @@ export function claudeCodeTrace(events: readonly AgentCliEvent[], startedAt: num
   const turns: Array<ProviderTurn & {id: string}> = []
   const pending = new Map<string, {call: ProviderToolCall; at: number}>()
   let init: {tools?: string[]; claude_code_version?: string} = {}
-  let result: {subtype?: string; is_error?: boolean; result?: string; usage?: WireUsage; api_error_status?: number | string | null} | undefined
+  let result:
+    | {
+        subtype?: string
+        is_error?: boolean
+        result?: string
+        usage?: WireUsage
+        api_error_status?: number | string | null
+      }
+    | undefined
   let previousAt = 0
   for (const {at, event} of events) {
     if (event.type === 'system' && event.subtype === 'init') init = event
@@ -109,7 +133,13 @@ export function claudeCodeTrace(events: readonly AgentCliEvent[], startedAt: num
       for (const block of Array.isArray(message.content) ? message.content : []) {
         if (block.type === 'text' && block.text) turn.text = (turn.text ?? '') + block.text
         if (block.type === 'tool_use') {
-          const call: ProviderToolCall = {tool: block.name ?? 'unknown', args: block.input ?? {}, output: '', ok: false, ms: 0}
+          const call: ProviderToolCall = {
+            tool: block.name ?? 'unknown',
+            args: block.input ?? {},
+            output: '',
+            ok: false,
+            ms: 0,
+          }
           turn.tool_calls.push(call)
           pending.set(block.id ?? '', {call, at})
         }
@@ -130,7 +160,8 @@ export function claudeCodeTrace(events: readonly AgentCliEvent[], startedAt: num
     const printed = sumUsage(turns.map((turn) => turn.usage))
     last.usage = sumUsage([last.usage, minus(claudeUsage(result.usage), printed)])
   }
-  const stopReason: ProviderTrace['stop_reason'] = aborted || !result ? 'aborted' : (STOP_REASONS[result.subtype ?? ''] ?? 'final')
+  const stopReason: ProviderTrace['stop_reason'] =
+    aborted || !result ? 'aborted' : (STOP_REASONS[result.subtype ?? ''] ?? 'final')
   const trace: ProviderTrace = {
     turns: turns.map(({id: _id, ...turn}) => turn),
     final_text: result?.result ?? last?.text ?? '',
@@ -140,23 +171,35 @@ export function claudeCodeTrace(events: readonly AgentCliEvent[], startedAt: num
   }
   // Claude Code reports a failed model request as an error result with the HTTP status it got.
   if (result?.is_error && result.api_error_status !== undefined && result.api_error_status !== null) {
-    throw new InfrastructureError(`the model endpoint failed (${String(result.api_error_status)}): ${result.result ?? ''}`.slice(0, 500), trace)
+    throw new InfrastructureError(
+      `the model endpoint failed (${String(result.api_error_status)}): ${result.result ?? ''}`.slice(0, 500),
+      trace,
+    )
   }
   return trace
 }
-
 
 /** The arm's switches: its tools only, MCP servers from `mcpConfigFile` only, permissions given. */
 function armArgs(session: ModeSession, mcpConfigFile: string): string[] {
   const servers = session.mcpServers ?? []
   const allowed = [...(isShellArm(session) ? ['Bash'] : []), ...servers.map((server) => `mcp__${server.name}`)]
-  return ['--tools', isShellArm(session) ? 'Bash' : '', '--mcp-config', mcpConfigFile, '--strict-mcp-config', '--allowedTools', allowed.join(',')]
+  return [
+    '--tools',
+    isShellArm(session) ? 'Bash' : '',
+    '--mcp-config',
+    mcpConfigFile,
+    '--strict-mcp-config',
+    '--allowedTools',
+    allowed.join(','),
+  ]
 }
 
 function mcpConfig(session: ModeSession): unknown {
   const entries = (session.mcpServers ?? []).map((server) => [
     server.name,
-    server.url ? {type: 'http', url: server.url} : {type: 'stdio', command: server.command, args: server.args ?? [], env: server.env ?? {}},
+    server.url
+      ? {type: 'http', url: server.url}
+      : {type: 'stdio', command: server.command, args: server.args ?? [], env: server.env ?? {}},
   ])
   return {mcpServers: Object.fromEntries(entries)}
 }
@@ -195,10 +238,18 @@ const claudeCode: Provider = {
         MAX_MCP_OUTPUT_TOKENS: String(toolOutputTokens(input.options)),
       })
       const startedAt = Date.now()
-      const run = await runAgentCli(binary, args, {cwd: input.session.workdir ?? home, env, signal: input.signal, onEvent: () => input.onProgress?.({kind: 'tool', tool: 'claude-code'})})
+      const run = await runAgentCli(binary, args, {
+        cwd: input.session.workdir ?? home,
+        env,
+        signal: input.signal,
+        onEvent: () => input.onProgress?.({kind: 'tool', tool: 'claude-code'}),
+      })
       const aborted = run.ended === 'aborted'
       if (!aborted && !run.events.some(({event}) => event.type === 'result')) {
-        throw new InfrastructureError(`claude ended (${run.ended}) without a result: ${run.stderr.slice(-500)}`, claudeCodeTrace(run.events, startedAt, true))
+        throw new InfrastructureError(
+          `claude ended (${run.ended}) without a result: ${run.stderr.slice(-500)}`,
+          claudeCodeTrace(run.events, startedAt, true),
+        )
       }
       const trace = claudeCodeTrace(run.events, startedAt, aborted)
       for (const turn of trace.turns) input.onProgress?.({kind: 'turn', usage: turn.usage})

@@ -9,7 +9,16 @@
  */
 import {mkdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
-import {definePlugin, type ModeSession, type Provider, type ProviderRunInput, type ProviderToolCall, type ProviderTrace, type ProviderTurn, type Usage} from 'ghx-bench'
+import {
+  definePlugin,
+  type ModeSession,
+  type Provider,
+  type ProviderRunInput,
+  type ProviderToolCall,
+  type ProviderTrace,
+  type ProviderTurn,
+  type Usage,
+} from 'ghx-bench'
 import {
   agentCliOptionsSchema,
   toolOutputTokens,
@@ -81,11 +90,18 @@ interface CodexItem {
 /** A finished tool item as a tool call: the shell's command, or an MCP tool by the name the model called it. */
 function toolCall(item: CodexItem, ms: number): ProviderToolCall | undefined {
   if (item.type === 'command_execution') {
-    return {tool: 'exec_command', args: {command: item.command ?? ''}, output: item.aggregated_output ?? '', ok: item.status === 'completed' && item.exit_code === 0, ms}
+    return {
+      tool: 'exec_command',
+      args: {command: item.command ?? ''},
+      output: item.aggregated_output ?? '',
+      ok: item.status === 'completed' && item.exit_code === 0,
+      ms,
+    }
   }
   if (item.type === 'mcp_tool_call') {
     const output = item.error?.message ?? (item.result?.content ?? []).map((part) => part.text ?? '').join('')
-    const args = item.arguments !== null && typeof item.arguments === 'object' ? (item.arguments as Record<string, unknown>) : {}
+    const args =
+      item.arguments !== null && typeof item.arguments === 'object' ? (item.arguments as Record<string, unknown>) : {}
     // A failed call is only visible in its status (and error): the result of a failed call may be empty.
     return {tool: `mcp__${item.server ?? ''}__${item.tool ?? ''}`, args, output, ok: item.status === 'completed', ms}
   }
@@ -116,7 +132,13 @@ export function codexTrace(events: readonly AgentCliEvent[], startedAt: number, 
       const began = startedItems.get(item.id) ?? at
       const call = toolCall(item, at - began)
       if (call) {
-        turns.push({usage: {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}, tool_calls: [call], started_at: date(previousAt), ms: began - previousAt, ...(text === undefined ? {} : {text})})
+        turns.push({
+          usage: {input: 0, output: 0, reasoning: 0, cache_read: 0, cache_write: 0},
+          tool_calls: [call],
+          started_at: date(previousAt),
+          ms: began - previousAt,
+          ...(text === undefined ? {} : {text}),
+        })
         text = undefined
         previousAt = at
       }
@@ -132,21 +154,42 @@ export function codexTrace(events: readonly AgentCliEvent[], startedAt: number, 
         cache_write: usage.cache_write + turnUsage.cache_write,
       }
     }
-    if (event.type === 'turn.failed') failure = (event.error as {message?: string} | undefined)?.message ?? 'turn.failed'
+    if (event.type === 'turn.failed')
+      failure = (event.error as {message?: string} | undefined)?.message ?? 'turn.failed'
   }
   const lastAt = events.at(-1)?.at ?? previousAt
-  if (text !== undefined || turns.length === 0) turns.push({usage, tool_calls: [], started_at: date(previousAt), ms: lastAt - previousAt, ...(text === undefined ? {} : {text})})
+  if (text !== undefined || turns.length === 0)
+    turns.push({
+      usage,
+      tool_calls: [],
+      started_at: date(previousAt),
+      ms: lastAt - previousAt,
+      ...(text === undefined ? {} : {text}),
+    })
   else turns.at(-1)!.usage = usage
-  const trace: ProviderTrace = {turns, final_text: text ?? '', stop_reason: aborted || !completed ? 'aborted' : 'final', messages: events.map(({event}) => event)}
-  if (failure !== undefined && !aborted) throw new InfrastructureError(`the model endpoint failed: ${failure}`.slice(0, 500), trace)
+  const trace: ProviderTrace = {
+    turns,
+    final_text: text ?? '',
+    stop_reason: aborted || !completed ? 'aborted' : 'final',
+    messages: events.map(({event}) => event),
+  }
+  if (failure !== undefined && !aborted)
+    throw new InfrastructureError(`the model endpoint failed: ${failure}`.slice(0, 500), trace)
   return trace
 }
 
 const toml = (value: unknown) => JSON.stringify(value)
-const tomlTable = (entries: Record<string, string>) => `{${Object.entries(entries).map(([key, value]) => `${toml(key)} = ${toml(value)}`).join(', ')}}`
+const tomlTable = (entries: Record<string, string>) =>
+  `{${Object.entries(entries)
+    .map(([key, value]) => `${toml(key)} = ${toml(value)}`)
+    .join(', ')}}`
 
 /** The run's config.toml: the model provider, the arm (sandbox or MCP servers), the instructions. */
-export function codexConfig(session: ModeSession, model: {id: string; baseUrl: string}, toolOutputTokenLimit: number): string {
+export function codexConfig(
+  session: ModeSession,
+  model: {id: string; baseUrl: string},
+  toolOutputTokenLimit: number,
+): string {
   const lines = [
     `model = ${toml(model.id)}`,
     `model_provider = ${toml(PROVIDER_ID)}`,
@@ -174,7 +217,12 @@ export function codexConfig(session: ModeSession, model: {id: string; baseUrl: s
   for (const server of session.mcpServers ?? []) {
     lines.push(`[mcp_servers.${toml(server.name)}]`)
     if (server.url) lines.push(`url = ${toml(server.url)}`)
-    else lines.push(`command = ${toml(server.command)}`, `args = ${toml(server.args ?? [])}`, `env = ${tomlTable(server.env ?? {})}`)
+    else
+      lines.push(
+        `command = ${toml(server.command)}`,
+        `args = ${toml(server.args ?? [])}`,
+        `env = ${tomlTable(server.env ?? {})}`,
+      )
     // `required`: Codex waits for the server before its first request, which else may offer none of its tools.
     lines.push('default_tools_approval_mode = "approve"', 'required = true')
   }
@@ -182,20 +230,52 @@ export function codexConfig(session: ModeSession, model: {id: string; baseUrl: s
 }
 
 /** One run of `codex exec` in its fresh home, its model requests through the tap. */
-async function runCodex(binary: string, version: string | undefined, input: ProviderRunInput, home: string, tap: RequestTap): Promise<ProviderTrace> {
+async function runCodex(
+  binary: string,
+  version: string | undefined,
+  input: ProviderRunInput,
+  home: string,
+  tap: RequestTap,
+): Promise<ProviderTrace> {
   const codexHome = path.join(home, 'codex-home')
   await mkdir(codexHome)
-  await writeFile(path.join(codexHome, 'config.toml'), codexConfig(input.session, {id: input.model.id, baseUrl: tap.baseUrl}, toolOutputTokens(input.options)), {mode: 0o600})
+  await writeFile(
+    path.join(codexHome, 'config.toml'),
+    codexConfig(input.session, {id: input.model.id, baseUrl: tap.baseUrl}, toolOutputTokens(input.options)),
+    {mode: 0o600},
+  )
   const off = [...OFF_FEATURES, ...(isShellArm(input.session) ? [] : ['shell_tool'])]
-  const args = ['exec', '--json', '--skip-git-repo-check', '--ephemeral', ...off.flatMap((feature) => ['--disable', feature]), input.prompt]
-  const env = agentCliEnv(input.session, home, {CODEX_HOME: codexHome, [MODEL_KEY_VARIABLE]: input.model.apiKey ?? 'ghx-bench-no-key'})
+  const args = [
+    'exec',
+    '--json',
+    '--skip-git-repo-check',
+    '--ephemeral',
+    ...off.flatMap((feature) => ['--disable', feature]),
+    input.prompt,
+  ]
+  const env = agentCliEnv(input.session, home, {
+    CODEX_HOME: codexHome,
+    [MODEL_KEY_VARIABLE]: input.model.apiKey ?? 'ghx-bench-no-key',
+  })
   const startedAt = Date.now()
-  const run = await runAgentCli(binary, args, {cwd: input.session.workdir ?? home, env, signal: input.signal, onEvent: () => input.onProgress?.({kind: 'tool', tool: 'codex'})})
+  const run = await runAgentCli(binary, args, {
+    cwd: input.session.workdir ?? home,
+    env,
+    signal: input.signal,
+    onEvent: () => input.onProgress?.({kind: 'tool', tool: 'codex'}),
+  })
   const aborted = run.ended === 'aborted'
   const finished = run.events.some(({event}) => event.type === 'turn.completed' || event.type === 'turn.failed')
-  if (!aborted && !finished) throw new InfrastructureError(`codex ended (${run.ended}) without finishing its turn: ${run.stderr.slice(-500)}`, codexTrace(run.events, startedAt, true))
+  if (!aborted && !finished)
+    throw new InfrastructureError(
+      `codex ended (${run.ended}) without finishing its turn: ${run.stderr.slice(-500)}`,
+      codexTrace(run.events, startedAt, true),
+    )
   const offered = tap.offeredTools()
-  const trace = {...codexTrace(run.events, startedAt, aborted), runtime: {name: 'codex', version: version ?? null, ...(offered ? {tools: offered} : {})}}
+  const trace = {
+    ...codexTrace(run.events, startedAt, aborted),
+    runtime: {name: 'codex', version: version ?? null, ...(offered ? {tools: offered} : {})},
+  }
   for (const turn of trace.turns) input.onProgress?.({kind: 'turn', usage: turn.usage})
   return trace
 }

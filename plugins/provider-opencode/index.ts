@@ -12,21 +12,54 @@ import {mkdtemp, rm} from 'node:fs/promises'
 import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
-import {definePlugin, type ModeSession, type Provider, type ProviderRunInput, type ProviderToolCall, type ProviderTrace, type ProviderTurn, type Usage} from 'ghx-bench'
+import {
+  definePlugin,
+  type ModeSession,
+  type Provider,
+  type ProviderRunInput,
+  type ProviderToolCall,
+  type ProviderTrace,
+  type ProviderTurn,
+  type Usage,
+} from 'ghx-bench'
 import {InfrastructureError, isShellArm, whichOnPath} from 'ghx-bench/plugin-kit'
 
 export const OPENCODE_INSTALL_HINT =
   'opencode not found: install it (npm install -g opencode-ai@1.18.33, or into any folder and point the provider option `binary` or $OPENCODE_BIN at node_modules/.bin/opencode)'
 
 /** opencode's built-in tools: all off, but bash for shell arms. */
-const BUILT_IN_TOOLS = ['bash', 'edit', 'write', 'read', 'glob', 'grep', 'list', 'patch', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'task', 'skill', 'lsp', 'multiedit', 'invalid', 'question']
-const armTools = (shell: boolean): Record<string, boolean> => Object.fromEntries(BUILT_IN_TOOLS.map((tool) => [tool, shell && tool === 'bash']))
+const BUILT_IN_TOOLS = [
+  'bash',
+  'edit',
+  'write',
+  'read',
+  'glob',
+  'grep',
+  'list',
+  'patch',
+  'todowrite',
+  'todoread',
+  'webfetch',
+  'websearch',
+  'codesearch',
+  'task',
+  'skill',
+  'lsp',
+  'multiedit',
+  'invalid',
+  'question',
+]
+const armTools = (shell: boolean): Record<string, boolean> =>
+  Object.fromEntries(BUILT_IN_TOOLS.map((tool) => [tool, shell && tool === 'bash']))
 const PROVIDER_ID = 'ghxbench'
 const MCP_KEY = 'github'
 
 async function findOpencode(options: Record<string, unknown>): Promise<string | undefined> {
   const configured = typeof options.binary === 'string' ? options.binary : process.env.OPENCODE_BIN
-  if (configured) return (await whichOnPath(path.basename(configured), path.dirname(path.resolve(configured)))) ? path.resolve(configured) : undefined
+  if (configured)
+    return (await whichOnPath(path.basename(configured), path.dirname(path.resolve(configured))))
+      ? path.resolve(configured)
+      : undefined
   return whichOnPath('opencode')
 }
 
@@ -46,7 +79,12 @@ function opencodeConfig(input: ProviderRunInput, shell: boolean): Record<string,
   for (const server of input.session.mcpServers ?? []) {
     mcp[MCP_KEY] = server.url
       ? {type: 'remote', url: server.url, enabled: true}
-      : {type: 'local', command: [server.command!, ...(server.args ?? [])], environment: server.env ?? {}, enabled: true}
+      : {
+          type: 'local',
+          command: [server.command!, ...(server.args ?? [])],
+          environment: server.env ?? {},
+          enabled: true,
+        }
   }
   return {
     $schema: 'https://opencode.ai/config.json',
@@ -66,7 +104,13 @@ function opencodeConfig(input: ProviderRunInput, shell: boolean): Record<string,
     plugin: [],
     mcp,
     tools: armTools(shell),
-    permission: {bash: shell ? 'allow' : 'deny', edit: 'deny', webfetch: 'deny', external_directory: 'deny', doom_loop: 'deny'},
+    permission: {
+      bash: shell ? 'allow' : 'deny',
+      edit: 'deny',
+      webfetch: 'deny',
+      external_directory: 'deny',
+      doom_loop: 'deny',
+    },
   }
 }
 
@@ -74,11 +118,22 @@ interface OpencodePart {
   type: string
   text?: string
   tool?: string
-  state?: {status?: string; input?: Record<string, unknown>; output?: string; error?: string; time?: {start?: number; end?: number}}
+  state?: {
+    status?: string
+    input?: Record<string, unknown>
+    output?: string
+    error?: string
+    time?: {start?: number; end?: number}
+  }
 }
 
 interface OpencodeMessage {
-  info: {role: string; time?: {created?: number; completed?: number}; cost?: number; tokens?: {input?: number; output?: number; reasoning?: number; cache?: {read?: number; write?: number}}}
+  info: {
+    role: string
+    time?: {created?: number; completed?: number}
+    cost?: number
+    tokens?: {input?: number; output?: number; reasoning?: number; cache?: {read?: number; write?: number}}
+  }
   parts: OpencodePart[]
 }
 
@@ -86,7 +141,13 @@ function toTrace(messages: OpencodeMessage[], stop: ProviderTrace['stop_reason']
   const assistant = messages.filter((m) => m.info.role === 'assistant')
   const turns: ProviderTurn[] = assistant.map((m) => {
     const tokens = m.info.tokens ?? {}
-    const usage: Usage = {input: tokens.input ?? 0, output: tokens.output ?? 0, reasoning: tokens.reasoning ?? 0, cache_read: tokens.cache?.read ?? 0, cache_write: tokens.cache?.write ?? 0}
+    const usage: Usage = {
+      input: tokens.input ?? 0,
+      output: tokens.output ?? 0,
+      reasoning: tokens.reasoning ?? 0,
+      cache_read: tokens.cache?.read ?? 0,
+      cache_write: tokens.cache?.write ?? 0,
+    }
     const toolCalls: ProviderToolCall[] = m.parts
       .filter((p) => p.type === 'tool')
       .map((p) => ({
@@ -97,15 +158,34 @@ function toTrace(messages: OpencodeMessage[], stop: ProviderTrace['stop_reason']
         ms: Math.max(0, (p.state?.time?.end ?? 0) - (p.state?.time?.start ?? 0)),
       }))
     const created = m.info.time?.created ?? Date.now()
-    const text = m.parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('')
-    return {usage, tool_calls: toolCalls, started_at: new Date(created).toISOString(), ms: Math.max(0, (m.info.time?.completed ?? created) - created), ...(text ? {text} : {})}
+    const text = m.parts
+      .filter((p) => p.type === 'text')
+      .map((p) => p.text ?? '')
+      .join('')
+    return {
+      usage,
+      tool_calls: toolCalls,
+      started_at: new Date(created).toISOString(),
+      ms: Math.max(0, (m.info.time?.completed ?? created) - created),
+      ...(text ? {text} : {}),
+    }
   })
   const cost = assistant.reduce((sum, m) => sum + (m.info.cost ?? 0), 0)
-  return {turns, final_text: turns.at(-1)?.text ?? '', stop_reason: stop, messages, ...(cost > 0 ? {cost_usd: cost} : {})}
+  return {
+    turns,
+    final_text: turns.at(-1)?.text ?? '',
+    stop_reason: stop,
+    messages,
+    ...(cost > 0 ? {cost_usd: cost} : {}),
+  }
 }
 
 /** The server of one run: started with the run's environment and the arm's config; killed with its children. */
-async function startServer(binary: string, input: ProviderRunInput, home: string): Promise<{url: string; child: ChildProcess}> {
+async function startServer(
+  binary: string,
+  input: ProviderRunInput,
+  home: string,
+): Promise<{url: string; child: ChildProcess}> {
   const session: ModeSession = input.session
   const shell = isShellArm(session)
   const port = await freePort()
@@ -125,11 +205,19 @@ async function startServer(binary: string, input: ProviderRunInput, home: string
     // "localhost": Go matches NO_PROXY as a suffix, and gh would then bypass the proxy for api.github.localhost.
     NO_PROXY: session.env.NO_PROXY ?? '127.0.0.1',
   }
-  const child = spawn(binary, ['serve', '--port', String(port), '--hostname', '127.0.0.1'], {cwd: session.workdir ?? home, env, detached: true, stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(binary, ['serve', '--port', String(port), '--hostname', '127.0.0.1'], {
+    cwd: session.workdir ?? home,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const url = `http://127.0.0.1:${port}`
   await new Promise<void>((resolve, reject) => {
     let output = ''
-    const timer = setTimeout(() => reject(new InfrastructureError(`opencode serve did not start in 30 s: ${output.slice(-300)}`)), 30_000)
+    const timer = setTimeout(
+      () => reject(new InfrastructureError(`opencode serve did not start in 30 s: ${output.slice(-300)}`)),
+      30_000,
+    )
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
       if (output.includes('listening on')) {
@@ -161,7 +249,10 @@ async function kill(child: ChildProcess): Promise<void> {
 
 async function api<T>(url: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(url, {...init, headers: {'content-type': 'application/json', ...init.headers}})
-  if (!response.ok) throw new InfrastructureError(`opencode answered ${response.status} for ${url}: ${(await response.text()).slice(0, 300)}`)
+  if (!response.ok)
+    throw new InfrastructureError(
+      `opencode answered ${response.status} for ${url}: ${(await response.text()).slice(0, 300)}`,
+    )
   return (await response.json()) as T
 }
 
@@ -171,7 +262,13 @@ const opencode: Provider = {
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
-    properties: {binary: {type: 'string', minLength: 1, description: 'path of the opencode executable (default: $OPENCODE_BIN, then opencode on PATH)'}},
+    properties: {
+      binary: {
+        type: 'string',
+        minLength: 1,
+        description: 'path of the opencode executable (default: $OPENCODE_BIN, then opencode on PATH)',
+      },
+    },
   },
   async available(options) {
     return (await findOpencode(options)) ? {available: true} : {available: false, reason: OPENCODE_INSTALL_HINT}
@@ -184,19 +281,25 @@ const opencode: Provider = {
     try {
       server = await startServer(binary, input, home)
       const {url} = server
-      const session = await api<{id: string}>(`${url}/session`, {method: 'POST', body: JSON.stringify({title: 'ghx-bench run'})})
+      const session = await api<{id: string}>(`${url}/session`, {
+        method: 'POST',
+        body: JSON.stringify({title: 'ghx-bench run'}),
+      })
       const messagesUrl = `${url}/session/${session.id}/message`
       const readMessages = () => api<OpencodeMessage[]>(messagesUrl)
       // Progress for the stall watchdog: the session's parts as they grow.
       let seen = 0
       const poll = setInterval(() => {
-        readMessages().then((messages) => {
-          const parts = messages.reduce((n, m) => n + m.parts.length, 0)
-          if (parts > seen) {
-            seen = parts
-            input.onProgress?.({kind: 'tool', tool: 'opencode'})
-          }
-        }, () => {})
+        readMessages().then(
+          (messages) => {
+            const parts = messages.reduce((n, m) => n + m.parts.length, 0)
+            if (parts > seen) {
+              seen = parts
+              input.onProgress?.({kind: 'tool', tool: 'opencode'})
+            }
+          },
+          () => {},
+        )
       }, 500)
       const abort = () => void fetch(`${url}/session/${session.id}/abort`, {method: 'POST'}).catch(() => {})
       input.signal.addEventListener('abort', abort, {once: true})

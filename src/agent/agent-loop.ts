@@ -4,7 +4,15 @@
  * is reached, or the run's signal aborts (then the model request and the running tool are cancelled).
  * Usage is summed over every turn: the predecessors kept only the last message's figures.
  */
-import {InfrastructureError, isInfrastructureError, type ProviderRunInput, type ProviderToolCall, type ProviderTrace, type ProviderTurn, type Usage} from '../plugins/api.js'
+import {
+  InfrastructureError,
+  isInfrastructureError,
+  type ProviderRunInput,
+  type ProviderToolCall,
+  type ProviderTrace,
+  type ProviderTurn,
+  type Usage,
+} from '../plugins/api.js'
 import {chatCompletion, type ChatMessage} from './chat-completions.js'
 
 export interface AgentLoopOptions {
@@ -28,7 +36,7 @@ const usageTotal = (usage: Usage) => usage.input + usage.output + usage.reasonin
  * failed call that does not say so itself (an MCP `isError` result, an unknown tool) is marked, as
  * the shell marks its exit code.
  */
-export function toolMessage(result: {ok: boolean; output: string}): string {
+function toolMessage(result: {ok: boolean; output: string}): string {
   if (result.ok || /\n?\[(exit code [^\]]+|aborted)\]\s*$/.test(result.output)) return result.output
   return `${result.output}\n[tool error]`
 }
@@ -37,7 +45,10 @@ export function toolMessage(result: {ok: boolean; output: string}): string {
  * A tool call, cut short by the run's signal: a tool that ignores its signal (a hung MCP server, a
  * plugin's tool) cannot hold the run past its timeout; the abort answers at once.
  */
-export function untilAborted<T extends {ok: boolean; output: string}>(call: Promise<T>, signal: AbortSignal): Promise<T | {ok: false; output: string}> {
+function untilAborted<T extends {ok: boolean; output: string}>(
+  call: Promise<T>,
+  signal: AbortSignal,
+): Promise<T | {ok: false; output: string}> {
   if (signal.aborted) return Promise.resolve({ok: false, output: '[aborted]'})
   return new Promise((resolve, reject) => {
     const onAbort = () => resolve({ok: false, output: '[aborted]'})
@@ -94,21 +105,41 @@ export async function runAgentLoop(input: ProviderRunInput, options: AgentLoopOp
         args = JSON.parse(call.function.arguments || '{}') as Record<string, unknown>
         result = session.tools.some((t) => t.name === call.function.name)
           ? await untilAborted(session.call(call.function.name, args, signal), signal)
-          : {ok: false, output: `unknown tool "${call.function.name}"; the tools are: ${session.tools.map((t) => t.name).join(', ')}`}
+          : {
+              ok: false,
+              output: `unknown tool "${call.function.name}"; the tools are: ${session.tools.map((t) => t.name).join(', ')}`,
+            }
       } catch (error) {
         // The harness failed (the tool spawner stopped): not the agent's failure, the run's infrastructure's.
-        if (isInfrastructureError(error)) throw new InfrastructureError((error as Error).message, trace('aborted'), {cause: error})
+        if (isInfrastructureError(error))
+          throw new InfrastructureError((error as Error).message, trace('aborted'), {cause: error})
         result = {ok: false, output: `tool call failed: ${(error as Error).message}`}
       }
-      toolCalls.push({tool: call.function.name, args, output: result.output, ok: result.ok, ms: performance.now() - started})
+      toolCalls.push({
+        tool: call.function.name,
+        args,
+        output: result.output,
+        ok: result.ok,
+        ms: performance.now() - started,
+      })
       messages.push({role: 'tool', tool_call_id: call.id, content: toolMessage(result)})
       input.onProgress?.({kind: 'tool', tool: call.function.name})
       if (signal.aborted) break
     }
-    turns.push({usage: response.usage, tool_calls: toolCalls, started_at: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), text: response.message.content ?? undefined})
+    turns.push({
+      usage: response.usage,
+      tool_calls: toolCalls,
+      started_at: startedAt.toISOString(),
+      ms: Date.now() - startedAt.getTime(),
+      text: response.message.content ?? undefined,
+    })
     if (signal.aborted) return trace('aborted')
     if (toolCalls.length === 0) return trace('final', response.message.content ?? '')
-    if (input.limits.max_tokens !== undefined && usageTotal(sumUsage(turns.map((t) => t.usage))) >= input.limits.max_tokens) return trace('max_tokens')
+    if (
+      input.limits.max_tokens !== undefined &&
+      usageTotal(sumUsage(turns.map((t) => t.usage))) >= input.limits.max_tokens
+    )
+      return trace('max_tokens')
   }
   return trace('max_turns')
 }

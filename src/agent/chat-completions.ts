@@ -55,7 +55,10 @@ export function usageFromWire(usage: WireUsage | undefined): Usage {
 
 /** Tools as the chat-completions API takes them: the form whose size every turn pays for. */
 export function toolPayload(tools: ToolDefinition[]) {
-  return tools.map((t) => ({type: 'function', function: {name: t.name, description: t.description, parameters: t.inputSchema}}))
+  return tools.map((t) => ({
+    type: 'function',
+    function: {name: t.name, description: t.description, parameters: t.inputSchema},
+  }))
 }
 
 /** The base URL without credentials (fetch refuses them, and they must not reach an error message), and them as Basic auth. */
@@ -63,7 +66,9 @@ function endpointUrl(baseUrl: string): {url: string; basic?: string} {
   if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(baseUrl)) return {url: baseUrl}
   try {
     const parsed = new URL(baseUrl)
-    const basic = Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')
+    const basic = Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString(
+      'base64',
+    )
     parsed.username = ''
     parsed.password = ''
     return {url: parsed.toString(), basic}
@@ -111,7 +116,10 @@ export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024
 /** An error body is read only as far as its message needs. */
 const ERROR_TEXT_BYTES = 4096
 
-const tooLarge = () => new InfrastructureError(`model endpoint sent more than ${MAX_RESPONSE_BYTES / (1024 * 1024)} MiB in one answer: cut off (an endless or runaway response)`)
+const tooLarge = () =>
+  new InfrastructureError(
+    `model endpoint sent more than ${MAX_RESPONSE_BYTES / (1024 * 1024)} MiB in one answer: cut off (an endless or runaway response)`,
+  )
 
 /** What the endpoint sent instead of a completion: its own error object when it has one, else the start of the body. */
 function malformed(what: string, text: string): InfrastructureError {
@@ -146,7 +154,8 @@ async function errorText(response: Response, signal: AbortSignal): Promise<strin
   const decoder = new TextDecoder()
   let text = ''
   try {
-    for await (const bytes of bodyChunks(response, ERROR_TEXT_BYTES, signal)) text += decoder.decode(bytes, {stream: true})
+    for await (const bytes of bodyChunks(response, ERROR_TEXT_BYTES, signal))
+      text += decoder.decode(bytes, {stream: true})
   } catch (error) {
     if (signal.aborted) throw error
     // Cut off, or the connection broke: the part read names the trouble.
@@ -164,15 +173,29 @@ async function readJson(response: Response, signal: AbortSignal): Promise<ChatRe
   } catch {
     throw malformed('a body that is not JSON', text)
   }
-  const choice = (Array.isArray(json?.choices) ? json.choices[0] : undefined) as {message?: ChatResponse['message']; finish_reason?: string} | undefined
-  if (typeof choice?.message !== 'object' || choice.message === null) throw malformed('no choice', JSON.stringify(json?.error ?? json))
-  const message = {role: 'assistant' as const, content: choice.message.content ?? null, ...(choice.message.tool_calls?.length ? {tool_calls: choice.message.tool_calls} : {})}
-  return {message, usage: usageFromWire(json.usage), cost_usd: json.usage?.cost, finish_reason: choice.finish_reason ?? null}
+  const choice = (Array.isArray(json?.choices) ? json.choices[0] : undefined) as
+    {message?: ChatResponse['message']; finish_reason?: string} | undefined
+  if (typeof choice?.message !== 'object' || choice.message === null)
+    throw malformed('no choice', JSON.stringify(json?.error ?? json))
+  const message = {
+    role: 'assistant' as const,
+    content: choice.message.content ?? null,
+    ...(choice.message.tool_calls?.length ? {tool_calls: choice.message.tool_calls} : {}),
+  }
+  return {
+    message,
+    usage: usageFromWire(json.usage),
+    cost_usd: json.usage?.cost,
+    finish_reason: choice.finish_reason ?? null,
+  }
 }
 
 interface StreamChunk {
   choices?: Array<{
-    delta?: {content?: string | null; tool_calls?: Array<{index: number; id?: string; function?: {name?: string; arguments?: string}}>}
+    delta?: {
+      content?: string | null
+      tool_calls?: Array<{index: number; id?: string; function?: {name?: string; arguments?: string}}>
+    }
     finish_reason?: string | null
   }>
   usage?: WireUsage | null
@@ -197,7 +220,8 @@ async function readStream(response: Response, signal: AbortSignal): Promise<Chat
     } catch {
       throw malformed('an event that is not JSON', data)
     }
-    if (typeof chunk !== 'object' || chunk === null || !Array.isArray(chunk.choices)) throw malformed('an event without choices', JSON.stringify(chunk?.error ?? chunk))
+    if (typeof chunk !== 'object' || chunk === null || !Array.isArray(chunk.choices))
+      throw malformed('an event without choices', JSON.stringify(chunk?.error ?? chunk))
     completions++
     if (chunk.usage) usage = chunk.usage
     for (const choice of chunk.choices) {
@@ -224,6 +248,10 @@ async function readStream(response: Response, signal: AbortSignal): Promise<Chat
   for (const line of buffer.split('\n')) if (line.startsWith('data:')) handle(line.slice(5).trim())
   if (completions === 0) throw malformed('no completion event', buffer)
   const toolCalls = calls.filter(Boolean)
-  const message = {role: 'assistant' as const, content: content || null, ...(toolCalls.length ? {tool_calls: toolCalls} : {})}
+  const message = {
+    role: 'assistant' as const,
+    content: content || null,
+    ...(toolCalls.length ? {tool_calls: toolCalls} : {}),
+  }
   return {message, usage: usageFromWire(usage), cost_usd: usage?.cost, finish_reason: finish}
 }

@@ -9,7 +9,7 @@ import {randomBytes} from 'node:crypto'
 import {sharedService} from '../shared/service-process.js'
 import type {PlanOutcome, Script} from './scripted-models.js'
 
-export interface ScriptedRun {
+interface ScriptedRun {
   /** The base URL to give the provider (…/r/<key>/v1). */
   baseUrl: string
   /** How far the plan got, and the faults injected into the run's model traffic. */

@@ -25,7 +25,8 @@ const SHELL_NAME = /shell|bash|exec|terminal|command/i
 /** The argument a shell tool takes its command in. */
 const COMMAND_ARGUMENTS = ['command', 'cmd']
 
-const schemaOf = (tool: OfferedTool): ObjectSchema => (tool.parameters !== null && typeof tool.parameters === 'object' ? tool.parameters : {})
+const schemaOf = (tool: OfferedTool): ObjectSchema =>
+  tool.parameters !== null && typeof tool.parameters === 'object' ? tool.parameters : {}
 
 /**
  * A shell tool the request offers and how to pass it a command: a tool named for the shell whose
@@ -38,8 +39,12 @@ function shellCall(command: string, tools: readonly OfferedTool[]): OfferedCall 
     const {properties = {}, required} = schemaOf(tool)
     const argument = COMMAND_ARGUMENTS.find((name) => properties[name] !== undefined)
     if (!argument) continue
-    const args: Record<string, unknown> = {[argument]: properties[argument]!.type === 'array' ? ['bash', '-lc', command] : command}
-    const missing = (Array.isArray(required) ? (required as unknown[]) : []).filter((name) => typeof name === 'string' && !(name in args))
+    const args: Record<string, unknown> = {
+      [argument]: properties[argument]!.type === 'array' ? ['bash', '-lc', command] : command,
+    }
+    const missing = (Array.isArray(required) ? (required as unknown[]) : []).filter(
+      (name) => typeof name === 'string' && !(name in args),
+    )
     if (missing.some((name) => name !== 'description')) continue
     if (missing.length > 0) args.description = 'Run a command'
     return {name: tool.name, args}
@@ -55,7 +60,8 @@ function shellCall(command: string, tools: readonly OfferedTool[]): OfferedCall 
  * the request offers none: the plan cannot be played here.
  */
 export function offeredCall(step: ScriptStep, tools: readonly OfferedTool[]): OfferedCall | undefined {
-  const shell = step.tool === 'shell' && typeof step.args.command === 'string' ? shellCall(step.args.command, tools) : undefined
+  const shell =
+    step.tool === 'shell' && typeof step.args.command === 'string' ? shellCall(step.args.command, tools) : undefined
   if (shell) return shell
   const same = tools.find((tool) => tool.name === step.tool)
   if (same) return {name: same.name, ...(same.namespace ? {namespace: same.namespace} : {}), args: step.args}

@@ -18,7 +18,14 @@ import type {Random} from '../stats/random.js'
 import {envelopeFailure, envelopesIn} from '../verify/envelope.js'
 import {anthropicMessages} from './dialects/anthropic-messages.js'
 import {chatCompletions, type ChatCompletionsRequest} from './dialects/chat-completions.js'
-import {sendJson, type ConversationView, type Dialect, type ModelTurn, type OfferedTool, type TurnUsage} from './dialects/dialect.js'
+import {
+  sendJson,
+  type ConversationView,
+  type Dialect,
+  type ModelTurn,
+  type OfferedTool,
+  type TurnUsage,
+} from './dialects/dialect.js'
 import {openaiResponses} from './dialects/openai-responses.js'
 import {PromptCache} from './dialects/prompt-cache.js'
 import {SCRIPTED_MODELS, type ScriptedModelName} from './scripted-model-names.js'
@@ -56,7 +63,10 @@ export interface PlanOutcome {
 export interface ScriptedModels {
   url: string
   /** Registers a run's script; returns the base URL to give the provider (…/v1). */
-  register(script: Script, faults?: ModelFaults): {baseUrl: string; release: () => void; outcome: () => PlanOutcome; injectedFaults: () => number}
+  register(
+    script: Script,
+    faults?: ModelFaults,
+  ): {baseUrl: string; release: () => void; outcome: () => PlanOutcome; injectedFaults: () => number}
   close(): Promise<void>
 }
 
@@ -71,12 +81,23 @@ export interface ModelFaults {
 const FAILURE_NOTE = /\n?\[(exit code [^\]]+|aborted|tool error)\]\s*$/
 
 /** A tool output without its failure note, and why the call failed (null when it did not). */
-export function toolOutcome(content: string): {text: string; failure: string | null} {
+function toolOutcome(content: string): {text: string; failure: string | null} {
   const note = FAILURE_NOTE.exec(content)
   const text = note ? content.slice(0, note.index) : content
-  if (note) return {text, failure: `${text.trim().split('\n').find((line) => line.trim()) ?? note[1]} [${note[1]}]`}
+  if (note)
+    return {
+      text,
+      failure: `${
+        text
+          .trim()
+          .split('\n')
+          .find((line) => line.trim()) ?? note[1]
+      } [${note[1]}]`,
+    }
   // A tool layer that exits 0 and reports the failure in its envelope (ghx prints {"ok":false,…}).
-  const failed = envelopesIn(text).map(envelopeFailure).find((f) => f !== null)
+  const failed = envelopesIn(text)
+    .map(envelopeFailure)
+    .find((f) => f !== null)
   return {text, failure: failed ?? null}
 }
 
@@ -132,7 +153,8 @@ function resolveOutputs(template: unknown, outputs: unknown[]): unknown {
       return Array.isArray(value) ? value : [value]
     })
   }
-  if (template && typeof template === 'object') return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, resolveOutputs(v, outputs)]))
+  if (template && typeof template === 'object')
+    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, resolveOutputs(v, outputs)]))
   return template
 }
 
@@ -151,11 +173,13 @@ function errorCode(text: string): string {
  */
 export function planOutcome(script: Script, toolContents: string[]): PlanOutcome {
   if (script.model !== 'oracle') return {played: toolContents.length, failure: null}
-  if (!script.steps) return {played: 0, failure: {step: 0, tool: '', message: 'the scenario has no reference plan for this mode'}}
+  if (!script.steps)
+    return {played: 0, failure: {step: 0, tool: '', message: 'the scenario has no reference plan for this mode'}}
   for (const [index, content] of toolContents.entries()) {
     const step = script.steps[index]
     const {failure} = toolOutcome(content)
-    if (failure && !step?.allow_failure) return {played: toolContents.length, failure: {step: index + 1, tool: step?.tool ?? '?', message: failure}}
+    if (failure && !step?.allow_failure)
+      return {played: toolContents.length, failure: {step: index + 1, tool: step?.tool ?? '?', message: failure}}
   }
   return {played: toolContents.length, failure: null}
 }
@@ -184,11 +208,20 @@ export function finalAnswer(script: Script, toolContents: string[]): string {
 }
 
 function isEnvelope(value: unknown): value is {ok: boolean; meta?: Record<string, unknown>} {
-  return value !== null && typeof value === 'object' && typeof (value as {ok?: unknown}).ok === 'boolean' && ('data' in value || 'error' in value)
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as {ok?: unknown}).ok === 'boolean' &&
+    ('data' in value || 'error' in value)
+  )
 }
 
 /** The next assistant turn of a script, given the conversation so far. */
-export function nextMessage(script: Script, conversation: Pick<ConversationView, 'toolCalls' | 'toolResults'>, tools: readonly OfferedTool[]): ModelTurn {
+function nextMessage(
+  script: Script,
+  conversation: Pick<ConversationView, 'toolCalls' | 'toolResults'>,
+  tools: readonly OfferedTool[],
+): ModelTurn {
   // A request offering no tools at all is a runtime's side request (opencode titles its sessions).
   if (tools.length === 0) return {content: 'ghx-bench run'}
   const played = conversation.toolCalls
@@ -198,7 +231,15 @@ export function nextMessage(script: Script, conversation: Pick<ConversationView,
   const planned = script.model !== 'noop' && !stopped ? script.steps?.[played] : undefined
   const call = planned && offeredCall(planned, tools)
   if (call) {
-    return {content: null, toolCall: {id: `${played + 1}_${randomBytes(4).toString('hex')}`, name: call.name, ...(call.namespace ? {namespace: call.namespace} : {}), arguments: JSON.stringify(call.args)}}
+    return {
+      content: null,
+      toolCall: {
+        id: `${played + 1}_${randomBytes(4).toString('hex')}`,
+        name: call.name,
+        ...(call.namespace ? {namespace: call.namespace} : {}),
+        arguments: JSON.stringify(call.args),
+      },
+    }
   }
   if (planned) return {content: `I cannot continue: this session offers no tool "${planned.tool}".`}
   return {content: finalAnswer(script, conversation.toolResults)}
@@ -210,7 +251,14 @@ function outcomeAfter(script: Script, toolResults: string[], next: ModelTurn): P
   const steps = script.steps ?? []
   if (script.model !== 'oracle' || outcome.failure || next.toolCall || outcome.played >= steps.length) return outcome
   const step = steps[outcome.played]!
-  return {...outcome, failure: {step: outcome.played + 1, tool: step.tool, message: `not played: the session offers no tool "${step.tool}"`}}
+  return {
+    ...outcome,
+    failure: {
+      step: outcome.played + 1,
+      tool: step.tool,
+      message: `not played: the session offers no tool "${step.tool}"`,
+    },
+  }
 }
 
 /**
@@ -254,7 +302,9 @@ function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /** The dialects, by the path under a run's `/v1/` they are served at. */
-const DIALECTS = new Map<string, Dialect<unknown>>([chatCompletions, anthropicMessages, openaiResponses].map((dialect) => [dialect.path, dialect as Dialect<unknown>]))
+const DIALECTS = new Map<string, Dialect<unknown>>(
+  [chatCompletions, anthropicMessages, openaiResponses].map((dialect) => [dialect.path, dialect as Dialect<unknown>]),
+)
 
 /** A registered run: its script, its faults, and the prompt cache its provider would keep. */
 interface RunEntry {
@@ -266,8 +316,13 @@ interface RunEntry {
 /** The turn's tokens: the prompt as the dialect's cache splits it, the answer as generated. */
 function turnUsage(dialect: Dialect<unknown>, request: unknown, cache: PromptCache, turn: ModelTurn): TurnUsage {
   const segments = dialect.promptSegments(request)
-  const prompt = cache.account(dialect.caching, segments, segments.map((segment) => cachedTokens(segment.text)))
-  const output = countTokens(turn.content ?? '') + (turn.toolCall ? countTokens(turn.toolCall.name + turn.toolCall.arguments) : 0)
+  const prompt = cache.account(
+    dialect.caching,
+    segments,
+    segments.map((segment) => cachedTokens(segment.text)),
+  )
+  const output =
+    countTokens(turn.content ?? '') + (turn.toolCall ? countTokens(turn.toolCall.name + turn.toolCall.arguments) : 0)
   return {...prompt, output}
 }
 
@@ -277,12 +332,22 @@ export async function startScriptedModels(): Promise<ScriptedModels> {
   /** Faults injected into each run's model traffic. */
   const injected = new Map<string, number>()
 
-  const complete = (key: string, run: RunEntry, dialect: Dialect<unknown>, request: unknown, response: ServerResponse) => {
+  const complete = (
+    key: string,
+    run: RunEntry,
+    dialect: Dialect<unknown>,
+    request: unknown,
+    response: ServerResponse,
+  ) => {
     const conversation = dialect.view(request)
     const next = nextMessage(run.script, conversation, conversation.tools)
     if (conversation.tools.length > 0) outcomes.set(key, outcomeAfter(run.script, conversation.toolResults, next))
     const usage = turnUsage(dialect, request, run.promptCache, next)
-    if (SERVED_LOG) appendFileSync(SERVED_LOG, `${JSON.stringify({run: key, dialect: dialect.path, tools: conversation.tools.map(toolName), usage})}\n`)
+    if (SERVED_LOG)
+      appendFileSync(
+        SERVED_LOG,
+        `${JSON.stringify({run: key, dialect: dialect.path, tools: conversation.tools.map(toolName), usage})}\n`,
+      )
     dialect.respond(response, request, next, usage)
   }
 
@@ -293,7 +358,11 @@ export async function startScriptedModels(): Promise<ScriptedModels> {
     if (!match || !registered || (!dialect && match[2] !== 'models')) {
       return sendJson(response, 404, (dialect ?? chatCompletions).errorBody(404, `no scripted run at ${request.url}`))
     }
-    if (!dialect) return sendJson(response, 200, {object: 'list', data: SCRIPTED_MODELS.map((id) => ({id, object: 'model', owned_by: 'ghx-bench'}))})
+    if (!dialect)
+      return sendJson(response, 200, {
+        object: 'list',
+        data: SCRIPTED_MODELS.map((id) => ({id, object: 'model', owned_by: 'ghx-bench'})),
+      })
     if (request.method !== 'POST') return sendJson(response, 405, dialect.errorBody(405, 'POST only'))
     readBody(request).then(
       (text) => {
@@ -340,4 +409,3 @@ export async function startScriptedModels(): Promise<ScriptedModels> {
       }),
   }
 }
-

@@ -15,7 +15,8 @@ import {runSpawnedBash} from '../shared/process/tool-spawner.js'
 
 export const SHELL_TOOL: ToolDefinition = {
   name: 'shell',
-  description: 'Run one bash command in the working folder and return its combined stdout and stderr (and the exit code when it is not 0).',
+  description:
+    'Run one bash command in the working folder and return its combined stdout and stderr (and the exit code when it is not 0).',
   inputSchema: {
     type: 'object',
     additionalProperties: false,
@@ -25,7 +26,8 @@ export const SHELL_TOOL: ToolDefinition = {
 }
 
 /** Whether a mode's session offers the shell tool (agent_direct, ghx), which an agent runtime maps onto its own. */
-export const isShellArm = (session: {tools: ReadonlyArray<{name: string}>}): boolean => session.tools.some((tool) => tool.name === SHELL_TOOL.name)
+export const isShellArm = (session: {tools: ReadonlyArray<{name: string}>}): boolean =>
+  session.tools.some((tool) => tool.name === SHELL_TOOL.name)
 
 export {MAX_OUTPUT_CHARS} from '../shared/process/bash-call.js'
 
@@ -41,7 +43,12 @@ export function runShellCommand(command: string, options: ShellOptions, signal: 
  * The session of a shell arm: one `shell` tool running in the run's folder with PATH set to the arm's
  * isolated bin, HOME in the run's folder, the target's gh environment and the arm's own variables.
  */
-export function shellSession(context: ModeContext, bin: string, instructions: string, armEnv: Record<string, string> = {}): ModeSession {
+export function shellSession(
+  context: ModeContext,
+  bin: string,
+  instructions: string,
+  armEnv: Record<string, string> = {},
+): ModeSession {
   const env: Record<string, string> = {
     ...context.github.env,
     PATH: bin,
@@ -59,7 +66,8 @@ export function shellSession(context: ModeContext, bin: string, instructions: st
     env,
     workdir: context.workdir,
     call: async (tool, args, signal) => {
-      if (tool !== SHELL_TOOL.name || typeof args.command !== 'string') return {ok: false, output: 'the shell tool takes {"command": "<bash command>"}'}
+      if (tool !== SHELL_TOOL.name || typeof args.command !== 'string')
+        return {ok: false, output: 'the shell tool takes {"command": "<bash command>"}'}
       return runShellCommand(args.command, {cwd: context.workdir, env}, signal)
     },
     close: async () => {},
@@ -68,13 +76,53 @@ export function shellSession(context: ModeContext, bin: string, instructions: st
 
 /** Utilities an agent's shell may use beside the mode's own tool; anything else stays off its PATH. */
 export const BASE_UTILITIES = [
-  'bash', 'sh', 'env', 'cat', 'echo', 'printf', 'grep', 'egrep', 'sed', 'awk', 'head', 'tail', 'cut', 'tr', 'sort', 'uniq',
-  'wc', 'xargs', 'jq', 'ls', 'pwd', 'mkdir', 'rm', 'cp', 'mv', 'touch', 'date', 'sleep', 'tee', 'base64', 'diff', 'find',
-  'git', 'test', 'true', 'false', 'basename', 'dirname', 'seq', 'python3',
+  'bash',
+  'sh',
+  'env',
+  'cat',
+  'echo',
+  'printf',
+  'grep',
+  'egrep',
+  'sed',
+  'awk',
+  'head',
+  'tail',
+  'cut',
+  'tr',
+  'sort',
+  'uniq',
+  'wc',
+  'xargs',
+  'jq',
+  'ls',
+  'pwd',
+  'mkdir',
+  'rm',
+  'cp',
+  'mv',
+  'touch',
+  'date',
+  'sleep',
+  'tee',
+  'base64',
+  'diff',
+  'find',
+  'git',
+  'test',
+  'true',
+  'false',
+  'basename',
+  'dirname',
+  'seq',
+  'python3',
 ]
 
 async function isExecutable(file: string): Promise<boolean> {
-  return access(file, constants.X_OK).then(() => true, () => false)
+  return access(file, constants.X_OK).then(
+    () => true,
+    () => false,
+  )
 }
 
 /** The first executable of that name on a PATH string. */
@@ -92,7 +140,7 @@ export async function whichOnPath(name: string, pathValue = process.env.PATH ?? 
  * tool that did (ghx running gh for its CLI routes). Static accounting reads commands as written; this
  * log says how often they really ran (a loop over three thread ids runs `ghx run` three times).
  */
-export const CALL_LOG_VARIABLE = 'GHX_BENCH_CALL_LOG'
+const CALL_LOG_VARIABLE = 'GHX_BENCH_CALL_LOG'
 export const callLogPath = (workdir: string) => path.join(workdir, '.ghx-bench-calls.log')
 
 /**
@@ -103,7 +151,7 @@ export const callLogPath = (workdir: string) => path.join(workdir, '.ghx-bench-c
 export const layerLogDir = (workdir: string) => path.join(workdir, '.ghx-bench-layer-log')
 
 /** At most this much of a run's layer log is kept (whole lines, oldest first): a runaway loop cannot fill memory. */
-export const MAX_LAYER_LOG_CHARS = 4 * 1024 * 1024
+const MAX_LAYER_LOG_CHARS = 4 * 1024 * 1024
 
 /**
  * The text of the files in the run's layer log folder, in name order (ghx: ghx-YYYY-MM-DD.jsonl, so by

@@ -31,7 +31,7 @@ import {openProject, type ProjectOptions} from './project.js'
 
 type Outcome = {success: boolean; error: string | null}
 
-export interface CalibrationEntry {
+interface CalibrationEntry {
   scenario_id: string
   mode: string
   /**
@@ -92,13 +92,18 @@ export interface CalibrateOptions extends ProjectOptions {
 const CALIBRATION_SUITE = {repetitions: 1, concurrency: 4, infra_retries: 1, timeouts: {checkpoint_ms: 2000}} as const
 
 /** The models of the passes, in order; wrong_target's runs one at a time, each restoring the sandbox it found. */
-const PASSES = ['oracle', 'noop', 'liar', 'empty', 'read_only', 'wrong_target'] as const satisfies ReadonlyArray<'oracle' | 'noop' | AdversaryName>
+const PASSES = ['oracle', 'noop', 'liar', 'empty', 'read_only', 'wrong_target'] as const satisfies ReadonlyArray<
+  'oracle' | 'noop' | AdversaryName
+>
 
 export async function calibrate(options: CalibrateOptions = {}): Promise<CalibrationReport> {
   // The rows of the passes are scratch: read back here, then removed.
   const resultsDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-calibrate-'))
   try {
-    return await calibrateIn(await openProject({...options, overrides: {...options.overrides, results_dir: resultsDir}}), options)
+    return await calibrateIn(
+      await openProject({...options, overrides: {...options.overrides, results_dir: resultsDir}}),
+      options,
+    )
   } finally {
     await rm(resultsDir, {recursive: true, force: true})
   }
@@ -107,7 +112,13 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
 async function calibrateIn(project: Project, options: CalibrateOptions): Promise<CalibrationReport> {
   const {catalogue, registry} = project
   if (options.provider && !registry.provider(options.provider)) {
-    throw new BadInputError([{file: '--provider', code: 'unknown_reference', message: `unknown provider "${options.provider}" (providers: ${registry.providerNames().join(', ')})`}])
+    throw new BadInputError([
+      {
+        file: '--provider',
+        code: 'unknown_reference',
+        message: `unknown provider "${options.provider}" (providers: ${registry.providerNames().join(', ')})`,
+      },
+    ])
   }
   const providers = options.provider ? [options.provider] : undefined
   // Which scenario has a plan for which mode.
@@ -132,25 +143,46 @@ async function calibrateIn(project: Project, options: CalibrateOptions): Promise
     if (!sandbox) played.delete('wrong_target')
     for (const model of PASSES.filter((m) => m === 'oracle' || m === 'noop' || played.has(m))) {
       const isolated = model === 'wrong_target'
-      const suite: SuiteInput = {name: 'calibration', scenarios: {ids: scenarioIds}, modes, model, ...CALIBRATION_SUITE, ...(isolated ? {concurrency: 1} : {}), timeouts}
-      const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}, providers, concurrency: isolated ? 1 : options.concurrency})
-      const summary = await runSuite(selected, {runId: model, isolateRuns: isolated}, (event) => options.onEvent?.(event, model))
+      const suite: SuiteInput = {
+        name: 'calibration',
+        scenarios: {ids: scenarioIds},
+        modes,
+        model,
+        ...CALIBRATION_SUITE,
+        ...(isolated ? {concurrency: 1} : {}),
+        timeouts,
+      }
+      const selected = selectSuite(project, {
+        suite: {value: suite, origin: '(calibration)'},
+        providers,
+        concurrency: isolated ? 1 : options.concurrency,
+      })
+      const summary = await runSuite(selected, {runId: model, isolateRuns: isolated}, (event) =>
+        options.onEvent?.(event, model),
+      )
       if (model === 'oracle') {
         unavailable = summary.unavailable
         notApplicable = summary.not_applicable
       }
-      for await (const row of readRows([summary.results_file], () => {}, project.cwd)) rows.set(`${model}/${row.scenario_id}/${row.mode}`, row)
+      for await (const row of readRows([summary.results_file], () => {}, project.cwd))
+        rows.set(`${model}/${row.scenario_id}/${row.mode}`, row)
     }
   }
   const applicability = await adversaryApplicability(project, pairs)
   for (const adversary of ADVERSARIES.filter((a) => options.adversaries && !options.adversaries.includes(a))) {
-    for (const {scenario_id, mode} of pairs) applicability.set(`${adversary}/${scenario_id}/${mode}`, 'not played (--adversary)')
+    for (const {scenario_id, mode} of pairs)
+      applicability.set(`${adversary}/${scenario_id}/${mode}`, 'not played (--adversary)')
   }
   if (project.config.values.target !== 'sandbox') {
-    for (const {scenario_id, mode} of pairs) applicability.set(`wrong_target/${scenario_id}/${mode}`, 'not played: it acts on fixtures of other scenarios, which only the sandbox can restore')
+    for (const {scenario_id, mode} of pairs)
+      applicability.set(
+        `wrong_target/${scenario_id}/${mode}`,
+        'not played: it acts on fixtures of other scenarios, which only the sandbox can restore',
+      )
   }
   const mutation = await mutationPass(project, pairs, rows, timeouts, options, unavailable)
-  const outcomeOf = (row: Row | undefined): Outcome | null => (row ? {success: row.success, error: row.error ? `${row.error.type}: ${row.error.message}` : null} : null)
+  const outcomeOf = (row: Row | undefined): Outcome | null =>
+    row ? {success: row.success, error: row.error ? `${row.error.type}: ${row.error.message}` : null} : null
   const entries = pairs.map(({scenario_id, mode}): CalibrationEntry => {
     const scenario = catalogue.scenarios.get(scenario_id)!.value
     const oracle = outcomeOf(rows.get(`oracle/${scenario_id}/${mode}`))
@@ -166,7 +198,9 @@ async function calibrateIn(project: Project, options: CalibrateOptions): Promise
     const adversaries: CalibrationEntry['adversaries'] = {}
     for (const adversary of ADVERSARIES) {
       const why = applicability.get(`${adversary}/${scenario_id}/${mode}`)
-      adversaries[adversary] = why ? {not_applicable: why} : (outcomeOf(rows.get(`${adversary}/${scenario_id}/${mode}`)) ?? {success: false, error: 'no row'})
+      adversaries[adversary] = why
+        ? {not_applicable: why}
+        : (outcomeOf(rows.get(`${adversary}/${scenario_id}/${mode}`)) ?? {success: false, error: 'no row'})
     }
     const passedBy = ADVERSARIES.filter((a) => {
       const outcome = adversaries[a]
@@ -175,20 +209,42 @@ async function calibrateIn(project: Project, options: CalibrateOptions): Promise
     const problems: string[] = []
     if (!oracle?.success) problems.push(`oracle did not pass (${oracle?.error ?? 'no row'})`)
     if (!noop || noop.success) problems.push('noop passed: the checks accept an agent that did nothing')
-    if (problems.length) return {...base, adversaries, passed_by: passedBy, status: 'miscalibrated', reason: problems.join('; ')}
-    if (passedBy.length) return {...base, adversaries, passed_by: passedBy, status: 'weak', reason: `passed by ${passedBy.map(describeAdversary).join(', ')}: the checks accept work not done`}
+    if (problems.length)
+      return {...base, adversaries, passed_by: passedBy, status: 'miscalibrated', reason: problems.join('; ')}
+    if (passedBy.length)
+      return {
+        ...base,
+        adversaries,
+        passed_by: passedBy,
+        status: 'weak',
+        reason: `passed by ${passedBy.map(describeAdversary).join(', ')}: the checks accept work not done`,
+      }
     return {...base, adversaries, passed_by: passedBy, status: 'calibrated', reason: null}
   })
   const miscalibrated = entries.filter((e) => e.status === 'miscalibrated')
   const weak = entries.filter((e) => e.status === 'weak')
   const fallbacks = entries
     .filter((e) => e.status === 'calibrated' && e.fallback)
-    .map((e) => ({scenario_id: e.scenario_id, mode: e.mode, reason: e.fallback!, declared: e.fallback !== UNDECLARED_FALLBACK}))
+    .map((e) => ({
+      scenario_id: e.scenario_id,
+      mode: e.mode,
+      reason: e.fallback!,
+      declared: e.fallback !== UNDECLARED_FALLBACK,
+    }))
   const weakMutation = mutation.reports.filter((r) => r.weak.length > 0)
-  return {ok: miscalibrated.length === 0 && weak.length === 0 && weakMutation.length === 0, entries, miscalibrated, weak, fallbacks, unavailable, mutation: {...mutation, weak: weakMutation}}
+  return {
+    ok: miscalibrated.length === 0 && weak.length === 0 && weakMutation.length === 0,
+    entries,
+    miscalibrated,
+    weak,
+    fallbacks,
+    unavailable,
+    mutation: {...mutation, weak: weakMutation},
+  }
 }
 
-const UNDECLARED_FALLBACK = 'not declared: the oracle’s run fell back (a call of the mode’s own tool failed, another tool did the work)'
+const UNDECLARED_FALLBACK =
+  'not declared: the oracle’s run fell back (a call of the mode’s own tool failed, another tool did the work)'
 
 const ADVERSARY_TEXT: Record<AdversaryName, string> = {
   liar: 'liar (reads, then a made-up answer)',
@@ -203,7 +259,10 @@ const describeAdversary = (adversary: AdversaryName) => ADVERSARY_TEXT[adversary
  * binding can move to another resource, `read_only` where the plan changes nothing (a read scenario:
  * its reads are the whole work).
  */
-async function adversaryApplicability(project: Project, pairs: Array<{scenario_id: string; mode: string}>): Promise<Map<string, string>> {
+async function adversaryApplicability(
+  project: Project,
+  pairs: Array<{scenario_id: string; mode: string}>,
+): Promise<Map<string, string>> {
   const out = new Map<string, string>()
   const manifestFile = resolveConfigPath(project.config, project.config.values.fixtures.manifest)
   const manifest: Manifest | undefined = await readManifest(manifestFile, project.cwd).catch(() => undefined)
@@ -217,9 +276,14 @@ async function adversaryApplicability(project: Project, pairs: Array<{scenario_i
     } catch {
       continue
     }
-    if (!wrongTargetVariables(scenario, variables, manifest)) out.set(`wrong_target/${scenario_id}/${mode}`, 'no binding of the scenario can move to another resource of the fixture')
+    if (!wrongTargetVariables(scenario, variables, manifest))
+      out.set(
+        `wrong_target/${scenario_id}/${mode}`,
+        'no binding of the scenario can move to another resource of the fixture',
+      )
     const steps = referencePlan(scenario, mode, variables)?.steps ?? []
-    if (!steps.some((step) => changesGithub(step, plugin))) out.set(`read_only/${scenario_id}/${mode}`, 'the plan changes nothing: its reads are the whole work')
+    if (!steps.some((step) => changesGithub(step, plugin)))
+      out.set(`read_only/${scenario_id}/${mode}`, 'the plan changes nothing: its reads are the whole work')
   }
   return out
 }
@@ -237,18 +301,45 @@ async function mutationPass(
   options: CalibrateOptions,
   unavailable: Array<{mode: string; reason: string}>,
 ): Promise<CalibrationReport['mutation']> {
-  if (project.config.values.target !== 'sandbox') return {modes: [], reports: [], weak: [], untested: [], skipped: 'mutation testing restores the sandbox between perturbations: it runs on the sandbox target only'}
-  const passed = pairs.filter((p) => rows.get(`oracle/${p.scenario_id}/${p.mode}`)?.success && !unavailable.some((u) => u.mode === p.mode))
+  if (project.config.values.target !== 'sandbox')
+    return {
+      modes: [],
+      reports: [],
+      weak: [],
+      untested: [],
+      skipped: 'mutation testing restores the sandbox between perturbations: it runs on the sandbox target only',
+    }
+  const passed = pairs.filter(
+    (p) => rows.get(`oracle/${p.scenario_id}/${p.mode}`)?.success && !unavailable.some((u) => u.mode === p.mode),
+  )
   const modes = [...new Set(passed.map((p) => p.mode))].sort()
-  if (passed.length === 0) return {modes: [], reports: [], weak: [], untested: [], skipped: 'no scenario passed under the oracle'}
+  if (passed.length === 0)
+    return {modes: [], reports: [], weak: [], untested: [], skipped: 'no scenario passed under the oracle'}
   const reports: MutationReport[] = []
   for (const mode of modes) {
     const scenarioIds = [...new Set(passed.filter((p) => p.mode === mode).map((p) => p.scenario_id))].sort()
     // One at a time: each perturbation restores the sandbox's whole state.
-    const suite: SuiteInput = {name: 'calibration-mutation', scenarios: {ids: scenarioIds}, modes: [mode], model: 'oracle', ...CALIBRATION_SUITE, concurrency: 1, timeouts}
-    const selected = selectSuite(project, {suite: {value: suite, origin: '(calibration)'}, providers: options.provider ? [options.provider] : undefined})
-    await runSuite(selected, {runId: `mutation-${mode}`, onMutation: (report) => reports.push(report)}, (event) => options.onEvent?.(event, 'mutation'))
+    const suite: SuiteInput = {
+      name: 'calibration-mutation',
+      scenarios: {ids: scenarioIds},
+      modes: [mode],
+      model: 'oracle',
+      ...CALIBRATION_SUITE,
+      concurrency: 1,
+      timeouts,
+    }
+    const selected = selectSuite(project, {
+      suite: {value: suite, origin: '(calibration)'},
+      providers: options.provider ? [options.provider] : undefined,
+    })
+    await runSuite(selected, {runId: `mutation-${mode}`, onMutation: (report) => reports.push(report)}, (event) =>
+      options.onEvent?.(event, 'mutation'),
+    )
   }
-  const untested = reports.filter((r) => r.perturbations.length === 0 && isMutationScenario(project.catalogue.scenarios.get(r.scenario_id)!.value)).map(({scenario_id, mode}) => ({scenario_id, mode}))
+  const untested = reports
+    .filter(
+      (r) => r.perturbations.length === 0 && isMutationScenario(project.catalogue.scenarios.get(r.scenario_id)!.value),
+    )
+    .map(({scenario_id, mode}) => ({scenario_id, mode}))
   return {modes, reports, weak: [], untested, skipped: null}
 }

@@ -12,7 +12,16 @@ import type {CleanupReport} from '../seeding/index.js'
 import type {Manifest} from '../seeding/manifest.js'
 import type {LoadedConfig} from '../config/load-config.js'
 import {openGitHubTarget, type GitHubTarget} from '../github/target.js'
-import {cleanupManifest, manifestPath, manifestStatus, manifestToReset, onManifest, readManifest, resetManifest, seedManifest} from '../seeding/service.js'
+import {
+  cleanupManifest,
+  manifestPath,
+  manifestStatus,
+  manifestToReset,
+  onManifest,
+  readManifest,
+  resetManifest,
+  seedManifest,
+} from '../seeding/service.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 import {openConfig, openProject, type ProjectOptions} from './project.js'
@@ -31,7 +40,9 @@ export interface SeedResult {
 export async function seedProjectFixtures(options: ProjectOptions & {suitePath?: string}): Promise<SeedResult> {
   const cwd = options.cwd ?? process.cwd()
   const project = await openProject({...options, extraFiles: options.suitePath ? [options.suitePath] : []})
-  const {manifest, file} = await onTarget(project.config, (target) => seedManifest(target, project.config, requiredKinds(project, options.suitePath)))
+  const {manifest, file} = await onTarget(project.config, (target) =>
+    seedManifest(target, project.config, requiredKinds(project, options.suitePath)),
+  )
   return {manifest, file: displayPath(file, cwd)}
 }
 

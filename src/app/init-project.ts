@@ -43,7 +43,7 @@ const workflowTemplate = packagePath('templates', 'workflow.yml')
 const gitignoreTemplate = packagePath('templates', 'gitignore')
 
 /** Used when neither --action nor package.json's repository says where the action lives. */
-export const ACTION_PLACEHOLDER = 'OWNER/ghx-bench@main'
+const ACTION_PLACEHOLDER = 'OWNER/ghx-bench@main'
 const ACTION_PATTERN = /^(?:\.{1,2}\/\S*|[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_./-]+)?@[A-Za-z0-9_./-]+)$/
 
 export async function initProject(dir: string, options: InitOptions = {}): Promise<InitResult> {
@@ -52,7 +52,9 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
   const shown = (file: string) => path.relative(cwd, file) || file
   const action = options.action ?? (await defaultAction())
   if (!ACTION_PATTERN.test(action)) {
-    throw new BadInputError([{file: '--action', code: 'config', message: `expected owner/repo@ref (or a local ./path), got "${action}"`}])
+    throw new BadInputError([
+      {file: '--action', code: 'config', message: `expected owner/repo@ref (or a local ./path), got "${action}"`},
+    ])
   }
 
   // GitHub reads workflows only at the repository's root: a project in a subfolder of a repository gets
@@ -62,7 +64,12 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
   const workflowFile = path.join(repoRoot, '.github', 'workflows', 'ghx-bench.yml')
   const workflow = (await readFile(workflowTemplate, 'utf8'))
     .replace('__GHX_BENCH_ACTION__', action)
-    .replace(workingDirectory === '.' ? /^ *working-directory: __GHX_BENCH_WORKING_DIRECTORY__\n/m : '__GHX_BENCH_WORKING_DIRECTORY__', workingDirectory === '.' ? '' : workingDirectory)
+    .replace(
+      workingDirectory === '.'
+        ? /^ *working-directory: __GHX_BENCH_WORKING_DIRECTORY__\n/m
+        : '__GHX_BENCH_WORKING_DIRECTORY__',
+      workingDirectory === '.' ? '' : workingDirectory,
+    )
 
   const copies = (await readdir(templateRoot, {recursive: true, withFileTypes: true}))
     .filter((entry) => entry.isFile())
@@ -74,7 +81,10 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
   const writeCopy = async (file: string) => {
     if (file !== EXAMPLE_SUITE || ghx) return copyFile(path.join(templateRoot, file), path.join(target, file))
     const suite = await readFile(path.join(templateRoot, file), 'utf8')
-    await writeFile(path.join(target, file), suite.replace(/^ {2}candidate: ghx$/m, `  candidate: mcp  ${GHX_MISSING_NOTE}`))
+    await writeFile(
+      path.join(target, file),
+      suite.replace(/^ {2}candidate: ghx$/m, `  candidate: mcp  ${GHX_MISSING_NOTE}`),
+    )
   }
   const writes: Array<{file: string; write: () => Promise<void>}> = [
     ...copies.map((file) => ({file: path.join(target, file), write: () => writeCopy(file)})),
@@ -87,12 +97,14 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
       existing.map((file) => ({
         file: shown(file),
         code: 'io' as const,
-        message: 'already exists; init never overwrites (move it away, scaffold into another folder, or pass --force to replace the scaffold’s files)',
+        message:
+          'already exists; init never overwrites (move it away, scaffold into another folder, or pass --force to replace the scaffold’s files)',
       })),
     )
   }
   if (await exists(target)) {
-    if (!(await stat(target)).isDirectory()) throw new BadInputError([{file: shown(target), code: 'io', message: 'is not a folder'}])
+    if (!(await stat(target)).isDirectory())
+      throw new BadInputError([{file: shown(target), code: 'io', message: 'is not a folder'}])
   }
   for (const {file, write} of writes) {
     await mkdir(path.dirname(file), {recursive: true})
@@ -112,9 +124,15 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
     'npx ghx-bench validate',
     'npx ghx-bench validate --calibrate',
     'npx ghx-bench run suites/example.yml',
-    ...(ghx ? [] : [`ghx was not found here, so the example gates mcp against agent_direct: once ghx is installed, set gate.candidate: ghx in ${EXAMPLE_SUITE}`]),
+    ...(ghx
+      ? []
+      : [
+          `ghx was not found here, so the example gates mcp against agent_direct: once ghx is installed, set gate.candidate: ghx in ${EXAMPLE_SUITE}`,
+        ]),
     ...(action === ACTION_PLACEHOLDER
-      ? [`edit ${fromTarget(workflowFile)}: replace ${ACTION_PLACEHOLDER} with the repository of ghx-bench's GitHub Action (or run init with --action owner/repo@ref)`]
+      ? [
+          `edit ${fromTarget(workflowFile)}: replace ${ACTION_PLACEHOLDER} with the repository of ghx-bench's GitHub Action (or run init with --action owner/repo@ref)`,
+        ]
       : []),
     `commit the scaffold: ${fromTarget(workflowFile)} runs the suite on every pull request`,
     'live GitHub and a real model: see the comments at the top of .ghxbenchrc.yml',
@@ -152,10 +170,15 @@ async function mergeGitignore(file: string): Promise<'created' | 'updated' | 'ke
   }
   const normalise = (line: string) => line.trim().replace(/^\//, '')
   const have = new Set(current.split(/\r?\n/).map(normalise))
-  const missing = template.split('\n').filter((line) => line.trim() && !line.startsWith('#') && !have.has(normalise(line)))
+  const missing = template
+    .split('\n')
+    .filter((line) => line.trim() && !line.startsWith('#') && !have.has(normalise(line)))
   if (missing.length === 0) return 'kept'
   const header = template.split('\n').find((line) => line.startsWith('#'))
-  await writeFile(file, `${current}${current.endsWith('\n') || current === '' ? '' : '\n'}${current === '' ? '' : '\n'}${header}\n${missing.join('\n')}\n`)
+  await writeFile(
+    file,
+    `${current}${current.endsWith('\n') || current === '' ? '' : '\n'}${current === '' ? '' : '\n'}${header}\n${missing.join('\n')}\n`,
+  )
   return 'updated'
 }
 
@@ -187,7 +210,9 @@ async function installStep(): Promise<string> {
 
 /** owner/repo@main when package.json names a GitHub repository, else the placeholder. */
 async function defaultAction(): Promise<string> {
-  const manifest = JSON.parse(await readFile(packagePath('package.json'), 'utf8')) as {repository?: string | {url?: string}}
+  const manifest = JSON.parse(await readFile(packagePath('package.json'), 'utf8')) as {
+    repository?: string | {url?: string}
+  }
   const url = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url
   const match = url?.match(/github(?:\.com[/:]|:)([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?$/)
   return match ? `${match[1]}/${match[2]}@main` : ACTION_PLACEHOLDER

@@ -11,7 +11,7 @@ import type {Report} from '../report/aggregate/summary.js'
 import type {RunSummary} from '../runner/run-suite.js'
 
 /** A gate the suite asks for but that cannot be computed here is inconclusive: it never passes. */
-export const EXIT_NO_GATE = 3
+const EXIT_NO_GATE = 3
 
 export interface Judgement {
   report: Report | null
@@ -30,8 +30,20 @@ export interface Judgement {
  * `config` is the suite's (its gate selection a layer of it): baseline and candidate come from it.
  * `gateOptions`: run --until-decided's look (its confidence and sequential record) for the gate.
  */
-export async function judgeRun(config: LoadedConfig, summary: RunSummary, cwd = process.cwd(), gateSettings: Pick<GateSettings, 'confidence' | 'sequential' | 'frozen'> = {}): Promise<Judgement> {
-  if (summary.completed + summary.skipped.length === 0) return {report: null, gate: null, gate_skipped: 'no rows were recorded', files: [], exit_code: summary.gate?.profile ? EXIT_NO_GATE : 0}
+export async function judgeRun(
+  config: LoadedConfig,
+  summary: RunSummary,
+  cwd = process.cwd(),
+  gateSettings: Pick<GateSettings, 'confidence' | 'sequential' | 'frozen'> = {},
+): Promise<Judgement> {
+  if (summary.completed + summary.skipped.length === 0)
+    return {
+      report: null,
+      gate: null,
+      gate_skipped: 'no rows were recorded',
+      files: [],
+      exit_code: summary.gate?.profile ? EXIT_NO_GATE : 0,
+    }
   const {baseline, candidate} = config.values.gate
   const missing = [baseline, candidate].filter((mode) => !summary.modes.includes(mode))
   const skipped = !summary.gate?.profile
@@ -39,7 +51,13 @@ export async function judgeRun(config: LoadedConfig, summary: RunSummary, cwd = 
     : missing.length > 0
       ? `the gate compares ${baseline} with ${candidate}, and ${missing.map((mode) => `${mode}: ${summary.unavailable.find((u) => u.mode === mode)?.reason ?? 'not run'}`).join('; ')}`
       : null
-  const {report, gate, files} = await judge(config, {runId: summary.run_id, cwd, report: true, gate: skipped ? null : gateSettings, output: {cwd, formats: ['md', 'json', 'html']}})
+  const {report, gate, files} = await judge(config, {
+    runId: summary.run_id,
+    cwd,
+    report: true,
+    gate: skipped ? null : gateSettings,
+    output: {cwd, formats: ['md', 'json', 'html']},
+  })
   const exitCode = gate ? gate.exit_code : summary.gate?.profile ? EXIT_NO_GATE : 0
   return {report, gate, gate_skipped: skipped, files, exit_code: exitCode}
 }

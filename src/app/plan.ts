@@ -10,7 +10,13 @@ import {loadProfile} from '../catalogue/profiles.js'
 import {resolveConfigPath} from '../config/load-config.js'
 import {judge} from '../report/judge.js'
 import {DEFAULT_ESTIMAND, resolveThresholds} from '../report/gate/gate.js'
-import {designPower, detectableReductions, smallestDesign, type DesignPower, type PowerModel} from '../report/gate/power.js'
+import {
+  designPower,
+  detectableReductions,
+  smallestDesign,
+  type DesignPower,
+  type PowerModel,
+} from '../report/gate/power.js'
 import {capacity, reliabilityLevel, type CapacityLine} from '../report/gate/reliability-rules.js'
 import type {Comparison} from '../report/aggregate/compare.js'
 import {DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING} from '../report/gate/sequential.js'
@@ -49,16 +55,28 @@ export interface PlanResult {
   as_written: DesignPower & {detectable: Record<string, number>}
   smallest: DesignPower | null
   /** The simulation of the suite's design at the target: P(pass) fixed, and under --until-decided with its mean repetitions. */
-  confirmed: {datasets: number; fixed_pass: number; sequential_pass: number; sequential_repetitions: number; looks: number[]} | null
+  confirmed: {
+    datasets: number
+    fixed_pass: number
+    sequential_pass: number
+    sequential_repetitions: number
+    looks: number[]
+  } | null
   markdown: string
 }
 
-export const PLAN_DEFAULTS = {target: 2, datasets: 100, seed: 1, maxScenarios: 20, maxRepetitions: 60} as const
+const PLAN_DEFAULTS = {target: 2, datasets: 100, seed: 1, maxScenarios: 20, maxRepetitions: 60} as const
 
 /** The power model of the simulator's defaults (what real suites show). */
 function defaultModel(): PowerModel {
   const m = DEFAULT_MODEL
-  return {log_sd: Math.sqrt(Math.log(1 + (m.cv_pct / 100) ** 2)), tool_calls: 6.5, scenario_spread: m.scenario_spread, baseline_success_pct: m.baseline_success_pct, reliability: m.candidate_reliability}
+  return {
+    log_sd: Math.sqrt(Math.log(1 + (m.cv_pct / 100) ** 2)),
+    tool_calls: 6.5,
+    scenario_spread: m.scenario_spread,
+    baseline_success_pct: m.baseline_success_pct,
+    reliability: m.candidate_reliability,
+  }
 }
 
 /**
@@ -66,26 +84,41 @@ function defaultModel(): PowerModel {
  * variance (var θ_s = 2σ²/n with n stable runs a mode), the spread from their between-scenario
  * variance, the candidate's failure rates and the baseline's success as recorded.
  */
-export function measuredModel(comparison: Comparison): PowerModel {
+function measuredModel(comparison: Comparison): PowerModel {
   const e = comparison.efficiency
   const eligible = comparison.scenarios.filter((s) => s.eligible)
-  const runs = eligible.length === 0 ? 0 : eligible.reduce((a, s) => a + Math.min(s.baseline_stable_runs, s.candidate_stable_runs), 0) / eligible.length
-  const sds = [e.tokens_active_reduction_pct, e.latency_reduction_pct].map((r) => (r.log_variance?.within ? Math.sqrt((r.log_variance.within * runs) / 2) : null)).filter((v): v is number => v !== null)
-  const betweens = [e.tokens_active_reduction_pct, e.latency_reduction_pct, e.tool_call_reduction_pct].map((r) => r.log_variance?.between ?? null).filter((v): v is number => v !== null)
+  const runs =
+    eligible.length === 0
+      ? 0
+      : eligible.reduce((a, s) => a + Math.min(s.baseline_stable_runs, s.candidate_stable_runs), 0) / eligible.length
+  const sds = [e.tokens_active_reduction_pct, e.latency_reduction_pct]
+    .map((r) => (r.log_variance?.within ? Math.sqrt((r.log_variance.within * runs) / 2) : null))
+    .filter((v): v is number => v !== null)
+  const betweens = [e.tokens_active_reduction_pct, e.latency_reduction_pct, e.tool_call_reduction_pct]
+    .map((r) => r.log_variance?.between ?? null)
+    .filter((v): v is number => v !== null)
   const calls = eligible.map((s) => s.baseline.tool_calls).filter((v): v is number => typeof v === 'number')
   const r = comparison.reliability
   const fallback = defaultModel()
-  const rate = (value: number | null | undefined, otherwise: number) => (value === null || value === undefined ? otherwise : value)
-  const success = r.success_rate.value === null || r.success_rate_delta_pp.value === null ? fallback.baseline_success_pct : r.success_rate.value - r.success_rate_delta_pp.value
+  const rate = (value: number | null | undefined, otherwise: number) =>
+    value === null || value === undefined ? otherwise : value
+  const success =
+    r.success_rate.value === null || r.success_rate_delta_pp.value === null
+      ? fallback.baseline_success_pct
+      : r.success_rate.value - r.success_rate_delta_pp.value
   return {
     log_sd: sds.length === 0 ? fallback.log_sd : sds.reduce((a, b) => a + b, 0) / sds.length,
     tool_calls: calls.length === 0 ? fallback.tool_calls : calls.reduce((a, b) => a + b, 0) / calls.length,
-    scenario_spread: betweens.length === 0 ? fallback.scenario_spread : Math.sqrt(betweens.reduce((a, b) => a + b, 0) / betweens.length),
+    scenario_spread:
+      betweens.length === 0
+        ? fallback.scenario_spread
+        : Math.sqrt(betweens.reduce((a, b) => a + b, 0) / betweens.length),
     baseline_success_pct: success,
     reliability: {
       timeout_pct: rate(r.timeout_stall_rate.value, fallback.reliability.timeout_pct),
       runner_failure_pct: rate(r.runner_failure_rate.value, fallback.reliability.runner_failure_pct),
-      invalid_pct: r.output_validity_rate.value === null ? fallback.reliability.invalid_pct : 100 - r.output_validity_rate.value,
+      invalid_pct:
+        r.output_validity_rate.value === null ? fallback.reliability.invalid_pct : 100 - r.output_validity_rate.value,
       retry_pct: rate(r.retry_rate.value, fallback.reliability.retry_pct),
     },
   }
@@ -93,7 +126,13 @@ export function measuredModel(comparison: Comparison): PowerModel {
 
 /** The simulator's model of a power model. */
 function simulationModel(model: PowerModel): SimulationModel {
-  return {...DEFAULT_MODEL, cv_pct: 100 * Math.sqrt(Math.exp(model.log_sd ** 2) - 1), scenario_spread: model.scenario_spread, baseline_success_pct: model.baseline_success_pct, candidate_reliability: model.reliability}
+  return {
+    ...DEFAULT_MODEL,
+    cv_pct: 100 * Math.sqrt(Math.exp(model.log_sd ** 2) - 1),
+    scenario_spread: model.scenario_spread,
+    baseline_success_pct: model.baseline_success_pct,
+    candidate_reliability: model.reliability,
+  }
 }
 
 /** The looks of --until-decided for a suite of `repetitions`: the default plan's up to it, and it last. */
@@ -105,31 +144,93 @@ export async function planSuite(options: PlanOptions): Promise<PlanResult> {
   const cwd = options.cwd ?? process.cwd()
   const selected = await openSuite({...options, suitePath: options.suitePath})
   const profileName = selected.suite.gate?.profile
-  if (!profileName) throw new BadInputError([{file: selected.origin, code: 'config', message: 'the suite names no gate profile: there is no gate to plan'}])
-  const profile = await loadProfile(profileName, resolveConfigPath(selected.config, selected.config.values.suites_dir), cwd)
+  if (!profileName)
+    throw new BadInputError([
+      {file: selected.origin, code: 'config', message: 'the suite names no gate profile: there is no gate to plan'},
+    ])
+  const profile = await loadProfile(
+    profileName,
+    resolveConfigPath(selected.config, selected.config.values.suites_dir),
+    cwd,
+  )
   const resolved = resolveThresholds(profile, undefined)
   const estimand = resolved.estimand ?? DEFAULT_ESTIMAND
   const target = options.target ?? PLAN_DEFAULTS.target
   const scenarios = selected.scenarios.length
   const repetitions = selected.suite.repetitions
   const fromRows = options.inputs !== undefined || options.runId !== undefined
-  const model = fromRows ? measuredModel((await judge(selected.config, {inputs: options.inputs, runId: options.runId, cwd, report: false, gate: {profile: profileName, allowMixed: true}, output: null})).gate!.comparison) : defaultModel()
+  const model = fromRows
+    ? measuredModel(
+        (
+          await judge(selected.config, {
+            inputs: options.inputs,
+            runId: options.runId,
+            cwd,
+            report: false,
+            gate: {profile: profileName, allowMixed: true},
+            output: null,
+          })
+        ).gate!.comparison,
+      )
+    : defaultModel()
   const t = resolved.thresholds
-  const asWritten = {...designPower(t, model, estimand, scenarios, repetitions, target), detectable: detectableReductions(t, model, estimand, scenarios, repetitions)}
-  const smallest = smallestDesign(t, model, estimand, target, {minScenarios: scenarios, maxScenarios: Math.max(scenarios, PLAN_DEFAULTS.maxScenarios), maxRepetitions: PLAN_DEFAULTS.maxRepetitions})
+  const asWritten = {
+    ...designPower(t, model, estimand, scenarios, repetitions, target),
+    detectable: detectableReductions(t, model, estimand, scenarios, repetitions),
+  }
+  const smallest = smallestDesign(t, model, estimand, target, {
+    minScenarios: scenarios,
+    maxScenarios: Math.max(scenarios, PLAN_DEFAULTS.maxScenarios),
+    maxRepetitions: PLAN_DEFAULTS.maxRepetitions,
+  })
   const lines = capacity(t, scenarios * repetitions, reliabilityLevel(0.95))
   const datasets = options.datasets ?? PLAN_DEFAULTS.datasets
   let confirmed: PlanResult['confirmed'] = null
   if (datasets > 0) {
     const looks = looksFor(repetitions)
-    const common = {thresholds: t, minSamples: resolved.min_samples, decision: resolved.decision, estimand, scenarios: [scenarios], datasets, thresholdDatasets: datasets, seed: options.seed ?? PLAN_DEFAULTS.seed, resamples: options.resamples ?? DEFAULT_RESAMPLES, model: simulationModel(model), points: ['double'] as const, target}
+    const common = {
+      thresholds: t,
+      minSamples: resolved.min_samples,
+      decision: resolved.decision,
+      estimand,
+      scenarios: [scenarios],
+      datasets,
+      thresholdDatasets: datasets,
+      seed: options.seed ?? PLAN_DEFAULTS.seed,
+      resamples: options.resamples ?? DEFAULT_RESAMPLES,
+      model: simulationModel(model),
+      points: ['double'] as const,
+      target,
+    }
     options.onProgress?.(`simulating ${scenarios} scenarios x ${repetitions} repetitions, ${datasets} datasets`)
     const fixed = simulateFixed({...common, repetitions: [repetitions]})[0]!
-    const sequential = simulateSequential({...common, plan: {looks, alpha: DEFAULT_ALPHA, spending: DEFAULT_SPENDING}})[0]!
-    const share = (counts: {pass: number; fail: number; inconclusive: number; skipped: number}) => counts.pass / (counts.pass + counts.fail + counts.inconclusive + counts.skipped)
-    confirmed = {datasets, fixed_pass: share(fixed.overall), sequential_pass: share(sequential.overall), sequential_repetitions: sequential.overall.mean_repetitions, looks}
+    const sequential = simulateSequential({
+      ...common,
+      plan: {looks, alpha: DEFAULT_ALPHA, spending: DEFAULT_SPENDING},
+    })[0]!
+    const share = (counts: {pass: number; fail: number; inconclusive: number; skipped: number}) =>
+      counts.pass / (counts.pass + counts.fail + counts.inconclusive + counts.skipped)
+    confirmed = {
+      datasets,
+      fixed_pass: share(fixed.overall),
+      sequential_pass: share(sequential.overall),
+      sequential_repetitions: sequential.overall.mean_repetitions,
+      looks,
+    }
   }
-  const result = {suite: selected.suite.name, profile: profile.name, estimand, target, design: {scenarios, repetitions}, measured_from: fromRows ? 'the rows given' : 'the simulator’s defaults (spreads measured on real suites)', model, capacity: lines, as_written: asWritten, smallest, confirmed}
+  const result = {
+    suite: selected.suite.name,
+    profile: profile.name,
+    estimand,
+    target,
+    design: {scenarios, repetitions},
+    measured_from: fromRows ? 'the rows given' : 'the simulator’s defaults (spreads measured on real suites)',
+    model,
+    capacity: lines,
+    as_written: asWritten,
+    smallest,
+    confirmed,
+  }
   return {...result, markdown: renderPlan(result)}
 }
 
@@ -148,11 +249,16 @@ function renderPlan(plan: Omit<PlanResult, 'markdown'>): string {
     '',
     '| check | P(pass) at the target | detectable (80% power) |',
     '|:--|--:|--:|',
-    ...Object.entries(plan.as_written.checks).map(([check, p]) => `| ${check} | ${pct(p)} | ${plan.as_written.detectable[check] === undefined ? '–' : `${plan.as_written.detectable[check].toFixed(1)}% reduction`} |`),
+    ...Object.entries(plan.as_written.checks).map(
+      ([check, p]) =>
+        `| ${check} | ${pct(p)} | ${plan.as_written.detectable[check] === undefined ? '–' : `${plan.as_written.detectable[check].toFixed(1)}% reduction`} |`,
+    ),
     '',
     'What its reliability checks can certify:',
     '',
-    ...plan.capacity.map((line) => `- ${line.check}: ${line.rule}${line.certifiable ? '' : ' — **cannot pass at this size**'}`),
+    ...plan.capacity.map(
+      (line) => `- ${line.check}: ${line.rule}${line.certifiable ? '' : ' — **cannot pass at this size**'}`,
+    ),
     '',
     plan.smallest
       ? `## Smallest design for 80% whole-gate power: ${plan.smallest.scenarios} scenarios × ${plan.smallest.repetitions} repetitions (${pct(plan.smallest.power)}, ${plan.smallest.scenarios * plan.smallest.repetitions} runs a mode)`

@@ -5,7 +5,13 @@
  * its file name or "(config)" when there is none.
  */
 import path from 'node:path'
-import {defaultConfig, loadConfig, resolveConfigPath, type ConfigFile, type LoadedConfig} from '../config/load-config.js'
+import {
+  defaultConfig,
+  loadConfig,
+  resolveConfigPath,
+  type ConfigFile,
+  type LoadedConfig,
+} from '../config/load-config.js'
 import {loadCatalogue} from '../catalogue/catalogue.js'
 import {checkConfig} from '../catalogue/config-checks.js'
 import {BUILT_IN_PROFILES_DIR} from '../catalogue/profiles.js'
@@ -66,9 +72,15 @@ export async function inspectProject(options: OpenOptions = {}): Promise<Project
 
 async function readProject(config: LoadedConfig, options: OpenOptions): Promise<Project & {findings: Diagnostic[]}> {
   const cwd = options.cwd ?? process.cwd()
-  const {registry, diagnostics: findings} = await loadPluginsCollecting({fromDir: config.dir, plugins: pluginRequests(config.values.plugins), origin: config.origin})
+  const {registry, diagnostics: findings} = await loadPluginsCollecting({
+    fromDir: config.dir,
+    plugins: pluginRequests(config.values.plugins),
+    origin: config.origin,
+  })
   const root = resolveConfigPath(config, config.values.suites_dir)
-  const extraFiles = (options.extraFiles ?? []).map((file) => path.resolve(cwd, file)).filter((file) => path.relative(root, file).startsWith('..'))
+  const extraFiles = (options.extraFiles ?? [])
+    .map((file) => path.resolve(cwd, file))
+    .filter((file) => path.relative(root, file).startsWith('..'))
   const catalogue = await loadCatalogue({root, registry, cwd, extraFiles, builtInProfilesDir: BUILT_IN_PROFILES_DIR})
   // The configuration's plugin references and gate profile are checked as a suite's are, once the plugins and profiles are known.
   findings.push(...(await checkConfig(config, registry, catalogue, cwd)))

@@ -26,9 +26,12 @@ import {openProject, type ProjectOptions} from './project.js'
  * another list of failed checkpoints in its message is a change of checkpoints, not of verdict).
  */
 const VERDICT_FIELDS = ['outcome', 'success', 'output_valid', 'error'] as const satisfies ReadonlyArray<keyof Verdict>
-const verdictValue = (verdict: Pick<Row, (typeof VERDICT_FIELDS)[number]>, field: (typeof VERDICT_FIELDS)[number]): unknown => (field === 'error' ? (verdict.error?.type ?? null) : verdict[field])
+const verdictValue = (
+  verdict: Pick<Row, (typeof VERDICT_FIELDS)[number]>,
+  field: (typeof VERDICT_FIELDS)[number],
+): unknown => (field === 'error' ? (verdict.error?.type ?? null) : verdict[field])
 
-export interface RegradeChange {
+interface RegradeChange {
   run_id: string
   scenario_id: string
   mode: string
@@ -61,7 +64,12 @@ export interface RegradeOptions extends ProjectOptions {
 
 export async function regrade(options: RegradeOptions): Promise<RegradeReport> {
   const {config, catalogue, registry, cwd} = await openProject(options)
-  const resolved = await resolveInputFiles({inputs: options.inputs, runId: options.runId, resultsDir: resolveConfigPath(config, config.values.results_dir), cwd})
+  const resolved = await resolveInputFiles({
+    inputs: options.inputs,
+    runId: options.runId,
+    resultsDir: resolveConfigPath(config, config.values.results_dir),
+    cwd,
+  })
   // A run's earlier re-grading is judged from its original rows again (the stored results are the same).
   const files = resolved.filter((file) => !resolved.includes(originalFileFor(file) ?? ''))
   // <run>.regraded.jsonl beside the run's rows: the report and the gate read it in place of the originals.
@@ -71,7 +79,14 @@ export async function regrade(options: RegradeOptions): Promise<RegradeReport> {
   // Written aside and renamed at the end: the output may be one of the inputs, and a half-written file is never read.
   // A bad input row (file:line, exit 2) or any other failure leaves no partial file behind.
   const partial = `${out}.${process.pid}.partial`
-  const report: RegradeReport = {rows: 0, regraded: 0, skipped: 0, changed: [], checkpoints_changed: [], file: displayPath(out, cwd)}
+  const report: RegradeReport = {
+    rows: 0,
+    regraded: 0,
+    skipped: 0,
+    changed: [],
+    checkpoints_changed: [],
+    file: displayPath(out, cwd),
+  }
   const handle = await open(partial, 'w')
   try {
     try {
@@ -125,7 +140,15 @@ async function refuseAnotherRunsFile(out: string, cwd: string): Promise<void> {
     break
   }
   if (runId !== path.basename(out, '.jsonl')) return
-  throw new BadInputError([{file: displayPath(out, cwd), line: 1, col: 1, code: 'io', message: `holds the rows of run ${JSON.stringify(runId)}, not re-graded rows: regrade would overwrite them; pass --out to write the re-graded rows elsewhere`}])
+  throw new BadInputError([
+    {
+      file: displayPath(out, cwd),
+      line: 1,
+      col: 1,
+      code: 'io',
+      message: `holds the rows of run ${JSON.stringify(runId)}, not re-graded rows: regrade would overwrite them; pass --out to write the re-graded rows elsewhere`,
+    },
+  ])
 }
 
 /**
@@ -133,7 +156,11 @@ async function refuseAnotherRunsFile(out: string, cwd: string): Promise<void> {
  * its envelope's verdict (the answer itself is judged again only through its checkpoints, which read
  * it from the stored variables).
  */
-export function regradeRow(row: Row, catalogue: Catalogue, registry: PluginRegistry): {row: Row; change?: RegradeChange} | undefined {
+function regradeRow(
+  row: Row,
+  catalogue: Catalogue,
+  registry: PluginRegistry,
+): {row: Row; change?: RegradeChange} | undefined {
   const scenario = catalogue.scenarios.get(row.scenario_id)?.value
   if (!scenario || !row.variables || row.outcome === 'infra_error' || row.outcome === 'timeout') return undefined
   const stored = new Map(row.checkpoints.map((c) => [c.name, c]))
@@ -141,17 +168,47 @@ export function regradeRow(row: Row, catalogue: Catalogue, registry: PluginRegis
   if (expected.some((c) => !stored.has(c.name) || !('result' in stored.get(c.name)!))) return undefined
   const checkpoints = expected.map((checkpoint) => {
     const previous = stored.get(checkpoint.name)!
-    const judged = regradeCheckpoint(checkpoint, {result: previous.result}, registry, row.variables as Record<string, unknown>)
-    return {...previous, passed: judged.passed, expected: judged.expected, actual: judged.actual, message: judged.message}
+    const judged = regradeCheckpoint(
+      checkpoint,
+      {result: previous.result},
+      registry,
+      row.variables as Record<string, unknown>,
+    )
+    return {
+      ...previous,
+      passed: judged.passed,
+      expected: judged.expected,
+      actual: judged.actual,
+      message: judged.message,
+    }
   })
   // What stopped the agent (its plan failed, a limit) still stands: the checks cannot undo it.
-  const assertion = scenario.type === 'atomic' ? {passed: row.error?.type !== 'assertion_failed', output_valid: row.output_valid, message: row.error?.message ?? null} : undefined
+  const assertion =
+    scenario.type === 'atomic'
+      ? {
+          passed: row.error?.type !== 'assertion_failed',
+          output_valid: row.output_valid,
+          message: row.error?.message ?? null,
+        }
+      : undefined
   const verdict = verdictOf({scenario, stop: stopOf(row), assertion, checkpoints})
   const next: Row = {...row, checkpoints, ...verdict}
   const fields = VERDICT_FIELDS.filter((field) => verdictValue(row, field) !== verdictValue(verdict, field))
   const changedCheckpoints = checkpoints
     .map((c) => ({name: c.name, before: stored.get(c.name)!.passed, after: c.passed, message: c.message ?? ''}))
     .filter((c) => c.before !== c.after)
-  const change = fields.length > 0 || changedCheckpoints.length > 0 ? {run_id: row.run_id, scenario_id: row.scenario_id, mode: row.mode, iteration: row.iteration, before: row.success, after: verdict.success, fields, checkpoints: changedCheckpoints} : undefined
+  const change =
+    fields.length > 0 || changedCheckpoints.length > 0
+      ? {
+          run_id: row.run_id,
+          scenario_id: row.scenario_id,
+          mode: row.mode,
+          iteration: row.iteration,
+          before: row.success,
+          after: verdict.success,
+          fields,
+          checkpoints: changedCheckpoints,
+        }
+      : undefined
   return {row: next, change}
 }

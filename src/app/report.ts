@@ -15,12 +15,12 @@ import {openConfig, type ProjectOptions} from './project.js'
 
 export type {Report} from '../report/aggregate/summary.js'
 export type {GateDocument} from '../report/aggregate/report-schema.js'
-export type {RunComparison} from '../report/baseline-compare.js'
+
 export type {Format} from '../report/write.js'
-export type {Decision} from '../report/gate/gate.js'
 
 /** Which rows, where the output goes, the bootstrap: what `report` and `gate` share. */
-export interface RowOptions extends Omit<RowSelection, 'cwd' | 'loaded'>, Omit<OutputOptions, 'cwd'>, Omit<ReportSettings, 'baseline'> {}
+export interface RowOptions
+  extends Omit<RowSelection, 'cwd' | 'loaded'>, Omit<OutputOptions, 'cwd'>, Omit<ReportSettings, 'baseline'> {}
 
 export interface ReportCommandOptions extends ProjectOptions, RowOptions {
   /** Also compare with a previous run (its run id, results file or folder, or a summary.json). */
@@ -37,14 +37,22 @@ export async function reportProject(options: ReportCommandOptions): Promise<Repo
   const config = await openConfig(options)
   const judged = await judge(config, {...options, report: true, gate: null, gateBeside: true, output: options})
   const report = judged.report!
-  const comparison = options.compare ? await produceRunComparison(config, report, {...options, ...options.compare}) : null
+  const comparison = options.compare
+    ? await produceRunComparison(config, report, {...options, ...options.compare})
+    : null
   return {report, files: judged.files, comparison}
 }
 
-export interface GateCommandOptions extends ProjectOptions, RowOptions, Pick<GateSettings, 'model' | 'decision' | 'allowMixed'> {}
+export interface GateCommandOptions
+  extends ProjectOptions, RowOptions, Pick<GateSettings, 'model' | 'decision' | 'allowMixed'> {}
 
 export async function gateProject(options: GateCommandOptions): Promise<{gate: GateDocument; files: string[]}> {
   const {model, decision, allowMixed} = options
-  const {gate, files} = await judge(await openConfig(options), {...options, report: false, gate: {model, decision, allowMixed}, output: options})
+  const {gate, files} = await judge(await openConfig(options), {
+    ...options,
+    report: false,
+    gate: {model, decision, allowMixed},
+    output: options,
+  })
   return {gate: gate!, files}
 }

@@ -10,7 +10,22 @@
 import type {LoadedConfig} from '../config/load-config.js'
 import {judge, type Judged} from '../report/judge.js'
 import type {GateDocument} from '../report/aggregate/report-schema.js'
-import {budgetExceeded, DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, decideLook, freezeVerdicts, lookConfidences, parseBudget, parseLooks, type Budget, type FrozenVerdicts, type SequentialPlan, type Spending, type Spent} from '../report/gate/sequential.js'
+import {
+  budgetExceeded,
+  DEFAULT_ALPHA,
+  DEFAULT_LOOKS,
+  DEFAULT_SPENDING,
+  decideLook,
+  freezeVerdicts,
+  lookConfidences,
+  parseBudget,
+  parseLooks,
+  type Budget,
+  type FrozenVerdicts,
+  type SequentialPlan,
+  type Spending,
+  type Spent,
+} from '../report/gate/sequential.js'
 import {runSuite, type RunSummary, type SuiteEvent} from '../runner/run-suite.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {judgeRun} from './judge.js'
@@ -31,7 +46,7 @@ function badInput(flag: string, message: string): BadInputError {
 }
 
 /** The plan and budget from the flags' text; bad input names the flag. */
-export function sequentialSettings(options: UntilDecidedOptions): {plan: SequentialPlan; budget: Budget} {
+function sequentialSettings(options: UntilDecidedOptions): {plan: SequentialPlan; budget: Budget} {
   const looks = options.looks === undefined ? [...DEFAULT_LOOKS] : parseLooks(options.looks)
   if (typeof looks === 'string') throw badInput('--looks', looks)
   const budget = parseBudget(options.budget ?? [])
@@ -67,8 +82,19 @@ function accumulate(total: RunSummary | null, look: RunSummary): RunSummary {
     }
     return sum
   }
-  const byProvider = Object.fromEntries([...new Set([...Object.keys(total.by_provider), ...Object.keys(look.by_provider)])].map((p) => [p, added(total.by_provider[p] ?? {}, look.by_provider[p] ?? {})]))
-  return {...look, completed: total.completed + look.completed, by_mode: added(total.by_mode, look.by_mode), by_provider: byProvider, warnings: [...total.warnings, ...look.warnings]}
+  const byProvider = Object.fromEntries(
+    [...new Set([...Object.keys(total.by_provider), ...Object.keys(look.by_provider)])].map((p) => [
+      p,
+      added(total.by_provider[p] ?? {}, look.by_provider[p] ?? {}),
+    ]),
+  )
+  return {
+    ...look,
+    completed: total.completed + look.completed,
+    by_mode: added(total.by_mode, look.by_mode),
+    by_provider: byProvider,
+    warnings: [...total.warnings, ...look.warnings],
+  }
 }
 
 /** One look's gate at its confidence, written nowhere. */
@@ -77,15 +103,24 @@ async function judgeLook(config: LoadedConfig, runId: string, cwd: string, confi
   return {gate: gate!, spent: spentOf(loaded.providers)}
 }
 
-export async function runUntilDecided(options: RunSuiteOptions & {untilDecided: UntilDecidedOptions}, onEvent?: (event: SuiteEvent) => void): Promise<RunResult> {
+export async function runUntilDecided(
+  options: RunSuiteOptions & {untilDecided: UntilDecidedOptions},
+  onEvent?: (event: SuiteEvent) => void,
+): Promise<RunResult> {
   const cwd = options.cwd ?? process.cwd()
-  if (options.repetitions !== undefined) throw badInput('--repetitions', 'with --until-decided the looks set the repetitions (--looks)')
+  if (options.repetitions !== undefined)
+    throw badInput('--repetitions', 'with --until-decided the looks set the repetitions (--looks)')
   if (options.noReport) throw badInput('--no-report', '--until-decided judges the gate after every look')
   const {plan, budget} = sequentialSettings(options.untilDecided)
   const selected = await openSuite(options)
-  if (!selected.suite.gate?.profile) throw badInput(selected.origin, '--until-decided needs a gate to decide: the suite names no gate profile')
+  if (!selected.suite.gate?.profile)
+    throw badInput(selected.origin, '--until-decided needs a gate to decide: the suite names no gate profile')
   // Each look stops or goes on by one gate's checks: several providers would each need their own looks.
-  if (selected.providers.length > 1) throw badInput('--provider', `--until-decided decides one provider's gate, and the run has ${selected.providers.length}: choose one with --provider`)
+  if (selected.providers.length > 1)
+    throw badInput(
+      '--provider',
+      `--until-decided decides one provider's gate, and the run has ${selected.providers.length}: choose one with --provider`,
+    )
   const at = (repetitions: number) => ({...selected, suite: {...selected.suite, repetitions}})
   // A dry run shows every run the plan may need: the last look's.
   if (options.dryRun) return {summary: await runSuite(at(plan.looks.at(-1)!), options, onEvent), judgement: null}
@@ -103,18 +138,41 @@ export async function runUntilDecided(options: RunSuiteOptions & {untilDecided: 
     if (summary.interrupted) return {summary: total, judgement: null}
     const {baseline, candidate} = selected.config.values.gate
     // A gate that cannot be computed here (one of its modes did not run) is the run's judgement to report.
-    if (![baseline, candidate].every((mode) => summary.modes.includes(mode)) || summary.completed + summary.skipped.length === 0) break
+    if (
+      ![baseline, candidate].every((mode) => summary.modes.includes(mode)) ||
+      summary.completed + summary.skipped.length === 0
+    )
+      break
     const {gate, spent} = await judgeLook(selected.config, runId, cwd, confidences[look]!)
     const merged = freezeVerdicts(gate.checks, frozen, look)
     const decision = decideLook(merged.checks, gate.comparison, {plan, look})
     const next = plan.looks[look + 1]
     const cells = (summary.runs.length + summary.skipped.length) / repetitions
-    const overrun = next === undefined || decision.stop ? null : budgetExceeded(budget, spent, cells * (next - repetitions))
+    const overrun =
+      next === undefined || decision.stop ? null : budgetExceeded(budget, spent, cells * (next - repetitions))
     const stopped = overrun ? `budget: ${overrun}` : decision.reason
-    history.push({look: look + 1, repetitions, confidence: confidences[look]!, verdict: merged.verdict, runs: spent.runs, reason: stopped})
+    history.push({
+      look: look + 1,
+      repetitions,
+      confidence: confidences[look]!,
+      verdict: merged.verdict,
+      runs: spent.runs,
+      reason: stopped,
+    })
     if (decision.stop || overrun) {
-      const sequential = {look: look + 1, looks: plan.looks, repetitions, spending: plan.spending, alpha: plan.alpha, stopped, history}
-      return {summary: total, judgement: await judgeRun(selected.config, summary, cwd, {confidence: confidences[look]!, sequential, frozen})}
+      const sequential = {
+        look: look + 1,
+        looks: plan.looks,
+        repetitions,
+        spending: plan.spending,
+        alpha: plan.alpha,
+        stopped,
+        history,
+      }
+      return {
+        summary: total,
+        judgement: await judgeRun(selected.config, summary, cwd, {confidence: confidences[look]!, sequential, frozen}),
+      }
     }
     frozen = merged.frozen
   }

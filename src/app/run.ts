@@ -12,8 +12,7 @@ import {displayPath} from '../shared/source-document.js'
 import {judgeRun, type Judgement} from './judge.js'
 import {openProject, type ProjectOptions} from './project.js'
 
-export type {RunSummary, SuiteEvent} from '../runner/run-suite.js'
-export type {Judgement} from './judge.js'
+export type {SuiteEvent} from '../runner/run-suite.js'
 
 export interface RunSuiteOptions extends ProjectOptions, Omit<SuiteSelection, 'suite'>, RunOptions {
   suitePath: string
@@ -31,7 +30,14 @@ export interface RunResult {
 export async function openSuite(options: RunSuiteOptions): Promise<SelectedSuite> {
   const cwd = options.cwd ?? process.cwd()
   const suiteFile = path.resolve(cwd, options.suitePath)
-  if (!existsSync(suiteFile)) throw new BadInputError([{file: displayPath(suiteFile, cwd), code: 'io', message: `no such suite file${await nearbySuite(suiteFile, cwd)}`}])
+  if (!existsSync(suiteFile))
+    throw new BadInputError([
+      {
+        file: displayPath(suiteFile, cwd),
+        code: 'io',
+        message: `no such suite file${await nearbySuite(suiteFile, cwd)}`,
+      },
+    ])
   const project = await openProject({...options, extraFiles: [suiteFile]})
   return selectSuite(project, options)
 }
@@ -39,14 +45,26 @@ export async function openSuite(options: RunSuiteOptions): Promise<SelectedSuite
 /** " (did you mean …?)" naming the YAML file of the folder given (or of suites/) closest to a missing suite file. */
 async function nearbySuite(suiteFile: string, cwd: string): Promise<string> {
   const folders = [...new Set([path.dirname(suiteFile), path.join(cwd, 'suites')])]
-  const files = (await Promise.all(folders.map(async (folder) => (await readdir(folder).catch(() => [])).filter((name) => /\.ya?ml$/.test(name)).map((name) => displayPath(path.join(folder, name), cwd))))).flat()
+  const files = (
+    await Promise.all(
+      folders.map(async (folder) =>
+        (await readdir(folder).catch(() => []))
+          .filter((name) => /\.ya?ml$/.test(name))
+          .map((name) => displayPath(path.join(folder, name), cwd)),
+      ),
+    )
+  ).flat()
   return suggestionSuffix(displayPath(suiteFile, cwd), files)
 }
 
-export async function runProjectSuite(options: RunSuiteOptions, onEvent?: (event: SuiteEvent) => void): Promise<RunResult> {
+export async function runProjectSuite(
+  options: RunSuiteOptions,
+  onEvent?: (event: SuiteEvent) => void,
+): Promise<RunResult> {
   const cwd = options.cwd ?? process.cwd()
   const selected = await openSuite(options)
   const summary = await runSuite(selected, options, onEvent)
-  const judgement = options.dryRun || summary.interrupted || options.noReport ? null : await judgeRun(selected.config, summary, cwd)
+  const judgement =
+    options.dryRun || summary.interrupted || options.noReport ? null : await judgeRun(selected.config, summary, cwd)
   return {summary, judgement}
 }

@@ -36,7 +36,12 @@ export interface ServedSandbox {
 }
 
 export async function serveProjectSandbox(options: ServeSandboxOptions): Promise<ServedSandbox> {
-  const served = await serveSandbox({port: options.port, repos: options.repos, statePath: options.statePath, cwd: options.cwd})
+  const served = await serveSandbox({
+    port: options.port,
+    repos: options.repos,
+    statePath: options.statePath,
+    cwd: options.cwd,
+  })
   const {sandbox} = served
   try {
     const env = sandbox.ghEnv(await mkdtemp(path.join(tmpdir(), 'ghx-bench-gh-')))

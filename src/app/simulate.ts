@@ -13,7 +13,14 @@ import type {Estimand} from '../stats/log-ratio.js'
 import {DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, parseLooks, type Spending} from '../report/gate/sequential.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {suiteSchema} from '../schemas/suite.js'
-import {DEFAULT_MODEL, renderSimulationMarkdown, simulateFixed, simulateSequential, type SimulationModel, type SimulationReport} from '../report/gate/simulate.js'
+import {
+  DEFAULT_MODEL,
+  renderSimulationMarkdown,
+  simulateFixed,
+  simulateSequential,
+  type SimulationModel,
+  type SimulationReport,
+} from '../report/gate/simulate.js'
 import {writeFileAtomic} from '../shared/atomic-write.js'
 import {DEFAULT_RESAMPLES} from '../stats/bootstrap.js'
 import {openConfig, type ProjectOptions} from './project.js'
@@ -52,7 +59,8 @@ const MAX_DESIGN_SIZE = suiteSchema.properties.repetitions.maximum
 /** A flag's comma-separated positive integers ("4,10"), each at most MAX_DESIGN_SIZE. */
 export function integerList(flag: string, text: string): number[] {
   const parts = text.split(',').map((p) => p.trim())
-  if (!parts.every((p) => /^\d+$/.test(p) && Number(p) > 0 && Number(p) <= MAX_DESIGN_SIZE)) throw badFlag(flag, `expected positive integers up to ${MAX_DESIGN_SIZE} separated by commas, got "${text}"`)
+  if (!parts.every((p) => /^\d+$/.test(p) && Number(p) > 0 && Number(p) <= MAX_DESIGN_SIZE))
+    throw badFlag(flag, `expected positive integers up to ${MAX_DESIGN_SIZE} separated by commas, got "${text}"`)
   return parts.map(Number)
 }
 
@@ -72,7 +80,13 @@ export function looksOf(text: string): number[] {
 
 // The gate's own number of resamples: fewer made the simulated intervals noisier than the gate's, and the tables not quite its.
 // 4 scenarios (the predecessors' suites) and 6 (the verify-pr suite's); 5 repetitions (theirs) and 20 (the size verify_pr is sized for).
-export const SIMULATION_DEFAULTS = {scenarios: [4, 6], repetitions: [5, 20], datasets: 200, seed: 1, resamples: DEFAULT_RESAMPLES} as const
+export const SIMULATION_DEFAULTS = {
+  scenarios: [4, 6],
+  repetitions: [5, 20],
+  datasets: 200,
+  seed: 1,
+  resamples: DEFAULT_RESAMPLES,
+} as const
 
 export interface SimulationResult {
   report: SimulationReport
@@ -83,7 +97,12 @@ export interface SimulationResult {
 export async function simulateGate(options: SimulateOptions): Promise<SimulationResult> {
   const config = await openConfig(options)
   const cwd = options.cwd ?? process.cwd()
-  const profile = await loadProfile(options.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), cwd, options.profile ? '--profile' : undefined)
+  const profile = await loadProfile(
+    options.profile ?? config.values.gate.profile,
+    resolveConfigPath(config, config.values.suites_dir),
+    cwd,
+    options.profile ? '--profile' : undefined,
+  )
   const resolved = resolveThresholds(profile, options.model, options.decision ?? 'ci')
   const common = {
     thresholds: resolved.thresholds,

@@ -52,9 +52,13 @@ function planWarnings(catalogue: Catalogue): string[] {
   for (const suite of catalogue.suites.values()) {
     const scenarios = selectScenarios(suite.value, catalogue).flatMap((id) => catalogue.scenarios.get(id)?.value ?? [])
     for (const mode of suite.value.modes.map(refName)) {
-      const missing = scenarios.filter((scenario) => !scenario.reference?.[mode] && !scenario.not_applicable?.[mode]).map((scenario) => scenario.id)
+      const missing = scenarios
+        .filter((scenario) => !scenario.reference?.[mode] && !scenario.not_applicable?.[mode])
+        .map((scenario) => scenario.id)
       if (missing.length === 0) continue
-      warnings.push(`suite ${suite.value.name}: the oracle model has no reference plan under ${mode} for ${missing.join(', ')}: every such run fails (give reference.${mode}, or not_applicable.${mode}: reason)`)
+      warnings.push(
+        `suite ${suite.value.name}: the oracle model has no reference plan under ${mode} for ${missing.join(', ')}: every such run fails (give reference.${mode}, or not_applicable.${mode}: reason)`,
+      )
     }
   }
   return warnings
@@ -66,7 +70,16 @@ function gateWarnings(catalogue: Catalogue): string[] {
   for (const suite of catalogue.suites.values()) {
     const profile = suite.value.gate?.profile ? catalogue.profiles.get(suite.value.gate.profile)?.value : undefined
     if (!profile) continue
-    warnings.push(...gateSizeWarnings(suite.value.name, profile, selectScenarios(suite.value, catalogue).length, suite.value.repetitions ?? 1, MIN_POPULATION_SCENARIOS, MIN_CI_RUNS))
+    warnings.push(
+      ...gateSizeWarnings(
+        suite.value.name,
+        profile,
+        selectScenarios(suite.value, catalogue).length,
+        suite.value.repetitions ?? 1,
+        MIN_POPULATION_SCENARIOS,
+        MIN_CI_RUNS,
+      ),
+    )
   }
   return warnings
 }

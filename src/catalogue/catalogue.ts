@@ -19,14 +19,14 @@ import {displayPath, readSource, type PointerSegment, type SourceDocument} from 
 
 export type SpecKind = 'suite' | 'scenario' | 'set' | 'profile'
 
-export const SPEC_SCHEMAS = {
+const SPEC_SCHEMAS = {
   suite: suiteSchema,
   scenario: scenarioSchema,
   set: scenarioSetSchema,
   profile: profileSchema,
 } as const
 
-export interface SpecFile<T> {
+interface SpecFile<T> {
   kind: SpecKind
   absolutePath: string
   document: SourceDocument
@@ -62,7 +62,10 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
     options.builtInProfilesDir && path.relative(options.root, options.builtInProfilesDir).startsWith('..')
       ? await listYamlFiles(options.builtInProfilesDir)
       : []
-  const files = new Set([...(await listYamlFiles(options.root)), ...(options.extraFiles ?? []).map((f) => path.resolve(cwd, f))])
+  const files = new Set([
+    ...(await listYamlFiles(options.root)),
+    ...(options.extraFiles ?? []).map((f) => path.resolve(cwd, f)),
+  ])
   const catalogue: Catalogue = {
     root: options.root,
     scenarios: new Map(),
@@ -74,7 +77,13 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
   // A suites folder that is not there is a setting to fix (suites_dir: nope), not an empty catalogue.
   const root = await stat(options.root).catch(() => undefined)
   if (!root?.isDirectory()) {
-    catalogue.diagnostics.set(options.root, [{file: displayPath(options.root, cwd), code: 'config', message: `suites_dir: ${root ? 'not a folder' : 'no such folder'} (set suites_dir in the config to the folder of your suites and scenarios)`}])
+    catalogue.diagnostics.set(options.root, [
+      {
+        file: displayPath(options.root, cwd),
+        code: 'config',
+        message: `suites_dir: ${root ? 'not a folder' : 'no such folder'} (set suites_dir in the config to the folder of your suites and scenarios)`,
+      },
+    ])
   }
   const parsed = await Promise.all([...files].sort().map(async (file) => ({file, result: await readSource(file, cwd)})))
   for (const {file, result} of parsed) {
@@ -85,7 +94,11 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
     const kind = detectKind(file, document, options.root)
     if (!kind) {
       findings.push(
-        document.diagnosticAt({line: 1, col: 1}, 'schema', 'cannot tell what this file is: add a "# yaml-language-server: $schema=" line naming suite, scenario, scenario-set or profile, or move it under suites/'),
+        document.diagnosticAt(
+          {line: 1, col: 1},
+          'schema',
+          'cannot tell what this file is: add a "# yaml-language-server: $schema=" line naming suite, scenario, scenario-set or profile, or move it under suites/',
+        ),
       )
       continue
     }
@@ -94,7 +107,12 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
     if (kind === 'scenario') findings.push(...checkPlaceholders(document))
     if (findings.length > 0) continue
     // The value is the document read with its schema's defaults (a suite's repetitions, timeouts, ...).
-    const spec: SpecFile<never> = {kind, absolutePath: file, document, value: applyDefaults(SPEC_SCHEMAS[kind], document.data) as never}
+    const spec: SpecFile<never> = {
+      kind,
+      absolutePath: file,
+      document,
+      value: applyDefaults(SPEC_SCHEMAS[kind], document.data) as never,
+    }
     const map = mapFor(catalogue, kind)
     const key = keyOf(kind, document.data)
     const existing = map.get(key)
@@ -114,7 +132,12 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
   for (const file of builtInProfiles) {
     const {document} = await readSource(file, cwd)
     const value = document?.data as Profile | undefined
-    if (document && value && !catalogue.profiles.has(value.name) && validateDocument(profileSchema, document).length === 0) {
+    if (
+      document &&
+      value &&
+      !catalogue.profiles.has(value.name) &&
+      validateDocument(profileSchema, document).length === 0
+    ) {
       catalogue.profiles.set(value.name, {kind: 'profile', absolutePath: file, document, value})
     }
   }
@@ -122,8 +145,10 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
     addFindings(catalogue, scenario, checkScenario(scenario, options.registry))
   }
   for (const set of catalogue.sets.values()) addFindings(catalogue, set, checkSet(set, catalogue))
-  for (const profile of catalogue.profiles.values()) if (catalogue.diagnostics.has(profile.absolutePath)) addFindings(catalogue, profile, checkProfile(profile))
-  for (const suite of catalogue.suites.values()) addFindings(catalogue, suite, checkSuite(suite, catalogue, options.registry))
+  for (const profile of catalogue.profiles.values())
+    if (catalogue.diagnostics.has(profile.absolutePath)) addFindings(catalogue, profile, checkProfile(profile))
+  for (const suite of catalogue.suites.values())
+    addFindings(catalogue, suite, checkSuite(suite, catalogue, options.registry))
   return catalogue
 }
 
@@ -132,7 +157,12 @@ function addFindings(catalogue: Catalogue, spec: SpecFile<unknown>, findings: Di
 }
 
 function mapFor(catalogue: Catalogue, kind: SpecKind): Map<string, SpecFile<unknown>> {
-  const maps = {suite: catalogue.suites, scenario: catalogue.scenarios, set: catalogue.sets, profile: catalogue.profiles}
+  const maps = {
+    suite: catalogue.suites,
+    scenario: catalogue.scenarios,
+    set: catalogue.sets,
+    profile: catalogue.profiles,
+  }
   return maps[kind]
 }
 
@@ -148,13 +178,16 @@ async function listYamlFiles(root: string): Promise<string[]> {
   } catch {
     return []
   }
-  return entries
-    .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
-    .map((e) => path.join(e.parentPath, e.name))
+  return entries.filter((e) => e.isFile() && /\.ya?ml$/.test(e.name)).map((e) => path.join(e.parentPath, e.name))
 }
 
 const SCHEMA_COMMENT = /^#\s*yaml-language-server:\s*\$schema=\S*?([a-z-]+)\.schema\.json/m
-const KIND_BY_SCHEMA: Record<string, SpecKind> = {suite: 'suite', scenario: 'scenario', 'scenario-set': 'set', profile: 'profile'}
+const KIND_BY_SCHEMA: Record<string, SpecKind> = {
+  suite: 'suite',
+  scenario: 'scenario',
+  'scenario-set': 'set',
+  profile: 'profile',
+}
 const KIND_BY_FOLDER: Record<string, SpecKind> = {scenarios: 'scenario', sets: 'set', profiles: 'profile'}
 
 /** The $schema comment says what a file is; without one, its place under the suites folder does. */
@@ -177,32 +210,70 @@ function checkScenario(spec: SpecFile<Scenario>, registry: PluginRegistry): Diag
   const findings: Diagnostic[] = []
   const stem = path.basename(spec.absolutePath).replace(/\.ya?ml$/, '')
   if (stem !== scenario.id) {
-    findings.push(document.diagnostic(['id'], 'schema', `scenario id "${scenario.id}" does not match its file name "${stem}"`))
+    findings.push(
+      document.diagnostic(['id'], 'schema', `scenario id "${scenario.id}" does not match its file name "${stem}"`),
+    )
   }
-  const capabilityHint = (id: string): string => suggestionSuffix(id, CAPABILITY_IDS.filter((c) => c.split('.')[0] === id.split('.')[0]))
+  const capabilityHint = (id: string): string =>
+    suggestionSuffix(
+      id,
+      CAPABILITY_IDS.filter((c) => c.split('.')[0] === id.split('.')[0]),
+    )
   const tagged = isMutationScenario(scenario)
   if (scenario.type === 'atomic') {
     const {assertions} = scenario
     if (!isCapability(scenario.task)) {
-      findings.push(document.diagnostic(['task'], 'unknown_reference', `unknown capability "${scenario.task}"${capabilityHint(scenario.task)}`))
+      findings.push(
+        document.diagnostic(
+          ['task'],
+          'unknown_reference',
+          `unknown capability "${scenario.task}"${capabilityHint(scenario.task)}`,
+        ),
+      )
     } else if (isMutation(scenario.task) && !tagged) {
-      findings.push(document.diagnostic(['task'], 'read_only', `task "${scenario.task}" changes GitHub: tag the scenario "mutation"`))
+      findings.push(
+        document.diagnostic(
+          ['task'],
+          'read_only',
+          `task "${scenario.task}" changes GitHub: tag the scenario "mutation"`,
+        ),
+      )
     }
     if (assertions.expected_outcome === 'expected_error' && !assertions.expected_error_code) {
-      findings.push(document.diagnostic(['assertions'], 'schema', 'expected_outcome "expected_error" needs expected_error_code'))
+      findings.push(
+        document.diagnostic(['assertions'], 'schema', 'expected_outcome "expected_error" needs expected_error_code'),
+      )
     }
     if (assertions.max_tool_calls !== undefined && assertions.max_tool_calls < assertions.min_tool_calls) {
-      findings.push(document.diagnostic(['assertions', 'max_tool_calls'], 'schema', `max_tool_calls ${assertions.max_tool_calls} is below min_tool_calls ${assertions.min_tool_calls}`))
+      findings.push(
+        document.diagnostic(
+          ['assertions', 'max_tool_calls'],
+          'schema',
+          `max_tool_calls ${assertions.max_tool_calls} is below min_tool_calls ${assertions.min_tool_calls}`,
+        ),
+      )
     }
   } else {
     const expected = scenario.assertions.expected_capabilities ?? []
     expected.forEach((id, i) => {
       if (!isCapability(id)) {
-        findings.push(document.diagnostic(['assertions', 'expected_capabilities', i], 'unknown_reference', `unknown capability "${id}"${capabilityHint(id)}`))
+        findings.push(
+          document.diagnostic(
+            ['assertions', 'expected_capabilities', i],
+            'unknown_reference',
+            `unknown capability "${id}"${capabilityHint(id)}`,
+          ),
+        )
       }
     })
     if (!tagged && expected.some(isMutation)) {
-      findings.push(document.diagnostic(['tags'], 'read_only', `expected capabilities change GitHub (${expected.filter(isMutation).join(', ')}): tag the scenario "mutation"`))
+      findings.push(
+        document.diagnostic(
+          ['tags'],
+          'read_only',
+          `expected capabilities change GitHub (${expected.filter(isMutation).join(', ')}): tag the scenario "mutation"`,
+        ),
+      )
     }
   }
   findings.push(...checkCheckpoints(spec, registry))
@@ -214,11 +285,23 @@ function checkScenario(spec: SpecFile<Scenario>, registry: PluginRegistry): Diag
 const PER_MODE_KEYS = ['reference', 'requires', 'fallbacks', 'not_applicable'] as const
 
 function checkModeKeys(spec: SpecFile<Scenario>, registry: PluginRegistry): Diagnostic[] {
-  const labels = {reference: 'reference plan', requires: 'tool versions', fallbacks: 'fallback', not_applicable: 'not_applicable'}
+  const labels = {
+    reference: 'reference plan',
+    requires: 'tool versions',
+    fallbacks: 'fallback',
+    not_applicable: 'not_applicable',
+  }
   return PER_MODE_KEYS.flatMap((key) =>
     Object.keys(spec.value[key] ?? {})
       .filter((mode) => !registry.mode(mode))
-      .map((mode) => spec.document.diagnostic([key, mode], 'unknown_reference', `${labels[key]} for unknown mode "${mode}"${suggestionSuffix(mode, registry.modeNames())}`, 'key')),
+      .map((mode) =>
+        spec.document.diagnostic(
+          [key, mode],
+          'unknown_reference',
+          `${labels[key]} for unknown mode "${mode}"${suggestionSuffix(mode, registry.modeNames())}`,
+          'key',
+        ),
+      ),
   )
 }
 
@@ -236,24 +319,57 @@ function checkCheckpoints(spec: SpecFile<Scenario>, registry: PluginRegistry): D
     const at: PointerSegment[] = ['assertions', 'checkpoints', i]
     // A checkpoint task is a read task of the registry: a built-in (named by its capability id) or a plugin's.
     if (!registry.readTask(checkpoint.task)) {
-      findings.push(document.diagnostic([...at, 'task'], 'unknown_reference', `unknown checkpoint task "${checkpoint.task}"${suggestionSuffix(checkpoint.task, registry.readTaskNames())}`))
+      findings.push(
+        document.diagnostic(
+          [...at, 'task'],
+          'unknown_reference',
+          `unknown checkpoint task "${checkpoint.task}"${suggestionSuffix(checkpoint.task, registry.readTaskNames())}`,
+        ),
+      )
     } else if (isMutation(checkpoint.task)) {
-      findings.push(document.diagnostic([...at, 'task'], 'schema', `checkpoint task "${checkpoint.task}" changes GitHub; checkpoints only read`))
+      findings.push(
+        document.diagnostic(
+          [...at, 'task'],
+          'schema',
+          `checkpoint task "${checkpoint.task}" changes GitHub; checkpoints only read`,
+        ),
+      )
     }
     findings.push(...checkCondition(checkpoint.condition, [...at, 'condition'], document, registry))
   })
   const names = checkpoints.map((c) => c.name)
   names.forEach((name, i) => {
     if (names.indexOf(name) !== i) {
-      findings.push(document.diagnostic(['assertions', 'checkpoints', i, 'name'], 'duplicate_id', `duplicate checkpoint name "${name}"`))
+      findings.push(
+        document.diagnostic(
+          ['assertions', 'checkpoints', i, 'name'],
+          'duplicate_id',
+          `duplicate checkpoint name "${name}"`,
+        ),
+      )
     }
   })
   if (scenario.type === 'atomic' && scenario.assertions.expected_outcome === 'success' && isCapability(scenario.task)) {
     if (isMutation(scenario.task) && checkpoints.length === 0) {
-      findings.push(document.diagnostic(['assertions'], 'schema', `task "${scenario.task}" changes GitHub: add a checkpoint that reads the state it must leave (README, "Writing scenarios")`))
+      findings.push(
+        document.diagnostic(
+          ['assertions'],
+          'schema',
+          `task "${scenario.task}" changes GitHub: add a checkpoint that reads the state it must leave (README, "Writing scenarios")`,
+        ),
+      )
     }
-    if (!isMutation(scenario.task) && !checkpoints.some((c) => findPlaceholders(c.condition).some((use) => use.name === 'answer'))) {
-      findings.push(document.diagnostic(['assertions'], 'schema', `task "${scenario.task}" reads GitHub: add a checkpoint that compares {{answer}} with what GitHub holds (README, "Writing scenarios")`))
+    if (
+      !isMutation(scenario.task) &&
+      !checkpoints.some((c) => findPlaceholders(c.condition).some((use) => use.name === 'answer'))
+    ) {
+      findings.push(
+        document.diagnostic(
+          ['assertions'],
+          'schema',
+          `task "${scenario.task}" reads GitHub: add a checkpoint that compares {{answer}} with what GitHub holds (README, "Writing scenarios")`,
+        ),
+      )
     }
   }
   return findings
@@ -265,10 +381,14 @@ function checkPlaceholders(document: SourceDocument): Diagnostic[] {
   if (typeof data !== 'object' || data === null) return []
   const scenario = data as Record<string, unknown>
   const fixture = (scenario.fixture ?? {}) as {bindings?: unknown}
-  const bindings = typeof fixture.bindings === 'object' && fixture.bindings !== null ? Object.keys(fixture.bindings) : []
+  const bindings =
+    typeof fixture.bindings === 'object' && fixture.bindings !== null ? Object.keys(fixture.bindings) : []
   const variables = new Set<string>([...BUILT_IN_VARIABLES, ...bindings])
   // What the agent answered is known only once it is done: the checks may read it, the task may not.
-  const checkVariables = new Set<string>([...variables, ...CHECK_VARIABLES.filter((name) => name !== 'input' || scenario.type === 'atomic')])
+  const checkVariables = new Set<string>([
+    ...variables,
+    ...CHECK_VARIABLES.filter((name) => name !== 'input' || scenario.type === 'atomic'),
+  ])
   const findings: Diagnostic[] = []
   for (const key of ['prompt', 'input', 'assertions', 'reference']) {
     const bound = key === 'assertions' ? checkVariables : variables
@@ -287,7 +407,7 @@ function checkPlaceholders(document: SourceDocument): Diagnostic[] {
 }
 
 /** A condition's params against its plugin's schema; nested conditions (every, some, custom) too. */
-export function checkCondition(
+function checkCondition(
   spec: ConditionSpec,
   at: PointerSegment[],
   document: SourceDocument,
@@ -295,16 +415,26 @@ export function checkCondition(
 ): Diagnostic[] {
   const condition = registry.condition(spec.type)
   if (!condition) {
-    return [document.diagnostic([...at, 'type'], 'unknown_reference', `unknown condition "${spec.type}"${suggestionSuffix(spec.type, registry.conditionNames())}`)]
+    return [
+      document.diagnostic(
+        [...at, 'type'],
+        'unknown_reference',
+        `unknown condition "${spec.type}"${suggestionSuffix(spec.type, registry.conditionNames())}`,
+      ),
+    ]
   }
   const {type: _type, ...params} = spec
   const pointer = '/' + at.map(String).join('/')
-  const findings = validateWithSchema(condition.paramsSchema, params, document, pointer, `condition ${spec.type}`).map((d) => ({
-    ...d,
-    code: d.code === 'schema' || d.code === 'unknown_key' ? ('condition_params' as const) : d.code,
-  }))
+  const findings = validateWithSchema(condition.paramsSchema, params, document, pointer, `condition ${spec.type}`).map(
+    (d) => ({
+      ...d,
+      code: d.code === 'schema' || d.code === 'unknown_key' ? ('condition_params' as const) : d.code,
+    }),
+  )
   if (findings.length > 0) return findings
-  const nested = (['where', 'condition'] as const).filter((key) => typeof params[key] === 'object' && params[key] !== null)
+  const nested = (['where', 'condition'] as const).filter(
+    (key) => typeof params[key] === 'object' && params[key] !== null,
+  )
   if (nested.length > 0) {
     return nested.flatMap((key) => checkCondition(params[key] as ConditionSpec, [...at, key], document, registry))
   }
@@ -312,9 +442,21 @@ export function checkCondition(
     const scorer = String(params.scorer)
     const target = registry.condition(scorer)
     if (!target || scorer === 'custom') {
-      return [document.diagnostic([...at, 'scorer'], 'unknown_reference', `unknown scorer "${scorer}": no plugin registers a condition by that name${suggestionSuffix(scorer, registry.conditionNames())}`)]
+      return [
+        document.diagnostic(
+          [...at, 'scorer'],
+          'unknown_reference',
+          `unknown scorer "${scorer}": no plugin registers a condition by that name${suggestionSuffix(scorer, registry.conditionNames())}`,
+        ),
+      ]
     }
-    return validateWithSchema(target.paramsSchema, params.params ?? {}, document, pointer + '/params', `scorer ${scorer}`).map((d) => ({
+    return validateWithSchema(
+      target.paramsSchema,
+      params.params ?? {},
+      document,
+      pointer + '/params',
+      `scorer ${scorer}`,
+    ).map((d) => ({
       ...d,
       code: 'condition_params' as const,
     }))
@@ -339,17 +481,38 @@ function checkSet(spec: SpecFile<ScenarioSet>, catalogue: Catalogue): Diagnostic
   if ((set.scenarios ?? []).length === 0 && (set.include ?? []).length === 0) {
     findings.push(document.diagnostic(['name'], 'schema', `set "${set.name}" lists no scenarios and includes no set`))
   }
-  if (stem !== set.name) findings.push(document.diagnostic(['name'], 'schema', `set name "${set.name}" does not match its file name "${stem}"`))
+  if (stem !== set.name)
+    findings.push(
+      document.diagnostic(['name'], 'schema', `set name "${set.name}" does not match its file name "${stem}"`),
+    )
   ;(set.scenarios ?? []).forEach((id, i) => {
     if (!catalogue.scenarios.has(id) && !catalogue.diagnostics.get(scenarioFile(catalogue, id) ?? '')?.length) {
-      findings.push(document.diagnostic(['scenarios', i], 'unknown_reference', `unknown scenario "${id}" in set "${set.name}"${suggestionSuffix(id, catalogue.scenarios.keys())}`))
+      findings.push(
+        document.diagnostic(
+          ['scenarios', i],
+          'unknown_reference',
+          `unknown scenario "${id}" in set "${set.name}"${suggestionSuffix(id, catalogue.scenarios.keys())}`,
+        ),
+      )
     }
   })
   ;(set.include ?? []).forEach((name, i) => {
     if (!catalogue.sets.has(name)) {
-      findings.push(document.diagnostic(['include', i], 'unknown_reference', `unknown set "${name}"${suggestionSuffix(name, catalogue.sets.keys())}`))
+      findings.push(
+        document.diagnostic(
+          ['include', i],
+          'unknown_reference',
+          `unknown set "${name}"${suggestionSuffix(name, catalogue.sets.keys())}`,
+        ),
+      )
     } else if (includesSet(catalogue, name, set.name, new Set())) {
-      findings.push(document.diagnostic(['include', i], 'unknown_reference', `set "${name}" includes "${set.name}" back: sets may not include each other in a cycle`))
+      findings.push(
+        document.diagnostic(
+          ['include', i],
+          'unknown_reference',
+          `set "${name}" includes "${set.name}" back: sets may not include each other in a cycle`,
+        ),
+      )
     }
   })
   if (set.read_only) {
@@ -357,7 +520,13 @@ function checkSet(spec: SpecFile<ScenarioSet>, catalogue: Catalogue): Diagnostic
       const scenario = catalogue.scenarios.get(id)
       if (scenario && isMutationScenario(scenario.value)) {
         const index = (set.scenarios ?? []).indexOf(id)
-        findings.push(document.diagnostic(index >= 0 ? ['scenarios', index] : ['read_only'], 'read_only', `set "${set.name}" is read-only but "${id}" is tagged mutation`))
+        findings.push(
+          document.diagnostic(
+            index >= 0 ? ['scenarios', index] : ['read_only'],
+            'read_only',
+            `set "${set.name}" is read-only but "${id}" is tagged mutation`,
+          ),
+        )
       }
     }
   }
@@ -379,7 +548,14 @@ function includesSet(catalogue: Catalogue, from: string, target: string, seen: S
 const GLOB = /[*?]/
 
 function globToRegExp(glob: string): RegExp {
-  return new RegExp('^' + glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.') + '$')
+  return new RegExp(
+    '^' +
+      glob
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replaceAll('*', '.*')
+        .replaceAll('?', '.') +
+      '$',
+  )
 }
 
 /** The scenario ids a suite selects, in catalogue order: its set, ids and globs, minus exclusions. */
@@ -397,13 +573,25 @@ export function selectScenarios(suite: Suite, catalogue: Catalogue): string[] {
     } else selected.push(entry)
   }
   const excluded = (suite.scenarios.exclude ?? []).map((e) => (GLOB.test(e) ? globToRegExp(e) : e))
-  return [...new Set(selected)].filter((id) => !excluded.some((pattern) => (typeof pattern === 'string' ? pattern === id : pattern.test(id))))
+  return [...new Set(selected)].filter(
+    (id) => !excluded.some((pattern) => (typeof pattern === 'string' ? pattern === id : pattern.test(id))),
+  )
 }
 
 /** A gate compares two modes: a candidate that is its own baseline compares nothing, and passes whatever it does. */
-export function checkGateRoles(document: SourceDocument, at: PointerSegment[], gate: {baseline?: string; candidate?: string} | undefined): Diagnostic[] {
+function checkGateRoles(
+  document: SourceDocument,
+  at: PointerSegment[],
+  gate: {baseline?: string; candidate?: string} | undefined,
+): Diagnostic[] {
   if (!gate?.candidate || gate.candidate !== gate.baseline) return []
-  return [document.diagnostic([...at, 'candidate'], 'schema', `gate candidate "${gate.candidate}" is the baseline: the gate compares two different modes`)]
+  return [
+    document.diagnostic(
+      [...at, 'candidate'],
+      'schema',
+      `gate candidate "${gate.candidate}" is the baseline: the gate compares two different modes`,
+    ),
+  ]
 }
 
 /** A profile is named as its file is: `gate --profile NAME` and a suite's gate.profile find it by either. */
@@ -413,25 +601,53 @@ function checkProfile(spec: SpecFile<Profile>): Diagnostic[] {
 
 export function profileNameFindings(file: string, document: SourceDocument, name: string): Diagnostic[] {
   const stem = path.basename(file).replace(/\.ya?ml$/, '')
-  return stem === name ? [] : [document.diagnostic(['name'], 'schema', `profile name "${name}" does not match its file name "${stem}"`)]
+  return stem === name
+    ? []
+    : [document.diagnostic(['name'], 'schema', `profile name "${name}" does not match its file name "${stem}"`)]
 }
 
 function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: PluginRegistry): Diagnostic[] {
   const {document, value: suite} = spec
   const findings: Diagnostic[] = []
   if (suite.scenarios.set && !catalogue.sets.has(suite.scenarios.set)) {
-    findings.push(document.diagnostic(['scenarios', 'set'], 'unknown_reference', `unknown set "${suite.scenarios.set}"${suggestionSuffix(suite.scenarios.set, catalogue.sets.keys())}`))
+    findings.push(
+      document.diagnostic(
+        ['scenarios', 'set'],
+        'unknown_reference',
+        `unknown set "${suite.scenarios.set}"${suggestionSuffix(suite.scenarios.set, catalogue.sets.keys())}`,
+      ),
+    )
   }
   ;(suite.scenarios.ids ?? []).forEach((entry, i) => {
-    const matches = GLOB.test(entry) ? [...catalogue.scenarios.keys()].some((id) => globToRegExp(entry).test(id)) : catalogue.scenarios.has(entry)
+    const matches = GLOB.test(entry)
+      ? [...catalogue.scenarios.keys()].some((id) => globToRegExp(entry).test(id))
+      : catalogue.scenarios.has(entry)
     if (!matches) {
-      findings.push(document.diagnostic(['scenarios', 'ids', i], 'unknown_reference', GLOB.test(entry) ? `pattern "${entry}" matches no scenario` : `unknown scenario "${entry}"${suggestionSuffix(entry, catalogue.scenarios.keys())}`))
+      findings.push(
+        document.diagnostic(
+          ['scenarios', 'ids', i],
+          'unknown_reference',
+          GLOB.test(entry)
+            ? `pattern "${entry}" matches no scenario`
+            : `unknown scenario "${entry}"${suggestionSuffix(entry, catalogue.scenarios.keys())}`,
+        ),
+      )
     }
   })
   ;(suite.scenarios.exclude ?? []).forEach((entry, i) => {
-    const matches = GLOB.test(entry) ? [...catalogue.scenarios.keys()].some((id) => globToRegExp(entry).test(id)) : catalogue.scenarios.has(entry)
+    const matches = GLOB.test(entry)
+      ? [...catalogue.scenarios.keys()].some((id) => globToRegExp(entry).test(id))
+      : catalogue.scenarios.has(entry)
     if (!matches) {
-      findings.push(document.diagnostic(['scenarios', 'exclude', i], 'unknown_reference', GLOB.test(entry) ? `exclude: pattern "${entry}" matches no scenario` : `exclude: unknown scenario "${entry}"${suggestionSuffix(entry, catalogue.scenarios.keys())}`))
+      findings.push(
+        document.diagnostic(
+          ['scenarios', 'exclude', i],
+          'unknown_reference',
+          GLOB.test(entry)
+            ? `exclude: pattern "${entry}" matches no scenario`
+            : `exclude: unknown scenario "${entry}"${suggestionSuffix(entry, catalogue.scenarios.keys())}`,
+        ),
+      )
     }
   })
   if (findings.length === 0 && selectScenarios(suite, catalogue).length === 0) {
@@ -439,7 +655,8 @@ function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: Plugi
   }
   const modeNames = suite.modes.map((m) => (typeof m === 'string' ? m : m.name))
   modeNames.forEach((name, i) => {
-    if (modeNames.indexOf(name) !== i) findings.push(document.diagnostic(['modes', i], 'duplicate_id', `mode "${name}" is listed twice`))
+    if (modeNames.indexOf(name) !== i)
+      findings.push(document.diagnostic(['modes', i], 'duplicate_id', `mode "${name}" is listed twice`))
   })
   suite.modes.forEach((ref, i) => {
     const name = typeof ref === 'string' ? ref : ref.name
@@ -450,30 +667,69 @@ function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: Plugi
     }
     // Modes are plugins: where one is registered its options are checked here, at their place in the suite.
     if (mode && typeof ref === 'object' && ref.options) {
-      findings.push(...validateWithSchema(mode.optionsSchema, ref.options, document, `/modes/${i}/options`, `mode ${name} options`))
+      findings.push(
+        ...validateWithSchema(mode.optionsSchema, ref.options, document, `/modes/${i}/options`, `mode ${name} options`),
+      )
     }
   })
   // The suite's provider, or each of its providers: registered, its options valid, none named twice (rows tell providers apart by name).
-  const providerRefs: Array<{ref: PluginRef; at: Array<string | number>}> = suite.providers ? suite.providers.map((ref, i) => ({ref, at: ['providers', i]})) : suite.provider ? [{ref: suite.provider, at: ['provider']}] : []
+  const providerRefs: Array<{ref: PluginRef; at: Array<string | number>}> = suite.providers
+    ? suite.providers.map((ref, i) => ({ref, at: ['providers', i]}))
+    : suite.provider
+      ? [{ref: suite.provider, at: ['provider']}]
+      : []
   const providerNames = providerRefs.map(({ref}) => (typeof ref === 'string' ? ref : ref.name))
   providerRefs.forEach(({ref, at}, i) => {
     const name = providerNames[i]!
-    if (providerNames.indexOf(name) !== i) findings.push(document.diagnostic(at, 'duplicate_id', `provider "${name}" is listed twice (rows tell providers apart by name)`))
+    if (providerNames.indexOf(name) !== i)
+      findings.push(
+        document.diagnostic(
+          at,
+          'duplicate_id',
+          `provider "${name}" is listed twice (rows tell providers apart by name)`,
+        ),
+      )
     const plugin = registry.provider(name)
     if (!plugin) {
-      findings.push(document.diagnostic(typeof ref === 'string' ? at : [...at, 'name'], 'unknown_reference', `unknown provider "${name}"${suggestionSuffix(name, registry.providerNames())} (providers: ${registry.providerNames().join(', ')})`))
+      findings.push(
+        document.diagnostic(
+          typeof ref === 'string' ? at : [...at, 'name'],
+          'unknown_reference',
+          `unknown provider "${name}"${suggestionSuffix(name, registry.providerNames())} (providers: ${registry.providerNames().join(', ')})`,
+        ),
+      )
     } else if (typeof ref === 'object' && ref.options) {
-      findings.push(...validateWithSchema(plugin.optionsSchema, ref.options, document, `/${at.join('/')}/options`, `provider ${name} options`))
+      findings.push(
+        ...validateWithSchema(
+          plugin.optionsSchema,
+          ref.options,
+          document,
+          `/${at.join('/')}/options`,
+          `provider ${name} options`,
+        ),
+      )
     }
   })
   const profile = suite.gate?.profile
   if (profile && !catalogue.profiles.has(profile)) {
-    findings.push(document.diagnostic(['gate', 'profile'], 'unknown_reference', `unknown profile "${profile}"${suggestionSuffix(profile, catalogue.profiles.keys())}`))
+    findings.push(
+      document.diagnostic(
+        ['gate', 'profile'],
+        'unknown_reference',
+        `unknown profile "${profile}"${suggestionSuffix(profile, catalogue.profiles.keys())}`,
+      ),
+    )
   }
   for (const role of ['baseline', 'candidate'] as const) {
     const mode = suite.gate?.[role]
     if (mode && !modeNames.includes(mode)) {
-      findings.push(document.diagnostic(['gate', role], 'unknown_reference', `gate ${role} "${mode}" is not one of the suite's modes (${modeNames.join(', ')})`))
+      findings.push(
+        document.diagnostic(
+          ['gate', role],
+          'unknown_reference',
+          `gate ${role} "${mode}" is not one of the suite's modes (${modeNames.join(', ')})`,
+        ),
+      )
     }
   }
   findings.push(...checkGateRoles(document, ['gate'], suite.gate))
@@ -482,7 +738,13 @@ function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: Plugi
     for (const id of selectScenarios(suite, catalogue)) {
       const scenario = catalogue.scenarios.get(id)
       if (scenario && isMutationScenario(scenario.value)) {
-        findings.push(document.diagnostic(suite.read_only ? ['read_only'] : ['scenarios', 'set'], 'read_only', `the suite is read-only but selects "${id}", which is tagged mutation`))
+        findings.push(
+          document.diagnostic(
+            suite.read_only ? ['read_only'] : ['scenarios', 'set'],
+            'read_only',
+            `the suite is read-only but selects "${id}", which is tagged mutation`,
+          ),
+        )
       }
     }
   }

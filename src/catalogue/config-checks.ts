@@ -12,15 +12,27 @@ import {validateWithSchema} from '../shared/schema-validator.js'
 import {parseSource, readSource, type SourceDocument} from '../shared/source-document.js'
 import type {Catalogue} from './catalogue.js'
 
-export async function checkConfig(config: LoadedConfig, registry: PluginRegistry, catalogue: Pick<Catalogue, 'profiles'>, cwd: string): Promise<Diagnostic[]> {
+export async function checkConfig(
+  config: LoadedConfig,
+  registry: PluginRegistry,
+  catalogue: Pick<Catalogue, 'profiles'>,
+  cwd: string,
+): Promise<Diagnostic[]> {
   const findings: Diagnostic[] = []
   const file = config.layers.file ?? {}
-  if (Object.keys(file).length > 0) findings.push(...checkLayer(file, await fileDocument(config, cwd), registry, catalogue))
+  if (Object.keys(file).length > 0)
+    findings.push(...checkLayer(file, await fileDocument(config, cwd), registry, catalogue))
   const environment = config.layers.environment ?? {}
   if (Object.keys(environment).length > 0) {
     const document = parseSource(JSON.stringify(environment), '(environment)').document as SourceDocument
     // The environment has no lines: a finding names the variable that set the value.
-    findings.push(...checkLayer(environment, document, registry, catalogue).map(({code, message, pointer}) => ({file: '$' + environmentVariable(pointer ?? ''), code, message})))
+    findings.push(
+      ...checkLayer(environment, document, registry, catalogue).map(({code, message, pointer}) => ({
+        file: '$' + environmentVariable(pointer ?? ''),
+        code,
+        message,
+      })),
+    )
   }
   return findings
 }
@@ -28,24 +40,52 @@ export async function checkConfig(config: LoadedConfig, registry: PluginRegistry
 /** The config file with its positions (a script config has none: its findings name the file and the key). */
 async function fileDocument(config: LoadedConfig, cwd: string): Promise<SourceDocument> {
   const parsed = config.file && !/\.m?js$/.test(config.file) ? await readSource(config.file, cwd) : undefined
-  return parsed?.document ?? (parseSource(JSON.stringify(config.layers.file ?? {}), config.origin).document as SourceDocument)
+  return (
+    parsed?.document ??
+    (parseSource(JSON.stringify(config.layers.file ?? {}), config.origin).document as SourceDocument)
+  )
 }
 
-function checkLayer(layer: ConfigFile, document: SourceDocument, registry: PluginRegistry, catalogue: Pick<Catalogue, 'profiles'>): Diagnostic[] {
+function checkLayer(
+  layer: ConfigFile,
+  document: SourceDocument,
+  registry: PluginRegistry,
+  catalogue: Pick<Catalogue, 'profiles'>,
+): Diagnostic[] {
   const findings: Diagnostic[] = []
   const provider = layer.provider
   if (provider !== undefined) {
     const name = typeof provider === 'string' ? provider : provider.name
     const plugin = registry.provider(name)
     if (!plugin) {
-      findings.push(document.diagnostic(typeof provider === 'string' ? ['provider'] : ['provider', 'name'], 'unknown_reference', `unknown provider "${name}"${suggestionSuffix(name, registry.providerNames())}`))
+      findings.push(
+        document.diagnostic(
+          typeof provider === 'string' ? ['provider'] : ['provider', 'name'],
+          'unknown_reference',
+          `unknown provider "${name}"${suggestionSuffix(name, registry.providerNames())}`,
+        ),
+      )
     } else if (typeof provider === 'object' && provider.options) {
-      findings.push(...validateWithSchema(plugin.optionsSchema, provider.options, document, '/provider/options', `provider ${name} options`))
+      findings.push(
+        ...validateWithSchema(
+          plugin.optionsSchema,
+          provider.options,
+          document,
+          '/provider/options',
+          `provider ${name} options`,
+        ),
+      )
     }
   }
   const profile = layer.gate?.profile
   if (profile && !catalogue.profiles.has(profile)) {
-    findings.push(document.diagnostic(['gate', 'profile'], 'unknown_reference', `unknown profile "${profile}"${suggestionSuffix(profile, catalogue.profiles.keys())}`))
+    findings.push(
+      document.diagnostic(
+        ['gate', 'profile'],
+        'unknown_reference',
+        `unknown profile "${profile}"${suggestionSuffix(profile, catalogue.profiles.keys())}`,
+      ),
+    )
   }
   return findings
 }

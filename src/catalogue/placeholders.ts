@@ -46,7 +46,10 @@ export function findPlaceholders(value: unknown, path: Array<string | number> = 
 function lookUp(variables: Record<string, unknown>, name: string, path: string): unknown {
   let value = variables[name]
   for (const segment of path.split('.').slice(1)) {
-    value = value !== null && typeof value === 'object' && Object.hasOwn(value, segment) ? (value as Record<string, unknown>)[segment] : null
+    value =
+      value !== null && typeof value === 'object' && Object.hasOwn(value, segment)
+        ? (value as Record<string, unknown>)[segment]
+        : null
   }
   return value ?? null
 }

@@ -23,7 +23,12 @@ async function yamlFiles(dir: string): Promise<string[]> {
 }
 
 /** A profile by name; `namedBy` says where the name was given (`--profile`), where an unknown name is reported. */
-export async function loadProfile(name: string, suitesDir: string, cwd = process.cwd(), namedBy?: string): Promise<Profile> {
+export async function loadProfile(
+  name: string,
+  suitesDir: string,
+  cwd = process.cwd(),
+  namedBy?: string,
+): Promise<Profile> {
   // The project's profiles, every one of them read and checked, as `run` and `validate` check them.
   const project: Array<{document: SourceDocument; value: Profile}> = []
   const findings: Diagnostic[] = []
@@ -36,7 +41,8 @@ export async function loadProfile(name: string, suitesDir: string, cwd = process
     // A file under profiles/ whose $schema line says it is something else is not a profile.
     if (detectKind(file, parsed.document, suitesDir) !== 'profile') continue
     const problems = validateDocument(profileSchema, parsed.document)
-    if (problems.length === 0) problems.push(...profileNameFindings(file, parsed.document, (parsed.document.data as Profile).name))
+    if (problems.length === 0)
+      problems.push(...profileNameFindings(file, parsed.document, (parsed.document.data as Profile).name))
     if (problems.length > 0) findings.push(...problems)
     else project.push({document: parsed.document, value: parsed.document.data as Profile})
   }
@@ -44,7 +50,13 @@ export async function loadProfile(name: string, suitesDir: string, cwd = process
     const first = project.slice(0, index).find((p) => p.value.name === value.name)
     if (!first) continue
     const at = first.document.positionOf(['name'])
-    findings.push(document.diagnostic(['name'], 'duplicate_id', `duplicate profile name "${value.name}" (first defined at ${first.document.file}:${at.line}:${at.col})`))
+    findings.push(
+      document.diagnostic(
+        ['name'],
+        'duplicate_id',
+        `duplicate profile name "${value.name}" (first defined at ${first.document.file}:${at.line}:${at.col})`,
+      ),
+    )
   }
   if (findings.length > 0) throw new BadInputError(findings)
   const own = project.find((p) => p.value.name === name)
@@ -59,5 +71,11 @@ export async function loadProfile(name: string, suitesDir: string, cwd = process
     if (problems.length > 0) throw new BadInputError(problems)
     return data as Profile
   }
-  throw new BadInputError([{file: namedBy ?? displayPath(path.join(suitesDir, 'profiles'), cwd), code: 'unknown_reference', message: `unknown profile "${name}"${suggestionSuffix(name, new Set(known))}`}])
+  throw new BadInputError([
+    {
+      file: namedBy ?? displayPath(path.join(suitesDir, 'profiles'), cwd),
+      code: 'unknown_reference',
+      message: `unknown profile "${name}"${suggestionSuffix(name, new Set(known))}`,
+    },
+  ])
 }

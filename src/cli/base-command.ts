@@ -16,24 +16,33 @@ import {createRedactor} from '../shared/redact.js'
 import {BadInputError, formatDiagnostics, suggestionSuffix, type Diagnostic} from '../shared/diagnostics.js'
 import {environmentProblem} from './environment-errors.js'
 
-export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
+export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<
+  (typeof BaseCommand)['baseFlags'] & T['flags']
+>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
 /** oclif's parse errors (an unknown flag, a missing argument, a value not among the options): they carry the parse. */
 type ParseError = Error & {parse: unknown; flags?: string[]}
-const isParseError = (error: Error): error is ParseError => 'parse' in error && (error as {parse?: unknown}).parse !== undefined
+const isParseError = (error: Error): error is ParseError =>
+  'parse' in error && (error as {parse?: unknown}).parse !== undefined
 
 /** oclif's message on one line, without its notes and its pointer to --help (ours follows). */
 const parseMessage = (message: string): string => {
-  const lines = message.split('\n').map((line) => line.trim()).filter(Boolean)
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
   const notes = lines.findIndex((line) => /^(Note:|See more help|Alternatively)/.test(line))
   // An argument's line is "name  description": said as "name (description)".
-  return lines.slice(0, notes > 0 ? notes : lines.length).map((line, index) => (index > 0 ? line.replace(/^(\S+)\s{2,}(.+)$/, '$1 ($2)') : line)).join(' ')
+  return lines
+    .slice(0, notes > 0 ? notes : lines.length)
+    .map((line, index) => (index > 0 ? line.replace(/^(\S+)\s{2,}(.+)$/, '$1 ($2)') : line))
+    .join(' ')
 }
 
 export const EXIT_BAD_INPUT = 2
 /** An internal error: a bug in ghx-bench or a plugin, or a failure it did not foresee (not a verdict, not bad input). */
-export const EXIT_INTERNAL = 4
+const EXIT_INTERNAL = 4
 
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override enableJsonFlag = true
@@ -85,8 +94,18 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const command = `ghx-bench ${this.id?.replaceAll(':', ' ') ?? ''}`.trim()
     const help = `${command} --help lists its flags`
     if (error.flags?.length) {
-      const known = Object.keys({...this.ctor.flags, ...(this.ctor as typeof BaseCommand).baseFlags, ...(this.ctor.enableJsonFlag ? {json: true} : {})}).map((name) => `--${name}`)
-      return new BadInputError(error.flags.map((flag) => ({file: flag, code: 'config' as const, message: `unknown flag${suggestionSuffix(flag.split('=')[0]!, known)}; ${help}`})))
+      const known = Object.keys({
+        ...this.ctor.flags,
+        ...(this.ctor as typeof BaseCommand).baseFlags,
+        ...(this.ctor.enableJsonFlag ? {json: true} : {}),
+      }).map((name) => `--${name}`)
+      return new BadInputError(
+        error.flags.map((flag) => ({
+          file: flag,
+          code: 'config' as const,
+          message: `unknown flag${suggestionSuffix(flag.split('=')[0]!, known)}; ${help}`,
+        })),
+      )
     }
     return new BadInputError([{file: command, code: 'config', message: `${parseMessage(error.message)}; ${help}`}])
   }
@@ -108,7 +127,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** An error under --json: `{ok: false, error: {name, message, exit}}` (led by `type: "error"` in a JSON-lines stream). */
   protected override toErrorJson(error: unknown): unknown {
-    const e = (error instanceof Error ? error : new Error(String(error))) as Error & {code?: unknown; oclif?: {exit?: number}}
+    const e = (error instanceof Error ? error : new Error(String(error))) as Error & {
+      code?: unknown
+      oclif?: {exit?: number}
+    }
     const exit = e.oclif?.exit ?? EXIT_INTERNAL
     return {
       ...(this.streamsJsonLines ? {type: 'error'} : {}),
@@ -126,7 +148,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // A mistyped flag or argument: one line naming it (with the flag it was probably meant to be), not a usage dump.
     if (isParseError(error)) return this.catch(this.parseProblem(error))
     if (error instanceof BadInputError) {
-      if (this.jsonEnabled()) this.logJson({...(this.streamsJsonLines ? {type: 'error'} : {}), ok: false, diagnostics: error.diagnostics})
+      if (this.jsonEnabled())
+        this.logJson({...(this.streamsJsonLines ? {type: 'error'} : {}), ok: false, diagnostics: error.diagnostics})
       else this.logToStderr(formatDiagnostics(error.diagnostics))
       this.exit(EXIT_BAD_INPUT)
     }
@@ -144,7 +167,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       this.exit(error.oclif?.exit ?? EXIT_INTERNAL)
     }
     if (error.oclif?.exit !== undefined) return super.catch(error)
-    this.logToStderr(process.env.DEBUG?.includes('ghx-bench') ? `internal error: ${error.stack ?? error.message}` : `internal error: ${error.message} (a bug in ghx-bench or a plugin; DEBUG=ghx-bench shows the stack)`)
+    this.logToStderr(
+      process.env.DEBUG?.includes('ghx-bench')
+        ? `internal error: ${error.stack ?? error.message}`
+        : `internal error: ${error.message} (a bug in ghx-bench or a plugin; DEBUG=ghx-bench shows the stack)`,
+    )
     this.exit(EXIT_INTERNAL)
   }
 }

@@ -11,9 +11,14 @@ import {didYouMean} from '../shared/diagnostics.js'
 const hook: Hook<'command_not_found'> = function ({id, config}) {
   const words = id.split(':')
   const commands = config.commandIDs.map((commandId) => commandId.replaceAll(':', ' '))
-  const typed = commands.some((command) => command.startsWith(`${words[0]} `)) && words.length > 1 ? `${words[0]} ${words[1]}` : words[0]!
+  const typed =
+    commands.some((command) => command.startsWith(`${words[0]} `)) && words.length > 1
+      ? `${words[0]} ${words[1]}`
+      : words[0]!
   const meant = didYouMean(typed, commands)
-  process.stderr.write(`ghx-bench ${typed} error: unknown command${meant ? ` (did you mean "ghx-bench ${meant}"?)` : ''}; ghx-bench --help lists the commands\n`)
+  process.stderr.write(
+    `ghx-bench ${typed} error: unknown command${meant ? ` (did you mean "ghx-bench ${meant}"?)` : ''}; ghx-bench --help lists the commands\n`,
+  )
   this.exit(2)
   return Promise.resolve()
 }

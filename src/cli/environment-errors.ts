@@ -42,10 +42,16 @@ export function environmentProblem(error: unknown, cwd = process.cwd()): BadInpu
   if (!code || !ADVICE[code]) return undefined
   const syscall = typeof e.syscall === 'string' ? e.syscall : parsed?.[2]
   // A rename's failure is its destination's (an atomic write renames a temporary file onto the target).
-  const file = syscall === 'rename' ? (stringOf(e.dest) ?? parsed?.[4] ?? stringOf(e.path) ?? parsed?.[3]) : (stringOf(e.path) ?? parsed?.[3] ?? stringOf(e.dest))
-  const address = typeof e.address === 'string' ? `${e.address}${typeof e.port === 'number' ? `:${e.port}` : ''}` : undefined
+  const file =
+    syscall === 'rename'
+      ? (stringOf(e.dest) ?? parsed?.[4] ?? stringOf(e.path) ?? parsed?.[3])
+      : (stringOf(e.path) ?? parsed?.[3] ?? stringOf(e.dest))
+  const address =
+    typeof e.address === 'string' ? `${e.address}${typeof e.port === 'number' ? `:${e.port}` : ''}` : undefined
   const where = file ? displayPath(file, cwd) || file : (address ?? 'the environment')
-  return new BadInputError([{file: where, code: 'io', message: `${ADVICE[code]}${syscall ? ` (${syscall}: ${code})` : ` (${code})`}`}])
+  return new BadInputError([
+    {file: where, code: 'io', message: `${ADVICE[code]}${syscall ? ` (${syscall}: ${code})` : ` (${code})`}`},
+  ])
 }
 
 function stringOf(value: unknown): string | undefined {

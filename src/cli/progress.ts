@@ -18,7 +18,11 @@ import type {SuiteEvent} from '../runner/run-suite.js'
 
 export type ProgressStyle = 'tty' | 'plain' | 'json' | 'silent'
 
-export function progressStyle(json: boolean, env: NodeJS.ProcessEnv = process.env, isTty = process.stdout.isTTY === true): ProgressStyle {
+export function progressStyle(
+  json: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+  isTty = process.stdout.isTTY === true,
+): ProgressStyle {
   if (json) return 'json'
   return isTty && !env.CI ? 'tty' : 'plain'
 }
@@ -98,15 +102,27 @@ export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000)
   if (s < 60) return `${s}s`
   const m = Math.floor(s / 60)
-  return m >= 60 ? `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m` : `${m}m${String(s % 60).padStart(2, '0')}s`
+  return m >= 60
+    ? `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`
+    : `${m}m${String(s % 60).padStart(2, '0')}s`
 }
 
 /**
  * The line of one mode: `agent_direct  12/67  pass 11  fail 1  tokens 9816  ETA 1m05s`; once its
  * suite has ended, `ETA -`, or `stopped` when runs were left (Ctrl-C, an error).
  */
-export function modeLine(s: Pick<ModeState, 'mode' | 'total' | 'done' | 'pass' | 'fail' | 'tokens'>, elapsedMs: number, label = '', ended = false): string {
-  const eta = s.done >= s.total ? 'ETA -' : ended ? 'stopped' : `ETA ${s.done > 0 ? formatDuration((elapsedMs / s.done) * (s.total - s.done)) : '?'}`
+export function modeLine(
+  s: Pick<ModeState, 'mode' | 'total' | 'done' | 'pass' | 'fail' | 'tokens'>,
+  elapsedMs: number,
+  label = '',
+  ended = false,
+): string {
+  const eta =
+    s.done >= s.total
+      ? 'ETA -'
+      : ended
+        ? 'stopped'
+        : `ETA ${s.done > 0 ? formatDuration((elapsedMs / s.done) * (s.total - s.done)) : '?'}`
   return `${label ? label + '  ' : ''}${s.mode}  ${s.done}/${s.total}  pass ${s.pass}  fail ${s.fail}  tokens ${s.tokens}  ${eta}`
 }
 
@@ -177,7 +193,10 @@ export class ProgressView {
   handle(event: SuiteEvent, label = ''): void {
     if (this.style === 'json') {
       // Tool-level progress events are small and frequent: left out of the JSON stream.
-      if (event.type !== 'run_progress' || event.event.kind === 'turn') this.write(JSON.stringify({...event, ...(label ? {phase: label} : {}), timestamp: new Date(this.now()).toISOString()}))
+      if (event.type !== 'run_progress' || event.event.kind === 'turn')
+        this.write(
+          JSON.stringify({...event, ...(label ? {phase: label} : {}), timestamp: new Date(this.now()).toISOString()}),
+        )
       return
     }
     if (this.style === 'silent' || this.closing) return
@@ -209,10 +228,13 @@ export class ProgressView {
         else state.fail++
         if (this.style === 'plain') {
           const prefix = label ? `${label}  ` : ''
-          this.write(`${prefix}${event.mode}  ${event.scenario_id} #${event.iteration}  ${event.outcome}  tokens ${event.tokens}  ${Math.round(event.ms)} ms  (${state.done}/${state.total})`)
+          this.write(
+            `${prefix}${event.mode}  ${event.scenario_id} #${event.iteration}  ${event.outcome}  tokens ${event.tokens}  ${Math.round(event.ms)} ms  (${state.done}/${state.total})`,
+          )
           // A summary at every tenth of the mode's runs (a few runs have their count on each line; the last summary comes at the end).
           const tenth = (n: number) => Math.floor((n * 10) / state.total)
-          if (state.total >= 20 && state.done < state.total && tenth(state.done) > tenth(state.reported)) this.summary(board, state)
+          if (state.total >= 20 && state.done < state.total && tenth(state.done) > tenth(state.reported))
+            this.summary(board, state)
         }
         break
       }
@@ -224,13 +246,24 @@ export class ProgressView {
 
   private start(event: Extract<SuiteEvent, {type: 'suite_started'}>, label: string): void {
     for (const open of this.boards) if (!open.finished) this.finish(open)
-    const modes = Object.entries(event.per_mode).map(([mode, total]): ModeState => ({mode, total, done: 0, pass: 0, fail: 0, tokens: 0, active: new Map(), reported: 0}))
+    const modes = Object.entries(event.per_mode).map(([mode, total]): ModeState => ({
+      mode,
+      total,
+      done: 0,
+      pass: 0,
+      fail: 0,
+      tokens: 0,
+      active: new Map(),
+      reported: 0,
+    }))
     const board: Board = {label, started: this.now(), modes, finished: false}
     this.boards.push(board)
     if (this.style === 'plain') {
       const per = modes.map((m) => `${m.mode} ${m.total}`).join(', ')
       const todo = modes.reduce((n, m) => n + m.total, 0)
-      this.write(`${label || `run ${event.run_id}`}: ${todo} run(s) to do (${per || 'none'}), ${event.skipped} already recorded, seed ${event.seed}`)
+      this.write(
+        `${label || `run ${event.run_id}`}: ${todo} run(s) to do (${per || 'none'}), ${event.skipped} already recorded, seed ${event.seed}`,
+      )
       this.timer = setInterval(() => {
         for (const state of board.modes) if (state.done > state.reported) this.summary(board, state)
       }, this.summaryMs)
@@ -277,7 +310,12 @@ export class ProgressView {
         registerSignalListeners: false,
         renderer: Renderer,
         // No spinner timer (it repaints every 100 ms): the view repaints when it has something new.
-        rendererOptions: {lazy: true, formatOutput: 'truncate', removeEmptyLines: true, logger: new ListrLogger({processOutput: new ProcessOutput(this.stream, process.stderr)})},
+        rendererOptions: {
+          lazy: true,
+          formatOutput: 'truncate',
+          removeEmptyLines: true,
+          logger: new ListrLogger({processOutput: new ProcessOutput(this.stream, process.stderr)}),
+        },
       },
     )
     this.holding++

@@ -16,13 +16,33 @@ export {MAX_SEED}
 
 /** Flags shared by `report` and `gate`: where rows come from, where output goes, the bootstrap. */
 export const rowFlags = {
-  input: Flags.string({char: 'i', multiple: true, description: 'results file or folder (ghx-bench JSONL, ghx-router JSONL, ghx eval results.json/.csv); repeatable'}),
+  input: Flags.string({
+    char: 'i',
+    multiple: true,
+    description: 'results file or folder (ghx-bench JSONL, ghx-router JSONL, ghx eval results.json/.csv); repeatable',
+  }),
   'run-id': Flags.string({description: 'read results_dir/<run-id>.jsonl'}),
-  out: Flags.string({char: 'o', description: 'output folder (default: reports_dir/<run-id>, or reports_dir/latest for several runs)'}),
-  format: Flags.string({description: 'output formats, comma-separated: md, json, junit, html (report only: junit.xml, summary.html)', default: 'md,json'}),
+  out: Flags.string({
+    char: 'o',
+    description: 'output folder (default: reports_dir/<run-id>, or reports_dir/latest for several runs)',
+  }),
+  format: Flags.string({
+    description: 'output formats, comma-separated: md, json, junit, html (report only: junit.xml, summary.html)',
+    default: 'md,json',
+  }),
   baseline: Flags.string({description: 'baseline mode (sets gate.baseline; default agent_direct)'}),
-  seed: Flags.integer({description: 'bootstrap seed (recorded in the output)', default: DEFAULT_SEED, min: 0, max: MAX_SEED}),
-  resamples: Flags.integer({description: 'bootstrap resamples', default: DEFAULT_RESAMPLES, min: 100, max: MAX_RESAMPLES}),
+  seed: Flags.integer({
+    description: 'bootstrap seed (recorded in the output)',
+    default: DEFAULT_SEED,
+    min: 0,
+    max: MAX_SEED,
+  }),
+  resamples: Flags.integer({
+    description: 'bootstrap resamples',
+    default: DEFAULT_RESAMPLES,
+    min: 100,
+    max: MAX_RESAMPLES,
+  }),
 }
 
 interface RowFlagValues {
@@ -49,6 +69,13 @@ export function rowOptions(flags: RowFlagValues): RowOptions {
 function parseFormats(value: string): Format[] {
   const formats = value.split(',').map((f) => f.trim())
   const unknown = formats.filter((f) => f !== 'md' && f !== 'json' && f !== 'junit' && f !== 'html')
-  if (unknown.length > 0) throw new BadInputError([{file: '--format', code: 'config', message: `unknown format ${unknown.map((f) => JSON.stringify(f)).join(', ')} (known: md, json, junit, html)`}])
+  if (unknown.length > 0)
+    throw new BadInputError([
+      {
+        file: '--format',
+        code: 'config',
+        message: `unknown format ${unknown.map((f) => JSON.stringify(f)).join(', ')} (known: md, json, junit, html)`,
+      },
+    ])
   return formats as Format[]
 }

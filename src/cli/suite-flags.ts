@@ -8,7 +8,20 @@ const {repetitions, concurrency, seed} = suiteSchema.properties
  * may not plan what the suite file could not (`-r 1000001` is refused, not nine million runs).
  */
 export const suiteNumberFlags = {
-  repetitions: Flags.integer({char: 'r', min: repetitions.minimum, max: repetitions.maximum, description: 'iterations per scenario and mode (default: the suite’s)'}),
-  concurrency: Flags.integer({min: concurrency.minimum, max: concurrency.maximum, description: 'runs at once (runs that share a fixture never overlap)'}),
-  seed: Flags.integer({min: seed.minimum, max: seed.maximum, description: 'seed of the run order (default: the suite’s)'}),
+  repetitions: Flags.integer({
+    char: 'r',
+    min: repetitions.minimum,
+    max: repetitions.maximum,
+    description: 'iterations per scenario and mode (default: the suite’s)',
+  }),
+  concurrency: Flags.integer({
+    min: concurrency.minimum,
+    max: concurrency.maximum,
+    description: 'runs at once (runs that share a fixture never overlap)',
+  }),
+  seed: Flags.integer({
+    min: seed.minimum,
+    max: seed.maximum,
+    description: 'seed of the run order (default: the suite’s)',
+  }),
 }

@@ -17,8 +17,14 @@ export default class GateCommand extends BaseCommand<typeof GateCommand> {
     profile: Flags.string({char: 'p', description: 'profile name (sets gate.profile; default verify_pr)'}),
     candidate: Flags.string({description: 'candidate mode (sets gate.candidate; default ghx)'}),
     model: Flags.string({description: 'provider/model whose thresholds apply (default: the rows’ model)'}),
-    decision: Flags.option({options: ['ci', 'point'] as const, description: 'ci: inconclusive when an interval straddles; point: the point value decides'})(),
-    'allow-mixed': Flags.boolean({description: 'gate rows of different models or scenario sets anyway', default: false}),
+    decision: Flags.option({
+      options: ['ci', 'point'] as const,
+      description: 'ci: inconclusive when an interval straddles; point: the point value decides',
+    })(),
+    'allow-mixed': Flags.boolean({
+      description: 'gate rows of different models or scenario sets anyway',
+      default: false,
+    }),
   }
 
   async run(): Promise<GateDocument> {

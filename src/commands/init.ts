@@ -16,7 +16,10 @@ export default class Init extends BaseCommand<typeof Init> {
   }
   static override flags = {
     force: Flags.boolean({description: 'replace the scaffold’s files where they exist', default: false}),
-    action: Flags.string({description: 'the GitHub Action the workflow uses: owner/repo@ref of ghx-bench (default: package.json’s repository, else a placeholder to edit)'}),
+    action: Flags.string({
+      description:
+        'the GitHub Action the workflow uses: owner/repo@ref of ghx-bench (default: package.json’s repository, else a placeholder to edit)',
+    }),
   }
 
   async run(): Promise<InitResult> {

@@ -6,15 +6,30 @@ export default class PlanCommand extends BaseCommand<typeof PlanCommand> {
   static override summary = 'Size a suite’s gate: what it can detect, and the smallest design for 80% whole-gate power'
   static override description =
     'From a previous run’s rows (--input or --run-id) or the simulator’s defaults (spreads measured on real suites), says what the suite as written can detect and certify under its profile, the fewest scenarios × repetitions whose whole gate passes a candidate at --target times every efficiency threshold 80% of the time (by formula), and confirms the suite’s own design by simulation: P(pass) at a fixed size and under run --until-decided, with the runs it needs. Exit 0.'
-  static override examples = ['<%= config.bin %> <%= command.id %> suites/verify-pr.yml', '<%= config.bin %> <%= command.id %> suites/verify-pr.yml --input results/2026-03-01.jsonl --target 1.5']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> suites/verify-pr.yml',
+    '<%= config.bin %> <%= command.id %> suites/verify-pr.yml --input results/2026-03-01.jsonl --target 1.5',
+  ]
   static override args = {suite: Args.string({description: 'the suite file', required: true})}
   static override flags = {
-    input: Flags.string({char: 'i', multiple: true, description: 'a previous run’s results (file or folder) to measure spreads and rates from; repeatable'}),
+    input: Flags.string({
+      char: 'i',
+      multiple: true,
+      description: 'a previous run’s results (file or folder) to measure spreads and rates from; repeatable',
+    }),
     'run-id': Flags.string({description: 'a previous run’s id in results_dir, to measure from'}),
-    target: Flags.string({description: 'the effect planned for, as a multiple of every efficiency threshold (default 2)'}),
-    datasets: Flags.integer({min: 0, description: 'seeded datasets of the confirming simulation (default 100; 0 leaves it out)'}),
+    target: Flags.string({
+      description: 'the effect planned for, as a multiple of every efficiency threshold (default 2)',
+    }),
+    datasets: Flags.integer({
+      min: 0,
+      description: 'seeded datasets of the confirming simulation (default 100; 0 leaves it out)',
+    }),
     seed: Flags.integer({min: 0, description: 'seed of the datasets (default 1)'}),
-    resamples: Flags.integer({min: 100, description: `bootstrap resamples per interval (default ${DEFAULT_RESAMPLES})`}),
+    resamples: Flags.integer({
+      min: 100,
+      description: `bootstrap resamples per interval (default ${DEFAULT_RESAMPLES})`,
+    }),
   }
 
   async run(): Promise<unknown> {

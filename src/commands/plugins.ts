@@ -12,8 +12,15 @@ export default class PluginsCommand extends BaseCommand<typeof PluginsCommand> {
     const plugins = await projectPlugins(this.project())
     if (!this.jsonEnabled()) {
       for (const plugin of plugins) {
-        this.log(`${plugin.name}@${plugin.version} (${plugin.source}: ${plugin.source === 'built-in' ? plugin.specifier : plugin.resolved})`)
-        for (const [kind, label] of [['modes', 'modes'], ['providers', 'providers'], ['conditions', 'conditions'], ['readTasks', 'read tasks']] as const) {
+        this.log(
+          `${plugin.name}@${plugin.version} (${plugin.source}: ${plugin.source === 'built-in' ? plugin.specifier : plugin.resolved})`,
+        )
+        for (const [kind, label] of [
+          ['modes', 'modes'],
+          ['providers', 'providers'],
+          ['conditions', 'conditions'],
+          ['readTasks', 'read tasks'],
+        ] as const) {
           if (plugin[kind].length > 0) this.log(`  ${label}: ${plugin[kind].join(', ')}`)
         }
       }

@@ -17,10 +17,23 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
   ]
   static override flags = {
     ...rowFlags,
-    compare: Flags.string({description: 'also compare with a previous run: its run id, its results file or folder, or a summary.json (a blessed baseline); writes compare.md and compare.json'}),
-    'fail-on-regression': Flags.boolean({description: 'with --compare: exit 1 when anything regressed beyond tolerance', dependsOn: ['compare']}),
-    tolerance: Flags.string({description: 'with --compare: % a median (tokens, latency, tool calls) may rise, and points a gate reduction may fall, before it is a regression', default: '10'}),
-    'rate-tolerance': Flags.string({description: 'with --compare: points a success rate may fall, and a gate rate worsen, before it is a regression', default: '5'}),
+    compare: Flags.string({
+      description:
+        'also compare with a previous run: its run id, its results file or folder, or a summary.json (a blessed baseline); writes compare.md and compare.json',
+    }),
+    'fail-on-regression': Flags.boolean({
+      description: 'with --compare: exit 1 when anything regressed beyond tolerance',
+      dependsOn: ['compare'],
+    }),
+    tolerance: Flags.string({
+      description:
+        'with --compare: % a median (tokens, latency, tool calls) may rise, and points a gate reduction may fall, before it is a regression',
+      default: '10',
+    }),
+    'rate-tolerance': Flags.string({
+      description: 'with --compare: points a success rate may fall, and a gate rate worsen, before it is a regression',
+      default: '5',
+    }),
   }
 
   async run(): Promise<Report> {
@@ -28,18 +41,30 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
     const {flags} = this
     const tolerance = (flag: 'tolerance' | 'rate-tolerance'): number => {
       const value = Number(flags[flag])
-      if (!Number.isFinite(value) || value < 0) this.error(`--${flag} must be a number >= 0, not "${flags[flag]}"`, {exit: 2})
+      if (!Number.isFinite(value) || value < 0)
+        this.error(`--${flag} must be a number >= 0, not "${flags[flag]}"`, {exit: 2})
       return value
     }
-    const compare = flags.compare ? {against: flags.compare, tolerances: {relative_pct: tolerance('tolerance'), rate_points: tolerance('rate-tolerance')}} : undefined
-    const {report, files, comparison} = await reportProject({...this.project({gate: {baseline: flags.baseline}}), ...rowOptions(flags), compare})
+    const compare = flags.compare
+      ? {
+          against: flags.compare,
+          tolerances: {relative_pct: tolerance('tolerance'), rate_points: tolerance('rate-tolerance')},
+        }
+      : undefined
+    const {report, files, comparison} = await reportProject({
+      ...this.project({gate: {baseline: flags.baseline}}),
+      ...rowOptions(flags),
+      compare,
+    })
     for (const warning of report.warnings) this.logToStderr(`warning: ${warning}`)
     const modes = (part: Pick<Report, 'modes'>) =>
       Object.entries(part.modes)
         .map(([mode, m]) => `${mode}: ${m.runs} runs, success ${m.success_rate?.toFixed(1) ?? '–'}%`)
         .join('; ')
     // Rows of several providers are reported apart: a line each.
-    if (report.providers?.length) for (const part of report.providers) this.log(`provider ${part.provider ?? '(none)'}: ${part.rows} rows: ${modes(part)}`)
+    if (report.providers?.length)
+      for (const part of report.providers)
+        this.log(`provider ${part.provider ?? '(none)'}: ${part.rows} rows: ${modes(part)}`)
     else this.log(`${report.rows} rows: ${modes(report)}`)
     for (const file of files) this.log(`wrote ${file}`)
     if (comparison && compare) this.printComparison(comparison, compare.tolerances)
@@ -47,14 +72,27 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
   }
 
   /** --compare: this run against a previous one; exit 1 on a regression only under --fail-on-regression. */
-  private printComparison({comparison, files}: NonNullable<ReportResult['comparison']>, tolerances: {relative_pct: number; rate_points: number}): void {
+  private printComparison(
+    {comparison, files}: NonNullable<ReportResult['comparison']>,
+    tolerances: {relative_pct: number; rate_points: number},
+  ): void {
     for (const warning of comparison.warnings) this.logToStderr(`warning: ${warning}`)
-    this.log(`against ${comparison.previous.source}: ${comparison.regressions === 0 ? 'no regression' : `${comparison.regressions} regression(s)`} beyond tolerance (${tolerances.relative_pct}% / ${tolerances.rate_points} points)`)
+    this.log(
+      `against ${comparison.previous.source}: ${comparison.regressions === 0 ? 'no regression' : `${comparison.regressions} regression(s)`} beyond tolerance (${tolerances.relative_pct}% / ${tolerances.rate_points} points)`,
+    )
     const fmt = (value: number | null): string => (value === null ? '–' : String(Math.round(value * 10) / 10))
     const flagged = [
-      ...comparison.modes.flatMap((m) => m.metrics.filter((x) => x.regressed).map((x) => `${m.mode}: ${x.name} ${fmt(x.previous)} -> ${fmt(x.current)}`)),
-      ...comparison.checks.filter((c) => c.regressed).map((c) => `${c.candidate} vs ${c.baseline}: ${c.name} ${fmt(c.previous)} -> ${fmt(c.current)}`),
-      ...comparison.scenarios.flatMap((s) => s.metrics.filter((x) => x.regressed).map((x) => `${s.scenario_id} ${s.mode}: ${x.name} ${fmt(x.previous)} -> ${fmt(x.current)}`)),
+      ...comparison.modes.flatMap((m) =>
+        m.metrics.filter((x) => x.regressed).map((x) => `${m.mode}: ${x.name} ${fmt(x.previous)} -> ${fmt(x.current)}`),
+      ),
+      ...comparison.checks
+        .filter((c) => c.regressed)
+        .map((c) => `${c.candidate} vs ${c.baseline}: ${c.name} ${fmt(c.previous)} -> ${fmt(c.current)}`),
+      ...comparison.scenarios.flatMap((s) =>
+        s.metrics
+          .filter((x) => x.regressed)
+          .map((x) => `${s.scenario_id} ${s.mode}: ${x.name} ${fmt(x.previous)} -> ${fmt(x.current)}`),
+      ),
     ]
     for (const line of flagged.slice(0, 20)) this.log(`  regressed: ${line}`)
     if (flagged.length > 20) this.log(`  … and ${flagged.length - 20} more (see compare.md)`)

@@ -21,20 +21,44 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     mode: Flags.string({char: 'm', multiple: true, description: 'run only these of the suite’s modes (repeatable)'}),
     provider: Flags.string({
       multiple: true,
-      description: 'play every run under these providers (repeatable or comma-separated): the suite’s own, with their options, or any installed provider in their place',
+      description:
+        'play every run under these providers (repeatable or comma-separated): the suite’s own, with their options, or any installed provider in their place',
     }),
     scenario: Flags.string({char: 's', multiple: true, description: 'run only these scenario ids (repeatable)'}),
     set: Flags.string({description: 'run this scenario set instead of the suite’s selection'}),
     ...suiteNumberFlags,
-    'run-id': Flags.string({description: 'the run id (letters, digits, . _ - : + @ =); an existing one resumes, skipping recorded rows; one process per run id'}),
-    model: Flags.string({description: 'oracle, noop, or a model of an OpenAI-compatible endpoint (sets model; default: the suite’s, then the config’s)'}),
-    'fixture-manifest': Flags.string({description: 'fixture manifest to use (sets fixtures.manifest; default fixtures/latest.json); seeded when missing'}),
+    'run-id': Flags.string({
+      description:
+        'the run id (letters, digits, . _ - : + @ =); an existing one resumes, skipping recorded rows; one process per run id',
+    }),
+    model: Flags.string({
+      description:
+        'oracle, noop, or a model of an OpenAI-compatible endpoint (sets model; default: the suite’s, then the config’s)',
+    }),
+    'fixture-manifest': Flags.string({
+      description:
+        'fixture manifest to use (sets fixtures.manifest; default fixtures/latest.json); seeded when missing',
+    }),
     'dry-run': Flags.boolean({description: 'print the plan and stop', default: false}),
-    'inject-faults': Flags.string({description: 'reliability testing: this share (0..1) of the runs’ own sandbox and scripted-model requests fail with 5xx (never the harness’s seeding or checkpoints)'}),
+    'inject-faults': Flags.string({
+      description:
+        'reliability testing: this share (0..1) of the runs’ own sandbox and scripted-model requests fail with 5xx (never the harness’s seeding or checkpoints)',
+    }),
     'no-report': Flags.boolean({description: 'record rows only: no report, no gate', default: false}),
-    'until-decided': Flags.boolean({description: 'add repetitions in planned looks until the suite’s gate is decided (or a budget is spent), keeping its error rate', default: false}),
-    looks: Flags.string({description: 'with --until-decided: repetitions per cell at each look (default 5,8,10,12,14,16,18,20)', dependsOn: ['until-decided']}),
-    budget: Flags.string({multiple: true, description: 'with --until-decided: stop before a look would overrun runs=N, tokens=N or cost=USD', dependsOn: ['until-decided']}),
+    'until-decided': Flags.boolean({
+      description:
+        'add repetitions in planned looks until the suite’s gate is decided (or a budget is spent), keeping its error rate',
+      default: false,
+    }),
+    looks: Flags.string({
+      description: 'with --until-decided: repetitions per cell at each look (default 5,8,10,12,14,16,18,20)',
+      dependsOn: ['until-decided'],
+    }),
+    budget: Flags.string({
+      multiple: true,
+      description: 'with --until-decided: stop before a look would overrun runs=N, tokens=N or cost=USD',
+      dependsOn: ['until-decided'],
+    }),
   }
 
   async run(): Promise<unknown> {
@@ -45,8 +69,14 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     const {flags} = this
     const faultsFlag = flags['inject-faults']
     // A number between 0 and 1, written out: "" or " " is not 0.
-    const faults = faultsFlag === undefined ? undefined : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(faultsFlag) ? Number(faultsFlag) : Number.NaN
-    if (faults !== undefined && !(faults >= 0 && faults <= 1)) this.badFlag('--inject-faults', `expected a share between 0 and 1, got "${faultsFlag}"`)
+    const faults =
+      faultsFlag === undefined
+        ? undefined
+        : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(faultsFlag)
+          ? Number(faultsFlag)
+          : Number.NaN
+    if (faults !== undefined && !(faults >= 0 && faults <= 1))
+      this.badFlag('--inject-faults', `expected a share between 0 and 1, got "${faultsFlag}"`)
     // Written straight to stderr: oclif mutes logToStderr under --json, and these must always be seen.
     const warn = (text: string) => process.stderr.write(text + '\n')
     const view = new ProgressView(flags['dry-run'] ? 'silent' : progressStyle(this.jsonEnabled()))
@@ -65,7 +95,8 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     process.on('SIGINT', interrupt)
     process.on('SIGTERM', interrupt)
     // Loading, the modes' preflight and the fixtures take seconds before the first run: say so.
-    if (!this.jsonEnabled() && !flags['dry-run']) this.log(`preparing ${this.args.suite}: loading the suite, checking the modes, ensuring the fixtures`)
+    if (!this.jsonEnabled() && !flags['dry-run'])
+      this.log(`preparing ${this.args.suite}: loading the suite, checking the modes, ensuring the fixtures`)
     let result
     try {
       result = await (flags['until-decided'] ? runUntilDecided : runProjectSuite)(
@@ -98,27 +129,43 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     for (const {mode, reason} of summary.unavailable) warn(`mode ${mode} left out: ${reason}`)
     if (flags['dry-run']) {
       if (!this.jsonEnabled()) {
-        this.log(`run ${summary.run_id}: ${summary.runs.length} runs (${summary.skipped.length} already recorded), seed ${summary.seed}, modes ${summary.modes.join(', ')}, providers ${summary.providers.join(', ')}`)
+        this.log(
+          `run ${summary.run_id}: ${summary.runs.length} runs (${summary.skipped.length} already recorded), seed ${summary.seed}, modes ${summary.modes.join(', ')}, providers ${summary.providers.join(', ')}`,
+        )
         for (const run of summary.runs) this.log(`  ${run.key}`)
       }
       return summary
     }
     if (summary.interrupted) {
-      warn(`stopped: ${summary.completed} run(s) recorded in ${summary.results_file}. Resume with:\n  ghx-bench run ${this.args.suite} --run-id ${summary.run_id}`)
-      if (this.jsonEnabled()) this.logJson({type: 'summary', ...summary, gate: null, gate_skipped: 'interrupted', files: []})
+      warn(
+        `stopped: ${summary.completed} run(s) recorded in ${summary.results_file}. Resume with:\n  ghx-bench run ${this.args.suite} --run-id ${summary.run_id}`,
+      )
+      if (this.jsonEnabled())
+        this.logJson({type: 'summary', ...summary, gate: null, gate_skipped: 'interrupted', files: []})
       this.exit(130)
     }
     if (!this.jsonEnabled()) {
       this.log(`run ${summary.run_id}: ${summary.completed} run(s) recorded in ${summary.results_file}`)
       // With several providers each provider's counts are shown apart, as the report and the gate keep them.
-      const counts = summary.providers.length > 1 ? Object.entries(summary.by_provider).flatMap(([provider, byMode]) => Object.entries(byMode).map(([mode, c]) => [`${provider} ${mode}`, c] as const)) : Object.entries(summary.by_mode)
-      for (const [what, c] of counts) this.log(`  ${what}: pass ${c.pass}, fail ${c.fail}, timeout ${c.timeout}, infra error ${c.infra_error}`)
+      const counts =
+        summary.providers.length > 1
+          ? Object.entries(summary.by_provider).flatMap(([provider, byMode]) =>
+              Object.entries(byMode).map(([mode, c]) => [`${provider} ${mode}`, c] as const),
+            )
+          : Object.entries(summary.by_mode)
+      for (const [what, c] of counts)
+        this.log(`  ${what}: pass ${c.pass}, fail ${c.fail}, timeout ${c.timeout}, infra error ${c.infra_error}`)
       // The verdict, or why there is none, is the last thing said.
       for (const file of judgement?.files ?? []) this.log(`wrote ${file}`)
       if (judgement?.gate) this.log(renderGateTable(judgement.gate))
       if (judgement?.gate_skipped) this.log(`gate: skipped (${judgement.gate_skipped})`)
     }
-    const output = {...summary, gate: judgement?.gate ?? null, gate_skipped: judgement?.gate_skipped ?? null, files: judgement?.files ?? []}
+    const output = {
+      ...summary,
+      gate: judgement?.gate ?? null,
+      gate_skipped: judgement?.gate_skipped ?? null,
+      files: judgement?.files ?? [],
+    }
     // The last JSON line, after the progress events.
     if (this.jsonEnabled()) this.logJson({type: 'summary', ...output})
     this.exit(judgement?.exit_code ?? 0)

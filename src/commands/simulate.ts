@@ -12,27 +12,60 @@ export default class SimulateCommand extends BaseCommand<typeof SimulateCommand>
     '<%= config.bin %> <%= command.id %> --looks 5,10,20 --spending obrien-fleming --out reports/simulate',
   ]
   static override flags = {
-    profile: Flags.string({char: 'p', description: 'profile whose thresholds are simulated (sets gate.profile; default verify_pr)'}),
+    profile: Flags.string({
+      char: 'p',
+      description: 'profile whose thresholds are simulated (sets gate.profile; default verify_pr)',
+    }),
     model: Flags.string({description: 'provider/model whose override of the profile applies'}),
-    decision: Flags.option({options: ['ci', 'point'] as const, description: 'the decision rule simulated (default ci)'})(),
-    estimand: Flags.option({options: ['suite', 'population'] as const, description: 'the estimand simulated (default: the profile’s); suite centres the scenarios’ effects on the point'})(),
-    scenarios: Flags.string({description: 'scenario counts, comma-separated (default 4,6: the predecessors’ suites and the verify-pr suite)'}),
-    repetitions: Flags.string({description: 'repetitions per cell of the fixed designs, comma-separated (default 5,20)'}),
+    decision: Flags.option({
+      options: ['ci', 'point'] as const,
+      description: 'the decision rule simulated (default ci)',
+    })(),
+    estimand: Flags.option({
+      options: ['suite', 'population'] as const,
+      description: 'the estimand simulated (default: the profile’s); suite centres the scenarios’ effects on the point',
+    })(),
+    scenarios: Flags.string({
+      description: 'scenario counts, comma-separated (default 4,6: the predecessors’ suites and the verify-pr suite)',
+    }),
+    repetitions: Flags.string({
+      description: 'repetitions per cell of the fixed designs, comma-separated (default 5,20)',
+    }),
     datasets: Flags.integer({min: 1, max: MAX_DATASETS, description: 'seeded datasets per cell (default 200)'}),
-    'threshold-datasets': Flags.integer({min: 1, max: MAX_DATASETS, description: 'seeded datasets at the threshold, where false passes are counted (default 4 × --datasets)'}),
+    'threshold-datasets': Flags.integer({
+      min: 1,
+      max: MAX_DATASETS,
+      description: 'seeded datasets at the threshold, where false passes are counted (default 4 × --datasets)',
+    }),
     seed: Flags.integer({min: 0, max: MAX_SEED, description: 'seed of the datasets (default 1)'}),
-    resamples: Flags.integer({min: 100, max: MAX_RESAMPLES, description: `bootstrap resamples per interval (default ${DEFAULT_RESAMPLES}, as the gate's)`}),
-    looks: Flags.string({description: 'run --until-decided’s looks, repetitions per cell (default 5,8,10,12,14,16,18,20; "none" leaves the sequential design out)'}),
-    spending: Flags.option({options: ['power', 'pocock', 'obrien-fleming'] as const, description: 'α-spending function of the looks (default power: α·t^1.5)'})(),
-    'scenario-spread': Flags.string({description: 'SD of the effect between scenarios, log scale (default 0.3, what real suites show)'}),
-    cv: Flags.string({description: 'run-to-run coefficient of variation of active tokens and agent time in % (default 30; cost is priced from the tokens)'}),
+    resamples: Flags.integer({
+      min: 100,
+      max: MAX_RESAMPLES,
+      description: `bootstrap resamples per interval (default ${DEFAULT_RESAMPLES}, as the gate's)`,
+    }),
+    looks: Flags.string({
+      description:
+        'run --until-decided’s looks, repetitions per cell (default 5,8,10,12,14,16,18,20; "none" leaves the sequential design out)',
+    }),
+    spending: Flags.option({
+      options: ['power', 'pocock', 'obrien-fleming'] as const,
+      description: 'α-spending function of the looks (default power: α·t^1.5)',
+    })(),
+    'scenario-spread': Flags.string({
+      description: 'SD of the effect between scenarios, log scale (default 0.3, what real suites show)',
+    }),
+    cv: Flags.string({
+      description:
+        'run-to-run coefficient of variation of active tokens and agent time in % (default 30; cost is priced from the tokens)',
+    }),
     out: Flags.string({char: 'o', description: 'folder for simulate.md and simulate.json'}),
   }
 
   async run(): Promise<unknown> {
     const {simulateGate, integerList, looksOf, nonNegative} = await import('../app/simulate.js')
     const {flags} = this
-    const spread = flags['scenario-spread'] === undefined ? undefined : nonNegative('--scenario-spread', flags['scenario-spread'])
+    const spread =
+      flags['scenario-spread'] === undefined ? undefined : nonNegative('--scenario-spread', flags['scenario-spread'])
     const cv = flags.cv === undefined ? undefined : nonNegative('--cv', flags.cv)
     const result = await simulateGate({
       ...this.project({gate: {profile: flags.profile}}),
@@ -47,7 +80,10 @@ export default class SimulateCommand extends BaseCommand<typeof SimulateCommand>
       resamples: flags.resamples,
       looks: flags.looks === undefined ? undefined : looksOf(flags.looks),
       spending: flags.spending,
-      dataModel: {...(spread === undefined ? {} : {scenario_spread: spread}), ...(cv === undefined ? {} : {cv_pct: cv})},
+      dataModel: {
+        ...(spread === undefined ? {} : {scenario_spread: spread}),
+        ...(cv === undefined ? {} : {cv_pct: cv}),
+      },
       out: flags.out,
       onProgress: this.jsonEnabled() ? undefined : (text) => this.logToStderr(text),
     })

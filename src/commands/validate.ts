@@ -17,12 +17,26 @@ export default class Validate extends BaseCommand<typeof Validate> {
     '<%= config.bin %> <%= command.id %> --calibrate --provider claude-code',
   ]
   static override flags = {
-    calibrate: Flags.boolean({description: 'prove every reference plan: oracle passes; noop, liar, empty, wrong_target and read_only fail', default: false}),
+    calibrate: Flags.boolean({
+      description: 'prove every reference plan: oracle passes; noop, liar, empty, wrong_target and read_only fail',
+      default: false,
+    }),
     mode: Flags.string({char: 'm', multiple: true, description: 'calibrate only these modes'}),
     scenario: Flags.string({char: 's', multiple: true, description: 'calibrate only these scenarios'}),
-    provider: Flags.string({description: 'calibrate through this provider (default: the configuration’s provider, agent-loop)', dependsOn: ['calibrate']}),
-    concurrency: Flags.integer({min: 1, max: 64, description: 'calibration runs at once (default: the calibration suite’s, 4)'}),
-    adversary: Flags.string({multiple: true, options: [...ADVERSARIES], description: 'play only these adversaries (default: all; one left out is listed as not played)'}),
+    provider: Flags.string({
+      description: 'calibrate through this provider (default: the configuration’s provider, agent-loop)',
+      dependsOn: ['calibrate'],
+    }),
+    concurrency: Flags.integer({
+      min: 1,
+      max: 64,
+      description: 'calibration runs at once (default: the calibration suite’s, 4)',
+    }),
+    adversary: Flags.string({
+      multiple: true,
+      options: [...ADVERSARIES],
+      description: 'play only these adversaries (default: all; one left out is listed as not played)',
+    }),
   }
   static override strict = false
   static override args = {
@@ -51,7 +65,10 @@ export default class Validate extends BaseCommand<typeof Validate> {
     const {ProgressView, progressStyle} = await import('../cli/progress.js')
     // Progress of the oracle's pass, noop's and the mutation pass (none under --json: one document).
     const view = new ProgressView(this.jsonEnabled() ? 'silent' : progressStyle(false))
-    if (!this.jsonEnabled()) this.log('calibrating: the oracle must pass every run; noop and the adversaries (liar, empty, read_only, wrong_target) must fail every run; then the checkpoints are mutation-tested')
+    if (!this.jsonEnabled())
+      this.log(
+        'calibrating: the oracle must pass every run; noop and the adversaries (liar, empty, read_only, wrong_target) must fail every run; then the checkpoints are mutation-tested',
+      )
     const quit = () => {
       view.abort()
       process.exit(130)
@@ -87,25 +104,35 @@ export default class Validate extends BaseCommand<typeof Validate> {
       if (!calibration.ok || nothingCalibrated) this.logJson(result)
     } else {
       const count = (status: string) => calibration.entries.filter((e) => e.status === status).length
-      this.log(`calibration: ${count('calibrated')} calibrated, ${count('miscalibrated')} mis-calibrated, ${count('weak')} weak, ${count('not_run')} not run (scenario x mode with a reference plan)`)
+      this.log(
+        `calibration: ${count('calibrated')} calibrated, ${count('miscalibrated')} mis-calibrated, ${count('weak')} weak, ${count('not_run')} not run (scenario x mode with a reference plan)`,
+      )
       for (const {mode, reason} of calibration.unavailable) this.log(`  mode ${mode} not run: ${reason}`)
-      for (const entry of calibration.miscalibrated) this.log(`  mis-calibrated: ${entry.scenario_id} under ${entry.mode}: ${entry.reason}`)
-      for (const entry of calibration.weak) this.log(`  weak: ${entry.scenario_id} under ${entry.mode}: ${entry.reason}`)
-      for (const {scenario_id, mode, reason} of calibration.fallbacks) this.log(`  rests on a fallback (a defect of the tool layer): ${scenario_id} under ${mode}: ${reason}`)
-      for (const entry of calibration.entries.filter((e) => e.status === 'not_run' && !calibration.unavailable.some((u) => u.mode === e.mode))) {
+      for (const entry of calibration.miscalibrated)
+        this.log(`  mis-calibrated: ${entry.scenario_id} under ${entry.mode}: ${entry.reason}`)
+      for (const entry of calibration.weak)
+        this.log(`  weak: ${entry.scenario_id} under ${entry.mode}: ${entry.reason}`)
+      for (const {scenario_id, mode, reason} of calibration.fallbacks)
+        this.log(`  rests on a fallback (a defect of the tool layer): ${scenario_id} under ${mode}: ${reason}`)
+      for (const entry of calibration.entries.filter(
+        (e) => e.status === 'not_run' && !calibration.unavailable.some((u) => u.mode === e.mode),
+      )) {
         this.log(`  not run: ${entry.scenario_id} under ${entry.mode}: ${entry.reason}`)
       }
       const {mutation} = calibration
       if (mutation.skipped) this.log(`mutation testing: not run (${mutation.skipped})`)
       else {
         const perturbations = mutation.reports.reduce((n, r) => n + r.perturbations.length, 0)
-        this.log(`mutation testing (${mutation.modes.join(', ')}): ${mutation.reports.length} run(s) of scenario x mode, ${perturbations} perturbation(s), ${mutation.weak.length} with weak checkpoints`)
+        this.log(
+          `mutation testing (${mutation.modes.join(', ')}): ${mutation.reports.length} run(s) of scenario x mode, ${perturbations} perturbation(s), ${mutation.weak.length} with weak checkpoints`,
+        )
         for (const report of mutation.reports) {
           const at = `${report.scenario_id} under ${report.mode}`
           for (const name of report.weak) this.log(`  weak: ${at}: no checkpoint fails when we ${name}`)
           for (const problem of report.not_applied) this.log(`  not applied: ${at}: ${problem}`)
         }
-        for (const {scenario_id, mode} of mutation.untested) this.log(`  untested: ${scenario_id} under ${mode}: its run changed nothing its checkpoints read`)
+        for (const {scenario_id, mode} of mutation.untested)
+          this.log(`  untested: ${scenario_id} under ${mode}: its run changed nothing its checkpoints read`)
       }
     }
     for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`)

@@ -12,9 +12,9 @@ type SchemaNode = {
   oneOf?: readonly SchemaNode[]
 }
 
-export const ENV_PREFIX = 'GHX_BENCH_'
+const ENV_PREFIX = 'GHX_BENCH_'
 
-export interface EnvironmentKey {
+interface EnvironmentKey {
   variable: string
   path: string[]
   kind: 'string' | 'number' | 'integer' | 'boolean' | 'list'
@@ -26,7 +26,7 @@ export function environmentVariable(pointer: string): string {
   return ENV_PREFIX + path.join('_').toUpperCase()
 }
 
-export function environmentKeys(schema: SchemaNode, prefix: string[] = []): EnvironmentKey[] {
+function environmentKeys(schema: SchemaNode, prefix: string[] = []): EnvironmentKey[] {
   const keys: EnvironmentKey[] = []
   for (const [name, node] of Object.entries(schema.properties ?? {})) {
     if (name.startsWith('$')) continue
@@ -34,8 +34,10 @@ export function environmentKeys(schema: SchemaNode, prefix: string[] = []): Envi
     const variable = environmentVariable('/' + path.join('/'))
     if (node.properties) keys.push(...environmentKeys(node, path))
     else if (node.type === 'array') keys.push({variable, path, kind: 'list'})
-    else if (node.type === 'string' || node.oneOf?.some((branch) => branch.type === 'string')) keys.push({variable, path, kind: 'string'})
-    else if (node.type === 'number' || node.type === 'integer' || node.type === 'boolean') keys.push({variable, path, kind: node.type})
+    else if (node.type === 'string' || node.oneOf?.some((branch) => branch.type === 'string'))
+      keys.push({variable, path, kind: 'string'})
+    else if (node.type === 'number' || node.type === 'integer' || node.type === 'boolean')
+      keys.push({variable, path, kind: node.type})
   }
   return keys
 }
@@ -66,7 +68,10 @@ function parseValue(raw: string, kind: EnvironmentKey['kind']): unknown {
     case 'string':
       return raw
     case 'list':
-      return raw.split(',').map((s) => s.trim()).filter(Boolean)
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
     case 'boolean':
       return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : undefined
     case 'integer':

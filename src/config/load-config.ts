@@ -14,9 +14,9 @@ import {CONFIG_PATH_KEYS, configSchema, type ConfigFile, type ConfigValues} from
 import {environmentVariable, readEnvironmentOverrides} from './environment.js'
 import {isObject} from '../shared/is-object.js'
 
-export type {ConfigFile, ConfigValues} from './schema.js'
+export type {ConfigFile} from './schema.js'
 
-export const CONFIG_SEARCH_PLACES = [
+const CONFIG_SEARCH_PLACES = [
   '.ghxbenchrc.yml',
   '.ghxbenchrc.yaml',
   '.ghxbenchrc.json',
@@ -29,7 +29,7 @@ export const CONFIG_SEARCH_PLACES = [
  * a suite's own settings (for its run), a fixture manifest's facts (its repository and seed id, for
  * the commands that work on it), flags.
  */
-export const LAYER_ORDER = ['file', 'environment', 'suite', 'manifest', 'flags'] as const
+const LAYER_ORDER = ['file', 'environment', 'suite', 'manifest', 'flags'] as const
 export type LayerName = (typeof LAYER_ORDER)[number]
 
 export interface LoadedConfig {
@@ -67,7 +67,10 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     fileDocument = document
   }
   const envLayer = readEnvironmentOverrides(configSchema, env)
-  diagnostics.push(...envLayer.diagnostics, ...validateLayer(envLayer.values, (pointer) => '$' + environmentVariable(pointer)))
+  diagnostics.push(
+    ...envLayer.diagnostics,
+    ...validateLayer(envLayer.values, (pointer) => '$' + environmentVariable(pointer)),
+  )
   const flags = withoutUndefined(options.overrides ?? {})
   diagnostics.push(...validateLayer(flags, (pointer) => `flag for ${describePath(pointer)}`))
   if (diagnostics.length > 0) throw new BadInputError(diagnostics)
@@ -86,7 +89,11 @@ const ROLE_FLAGS = {baseline: '--baseline', candidate: '--candidate'} as const
  * A gate whose candidate is its baseline compares a mode with itself and passes whatever it does: the
  * finding names the highest layer that set either role (a flag, a variable, the file's line).
  */
-function gateRolesFinding(values: ConfigValues, layers: Partial<Record<LayerName, ConfigFile>>, document?: SourceDocument): Diagnostic | undefined {
+function gateRolesFinding(
+  values: ConfigValues,
+  layers: Partial<Record<LayerName, ConfigFile>>,
+  document?: SourceDocument,
+): Diagnostic | undefined {
   const {baseline, candidate} = values.gate
   if (baseline !== candidate) return undefined
   const message = `gate candidate "${candidate}" is the baseline: the gate compares two different modes (set gate.candidate or gate.baseline to another)`
@@ -95,7 +102,16 @@ function gateRolesFinding(values: ConfigValues, layers: Partial<Record<LayerName
     const role = gate?.candidate !== undefined ? 'candidate' : gate?.baseline !== undefined ? 'baseline' : undefined
     if (!role) continue
     if (name === 'file' && document) return document.diagnostic(['gate', role], 'config', message)
-    return {file: name === 'flags' ? ROLE_FLAGS[role] : name === 'environment' ? '$' + environmentVariable(`/gate/${role}`) : `gate.${role}`, code: 'config', message}
+    return {
+      file:
+        name === 'flags'
+          ? ROLE_FLAGS[role]
+          : name === 'environment'
+            ? '$' + environmentVariable(`/gate/${role}`)
+            : `gate.${role}`,
+      code: 'config',
+      message,
+    }
   }
   return {file: 'gate.candidate', code: 'config', message}
 }
@@ -111,7 +127,11 @@ export function defaultConfig(cwd = process.cwd()): LoadedConfig {
  * repository and seed id). The values come from a document already validated against its schema; a
  * flag still wins over them.
  */
-export function withLayer(config: LoadedConfig, name: Exclude<LayerName, 'flags' | 'file' | 'environment'>, values: ConfigFile): LoadedConfig {
+export function withLayer(
+  config: LoadedConfig,
+  name: Exclude<LayerName, 'flags' | 'file' | 'environment'>,
+  values: ConfigFile,
+): LoadedConfig {
   const layers = {...config.layers, [name]: withoutUndefined(values)}
   return {...config, values: merge(layers), layers}
 }
@@ -122,7 +142,10 @@ export function resolveConfigPath(config: LoadedConfig, value: string): string {
 }
 
 function merge(layers: LoadedConfig['layers']): ConfigValues {
-  const merged = LAYER_ORDER.reduce<Record<string, unknown>>((acc, name) => mergeLayer(configSchema as SchemaNode, acc, (layers[name] ?? {})), {})
+  const merged = LAYER_ORDER.reduce<Record<string, unknown>>(
+    (acc, name) => mergeLayer(configSchema as SchemaNode, acc, layers[name] ?? {}),
+    {},
+  )
   return applyDefaults(configSchema, merged) as ConfigValues
 }
 
@@ -167,13 +190,16 @@ function locateOnly(): Record<string, never> {
   return {}
 }
 
-async function readConfigFile(file: string, cwd: string): Promise<{values: ConfigFile; diagnostics: Diagnostic[]; document?: SourceDocument}> {
+async function readConfigFile(
+  file: string,
+  cwd: string,
+): Promise<{values: ConfigFile; diagnostics: Diagnostic[]; document?: SourceDocument}> {
   const shown = path.relative(cwd, file) || file
   if (/\.m?js$/.test(file)) return readScriptConfig(file, shown)
   const parsed = await readSource(file, cwd)
   if (!parsed.document) return {values: {}, diagnostics: parsed.diagnostics}
   const diagnostics = validateDocument(configSchema, parsed.document)
-  return {values: (parsed.document.data ?? {}), diagnostics, document: parsed.document}
+  return {values: parsed.document.data ?? {}, diagnostics, document: parsed.document}
 }
 
 /** ghxbench.config.js: no source positions, so findings name the key path only. */
@@ -183,11 +209,18 @@ async function readScriptConfig(file: string, shown: string): Promise<{values: C
     const module = (await import(pathToFileURL(file).href)) as {default?: unknown}
     exported = module.default
   } catch (error) {
-    return {values: {}, diagnostics: [{file: shown, code: 'config', message: `cannot load: ${(error as Error).message}`}]}
+    return {
+      values: {},
+      diagnostics: [{file: shown, code: 'config', message: `cannot load: ${(error as Error).message}`}],
+    }
   }
   const document = parseSource(JSON.stringify(exported ?? null), shown).document as SourceDocument
-  const diagnostics = validateWithSchema(configSchema, exported, document).map(({file: f, code, message}) => ({file: f, code, message}))
-  return {values: (exported ?? {}), diagnostics}
+  const diagnostics = validateWithSchema(configSchema, exported, document).map(({file: f, code, message}) => ({
+    file: f,
+    code,
+    message,
+  }))
+  return {values: exported ?? {}, diagnostics}
 }
 
 /** A layer without its unset keys (a flag not given is undefined): they must not hide a lower layer's value. */
@@ -205,21 +238,25 @@ function withoutUndefined<T>(value: T): T {
 
 type SchemaNode = {properties?: Record<string, SchemaNode>; additionalProperties?: unknown}
 
-
 /**
  * A higher layer over a lower one, key by key where the schema gives an object its keys (fixtures,
  * gate, endpoint, pricing): a layer that sets fixtures.repo keeps the lower layer's fixtures.manifest.
  * Any other value is replaced whole: a plugin reference with options is one value, never two mixed.
  */
-function mergeLayer(schema: SchemaNode, base: Record<string, unknown>, layer: Record<string, unknown>): Record<string, unknown> {
+function mergeLayer(
+  schema: SchemaNode,
+  base: Record<string, unknown>,
+  layer: Record<string, unknown>,
+): Record<string, unknown> {
   const result: Record<string, unknown> = {...base}
   for (const [key, value] of Object.entries(layer)) {
     if (value === undefined) continue
     const current = result[key]
-    const node = schema.properties?.[key] ?? (typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as SchemaNode) : undefined)
+    const node =
+      schema.properties?.[key] ??
+      (typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as SchemaNode) : undefined)
     const keyed = node !== undefined && (node.properties !== undefined || typeof node.additionalProperties === 'object')
     result[key] = keyed && isObject(current) && isObject(value) ? mergeLayer(node, current, value) : value
   }
   return result
 }
-

@@ -42,7 +42,8 @@ export const configSchema = {
   $schema: SCHEMA_DIALECT,
   $id: SCHEMA_BASE + 'config.schema.json',
   title: 'ghx-bench configuration (.ghxbenchrc.yml)',
-  description: 'Project settings. A key left out takes its default; GHX_BENCH_* variables override the file, a suite overrides both for its own run, and flags override all.',
+  description:
+    'Project settings. A key left out takes its default; GHX_BENCH_* variables override the file, a suite overrides both for its own run, and flags override all.',
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -53,14 +54,29 @@ export const configSchema = {
       additionalProperties: false,
       default: {},
       properties: {
-        api_url: {type: 'string', format: 'uri', default: 'https://api.github.com', description: 'REST base URL, e.g. https://ghe.example.com/api/v3'},
+        api_url: {
+          type: 'string',
+          format: 'uri',
+          default: 'https://api.github.com',
+          description: 'REST base URL, e.g. https://ghe.example.com/api/v3',
+        },
       },
     },
     provider: {...pluginRefSchema, default: 'agent-loop'},
     model: {type: 'string', minLength: 1, default: 'oracle'},
     endpoint: endpointSchema,
-    plugins: {type: 'array', items: pluginRefSchema, default: [], description: 'npm packages, package:export specifiers or paths'},
-    suites_dir: {type: 'string', minLength: 1, default: 'suites', description: 'the catalogue folder (suites, scenarios, sets, profiles)'},
+    plugins: {
+      type: 'array',
+      items: pluginRefSchema,
+      default: [],
+      description: 'npm packages, package:export specifiers or paths',
+    },
+    suites_dir: {
+      type: 'string',
+      minLength: 1,
+      default: 'suites',
+      description: 'the catalogue folder (suites, scenarios, sets, profiles)',
+    },
     results_dir: {type: 'string', minLength: 1, default: 'results'},
     reports_dir: {type: 'string', minLength: 1, default: 'reports'},
     fixtures: projectFixturesSchema,
@@ -94,4 +110,9 @@ export type ConfigValues = FromSchema<typeof configSchema>
  * Keys that hold a path. A path in a file or the environment is relative to the config file's folder;
  * one given as a flag is relative to the working folder, where it was typed.
  */
-export const CONFIG_PATH_KEYS: ReadonlyArray<readonly string[]> = [['suites_dir'], ['results_dir'], ['reports_dir'], ['fixtures', 'manifest']]
+export const CONFIG_PATH_KEYS: ReadonlyArray<readonly string[]> = [
+  ['suites_dir'],
+  ['results_dir'],
+  ['reports_dir'],
+  ['fixtures', 'manifest'],
+]

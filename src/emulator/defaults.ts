@@ -11,7 +11,11 @@ export const REVIEWER_LOGIN = 'ghx-bench-reviewer'
 export const DEFAULT_REPO = 'ghx-bench/sandbox'
 
 /** gh without prompts or update checks: what every non-interactive gh needs, on any target. */
-export const GH_QUIET_ENV = {GH_NO_UPDATE_NOTIFIER: '1', GH_PROMPT_DISABLED: '1', GH_NO_EXTENSION_UPDATE_NOTIFIER: '1'} as const
+export const GH_QUIET_ENV = {
+  GH_NO_UPDATE_NOTIFIER: '1',
+  GH_PROMPT_DISABLED: '1',
+  GH_NO_EXTENSION_UPDATE_NOTIFIER: '1',
+} as const
 
 export const RERUN_WORKFLOW_FILE = 'bench-rerun-failed.yml'
 /** A workflow whose job sleeps for 20 minutes: a run that is still in progress, to cancel. */
@@ -40,7 +44,7 @@ ${DISPATCH_ON_SEED}  build:
       - run: test "\${{ github.run_attempt }}" -gt 1 || (echo "Error: simulated failure on attempt 1" && exit 1)
 `
 
-export const LONG_RUNNING_WORKFLOW_YAML = `name: bench-long-running
+const LONG_RUNNING_WORKFLOW_YAML = `name: bench-long-running
 ${DISPATCH_ON_SEED}  wait:
     runs-on: ubuntu-latest
     timeout-minutes: 30
@@ -57,9 +61,28 @@ export function ensureLongRunningWorkflow(store: Store, fullName: string): void 
   if (!repo || Object.values(repo.workflows).some((w) => w.path.endsWith(`/${LONG_RUNNING_WORKFLOW_FILE}`))) return
   const file = `.github/workflows/${LONG_RUNNING_WORKFLOW_FILE}`
   if (store.git.commit(repo, store.git.branchSha(repo, repo.default_branch)).tree[file] === undefined) {
-    store.git.commitFiles(repo, repo.default_branch, {[file]: LONG_RUNNING_WORKFLOW_YAML}, 'Add the long-running fixture workflow', fullName.split('/')[0]!)
+    store.git.commitFiles(
+      repo,
+      repo.default_branch,
+      {[file]: LONG_RUNNING_WORKFLOW_YAML},
+      'Add the long-running fixture workflow',
+      fullName.split('/')[0]!,
+    )
   }
-  store.actions.addWorkflow(repo, file, 'bench-long-running', [{name: 'wait', fail_on_attempts: [], duration_ms: LONG_RUNNING_MS, log: `2026-01-01T00:00:00.0000000Z ##[group]Run sleep ${LONG_RUNNING_MS / 1000}\n`}], ['seed_id'])
+  store.actions.addWorkflow(
+    repo,
+    file,
+    'bench-long-running',
+    [
+      {
+        name: 'wait',
+        fail_on_attempts: [],
+        duration_ms: LONG_RUNNING_MS,
+        log: `2026-01-01T00:00:00.0000000Z ##[group]Run sleep ${LONG_RUNNING_MS / 1000}\n`,
+      },
+    ],
+    ['seed_id'],
+  )
 }
 
 /** Creates a repository laid out like the benchmark fixture repository, with its workflows. */
@@ -79,7 +102,11 @@ export function createFixtureRepo(store: Store, fullName: string): void {
     `.github/workflows/${RERUN_WORKFLOW_FILE}`,
     'bench-rerun-failed',
     [
-      {name: 'build', fail_on_attempts: [], log: '2026-01-01T00:00:00.0000000Z ##[group]Run echo build\nbuild\n##[endgroup]\n'},
+      {
+        name: 'build',
+        fail_on_attempts: [],
+        log: '2026-01-01T00:00:00.0000000Z ##[group]Run echo build\nbuild\n##[endgroup]\n',
+      },
       {
         name: 'verify',
         fail_on_attempts: [1],

@@ -8,7 +8,7 @@
  */
 import {mulberry32, type Random} from '../stats/random.js'
 
-export type FaultKind = '502' | '503' | 'secondary_rate_limit' | '429'
+type FaultKind = '502' | '503' | 'secondary_rate_limit' | '429'
 
 export interface FaultRule {
   route: string
@@ -66,7 +66,12 @@ export class Faults {
         case '503':
           return {delay_ms: delay, status: 503, message: 'Service Unavailable'}
         case '429':
-          return {delay_ms: delay, status: 429, headers: {'retry-after': String(rule.retry_after_s ?? 1)}, message: 'Too Many Requests'}
+          return {
+            delay_ms: delay,
+            status: 429,
+            headers: {'retry-after': String(rule.retry_after_s ?? 1)},
+            message: 'Too Many Requests',
+          }
         case 'secondary_rate_limit':
           return {
             delay_ms: delay,

@@ -68,7 +68,10 @@ function resourceByUrl(ctx: Context, url: string): Obj | null {
   const repo = ctx.store.state.repos[`${owner}/${name}`]
   if (!repo) return null
   if (!kind) return repositoryNode(ctx, repo)
-  const issue = (kind === 'issues' || kind === 'pull') && rest.length === 0 && /^\d+$/.test(number ?? '') ? repo.issues[Number(number)] : undefined
+  const issue =
+    (kind === 'issues' || kind === 'pull') && rest.length === 0 && /^\d+$/.test(number ?? '')
+      ? repo.issues[Number(number)]
+      : undefined
   if (!issue || (kind === 'pull' && !issue.is_pull)) return null
   return issueNode(ctx, repo, issue)
 }
@@ -82,7 +85,14 @@ function rootValue(ctx: Context): Obj {
       node: ({id}: Args) => nodeById(ctx, id),
       search: (args: Args) => searchConnection(ctx, args),
       nodes: ({ids}: Args) => (ids as unknown[]).map((id) => nodeById(ctx, id)),
-      rateLimit: {limit: 5000, cost: 1, remaining: 4999, used: 1, resetAt: new Date(Date.now() + 3600_000).toISOString(), nodeCount: 1},
+      rateLimit: {
+        limit: 5000,
+        cost: 1,
+        remaining: 4999,
+        used: 1,
+        resetAt: new Date(Date.now() + 3600_000).toISOString(),
+        nodeCount: 1,
+      },
     },
     userQueries(ctx),
     repoQueries(ctx),
@@ -109,7 +119,9 @@ function nodeById(ctx: Context, id: unknown): Obj | null {
     return user ? actor(ctx, user.login) : null
   }
   if (parsed?.kind === 'issue_type') {
-    const type = Object.values(store.state.repos).flatMap((r) => r.issue_types).find((t) => t.id === parsed.id)
+    const type = Object.values(store.state.repos)
+      .flatMap((r) => r.issue_types)
+      .find((t) => t.id === parsed.id)
     return type ? issueTypeNode(type) : null
   }
   let located: Located
@@ -144,17 +156,36 @@ export interface GraphqlResponse {
 }
 
 /** Parses, validates against GitHub's schema, executes; errors come back as GitHub shapes them. */
-export async function executeGraphql(store: Store, viewer: string, links: Links, request: {query?: unknown; variables?: unknown; operationName?: unknown}): Promise<GraphqlResponse> {
-  if (typeof request.query !== 'string') return {status: 400, body: {message: 'A query attribute must be specified and must be a string.'}}
+export async function executeGraphql(
+  store: Store,
+  viewer: string,
+  links: Links,
+  request: {query?: unknown; variables?: unknown; operationName?: unknown},
+): Promise<GraphqlResponse> {
+  if (typeof request.query !== 'string')
+    return {status: 400, body: {message: 'A query attribute must be specified and must be a string.'}}
   let document
   try {
     document = parse(request.query)
   } catch (error) {
-    return {status: 200, body: {errors: [{message: (error as GraphQLError).message, locations: (error as GraphQLError).locations}]}}
+    return {
+      status: 200,
+      body: {errors: [{message: (error as GraphQLError).message, locations: (error as GraphQLError).locations}]},
+    }
   }
   const invalid = validate(githubSchema(), document, GITHUB_RULES)
   if (invalid.length > 0) {
-    return {status: 200, body: {errors: invalid.map((e) => ({path: [], extensions: {code: 'undefinedField'}, locations: e.locations, message: e.message}))}}
+    return {
+      status: 200,
+      body: {
+        errors: invalid.map((e) => ({
+          path: [],
+          extensions: {code: 'undefinedField'},
+          locations: e.locations,
+          message: e.message,
+        })),
+      },
+    }
   }
   const context: Context = {store, viewer, links, nodes: NODE_BUILDERS}
   const result = await execute({
@@ -169,7 +200,16 @@ export async function executeGraphql(store: Store, viewer: string, links: Links,
   })
   const errors = (result.errors ?? []).map((e) => {
     const original = e.originalError
-    const type = original instanceof SandboxError ? (original.status === 404 ? 'NOT_FOUND' : original.status === 501 ? 'NOT_MODELLED' : 'UNPROCESSABLE') : original instanceof NotModelled ? 'NOT_MODELLED' : (e.extensions.type ?? undefined)
+    const type =
+      original instanceof SandboxError
+        ? original.status === 404
+          ? 'NOT_FOUND'
+          : original.status === 501
+            ? 'NOT_MODELLED'
+            : 'UNPROCESSABLE'
+        : original instanceof NotModelled
+          ? 'NOT_MODELLED'
+          : (e.extensions.type ?? undefined)
     const first = original instanceof SandboxError ? original.errors?.[0] : undefined
     const detail = typeof first === 'string' ? first : first?.message
     return {type, path: e.path, locations: e.locations, message: detail ? text(detail) : e.message}

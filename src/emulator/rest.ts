@@ -41,7 +41,8 @@ const allRoutes = (): RouteDef[] => [
 export function restRouter(): Router<RestRoute> {
   if (!router) {
     router = new Router()
-    for (const [method, template, operationId, handler] of allRoutes()) router.add(method, template, {operationId, handler})
+    for (const [method, template, operationId, handler] of allRoutes())
+      router.add(method, template, {operationId, handler})
   }
   return router
 }

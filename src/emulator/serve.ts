@@ -37,10 +37,23 @@ export async function serveSandbox(options: ServeOptions): Promise<Served> {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE' || code === 'EACCES') {
       const why = code === 'EADDRINUSE' ? 'is in use' : 'may not be opened by this user'
-      throw new BadInputError([{file: '--port', code: 'config', message: `port ${options.port} on 127.0.0.1 ${why}: free it, pick another --port, or leave --port out for a free one`}])
+      throw new BadInputError([
+        {
+          file: '--port',
+          code: 'config',
+          message: `port ${options.port} on 127.0.0.1 ${why}: free it, pick another --port, or leave --port out for a free one`,
+        },
+      ])
     }
     // The state's shape was checked; a store that still cannot be built from it was written by something else.
-    if (state && !(error instanceof BadInputError)) throw new BadInputError([{file: shown!, code: 'io', message: `not a sandbox state file: ${(error as Error).message} (move it away to start afresh)`}])
+    if (state && !(error instanceof BadInputError))
+      throw new BadInputError([
+        {
+          file: shown!,
+          code: 'io',
+          message: `not a sandbox state file: ${(error as Error).message} (move it away to start afresh)`,
+        },
+      ])
     throw error
   }
   return {
@@ -63,7 +76,10 @@ async function readState(file: string, shown: string): Promise<SandboxState | un
   })
   // No file yet: a new sandbox, saved there on exit. A folder could be neither read nor saved to.
   if (!found) return undefined
-  if (!found.isFile()) throw bad(`${found.isDirectory() ? 'is a folder' : 'not a regular file'}, not a sandbox state file (give --state a file path)`)
+  if (!found.isFile())
+    throw bad(
+      `${found.isDirectory() ? 'is a folder' : 'not a regular file'}, not a sandbox state file (give --state a file path)`,
+    )
   let state: unknown
   try {
     state = JSON.parse(await readFile(file, 'utf8'))
@@ -75,14 +91,16 @@ async function readState(file: string, shown: string): Promise<SandboxState | un
   return state as SandboxState
 }
 
-
 /** What is wrong with a state file's outline (what a store is built from), or undefined. */
 function stateProblem(state: unknown): string | undefined {
   if (!isObject(state) || state.version !== 1) return 'no "version": 1'
   if (!Number.isSafeInteger(state.next_id)) return '"next_id" is not an integer'
   for (const key of ['users', 'tokens', 'repos'] as const) if (!isObject(state[key])) return `"${key}" is not an object`
   if (!Array.isArray(state.projects)) return '"projects" is not a list'
-  for (const [key, map] of [['users', state.users], ['repos', state.repos]] as const) {
+  for (const [key, map] of [
+    ['users', state.users],
+    ['repos', state.repos],
+  ] as const) {
     const entry = Object.entries(map as Record<string, unknown>).find(([, value]) => !isObject(value))
     if (entry) return `${key}["${entry[0]}"] is not an object`
   }

@@ -56,7 +56,8 @@ export interface Sandbox {
 function openStore(options: SandboxOptions): {store: Store; token: string; reviewerToken: string} {
   const store = new Store(options.state, {timing: options.timing})
   // Restored state keeps its tokens, so clients configured against a saved sandbox keep working.
-  const savedToken = (login: string) => Object.entries(options.state?.tokens ?? {}).find(([, who]) => who === login)?.[0]
+  const savedToken = (login: string) =>
+    Object.entries(options.state?.tokens ?? {}).find(([, who]) => who === login)?.[0]
   const token = options.token ?? savedToken(AGENT_LOGIN) ?? `ghs_${randomBytes(18).toString('hex')}`
   const reviewerToken = options.reviewerToken ?? savedToken(REVIEWER_LOGIN) ?? `ghs_${randomBytes(18).toString('hex')}`
   store.addToken(token, AGENT_LOGIN)

@@ -11,5 +11,9 @@ export function graphqlUrlOf(apiUrl: string): string {
 /** The environment that sends a Node tool's hard-coded api.github.com to this API (nothing for github.com itself). */
 export function nodeEnvFor(apiUrl: string, graphqlUrl: string): Record<string, string> {
   if (/^https:\/\/api\.github\.com\/?$/.test(apiUrl)) return {}
-  return {NODE_OPTIONS: `--import ${pathToFileURL(GITHUB_API_ORIGIN_PRELOAD).href}`, GHX_BENCH_GITHUB_API_URL: apiUrl, GHX_BENCH_GITHUB_GRAPHQL_URL: graphqlUrl}
+  return {
+    NODE_OPTIONS: `--import ${pathToFileURL(GITHUB_API_ORIGIN_PRELOAD).href}`,
+    GHX_BENCH_GITHUB_API_URL: apiUrl,
+    GHX_BENCH_GITHUB_GRAPHQL_URL: graphqlUrl,
+  }
 }

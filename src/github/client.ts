@@ -18,7 +18,7 @@ const HarnessOctokit = Octokit.plugin(retry, throttling)
 /** Retry and throttling add behaviour, not methods: callers see a plain Octokit. */
 export type GithubClient = Octokit
 
-export interface ApiUsage {
+interface ApiUsage {
   calls: number
   /** Rate-limit points, from the x-ratelimit-used headers GitHub returns (per resource). */
   points: number
@@ -57,11 +57,17 @@ export function createClient(options: ClientOptions): CountedClient {
     ...(options.app ? {authStrategy: createAppAuth, auth: options.app} : {auth: options.token}),
     baseUrl: options.baseUrl ?? 'https://api.github.com',
     userAgent: `ghx-bench/${HARNESS_VERSION}`,
-    retry: {enabled: retries > 0, retries, retryAfterBaseValue: options.retryAfterBaseMs ?? 1000, doNotRetry: [400, 401, 404, 410, 422, 451]},
+    retry: {
+      enabled: retries > 0,
+      retries,
+      retryAfterBaseValue: options.retryAfterBaseMs ?? 1000,
+      doNotRetry: [400, 401, 404, 410, 422, 451],
+    },
     throttle: {
       enabled: options.throttle ?? retries > 0,
       onRateLimit: (_after: number, _options: unknown, _octokit: unknown, retryCount: number) => retryCount < retries,
-      onSecondaryRateLimit: (_after: number, _options: unknown, _octokit: unknown, retryCount: number) => retryCount < retries,
+      onSecondaryRateLimit: (_after: number, _options: unknown, _octokit: unknown, retryCount: number) =>
+        retryCount < retries,
     },
     log: {debug() {}, info() {}, warn() {}, error() {}},
   })
@@ -74,7 +80,7 @@ export function createClient(options: ClientOptions): CountedClient {
       countPoints(response.headers as Record<string, string | undefined>)
       return response
     } catch (error) {
-      countPoints(((error as {response?: {headers?: Record<string, string | undefined>}}).response?.headers ?? {}))
+      countPoints((error as {response?: {headers?: Record<string, string | undefined>}}).response?.headers ?? {})
       throw error
     }
   })
@@ -98,12 +104,21 @@ export async function resolveToken(env: NodeJS.ProcessEnv = harnessEnv(), host?:
   const fromEnv = env.GH_TOKEN ?? env.GITHUB_TOKEN
   if (fromEnv) return fromEnv
   try {
-    const {stdout} = await promisify(execFile)('gh', ['auth', 'token', ...(host ? ['--hostname', host] : [])], {env, timeout: 10_000})
+    const {stdout} = await promisify(execFile)('gh', ['auth', 'token', ...(host ? ['--hostname', host] : [])], {
+      env,
+      timeout: 10_000,
+    })
     if (stdout.trim()) return stdout.trim()
   } catch {
     // reported below
   }
-  throw new BadInputError([{file: '$GH_TOKEN', code: 'config', message: 'no GitHub token: set GH_TOKEN or GITHUB_TOKEN, or log in with `gh auth login`'}])
+  throw new BadInputError([
+    {
+      file: '$GH_TOKEN',
+      code: 'config',
+      message: 'no GitHub token: set GH_TOKEN or GITHUB_TOKEN, or log in with `gh auth login`',
+    },
+  ])
 }
 
 /**
@@ -112,24 +127,45 @@ export async function resolveToken(env: NodeJS.ProcessEnv = harnessEnv(), host?:
  * as the reviewer and commenter, so the agent's own identity can request changes and resolve threads.
  * Undefined when no App is configured.
  */
-export async function appCredentials(env: NodeJS.ProcessEnv, repo: {owner: string; repo: string}, baseUrl?: string): Promise<AppCredentials | undefined> {
+export async function appCredentials(
+  env: NodeJS.ProcessEnv,
+  repo: {owner: string; repo: string},
+  baseUrl?: string,
+): Promise<AppCredentials | undefined> {
   const appId = env.GHX_BENCH_APP_ID
-  const privateKey = env.GHX_BENCH_APP_PRIVATE_KEY?.replaceAll('\\n', '\n') ?? (env.GHX_BENCH_APP_PRIVATE_KEY_PATH ? await readFile(env.GHX_BENCH_APP_PRIVATE_KEY_PATH, 'utf8') : undefined)
+  const privateKey =
+    env.GHX_BENCH_APP_PRIVATE_KEY?.replaceAll('\\n', '\n') ??
+    (env.GHX_BENCH_APP_PRIVATE_KEY_PATH ? await readFile(env.GHX_BENCH_APP_PRIVATE_KEY_PATH, 'utf8') : undefined)
   if (!appId && !privateKey) return undefined
   // A key read from its file is as secret as one from the environment.
   registerSecret(privateKey)
   if (!appId || !privateKey) {
-    throw new BadInputError([{file: '$GHX_BENCH_APP_ID', code: 'config', message: 'a GitHub App needs both GHX_BENCH_APP_ID and GHX_BENCH_APP_PRIVATE_KEY (or GHX_BENCH_APP_PRIVATE_KEY_PATH)'}])
+    throw new BadInputError([
+      {
+        file: '$GHX_BENCH_APP_ID',
+        code: 'config',
+        message:
+          'a GitHub App needs both GHX_BENCH_APP_ID and GHX_BENCH_APP_PRIVATE_KEY (or GHX_BENCH_APP_PRIVATE_KEY_PATH)',
+      },
+    ])
   }
   let installationId = Number(env.GHX_BENCH_APP_INSTALLATION_ID)
   if (!Number.isInteger(installationId) || installationId <= 0) {
-    installationId = (await (await appOctokit({appId, privateKey}, baseUrl)).rest.apps.getRepoInstallation(repo)).data.id
+    installationId = (await (await appOctokit({appId, privateKey}, baseUrl)).rest.apps.getRepoInstallation(repo)).data
+      .id
   }
   return {appId, privateKey, installationId}
 }
 
 /** An Octokit authenticated as the App itself (a short-lived JWT), for the /app routes. */
-export async function appOctokit(app: Pick<AppCredentials, 'appId' | 'privateKey'>, baseUrl?: string): Promise<Octokit> {
+export async function appOctokit(
+  app: Pick<AppCredentials, 'appId' | 'privateKey'>,
+  baseUrl?: string,
+): Promise<Octokit> {
   const jwt = (await createAppAuth({appId: app.appId, privateKey: app.privateKey})({type: 'app'})).token
-  return new Octokit({auth: jwt, baseUrl: baseUrl ?? 'https://api.github.com', log: {debug() {}, info() {}, warn() {}, error() {}}})
+  return new Octokit({
+    auth: jwt,
+    baseUrl: baseUrl ?? 'https://api.github.com',
+    log: {debug() {}, info() {}, warn() {}, error() {}},
+  })
 }

@@ -15,10 +15,23 @@ import type {GitHubTarget, TargetOptions} from './target.js'
 export async function openLiveTarget(config: LoadedConfig, options: TargetOptions): Promise<GitHubTarget> {
   const env = options.env ?? harnessEnv()
   const full = config.values.fixtures.repo
-  if (!full) throw new BadInputError([{file: config.origin, code: 'config', message: 'no fixture repository: set fixtures.repo or pass --repo owner/name'}])
+  if (!full)
+    throw new BadInputError([
+      {
+        file: config.origin,
+        code: 'config',
+        message: 'no fixture repository: set fixtures.repo or pass --repo owner/name',
+      },
+    ])
   // The guard comes first: nothing is written to a repository that is not listed as a sandbox.
   if (!config.values.fixtures.sandbox_repos.includes(full)) {
-    throw new BadInputError([{file: config.origin, code: 'config', message: `refusing to write fixtures to ${full}: it is not listed in fixtures.sandbox_repos`}])
+    throw new BadInputError([
+      {
+        file: config.origin,
+        code: 'config',
+        message: `refusing to write fixtures to ${full}: it is not listed in fixtures.sandbox_repos`,
+      },
+    ])
   }
   const apiUrl = config.values.github.api_url
   const token = await resolveToken(env)
@@ -26,11 +39,22 @@ export async function openLiveTarget(config: LoadedConfig, options: TargetOption
   const [owner, name] = full.split('/') as [string, string]
   const reviewerToken = env.GHX_BENCH_REVIEWER_TOKEN
   const app = await appCredentials(env, {owner, repo: name}, apiUrl)
-  const second = app ? createClient({baseUrl: apiUrl, app}).octokit : reviewerToken ? createClient({baseUrl: apiUrl, token: reviewerToken}).octokit : agent
+  const second = app
+    ? createClient({baseUrl: apiUrl, app}).octokit
+    : reviewerToken
+      ? createClient({baseUrl: apiUrl, token: reviewerToken}).octokit
+      : agent
   const {data: repository} = await agent.rest.repos.get({owner, repo: name})
   const agentLogin = (await agent.rest.users.getAuthenticated()).data.login
   // An App installation has no user; its comments show as <slug>[bot].
-  const reviewerLogin = app ? `${await (await appOctokit(app, apiUrl)).rest.apps.getAuthenticated().then((r) => r.data?.slug ?? 'app', () => 'app')}[bot]` : reviewerToken ? (await second.rest.users.getAuthenticated()).data.login : agentLogin
+  const reviewerLogin = app
+    ? `${await (await appOctokit(app, apiUrl)).rest.apps.getAuthenticated().then(
+        (r) => r.data?.slug ?? 'app',
+        () => 'app',
+      )}[bot]`
+    : reviewerToken
+      ? (await second.rest.users.getAuthenticated()).data.login
+      : agentLogin
   const host = new URL(apiUrl).hostname.replace(/^api\./, '')
   const graphqlUrl = graphqlUrlOf(apiUrl)
   return {
@@ -40,7 +64,10 @@ export async function openLiveTarget(config: LoadedConfig, options: TargetOption
     second,
     logins: {agent: agentLogin, reviewer: reviewerLogin},
     // About ten reads per resource and run: only with GHX_BENCH_VERIFY_FIXTURES=1 (`ghx-bench fixtures status` checks the same digests on demand).
-    fixtures: {reuseManifest: true, verifyResets: () => /^(1|true|yes)$/i.test(process.env.GHX_BENCH_VERIFY_FIXTURES ?? '')},
+    fixtures: {
+      reuseManifest: true,
+      verifyResets: () => /^(1|true|yes)$/i.test(process.env.GHX_BENCH_VERIFY_FIXTURES ?? ''),
+    },
     checkpoints: {budget_ms: 12_000, interval_ms: 1_000},
     agentAccess(workdir) {
       const configDir = path.join(workdir, '.config', 'gh')
@@ -49,7 +76,13 @@ export async function openLiveTarget(config: LoadedConfig, options: TargetOption
         graphqlUrl,
         nodeEnv: nodeEnvFor(apiUrl, graphqlUrl),
         token,
-        env: {GH_TOKEN: token, GITHUB_TOKEN: token, GH_CONFIG_DIR: configDir, ...(host === 'github.com' ? {} : {GH_HOST: host, GH_ENTERPRISE_TOKEN: token}), ...GH_QUIET_ENV},
+        env: {
+          GH_TOKEN: token,
+          GITHUB_TOKEN: token,
+          GH_CONFIG_DIR: configDir,
+          ...(host === 'github.com' ? {} : {GH_HOST: host, GH_ENTERPRISE_TOKEN: token}),
+          ...GH_QUIET_ENV,
+        },
         counts: () => Promise.resolve({apiCalls: null, injectedFaults: 0}),
         release: () => Promise.resolve(),
       })

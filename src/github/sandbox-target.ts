@@ -12,12 +12,15 @@ import {nodeEnvFor} from './api-urls.js'
 import {createClient, type GithubClient} from './client.js'
 import type {GitHubTarget, TargetOptions} from './target.js'
 
-export function sandboxStatePath(config: LoadedConfig): string {
+function sandboxStatePath(config: LoadedConfig): string {
   return resolveConfigPath(config, path.join('.ghx-bench', 'sandbox.json'))
 }
 
 /** The harness's two identities on a sandbox: the agent's and the reviewer's. */
-export function sandboxIdentities(sandbox: Pick<Sandbox, 'url' | 'token' | 'reviewerToken'>, retry: {retries: number; retryAfterBaseMs?: number} = {retries: 0}): {agent: GithubClient; second: GithubClient} {
+export function sandboxIdentities(
+  sandbox: Pick<Sandbox, 'url' | 'token' | 'reviewerToken'>,
+  retry: {retries: number; retryAfterBaseMs?: number} = {retries: 0},
+): {agent: GithubClient; second: GithubClient} {
   // No write pacing: the sandbox has no secondary rate limits to respect.
   const client = (token: string) => createClient({baseUrl: sandbox.url, token, ...retry, throttle: false}).octokit
   return {agent: client(sandbox.token), second: client(sandbox.reviewerToken)}
@@ -26,7 +29,10 @@ export function sandboxIdentities(sandbox: Pick<Sandbox, 'url' | 'token' | 'revi
 export async function openSandboxTarget(config: LoadedConfig, options: TargetOptions): Promise<GitHubTarget> {
   const full = config.values.fixtures.repo ?? DEFAULT_REPO
   const [owner, name] = full.split('/') as [string, string]
-  const sandbox = await openSandbox({statePath: sandboxStatePath(config), repos: [full], repo: full, readOnly: options.readOnly}, {ownProcess: options.sandboxProcess ?? false})
+  const sandbox = await openSandbox(
+    {statePath: sandboxStatePath(config), repos: [full], repo: full, readOnly: options.readOnly},
+    {ownProcess: options.sandboxProcess ?? false},
+  )
   if (options.faults) await sandbox.configureFaults(options.faults)
   const issued: string[] = []
   return {

@@ -12,9 +12,15 @@ export type BuiltInReadTask = ReadTask & Required<Pick<ReadTask, 'description' |
 
 const text = {type: 'string', minLength: 1} as const
 /** A task's parameters: exactly these properties, the `required` ones required. */
-const params = (properties: Record<string, unknown>, required: string[]): JsonSchema => ({type: 'object', additionalProperties: false, required, properties})
+const params = (properties: Record<string, unknown>, required: string[]): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+})
 /** A repository's task: owner and name, then its own parameters. */
-const input = (properties: Record<string, unknown>, required: string[]): JsonSchema => params({owner: text, name: text, ...properties}, ['owner', 'name', ...required])
+const input = (properties: Record<string, unknown>, required: string[]): JsonSchema =>
+  params({owner: text, name: text, ...properties}, ['owner', 'name', ...required])
 const positive = {type: 'integer', minimum: 1} as const
 const repoOf = (i: Record<string, unknown>) => ({owner: String(i.owner), repo: String(i.name)})
 const upper = (value: string | null | undefined) => (value ? value.toUpperCase() : null)
@@ -31,7 +37,11 @@ interface ThreadNode {
 }
 
 interface ThreadsPage {
-  repository: {pullRequest: {reviewThreads: {nodes: ThreadNode[]; pageInfo: {hasNextPage: boolean; endCursor: string | null}}} | null}
+  repository: {
+    pullRequest: {
+      reviewThreads: {nodes: ThreadNode[]; pageInfo: {hasNextPage: boolean; endCursor: string | null}}
+    } | null
+  }
 }
 
 const RELEASE_SHAPE = {
@@ -52,10 +62,24 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'The repository.',
     paramsSchema: input({}, []),
     kind: 'object',
-    shape: {name: 'repository name', owner: 'owner login', fullName: 'owner/name', defaultBranch: 'default branch', description: 'description or null', url: 'web URL'},
+    shape: {
+      name: 'repository name',
+      owner: 'owner login',
+      fullName: 'owner/name',
+      defaultBranch: 'default branch',
+      description: 'description or null',
+      url: 'web URL',
+    },
     async run(octokit, i) {
       const {data} = await octokit.rest.repos.get(repoOf(i))
-      return {name: data.name, owner: data.owner.login, fullName: data.full_name, defaultBranch: data.default_branch, description: data.description, url: data.html_url}
+      return {
+        name: data.name,
+        owner: data.owner.login,
+        fullName: data.full_name,
+        defaultBranch: data.default_branch,
+        description: data.description,
+        url: data.html_url,
+      }
     },
   },
   {
@@ -74,13 +98,31 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'The issue types the repository offers (GraphQL `repository.issueTypes`), in creation order.',
     paramsSchema: input({}, []),
     kind: 'list',
-    shape: {id: 'node id', name: 'type name', color: 'colour name', description: 'description or null', isEnabled: 'boolean'},
+    shape: {
+      id: 'node id',
+      name: 'type name',
+      color: 'colour name',
+      description: 'description or null',
+      isEnabled: 'boolean',
+    },
     async run(octokit, i) {
-      const data = await octokit.graphql<{repository: {issueTypes: {nodes: Array<{id: string; name: string; color: string; description: string | null; isEnabled: boolean}>} | null} | null}>(
+      const data = await octokit.graphql<{
+        repository: {
+          issueTypes: {
+            nodes: Array<{id: string; name: string; color: string; description: string | null; isEnabled: boolean}>
+          } | null
+        } | null
+      }>(
         'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { issueTypes(first: 100) { nodes { id name color description isEnabled } } } }',
         {owner: String(i.owner), name: String(i.name)},
       )
-      return (data.repository?.issueTypes?.nodes ?? []).map((t) => ({id: t.id, name: t.name, color: t.color, description: t.description, isEnabled: t.isEnabled}))
+      return (data.repository?.issueTypes?.nodes ?? []).map((t) => ({
+        id: t.id,
+        name: t.name,
+        color: t.color,
+        description: t.description,
+        isEnabled: t.isEnabled,
+      }))
     },
   },
   {
@@ -130,12 +172,20 @@ export const READ_TASKS: BuiltInReadTask[] = [
   {
     name: 'issue.list',
     description: 'Issues of the repository (pull requests left out), newest first, by state (open by default).',
-    paramsSchema: input({state: {enum: ['open', 'closed', 'all', 'OPEN', 'CLOSED', 'ALL']}, first: {type: 'integer', minimum: 1, maximum: 100}}, []),
+    paramsSchema: input(
+      {
+        state: {enum: ['open', 'closed', 'all', 'OPEN', 'CLOSED', 'ALL']},
+        first: {type: 'integer', minimum: 1, maximum: 100},
+      },
+      [],
+    ),
     kind: 'list',
     shape: {number: 'issue number', title: 'title', state: 'OPEN or CLOSED', labels: 'label names', url: 'web URL'},
     async run(octokit, i) {
       const state = (typeof i.state === 'string' ? i.state.toLowerCase() : 'open') as 'open' | 'closed' | 'all'
-      const issues = (await octokit.paginate(octokit.rest.issues.listForRepo, {...repoOf(i), state, per_page: 100})).filter((issue) => !issue.pull_request)
+      const issues = (
+        await octokit.paginate(octokit.rest.issues.listForRepo, {...repoOf(i), state, per_page: 100})
+      ).filter((issue) => !issue.pull_request)
       return issues.slice(0, Number(i.first ?? issues.length)).map((issue) => ({
         number: issue.number,
         title: issue.title,
@@ -152,8 +202,18 @@ export const READ_TASKS: BuiltInReadTask[] = [
     kind: 'list',
     shape: {id: 'comment id', body: 'text', author: 'author login', createdAt: 'ISO time', url: 'web URL'},
     async run(octokit, i) {
-      const comments = await octokit.paginate(octokit.rest.issues.listComments, {...repoOf(i), issue_number: Number(i.issueNumber), per_page: 100})
-      return comments.map((c) => ({id: c.id, body: c.body ?? '', author: login(c.user), createdAt: c.created_at, url: c.html_url}))
+      const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+        ...repoOf(i),
+        issue_number: Number(i.issueNumber),
+        per_page: 100,
+      })
+      return comments.map((c) => ({
+        id: c.id,
+        body: c.body ?? '',
+        author: login(c.user),
+        createdAt: c.created_at,
+        url: c.html_url,
+      }))
     },
   },
   {
@@ -163,7 +223,13 @@ export const READ_TASKS: BuiltInReadTask[] = [
     kind: 'list',
     shape: {number: 'pull request number', title: 'title', state: 'OPEN, CLOSED or MERGED', url: 'web URL'},
     async run(octokit, i) {
-      const data = await octokit.graphql<{repository: {issue: {closedByPullRequestsReferences: {nodes: Array<{number: number; title: string; state: string; url: string}>}} | null}}>(
+      const data = await octokit.graphql<{
+        repository: {
+          issue: {
+            closedByPullRequestsReferences: {nodes: Array<{number: number; title: string; state: string; url: string}>}
+          } | null
+        }
+      }>(
         'query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { issue(number: $number) { closedByPullRequestsReferences(first: 50) { nodes { number title state url } } } } }',
         {owner: String(i.owner), name: String(i.name), number: Number(i.issueNumber)},
       )
@@ -186,7 +252,9 @@ export const READ_TASKS: BuiltInReadTask[] = [
     async run(octokit, i) {
       type Related = {number: number; id: string; title: string}
       const params = {...repoOf(i), issue_number: Number(i.issueNumber), per_page: 100}
-      const data = await octokit.graphql<{repository: {issue: {number: number; id: string; parent: Related | null; subIssues: {nodes: Related[]}} | null}}>(
+      const data = await octokit.graphql<{
+        repository: {issue: {number: number; id: string; parent: Related | null; subIssues: {nodes: Related[]}} | null}
+      }>(
         'query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { issue(number: $number) { number id parent { number id title } subIssues(first: 100) { nodes { number id title } } } } }',
         {owner: String(i.owner), name: String(i.name), number: Number(i.issueNumber)},
       )
@@ -197,8 +265,16 @@ export const READ_TASKS: BuiltInReadTask[] = [
         octokit.paginate(octokit.rest.issues.listDependenciesBlockedBy, params),
         octokit.paginate(octokit.rest.issues.listDependenciesBlocking, params),
       ])
-      const related = (list: Array<{number: number; node_id: string; title: string}>) => list.map((r) => ({number: r.number, id: r.node_id, title: r.title}))
-      return {number: issue.number, id: issue.id, parent: issue.parent, children: issue.subIssues.nodes, blockedBy: related(blockedBy), blocking: related(blocking)}
+      const related = (list: Array<{number: number; node_id: string; title: string}>) =>
+        list.map((r) => ({number: r.number, id: r.node_id, title: r.title}))
+      return {
+        number: issue.number,
+        id: issue.id,
+        parent: issue.parent,
+        children: issue.subIssues.nodes,
+        blockedBy: related(blockedBy),
+        blocking: related(blocking),
+      }
     },
   },
   {
@@ -248,10 +324,29 @@ export const READ_TASKS: BuiltInReadTask[] = [
   },
   {
     name: 'pr.list',
-    description: 'Pull requests, newest first, filtered by state, head branch and base branch; first keeps the newest ones.',
-    paramsSchema: input({state: {type: 'string', enum: ['open', 'closed', 'all']}, head: {type: 'string'}, base: {type: 'string'}, first: {type: 'integer', minimum: 1, maximum: 100}}, []),
+    description:
+      'Pull requests, newest first, filtered by state, head branch and base branch; first keeps the newest ones.',
+    paramsSchema: input(
+      {
+        state: {type: 'string', enum: ['open', 'closed', 'all']},
+        head: {type: 'string'},
+        base: {type: 'string'},
+        first: {type: 'integer', minimum: 1, maximum: 100},
+      },
+      [],
+    ),
     kind: 'list',
-    shape: {number: 'number', title: 'title', body: 'body or null', state: 'OPEN, CLOSED or MERGED', headRefName: 'head branch', baseRefName: 'base branch', author: 'author login', requestedReviewers: 'logins whose review is requested', url: 'web URL'},
+    shape: {
+      number: 'number',
+      title: 'title',
+      body: 'body or null',
+      state: 'OPEN, CLOSED or MERGED',
+      headRefName: 'head branch',
+      baseRefName: 'base branch',
+      author: 'author login',
+      requestedReviewers: 'logins whose review is requested',
+      url: 'web URL',
+    },
     async run(octokit, i) {
       const {owner} = repoOf(i)
       const pulls = await octokit.paginate(octokit.rest.pulls.list, {
@@ -279,10 +374,26 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'The files a pull request changes, with their patches.',
     paramsSchema: input({prNumber: positive}, ['prNumber']),
     kind: 'list',
-    shape: {path: 'file path', status: 'added, removed, modified, renamed', additions: 'lines added', deletions: 'lines removed', patch: 'unified diff of the file'},
+    shape: {
+      path: 'file path',
+      status: 'added, removed, modified, renamed',
+      additions: 'lines added',
+      deletions: 'lines removed',
+      patch: 'unified diff of the file',
+    },
     async run(octokit, i) {
-      const files = await octokit.paginate(octokit.rest.pulls.listFiles, {...repoOf(i), pull_number: Number(i.prNumber), per_page: 100})
-      return files.map((f) => ({path: f.filename, status: f.status, additions: f.additions, deletions: f.deletions, patch: f.patch ?? ''}))
+      const files = await octokit.paginate(octokit.rest.pulls.listFiles, {
+        ...repoOf(i),
+        pull_number: Number(i.prNumber),
+        per_page: 100,
+      })
+      return files.map((f) => ({
+        path: f.filename,
+        status: f.status,
+        additions: f.additions,
+        deletions: f.deletions,
+        patch: f.patch ?? '',
+      }))
     },
   },
   {
@@ -290,12 +401,30 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'Submitted reviews of a pull request, oldest first.',
     paramsSchema: input({prNumber: positive}, ['prNumber']),
     kind: 'list',
-    shape: {id: 'review id', state: 'APPROVED, CHANGES_REQUESTED, COMMENTED or DISMISSED', body: 'text', author: 'reviewer login', submittedAt: 'ISO time', commitId: 'reviewed commit'},
+    shape: {
+      id: 'review id',
+      state: 'APPROVED, CHANGES_REQUESTED, COMMENTED or DISMISSED',
+      body: 'text',
+      author: 'reviewer login',
+      submittedAt: 'ISO time',
+      commitId: 'reviewed commit',
+    },
     async run(octokit, i) {
-      const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, {...repoOf(i), pull_number: Number(i.prNumber), per_page: 100})
+      const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, {
+        ...repoOf(i),
+        pull_number: Number(i.prNumber),
+        per_page: 100,
+      })
       return reviews
         .filter((r) => r.state !== 'PENDING')
-        .map((r) => ({id: r.id, state: r.state, body: r.body, author: login(r.user), submittedAt: r.submitted_at ?? null, commitId: r.commit_id}))
+        .map((r) => ({
+          id: r.id,
+          state: r.state,
+          body: r.body,
+          author: login(r.user),
+          submittedAt: r.submitted_at ?? null,
+          commitId: r.commit_id,
+        }))
     },
   },
   {
@@ -303,7 +432,15 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'Review threads of a pull request in creation order; unresolvedOnly keeps the unresolved ones.',
     paramsSchema: input({prNumber: positive, unresolvedOnly: {type: 'boolean'}}, ['prNumber']),
     kind: 'list',
-    shape: {id: 'thread id', path: 'file path', line: 'line, or null for a file comment', isResolved: 'boolean', isOutdated: 'boolean', resolvedBy: 'login or null', comments: 'the thread’s comments [{id, body, author, createdAt}], oldest first'},
+    shape: {
+      id: 'thread id',
+      path: 'file path',
+      line: 'line, or null for a file comment',
+      isResolved: 'boolean',
+      isOutdated: 'boolean',
+      resolvedBy: 'login or null',
+      comments: 'the thread’s comments [{id, body, author, createdAt}], oldest first',
+    },
     async run(octokit, i) {
       const threads: ThreadNode[] = []
       let after: string | null = null
@@ -327,13 +464,19 @@ export const READ_TASKS: BuiltInReadTask[] = [
           isResolved: t.isResolved,
           isOutdated: t.isOutdated,
           resolvedBy: login(t.resolvedBy),
-          comments: t.comments.nodes.map((c) => ({id: c.id, body: c.body, author: login(c.author), createdAt: c.createdAt})),
+          comments: t.comments.nodes.map((c) => ({
+            id: c.id,
+            body: c.body,
+            author: login(c.author),
+            createdAt: c.createdAt,
+          })),
         }))
     },
   },
   {
     name: 'pr.merge.status',
-    description: 'Whether a pull request can merge (GraphQL’s mergeability, merge state and review decision) and, once merged, its merge commit.',
+    description:
+      'Whether a pull request can merge (GraphQL’s mergeability, merge state and review decision) and, once merged, its merge commit.',
     paramsSchema: input({prNumber: positive}, ['prNumber']),
     kind: 'object',
     shape: {
@@ -345,7 +488,17 @@ export const READ_TASKS: BuiltInReadTask[] = [
       mergeCommit: '{sha, parents} once merged: parents is 1 for a squash or rebase, 2 for a merge commit; else null',
     },
     async run(octokit, i) {
-      const data = await octokit.graphql<{repository: {pullRequest: {state: string; isDraft: boolean; mergeable: string; mergeStateStatus: string; reviewDecision: string | null}}}>(
+      const data = await octokit.graphql<{
+        repository: {
+          pullRequest: {
+            state: string
+            isDraft: boolean
+            mergeable: string
+            mergeStateStatus: string
+            reviewDecision: string | null
+          }
+        }
+      }>(
         'query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { pullRequest(number: $number) { state isDraft mergeable mergeStateStatus reviewDecision } } }',
         {owner: String(i.owner), name: String(i.name), number: Number(i.prNumber)},
       )
@@ -353,12 +506,20 @@ export const READ_TASKS: BuiltInReadTask[] = [
       const sha = pull.merged ? pull.merge_commit_sha : null
       const commit = sha ? (await octokit.rest.git.getCommit({...repoOf(i), commit_sha: sha})).data : null
       const {state, isDraft, mergeable, mergeStateStatus, reviewDecision} = data.repository.pullRequest
-      return {state, isDraft, mergeable, mergeStateStatus, reviewDecision: reviewDecision || null, mergeCommit: commit ? {sha: commit.sha, parents: commit.parents.length} : null}
+      return {
+        state,
+        isDraft,
+        mergeable,
+        mergeStateStatus,
+        reviewDecision: reviewDecision || null,
+        mergeCommit: commit ? {sha: commit.sha, parents: commit.parents.length} : null,
+      }
     },
   },
   {
     name: 'pr.branch.status',
-    description: 'How a pull request’s head branch stands against its base branch (compare base...head): behindBy 0 means every commit of the base is in the head.',
+    description:
+      'How a pull request’s head branch stands against its base branch (compare base...head): behindBy 0 means every commit of the base is in the head.',
     paramsSchema: input({prNumber: positive}, ['prNumber']),
     kind: 'object',
     shape: {
@@ -372,7 +533,11 @@ export const READ_TASKS: BuiltInReadTask[] = [
     },
     async run(octokit, i) {
       const {data: pull} = await octokit.rest.pulls.get({...repoOf(i), pull_number: Number(i.prNumber)})
-      const {data} = await octokit.rest.repos.compareCommitsWithBasehead({...repoOf(i), basehead: `${pull.base.ref}...${pull.head.ref}`, per_page: 1})
+      const {data} = await octokit.rest.repos.compareCommitsWithBasehead({
+        ...repoOf(i),
+        basehead: `${pull.base.ref}...${pull.head.ref}`,
+        per_page: 1,
+      })
       return {
         baseRefName: pull.base.ref,
         headRefName: pull.head.ref,
@@ -386,18 +551,34 @@ export const READ_TASKS: BuiltInReadTask[] = [
   },
   {
     name: 'pr.checks.list',
-    description: 'The checks of a pull request’s head commit, as `gh pr checks` lists them: its check runs and the latest commit status of each context.',
+    description:
+      'The checks of a pull request’s head commit, as `gh pr checks` lists them: its check runs and the latest commit status of each context.',
     paramsSchema: input({prNumber: positive}, ['prNumber']),
     kind: 'list',
-    shape: {name: 'check run name, or status context', kind: 'check_run or status', state: 'upper case: a check run’s conclusion (its status while it runs), a status’s state', url: 'details URL or null'},
+    shape: {
+      name: 'check run name, or status context',
+      kind: 'check_run or status',
+      state: 'upper case: a check run’s conclusion (its status while it runs), a status’s state',
+      url: 'details URL or null',
+    },
     async run(octokit, i) {
       const {data: pull} = await octokit.rest.pulls.get({...repoOf(i), pull_number: Number(i.prNumber)})
       const ref = pull.head.sha
       const runs = await octokit.paginate(octokit.rest.checks.listForRef, {...repoOf(i), ref, per_page: 100})
       const {data: combined} = await octokit.rest.repos.getCombinedStatusForRef({...repoOf(i), ref, per_page: 100})
       return [
-        ...runs.map((r) => ({name: r.name, kind: 'check_run', state: upper(r.conclusion ?? r.status), url: r.details_url ?? r.html_url ?? null})),
-        ...combined.statuses.map((s) => ({name: s.context, kind: 'status', state: upper(s.state), url: s.target_url ?? null})),
+        ...runs.map((r) => ({
+          name: r.name,
+          kind: 'check_run',
+          state: upper(r.conclusion ?? r.status),
+          url: r.details_url ?? r.html_url ?? null,
+        })),
+        ...combined.statuses.map((s) => ({
+          name: s.context,
+          kind: 'status',
+          state: upper(s.state),
+          url: s.target_url ?? null,
+        })),
       ]
     },
   },
@@ -406,10 +587,26 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'A workflow run, its latest attempt, and that attempt’s jobs.',
     paramsSchema: input({runId: positive}, ['runId']),
     kind: 'object',
-    shape: {id: 'run id', name: 'workflow name', status: 'queued, in_progress or completed', conclusion: 'success, failure, cancelled, ... or null', attempt: 'the latest attempt number', displayTitle: 'title', headBranch: 'branch', headSha: 'commit', event: 'trigger', jobs: '[{id, name, status, conclusion, attempt}] of the latest attempt (a job carried over by a rerun of the failed jobs keeps the attempt it ran in)', url: 'web URL'},
+    shape: {
+      id: 'run id',
+      name: 'workflow name',
+      status: 'queued, in_progress or completed',
+      conclusion: 'success, failure, cancelled, ... or null',
+      attempt: 'the latest attempt number',
+      displayTitle: 'title',
+      headBranch: 'branch',
+      headSha: 'commit',
+      event: 'trigger',
+      jobs: '[{id, name, status, conclusion, attempt}] of the latest attempt (a job carried over by a rerun of the failed jobs keeps the attempt it ran in)',
+      url: 'web URL',
+    },
     async run(octokit, i) {
       const {data: run} = await octokit.rest.actions.getWorkflowRun({...repoOf(i), run_id: Number(i.runId)})
-      const jobs = await octokit.paginate(octokit.rest.actions.listJobsForWorkflowRun, {...repoOf(i), run_id: Number(i.runId), per_page: 100})
+      const jobs = await octokit.paginate(octokit.rest.actions.listJobsForWorkflowRun, {
+        ...repoOf(i),
+        run_id: Number(i.runId),
+        per_page: 100,
+      })
       return {
         id: run.id,
         name: run.name ?? null,
@@ -420,23 +617,52 @@ export const READ_TASKS: BuiltInReadTask[] = [
         headBranch: run.head_branch,
         headSha: run.head_sha,
         event: run.event,
-        jobs: jobs.map((j) => ({id: j.id, name: j.name, status: j.status, conclusion: j.conclusion, attempt: j.run_attempt ?? 1})),
+        jobs: jobs.map((j) => ({
+          id: j.id,
+          name: j.name,
+          status: j.status,
+          conclusion: j.conclusion,
+          attempt: j.run_attempt ?? 1,
+        })),
         url: run.html_url,
       }
     },
   },
   {
     name: 'workflow.runs.list',
-    description: 'Runs of a workflow (by id or file name), or of every workflow of the repository without workflowId, newest first.',
+    description:
+      'Runs of a workflow (by id or file name), or of every workflow of the repository without workflowId, newest first.',
     paramsSchema: input({workflowId: {type: ['string', 'integer']}}, []),
     kind: 'list',
-    shape: {id: 'run id', status: 'queued, in_progress or completed', conclusion: 'conclusion or null', attempt: 'latest attempt number', displayTitle: 'title', event: 'trigger', headBranch: 'branch', createdAt: 'ISO time'},
+    shape: {
+      id: 'run id',
+      status: 'queued, in_progress or completed',
+      conclusion: 'conclusion or null',
+      attempt: 'latest attempt number',
+      displayTitle: 'title',
+      event: 'trigger',
+      headBranch: 'branch',
+      createdAt: 'ISO time',
+    },
     async run(octokit, i) {
       const runs =
         i.workflowId === undefined
           ? await octokit.paginate(octokit.rest.actions.listWorkflowRunsForRepo, {...repoOf(i), per_page: 100})
-          : await octokit.paginate(octokit.rest.actions.listWorkflowRuns, {...repoOf(i), workflow_id: i.workflowId as string | number, per_page: 100})
-      return runs.map((r) => ({id: r.id, status: r.status, conclusion: r.conclusion, attempt: r.run_attempt ?? 1, displayTitle: r.display_title, event: r.event, headBranch: r.head_branch, createdAt: r.created_at}))
+          : await octokit.paginate(octokit.rest.actions.listWorkflowRuns, {
+              ...repoOf(i),
+              workflow_id: i.workflowId as string | number,
+              per_page: 100,
+            })
+      return runs.map((r) => ({
+        id: r.id,
+        status: r.status,
+        conclusion: r.conclusion,
+        attempt: r.run_attempt ?? 1,
+        displayTitle: r.display_title,
+        event: r.event,
+        headBranch: r.head_branch,
+        createdAt: r.created_at,
+      }))
     },
   },
   {
@@ -444,7 +670,11 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'The log of one job, and its error lines.',
     paramsSchema: input({jobId: positive}, ['jobId']),
     kind: 'object',
-    shape: {jobId: 'job id', log: 'the whole log text', errorLines: 'the lines marked ##[error] or saying "error", without their timestamp and marker'},
+    shape: {
+      jobId: 'job id',
+      log: 'the whole log text',
+      errorLines: 'the lines marked ##[error] or saying "error", without their timestamp and marker',
+    },
     async run(octokit, i) {
       const response = await octokit.rest.actions.downloadJobLogsForWorkflowRun({...repoOf(i), job_id: Number(i.jobId)})
       const log = String(response.data)
@@ -456,10 +686,24 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'One job of a workflow run (of any attempt), with its steps.',
     paramsSchema: input({jobId: positive}, ['jobId']),
     kind: 'object',
-    shape: {id: 'job id', runId: 'run id', name: 'job name', status: 'queued, in_progress or completed', conclusion: 'conclusion or null', attempt: 'the attempt it ran in', steps: '[{number, name, status, conclusion}]', failedSteps: 'names of the steps that failed'},
+    shape: {
+      id: 'job id',
+      runId: 'run id',
+      name: 'job name',
+      status: 'queued, in_progress or completed',
+      conclusion: 'conclusion or null',
+      attempt: 'the attempt it ran in',
+      steps: '[{number, name, status, conclusion}]',
+      failedSteps: 'names of the steps that failed',
+    },
     async run(octokit, i) {
       const {data: job} = await octokit.rest.actions.getJobForWorkflowRun({...repoOf(i), job_id: Number(i.jobId)})
-      const steps = (job.steps ?? []).map((s) => ({number: s.number, name: s.name, status: s.status, conclusion: s.conclusion ?? null}))
+      const steps = (job.steps ?? []).map((s) => ({
+        number: s.number,
+        name: s.name,
+        status: s.status,
+        conclusion: s.conclusion ?? null,
+      }))
       return {
         id: job.id,
         runId: job.run_id,
@@ -477,7 +721,13 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'Every workflow of the repository.',
     paramsSchema: input({}, []),
     kind: 'list',
-    shape: {id: 'workflow id', name: 'name', path: 'file path', state: 'active, disabled_manually, ...', url: 'web URL'},
+    shape: {
+      id: 'workflow id',
+      name: 'name',
+      path: 'file path',
+      state: 'active, disabled_manually, ...',
+      url: 'web URL',
+    },
     async run(octokit, i) {
       const workflows = await octokit.paginate(octokit.rest.actions.listRepoWorkflows, {...repoOf(i), per_page: 100})
       return workflows.map(workflowShape)
@@ -488,9 +738,18 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'One workflow, by id or file name.',
     paramsSchema: input({workflowId: {type: ['string', 'integer']}}, ['workflowId']),
     kind: 'object',
-    shape: {id: 'workflow id', name: 'name', path: 'file path', state: 'active, disabled_manually, ...', url: 'web URL'},
+    shape: {
+      id: 'workflow id',
+      name: 'name',
+      path: 'file path',
+      state: 'active, disabled_manually, ...',
+      url: 'web URL',
+    },
     async run(octokit, i) {
-      const {data} = await octokit.rest.actions.getWorkflow({...repoOf(i), workflow_id: i.workflowId as string | number})
+      const {data} = await octokit.rest.actions.getWorkflow({
+        ...repoOf(i),
+        workflow_id: i.workflowId as string | number,
+      })
       return workflowShape(data)
     },
   },
@@ -501,7 +760,11 @@ export const READ_TASKS: BuiltInReadTask[] = [
     kind: 'list',
     shape: {id: 'artifact id', name: 'name', sizeInBytes: 'size', expired: 'boolean'},
     async run(octokit, i) {
-      const artifacts = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, {...repoOf(i), run_id: Number(i.runId), per_page: 100})
+      const artifacts = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, {
+        ...repoOf(i),
+        run_id: Number(i.runId),
+        per_page: 100,
+      })
       return artifacts.map((a) => ({id: a.id, name: a.name, sizeInBytes: a.size_in_bytes, expired: a.expired}))
     },
   },
@@ -535,10 +798,28 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'Items of a user’s Projects v2 board, with their single-select field values by field name.',
     paramsSchema: params({owner: text, projectNumber: positive, name: {type: 'string'}}, ['owner', 'projectNumber']),
     kind: 'list',
-    shape: {id: 'item id', type: 'ISSUE or PULL_REQUEST', number: 'issue or pull request number', title: 'title', fields: 'field name -> single-select option name', optionIds: 'ids of the single-select options set on the item'},
+    shape: {
+      id: 'item id',
+      type: 'ISSUE or PULL_REQUEST',
+      number: 'issue or pull request number',
+      title: 'title',
+      fields: 'field name -> single-select option name',
+      optionIds: 'ids of the single-select options set on the item',
+    },
     async run(octokit, i) {
       const data = await octokit.graphql<{
-        user: {projectV2: {items: {nodes: Array<{id: string; type: string; content: {number: number; title: string} | null; fieldValues: {nodes: Array<{name?: string; optionId?: string; field?: {name: string}}>}}>}} | null} | null
+        user: {
+          projectV2: {
+            items: {
+              nodes: Array<{
+                id: string
+                type: string
+                content: {number: number; title: string} | null
+                fieldValues: {nodes: Array<{name?: string; optionId?: string; field?: {name: string}}>}
+              }>
+            }
+          } | null
+        } | null
       }>(
         'query($owner: String!, $number: Int!) { user(login: $owner) { projectV2(number: $number) { items(first: 100) { nodes { id type content { ... on Issue { number title } ... on PullRequest { number title } } fieldValues(first: 20) { nodes { ... on ProjectV2ItemFieldSingleSelectValue { name optionId field { ... on ProjectV2SingleSelectField { name } } } } } } } } } }',
         {owner: String(i.owner), number: Number(i.projectNumber)},
@@ -548,7 +829,9 @@ export const READ_TASKS: BuiltInReadTask[] = [
         type: item.type,
         number: item.content?.number ?? null,
         title: item.content?.title ?? null,
-        fields: Object.fromEntries(item.fieldValues.nodes.filter((v) => v.field && v.name).map((v) => [v.field!.name, v.name!])),
+        fields: Object.fromEntries(
+          item.fieldValues.nodes.filter((v) => v.field && v.name).map((v) => [v.field!.name, v.name!]),
+        ),
         optionIds: item.fieldValues.nodes.flatMap((v) => (v.optionId ? [v.optionId] : [])),
       }))
     },
@@ -558,13 +841,31 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'The fields of a user’s Projects v2 board, with the options of the single-select ones.',
     paramsSchema: params({owner: text, projectNumber: positive}, ['owner', 'projectNumber']),
     kind: 'list',
-    shape: {id: 'field id', name: 'field name', dataType: 'TEXT, SINGLE_SELECT, TITLE, ...', options: '[{id, name}] of a single-select field, else null'},
+    shape: {
+      id: 'field id',
+      name: 'field name',
+      dataType: 'TEXT, SINGLE_SELECT, TITLE, ...',
+      options: '[{id, name}] of a single-select field, else null',
+    },
     async run(octokit, i) {
-      const data = await octokit.graphql<{user: {projectV2: {fields: {nodes: Array<{id: string; name: string; dataType: string; options?: Array<{id: string; name: string}>}>}} | null} | null}>(
+      const data = await octokit.graphql<{
+        user: {
+          projectV2: {
+            fields: {
+              nodes: Array<{id: string; name: string; dataType: string; options?: Array<{id: string; name: string}>}>
+            }
+          } | null
+        } | null
+      }>(
         'query($owner: String!, $number: Int!) { user(login: $owner) { projectV2(number: $number) { fields(first: 100) { nodes { ... on ProjectV2FieldCommon { id name dataType } ... on ProjectV2SingleSelectField { options { id name } } } } } } }',
         {owner: String(i.owner), number: Number(i.projectNumber)},
       )
-      return (data.user?.projectV2?.fields.nodes ?? []).map((f) => ({id: f.id, name: f.name, dataType: f.dataType, options: f.options?.map((o) => ({id: o.id, name: o.name})) ?? null}))
+      return (data.user?.projectV2?.fields.nodes ?? []).map((f) => ({
+        id: f.id,
+        name: f.name,
+        dataType: f.dataType,
+        options: f.options?.map((o) => ({id: o.id, name: o.name})) ?? null,
+      }))
     },
   },
   {
@@ -572,14 +873,44 @@ export const READ_TASKS: BuiltInReadTask[] = [
     description: 'A user’s Projects v2 board.',
     paramsSchema: params({user: text, projectNumber: positive}, ['user', 'projectNumber']),
     kind: 'object',
-    shape: {id: 'project node id', number: 'number', title: 'title', shortDescription: 'short description or null', public: 'boolean', closed: 'boolean', url: 'web URL'},
+    shape: {
+      id: 'project node id',
+      number: 'number',
+      title: 'title',
+      shortDescription: 'short description or null',
+      public: 'boolean',
+      closed: 'boolean',
+      url: 'web URL',
+    },
     async run(octokit, i) {
-      const data = await octokit.graphql<{user: {projectV2: {id: string; number: number; title: string; shortDescription: string | null; public: boolean; closed: boolean; url: string} | null} | null}>(
+      const data = await octokit.graphql<{
+        user: {
+          projectV2: {
+            id: string
+            number: number
+            title: string
+            shortDescription: string | null
+            public: boolean
+            closed: boolean
+            url: string
+          } | null
+        } | null
+      }>(
         'query($user: String!, $number: Int!) { user(login: $user) { projectV2(number: $number) { id number title shortDescription public closed url } } }',
         {user: String(i.user), number: Number(i.projectNumber)},
       )
       const p = data.user?.projectV2
-      return p ? {id: p.id, number: p.number, title: p.title, shortDescription: p.shortDescription, public: p.public, closed: p.closed, url: p.url} : null
+      return p
+        ? {
+            id: p.id,
+            number: p.number,
+            title: p.title,
+            shortDescription: p.shortDescription,
+            public: p.public,
+            closed: p.closed,
+            url: p.url,
+          }
+        : null
     },
   },
 ]
@@ -589,7 +920,7 @@ function workflowShape(w: {id: number; name: string; path: string; state: string
 }
 
 /** A log's error lines as a reader quotes them: marked `##[error]` or saying "error", without the timestamp and the marker. */
-export function errorLinesOf(log: string): string[] {
+function errorLinesOf(log: string): string[] {
   return log
     .split(/\r?\n/)
     .map((line) => line.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z\s?/, ''))
@@ -598,8 +929,28 @@ export function errorLinesOf(log: string): string[] {
     .filter((line) => line.length > 0)
 }
 
-function releaseShape(r: {id: number; node_id: string; tag_name: string; name: string | null; body?: string | null; draft: boolean; prerelease: boolean; published_at: string | null; html_url: string}) {
-  return {id: r.id, ids: [r.id, r.node_id], tagName: r.tag_name, name: r.name, body: r.body ?? null, isDraft: r.draft, isPrerelease: r.prerelease, publishedAt: r.published_at, url: r.html_url}
+function releaseShape(r: {
+  id: number
+  node_id: string
+  tag_name: string
+  name: string | null
+  body?: string | null
+  draft: boolean
+  prerelease: boolean
+  published_at: string | null
+  html_url: string
+}) {
+  return {
+    id: r.id,
+    ids: [r.id, r.node_id],
+    tagName: r.tag_name,
+    name: r.name,
+    body: r.body ?? null,
+    isDraft: r.draft,
+    isPrerelease: r.prerelease,
+    publishedAt: r.published_at,
+    url: r.html_url,
+  }
 }
 
 export default definePlugin({apiVersion: 1, name: 'read-tasks-core', version: '1.0.0', readTasks: READ_TASKS})
@@ -616,17 +967,27 @@ export function renderTasksDoc(): string {
     '',
   ]
   for (const task of READ_TASKS) {
-    const properties = (task.paramsSchema as {properties: Record<string, {type?: unknown; enum?: unknown[]}>; required: string[]}).properties
+    const properties = (
+      task.paramsSchema as {properties: Record<string, {type?: unknown; enum?: unknown[]}>; required: string[]}
+    ).properties
     const required = new Set((task.paramsSchema as {required: string[]}).required)
     lines.push(`## \`${task.name}\``, '', task.description, '')
     lines.push(
       `Input: ${Object.entries(properties)
-        .map(([name, schema]) => `\`${name}\`${required.has(name) ? '' : '?'} (${schema.enum ? schema.enum.join(' | ') : Array.isArray(schema.type) ? schema.type.join(' | ') : String(schema.type)})`)
+        .map(
+          ([name, schema]) =>
+            `\`${name}\`${required.has(name) ? '' : '?'} (${schema.enum ? schema.enum.join(' | ') : Array.isArray(schema.type) ? schema.type.join(' | ') : String(schema.type)})`,
+        )
         .join(', ')}`,
       '',
     )
     lines.push(task.kind === 'list' ? 'Result: an **array**; each element:' : 'Result: an **object**:', '')
-    lines.push('| field | value |', '|---|---|', ...Object.entries(task.shape).map(([field, meaning]) => `| \`${field}\` | ${meaning} |`), '')
+    lines.push(
+      '| field | value |',
+      '|---|---|',
+      ...Object.entries(task.shape).map(([field, meaning]) => `| \`${field}\` | ${meaning} |`),
+      '',
+    )
   }
   return lines.join('\n')
 }

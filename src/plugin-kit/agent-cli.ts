@@ -59,14 +59,24 @@ export function agentCliOptionsSchema(cli: AgentCli): Record<string, unknown> {
     type: 'object',
     additionalProperties: false,
     properties: {
-      binary: {type: 'string', minLength: 1, description: `path of the ${cli.bin} executable (default: $${cli.envVariable}, the pinned ${cli.version} of scripts/${cli.script}, ${cli.bin} on PATH)`},
-      max_tool_output_tokens: {type: 'integer', minimum: 1000, maximum: 10_000_000, description: `tokens of a tool's output passed to the model (default ${DEFAULT_TOOL_OUTPUT_TOKENS}; the CLI cuts the rest)`},
+      binary: {
+        type: 'string',
+        minLength: 1,
+        description: `path of the ${cli.bin} executable (default: $${cli.envVariable}, the pinned ${cli.version} of scripts/${cli.script}, ${cli.bin} on PATH)`,
+      },
+      max_tool_output_tokens: {
+        type: 'integer',
+        minimum: 1000,
+        maximum: 10_000_000,
+        description: `tokens of a tool's output passed to the model (default ${DEFAULT_TOOL_OUTPUT_TOKENS}; the CLI cuts the rest)`,
+      },
     },
   }
 }
 
 /** The tool-output budget the options give. */
-export const toolOutputTokens = (options: Record<string, unknown>): number => (typeof options.max_tool_output_tokens === 'number' ? options.max_tool_output_tokens : DEFAULT_TOOL_OUTPUT_TOKENS)
+export const toolOutputTokens = (options: Record<string, unknown>): number =>
+  typeof options.max_tool_output_tokens === 'number' ? options.max_tool_output_tokens : DEFAULT_TOOL_OUTPUT_TOKENS
 
 /** The cache folder's executable the ensure script installs for the pinned version. */
 export function pinnedAgentCliPath(cli: AgentCli): string {
@@ -83,7 +93,11 @@ export async function findAgentCli(cli: AgentCli, options: Record<string, unknow
 }
 
 /** A provider's `available()`: the executable found, with its version under the provider's name, or the install command. */
-export async function agentCliAvailability(cli: AgentCli, provider: string, options: Record<string, unknown>): Promise<Availability> {
+export async function agentCliAvailability(
+  cli: AgentCli,
+  provider: string,
+  options: Record<string, unknown>,
+): Promise<Availability> {
   const binary = await findAgentCli(cli, options)
   if (!binary) return {available: false, reason: agentCliInstallHint(cli)}
   const version = await agentCliVersion(binary)
@@ -113,7 +127,9 @@ function launcher(binary: string): {file: string; args: string[]} {
   } catch {
     // not readable: started as it is, and its error reported
   }
-  return /^#!.*\bnode\b/.test(head.toString('latin1')) ? {file: process.execPath, args: [binary]} : {file: binary, args: []}
+  return /^#!.*\bnode\b/.test(head.toString('latin1'))
+    ? {file: process.execPath, args: [binary]}
+    : {file: binary, args: []}
 }
 
 const versions = new Map<string, Promise<string | undefined>>()
@@ -124,7 +140,12 @@ export function agentCliVersion(binary: string): Promise<string | undefined> {
   if (!version) {
     const {file, args} = launcher(binary)
     version = new Promise((resolve) => {
-      execFile(file, [...args, '--version'], {timeout: 30_000, env: {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir()}}, (error, stdout) => resolve(error ? undefined : /\d+\.\d+\.\d+\S*/.exec(stdout)?.[0]))
+      execFile(
+        file,
+        [...args, '--version'],
+        {timeout: 30_000, env: {PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir()}},
+        (error, stdout) => resolve(error ? undefined : /\d+\.\d+\.\d+\S*/.exec(stdout)?.[0]),
+      )
     })
     versions.set(binary, version)
   }
@@ -149,7 +170,11 @@ export async function withFreshHome<T>(name: string, work: (home: string) => Pro
  * behind the proxy that points gh at the sandbox: NO_PROXY keeps 127.0.0.1 (not `localhost`: Go
  * matches NO_PROXY as a suffix, and gh would then bypass the proxy for api.github.localhost).
  */
-export function agentCliEnv(session: Pick<ModeSession, 'env'>, home: string, own: Record<string, string>): Record<string, string> {
+export function agentCliEnv(
+  session: Pick<ModeSession, 'env'>,
+  home: string,
+  own: Record<string, string>,
+): Record<string, string> {
   return {
     ...session.env,
     PATH: session.env.PATH ?? '/usr/bin:/bin',
@@ -186,7 +211,9 @@ function parseLine(line: string): Record<string, unknown> | undefined {
   if (!line.trim()) return undefined
   try {
     const value: unknown = JSON.parse(line)
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
   } catch {
     return undefined
   }
@@ -286,10 +313,14 @@ export async function startRequestTap(baseUrl: string): Promise<RequestTap> {
         }
       }
       const path = `${target.pathname.replace(/\/$/, '')}${(request.url ?? RELAY_PATH).slice(RELAY_PATH.length)}`
-      const upstream = send(new URL(path, target.origin), {method: request.method, headers: {...request.headers, host: target.host}}, (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(response)
-      })
+      const upstream = send(
+        new URL(path, target.origin),
+        {method: request.method, headers: {...request.headers, host: target.host}},
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(response)
+        },
+      )
       upstream.on('error', () => response.destroy())
       upstream.end(body)
     })

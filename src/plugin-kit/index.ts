@@ -14,9 +14,28 @@
  *  - isObject, the check of a parsed JSON value before its keys are read;
  *  - testers: run a condition over cases, smoke-test a mode's session, as ghx-bench would use them.
  */
-export {isolatedBin, isShellArm, layerLogDir, runShellCommand, shellSession, whichOnPath, BASE_UTILITIES, MAX_OUTPUT_CHARS, SHELL_TOOL, type ShellOptions} from '../agent/shell-tool.js'
+export {
+  isolatedBin,
+  isShellArm,
+  layerLogDir,
+  runShellCommand,
+  shellSession,
+  whichOnPath,
+  BASE_UTILITIES,
+  MAX_OUTPUT_CHARS,
+  SHELL_TOOL,
+  type ShellOptions,
+} from '../agent/shell-tool.js'
 export {runAgentLoop, sumUsage, DEFAULT_MAX_TURNS, type AgentLoopOptions} from '../agent/agent-loop.js'
-export {chatCompletion, toolPayload, usageFromWire, type ChatMessage, type ChatRequest, type ChatResponse, type ChatToolCall} from '../agent/chat-completions.js'
+export {
+  chatCompletion,
+  toolPayload,
+  usageFromWire,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatResponse,
+  type ChatToolCall,
+} from '../agent/chat-completions.js'
 export {
   agentCliEnv,
   agentCliAvailability,
@@ -42,4 +61,12 @@ export {harnessEnv, registerSecret} from '../shared/process/secret-env.js'
 export {startServerProcess, type ServerProcess, type ServerProcessOptions} from '../shared/process/server-process.js'
 export {npmGithubMcpServer, type StdioServer} from '../emulator/mcp-server.js'
 export {isObject} from '../shared/is-object.js'
-export {testCondition, testMode, PluginTestError, type ConditionCase, type ModeCallCase, type ModeExpectations, type ModeSmokeReport} from './testing.js'
+export {
+  testCondition,
+  testMode,
+  PluginTestError,
+  type ConditionCase,
+  type ModeCallCase,
+  type ModeExpectations,
+  type ModeSmokeReport,
+} from './testing.js'

@@ -6,7 +6,16 @@
  * is none it returns what it saw, for the test's own assertions.
  */
 import {isDeepStrictEqual} from 'node:util'
-import type {Availability, Condition, ConditionResult, Mode, ModeContext, ModeSession, ToolDefinition, ToolResult} from '../plugins/api.js'
+import type {
+  Availability,
+  Condition,
+  ConditionResult,
+  Mode,
+  ModeContext,
+  ModeSession,
+  ToolDefinition,
+  ToolResult,
+} from '../plugins/api.js'
 import {checkShape} from '../plugins/loader.js'
 import {PluginRegistry} from '../plugins/registry.js'
 import {compileSchema} from '../shared/schema-validator.js'
@@ -18,7 +27,9 @@ export class PluginTestError extends Error {
     readonly subject: string,
     readonly problems: string[],
   ) {
-    super(`${subject}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    super(
+      `${subject}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    )
     this.name = 'PluginTestError'
   }
 }
@@ -47,7 +58,8 @@ const show = (value: unknown) => {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text
 }
 
-const matches = (text: string, wanted: string | RegExp) => (typeof wanted === 'string' ? text === wanted : wanted.test(text))
+const matches = (text: string, wanted: string | RegExp) =>
+  typeof wanted === 'string' ? text === wanted : wanted.test(text)
 
 const schemaErrors = (validate: ReturnType<typeof compileSchema>) =>
   (validate.errors ?? []).map((e) => `${e.instancePath || '(params)'} ${e.message ?? e.keyword}`).join('; ')
@@ -64,7 +76,12 @@ export function testCondition<Params>(
   options: {conditions?: Condition<any>[]} = {}, // eslint-disable-line @typescript-eslint/no-explicit-any -- params differ per condition
 ): ConditionResult[] {
   const subject = `condition "${String((condition as {name?: unknown}).name)}"`
-  const plugin = {apiVersion: 1 as const, name: 'plugin-kit-test', version: '0.0.0', conditions: [condition, ...(options.conditions ?? []).filter((c) => c !== condition)]}
+  const plugin = {
+    apiVersion: 1 as const,
+    name: 'plugin-kit-test',
+    version: '0.0.0',
+    conditions: [condition, ...(options.conditions ?? []).filter((c) => c !== condition)],
+  }
   const shape = checkShape(plugin)
   if (shape.length > 0) throw new PluginTestError(subject, shape)
   const registry = new PluginRegistry()
@@ -77,7 +94,8 @@ export function testCondition<Params>(
   cases.forEach((item, index) => {
     const label = item.name ?? `case ${index + 1}`
     if ('refused' in item) {
-      if (validate(item.params)) problems.push(`${label}: params ${show(item.params)} were accepted by paramsSchema, expected refused`)
+      if (validate(item.params))
+        problems.push(`${label}: params ${show(item.params)} were accepted by paramsSchema, expected refused`)
       return
     }
     if (!validate(item.params)) {
@@ -93,19 +111,34 @@ export function testCondition<Params>(
     }
     results.push(result)
     const shapeOf = result as Partial<ConditionResult> | null
-    if (typeof shapeOf !== 'object' || shapeOf === null || typeof shapeOf.passed !== 'boolean' || typeof shapeOf.message !== 'string' || !('expected' in shapeOf) || !('actual' in shapeOf)) {
+    if (
+      typeof shapeOf !== 'object' ||
+      shapeOf === null ||
+      typeof shapeOf.passed !== 'boolean' ||
+      typeof shapeOf.message !== 'string' ||
+      !('expected' in shapeOf) ||
+      !('actual' in shapeOf)
+    ) {
       problems.push(`${label}: evaluate returned ${show(result)}, not {passed, expected, actual, message}`)
       return
     }
-    if (result.message.trim() === '') problems.push(`${label}: the message is empty (a report shows it: say what was found and what was wanted)`)
+    if (result.message.trim() === '')
+      problems.push(`${label}: the message is empty (a report shows it: say what was found and what was wanted)`)
     try {
       JSON.stringify([result.expected, result.actual])
     } catch (error) {
       problems.push(`${label}: expected and actual must be JSON (rows keep them): ${(error as Error).message}`)
     }
-    if (result.passed !== item.passed) problems.push(`${label}: ${result.passed ? 'passed' : 'failed'}, expected to ${item.passed ? 'pass' : 'fail'} (message: ${result.message})`)
-    if (item.message !== undefined && !matches(result.message, item.message)) problems.push(`${label}: message ${show(result.message)}, expected ${item.message instanceof RegExp ? String(item.message) : show(item.message)}`)
-    if ('expected' in item && !isDeepStrictEqual(result.expected, item.expected)) problems.push(`${label}: expected is ${show(result.expected)}, wanted ${show(item.expected)}`)
+    if (result.passed !== item.passed)
+      problems.push(
+        `${label}: ${result.passed ? 'passed' : 'failed'}, expected to ${item.passed ? 'pass' : 'fail'} (message: ${result.message})`,
+      )
+    if (item.message !== undefined && !matches(result.message, item.message))
+      problems.push(
+        `${label}: message ${show(result.message)}, expected ${item.message instanceof RegExp ? String(item.message) : show(item.message)}`,
+      )
+    if ('expected' in item && !isDeepStrictEqual(result.expected, item.expected))
+      problems.push(`${label}: expected is ${show(result.expected)}, wanted ${show(item.expected)}`)
   })
   if (problems.length > 0) throw new PluginTestError(subject, problems)
   return results
@@ -150,31 +183,42 @@ const UNKNOWN_TOOL = 'plugin-kit-unknown-tool'
 function sessionProblems(session: ModeSession): string[] {
   const problems: string[] = []
   if (typeof session !== 'object' || session === null) return [`open returned ${show(session)}, not a session`]
-  if (typeof session.instructions !== 'string' || session.instructions.trim() === '') problems.push('session.instructions must be a non-empty string: the agent’s system instructions')
+  if (typeof session.instructions !== 'string' || session.instructions.trim() === '')
+    problems.push('session.instructions must be a non-empty string: the agent’s system instructions')
   if (!Array.isArray(session.tools)) problems.push('session.tools must be an array of {name, description, inputSchema}')
   else {
     const seen = new Set<string>()
     session.tools.forEach((tool, index) => {
       const what = `session.tools[${index}]${typeof tool?.name === 'string' ? ` "${tool.name}"` : ''}`
-      if (typeof tool?.name !== 'string' || !TOOL_NAME.test(tool.name)) problems.push(`${what} needs a name of letters, digits, _ and - (at most 64): models call tools by it`)
+      if (typeof tool?.name !== 'string' || !TOOL_NAME.test(tool.name))
+        problems.push(`${what} needs a name of letters, digits, _ and - (at most 64): models call tools by it`)
       else if (seen.has(tool.name)) problems.push(`${what} is offered twice`)
       else seen.add(tool.name)
       if (typeof tool?.description !== 'string') problems.push(`${what} needs a description (a string)`)
       // The model reads the schema (any draft its API takes: MCP servers send draft-07); ghx-bench does not validate with it.
       const schema = tool?.inputSchema as {type?: unknown; properties?: unknown} | undefined
-      if (typeof schema !== 'object' || schema === null || schema.type !== 'object') problems.push(`${what} needs an inputSchema of type object (the arguments object a model sends)`)
-      else if (schema.properties !== undefined && (typeof schema.properties !== 'object' || schema.properties === null)) problems.push(`${what} has inputSchema.properties that is not an object`)
+      if (typeof schema !== 'object' || schema === null || schema.type !== 'object')
+        problems.push(`${what} needs an inputSchema of type object (the arguments object a model sends)`)
+      else if (schema.properties !== undefined && (typeof schema.properties !== 'object' || schema.properties === null))
+        problems.push(`${what} has inputSchema.properties that is not an object`)
     })
   }
-  if (typeof session.env !== 'object' || session.env === null || Object.values(session.env).some((v) => typeof v !== 'string')) problems.push('session.env must be an object of strings: the environment of the session’s processes')
-  if (session.workdir !== undefined && typeof session.workdir !== 'string') problems.push('session.workdir must be a string when given')
+  if (
+    typeof session.env !== 'object' ||
+    session.env === null ||
+    Object.values(session.env).some((v) => typeof v !== 'string')
+  )
+    problems.push('session.env must be an object of strings: the environment of the session’s processes')
+  if (session.workdir !== undefined && typeof session.workdir !== 'string')
+    problems.push('session.workdir must be a string when given')
   if (session.mcpServers !== undefined) {
     if (!Array.isArray(session.mcpServers)) problems.push('session.mcpServers must be an array')
     else {
       session.mcpServers.forEach((server, index) => {
         const what = `session.mcpServers[${index}]`
         if (typeof server?.name !== 'string' || server.name === '') problems.push(`${what} needs a name`)
-        if ((typeof server?.command === 'string') === (typeof server?.url === 'string')) problems.push(`${what} needs a command (stdio) or a url (streamable HTTP), one of them`)
+        if ((typeof server?.command === 'string') === (typeof server?.url === 'string'))
+          problems.push(`${what} needs a command (stdio) or a url (streamable HTTP), one of them`)
       })
     }
   }
@@ -190,19 +234,34 @@ function sessionProblems(session: ModeSession): string[] {
  * tool it does not offer answered `ok: false` rather than thrown, the `expectations`' tools and calls,
  * and the session closed. Throws a PluginTestError with every problem; returns what it saw.
  */
-export async function testMode(mode: Mode, context: ModeContext, expectations: ModeExpectations = {}): Promise<ModeSmokeReport> {
+export async function testMode(
+  mode: Mode,
+  context: ModeContext,
+  expectations: ModeExpectations = {},
+): Promise<ModeSmokeReport> {
   const subject = `mode "${String((mode as {name?: unknown}).name)}"`
   const shape = checkShape({apiVersion: 1, name: 'plugin-kit-test', version: '0.0.0', modes: [mode]})
   if (shape.length > 0) throw new PluginTestError(subject, shape)
   const validOptions = compileSchema(mode.optionsSchema)
-  if (!validOptions(context.options)) throw new PluginTestError(subject, [`options ${show(context.options)} are refused by optionsSchema: ${schemaErrors(validOptions)}`])
+  if (!validOptions(context.options))
+    throw new PluginTestError(subject, [
+      `options ${show(context.options)} are refused by optionsSchema: ${schemaErrors(validOptions)}`,
+    ])
   const availability = await mode.available(context)
   if (typeof availability !== 'object' || availability === null || typeof availability.available !== 'boolean') {
     throw new PluginTestError(subject, [`available returned ${show(availability)}, not {available, reason?, tools?}`])
   }
-  if (!availability.available) throw new PluginTestError(subject, [`not available: ${availability.reason ?? '(no reason given: say why, and how to fix it)'}`])
-  if (availability.tools !== undefined && (typeof availability.tools !== 'object' || Object.values(availability.tools).some((v) => typeof v !== 'string'))) {
-    throw new PluginTestError(subject, [`available returned tools ${show(availability.tools)}, not an object of version strings`])
+  if (!availability.available)
+    throw new PluginTestError(subject, [
+      `not available: ${availability.reason ?? '(no reason given: say why, and how to fix it)'}`,
+    ])
+  if (
+    availability.tools !== undefined &&
+    (typeof availability.tools !== 'object' || Object.values(availability.tools).some((v) => typeof v !== 'string'))
+  ) {
+    throw new PluginTestError(subject, [
+      `available returned tools ${show(availability.tools)}, not an object of version strings`,
+    ])
   }
   let session: ModeSession
   try {
@@ -221,14 +280,21 @@ export async function testMode(mode: Mode, context: ModeContext, expectations: M
       const call = async (tool: string, args: Record<string, unknown>): Promise<ToolResult | string> => {
         try {
           const result = await session.call(tool, args, AbortSignal.timeout(expectations.callTimeoutMs ?? 60_000))
-          if (typeof result !== 'object' || result === null || typeof result.ok !== 'boolean' || typeof result.output !== 'string') return `answered ${show(result)}, not {ok, output}`
+          if (
+            typeof result !== 'object' ||
+            result === null ||
+            typeof result.ok !== 'boolean' ||
+            typeof result.output !== 'string'
+          )
+            return `answered ${show(result)}, not {ok, output}`
           return result
         } catch (error) {
           return `threw: ${(error as Error).message}`
         }
       }
       const unknown = await call(UNKNOWN_TOOL, {})
-      if (typeof unknown === 'string') problems.push(`a tool the session does not offer ${unknown} (answer {ok: false, output: why})`)
+      if (typeof unknown === 'string')
+        problems.push(`a tool the session does not offer ${unknown} (answer {ok: false, output: why})`)
       else if (unknown.ok) problems.push(`a tool the session does not offer answered ok: ${show(unknown.output)}`)
       for (const [index, wanted] of (expectations.calls ?? []).entries()) {
         const what = `call ${index + 1} (${wanted.tool} ${show(wanted.args)})`
@@ -238,8 +304,12 @@ export async function testMode(mode: Mode, context: ModeContext, expectations: M
           continue
         }
         calls.push(result)
-        if (result.ok !== (wanted.ok ?? true)) problems.push(`${what} answered ok: ${result.ok}, expected ${wanted.ok ?? true}: ${show(result.output)}`)
-        if (wanted.output !== undefined && !matches(result.output, wanted.output)) problems.push(`${what} answered ${show(result.output)}, expected ${wanted.output instanceof RegExp ? String(wanted.output) : show(wanted.output)}`)
+        if (result.ok !== (wanted.ok ?? true))
+          problems.push(`${what} answered ok: ${result.ok}, expected ${wanted.ok ?? true}: ${show(result.output)}`)
+        if (wanted.output !== undefined && !matches(result.output, wanted.output))
+          problems.push(
+            `${what} answered ${show(result.output)}, expected ${wanted.output instanceof RegExp ? String(wanted.output) : show(wanted.output)}`,
+          )
       }
     }
   } finally {

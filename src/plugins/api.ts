@@ -90,7 +90,13 @@ export interface ModeContext {
    * GitHub access for the agent: REST and GraphQL URLs, token, the environment `gh` needs, and
    * `nodeEnv`, which sends a Node tool's hard-coded https://api.github.com here (empty on github.com).
    */
-  github: {apiUrl: string; graphqlUrl: string; token: string; env: Record<string, string>; nodeEnv: Record<string, string>}
+  github: {
+    apiUrl: string
+    graphqlUrl: string
+    token: string
+    env: Record<string, string>
+    nodeEnv: Record<string, string>
+  }
   workdir: string
   signal?: AbortSignal
 }
@@ -250,7 +256,9 @@ export class InfrastructureError extends Error {
 
   /** `error instanceof InfrastructureError` is the brand test; subclasses keep the ordinary prototype test. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return this === InfrastructureError ? isInfrastructureError(value) : Function.prototype[Symbol.hasInstance].call(this, value)
+    return this === InfrastructureError
+      ? isInfrastructureError(value)
+      : Function.prototype[Symbol.hasInstance].call(this, value)
   }
 }
 

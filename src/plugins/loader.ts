@@ -31,7 +31,7 @@ const BUILT_IN_MODULES = {
   'provider-codex': 'plugins/provider-codex/index.ts',
 } as const
 
-export const BUILT_IN_PLUGINS = Object.keys(BUILT_IN_MODULES) as Array<keyof typeof BUILT_IN_MODULES>
+const BUILT_IN_PLUGINS = Object.keys(BUILT_IN_MODULES) as Array<keyof typeof BUILT_IN_MODULES>
 
 export interface PluginRequest {
   specifier: string
@@ -49,9 +49,9 @@ export interface LoadPluginsOptions {
 }
 
 /** How long a plugin may take to load, or a mode to answer its preflight, before it is reported as hung. */
-export const DEFAULT_PLUGIN_TIME_LIMIT_MS = 60_000
+const DEFAULT_PLUGIN_TIME_LIMIT_MS = 60_000
 /** Sets the limit in milliseconds (a slow machine; tests). */
-export const PLUGIN_TIME_LIMIT_VARIABLE = 'GHX_BENCH_PLUGIN_TIME_LIMIT_MS'
+const PLUGIN_TIME_LIMIT_VARIABLE = 'GHX_BENCH_PLUGIN_TIME_LIMIT_MS'
 
 export function pluginTimeLimitMs(): number {
   const value = Number(process.env[PLUGIN_TIME_LIMIT_VARIABLE])
@@ -80,7 +80,9 @@ type ExitCode = number | string | null | undefined
 const exitRequests = new Map<string, ExitCode>()
 let realExit: ((code?: ExitCode) => never) | undefined
 /** ghx-bench's own code (a second Ctrl-C ends the process through process.exit, also while plugins load). */
-const OWN_CODE = ['src', path.join('dist', 'src'), 'bin', path.join('node_modules', '@oclif')].map((dir) => path.join(PACKAGE_ROOT, dir) + path.sep)
+const OWN_CODE = ['src', path.join('dist', 'src'), 'bin', path.join('node_modules', '@oclif')].map(
+  (dir) => path.join(PACKAGE_ROOT, dir) + path.sep,
+)
 
 /**
  * While a plugin loads, process.exit does not end ghx-bench: the call is recorded for the plugin
@@ -130,7 +132,9 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginRe
 }
 
 /** The registry of what loaded, and one finding per problem (for validate, which reports everything). */
-export async function loadPluginsCollecting(options: LoadPluginsOptions): Promise<{registry: PluginRegistry; diagnostics: Diagnostic[]}> {
+export async function loadPluginsCollecting(
+  options: LoadPluginsOptions,
+): Promise<{registry: PluginRegistry; diagnostics: Diagnostic[]}> {
   const registry = new PluginRegistry()
   const problems: Diagnostic[] = []
   const report = (specifier: string, message: string): void => {
@@ -164,7 +168,11 @@ export async function loadPluginsCollecting(options: LoadPluginsOptions): Promis
         if (exited) throw new Error(exited)
         return {ok: true as const, request, target, plugin}
       } catch (error) {
-        return {ok: false as const, request, error: new Error(exitProblem(request.specifier) ?? (error as Error).message)}
+        return {
+          ok: false as const,
+          request,
+          error: new Error(exitProblem(request.specifier) ?? (error as Error).message),
+        }
       }
     }),
   )
@@ -201,7 +209,8 @@ async function resolveSpecifier(specifier: string, fromDir: string): Promise<Res
   const [name, exportName] = splitExport(specifier)
   const {resolve} = await import('import-meta-resolve')
   const parent = pathToFileURL(path.join(fromDir, 'noop.js')).href
-  const candidates = name.startsWith('ghx-bench-plugin') || name.includes('/') ? [name] : [name, `ghx-bench-plugin-${name}`]
+  const candidates =
+    name.startsWith('ghx-bench-plugin') || name.includes('/') ? [name] : [name, `ghx-bench-plugin-${name}`]
   for (const candidate of candidates) {
     try {
       return {url: resolve(candidate, parent), exportName, source: 'npm'}
@@ -209,7 +218,9 @@ async function resolveSpecifier(specifier: string, fromDir: string): Promise<Res
       // try the next naming convention
     }
   }
-  throw new Error(`not found: tried ${candidates.map((c) => `"${c}"`).join(' and ')} from ${fromDir} (node_modules resolution); install it with npm install --save-dev ${candidates.at(-1)}`)
+  throw new Error(
+    `not found: tried ${candidates.map((c) => `"${c}"`).join(' and ')} from ${fromDir} (node_modules resolution); install it with npm install --save-dev ${candidates.at(-1)}`,
+  )
 }
 
 function isPathSpecifier(specifier: string): boolean {
@@ -234,7 +245,11 @@ function resolvePathPlugin(target: string): string {
   return file
 }
 
-async function importPlugin(url: string, exportName: string | undefined, options?: Record<string, unknown>): Promise<unknown> {
+async function importPlugin(
+  url: string,
+  exportName: string | undefined,
+  options?: Record<string, unknown>,
+): Promise<unknown> {
   let module: Record<string, unknown>
   try {
     module = (await import(url)) as Record<string, unknown>
@@ -243,7 +258,8 @@ async function importPlugin(url: string, exportName: string | undefined, options
   }
   let exported: unknown
   if (exportName) {
-    if (!(exportName in module)) throw new Error(`has no export "${exportName}" (exports: ${Object.keys(module).join(', ')})`)
+    if (!(exportName in module))
+      throw new Error(`has no export "${exportName}" (exports: ${Object.keys(module).join(', ')})`)
     exported = module[exportName]
   } else {
     // CommonJS interop can wrap the default export twice.
@@ -264,7 +280,9 @@ async function importPlugin(url: string, exportName: string | undefined, options
 /** Duck-typed check of a plugin's shape; each problem is one sentence. */
 export function checkShape(value: unknown): string[] {
   if (typeof value !== 'object' || value === null) {
-    return [`is not a plugin: its default export is ${value === null ? 'null' : typeof value}, expected an object from definePlugin({...})`]
+    return [
+      `is not a plugin: its default export is ${value === null ? 'null' : typeof value}, expected an object from definePlugin({...})`,
+    ]
   }
   const plugin = value as Record<string, unknown>
   const problems: string[] = []
@@ -276,7 +294,8 @@ export function checkShape(value: unknown): string[] {
     )
     return problems
   }
-  if (typeof plugin.name !== 'string' || plugin.name === '') problems.push('is not a plugin: "name" must be a non-empty string')
+  if (typeof plugin.name !== 'string' || plugin.name === '')
+    problems.push('is not a plugin: "name" must be a non-empty string')
   if (typeof plugin.version !== 'string') problems.push('is not a plugin: "version" must be a string')
   const kinds = {
     modes: ['available', 'open'],
@@ -303,7 +322,8 @@ export function checkShape(value: unknown): string[] {
         problems.push(`${what} needs a name of lower-case letters, digits, _ and -`)
       }
       const schemaKey = kind === 'conditions' || kind === 'readTasks' ? 'paramsSchema' : 'optionsSchema'
-      if (typeof item[schemaKey] !== 'object' || item[schemaKey] === null) problems.push(`${what} needs ${schemaKey} (a JSON Schema object)`)
+      if (typeof item[schemaKey] !== 'object' || item[schemaKey] === null)
+        problems.push(`${what} needs ${schemaKey} (a JSON Schema object)`)
       else {
         // A schema that does not compile is the plugin's fault, found when it loads, not when a scenario uses it.
         try {
@@ -335,11 +355,16 @@ const CORE_CATEGORIES = ['gh_cli', 'mcp_tool', 'shell', 'other']
 
 /** A mode's accounting hook (Mode.accounting): its programs, its category and its function. */
 function accountingProblems(what: string, value: unknown): string[] {
-  if (typeof value !== 'object' || value === null) return [`${what} has an accounting that is not an object {programs, category, account}`]
+  if (typeof value !== 'object' || value === null)
+    return [`${what} has an accounting that is not an object {programs, category, account}`]
   const accounting = value as Record<string, unknown>
   const problems: string[] = []
   const programs = accounting.programs
-  if (!Array.isArray(programs) || programs.length === 0 || programs.some((p) => typeof p !== 'string' || !/^[A-Za-z0-9._+-]+$/.test(p))) {
+  if (
+    !Array.isArray(programs) ||
+    programs.length === 0 ||
+    programs.some((p) => typeof p !== 'string' || !/^[A-Za-z0-9._+-]+$/.test(p))
+  ) {
     problems.push(`${what} needs accounting.programs: a non-empty list of executable names (no paths, no spaces)`)
   } else if (programs.includes('gh')) {
     problems.push(`${what} lists gh in accounting.programs: ghx-bench counts gh itself`)
@@ -347,9 +372,12 @@ function accountingProblems(what: string, value: unknown): string[] {
   if (typeof accounting.category !== 'string' || !/^[a-z][a-z0-9_]*$/.test(accounting.category)) {
     problems.push(`${what} needs accounting.category: lower-case letters, digits and _ (ghx_capability)`)
   } else if (CORE_CATEGORIES.includes(accounting.category)) {
-    problems.push(`${what} has accounting.category "${accounting.category}", which ghx-bench's own accounting uses: name the layer's (${CORE_CATEGORIES.join(', ')} are taken)`)
+    problems.push(
+      `${what} has accounting.category "${accounting.category}", which ghx-bench's own accounting uses: name the layer's (${CORE_CATEGORIES.join(', ')} are taken)`,
+    )
   }
   if (typeof accounting.account !== 'function') problems.push(`${what} needs a function accounting.account`)
-  if (accounting.readLog !== undefined && typeof accounting.readLog !== 'function') problems.push(`${what} has an accounting.readLog that is not a function`)
+  if (accounting.readLog !== undefined && typeof accounting.readLog !== 'function')
+    problems.push(`${what} has an accounting.readLog that is not a function`)
   return problems
 }

@@ -45,8 +45,10 @@ export class PluginRegistry {
     ]
     if (conflicts.length > 0) return conflicts
     for (const mode of plugin.modes ?? []) this.modeEntries.set(mode.name, {item: mode, plugin: plugin.name})
-    for (const provider of plugin.providers ?? []) this.providerEntries.set(provider.name, {item: provider, plugin: plugin.name})
-    for (const condition of plugin.conditions ?? []) this.conditionEntries.set(condition.name, {item: condition, plugin: plugin.name})
+    for (const provider of plugin.providers ?? [])
+      this.providerEntries.set(provider.name, {item: provider, plugin: plugin.name})
+    for (const condition of plugin.conditions ?? [])
+      this.conditionEntries.set(condition.name, {item: condition, plugin: plugin.name})
     for (const task of plugin.readTasks ?? []) this.readTaskEntries.set(task.name, {item: task, plugin: plugin.name})
     this.loaded.push({
       name: plugin.name,
@@ -110,7 +112,12 @@ export class PluginRegistry {
 
   /** Which plugin registered a mode, provider, condition or read task (for row metadata and messages). */
   ownerOf(kind: 'mode' | 'provider' | 'condition' | 'read task', name: string): LoadedPlugin | undefined {
-    const maps = {mode: this.modeEntries, provider: this.providerEntries, condition: this.conditionEntries, 'read task': this.readTaskEntries}
+    const maps = {
+      mode: this.modeEntries,
+      provider: this.providerEntries,
+      condition: this.conditionEntries,
+      'read task': this.readTaskEntries,
+    }
     const owner = (maps[kind] as Map<string, Entry<unknown>>).get(name)?.plugin
     return this.loaded.find((p) => p.name === owner)
   }

@@ -26,7 +26,7 @@ import {outputDir, writeOutputs, type OutputOptions} from './write.js'
 import {reportSchema} from './aggregate/report-schema.js'
 import {buildProvidersReport, type Report} from './aggregate/summary.js'
 
-export const DEFAULT_TOLERANCES = {relative_pct: 10, rate_points: 5} as const
+const DEFAULT_TOLERANCES = {relative_pct: 10, rate_points: 5} as const
 
 const figure = {type: ['number', 'null']} as const
 const METRIC_NAMES = ['success_rate', 'median_tokens_active', 'median_latency_ms_wall', 'median_tool_calls'] as const
@@ -47,12 +47,17 @@ const runsSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['source', 'run_ids', 'rows'],
-  properties: {source: {type: 'string'}, run_ids: {type: 'array', items: {type: 'string'}}, rows: {type: 'integer', minimum: 0}},
+  properties: {
+    source: {type: 'string'},
+    run_ids: {type: 'array', items: {type: 'string'}},
+    rows: {type: 'integer', minimum: 0},
+  },
 } as const
 const status = {
   type: 'string',
   enum: ['both', 'added', 'removed', 'not_applicable'],
-  description: 'both: rows on both sides; added: only now; removed: only before; not_applicable: declared n/a now, rows before',
+  description:
+    'both: rows on both sides; added: only now; removed: only before; not_applicable: declared n/a now, rows before',
 } as const
 
 export const runComparisonSchema = {
@@ -61,7 +66,18 @@ export const runComparisonSchema = {
   title: 'ghx-bench comparison with a previous run (compare.json)',
   type: 'object',
   additionalProperties: false,
-  required: ['schema_version', 'generated_at', 'current', 'previous', 'tolerances', 'regressions', 'modes', 'checks', 'scenarios', 'warnings'],
+  required: [
+    'schema_version',
+    'generated_at',
+    'current',
+    'previous',
+    'tolerances',
+    'regressions',
+    'modes',
+    'checks',
+    'scenarios',
+    'warnings',
+  ],
   properties: {
     schema_version: {const: 1},
     generated_at: {type: 'string'},
@@ -72,18 +88,36 @@ export const runComparisonSchema = {
       additionalProperties: false,
       required: ['relative_pct', 'rate_points'],
       properties: {
-        relative_pct: {type: 'number', minimum: 0, description: 'a median may rise, and a gate reduction fall, by this much (% / points) before it is a regression'},
-        rate_points: {type: 'number', minimum: 0, description: 'a success rate may fall, and a gate rate worsen, by this many points before it is a regression'},
+        relative_pct: {
+          type: 'number',
+          minimum: 0,
+          description:
+            'a median may rise, and a gate reduction fall, by this much (% / points) before it is a regression',
+        },
+        rate_points: {
+          type: 'number',
+          minimum: 0,
+          description: 'a success rate may fall, and a gate rate worsen, by this many points before it is a regression',
+        },
       },
     },
-    regressions: {type: 'integer', minimum: 0, description: 'figures flagged, over modes, scenario x mode pairs and gate checks'},
+    regressions: {
+      type: 'integer',
+      minimum: 0,
+      description: 'figures flagged, over modes, scenario x mode pairs and gate checks',
+    },
     modes: {
       type: 'array',
       items: {
         type: 'object',
         additionalProperties: false,
         required: ['mode', 'status', 'metrics', 'regressed'],
-        properties: {mode: {type: 'string'}, status, metrics: {type: 'array', items: metricSchema}, regressed: {type: 'boolean'}},
+        properties: {
+          mode: {type: 'string'},
+          status,
+          metrics: {type: 'array', items: metricSchema},
+          regressed: {type: 'boolean'},
+        },
       },
     },
     checks: {
@@ -111,7 +145,13 @@ export const runComparisonSchema = {
         type: 'object',
         additionalProperties: false,
         required: ['scenario_id', 'mode', 'status', 'metrics', 'regressed'],
-        properties: {scenario_id: {type: 'string'}, mode: {type: 'string'}, status, metrics: {type: 'array', items: metricSchema}, regressed: {type: 'boolean'}},
+        properties: {
+          scenario_id: {type: 'string'},
+          mode: {type: 'string'},
+          status,
+          metrics: {type: 'array', items: metricSchema},
+          regressed: {type: 'boolean'},
+        },
       },
     },
     warnings: {type: 'array', items: {type: 'string'}},
@@ -131,9 +171,11 @@ interface Figures {
 }
 
 function metric(name: MetricName, previous: number | null, current: number | null, tolerances: Tolerances): Metric {
-  if (previous === null || current === null) return {name, previous, current, change: null, change_pct: null, regressed: false}
+  if (previous === null || current === null)
+    return {name, previous, current, change: null, change_pct: null, regressed: false}
   const change = current - previous
-  if (name === 'success_rate') return {name, previous, current, change, change_pct: null, regressed: change < -tolerances.rate_points}
+  if (name === 'success_rate')
+    return {name, previous, current, change, change_pct: null, regressed: change < -tolerances.rate_points}
   const changePct = previous > 0 ? (change / previous) * 100 : null
   // Up from nothing (no tool calls before, some now) is a regression whatever the tolerance.
   const regressed = changePct === null ? previous === 0 && current > 0 : changePct > tolerances.relative_pct
@@ -145,22 +187,47 @@ function metrics(previous: Figures | undefined, current: Figures | undefined, to
 }
 
 /** The gate checks' values of a delta; the thresholds do not change a value, so they are set to 0. */
-function checkValues(delta: Report['deltas'][number]): Array<{name: string; operator: '>=' | '<='; value: number | null}> {
+function checkValues(
+  delta: Report['deltas'][number],
+): Array<{name: string; operator: '>=' | '<='; value: number | null}> {
   const thresholds = Object.fromEntries(thresholdKeys.map((key) => [key, 0])) as Thresholds
-  return evaluateGate(delta, {profile: 'values', decision: 'point', min_samples: delta.min_samples, thresholds, override: null}).checks.map((c) => ({name: c.name, operator: c.operator, value: c.value}))
+  return evaluateGate(delta, {
+    profile: 'values',
+    decision: 'point',
+    min_samples: delta.min_samples,
+    thresholds,
+    override: null,
+  }).checks.map((c) => ({name: c.name, operator: c.operator, value: c.value}))
 }
 
 /** The figures of this run against a previous one's; pure. */
-export function compareRuns(current: Report, previous: Report, sources: {current: string; previous: string}, tolerances: Tolerances = DEFAULT_TOLERANCES, now = new Date()): RunComparison {
+export function compareRuns(
+  current: Report,
+  previous: Report,
+  sources: {current: string; previous: string},
+  tolerances: Tolerances = DEFAULT_TOLERANCES,
+  now = new Date(),
+): RunComparison {
   const warnings: string[] = []
-  if (current.run_ids.join() === previous.run_ids.join()) warnings.push(`both sides hold the same run(s) (${current.run_ids.join(', ')}): nothing can have changed but the analysis`)
-  if (current.baseline !== previous.baseline) warnings.push(`the baselines differ (now ${current.baseline}, before ${previous.baseline}): gate checks are compared only for the same baseline and candidate`)
+  if (current.run_ids.join() === previous.run_ids.join())
+    warnings.push(
+      `both sides hold the same run(s) (${current.run_ids.join(', ')}): nothing can have changed but the analysis`,
+    )
+  if (current.baseline !== previous.baseline)
+    warnings.push(
+      `the baselines differ (now ${current.baseline}, before ${previous.baseline}): gate checks are compared only for the same baseline and candidate`,
+    )
   const modes = [...new Set([...Object.keys(current.modes), ...Object.keys(previous.modes)])]
   const modeRows = modes.map((mode) => {
     const now = current.modes[mode]
     const before = previous.modes[mode]
     const items = metrics(before, now, tolerances)
-    return {mode, status: now && before ? ('both' as const) : now ? ('added' as const) : ('removed' as const), metrics: items, regressed: items.some((m) => m.regressed)}
+    return {
+      mode,
+      status: now && before ? ('both' as const) : now ? ('added' as const) : ('removed' as const),
+      metrics: items,
+      regressed: items.some((m) => m.regressed),
+    }
   })
 
   const pairKey = (scenario: string, mode: string) => `${scenario}\u0000${mode}`
@@ -173,7 +240,14 @@ export function compareRuns(current: Report, previous: Report, sources: {current
     const before = beforePairs.get(key)
     const [scenario_id, mode] = key.split('\u0000') as [string, string]
     const items = metrics(before, now, tolerances)
-    const status = now && before ? ('both' as const) : now ? ('added' as const) : nowNotApplicable.has(key) ? ('not_applicable' as const) : ('removed' as const)
+    const status =
+      now && before
+        ? ('both' as const)
+        : now
+          ? ('added' as const)
+          : nowNotApplicable.has(key)
+            ? ('not_applicable' as const)
+            : ('removed' as const)
     return {scenario_id, mode, status, metrics: items, regressed: items.some((m) => m.regressed)}
   })
 
@@ -181,7 +255,9 @@ export function compareRuns(current: Report, previous: Report, sources: {current
   for (const delta of current.deltas) {
     const before = previous.deltas.find((d) => d.baseline === delta.baseline && d.candidate === delta.candidate)
     if (!before) {
-      warnings.push(`no ${delta.candidate} against ${delta.baseline} in the previous run: its gate checks are not compared`)
+      warnings.push(
+        `no ${delta.candidate} against ${delta.baseline} in the previous run: its gate checks are not compared`,
+      )
       continue
     }
     const beforeValues = new Map(checkValues(before).map((c) => [c.name, c.value]))
@@ -190,10 +266,22 @@ export function compareRuns(current: Report, previous: Report, sources: {current
       const change = previousValue === null || check.value === null ? null : check.value - previousValue
       const allowed = /^efficiency_.*_reduction$/.test(check.name) ? tolerances.relative_pct : tolerances.rate_points
       const regressed = change !== null && (check.operator === '>=' ? change < -allowed : change > allowed)
-      checks.push({baseline: delta.baseline, candidate: delta.candidate, name: check.name, operator: check.operator, previous: previousValue, current: check.value, change, regressed})
+      checks.push({
+        baseline: delta.baseline,
+        candidate: delta.candidate,
+        name: check.name,
+        operator: check.operator,
+        previous: previousValue,
+        current: check.value,
+        change,
+        regressed,
+      })
     }
   }
-  const regressions = modeRows.reduce((n, m) => n + m.metrics.filter((x) => x.regressed).length, 0) + scenarios.reduce((n, s) => n + s.metrics.filter((x) => x.regressed).length, 0) + checks.filter((c) => c.regressed).length
+  const regressions =
+    modeRows.reduce((n, m) => n + m.metrics.filter((x) => x.regressed).length, 0) +
+    scenarios.reduce((n, s) => n + s.metrics.filter((x) => x.regressed).length, 0) +
+    checks.filter((c) => c.regressed).length
   return {
     schema_version: 1,
     generated_at: now.toISOString(),
@@ -241,7 +329,9 @@ export function renderComparisonMarkdown(comparison: RunComparison): string {
     '',
     `Now: ${comparison.current.run_ids.map((id) => `\`${id}\``).join(', ')} (${comparison.current.rows} rows). Before: ${code(comparison.previous.source, 200)} — ${comparison.previous.run_ids.map((id) => `\`${id}\``).join(', ')} (${comparison.previous.rows} rows).`,
     '',
-    comparison.regressions === 0 ? '✅ No regression beyond tolerance.' : `${FLAG} ${comparison.regressions} regression(s) beyond tolerance.`,
+    comparison.regressions === 0
+      ? '✅ No regression beyond tolerance.'
+      : `${FLAG} ${comparison.regressions} regression(s) beyond tolerance.`,
     '',
     `Tolerance: a success rate may fall by ${num(t.rate_points, 1)} points and a median (active tokens, wall latency, tool calls) rise by ${num(t.relative_pct, 1)}% before it is flagged; of the gate checks, a rate may worsen by ${num(t.rate_points, 1)} points and a reduction fall by ${num(t.relative_pct, 1)} points. Each cell: before → now (change).`,
     '',
@@ -251,7 +341,10 @@ export function renderComparisonMarkdown(comparison: RunComparison): string {
       ['mode', ...metricHeader],
       comparison.modes.map((m) => {
         const items = byName(m.metrics)
-        return [`\`${m.mode}\`${m.status === 'both' ? '' : ` (${m.status})`}`, ...METRIC_NAMES.map((name) => metricCell(items.get(name)))]
+        return [
+          `\`${m.mode}\`${m.status === 'both' ? '' : ` (${m.status})`}`,
+          ...METRIC_NAMES.map((name) => metricCell(items.get(name))),
+        ]
       }),
       1,
     ),
@@ -267,14 +360,23 @@ export function renderComparisonMarkdown(comparison: RunComparison): string {
         ['check', 'before', 'now', 'change', ''],
         comparison.checks
           .filter((c) => c.candidate === candidate && c.baseline === baseline)
-          .map((c) => [`\`${c.name}\``, num(c.previous, 1), num(c.current, 1), c.change === null ? '–' : `${c.change >= 0 ? '+' : ''}${num(c.change, 1)}`, c.regressed ? `${FLAG} regressed` : '']),
+          .map((c) => [
+            `\`${c.name}\``,
+            num(c.previous, 1),
+            num(c.current, 1),
+            c.change === null ? '–' : `${c.change >= 0 ? '+' : ''}${num(c.change, 1)}`,
+            c.regressed ? `${FLAG} regressed` : '',
+          ]),
         1,
       ),
     )
   }
   const regressed = comparison.scenarios.filter((s) => s.regressed)
   out.push('', '## Scenario × mode', '')
-  if (regressed.length === 0) out.push(`No scenario × mode pair regressed (${comparison.scenarios.filter((s) => s.status === 'both').length} compared).`)
+  if (regressed.length === 0)
+    out.push(
+      `No scenario × mode pair regressed (${comparison.scenarios.filter((s) => s.status === 'both').length} compared).`,
+    )
   else {
     out.push(
       `${regressed.length} of ${comparison.scenarios.filter((s) => s.status === 'both').length} pairs compared regressed:`,
@@ -283,7 +385,11 @@ export function renderComparisonMarkdown(comparison: RunComparison): string {
         ['scenario', 'mode', ...metricHeader],
         regressed.slice(0, MAX_LISTED).map((s) => {
           const items = byName(s.metrics)
-          return [plain(s.scenario_id, 100), `\`${s.mode}\``, ...METRIC_NAMES.map((name) => metricCell(items.get(name)))]
+          return [
+            plain(s.scenario_id, 100),
+            `\`${s.mode}\``,
+            ...METRIC_NAMES.map((name) => metricCell(items.get(name))),
+          ]
         }),
         2,
       ),
@@ -298,9 +404,13 @@ export function renderComparisonMarkdown(comparison: RunComparison): string {
     const items = comparison.scenarios.filter((s) => s.status === statusName)
     if (items.length === 0) continue
     const names = items.slice(0, MAX_LISTED).map((s) => `${plain(s.scenario_id, 100)} (\`${s.mode}\`)`)
-    out.push('', `${label}: ${names.join(', ')}${items.length > MAX_LISTED ? `, … and ${items.length - MAX_LISTED} more` : ''}.`)
+    out.push(
+      '',
+      `${label}: ${names.join(', ')}${items.length > MAX_LISTED ? `, … and ${items.length - MAX_LISTED} more` : ''}.`,
+    )
   }
-  if (comparison.warnings.length > 0) out.push('', '## Warnings', '', ...comparison.warnings.map((w) => `- ${plain(w, 400)}`))
+  if (comparison.warnings.length > 0)
+    out.push('', '## Warnings', '', ...comparison.warnings.map((w) => `- ${plain(w, 400)}`))
   return out.join('\n') + '\n'
 }
 
@@ -314,7 +424,14 @@ export interface RunComparisonOptions extends OutputOptions {
 }
 
 function isReportDocument(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'modes' in value && 'scenarios' in value && 'deltas' in value
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    'modes' in value &&
+    'scenarios' in value &&
+    'deltas' in value
+  )
 }
 
 function isGateDocument(value: unknown): boolean {
@@ -330,31 +447,55 @@ async function readReportFile(file: string, shown: string): Promise<Report | und
     return undefined // JSONL rows, or not JSON: the row reader says which
   }
   if (isGateDocument(value)) {
-    throw new BadInputError([{file: shown, code: 'schema', message: 'a gate.json holds no per-scenario figures: compare with the run’s summary.json, its results or its run id'}])
+    throw new BadInputError([
+      {
+        file: shown,
+        code: 'schema',
+        message:
+          'a gate.json holds no per-scenario figures: compare with the run’s summary.json, its results or its run id',
+      },
+    ])
   }
   if (!isReportDocument(value)) return undefined
   const validate = compileSchema(reportSchema)
   if (!validate(value)) {
-    const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`)
-    throw new BadInputError([{file: shown, code: 'schema', message: `not a ghx-bench summary.json: ${problems.join('; ')}`}])
+    const problems = (validate.errors ?? [])
+      .slice(0, 3)
+      .map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`)
+    throw new BadInputError([
+      {file: shown, code: 'schema', message: `not a ghx-bench summary.json: ${problems.join('; ')}`},
+    ])
   }
   return value as Report
 }
 
 /** The previous run as a report, and how to name it. */
-export async function loadPrevious(config: LoadedConfig, options: RunComparisonOptions): Promise<{report: Report; source: string}> {
+async function loadPrevious(
+  config: LoadedConfig,
+  options: RunComparisonOptions,
+): Promise<{report: Report; source: string}> {
   const cwd = options.cwd ?? process.cwd()
   const target = path.resolve(cwd, options.against)
   const info = await stat(target).catch(() => undefined)
   if (info?.isDirectory()) {
     const summary = path.join(target, 'summary.json')
-    const report = (await stat(summary).catch(() => undefined))?.isFile() ? await readReportFile(summary, displayPath(summary, cwd)) : undefined
+    const report = (await stat(summary).catch(() => undefined))?.isFile()
+      ? await readReportFile(summary, displayPath(summary, cwd))
+      : undefined
     if (report) return {report, source: displayPath(summary, cwd)}
   } else if (info?.isFile()) {
-    const report = options.against.endsWith('.json') ? await readReportFile(target, displayPath(target, cwd)) : undefined
+    const report = options.against.endsWith('.json')
+      ? await readReportFile(target, displayPath(target, cwd))
+      : undefined
     if (report) return {report, source: displayPath(target, cwd)}
   } else if (/[\\/]|\.(jsonl?|csv)$/.test(options.against)) {
-    throw new BadInputError([{file: options.against, code: 'io', message: '--compare: no such file or folder (give a run id, a results file or folder, or a summary.json)'}])
+    throw new BadInputError([
+      {
+        file: options.against,
+        code: 'io',
+        message: '--compare: no such file or folder (give a run id, a results file or folder, or a summary.json)',
+      },
+    ])
   }
   const selection = info ? {inputs: [options.against], cwd} : {runId: options.against, cwd}
   const loaded = await loadRows(config, selection)
@@ -370,11 +511,31 @@ export async function loadPrevious(config: LoadedConfig, options: RunComparisonO
 }
 
 /** Compares the report just made with the previous run and writes compare.md and compare.json beside it. */
-export async function produceRunComparison(config: LoadedConfig, current: Report, options: RunComparisonOptions): Promise<{comparison: RunComparison; files: string[]}> {
-  const previous = await loadPrevious(config, {...options, baseline: options.baseline ?? current.baseline, seed: options.seed ?? current.bootstrap.seed, resamples: options.resamples ?? current.bootstrap.resamples})
+export async function produceRunComparison(
+  config: LoadedConfig,
+  current: Report,
+  options: RunComparisonOptions,
+): Promise<{comparison: RunComparison; files: string[]}> {
+  const previous = await loadPrevious(config, {
+    ...options,
+    baseline: options.baseline ?? current.baseline,
+    seed: options.seed ?? current.bootstrap.seed,
+    resamples: options.resamples ?? current.bootstrap.resamples,
+  })
   const tolerances = {...DEFAULT_TOLERANCES, ...options.tolerances}
-  const comparison = compareRuns(current, previous.report, {current: current.inputs.join(', '), previous: previous.source}, tolerances)
+  const comparison = compareRuns(
+    current,
+    previous.report,
+    {current: current.inputs.join(', '), previous: previous.source},
+    tolerances,
+  )
   const formats = options.formats.filter((f) => f === 'md' || f === 'json')
-  const files = await writeOutputs(outputDir(config, current, options), 'compare', comparison, renderComparisonMarkdown(comparison), {...options, formats: formats.length > 0 ? formats : ['md', 'json']})
+  const files = await writeOutputs(
+    outputDir(config, current, options),
+    'compare',
+    comparison,
+    renderComparisonMarkdown(comparison),
+    {...options, formats: formats.length > 0 ? formats : ['md', 'json']},
+  )
   return {comparison, files}
 }

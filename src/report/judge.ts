@@ -46,7 +46,15 @@ export async function judge(config: LoadedConfig, options: JudgeOptions): Promis
   if (gate && output) files.push(...(await writeGate(config, gate, output)))
   if (report && output?.formats.includes('html')) {
     const dir = outputDir(config, report, output)
-    files.push(...(await writeHtmlReport({dir, loaded, report, gate: gate ?? (options.gateBeside ? undefined : null), cwd: options.cwd})))
+    files.push(
+      ...(await writeHtmlReport({
+        dir,
+        loaded,
+        report,
+        gate: gate ?? (options.gateBeside ? undefined : null),
+        cwd: options.cwd,
+      })),
+    )
   }
   return {loaded, report, gate, files}
 }

@@ -30,11 +30,22 @@ export interface OutputOptions {
  * from the rows, which may come from anywhere (--input): one that is not a plain name (`../../x`) is
  * bad input naming the files, never a path. --out must be a folder (or not exist yet).
  */
-export function outputDir(config: LoadedConfig, rows: {run_ids: Iterable<string>}, options: OutputOptions & {inputs?: string[]; runId?: string}): string {
+export function outputDir(
+  config: LoadedConfig,
+  rows: {run_ids: Iterable<string>},
+  options: OutputOptions & {inputs?: string[]; runId?: string},
+): string {
   if (options.out) {
     const dir = path.resolve(options.cwd ?? process.cwd(), options.out)
     const info = statSync(dir, {throwIfNoEntry: false})
-    if (info && !info.isDirectory()) throw new BadInputError([{file: '--out', code: 'io', message: `${options.out} is a file, not a folder: --out names the folder the reports go to`}])
+    if (info && !info.isDirectory())
+      throw new BadInputError([
+        {
+          file: '--out',
+          code: 'io',
+          message: `${options.out} is a file, not a folder: --out names the folder the reports go to`,
+        },
+      ])
     return dir
   }
   const runIds = [...rows.run_ids]
@@ -42,7 +53,13 @@ export function outputDir(config: LoadedConfig, rows: {run_ids: Iterable<string>
   const problem = nameProblem(name)
   if (problem) {
     const where = options.inputs?.length ? options.inputs.join(', ') : options.runId ? '--run-id' : '--input'
-    throw new BadInputError([{file: where, code: 'schema', message: `the rows' run_id ${JSON.stringify(name)} ${problem}; pass --out to choose the report folder`}])
+    throw new BadInputError([
+      {
+        file: where,
+        code: 'schema',
+        message: `the rows' run_id ${JSON.stringify(name)} ${problem}; pass --out to choose the report folder`,
+      },
+    ])
   }
   const dir = resolveConfigPath(config, path.join(config.values.reports_dir, name))
   // reports_dir is the user's; a link in it is not followed (results/no-follow.ts).
@@ -50,7 +67,13 @@ export function outputDir(config: LoadedConfig, rows: {run_ids: Iterable<string>
   return dir
 }
 
-export async function writeOutputs(dir: string, stem: string, json: unknown, markdown: string, options: OutputOptions): Promise<string[]> {
+export async function writeOutputs(
+  dir: string,
+  stem: string,
+  json: unknown,
+  markdown: string,
+  options: OutputOptions,
+): Promise<string[]> {
   await mkdir(dir, {recursive: true})
   const written: string[] = []
   // Written whole or not at all (write, then rename): a reader never sees half a report or gate.

@@ -19,14 +19,29 @@ export function detectRowFormat(value: unknown): SourceFormat | undefined {
   return undefined
 }
 
-export function modeName(mode: string): string {
+function modeName(mode: string): string {
   return mode === 'baseline' ? 'agent_direct' : mode
 }
 
 const activeTokens = (total: number, cacheRead: number): number => Math.max(0, total - cacheRead)
 
-function tokens(input: number, output: number, reasoning: number, cacheRead: number, cacheWrite: number, total: number): Tokens {
-  return {input, output, reasoning, cache_read: cacheRead, cache_write: cacheWrite, total, active: activeTokens(total, cacheRead)}
+function tokens(
+  input: number,
+  output: number,
+  reasoning: number,
+  cacheRead: number,
+  cacheWrite: number,
+  total: number,
+): Tokens {
+  return {
+    input,
+    output,
+    reasoning,
+    cache_read: cacheRead,
+    cache_write: cacheWrite,
+    total,
+    active: activeTokens(total, cacheRead),
+  }
 }
 
 function scenarioType(id: string): Row['scenario_type'] {
@@ -66,7 +81,8 @@ interface RouterRow {
 // That harness drove every mode through opencode.
 const ROUTER_PROVIDER = 'opencode'
 
-const routerModel = (model: RouterRow['model']): string | null => (model.provider_id && model.model_id ? `${model.provider_id}/${model.model_id}` : (model.model_id ?? null))
+const routerModel = (model: RouterRow['model']): string | null =>
+  model.provider_id && model.model_id ? `${model.provider_id}/${model.model_id}` : (model.model_id ?? null)
 const routerOutcome = (r: RouterRow): Outcome => (r.success ? 'pass' : failureOutcome(r.error?.type, r.error?.message))
 
 /** The figures of a ghx-router row, read straight from it: what fromGhxRouter's row would give, without building it. */
@@ -124,7 +140,14 @@ export function fromGhxRouter(source: Record<string, unknown>): Row {
     error: r.error,
     latency_ms_wall: r.latency_ms_wall,
     latency_ms_agent: r.latency_ms_agent ?? null,
-    tokens: tokens(r.tokens.input, r.tokens.output, r.tokens.reasoning, r.tokens.cache_read, r.tokens.cache_write, r.tokens.total),
+    tokens: tokens(
+      r.tokens.input,
+      r.tokens.output,
+      r.tokens.reasoning,
+      r.tokens.cache_read,
+      r.tokens.cache_write,
+      r.tokens.total,
+    ),
     cost_usd: r.cost,
     tool_calls: {total: r.tool_calls, failed: null},
     // Its api_calls counted tool names containing "api" or "http": not GitHub API calls (kept in extra).
@@ -140,8 +163,23 @@ export function fromGhxRouter(source: Record<string, unknown>): Row {
       source_format: 'ghx-router',
       model_mode: r.model.mode,
       ...leftovers(source, [
-        'timestamp', 'run_id', 'mode', 'scenario_id', 'scenario_set', 'iteration', 'success', 'output_valid',
-        'latency_ms_wall', 'latency_ms_agent', 'tokens', 'cost', 'tool_calls', 'external_retry_count', 'model', 'git', 'error',
+        'timestamp',
+        'run_id',
+        'mode',
+        'scenario_id',
+        'scenario_set',
+        'iteration',
+        'success',
+        'output_valid',
+        'latency_ms_wall',
+        'latency_ms_agent',
+        'tokens',
+        'cost',
+        'tool_calls',
+        'external_retry_count',
+        'model',
+        'git',
+        'error',
       ]),
     },
   }
@@ -155,7 +193,15 @@ interface EvalRow {
   iteration: number
   startedAt: string
   completedAt: string
-  tokens: {input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number; total: number; active?: number}
+  tokens: {
+    input: number
+    output: number
+    reasoning: number
+    cacheRead: number
+    cacheWrite: number
+    total: number
+    active?: number
+  }
   timing: {wallMs: number; segments?: unknown[]}
   toolCalls: {total: number; failed: number; byCategory?: Record<string, number>; [key: string]: unknown}
   cost: {totalUsd: number; [key: string]: unknown}
@@ -181,7 +227,14 @@ export function fromGhxEval(source: Record<string, unknown>): Row {
   }
   const started = Date.parse(r.startedAt)
   const finished = Date.parse(r.completedAt)
-  const t = tokens(r.tokens.input, r.tokens.output, r.tokens.reasoning, r.tokens.cacheRead, r.tokens.cacheWrite, r.tokens.total)
+  const t = tokens(
+    r.tokens.input,
+    r.tokens.output,
+    r.tokens.reasoning,
+    r.tokens.cacheRead,
+    r.tokens.cacheWrite,
+    r.tokens.total,
+  )
   const {total: _total, failed, byCategory, ...toolCallRest} = r.toolCalls
   const {totalUsd, ...costRest} = r.cost
   return {
@@ -200,9 +253,15 @@ export function fromGhxEval(source: Record<string, unknown>): Row {
     outcome,
     success: r.success,
     output_valid: r.outputValid,
-    error: errorMessage ? {type: outcome === 'pass' ? 'error' : outcome === 'fail' ? 'checkpoint_failed' : 'runner_error', message: errorMessage} : null,
+    error: errorMessage
+      ? {
+          type: outcome === 'pass' ? 'error' : outcome === 'fail' ? 'checkpoint_failed' : 'runner_error',
+          message: errorMessage,
+        }
+      : null,
     // Its wallMs spans prompt to completion, the agent's time; the iteration's own span is started..completed.
-    latency_ms_wall: Number.isFinite(started) && Number.isFinite(finished) ? Math.max(0, finished - started) : r.timing.wallMs,
+    latency_ms_wall:
+      Number.isFinite(started) && Number.isFinite(finished) ? Math.max(0, finished - started) : r.timing.wallMs,
     latency_ms_agent: r.timing.wallMs,
     tokens: t,
     cost_usd: totalUsd,
@@ -224,13 +283,29 @@ export function fromGhxEval(source: Record<string, unknown>): Row {
     extra: {
       source_format: 'ghx-eval',
       iteration_zero_based: r.iteration,
-      ...(r.tokens.active !== undefined && r.tokens.active !== t.active ? {tokens_active_reported: r.tokens.active} : {}),
+      ...(r.tokens.active !== undefined && r.tokens.active !== t.active
+        ? {tokens_active_reported: r.tokens.active}
+        : {}),
       ...(Object.keys(costRest).length ? {cost: costRest} : {}),
       ...(Object.keys(toolCallRest).length ? {tool_calls: toolCallRest} : {}),
       ...(r.timing.segments?.length ? {timing_segments: r.timing.segments} : {}),
       ...leftovers(source, [
-        'runId', 'scenarioId', 'mode', 'model', 'iteration', 'startedAt', 'completedAt', 'tokens', 'timing', 'toolCalls',
-        'cost', 'success', 'outputValid', 'checkpointDetails', 'provider', 'error',
+        'runId',
+        'scenarioId',
+        'mode',
+        'model',
+        'iteration',
+        'startedAt',
+        'completedAt',
+        'tokens',
+        'timing',
+        'toolCalls',
+        'cost',
+        'success',
+        'outputValid',
+        'checkpointDetails',
+        'provider',
+        'error',
       ]),
     },
   }
@@ -240,10 +315,34 @@ export function fromGhxEval(source: Record<string, unknown>): Row {
 export function evalRowFromCsv(record: Record<string, string>): Record<string, unknown> {
   const number = (key: string): number => Number(record[key] ?? 0)
   const known = new Set([
-    'run_id', 'scenario_id', 'mode', 'model', 'iteration', 'success', 'timing_wall_ms', 'tokens_input', 'tokens_output',
-    'tokens_reasoning', 'tokens_cache_read', 'tokens_cache_write', 'tokens_total', 'tokens_active', 'tool_calls_total',
-    'tool_calls_failed', 'tool_calls_error_rate', 'cost_total_usd', 'cost_input_usd', 'cost_output_usd', 'cost_reasoning_usd',
-    'checkpoints_passed', 'checkpoints_total', 'output_valid', 'provider', 'session_id', 'agent_turns', 'completion_reason',
+    'run_id',
+    'scenario_id',
+    'mode',
+    'model',
+    'iteration',
+    'success',
+    'timing_wall_ms',
+    'tokens_input',
+    'tokens_output',
+    'tokens_reasoning',
+    'tokens_cache_read',
+    'tokens_cache_write',
+    'tokens_total',
+    'tokens_active',
+    'tool_calls_total',
+    'tool_calls_failed',
+    'tool_calls_error_rate',
+    'cost_total_usd',
+    'cost_input_usd',
+    'cost_output_usd',
+    'cost_reasoning_usd',
+    'checkpoints_passed',
+    'checkpoints_total',
+    'output_valid',
+    'provider',
+    'session_id',
+    'agent_turns',
+    'completion_reason',
   ])
   return {
     runId: record.run_id,
@@ -264,8 +363,17 @@ export function evalRowFromCsv(record: Record<string, string>): Record<string, u
       active: number('tokens_active'),
     },
     timing: {wallMs: number('timing_wall_ms')},
-    toolCalls: {total: number('tool_calls_total'), failed: number('tool_calls_failed'), errorRate: number('tool_calls_error_rate')},
-    cost: {totalUsd: number('cost_total_usd'), inputUsd: number('cost_input_usd'), outputUsd: number('cost_output_usd'), reasoningUsd: number('cost_reasoning_usd')},
+    toolCalls: {
+      total: number('tool_calls_total'),
+      failed: number('tool_calls_failed'),
+      errorRate: number('tool_calls_error_rate'),
+    },
+    cost: {
+      totalUsd: number('cost_total_usd'),
+      inputUsd: number('cost_input_usd'),
+      outputUsd: number('cost_output_usd'),
+      reasoningUsd: number('cost_reasoning_usd'),
+    },
     success: record.success === 'true',
     outputValid: record.output_valid === 'true',
     checkpointsPassed: number('checkpoints_passed'),

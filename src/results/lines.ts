@@ -23,7 +23,11 @@ export async function* readLineBatches(file: string, range?: ByteRange): AsyncGe
   let number = 0
   // 64 KiB chunks: a chunk and the rows parsed from it die young. With 1 MiB chunks they outlived a
   // scavenge, and the old space of every reading thread grew by some 60 MB before a full collection.
-  const stream = createReadStream(file, {encoding: 'utf8', highWaterMark: 1 << 16, ...(range ? {start: range.start, end: range.end - 1} : {})})
+  const stream = createReadStream(file, {
+    encoding: 'utf8',
+    highWaterMark: 1 << 16,
+    ...(range ? {start: range.start, end: range.end - 1} : {}),
+  })
   for await (const chunk of stream as AsyncIterable<string>) {
     const batch: Line[] = []
     let start = 0

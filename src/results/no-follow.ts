@@ -36,8 +36,15 @@ export async function linkOnTheWay(root: string, target: string): Promise<string
 
 /** What is said of a link ghx-bench will not follow. */
 export function linkDiagnostic(link: string, doing: 'read' | 'write', cwd = process.cwd()): Diagnostic {
-  const instead = doing === 'read' ? 'replace it by the file itself, or name the file with --input' : 'remove it, or replace it by a folder or file of its own'
-  return {file: displayPath(link, cwd), code: 'io', message: `a symbolic link, not followed: ghx-bench does not follow links under its results and reports folders (it would ${doing} a file elsewhere); ${instead}`}
+  const instead =
+    doing === 'read'
+      ? 'replace it by the file itself, or name the file with --input'
+      : 'remove it, or replace it by a folder or file of its own'
+  return {
+    file: displayPath(link, cwd),
+    code: 'io',
+    message: `a symbolic link, not followed: ghx-bench does not follow links under its results and reports folders (it would ${doing} a file elsewhere); ${instead}`,
+  }
 }
 
 /** Bad input (exit 2) naming a link ghx-bench will not follow. */
@@ -52,7 +59,12 @@ export async function refuseLinks(root: string, target: string, doing: 'read' | 
 }
 
 /** writeFileAtomic, for a file below `root` that no link may redirect. */
-export async function writeFileBelow(root: string, file: string, data: string | Uint8Array, cwd?: string): Promise<void> {
+export async function writeFileBelow(
+  root: string,
+  file: string,
+  data: string | Uint8Array,
+  cwd?: string,
+): Promise<void> {
   await refuseLinks(root, file, 'write', cwd)
   await writeFileAtomic(file, data)
 }

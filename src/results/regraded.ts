@@ -11,7 +11,7 @@ import {displayPath} from '../shared/source-document.js'
 import {linkRefused} from './no-follow.js'
 import type {ReadWarning} from './store.js'
 
-export const REGRADED_SUFFIX = '.regraded.jsonl'
+const REGRADED_SUFFIX = '.regraded.jsonl'
 
 export function isRegradedFile(file: string): boolean {
   return file.endsWith(REGRADED_SUFFIX)
@@ -73,11 +73,18 @@ export async function withRegraded(files: readonly string[], explicit: ReadonlyS
  * A reader's warning about an original whose rows were superseded, said as what it is; other warnings
  * pass unchanged.
  */
-export function describeSuperseded(warning: ReadWarning, superseding: ReadonlyMap<string, string>, cwd = process.cwd()): ReadWarning {
+export function describeSuperseded(
+  warning: ReadWarning,
+  superseding: ReadonlyMap<string, string>,
+  cwd = process.cwd(),
+): ReadWarning {
   const regraded = [...superseding].find(([original]) => displayPath(original, cwd) === warning.file)?.[1]
   const duplicates = /^(\d+) row\(s\) already read from another input/.exec(warning.message)
   if (!regraded || !duplicates) return warning
-  return {...warning, message: `${duplicates[1]} row(s) superseded by their re-graded rows in ${displayPath(regraded, cwd)}`}
+  return {
+    ...warning,
+    message: `${duplicates[1]} row(s) superseded by their re-graded rows in ${displayPath(regraded, cwd)}`,
+  }
 }
 
 /** The files named on their own among --input values (folders are not), resolved. */

@@ -24,7 +24,8 @@ const tokensSchema = {
 const outcomeSchema = {
   type: 'string',
   enum: ['pass', 'fail', 'timeout', 'infra_error'],
-  description: 'pass: success; fail: the agent finished but the checks failed; timeout: timed out or stalled; infra_error: provider, network or harness failure',
+  description:
+    'pass: success; fail: the agent finished but the checks failed; timeout: timed out or stalled; infra_error: provider, network or harness failure',
 } as const
 
 const errorSchema = {
@@ -89,15 +90,29 @@ export const rowSchema = {
     success: {type: 'boolean'},
     output_valid: {type: 'boolean'},
     error: errorSchema,
-    latency_ms_wall: {type: 'number', minimum: 0, description: 'run start to its row built: every attempt (setup, agent, checkpoints); writing its traces and the row follows'},
-    latency_ms_agent: {type: ['number', 'null'], minimum: 0, description: 'the agent’s time, the session: model turns and tools; the gate’s latency'},
+    latency_ms_wall: {
+      type: 'number',
+      minimum: 0,
+      description:
+        'run start to its row built: every attempt (setup, agent, checkpoints); writing its traces and the row follows',
+    },
+    latency_ms_agent: {
+      type: ['number', 'null'],
+      minimum: 0,
+      description: 'the agent’s time, the session: model turns and tools; the gate’s latency',
+    },
     latency_ms_harness: {
       type: ['number', 'null'],
       minimum: 0,
-      description: 'the harness’s own time, wall - agent: fixture resets, opening and closing the mode (an MCP server starting and exiting), checkpoints, retried attempts; reported beside the gate’s latency, never in it. Null when the agent time is unknown; rows without it get wall - agent when read',
+      description:
+        'the harness’s own time, wall - agent: fixture resets, opening and closing the mode (an MCP server starting and exiting), checkpoints, retried attempts; reported beside the gate’s latency, never in it. Null when the agent time is unknown; rows without it get wall - agent when read',
     },
     tokens: tokensSchema,
-    cost_usd: {type: ['number', 'null'], minimum: 0, description: 'null when neither the provider nor a price table gives one'},
+    cost_usd: {
+      type: ['number', 'null'],
+      minimum: 0,
+      description: 'null when neither the provider nor a price table gives one',
+    },
     tool_calls: {
       type: 'object',
       additionalProperties: false,
@@ -105,8 +120,16 @@ export const rowSchema = {
       properties: {
         total: count,
         failed: {type: ['integer', 'null'], minimum: 0, description: 'null when the source did not record failures'},
-        by_category: {type: 'object', additionalProperties: count, description: 'gh_cli, ghx_capability, mcp_tool, shell, other'},
-        by_operation: {type: 'object', additionalProperties: count, description: 'canonical operation (issue.labels.add) -> calls'},
+        by_category: {
+          type: 'object',
+          additionalProperties: count,
+          description: 'gh_cli, ghx_capability, mcp_tool, shell, other',
+        },
+        by_operation: {
+          type: 'object',
+          additionalProperties: count,
+          description: 'canonical operation (issue.labels.add) -> calls',
+        },
         by_route: {
           type: 'object',
           additionalProperties: count,
@@ -116,7 +139,8 @@ export const rowSchema = {
         invocations: {
           type: 'object',
           additionalProperties: count,
-          description: 'gh and ghx processes the run started: counted as they ran where the arm logs them (a loop body counts each pass; `ghx>gh` are ghx’s own gh calls), else as written in the commands',
+          description:
+            'gh and ghx processes the run started: counted as they ran where the arm logs them (a loop body counts each pass; `ghx>gh` are ghx’s own gh calls), else as written in the commands',
         },
       },
     },
@@ -154,7 +178,10 @@ export const rowSchema = {
           started_at: timestamp,
           latency_ms_wall: {type: 'number', minimum: 0},
           tokens: tokensSchema,
-          injected_faults: {...count, description: 'faults --inject-faults put into this attempt’s traffic (GitHub and model requests)'},
+          injected_faults: {
+            ...count,
+            description: 'faults --inject-faults put into this attempt’s traffic (GitHub and model requests)',
+          },
         },
       },
     },
@@ -165,8 +192,17 @@ export const rowSchema = {
       properties: {
         harness: nullableString,
         plugins: {type: 'object', additionalProperties: {type: 'string'}},
-        tools: {type: 'object', additionalProperties: {type: 'string'}, description: 'versions of the tools the mode ran (ghx, gh), as its preflight found them'},
-        runtime: {type: 'object', additionalProperties: {type: ['string', 'null']}, description: 'the agent runtime the provider drove and its version (`{"claude-code": "2.1.332"}`), as the provider reported it'},
+        tools: {
+          type: 'object',
+          additionalProperties: {type: 'string'},
+          description: 'versions of the tools the mode ran (ghx, gh), as its preflight found them',
+        },
+        runtime: {
+          type: 'object',
+          additionalProperties: {type: ['string', 'null']},
+          description:
+            'the agent runtime the provider drove and its version (`{"claude-code": "2.1.332"}`), as the provider reported it',
+        },
       },
     },
     git: {
@@ -177,15 +213,23 @@ export const rowSchema = {
     },
     fixture_seed: nullableString,
     trace: {type: ['string', 'null'], description: 'path of the session trace, relative to the results folder'},
-    variables: {type: ['object', 'null'], description: 'the placeholder values of this run (bindings and built-ins), for re-grading'},
+    variables: {
+      type: ['object', 'null'],
+      description: 'the placeholder values of this run (bindings and built-ins), for re-grading',
+    },
     timing: {
       type: 'object',
       additionalProperties: false,
-      description: 'where the wall time went: the harness’s own share is wall - model - tools - session - fixtures - checkpoints',
+      description:
+        'where the wall time went: the harness’s own share is wall - model - tools - session - fixtures - checkpoints',
       properties: {
         model_ms: {type: 'number', minimum: 0, description: 'waiting for the model endpoint'},
         tools_ms: {type: 'number', minimum: 0, description: 'running the mode’s tools'},
-        session_ms: {type: 'number', minimum: 0, description: 'opening and closing the mode session (an MCP server starts and exits here)'},
+        session_ms: {
+          type: 'number',
+          minimum: 0,
+          description: 'opening and closing the mode session (an MCP server starts and exits here)',
+        },
         fixtures_ms: {type: 'number', minimum: 0, description: 'resetting or seeding fixtures'},
         checkpoints_ms: {type: 'number', minimum: 0, description: 'reading GitHub for the checkpoints'},
         turns: {...count, description: 'model turns'},
@@ -195,12 +239,14 @@ export const rowSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['count', 'tokens'],
-      description: 'the tools the mode offered: how many, and the tokens of their definitions, which every turn re-sends (the schema tax)',
+      description:
+        'the tools the mode offered: how many, and the tokens of their definitions, which every turn re-sends (the schema tax)',
       properties: {count, tokens: count, names: {type: 'array', items: {type: 'string'}}},
     },
     injected_faults: {
       ...count,
-      description: 'faults --inject-faults put into the run’s own traffic (its agent’s GitHub and model requests), over all attempts; an attempt that failed with faults in its traffic is an infra_error (injected_faults), never the agent’s fail',
+      description:
+        'faults --inject-faults put into the run’s own traffic (its agent’s GitHub and model requests), over all attempts; an attempt that failed with faults in its traffic is an infra_error (injected_faults), never the agent’s fail',
     },
     route_used: {
       type: ['string', 'null'],
@@ -212,7 +258,11 @@ export const rowSchema = {
       description:
         'a call of the mode’s own tool layer (ghx) failed and a later call of another GitHub tool (gh in the shell, an MCP tool) succeeded: a pass then rests on a fallback, not on the layer. False for modes without a tool layer (agent_direct, mcp); null when unknown (no trace; a layer call that could not be read; rows written before it)',
     },
-    internal_retries: {type: ['integer', 'null'], minimum: 0, description: 'meta.attempts with status error: the tool layer’s own retries'},
+    internal_retries: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'meta.attempts with status error: the tool layer’s own retries',
+    },
     extra: {type: 'object', description: 'fields of an imported row that have no home here, kept verbatim'},
   },
 } as const

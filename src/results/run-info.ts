@@ -25,7 +25,7 @@ export interface RunInfo {
   not_applicable: NotApplicable[]
 }
 
-export function runInfoFile(resultsDir: string, runId: string): string {
+function runInfoFile(resultsDir: string, runId: string): string {
   return path.join(resultsDir, runId, 'run.json')
 }
 
@@ -51,6 +51,7 @@ export async function readRunInfoFor(resultsFile: string): Promise<RunInfo | und
 /** Scenario ids not applicable to any of the given modes, with the reasons. */
 export function notApplicableTo(items: readonly NotApplicable[], modes: readonly string[]): Map<string, string> {
   const excluded = new Map<string, string>()
-  for (const item of items) if (modes.includes(item.mode)) excluded.set(item.scenario_id, `${item.mode}: ${item.reason}`)
+  for (const item of items)
+    if (modes.includes(item.mode)) excluded.set(item.scenario_id, `${item.mode}: ${item.reason}`)
   return excluded
 }

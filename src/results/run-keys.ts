@@ -21,7 +21,8 @@ export interface RunGroup {
   provider: string | null
 }
 
-const groupKey = ({run_id, scenario_id, mode, provider}: RunGroup): string => `${run_id}\u0000${scenario_id}\u0000${mode}\u0000${provider ?? ''}`
+const groupKey = ({run_id, scenario_id, mode, provider}: RunGroup): string =>
+  `${run_id}\u0000${scenario_id}\u0000${mode}\u0000${provider ?? ''}`
 
 /** A run a file gives twice. */
 export interface RepeatedRun extends RunGroup {
@@ -33,7 +34,8 @@ function repeatedRun(group: string, iteration: number): RepeatedRun {
   return {run_id, scenario_id, mode, provider: provider || null, iteration}
 }
 
-const inBitmap = (iteration: number): boolean => Number.isInteger(iteration) && iteration >= 0 && iteration < BITMAP_LIMIT
+const inBitmap = (iteration: number): boolean =>
+  Number.isInteger(iteration) && iteration >= 0 && iteration < BITMAP_LIMIT
 
 export class RunKeys {
   private readonly bitmaps = new Map<string, Uint8Array>()
@@ -141,7 +143,13 @@ export class FileDeduplication {
   /** Whether the row is new; a duplicate of an earlier file's is counted, a repeat within the file recorded. */
   fresh(group: RunGroup, iteration: number): boolean {
     if (!this.keys.addIfNew(group, iteration)) {
-      this.repeated ??= {run_id: group.run_id, scenario_id: group.scenario_id, mode: group.mode, provider: group.provider, iteration}
+      this.repeated ??= {
+        run_id: group.run_id,
+        scenario_id: group.scenario_id,
+        mode: group.mode,
+        provider: group.provider,
+        iteration,
+      }
       return false
     }
     if (this.earlier?.has(group, iteration)) {

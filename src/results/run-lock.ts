@@ -10,7 +10,7 @@ import {hostname} from 'node:os'
 import path from 'node:path'
 import {BadInputError} from '../shared/diagnostics.js'
 
-export interface LockHolder {
+interface LockHolder {
   pid: number
   start: string | null
   host: string
@@ -46,7 +46,9 @@ function readHolder(file: string): LockHolder | null | 'missing' {
   }
   try {
     const value = JSON.parse(text) as Partial<LockHolder>
-    return typeof value.pid === 'number' && typeof value.host === 'string' ? {pid: value.pid, start: value.start ?? null, host: value.host, since: value.since ?? '?'} : null
+    return typeof value.pid === 'number' && typeof value.host === 'string'
+      ? {pid: value.pid, start: value.start ?? null, host: value.host, since: value.since ?? '?'}
+      : null
   } catch {
     return null
   }
@@ -70,11 +72,19 @@ export function acquireRunLock(resultsDir: string, runId: string, where = '--run
     mkdirSync(resultsDir, {recursive: true})
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EEXIST' || code === 'ENOTDIR') throw new BadInputError([{file: resultsDir, code: 'config', message: 'results_dir: not a folder (a file is in the way)'}])
+    if (code === 'EEXIST' || code === 'ENOTDIR')
+      throw new BadInputError([
+        {file: resultsDir, code: 'config', message: 'results_dir: not a folder (a file is in the way)'},
+      ])
     throw error
   }
   const file = lockFileOf(resultsDir, runId)
-  const me: LockHolder = {pid: process.pid, start: startOf(process.pid), host: hostname(), since: new Date().toISOString()}
+  const me: LockHolder = {
+    pid: process.pid,
+    start: startOf(process.pid),
+    host: hostname(),
+    since: new Date().toISOString(),
+  }
   let tookOver: LockHolder | null = null
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
@@ -85,7 +95,8 @@ export function acquireRunLock(resultsDir: string, runId: string, where = '--run
         released = true
         process.off('exit', release)
         const holder = readHolder(file)
-        if (holder && holder !== 'missing' && holder.pid === me.pid && holder.since === me.since) rmSync(file, {force: true})
+        if (holder && holder !== 'missing' && holder.pid === me.pid && holder.since === me.since)
+          rmSync(file, {force: true})
       }
       process.once('exit', release)
       return {file, tookOver, release}
@@ -99,7 +110,11 @@ export function acquireRunLock(resultsDir: string, runId: string, where = '--run
     if (fresh || (holder && holderAlive(holder))) {
       const who = holder ? `process ${holder.pid} on ${holder.host} (since ${holder.since})` : 'another process'
       throw new BadInputError([
-        {file: where, code: 'config', message: `run id "${runId}" is in use by ${who}: wait for it to end, or choose another --run-id (lock: ${file}; remove it only if that process is gone)`},
+        {
+          file: where,
+          code: 'config',
+          message: `run id "${runId}" is in use by ${who}: wait for it to end, or choose another --run-id (lock: ${file}; remove it only if that process is gone)`,
+        },
       ])
     }
     // Stale: move it aside (atomically), check that what was moved is the stale lock, and try again.
@@ -123,5 +138,7 @@ export function acquireRunLock(resultsDir: string, runId: string, where = '--run
     rmSync(aside, {force: true})
     tookOver = holder
   }
-  throw new BadInputError([{file: where, code: 'config', message: `run id "${runId}": could not take its lock (${file})`}])
+  throw new BadInputError([
+    {file: where, code: 'config', message: `run id "${runId}": could not take its lock (${file})`},
+  ])
 }

@@ -42,8 +42,11 @@ export async function resolveInputFiles(options: RowSourceOptions): Promise<stri
     const info = await stat(target).catch(() => undefined)
     if (!info) problems.push({file: input, code: 'io', message: 'no such file or folder'})
     else if (info.isDirectory()) {
-      const found = (await readdir(target, {withFileTypes: true})).filter((entry) => /\.(jsonl|json|csv)$/.test(entry.name))
-      if (found.length === 0) problems.push({file: input, code: 'io', message: 'the folder holds no .jsonl, .json or .csv file'})
+      const found = (await readdir(target, {withFileTypes: true})).filter((entry) =>
+        /\.(jsonl|json|csv)$/.test(entry.name),
+      )
+      if (found.length === 0)
+        problems.push({file: input, code: 'io', message: 'the folder holds no .jsonl, .json or .csv file'})
       // The folder is the user's word; a link found in it is not.
       for (const entry of found) {
         const file = path.join(target, entry.name)
@@ -56,7 +59,12 @@ export async function resolveInputFiles(options: RowSourceOptions): Promise<stri
     const newest = (await listRuns(options.resultsDir))[0]
     if (newest?.link) problems.push(linkDiagnostic(newest.file, 'read', cwd))
     else if (newest) files.push(newest.file)
-    else problems.push({file: displayPath(options.resultsDir, cwd), code: 'io', message: 'no results yet: run a suite first, or pass --input'})
+    else
+      problems.push({
+        file: displayPath(options.resultsDir, cwd),
+        code: 'io',
+        message: 'no results yet: run a suite first, or pass --input',
+      })
   }
   if (problems.length > 0) throw new BadInputError(problems)
   const rank = (file: string): number => (file.endsWith('.csv') ? 1 : 0)
@@ -85,7 +93,11 @@ export interface ReadPosition {
  * results.csv of one run); a run one file gives twice is bad input (see FileDeduplication), thrown
  * before any row of that file's batch in which it shows is handed on.
  */
-export async function* readRows(files: string[], warn: (w: ReadWarning) => void, cwd = process.cwd()): AsyncGenerator<Row> {
+export async function* readRows(
+  files: string[],
+  warn: (w: ReadWarning) => void,
+  cwd = process.cwd(),
+): AsyncGenerator<Row> {
   const earlier = files.length > 1 ? new RunKeys() : undefined
   for (const file of files) {
     const shown = displayPath(file, cwd)
@@ -116,28 +128,56 @@ export async function repeatedRunError(file: string, shown: string): Promise<Bad
     const visit = (row: Key, line: number): void => {
       if (!found && look(row, line)) found = {row, line}
     }
-    for await (const _ of visitFile(file, shown, () => {}, {row: visit, router: (source, line) => visit(routerFacts(source), line)})) if (found) break
+    for await (const _ of visitFile(file, shown, () => {}, {
+      row: visit,
+      router: (source, line) => visit(routerFacts(source), line),
+    }))
+      if (found) break
     return found
   }
   const keys = new RunKeys()
   const repeat = await scan((row) => !keys.addIfNew(row, row.iteration))
   const run = repeat?.row
-  const first = run && (await scan((row) => row.run_id === run.run_id && row.scenario_id === run.scenario_id && row.mode === run.mode && row.provider === run.provider && row.iteration === run.iteration))
+  const first =
+    run &&
+    (await scan(
+      (row) =>
+        row.run_id === run.run_id &&
+        row.scenario_id === run.scenario_id &&
+        row.mode === run.mode &&
+        row.provider === run.provider &&
+        row.iteration === run.iteration,
+    ))
   const provider = run?.provider ? `, provider ${JSON.stringify(run.provider)}` : ''
-  const what = run ? `run_id ${JSON.stringify(run.run_id)}, scenario ${JSON.stringify(run.scenario_id)}, mode ${JSON.stringify(run.mode)}${provider}, iteration ${run.iteration}` : 'the same run id, scenario, mode, provider and iteration'
-  const why = 'a results file holds each run once, so one of the copies is not that run (files concatenated, rows pasted twice?) and counting either could hide a failure; remove the repeated rows'
+  const what = run
+    ? `run_id ${JSON.stringify(run.run_id)}, scenario ${JSON.stringify(run.scenario_id)}, mode ${JSON.stringify(run.mode)}${provider}, iteration ${run.iteration}`
+    : 'the same run id, scenario, mode, provider and iteration'
+  const why =
+    'a results file holds each run once, so one of the copies is not that run (files concatenated, rows pasted twice?) and counting either could hide a failure; remove the repeated rows'
   const kind = fileKind(file, await readHead(file))
   // A CSV record may span lines: it is named by its number, as the CSV reader's other findings are.
   if (kind === 'csv') {
-    return new BadInputError([{file: shown, code: 'duplicate_id', message: `record ${repeat?.line ?? '?'} after the header repeats the run of record ${first?.line ?? '?'} (${what}): ${why}`}])
+    return new BadInputError([
+      {
+        file: shown,
+        code: 'duplicate_id',
+        message: `record ${repeat?.line ?? '?'} after the header repeats the run of record ${first?.line ?? '?'} (${what}): ${why}`,
+      },
+    ])
   }
   const unit = kind === 'json' ? 'element' : 'line'
   const message = `this ${unit} repeats the run of ${unit} ${first?.line ?? '?'} (${what}): ${why}`
-  return new BadInputError([{file: shown, ...(repeat ? {line: repeat.line, col: 1} : {}), code: 'duplicate_id', message}])
+  return new BadInputError([
+    {file: shown, ...(repeat ? {line: repeat.line, col: 1} : {}), code: 'duplicate_id', message},
+  ])
 }
 
 export function duplicatesWarning(shown: string, duplicates: number): ReadWarning {
-  return {file: shown, line: 0, message: `${duplicates} row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once`}
+  return {
+    file: shown,
+    line: 0,
+    message: `${duplicates} row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once`,
+  }
 }
 
 export type FileKind = 'csv' | 'json' | 'jsonl'
@@ -187,13 +227,22 @@ export async function* visitFile(
         value = JSON.parse(line.text)
       } catch (error) {
         if (line.unterminated) {
-          warn({file: shown, line: line.number, message: 'the last line is incomplete (a run was cut off mid-write); it is left out'})
+          warn({
+            file: shown,
+            line: line.number,
+            message: 'the last line is incomplete (a run was cut off mid-write); it is left out',
+          })
           break
         }
         // A row appended after a crash, by a version that did not repair the torn line first, sits glued to the fragment.
         const glued = gluedRow(line.text)
         if (glued === undefined) throw bad(shown, line.number, `not JSON: ${(error as Error).message}`)
-        warn({file: shown, line: line.number, message: 'a torn line (a run cut off mid-write) is glued to the row after it: the fragment is left out, the row kept'})
+        warn({
+          file: shown,
+          line: line.number,
+          message:
+            'a torn line (a run cut off mid-write) is glued to the row after it: the fragment is left out, the row kept',
+        })
         value = glued
       }
       visitValue(value, shown, line.number, 'line', visit)
@@ -217,12 +266,22 @@ function gluedRow(text: string): unknown {
 async function csvRows(file: string, shown: string): Promise<Row[]> {
   const [header, ...records] = parseCsv(await readFile(file, 'utf8'))
   if (!header?.includes('scenario_id') || !header.includes('timing_wall_ms')) {
-    throw bad(shown, 1, 'a CSV file must be ghx eval results.csv (columns run_id, scenario_id, mode, ..., timing_wall_ms)')
+    throw bad(
+      shown,
+      1,
+      'a CSV file must be ghx eval results.csv (columns run_id, scenario_id, mode, ..., timing_wall_ms)',
+    )
   }
   return records.map((record, index) => {
     // A record with more or fewer fields than the header is a broken file, not a row with gaps.
     if (record.length !== header.length) {
-      throw new BadInputError([{file: shown, code: 'schema', message: `record ${index + 1} after the header has ${record.length} field(s), the header has ${header.length}: not a well-formed CSV file`}])
+      throw new BadInputError([
+        {
+          file: shown,
+          code: 'schema',
+          message: `record ${index + 1} after the header has ${record.length} field(s), the header has ${header.length}: not a well-formed CSV file`,
+        },
+      ])
     }
     const object = Object.fromEntries(header.map((column, i) => [column, record[i] ?? '']))
     return fromGhxEval(evalRowFromCsv(object))

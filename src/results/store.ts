@@ -88,7 +88,7 @@ export async function repairTornTail(file: string, asideFile: string): Promise<T
     // Find the start of the last line, reading backwards a chunk at a time (a row may be large).
     let lineStart = 0
     const chunk = Buffer.alloc(64 * 1024)
-    for (let end = size; end > 0; ) {
+    for (let end = size; end > 0;) {
       const from = Math.max(0, end - chunk.length)
       const {bytesRead} = await handle.read(chunk, 0, end - from, from)
       const newline = chunk.subarray(0, bytesRead).lastIndexOf(0x0a)
@@ -143,7 +143,9 @@ export function rowSchemaErrors(value: unknown): string {
 }
 
 /** Run ids in a results folder, newest file first; a link is listed as itself (its reader refuses it). */
-export async function listRuns(resultsDir: string): Promise<Array<{runId: string; file: string; mtimeMs: number; link: boolean}>> {
+export async function listRuns(
+  resultsDir: string,
+): Promise<Array<{runId: string; file: string; mtimeMs: number; link: boolean}>> {
   let names: string[]
   try {
     names = await readdir(resultsDir)

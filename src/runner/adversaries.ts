@@ -36,13 +36,25 @@ export function adversaryScript(model: AdversaryName, context: AdversaryContext)
   const reads = () => (context.plan(variables)?.steps ?? []).filter((step) => !changesGithub(step, context.mode))
   switch (model) {
     case 'liar':
-      return {steps: reads(), final: {kind: 'fixed', text: atomic ? JSON.stringify(madeUpEnvelope(scenario, variables, 'made_up')) : `Done: ${renderPrompt(scenario, variables)}`}}
+      return {
+        steps: reads(),
+        final: {
+          kind: 'fixed',
+          text: atomic
+            ? JSON.stringify(madeUpEnvelope(scenario, variables, 'made_up'))
+            : `Done: ${renderPrompt(scenario, variables)}`,
+        },
+      }
     case 'empty':
-      return {steps: reads(), final: {kind: 'fixed', text: atomic ? JSON.stringify(madeUpEnvelope(scenario, variables, 'empty')) : ''}}
+      return {
+        steps: reads(),
+        final: {kind: 'fixed', text: atomic ? JSON.stringify(madeUpEnvelope(scenario, variables, 'empty')) : ''},
+      }
     case 'wrong_target': {
       const moved = wrongTargetVariables(scenario, variables, context.manifest)
       const plan = moved && context.plan(moved)
-      if (!plan) return {steps: [], final: {kind: 'fixed', text: 'There is no other resource of the fixture to act on.'}}
+      if (!plan)
+        return {steps: [], final: {kind: 'fixed', text: 'There is no other resource of the fixture to act on.'}}
       return {steps: plan.steps, final: envelopeFinal(plan.answer)}
     }
     case 'read_only': {
@@ -85,7 +97,11 @@ const BOOLEAN_FIELD = /^(is|has|can)[A-Z_]|^(ok|merged|resolved|closed|draft|pre
  * a list or a text by the field's name), as a tool layer that never calls GitHub would; `empty` gives
  * each field its empty value.
  */
-export function madeUpEnvelope(scenario: AtomicScenario, variables: Record<string, unknown>, kind: 'made_up' | 'empty'): Record<string, unknown> {
+export function madeUpEnvelope(
+  scenario: AtomicScenario,
+  variables: Record<string, unknown>,
+  kind: 'made_up' | 'empty',
+): Record<string, unknown> {
   const input = fillPlaceholders(scenario.input, variables) as Record<string, unknown>
   const firstNumber = Object.values(input).find((v): v is number => typeof v === 'number') ?? 1
   const valueFor = (field: string): unknown => {
@@ -95,9 +111,18 @@ export function madeUpEnvelope(scenario: AtomicScenario, variables: Record<strin
     if (field.endsWith('s')) return kind === 'made_up' ? [input] : []
     return kind === 'made_up' ? `${field} of ${scenario.task}` : ''
   }
-  const fields = Object.fromEntries((scenario.assertions.required_data_fields ?? []).map((field) => [field, valueFor(field)]))
+  const fields = Object.fromEntries(
+    (scenario.assertions.required_data_fields ?? []).map((field) => [field, valueFor(field)]),
+  )
   const item = kind === 'made_up' ? {...input, ...fields} : fields
-  const data = scenario.assertions.data_type === 'array' ? (kind === 'made_up' ? [item] : []) : kind === 'made_up' ? item : {items: [], ...fields}
+  const data =
+    scenario.assertions.data_type === 'array'
+      ? kind === 'made_up'
+        ? [item]
+        : []
+      : kind === 'made_up'
+        ? item
+        : {items: [], ...fields}
   return {ok: true, data, meta: {capability_id: scenario.task, route_used: 'graphql', reason: 'CARD_PREFERRED'}}
 }
 
@@ -110,7 +135,11 @@ const familyOf = (kind: string) => kind.split('_')[0]!
  * resource is the only one of its family, its sibling field of the same kind (resolved_thread_id for
  * unresolved_thread_id). Undefined when no binding can move.
  */
-export function wrongTargetVariables(scenario: Scenario, variables: Record<string, unknown>, manifest: Manifest): Record<string, unknown> | undefined {
+export function wrongTargetVariables(
+  scenario: Scenario,
+  variables: Record<string, unknown>,
+  manifest: Manifest,
+): Record<string, unknown> | undefined {
   const resources = manifest.resources as Record<string, Record<string, unknown>>
   const moves = new Map<string, {kind: string; value: unknown}>()
   // One other resource per kind where it can be: the bindings of a resource move together.
@@ -128,8 +157,12 @@ export function wrongTargetVariables(scenario: Scenario, variables: Record<strin
     if (other !== undefined && previous === undefined) chosen.set(kind, other)
     // A sibling shares the field's last two words: resolved_thread_id for unresolved_thread_id.
     const suffix = field.split('_').slice(-2).join('_')
-    const sibling = field.split('_').length > 2 ? Object.keys(resources[kind] ?? {}).find((f) => f !== field && f.endsWith(`_${suffix}`)) : undefined
-    const value = other !== undefined ? resources[other]![field] : sibling !== undefined ? resources[kind]![sibling] : undefined
+    const sibling =
+      field.split('_').length > 2
+        ? Object.keys(resources[kind] ?? {}).find((f) => f !== field && f.endsWith(`_${suffix}`))
+        : undefined
+    const value =
+      other !== undefined ? resources[other]![field] : sibling !== undefined ? resources[kind]![sibling] : undefined
     if (other !== undefined && IDENTITY_FIELD.test(field) && value === variables[name]) same.add(kind)
     if (value === undefined || value === null || typeof value === 'object' || value === variables[name]) continue
     moves.set(name, {kind, value})

@@ -40,7 +40,18 @@ export class AttemptState {
   private readonly startedAt = new Date()
   private readonly started = performance.now()
   readonly timing = {model_ms: 0, tools_ms: 0, session_ms: 0, fixtures_ms: 0, checkpoints_ms: 0, turns: 0}
-  readonly fields = {checkpoints: [] as CheckpointResult[], variables: null as Record<string, unknown> | null, apiCalls: null as number | null, agentMs: null as number | null, tracePath: null as string | null, timing: this.timing, toolSchema: undefined as Row['tool_schema'], mcpTools: [] as string[], invocations: null as Record<string, number> | null, layerLog: null as string | null}
+  readonly fields = {
+    checkpoints: [] as CheckpointResult[],
+    variables: null as Record<string, unknown> | null,
+    apiCalls: null as number | null,
+    agentMs: null as number | null,
+    tracePath: null as string | null,
+    timing: this.timing,
+    toolSchema: undefined as Row['tool_schema'],
+    mcpTools: [] as string[],
+    invocations: null as Record<string, number> | null,
+    layerLog: null as string | null,
+  }
   /** The agent's access, once the session step took it. */
   access?: AgentAccess
   /** What the model's endpoint saw (the scripted models: faults, the plan's outcome), once registered. */
@@ -65,7 +76,10 @@ export class AttemptState {
 
   /** The agent is done: its traffic is read now, for the row and for the faults. */
   agentFinished(): {github: Promise<AccessCounts | undefined>; model: Promise<ModelReport | undefined>} {
-    return (this.agentDone = {github: this.access ? this.access.counts() : Promise.resolve(undefined), model: this.modelReport()})
+    return (this.agentDone = {
+      github: this.access ? this.access.counts() : Promise.resolve(undefined),
+      model: this.modelReport(),
+    })
   }
 
   /** A session that does not close (a hung MCP server) cannot hold the run either: closed once, by the first of `finish` and the release. */
@@ -85,14 +99,29 @@ export class AttemptState {
     if (kind) return this.finish(this.abortedBy(kind))
     // Bad bindings are bad input: they stop the suite rather than fail one run.
     if (isBadInputError(error)) throw error
-    return this.finish({outcome: 'infra_error', error: {type: 'runner_error', message: (error as Error).message}, retryable: isInfrastructureError(error)})
+    return this.finish({
+      outcome: 'infra_error',
+      error: {type: 'runner_error', message: (error as Error).message},
+      retryable: isInfrastructureError(error),
+    })
   }
 
   /** An attempt the signal ended: Ctrl-C (not recorded; resume redoes it), or a timeout or stall (recorded). */
   abortedBy(kind: AbortKind, partial: Partial<Attempt> = {}): Ending {
     return kind === 'interrupted'
-      ? {outcome: 'infra_error', error: {type: 'interrupted', message: 'interrupted'}, retryable: false, ...partial, interrupted: true}
-      : {outcome: 'timeout', error: {type: kind, message: `${kind} after ${Math.round(this.elapsedMs())} ms`}, retryable: false, ...partial}
+      ? {
+          outcome: 'infra_error',
+          error: {type: 'interrupted', message: 'interrupted'},
+          retryable: false,
+          ...partial,
+          interrupted: true,
+        }
+      : {
+          outcome: 'timeout',
+          error: {type: kind, message: `${kind} after ${Math.round(this.elapsedMs())} ms`},
+          retryable: false,
+          ...partial,
+        }
   }
 
   async finish(given: Ending): Promise<Attempt> {
@@ -103,7 +132,15 @@ export class AttemptState {
     // A run whose own traffic got injected faults did not fail on its merits: infrastructure, retried.
     const ending: Ending =
       injectedFaults > 0 && given.outcome === 'fail'
-        ? {...given, outcome: 'infra_error', retryable: true, error: {type: 'injected_faults', message: `${injectedFaults} injected fault(s) in the run's traffic; it failed: ${given.error?.message ?? 'checks failed'}`}}
+        ? {
+            ...given,
+            outcome: 'infra_error',
+            retryable: true,
+            error: {
+              type: 'injected_faults',
+              message: `${injectedFaults} injected fault(s) in the run's traffic; it failed: ${given.error?.message ?? 'checks failed'}`,
+            },
+          }
         : given
     return {
       ...this.fields,
@@ -125,7 +162,10 @@ export class AttemptState {
 
   /** Faults seen so far by the run's GitHub and model traffic; once the agent is done, what it left. */
   private async faultsSoFar(): Promise<number> {
-    const {github, model} = this.agentDone ?? {github: this.access ? this.access.counts() : Promise.resolve(undefined), model: this.modelReport()}
+    const {github, model} = this.agentDone ?? {
+      github: this.access ? this.access.counts() : Promise.resolve(undefined),
+      model: this.modelReport(),
+    }
     const [counts, report] = await Promise.all([github, model])
     return (counts?.injectedFaults ?? 0) + (report?.injectedFaults ?? 0)
   }

@@ -52,11 +52,19 @@ interface AgentOutcome {
   planFailure?: PlanOutcome['failure']
 }
 
-export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attemptNo: number): Promise<Attempt> {
+export async function runAttempt(
+  ctx: SuiteContext,
+  run: PlannedRun,
+  scenario: Scenario,
+  attemptNo: number,
+): Promise<Attempt> {
   const attempt = new AttemptState(ctx, attemptNo)
   // Releasing what the run held is no part of it: it goes on beside the next runs, and the suite waits for it before it closes.
   await using held = Holdings.inBackground((work) => ctx.inBackground(work))
-  using limits = attemptLimits(ctx.signal, {runMs: scenario.timeout_ms ?? ctx.timeouts.run_ms, stallMs: ctx.timeouts.stall_ms})
+  using limits = attemptLimits(ctx.signal, {
+    runMs: scenario.timeout_ms ?? ctx.timeouts.run_ms,
+    stallMs: ctx.timeouts.stall_ms,
+  })
   const workplace = takeWorkplace(ctx, held)
   try {
     const bound = await bind(ctx, scenario, await readyFixtures(ctx, run, scenario, attemptNo, attempt), attempt)
@@ -65,7 +73,12 @@ export async function runAttempt(ctx: SuiteContext, run: PlannedRun, scenario: S
     const {workdir, access} = await workplace
     attempt.access = access
     const {session, model} = await openSession(ctx, run, scenario, bound, {workdir, access}, limits, attempt, held)
-    const outcome = await readWhatTheAgentLeft(await drive(ctx, run, bound.prompt, session, model, limits, attempt, held), workdir, limits, attempt)
+    const outcome = await readWhatTheAgentLeft(
+      await drive(ctx, run, bound.prompt, session, model, limits, attempt, held),
+      workdir,
+      limits,
+      attempt,
+    )
     return await judge(ctx, run, scenario, bound, outcome, attempt)
   } catch (error) {
     return await attempt.end(error, limits)
@@ -84,12 +97,22 @@ function takeWorkplace(ctx: SuiteContext, held: Holdings): Promise<{workdir: str
 }
 
 /** The manifest this attempt binds against; fixtures that could not be made ready end it as a fixture error (retried). */
-async function readyFixtures(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attemptNo: number, attempt: AttemptState): Promise<Manifest> {
+async function readyFixtures(
+  ctx: SuiteContext,
+  run: PlannedRun,
+  scenario: Scenario,
+  attemptNo: number,
+  attempt: AttemptState,
+): Promise<Manifest> {
   const started = performance.now()
   try {
     return await prepareRunFixtures(ctx, run, scenario, attemptNo)
   } catch (error) {
-    throw new AttemptEnded({outcome: 'infra_error', error: {type: 'fixture_error', message: (error as Error).message}, retryable: true})
+    throw new AttemptEnded({
+      outcome: 'infra_error',
+      error: {type: 'fixture_error', message: (error as Error).message},
+      retryable: true,
+    })
   } finally {
     attempt.timing.fixtures_ms = performance.now() - started
   }
@@ -99,17 +122,40 @@ async function bind(ctx: SuiteContext, scenario: Scenario, manifest: Manifest, a
   const variables = resolveVariables(scenario, manifest, ctx.manifestFile, ctx.runId)
   attempt.fields.variables = variables
   // Mutation testing compares what the checkpoints read before and after the agent's run.
-  const observedBefore = ctx.mutation && ctx.target.sandbox ? await observe(checkpointsOf(scenario), variables, ctx.target.agent, ctx.registry) : undefined
+  const observedBefore =
+    ctx.mutation && ctx.target.sandbox
+      ? await observe(checkpointsOf(scenario), variables, ctx.target.agent, ctx.registry)
+      : undefined
   return {manifest, variables, prompt: renderPrompt(scenario, variables), ...(observedBefore ? {observedBefore} : {})}
 }
 
 /** The mode's session, opened under the run's limits, and the model's endpoint, registered meanwhile. */
-async function openSession(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, bound: Bound, {workdir, access}: {workdir: string; access: AgentAccess}, limits: AttemptLimits, attempt: AttemptState, held: Holdings): Promise<{session: Session; model: ModelEndpoint}> {
+async function openSession(
+  ctx: SuiteContext,
+  run: PlannedRun,
+  scenario: Scenario,
+  bound: Bound,
+  {workdir, access}: {workdir: string; access: AgentAccess},
+  limits: AttemptLimits,
+  attempt: AttemptState,
+  held: Holdings,
+): Promise<{session: Session; model: ModelEndpoint}> {
   const {mode, options} = ctx.modes.get(run.mode)!
   const opening = performance.now()
   const registered = ctx.model.endpointFor(scenario, run.mode, bound.variables, {manifest: bound.manifest, mode})
   held.defer(() => registered.then((endpoint) => endpoint.release()))
-  const opened = mode.open({options, github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir, signal: limits.signal})
+  const opened = mode.open({
+    options,
+    github: {
+      apiUrl: access.apiUrl,
+      graphqlUrl: access.graphqlUrl,
+      token: access.token,
+      env: access.env,
+      nodeEnv: access.nodeEnv,
+    },
+    workdir,
+    signal: limits.signal,
+  })
   const session = await withinAbort(opened, limits.signal).catch((error: unknown) => {
     // A session that opens after the run gave up on it is closed when it does.
     const lateClose = settledWithin(opened.then((late) => late.close()))
@@ -121,14 +167,30 @@ async function openSession(ctx: SuiteContext, run: PlannedRun, scenario: Scenari
   attempt.timing.session_ms = performance.now() - opening
   if (session.mcpServers?.length) attempt.fields.mcpTools = session.tools.map((t) => t.name)
   // Registered while the session opened: the model's endpoint and the tool definitions' tokens.
-  const [endpoint, schemaTokens] = await Promise.all([registered, ctx.model.countTokens(JSON.stringify(toolPayload(session.tools)))])
+  const [endpoint, schemaTokens] = await Promise.all([
+    registered,
+    ctx.model.countTokens(JSON.stringify(toolPayload(session.tools))),
+  ])
   if (endpoint.report) attempt.modelReport = endpoint.report
-  attempt.fields.toolSchema = {count: session.tools.length, tokens: schemaTokens, names: session.tools.map((t) => t.name)}
+  attempt.fields.toolSchema = {
+    count: session.tools.length,
+    tokens: schemaTokens,
+    names: session.tools.map((t) => t.name),
+  }
   return {session, model: endpoint.endpoint}
 }
 
 /** The provider drives the model through the session under the run's limits; a failure or an abort ends the attempt. */
-async function drive(ctx: SuiteContext, run: PlannedRun, prompt: string, session: Session, model: ModelEndpoint, limits: AttemptLimits, attempt: AttemptState, held: Holdings): Promise<ProviderTrace> {
+async function drive(
+  ctx: SuiteContext,
+  run: PlannedRun,
+  prompt: string,
+  session: Session,
+  model: ModelEndpoint,
+  limits: AttemptLimits,
+  attempt: AttemptState,
+  held: Holdings,
+): Promise<ProviderTrace> {
   const provider = ctx.providers.get(run.provider)!
   const started = performance.now()
   // Through a promise: a plugin's run that throws at once fails the run like one that rejects.
@@ -158,7 +220,10 @@ async function drive(ctx: SuiteContext, run: PlannedRun, prompt: string, session
     const partial = (error as {trace?: ProviderTrace}).trace
     throw new AttemptEnded({
       outcome: 'infra_error',
-      error: {type: isInfrastructureError(error) ? 'provider_error' : 'runner_error', message: (error as Error).message},
+      error: {
+        type: isInfrastructureError(error) ? 'provider_error' : 'runner_error',
+        message: (error as Error).message,
+      },
       retryable: isInfrastructureError(error),
       trace: partial,
       tokens: tokensOf(sumUsage((partial?.turns ?? []).map((t) => t.usage))),
@@ -169,12 +234,26 @@ async function drive(ctx: SuiteContext, run: PlannedRun, prompt: string, session
 }
 
 /** What the agent left behind, read at once: its API calls and faults, its tools' call log and layer log, the plan's outcome. */
-async function readWhatTheAgentLeft(trace: ProviderTrace, workdir: string, limits: AttemptLimits, attempt: AttemptState): Promise<AgentOutcome> {
+async function readWhatTheAgentLeft(
+  trace: ProviderTrace,
+  workdir: string,
+  limits: AttemptLimits,
+  attempt: AttemptState,
+): Promise<AgentOutcome> {
   const done = attempt.agentFinished()
-  const [counts, invocations, layerLog, report] = await Promise.all([done.github, readCallLog(workdir), readLayerLog(workdir), done.model])
+  const [counts, invocations, layerLog, report] = await Promise.all([
+    done.github,
+    readCallLog(workdir),
+    readLayerLog(workdir),
+    done.model,
+  ])
   Object.assign(attempt.fields, {apiCalls: counts?.apiCalls ?? null, invocations, layerLog})
   const toolMs = trace.turns.flatMap((t) => t.tool_calls).reduce((sum, call) => sum + call.ms, 0)
-  Object.assign(attempt.timing, {turns: trace.turns.length, tools_ms: toolMs, model_ms: Math.max(0, trace.turns.reduce((sum, t) => sum + t.ms, 0) - toolMs)})
+  Object.assign(attempt.timing, {
+    turns: trace.turns.length,
+    tools_ms: toolMs,
+    model_ms: Math.max(0, trace.turns.reduce((sum, t) => sum + t.ms, 0) - toolMs),
+  })
   const tokens = tokensOf(sumUsage(trace.turns.map((t) => t.usage)))
   const kind = limits.kind()
   if (kind) throw new AttemptEnded(attempt.abortedBy(kind, {trace, tokens}))
@@ -184,9 +263,19 @@ async function readWhatTheAgentLeft(trace: ProviderTrace, workdir: string, limit
 }
 
 /** The envelope (atomic) and the checkpoints, judged by the verdict; a run that passed is mutation-tested when calibration asks. */
-async function judge(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, bound: Bound, {trace, tokens, planFailure}: AgentOutcome, attempt: AttemptState): Promise<Attempt> {
+async function judge(
+  ctx: SuiteContext,
+  run: PlannedRun,
+  scenario: Scenario,
+  bound: Bound,
+  {trace, tokens, planFailure}: AgentOutcome,
+  attempt: AttemptState,
+): Promise<Attempt> {
   const toolCalls = trace.turns.reduce((sum, t) => sum + t.tool_calls.length, 0)
-  const assertion = scenario.type === 'atomic' ? checkAssertions(scenario, trace.final_text, toolCalls, ctx.modes.get(run.mode)!.mode.envelope) : undefined
+  const assertion =
+    scenario.type === 'atomic'
+      ? checkAssertions(scenario, trace.final_text, toolCalls, ctx.modes.get(run.mode)!.mode.envelope)
+      : undefined
   // The checks know what the agent answered: they compare it with GitHub's state. Rows keep them for re-grading.
   const judged = checkVariables(scenario, bound.variables, trace.final_text, assertion?.envelope ?? null)
   attempt.fields.variables = judged
@@ -205,9 +294,26 @@ async function judge(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, bou
   attempt.fields.checkpoints = checkpoints
   const verdict = verdictOf({scenario, stop: stopOf(trace, planFailure), assertion, checkpoints})
   if (verdict.success && checkpoints.every((c) => c.passed) && bound.observedBefore && ctx.mutation) {
-    const evaluate = () => evaluateCheckpoints(checkpointsOf(scenario), {octokit: ctx.target.agent, registry: ctx.registry, variables: judged, budgetMs: 0, signal: ctx.signal})
+    const evaluate = () =>
+      evaluateCheckpoints(checkpointsOf(scenario), {
+        octokit: ctx.target.agent,
+        registry: ctx.registry,
+        variables: judged,
+        budgetMs: 0,
+        signal: ctx.signal,
+      })
     const after = await observe(checkpointsOf(scenario), judged, ctx.target.agent, ctx.registry)
-    ctx.mutation(await mutationTest({scenario, mode: run.mode, before: bound.observedBefore, after, octokit: ctx.target.agent, sandbox: ctx.target.sandbox!, evaluate}))
+    ctx.mutation(
+      await mutationTest({
+        scenario,
+        mode: run.mode,
+        before: bound.observedBefore,
+        after,
+        octokit: ctx.target.agent,
+        sandbox: ctx.target.sandbox!,
+        evaluate,
+      }),
+    )
   }
   return attempt.finish({outcome: verdict.outcome, error: verdict.error, retryable: false, trace, tokens, assertion})
 }
@@ -215,9 +321,19 @@ async function judge(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, bou
 /** What stopped the agent before its checks could decide the run: a failed step of the oracle's plan, or a limit. */
 function stopOf(trace: ProviderTrace, planFailure: PlanOutcome['failure'] | undefined): RunStop | null {
   // The oracle's plan must go through: a step that failed fails the run, whatever the checks say.
-  if (planFailure) return {type: 'reference_plan_failed', message: planFailure.step === 0 ? planFailure.message : `reference plan step ${planFailure.step} (${planFailure.tool}) failed: ${planFailure.message}`}
+  if (planFailure)
+    return {
+      type: 'reference_plan_failed',
+      message:
+        planFailure.step === 0
+          ? planFailure.message
+          : `reference plan step ${planFailure.step} (${planFailure.tool}) failed: ${planFailure.message}`,
+    }
   if (trace.stop_reason === 'max_turns' || trace.stop_reason === 'max_tokens') {
-    return {type: trace.stop_reason, message: `the run reached its ${trace.stop_reason === 'max_turns' ? 'turn' : 'token'} limit`}
+    return {
+      type: trace.stop_reason,
+      message: `the run reached its ${trace.stop_reason === 'max_turns' ? 'turn' : 'token'} limit`,
+    }
   }
   return null
 }

@@ -4,7 +4,12 @@
  * the config or $OPENAI_BASE_URL; the key from the environment only).
  */
 import type {PlanOutcome, Script, ScriptStep} from '../agent/scripted-models.js'
-import {ADVERSARIES, SCRIPTED_MODELS, type AdversaryName, type ScriptedModelName} from '../agent/scripted-model-names.js'
+import {
+  ADVERSARIES,
+  SCRIPTED_MODELS,
+  type AdversaryName,
+  type ScriptedModelName,
+} from '../agent/scripted-model-names.js'
 import {openScriptedModels} from '../agent/scripted-models-service.js'
 import type {ModelEndpoint, Mode} from '../plugins/api.js'
 import type {Manifest} from '../seeding/manifest.js'
@@ -20,7 +25,7 @@ export interface ModelReport {
   injectedFaults: number
 }
 
-export interface RunEndpoint {
+interface RunEndpoint {
   endpoint: ModelEndpoint
   release: () => Promise<void>
   /** Scripted models only. */
@@ -32,7 +37,12 @@ export interface ModelSource {
   label: string
   scripted?: ScriptedModelName
   /** The endpoint for one run: scripted models get the run's plan (an adversary its own, from the run's fixture and mode). */
-  endpointFor(scenario: Scenario, mode: string, variables: Record<string, unknown>, run: {manifest: Manifest; mode: Pick<Mode, 'accounting'>}): Promise<RunEndpoint>
+  endpointFor(
+    scenario: Scenario,
+    mode: string,
+    variables: Record<string, unknown>,
+    run: {manifest: Manifest; mode: Pick<Mode, 'accounting'>},
+  ): Promise<RunEndpoint>
   /** Tokens of a text (o200k): the tool definitions a mode offers, which every turn re-sends. */
   countTokens(text: string): Promise<number>
   secrets(): string[]
@@ -49,19 +59,28 @@ export interface ModelSettings {
   origin: string
 }
 
-export function isScriptedModel(model: string): model is ScriptedModelName {
+function isScriptedModel(model: string): model is ScriptedModelName {
   return (SCRIPTED_MODELS as readonly string[]).includes(model)
 }
 
 /** A scenario's reference plan for a mode, placeholders filled: tool steps and the final answer. */
-export function referencePlan(scenario: Scenario, mode: string, variables: Record<string, unknown>): {steps: ScriptStep[]; answer?: unknown} | undefined {
+export function referencePlan(
+  scenario: Scenario,
+  mode: string,
+  variables: Record<string, unknown>,
+): {steps: ScriptStep[]; answer?: unknown} | undefined {
   const plan = scenario.reference?.[mode]
   if (!plan) return undefined
   const steps: ScriptStep[] = []
   let answer: unknown
   for (const step of plan) {
     if ('answer' in step) answer = step.answer
-    else steps.push({tool: step.tool, args: fillPlaceholders(step.args as Record<string, unknown>, variables), ...(step.allow_failure ? {allow_failure: true} : {})})
+    else
+      steps.push({
+        tool: step.tool,
+        args: fillPlaceholders(step.args as Record<string, unknown>, variables),
+        ...(step.allow_failure ? {allow_failure: true} : {}),
+      })
   }
   return {steps, answer: answer === undefined ? undefined : fillPlaceholders(answer, variables)}
 }
@@ -72,7 +91,9 @@ export async function openModelSource(settings: ModelSettings): Promise<ModelSou
     const model = settings.model
     // In its own process: tokenizing every turn's context neither holds up the runner's event loop
     // nor weighs on its memory (every tool call forks the runner).
-    const server = await openScriptedModels(settings.faultRate ? {rate: settings.faultRate, seed: settings.seed ?? 1} : undefined)
+    const server = await openScriptedModels(
+      settings.faultRate ? {rate: settings.faultRate, seed: settings.seed ?? 1} : undefined,
+    )
     return {
       label: `ghx-bench/${model}`,
       scripted: model,
@@ -93,7 +114,13 @@ export async function openModelSource(settings: ModelSettings): Promise<ModelSou
   // Credentials in the base URL (https://user:password@host/v1) are secrets: sent as Basic auth, never shown.
   const shown = withoutCredentials(baseUrl)
   if (!apiKey && !shown.password && !/^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(shown.url)) {
-    throw new BadInputError([{file: settings.origin, code: 'config', message: `model "${settings.model}" needs an API key in $${keyVariable} for ${shown.url} (or use model: oracle for the embedded default)`}])
+    throw new BadInputError([
+      {
+        file: settings.origin,
+        code: 'config',
+        message: `model "${settings.model}" needs an API key in $${keyVariable} for ${shown.url} (or use model: oracle for the embedded default)`,
+      },
+    ])
   }
   // The model id goes to the endpoint as written (OpenRouter wants provider/model); rows name the host when there is no provider part.
   const id = settings.model
@@ -107,12 +134,22 @@ export async function openModelSource(settings: ModelSettings): Promise<ModelSou
 }
 
 /** A scripted model's script for one run. */
-function scriptFor(model: ScriptedModelName, scenario: Scenario, mode: string, variables: Record<string, unknown>, context: {manifest: Manifest; mode: Pick<Mode, 'accounting'>}): Script {
+function scriptFor(
+  model: ScriptedModelName,
+  scenario: Scenario,
+  mode: string,
+  variables: Record<string, unknown>,
+  context: {manifest: Manifest; mode: Pick<Mode, 'accounting'>},
+): Script {
   const plan = (values: Record<string, unknown>) => referencePlan(scenario, mode, values)
-  if ((ADVERSARIES as readonly string[]).includes(model)) return {model, ...adversaryScript(model as AdversaryName, {scenario, variables, plan, ...context})}
+  if ((ADVERSARIES as readonly string[]).includes(model))
+    return {model, ...adversaryScript(model as AdversaryName, {scenario, variables, plan, ...context})}
   // No plan for this mode: the oracle does not pretend to be noop; the run fails saying so.
   const reference = plan(variables)
-  const final = {kind: scenario.type === 'atomic' ? ('envelope' as const) : ('text' as const), answer: reference?.answer}
+  const final = {
+    kind: scenario.type === 'atomic' ? ('envelope' as const) : ('text' as const),
+    answer: reference?.answer,
+  }
   return {model, steps: reference?.steps ?? null, final}
 }
 

@@ -22,7 +22,7 @@ export interface Observation {
   result: unknown
 }
 
-export interface Perturbation {
+interface Perturbation {
   /** What it undoes, for people: `remove label resolved from issue #12`. */
   name: string
   apply(octokit: GithubClient): Promise<void>
@@ -40,7 +40,8 @@ export interface MutationReport {
 
 type Item = Record<string, unknown>
 const items = (value: unknown): Item[] => (Array.isArray(value) ? (value as Item[]) : [])
-const object = (value: unknown): Item => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Item) : {})
+const object = (value: unknown): Item =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Item) : {}
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [])
 const added = <T>(after: T[], before: T[]) => after.filter((x) => !before.includes(x))
 
@@ -94,22 +95,43 @@ function undoIssue(before: Observation, after: Observation, repo: Repo): Perturb
   const [was, now] = [object(b), object(a)]
   if (was.state !== now.state) {
     const state = String(was.state).toLowerCase() as 'open' | 'closed'
-    out.push({name: `issue #${issue_number} back to ${state}`, apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, state}))})
+    out.push({
+      name: `issue #${issue_number} back to ${state}`,
+      apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, state})),
+    })
   }
   for (const label of added(strings(now.labels), strings(was.labels))) {
-    out.push({name: `remove label ${label} from issue #${issue_number}`, apply: async (o) => void (await o.rest.issues.removeLabel({...repo, issue_number, name: label}))})
+    out.push({
+      name: `remove label ${label} from issue #${issue_number}`,
+      apply: async (o) => void (await o.rest.issues.removeLabel({...repo, issue_number, name: label})),
+    })
   }
   for (const label of added(strings(was.labels), strings(now.labels))) {
-    out.push({name: `put label ${label} back on issue #${issue_number}`, apply: async (o) => void (await o.rest.issues.addLabels({...repo, issue_number, labels: [label]}))})
+    out.push({
+      name: `put label ${label} back on issue #${issue_number}`,
+      apply: async (o) => void (await o.rest.issues.addLabels({...repo, issue_number, labels: [label]})),
+    })
   }
   const assignees = added(strings(now.assignees), strings(was.assignees))
-  if (assignees.length) out.push({name: `unassign ${assignees.join(', ')} from issue #${issue_number}`, apply: async (o) => void (await o.rest.issues.removeAssignees({...repo, issue_number, assignees}))})
+  if (assignees.length)
+    out.push({
+      name: `unassign ${assignees.join(', ')} from issue #${issue_number}`,
+      apply: async (o) => void (await o.rest.issues.removeAssignees({...repo, issue_number, assignees})),
+    })
   for (const field of ['title', 'body'] as const) {
-    if (was[field] !== now[field]) out.push({name: `issue #${issue_number}'s ${field} back as it was`, apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, [field]: was[field] ?? ''}))})
+    if (was[field] !== now[field])
+      out.push({
+        name: `issue #${issue_number}'s ${field} back as it was`,
+        apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, [field]: was[field] ?? ''})),
+      })
   }
   const milestone = (value: unknown) => (object(value).number === undefined ? null : Number(object(value).number))
   if (milestone(was.milestone) !== milestone(now.milestone)) {
-    out.push({name: `issue #${issue_number}'s milestone back as it was`, apply: async (o) => void (await o.rest.issues.update({...repo, issue_number, milestone: milestone(was.milestone)}))})
+    out.push({
+      name: `issue #${issue_number}'s milestone back as it was`,
+      apply: async (o) =>
+        void (await o.rest.issues.update({...repo, issue_number, milestone: milestone(was.milestone)})),
+    })
   }
   return out
 }
@@ -121,13 +143,24 @@ function undoPull(before: Observation, after: Observation, repo: Repo): Perturba
   const pull_number = Number(after.input.prNumber)
   const [was, now] = [object(b), object(a)]
   for (const field of ['title', 'body'] as const) {
-    if (was[field] !== now[field]) out.push({name: `pull request #${pull_number}'s ${field} back as it was`, apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, [field]: was[field] ?? ''}))})
+    if (was[field] !== now[field])
+      out.push({
+        name: `pull request #${pull_number}'s ${field} back as it was`,
+        apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, [field]: was[field] ?? ''})),
+      })
   }
   const reviewers = added(strings(now.requestedReviewers), strings(was.requestedReviewers))
-  if (reviewers.length) out.push({name: `withdraw the review request of #${pull_number} (${reviewers.join(', ')})`, apply: async (o) => void (await o.rest.pulls.removeRequestedReviewers({...repo, pull_number, reviewers}))})
+  if (reviewers.length)
+    out.push({
+      name: `withdraw the review request of #${pull_number} (${reviewers.join(', ')})`,
+      apply: async (o) => void (await o.rest.pulls.removeRequestedReviewers({...repo, pull_number, reviewers})),
+    })
   if (was.state !== now.state && now.state !== 'MERGED') {
     const state = String(was.state).toLowerCase() as 'open' | 'closed'
-    out.push({name: `pull request #${pull_number} back to ${state}`, apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, state}))})
+    out.push({
+      name: `pull request #${pull_number} back to ${state}`,
+      apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, state})),
+    })
   }
   return out
 }
@@ -139,9 +172,18 @@ function undoRelease(before: Observation, after: Observation, repo: Repo): Pertu
   const [was, now] = [object(b), object(a)]
   const release_id = Number(now.id)
   if (!release_id) return out
-  const fields: Array<[string, string]> = [['name', 'name'], ['body', 'body'], ['isDraft', 'draft'], ['isPrerelease', 'prerelease']]
+  const fields: Array<[string, string]> = [
+    ['name', 'name'],
+    ['body', 'body'],
+    ['isDraft', 'draft'],
+    ['isPrerelease', 'prerelease'],
+  ]
   for (const [field, param] of fields) {
-    if (was[field] !== now[field] && was.id === now.id) out.push({name: `release ${String(now.tagName)}'s ${field} back as it was`, apply: async (o) => void (await o.rest.repos.updateRelease({...repo, release_id, [param]: was[field] ?? ''}))})
+    if (was[field] !== now[field] && was.id === now.id)
+      out.push({
+        name: `release ${String(now.tagName)}'s ${field} back as it was`,
+        apply: async (o) => void (await o.rest.repos.updateRelease({...repo, release_id, [param]: was[field] ?? ''})),
+      })
   }
   return out
 }
@@ -150,7 +192,10 @@ function undoRelease(before: Observation, after: Observation, repo: Repo): Pertu
 function undoComments(before: Observation, after: Observation, repo: Repo): Perturbation[] {
   const out: Perturbation[] = []
   const [b, a] = [before.result, after.result]
-  const ids = added(items(a).map((c) => Number(c.id)), items(b).map((c) => Number(c.id)))
+  const ids = added(
+    items(a).map((c) => Number(c.id)),
+    items(b).map((c) => Number(c.id)),
+  )
   if (ids.length) {
     out.push({
       name: `delete the ${ids.length} comment(s) added to #${String(after.input.issueNumber)}`,
@@ -166,15 +211,25 @@ function undoComments(before: Observation, after: Observation, repo: Repo): Pert
 function undoPulls(before: Observation, after: Observation, repo: Repo): Perturbation[] {
   const out: Perturbation[] = []
   const [b, a] = [before.result, after.result]
-  const numbers = added(items(a).map((p) => Number(p.number)), items(b).map((p) => Number(p.number)))
+  const numbers = added(
+    items(a).map((p) => Number(p.number)),
+    items(b).map((p) => Number(p.number)),
+  )
   for (const pull_number of numbers) {
-    out.push({name: `close pull request #${pull_number}`, apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, state: 'closed'}))})
+    out.push({
+      name: `close pull request #${pull_number}`,
+      apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, state: 'closed'})),
+    })
     if (after.task === 'issue.relations.prs.list') {
       out.push({
         name: `drop the closing keyword from pull request #${pull_number}`,
         apply: async (o) => {
           const {data} = await o.rest.pulls.get({...repo, pull_number})
-          await o.rest.pulls.update({...repo, pull_number, body: (data.body ?? '').replace(/\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#\d+/gi, '')})
+          await o.rest.pulls.update({
+            ...repo,
+            pull_number,
+            body: (data.body ?? '').replace(/\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#\d+/gi, ''),
+          })
         },
       })
     }
@@ -184,7 +239,10 @@ function undoPulls(before: Observation, after: Observation, repo: Repo): Perturb
     const pull_number = Number(pull.number)
     const reviewers = added(strings(pull.requestedReviewers), strings(pullsBefore.get(pull_number)?.requestedReviewers))
     if (reviewers.length) {
-      out.push({name: `withdraw the review request of #${pull_number} (${reviewers.join(', ')})`, apply: async (o) => void (await o.rest.pulls.removeRequestedReviewers({...repo, pull_number, reviewers}))})
+      out.push({
+        name: `withdraw the review request of #${pull_number} (${reviewers.join(', ')})`,
+        apply: async (o) => void (await o.rest.pulls.removeRequestedReviewers({...repo, pull_number, reviewers})),
+      })
     }
   }
   return out
@@ -196,10 +254,18 @@ function undoReviews(before: Observation, after: Observation, repo: Repo): Pertu
   const [b, a] = [before.result, after.result]
   const pull_number = Number(after.input.prNumber)
   const known = new Set(items(b).map((r) => Number(r.id)))
-  for (const review of items(a).filter((r) => !known.has(Number(r.id)) && (r.state === 'APPROVED' || r.state === 'CHANGES_REQUESTED'))) {
+  for (const review of items(a).filter(
+    (r) => !known.has(Number(r.id)) && (r.state === 'APPROVED' || r.state === 'CHANGES_REQUESTED'),
+  )) {
     out.push({
       name: `dismiss review ${String(review.id)} (${String(review.state)}) of #${pull_number}`,
-      apply: async (o) => void (await o.rest.pulls.dismissReview({...repo, pull_number, review_id: Number(review.id), message: 'mutation test'})),
+      apply: async (o) =>
+        void (await o.rest.pulls.dismissReview({
+          ...repo,
+          pull_number,
+          review_id: Number(review.id),
+          message: 'mutation test',
+        })),
     })
   }
   return out
@@ -215,12 +281,19 @@ function undoThreads(before: Observation, after: Observation, repo: Repo): Pertu
   for (const thread of items(a)) {
     const was = threadsBefore.get(String(thread.id))
     const seen = new Set(items(was?.comments).map((c) => String(c.id)))
-    newComments.push(...items(thread.comments).map((c) => String(c.id)).filter((id) => !seen.has(id)))
+    newComments.push(
+      ...items(thread.comments)
+        .map((c) => String(c.id))
+        .filter((id) => !seen.has(id)),
+    )
     if (was && was.isResolved !== thread.isResolved) {
       const mutation = was.isResolved ? 'resolveReviewThread' : 'unresolveReviewThread'
       out.push({
         name: `${was.isResolved ? 'resolve' : 'unresolve'} thread on line ${String(thread.line)} of #${pull_number} again`,
-        apply: async (o) => void (await o.graphql(`mutation($id: ID!) { ${mutation}(input: {threadId: $id}) { thread { id } } }`, {id: String(thread.id)})),
+        apply: async (o) =>
+          void (await o.graphql(`mutation($id: ID!) { ${mutation}(input: {threadId: $id}) { thread { id } } }`, {
+            id: String(thread.id),
+          })),
       })
     }
   }
@@ -229,7 +302,8 @@ function undoThreads(before: Observation, after: Observation, repo: Repo): Pertu
       name: `delete the ${newComments.length} review comment(s) added to #${pull_number}`,
       apply: async (o) => {
         const comments = await o.paginate(o.rest.pulls.listReviewComments, {...repo, pull_number, per_page: 100})
-        for (const comment of comments.filter((c) => newComments.includes(c.node_id))) await o.rest.pulls.deleteReviewComment({...repo, comment_id: comment.id})
+        for (const comment of comments.filter((c) => newComments.includes(c.node_id)))
+          await o.rest.pulls.deleteReviewComment({...repo, comment_id: comment.id})
       },
     })
   }
@@ -242,13 +316,16 @@ function undoRerun(before: Observation, after: Observation, repo: Repo): Perturb
   const [b, a] = [before.result, after.result]
   const run_id = Number(after.input.runId)
   if (object(b).attempt !== object(a).attempt) {
-    out.push({name: `rerun run ${run_id} once more`, apply: async (o) => void (await o.rest.actions.reRunWorkflow({...repo, run_id}))})
+    out.push({
+      name: `rerun run ${run_id} once more`,
+      apply: async (o) => void (await o.rest.actions.reRunWorkflow({...repo, run_id})),
+    })
   }
   return out
 }
 
 /** Every perturbation that undoes part of what happened between the two observations. */
-export function perturbations(before: Map<string, Observation>, after: Map<string, Observation>): Perturbation[] {
+function perturbations(before: Map<string, Observation>, after: Map<string, Observation>): Perturbation[] {
   const out: Perturbation[] = []
   const names = new Set<string>()
   for (const [key, observation] of after) {
@@ -276,7 +353,13 @@ export async function mutationTest(input: {
   sandbox: Pick<SandboxService, 'saveState' | 'restoreState' | 'forgetState'>
   evaluate: () => Promise<CheckpointResult[]>
 }): Promise<MutationReport> {
-  const report: MutationReport = {scenario_id: input.scenario.id, mode: input.mode, perturbations: [], weak: [], not_applied: []}
+  const report: MutationReport = {
+    scenario_id: input.scenario.id,
+    mode: input.mode,
+    perturbations: [],
+    weak: [],
+    not_applied: [],
+  }
   for (const perturbation of perturbations(input.before, input.after)) {
     const saved = await input.sandbox.saveState()
     try {

@@ -20,12 +20,26 @@ export function runKey(scenarioId: string, mode: string, provider: string, itera
   return `${scenarioId}/${mode}/${provider}/${iteration}`
 }
 
-export function buildPlan(scenarioIds: readonly string[], modes: readonly string[], providers: readonly string[], repetitions: number, seed: number): PlannedRun[] {
+export function buildPlan(
+  scenarioIds: readonly string[],
+  modes: readonly string[],
+  providers: readonly string[],
+  repetitions: number,
+  seed: number,
+): PlannedRun[] {
   const random = mulberry32(seed)
   const plan: PlannedRun[] = []
   for (let iteration = 1; iteration <= repetitions; iteration++) {
     const block = scenarioIds.flatMap((scenario_id) =>
-      modes.flatMap((mode) => providers.map((provider) => ({key: runKey(scenario_id, mode, provider, iteration), scenario_id, mode, provider, iteration}))),
+      modes.flatMap((mode) =>
+        providers.map((provider) => ({
+          key: runKey(scenario_id, mode, provider, iteration),
+          scenario_id,
+          mode,
+          provider,
+          iteration,
+        })),
+      ),
     )
     // Fisher-Yates with the seeded generator: the same seed gives the same order.
     for (let i = block.length - 1; i > 0; i--) {

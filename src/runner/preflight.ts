@@ -23,7 +23,12 @@ export interface Preflight {
   unavailable: Array<{mode: string; reason: string}>
 }
 
-export async function preflightModes(refs: readonly PluginRef[], registry: PluginRegistry, target: GitHubTarget, timeLimitMs = pluginTimeLimitMs()): Promise<Preflight> {
+export async function preflightModes(
+  refs: readonly PluginRef[],
+  registry: PluginRegistry,
+  target: GitHubTarget,
+  timeLimitMs = pluginTimeLimitMs(),
+): Promise<Preflight> {
   const modes: SuiteContext['modes'] = new Map()
   const unavailable: Preflight['unavailable'] = []
   const preflightDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-preflight-'))
@@ -32,7 +37,17 @@ export async function preflightModes(refs: readonly PluginRef[], registry: Plugi
     try {
       for (const ref of refs) {
         const mode = registry.mode(refName(ref))!
-        const context = {options: refOptions(ref), github: {apiUrl: access.apiUrl, graphqlUrl: access.graphqlUrl, token: access.token, env: access.env, nodeEnv: access.nodeEnv}, workdir: preflightDir}
+        const context = {
+          options: refOptions(ref),
+          github: {
+            apiUrl: access.apiUrl,
+            graphqlUrl: access.graphqlUrl,
+            token: access.token,
+            env: access.env,
+            nodeEnv: access.nodeEnv,
+          },
+          workdir: preflightDir,
+        }
         let answered = true
         const availability: Availability = await withinTimeLimit(
           mode.available(context).catch((error: Error) => ({available: false, reason: error.message})),
@@ -40,7 +55,12 @@ export async function preflightModes(refs: readonly PluginRef[], registry: Plugi
           'no answer',
         ).catch(() => ((answered = false), {available: false}))
         if (!answered) throw hungPreflight(registry, mode.name, timeLimitMs)
-        if (availability.available) modes.set(mode.name, {mode, options: refOptions(ref), ...(availability.tools ? {tools: availability.tools} : {})})
+        if (availability.available)
+          modes.set(mode.name, {
+            mode,
+            options: refOptions(ref),
+            ...(availability.tools ? {tools: availability.tools} : {}),
+          })
         else unavailable.push({mode: mode.name, reason: availability.reason ?? 'not available'})
       }
     } finally {
@@ -68,7 +88,10 @@ function hungPreflight(registry: PluginRegistry, modeName: string, timeLimitMs: 
  * Scenario x mode pairs left out: the scenario's `not_applicable` for the mode, or its `requires`
  * against the tool versions the mode reported (gh 2.23 has no `gh pr checks --json`).
  */
-export function notApplicablePairs(scenarios: readonly Scenario[], modes: SuiteContext['modes']): Array<{scenario_id: string; mode: string; reason: string}> {
+export function notApplicablePairs(
+  scenarios: readonly Scenario[],
+  modes: SuiteContext['modes'],
+): Array<{scenario_id: string; mode: string; reason: string}> {
   return scenarios.flatMap((s) =>
     [...modes.keys()].flatMap((mode) => {
       const reason = s.not_applicable?.[mode] ?? unmetRequirement(s.requires?.[mode], modes.get(mode)!.tools)
@@ -78,17 +101,27 @@ export function notApplicablePairs(scenarios: readonly Scenario[], modes: SuiteC
 }
 
 /** Why the tools a mode reported fall short of a scenario's requirement (null when they meet it, or nothing is required). */
-export function unmetRequirement(requirement: {tools: Record<string, string>; reason: string} | undefined, tools: Record<string, string> | undefined): string | null {
+export function unmetRequirement(
+  requirement: {tools: Record<string, string>; reason: string} | undefined,
+  tools: Record<string, string> | undefined,
+): string | null {
   if (!requirement) return null
-  const short = Object.entries(requirement.tools).filter(([tool, needed]) => !tools?.[tool] || compareVersions(tools[tool], needed) < 0)
+  const short = Object.entries(requirement.tools).filter(
+    ([tool, needed]) => !tools?.[tool] || compareVersions(tools[tool], needed) < 0,
+  )
   if (short.length === 0) return null
   return `needs ${short.map(([tool, needed]) => `${tool} >= ${needed} (here: ${tools?.[tool] ?? 'unknown'})`).join(', ')}: ${requirement.reason}`
 }
 
 /** Compares dotted numeric versions (2.23.0 < 2.50.0); a pre-release suffix is ignored. */
 function compareVersions(a: string, b: string): number {
-  const parts = (v: string) => v.split(/[^\d.]/, 1)[0]!.split('.').map(Number)
+  const parts = (v: string) =>
+    v
+      .split(/[^\d.]/, 1)[0]!
+      .split('.')
+      .map(Number)
   const [x, y] = [parts(a), parts(b)]
-  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0)
+  for (let i = 0; i < Math.max(x.length, y.length); i++)
+    if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0)
   return 0
 }

@@ -4,7 +4,12 @@ import type {AtomicScenario, Scenario} from '../schemas/scenario.js'
 
 function envelopeShape(scenario: AtomicScenario): string {
   const {data_type: dataType, required_data_fields: fields = []} = scenario.assertions
-  const data = dataType === 'array' ? 'a JSON array of the items' : fields.length > 0 ? `an object with at least ${fields.map((f) => `"${f}"`).join(', ')}` : 'the result'
+  const data =
+    dataType === 'array'
+      ? 'a JSON array of the items'
+      : fields.length > 0
+        ? `an object with at least ${fields.map((f) => `"${f}"`).join(', ')}`
+        : 'the result'
   return `{"ok": true, "data": ${data}} on success, or {"ok": false, "error": {"code": "...", "message": "..."}} on failure`
 }
 

@@ -39,7 +39,13 @@ export interface AttemptRecord {
   injectedFaults: number
 }
 
-export function buildRow(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attempts: AttemptRecord[], times: {startedAt: Date; wallMs: number}): Row {
+export function buildRow(
+  ctx: SuiteContext,
+  run: PlannedRun,
+  scenario: Scenario,
+  attempts: AttemptRecord[],
+  times: {startedAt: Date; wallMs: number},
+): Row {
   const last = attempts.at(-1)!
   const toolCalls = last.trace?.turns.flatMap((t) => t.tool_calls) ?? []
   const usage = sumUsage((last.trace?.turns ?? []).map((t) => t.usage))
@@ -71,12 +77,31 @@ export function buildRow(ctx: SuiteContext, run: PlannedRun, scenario: Scenario,
     latency_ms_harness: last.agentMs === null ? null : Math.max(0, times.wallMs - last.agentMs),
     tokens: last.tokens,
     cost_usd: cost,
-    tool_calls: {total: toolCalls.length, failed: accounting.failed, by_category: accounting.by_category, by_operation: accounting.by_operation, by_route: accounting.by_route, invocations: last.invocations ?? accounting.invocations},
+    tool_calls: {
+      total: toolCalls.length,
+      failed: accounting.failed,
+      by_category: accounting.by_category,
+      by_operation: accounting.by_operation,
+      by_route: accounting.by_route,
+      invocations: last.invocations ?? accounting.invocations,
+    },
     github_api_calls: last.apiCalls,
-    checkpoints: last.checkpoints.map((c) => ({name: c.name, passed: c.passed, expected: c.expected, actual: c.actual, message: c.message, task: c.task, result: c.result})),
+    checkpoints: last.checkpoints.map((c) => ({
+      name: c.name,
+      passed: c.passed,
+      expected: c.expected,
+      actual: c.actual,
+      message: c.message,
+      task: c.task,
+      result: c.result,
+    })),
     retries: attempts.length - 1,
     attempts: attempts.map((a) => a.record),
-    versions: {...ctx.versions, ...(tools ? {tools} : {}), ...(last.trace?.runtime ? {runtime: {[last.trace.runtime.name]: last.trace.runtime.version}} : {})},
+    versions: {
+      ...ctx.versions,
+      ...(tools ? {tools} : {}),
+      ...(last.trace?.runtime ? {runtime: {[last.trace.runtime.name]: last.trace.runtime.version}} : {}),
+    },
     git: ctx.git,
     fixture_seed: ctx.fixtures.manifest.seed_id,
     trace: last.tracePath,

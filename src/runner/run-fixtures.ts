@@ -12,7 +12,12 @@ import type {PlannedRun} from './plan.js'
 import type {SuiteContext} from './suite-context.js'
 
 /** The manifest this attempt binds against; throws when the fixtures could not be made ready. */
-export async function prepareRunFixtures(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attemptNo: number): Promise<Manifest> {
+export async function prepareRunFixtures(
+  ctx: SuiteContext,
+  run: PlannedRun,
+  scenario: Scenario,
+  attemptNo: number,
+): Promise<Manifest> {
   const kinds = scenario.fixture?.requires ?? []
   const fixtureCtx = fixtureContext(ctx.target, ctx.seedId)
   const options = seedOptionsOn(ctx.target)

@@ -6,7 +6,7 @@
 
 export type AbortKind = 'timeout' | 'stall' | 'interrupted'
 
-export class RunAbort extends Error {
+class RunAbort extends Error {
   constructor(readonly kind: AbortKind) {
     super(kind)
   }
@@ -69,7 +69,7 @@ export const ABORT_GRACE_MS = 2000
  * How long the suite waits, before it closes, for a plugin it left behind to clean up after itself (a
  * provider's server killed in its `finally`): without that wait the CLI could exit first and orphan it.
  */
-export const LEFT_BEHIND_MS = 30_000
+const LEFT_BEHIND_MS = 30_000
 
 /** Settles when `work` does, or after `ms` at the latest: a plugin left behind is waited for, not forever. */
 export function settledWithin(work: Promise<unknown>, ms = LEFT_BEHIND_MS): Promise<void> {

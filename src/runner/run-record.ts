@@ -15,14 +15,23 @@ import {displayPath} from '../shared/source-document.js'
 import {runKey} from './plan.js'
 
 /** Takes the run's lock and repairs its file; `warn` hears what was repaired. The caller releases the lock. */
-export async function openRunRecord(resultsDir: string, runId: string, resultsFile: string, options: {namedBy: string; cwd: string; warn: (text: string) => void}): Promise<RunLock> {
+export async function openRunRecord(
+  resultsDir: string,
+  runId: string,
+  resultsFile: string,
+  options: {namedBy: string; cwd: string; warn: (text: string) => void},
+): Promise<RunLock> {
   const {warn, cwd} = options
   const lock = acquireRunLock(resultsDir, runId, options.namedBy)
   if (lock.tookOver) warn(`run ${runId}: took over the lock of process ${lock.tookOver.pid}, which is gone`)
   try {
     const repair = await repairTornTail(resultsFile, tornLinesFile(resultsDir, runId))
-    if (repair?.kept) warn(`${displayPath(resultsFile, cwd)}: the last row had no newline (a crash after writing it); kept`)
-    else if (repair) warn(`${displayPath(resultsFile, cwd)}: the last line was torn (a crash mid-write); its ${repair.bytes} byte(s) were set aside in ${displayPath(repair.aside!, cwd)} and the run it belonged to runs again`)
+    if (repair?.kept)
+      warn(`${displayPath(resultsFile, cwd)}: the last row had no newline (a crash after writing it); kept`)
+    else if (repair)
+      warn(
+        `${displayPath(resultsFile, cwd)}: the last line was torn (a crash mid-write); its ${repair.bytes} byte(s) were set aside in ${displayPath(repair.aside!, cwd)} and the run it belonged to runs again`,
+      )
   } catch (error) {
     lock.release()
     throw error
@@ -46,7 +55,14 @@ export interface RecordedRun {
 }
 
 export async function recordedRun(file: string, cwd: string): Promise<RecordedRun> {
-  const recorded: RecordedRun = {keys: new Set(), suites: new Set(), models: new Set(), providers: new Set(), modes: new Set(), info: undefined}
+  const recorded: RecordedRun = {
+    keys: new Set(),
+    suites: new Set(),
+    models: new Set(),
+    providers: new Set(),
+    modes: new Set(),
+    info: undefined,
+  }
   if (!existsSync(file)) return recorded
   for await (const row of readRows([file], () => {}, cwd)) {
     recorded.keys.add(runKey(row.scenario_id, row.mode, row.provider ?? '', row.iteration))
@@ -81,7 +97,8 @@ export function checkResume(recorded: RecordedRun, now: RunIdentity, runId: stri
   const differences: string[] = []
   const names = (values: Iterable<string | null>): string => [...values].map((v) => JSON.stringify(v)).join(', ')
   const differ = (what: string, values: Set<string | null>, value: string): void => {
-    if (values.size > 1 || !values.has(value)) differences.push(`${what} ${names(values)} (now ${JSON.stringify(value)})`)
+    if (values.size > 1 || !values.has(value))
+      differences.push(`${what} ${names(values)} (now ${JSON.stringify(value)})`)
   }
   differ('suite', recorded.suites, now.suite)
   differ('model', recorded.models, now.model)
@@ -89,13 +106,20 @@ export function checkResume(recorded: RecordedRun, now: RunIdentity, runId: stri
   const providersNow = [...new Set(now.providers)].sort()
   // run.json names the providers the run was planned with (one written before runs had several names none); without them, the rows' providers must be among this run's.
   const providersThen = info?.providers ? [...new Set(info.providers)].sort() : [...recorded.providers].sort()
-  if (info?.providers ? providersThen.join() !== providersNow.join() : providersThen.some((provider) => provider === null || !providersNow.includes(provider))) {
+  if (
+    info?.providers
+      ? providersThen.join() !== providersNow.join()
+      : providersThen.some((provider) => provider === null || !providersNow.includes(provider))
+  ) {
     differences.push(`providers ${names(providersThen)} (now ${names(providersNow)})`)
   }
   const modesNow = [...new Set(now.modes)].sort()
   // run.json names the modes the run was planned with (those preflight left out included); without it, the rows' modes must be among this run's.
-  const modesThen = info ? [...new Set([...info.modes, ...info.unavailable.map((u) => u.mode)])].sort() : [...recorded.modes].sort()
-  if (info ? modesThen.join() !== modesNow.join() : modesThen.some((mode) => !modesNow.includes(mode))) differences.push(`modes ${modesThen.join(', ')} (now ${modesNow.join(', ')})`)
+  const modesThen = info
+    ? [...new Set([...info.modes, ...info.unavailable.map((u) => u.mode)])].sort()
+    : [...recorded.modes].sort()
+  if (info ? modesThen.join() !== modesNow.join() : modesThen.some((mode) => !modesNow.includes(mode)))
+    differences.push(`modes ${modesThen.join(', ')} (now ${modesNow.join(', ')})`)
   if (info && info.seed !== now.seed) differences.push(`seed ${info.seed} (now ${now.seed})`)
   if (differences.length === 0) return
   throw new BadInputError([

@@ -46,7 +46,6 @@ import {refName, refOptions, type SelectedSuite} from './select-suite.js'
 import type {SuiteContext} from './suite-context.js'
 import {afterInterrupt, ensureFixtures, runLocks, sharedManifest} from './suite-fixtures.js'
 
-
 export interface RunOptions {
   /** The run id (a new one when not given); an existing one resumes. */
   runId?: string
@@ -67,13 +66,31 @@ export interface RunOptions {
 }
 
 export type SuiteEvent =
-  | {type: 'suite_started'; run_id: string; modes: string[]; unavailable: Array<{mode: string; reason: string}>; total: number; skipped: number; seed: number; per_mode: Record<string, number>}
+  | {
+      type: 'suite_started'
+      run_id: string
+      modes: string[]
+      unavailable: Array<{mode: string; reason: string}>
+      total: number
+      skipped: number
+      seed: number
+      per_mode: Record<string, number>
+    }
   | {type: 'run_started'; key: string; mode: string; scenario_id: string; iteration: number}
   | {type: 'run_progress'; key: string; mode: string; event: ProviderProgress}
-  | {type: 'run_finished'; key: string; mode: string; scenario_id: string; iteration: number; outcome: Row['outcome']; tokens: number; ms: number}
+  | {
+      type: 'run_finished'
+      key: string
+      mode: string
+      scenario_id: string
+      iteration: number
+      outcome: Row['outcome']
+      tokens: number
+      ms: number
+    }
   | {type: 'suite_finished'; run_id: string; completed: number; interrupted: boolean}
 
-export interface RunPlanView {
+interface RunPlanView {
   run_id: string
   suite: string
   seed: number
@@ -101,7 +118,7 @@ export interface RunSummary extends RunPlanView {
   by_provider: Record<string, Record<string, OutcomeCounts>>
 }
 
-export type OutcomeCounts = Record<Row['outcome'], number>
+type OutcomeCounts = Record<Row['outcome'], number>
 
 const noOutcomes = (): OutcomeCounts => ({pass: 0, fail: 0, timeout: 0, infra_error: 0})
 
@@ -115,29 +132,60 @@ async function readyProviders({providers: refs, registry, origin}: SelectedSuite
   for (const ref of refs) {
     const plugin = registry.provider(refName(ref))
     if (!plugin) {
-      problems.push({file: origin, code: 'unknown_reference', message: `unknown provider "${refName(ref)}" (providers: ${registry.providerNames().join(', ')})`})
+      problems.push({
+        file: origin,
+        code: 'unknown_reference',
+        message: `unknown provider "${refName(ref)}" (providers: ${registry.providerNames().join(', ')})`,
+      })
       continue
     }
     const options = refOptions(ref)
     const ready = (await plugin.available?.(options)) ?? {available: true}
     if (ready.available) providers.set(plugin.name, {plugin, options})
-    else problems.push({file: origin, code: 'plugin', message: `provider "${plugin.name}" cannot run here: ${ready.reason ?? 'not available'}`})
+    else
+      problems.push({
+        file: origin,
+        code: 'plugin',
+        message: `provider "${plugin.name}" cannot run here: ${ready.reason ?? 'not available'}`,
+      })
   }
   if (problems.length > 0) throw new BadInputError(problems)
   return providers
 }
 
-export async function runSuite(selected: SelectedSuite, options: RunOptions, onEvent: (event: SuiteEvent) => void = () => {}): Promise<RunSummary> {
+export async function runSuite(
+  selected: SelectedSuite,
+  options: RunOptions,
+  onEvent: (event: SuiteEvent) => void = () => {},
+): Promise<RunSummary> {
   const {config, suite} = selected
-  const runId = checkNewRunId(options.runId ?? `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomUUID().slice(0, 8)}`, '--run-id')
+  const runId = checkNewRunId(
+    options.runId ?? `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomUUID().slice(0, 8)}`,
+    '--run-id',
+  )
   hideSuiteSecrets(suite.modes, selected.providers, config.values)
   const providers = await readyProviders(selected)
   // What the suite opens is released when it ends, whichever way, last opened first: the lock last.
   await using held = Holdings.inOrder()
   const opened = await openSuite(selected, options, runId, held)
   const planned = await planSuite(selected, options, runId, providers, opened)
-  if (options.dryRun || !planned.manifest) return {...planned.view, results_file: opened.resultsFile, warnings: opened.warnings, completed: 0, interrupted: false, by_mode: {}, by_provider: {}}
-  const ctx = await suiteContext(selected, options, {runId, providers, modes: planned.modes, manifest: planned.manifest}, opened, onEvent)
+  if (options.dryRun || !planned.manifest)
+    return {
+      ...planned.view,
+      results_file: opened.resultsFile,
+      warnings: opened.warnings,
+      completed: 0,
+      interrupted: false,
+      by_mode: {},
+      by_provider: {},
+    }
+  const ctx = await suiteContext(
+    selected,
+    options,
+    {runId, providers, modes: planned.modes, manifest: planned.manifest},
+    opened,
+    onEvent,
+  )
   return await runPlanned(selected, ctx, planned, opened, onEvent, held)
 }
 
@@ -157,7 +205,12 @@ interface OpenedSuite {
  * The run id's lock (not for a dry run) and its recorded rows, then the target (the sandbox's process),
  * the model (the scripted models' process) and the tool spawner, started side by side.
  */
-async function openSuite(selected: SelectedSuite, options: RunOptions, runId: string, held: Holdings): Promise<OpenedSuite> {
+async function openSuite(
+  selected: SelectedSuite,
+  options: RunOptions,
+  runId: string,
+  held: Holdings,
+): Promise<OpenedSuite> {
   const {config, suite, origin, cwd} = selected
   const resultsDir = resolveConfigPath(config, config.values.results_dir)
   const resultsFile = runFile(resultsDir, runId)
@@ -166,7 +219,15 @@ async function openSuite(selected: SelectedSuite, options: RunOptions, runId: st
     warnings.push(text)
     options.onWarning?.(text)
   }
-  if (!options.dryRun) held.use(await openRunRecord(resultsDir, runId, resultsFile, {namedBy: options.runId ? '--run-id' : resultsFile, cwd, warn}), (lock) => lock.release())
+  if (!options.dryRun)
+    held.use(
+      await openRunRecord(resultsDir, runId, resultsFile, {
+        namedBy: options.runId ? '--run-id' : resultsFile,
+        cwd,
+        warn,
+      }),
+      (lock) => lock.release(),
+    )
   const recorded = await recordedRun(resultsFile, cwd)
   const signal = options.signal ?? new AbortController().signal
   // Every run in flight and each of its checkpoints listen for Ctrl-C on this one signal.
@@ -176,12 +237,20 @@ async function openSuite(selected: SelectedSuite, options: RunOptions, runId: st
     // Overlapping runs get the sandbox in its own process, off the runner's event loop. Faults go to the
     // runs' own traffic only (their agent tokens and model endpoints), never to seeding or checkpoints.
     openGitHubTarget(config, {
-      faults: options.faultRate ? {seed: suite.seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]} : undefined,
+      faults: options.faultRate
+        ? {seed: suite.seed, rules: [{route: '*', rate: options.faultRate, kind: '502'}]}
+        : undefined,
       readOnly: options.dryRun,
       sandboxRetry: {retries: 4, retryAfterBaseMs: 20},
       sandboxProcess: suite.concurrency > 1,
     }),
-    openModelSource({model: config.values.model, endpoint: config.values.endpoint, faultRate: options.faultRate, seed: suite.seed, origin}),
+    openModelSource({
+      model: config.values.model,
+      endpoint: config.values.endpoint,
+      faultRate: options.faultRate,
+      seed: suite.seed,
+      origin,
+    }),
     options.dryRun ? undefined : startToolSpawner(),
   ])
   // The sandbox state is saved when the target closes, so fixtures stay as they are for the next command (not after a dry run).
@@ -195,33 +264,80 @@ async function openSuite(selected: SelectedSuite, options: RunOptions, runId: st
 }
 
 /** The modes that can run here, the fixtures ensured, every binding checked, and the plan: what a dry run shows. */
-async function planSuite(selected: SelectedSuite, options: RunOptions, runId: string, providers: SuiteContext['providers'], {recorded, target, model, resultsFile}: OpenedSuite) {
+async function planSuite(
+  selected: SelectedSuite,
+  options: RunOptions,
+  runId: string,
+  providers: SuiteContext['providers'],
+  {recorded, target, model, resultsFile}: OpenedSuite,
+) {
   const {config, registry, suite, scenarios, origin, cwd} = selected
   const {seed} = suite
   // A resumed run id adds rows to the same run: rows of another suite, model, providers, modes or seed are refused, never mixed in.
-  checkResume(recorded, {suite: suite.name, model: model.label, providers: [...providers.keys()], modes: suite.modes.map(refName), seed}, runId, resultsFile, cwd)
+  checkResume(
+    recorded,
+    {suite: suite.name, model: model.label, providers: [...providers.keys()], modes: suite.modes.map(refName), seed},
+    runId,
+    resultsFile,
+    cwd,
+  )
   const done = recorded.keys
   // Preflight once per suite: a mode that cannot run here is reported and left out, never counted.
   const {modes, unavailable} = await preflightModes(suite.modes, registry, target)
-  if (modes.size === 0) throw new BadInputError([{file: origin, code: 'config', message: `no mode of the suite can run here: ${unavailable.map((u) => `${u.mode}: ${u.reason}`).join('; ')}`}])
+  if (modes.size === 0)
+    throw new BadInputError([
+      {
+        file: origin,
+        code: 'config',
+        message: `no mode of the suite can run here: ${unavailable.map((u) => `${u.mode}: ${u.reason}`).join('; ')}`,
+      },
+    ])
   const manifestFile = resolveConfigPath(config, config.values.fixtures.manifest)
   // A dry run seeds nothing: it checks the bindings against the manifest there is, if any.
-  const manifest = options.dryRun ? (existsSync(manifestFile) ? await readManifest(manifestFile, cwd) : undefined) : await ensureFixtures(target, config.values.fixtures.seed_id, manifestFile, scenarios)
+  const manifest = options.dryRun
+    ? existsSync(manifestFile)
+      ? await readManifest(manifestFile, cwd)
+      : undefined
+    : await ensureFixtures(target, config.values.fixtures.seed_id, manifestFile, scenarios)
   // Every binding is checked before the first run: a typo fails here, not in run 40.
-  if (manifest) for (const scenario of scenarios) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
+  if (manifest)
+    for (const scenario of scenarios) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
   // A scenario that a mode cannot solve (its tools lack the operation) is not applicable, never a failure.
   const notApplicable = notApplicablePairs(scenarios, modes)
   const skippedPairs = new Set(notApplicable.map((n) => `${n.scenario_id}\0${n.mode}`))
-  const plan = buildPlan(scenarios.map((s) => s.id), [...modes.keys()], [...providers.keys()], suite.repetitions, seed).filter((run) => !skippedPairs.has(`${run.scenario_id}\0${run.mode}`))
+  const plan = buildPlan(
+    scenarios.map((s) => s.id),
+    [...modes.keys()],
+    [...providers.keys()],
+    suite.repetitions,
+    seed,
+  ).filter((run) => !skippedPairs.has(`${run.scenario_id}\0${run.mode}`))
   const todo = plan.filter((run) => !done.has(run.key))
-  const view: RunPlanView = {run_id: runId, suite: suite.name, seed, modes: [...modes.keys()], providers: [...providers.keys()], unavailable, runs: todo, skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key), gate: suite.gate ?? null, not_applicable: notApplicable}
+  const view: RunPlanView = {
+    run_id: runId,
+    suite: suite.name,
+    seed,
+    modes: [...modes.keys()],
+    providers: [...providers.keys()],
+    unavailable,
+    runs: todo,
+    skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key),
+    gate: suite.gate ?? null,
+    not_applicable: notApplicable,
+  }
   return {view, plan, modes, manifest, manifestFile}
 }
 
 type PlannedSuite = Awaited<ReturnType<typeof planSuite>>
 
 /** What every run of the suite shares (src/runner/suite-context.ts). */
-async function suiteContext(selected: SelectedSuite, options: RunOptions, planned: {runId: string; providers: SuiteContext['providers']; modes: SuiteContext['modes']; manifest: Manifest}, opened: OpenedSuite, onEvent: (event: SuiteEvent) => void): Promise<SuiteContext> {
+async function suiteContext(
+  selected: SelectedSuite,
+  options: RunOptions,
+  planned: {runId: string; providers: SuiteContext['providers']; modes: SuiteContext['modes']; manifest: Manifest},
+  opened: OpenedSuite,
+  onEvent: (event: SuiteEvent) => void,
+): Promise<SuiteContext> {
   const {config, registry, suite, cwd} = selected
   const {target, model, signal, background} = opened
   const env = harnessEnv()
@@ -248,10 +364,19 @@ async function suiteContext(selected: SelectedSuite, options: RunOptions, planne
     limits: {...suite.limits},
     infraRetries: suite.infra_retries,
     price,
-    versions: {harness: HARNESS_VERSION, plugins: Object.fromEntries(registry.plugins().map((p) => [p.name, p.version]))},
+    versions: {
+      harness: HARNESS_VERSION,
+      plugins: Object.fromEntries(registry.plugins().map((p) => [p.name, p.version])),
+    },
     git: await gitOfProject(cwd),
     // Every secret the process knows is redacted too (captured variables, URL credentials, MCP bearer tokens).
-    redact: createRedactor([...target.secrets(), ...model.secrets(), env.GH_TOKEN, env.GITHUB_TOKEN, env.OPENAI_API_KEY]),
+    redact: createRedactor([
+      ...target.secrets(),
+      ...model.secrets(),
+      env.GH_TOKEN,
+      env.GITHUB_TOKEN,
+      env.OPENAI_API_KEY,
+    ]),
     signal,
     injectFaults: Boolean(options.faultRate),
     onProgress: (run, event) => onEvent({type: 'run_progress', key: run.key, mode: run.mode, event}),
@@ -262,7 +387,14 @@ async function suiteContext(selected: SelectedSuite, options: RunOptions, planne
 }
 
 /** The planned runs, scheduled (runs that share a fixture never overlap), one fsynced row each; then the fixtures as the config says. */
-async function runPlanned(selected: SelectedSuite, ctx: SuiteContext, {view, plan, manifestFile}: PlannedSuite, opened: OpenedSuite, onEvent: (event: SuiteEvent) => void, held: Holdings): Promise<RunSummary> {
+async function runPlanned(
+  selected: SelectedSuite,
+  ctx: SuiteContext,
+  {view, plan, manifestFile}: PlannedSuite,
+  opened: OpenedSuite,
+  onEvent: (event: SuiteEvent) => void,
+  held: Holdings,
+): Promise<RunSummary> {
   const {config, suite, scenarios} = selected
   const {runId, signal, resultsDir} = ctx
   const byId = new Map(scenarios.map((s) => [s.id, s]))
@@ -270,13 +402,32 @@ async function runPlanned(selected: SelectedSuite, ctx: SuiteContext, {view, pla
   const byMode: RunSummary['by_mode'] = {}
   const byProvider: RunSummary['by_provider'] = {}
   let completed = 0
-  await writeRunInfo(resultsDir, {run_id: runId, suite: suite.name, seed: suite.seed, modes: view.modes, providers: view.providers, unavailable: view.unavailable, not_applicable: view.not_applicable})
+  await writeRunInfo(resultsDir, {
+    run_id: runId,
+    suite: suite.name,
+    seed: suite.seed,
+    modes: view.modes,
+    providers: view.providers,
+    unavailable: view.unavailable,
+    not_applicable: view.not_applicable,
+  })
   const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))
-  onEvent({type: 'suite_started', run_id: runId, modes: view.modes, unavailable: view.unavailable, total: plan.length, skipped: view.skipped.length, seed: suite.seed, per_mode: perMode})
+  onEvent({
+    type: 'suite_started',
+    run_id: runId,
+    modes: view.modes,
+    unavailable: view.unavailable,
+    total: plan.length,
+    skipped: view.skipped.length,
+    seed: suite.seed,
+    per_mode: perMode,
+  })
   if (suite.warmup && todo.length > 0) {
     // One unrecorded run warms caches, connections and the sandbox; its result and trace are discarded.
     await using warmup = Holdings.inOrder()
-    const warmupDir = warmup.use(await mkdtemp(path.join(tmpdir(), 'ghx-bench-warmup-')), (dir) => rm(dir, {recursive: true, force: true}))
+    const warmupDir = warmup.use(await mkdtemp(path.join(tmpdir(), 'ghx-bench-warmup-')), (dir) =>
+      rm(dir, {recursive: true, force: true}),
+    )
     await executeRun({...ctx, resultsDir: warmupDir}, todo[0]!, byId.get(todo[0]!.scenario_id)!)
   }
   const writer = held.use(await ResultsWriter.open(resultsDir, runId), (open) => open.close())
@@ -287,19 +438,50 @@ async function runPlanned(selected: SelectedSuite, ctx: SuiteContext, {view, pla
     suite.concurrency,
     (run) => locksById.get(run.scenario_id)!,
     async (run) => {
-      onEvent({type: 'run_started', key: run.key, mode: run.mode, scenario_id: run.scenario_id, iteration: run.iteration})
+      onEvent({
+        type: 'run_started',
+        key: run.key,
+        mode: run.mode,
+        scenario_id: run.scenario_id,
+        iteration: run.iteration,
+      })
       const row = await executeRun(ctx, run, byId.get(run.scenario_id)!)
       if (!row) return
       await writer.append(row)
       completed++
-      for (const counts of [byMode, (byProvider[run.provider] ??= {})]) (counts[run.mode] ??= noOutcomes())[row.outcome]++
-      onEvent({type: 'run_finished', key: run.key, mode: run.mode, scenario_id: run.scenario_id, iteration: run.iteration, outcome: row.outcome, tokens: row.tokens.total, ms: row.latency_ms_wall})
+      for (const counts of [byMode, (byProvider[run.provider] ??= {})])
+        (counts[run.mode] ??= noOutcomes())[row.outcome]++
+      onEvent({
+        type: 'run_finished',
+        key: run.key,
+        mode: run.mode,
+        scenario_id: run.scenario_id,
+        iteration: run.iteration,
+        outcome: row.outcome,
+        tokens: row.tokens.total,
+        ms: row.latency_ms_wall,
+      })
     },
     signal,
   )
   // Resets may have replaced resources (a fresh workflow run): the manifest on disk follows.
   await writeManifest(manifestFile, ctx.fixtures.manifest)
-  if (signal.aborted) await afterInterrupt(config.values.fixtures.on_interrupt, ctx.target, ctx.seedId, ctx.fixtures.manifest, manifestFile)
+  if (signal.aborted)
+    await afterInterrupt(
+      config.values.fixtures.on_interrupt,
+      ctx.target,
+      ctx.seedId,
+      ctx.fixtures.manifest,
+      manifestFile,
+    )
   onEvent({type: 'suite_finished', run_id: runId, completed, interrupted: signal.aborted})
-  return {...view, results_file: opened.resultsFile, warnings: opened.warnings, completed, interrupted: signal.aborted, by_mode: byMode, by_provider: byProvider}
+  return {
+    ...view,
+    results_file: opened.resultsFile,
+    warnings: opened.warnings,
+    completed,
+    interrupted: signal.aborted,
+    by_mode: byMode,
+    by_provider: byProvider,
+  }
 }

@@ -14,7 +14,9 @@ class Locks {
   private readonly groups = new Map<string, {side: string; holders: number}>()
 
   free(locks: readonly RunLock[]): boolean {
-    return locks.every((lock) => (typeof lock === 'string' ? !this.names.has(lock) : (this.groups.get(lock.group)?.side ?? lock.side) === lock.side))
+    return locks.every((lock) =>
+      typeof lock === 'string' ? !this.names.has(lock) : (this.groups.get(lock.group)?.side ?? lock.side) === lock.side,
+    )
   }
 
   take(locks: readonly RunLock[]): void {
@@ -39,7 +41,13 @@ class Locks {
   }
 }
 
-export async function schedule(plan: PlannedRun[], concurrency: number, locksOf: (run: PlannedRun) => RunLock[], execute: (run: PlannedRun) => Promise<void>, signal: AbortSignal): Promise<void> {
+export async function schedule(
+  plan: PlannedRun[],
+  concurrency: number,
+  locksOf: (run: PlannedRun) => RunLock[],
+  execute: (run: PlannedRun) => Promise<void>,
+  signal: AbortSignal,
+): Promise<void> {
   const pending = [...plan]
   const locks = new Locks()
   const active = new Set<Promise<void>>()

@@ -46,18 +46,28 @@ export interface SelectedSuite extends Project {
 }
 
 export const refName = (ref: PluginRef): string => (typeof ref === 'string' ? ref : ref.name)
-export const refOptions = (ref: PluginRef | undefined): Record<string, unknown> => (ref && typeof ref === 'object' ? (ref.options ?? {}) : {})
+export const refOptions = (ref: PluginRef | undefined): Record<string, unknown> =>
+  ref && typeof ref === 'object' ? (ref.options ?? {}) : {}
 
 /** The suite's file among the catalogue's suites; a suite file outside suites_dir is loaded by opening the project with it. */
 export function selectSuite(project: Project, selection: SuiteSelection): SelectedSuite {
   const {catalogue, registry, cwd} = project
   const suiteFile = selection.suitePath ? path.resolve(cwd, selection.suitePath) : undefined
   const spec = suiteFile ? [...catalogue.suites.values()].find((s) => s.absolutePath === suiteFile) : undefined
-  if (suiteFile && !spec) throw new BadInputError([{file: displayPath(suiteFile, cwd), code: 'io', message: 'not a suite (suites live in the suites folder or are named with kind: suite)'}])
+  if (suiteFile && !spec)
+    throw new BadInputError([
+      {
+        file: displayPath(suiteFile, cwd),
+        code: 'io',
+        message: 'not a suite (suites live in the suites folder or are named with kind: suite)',
+      },
+    ])
   const origin = suiteFile ? displayPath(suiteFile, cwd) : (selection.suite?.origin ?? '(suite)')
-  const given: Suite | undefined = spec?.value ?? (selection.suite ? (applyDefaults(suiteSchema, selection.suite.value) as Suite) : undefined)
+  const given: Suite | undefined =
+    spec?.value ?? (selection.suite ? (applyDefaults(suiteSchema, selection.suite.value) as Suite) : undefined)
   if (!given) throw new BadInputError([{file: origin, code: 'io', message: 'no suite given'}])
-  const problem = (message: string): BadInputError => new BadInputError([{file: origin, code: 'unknown_reference', message}])
+  const problem = (message: string): BadInputError =>
+    new BadInputError([{file: origin, code: 'unknown_reference', message}])
   if (selection.set && !catalogue.sets.has(selection.set)) throw problem(`--set: unknown set "${selection.set}"`)
   let ids = selection.set ? setMembers(catalogue, selection.set) : selectScenarios(given, catalogue)
   if (selection.scenarios?.length) {
@@ -68,15 +78,28 @@ export function selectSuite(project: Project, selection: SuiteSelection): Select
     if (twice.length > 0) throw problem(`--scenario: ${[...new Set(twice)].join(', ')} is given twice`)
     ids = selection.scenarios
   }
-  const suite: Suite = {...given, ...definedOnly({repetitions: selection.repetitions, concurrency: selection.concurrency, seed: selection.seed})}
+  const suite: Suite = {
+    ...given,
+    ...definedOnly({repetitions: selection.repetitions, concurrency: selection.concurrency, seed: selection.seed}),
+  }
   if (selection.modes?.length) {
     const known = new Set(suite.modes.map(refName))
     const unknown = selection.modes.filter((m) => !known.has(m))
-    if (unknown.length > 0) throw problem(`--mode: ${unknown.join(', ')} is not one of the suite's modes (${[...known].join(', ')})`)
+    if (unknown.length > 0)
+      throw problem(`--mode: ${unknown.join(', ')} is not one of the suite's modes (${[...known].join(', ')})`)
     suite.modes = suite.modes.filter((m) => selection.modes!.includes(refName(m)))
   }
   // A suite file's modes were checked with the catalogue, at their file:line:col; a suite built in memory is checked here.
-  const missing: Diagnostic[] = spec ? [] : suite.modes.map(refName).filter((name) => !registry.mode(name)).map((name) => ({file: origin, code: 'unknown_reference' as const, message: unknownModeMessage(name, registry)}))
+  const missing: Diagnostic[] = spec
+    ? []
+    : suite.modes
+        .map(refName)
+        .filter((name) => !registry.mode(name))
+        .map((name) => ({
+          file: origin,
+          code: 'unknown_reference' as const,
+          message: unknownModeMessage(name, registry),
+        }))
   if (missing.length > 0) throw new BadInputError(missing)
   const config = withLayer(project.config, 'suite', suiteSettings(suite))
   return {
@@ -94,10 +117,18 @@ export function selectSuite(project: Project, selection: SuiteSelection): Select
  * The providers a run plays every run under. --provider names some of the suite's (kept with their options)
  * or replaces them with installed ones (their default options); a name no plugin provides is bad input.
  */
-function selectProviders(own: readonly PluginRef[], names: readonly string[] | undefined, registry: Project['registry'], problem: (message: string) => BadInputError): PluginRef[] {
+function selectProviders(
+  own: readonly PluginRef[],
+  names: readonly string[] | undefined,
+  registry: Project['registry'],
+  problem: (message: string) => BadInputError,
+): PluginRef[] {
   if (!names?.length) return [...own]
   const unknown = names.filter((name) => !own.some((ref) => refName(ref) === name) && !registry.provider(name))
-  if (unknown.length > 0) throw problem(`--provider: unknown provider ${unknown.map((name) => `"${name}"`).join(', ')} (providers: ${registry.providerNames().join(', ')})`)
+  if (unknown.length > 0)
+    throw problem(
+      `--provider: unknown provider ${unknown.map((name) => `"${name}"`).join(', ')} (providers: ${registry.providerNames().join(', ')})`,
+    )
   return [...new Set(names)].map((name) => own.find((ref) => refName(ref) === name) ?? name)
 }
 
@@ -107,7 +138,14 @@ function selectProviders(own: readonly PluginRef[], names: readonly string[] | u
  */
 function suiteSettings(suite: Suite): ConfigFile {
   const {sandbox_repos: _projectOnly, ...fixtures} = suite.fixtures ?? {}
-  return {target: suite.target, model: suite.model, provider: suite.provider, endpoint: suite.endpoint, fixtures, gate: suite.gate}
+  return {
+    target: suite.target,
+    model: suite.model,
+    provider: suite.provider,
+    endpoint: suite.endpoint,
+    fixtures,
+    gate: suite.gate,
+  }
 }
 
 function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {

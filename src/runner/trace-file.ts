@@ -17,7 +17,12 @@ export function tracePathOf(ctx: SuiteContext, run: PlannedRun, attempt: number)
 }
 
 /** Writes the attempt's trace (at `attempt.tracePath`). */
-export async function writeTrace(ctx: SuiteContext, run: PlannedRun, scenario: Scenario, attempt: Attempt): Promise<void> {
+export async function writeTrace(
+  ctx: SuiteContext,
+  run: PlannedRun,
+  scenario: Scenario,
+  attempt: Attempt,
+): Promise<void> {
   const file = path.join(ctx.resultsDir, tracePathOf(ctx, run, attempt.record.attempt))
   const document = ctx.redact({
     run_id: ctx.runId,

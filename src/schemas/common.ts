@@ -59,7 +59,7 @@ export const fixtureKinds = [
   'project',
 ] as const
 
-export const optionsSchema = {
+const optionsSchema = {
   type: 'object',
   description: 'options checked against the plugin’s own optionsSchema',
 } as const

@@ -36,9 +36,6 @@ const thresholdProperties = {
   },
 } as const
 
-/** Threshold keys a profile may leave out: their checks are made only where a profile sets them. */
-export const optionalThresholdKeys = ['max_fallback_rate_pct'] as const
-
 const decisionSchema = {
   type: 'string',
   enum: ['point', 'ci'],
@@ -94,5 +91,6 @@ export const profileSchema = {
 } as const
 
 export type Profile = FromSchema<typeof profileSchema>
-export type ThresholdKey = (typeof thresholdKeys)[number] | (typeof optionalThresholdKeys)[number]
+// max_fallback_rate_pct is optional: its check is made only where a profile sets it.
+export type ThresholdKey = (typeof thresholdKeys)[number] | 'max_fallback_rate_pct'
 export type Thresholds = Profile['thresholds']

@@ -208,6 +208,4 @@ export type Checkpoint = WorkflowScenario['assertions']['checkpoints'][number]
 
 /** A scenario's checkpoints: a workflow's, or the atomic scenario's (which may have none when it expects an error). */
 export const checkpointsOf = (scenario: Scenario): readonly Checkpoint[] => scenario.assertions.checkpoints ?? []
-export type ConditionSpec = Checkpoint['condition']
-export type ReferenceStep = FromSchema<typeof referenceStepSchema>
 export type FixtureKind = (typeof fixtureKinds)[number]

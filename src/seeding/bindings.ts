@@ -14,7 +14,12 @@ export function resolveManifestPath(manifest: Manifest, path: string): unknown {
   return current
 }
 
-export function resolveVariables(scenario: Scenario, manifest: Manifest, manifestFile: string, runId: string): Record<string, unknown> {
+export function resolveVariables(
+  scenario: Scenario,
+  manifest: Manifest,
+  manifestFile: string,
+  runId: string,
+): Record<string, unknown> {
   const variables: Record<string, unknown> = {
     owner: manifest.repo.owner,
     repo: manifest.repo.name,
@@ -27,7 +32,11 @@ export function resolveVariables(scenario: Scenario, manifest: Manifest, manifes
   for (const [name, path] of Object.entries(scenario.fixture?.bindings ?? {})) {
     const value = resolveManifestPath(manifest, path)
     if (value === undefined || value === null || typeof value === 'object') {
-      problems.push({file: manifestFile, code: 'unknown_reference' as const, message: `scenario ${scenario.id}: binding "${name}" -> "${path}" does not resolve to a value in the manifest ${manifestFile} (seed the kinds it requires: ${(scenario.fixture?.requires ?? []).join(', ') || 'none listed'})`})
+      problems.push({
+        file: manifestFile,
+        code: 'unknown_reference' as const,
+        message: `scenario ${scenario.id}: binding "${name}" -> "${path}" does not resolve to a value in the manifest ${manifestFile} (seed the kinds it requires: ${(scenario.fixture?.requires ?? []).join(', ') || 'none listed'})`,
+      })
     } else variables[name] = value
   }
   if (problems.length > 0) throw new BadInputError(problems)

@@ -20,7 +20,12 @@ export function fixtureContext(target: GitHubTarget, seedId: string): FixtureCon
 
 /** What a manifest records of a target (who the identities are, the default branch), and how seeding polls there. */
 export function seedOptionsOn(target: GitHubTarget): SeedOptions {
-  return {agentLogin: target.logins.agent, reviewerLogin: target.logins.reviewer, defaultBranch: target.repo.defaultBranch, ...(target.fixtures.workflowPollMs === undefined ? {} : {workflowPollMs: target.fixtures.workflowPollMs})}
+  return {
+    agentLogin: target.logins.agent,
+    reviewerLogin: target.logins.reviewer,
+    defaultBranch: target.repo.defaultBranch,
+    ...(target.fixtures.workflowPollMs === undefined ? {} : {workflowPollMs: target.fixtures.workflowPollMs}),
+  }
 }
 
 export const FIXTURE_LABEL = {name: 'bench-fixture', color: '5319e7', description: 'created by ghx-bench fixtures'}
@@ -34,8 +39,15 @@ export function repoParams(ctx: FixtureContext): {owner: string; repo: string} {
 }
 
 /** Creates the labels that do not exist yet (idempotent). */
-export async function ensureLabels(ctx: FixtureContext, labels: Array<{name: string; color: string; description?: string}>): Promise<void> {
-  const existing = new Set((await ctx.agent.paginate(ctx.agent.rest.issues.listLabelsForRepo, {...repoParams(ctx), per_page: 100})).map((l) => l.name.toLowerCase()))
+export async function ensureLabels(
+  ctx: FixtureContext,
+  labels: Array<{name: string; color: string; description?: string}>,
+): Promise<void> {
+  const existing = new Set(
+    (await ctx.agent.paginate(ctx.agent.rest.issues.listLabelsForRepo, {...repoParams(ctx), per_page: 100})).map((l) =>
+      l.name.toLowerCase(),
+    ),
+  )
   for (const label of labels) {
     if (!existing.has(label.name.toLowerCase())) await ctx.agent.rest.issues.createLabel({...repoParams(ctx), ...label})
   }
@@ -66,7 +78,9 @@ export async function clientFor(ctx: FixtureContext, login: string | null | unde
 
 /** An issue or pull request as a reader names it: `#12` in the fixture repository, `owner/repo#12` elsewhere. */
 export function issueRef(ctx: FixtureContext, number: number, nameWithOwner?: string | null): string {
-  return !nameWithOwner || nameWithOwner.toLowerCase() === `${ctx.owner}/${ctx.name}`.toLowerCase() ? `#${number}` : `${nameWithOwner}#${number}`
+  return !nameWithOwner || nameWithOwner.toLowerCase() === `${ctx.owner}/${ctx.name}`.toLowerCase()
+    ? `#${number}`
+    : `${nameWithOwner}#${number}`
 }
 
 /** owner/name from a REST repository_url (…/repos/owner/name). */
@@ -81,6 +95,10 @@ export function reactionText(reaction: {content: string; user: {login: string} |
 }
 
 /** A comment as the snapshot records it: `login: body` (ids and times change when it is re-made). */
-export function commentText(comment: {user?: {login: string} | null; author?: {login: string} | null; body?: string | null}): string {
+export function commentText(comment: {
+  user?: {login: string} | null
+  author?: {login: string} | null
+  body?: string | null
+}): string {
   return `${comment.user?.login ?? comment.author?.login ?? 'ghost'}: ${comment.body ?? ''}`
 }

@@ -10,25 +10,45 @@ import type {Resource, Resources, SeedOptions} from './kind.js'
 import {FIXTURE_KINDS, withDependencies} from './kinds.js'
 import type {Manifest} from './manifest.js'
 
-export type {Resources, SeedOptions} from './kind.js'
+export type {SeedOptions} from './kind.js'
 export {ALL_KINDS, withDependencies} from './kinds.js'
 
-function seedOne(ctx: FixtureContext, kind: FixtureKind, resources: Resources, options: SeedOptions): Promise<Resource> {
-  return FIXTURE_KINDS[kind].seed(ctx, {suffix: options.suffix ?? '', workflowPollMs: options.workflowPollMs, resources})
+function seedOne(
+  ctx: FixtureContext,
+  kind: FixtureKind,
+  resources: Resources,
+  options: SeedOptions,
+): Promise<Resource> {
+  return FIXTURE_KINDS[kind].seed(ctx, {
+    suffix: options.suffix ?? '',
+    workflowPollMs: options.workflowPollMs,
+    resources,
+  })
 }
 
 /** Seeds (or finds again: seeding is idempotent) every requested kind and its dependencies. */
-export async function seedFixtures(ctx: FixtureContext, kinds: Iterable<FixtureKind>, options: SeedOptions, existing?: Manifest): Promise<Manifest> {
+export async function seedFixtures(
+  ctx: FixtureContext,
+  kinds: Iterable<FixtureKind>,
+  options: SeedOptions,
+  existing?: Manifest,
+): Promise<Manifest> {
   const resources: Resources = {...(existing?.resources ?? {})}
   const seeded = withDependencies(kinds)
   for (const kind of seeded) resources[kind] = await seedOne(ctx, kind, resources, options)
   // Read back once everything is seeded: seeding a later kind may reset an earlier one's issue (issue_with_branch reuses it).
-  for (const kind of seeded) resources[kind] = {...resources[kind]!, digest: stateDigest(await snapshotFixture(ctx, kind, resources[kind]!))}
+  for (const kind of seeded)
+    resources[kind] = {...resources[kind]!, digest: stateDigest(await snapshotFixture(ctx, kind, resources[kind]!))}
   return {
     version: 1,
     seed_id: ctx.seedId,
     generated_at: new Date().toISOString(),
-    repo: {owner: ctx.owner, name: ctx.name, full_name: `${ctx.owner}/${ctx.name}`, default_branch: options.defaultBranch},
+    repo: {
+      owner: ctx.owner,
+      name: ctx.name,
+      full_name: `${ctx.owner}/${ctx.name}`,
+      default_branch: options.defaultBranch,
+    },
     actors: {agent: options.agentLogin, reviewer: options.reviewerLogin},
     resources,
   }
@@ -38,14 +58,19 @@ export async function seedFixtures(ctx: FixtureContext, kinds: Iterable<FixtureK
  * Per kind, what differs from the seeded state (an empty list: as seeded): the kind's own checks, and
  * what else the seeded digest shows (sub-issues, dependencies, reactions, ...), when one is recorded.
  */
-export async function fixturesStatus(ctx: FixtureContext, manifest: Manifest): Promise<Array<{kind: string; problems: string[]}>> {
+export async function fixturesStatus(
+  ctx: FixtureContext,
+  manifest: Manifest,
+): Promise<Array<{kind: string; problems: string[]}>> {
   const out: Array<{kind: string; problems: string[]}> = []
   for (const [kind, resource] of Object.entries(manifest.resources)) {
     const entry = FIXTURE_KINDS[kind as FixtureKind]
     const problems = await entry.status(ctx, resource)
     if (resource.digest && !problems.some((p) => / cannot be read: /.test(p))) {
       const covered = new Set(entry.statusFields)
-      const leaks = await leaksOf(ctx, kind as FixtureKind, resource).catch((error: Error) => [`${entry.label(resource)} cannot be read: ${error.message}`])
+      const leaks = await leaksOf(ctx, kind as FixtureKind, resource).catch((error: Error) => [
+        `${entry.label(resource)} cannot be read: ${error.message}`,
+      ])
       problems.push(...leaks.filter((leak) => !covered.has(leakField(leak))))
     }
     out.push({kind, problems})
@@ -68,7 +93,13 @@ function leakField(leak: string): string {
  * a replaced workflow run is cancelled only after that, so whichever manifest is on disk names a run
  * that still reads as seeded (the old one until the fresh one is recorded).
  */
-export async function resetFixtures(ctx: FixtureContext, manifest: Manifest, kinds: Iterable<FixtureKind>, options: SeedOptions, replaced: (manifest: Manifest) => Promise<void> = async () => {}): Promise<Manifest> {
+export async function resetFixtures(
+  ctx: FixtureContext,
+  manifest: Manifest,
+  kinds: Iterable<FixtureKind>,
+  options: SeedOptions,
+  replaced: (manifest: Manifest) => Promise<void> = async () => {},
+): Promise<Manifest> {
   const resources: Resources = {...manifest.resources}
   for (const kind of kinds) {
     const resource = resources[kind]
@@ -77,7 +108,12 @@ export async function resetFixtures(ctx: FixtureContext, manifest: Manifest, kin
       resources[kind] = {...fresh, ...(resource.digest ? {digest: resource.digest} : {})}
       await replaced({...manifest, resources: {...resources}})
     }
-    await FIXTURE_KINDS[kind].reset(ctx, resource, {suffix: '', workflowPollMs: options.workflowPollMs, resources}, replace)
+    await FIXTURE_KINDS[kind].reset(
+      ctx,
+      resource,
+      {suffix: '', workflowPollMs: options.workflowPollMs, resources},
+      replace,
+    )
   }
   return {...manifest, resources}
 }
@@ -98,7 +134,9 @@ async function leaksOf(ctx: FixtureContext, kind: FixtureKind, resource: Resourc
   if (current.sha256 === recorded.sha256) return []
   const diffs = diffSnapshots(label, recorded.snapshot, current.snapshot)
   // Equal snapshots with another hash: a snapshot recorded by another version of the normalization.
-  return diffs.length > 0 ? diffs : [`${label}: state digest ${current.sha256.slice(0, 12)}, seeded ${recorded.sha256.slice(0, 12)}`]
+  return diffs.length > 0
+    ? diffs
+    : [`${label}: state digest ${current.sha256.slice(0, 12)}, seeded ${recorded.sha256.slice(0, 12)}`]
 }
 
 export interface FixtureVerification {
@@ -111,7 +149,11 @@ export interface FixtureVerification {
  * Reads each kind's resource again and compares it with its seeded digest. A resource with no
  * recorded digest is reported too: a check that cannot fail is no check.
  */
-export async function verifyFixtures(ctx: FixtureContext, manifest: Manifest, kinds: Iterable<FixtureKind>): Promise<FixtureVerification[]> {
+export async function verifyFixtures(
+  ctx: FixtureContext,
+  manifest: Manifest,
+  kinds: Iterable<FixtureKind>,
+): Promise<FixtureVerification[]> {
   const out: FixtureVerification[] = []
   for (const kind of new Set(kinds)) {
     const resource = manifest.resources[kind]
@@ -129,13 +171,22 @@ export class FixtureLeakError extends Error {
 }
 
 /** Throws FixtureLeakError when any of the kinds does not read as seeded. */
-export async function assertFixturesAsSeeded(ctx: FixtureContext, manifest: Manifest, kinds: Iterable<FixtureKind>): Promise<void> {
+export async function assertFixturesAsSeeded(
+  ctx: FixtureContext,
+  manifest: Manifest,
+  kinds: Iterable<FixtureKind>,
+): Promise<void> {
   const leaks = (await verifyFixtures(ctx, manifest, kinds)).flatMap((v) => v.leaks)
   if (leaks.length > 0) throw new FixtureLeakError(leaks)
 }
 
 /** Fresh resources for one iteration (seed_per_iteration): for what GitHub cannot undo. */
-export async function seedForIteration(ctx: FixtureContext, manifest: Manifest, kinds: Iterable<FixtureKind>, options: SeedOptions): Promise<Manifest> {
+export async function seedForIteration(
+  ctx: FixtureContext,
+  manifest: Manifest,
+  kinds: Iterable<FixtureKind>,
+  options: SeedOptions,
+): Promise<Manifest> {
   const resources: Resources = {...manifest.resources}
   for (const kind of withDependencies(kinds)) resources[kind] = await seedOne(ctx, kind, resources, options)
   return {...manifest, resources}
@@ -157,20 +208,46 @@ export interface CleanupReport {
  */
 export async function cleanupFixtures(ctx: FixtureContext, scope: {all: boolean}): Promise<CleanupReport> {
   const repo = repoParams(ctx)
-  const report: CleanupReport = {issues_closed: 0, pulls_closed: 0, branches_deleted: 0, labels_deleted: 0, releases_deleted: 0, projects_deleted: 0}
+  const report: CleanupReport = {
+    issues_closed: 0,
+    pulls_closed: 0,
+    branches_deleted: 0,
+    labels_deleted: 0,
+    releases_deleted: 0,
+    projects_deleted: 0,
+  }
   const marker = scope.all ? FIXTURE_LABEL.name : seedLabel(ctx.seedId).name
-  const open = await ctx.agent.paginate(ctx.agent.rest.issues.listForRepo, {...repo, state: 'open', labels: marker, per_page: 100})
+  const open = await ctx.agent.paginate(ctx.agent.rest.issues.listForRepo, {
+    ...repo,
+    state: 'open',
+    labels: marker,
+    per_page: 100,
+  })
   for (const item of open) {
-    await ctx.agent.rest.issues.update({...repo, issue_number: item.number, state: 'closed', state_reason: item.pull_request ? undefined : 'not_planned'})
+    await ctx.agent.rest.issues.update({
+      ...repo,
+      issue_number: item.number,
+      state: 'closed',
+      state_reason: item.pull_request ? undefined : 'not_planned',
+    })
     if (item.pull_request) report.pulls_closed++
     else report.issues_closed++
   }
   const seedTag = scope.all ? /-seed-/ : new RegExp(`-seed-${ctx.seedId}(?:$|-)`)
-  const branches = await ctx.agent.paginate(ctx.agent.rest.git.listMatchingRefs, {...repo, ref: 'heads/bench-', per_page: 100})
+  const branches = await ctx.agent.paginate(ctx.agent.rest.git.listMatchingRefs, {
+    ...repo,
+    ref: 'heads/bench-',
+    per_page: 100,
+  })
   for (const ref of branches) {
     const name = ref.ref.replace('refs/heads/', '')
     if (!seedTag.test(name)) continue
-    for (const pull of await ctx.agent.paginate(ctx.agent.rest.pulls.list, {...repo, state: 'open', head: `${ctx.owner}:${name}`, per_page: 100})) {
+    for (const pull of await ctx.agent.paginate(ctx.agent.rest.pulls.list, {
+      ...repo,
+      state: 'open',
+      head: `${ctx.owner}:${name}`,
+      per_page: 100,
+    })) {
       await ctx.agent.rest.pulls.update({...repo, pull_number: pull.number, state: 'closed'})
       report.pulls_closed++
     }
@@ -179,17 +256,26 @@ export async function cleanupFixtures(ctx: FixtureContext, scope: {all: boolean}
   }
   const releases = await ctx.agent.paginate(ctx.agent.rest.repos.listReleases, {...repo, per_page: 100})
   for (const release of releases) {
-    if (scope.all ? release.tag_name.startsWith('v0.0.0-bench-') : release.tag_name.startsWith(`v0.0.0-bench-${ctx.seedId}`)) {
+    if (
+      scope.all
+        ? release.tag_name.startsWith('v0.0.0-bench-')
+        : release.tag_name.startsWith(`v0.0.0-bench-${ctx.seedId}`)
+    ) {
       await ctx.agent.rest.repos.deleteRelease({...repo, release_id: release.id})
       report.releases_deleted++
     }
   }
   const viewer = (await ctx.agent.graphql<{viewer: {login: string}}>('{ viewer { login } }')).viewer.login
-  const projects = await ctx.agent.graphql<{user: {projectsV2: {nodes: Array<{id: string; title: string}>}}}>('query($l: String!) { user(login: $l) { projectsV2(first: 100) { nodes { id title } } } }', {l: viewer})
+  const projects = await ctx.agent.graphql<{user: {projectsV2: {nodes: Array<{id: string; title: string}>}}}>(
+    'query($l: String!) { user(login: $l) { projectsV2(first: 100) { nodes { id title } } } }',
+    {l: viewer},
+  )
   const title = scope.all ? 'GHX Bench Fixtures' : `GHX Bench Fixtures (bench-seed:${ctx.seedId})`
   for (const project of projects.user.projectsV2.nodes) {
     if (scope.all ? project.title.startsWith(title) : project.title === title) {
-      await ctx.agent.graphql('mutation($id: ID!) { deleteProjectV2(input: {projectId: $id}) { projectV2 { id } } }', {id: project.id})
+      await ctx.agent.graphql('mutation($id: ID!) { deleteProjectV2(input: {projectId: $id}) { projectV2 { id } } }', {
+        id: project.id,
+      })
       report.projects_deleted++
     }
   }

@@ -6,7 +6,15 @@
  */
 import {FIXTURE_LABEL, repoParams, seedLabel, type FixtureContext} from './context.js'
 import {sorted, type Snapshot} from './digest.js'
-import {isIssueResource, ISSUE_STATUS_FIELDS, issueStatus, resetIssue, seedIssue, snapshotIssue, type IssueResource} from './issues.js'
+import {
+  isIssueResource,
+  ISSUE_STATUS_FIELDS,
+  issueStatus,
+  resetIssue,
+  seedIssue,
+  snapshotIssue,
+  type IssueResource,
+} from './issues.js'
 import {fixtureKind, hasFields} from './kind.js'
 
 export type IssueWithBranchResource = IssueResource & {
@@ -21,7 +29,7 @@ export type IssueWithBranchResource = IssueResource & {
 }
 
 /** The seeded pull request that closes the issue, and its seeded state. */
-export interface ClosingPull {
+interface ClosingPull {
   number: number
   branch: string
   head_sha: string
@@ -36,21 +44,40 @@ const closingPullBody = (issue: number) => `A test that pages through an export 
 export async function seedIssueWithBranch(ctx: FixtureContext, suffix = ''): Promise<IssueWithBranchResource> {
   const issue = await seedIssue({...ctx, seedId: ctx.seedId + suffix}, 'issue')
   const branch = `bench-fix-seed-${ctx.seedId}${suffix}`
-  const sha = await branchWithCommit(ctx, branch, {path: 'src/paging.ts', message: `Fix the page offset (#${issue.number})`, content: 'export const pageOffset = (page: number, size: number) => (page - 1) * size\n'})
-  const resource: IssueWithBranchResource = {...issue, branch, branch_sha: sha, closing_pr: await seedClosingPull(ctx, issue.number, `bench-closes-seed-${ctx.seedId}${suffix}`)}
+  const sha = await branchWithCommit(ctx, branch, {
+    path: 'src/paging.ts',
+    message: `Fix the page offset (#${issue.number})`,
+    content: 'export const pageOffset = (page: number, size: number) => (page - 1) * size\n',
+  })
+  const resource: IssueWithBranchResource = {
+    ...issue,
+    branch,
+    branch_sha: sha,
+    closing_pr: await seedClosingPull(ctx, issue.number, `bench-closes-seed-${ctx.seedId}${suffix}`),
+  }
   await resetIssueWithBranch(ctx, resource)
   return resource
 }
 
 /** The head of `branch`, made first when missing: the default branch plus one commit that writes one file. */
-async function branchWithCommit(ctx: FixtureContext, branch: string, file: {path: string; message: string; content: string}): Promise<string> {
+async function branchWithCommit(
+  ctx: FixtureContext,
+  branch: string,
+  file: {path: string; message: string; content: string},
+): Promise<string> {
   const found = await branchSha(ctx, branch)
   if (found !== null) return found
   const repo = repoParams(ctx)
   const {data: repository} = await ctx.agent.rest.repos.get(repo)
   const base = (await ctx.agent.rest.git.getRef({...repo, ref: `heads/${repository.default_branch}`})).data.object.sha
   await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${branch}`, sha: base})
-  const {data} = await ctx.agent.rest.repos.createOrUpdateFileContents({...repo, branch, path: file.path, message: file.message, content: Buffer.from(file.content).toString('base64')})
+  const {data} = await ctx.agent.rest.repos.createOrUpdateFileContents({
+    ...repo,
+    branch,
+    path: file.path,
+    message: file.message,
+    content: Buffer.from(file.content).toString('base64'),
+  })
   return data.commit.sha!
 }
 
@@ -58,15 +85,47 @@ async function branchWithCommit(ctx: FixtureContext, branch: string, file: {path
 async function seedClosingPull(ctx: FixtureContext, issue: number, branch: string): Promise<ClosingPull> {
   const repo = repoParams(ctx)
   const body = closingPullBody(issue)
-  const existing = (await ctx.agent.paginate(ctx.agent.rest.pulls.list, {...repo, state: 'all', head: `${ctx.owner}:${branch}`, per_page: 100})).find((p) => p.title === CLOSING_PULL_TITLE)
-  const sha = await branchWithCommit(ctx, branch, {path: 'test/paging.test.ts', message: CLOSING_PULL_COMMIT, content: "import {pageOffset} from '../src/paging'\n\nif (pageOffset(3, 10) !== 20) throw new Error('page 3 starts at 20')\n"})
+  const existing = (
+    await ctx.agent.paginate(ctx.agent.rest.pulls.list, {
+      ...repo,
+      state: 'all',
+      head: `${ctx.owner}:${branch}`,
+      per_page: 100,
+    })
+  ).find((p) => p.title === CLOSING_PULL_TITLE)
+  const sha = await branchWithCommit(ctx, branch, {
+    path: 'test/paging.test.ts',
+    message: CLOSING_PULL_COMMIT,
+    content:
+      "import {pageOffset} from '../src/paging'\n\nif (pageOffset(3, 10) !== 20) throw new Error('page 3 starts at 20')\n",
+  })
   if (existing) {
     // The seeded head is the fixture's own commit: a run killed before its reset may have pushed more.
-    const commits = await ctx.agent.paginate(ctx.agent.rest.pulls.listCommits, {...repo, pull_number: existing.number, per_page: 100})
-    return {number: existing.number, branch, head_sha: commits.filter((c) => c.commit.message === CLOSING_PULL_COMMIT).at(-1)?.sha ?? sha, title: CLOSING_PULL_TITLE, body}
+    const commits = await ctx.agent.paginate(ctx.agent.rest.pulls.listCommits, {
+      ...repo,
+      pull_number: existing.number,
+      per_page: 100,
+    })
+    return {
+      number: existing.number,
+      branch,
+      head_sha: commits.filter((c) => c.commit.message === CLOSING_PULL_COMMIT).at(-1)?.sha ?? sha,
+      title: CLOSING_PULL_TITLE,
+      body,
+    }
   }
-  const {data: pull} = await ctx.agent.rest.pulls.create({...repo, title: CLOSING_PULL_TITLE, body, head: branch, base: (await ctx.agent.rest.repos.get(repo)).data.default_branch})
-  await ctx.agent.rest.issues.addLabels({...repo, issue_number: pull.number, labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name]})
+  const {data: pull} = await ctx.agent.rest.pulls.create({
+    ...repo,
+    title: CLOSING_PULL_TITLE,
+    body,
+    head: branch,
+    base: (await ctx.agent.rest.repos.get(repo)).data.default_branch,
+  })
+  await ctx.agent.rest.issues.addLabels({
+    ...repo,
+    issue_number: pull.number,
+    labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name],
+  })
   return {number: pull.number, branch, head_sha: sha, title: CLOSING_PULL_TITLE, body}
 }
 
@@ -76,8 +135,10 @@ async function resetClosingPull(ctx: FixtureContext, seeded: ClosingPull): Promi
   const {data: pull} = await ctx.agent.rest.pulls.get({...repo, pull_number: seeded.number})
   if (pull.merged) return
   const sha = await branchSha(ctx, seeded.branch)
-  if (sha === null) await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${seeded.branch}`, sha: seeded.head_sha})
-  else if (sha !== seeded.head_sha) await ctx.agent.rest.git.updateRef({...repo, ref: `heads/${seeded.branch}`, sha: seeded.head_sha, force: true})
+  if (sha === null)
+    await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${seeded.branch}`, sha: seeded.head_sha})
+  else if (sha !== seeded.head_sha)
+    await ctx.agent.rest.git.updateRef({...repo, ref: `heads/${seeded.branch}`, sha: seeded.head_sha, force: true})
   const patch: {state?: 'open'; title?: string; body?: string} = {}
   if (pull.state !== 'open') patch.state = 'open'
   if (pull.title !== seeded.title) patch.title = seeded.title
@@ -87,16 +148,33 @@ async function resetClosingPull(ctx: FixtureContext, seeded: ClosingPull): Promi
 
 async function closingPullSnapshot(ctx: FixtureContext, seeded: ClosingPull | undefined): Promise<Snapshot | null> {
   if (!seeded) return null
-  const [{data: pull}, sha] = await Promise.all([ctx.agent.rest.pulls.get({...repoParams(ctx), pull_number: seeded.number}), branchSha(ctx, seeded.branch)])
-  return {number: `#${pull.number}`, state: pull.merged ? 'merged' : pull.state, title: pull.title, body: pull.body ?? '', head_sha: sha}
+  const [{data: pull}, sha] = await Promise.all([
+    ctx.agent.rest.pulls.get({...repoParams(ctx), pull_number: seeded.number}),
+    branchSha(ctx, seeded.branch),
+  ])
+  return {
+    number: `#${pull.number}`,
+    state: pull.merged ? 'merged' : pull.state,
+    title: pull.title,
+    body: pull.body ?? '',
+    head_sha: sha,
+  }
 }
 
 async function branchSha(ctx: FixtureContext, branch: string): Promise<string | null> {
-  return ctx.agent.rest.git.getRef({...repoParams(ctx), ref: `heads/${branch}`}).then((r) => r.data.object.sha, () => null)
+  return ctx.agent.rest.git.getRef({...repoParams(ctx), ref: `heads/${branch}`}).then(
+    (r) => r.data.object.sha,
+    () => null,
+  )
 }
 
 async function openPullsFrom(ctx: FixtureContext, branch: string) {
-  return ctx.agent.paginate(ctx.agent.rest.pulls.list, {...repoParams(ctx), state: 'open', head: `${ctx.owner}:${branch}`, per_page: 100})
+  return ctx.agent.paginate(ctx.agent.rest.pulls.list, {
+    ...repoParams(ctx),
+    state: 'open',
+    head: `${ctx.owner}:${branch}`,
+    per_page: 100,
+  })
 }
 
 /**
@@ -106,23 +184,41 @@ async function openPullsFrom(ctx: FixtureContext, branch: string) {
  */
 export async function resetIssueWithBranch(ctx: FixtureContext, resource: IssueWithBranchResource): Promise<void> {
   await resetIssue(ctx, resource)
-  for (const pull of await openPullsFrom(ctx, resource.branch)) await ctx.agent.rest.pulls.update({...repoParams(ctx), pull_number: pull.number, state: 'closed'})
+  for (const pull of await openPullsFrom(ctx, resource.branch))
+    await ctx.agent.rest.pulls.update({...repoParams(ctx), pull_number: pull.number, state: 'closed'})
   if (resource.closing_pr) await resetClosingPull(ctx, resource.closing_pr)
   if (!resource.branch_sha) return
   const sha = await branchSha(ctx, resource.branch)
-  if (sha === null) await ctx.agent.rest.git.createRef({...repoParams(ctx), ref: `refs/heads/${resource.branch}`, sha: resource.branch_sha})
-  else if (sha !== resource.branch_sha) await ctx.agent.rest.git.updateRef({...repoParams(ctx), ref: `heads/${resource.branch}`, sha: resource.branch_sha, force: true})
+  if (sha === null)
+    await ctx.agent.rest.git.createRef({
+      ...repoParams(ctx),
+      ref: `refs/heads/${resource.branch}`,
+      sha: resource.branch_sha,
+    })
+  else if (sha !== resource.branch_sha)
+    await ctx.agent.rest.git.updateRef({
+      ...repoParams(ctx),
+      ref: `heads/${resource.branch}`,
+      sha: resource.branch_sha,
+      force: true,
+    })
 }
 
 /** The issue's snapshot, the branch's commit, the pull requests open from it, and the closing pull request. */
-export async function snapshotIssueWithBranch(ctx: FixtureContext, resource: IssueWithBranchResource): Promise<Snapshot> {
+async function snapshotIssueWithBranch(ctx: FixtureContext, resource: IssueWithBranchResource): Promise<Snapshot> {
   const [issue, sha, open, closing] = await Promise.all([
     snapshotIssue(ctx, resource),
     branchSha(ctx, resource.branch),
     openPullsFrom(ctx, resource.branch),
     closingPullSnapshot(ctx, resource.closing_pr),
   ])
-  return {...issue, branch: resource.branch, branch_sha: sha, open_pulls: sorted(open.map((p) => `#${p.number}`)), closing_pull: closing}
+  return {
+    ...issue,
+    branch: resource.branch,
+    branch_sha: sha,
+    open_pulls: sorted(open.map((p) => `#${p.number}`)),
+    closing_pull: closing,
+  }
 }
 
 export async function issueWithBranchStatus(ctx: FixtureContext, resource: IssueWithBranchResource): Promise<string[]> {
@@ -132,16 +228,21 @@ export async function issueWithBranchStatus(ctx: FixtureContext, resource: Issue
   if (open.length > 0) problems.push(`an open pull request from ${resource.branch} (#${open[0]!.number})`)
   const closing = resource.closing_pr
   if (closing) {
-    const pull = await ctx.agent.rest.pulls.get({...repoParams(ctx), pull_number: closing.number}).then((r) => r.data, () => null)
+    const pull = await ctx.agent.rest.pulls.get({...repoParams(ctx), pull_number: closing.number}).then(
+      (r) => r.data,
+      () => null,
+    )
     if (!pull) problems.push(`closing pull request #${closing.number} cannot be read`)
-    else if (pull.merged) problems.push(`closing pull request #${closing.number} merged (cannot be undone: seed per iteration)`)
+    else if (pull.merged)
+      problems.push(`closing pull request #${closing.number} merged (cannot be undone: seed per iteration)`)
     else if (pull.state !== 'open') problems.push(`closing pull request #${closing.number} is closed`)
   }
   return problems
 }
 
 export const issueWithBranchKind = fixtureKind('issue_with_branch', {
-  is: (resource): resource is IssueWithBranchResource => isIssueResource(resource) && hasFields(resource, {branch: 'string'}),
+  is: (resource): resource is IssueWithBranchResource =>
+    isIssueResource(resource) && hasFields(resource, {branch: 'string'}),
   seed: (ctx, {suffix}) => seedIssueWithBranch(ctx, suffix),
   reset: (ctx, resource) => resetIssueWithBranch(ctx, resource),
   snapshot: snapshotIssueWithBranch,

@@ -22,7 +22,7 @@ export interface SeedOptions {
 }
 
 /** What a kind's seed step is given: the options, and the resources seeded before it (its dependencies'). */
-export interface Seeding {
+interface Seeding {
   suffix: string
   workflowPollMs?: number
   resources: Resources
@@ -55,11 +55,16 @@ export interface FixtureKindDefinition<R extends Resource> {
 /** A kind as the table holds it: its steps on any manifest resource, which they check is the kind's first. */
 export type FixtureKindEntry = Required<Omit<FixtureKindDefinition<Resource>, 'is'>> & {kind: FixtureKind}
 
-export function fixtureKind<R extends Resource>(kind: FixtureKind, definition: FixtureKindDefinition<R>): FixtureKindEntry {
+export function fixtureKind<R extends Resource>(
+  kind: FixtureKind,
+  definition: FixtureKindDefinition<R>,
+): FixtureKindEntry {
   // Called inside the async steps: a record that is not the kind's rejects the step.
   const own = (resource: Resource): R => {
     if (definition.is(resource)) return resource
-    throw new Error(`the manifest's ${kind} resource is not one (${definition.label(resource)}): seed the fixtures again (ghx-bench fixtures seed)`)
+    throw new Error(
+      `the manifest's ${kind} resource is not one (${definition.label(resource)}): seed the fixtures again (ghx-bench fixtures seed)`,
+    )
   }
   return {
     kind,

@@ -21,13 +21,21 @@ export const manifestSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['owner', 'name', 'full_name', 'default_branch'],
-      properties: {owner: {type: 'string'}, name: {type: 'string'}, full_name: {type: 'string'}, default_branch: {type: 'string'}},
+      properties: {
+        owner: {type: 'string'},
+        name: {type: 'string'},
+        full_name: {type: 'string'},
+        default_branch: {type: 'string'},
+      },
     },
     actors: {
       type: 'object',
       additionalProperties: false,
       required: ['agent', 'reviewer'],
-      properties: {agent: {type: 'string', description: 'the agent’s login'}, reviewer: {type: 'string', description: 'the second identity’s login'}},
+      properties: {
+        agent: {type: 'string', description: 'the agent’s login'},
+        reviewer: {type: 'string', description: 'the second identity’s login'},
+      },
     },
     resources: {
       type: 'object',
@@ -42,8 +50,16 @@ export const manifestSchema = {
             additionalProperties: false,
             required: ['sha256', 'snapshot'],
             properties: {
-              sha256: {type: 'string', pattern: '^[0-9a-f]{64}$', description: 'sha256 of the snapshot’s stable JSON (keys sorted)'},
-              snapshot: {type: 'object', description: 'the resource’s normalized state as read back from GitHub after seeding: what a reset must restore'},
+              sha256: {
+                type: 'string',
+                pattern: '^[0-9a-f]{64}$',
+                description: 'sha256 of the snapshot’s stable JSON (keys sorted)',
+              },
+              snapshot: {
+                type: 'object',
+                description:
+                  'the resource’s normalized state as read back from GitHub after seeding: what a reset must restore',
+              },
             },
             description: 'the seeded state digest; after a reset the resource is read again and compared with it',
           },

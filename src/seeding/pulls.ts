@@ -5,12 +5,21 @@
  * whose threads the agent must answer are opened by the agent and commented by the second identity.
  */
 import type {GithubClient} from '../github/client.js'
-import {clientFor, commentText, ensureLabels, FIXTURE_LABEL, reactionText, repoParams, seedLabel, type FixtureContext} from './context.js'
+import {
+  clientFor,
+  commentText,
+  ensureLabels,
+  FIXTURE_LABEL,
+  reactionText,
+  repoParams,
+  seedLabel,
+  type FixtureContext,
+} from './context.js'
 import {sorted, type Snapshot} from './digest.js'
 import {removeReactions} from './issues.js'
 import {fixtureKind, hasFields, type FixtureKindEntry} from './kind.js'
 
-export interface ThreadSeed {
+interface ThreadSeed {
   line: number
   body: string
   resolved: boolean
@@ -34,20 +43,21 @@ interface PullKind {
   review?: ReviewSeed
 }
 
-export interface StatusSeed {
+interface StatusSeed {
   context: string
   state: 'success' | 'failure' | 'pending' | 'error'
   description: string
 }
 
-export interface ReviewSeed {
+interface ReviewSeed {
   event: 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT'
   body: string
 }
 
-const lines = (count: number, text: (n: number) => string) => Array.from({length: count}, (_, i) => text(i + 1)).join('\n') + '\n'
+const lines = (count: number, text: (n: number) => string) =>
+  Array.from({length: count}, (_, i) => text(i + 1)).join('\n') + '\n'
 
-export const STATS_WITH_BUGS = [
+const STATS_WITH_BUGS = [
   'export function average(values: number[]): number {',
   '  let sum = 0',
   '  for (const v of values) sum += v',
@@ -63,7 +73,7 @@ export const STATS_WITH_BUGS = [
   '',
 ].join('\n')
 
-export const HELPERS_WITH_BUGS = [
+const HELPERS_WITH_BUGS = [
   "import { readFileSync } from 'node:fs'",
   '',
   'export const config = JSON.parse(readFileSync(process.argv[2])) // no encoding: parses a Buffer',
@@ -115,12 +125,19 @@ const PULL_KINDS = {
     path: 'src/utils/review-helpers.ts',
     content: () => lines(24, (n) => `export const value${n} = ${n}`),
     author: 'agent',
-    threads: [2, 3, 16, 20].map((line, i) => ({line, body: `Please name value${line} after what it means.`, resolved: i === 0})),
+    threads: [2, 3, 16, 20].map((line, i) => ({
+      line,
+      body: `Please name value${line} after what it means.`,
+      resolved: i === 0,
+    })),
     statuses: [
       {context: 'bench/lint', state: 'success', description: 'Lint passed'},
       {context: 'bench/unit-tests', state: 'failure', description: '2 of 31 tests failed'},
     ],
-    review: {event: 'REQUEST_CHANGES', body: 'The value names still say nothing: please rename them before this merges.'},
+    review: {
+      event: 'REQUEST_CHANGES',
+      body: 'The value names still say nothing: please rename them before this merges.',
+    },
   },
   pr_with_mixed_threads: {
     branch: (seedId: string) => `bench-mixed-seed-${seedId}`,
@@ -128,7 +145,11 @@ const PULL_KINDS = {
     path: 'src/utils/mixed-helpers.ts',
     content: () => lines(28, (n) => `export function helper${n}(input: unknown): unknown { return input }`),
     author: 'agent',
-    threads: [2, 6, 10, 14, 18, 22, 26].map((line, i) => ({line, body: `helper${line} needs a typed input.`, resolved: i < 4})),
+    threads: [2, 6, 10, 14, 18, 22, 26].map((line, i) => ({
+      line,
+      body: `helper${line} needs a typed input.`,
+      resolved: i < 4,
+    })),
   },
 } satisfies Record<string, PullKind>
 
@@ -166,10 +187,24 @@ function client(ctx: FixtureContext, who: 'agent' | 'second'): GithubClient {
  * Creates or updates a file on a branch. The file may already be there (a fixture pull request of
  * this kind was merged by an earlier run, or the base was moved on before): then it is an update.
  */
-async function writeFile(ctx: FixtureContext, author: FixtureContext['agent'], file: {path: string; branch: string; message: string; content: string}): Promise<void> {
+async function writeFile(
+  ctx: FixtureContext,
+  author: FixtureContext['agent'],
+  file: {path: string; branch: string; message: string; content: string},
+): Promise<void> {
   const repo = repoParams(ctx)
-  const sha = await ctx.agent.rest.repos.getContent({...repo, path: file.path, ref: file.branch}).then((r) => (Array.isArray(r.data) ? undefined : r.data.sha), () => undefined)
-  await author.rest.repos.createOrUpdateFileContents({...repo, path: file.path, branch: file.branch, message: file.message, content: Buffer.from(file.content).toString('base64'), ...(sha ? {sha} : {})})
+  const sha = await ctx.agent.rest.repos.getContent({...repo, path: file.path, ref: file.branch}).then(
+    (r) => (Array.isArray(r.data) ? undefined : r.data.sha),
+    () => undefined,
+  )
+  await author.rest.repos.createOrUpdateFileContents({
+    ...repo,
+    path: file.path,
+    branch: file.branch,
+    message: file.message,
+    content: Buffer.from(file.content).toString('base64'),
+    ...(sha ? {sha} : {}),
+  })
 }
 
 export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix = ''): Promise<PullResource> {
@@ -181,31 +216,65 @@ export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix =
   const author = client(ctx, definition.author)
   const repo = repoParams(ctx)
   await ensureLabels(ctx, [FIXTURE_LABEL, seedLabel(ctx.seedId)])
-  const open = await ctx.agent.paginate(ctx.agent.rest.pulls.list, {...repo, state: 'open', head: `${ctx.owner}:${branch}`, per_page: 100})
+  const open = await ctx.agent.paginate(ctx.agent.rest.pulls.list, {
+    ...repo,
+    state: 'open',
+    head: `${ctx.owner}:${branch}`,
+    per_page: 100,
+  })
   const {data: repository} = await ctx.agent.rest.repos.get(repo)
   const base = repository.default_branch
   let pull: {number: number; id: number; node_id: string; html_url: string; head: {sha: string}} | undefined = open[0]
   if (!pull) {
     const baseSha = (await ctx.agent.rest.git.getRef({...repo, ref: `heads/${base}`})).data.object.sha
-    const branchExists = await ctx.agent.rest.git.getRef({...repo, ref: `heads/${branch}`}).then(() => true, () => false)
+    const branchExists = await ctx.agent.rest.git.getRef({...repo, ref: `heads/${branch}`}).then(
+      () => true,
+      () => false,
+    )
     if (!branchExists) {
       await author.rest.git.createRef({...repo, ref: `refs/heads/${branch}`, sha: baseSha})
-      await writeFile(ctx, author, {path: definition.path, branch, message: `Fixture ${kind}`, content: definition.content(seedId)})
+      await writeFile(ctx, author, {
+        path: definition.path,
+        branch,
+        message: `Fixture ${kind}`,
+        content: definition.content(seedId),
+      })
     }
-    const created: {number: number; id: number; node_id: string; html_url: string; head: {sha: string}} = (await author.rest.pulls.create({...repo, title, body, head: branch, base})).data
+    const created: {number: number; id: number; node_id: string; html_url: string; head: {sha: string}} = (
+      await author.rest.pulls.create({...repo, title, body, head: branch, base})
+    ).data
     pull = created
-    await ctx.agent.rest.issues.addLabels({...repo, issue_number: created.number, labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name]})
+    await ctx.agent.rest.issues.addLabels({
+      ...repo,
+      issue_number: created.number,
+      labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name],
+    })
     if (definition.baseMovesOn) {
-      await writeFile(ctx, ctx.agent, {path: `.bench/main-${seedId}.md`, branch: base, message: 'Move the base on', content: `${seedId} ${Date.now()}\n`})
+      await writeFile(ctx, ctx.agent, {
+        path: `.bench/main-${seedId}.md`,
+        branch: base,
+        message: 'Move the base on',
+        content: `${seedId} ${Date.now()}\n`,
+      })
     }
   }
   const current = pull
   // The seeded head is the fixture's own commit: a pull request found again may carry commits a run pushed (one killed before its reset).
-  const headSha = open[0] ? ((await fixtureCommit(ctx, current.number, `Fixture ${kind}`)) ?? current.head.sha) : current.head.sha
+  const headSha = open[0]
+    ? ((await fixtureCommit(ctx, current.number, `Fixture ${kind}`)) ?? current.head.sha)
+    : current.head.sha
   // Threads the fixture lacks are started, in order: a seeding interrupted after the pull request was opened completes here.
   const started = await listThreads(ctx, current.number)
   for (const thread of definition.threads.slice(started.length)) {
-    await ctx.second.rest.pulls.createReviewComment({...repo, pull_number: current.number, body: thread.body, path: definition.path, line: thread.line, side: 'RIGHT', commit_id: current.head.sha})
+    await ctx.second.rest.pulls.createReviewComment({
+      ...repo,
+      pull_number: current.number,
+      body: thread.body,
+      path: definition.path,
+      line: thread.line,
+      side: 'RIGHT',
+      commit_id: current.head.sha,
+    })
   }
   const threads = started.length < definition.threads.length ? await listThreads(ctx, current.number) : started
   if (definition.statuses) await seedStatuses(ctx, headSha, definition.statuses)
@@ -220,7 +289,11 @@ export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix =
       title,
       body,
       head_sha: headSha,
-      threads: definition.threads.map((seed, i) => ({...seed, id: threads[i]!.id, comment_id: threads[i]!.firstCommentId})),
+      threads: definition.threads.map((seed, i) => ({
+        ...seed,
+        id: threads[i]!.id,
+        comment_id: threads[i]!.firstCommentId,
+      })),
       base,
       labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name],
       assignees: [],
@@ -252,21 +325,48 @@ async function seedStatuses(ctx: FixtureContext, sha: string, statuses: StatusSe
   }
 }
 
-const REVIEW_STATES: Record<ReviewSeed['event'], string> = {APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED'}
+const REVIEW_STATES: Record<ReviewSeed['event'], string> = {
+  APPROVE: 'APPROVED',
+  REQUEST_CHANGES: 'CHANGES_REQUESTED',
+  COMMENT: 'COMMENTED',
+}
 
 /** The second identity's review with the seed's body (submitted once: a submitted review cannot be deleted). */
-async function seedReview(ctx: FixtureContext, number: number, sha: string, seed: ReviewSeed): Promise<{id: number; state: string; body: string}> {
+async function seedReview(
+  ctx: FixtureContext,
+  number: number,
+  sha: string,
+  seed: ReviewSeed,
+): Promise<{id: number; state: string; body: string}> {
   const repo = repoParams(ctx)
   const state = REVIEW_STATES[seed.event]
-  const reviews = await ctx.agent.paginate(ctx.agent.rest.pulls.listReviews, {...repo, pull_number: number, per_page: 100})
+  const reviews = await ctx.agent.paginate(ctx.agent.rest.pulls.listReviews, {
+    ...repo,
+    pull_number: number,
+    per_page: 100,
+  })
   const found = reviews.find((r) => r.state === state && r.body === seed.body)
-  const review = found ?? (await ctx.second.rest.pulls.createReview({...repo, pull_number: number, commit_id: sha, event: seed.event, body: seed.body})).data
+  const review =
+    found ??
+    (
+      await ctx.second.rest.pulls.createReview({
+        ...repo,
+        pull_number: number,
+        commit_id: sha,
+        event: seed.event,
+        body: seed.body,
+      })
+    ).data
   return {id: review.id, state, body: seed.body}
 }
 
 /** The newest commit of the pull request with the fixture's own message. */
 async function fixtureCommit(ctx: FixtureContext, number: number, message: string): Promise<string | undefined> {
-  const commits = await ctx.agent.paginate(ctx.agent.rest.pulls.listCommits, {...repoParams(ctx), pull_number: number, per_page: 100})
+  const commits = await ctx.agent.paginate(ctx.agent.rest.pulls.listCommits, {
+    ...repoParams(ctx),
+    pull_number: number,
+    per_page: 100,
+  })
   return commits.filter((c) => c.commit.message === message).at(-1)?.sha
 }
 
@@ -279,7 +379,11 @@ interface ThreadInfo {
 
 async function listThreads(ctx: FixtureContext, number: number): Promise<ThreadInfo[]> {
   const data = await ctx.agent.graphql<{
-    repository: {pullRequest: {reviewThreads: {nodes: Array<{id: string; isResolved: boolean; comments: {nodes: Array<{databaseId: number}>}}>}}}
+    repository: {
+      pullRequest: {
+        reviewThreads: {nodes: Array<{id: string; isResolved: boolean; comments: {nodes: Array<{databaseId: number}>}}>}
+      }
+    }
   }>(
     'query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { pullRequest(number: $number) { reviewThreads(first: 100) { nodes { id isResolved comments(first: 100) { nodes { databaseId } } } } } } }',
     {owner: ctx.owner, name: ctx.name, number},
@@ -307,7 +411,7 @@ interface ThreadComment {
   reactions: Reaction[]
 }
 
-export interface PullState {
+interface PullState {
   node_id: string
   title: string
   body: string
@@ -345,10 +449,11 @@ const PULL_GRAPH = `query($owner: String!, $name: String!, $number: Int!) {
   }
 }`
 
-const reactionsOf = (graph: GraphReactions): Reaction[] => graph.nodes.map((r) => ({content: r.content, login: r.user?.login ?? null}))
+const reactionsOf = (graph: GraphReactions): Reaction[] =>
+  graph.nodes.map((r) => ({content: r.content, login: r.user?.login ?? null}))
 
 /** Everything a scenario may change on a pull request, read through REST and GraphQL. */
-export async function readPullState(ctx: FixtureContext, number: number): Promise<PullState> {
+async function readPullState(ctx: FixtureContext, number: number): Promise<PullState> {
   const repo = repoParams(ctx)
   const {agent} = ctx
   const [pull, reviews, comments, graph] = await Promise.all([
@@ -367,7 +472,15 @@ export async function readPullState(ctx: FixtureContext, number: number): Promis
               isResolved: boolean
               path: string
               line: number | null
-              comments: {nodes: Array<{id: string; databaseId: number; body: string; author: {login: string} | null; reactions: GraphReactions}>}
+              comments: {
+                nodes: Array<{
+                  id: string
+                  databaseId: number
+                  body: string
+                  author: {login: string} | null
+                  reactions: GraphReactions
+                }>
+              }
             }>
           }
         }
@@ -386,28 +499,38 @@ export async function readPullState(ctx: FixtureContext, number: number): Promis
     head_sha: pull.head.sha,
     labels: pull.labels.map((l) => l.name),
     assignees: (pull.assignees ?? []).map((a) => a.login),
-    requested_reviewers: [...(pull.requested_reviewers ?? []).map((u) => u.login), ...(pull.requested_teams ?? []).map((t) => `team:${t.slug}`)],
+    requested_reviewers: [
+      ...(pull.requested_reviewers ?? []).map((u) => u.login),
+      ...(pull.requested_teams ?? []).map((t) => `team:${t.slug}`),
+    ],
     reviews: reviews.map((r) => ({id: r.id, state: r.state, login: r.user?.login ?? null, body: r.body ?? ''})),
     threads: node.reviewThreads.nodes.map((t) => ({
       id: t.id,
       path: t.path,
       line: t.line,
       resolved: t.isResolved,
-      comments: t.comments.nodes.map((c) => ({id: c.databaseId, node_id: c.id, login: c.author?.login ?? null, body: c.body, reactions: reactionsOf(c.reactions)})),
+      comments: t.comments.nodes.map((c) => ({
+        id: c.databaseId,
+        node_id: c.id,
+        login: c.author?.login ?? null,
+        body: c.body,
+        reactions: reactionsOf(c.reactions),
+      })),
     })),
     comments: comments.map((c) => ({id: c.id, text: commentText(c)})),
     reactions: reactionsOf(node.reactions),
   }
 }
 
-const reactionTexts = (reactions: Reaction[]) => sorted(reactions.map((r) => reactionText({content: r.content, user: r.login === null ? null : {login: r.login}})))
+const reactionTexts = (reactions: Reaction[]) =>
+  sorted(reactions.map((r) => reactionText({content: r.content, user: r.login === null ? null : {login: r.login}})))
 
 /**
  * The pull request's normalized state. Reviews are listed by state, author and body; a COMMENTED
  * review without a body only carries comments, which the threads show (a thread reply makes one,
  * and deleting the reply cannot remove it). Threads are keyed by `path:line`.
  */
-export function pullSnapshot(state: PullState): Snapshot {
+function pullSnapshot(state: PullState): Snapshot {
   const threads: Record<string, Snapshot> = {}
   for (const thread of state.threads) {
     let key = `${thread.path}:${thread.line ?? 'file'}`
@@ -429,18 +552,23 @@ export function pullSnapshot(state: PullState): Snapshot {
     labels: sorted(state.labels),
     assignees: sorted(state.assignees),
     requested_reviewers: sorted(state.requested_reviewers),
-    reviews: sorted(state.reviews.filter((r) => r.state !== 'COMMENTED' || r.body).map((r) => `${r.state} by ${r.login ?? 'ghost'}${r.body ? `: ${r.body}` : ''}`)),
+    reviews: sorted(
+      state.reviews
+        .filter((r) => r.state !== 'COMMENTED' || r.body)
+        .map((r) => `${r.state} by ${r.login ?? 'ghost'}${r.body ? `: ${r.body}` : ''}`),
+    ),
     threads,
     comments: state.comments.map((c) => c.text),
     reactions: reactionTexts(state.reactions),
   }
 }
 
-export async function snapshotPull(ctx: FixtureContext, resource: PullResource): Promise<Snapshot> {
+async function snapshotPull(ctx: FixtureContext, resource: PullResource): Promise<Snapshot> {
   return pullSnapshot(await readPullState(ctx, resource.number))
 }
 
-const sameSet = (a: readonly string[], b: readonly string[]) => sorted(a.map((s) => s.toLowerCase())).join('\n') === sorted(b.map((s) => s.toLowerCase())).join('\n')
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  sorted(a.map((s) => s.toLowerCase())).join('\n') === sorted(b.map((s) => s.toLowerCase())).join('\n')
 
 /**
  * Back to the seeded state: the head branch at its seeded commit (recreated if deleted), title, body,
@@ -456,47 +584,77 @@ export async function resetPull(ctx: FixtureContext, resource: PullResource): Pr
   const merged = state.state === 'merged'
   if (!merged) {
     // Before reopening: GitHub reopens a pull request only while its head branch exists.
-    const branch = await ctx.agent.rest.git.getRef({...repo, ref: `heads/${resource.head}`}).then((r) => r.data.object.sha, () => undefined)
-    if (branch === undefined) await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${resource.head}`, sha: seeded.head_sha})
-    else if (branch !== seeded.head_sha) await ctx.agent.rest.git.updateRef({...repo, ref: `heads/${resource.head}`, sha: seeded.head_sha, force: true})
+    const branch = await ctx.agent.rest.git.getRef({...repo, ref: `heads/${resource.head}`}).then(
+      (r) => r.data.object.sha,
+      () => undefined,
+    )
+    if (branch === undefined)
+      await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${resource.head}`, sha: seeded.head_sha})
+    else if (branch !== seeded.head_sha)
+      await ctx.agent.rest.git.updateRef({...repo, ref: `heads/${resource.head}`, sha: seeded.head_sha, force: true})
   }
   // Reopened first, on its own: GitHub refuses to change a closed pull request's base, even in the request that reopens it.
-  if (state.state === 'closed') await ctx.agent.rest.pulls.update({...repo, pull_number: resource.number, state: 'open'})
+  if (state.state === 'closed')
+    await ctx.agent.rest.pulls.update({...repo, pull_number: resource.number, state: 'open'})
   const update: {title?: string; body?: string; base?: string} = {}
   if (state.title !== seeded.title) update.title = seeded.title
   if (state.body !== seeded.body) update.body = seeded.body
   if (seeded.base !== undefined && state.base !== seeded.base && !merged) update.base = seeded.base
-  if (Object.keys(update).length > 0) await ctx.agent.rest.pulls.update({...repo, pull_number: resource.number, ...update})
+  if (Object.keys(update).length > 0)
+    await ctx.agent.rest.pulls.update({...repo, pull_number: resource.number, ...update})
   const issuePatch: {labels?: string[]; assignees?: string[]} = {}
   if (seeded.labels !== undefined && !sameSet(state.labels, seeded.labels)) issuePatch.labels = seeded.labels
-  if (seeded.assignees !== undefined && !sameSet(state.assignees, seeded.assignees)) issuePatch.assignees = seeded.assignees
-  if (Object.keys(issuePatch).length > 0) await ctx.agent.rest.issues.update({...repo, issue_number: resource.number, ...issuePatch})
+  if (seeded.assignees !== undefined && !sameSet(state.assignees, seeded.assignees))
+    issuePatch.assignees = seeded.assignees
+  if (Object.keys(issuePatch).length > 0)
+    await ctx.agent.rest.issues.update({...repo, issue_number: resource.number, ...issuePatch})
   if (state.draft !== (seeded.draft ?? false) && !merged) {
     const mutation = seeded.draft ? 'convertPullRequestToDraft' : 'markPullRequestReadyForReview'
-    await ctx.agent.graphql(`mutation($id: ID!) { ${mutation}(input: {pullRequestId: $id}) { pullRequest { id } } }`, {id: state.node_id})
+    await ctx.agent.graphql(`mutation($id: ID!) { ${mutation}(input: {pullRequestId: $id}) { pullRequest { id } } }`, {
+      id: state.node_id,
+    })
   }
   const users = state.requested_reviewers.filter((r) => !r.startsWith('team:'))
   const teams = state.requested_reviewers.filter((r) => r.startsWith('team:')).map((t) => t.slice('team:'.length))
-  if (users.length + teams.length > 0) await ctx.agent.rest.pulls.removeRequestedReviewers({...repo, pull_number: resource.number, reviewers: users, team_reviewers: teams})
+  if (users.length + teams.length > 0)
+    await ctx.agent.rest.pulls.removeRequestedReviewers({
+      ...repo,
+      pull_number: resource.number,
+      reviewers: users,
+      team_reviewers: teams,
+    })
   for (const comment of state.comments) await ctx.agent.rest.issues.deleteComment({...repo, comment_id: comment.id})
   await removeReactions(ctx, state.node_id, state.reactions)
   // A pending review takes its comments with it; submitted ones cannot be deleted.
   for (const review of state.reviews.filter((r) => r.state === 'PENDING')) {
-    await (await clientFor(ctx, review.login)).rest.pulls.deletePendingReview({...repo, pull_number: resource.number, review_id: review.id})
+    await (
+      await clientFor(ctx, review.login)
+    ).rest.pulls.deletePendingReview({...repo, pull_number: resource.number, review_id: review.id})
   }
   const seededComments = new Map(seeded.threads.map((t) => [t.comment_id, t]))
-  const comments = await ctx.agent.paginate(ctx.agent.rest.pulls.listReviewComments, {...repo, pull_number: resource.number, per_page: 100})
+  const comments = await ctx.agent.paginate(ctx.agent.rest.pulls.listReviewComments, {
+    ...repo,
+    pull_number: resource.number,
+    per_page: 100,
+  })
   for (const comment of comments) {
     const seed = seededComments.get(comment.id)
-    if (!seed) await (await clientFor(ctx, comment.user.login)).rest.pulls.deleteReviewComment({...repo, comment_id: comment.id})
-    else if (comment.body !== seed.body) await (await clientFor(ctx, comment.user.login)).rest.pulls.updateReviewComment({...repo, comment_id: comment.id, body: seed.body})
+    if (!seed)
+      await (await clientFor(ctx, comment.user.login)).rest.pulls.deleteReviewComment({...repo, comment_id: comment.id})
+    else if (comment.body !== seed.body)
+      await (
+        await clientFor(ctx, comment.user.login)
+      ).rest.pulls.updateReviewComment({...repo, comment_id: comment.id, body: seed.body})
   }
   for (const thread of state.threads) {
-    for (const comment of thread.comments) if (seededComments.has(comment.id)) await removeReactions(ctx, comment.node_id, comment.reactions)
+    for (const comment of thread.comments)
+      if (seededComments.has(comment.id)) await removeReactions(ctx, comment.node_id, comment.reactions)
     const seed = seeded.threads.find((t) => t.id === thread.id)
     if (!seed || thread.resolved === seed.resolved) continue
     const mutation = seed.resolved ? 'resolveReviewThread' : 'unresolveReviewThread'
-    await ctx.second.graphql(`mutation($id: ID!) { ${mutation}(input: {threadId: $id}) { thread { id } } }`, {id: seed.id})
+    await ctx.second.graphql(`mutation($id: ID!) { ${mutation}(input: {threadId: $id}) { thread { id } } }`, {
+      id: seed.id,
+    })
   }
 }
 
@@ -516,18 +674,25 @@ export async function pullStatus(ctx: FixtureContext, resource: PullResource): P
   if (!pull.merged && pull.head.sha !== resource.seeded.head_sha) problems.push('head branch moved since seeding')
   if ((pull.requested_reviewers ?? []).length > 0) problems.push('reviews requested since seeding')
   const threads = await listThreads(ctx, resource.number)
-  if (threads.length !== resource.seeded.threads.length) problems.push(`${threads.length} review threads, seeded ${resource.seeded.threads.length}`)
+  if (threads.length !== resource.seeded.threads.length)
+    problems.push(`${threads.length} review threads, seeded ${resource.seeded.threads.length}`)
   for (const seed of resource.seeded.threads) {
     const thread = threads.find((t) => t.id === seed.id)
     if (!thread) problems.push(`seeded thread on line ${seed.line} is gone`)
     else {
-      if (thread.isResolved !== seed.resolved) problems.push(`thread on line ${seed.line} is ${thread.isResolved ? 'resolved' : 'unresolved'}, seeded ${seed.resolved ? 'resolved' : 'unresolved'}`)
-      if (thread.replies.length > 0) problems.push(`thread on line ${seed.line} has ${thread.replies.length} repl${thread.replies.length === 1 ? 'y' : 'ies'}`)
+      if (thread.isResolved !== seed.resolved)
+        problems.push(
+          `thread on line ${seed.line} is ${thread.isResolved ? 'resolved' : 'unresolved'}, seeded ${seed.resolved ? 'resolved' : 'unresolved'}`,
+        )
+      if (thread.replies.length > 0)
+        problems.push(
+          `thread on line ${seed.line} has ${thread.replies.length} repl${thread.replies.length === 1 ? 'y' : 'ies'}`,
+        )
     }
   }
-  const reviews = (await ctx.agent.paginate(ctx.agent.rest.pulls.listReviews, {...repo, pull_number: resource.number, per_page: 100})).filter(
-    (r) => (r.body || r.state !== 'COMMENTED') && r.id !== resource.seeded.review?.id,
-  )
+  const reviews = (
+    await ctx.agent.paginate(ctx.agent.rest.pulls.listReviews, {...repo, pull_number: resource.number, per_page: 100})
+  ).filter((r) => (r.body || r.state !== 'COMMENTED') && r.id !== resource.seeded.review?.id)
   if (reviews.length > 0) problems.push(`${reviews.length} submitted review(s) (cannot be undone: seed per iteration)`)
   return problems
 }

@@ -19,7 +19,13 @@ export interface ReleaseResource {
 }
 
 export async function seedRelease(ctx: FixtureContext, suffix = ''): Promise<ReleaseResource> {
-  const seeded = {tag_name: `v0.0.0-bench-${ctx.seedId}${suffix}`, name: `Benchmark draft (bench-seed:${ctx.seedId})`, body: 'Draft release for ghx-bench scenarios.', draft: true as const, prerelease: false as const}
+  const seeded = {
+    tag_name: `v0.0.0-bench-${ctx.seedId}${suffix}`,
+    name: `Benchmark draft (bench-seed:${ctx.seedId})`,
+    body: 'Draft release for ghx-bench scenarios.',
+    draft: true as const,
+    prerelease: false as const,
+  }
   const {data: repository} = await ctx.agent.rest.repos.get(repoParams(ctx))
   const full = {...seeded, target_commitish: repository.default_branch}
   const releases = await ctx.agent.paginate(ctx.agent.rest.repos.listReleases, {...repoParams(ctx), per_page: 100})
@@ -41,12 +47,25 @@ export async function resetRelease(ctx: FixtureContext, resource: ReleaseResourc
     data.draft !== seeded.draft ||
     data.prerelease !== (seeded.prerelease ?? false) ||
     (seeded.target_commitish !== undefined && data.target_commitish !== seeded.target_commitish)
-  if (differs) await ctx.agent.rest.repos.updateRelease({...repoParams(ctx), release_id: resource.id, ...seeded, prerelease: seeded.prerelease ?? false})
+  if (differs)
+    await ctx.agent.rest.repos.updateRelease({
+      ...repoParams(ctx),
+      release_id: resource.id,
+      ...seeded,
+      prerelease: seeded.prerelease ?? false,
+    })
 }
 
-export async function snapshotRelease(ctx: FixtureContext, resource: ReleaseResource): Promise<Snapshot> {
+async function snapshotRelease(ctx: FixtureContext, resource: ReleaseResource): Promise<Snapshot> {
   const {data} = await ctx.agent.rest.repos.getRelease({...repoParams(ctx), release_id: resource.id})
-  return {tag_name: data.tag_name, name: data.name ?? null, body: data.body ?? '', draft: data.draft, prerelease: data.prerelease, target_commitish: data.target_commitish}
+  return {
+    tag_name: data.tag_name,
+    name: data.name ?? null,
+    body: data.body ?? '',
+    draft: data.draft,
+    prerelease: data.prerelease,
+    target_commitish: data.target_commitish,
+  }
 }
 
 export async function releaseStatus(ctx: FixtureContext, resource: ReleaseResource): Promise<string[]> {

@@ -26,12 +26,26 @@ export async function readManifest(file: string, cwd = process.cwd()): Promise<M
     value = JSON.parse(await readFile(file, 'utf8'))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    const message = code === 'ENOENT' ? 'no fixture manifest: run `ghx-bench fixtures seed` first' : code === 'EISDIR' ? 'is a folder, not a fixture manifest: give the manifest file’s path' : `not JSON: ${(error as Error).message}`
+    const message =
+      code === 'ENOENT'
+        ? 'no fixture manifest: run `ghx-bench fixtures seed` first'
+        : code === 'EISDIR'
+          ? 'is a folder, not a fixture manifest: give the manifest file’s path'
+          : `not JSON: ${(error as Error).message}`
     throw new BadInputError([{file: displayPath(file, cwd), code: 'io', message}])
   }
   const validate = compileSchema(manifestSchema)
   if (!validate(value)) {
-    throw new BadInputError([{file: displayPath(file, cwd), code: 'schema', message: `not a fixture manifest: ${(validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`}])
+    throw new BadInputError([
+      {
+        file: displayPath(file, cwd),
+        code: 'schema',
+        message: `not a fixture manifest: ${(validate.errors ?? [])
+          .slice(0, 3)
+          .map((e) => `${e.instancePath || '/'} ${e.message}`)
+          .join('; ')}`,
+      },
+    ])
   }
   return value as Manifest
 }
@@ -51,25 +65,46 @@ export function manifestPath(config: LoadedConfig): string {
  * project's settings; a flag still wins.
  */
 export function onManifest(config: LoadedConfig, manifest: Manifest | undefined): LoadedConfig {
-  return manifest ? withLayer(config, 'manifest', {fixtures: {repo: manifest.repo.full_name, seed_id: manifest.seed_id}}) : config
+  return manifest
+    ? withLayer(config, 'manifest', {fixtures: {repo: manifest.repo.full_name, seed_id: manifest.seed_id}})
+    : config
 }
 
 /** Seeds `kinds` (reusing what a manifest of the same seed already has) and writes the manifest. */
-export async function seedManifest(target: GitHubTarget, config: LoadedConfig, kinds: FixtureKind[]): Promise<{manifest: Manifest; file: string}> {
+export async function seedManifest(
+  target: GitHubTarget,
+  config: LoadedConfig,
+  kinds: FixtureKind[],
+): Promise<{manifest: Manifest; file: string}> {
   const file = manifestPath(config)
   const needSecond = kinds.filter((kind) => FIXTURE_KINDS[kind].needsSecondIdentity)
   if (target.logins.reviewer === target.logins.agent && needSecond.length > 0) {
-    throw new BadInputError([{file: '$GHX_BENCH_APP_ID', code: 'config', message: `kinds ${needSecond.join(', ')} need a second identity (a reviewer who is not the agent): configure a GitHub App (GHX_BENCH_APP_ID, GHX_BENCH_APP_PRIVATE_KEY) or set GHX_BENCH_REVIEWER_TOKEN`}])
+    throw new BadInputError([
+      {
+        file: '$GHX_BENCH_APP_ID',
+        code: 'config',
+        message: `kinds ${needSecond.join(', ')} need a second identity (a reviewer who is not the agent): configure a GitHub App (GHX_BENCH_APP_ID, GHX_BENCH_APP_PRIVATE_KEY) or set GHX_BENCH_REVIEWER_TOKEN`,
+      },
+    ])
   }
   const ctx = fixtureContext(target, config.values.fixtures.seed_id)
   const existing = await readManifest(file).catch(() => undefined)
-  const manifest = await seedFixtures(ctx, kinds, seedOptionsOn(target), existing?.seed_id === ctx.seedId ? existing : undefined)
+  const manifest = await seedFixtures(
+    ctx,
+    kinds,
+    seedOptionsOn(target),
+    existing?.seed_id === ctx.seedId ? existing : undefined,
+  )
   await writeManifest(file, manifest)
   return {manifest, file}
 }
 
 /** Per kind of the manifest, what differs from its seeded state (the target opened `onManifest`). */
-export function manifestStatus(target: GitHubTarget, config: LoadedConfig, manifest: Manifest): Promise<Array<{kind: string; problems: string[]}>> {
+export function manifestStatus(
+  target: GitHubTarget,
+  config: LoadedConfig,
+  manifest: Manifest,
+): Promise<Array<{kind: string; problems: string[]}>> {
   return fixturesStatus(fixtureContext(target, config.values.fixtures.seed_id), manifest)
 }
 
@@ -79,25 +114,53 @@ export function manifestStatus(target: GitHubTarget, config: LoadedConfig, manif
  */
 export async function manifestToReset(config: LoadedConfig, kinds: FixtureKind[] | undefined): Promise<Manifest> {
   const unknown = (kinds ?? []).filter((kind) => !ALL_KINDS.includes(kind))
-  if (unknown.length > 0) throw new BadInputError(unknown.map((kind) => ({file: '--kinds', code: 'config' as const, message: `unknown fixture kind "${kind}"${suggestionSuffix(kind, ALL_KINDS)}`})))
+  if (unknown.length > 0)
+    throw new BadInputError(
+      unknown.map((kind) => ({
+        file: '--kinds',
+        code: 'config' as const,
+        message: `unknown fixture kind "${kind}"${suggestionSuffix(kind, ALL_KINDS)}`,
+      })),
+    )
   const file = manifestPath(config)
   const manifest = await readManifest(file)
   const unseeded = (kinds ?? []).filter((kind) => !manifest.resources[kind])
   if (unseeded.length > 0) {
-    throw new BadInputError(unseeded.map((kind) => ({file: '--kinds', code: 'config' as const, message: `fixture kind "${kind}" is not in the manifest ${displayPath(file)} (seeded: ${Object.keys(manifest.resources).join(', ') || 'none'})`})))
+    throw new BadInputError(
+      unseeded.map((kind) => ({
+        file: '--kinds',
+        code: 'config' as const,
+        message: `fixture kind "${kind}" is not in the manifest ${displayPath(file)} (seeded: ${Object.keys(manifest.resources).join(', ') || 'none'})`,
+      })),
+    )
   }
   return manifest
 }
 
 /** Resets the manifest's resources (or `kinds`: manifestToReset reads and checks them) on the target opened `onManifest`. */
-export function resetManifest(target: GitHubTarget, config: LoadedConfig, manifest: Manifest, kinds: FixtureKind[] | undefined): Promise<Manifest> {
+export function resetManifest(
+  target: GitHubTarget,
+  config: LoadedConfig,
+  manifest: Manifest,
+  kinds: FixtureKind[] | undefined,
+): Promise<Manifest> {
   const file = manifestPath(config)
   // Each replacement is written down as it happens: Ctrl-C mid-reset leaves a manifest that names what is there.
-  return resetFixtures(fixtureContext(target, config.values.fixtures.seed_id), manifest, kinds ?? (Object.keys(manifest.resources) as FixtureKind[]), seedOptionsOn(target), (replaced) => writeManifest(file, replaced))
+  return resetFixtures(
+    fixtureContext(target, config.values.fixtures.seed_id),
+    manifest,
+    kinds ?? (Object.keys(manifest.resources) as FixtureKind[]),
+    seedOptionsOn(target),
+    (replaced) => writeManifest(file, replaced),
+  )
 }
 
 /** Removes what the manifest's seeding created (or, with `all`, every seeding's leftovers) and the manifest. */
-export async function cleanupManifest(target: GitHubTarget, config: LoadedConfig, all: boolean): Promise<CleanupReport> {
+export async function cleanupManifest(
+  target: GitHubTarget,
+  config: LoadedConfig,
+  all: boolean,
+): Promise<CleanupReport> {
   const report = await cleanupFixtures(fixtureContext(target, config.values.fixtures.seed_id), {all})
   await rm(manifestPath(config), {force: true})
   return report
@@ -108,7 +171,12 @@ export async function seedServedSandbox(config: LoadedConfig, sandbox: Sandbox, 
   const full = Object.keys(sandbox.store.state.repos)[0] ?? DEFAULT_REPO
   const [owner, name] = full.split('/') as [string, string]
   const {agent, second} = sandboxIdentities(sandbox)
-  const manifest = await seedFixtures({owner, name, seedId: config.values.fixtures.seed_id, agent, second}, kinds, {agentLogin: AGENT_LOGIN, reviewerLogin: REVIEWER_LOGIN, defaultBranch: sandbox.store.state.repos[full]!.default_branch, workflowPollMs: 50})
+  const manifest = await seedFixtures({owner, name, seedId: config.values.fixtures.seed_id, agent, second}, kinds, {
+    agentLogin: AGENT_LOGIN,
+    reviewerLogin: REVIEWER_LOGIN,
+    defaultBranch: sandbox.store.state.repos[full]!.default_branch,
+    workflowPollMs: 50,
+  })
   const file = manifestPath(config)
   await writeManifest(file, manifest)
   return file

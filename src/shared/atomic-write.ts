@@ -9,7 +9,10 @@ import path from 'node:path'
 
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   await mkdir(path.dirname(file), {recursive: true})
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  const temporary = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  )
   try {
     const handle = await open(temporary, 'w')
     try {

@@ -60,7 +60,7 @@ export function isBadInputError(error: unknown): error is BadInputError {
   return typeof error === 'object' && error !== null && (error as {[BAD_INPUT]?: unknown})[BAD_INPUT] === true
 }
 
-export function formatLocation(d: Diagnostic): string {
+function formatLocation(d: Diagnostic): string {
   if (d.line === undefined) return d.file
   return `${d.file}:${d.line}:${d.col ?? 1}`
 }
@@ -117,5 +117,9 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
 export function suggestionSuffix(word: string, candidates: Iterable<string>): string {
   const list = [...candidates]
   const hint = didYouMean(word, list)
-  return hint ? ` (did you mean "${hint}"?)` : list.length > 0 && list.length <= 12 ? ` (known: ${list.join(', ')})` : ''
+  return hint
+    ? ` (did you mean "${hint}"?)`
+    : list.length > 0 && list.length <= 12
+      ? ` (known: ${list.join(', ')})`
+      : ''
 }

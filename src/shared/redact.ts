@@ -3,7 +3,15 @@
  * redactor that knows the run's own secrets (tokens, API keys, the values of every secret variable
  * the harness captured at start-up, URL credentials, bearer tokens) and the shapes of common ones.
  */
-import {hideSecrets, isSecretName, knownSecrets, looksLikeToken, registerSecret, secretForms, withoutCredentials} from './process/secret-env.js'
+import {
+  hideSecrets,
+  isSecretName,
+  knownSecrets,
+  looksLikeToken,
+  registerSecret,
+  secretForms,
+  withoutCredentials,
+} from './process/secret-env.js'
 
 /** A suite's mode or provider as it names it: a name, or a name with options (schemas/suite.ts PluginRef). */
 type NamedPlugin = string | {options?: Record<string, unknown>}
@@ -23,17 +31,25 @@ export type Redactor = <T>(value: T) => T
 /** A redactor for these secrets and every secret the process knows (captured variables, registered values). */
 export function createRedactor(secrets: Iterable<string | undefined> = []): Redactor {
   const given = [...secrets].filter((s): s is string => typeof s === 'string').flatMap(secretForms)
-  const known = [...new Set([...given, ...knownSecrets()].filter((s) => s.length >= 8))].sort((a, b) => b.length - a.length)
+  const known = [...new Set([...given, ...knownSecrets()].filter((s) => s.length >= 8))].sort(
+    (a, b) => b.length - a.length,
+  )
   const redactText = (text: string): string => {
     let out = text
     for (const secret of known) out = out.split(secret).join('[REDACTED]')
-    for (const shape of SECRET_SHAPES) out = out.replace(shape, (match, prefix?: unknown) => (typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[REDACTED]${match.endsWith('@') ? '@' : ''}` : '[REDACTED]'))
+    for (const shape of SECRET_SHAPES)
+      out = out.replace(shape, (match, prefix?: unknown) =>
+        typeof prefix === 'string' && match.startsWith(prefix)
+          ? `${prefix}[REDACTED]${match.endsWith('@') ? '@' : ''}`
+          : '[REDACTED]',
+      )
     return out
   }
   const redact = (value: unknown): unknown => {
     if (typeof value === 'string') return redactText(value)
     if (Array.isArray(value)) return value.map(redact)
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v)]))
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v)]))
     return value
   }
   return redact as Redactor
@@ -44,7 +60,11 @@ export function createRedactor(secrets: Iterable<string | undefined> = []): Reda
  * environment now, like the ones captured at start-up; secrets written into a mode's or a provider's
  * options are known to the redactor, whatever their option is called (optionSecrets).
  */
-export function hideSuiteSecrets(modes: readonly NamedPlugin[], providers: readonly NamedPlugin[], config: {endpoint?: {api_key_env?: string}}): void {
+export function hideSuiteSecrets(
+  modes: readonly NamedPlugin[],
+  providers: readonly NamedPlugin[],
+  config: {endpoint?: {api_key_env?: string}},
+): void {
   const names: string[] = []
   if (config.endpoint?.api_key_env) names.push(config.endpoint.api_key_env)
   for (const ref of [...modes, ...providers]) {
@@ -87,7 +107,12 @@ export function optionSecrets(options: unknown): {values: string[]; variables: s
 
 /** `--token`, `-api-key`, `--client-secret`: a flag whose next argument is a secret. */
 function isSecretFlag(item: unknown): boolean {
-  return typeof item === 'string' && /^--?[A-Za-z]/.test(item) && !item.includes('=') && isSecretName(item.replace(/^-+/, ''))
+  return (
+    typeof item === 'string' &&
+    /^--?[A-Za-z]/.test(item) &&
+    !item.includes('=') &&
+    isSecretName(item.replace(/^-+/, ''))
+  )
 }
 
 /** The secrets inside one string: `--token=X` or `TOKEN=X`, a URL's user:password and its secret query parameters. */
@@ -99,7 +124,8 @@ function secretsInText(text: string): string[] {
     // For its effect: the URL's user and password become the process's known secrets (every redactor's).
     withoutCredentials(text)
     try {
-      for (const [name, value] of new URL(text).searchParams) if (isSecretName(name) || looksLikeToken(value)) found.push(value)
+      for (const [name, value] of new URL(text).searchParams)
+        if (isSecretName(name) || looksLikeToken(value)) found.push(value)
     } catch {
       // not a URL after all: nothing more in it
     }

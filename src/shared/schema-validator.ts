@@ -13,7 +13,13 @@ let sharedAjv: Ajv2020 | undefined
 const compiled = new WeakMap<object, ValidateFunction>()
 
 function newAjv(explaining: boolean): Ajv2020 {
-  const ajv = new Ajv2020({strict: true, allErrors: explaining, discriminator: true, verbose: explaining, allowUnionTypes: true})
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: explaining,
+    discriminator: true,
+    verbose: explaining,
+    allowUnionTypes: true,
+  })
   // ajv-formats is CommonJS; under Node16 resolution its callable is the default export's default.
   ;(ajvFormats as unknown as {default: (a: Ajv2020) => void}).default(ajv)
   return ajv
@@ -71,7 +77,12 @@ export function validateDocument(schema: object, document: SourceDocument): Diag
   return validateWithSchema(schema, document.data, document)
 }
 
-function toDiagnostics(errors: ErrorObject[], document: SourceDocument, basePointer: string, what: string): Diagnostic[] {
+function toDiagnostics(
+  errors: ErrorObject[],
+  document: SourceDocument,
+  basePointer: string,
+  what: string,
+): Diagnostic[] {
   const kept = pruneAlternatives(errors)
   const seen = new Set<string>()
   const diagnostics: Diagnostic[] = []
@@ -105,7 +116,11 @@ function toDiagnostic(error: ErrorObject, document: SourceDocument, basePointer:
     }
     case 'required': {
       const missing = String(error.params.missingProperty)
-      return document.diagnostic(pointer, 'schema', `${prefix}${where || 'the document'} is missing required key "${missing}"`)
+      return document.diagnostic(
+        pointer,
+        'schema',
+        `${prefix}${where || 'the document'} is missing required key "${missing}"`,
+      )
     }
     case 'discriminator': {
       const tag = String(error.params.tag)
@@ -129,7 +144,11 @@ function toDiagnostic(error: ErrorObject, document: SourceDocument, basePointer:
       )
     }
     case 'const':
-      return document.diagnostic(pointer, 'schema', `${prefix}${where} must be ${JSON.stringify(error.params.allowedValue)}`)
+      return document.diagnostic(
+        pointer,
+        'schema',
+        `${prefix}${where} must be ${JSON.stringify(error.params.allowedValue)}`,
+      )
     case 'type':
       return document.diagnostic(
         pointer,
@@ -137,11 +156,18 @@ function toDiagnostic(error: ErrorObject, document: SourceDocument, basePointer:
         `${prefix}${where || 'the document'} must be ${String(error.params.type).split(',').map(article).join(' or ')}, not ${jsonType(error.data)}`,
       )
     case 'pattern': {
-      const description = typeof parentSchema.description === 'string' ? parentSchema.description : `a value matching ${String(error.params.pattern)}`
+      const description =
+        typeof parentSchema.description === 'string'
+          ? parentSchema.description
+          : `a value matching ${String(error.params.pattern)}`
       return document.diagnostic(pointer, 'schema', `${prefix}${where} "${String(error.data)}" is not ${description}`)
     }
     case 'propertyNames':
-      return document.diagnostic(pointer, 'schema', `${prefix}${where} has a key "${String(error.params.propertyName)}" that is not allowed`)
+      return document.diagnostic(
+        pointer,
+        'schema',
+        `${prefix}${where} has a key "${String(error.params.propertyName)}" that is not allowed`,
+      )
     case 'anyOf':
     case 'oneOf': {
       const types = alternativeTypes(parentSchema, error.keyword)
@@ -150,9 +176,17 @@ function toDiagnostic(error: ErrorObject, document: SourceDocument, basePointer:
     }
     case 'not':
       // A `not` says what is refused in its description (a key that excludes another).
-      return document.diagnostic(pointer, 'schema', `${prefix}${where || 'the document'} ${typeof parentSchema.description === 'string' ? parentSchema.description : (error.message ?? 'is invalid')}`)
+      return document.diagnostic(
+        pointer,
+        'schema',
+        `${prefix}${where || 'the document'} ${typeof parentSchema.description === 'string' ? parentSchema.description : (error.message ?? 'is invalid')}`,
+      )
     default:
-      return document.diagnostic(pointer, 'schema', `${prefix}${where || 'the document'} ${error.message ?? 'is invalid'}`)
+      return document.diagnostic(
+        pointer,
+        'schema',
+        `${prefix}${where || 'the document'} ${error.message ?? 'is invalid'}`,
+      )
   }
 }
 
@@ -247,5 +281,7 @@ function fill(schema: AnySchema, value: unknown): unknown {
 function discriminatedBranch(schema: AnySchema, value: Record<string, unknown>): AnySchema | undefined {
   const tag = (schema.discriminator as {propertyName?: string} | undefined)?.propertyName
   if (!tag || !Array.isArray(schema.oneOf)) return undefined
-  return (schema.oneOf as AnySchema[]).find((b) => ((b.properties as AnySchema | undefined)?.[tag] as AnySchema | undefined)?.const === value[tag])
+  return (schema.oneOf as AnySchema[]).find(
+    (b) => ((b.properties as AnySchema | undefined)?.[tag] as AnySchema | undefined)?.const === value[tag],
+  )
 }

@@ -57,9 +57,16 @@ export interface ServiceClient {
  * the .ts through tsx) as a service; resolves with its greeting (what it tells of itself once ready)
  * and a client, or rejects with why it could not start (bad input stays bad input).
  */
-export async function startService<G>(relativeTsPath: string, options: unknown, name: string, launcher: ServiceLauncher | null = null): Promise<{greeting: G; client: ServiceClient}> {
+export async function startService<G>(
+  relativeTsPath: string,
+  options: unknown,
+  name: string,
+  launcher: ServiceLauncher | null = null,
+): Promise<{greeting: G; client: ServiceClient}> {
   // From source, tsx as this package resolves it: the child may start in a folder that has none.
-  const execArgv = RUNNING_FROM_SOURCE ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, '--conditions=ghx-bench-source'] : []
+  const execArgv = RUNNING_FROM_SOURCE
+    ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, '--conditions=ghx-bench-source']
+    : []
   const command = [process.execPath, ...execArgv, packageModulePath(relativeTsPath)]
   const child = spawn(launcher?.file ?? command[0]!, [...(launcher?.args ?? []), ...command.slice(launcher ? 0 : 1)], {
     detached: launcher !== null,
@@ -68,7 +75,9 @@ export async function startService<G>(relativeTsPath: string, options: unknown, 
   })
   const hello = await new Promise<Hello<G>>((resolve, reject) => {
     child.once('error', reject)
-    child.once('exit', (code, signal) => reject(new Error(`the ${name} process exited while starting (${signal ?? `exit code ${code}`})`)))
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the ${name} process exited while starting (${signal ?? `exit code ${code}`})`)),
+    )
     child.once('message', (message: Hello<G>) => resolve(message))
     child.send({options})
   }).finally(() => child.removeAllListeners())
@@ -85,7 +94,11 @@ export async function startService<G>(relativeTsPath: string, options: unknown, 
  * again on the next use after it stopped or failed to start. Each use waits for the one before, so
  * uses at the same moment start one process.
  */
-export function sharedService(relativeTsPath: string, name: string, launcher: () => ServiceLauncher | null = () => null): () => Promise<ServiceClient> {
+export function sharedService(
+  relativeTsPath: string,
+  name: string,
+  launcher: () => ServiceLauncher | null = () => null,
+): () => Promise<ServiceClient> {
   const start = () => startService(relativeTsPath, {}, name, launcher()).then(({client}) => client)
   let shared: Promise<ServiceClient> | undefined
   return () => (shared = shared ? shared.then((client) => (client.alive() ? client : start()), start) : start())
@@ -159,7 +172,9 @@ function clientOf(child: ChildProcess, pid: number, name: string): ServiceClient
  * then answers calls with `handlers`. It ends when the runner disconnects (or dies: kill -9 included),
  * and leaves Ctrl-C to the runner, which stops it after saving what must be saved.
  */
-export function serveService<O>(start: (options: O) => Promise<{greeting: unknown; handlers: Record<string, (...args: never[]) => unknown>}>): void {
+export function serveService<O>(
+  start: (options: O) => Promise<{greeting: unknown; handlers: Record<string, (...args: never[]) => unknown>}>,
+): void {
   if (!process.send) throw new Error('serveService runs in a child process started by startService')
   const send = (message: unknown) => process.send!(message)
   process.on('SIGINT', () => {})

@@ -45,7 +45,7 @@ export class SourceDocument {
       const parent = this.doc.getIn(segments.slice(0, -1), true)
       const name = segments.at(-1)
       if (isMap(parent)) {
-        const pair = (parent).items.find((p) => isScalar(p.key) && String(p.key.value) === String(name))
+        const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === String(name))
         if (pair && isNode(pair.key) && pair.key.range) return this.offsetToPosition(pair.key.range[0])
       }
     }
@@ -122,7 +122,14 @@ export function parseSource(text: string, file: string): ParsedSource {
   if (doc.errors.length === 0) {
     const duplicates = duplicateKeys(doc).map((offset): Diagnostic => {
       const {line, col} = lines.linePos(offset)
-      return {file, line, col, code: 'yaml_syntax', message: 'YAML syntax: Map keys must be unique', sourceLine: textLines[line - 1]}
+      return {
+        file,
+        line,
+        col,
+        code: 'yaml_syntax',
+        message: 'YAML syntax: Map keys must be unique',
+        sourceLine: textLines[line - 1],
+      }
     })
     if (duplicates.length > 0) return {diagnostics: duplicates}
   }
@@ -151,7 +158,18 @@ export function parseSource(text: string, file: string): ParsedSource {
     const alias = /alias[^:]*:\s*(\S+)/i.exec(message)?.[1]
     const at = alias ? text.split(/\r?\n/).findIndex((line) => line.includes(`*${alias}`)) : -1
     const line = at >= 0 ? at + 1 : 1
-    return {diagnostics: [{file, line, col: at >= 0 ? textLines[at]!.indexOf(`*${alias}`) + 1 : 1, code: 'yaml_syntax', message: `YAML: ${message}`, sourceLine: textLines[line - 1]}]}
+    return {
+      diagnostics: [
+        {
+          file,
+          line,
+          col: at >= 0 ? textLines[at]!.indexOf(`*${alias}`) + 1 : 1,
+          code: 'yaml_syntax',
+          message: `YAML: ${message}`,
+          sourceLine: textLines[line - 1],
+        },
+      ],
+    }
   }
 }
 
@@ -166,7 +184,13 @@ function duplicateKeys(doc: Document): number[] {
     Map(_, map) {
       const seen = new Set<unknown>()
       for (const {key} of map.items) {
-        const identity = isScalar(key) ? (typeof key.value === 'string' ? `s:${key.value}` : key.value) : isNode(key) ? `n:${String(key)}` : key
+        const identity = isScalar(key)
+          ? typeof key.value === 'string'
+            ? `s:${key.value}`
+            : key.value
+          : isNode(key)
+            ? `n:${String(key)}`
+            : key
         if (seen.has(identity) && isNode(key) && key.range) offsets.push(key.range[0])
         seen.add(identity)
       }
@@ -176,7 +200,7 @@ function duplicateKeys(doc: Document): number[] {
 }
 
 /** The largest YAML file read: a thousand times the largest suite or scenario, still parsed in seconds. */
-export const MAX_SOURCE_BYTES = 16 * 1024 * 1024
+const MAX_SOURCE_BYTES = 16 * 1024 * 1024
 
 /** Reads and parses a file; the display name is relative to the working folder, as users type it. */
 export async function readSource(absolutePath: string, cwd = process.cwd()): Promise<ParsedSource> {
@@ -185,8 +209,28 @@ export async function readSource(absolutePath: string, cwd = process.cwd()): Pro
   try {
     // A pipe or a device would be read until it ends (never, for /dev/zero or a FIFO no one writes to).
     const found = await stat(absolutePath)
-    if (!found.isFile()) return {diagnostics: [{file, code: 'io', message: found.isDirectory() ? 'is a folder, not a YAML file' : 'not a regular file (a pipe or a device): give a YAML file'}]}
-    if (found.size > MAX_SOURCE_BYTES) return {diagnostics: [{file, code: 'io', message: `${found.size} bytes: larger than ${MAX_SOURCE_BYTES} bytes, not a suite, scenario or configuration`}]}
+    if (!found.isFile())
+      return {
+        diagnostics: [
+          {
+            file,
+            code: 'io',
+            message: found.isDirectory()
+              ? 'is a folder, not a YAML file'
+              : 'not a regular file (a pipe or a device): give a YAML file',
+          },
+        ],
+      }
+    if (found.size > MAX_SOURCE_BYTES)
+      return {
+        diagnostics: [
+          {
+            file,
+            code: 'io',
+            message: `${found.size} bytes: larger than ${MAX_SOURCE_BYTES} bytes, not a suite, scenario or configuration`,
+          },
+        ],
+      }
     text = await readFile(absolutePath, 'utf8')
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message
@@ -209,6 +253,6 @@ export function parsePointer(pointer: string): PointerSegment[] {
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s))
 }
 
-export function toPointer(segments: PointerSegment[]): string {
+function toPointer(segments: PointerSegment[]): string {
   return segments.map((s) => '/' + String(s).replaceAll('~', '~0').replaceAll('/', '~1')).join('')
 }

@@ -16,7 +16,7 @@ import {normalCdf, zOfConfidence} from './special.js'
 export type SpendingFunction = 'power' | 'pocock' | 'obrien-fleming'
 
 /** The exponent of the power family's α·t^ρ (Kim & DeMets 1987): between Pocock's type (ρ about 1) and O'Brien-Fleming's (ρ about 3). */
-export const POWER_FAMILY_RHO = 1.5
+const POWER_FAMILY_RHO = 1.5
 
 /** The error spent by information fraction t (0..1), for overall two-sided α. */
 export function spentAlpha(fraction: number, alpha: number, spending: SpendingFunction): number {
@@ -45,8 +45,14 @@ function simpsonWeights(n: number, h: number): Float64Array {
  * The two-sided z boundaries c_1..c_K of the looks at `fractions` (ascending, the last 1), so that
  * the null crosses first at look k with probability α(t_k) - α(t_{k-1}).
  */
-export function groupSequentialBoundaries(fractions: readonly number[], alpha: number, spending: SpendingFunction): number[] {
-  const increments = fractions.map((t, k) => spentAlpha(t, alpha, spending) - (k === 0 ? 0 : spentAlpha(fractions[k - 1]!, alpha, spending)))
+export function groupSequentialBoundaries(
+  fractions: readonly number[],
+  alpha: number,
+  spending: SpendingFunction,
+): number[] {
+  const increments = fractions.map(
+    (t, k) => spentAlpha(t, alpha, spending) - (k === 0 ? 0 : spentAlpha(fractions[k - 1]!, alpha, spending)),
+  )
   const boundaries: number[] = []
   // The sub-density of S_{k-1} on its continuation region, on a grid of points.
   let points: Float64Array = new Float64Array(0)
@@ -90,7 +96,8 @@ export function groupSequentialBoundaries(fractions: readonly number[], alpha: n
       const sd = Math.sqrt(info - fractions[k - 1]!)
       for (let j = 0; j < GRID; j++) {
         let total = 0
-        for (let i = 0; i < points.length; i++) total += weights[i]! * values[i]! * density((next[j]! - points[i]!) / sd)
+        for (let i = 0; i < points.length; i++)
+          total += weights[i]! * values[i]! * density((next[j]! - points[i]!) / sd)
         nextValues[j] = total / sd
       }
     }

@@ -27,7 +27,10 @@ export interface BootstrapInterval {
  * draws what it needs from its cell samplers. Undefined (NaN) replicates are left out. The interval
  * is the central `confidence` share of the replicates (0.95: the 2.5th and 97.5th percentiles).
  */
-export function bootstrap(replicate: (random: Random) => number, options: {resamples?: number; seed: number; confidence?: number}): BootstrapInterval {
+export function bootstrap(
+  replicate: (random: Random) => number,
+  options: {resamples?: number; seed: number; confidence?: number},
+): BootstrapInterval {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES
   const tail = ((1 - (options.confidence ?? 0.95)) / 2) * 100
   const random = mulberry32(options.seed)
@@ -39,5 +42,9 @@ export function bootstrap(replicate: (random: Random) => number, options: {resam
   }
   if (defined < resamples / 2) return {interval: [Number.NaN, Number.NaN], resamples, seed: options.seed}
   const sorted = values.subarray(0, defined).sort()
-  return {interval: [percentileOfSorted(sorted, tail), percentileOfSorted(sorted, 100 - tail)], resamples, seed: options.seed}
+  return {
+    interval: [percentileOfSorted(sorted, tail), percentileOfSorted(sorted, 100 - tail)],
+    resamples,
+    seed: options.seed,
+  }
 }

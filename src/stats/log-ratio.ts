@@ -134,7 +134,8 @@ function scaleOf(average: Average, base: ArrayLike<number>, cand: ArrayLike<numb
     }
   }
   let smallest = Infinity
-  for (const values of [base, cand]) for (let i = 0; i < values.length; i++) if (values[i]! > 0 && values[i]! < smallest) smallest = values[i]!
+  for (const values of [base, cand])
+    for (let i = 0; i < values.length; i++) if (values[i]! > 0 && values[i]! < smallest) smallest = values[i]!
   if (!Number.isFinite(smallest)) return null
   // A 0 has no log: half the smallest positive value of the scenario stands in for it.
   const floor = smallest / 2
@@ -205,7 +206,7 @@ function canonicalOrder(side: SideSample, name: string): {values: Float64Array; 
  * and caps what one runaway run can do: one run at 100× the others' tokens in 5 used to move its
  * scenario by e^0.92 (log 100 / 5), now by e^0.18 on average (runs of 30% CV; e^0.41 at most in 19 of 20).
  */
-export const HUBER_K = 2
+const HUBER_K = 2
 
 /**
  * A side's runs (on the scale) replaced in place by Huber's pseudo-observations: the location μ is
@@ -304,7 +305,12 @@ function selectInPlace(a: Float64Array, k: number): number {
  * average has no positive value in either mode. `resolution`: the smallest difference the metric
  * records (1 for counts: tokens, tool calls; 1 for milliseconds), which floors the variance.
  */
-export function scenarioEffect(base: SideSample, cand: SideSample, average: Average = 'geometric', resolution = 1): ScenarioEffect | null {
+export function scenarioEffect(
+  base: SideSample,
+  cand: SideSample,
+  average: Average = 'geometric',
+  resolution = 1,
+): ScenarioEffect | null {
   if (base.values.length === 0 || cand.values.length === 0) return null
   const scale = scaleOf(average, base.values, cand.values, resolution)
   if (!scale) return null
@@ -312,8 +318,14 @@ export function scenarioEffect(base: SideSample, cand: SideSample, average: Aver
   const b = canonicalOrder(base, 'base sample')
   const c = canonicalOrder(cand, 'cand sample')
   // Unpaired, a small side's runs are kept by its resampler; otherwise they are read during the call only.
-  const tb = robustInPlace(scale.transform(b.values, workArray('base', b.values.length, !paired && b.values.length <= EXACT_RESAMPLE_LIMIT)), scale)
-  const tc = robustInPlace(scale.transform(c.values, workArray('cand', c.values.length, !paired && c.values.length <= EXACT_RESAMPLE_LIMIT)), scale)
+  const tb = robustInPlace(
+    scale.transform(b.values, workArray('base', b.values.length, !paired && b.values.length <= EXACT_RESAMPLE_LIMIT)),
+    scale,
+  )
+  const tc = robustInPlace(
+    scale.transform(c.values, workArray('cand', c.values.length, !paired && c.values.length <= EXACT_RESAMPLE_LIMIT)),
+    scale,
+  )
   return paired ? pairedEffect(scale, tb, b.blocks, tc, c.blocks) : unpairedEffect(scale, tb, tc)
 }
 
@@ -332,7 +344,11 @@ function resolutionVariance(scale: Scale, meanC: number, nc: number, meanB: numb
 
 /** The distinct keys, sorted ascending, in the reused buffer `name` (read them before its next use). */
 function distinctSorted(name: string, ...sides: ArrayLike<number>[]): Float64Array {
-  const keys = workArray(name, sides.reduce((n, side) => n + side.length, 0), false)
+  const keys = workArray(
+    name,
+    sides.reduce((n, side) => n + side.length, 0),
+    false,
+  )
   let n = 0
   for (const side of sides) for (let i = 0; i < side.length; i++) keys[n++] = side[i]!
   keys.sort()
@@ -372,13 +388,22 @@ export function sharedBlocks(baseBlocks: ArrayLike<number>, candBlocks: ArrayLik
  * resampled one by one, so their numbering is part of the seeded draw: numbered in the order first
  * seen, as they were, the same rows shuffled could get another verdict (2 in 400, issue 26).
  */
-function blockNumbering(baseBlocks: ArrayLike<number>, candBlocks: ArrayLike<number>): {m: number; blockOf: (key: number) => number} {
+function blockNumbering(
+  baseBlocks: ArrayLike<number>,
+  candBlocks: ArrayLike<number>,
+): {m: number; blockOf: (key: number) => number} {
   const keys = distinctSorted('block keys', baseBlocks, candBlocks)
   return {m: keys.length, blockOf: (key) => sortedIndexOf(keys, key)}
 }
 
 /** Runs grouped by iteration block and resampled block by block. */
-function pairedEffect(scale: Scale, tb: Float64Array, baseBlocks: ArrayLike<number>, tc: Float64Array, candBlocks: ArrayLike<number>): ScenarioEffect {
+function pairedEffect(
+  scale: Scale,
+  tb: Float64Array,
+  baseBlocks: ArrayLike<number>,
+  tc: Float64Array,
+  candBlocks: ArrayLike<number>,
+): ScenarioEffect {
   const {m, blockOf} = blockNumbering(baseBlocks, candBlocks)
   // A small cell's block sums are kept by its resampler; a large one's are read during the call only.
   const kept = m <= EXACT_RESAMPLE_LIMIT
@@ -403,16 +428,21 @@ function pairedEffect(scale: Scale, tb: Float64Array, baseBlocks: ArrayLike<numb
   // The ideal bootstrap's variance of theta, by linearisation: the sum of squared block influences.
   let plugIn = 0
   for (let k = 0; k < m; k++) {
-    const influence = (gc * (cSum[k]! - cCount[k]! * meanC)) / tc.length + (gb * (bSum[k]! - bCount[k]! * meanB)) / tb.length
+    const influence =
+      (gc * (cSum[k]! - cCount[k]! * meanC)) / tc.length + (gb * (bSum[k]! - bCount[k]! * meanB)) / tb.length
     plugIn += influence * influence
   }
   const variance = m > 1 ? (plugIn * m) / (m - 1) : 0
   const df = Math.max(0, m - 1)
   const floor = resolutionVariance(scale, meanC, tc.length, meanB, tb.length)
   // Runs that agree to within the resolution: resampling them says nothing; the floor's normal stands in.
-  if (!(variance > floor)) return {theta, variance: floor, paired: true, units: m, df, deviation: normalDeviation(floor)}
+  if (!(variance > floor))
+    return {theta, variance: floor, paired: true, units: m, df, deviation: normalDeviation(floor)}
   const factor = Math.sqrt(variance / plugIn)
-  const deviation = m > EXACT_RESAMPLE_LIMIT ? normalDeviation(variance) : blockDeviation(scale, theta, factor, {bSum, bCount, cSum, cCount})
+  const deviation =
+    m > EXACT_RESAMPLE_LIMIT
+      ? normalDeviation(variance)
+      : blockDeviation(scale, theta, factor, {bSum, bCount, cSum, cCount})
   return {theta, variance, paired: true, units: m, df, deviation}
 }
 
@@ -426,7 +456,12 @@ function normalDeviation(variance: number): (random: Random) => number {
 }
 
 /** A deviation from resampling a small cell's blocks whole. */
-function blockDeviation(scale: Scale, theta: number, factor: number, sums: {bSum: Float64Array; bCount: Float64Array; cSum: Float64Array; cCount: Float64Array}): (random: Random) => number {
+function blockDeviation(
+  scale: Scale,
+  theta: number,
+  factor: number,
+  sums: {bSum: Float64Array; bCount: Float64Array; cSum: Float64Array; cCount: Float64Array},
+): (random: Random) => number {
   const {bSum, bCount, cSum, cCount} = sums
   const m = bSum.length
   return (random) => {
@@ -520,10 +555,22 @@ export interface SuiteEffect {
 export type Estimand = 'suite' | 'population'
 
 /** The suite effect over scenario effects, with its two-stage bootstrap interval (see the file's comment). */
-export function suiteEffect(effects: readonly ScenarioEffect[], options: {confidence: number; resamples: number; seed: number; estimand?: Estimand}): SuiteEffect {
+export function suiteEffect(
+  effects: readonly ScenarioEffect[],
+  options: {confidence: number; resamples: number; seed: number; estimand?: Estimand},
+): SuiteEffect {
   const count = effects.length
   const none: [number, number] = [Number.NaN, Number.NaN]
-  if (count === 0) return {theta: Number.NaN, interval: none, between: Number.NaN, within: Number.NaN, scenarios: 0, df: Number.NaN, prediction: none}
+  if (count === 0)
+    return {
+      theta: Number.NaN,
+      interval: none,
+      between: Number.NaN,
+      within: Number.NaN,
+      scenarios: 0,
+      df: Number.NaN,
+      prediction: none,
+    }
   const theta = effects.reduce((a, e) => a + e.theta, 0) / count
   const within = effects.reduce((a, e) => a + e.variance, 0) / count
   const spread = count > 1 ? effects.reduce((a, e) => a + (e.theta - theta) ** 2, 0) / (count - 1) : 0
@@ -549,7 +596,10 @@ export function suiteEffect(effects: readonly ScenarioEffect[], options: {confid
   const widened: [number, number] = [theta + widen * (interval[0] - theta), theta + widen * (interval[1] - theta)]
   const z = zOfConfidence(options.confidence)
   const standardError = (widened[1] - widened[0]) / (2 * widen * z)
-  const half = count >= 3 ? tOfConfidence(options.confidence, count - 2) * Math.sqrt(between + within + standardError ** 2) : Number.NaN
+  const half =
+    count >= 3
+      ? tOfConfidence(options.confidence, count - 2) * Math.sqrt(between + within + standardError ** 2)
+      : Number.NaN
   return {theta, interval: widened, between, within, scenarios: count, df, prediction: [theta - half, theta + half]}
 }
 

@@ -6,7 +6,7 @@
  * property (Newcombe 1998, method 10).
  */
 
-export const Z_95 = 1.959963984540054
+const Z_95 = 1.959963984540054
 
 /** Wilson 95% score interval for successes out of n, as fractions; [NaN, NaN] for n = 0. */
 export function wilsonInterval(successes: number, n: number, z = Z_95): [number, number] {
@@ -24,7 +24,13 @@ export function wilsonInterval(successes: number, n: number, z = Z_95): [number,
  * intervals [l1, u1] and [l2, u2], low = d - sqrt((p1 - l1)² + (u2 - p2)²) and
  * high = d + sqrt((u1 - p1)² + (p2 - l2)²). [NaN, NaN] when either n is 0.
  */
-export function newcombeInterval(successes1: number, n1: number, successes2: number, n2: number, z = Z_95): [number, number] {
+export function newcombeInterval(
+  successes1: number,
+  n1: number,
+  successes2: number,
+  n2: number,
+  z = Z_95,
+): [number, number] {
   if (n1 === 0 || n2 === 0) return [Number.NaN, Number.NaN]
   const p1 = successes1 / n1
   const p2 = successes2 / n2

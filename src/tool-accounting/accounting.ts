@@ -25,7 +25,13 @@
  * the layer's envelopes report. A fallback is a call of the layer that failed followed by a call of
  * GitHub's own interfaces (gh in the shell, an MCP tool) that did not.
  */
-import type {LayerCallAccount, LayerCommand, LayerLogAccount, ProviderToolCall, ToolLayerAccounting} from '../plugins/api.js'
+import type {
+  LayerCallAccount,
+  LayerCommand,
+  LayerLogAccount,
+  ProviderToolCall,
+  ToolLayerAccounting,
+} from '../plugins/api.js'
 import {isObject} from '../shared/is-object.js'
 import {ghOperations, mcpOperation} from './operations.js'
 import {commandsOf, notRun, programOf} from './shell-commands.js'
@@ -79,7 +85,12 @@ function outputReportsError(output: string): boolean {
  * The tool accounting of a run's calls, in the order they ran. `layerLog` is the text of the layer's
  * own log of the run (shell-tool's layerLogOf), when it wrote one.
  */
-export function accountToolCalls(calls: readonly ProviderToolCall[], mcpTools: ReadonlySet<string>, layer?: ToolLayerAccounting, layerLog?: string | null): ToolAccounting {
+export function accountToolCalls(
+  calls: readonly ProviderToolCall[],
+  mcpTools: ReadonlySet<string>,
+  layer?: ToolLayerAccounting,
+  layerLog?: string | null,
+): ToolAccounting {
   const result: ToolAccounting = {
     by_category: {},
     by_operation: {},
@@ -137,10 +148,15 @@ export function accountToolCalls(calls: readonly ProviderToolCall[], mcpTools: R
       count(result.invocations, run.name)
       if (layer && layerPrograms.has(run.name)) {
         category = layer.category
-        layerCommands.push({program: run.name, args: run.args, ...(command.stdin !== undefined ? {stdin: command.stdin} : {})})
+        layerCommands.push({
+          program: run.name,
+          args: run.args,
+          ...(command.stdin !== undefined ? {stdin: command.stdin} : {}),
+        })
       } else {
         if (category === 'shell') category = 'gh_cli'
-        for (const operation of ghOperations(run.args, `${command.text}\n${command.stdin ?? ''}`)) count(result.by_operation, operation)
+        for (const operation of ghOperations(run.args, `${command.text}\n${command.stdin ?? ''}`))
+          count(result.by_operation, operation)
       }
     }
     count(result.by_category, category)
@@ -174,7 +190,11 @@ export function accountToolCalls(calls: readonly ProviderToolCall[], mcpTools: R
 }
 
 /** The mode's reading of its layer's commands; a hook that throws counts them with no operation, under the route `unknown`. */
-function readLayer(layer: ToolLayerAccounting, commands: LayerCommand[], output: string): LayerCallAccount & {unreadable?: boolean} {
+function readLayer(
+  layer: ToolLayerAccounting,
+  commands: LayerCommand[],
+  output: string,
+): LayerCallAccount & {unreadable?: boolean} {
   try {
     return layer.account(commands, output)
   } catch {
@@ -196,7 +216,10 @@ function readLog(layer: ToolLayerAccounting, text: string): LayerLogAccount | nu
       const name = routeName(route)
       routes[name] = (routes[name] ?? 0) + n
     }
-    return {routes, lastRoute: typeof read.lastRoute === 'string' && ROUTE_NAME.test(read.lastRoute) ? read.lastRoute : null}
+    return {
+      routes,
+      lastRoute: typeof read.lastRoute === 'string' && ROUTE_NAME.test(read.lastRoute) ? read.lastRoute : null,
+    }
   } catch {
     return null
   }

@@ -123,7 +123,17 @@ const MCP_TOOLS: Record<string, string | ((args: Record<string, unknown>) => str
   create_issue: 'issue.create',
   add_issue_comment: 'issue.comments.create',
   update_issue: (args) =>
-    args.state === 'closed' ? 'issue.close' : args.state === 'open' ? 'issue.reopen' : args.labels ? 'issue.labels.set' : args.assignees ? 'issue.assignees.set' : args.milestone !== undefined ? 'issue.milestone.set' : 'issue.update',
+    args.state === 'closed'
+      ? 'issue.close'
+      : args.state === 'open'
+        ? 'issue.reopen'
+        : args.labels
+          ? 'issue.labels.set'
+          : args.assignees
+            ? 'issue.assignees.set'
+            : args.milestone !== undefined
+              ? 'issue.milestone.set'
+              : 'issue.update',
   get_pull_request: 'pr.view',
   list_pull_requests: 'pr.list',
   create_pull_request: 'pr.create',
@@ -135,13 +145,32 @@ const MCP_TOOLS: Record<string, string | ((args: Record<string, unknown>) => str
   get_pull_request_status: 'pr.status.view',
   get_pull_request_comments: 'pr.review_comments.list',
   // GitHub's official server (github-mcp-server) folds several operations into one tool with a `method`.
-  issue_read: (args) => ({get: 'issue.view', get_comments: 'issue.comments.list', get_labels: 'issue.labels.list', get_sub_issues: 'issue.relations.view'})[String(args.method)] ?? 'issue.view',
-  issue_write: (args) => (args.method === 'create' ? 'issue.create' : args.state === 'closed' ? 'issue.close' : 'issue.update'),
+  issue_read: (args) =>
+    ({
+      get: 'issue.view',
+      get_comments: 'issue.comments.list',
+      get_labels: 'issue.labels.list',
+      get_sub_issues: 'issue.relations.view',
+    })[String(args.method)] ?? 'issue.view',
+  issue_write: (args) =>
+    args.method === 'create' ? 'issue.create' : args.state === 'closed' ? 'issue.close' : 'issue.update',
   pull_request_read: (args) =>
-    ({get: 'pr.view', get_diff: 'pr.diff.view', get_files: 'pr.diff.files', get_reviews: 'pr.reviews.list', get_review_comments: 'pr.threads.list', get_status: 'pr.checks.list', get_comments: 'pr.comments.list'})[String(args.method)] ?? 'pr.view',
+    ({
+      get: 'pr.view',
+      get_diff: 'pr.diff.view',
+      get_files: 'pr.diff.files',
+      get_reviews: 'pr.reviews.list',
+      get_review_comments: 'pr.threads.list',
+      get_status: 'pr.checks.list',
+      get_comments: 'pr.comments.list',
+    })[String(args.method)] ?? 'pr.view',
   // method create without an event only opens a pending review; submit_pending (or create with an event) submits it.
   pull_request_review_write: (args) =>
-    args.method === 'delete_pending' ? 'pr.reviews.delete_pending' : args.method === 'create' && !args.event ? 'pr.reviews.create_pending' : 'pr.reviews.submit',
+    args.method === 'delete_pending'
+      ? 'pr.reviews.delete_pending'
+      : args.method === 'create' && !args.event
+        ? 'pr.reviews.create_pending'
+        : 'pr.reviews.submit',
   add_comment_to_pending_review: 'pr.reviews.comment',
   update_pull_request: 'pr.update',
   request_copilot_review: 'pr.reviews.request',
@@ -161,17 +190,44 @@ const MCP_TOOLS: Record<string, string | ((args: Record<string, unknown>) => str
 /** The operations of one gh command: one, or for `gh issue edit --remove-label a --add-label b` each that a flag names. */
 export function ghOperations(args: readonly string[], text: string): string[] {
   if (args[0] === 'api') {
-    const method = (args.find((a, i) => (args[i - 1] === '-X' || args[i - 1] === '--method') && a) ?? args.find((a) => /^(--method=|-X)./.test(a))?.replace(/^(--method=|-X)/, '') ?? '').toUpperCase()
-    const valued = ['-X', '--method', '-f', '-F', '--jq', '-q', '--input', '-H', '--header', '--field', '--raw-field', '-t', '--template', '-p', '--preview', '--hostname', '--cache']
+    const method = (
+      args.find((a, i) => (args[i - 1] === '-X' || args[i - 1] === '--method') && a) ??
+      args.find((a) => /^(--method=|-X)./.test(a))?.replace(/^(--method=|-X)/, '') ??
+      ''
+    ).toUpperCase()
+    const valued = [
+      '-X',
+      '--method',
+      '-f',
+      '-F',
+      '--jq',
+      '-q',
+      '--input',
+      '-H',
+      '--header',
+      '--field',
+      '--raw-field',
+      '-t',
+      '--template',
+      '-p',
+      '--preview',
+      '--hostname',
+      '--cache',
+    ]
     const target = args.slice(1).find((a, i) => !a.startsWith('-') && !valued.includes(args[i]!))
     if (target === 'graphql') {
       // A mutation's selection may read fields a query pattern names (addSubIssue { issue { parent { … } } }): only a change names it.
       const changes = /\bmutation\b/.test(text)
-      return [GRAPHQL_FIELDS.find(([pattern, operation]) => pattern.test(text) && (!changes || isMutation(operation)))?.[1] ?? (changes ? 'graphql.mutation' : 'graphql.other')]
+      return [
+        GRAPHQL_FIELDS.find(([pattern, operation]) => pattern.test(text) && (!changes || isMutation(operation)))?.[1] ??
+          (changes ? 'graphql.mutation' : 'graphql.other'),
+      ]
     }
     if (!target) return []
     const path = target.replace(/^\/+/, '').replace(/\?.*$/, '')
-    const hasFields = args.some((a) => a === '-f' || a === '-F' || a === '--field' || a === '--raw-field' || a === '--input')
+    const hasFields = args.some(
+      (a) => a === '-f' || a === '-F' || a === '--field' || a === '--raw-field' || a === '--input',
+    )
     const verb = method || (hasFields ? 'POST' : 'GET')
     return [REST_ROUTES.find(([m, pattern]) => m === verb && pattern.test(path))?.[2] ?? `rest.${verb.toLowerCase()}`]
   }
@@ -180,7 +236,9 @@ export function ghOperations(args: readonly string[], text: string): string[] {
   if (typeof entry === 'string') return [entry]
   // Flags only: a --body that mentions --add-label is no flag.
   const flags = args.filter((a) => a.startsWith('-'))
-  const flagged = entry.filter(([flag]) => flag !== null && flags.some((a) => flag.test(a))).map(([, operation]) => operation)
+  const flagged = entry
+    .filter(([flag]) => flag !== null && flags.some((a) => flag.test(a)))
+    .map(([, operation]) => operation)
   return flagged.length > 0 ? flagged : entry.filter(([flag]) => flag === null).map(([, operation]) => operation)
 }
 

@@ -74,7 +74,11 @@ class ShellReader {
           cases--
           pattern = false
         }
-      } else if (command.words.length === 0 && plain && (value === 'for' || value === 'select' || value === 'case' || value === 'function')) {
+      } else if (
+        command.words.length === 0 &&
+        plain &&
+        (value === 'for' || value === 'select' || value === 'case' || value === 'function')
+      ) {
         header = value === 'select' ? 'for' : value
       } else {
         if (command.words.length === 0) start = wordStart
@@ -364,7 +368,7 @@ export function programOf(words: readonly string[]): {name: string; args: string
     const withValue = RUNNERS[name]
     if (!withValue) return {name, args: words.slice(k + 1)}
     if (name === 'command' && /^-[vV]$/.test(words[k + 1] ?? '')) return undefined // a lookup, not a run
-    for (k++; k < words.length && words[k]!.startsWith('-'); ) {
+    for (k++; k < words.length && words[k]!.startsWith('-');) {
       if (words[k] === '--') {
         k++
         break
@@ -392,7 +396,26 @@ export function commandsOf(line: string, depth = 0): ShellCommand[] {
 }
 
 /** Shell builtins: a glob error on one of them stops the whole script in zsh. */
-const BUILTINS = new Set(['echo', 'print', 'printf', 'read', 'test', '[', 'cd', 'export', 'local', 'declare', 'typeset', 'set', 'eval', 'source', '.', 'let', 'return', 'exit'])
+const BUILTINS = new Set([
+  'echo',
+  'print',
+  'printf',
+  'read',
+  'test',
+  '[',
+  'cd',
+  'export',
+  'local',
+  'declare',
+  'typeset',
+  'set',
+  'eval',
+  'source',
+  '.',
+  'let',
+  'return',
+  'exit',
+])
 
 /**
  * The commands of a call the shell says it never ran, read from its output (so, best effort).
@@ -409,10 +432,13 @@ export function notRun(commands: readonly ShellCommand[], output: string): Set<S
     const builtin = BUILTINS.has(programOf(commands[at]!.words)?.name ?? '')
     for (const c of commands.slice(at, builtin ? undefined : at + 1)) skipped.add(c)
   }
-  for (const m of output.matchAll(/^(?:[a-z]*sh: (?:line )?(?:\d+: )?(\S+): (?:command )?not found|zsh(?::\d+)?: command not found: (\S+))$/gm)) {
+  for (const m of output.matchAll(
+    /^(?:[a-z]*sh: (?:line )?(?:\d+: )?(\S+): (?:command )?not found|zsh(?::\d+)?: command not found: (\S+))$/gm,
+  )) {
     // The missing program may be the command's runner: bash has no `noglob`, so `noglob gh …` runs nothing.
     const name = basename(m[1] ?? m[2]!)
-    const runs = (c: ShellCommand) => basename(c.words.find((w) => !ASSIGNMENT.test(w)) ?? '') === name || programOf(c.words)?.name === name
+    const runs = (c: ShellCommand) =>
+      basename(c.words.find((w) => !ASSIGNMENT.test(w)) ?? '') === name || programOf(c.words)?.name === name
     const command = commands.find((c) => !skipped.has(c) && runs(c))
     if (command) skipped.add(command)
   }

@@ -10,7 +10,7 @@ import type {AtomicScenario} from '../schemas/scenario.js'
 import {envelopeViolation, extractEnvelope, type Envelope} from './envelope.js'
 import {isObject} from '../shared/is-object.js'
 
-export {extractEnvelope, type Envelope} from './envelope.js'
+export {extractEnvelope} from './envelope.js'
 
 export interface AssertionResult {
   passed: boolean
@@ -26,10 +26,15 @@ export interface AssertionResult {
 const present = (value: Record<string, unknown>, field: string) => value[field] !== undefined && value[field] !== null
 
 /** Fields of `value` that are missing or null. */
-const missingFields = (value: Record<string, unknown>, fields: readonly string[]) => fields.filter((f) => !present(value, f))
+const missingFields = (value: Record<string, unknown>, fields: readonly string[]) =>
+  fields.filter((f) => !present(value, f))
 
 /** Whether the envelope keeps the contract and has the fields the scenario asks for. */
-function validity(envelope: Envelope | null, assertions: AtomicScenario['assertions'], contract: EnvelopeContract): string | null {
+function validity(
+  envelope: Envelope | null,
+  assertions: AtomicScenario['assertions'],
+  contract: EnvelopeContract,
+): string | null {
   if (!envelope) return 'the final answer holds no result envelope {"ok": …}'
   const broken = envelopeViolation(envelope, contract.schema)
   if (broken) return broken
@@ -56,7 +61,12 @@ function validity(envelope: Envelope | null, assertions: AtomicScenario['asserti
   return null
 }
 
-export function checkAssertions(scenario: AtomicScenario, finalText: string, toolCalls: number, contract: EnvelopeContract = {}): AssertionResult {
+export function checkAssertions(
+  scenario: AtomicScenario,
+  finalText: string,
+  toolCalls: number,
+  contract: EnvelopeContract = {},
+): AssertionResult {
   const {assertions} = scenario
   const envelope = extractEnvelope(finalText)
   const meta = isObject(envelope?.meta) ? envelope.meta : {}
@@ -73,7 +83,8 @@ export function checkAssertions(scenario: AtomicScenario, finalText: string, too
   // expect_valid_output of the predecessors is always true here: an invalid envelope fails.
   if (invalid) return fail(invalid)
   if (assertions.expected_outcome === 'success') {
-    if (envelope!.ok !== true) return fail(`expected success, the envelope reports an error: ${JSON.stringify(envelope!.error)}`)
+    if (envelope!.ok !== true)
+      return fail(`expected success, the envelope reports an error: ${JSON.stringify(envelope!.error)}`)
   } else {
     if (!isObject(envelope!.error)) return fail('expected an error, the envelope reports none')
     if (assertions.expected_error_code && envelope!.error.code !== assertions.expected_error_code) {
@@ -84,8 +95,10 @@ export function checkAssertions(scenario: AtomicScenario, finalText: string, too
     return fail(`expected route ${assertions.expected_route_used}, meta.route_used is ${routeUsed ?? 'absent'}`)
   }
   const min = assertions.min_tool_calls
-  if (assertions.require_tool_calls && toolCalls < min) return fail(`${toolCalls} tool call(s), expected at least ${min}`)
-  if (assertions.max_tool_calls !== undefined && toolCalls > assertions.max_tool_calls) return fail(`${toolCalls} tool calls, expected at most ${assertions.max_tool_calls}`)
+  if (assertions.require_tool_calls && toolCalls < min)
+    return fail(`${toolCalls} tool call(s), expected at least ${min}`)
+  if (assertions.max_tool_calls !== undefined && toolCalls > assertions.max_tool_calls)
+    return fail(`${toolCalls} tool calls, expected at most ${assertions.max_tool_calls}`)
   if (assertions.require_attempt_trace && attempts.length === 0) return fail('meta.attempts is empty: no attempt trace')
   return {...base, passed: true, output_valid: true, message: null}
 }

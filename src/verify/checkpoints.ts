@@ -51,22 +51,39 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * `answer` is an atomic scenario's envelope data (null without a successful envelope) or a workflow's
  * final text, `final_text` the agent's last message, `input` an atomic scenario's filled input.
  */
-export function checkVariables(scenario: Scenario, variables: Record<string, unknown>, finalText: string, envelope: Envelope | null): Record<string, unknown> {
+export function checkVariables(
+  scenario: Scenario,
+  variables: Record<string, unknown>,
+  finalText: string,
+  envelope: Envelope | null,
+): Record<string, unknown> {
   if (scenario.type === 'workflow') return {...variables, answer: finalText, final_text: finalText}
   const answer = envelope?.ok === true ? (envelope.data ?? null) : null
   return {...variables, answer, final_text: finalText, input: fillPlaceholders(scenario.input, variables)}
 }
 
 /** All of a scenario's checkpoints, polled side by side: the budget is the whole verification's, not each one's. */
-export function evaluateCheckpoints(checkpoints: readonly Checkpoint[], options: CheckpointOptions): Promise<CheckpointResult[]> {
+export function evaluateCheckpoints(
+  checkpoints: readonly Checkpoint[],
+  options: CheckpointOptions,
+): Promise<CheckpointResult[]> {
   return Promise.all(checkpoints.map((checkpoint) => evaluateCheckpoint(checkpoint, options)))
 }
 
-export async function evaluateCheckpoint(checkpoint: Checkpoint, options: CheckpointOptions): Promise<CheckpointResult> {
+async function evaluateCheckpoint(checkpoint: Checkpoint, options: CheckpointOptions): Promise<CheckpointResult> {
   const task = options.registry.readTask(checkpoint.task)
   const condition = fillPlaceholders(checkpoint.condition, options.variables)
   if (!task) {
-    return {name: checkpoint.name, task: checkpoint.task, passed: false, expected: condition, actual: null, message: `no read task "${checkpoint.task}"`, result: null, polls: 0}
+    return {
+      name: checkpoint.name,
+      task: checkpoint.task,
+      passed: false,
+      expected: condition,
+      actual: null,
+      message: `no read task "${checkpoint.task}"`,
+      result: null,
+      polls: 0,
+    }
   }
   const input = fillPlaceholders((checkpoint.input ?? {}) as Record<string, unknown>, options.variables)
   const started = Date.now()
@@ -81,7 +98,17 @@ export async function evaluateCheckpoint(checkpoint: Checkpoint, options: Checkp
       outcome = {name: checkpoint.name, task: checkpoint.task, ...verdict, result, polls}
     } catch (error) {
       const message = (error as Error).message
-      outcome = {name: checkpoint.name, task: checkpoint.task, passed: false, expected: condition, actual: null, message: `${checkpoint.task} failed: ${message}`, result: null, polls, error: message}
+      outcome = {
+        name: checkpoint.name,
+        task: checkpoint.task,
+        passed: false,
+        expected: condition,
+        actual: null,
+        message: `${checkpoint.task} failed: ${message}`,
+        result: null,
+        polls,
+        error: message,
+      }
     }
     if (outcome.passed || options.signal?.aborted || Date.now() - started + interval > options.budgetMs) return outcome
     await sleep(interval, options.signal)
@@ -89,7 +116,12 @@ export async function evaluateCheckpoint(checkpoint: Checkpoint, options: Checkp
 }
 
 /** Re-judges stored task results with a (possibly changed) condition: grading without GitHub. */
-export function regradeCheckpoint(checkpoint: Checkpoint, stored: {result: unknown}, registry: PluginRegistry, variables: Record<string, unknown>): Omit<CheckpointResult, 'polls' | 'task'> {
+export function regradeCheckpoint(
+  checkpoint: Checkpoint,
+  stored: {result: unknown},
+  registry: PluginRegistry,
+  variables: Record<string, unknown>,
+): Omit<CheckpointResult, 'polls' | 'task'> {
   const condition = fillPlaceholders(checkpoint.condition, variables)
   return {name: checkpoint.name, ...registry.evaluate(condition, stored.result), result: stored.result}
 }

@@ -17,12 +17,16 @@ export interface Envelope {
 }
 
 /** ghx's envelope, as its CLI prints it (../shared/reference/ghx-cards/README.md). */
-export const GHX_ENVELOPE_SCHEMA: JsonSchema = {
+const GHX_ENVELOPE_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['ok'],
   properties: {
     ok: {type: 'boolean'},
-    error: {type: ['object', 'null'], required: ['code', 'message'], properties: {code: {type: 'string'}, message: {type: 'string'}}},
+    error: {
+      type: ['object', 'null'],
+      required: ['code', 'message'],
+      properties: {code: {type: 'string'}, message: {type: 'string'}},
+    },
     meta: {type: ['object', 'null']},
   },
   if: {properties: {ok: {const: true}}},
@@ -45,13 +49,14 @@ export function envelopeViolation(value: unknown, schema: JsonSchema = GHX_ENVEL
   const first = errors.find((e) => !/^#\/(then|else)\//.test(e.schemaPath)) ?? errors[0]
   if (!first) return 'the envelope breaks its contract'
   const where = first.instancePath ? `envelope${first.instancePath.replaceAll('/', '.')}` : 'envelope'
-  if (first.keyword === 'required') return `${where} has no "${(first.params as {missingProperty: string}).missingProperty}"`
+  if (first.keyword === 'required')
+    return `${where} has no "${(first.params as {missingProperty: string}).missingProperty}"`
   if (first.keyword === 'not' && /\/data$/.test(first.instancePath)) return 'envelope.data is null on success'
   return `${where} ${first.message ?? 'is not valid'}`
 }
 
 /** Every balanced top-level {...} in a text, in order (strings and escapes respected). */
-export function jsonObjects(text: string): string[] {
+function jsonObjects(text: string): string[] {
   const found: string[] = []
   let depth = 0
   let start = -1
@@ -70,7 +75,6 @@ export function jsonObjects(text: string): string[] {
   }
   return found
 }
-
 
 /** The JSON objects of a text that have an `ok` field, in order: compact or pretty-printed envelopes. */
 export function envelopesIn(text: string): Envelope[] {

@@ -9,8 +9,8 @@ import type {Row} from '../results/row-schema.js'
 import type {Scenario} from '../schemas/scenario.js'
 
 /** What ended the agent's run before its checks could decide it: these fail the run whatever the checks say. */
-export const STOP_TYPES = ['reference_plan_failed', 'max_turns', 'max_tokens'] as const
-export type StopType = (typeof STOP_TYPES)[number]
+const STOP_TYPES = ['reference_plan_failed', 'max_turns', 'max_tokens'] as const
+type StopType = (typeof STOP_TYPES)[number]
 export interface RunStop {
   type: StopType
   message: string
@@ -36,20 +36,36 @@ export interface Verdict {
 export function verdictOf(input: VerdictInput): Verdict {
   const error = failureOf(input)
   const outcome = error ? 'fail' : 'pass'
-  return {outcome, success: outcome === 'pass', output_valid: outputValidOf(input.scenario, outcome, input.assertion), error}
+  return {
+    outcome,
+    success: outcome === 'pass',
+    output_valid: outputValidOf(input.scenario, outcome, input.assertion),
+    error,
+  }
 }
 
 /** The first reason the run fails, in this order: what stopped it, the envelope, the checkpoints. */
 function failureOf({scenario, stop, assertion, checkpoints}: VerdictInput): Row['error'] {
   if (stop) return {type: stop.type, message: stop.message}
-  if (assertion && !assertion.passed) return {type: 'assertion_failed', message: assertion.message ?? 'assertion failed'}
+  if (assertion && !assertion.passed)
+    return {type: 'assertion_failed', message: assertion.message ?? 'assertion failed'}
   const failed = checkpoints.filter((c) => !c.passed).map((c) => c.name)
   // A workflow's expected_error: the task must not be done (the predecessors' rule: success = not every
   // checkpoint passed). An atomic scenario's error is in its envelope; its checkpoints must hold either way.
   if (scenario.type === 'workflow' && scenario.assertions.expected_outcome === 'expected_error') {
-    return failed.length > 0 ? null : {type: 'unexpected_success', message: `expected_outcome is expected_error, and every checkpoint passed: ${checkpoints.map((c) => c.name).join(', ')}`}
+    return failed.length > 0
+      ? null
+      : {
+          type: 'unexpected_success',
+          message: `expected_outcome is expected_error, and every checkpoint passed: ${checkpoints.map((c) => c.name).join(', ')}`,
+        }
   }
-  return failed.length > 0 ? {type: 'checkpoint_failed', message: `${scenario.type === 'workflow' ? 'Workflow checkpoint' : 'Checkpoint'} verification failed: ${failed.join(', ')}`} : null
+  return failed.length > 0
+    ? {
+        type: 'checkpoint_failed',
+        message: `${scenario.type === 'workflow' ? 'Workflow checkpoint' : 'Checkpoint'} verification failed: ${failed.join(', ')}`,
+      }
+    : null
 }
 
 /**
@@ -57,12 +73,18 @@ function failureOf({scenario, stop, assertion, checkpoints}: VerdictInput): Row[
  * mode's contract; for a workflow, whether the checks could judge the run at all (it ended pass or
  * fail, not timed out or in an infrastructure error). Rows that never reached a verdict use it too.
  */
-export function outputValidOf(scenario: Scenario, outcome: Row['outcome'], assertion?: {output_valid: boolean} | null): boolean {
+export function outputValidOf(
+  scenario: Scenario,
+  outcome: Row['outcome'],
+  assertion?: {output_valid: boolean} | null,
+): boolean {
   return scenario.type === 'atomic' ? (assertion?.output_valid ?? false) : outcome === 'pass' || outcome === 'fail'
 }
 
 /** What stopped a stored run's agent, read back from its row's error (regrade keeps it: the checks cannot undo it). */
 export function stopOf(row: Pick<Row, 'error'>): RunStop | null {
   const type = row.error?.type
-  return type && (STOP_TYPES as readonly string[]).includes(type) ? {type: type as StopType, message: row.error!.message} : null
+  return type && (STOP_TYPES as readonly string[]).includes(type)
+    ? {type: type as StopType, message: row.error!.message}
+    : null
 }

@@ -10,7 +10,9 @@ import {InfrastructureError, type ModeSession, type ProviderProgress} from '../.
 function echoSession(calls: string[], delayMs = 0): ModeSession {
   return {
     instructions: 'Use the echo tool.',
-    tools: [{name: 'shell', description: 'echo', inputSchema: {type: 'object', properties: {command: {type: 'string'}}}}],
+    tools: [
+      {name: 'shell', description: 'echo', inputSchema: {type: 'object', properties: {command: {type: 'string'}}}},
+    ],
     env: {},
     call: (_tool, args, signal) =>
       new Promise((resolve) => {
@@ -26,7 +28,9 @@ function echoSession(calls: string[], delayMs = 0): ModeSession {
 }
 
 /** An OpenAI-compatible server that answers from a handler: the protocol's edge cases on demand. */
-async function fakeEndpoint(handler: (body: Record<string, unknown>, res: import('node:http').ServerResponse) => void): Promise<{server: Server; baseUrl: string}> {
+async function fakeEndpoint(
+  handler: (body: Record<string, unknown>, res: import('node:http').ServerResponse) => void,
+): Promise<{server: Server; baseUrl: string}> {
   const server = createServer((req, res) => {
     let text = ''
     req.on('data', (c: Buffer) => (text += c.toString()))
@@ -40,7 +44,11 @@ describe('the built-in agent loop', () => {
   let models: ScriptedModels
   before(async () => (models = await startScriptedModels()))
   after(() => models.close())
-  const plan = {model: 'oracle' as const, steps: [1, 2, 3].map((n) => ({tool: 'shell', args: {command: `step ${n}`}})), final: {kind: 'text' as const}}
+  const plan = {
+    model: 'oracle' as const,
+    steps: [1, 2, 3].map((n) => ({tool: 'shell', args: {command: `step ${n}`}})),
+    final: {kind: 'text' as const},
+  }
 
   for (const stream of [false, true]) {
     it(`runs every tool call the model asks for and sums usage over every turn (${stream ? 'streamed' : 'not streamed'})`, async () => {
@@ -48,7 +56,15 @@ describe('the built-in agent loop', () => {
       const calls: string[] = []
       const progress: ProviderProgress[] = []
       const trace = await runAgentLoop(
-        {prompt: 'go', session: echoSession(calls), model: {id: 'oracle', baseUrl}, options: {}, limits: {timeout_ms: 10_000}, signal: new AbortController().signal, onProgress: (e) => progress.push(e)},
+        {
+          prompt: 'go',
+          session: echoSession(calls),
+          model: {id: 'oracle', baseUrl},
+          options: {},
+          limits: {timeout_ms: 10_000},
+          signal: new AbortController().signal,
+          onProgress: (e) => progress.push(e),
+        },
         {stream, maxTurns: 10},
       )
       expect(calls).to.deep.equal(['step 1', 'step 2', 'step 3'])
@@ -66,7 +82,17 @@ describe('the built-in agent loop', () => {
 
   it('stops at max_turns', async () => {
     const {baseUrl} = models.register(plan)
-    const trace = await runAgentLoop({prompt: 'go', session: echoSession([]), model: {id: 'oracle', baseUrl}, options: {}, limits: {timeout_ms: 10_000, max_turns: 2}, signal: new AbortController().signal}, {stream: false, maxTurns: 10})
+    const trace = await runAgentLoop(
+      {
+        prompt: 'go',
+        session: echoSession([]),
+        model: {id: 'oracle', baseUrl},
+        options: {},
+        limits: {timeout_ms: 10_000, max_turns: 2},
+        signal: new AbortController().signal,
+      },
+      {stream: false, maxTurns: 10},
+    )
     expect(trace.stop_reason).to.equal('max_turns')
     expect(trace.turns).to.have.length(2)
   })
@@ -76,7 +102,17 @@ describe('the built-in agent loop', () => {
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 200)
     const started = Date.now()
-    const trace = await runAgentLoop({prompt: 'go', session: echoSession([], 60_000), model: {id: 'oracle', baseUrl}, options: {}, limits: {timeout_ms: 60_000}, signal: controller.signal}, {stream: false, maxTurns: 10})
+    const trace = await runAgentLoop(
+      {
+        prompt: 'go',
+        session: echoSession([], 60_000),
+        model: {id: 'oracle', baseUrl},
+        options: {},
+        limits: {timeout_ms: 60_000},
+        signal: controller.signal,
+      },
+      {stream: false, maxTurns: 10},
+    )
     expect(Date.now() - started).to.be.below(5000)
     expect(trace.stop_reason).to.equal('aborted')
     expect(trace.turns[0]!.tool_calls[0]!.ok).to.equal(false)
@@ -87,7 +123,17 @@ describe('the built-in agent loop', () => {
     try {
       const controller = new AbortController()
       setTimeout(() => controller.abort(), 200)
-      const trace = await runAgentLoop({prompt: 'go', session: echoSession([]), model: {id: 'm', baseUrl}, options: {}, limits: {timeout_ms: 60_000}, signal: controller.signal}, {stream: true, maxTurns: 10})
+      const trace = await runAgentLoop(
+        {
+          prompt: 'go',
+          session: echoSession([]),
+          model: {id: 'm', baseUrl},
+          options: {},
+          limits: {timeout_ms: 60_000},
+          signal: controller.signal,
+        },
+        {stream: true, maxTurns: 10},
+      )
       expect(trace.stop_reason).to.equal('aborted')
     } finally {
       server.closeAllConnections()
@@ -96,10 +142,25 @@ describe('the built-in agent loop', () => {
   })
 
   it('a 5xx from the model is an infrastructure error (retried by the runner); a 4xx is not', async () => {
-    for (const [status, infra] of [[503, true], [400, false]] as const) {
-      const {server, baseUrl} = await fakeEndpoint((_body, res) => res.writeHead(status, {'content-type': 'application/json'}).end('{"error":{"message":"no"}}'))
+    for (const [status, infra] of [
+      [503, true],
+      [400, false],
+    ] as const) {
+      const {server, baseUrl} = await fakeEndpoint((_body, res) =>
+        res.writeHead(status, {'content-type': 'application/json'}).end('{"error":{"message":"no"}}'),
+      )
       try {
-        const error = await runAgentLoop({prompt: 'go', session: echoSession([]), model: {id: 'm', baseUrl}, options: {}, limits: {timeout_ms: 5000}, signal: new AbortController().signal}, {stream: false, maxTurns: 3}).then(
+        const error = await runAgentLoop(
+          {
+            prompt: 'go',
+            session: echoSession([]),
+            model: {id: 'm', baseUrl},
+            options: {},
+            limits: {timeout_ms: 5000},
+            signal: new AbortController().signal,
+          },
+          {stream: false, maxTurns: 3},
+        ).then(
           () => undefined,
           (e: Error) => e,
         )
@@ -116,11 +177,43 @@ describe('the built-in agent loop', () => {
 describe('chat-completions client', () => {
   it('assembles parallel tool calls streamed in pieces, and keeps cached and reasoning tokens apart', async () => {
     const chunks = [
-      {choices: [{index: 0, delta: {role: 'assistant', tool_calls: [{index: 0, id: 'a', type: 'function', function: {name: 'sh', arguments: '{"comm'}}]}}]},
-      {choices: [{index: 0, delta: {tool_calls: [{index: 1, id: 'b', type: 'function', function: {name: 'sh', arguments: '{"command":'}}]}}]},
+      {
+        choices: [
+          {
+            index: 0,
+            delta: {
+              role: 'assistant',
+              tool_calls: [{index: 0, id: 'a', type: 'function', function: {name: 'sh', arguments: '{"comm'}}],
+            },
+          },
+        ],
+      },
+      {
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [{index: 1, id: 'b', type: 'function', function: {name: 'sh', arguments: '{"command":'}}],
+            },
+          },
+        ],
+      },
       {choices: [{index: 0, delta: {tool_calls: [{index: 0, function: {arguments: 'and":"ls"}'}}]}}]},
-      {choices: [{index: 0, delta: {tool_calls: [{index: 1, function: {arguments: '"pwd"}'}}]}, finish_reason: 'tool_calls'}]},
-      {choices: [], usage: {prompt_tokens: 100, completion_tokens: 30, cost: 0.002, prompt_tokens_details: {cached_tokens: 40}, completion_tokens_details: {reasoning_tokens: 10}}},
+      {
+        choices: [
+          {index: 0, delta: {tool_calls: [{index: 1, function: {arguments: '"pwd"}'}}]}, finish_reason: 'tool_calls'},
+        ],
+      },
+      {
+        choices: [],
+        usage: {
+          prompt_tokens: 100,
+          completion_tokens: 30,
+          cost: 0.002,
+          prompt_tokens_details: {cached_tokens: 40},
+          completion_tokens_details: {reasoning_tokens: 10},
+        },
+      },
     ]
     const {server, baseUrl} = await fakeEndpoint((body, res) => {
       expect(body.stream_options).to.deep.equal({include_usage: true})
@@ -131,8 +224,14 @@ describe('chat-completions client', () => {
       res.end(text.slice(37))
     })
     try {
-      const response = await chatCompletion({id: 'm', baseUrl, apiKey: 'k'}, {messages: [{role: 'user', content: 'x'}], tools: [], stream: true, signal: new AbortController().signal})
-      expect(response.message.tool_calls!.map((c) => [c.id, JSON.parse(c.function.arguments)])).to.deep.equal([['a', {command: 'ls'}], ['b', {command: 'pwd'}]])
+      const response = await chatCompletion(
+        {id: 'm', baseUrl, apiKey: 'k'},
+        {messages: [{role: 'user', content: 'x'}], tools: [], stream: true, signal: new AbortController().signal},
+      )
+      expect(response.message.tool_calls!.map((c) => [c.id, JSON.parse(c.function.arguments)])).to.deep.equal([
+        ['a', {command: 'ls'}],
+        ['b', {command: 'pwd'}],
+      ])
       expect(response.usage).to.deep.equal({input: 60, output: 20, reasoning: 10, cache_read: 40, cache_write: 0})
       expect(response.cost_usd).to.equal(0.002)
       expect(response.finish_reason).to.equal('tool_calls')

@@ -7,7 +7,9 @@ import {expect} from 'chai'
 import {chatCompletion, MAX_RESPONSE_BYTES} from '../../src/agent/chat-completions.js'
 import {InfrastructureError} from '../../src/plugins/api.js'
 
-async function endpoint(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{server: Server; baseUrl: string}> {
+async function endpoint(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{server: Server; baseUrl: string}> {
   const server = createServer((req, res) => {
     req.resume()
     req.on('end', () => handler(req, res))
@@ -17,7 +19,10 @@ async function endpoint(handler: (req: IncomingMessage, res: ServerResponse) => 
 }
 
 async function failureOf(baseUrl: string, stream: boolean): Promise<Error> {
-  return chatCompletion({id: 'm', baseUrl}, {messages: [{role: 'user', content: 'x'}], tools: [], stream, signal: new AbortController().signal}).then(
+  return chatCompletion(
+    {id: 'm', baseUrl},
+    {messages: [{role: 'user', content: 'x'}], tools: [], stream, signal: new AbortController().signal},
+  ).then(
     (answer) => expect.fail(`expected a failure, got ${JSON.stringify(answer)}`),
     (error: Error) => error,
   )
@@ -30,7 +35,9 @@ describe('chat-completions client: a misbehaving endpoint', function () {
     it(`an endless body is cut off at the stated limit, the endpoint's fault (${stream ? 'streamed' : 'not streamed'})`, async () => {
       let sent = 0
       let closed = false
-      const piece = stream ? Buffer.from(`data: ${JSON.stringify({choices: [{index: 0, delta: {content: 'x'.repeat(60_000)}}]})}\n\n`) : Buffer.alloc(64 * 1024, 0x20)
+      const piece = stream
+        ? Buffer.from(`data: ${JSON.stringify({choices: [{index: 0, delta: {content: 'x'.repeat(60_000)}}]})}\n\n`)
+        : Buffer.alloc(64 * 1024, 0x20)
       const {server, baseUrl} = await endpoint((_req, res) => {
         res.writeHead(200, {'content-type': stream ? 'text/event-stream' : 'application/json'})
         if (!stream) res.write('{"choices": [{"message": {"content": "')
@@ -59,13 +66,49 @@ describe('chat-completions client: a misbehaving endpoint', function () {
   }
 
   const malformed: Array<{what: string; stream: boolean; type: string; body: string; says: string}> = [
-    {what: 'a body that is not JSON', stream: false, type: 'application/json', body: '<html>502 Bad Gateway</html>', says: 'not JSON: <html>502 Bad Gateway'},
+    {
+      what: 'a body that is not JSON',
+      stream: false,
+      type: 'application/json',
+      body: '<html>502 Bad Gateway</html>',
+      says: 'not JSON: <html>502 Bad Gateway',
+    },
     {what: 'JSON null', stream: false, type: 'application/json', body: 'null', says: 'no choice'},
-    {what: 'JSON without choices', stream: false, type: 'application/json', body: '{"error":{"message":"overloaded"}}', says: 'overloaded'},
-    {what: 'choices that is not a list', stream: false, type: 'application/json', body: '{"choices":{"message":{"content":"hi"}}}', says: 'no choice'},
-    {what: 'a JSON body where a stream was asked for', stream: true, type: 'application/json', body: '{"id":"x","object":"chat.completion"}', says: 'no completion event'},
-    {what: 'an error event in the stream', stream: true, type: 'text/event-stream', body: 'data: {"error":{"message":"provider overloaded"}}\n\n', says: 'provider overloaded'},
-    {what: 'an event that is not JSON', stream: true, type: 'text/event-stream', body: 'data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"choi\n\n', says: 'not JSON: {"choi'},
+    {
+      what: 'JSON without choices',
+      stream: false,
+      type: 'application/json',
+      body: '{"error":{"message":"overloaded"}}',
+      says: 'overloaded',
+    },
+    {
+      what: 'choices that is not a list',
+      stream: false,
+      type: 'application/json',
+      body: '{"choices":{"message":{"content":"hi"}}}',
+      says: 'no choice',
+    },
+    {
+      what: 'a JSON body where a stream was asked for',
+      stream: true,
+      type: 'application/json',
+      body: '{"id":"x","object":"chat.completion"}',
+      says: 'no completion event',
+    },
+    {
+      what: 'an error event in the stream',
+      stream: true,
+      type: 'text/event-stream',
+      body: 'data: {"error":{"message":"provider overloaded"}}\n\n',
+      says: 'provider overloaded',
+    },
+    {
+      what: 'an event that is not JSON',
+      stream: true,
+      type: 'text/event-stream',
+      body: 'data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"choi\n\n',
+      says: 'not JSON: {"choi',
+    },
     {what: 'an empty stream', stream: true, type: 'text/event-stream', body: '', says: 'no completion event'},
   ]
   for (const {what, stream, type, body, says} of malformed) {

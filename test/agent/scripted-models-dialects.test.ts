@@ -11,7 +11,8 @@ import {startScriptedModels, type Script, type ScriptedModels} from '../../src/a
 import {offeredCall} from '../../src/agent/scripted-models-tools.js'
 
 const fixture = (name: string) => readFileSync(new URL(`fixtures/${name}`, import.meta.url))
-const json = (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as Record<string, unknown> & {messages: unknown[]; input: unknown[]}
+const json = (bytes: Buffer) =>
+  JSON.parse(bytes.toString('utf8')) as Record<string, unknown> & {messages: unknown[]; input: unknown[]}
 const CLAUDE_BASH = fixture('claude-code-2.1.332-bash-failed.request.json')
 const CLAUDE_MCP = fixture('claude-code-2.1.332-mcp.request.json')
 const CODEX_EXEC = fixture('codex-0.171.0-exec-failed.request.json')
@@ -30,19 +31,33 @@ function sseEvents(text: string): SseEvent[] {
     .map((block) => {
       const lines = block.split('\n')
       const event = lines.find((line) => line.startsWith('event: '))?.slice(7)
-      const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n')
+      const data = lines
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n')
       return {...(event ? {event} : {}), data: JSON.parse(data) as Record<string, unknown>}
     })
 }
 
 async function post(url: string, body: unknown): Promise<Response> {
-  return fetch(url, {method: 'POST', headers: {'content-type': 'application/json'}, body: Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body)})
+  return fetch(url, {
+    method: 'POST',
+    headers: {'content-type': 'application/json'},
+    body: Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body),
+  })
 }
 
-const shellThenAnswer: Script = {model: 'oracle', steps: [{tool: 'shell', args: {command: 'echo oops >&2; exit 3'}}], final: {kind: 'text'}}
+const shellThenAnswer: Script = {
+  model: 'oracle',
+  steps: [{tool: 'shell', args: {command: 'echo oops >&2; exit 3'}}],
+  final: {kind: 'text'},
+}
 const shellThenMcp: Script = {
   model: 'oracle',
-  steps: [{tool: 'shell', args: {command: 'sleep 1; echo first'}}, {tool: 'echo_text', args: {text: 'ghx-mcp-hi'}}],
+  steps: [
+    {tool: 'shell', args: {command: 'sleep 1; echo first'}},
+    {tool: 'echo_text', args: {text: 'ghx-mcp-hi'}},
+  ],
   final: {kind: 'text', answer: 'The tool echoed: $out.echoed'},
 }
 
@@ -75,10 +90,22 @@ describe('scripted models: the Anthropic Messages dialect', () => {
     const response = await post(messagesUrl(baseUrl), firstTurn(CLAUDE_BASH))
     expect(response.headers.get('content-type')).to.equal('text/event-stream')
     const events = sseEvents(await response.text())
-    expect(events.map((e) => e.event)).to.deep.equal(['message_start', 'ping', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop'])
+    expect(events.map((e) => e.event)).to.deep.equal([
+      'message_start',
+      'ping',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ])
     for (const e of events) expect(e.data.type).to.equal(e.event)
     expect(events[2]!.data.content_block).to.deep.include({type: 'tool_use', name: 'Bash', input: {}})
-    const input = events.filter((e) => e.event === 'content_block_delta').map((e) => (e.data.delta as {partial_json: string}).partial_json).join('')
+    const input = events
+      .filter((e) => e.event === 'content_block_delta')
+      .map((e) => (e.data.delta as {partial_json: string}).partial_json)
+      .join('')
     expect(JSON.parse(input)).to.deep.equal({command: 'echo oops >&2; exit 3'})
     const delta = events[6]!.data as {delta: {stop_reason: string}; usage: Record<string, number>}
     expect(delta.delta.stop_reason).to.equal('tool_use')
@@ -91,30 +118,55 @@ describe('scripted models: the Anthropic Messages dialect', () => {
   it('answers the recorded second request (the failed call) with the oracle’s final text, not streamed, and fails the plan', async () => {
     const {baseUrl, outcome} = models.register(shellThenAnswer)
     const body = {...json(CLAUDE_BASH), stream: false}
-    const reply = (await (await post(messagesUrl(baseUrl), body)).json()) as {type: string; role: string; content: Array<{type: string; text: string}>; stop_reason: string; usage: Record<string, number>}
+    const reply = (await (await post(messagesUrl(baseUrl), body)).json()) as {
+      type: string
+      role: string
+      content: Array<{type: string; text: string}>
+      stop_reason: string
+      usage: Record<string, number>
+    }
     expect(reply).to.deep.include({type: 'message', role: 'assistant', stop_reason: 'end_turn'})
     expect(reply.content).to.deep.equal([{type: 'text', text: 'Stopped: step 1 (shell) failed: oops [exit code 3]'}])
     expect(outcome().failure).to.deep.include({step: 1, tool: 'shell', message: 'oops [exit code 3]'})
-    expect(Object.keys(reply.usage).sort()).to.deep.equal(['cache_creation_input_tokens', 'cache_read_input_tokens', 'input_tokens', 'output_tokens'])
+    expect(Object.keys(reply.usage).sort()).to.deep.equal([
+      'cache_creation_input_tokens',
+      'cache_read_input_tokens',
+      'input_tokens',
+      'output_tokens',
+    ])
   })
 
   it('plays an MCP step on mcp__<server>__<tool>, and says it cannot when the request does not offer it', async () => {
     const {baseUrl} = models.register({...shellThenMcp, steps: shellThenMcp.steps!.slice(1)})
-    const reply = (await (await post(messagesUrl(baseUrl), {...firstTurn(CLAUDE_MCP), stream: false})).json()) as {content: Array<{type: string; name: string; input: unknown}>}
-    expect(reply.content[0]).to.deep.include({type: 'tool_use', name: 'mcp__echo__echo_text', input: {text: 'ghx-mcp-hi'}})
-    const withoutTools = {...firstTurn(CLAUDE_MCP), stream: false, tools: [{name: 'Read', input_schema: {type: 'object', properties: {file_path: {type: 'string'}}}}]}
+    const reply = (await (await post(messagesUrl(baseUrl), {...firstTurn(CLAUDE_MCP), stream: false})).json()) as {
+      content: Array<{type: string; name: string; input: unknown}>
+    }
+    expect(reply.content[0]).to.deep.include({
+      type: 'tool_use',
+      name: 'mcp__echo__echo_text',
+      input: {text: 'ghx-mcp-hi'},
+    })
+    const withoutTools = {
+      ...firstTurn(CLAUDE_MCP),
+      stream: false,
+      tools: [{name: 'Read', input_schema: {type: 'object', properties: {file_path: {type: 'string'}}}}],
+    }
     const other = models.register(shellThenMcp)
-    const refusal = (await (await post(messagesUrl(other.baseUrl), withoutTools)).json()) as {content: Array<{text: string}>}
+    const refusal = (await (await post(messagesUrl(other.baseUrl), withoutTools)).json()) as {
+      content: Array<{text: string}>
+    }
     expect(refusal.content[0]!.text).to.equal('I cannot continue: this session offers no tool "shell".')
     expect(other.outcome().failure?.message).to.equal('not played: the session offers no tool "shell"')
   })
 
   it('splits the prompt into input, cache writes and cache reads, as the cache_control breakpoints say', async () => {
     const {baseUrl} = models.register(shellThenAnswer)
-    const usage = async (body: unknown) => ((await (await post(messagesUrl(baseUrl), body)).json()) as {usage: Record<string, number>}).usage
+    const usage = async (body: unknown) =>
+      ((await (await post(messagesUrl(baseUrl), body)).json()) as {usage: Record<string, number>}).usage
     const first = await usage({...firstTurn(CLAUDE_BASH), stream: false})
     const again = await usage({...firstTurn(CLAUDE_BASH), stream: false})
-    const total = (u: Record<string, number>) => u.input_tokens! + u.cache_creation_input_tokens! + u.cache_read_input_tokens!
+    const total = (u: Record<string, number>) =>
+      u.input_tokens! + u.cache_creation_input_tokens! + u.cache_read_input_tokens!
     expect(total(again)).to.equal(total(first))
     expect(again.cache_read_input_tokens).to.equal(first.cache_creation_input_tokens)
     expect(again.cache_creation_input_tokens).to.equal(0)
@@ -124,7 +176,9 @@ describe('scripted models: the Anthropic Messages dialect', () => {
     expect(next.cache_creation_input_tokens).to.be.above(0)
     expect(total(next)).to.be.above(total(first))
     // Without breakpoints nothing is cached.
-    const unmarked = JSON.parse(JSON.stringify(firstTurn(CLAUDE_BASH), (key, value: unknown) => (key === 'cache_control' ? undefined : value))) as object
+    const unmarked = JSON.parse(
+      JSON.stringify(firstTurn(CLAUDE_BASH), (key, value: unknown) => (key === 'cache_control' ? undefined : value)),
+    ) as object
     const plain = await usage({...unmarked, stream: false})
     expect(plain.cache_read_input_tokens! + plain.cache_creation_input_tokens!).to.equal(0)
     expect(plain.input_tokens).to.equal(total(first))
@@ -136,7 +190,9 @@ describe('scripted models: the Anthropic Messages dialect', () => {
       const usage = ((await (await post(messagesUrl(baseUrl), body)).json()) as {usage: Record<string, number>}).usage
       return usage.input_tokens! + usage.cache_creation_input_tokens! + usage.cache_read_input_tokens!
     }
-    const recorded = {...firstTurn(CLAUDE_BASH), stream: false} as unknown as {tools: Array<{name: string; defer_loading?: boolean}>}
+    const recorded = {...firstTurn(CLAUDE_BASH), stream: false} as unknown as {
+      tools: Array<{name: string; defer_loading?: boolean}>
+    }
     expect(recorded.tools.find((t) => t.name === 'DeferredToolPlaceholder')).to.include({defer_loading: true})
     const withoutPlaceholder = {...recorded, tools: recorded.tools.filter((t) => t.name !== 'DeferredToolPlaceholder')}
     const placeholderLoaded = {...recorded, tools: recorded.tools.map(({defer_loading: _, ...tool}) => tool)}
@@ -151,7 +207,10 @@ describe('scripted models: the Anthropic Messages dialect', () => {
     expect(await missing.json()).to.deep.include({type: 'error'})
     const bad = await post(messagesUrl(baseUrl), {messages: 'hello'})
     expect(bad.status).to.equal(400)
-    expect(await bad.json()).to.deep.equal({type: 'error', error: {type: 'invalid_request_error', message: 'messages: Field required'}})
+    expect(await bad.json()).to.deep.equal({
+      type: 'error',
+      error: {type: 'invalid_request_error', message: 'messages: Field required'},
+    })
   })
 })
 
@@ -199,9 +258,20 @@ describe('scripted models: the OpenAI Responses dialect', () => {
     const item = events[6]!.data.item as {type: string; name: string; arguments: string; call_id: string}
     expect(item).to.include({type: 'function_call', name: 'exec_command'})
     expect(JSON.parse(item.arguments)).to.deep.equal({cmd: 'sleep 1; echo first'})
-    const deltas = events.filter((e) => e.event === 'response.function_call_arguments.delta').map((e) => e.data.delta as string)
+    const deltas = events
+      .filter((e) => e.event === 'response.function_call_arguments.delta')
+      .map((e) => e.data.delta as string)
     expect(deltas.join('')).to.equal(item.arguments)
-    const completed = events.at(-1)!.data.response as {status: string; output: unknown[]; usage: {input_tokens: number; input_tokens_details: {cached_tokens: number}; output_tokens: number; total_tokens: number}}
+    const completed = events.at(-1)!.data.response as {
+      status: string
+      output: unknown[]
+      usage: {
+        input_tokens: number
+        input_tokens_details: {cached_tokens: number}
+        output_tokens: number
+        total_tokens: number
+      }
+    }
     expect(completed.status).to.equal('completed')
     expect(completed.output).to.deep.equal([item])
     expect(completed.usage.total_tokens).to.equal(completed.usage.input_tokens + completed.usage.output_tokens)
@@ -209,11 +279,22 @@ describe('scripted models: the OpenAI Responses dialect', () => {
 
   it('calls an MCP tool by its name in its namespace, then answers from its output (not streamed)', async () => {
     const {baseUrl, outcome} = models.register(shellThenMcp)
-    const call = (await (await post(responsesUrl(baseUrl), {...turnAfter(CODEX_MCP, 1), stream: false})).json()) as {output: Array<Record<string, unknown>>}
-    expect(call.output[0]).to.deep.include({type: 'function_call', name: 'echo_text', namespace: 'mcp__echo', arguments: '{"text":"ghx-mcp-hi"}'})
-    const answer = (await (await post(responsesUrl(baseUrl), {...json(CODEX_MCP), stream: false})).json()) as {output: Array<{type: string; role: string; content: Array<{type: string; text: string}>}>}
+    const call = (await (await post(responsesUrl(baseUrl), {...turnAfter(CODEX_MCP, 1), stream: false})).json()) as {
+      output: Array<Record<string, unknown>>
+    }
+    expect(call.output[0]).to.deep.include({
+      type: 'function_call',
+      name: 'echo_text',
+      namespace: 'mcp__echo',
+      arguments: '{"text":"ghx-mcp-hi"}',
+    })
+    const answer = (await (await post(responsesUrl(baseUrl), {...json(CODEX_MCP), stream: false})).json()) as {
+      output: Array<{type: string; role: string; content: Array<{type: string; text: string}>}>
+    }
     expect(answer.output[0]).to.deep.include({type: 'message', role: 'assistant'})
-    expect(answer.output[0]!.content).to.deep.equal([{type: 'output_text', text: 'The tool echoed: ghx-mcp-hi', annotations: []}])
+    expect(answer.output[0]!.content).to.deep.equal([
+      {type: 'output_text', text: 'The tool echoed: ghx-mcp-hi', annotations: []},
+    ])
     expect(outcome()).to.deep.equal({played: 2, failure: null})
   })
 
@@ -221,7 +302,10 @@ describe('scripted models: the OpenAI Responses dialect', () => {
     const {baseUrl, outcome} = models.register(shellThenAnswer)
     // The recorded bytes as Codex sent them.
     const events = sseEvents(await (await post(responsesUrl(baseUrl), CODEX_EXEC)).text())
-    const text = events.filter((e) => e.event === 'response.output_text.delta').map((e) => e.data.delta as string).join('')
+    const text = events
+      .filter((e) => e.event === 'response.output_text.delta')
+      .map((e) => e.data.delta as string)
+      .join('')
     expect(text).to.equal('Stopped: step 1 (shell) failed: oops [exit code 3]')
     expect((events.find((e) => e.event === 'response.output_text.done')!.data as {text: string}).text).to.equal(text)
     expect(outcome().failure).to.deep.include({step: 1, tool: 'shell'})
@@ -230,7 +314,8 @@ describe('scripted models: the OpenAI Responses dialect', () => {
   it('reports cached input as OpenAI does: included in input_tokens, from 1024 tokens on, in steps of 128', async () => {
     const {baseUrl} = models.register(shellThenMcp)
     type Usage = {input_tokens: number; input_tokens_details: {cached_tokens: number}}
-    const usage = async (body: unknown) => ((await (await post(responsesUrl(baseUrl), body)).json()) as {usage: Usage}).usage
+    const usage = async (body: unknown) =>
+      ((await (await post(responsesUrl(baseUrl), body)).json()) as {usage: Usage}).usage
     const first = await usage({...turnAfter(CODEX_MCP, 0), stream: false})
     expect(first.input_tokens_details.cached_tokens).to.equal(0)
     const second = await usage({...turnAfter(CODEX_MCP, 1), stream: false})
@@ -247,8 +332,14 @@ describe('scripted models: the OpenAI Responses dialect', () => {
   })
 
   it('takes a command runner’s frame off an output, noting a non-zero exit code', () => {
-    expect(unframedOutput('Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOriginal token count: 1\nOutput:\nhi\n')).to.equal('hi\n')
-    expect(unframedOutput('Process exited with code 2\nOutput:\nno such file\n')).to.equal('no such file\n\n[exit code 2]')
+    expect(
+      unframedOutput(
+        'Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOriginal token count: 1\nOutput:\nhi\n',
+      ),
+    ).to.equal('hi\n')
+    expect(unframedOutput('Process exited with code 2\nOutput:\nno such file\n')).to.equal(
+      'no such file\n\n[exit code 2]',
+    )
     expect(unframedOutput('{"ok":true}')).to.equal('{"ok":true}')
     expect(unframedOutput('Note: Output: is not a frame')).to.equal('Note: Output: is not a frame')
   })
@@ -259,28 +350,62 @@ describe('scripted models: a plan step on the tools a request offers', () => {
   const step = {tool: 'shell', args: {command: 'gh issue view 1'}}
 
   it('finds the shell tool by its name and schema, and passes the command as the schema takes it', () => {
-    expect(offeredCall(step, [{name: 'Bash', parameters: schema({command: {type: 'string'}, timeout: {type: 'number'}}, ['command'])}])).to.deep.equal({name: 'Bash', args: {command: 'gh issue view 1'}})
-    expect(offeredCall(step, [{name: 'exec_command', parameters: schema({cmd: {type: 'string'}}, ['cmd'])}])).to.deep.equal({name: 'exec_command', args: {cmd: 'gh issue view 1'}})
-    expect(offeredCall(step, [{name: 'bash', parameters: schema({command: {type: 'string'}, description: {type: 'string'}}, ['command', 'description'])}])).to.deep.equal({
+    expect(
+      offeredCall(step, [
+        {name: 'Bash', parameters: schema({command: {type: 'string'}, timeout: {type: 'number'}}, ['command'])},
+      ]),
+    ).to.deep.equal({name: 'Bash', args: {command: 'gh issue view 1'}})
+    expect(
+      offeredCall(step, [{name: 'exec_command', parameters: schema({cmd: {type: 'string'}}, ['cmd'])}]),
+    ).to.deep.equal({name: 'exec_command', args: {cmd: 'gh issue view 1'}})
+    expect(
+      offeredCall(step, [
+        {
+          name: 'bash',
+          parameters: schema({command: {type: 'string'}, description: {type: 'string'}}, ['command', 'description']),
+        },
+      ]),
+    ).to.deep.equal({
       name: 'bash',
       args: {command: 'gh issue view 1', description: 'Run a command'},
     })
-    expect(offeredCall(step, [{name: 'shell', parameters: schema({command: {type: 'array', items: {type: 'string'}}}, ['command'])}])).to.deep.equal({
+    expect(
+      offeredCall(step, [
+        {name: 'shell', parameters: schema({command: {type: 'array', items: {type: 'string'}}}, ['command'])},
+      ]),
+    ).to.deep.equal({
       name: 'shell',
       args: {command: ['bash', '-lc', 'gh issue view 1']},
     })
   })
 
   it('uses no tool that is not a shell, or that requires what a plan step cannot give', () => {
-    expect(offeredCall(step, [{name: 'Monitor', parameters: schema({command: {type: 'string'}}, ['command'])}])).to.equal(undefined)
-    expect(offeredCall(step, [{name: 'bash', parameters: schema({command: {type: 'string'}, workdir: {type: 'string'}}, ['command', 'workdir'])}])).to.equal(undefined)
-    expect(offeredCall(step, [{name: 'Bash', namespace: 'mcp__tools', parameters: schema({command: {type: 'string'}}, ['command'])}])).to.equal(undefined)
+    expect(
+      offeredCall(step, [{name: 'Monitor', parameters: schema({command: {type: 'string'}}, ['command'])}]),
+    ).to.equal(undefined)
+    expect(
+      offeredCall(step, [
+        {
+          name: 'bash',
+          parameters: schema({command: {type: 'string'}, workdir: {type: 'string'}}, ['command', 'workdir']),
+        },
+      ]),
+    ).to.equal(undefined)
+    expect(
+      offeredCall(step, [
+        {name: 'Bash', namespace: 'mcp__tools', parameters: schema({command: {type: 'string'}}, ['command'])},
+      ]),
+    ).to.equal(undefined)
   })
 
   it('finds an MCP tool by its own name, in a namespace, or behind a server prefix', () => {
     const mcpStep = {tool: 'get_issue', args: {issue_number: 1}}
     expect(offeredCall(mcpStep, [{name: 'get_issue'}])).to.deep.equal({name: 'get_issue', args: {issue_number: 1}})
-    expect(offeredCall(mcpStep, [{name: 'get_issue', namespace: 'mcp__github'}])).to.deep.equal({name: 'get_issue', namespace: 'mcp__github', args: {issue_number: 1}})
+    expect(offeredCall(mcpStep, [{name: 'get_issue', namespace: 'mcp__github'}])).to.deep.equal({
+      name: 'get_issue',
+      namespace: 'mcp__github',
+      args: {issue_number: 1},
+    })
     expect(offeredCall(mcpStep, [{name: 'mcp__github__get_issue'}])?.name).to.equal('mcp__github__get_issue')
     expect(offeredCall(mcpStep, [{name: 'github_get_issue'}])?.name).to.equal('github_get_issue')
     expect(offeredCall(mcpStep, [{name: 'get_issues'}])).to.equal(undefined)
@@ -288,21 +413,46 @@ describe('scripted models: a plan step on the tools a request offers', () => {
 })
 
 describe('scripted models: the prompt cache', () => {
-  const segments = (texts: string[], breakpointAt: number) => texts.map((text, i) => ({text, breakpoint: i === breakpointAt}))
+  const segments = (texts: string[], breakpointAt: number) =>
+    texts.map((text, i) => ({text, breakpoint: i === breakpointAt}))
 
   it('explicit: writes the prefix up to the last breakpoint, reads the longest one written before', () => {
     const cache = new PromptCache()
-    expect(cache.account('explicit', segments(['a', 'b', 'c'], 1), [1000, 500, 7])).to.deep.equal({input: 7, cacheRead: 0, cacheWrite: 1500})
-    expect(cache.account('explicit', segments(['a', 'b', 'c', 'd'], 2), [1000, 500, 7, 9])).to.deep.equal({input: 9, cacheRead: 1500, cacheWrite: 7})
+    expect(cache.account('explicit', segments(['a', 'b', 'c'], 1), [1000, 500, 7])).to.deep.equal({
+      input: 7,
+      cacheRead: 0,
+      cacheWrite: 1500,
+    })
+    expect(cache.account('explicit', segments(['a', 'b', 'c', 'd'], 2), [1000, 500, 7, 9])).to.deep.equal({
+      input: 9,
+      cacheRead: 1500,
+      cacheWrite: 7,
+    })
     // A prefix shorter than 1024 tokens is not cached.
-    expect(new PromptCache().account('explicit', segments(['a'], 0), [1000])).to.deep.equal({input: 1000, cacheRead: 0, cacheWrite: 0})
+    expect(new PromptCache().account('explicit', segments(['a'], 0), [1000])).to.deep.equal({
+      input: 1000,
+      cacheRead: 0,
+      cacheWrite: 0,
+    })
   })
 
   it('automatic: reads any prefix of an earlier prompt, in steps of 128 from 1024 on; none counts every token as input', () => {
     const cache = new PromptCache()
-    expect(cache.account('automatic', segments(['a', 'b'], -1), [1100, 50])).to.deep.equal({input: 1150, cacheRead: 0, cacheWrite: 0})
+    expect(cache.account('automatic', segments(['a', 'b'], -1), [1100, 50])).to.deep.equal({
+      input: 1150,
+      cacheRead: 0,
+      cacheWrite: 0,
+    })
     // The longest prefix seen is 1150 tokens: 1024 of them are read back.
-    expect(cache.account('automatic', segments(['a', 'b', 'c'], -1), [1100, 50, 3])).to.deep.equal({input: 129, cacheRead: 1024, cacheWrite: 0})
-    expect(cache.account('none', segments(['a', 'b', 'c'], 1), [1100, 50, 3])).to.deep.equal({input: 1153, cacheRead: 0, cacheWrite: 0})
+    expect(cache.account('automatic', segments(['a', 'b', 'c'], -1), [1100, 50, 3])).to.deep.equal({
+      input: 129,
+      cacheRead: 1024,
+      cacheWrite: 0,
+    })
+    expect(cache.account('none', segments(['a', 'b', 'c'], 1), [1100, 50, 3])).to.deep.equal({
+      input: 1153,
+      cacheRead: 0,
+      cacheWrite: 0,
+    })
   })
 })

@@ -4,26 +4,42 @@ import {openScriptedModels} from '../../src/agent/scripted-models-service.js'
 import type {Script} from '../../src/agent/scripted-models.js'
 
 const TOOLS = [{type: 'function', function: {name: 'shell', description: 'run', parameters: {type: 'object'}}}]
-const plan: Script = {model: 'oracle', steps: [{tool: 'shell', args: {command: 'gh issue view 1'}}], final: {kind: 'text'}}
+const plan: Script = {
+  model: 'oracle',
+  steps: [{tool: 'shell', args: {command: 'gh issue view 1'}}],
+  final: {kind: 'text'},
+}
 
 async function post(baseUrl: string, body: unknown): Promise<Response> {
-  return fetch(`${baseUrl}/chat/completions`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})
+  return fetch(`${baseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json'},
+    body: JSON.stringify(body),
+  })
 }
 
 describe('the scripted models in their own process (scripted-models-service)', () => {
   it('plays a run’s plan, reports its outcome, and forgets the run once released', async () => {
     const models = await openScriptedModels()
     const run = await models.register(plan)
-    const reply = (await (await post(run.baseUrl, {model: 'oracle', messages: [{role: 'user', content: 'go'}], tools: TOOLS})).json()) as {choices: Array<{finish_reason: string}>}
+    const reply = (await (
+      await post(run.baseUrl, {model: 'oracle', messages: [{role: 'user', content: 'go'}], tools: TOOLS})
+    ).json()) as {choices: Array<{finish_reason: string}>}
     expect(reply.choices[0]!.finish_reason).to.equal('tool_calls')
-    const messages = [{role: 'user', content: 'go'}, {role: 'tool', tool_call_id: 'c1', content: 'gh: Not Found (HTTP 404)\n[exit code 1]'}]
+    const messages = [
+      {role: 'user', content: 'go'},
+      {role: 'tool', tool_call_id: 'c1', content: 'gh: Not Found (HTTP 404)\n[exit code 1]'},
+    ]
     await post(run.baseUrl, {model: 'oracle', messages, tools: TOOLS})
     const report = await run.report()
     expect(report.injectedFaults).to.equal(0)
     expect(report.plan.failure).to.include({step: 1, tool: 'shell'})
     await run.release()
     expect((await post(run.baseUrl, {messages: [], tools: TOOLS})).status).to.equal(404)
-    const error = await run.report().then(() => undefined, (e: Error) => e)
+    const error = await run.report().then(
+      () => undefined,
+      (e: Error) => e,
+    )
     expect(error?.message).to.equal(`no scripted run at ${run.baseUrl}`)
     await models.close()
   })
@@ -54,7 +70,9 @@ describe('the scripted models in their own process (scripted-models-service)', (
     // The same seed gives a suite the same faults, whatever another suite drew before.
     expect(b).to.deep.equal(a)
     expect(await statuses(calm)).to.deep.equal(Array.from({length: 30}, () => 200))
-    expect(new URL((await first.register(plan)).baseUrl).port).to.equal(new URL((await calm.register(plan)).baseUrl).port)
+    expect(new URL((await first.register(plan)).baseUrl).port).to.equal(
+      new URL((await calm.register(plan)).baseUrl).port,
+    )
     await Promise.all([first.close(), second.close(), calm.close()])
   })
 })

@@ -18,7 +18,11 @@ describe('the shell tool', () => {
   })
 
   it('cuts long output and says so', async () => {
-    const result = await runShellCommand(`head -c ${MAX_OUTPUT_CHARS * 2} /dev/zero | tr '\\0' a`, {cwd: tmpdir(), env}, new AbortController().signal)
+    const result = await runShellCommand(
+      `head -c ${MAX_OUTPUT_CHARS * 2} /dev/zero | tr '\\0' a`,
+      {cwd: tmpdir(), env},
+      new AbortController().signal,
+    )
     expect(result.output).to.have.length.below(MAX_OUTPUT_CHARS + 100)
     expect(result.output).to.match(/\[output cut at 64000 characters\]$/)
   })
@@ -28,12 +32,19 @@ describe('the shell tool', () => {
     const controller = new AbortController()
     const started = Date.now()
     setTimeout(() => controller.abort(), 300)
-    const result = await runShellCommand(`(sleep ${marker}) & sleep ${marker}; wait`, {cwd: tmpdir(), env}, controller.signal)
+    const result = await runShellCommand(
+      `(sleep ${marker}) & sleep ${marker}; wait`,
+      {cwd: tmpdir(), env},
+      controller.signal,
+    )
     expect(Date.now() - started).to.be.below(5000)
     expect(result.ok).to.equal(false)
     expect(result.output).to.include('[aborted]')
     await new Promise((resolve) => setTimeout(resolve, 100))
-    const left = execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((line) => line.includes(`sleep ${marker}`))
+    const left = execFileSync('ps', ['-eo', 'args'])
+      .toString()
+      .split('\n')
+      .filter((line) => line.includes(`sleep ${marker}`))
     expect(left).to.deep.equal([])
   })
 
@@ -44,7 +55,11 @@ describe('the shell tool', () => {
     await chmod(path.join(dir, 'ghx'), 0o755)
     const bin = await isolatedBin({mytool: '/bin/echo'})
     expect(await isolatedBin({mytool: '/bin/echo'})).to.equal(bin)
-    const result = await runShellCommand('command -v ghx || echo no-ghx; mytool hello; command -v jq >/dev/null && echo has-jq', {cwd: dir, env: {PATH: bin}}, new AbortController().signal)
+    const result = await runShellCommand(
+      'command -v ghx || echo no-ghx; mytool hello; command -v jq >/dev/null && echo has-jq',
+      {cwd: dir, env: {PATH: bin}},
+      new AbortController().signal,
+    )
     expect(result.output).to.include('no-ghx')
     expect(result.output).to.include('hello')
   })

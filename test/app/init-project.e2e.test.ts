@@ -28,9 +28,20 @@ describe('init, then its next steps (in-process)', function () {
     expect(Object.keys(seeded.manifest.resources).sort()).to.deep.equal(['issue', 'issue_for_triage'])
     expect(seeded.file).to.equal(path.join('fixtures', 'latest.json'))
 
-    const {summary} = await runProjectSuite({cwd, suitePath: 'suites/example.yml', modes: ['agent_direct'], repetitions: 1, runId: 'first', noReport: true})
+    const {summary} = await runProjectSuite({
+      cwd,
+      suitePath: 'suites/example.yml',
+      modes: ['agent_direct'],
+      repetitions: 1,
+      runId: 'first',
+      noReport: true,
+    })
     // ghx where it is installed, else the GitHub MCP server (test/commands/init.test.ts).
-    expect(summary.gate).to.deep.equal({profile: 'verify_pr', baseline: 'agent_direct', candidate: (await whichOnPath('ghx')) ? 'ghx' : 'mcp'})
+    expect(summary.gate).to.deep.equal({
+      profile: 'verify_pr',
+      baseline: 'agent_direct',
+      candidate: (await whichOnPath('ghx')) ? 'ghx' : 'mcp',
+    })
     expect(summary.by_mode.agent_direct).to.deep.equal({pass: 2, fail: 0, timeout: 0, infra_error: 0})
 
     const regraded = await regrade({cwd, runId: 'first'})

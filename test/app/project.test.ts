@@ -5,7 +5,8 @@ import {inspectProject, openProject} from '../../src/app/project.js'
 import {BadInputError} from '../../src/shared/diagnostics.js'
 import {makeProject} from '../support/cli.js'
 
-const suite = (profile: string) => `name: mine\nscenarios: {ids: [none-001]}\nmodes: [agent_direct]\ngate: {profile: ${profile}}\n`
+const suite = (profile: string) =>
+  `name: mine\nscenarios: {ids: [none-001]}\nmodes: [agent_direct]\ngate: {profile: ${profile}}\n`
 
 describe('opening the project', () => {
   it('loads the built-in profiles into every catalogue: a suite may name verify_pr without a profiles folder', async () => {
@@ -17,7 +18,10 @@ describe('opening the project', () => {
   })
 
   it('names the config file from the working folder in every finding, the plugins’ included', async () => {
-    const dir = await makeProject({'conf/bench.yml': 'suites_dir: ../catalogue\nplugins: [./missing-plugin.js]\n', 'catalogue/mine.yml': suite('verify_pr')})
+    const dir = await makeProject({
+      'conf/bench.yml': 'suites_dir: ../catalogue\nplugins: [./missing-plugin.js]\n',
+      'catalogue/mine.yml': suite('verify_pr'),
+    })
     const error = await openProject({cwd: dir, env: {}, configPath: 'conf/bench.yml'}).then(
       () => expect.fail('the project must not open'),
       (e: unknown) => e as BadInputError,
@@ -34,12 +38,21 @@ describe('opening the project', () => {
     const {findings, catalogue, config} = await inspectProject({cwd: dir, env: {}})
     expect(findings.map((d) => d.file)).to.deep.equal(['.ghxbenchrc.yml'])
     expect(config.values.target).to.equal('sandbox')
-    expect(catalogue.diagnostics.get(path.join(dir, 'suites', 'mine.yml'))!.map((d) => d.message)).to.include('unknown profile "nope" (known: verify_pr, verify_release)')
+    expect(catalogue.diagnostics.get(path.join(dir, 'suites', 'mine.yml'))!.map((d) => d.message)).to.include(
+      'unknown profile "nope" (known: verify_pr, verify_release)',
+    )
   })
 
   it('takes flags as the configuration’s top layer; a path flag is relative to the working folder', async () => {
-    const dir = await makeProject({'conf/.ghxbenchrc.yml': 'model: from-file\nresults_dir: out\nsuites_dir: ../suites\n', 'suites/keep': ''})
-    const {config} = await openProject({cwd: path.join(dir, 'conf'), env: {GHX_BENCH_MODEL: 'from-env'}, overrides: {model: 'from-flag', fixtures: {manifest: 'here/manifest.json'}}})
+    const dir = await makeProject({
+      'conf/.ghxbenchrc.yml': 'model: from-file\nresults_dir: out\nsuites_dir: ../suites\n',
+      'suites/keep': '',
+    })
+    const {config} = await openProject({
+      cwd: path.join(dir, 'conf'),
+      env: {GHX_BENCH_MODEL: 'from-env'},
+      overrides: {model: 'from-flag', fixtures: {manifest: 'here/manifest.json'}},
+    })
     expect(config.values.model).to.equal('from-flag')
     expect(config.values.results_dir).to.equal('out')
     expect(config.values.fixtures.manifest).to.equal(path.join(dir, 'conf', 'here', 'manifest.json'))

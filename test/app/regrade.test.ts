@@ -9,7 +9,11 @@ import type {Row} from '../../src/results/row-schema.js'
 import {makeProject, PROJECT_ROOT} from '../support/cli.js'
 
 const SCENARIO = 'issue-triage-comment-wf-001'
-const readRowsOf = async (file: string): Promise<Row[]> => (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Row)
+const readRowsOf = async (file: string): Promise<Row[]> =>
+  (await readFile(file, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Row)
 
 describe('run and regrade give one verdict', function () {
   this.timeout(90_000)
@@ -25,8 +29,18 @@ describe('run and regrade give one verdict', function () {
     await copyFile(path.join(PROJECT_ROOT, 'suites', 'scenarios', `${SCENARIO}.yml`), scenarioFile())
     // The oracle does the work and passes; noop does nothing and fails every checkpoint.
     for (const model of ['oracle', 'noop']) {
-      const {summary} = await runProjectSuite({cwd: dir, suitePath: 'catalogue/triage.yml', runId: model, noReport: true, overrides: {model}})
-      expect(summary.by_mode.agent_direct, model).to.deep.equal(model === 'oracle' ? {pass: 1, fail: 0, timeout: 0, infra_error: 0} : {pass: 0, fail: 1, timeout: 0, infra_error: 0})
+      const {summary} = await runProjectSuite({
+        cwd: dir,
+        suitePath: 'catalogue/triage.yml',
+        runId: model,
+        noReport: true,
+        overrides: {model},
+      })
+      expect(summary.by_mode.agent_direct, model).to.deep.equal(
+        model === 'oracle'
+          ? {pass: 1, fail: 0, timeout: 0, infra_error: 0}
+          : {pass: 0, fail: 1, timeout: 0, infra_error: 0},
+      )
     }
   })
 
@@ -34,10 +48,20 @@ describe('run and regrade give one verdict', function () {
     for (const runId of ['oracle', 'noop']) {
       const report = await regrade({cwd: dir, runId, out: `same-${runId}.jsonl`})
       expect(report, runId).to.deep.include({rows: 1, regraded: 1, skipped: 0, changed: [], checkpoints_changed: []})
-      expect(await readRowsOf(path.join(dir, `same-${runId}.jsonl`)), runId).to.deep.equal(await readRowsOf(path.join(dir, 'results', `${runId}.jsonl`)))
+      expect(await readRowsOf(path.join(dir, `same-${runId}.jsonl`)), runId).to.deep.equal(
+        await readRowsOf(path.join(dir, 'results', `${runId}.jsonl`)),
+      )
     }
     const [noop] = await readRowsOf(path.join(dir, 'results', 'noop.jsonl'))
-    expect(noop).to.deep.include({outcome: 'fail', success: false, output_valid: true, error: {type: 'checkpoint_failed', message: 'Workflow checkpoint verification failed: comment_added, enhancement_added, triage_labels_removed'}})
+    expect(noop).to.deep.include({
+      outcome: 'fail',
+      success: false,
+      output_valid: true,
+      error: {
+        type: 'checkpoint_failed',
+        message: 'Workflow checkpoint verification failed: comment_added, enhancement_added, triage_labels_removed',
+      },
+    })
   })
 
   it('with changed conditions, a changed verdict is counted as one; a checkpoint that flips under a verdict that stays is not', async () => {
@@ -46,20 +70,32 @@ describe('run and regrade give one verdict', function () {
       // comment_added now asks for other text: the oracle's run fails it. triage_labels_removed now
       // accepts any label: noop's run passes it, and still fails the other two.
       const changed = original
-        .replace('condition: {type: some, condition: {type: field_contains, path: body, value: "Triaged — tracking as enhancement."}}', 'condition: {type: some, condition: {type: field_contains, path: body, value: "Not what was asked."}}')
+        .replace(
+          'condition: {type: some, condition: {type: field_contains, path: body, value: "Triaged — tracking as enhancement."}}',
+          'condition: {type: some, condition: {type: field_contains, path: body, value: "Not what was asked."}}',
+        )
         .replace('pattern: "^(bench-fixture|bench-seed:.+|enhancement)$"', 'pattern: ".*"')
       expect(changed).to.not.equal(original)
       await writeFile(scenarioFile(), changed)
 
       const oracle = await regrade({cwd: dir, runId: 'oracle'})
-      expect(oracle.changed.map((c) => [c.before, c.after, c.fields, c.checkpoints.map((k) => k.name)])).to.deep.equal([[true, false, ['outcome', 'success', 'error'], ['comment_added']]])
+      expect(oracle.changed.map((c) => [c.before, c.after, c.fields, c.checkpoints.map((k) => k.name)])).to.deep.equal([
+        [true, false, ['outcome', 'success', 'error'], ['comment_added']],
+      ])
       expect(oracle.checkpoints_changed).to.deep.equal([])
       const [regraded] = await readRowsOf(path.join(dir, 'results', 'oracle.regraded.jsonl'))
-      expect(regraded).to.deep.include({outcome: 'fail', success: false, output_valid: true, error: {type: 'checkpoint_failed', message: 'Workflow checkpoint verification failed: comment_added'}})
+      expect(regraded).to.deep.include({
+        outcome: 'fail',
+        success: false,
+        output_valid: true,
+        error: {type: 'checkpoint_failed', message: 'Workflow checkpoint verification failed: comment_added'},
+      })
 
       const noop = await regrade({cwd: dir, runId: 'noop'})
       expect(noop.changed).to.deep.equal([])
-      expect(noop.checkpoints_changed.map((c) => [c.before, c.after, c.fields, c.checkpoints.map((k) => k.name)])).to.deep.equal([[false, false, [], ['triage_labels_removed']]])
+      expect(
+        noop.checkpoints_changed.map((c) => [c.before, c.after, c.fields, c.checkpoints.map((k) => k.name)]),
+      ).to.deep.equal([[false, false, [], ['triage_labels_removed']]])
     } finally {
       await writeFile(scenarioFile(), original)
     }
@@ -82,15 +118,26 @@ describe('regrade judges atomic rows again: their checkpoints read the answer th
     expect(row).to.deep.include({outcome: 'pass', success: true})
     // The row keeps what the checks saw: the answer among the variables.
     expect((row!.variables as {answer: unknown[]}).answer.length).to.be.above(0)
-    expect(await regrade({cwd: dir, runId: 'oracle', out: 'same.jsonl'})).to.deep.include({regraded: 1, skipped: 0, changed: []})
+    expect(await regrade({cwd: dir, runId: 'oracle', out: 'same.jsonl'})).to.deep.include({
+      regraded: 1,
+      skipped: 0,
+      changed: [],
+    })
     // Now the check asks for at least 50 open issues: the stored run's truth has fewer, so it fails.
     const original = await readFile(file, 'utf8')
     const changed = original.replace('key: number, match: contains}', 'key: number, match: contains, min: 50}')
     expect(changed).to.not.equal(original)
     await writeFile(file, changed)
     const report = await regrade({cwd: dir, runId: 'oracle'})
-    expect(report.changed.map((c) => [c.before, c.after, c.fields, c.checkpoints.map((k) => k.name)])).to.deep.equal([[true, false, ['outcome', 'success', 'error'], ['answer_true']]])
+    expect(report.changed.map((c) => [c.before, c.after, c.fields, c.checkpoints.map((k) => k.name)])).to.deep.equal([
+      [true, false, ['outcome', 'success', 'error'], ['answer_true']],
+    ])
     const [regraded] = await readRowsOf(path.join(dir, 'results', 'oracle.regraded.jsonl'))
-    expect(regraded).to.deep.include({outcome: 'fail', success: false, output_valid: true, error: {type: 'checkpoint_failed', message: 'Checkpoint verification failed: answer_true'}})
+    expect(regraded).to.deep.include({
+      outcome: 'fail',
+      success: false,
+      output_valid: true,
+      error: {type: 'checkpoint_failed', message: 'Checkpoint verification failed: answer_true'},
+    })
   })
 })

@@ -22,7 +22,9 @@ describe('the built-in catalogue', () => {
 
   it('every file names its schema on its first line, and the schema exists', async () => {
     const entries = await readdir(suitesDir, {recursive: true, withFileTypes: true})
-    const files = entries.filter((e) => e.isFile() && e.name.endsWith('.yml')).map((e) => path.join(e.parentPath, e.name))
+    const files = entries
+      .filter((e) => e.isFile() && e.name.endsWith('.yml'))
+      .map((e) => path.join(e.parentPath, e.name))
     expect(files.length).to.be.greaterThan(80)
     for (const file of [...files, path.join(PROJECT_ROOT, '.ghxbenchrc.yml')]) {
       const first = (await readFile(file, 'utf8')).split('\n')[0]!
@@ -38,7 +40,9 @@ describe('the built-in catalogue', () => {
     const atomic = [...catalogue.scenarios.values()].map((s) => s.value).filter((s) => s.type === 'atomic')
     const tasks = new Set(atomic.map((s) => s.task))
     expect(tasks.size).to.be.at.least(40)
-    expect(new Set([...tasks].map((t) => t.split('.')[0]))).to.deep.equal(new Set(['issue', 'pr', 'workflow', 'release', 'repo', 'project_v2']))
+    expect(new Set([...tasks].map((t) => t.split('.')[0]))).to.deep.equal(
+      new Set(['issue', 'pr', 'workflow', 'release', 'repo', 'project_v2']),
+    )
   })
 
   it('keeps the predecessors’ set names and makes full-seeded select every scenario', () => {
@@ -63,7 +67,10 @@ describe('the built-in catalogue', () => {
       const scenario = catalogue.scenarios.get(id)!.value
       if (scenario.type !== 'workflow') throw new Error(`${id} is not a workflow scenario`)
       const types = scenario.assertions.checkpoints.map((c) => c.condition.type)
-      expect(types.some((t) => t !== 'non_empty'), id).to.equal(true)
+      expect(
+        types.some((t) => t !== 'non_empty'),
+        id,
+      ).to.equal(true)
     }
   })
 

@@ -29,7 +29,13 @@ import {loadCatalogue} from '../../src/catalogue/catalogue.js'
 import type {Scenario} from '../../src/schemas/scenario.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 import {sharedPath, skipWithoutShared} from '../support/shared.js'
-import {checkAtomicScenario, checkEnvelopeFields, checkReferencePlan, loadCards, type Card} from '../support/ghx-cards.js'
+import {
+  checkAtomicScenario,
+  checkEnvelopeFields,
+  checkReferencePlan,
+  loadCards,
+  type Card,
+} from '../support/ghx-cards.js'
 import {fixtureContext} from '../support/sandbox.js'
 
 const CARDS_DIR = sharedPath('reference', 'ghx-cards')
@@ -51,7 +57,12 @@ describe('scenarios against the ghx capability cards', function () {
     scenarios = [...catalogue.scenarios.values()].map((s) => s.value)
     // Real values for the placeholders: every fixture kind seeded on the sandbox, as a run seeds them.
     sandbox = await startSandbox({timing: {queued_ms: 5, running_ms: 10}})
-    manifest = await seedFixtures(fixtureContext(sandbox, 'cards'), ALL_KINDS, {agentLogin: AGENT_LOGIN, reviewerLogin: REVIEWER_LOGIN, defaultBranch: 'main', workflowPollMs: 10})
+    manifest = await seedFixtures(fixtureContext(sandbox, 'cards'), ALL_KINDS, {
+      agentLogin: AGENT_LOGIN,
+      reviewerLogin: REVIEWER_LOGIN,
+      defaultBranch: 'main',
+      workflowPollMs: 10,
+    })
   })
   after(() => sandbox?.close())
 
@@ -81,7 +92,15 @@ describe('scenarios against the ghx capability cards', function () {
   describe('each check fails on a broken scenario', () => {
     const variables = {owner: 'ghx-bench', repo: 'sandbox', thread: 'PRRT_abc', issue: 7, run_id: RUN_ID}
     const atomic = (overrides: Record<string, unknown>): Scenario =>
-      ({type: 'atomic', id: 'broken-001', name: 'broken', task: 'issue.view', input: {owner: '{{owner}}', name: '{{repo}}', issueNumber: '{{issue}}'}, assertions: {expected_outcome: 'success'}, ...overrides}) as unknown as Scenario
+      ({
+        type: 'atomic',
+        id: 'broken-001',
+        name: 'broken',
+        task: 'issue.view',
+        input: {owner: '{{owner}}', name: '{{repo}}', issueNumber: '{{issue}}'},
+        assertions: {expected_outcome: 'success'},
+        ...overrides,
+      }) as unknown as Scenario
     const shell = (command: string) => ({tool: 'shell', args: {command}})
     const plan = (...steps: unknown[]) => atomic({reference: {ghx: steps}})
     /** The findings, one a pattern, in order. */
@@ -91,45 +110,129 @@ describe('scenarios against the ghx capability cards', function () {
     }
     const findingsOf = (scenario: Scenario) => {
       const {findings, analysis} = checkReferencePlan(scenario, variables, cards)
-      return [...findings, ...checkAtomicScenario(scenario, variables, cards, analysis), ...checkEnvelopeFields(scenario)]
+      return [
+        ...findings,
+        ...checkAtomicScenario(scenario, variables, cards, analysis),
+        ...checkEnvelopeFields(scenario),
+      ]
     }
 
     it('passes a correct plan, inline, --input= and through a here-document', () => {
-      expect(findingsOf(plan(shell(`ghx run issue.view --input '{"owner":"{{owner}}","name":"{{repo}}","issueNumber":{{issue}}}'`)))).to.deep.equal([])
-      expect(findingsOf(plan(shell(`ghx run issue.view --input='{"owner":"{{owner}}","name":"{{repo}}","issueNumber":{{issue}}}'`)))).to.deep.equal([])
-      expect(findingsOf(plan(shell(`ghx run issue.view --input - <<'EOF'\n{"owner":"{{owner}}","name":"{{repo}}","issueNumber":{{issue}}}\nEOF`)))).to.deep.equal([])
+      expect(
+        findingsOf(
+          plan(shell(`ghx run issue.view --input '{"owner":"{{owner}}","name":"{{repo}}","issueNumber":{{issue}}}'`)),
+        ),
+      ).to.deep.equal([])
+      expect(
+        findingsOf(
+          plan(shell(`ghx run issue.view --input='{"owner":"{{owner}}","name":"{{repo}}","issueNumber":{{issue}}}'`)),
+        ),
+      ).to.deep.equal([])
+      expect(
+        findingsOf(
+          plan(
+            shell(
+              `ghx run issue.view --input - <<'EOF'\n{"owner":"{{owner}}","name":"{{repo}}","issueNumber":{{issue}}}\nEOF`,
+            ),
+          ),
+        ),
+      ).to.deep.equal([])
     })
 
     it('(a) a capability without a card, an input the card rejects, an input that is not JSON', () => {
       expectFindings(findingsOf(plan(shell(`ghx run issue.peek --input '{}'`))), /no ghx capability card "issue.peek"/)
-      const thread = atomic({task: 'pr.threads.reply', input: {threadId: '{{thread}}', body: 'x'}, reference: {ghx: [shell(`ghx run pr.threads.reply --input '{"owner":"{{owner}}","name":"{{repo}}","threadId":"{{thread}}","body":"x"}'`)]}})
-      expectFindings(findingsOf(thread), /step 1: ghx run pr.threads.reply: the card rejects .*must NOT have additional properties "owner"/)
-      expectFindings(findingsOf(plan(shell(`ghx run issue.view --input '{"owner":"{{owner}}","name":"{{repo}}","issueNumber":"{{issue}}"}'`))), /\/issueNumber must be integer/)
+      const thread = atomic({
+        task: 'pr.threads.reply',
+        input: {threadId: '{{thread}}', body: 'x'},
+        reference: {
+          ghx: [
+            shell(
+              `ghx run pr.threads.reply --input '{"owner":"{{owner}}","name":"{{repo}}","threadId":"{{thread}}","body":"x"}'`,
+            ),
+          ],
+        },
+      })
+      expectFindings(
+        findingsOf(thread),
+        /step 1: ghx run pr.threads.reply: the card rejects .*must NOT have additional properties "owner"/,
+      )
+      expectFindings(
+        findingsOf(
+          plan(shell(`ghx run issue.view --input '{"owner":"{{owner}}","name":"{{repo}}","issueNumber":"{{issue}}"}'`)),
+        ),
+        /\/issueNumber must be integer/,
+      )
       expectFindings(findingsOf(plan(shell(`ghx run issue.view --input '{owner: {{owner}}}'`))), /input is not JSON/)
     })
 
     it('(a) a chain step, and a value the plan computes: traced to its ghx call, typed by that call’s output', () => {
       const chain = `ghx chain --steps - <<'EOF'\n[{"task":"issue.view","input":{"owner":"{{owner}}","name":"{{repo}}","issueNumber":{{issue}}}},{"task":"issue.close","input":{"owner":"{{owner}}","name":"{{repo}}","issueNumber":{{issue}},"reason":"completed"}}]\nEOF`
-      expectFindings(findingsOf(plan(shell(chain))), /ghx run issue.close: the card rejects .*additional properties "reason"/)
-      expectFindings(findingsOf(plan(shell(`cat <<'EOF' | ghx chain --steps -\n[{"task":"issue.view","input":{"owner":"{{owner}}","name":"{{repo}}","issueNumber":"{{issue}}"}}]\nEOF`))), /ghx run issue.view: the card rejects .*\/issueNumber must be integer/)
-      const viaList = (field: string) => `ghx run issue.view --input "{\\"owner\\":\\"{{owner}}\\",\\"name\\":\\"{{repo}}\\",\\"issueNumber\\":$(ghx run issue.list --input '{"owner":"{{owner}}","name":"{{repo}}"}' | jq '.data.items[0].${field}')}"`
+      expectFindings(
+        findingsOf(plan(shell(chain))),
+        /ghx run issue.close: the card rejects .*additional properties "reason"/,
+      )
+      expectFindings(
+        findingsOf(
+          plan(
+            shell(
+              `cat <<'EOF' | ghx chain --steps -\n[{"task":"issue.view","input":{"owner":"{{owner}}","name":"{{repo}}","issueNumber":"{{issue}}"}}]\nEOF`,
+            ),
+          ),
+        ),
+        /ghx run issue.view: the card rejects .*\/issueNumber must be integer/,
+      )
+      const viaList = (field: string) =>
+        `ghx run issue.view --input "{\\"owner\\":\\"{{owner}}\\",\\"name\\":\\"{{repo}}\\",\\"issueNumber\\":$(ghx run issue.list --input '{"owner":"{{owner}}","name":"{{repo}}"}' | jq '.data.items[0].${field}')}"`
       expect(findingsOf(plan(shell(viaList('number'))))).to.deep.equal([])
       expectFindings(findingsOf(plan(shell(viaList('id')))), /\/issueNumber must be integer/)
       expectFindings(findingsOf(plan(shell(viaList('headRefName')))), /\.data\.items\[0\] has no field "headRefName"/)
       const loop = [
-        shell(`ghx run pr.threads.list --input '{"owner":"{{owner}}","name":"{{repo}}","prNumber":3}' | jq -r '.data.items[].id' | tee ids.txt`),
+        shell(
+          `ghx run pr.threads.list --input '{"owner":"{{owner}}","name":"{{repo}}","prNumber":3}' | jq -r '.data.items[].id' | tee ids.txt`,
+        ),
         shell(`while read -r id; do ghx run pr.threads.resolve --input "{\\"threadId\\":\\"$id\\"}"; done < ids.txt`),
       ]
-      expect(findingsOf(atomic({task: 'pr.threads.list', input: {owner: 'o', name: 'r', prNumber: 3}, reference: {ghx: loop}}))).to.deep.equal([])
-      expectFindings(findingsOf(plan(shell(`ghx run pr.threads.resolve --input "{\\"threadId\\":\\"$THREAD\\"}"`))), /cannot tell what \$THREAD holds/)
+      expect(
+        findingsOf(
+          atomic({task: 'pr.threads.list', input: {owner: 'o', name: 'r', prNumber: 3}, reference: {ghx: loop}}),
+        ),
+      ).to.deep.equal([])
+      expectFindings(
+        findingsOf(plan(shell(`ghx run pr.threads.resolve --input "{\\"threadId\\":\\"$THREAD\\"}"`))),
+        /cannot tell what \$THREAD holds/,
+      )
     })
 
     it('(b) a scenario input the card rejects, a data field the card does not have or may leave out, a list judged wrongly', () => {
-      expectFindings(findingsOf(atomic({input: {owner: '{{owner}}', name: '{{repo}}', issueNumber: '{{issue}}', reason: 'completed'}})), /the card rejects the scenario input .*"reason"/)
-      expectFindings(findingsOf(atomic({assertions: {expected_outcome: 'success', required_data_fields: ['number', 'milestone']}})), /"milestone" is not in issue.view output/)
-      expectFindings(findingsOf(atomic({task: 'issue.create', input: {owner: 'o', name: 'r', title: 't'}, assertions: {expected_outcome: 'success', required_data_fields: ['url']}})), /"url" is optional in issue.create output/)
+      expectFindings(
+        findingsOf(
+          atomic({input: {owner: '{{owner}}', name: '{{repo}}', issueNumber: '{{issue}}', reason: 'completed'}}),
+        ),
+        /the card rejects the scenario input .*"reason"/,
+      )
+      expectFindings(
+        findingsOf(atomic({assertions: {expected_outcome: 'success', required_data_fields: ['number', 'milestone']}})),
+        /"milestone" is not in issue.view output/,
+      )
+      expectFindings(
+        findingsOf(
+          atomic({
+            task: 'issue.create',
+            input: {owner: 'o', name: 'r', title: 't'},
+            assertions: {expected_outcome: 'success', required_data_fields: ['url']},
+          }),
+        ),
+        /"url" is optional in issue.create output/,
+      )
       const list = (answer: unknown, fields: string[]) =>
-        atomic({task: 'issue.list', input: {owner: 'o', name: 'r'}, assertions: {expected_outcome: 'success', data_type: 'array', required_data_fields: fields}, reference: {ghx: [shell(`ghx run issue.list --input '{"owner":"o","name":"r"}'`), ...(answer ? [{answer}] : [])]}})
+        atomic({
+          task: 'issue.list',
+          input: {owner: 'o', name: 'r'},
+          assertions: {expected_outcome: 'success', data_type: 'array', required_data_fields: fields},
+          reference: {
+            ghx: [shell(`ghx run issue.list --input '{"owner":"o","name":"r"}'`), ...(answer ? [{answer}] : [])],
+          },
+        })
       expect(findingsOf(list('$out.data.items', ['number', 'title']))).to.deep.equal([])
       expectFindings(findingsOf(list('$out.data.items', ['labels'])), /"labels" is not in issue.list output items\[\]/)
       expectFindings(findingsOf(list(undefined, [])), /data_type is array, the ghx plan answers object/)
@@ -137,8 +240,19 @@ describe('scenarios against the ghx capability cards', function () {
     })
 
     it('(c) a meta field real ghx does not print, and envelope fields it does not print', () => {
-      expectFindings(findingsOf(atomic({assertions: {expected_outcome: 'success', required_meta_fields: ['route_used', 'duration_ms']}})), /required meta field "duration_ms"/)
-      expectFindings(findingsOf(atomic({assertions: {expected_outcome: 'success', required_fields: ['ok', 'data', 'error', 'meta']}})), /required field "error"/, /required field "meta"/)
+      expectFindings(
+        findingsOf(
+          atomic({assertions: {expected_outcome: 'success', required_meta_fields: ['route_used', 'duration_ms']}}),
+        ),
+        /required meta field "duration_ms"/,
+      )
+      expectFindings(
+        findingsOf(
+          atomic({assertions: {expected_outcome: 'success', required_fields: ['ok', 'data', 'error', 'meta']}}),
+        ),
+        /required field "error"/,
+        /required field "meta"/,
+      )
     })
   })
 })

@@ -39,19 +39,34 @@ describe('profiles', () => {
 
   it('refuses a project profile with an unclosed [ or a tab, whatever profile is asked for', async () => {
     const bracket = await makeProject({'suites/profiles/verify_pr.yml': 'name: verify_pr\nmin_samples: [3\n'})
-    expect((await refusal(bracket, 'verify_release')).diagnostics[0]).to.include({file: path.join('suites', 'profiles', 'verify_pr.yml'), code: 'yaml_syntax'})
+    expect((await refusal(bracket, 'verify_release')).diagnostics[0]).to.include({
+      file: path.join('suites', 'profiles', 'verify_pr.yml'),
+      code: 'yaml_syntax',
+    })
     const tab = await makeProject({'suites/profiles/mine.yml': 'name: mine\nthresholds:\n\tmax_retry_rate_pct: 5\n'})
     const [diagnostic] = (await refusal(tab)).diagnostics
     expect(diagnostic).to.include({file: path.join('suites', 'profiles', 'mine.yml'), line: 3, code: 'yaml_syntax'})
   })
 
   it('refuses a project profile that breaks the schema, and two project profiles of one name', async () => {
-    const invalid = await makeProject({'suites/profiles/other.yml': (await builtIn('verify_pr')).replace('name: verify_pr', 'name: other').replace('max_retry_rate_pct: 15', 'max_retry_rate_pct: lots')})
-    expect((await refusal(invalid)).diagnostics[0]).to.include({file: path.join('suites', 'profiles', 'other.yml'), code: 'schema'})
-    const twice = await makeProject({'suites/profiles/verify_pr.yaml': await builtIn('verify_pr'), 'suites/profiles/verify_pr.yml': await builtIn('verify_pr')})
+    const invalid = await makeProject({
+      'suites/profiles/other.yml': (await builtIn('verify_pr'))
+        .replace('name: verify_pr', 'name: other')
+        .replace('max_retry_rate_pct: 15', 'max_retry_rate_pct: lots'),
+    })
+    expect((await refusal(invalid)).diagnostics[0]).to.include({
+      file: path.join('suites', 'profiles', 'other.yml'),
+      code: 'schema',
+    })
+    const twice = await makeProject({
+      'suites/profiles/verify_pr.yaml': await builtIn('verify_pr'),
+      'suites/profiles/verify_pr.yml': await builtIn('verify_pr'),
+    })
     const [diagnostic] = (await refusal(twice)).diagnostics
     expect(diagnostic).to.include({file: path.join('suites', 'profiles', 'verify_pr.yml'), code: 'duplicate_id'})
-    expect(diagnostic!.message).to.match(/duplicate profile name "verify_pr" \(first defined at suites\/profiles\/verify_pr\.yaml:\d+:\d+\)/)
+    expect(diagnostic!.message).to.match(
+      /duplicate profile name "verify_pr" \(first defined at suites\/profiles\/verify_pr\.yaml:\d+:\d+\)/,
+    )
     // A profile is found by its name, which is its file's: one named otherwise is refused, not found by either.
     const misnamed = await makeProject({'suites/profiles/strict.yml': await builtIn('verify_pr')})
     const [renamed] = (await refusal(misnamed)).diagnostics

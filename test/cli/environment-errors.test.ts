@@ -10,22 +10,33 @@ const systemError = (fields: Record<string, unknown>) => Object.assign(new Error
 
 describe('environment failures as bad input', () => {
   it('a full disk names the file being written and says to free space', () => {
-    const [finding] = environmentProblem(systemError({code: 'ENOSPC', syscall: 'write', path: '/work/p/results/r.jsonl'}), '/work/p')!.diagnostics
+    const [finding] = environmentProblem(
+      systemError({code: 'ENOSPC', syscall: 'write', path: '/work/p/results/r.jsonl'}),
+      '/work/p',
+    )!.diagnostics
     expect(finding).to.include({file: path.join('results', 'r.jsonl'), code: 'io'})
     expect(finding!.message).to.match(/^no space left on the device: free some space.* \(write: ENOSPC\)$/)
   })
 
   it('a rename onto a folder names its destination, not the temporary file', () => {
-    const [finding] = environmentProblem(systemError({code: 'EISDIR', syscall: 'rename', path: '/p/.summary.md.1.tmp', dest: '/p/out/summary.md'}), '/p')!.diagnostics
+    const [finding] = environmentProblem(
+      systemError({code: 'EISDIR', syscall: 'rename', path: '/p/.summary.md.1.tmp', dest: '/p/out/summary.md'}),
+      '/p',
+    )!.diagnostics
     expect(finding).to.include({file: path.join('out', 'summary.md')})
     expect(finding!.message).to.match(/^is a folder where a file belongs/)
   })
 
   it('reads one that crossed a process boundary as a message only, and a port in use by its address', () => {
-    const [moved] = environmentProblem(new Error("EROFS: read-only file system, open '/ro/results/x.jsonl'"), '/')!.diagnostics
+    const [moved] = environmentProblem(
+      new Error("EROFS: read-only file system, open '/ro/results/x.jsonl'"),
+      '/',
+    )!.diagnostics
     expect(moved).to.include({file: path.join('ro', 'results', 'x.jsonl')})
     expect(moved!.message).to.match(/read-only.*\(open: EROFS\)/)
-    const [port] = environmentProblem(systemError({code: 'EADDRINUSE', syscall: 'listen', address: '127.0.0.1', port: 4010}))!.diagnostics
+    const [port] = environmentProblem(
+      systemError({code: 'EADDRINUSE', syscall: 'listen', address: '127.0.0.1', port: 4010}),
+    )!.diagnostics
     expect(port).to.include({file: '127.0.0.1:4010'})
   })
 
@@ -37,7 +48,10 @@ describe('environment failures as bad input', () => {
 
   it('turns a real EISDIR into a finding at the folder', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-env-'))
-    const error = await writeFile(dir, 'x').then(() => undefined, (e: unknown) => e)
+    const error = await writeFile(dir, 'x').then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     const [finding] = environmentProblem(error, dir)!.diagnostics
     expect(finding!.file).to.equal(dir)
     expect(finding!.message).to.match(/is a folder where a file belongs.*EISDIR/)

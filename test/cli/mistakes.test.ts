@@ -15,29 +15,48 @@ describe('typing mistakes (CLI)', function () {
   this.timeout(60_000)
   let dir: string
   before(async () => {
-    dir = await makeProject({'.ghxbenchrc.yml': 'target: sandbox\nmodel: oracle\n', 'suites/example.yml': 'name: example\nscenarios: {ids: [x]}\nmodes: [agent_direct]\n'})
+    dir = await makeProject({
+      '.ghxbenchrc.yml': 'target: sandbox\nmodel: oracle\n',
+      'suites/example.yml': 'name: example\nscenarios: {ids: [x]}\nmodes: [agent_direct]\n',
+    })
   })
 
   it('a mistyped command, with the words after it, and a topic’s mistyped command', async () => {
-    expect(oneLine(await runCliInProcess(['rn', 'suites/example.yml'], {cwd: dir}))).to.equal('ghx-bench rn error: unknown command (did you mean "ghx-bench run"?); ghx-bench --help lists the commands')
-    expect(oneLine(await runCliInProcess(['fixtures', 'sed'], {cwd: dir}))).to.equal('ghx-bench fixtures sed error: unknown command (did you mean "ghx-bench fixtures seed"?); ghx-bench --help lists the commands')
+    expect(oneLine(await runCliInProcess(['rn', 'suites/example.yml'], {cwd: dir}))).to.equal(
+      'ghx-bench rn error: unknown command (did you mean "ghx-bench run"?); ghx-bench --help lists the commands',
+    )
+    expect(oneLine(await runCliInProcess(['fixtures', 'sed'], {cwd: dir}))).to.equal(
+      'ghx-bench fixtures sed error: unknown command (did you mean "ghx-bench fixtures seed"?); ghx-bench --help lists the commands',
+    )
   })
 
   it('a mistyped flag, and one given with its value', async () => {
-    expect(oneLine(await runCliInProcess(['run', 'suites/example.yml', '--repetitons', '2'], {cwd: dir}))).to.equal('--repetitons error: unknown flag (did you mean "--repetitions"?); ghx-bench run --help lists its flags')
-    expect(oneLine(await runCliInProcess(['gate', '--profle=verify_pr'], {cwd: dir}))).to.match(/^--profle=verify_pr error: unknown flag \(did you mean "--profile"\?\)/)
+    expect(oneLine(await runCliInProcess(['run', 'suites/example.yml', '--repetitons', '2'], {cwd: dir}))).to.equal(
+      '--repetitons error: unknown flag (did you mean "--repetitions"?); ghx-bench run --help lists its flags',
+    )
+    expect(oneLine(await runCliInProcess(['gate', '--profle=verify_pr'], {cwd: dir}))).to.match(
+      /^--profle=verify_pr error: unknown flag \(did you mean "--profile"\?\)/,
+    )
   })
 
   it('a missing argument and a value not among the options', async () => {
-    expect(oneLine(await runCliInProcess(['run'], {cwd: dir}))).to.equal('ghx-bench run error: Missing 1 required arg: suite (the suite YAML file); ghx-bench run --help lists its flags')
-    expect(oneLine(await runCliInProcess(['gate', '--decision', 'foo'], {cwd: dir}))).to.equal('ghx-bench gate error: Expected --decision=foo to be one of: ci, point; ghx-bench gate --help lists its flags')
+    expect(oneLine(await runCliInProcess(['run'], {cwd: dir}))).to.equal(
+      'ghx-bench run error: Missing 1 required arg: suite (the suite YAML file); ghx-bench run --help lists its flags',
+    )
+    expect(oneLine(await runCliInProcess(['gate', '--decision', 'foo'], {cwd: dir}))).to.equal(
+      'ghx-bench gate error: Expected --decision=foo to be one of: ci, point; ghx-bench gate --help lists its flags',
+    )
   })
 
   it('a mistyped suite path, with the suite file it was probably meant to be', async () => {
-    expect(oneLine(await runCliInProcess(['run', 'suites/exmple.yml'], {cwd: dir}))).to.equal('suites/exmple.yml error: no such suite file (did you mean "suites/example.yml"?)')
+    expect(oneLine(await runCliInProcess(['run', 'suites/exmple.yml'], {cwd: dir}))).to.equal(
+      'suites/exmple.yml error: no such suite file (did you mean "suites/example.yml"?)',
+    )
   })
 
   it('a mistyped --profile, reported at the flag', async () => {
-    expect(oneLine(await runCliInProcess(['gate', '--profile', 'verify_rp'], {cwd: dir}))).to.equal('--profile error: unknown profile "verify_rp" (did you mean "verify_pr"?)')
+    expect(oneLine(await runCliInProcess(['gate', '--profile', 'verify_rp'], {cwd: dir}))).to.equal(
+      '--profile error: unknown profile "verify_rp" (did you mean "verify_pr"?)',
+    )
   })
 })

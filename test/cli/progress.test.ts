@@ -15,14 +15,25 @@ const started = (perMode: Record<string, number>): SuiteEvent => ({
   seed: 7,
   per_mode: perMode,
 })
-const runStarted = (mode: string, scenario: string, iteration = 1): SuiteEvent => ({type: 'run_started', key: `${scenario}/${mode}/${iteration}`, mode, scenario_id: scenario, iteration})
+const runStarted = (mode: string, scenario: string, iteration = 1): SuiteEvent => ({
+  type: 'run_started',
+  key: `${scenario}/${mode}/${iteration}`,
+  mode,
+  scenario_id: scenario,
+  iteration,
+})
 const turn = (mode: string, scenario: string, tokens: number): SuiteEvent => ({
   type: 'run_progress',
   key: `${scenario}/${mode}/1`,
   mode,
   event: {kind: 'turn', usage: {input: tokens, output: 0, reasoning: 0, cache_read: 0, cache_write: 0}},
 })
-const runFinished = (mode: string, scenario: string, outcome: 'pass' | 'fail' | 'timeout' | 'infra_error' = 'pass', iteration = 1): SuiteEvent => ({
+const runFinished = (
+  mode: string,
+  scenario: string,
+  outcome: 'pass' | 'fail' | 'timeout' | 'infra_error' = 'pass',
+  iteration = 1,
+): SuiteEvent => ({
   type: 'run_finished',
   key: `${scenario}/${mode}/${iteration}`,
   mode,
@@ -46,12 +57,23 @@ function terminal(rows: number): {stream: NodeJS.WriteStream; frames: () => stri
   Object.assign(stream, {isTTY: true, rows, columns: 100})
   // eslint-disable-next-line no-control-regex
   const plain = (text: string) => text.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '')
-  return {stream, raw: () => chunks.join(''), frames: () => chunks.map((c) => plain(c).split('\n').filter((l) => l.trim() !== '')).filter((lines) => lines.length > 0)}
+  return {
+    stream,
+    raw: () => chunks.join(''),
+    frames: () =>
+      chunks
+        .map((c) =>
+          plain(c)
+            .split('\n')
+            .filter((l) => l.trim() !== ''),
+        )
+        .filter((lines) => lines.length > 0),
+  }
 }
 
 /** Waits (up to 5 s: listr2 loads its renderer's modules on first use) until `test` holds. */
 async function until(test: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 5000; !test() && Date.now() < deadline; ) await sleep(10)
+  for (const deadline = Date.now() + 5000; !test() && Date.now() < deadline;) await sleep(10)
 }
 
 describe('progress view', () => {
@@ -109,14 +131,23 @@ describe('progress view', () => {
     view.onEvent({type: 'run_progress', key: 'k', mode: 'agent_direct', event: {kind: 'tool', tool: 'shell'}})
     view.onEvent(turn('agent_direct', 'a', 5))
     view.handle(suiteFinished, 'noop')
-    expect(lines.map((l) => (JSON.parse(l) as {type: string}).type)).to.deep.equal(['suite_started', 'run_progress', 'suite_finished'])
+    expect(lines.map((l) => (JSON.parse(l) as {type: string}).type)).to.deep.equal([
+      'suite_started',
+      'run_progress',
+      'suite_finished',
+    ])
     expect(JSON.parse(lines.at(-1)!)).to.include({phase: 'noop'})
   })
 
   it('the runs in flight fit the room given: the oldest first, then how many more', () => {
     const runs = Array.from({length: 10}, (_, i) => ({name: `s-${i} #1`, started: 1000 + i * 1000}))
     expect(activeLines(runs.slice(0, 2), 4, 5000)).to.deep.equal(['s-0 #1  4s', 's-1 #1  3s'])
-    expect(activeLines([...runs].reverse(), 4, 12_000)).to.deep.equal(['s-0 #1  11s', 's-1 #1  10s', 's-2 #1  9s', '… and 7 more'])
+    expect(activeLines([...runs].reverse(), 4, 12_000)).to.deep.equal([
+      's-0 #1  11s',
+      's-1 #1  10s',
+      's-2 #1  9s',
+      '… and 7 more',
+    ])
     expect(activeLines(runs, 1, 12_000)).to.deep.equal(['… and 10 more'])
     expect(activeLines(runs, 0, 12_000)).to.deep.equal([])
     // 45 rows, 3 modes: 3 titles and 3 x 8 runs at most; a tiny terminal shows the titles only.

@@ -11,8 +11,12 @@ import {rowsOf, sandboxConfig, SUITES} from '../support/sandbox-project.js'
 const SCENARIOS = ['issue-labels-add-001', 'issue-list-001']
 
 async function project(): Promise<string> {
-  const files: Record<string, string> = {'.ghxbenchrc.yml': sandboxConfig('catalogue'), 'catalogue/two.yml': `name: two\nscenarios: {ids: [${SCENARIOS.join(', ')}]}\nmodes: [agent_direct, mcp]\nrepetitions: 1\ntimeouts: {checkpoint_ms: 1000}\n`}
-  for (const id of SCENARIOS) files[`catalogue/scenarios/${id}.yml`] = await readFile(path.join(SUITES, 'scenarios', `${id}.yml`), 'utf8')
+  const files: Record<string, string> = {
+    '.ghxbenchrc.yml': sandboxConfig('catalogue'),
+    'catalogue/two.yml': `name: two\nscenarios: {ids: [${SCENARIOS.join(', ')}]}\nmodes: [agent_direct, mcp]\nrepetitions: 1\ntimeouts: {checkpoint_ms: 1000}\n`,
+  }
+  for (const id of SCENARIOS)
+    files[`catalogue/scenarios/${id}.yml`] = await readFile(path.join(SUITES, 'scenarios', `${id}.yml`), 'utf8')
   return makeProject(files)
 }
 
@@ -24,11 +28,17 @@ describe('adversary models against the checks (CLI, sandbox)', function () {
   })
 
   const play = async (model: string) => {
-    const result = await runCliInProcess(['run', 'catalogue/two.yml', '--model', model, '--run-id', model, '--no-report'], {cwd: dir, env: {CI: '1'}})
+    const result = await runCliInProcess(
+      ['run', 'catalogue/two.yml', '--model', model, '--run-id', model, '--no-report'],
+      {cwd: dir, env: {CI: '1'}},
+    )
     expect(result.code, result.stderr + result.stdout.slice(-2000)).to.equal(0)
     return new Map(rowsOf(dir, model).map((row) => [`${row.scenario_id}/${row.mode}`, row]))
   }
-  const failedBy = (row: {success: boolean; output_valid: boolean; error: {type: string; message: string} | null} | undefined, checkpoint: string) => {
+  const failedBy = (
+    row: {success: boolean; output_valid: boolean; error: {type: string; message: string} | null} | undefined,
+    checkpoint: string,
+  ) => {
     expect(row, 'a row').to.not.equal(undefined)
     expect(row!.success).to.equal(false)
     expect(row!.error?.type).to.equal('checkpoint_failed')
@@ -37,7 +47,12 @@ describe('adversary models against the checks (CLI, sandbox)', function () {
 
   it('the oracle passes both in both modes (the checks can pass)', async () => {
     const rows = await play('oracle')
-    expect([...rows.values()].map((r) => `${r.scenario_id}/${r.mode}/${r.outcome}`).sort()).to.deep.equal(['issue-labels-add-001/agent_direct/pass', 'issue-labels-add-001/mcp/pass', 'issue-list-001/agent_direct/pass', 'issue-list-001/mcp/pass'])
+    expect([...rows.values()].map((r) => `${r.scenario_id}/${r.mode}/${r.outcome}`).sort()).to.deep.equal([
+      'issue-labels-add-001/agent_direct/pass',
+      'issue-labels-add-001/mcp/pass',
+      'issue-list-001/agent_direct/pass',
+      'issue-list-001/mcp/pass',
+    ])
   })
 
   it('liar: reads, then a well-formed made-up answer (it had the shape asked for) fails on GitHub’s state and on the answer’s truth', async () => {

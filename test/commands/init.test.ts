@@ -27,10 +27,13 @@ describe('ghx-bench init (CLI)', function () {
     const refused = await cli(['init'], dir)
     expect(refused.code).to.equal(2)
     expect(refused.stderr).to.include('.ghxbenchrc.yml error: already exists; init never overwrites')
-    expect(refused.stderr).to.include(`${path.join('.github', 'workflows', 'ghx-bench.yml')} error: already exists; init never overwrites`)
+    expect(refused.stderr).to.include(
+      `${path.join('.github', 'workflows', 'ghx-bench.yml')} error: already exists; init never overwrites`,
+    )
     expect(refused.stderr).to.include('--force')
     expect(await readFile(path.join(dir, '.ghxbenchrc.yml'), 'utf8')).to.equal('model: mine\n')
-    for (const file of ['suites/example.yml', '.gitignore']) expect(existsSync(path.join(dir, file)), file).to.equal(false)
+    for (const file of ['suites/example.yml', '.gitignore'])
+      expect(existsSync(path.join(dir, file)), file).to.equal(false)
 
     const forced = await cli(['init', '--force'], dir)
     expect(forced.code, forced.stderr).to.equal(0)
@@ -40,7 +43,9 @@ describe('ghx-bench init (CLI)', function () {
     expect(await readFile(path.join(dir, '.ghxbenchrc.yml'), 'utf8')).to.match(/^target: sandbox$/m)
   })
   it('gates ghx where ghx is installed, and the GitHub MCP server where it is not (a first run reaches a verdict)', async () => {
-    const candidate = async (dir: string) => (parse(await readFile(path.join(dir, 'suites', 'example.yml'), 'utf8')) as {gate: {candidate: string}}).gate.candidate
+    const candidate = async (dir: string) =>
+      (parse(await readFile(path.join(dir, 'suites', 'example.yml'), 'utf8')) as {gate: {candidate: string}}).gate
+        .candidate
     const without = await emptyFolder()
     const bare = await cli(['init'], without)
     expect(bare.code, bare.stderr).to.equal(0)
@@ -65,7 +70,9 @@ describe('ghx-bench init (CLI)', function () {
     expect(init.stdout).to.include(`updated ${path.join('bench', '.gitignore')}`)
     expect(init.stdout).to.include(`created ${path.join('.github', 'workflows', 'ghx-bench.yml')}`)
     // Kept as it was; only the lines it lacked were added (/results/ already covers results/).
-    expect(await readFile(path.join(repo, 'bench', '.gitignore'), 'utf8')).to.match(/^node_modules\n\/results\/\n\n# ghx-bench: .*\nreports\/\n\.ghx-bench\/\nfixtures\/latest\.json\n$/)
+    expect(await readFile(path.join(repo, 'bench', '.gitignore'), 'utf8')).to.match(
+      /^node_modules\n\/results\/\n\n# ghx-bench: .*\nreports\/\n\.ghx-bench\/\nfixtures\/latest\.json\n$/,
+    )
     const workflow = parse(await readFile(path.join(repo, '.github', 'workflows', 'ghx-bench.yml'), 'utf8')) as Workflow
     const bench = workflow.jobs.bench!.steps.find((step) => step.with?.suite)!
     expect(bench.uses).to.equal('my-org/ghx-bench@v1')
@@ -84,7 +91,12 @@ describe('ghx-bench init (CLI)', function () {
     const dir = await emptyFolder()
     await writeFile(path.join(dir, '.ghxbenchrc.yml'), 'target: sandbox\nmodel: oracle\n')
     await mkdir(path.join(dir, 'suites', 'scenarios'), {recursive: true})
-    const scenario = (await readFile(path.join(PROJECT_ROOT, 'templates', 'init', 'suites', 'scenarios', 'example-issue-triage-wf-001.yml'), 'utf8')).replace(/\nreference:[\s\S]*$/, '\n')
+    const scenario = (
+      await readFile(
+        path.join(PROJECT_ROOT, 'templates', 'init', 'suites', 'scenarios', 'example-issue-triage-wf-001.yml'),
+        'utf8',
+      )
+    ).replace(/\nreference:[\s\S]*$/, '\n')
     await writeFile(path.join(dir, 'suites', 'scenarios', 'example-issue-triage-wf-001.yml'), scenario)
     const result = await cli(['validate', '--calibrate'], dir)
     expect(result.code, result.stdout + result.stderr).to.equal(1)

@@ -16,12 +16,24 @@ const ROUTER = sharedPath('datasets', 'ghx-router-codex-5.3')
 describe('ghx-bench plan (CLI)', () => {
   it('sizes the verify-pr suite as shipped: every reliability check certifiable, 80% whole-gate power, confirmed by simulation with fewer runs under --until-decided', async function () {
     this.timeout(120_000)
-    const result = await runCliInProcess(['plan', 'suites/verify-pr.yml', '--datasets', '8', '--resamples', '300', '--json'], {cwd: PROJECT_ROOT})
+    const result = await runCliInProcess(
+      ['plan', 'suites/verify-pr.yml', '--datasets', '8', '--resamples', '300', '--json'],
+      {cwd: PROJECT_ROOT},
+    )
     expect(result.code, result.stderr).to.equal(0)
     const plan = JSON.parse(result.stdout) as Omit<PlanResult, 'markdown'>
-    expect(plan).to.deep.include({suite: 'verify-pr', profile: 'verify_pr', estimand: 'suite', target: 2, design: {scenarios: 6, repetitions: 20}})
+    expect(plan).to.deep.include({
+      suite: 'verify-pr',
+      profile: 'verify_pr',
+      estimand: 'suite',
+      target: 2,
+      design: {scenarios: 6, repetitions: 20},
+    })
     expect(plan.measured_from).to.match(/defaults/)
-    expect(plan.capacity.every((line) => line.certifiable), JSON.stringify(plan.capacity)).to.equal(true)
+    expect(
+      plan.capacity.every((line) => line.certifiable),
+      JSON.stringify(plan.capacity),
+    ).to.equal(true)
     expect(plan.as_written.power).to.be.above(0.8)
     // What it detects at 80% power lies between the threshold and the target (twice it).
     expect(plan.as_written.detectable.efficiency_tokens_active_reduction).to.be.within(15, 30)
@@ -36,11 +48,16 @@ describe('ghx-bench plan (CLI)', () => {
     skipWithoutShared(this, ROUTER)
     const dir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-plan-'))
     const suite = path.join(dir, 'small.yml')
-    await writeFile(suite, '# yaml-language-server: $schema=../schemas/suite.schema.json\nname: small\nscenarios: {ids: [pr-view-001, pr-diff-files-001]}\nmodes: [agent_direct, ghx]\nrepetitions: 5\ngate: {profile: verify_pr, baseline: agent_direct, candidate: ghx}\n')
+    await writeFile(
+      suite,
+      '# yaml-language-server: $schema=../schemas/suite.schema.json\nname: small\nscenarios: {ids: [pr-view-001, pr-diff-files-001]}\nmodes: [agent_direct, ghx]\nrepetitions: 5\ngate: {profile: verify_pr, baseline: agent_direct, candidate: ghx}\n',
+    )
     const result = await runCliInProcess(['plan', suite, '--datasets', '0', '--input', ROUTER], {cwd: PROJECT_ROOT})
     expect(result.code, result.stderr).to.equal(0)
     expect(result.stdout).to.include('## The suite as written: 2 scenarios × 5 repetitions (10 runs a mode)')
-    expect(result.stdout).to.include('- reliability_timeout_stall_rate: exact binomial test of timeouts at most 10%, one-sided 5%: 10 runs cannot pass it (with none, it takes 29 runs) — **cannot pass at this size**')
+    expect(result.stdout).to.include(
+      '- reliability_timeout_stall_rate: exact binomial test of timeouts at most 10%, one-sided 5%: 10 runs cannot pass it (with none, it takes 29 runs) — **cannot pass at this size**',
+    )
     // ghx-router's rows: four scenarios that differ by about 0.4 on the log scale.
     expect(result.stdout).to.match(/Model \(the rows given\): .*spread between scenarios 0\.[3-5]\d/)
     expect(result.stdout).to.include('## Smallest design for 80% whole-gate power')

@@ -9,12 +9,41 @@ const plainPlugin = (name: string, extra = '') =>
 
 describe('ghx-bench plugins (CLI)', () => {
   it('lists the built-ins and a path plugin with version, source and what it registers', async () => {
-    const dir = await makeProject({'.ghxbenchrc.yml': 'plugins: [./local/mine.js]\n', 'local/mine.js': plainPlugin('mine')})
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': 'plugins: [./local/mine.js]\n',
+      'local/mine.js': plainPlugin('mine'),
+    })
     const result = await runCliInProcess(['plugins', '--json'], {cwd: dir})
     expect(result.code, result.stderr).to.equal(0)
-    const {plugins} = JSON.parse(result.stdout) as {plugins: Array<{name: string; version: string; source: string; conditions: string[]; readTasks: string[]; resolved: string}>}
-    expect(plugins.map((p) => p.name)).to.deep.equal(['conditions-core', 'read-tasks-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'provider-opencode', 'provider-claude-code', 'provider-codex', 'mine'])
-    expect(plugins.at(-1)).to.deep.include({version: '2.0.0', source: 'path', conditions: ['mine_cond'], readTasks: [], resolved: 'local/mine.js'})
+    const {plugins} = JSON.parse(result.stdout) as {
+      plugins: Array<{
+        name: string
+        version: string
+        source: string
+        conditions: string[]
+        readTasks: string[]
+        resolved: string
+      }>
+    }
+    expect(plugins.map((p) => p.name)).to.deep.equal([
+      'conditions-core',
+      'read-tasks-core',
+      'mode-agent-direct',
+      'mode-ghx',
+      'mode-mcp',
+      'provider-agent-loop',
+      'provider-opencode',
+      'provider-claude-code',
+      'provider-codex',
+      'mine',
+    ])
+    expect(plugins.at(-1)).to.deep.include({
+      version: '2.0.0',
+      source: 'path',
+      conditions: ['mine_cond'],
+      readTasks: [],
+      resolved: 'local/mine.js',
+    })
     expect(plugins[1]!.readTasks).to.include.members(['issue.view', 'pr.threads.list'])
     const text = await runCliInProcess(['plugins'], {cwd: dir})
     expect(text.stdout).to.include('mine@2.0.0 (path: local/mine.js)\n  conditions: mine_cond')
@@ -23,7 +52,8 @@ describe('ghx-bench plugins (CLI)', () => {
   it('loads a named export of an installed package (package:export) and a factory export with options', async () => {
     const dir = await makeProject({
       '.ghxbenchrc.yml': 'plugins:\n  - my-scorers:scorers\n  - {name: ./factory.js, options: {suffix: x}}\n',
-      'node_modules/my-scorers/package.json': '{"name": "my-scorers", "version": "3.1.0", "type": "module", "exports": "./index.js"}',
+      'node_modules/my-scorers/package.json':
+        '{"name": "my-scorers", "version": "3.1.0", "type": "module", "exports": "./index.js"}',
       'node_modules/my-scorers/index.js': plainPlugin('named').replace('export default', 'export const scorers ='),
       'factory.js': `export default (options) => (${plainPlugin('made').replace('export default ', '').trim().replace("name: 'made'", 'name: `made-${options.suffix}`')})\n`,
     })
@@ -93,8 +123,14 @@ describe('ghx-bench plugins (CLI)', () => {
     })
     const result = await runCliInProcess(['validate'], {cwd: dir})
     expect(result.code).to.equal(2)
-    expect(result.stderr).to.include('suites/scenarios/one-001.yml:8:72 error: condition has_prefix: assertions.checkpoints[0].condition.prefix must be a string, not integer')
-    expect(result.stderr).to.include('suites/scenarios/one-001.yml:9:89 error: scorer has_prefix: unknown key "prefx" in assertions.checkpoints[1].condition.params (did you mean "prefix"?)')
-    expect(result.stderr).to.include('suites/scenarios/one-001.yml:10:68 error: unknown scorer "nope": no plugin registers a condition by that name')
+    expect(result.stderr).to.include(
+      'suites/scenarios/one-001.yml:8:72 error: condition has_prefix: assertions.checkpoints[0].condition.prefix must be a string, not integer',
+    )
+    expect(result.stderr).to.include(
+      'suites/scenarios/one-001.yml:9:89 error: scorer has_prefix: unknown key "prefx" in assertions.checkpoints[1].condition.params (did you mean "prefix"?)',
+    )
+    expect(result.stderr).to.include(
+      'suites/scenarios/one-001.yml:10:68 error: unknown scorer "nope": no plugin registers a condition by that name',
+    )
   })
 })

@@ -17,8 +17,28 @@ const jsonl = (rows: Row[]): string => rows.map((r) => JSON.stringify(r)).join('
 const rowsOf = (provider: string, ghxTokens: number, iterations = 90): Row[] =>
   ['a-001', 'b-001', 'c-001'].flatMap((scenario) =>
     Array.from({length: iterations}, (_, n) => [
-      makeRow({provider, scenario_id: scenario, mode: 'agent_direct', iteration: n + 1, activeTokens: 1000 + n, latency_ms_wall: 10_000 + n, latency_ms_agent: 9000 + n, tool_calls: {total: 10, failed: 0}, cost_usd: 0.1}),
-      makeRow({provider, scenario_id: scenario, mode: 'ghx', iteration: n + 1, activeTokens: ghxTokens + n, latency_ms_wall: 5000 + n, latency_ms_agent: 4500 + n, tool_calls: {total: 4, failed: 0}, cost_usd: 0.05}),
+      makeRow({
+        provider,
+        scenario_id: scenario,
+        mode: 'agent_direct',
+        iteration: n + 1,
+        activeTokens: 1000 + n,
+        latency_ms_wall: 10_000 + n,
+        latency_ms_agent: 9000 + n,
+        tool_calls: {total: 10, failed: 0},
+        cost_usd: 0.1,
+      }),
+      makeRow({
+        provider,
+        scenario_id: scenario,
+        mode: 'ghx',
+        iteration: n + 1,
+        activeTokens: ghxTokens + n,
+        latency_ms_wall: 5000 + n,
+        latency_ms_agent: 4500 + n,
+        tool_calls: {total: 4, failed: 0},
+        cost_usd: 0.05,
+      }),
     ]).flat(),
   )
 
@@ -27,8 +47,14 @@ describe('report and gate over rows of several providers (CLI)', function () {
 
   it('gates each provider alone: ghx wins under agent-loop and loses under claude-code, so the gate fails and says whose it is', async () => {
     // The same run id, scenarios, modes and iterations under both providers: two runs each, not a run given twice.
-    const dir = await makeProject({'.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`, 'rows.jsonl': jsonl([...rowsOf('agent-loop', 500), ...rowsOf('claude-code', 2000)])})
-    const result = await runCliInProcess(['gate', '--input', 'rows.jsonl', '--candidate', 'ghx', '--out', 'out', '--resamples', '500'], {cwd: dir})
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`,
+      'rows.jsonl': jsonl([...rowsOf('agent-loop', 500), ...rowsOf('claude-code', 2000)]),
+    })
+    const result = await runCliInProcess(
+      ['gate', '--input', 'rows.jsonl', '--candidate', 'ghx', '--out', 'out', '--resamples', '500'],
+      {cwd: dir},
+    )
     expect(result.code, result.stdout + result.stderr).to.equal(1)
     const gate = JSON.parse(await readFile(path.join(dir, 'out', 'gate.json'), 'utf8')) as GateDocument
     expect(compileSchema(gateSchema)(gate), JSON.stringify(compileSchema(gateSchema).errors)).to.equal(true)
@@ -51,32 +77,66 @@ describe('report and gate over rows of several providers (CLI)', function () {
     expect(markdown).to.match(/^# provider `claude-code` — ❌ fail$/m)
 
     // Alone, each provider's rows gate as before: agent-loop's pass.
-    const alone = await makeProject({'.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`, 'rows.jsonl': jsonl(rowsOf('agent-loop', 500))})
-    const single = await runCliInProcess(['gate', '--input', 'rows.jsonl', '--candidate', 'ghx', '--out', 'out', '--resamples', '500', '--json'], {cwd: alone})
+    const alone = await makeProject({
+      '.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`,
+      'rows.jsonl': jsonl(rowsOf('agent-loop', 500)),
+    })
+    const single = await runCliInProcess(
+      ['gate', '--input', 'rows.jsonl', '--candidate', 'ghx', '--out', 'out', '--resamples', '500', '--json'],
+      {cwd: alone},
+    )
     expect(single.code, single.stderr).to.equal(0)
     expect(JSON.parse(single.stdout)).to.not.have.any.keys('providers', 'provider')
   })
 
   it('refuses a gate whose modes one provider lacks, naming the provider', async () => {
     const onlyGhx = rowsOf('codex', 500).filter((row) => row.mode === 'ghx')
-    const dir = await makeProject({'.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`, 'rows.jsonl': jsonl([...rowsOf('agent-loop', 500, 5), ...onlyGhx])})
-    const result = await runCliInProcess(['gate', '--input', 'rows.jsonl', '--candidate', 'ghx', '--out', 'out', '--resamples', '200'], {cwd: dir})
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`,
+      'rows.jsonl': jsonl([...rowsOf('agent-loop', 500, 5), ...onlyGhx]),
+    })
+    const result = await runCliInProcess(
+      ['gate', '--input', 'rows.jsonl', '--candidate', 'ghx', '--out', 'out', '--resamples', '200'],
+      {cwd: dir},
+    )
     expect(result.code).to.equal(2)
     expect(result.stderr).to.include('no rows of provider "codex" for mode "agent_direct"')
   })
 
   it('reports each provider in a table of its own; one provider’s report is as it was', async () => {
-    const rows = [...rowsOf('agent-loop', 500, 4), ...rowsOf('codex', 500, 4).map((row) => (row.mode === 'ghx' ? {...row, success: false, outcome: 'fail' as const} : row))]
-    const dir = await makeProject({'.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`, 'rows.jsonl': jsonl(rows)})
-    const result = await runCliInProcess(['report', '--input', 'rows.jsonl', '--out', 'out', '--format', 'md,json,junit', '--resamples', '200'], {cwd: dir})
+    const rows = [
+      ...rowsOf('agent-loop', 500, 4),
+      ...rowsOf('codex', 500, 4).map((row) =>
+        row.mode === 'ghx' ? {...row, success: false, outcome: 'fail' as const} : row,
+      ),
+    ]
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`,
+      'rows.jsonl': jsonl(rows),
+    })
+    const result = await runCliInProcess(
+      ['report', '--input', 'rows.jsonl', '--out', 'out', '--format', 'md,json,junit', '--resamples', '200'],
+      {cwd: dir},
+    )
     expect(result.code, result.stderr).to.equal(0)
-    expect(result.stdout).to.include('provider agent-loop: 24 rows: agent_direct: 12 runs, success 100.0%; ghx: 12 runs, success 100.0%')
-    expect(result.stdout).to.include('provider codex: 24 rows: agent_direct: 12 runs, success 100.0%; ghx: 12 runs, success 0.0%')
+    expect(result.stdout).to.include(
+      'provider agent-loop: 24 rows: agent_direct: 12 runs, success 100.0%; ghx: 12 runs, success 100.0%',
+    )
+    expect(result.stdout).to.include(
+      'provider codex: 24 rows: agent_direct: 12 runs, success 100.0%; ghx: 12 runs, success 0.0%',
+    )
     const report = JSON.parse(await readFile(path.join(dir, 'out', 'summary.json'), 'utf8')) as Report
     expect(compileSchema(reportSchema)(report), JSON.stringify(compileSchema(reportSchema).errors)).to.equal(true)
     expect(report.rows).to.equal(48)
     expect(report.modes).to.deep.equal({})
-    expect(report.providers!.map((p) => [p.provider, p.rows, p.modes.ghx!.success_rate, p.deltas[0]!.reliability.success_rate_delta_pp.value])).to.deep.equal([
+    expect(
+      report.providers!.map((p) => [
+        p.provider,
+        p.rows,
+        p.modes.ghx!.success_rate,
+        p.deltas[0]!.reliability.success_rate_delta_pp.value,
+      ]),
+    ).to.deep.equal([
       ['agent-loop', 24, 100, 0],
       ['codex', 24, 0, -100],
     ])
@@ -85,10 +145,21 @@ describe('report and gate over rows of several providers (CLI)', function () {
     expect(markdown).to.match(/^# provider `codex`$/m)
     expect(markdown.match(/^## Modes$/gm)).to.have.length(2)
     const junit = await readFile(path.join(dir, 'out', 'junit.xml'), 'utf8')
-    expect(junit.match(/<testsuite name="[^"]+"/g)).to.deep.equal(['<testsuite name="agent-loop/agent_direct"', '<testsuite name="agent-loop/ghx"', '<testsuite name="codex/agent_direct"', '<testsuite name="codex/ghx"'])
+    expect(junit.match(/<testsuite name="[^"]+"/g)).to.deep.equal([
+      '<testsuite name="agent-loop/agent_direct"',
+      '<testsuite name="agent-loop/ghx"',
+      '<testsuite name="codex/agent_direct"',
+      '<testsuite name="codex/ghx"',
+    ])
 
-    const one = await makeProject({'.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`, 'rows.jsonl': jsonl(rowsOf('agent-loop', 500, 4))})
-    expect((await runCliInProcess(['report', '--input', 'rows.jsonl', '--out', 'out', '--resamples', '200'], {cwd: one})).code).to.equal(0)
+    const one = await makeProject({
+      '.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`,
+      'rows.jsonl': jsonl(rowsOf('agent-loop', 500, 4)),
+    })
+    expect(
+      (await runCliInProcess(['report', '--input', 'rows.jsonl', '--out', 'out', '--resamples', '200'], {cwd: one}))
+        .code,
+    ).to.equal(0)
     const single = JSON.parse(await readFile(path.join(one, 'out', 'summary.json'), 'utf8')) as Report
     expect(single).to.not.have.any.keys('providers', 'provider')
     expect(Object.keys(single.modes)).to.deep.equal(['agent_direct', 'ghx'])

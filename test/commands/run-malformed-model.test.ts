@@ -24,8 +24,24 @@ describe('ghx-bench run: a malformed 200 from the model', function () {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     try {
       const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`
-      const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig(SUITES, `endpoint: {base_url: "${baseUrl}", api_key_env: ACME_KEY}`)})
-      const result = await runCliInProcess(['run', path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--scenario', 'repo-view-001', '--model', 'acme/agent-7', '--run-id', 'malformed'], {cwd: dir, env: {CI: '1', ACME_KEY: 'sk-acme-0123456789'}})
+      const dir = await makeProject({
+        '.ghxbenchrc.yml': sandboxConfig(SUITES, `endpoint: {base_url: "${baseUrl}", api_key_env: ACME_KEY}`),
+      })
+      const result = await runCliInProcess(
+        [
+          'run',
+          path.join(SUITES, 'smoke.yml'),
+          '--mode',
+          'agent_direct',
+          '--scenario',
+          'repo-view-001',
+          '--model',
+          'acme/agent-7',
+          '--run-id',
+          'malformed',
+        ],
+        {cwd: dir, env: {CI: '1', ACME_KEY: 'sk-acme-0123456789'}},
+      )
       expect(result.code, result.stderr).to.not.equal(4)
       const [row] = rowsOf(dir, 'malformed')
       expect(row!.outcome).to.equal('infra_error')

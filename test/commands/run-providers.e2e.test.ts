@@ -18,10 +18,15 @@ const PROVIDERS_PLUGIN = `export default {apiVersion: 1, name: 'test-providers',
 ]}
 `
 
-const suite = (providers: string, extra = '') => `# yaml-language-server: $schema=schemas/suite.schema.json\nname: two-providers\nscenarios: {ids: [repo-view-001]}\nmodes: [agent_direct, mcp]\n${providers}\nrepetitions: 2\n# A failed run's checkpoints are not polled for long.\ntimeouts: {checkpoint_ms: 200}\n${extra}`
+const suite = (providers: string, extra = '') =>
+  `# yaml-language-server: $schema=schemas/suite.schema.json\nname: two-providers\nscenarios: {ids: [repo-view-001]}\nmodes: [agent_direct, mcp]\n${providers}\nrepetitions: 2\n# A failed run's checkpoints are not polled for long.\ntimeouts: {checkpoint_ms: 200}\n${extra}`
 
 async function project(providers = 'providers: [agent-loop, idle]', extra = ''): Promise<string> {
-  return makeProject({'.ghxbenchrc.yml': sandboxConfig(SUITES, 'plugins: [./test-providers.js]'), 'test-providers.js': PROVIDERS_PLUGIN, 'two.yml': suite(providers, extra)})
+  return makeProject({
+    '.ghxbenchrc.yml': sandboxConfig(SUITES, 'plugins: [./test-providers.js]'),
+    'test-providers.js': PROVIDERS_PLUGIN,
+    'two.yml': suite(providers, extra),
+  })
 }
 
 const run = (dir: string, ...args: string[]) => runCliInProcess(['run', 'two.yml', ...args], {cwd: dir, env: {CI: '1'}})
@@ -30,22 +35,31 @@ describe('ghx-bench run with several providers (CLI, sandbox + oracle)', functio
   this.timeout(180_000)
 
   it('plays every run under each provider, reports each apart, gates each, and resumes each provider’s runs apart', async () => {
-    const dir = await project('providers: [agent-loop, idle]', 'gate: {profile: verify_pr, baseline: agent_direct, candidate: mcp}\n')
+    const dir = await project(
+      'providers: [agent-loop, idle]',
+      'gate: {profile: verify_pr, baseline: agent_direct, candidate: mcp}\n',
+    )
     const first = await run(dir, '--run-id', 'both')
     // idle's runs all fail: its gate fails, and so the run's.
     expect(first.code, first.stderr + first.stdout).to.equal(1)
     const rows = rowsOf(dir, 'both')
     expect(rows).to.have.length(8)
     const outcomes = (provider: string) => rows.filter((r) => r.provider === provider).map((r) => r.outcome)
-    expect(outcomes('agent-loop')).to.have.length(4).and.to.satisfy((o: string[]) => o.every((x) => x === 'pass'))
-    expect(outcomes('idle')).to.have.length(4).and.to.satisfy((o: string[]) => o.every((x) => x === 'fail'))
+    expect(outcomes('agent-loop'))
+      .to.have.length(4)
+      .and.to.satisfy((o: string[]) => o.every((x) => x === 'pass'))
+    expect(outcomes('idle'))
+      .to.have.length(4)
+      .and.to.satisfy((o: string[]) => o.every((x) => x === 'fail'))
     // Each run its own trace: the same scenario, mode and iteration under two providers.
     expect(new Set(rows.map((r) => r.trace)).size).to.equal(8)
     expect(first.stdout).to.match(/agent-loop agent_direct: pass 2, fail 0/)
     expect(first.stdout).to.match(/idle mcp: pass 0, fail 2/)
 
     const report = JSON.parse(await readFile(path.join(dir, 'reports', 'both', 'summary.json'), 'utf8')) as Report
-    expect(report.providers!.map((p) => [p.provider, p.modes.agent_direct!.success_rate, p.modes.mcp!.success_rate])).to.deep.equal([
+    expect(
+      report.providers!.map((p) => [p.provider, p.modes.agent_direct!.success_rate, p.modes.mcp!.success_rate]),
+    ).to.deep.equal([
       ['agent-loop', 100, 100],
       ['idle', 0, 0],
     ])
@@ -68,10 +82,17 @@ describe('ghx-bench run with several providers (CLI, sandbox + oracle)', functio
     // Resume: idle's rows taken out (a crash before they were written), the same run id runs exactly those again.
     const file = path.join(dir, 'results', 'both.jsonl')
     const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean)
-    await writeFile(file, lines.filter((line) => (JSON.parse(line) as {provider: string}).provider !== 'idle').join('\n') + '\n')
+    await writeFile(
+      file,
+      lines.filter((line) => (JSON.parse(line) as {provider: string}).provider !== 'idle').join('\n') + '\n',
+    )
     const resumed = await run(dir, '--run-id', 'both', '--json')
     expect(resumed.code, resumed.stderr).to.equal(1)
-    const summary = JSON.parse(resumed.stdout.trim().split('\n').at(-1)!) as {completed: number; skipped: string[]; runs: Array<{provider: string}>}
+    const summary = JSON.parse(resumed.stdout.trim().split('\n').at(-1)!) as {
+      completed: number
+      skipped: string[]
+      runs: Array<{provider: string}>
+    }
     expect(summary.completed).to.equal(4)
     expect(summary.skipped).to.have.length(4)
     expect(summary.runs.every((r) => r.provider === 'idle')).to.equal(true)
@@ -92,32 +113,46 @@ describe('ghx-bench run with several providers (CLI, sandbox + oracle)', functio
     const both = await plan()
     expect(both.providers).to.deep.equal(['agent-loop', 'idle'])
     expect(both.runs).to.have.length(8)
-    expect(both.runs.map((r) => r.key)).to.include.members(['repo-view-001/agent_direct/agent-loop/1', 'repo-view-001/agent_direct/idle/1'])
+    expect(both.runs.map((r) => r.key)).to.include.members([
+      'repo-view-001/agent_direct/agent-loop/1',
+      'repo-view-001/agent_direct/idle/1',
+    ])
     expect((await plan('--provider', 'idle')).runs.map((r) => r.provider)).to.deep.equal(Array(4).fill('idle'))
     expect((await plan('--provider', 'idle,agent-loop')).providers).to.deep.equal(['idle', 'agent-loop'])
     expect((await plan('--provider', 'idle', '--provider', 'agent-loop')).runs).to.have.length(8)
     // A suite with one provider: --provider replaces it.
     const single = await project('provider: agent-loop')
-    const replaced = await runCliInProcess(['run', 'two.yml', '--dry-run', '--json', '--provider', 'idle'], {cwd: single})
+    const replaced = await runCliInProcess(['run', 'two.yml', '--dry-run', '--json', '--provider', 'idle'], {
+      cwd: single,
+    })
     expect((JSON.parse(replaced.stdout) as {providers: string[]}).providers).to.deep.equal(['idle'])
 
     // --until-decided stops by one gate's checks: it decides one provider at a time.
-    const gated = await project('providers: [agent-loop, idle]', 'gate: {profile: verify_pr, baseline: agent_direct, candidate: mcp}\n')
+    const gated = await project(
+      'providers: [agent-loop, idle]',
+      'gate: {profile: verify_pr, baseline: agent_direct, candidate: mcp}\n',
+    )
     const sequential = await run(gated, '--until-decided', '--dry-run')
     expect(sequential.code).to.equal(2)
-    expect(sequential.stderr).to.include("--provider error: --until-decided decides one provider's gate, and the run has 2: choose one with --provider")
+    expect(sequential.stderr).to.include(
+      "--provider error: --until-decided decides one provider's gate, and the run has 2: choose one with --provider",
+    )
     expect((await run(gated, '--until-decided', '--dry-run', '--provider', 'idle')).code).to.equal(0)
 
     const unknown = await run(dir, '--dry-run', '--provider', 'agent-loop,nope')
     expect(unknown.code).to.equal(2)
-    expect(unknown.stderr).to.match(/two\.yml error: --provider: unknown provider "nope" \(providers: .*agent-loop.*idle/)
+    expect(unknown.stderr).to.match(
+      /two\.yml error: --provider: unknown provider "nope" \(providers: .*agent-loop.*idle/,
+    )
   })
 
   it('asks every provider before anything runs: one that cannot run here is exit 2 with its install hint', async () => {
     const dir = await project('providers: [agent-loop, absent]')
     const result = await run(dir, '--run-id', 'absent')
     expect(result.code).to.equal(2)
-    expect(result.stderr).to.include('provider "absent" cannot run here: absent-cli not found: npm install -g absent-cli')
+    expect(result.stderr).to.include(
+      'provider "absent" cannot run here: absent-cli not found: npm install -g absent-cli',
+    )
     expect(result.stdout).to.not.include('recorded')
   })
 
@@ -125,11 +160,17 @@ describe('ghx-bench run with several providers (CLI, sandbox + oracle)', functio
     const both = await project('provider: agent-loop\nproviders: [agent-loop, idle]')
     const together = await runCliInProcess(['validate', 'two.yml'], {cwd: both})
     expect(together.code).to.equal(2)
-    expect(together.stderr).to.include('two.yml:5:11 error: provider is not allowed beside providers: name one provider, or list them all under providers')
-    const twice = await project('providers: [agent-loop, {name: idle}, {name: agent-loop, options: {stream: true}}, nope]')
+    expect(together.stderr).to.include(
+      'two.yml:5:11 error: provider is not allowed beside providers: name one provider, or list them all under providers',
+    )
+    const twice = await project(
+      'providers: [agent-loop, {name: idle}, {name: agent-loop, options: {stream: true}}, nope]',
+    )
     const listed = await runCliInProcess(['validate', 'two.yml'], {cwd: twice})
     expect(listed.code).to.equal(2)
-    expect(listed.stderr).to.include('two.yml:5:39 error: provider "agent-loop" is listed twice (rows tell providers apart by name)')
+    expect(listed.stderr).to.include(
+      'two.yml:5:39 error: provider "agent-loop" is listed twice (rows tell providers apart by name)',
+    )
     expect(listed.stderr).to.match(/two\.yml:5:84 error: unknown provider "nope"/)
     const options = await project('providers: [{name: agent-loop, options: {streaming: true}}]')
     const bad = await runCliInProcess(['validate', 'two.yml'], {cwd: options})

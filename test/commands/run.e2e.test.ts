@@ -16,15 +16,29 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
 
   it('runs the smoke suite: every run passes, with rows, traces, a report, and no secret anywhere', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
-    const result = await runCliInProcess(['run', path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--run-id', 'smoke'], {cwd: dir, env: {CI: '1'}})
+    const result = await runCliInProcess(
+      ['run', path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--run-id', 'smoke'],
+      {cwd: dir, env: {CI: '1'}},
+    )
     expect(result.code, result.stderr + result.stdout).to.equal(0)
     expect(result.stdout).to.match(/agent_direct {2}6\/6 {2}pass 6 {2}fail 0/)
     const rows = rowsOf(dir)
     expect(rows.map((r) => [r.scenario_id, r.outcome])).to.have.deep.members([
-      ['repo-view-001', 'pass'], ['issue-view-001', 'pass'], ['pr-view-001', 'pass'], ['workflow-run-view-001', 'pass'], ['release-list-001', 'pass'], ['issue-triage-comment-wf-001', 'pass'],
+      ['repo-view-001', 'pass'],
+      ['issue-view-001', 'pass'],
+      ['pr-view-001', 'pass'],
+      ['workflow-run-view-001', 'pass'],
+      ['release-list-001', 'pass'],
+      ['issue-triage-comment-wf-001', 'pass'],
     ])
     for (const row of rows) {
-      expect(row).to.include({provider: 'agent-loop', model: 'ghx-bench/oracle', mode: 'agent_direct', run_id: 'smoke', output_valid: true})
+      expect(row).to.include({
+        provider: 'agent-loop',
+        model: 'ghx-bench/oracle',
+        mode: 'agent_direct',
+        run_id: 'smoke',
+        output_valid: true,
+      })
       expect(row.tokens.total).to.be.above(0)
       expect(row.github_api_calls).to.be.above(0)
       expect(row.versions.plugins).to.have.property('mode-agent-direct')
@@ -35,23 +49,56 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
     const workflow = rows.find((r) => r.scenario_type === 'workflow')!
     expect(workflow.checkpoints.map((c) => c.passed)).to.deep.equal([true, true, true])
     expect(workflow.variables).to.have.property('issue_number')
-    const trace = JSON.parse(await readFile(path.join(dir, 'results', workflow.trace!), 'utf8')) as {turns: Array<{tool_calls: Array<{args: {command: string}; output: string}>}>; prompt: string}
+    const trace = JSON.parse(await readFile(path.join(dir, 'results', workflow.trace!), 'utf8')) as {
+      turns: Array<{tool_calls: Array<{args: {command: string}; output: string}>}>
+      prompt: string
+    }
     expect(trace.prompt).to.include('Triage issue #')
     expect(trace.turns[0]!.tool_calls[0]!.args.command).to.match(/^gh issue view/)
     expect(existsSync(path.join(dir, 'reports', 'smoke', 'summary.md'))).to.equal(true)
     // The sandbox's tokens (saved with its state) appear in no result, trace or report.
-    const state = JSON.parse(await readFile(path.join(dir, '.ghx-bench', 'sandbox.json'), 'utf8')) as {tokens: Record<string, string>}
+    const state = JSON.parse(await readFile(path.join(dir, '.ghx-bench', 'sandbox.json'), 'utf8')) as {
+      tokens: Record<string, string>
+    }
     const secrets = Object.keys(state.tokens)
     expect(secrets.length).to.be.above(0)
-    const files = await Promise.all(['results', 'reports'].map(async (folder) => (await readdir(path.join(dir, folder), {recursive: true})).map((f) => path.join(dir, folder, String(f)))))
-    const written = await Promise.all(files.flat().filter((f) => /\.(jsonl?|md)$/.test(f)).map((f) => readFile(f, 'utf8')))
+    const files = await Promise.all(
+      ['results', 'reports'].map(async (folder) =>
+        (await readdir(path.join(dir, folder), {recursive: true})).map((f) => path.join(dir, folder, String(f))),
+      ),
+    )
+    const written = await Promise.all(
+      files
+        .flat()
+        .filter((f) => /\.(jsonl?|md)$/.test(f))
+        .map((f) => readFile(f, 'utf8')),
+    )
     expect(written.length).to.be.above(8)
     for (const secret of secrets) for (const text of written) expect(text).to.not.include(secret)
   })
 
   it('--dry-run prints the seeded plan; the same seed gives the same order', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
-    const plan = async () => JSON.parse((await runCliInProcess(['run', path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--repetitions', '2', '--seed', '9', '--dry-run', '--json'], {cwd: dir})).stdout) as {runs: Array<{key: string}>; seed: number}
+    const plan = async () =>
+      JSON.parse(
+        (
+          await runCliInProcess(
+            [
+              'run',
+              path.join(SUITES, 'smoke.yml'),
+              '--mode',
+              'agent_direct',
+              '--repetitions',
+              '2',
+              '--seed',
+              '9',
+              '--dry-run',
+              '--json',
+            ],
+            {cwd: dir},
+          )
+        ).stdout,
+      ) as {runs: Array<{key: string}>; seed: number}
     const first = await plan()
     expect(first.runs).to.have.length(12)
     expect(first.seed).to.equal(9)
@@ -61,7 +108,21 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
 
   it('completes under 10% injected faults: infrastructure failures retried and recorded, no row lost', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
-    const result = await runCliInProcess(['run', path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--repetitions', '3', '--inject-faults', '0.1', '--run-id', 'faults'], {cwd: dir, env: {CI: '1'}})
+    const result = await runCliInProcess(
+      [
+        'run',
+        path.join(SUITES, 'smoke.yml'),
+        '--mode',
+        'agent_direct',
+        '--repetitions',
+        '3',
+        '--inject-faults',
+        '0.1',
+        '--run-id',
+        'faults',
+      ],
+      {cwd: dir, env: {CI: '1'}},
+    )
     expect(result.code, result.stderr).to.equal(0)
     const rows = rowsOf(dir)
     expect(rows).to.have.length(18)
@@ -78,9 +139,26 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
     const marker = `${Date.now() % 100000}.25`
     const dir = await makeProject({
       '.ghxbenchrc.yml': sandboxConfig('catalogue'),
-      'catalogue/hang.yml': ['name: hang', 'scenarios: {ids: [repo-hang-001, repo-view-001]}', 'modes: [agent_direct]', 'repetitions: 1', 'concurrency: 1', 'seed: 1', 'timeouts: {stall_ms: 60000}', ''].join('\n'),
-      'catalogue/scenarios/repo-hang-001.yml': shellCommandScenario('repo-hang-001', 'A tool that never returns', 1500, `sleep ${marker}`),
-      'catalogue/scenarios/repo-view-001.yml': await readFile(path.join(SUITES, 'scenarios', 'repo-view-001.yml'), 'utf8'),
+      'catalogue/hang.yml': [
+        'name: hang',
+        'scenarios: {ids: [repo-hang-001, repo-view-001]}',
+        'modes: [agent_direct]',
+        'repetitions: 1',
+        'concurrency: 1',
+        'seed: 1',
+        'timeouts: {stall_ms: 60000}',
+        '',
+      ].join('\n'),
+      'catalogue/scenarios/repo-hang-001.yml': shellCommandScenario(
+        'repo-hang-001',
+        'A tool that never returns',
+        1500,
+        `sleep ${marker}`,
+      ),
+      'catalogue/scenarios/repo-view-001.yml': await readFile(
+        path.join(SUITES, 'scenarios', 'repo-view-001.yml'),
+        'utf8',
+      ),
     })
     const started = Date.now()
     const result = await runCliInProcess(['run', 'catalogue/hang.yml'], {cwd: dir, env: {CI: '1'}})
@@ -100,11 +178,31 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
     const dir = await makeProject({
       '.ghxbenchrc.yml': sandboxConfig('catalogue'),
       // The suite's own fixtures settings win over the project's (seed id here).
-      'catalogue/stall.yml': ['name: stall', 'scenarios: {ids: [repo-stall-001, repo-view-001]}', 'modes: [agent_direct]', 'seed: 3', 'warmup: true', 'timeouts: {stall_ms: 1000}', 'fixtures: {seed_id: from-suite}', ''].join('\n'),
-      'catalogue/scenarios/repo-stall-001.yml': shellCommandScenario('repo-stall-001', 'A tool that goes quiet', 30000, 'sleep 20'),
-      'catalogue/scenarios/repo-view-001.yml': await readFile(path.join(SUITES, 'scenarios', 'repo-view-001.yml'), 'utf8'),
+      'catalogue/stall.yml': [
+        'name: stall',
+        'scenarios: {ids: [repo-stall-001, repo-view-001]}',
+        'modes: [agent_direct]',
+        'seed: 3',
+        'warmup: true',
+        'timeouts: {stall_ms: 1000}',
+        'fixtures: {seed_id: from-suite}',
+        '',
+      ].join('\n'),
+      'catalogue/scenarios/repo-stall-001.yml': shellCommandScenario(
+        'repo-stall-001',
+        'A tool that goes quiet',
+        30000,
+        'sleep 20',
+      ),
+      'catalogue/scenarios/repo-view-001.yml': await readFile(
+        path.join(SUITES, 'scenarios', 'repo-view-001.yml'),
+        'utf8',
+      ),
     })
-    const result = await runCliInProcess(['run', 'catalogue/stall.yml', '--fixture-manifest', 'elsewhere/manifest.json', '--run-id', 'stall'], {cwd: dir, env: {CI: '1'}})
+    const result = await runCliInProcess(
+      ['run', 'catalogue/stall.yml', '--fixture-manifest', 'elsewhere/manifest.json', '--run-id', 'stall'],
+      {cwd: dir, env: {CI: '1'}},
+    )
     expect(result.code, result.stderr).to.equal(0)
     const rows = rowsOf(dir)
     expect(rows.map(keyOf).sort()).to.deep.equal(['repo-stall-001/agent_direct/1', 'repo-view-001/agent_direct/1'])
@@ -122,16 +220,52 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
     // Another server speaking the protocol, standing in for a hosted model: it plays a fixed plan.
     const remote = await startScriptedModels()
     try {
-      const {baseUrl} = remote.register({model: 'oracle', steps: [{tool: 'shell', args: {command: 'gh repo view ghx-bench/sandbox --json name,nameWithOwner,defaultBranchRef --jq \'{name, nameWithOwner, defaultBranch: .defaultBranchRef.name}\''}}], final: {kind: 'envelope'}})
-      const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig(SUITES, `endpoint: {base_url: "${baseUrl}", api_key_env: ACME_KEY}`)})
-      const result = await runCliInProcess(['run', path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--scenario', 'repo-view-001', '--model', 'acme/agent-7', '--run-id', 'remote'], {cwd: dir, env: {CI: '1', ACME_KEY: 'sk-acme-secret-key-0123456789abcdef'}})
+      const {baseUrl} = remote.register({
+        model: 'oracle',
+        steps: [
+          {
+            tool: 'shell',
+            args: {
+              command:
+                "gh repo view ghx-bench/sandbox --json name,nameWithOwner,defaultBranchRef --jq '{name, nameWithOwner, defaultBranch: .defaultBranchRef.name}'",
+            },
+          },
+        ],
+        final: {kind: 'envelope'},
+      })
+      const dir = await makeProject({
+        '.ghxbenchrc.yml': sandboxConfig(SUITES, `endpoint: {base_url: "${baseUrl}", api_key_env: ACME_KEY}`),
+      })
+      const result = await runCliInProcess(
+        [
+          'run',
+          path.join(SUITES, 'smoke.yml'),
+          '--mode',
+          'agent_direct',
+          '--scenario',
+          'repo-view-001',
+          '--model',
+          'acme/agent-7',
+          '--run-id',
+          'remote',
+        ],
+        {cwd: dir, env: {CI: '1', ACME_KEY: 'sk-acme-secret-key-0123456789abcdef'}},
+      )
       expect(result.code, result.stderr).to.equal(0)
       const [row] = rowsOf(dir)
       expect(row).to.deep.include({model: 'acme/agent-7', outcome: 'pass'})
       const trace = await readFile(path.join(dir, 'results', row!.trace!), 'utf8')
       expect(trace).to.not.include('sk-acme-secret-key')
       // Without a key, a remote endpoint is refused before any run, naming the variable.
-      const refused = await runCliInProcess(['run', path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--model', 'gpt-4.1'], {cwd: await makeProject({'.ghxbenchrc.yml': sandboxConfig(SUITES, 'endpoint: {base_url: "https://api.example.com/v1"}')}), env: {OPENAI_API_KEY: ''}})
+      const refused = await runCliInProcess(
+        ['run', path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--model', 'gpt-4.1'],
+        {
+          cwd: await makeProject({
+            '.ghxbenchrc.yml': sandboxConfig(SUITES, 'endpoint: {base_url: "https://api.example.com/v1"}'),
+          }),
+          env: {OPENAI_API_KEY: ''},
+        },
+      )
       expect(refused.code).to.equal(2)
       expect(refused.stderr).to.include('$OPENAI_API_KEY')
     } finally {
@@ -143,7 +277,10 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
     const dir = await makeProject({
       '.ghxbenchrc.yml': sandboxConfig('catalogue'),
       'catalogue/bad.yml': 'name: bad\nscenarios: {ids: [repo-view-001]}\nmodes: [agent_direct, gh_turbo]\n',
-      'catalogue/scenarios/repo-view-001.yml': await readFile(path.join(SUITES, 'scenarios', 'repo-view-001.yml'), 'utf8'),
+      'catalogue/scenarios/repo-view-001.yml': await readFile(
+        path.join(SUITES, 'scenarios', 'repo-view-001.yml'),
+        'utf8',
+      ),
     })
     const result = await runCliInProcess(['run', 'catalogue/bad.yml'], {cwd: dir})
     expect(result.code).to.equal(2)
@@ -161,16 +298,26 @@ describe('ghx-bench run output without a terminal', function () {
     dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
   })
   it('plain (CI): a line per finished run and a summary line per mode', async () => {
-    const result = await runCliInProcess(['run', path.join(SUITES, 'smoke.yml'), '-m', 'agent_direct', '-r', '1', '--run-id', 'plain'], {cwd: dir, env: {CI: '1'}})
+    const result = await runCliInProcess(
+      ['run', path.join(SUITES, 'smoke.yml'), '-m', 'agent_direct', '-r', '1', '--run-id', 'plain'],
+      {cwd: dir, env: {CI: '1'}},
+    )
     expect(result.code, result.stderr).to.equal(0)
-    const runs = result.stdout.split('\n').filter((l) => /^agent_direct {2}\S+ #1 {2}(pass|fail|timeout|infra_error) {2}tokens \d+ {2}\d+ ms {2}\(\d\/6\)$/.test(l))
+    const runs = result.stdout
+      .split('\n')
+      .filter((l) =>
+        /^agent_direct {2}\S+ #1 {2}(pass|fail|timeout|infra_error) {2}tokens \d+ {2}\d+ ms {2}\(\d\/6\)$/.test(l),
+      )
     expect(runs, result.stdout).to.have.length(6)
     expect(result.stdout).to.match(/^run plain: 6 run\(s\) to do \(agent_direct 6\), 0 already recorded, seed 1$/m)
     expect(result.stdout).to.match(/^agent_direct {2}6\/6 {2}pass 6 {2}fail 0 {2}tokens \d+ {2}ETA -$/m)
   })
 
   it('--json: every stdout line is JSON, the last the summary; an error is a JSON line with the exit code', async () => {
-    const result = await runCliInProcess(['run', path.join(SUITES, 'smoke.yml'), '-m', 'agent_direct', '-r', '1', '--run-id', 'json', '--json'], {cwd: dir})
+    const result = await runCliInProcess(
+      ['run', path.join(SUITES, 'smoke.yml'), '-m', 'agent_direct', '-r', '1', '--run-id', 'json', '--json'],
+      {cwd: dir},
+    )
     expect(result.code, result.stderr).to.equal(0)
     const lines = result.stdout.split('\n').filter(Boolean)
     const events = lines.map((line) => {
@@ -201,37 +348,88 @@ describe('ghx-bench run: run ids (CLI)', function () {
 
   it('refuses to resume a run id with another model, seed or modes (exit 2 naming each), and resumes it with the same ones', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
-    const args = ['run', path.join(SUITES, 'smoke.yml'), '-m', 'agent_direct', '-s', 'repo-view-001', '-r', '1', '--run-id', 'one', '--no-report']
+    const args = [
+      'run',
+      path.join(SUITES, 'smoke.yml'),
+      '-m',
+      'agent_direct',
+      '-s',
+      'repo-view-001',
+      '-r',
+      '1',
+      '--run-id',
+      'one',
+      '--no-report',
+    ]
     const first = await runCliInProcess(args, {cwd: dir, env: {CI: '1'}})
     expect(first.code, first.stderr).to.equal(0)
     const recorded = rowsOf(dir, 'one')
     expect(recorded.map((r) => r.model)).to.deep.equal(['ghx-bench/oracle'])
 
-    const resume = (...more: string[]) => runCliInProcess([...args.filter((a) => a !== '-r' && a !== '1'), '-r', '2', ...more], {cwd: dir, env: {CI: '1'}})
+    const resume = (...more: string[]) =>
+      runCliInProcess([...args.filter((a) => a !== '-r' && a !== '1'), '-r', '2', ...more], {cwd: dir, env: {CI: '1'}})
     const model = await resume('--model', 'noop')
     expect(model.code, model.stdout + model.stderr).to.equal(2)
-    expect(model.stderr).to.include(`${path.join('results', 'one.jsonl')} error: run id "one" holds 1 row(s) of another run: recorded with model "ghx-bench/oracle" (now "ghx-bench/noop")`)
+    expect(model.stderr).to.include(
+      `${path.join('results', 'one.jsonl')} error: run id "one" holds 1 row(s) of another run: recorded with model "ghx-bench/oracle" (now "ghx-bench/noop")`,
+    )
     expect(model.stderr).to.not.match(/\n\s+at /)
     const seed = await resume('--seed', '7')
     expect(seed.code, seed.stdout + seed.stderr).to.equal(2)
     expect(seed.stderr).to.include('recorded with seed 1 (now 7)')
-    const modes = await runCliInProcess(['run', path.join(SUITES, 'smoke.yml'), '-s', 'repo-view-001', '-r', '2', '--run-id', 'one', '--model', 'noop', '--no-report'], {cwd: dir, env: {CI: '1'}})
+    const modes = await runCliInProcess(
+      [
+        'run',
+        path.join(SUITES, 'smoke.yml'),
+        '-s',
+        'repo-view-001',
+        '-r',
+        '2',
+        '--run-id',
+        'one',
+        '--model',
+        'noop',
+        '--no-report',
+      ],
+      {cwd: dir, env: {CI: '1'}},
+    )
     expect(modes.code, modes.stdout + modes.stderr).to.equal(2)
-    expect(modes.stderr).to.include('recorded with model "ghx-bench/oracle" (now "ghx-bench/noop"); modes agent_direct (now agent_direct, mcp)')
+    expect(modes.stderr).to.include(
+      'recorded with model "ghx-bench/oracle" (now "ghx-bench/noop"); modes agent_direct (now agent_direct, mcp)',
+    )
     // Nothing was added to the run's rows.
     expect(rowsOf(dir, 'one')).to.deep.equal(recorded)
 
     const same = await resume()
     expect(same.code, same.stdout + same.stderr).to.equal(0)
-    expect(rowsOf(dir, 'one').map(keyOf)).to.deep.equal(['repo-view-001/agent_direct/1', 'repo-view-001/agent_direct/2'])
+    expect(rowsOf(dir, 'one').map(keyOf)).to.deep.equal([
+      'repo-view-001/agent_direct/1',
+      'repo-view-001/agent_direct/2',
+    ])
   })
 
   it('refuses a run id that ends in .regraded, the name of another run’s re-graded rows', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
     for (const runId of ['one.regraded', 'one.Regraded']) {
-      const result = await runCliInProcess(['run', path.join(SUITES, 'smoke.yml'), '-m', 'agent_direct', '-s', 'repo-view-001', '-r', '1', '--run-id', runId], {cwd: dir, env: {CI: '1'}})
+      const result = await runCliInProcess(
+        [
+          'run',
+          path.join(SUITES, 'smoke.yml'),
+          '-m',
+          'agent_direct',
+          '-s',
+          'repo-view-001',
+          '-r',
+          '1',
+          '--run-id',
+          runId,
+        ],
+        {cwd: dir, env: {CI: '1'}},
+      )
       expect(result.code, result.stdout + result.stderr).to.equal(2)
-      expect(result.stderr).to.include(`--run-id error: run id "${runId}" ends in ".regraded", which names the re-graded rows of run "one"`)
+      expect(result.stderr).to.include(
+        `--run-id error: run id "${runId}" ends in ".regraded", which names the re-graded rows of run "one"`,
+      )
       expect(existsSync(path.join(dir, 'results'))).to.equal(false)
     }
   })

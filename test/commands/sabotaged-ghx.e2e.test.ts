@@ -22,7 +22,10 @@ const SABOTAGE: Record<string, string> = {
 async function sabotagedGhx(dir: string, name: string): Promise<string> {
   const bin = path.join(dir, 'sabotaged', name, 'bin')
   await mkdir(bin, {recursive: true})
-  await writeFile(path.join(bin, 'ghx'), `#!/usr/bin/env node\nif (process.argv[2] === '--version') { process.stdout.write('ghx 0.8.0\\n'); process.exit(0) }\n${SABOTAGE[name]}\n`)
+  await writeFile(
+    path.join(bin, 'ghx'),
+    `#!/usr/bin/env node\nif (process.argv[2] === '--version') { process.stdout.write('ghx 0.8.0\\n'); process.exit(0) }\n${SABOTAGE[name]}\n`,
+  )
   await chmod(path.join(bin, 'ghx'), 0o755)
   // Where mode-ghx looks for the skill file beside its bin.
   await mkdir(path.join(bin, '..', 'skills', 'github-ghx'), {recursive: true})
@@ -34,15 +37,22 @@ describe('sabotaged ghx on PATH (CLI, sandbox, oracle)', function () {
   this.timeout(120_000)
   let dir: string
   before(async () => {
-    const files: Record<string, string> = {'.ghxbenchrc.yml': sandboxConfig('catalogue'), 'catalogue/two.yml': `name: two\nscenarios: {ids: [${SCENARIOS.join(', ')}]}\nmodes: [ghx]\nrepetitions: 1\ntimeouts: {checkpoint_ms: 1000}\n`}
-    for (const id of SCENARIOS) files[`catalogue/scenarios/${id}.yml`] = await readFile(path.join(SUITES, 'scenarios', `${id}.yml`), 'utf8')
+    const files: Record<string, string> = {
+      '.ghxbenchrc.yml': sandboxConfig('catalogue'),
+      'catalogue/two.yml': `name: two\nscenarios: {ids: [${SCENARIOS.join(', ')}]}\nmodes: [ghx]\nrepetitions: 1\ntimeouts: {checkpoint_ms: 1000}\n`,
+    }
+    for (const id of SCENARIOS)
+      files[`catalogue/scenarios/${id}.yml`] = await readFile(path.join(SUITES, 'scenarios', `${id}.yml`), 'utf8')
     dir = await makeProject(files)
   })
 
   for (const name of Object.keys(SABOTAGE)) {
     it(`${name}: every scenario fails`, async () => {
       const bin = await sabotagedGhx(dir, name)
-      const result = await runCliInProcess(['run', 'catalogue/two.yml', '--run-id', name, '--no-report'], {cwd: dir, env: {CI: '1', PATH: `${bin}${path.delimiter}${process.env.PATH}`}})
+      const result = await runCliInProcess(['run', 'catalogue/two.yml', '--run-id', name, '--no-report'], {
+        cwd: dir,
+        env: {CI: '1', PATH: `${bin}${path.delimiter}${process.env.PATH}`},
+      })
       expect(result.code, result.stderr + result.stdout.slice(-2000)).to.equal(0)
       const rows = rowsOf(dir, name)
       expect(rows.map((r) => r.scenario_id).sort()).to.deep.equal(SCENARIOS)
@@ -52,12 +62,21 @@ describe('sabotaged ghx on PATH (CLI, sandbox, oracle)', function () {
 
   it('calibration lists both scenarios as mis-calibrated under the echoing ghx (exit 1): the oracle cannot pass on it', async () => {
     const bin = await sabotagedGhx(dir, 'echo')
-    const result = await runCliInProcess(['validate', '--calibrate', '--mode', 'ghx', '--adversary', 'liar', '--json'], {cwd: dir, env: {CI: '1', PATH: `${bin}${path.delimiter}${process.env.PATH}`}})
+    const result = await runCliInProcess(
+      ['validate', '--calibrate', '--mode', 'ghx', '--adversary', 'liar', '--json'],
+      {cwd: dir, env: {CI: '1', PATH: `${bin}${path.delimiter}${process.env.PATH}`}},
+    )
     expect(result.code, result.stderr).to.equal(1)
-    const {calibration} = JSON.parse(result.stdout) as {calibration: {entries: Array<{scenario_id: string; status: string; reason: string}>}}
-    expect(calibration.entries.map((e) => `${e.scenario_id}/${e.status}`).sort()).to.deep.equal(SCENARIOS.map((id) => `${id}/miscalibrated`))
+    const {calibration} = JSON.parse(result.stdout) as {
+      calibration: {entries: Array<{scenario_id: string; status: string; reason: string}>}
+    }
+    expect(calibration.entries.map((e) => `${e.scenario_id}/${e.status}`).sort()).to.deep.equal(
+      SCENARIOS.map((id) => `${id}/miscalibrated`),
+    )
     for (const entry of calibration.entries) expect(entry.reason).to.match(/^oracle did not pass/)
     // The echoed input has the labels the answer must have: only GitHub's state tells it from the work.
-    expect(calibration.entries.find((e) => e.scenario_id === 'issue-labels-add-001')!.reason).to.match(/checkpoint_failed: Checkpoint verification failed: labels_added/)
+    expect(calibration.entries.find((e) => e.scenario_id === 'issue-labels-add-001')!.reason).to.match(
+      /checkpoint_failed: Checkpoint verification failed: labels_added/,
+    )
   })
 })

@@ -17,16 +17,55 @@ const checkOf = (cell: {checks: Check[]}, name: string): Check => {
   return check
 }
 
-const EFFICIENCY = ['efficiency_tokens_active_reduction', 'efficiency_latency_reduction', 'efficiency_tool_call_reduction', 'efficiency_cost_reduction']
+const EFFICIENCY = [
+  'efficiency_tokens_active_reduction',
+  'efficiency_latency_reduction',
+  'efficiency_tool_call_reduction',
+  'efficiency_cost_reduction',
+]
 
 describe('ghx-bench simulate (CLI)', () => {
   it('measures the gate with the flags given: no false pass, decisions at twice the threshold, fewer runs when sequential', async function () {
     this.timeout(60_000)
-    const args = ['simulate', '--scenarios', '4', '--repetitions', '20', '--datasets', '16', '--threshold-datasets', '24', '--seed', '7', '--resamples', '200']
-    const result = await runCliInProcess([...args, '--looks', '5,10,20', '--spending', 'obrien-fleming', '--cv', '25', '--scenario-spread', '0.02', '--json'])
+    const args = [
+      'simulate',
+      '--scenarios',
+      '4',
+      '--repetitions',
+      '20',
+      '--datasets',
+      '16',
+      '--threshold-datasets',
+      '24',
+      '--seed',
+      '7',
+      '--resamples',
+      '200',
+    ]
+    const result = await runCliInProcess([
+      ...args,
+      '--looks',
+      '5,10,20',
+      '--spending',
+      'obrien-fleming',
+      '--cv',
+      '25',
+      '--scenario-spread',
+      '0.02',
+      '--json',
+    ])
     expect(result.code, result.stderr).to.equal(0)
     const report = JSON.parse(result.stdout) as SimulationReport
-    expect(report.options).to.deep.include({scenarios: [4], repetitions: [20], datasets: 16, thresholdDatasets: 24, seed: 7, resamples: 200, decision: 'ci', minSamples: 3})
+    expect(report.options).to.deep.include({
+      scenarios: [4],
+      repetitions: [20],
+      datasets: 16,
+      thresholdDatasets: 24,
+      seed: 7,
+      resamples: 200,
+      decision: 'ci',
+      minSamples: 3,
+    })
     expect(report.options.model).to.deep.include({cv_pct: 25, scenario_spread: 0.02})
     expect(report.options.plan).to.deep.equal({looks: [5, 10, 20], alpha: 0.05, spending: 'obrien-fleming'})
     // verify_pr's thresholds (the config's gate.profile).
@@ -48,9 +87,13 @@ describe('ghx-bench simulate (CLI)', () => {
       expect(checkOf(double, name).counts.pass, `${name} at double`).to.be.at.least(10)
       expect(checkOf(double, name).counts.fail, `${name} at double`).to.equal(0)
     }
-    for (const check of double.checks.filter((c) => c.group === 'reliability')) expect(check.counts.pass, `${check.name} at double`).to.equal(0)
-    for (const check of zero.checks.filter((c) => c.group === 'reliability')) expect(check.counts.fail, `${check.name} at zero`).to.equal(0)
-    const mde = (threshold.checks.find((c) => c.name === 'efficiency_tokens_active_reduction') as FixedDesignCell['checks'][number]).mean_mde!
+    for (const check of double.checks.filter((c) => c.group === 'reliability'))
+      expect(check.counts.pass, `${check.name} at double`).to.equal(0)
+    for (const check of zero.checks.filter((c) => c.group === 'reliability'))
+      expect(check.counts.fail, `${check.name} at zero`).to.equal(0)
+    const mde = (
+      threshold.checks.find((c) => c.name === 'efficiency_tokens_active_reduction') as FixedDesignCell['checks'][number]
+    ).mean_mde!
     expect(mde).to.be.within(5, 30)
 
     expect(report.sequential.map((c) => [c.scenarios, c.point, c.datasets])).to.deep.equal([
@@ -62,27 +105,56 @@ describe('ghx-bench simulate (CLI)', () => {
     const tokens = checkOf(sequentialDouble, 'efficiency_tokens_active_reduction') as SequentialCell['checks'][number]
     expect(tokens.counts.pass).to.be.at.least(10)
     expect(tokens.mean_repetitions).to.be.below(20)
-    for (const name of EFFICIENCY) expect(checkOf(report.sequential[1]!, name).counts.pass, `${name} at the threshold, sequential`).to.be.at.most(2)
+    for (const name of EFFICIENCY)
+      expect(checkOf(report.sequential[1]!, name).counts.pass, `${name} at the threshold, sequential`).to.be.at.most(2)
   })
 
   it('prints the markdown tables and writes simulate.md and simulate.json to --out; --decision point never says inconclusive', async function () {
     this.timeout(60_000)
     const out = await mkdtemp(path.join(tmpdir(), 'ghx-bench-simulate-'))
-    const result = await runCliInProcess(['simulate', '--profile', 'verify_release', '--model', 'openai/gpt-5.1-codex-mini', '--decision', 'point', '--scenarios', '4', '--repetitions', '5', '--datasets', '8', '--resamples', '100', '--looks', 'none', '--out', out])
+    const result = await runCliInProcess([
+      'simulate',
+      '--profile',
+      'verify_release',
+      '--model',
+      'openai/gpt-5.1-codex-mini',
+      '--decision',
+      'point',
+      '--scenarios',
+      '4',
+      '--repetitions',
+      '5',
+      '--datasets',
+      '8',
+      '--resamples',
+      '100',
+      '--looks',
+      'none',
+      '--out',
+      out,
+    ])
     expect(result.code, result.stderr).to.equal(0)
-    expect(result.stdout).to.include('# ghx-bench simulate: profile verify_release (thresholds for openai/gpt-5.1-codex-mini), min_samples 3')
-    expect(result.stdout).to.include('## Gate error rates (decision point; seeded datasets per cell: 32 at the threshold, 8 at zero and at double; seed 1, 100 bootstrap resamples)')
+    expect(result.stdout).to.include(
+      '# ghx-bench simulate: profile verify_release (thresholds for openai/gpt-5.1-codex-mini), min_samples 3',
+    )
+    expect(result.stdout).to.include(
+      '## Gate error rates (decision point; seeded datasets per cell: 32 at the threshold, 8 at zero and at double; seed 1, 100 bootstrap resamples)',
+    )
     expect(result.stdout).to.include('### 4 scenarios × 5 repetitions per cell (fixed)')
     expect(result.stdout).not.to.include('--until-decided')
     expect(result.stdout).to.include(`wrote ${path.join(out, 'simulate.md')}`)
     // Progress goes to stderr, never into the tables.
     expect(result.stderr).to.include('fixed designs: 100%')
-    expect(await readFile(path.join(out, 'simulate.md'), 'utf8')).to.equal(result.stdout.slice(0, result.stdout.indexOf('wrote ')).trimEnd() + '\n')
+    expect(await readFile(path.join(out, 'simulate.md'), 'utf8')).to.equal(
+      result.stdout.slice(0, result.stdout.indexOf('wrote ')).trimEnd() + '\n',
+    )
     const report = JSON.parse(await readFile(path.join(out, 'simulate.json'), 'utf8')) as SimulationReport
     expect(report.options.thresholds).to.deep.include({min_tokens_active_reduction_pct: 12, min_cost_reduction_pct: 15})
     expect(report.sequential).to.deep.equal([])
     // The predecessors' rule judges the point value: pass or fail, never inconclusive.
-    for (const cell of report.fixed) for (const name of EFFICIENCY) expect(checkOf(cell, name).counts.inconclusive, `${name} at ${cell.point}`).to.equal(0)
+    for (const cell of report.fixed)
+      for (const name of EFFICIENCY)
+        expect(checkOf(cell, name).counts.inconclusive, `${name} at ${cell.point}`).to.equal(0)
   })
 
   it('exits 2 on a bad flag, naming it', async () => {

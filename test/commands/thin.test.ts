@@ -16,7 +16,10 @@ describe('commands', () => {
       const imports = [...source.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*)'([^']+)'/g)].map((m) => m[1]!)
       const outside = imports.filter((specifier) => {
         if (specifier === '@oclif/core') return false
-        const target = path.relative(path.join(PROJECT_ROOT, 'src'), path.resolve(path.dirname(path.join(COMMANDS, file)), specifier))
+        const target = path.relative(
+          path.join(PROJECT_ROOT, 'src'),
+          path.resolve(path.dirname(path.join(COMMANDS, file)), specifier),
+        )
         return !/^(app|cli)\//.test(target.split(path.sep).join('/'))
       })
       expect(outside, file).to.deep.equal([])

@@ -21,7 +21,12 @@ describe('config', () => {
     const dir = await makeProject({})
     const config = await loadConfig({cwd: dir, env: {}})
     expect(config.file).to.equal(undefined)
-    expect(config.values).to.include({target: 'sandbox', model: 'oracle', provider: 'agent-loop', results_dir: 'results'})
+    expect(config.values).to.include({
+      target: 'sandbox',
+      model: 'oracle',
+      provider: 'agent-loop',
+      results_dir: 'results',
+    })
     expect(config.values.gate).to.deep.equal({profile: 'verify_pr', baseline: 'agent_direct', candidate: 'ghx'})
   })
 
@@ -43,28 +48,48 @@ describe('config', () => {
   })
 
   it('reads .ghxbenchrc.json and ghxbench.config.js', async () => {
-    const json = await makeProject({'.ghxbenchrc.json': '{"target": "live", "github": {"api_url": "https://ghe.example.com/api/v3"}}'})
-    expect((await loadConfig({cwd: json, env: {}})).values.github).to.deep.equal({api_url: 'https://ghe.example.com/api/v3'})
-    const js = await makeProject({'ghxbench.config.js': 'export default {model: "openai/from-js", plugins: ["./p.js"]}\n'})
+    const json = await makeProject({
+      '.ghxbenchrc.json': '{"target": "live", "github": {"api_url": "https://ghe.example.com/api/v3"}}',
+    })
+    expect((await loadConfig({cwd: json, env: {}})).values.github).to.deep.equal({
+      api_url: 'https://ghe.example.com/api/v3',
+    })
+    const js = await makeProject({
+      'ghxbench.config.js': 'export default {model: "openai/from-js", plugins: ["./p.js"]}\n',
+    })
     const config = await loadConfig({cwd: js, env: {}})
     expect(config.values.model).to.equal('openai/from-js')
     expect(config.values.plugins).to.deep.equal(['./p.js'])
   })
 
   it('applies flags over environment over file over defaults', async () => {
-    const dir = await makeProject({'.ghxbenchrc.yml': 'model: from-file\nprovider: from-file\ntarget: live\nfixtures: {repo: file/repo}\n'})
-    const env = {GHX_BENCH_MODEL: 'from-env', GHX_BENCH_PROVIDER: 'from-env', GHX_BENCH_FIXTURES_SANDBOX_REPOS: 'a/b, c/d'}
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': 'model: from-file\nprovider: from-file\ntarget: live\nfixtures: {repo: file/repo}\n',
+    })
+    const env = {
+      GHX_BENCH_MODEL: 'from-env',
+      GHX_BENCH_PROVIDER: 'from-env',
+      GHX_BENCH_FIXTURES_SANDBOX_REPOS: 'a/b, c/d',
+    }
     const config = await loadConfig({cwd: dir, env, overrides: {model: 'from-flag'}})
     expect(config.values.model).to.equal('from-flag')
     expect(config.values.provider).to.equal('from-env')
     expect(config.values.target).to.equal('live')
     // on_interrupt: its default comes from the schema now, like the others'.
-    expect(config.values.fixtures).to.deep.equal({manifest: 'fixtures/latest.json', seed_id: 'default', sandbox_repos: ['a/b', 'c/d'], repo: 'file/repo', on_interrupt: 'reset'})
+    expect(config.values.fixtures).to.deep.equal({
+      manifest: 'fixtures/latest.json',
+      seed_id: 'default',
+      sandbox_repos: ['a/b', 'c/d'],
+      repo: 'file/repo',
+      on_interrupt: 'reset',
+    })
     expect(config.values.results_dir).to.equal('results')
   })
 
   it('reports a bad file at file:line:col, every problem at once', async () => {
-    const dir = await makeProject({'.ghxbenchrc.yml': 'target: cloud\npricing:\n  gpt: {input: -1, output: 1}\nextra: 1\n'})
+    const dir = await makeProject({
+      '.ghxbenchrc.yml': 'target: cloud\npricing:\n  gpt: {input: -1, output: 1}\nextra: 1\n',
+    })
     const error = await expectBadInput(loadConfig({cwd: dir, env: {}}))
     const found = error.diagnostics.map((d) => `${d.line}:${d.col} ${d.code}`)
     expect(found).to.deep.equal(['1:9 schema', '3:16 schema', '4:1 unknown_key'])
@@ -88,20 +113,43 @@ describe('config', () => {
 
   it('takes every default from the schema: nothing set is the schema’s defaults, key by key', () => {
     const values = defaultConfig().values as Record<string, unknown>
-    for (const [key, node] of Object.entries(configSchema.properties) as Array<[string, {default?: unknown; properties?: Record<string, {default?: unknown}>}]>) {
+    for (const [key, node] of Object.entries(configSchema.properties) as Array<
+      [string, {default?: unknown; properties?: Record<string, {default?: unknown}>}]
+    >) {
       if ('default' in node && !node.properties) expect(values[key], key).to.deep.equal(node.default)
-      for (const [inner, leaf] of Object.entries(node.properties ?? {})) if ('default' in leaf) expect((values[key] as Record<string, unknown>)[inner], `${key}.${inner}`).to.deep.equal(leaf.default)
+      for (const [inner, leaf] of Object.entries(node.properties ?? {}))
+        if ('default' in leaf)
+          expect((values[key] as Record<string, unknown>)[inner], `${key}.${inner}`).to.deep.equal(leaf.default)
     }
-    expect(values).to.deep.include({target: 'sandbox', provider: 'agent-loop', model: 'oracle', suites_dir: 'suites', github: {api_url: 'https://api.github.com'}})
+    expect(values).to.deep.include({
+      target: 'sandbox',
+      provider: 'agent-loop',
+      model: 'oracle',
+      suites_dir: 'suites',
+      github: {api_url: 'https://api.github.com'},
+    })
   })
 
   it('puts a suite’s or a manifest’s layer over the environment and under the flags; the config file is named as the user sees it', async () => {
-    const dir = await makeProject({'conf/.ghxbenchrc.yml': 'model: from-file\nfixtures: {repo: file/repo, seed_id: file}\n'})
-    const config = await loadConfig({cwd: dir, configPath: 'conf/.ghxbenchrc.yml', env: {GHX_BENCH_MODEL: 'from-env'}, overrides: {fixtures: {seed_id: 'from-flag'}}})
+    const dir = await makeProject({
+      'conf/.ghxbenchrc.yml': 'model: from-file\nfixtures: {repo: file/repo, seed_id: file}\n',
+    })
+    const config = await loadConfig({
+      cwd: dir,
+      configPath: 'conf/.ghxbenchrc.yml',
+      env: {GHX_BENCH_MODEL: 'from-env'},
+      overrides: {fixtures: {seed_id: 'from-flag'}},
+    })
     expect(config.origin).to.equal(path.join('conf', '.ghxbenchrc.yml'))
-    const layered = withLayer(withLayer(config, 'suite', {model: 'from-suite'}), 'manifest', {fixtures: {repo: 'manifest/repo', seed_id: 'from-manifest'}})
+    const layered = withLayer(withLayer(config, 'suite', {model: 'from-suite'}), 'manifest', {
+      fixtures: {repo: 'manifest/repo', seed_id: 'from-manifest'},
+    })
     expect(layered.values.model).to.equal('from-suite')
-    expect(layered.values.fixtures).to.deep.include({repo: 'manifest/repo', seed_id: 'from-flag', manifest: 'fixtures/latest.json'})
+    expect(layered.values.fixtures).to.deep.include({
+      repo: 'manifest/repo',
+      seed_id: 'from-flag',
+      manifest: 'fixtures/latest.json',
+    })
     expect(config.values.model, 'the layers below are left as they were').to.equal('from-env')
   })
 

@@ -14,7 +14,9 @@ describe('docs/cli.md (generated from the commands)', () => {
       const b = rendered.split('\n')
       const line = a.findIndex((text, i) => text !== b[i])
       const at = line === -1 ? Math.min(a.length, b.length) : line
-      expect.fail(`docs/cli.md is out of date with src/commands/ (first difference at line ${at + 1}: ${JSON.stringify(a[at] ?? '')} vs ${JSON.stringify(b[at] ?? '')}); run \`${CLI_DOCS_SCRIPT}\` and commit the result`)
+      expect.fail(
+        `docs/cli.md is out of date with src/commands/ (first difference at line ${at + 1}: ${JSON.stringify(a[at] ?? '')} vs ${JSON.stringify(b[at] ?? '')}); run \`${CLI_DOCS_SCRIPT}\` and commit the result`,
+      )
     }
     for (const command of config.commands.filter((c) => c.pluginName === config.pjson.name)) {
       expect(committed, command.id).to.include(`## \`ghx-bench ${command.id.replaceAll(':', ' ')}\``)

@@ -5,11 +5,19 @@ import path from 'node:path'
 import {expect} from 'chai'
 import {PROJECT_ROOT} from '../support/cli.js'
 
-const DOCUMENTS = ['README.md', 'ARCHITECTURE.md', ...readdirSync(path.join(PROJECT_ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)]
+const DOCUMENTS = [
+  'README.md',
+  'ARCHITECTURE.md',
+  ...readdirSync(path.join(PROJECT_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+]
 
 /** The text outside fenced code blocks and inline code, where links are links. */
 function prose(markdown: string): string {
-  return markdown.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`+[^`\n]*`+/g, (span) => (span.includes('](') ? span : ''))
+  return markdown
+    .replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
+    .replace(/`+[^`\n]*`+/g, (span) => (span.includes('](') ? span : ''))
 }
 
 /** GitHub's anchors of a markdown file: each heading's, numbered when repeated, and explicit ids. */
@@ -19,8 +27,15 @@ function anchors(markdown: string): Set<string> {
   const withoutCode = markdown.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
   for (const [, heading] of withoutCode.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     // Links keep their text; HTML tags go, but not a `<placeholder>` inside inline code.
-    const text = heading!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').split(/(`[^`]*`)/).map((part) => (part.startsWith('`') ? part : part.replace(/<[^>]+>/g, ''))).join('')
-    const base = text.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
+    const text = heading!
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .split(/(`[^`]*`)/)
+      .map((part) => (part.startsWith('`') ? part : part.replace(/<[^>]+>/g, '')))
+      .join('')
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-')
     const count = seen.get(base) ?? 0
     seen.set(base, count + 1)
     result.add(count === 0 ? base : `${base}-${count}`)
@@ -44,7 +59,10 @@ describe('documentation links', () => {
       const broken: string[] = []
       for (const target of links(source)) {
         const [file = '', anchor] = target.split('#', 2)
-        const resolved = file === '' ? path.join(PROJECT_ROOT, document) : path.resolve(path.dirname(path.join(PROJECT_ROOT, document)), decodeURIComponent(file))
+        const resolved =
+          file === ''
+            ? path.join(PROJECT_ROOT, document)
+            : path.resolve(path.dirname(path.join(PROJECT_ROOT, document)), decodeURIComponent(file))
         if (!resolved.startsWith(PROJECT_ROOT) || !existsSync(resolved)) {
           broken.push(`${target}: no such file`)
           continue
@@ -54,7 +72,8 @@ describe('documentation links', () => {
           broken.push(`${target}: an anchor into a file that is not markdown`)
           continue
         }
-        if (!anchors(readFileSync(resolved, 'utf8')).has(decodeURIComponent(anchor))) broken.push(`${target}: no heading or id "${anchor}" there`)
+        if (!anchors(readFileSync(resolved, 'utf8')).has(decodeURIComponent(anchor)))
+          broken.push(`${target}: no heading or id "${anchor}" there`)
       }
       expect(broken, `${document} has broken links`).to.deep.equal([])
     })

@@ -53,7 +53,8 @@ function strings(value: unknown, at: string): Array<{at: string; text: string}> 
   return []
 }
 
-const OUTPUT_WRITES = (script: string) => new Set([...script.matchAll(/(?:^|[\s"'])([a-z][a-z0-9-]*)(?:=|<<)/gm)].map((m) => m[1]!))
+const OUTPUT_WRITES = (script: string) =>
+  new Set([...script.matchAll(/(?:^|[\s"'])([a-z][a-z0-9-]*)(?:=|<<)/gm)].map((m) => m[1]!))
 
 // --- a stand-in for the runner: GitHub's expressions as far as action.yml uses them -----------------
 
@@ -66,7 +67,8 @@ interface Contexts {
 
 function lookup(reference: string, contexts: Contexts): string {
   let value: unknown = contexts
-  for (const part of reference.split('.')) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined
+  for (const part of reference.split('.'))
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : ''
 }
 
@@ -80,7 +82,8 @@ function evaluate(expression: string, contexts: Contexts): string | boolean {
   throw new Error(`the stand-in runner does not know the expression "${expression}"`)
 }
 
-const interpolate = (text: string, contexts: Contexts) => text.replace(EXPRESSION, (_, expression: string) => String(evaluate(expression, contexts)))
+const interpolate = (text: string, contexts: Contexts) =>
+  text.replace(EXPRESSION, (_, expression: string) => String(evaluate(expression, contexts)))
 
 function condition(text: string, contexts: Contexts): boolean {
   const inner = text.trim().match(/^\$\{\{([\s\S]*)\}\}$/)
@@ -116,11 +119,23 @@ interface ActionRun {
   summary: string
 }
 
-async function runAction(action: Action, options: {inputs: Record<string, string>; workspace: string; actionPath: string; github: Record<string, unknown>; env?: NodeJS.ProcessEnv; stepEnv?: Record<string, NodeJS.ProcessEnv>}): Promise<ActionRun> {
+async function runAction(
+  action: Action,
+  options: {
+    inputs: Record<string, string>
+    workspace: string
+    actionPath: string
+    github: Record<string, unknown>
+    env?: NodeJS.ProcessEnv
+    stepEnv?: Record<string, NodeJS.ProcessEnv>
+  },
+): Promise<ActionRun> {
   const temp = await mkdtemp(path.join(tmpdir(), 'ghx-bench-runner-'))
   const summaryFile = path.join(temp, 'step-summary.md')
   await writeFile(summaryFile, '')
-  const inputs = Object.fromEntries(Object.entries(action.inputs).map(([name, spec]) => [name, options.inputs[name] ?? spec.default ?? '']))
+  const inputs = Object.fromEntries(
+    Object.entries(action.inputs).map(([name, spec]) => [name, options.inputs[name] ?? spec.default ?? '']),
+  )
   for (const name of Object.keys(options.inputs)) if (!(name in action.inputs)) throw new Error(`no input ${name}`)
   const contexts: Contexts = {inputs, steps: {}, github: options.github, runner: {temp}}
   const result: ActionRun = {outputs: {}, steps: contexts.steps, log: [], uses: [], failed: false, summary: ''}
@@ -132,7 +147,12 @@ async function runAction(action: Action, options: {inputs: Record<string, string
       continue
     }
     if (step.uses) {
-      result.uses.push({uses: step.uses, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(String(v), contexts)]))})
+      result.uses.push({
+        uses: step.uses,
+        with: Object.fromEntries(
+          Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(String(v), contexts)]),
+        ),
+      })
       result.log.push({step: label, status: 'uses', output: ''})
       continue
     }
@@ -149,7 +169,8 @@ async function runAction(action: Action, options: {inputs: Record<string, string
       GITHUB_WORKSPACE: options.workspace,
       GITHUB_RUN_ID: '4242',
       GITHUB_RUN_ATTEMPT: '1',
-      GITHUB_SERVER_URL: typeof options.github.server_url === 'string' ? options.github.server_url : 'https://github.com',
+      GITHUB_SERVER_URL:
+        typeof options.github.server_url === 'string' ? options.github.server_url : 'https://github.com',
       RUNNER_TEMP: temp,
       ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, interpolate(String(v), contexts)])),
       ...options.stepEnv?.[step.name ?? ''],
@@ -157,7 +178,11 @@ async function runAction(action: Action, options: {inputs: Record<string, string
     const cwd = path.resolve(options.workspace, interpolate(step['working-directory'] ?? '.', contexts))
     // What GitHub runs for shell: bash.
     const {code, output} = await new Promise<{code: number; output: string}>((resolve, reject) => {
-      const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {cwd, env, stdio: ['ignore', 'pipe', 'pipe']})
+      const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+        cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
       let output = ''
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -168,7 +193,9 @@ async function runAction(action: Action, options: {inputs: Record<string, string
     result.log.push({step: label, status: code === 0 ? 'ok' : 'failed', output})
     if (code !== 0) result.failed = true
   }
-  result.outputs = Object.fromEntries(Object.entries(action.outputs).map(([name, spec]) => [name, interpolate(spec.value, contexts)]))
+  result.outputs = Object.fromEntries(
+    Object.entries(action.outputs).map(([name, spec]) => [name, interpolate(spec.value, contexts)]),
+  )
   result.summary = await readFile(summaryFile, 'utf8')
   return result
 }
@@ -188,10 +215,28 @@ describe('the GitHub Action (action.yml)', function () {
     it('is a composite action whose inputs and outputs are documented, with only suite required', () => {
       expect(action.runs.using).to.equal('composite')
       expect(action.name).to.equal('ghx-bench')
-      for (const [name, input] of Object.entries(action.inputs)) expect(input.description, name).to.be.a('string').with.length.above(10)
-      expect(Object.entries(action.inputs).filter(([, i]) => i.required).map(([n]) => n)).to.deep.equal(['suite'])
-      for (const [name, output] of Object.entries(action.outputs)) expect(output.description, name).to.be.a('string').with.length.above(10)
-      expect(Object.keys(action.inputs)).to.include.members(['suite', 'profile', 'modes', 'repetitions', 'model', 'working-directory', 'node-version', 'ghx-bench-source', 'github-token', 'fail-on-gate', 'fail-on-inconclusive'])
+      for (const [name, input] of Object.entries(action.inputs))
+        expect(input.description, name).to.be.a('string').with.length.above(10)
+      expect(
+        Object.entries(action.inputs)
+          .filter(([, i]) => i.required)
+          .map(([n]) => n),
+      ).to.deep.equal(['suite'])
+      for (const [name, output] of Object.entries(action.outputs))
+        expect(output.description, name).to.be.a('string').with.length.above(10)
+      expect(Object.keys(action.inputs)).to.include.members([
+        'suite',
+        'profile',
+        'modes',
+        'repetitions',
+        'model',
+        'working-directory',
+        'node-version',
+        'ghx-bench-source',
+        'github-token',
+        'fail-on-gate',
+        'fail-on-inconclusive',
+      ])
     })
 
     it('every ${{ inputs.x }} is declared, and every declared input is used', () => {
@@ -231,7 +276,9 @@ describe('the GitHub Action (action.yml)', function () {
         expect(step.shell, label).to.equal('bash')
         expect(step.run, label).to.be.a('string')
         expect(step.run, `${label}: an expression in a script is a script injection`).not.to.match(/\$\{\{/)
-        await exec('bash', ['-n', '-c', step.run!]).catch((error: {stderr: string}) => expect.fail(`${label}: ${error.stderr}`))
+        await exec('bash', ['-n', '-c', step.run!]).catch((error: {stderr: string}) =>
+          expect.fail(`${label}: ${error.stderr}`),
+        )
       }
     })
 
@@ -255,20 +302,27 @@ describe('the GitHub Action (action.yml)', function () {
         if (command !== 'common' && !append) expect(body!.split(/\s+/)[0], body).to.equal(command)
         for (const [, flag] of body!.matchAll(/(?:^|\s)--([a-z][a-z-]*)/g)) {
           const owners = command === 'common' ? Object.values(commands) : [commands[command as keyof typeof commands]]
-          for (const owner of owners) expect([...Object.keys(owner.flags ?? {}), ...common], `${command}: --${flag}`).to.include(flag)
+          for (const owner of owners)
+            expect([...Object.keys(owner.flags ?? {}), ...common], `${command}: --${flag}`).to.include(flag)
           checked++
         }
       }
       expect(checked).to.be.above(8)
       // The action's own checkout is the package: what it builds and runs must be there.
-      const pkg = JSON.parse(await readFile(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {scripts: Record<string, string>; oclif: {commands: {target: string}}; bin: Record<string, string>}
+      const pkg = JSON.parse(await readFile(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>
+        oclif: {commands: {target: string}}
+        bin: Record<string, string>
+      }
       const install = action.runs.steps.find((s) => s.id === 'install')!.run!
       expect(install).to.include('npm ci')
       expect(pkg.scripts.prepare, 'npm ci builds it').to.be.a('string')
       expect(install).to.include(`$GITHUB_ACTION_PATH/${pkg.oclif.commands.target.replace(/^\.\//, '')}`)
       expect(install).to.include('bin/run.js')
       expect(pkg.bin['ghx-bench']).to.equal('./bin/run.js')
-      await readFile(path.join(PROJECT_ROOT, 'package-lock.json')).catch(() => expect.fail('npm ci needs package-lock.json'))
+      await readFile(path.join(PROJECT_ROOT, 'package-lock.json')).catch(() =>
+        expect.fail('npm ci needs package-lock.json'),
+      )
     })
   })
 
@@ -301,7 +355,9 @@ describe('the GitHub Action (action.yml)', function () {
     }
 
     async function markerComments(issue: number): Promise<Array<{id: number; body: string}>> {
-      const response = await fetch(`${sandbox.url}/repos/ghx-bench/sandbox/issues/${issue}/comments?per_page=100`, {headers: {authorization: `token ${sandbox.token}`}})
+      const response = await fetch(`${sandbox.url}/repos/ghx-bench/sandbox/issues/${issue}/comments?per_page=100`, {
+        headers: {authorization: `token ${sandbox.token}`},
+      })
       const comments = (await response.json()) as Array<{id: number; body: string}>
       return comments.filter((c) => c.body.startsWith('<!-- ghx-bench report:'))
     }
@@ -319,10 +375,22 @@ describe('the GitHub Action (action.yml)', function () {
       const options = {
         // install-gh off everywhere here: tests reach nothing but 127.0.0.1 (npm test installs gh beforehand).
         // The suite's gate (ghx against agent_direct) cannot be computed without ghx: exit 3, not a pass; tolerated here.
-        inputs: {suite: 'suites/example.yml', repetitions: '1', 'github-token': sandbox.token, 'install-gh': 'false', 'fail-on-inconclusive': 'false'},
+        inputs: {
+          suite: 'suites/example.yml',
+          repetitions: '1',
+          'github-token': sandbox.token,
+          'install-gh': 'false',
+          'fail-on-inconclusive': 'false',
+        },
         workspace: dir,
         actionPath: pkg.root,
-        github: {event_name: 'pull_request', event: {pull_request: {number: pr}}, repository: 'ghx-bench/sandbox', server_url: 'https://github.localhost', token: sandbox.token},
+        github: {
+          event_name: 'pull_request',
+          event: {pull_request: {number: pr}},
+          repository: 'ghx-bench/sandbox',
+          server_url: 'https://github.localhost',
+          token: sandbox.token,
+        },
         stepEnv: {'Comment on the pull request': ghEnv},
       }
       const first = await runAction(action, options)
@@ -342,22 +410,32 @@ describe('the GitHub Action (action.yml)', function () {
       expect(first.outputs['run-id']).to.match(/^example-4242-1-\d{8}T\d{6}Z$/)
       const runId = first.outputs['run-id']!
       expect(first.outputs['report-dir']).to.equal(path.join(await realpath(dir), 'reports', runId))
-      expect(await readFile(path.join(first.outputs['report-dir']!, 'summary.md'), 'utf8')).to.include('# ghx-bench report')
+      expect(await readFile(path.join(first.outputs['report-dir']!, 'summary.md'), 'utf8')).to.include(
+        '# ghx-bench report',
+      )
 
       // The harness appended its report to the job summary; the action added only the gate's absence.
       expect(first.summary.match(/^# ghx-bench report$/gm)).to.have.length(1)
-      expect(first.summary).to.match(/\*\*Gate skipped:\*\* the gate compares agent_direct with ghx, and ghx: ghx not found/)
+      expect(first.summary).to.match(
+        /\*\*Gate skipped:\*\* the gate compares agent_direct with ghx, and ghx: ghx not found/,
+      )
 
       const [, upload] = first.uses
       expect(upload!.uses).to.equal('actions/upload-artifact@v4')
       expect(upload!.with.name).to.equal(`ghx-bench-${runId}`)
       const root = await realpath(dir)
-      expect(upload!.with.path!.split('\n').sort()).to.deep.equal([path.join(root, 'reports', runId), path.join(root, 'results', runId), path.join(root, 'results', `${runId}.jsonl`)])
+      expect(upload!.with.path!.split('\n').sort()).to.deep.equal([
+        path.join(root, 'reports', runId),
+        path.join(root, 'results', runId),
+        path.join(root, 'results', `${runId}.jsonl`),
+      ])
       expect(first.uses[0]).to.deep.equal({uses: 'actions/setup-node@v4', with: {'node-version': '20'}})
 
       expect(stepOutput(first, 'Comment on the pull request')).to.include(`posted the report on #${pr}`)
       const [comment] = await markerComments(pr)
-      expect(comment!.body).to.include(`## ghx-bench: \`suites/example.yml\` — no gate (skipped: the gate compares agent_direct with ghx`)
+      expect(comment!.body).to.include(
+        `## ghx-bench: \`suites/example.yml\` — no gate (skipped: the gate compares agent_direct with ghx`,
+      )
       expect(comment!.body).to.include(`Run \`${runId}\``)
       expect(comment!.body).to.include('<details><summary>Report</summary>')
 
@@ -376,17 +454,35 @@ describe('the GitHub Action (action.yml)', function () {
       await mkdir(path.join(dir, 'node_modules'))
       await symlink(pkg.root, path.join(dir, 'node_modules', 'ghx-bench'))
       // Decision ci decides nothing from cells of fewer than 3 runs: 3 repetitions.
-      const inputs = {suite: 'suites/example.yml', 'ghx-bench-source': 'project', modes: 'agent_direct, mcp', repetitions: '3', profile: 'verify_pr', candidate: 'mcp', 'github-token': 'unused-here', 'install-gh': 'false'}
-      const options = {inputs, workspace: dir, actionPath: '/nonexistent', github: {event_name: 'push', repository: 'o/r'}}
+      const inputs = {
+        suite: 'suites/example.yml',
+        'ghx-bench-source': 'project',
+        modes: 'agent_direct, mcp',
+        repetitions: '3',
+        profile: 'verify_pr',
+        candidate: 'mcp',
+        'github-token': 'unused-here',
+        'install-gh': 'false',
+      }
+      const options = {
+        inputs,
+        workspace: dir,
+        actionPath: '/nonexistent',
+        github: {event_name: 'push', repository: 'o/r'},
+      }
       const gated = await runAction(action, options)
       // On the oracle the mcp arm sends about ten times the tokens of the gh arm: the gate fails.
       expect(gated.outputs.verdict, dump(gated)).to.equal('fail')
       expect(gated.outputs['exit-code']).to.equal('1')
-      expect(stepOutput(gated, 'bench')).to.match(/ghx-bench run suites\/example\.yml --run-id \S+ --mode agent_direct --mode mcp --repetitions 3 --no-report/)
+      expect(stepOutput(gated, 'bench')).to.match(
+        /ghx-bench run suites\/example\.yml --run-id \S+ --mode agent_direct --mode mcp --repetitions 3 --no-report/,
+      )
       expect(stepOutput(gated, 'Comment on the pull request')).to.include('not a pull request')
       expect(gated.log.at(-1)).to.include({step: 'Judge', status: 'failed'})
       expect(gated.log.at(-1)!.output).to.include('::error::ghx-bench: the gate failed')
-      expect(await readFile(path.join(gated.outputs['report-dir']!, 'gate.json'), 'utf8')).to.include('"candidate": "mcp"')
+      expect(await readFile(path.join(gated.outputs['report-dir']!, 'gate.json'), 'utf8')).to.include(
+        '"candidate": "mcp"',
+      )
       // report and gate each appended their markdown once.
       expect(gated.summary.match(/^# ghx-bench report$/gm)).to.have.length(1)
 
@@ -397,7 +493,12 @@ describe('the GitHub Action (action.yml)', function () {
 
     it('bad input fails the job, with the harness’s message in the job summary', async () => {
       const dir = await workspace()
-      const run = await runAction(action, {inputs: {suite: 'suites/missing.yml', 'install-gh': 'false'}, workspace: dir, actionPath: pkg.root, github: {event_name: 'push'}})
+      const run = await runAction(action, {
+        inputs: {suite: 'suites/missing.yml', 'install-gh': 'false'},
+        workspace: dir,
+        actionPath: pkg.root,
+        github: {event_name: 'push'},
+      })
       expect(run.failed).to.equal(true)
       expect(run.outputs['exit-code']).to.equal('2')
       expect(run.outputs.verdict).to.equal('error')

@@ -59,10 +59,20 @@ export async function removeFreshFolders(): Promise<void> {
  * Runs the CLI with only the given environment (and PATH): no credential of the caller's reaches it.
  * Its stdout is JSON lines; a line that is not JSON fails the test, as it would fail a provider.
  */
-export function runJsonLines(binary: string, args: string[], env: Record<string, string>, cwd: string, timeoutMs = 90_000): Promise<CliRun> {
+export function runJsonLines(
+  binary: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  timeoutMs = 90_000,
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     // TMPDIR the run's own folder: the CLIs keep sockets and scratch files there (Claude Code's cc-socks).
-    const child = spawn(binary, args, {cwd, env: {PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: cwd, ...env}, stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(binary, args, {
+      cwd,
+      env: {PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: cwd, ...env},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
@@ -78,7 +88,11 @@ export function runJsonLines(binary: string, args: string[], env: Record<string,
           .map((line) => JSON.parse(line) as Record<string, unknown>)
         resolve({code, events, stderr})
       } catch (error) {
-        reject(new Error(`${path.basename(binary)} printed a line that is not JSON: ${(error as Error).message}\n${stdout.slice(0, 2000)}`))
+        reject(
+          new Error(
+            `${path.basename(binary)} printed a line that is not JSON: ${(error as Error).message}\n${stdout.slice(0, 2000)}`,
+          ),
+        )
       }
     })
   })
@@ -129,7 +143,11 @@ export function providerPipelineSuite(cli: AgentCli, provider: string): void {
   after(removeFreshFolders)
 
   it('oracle passes a read and a workflow under agent_direct and mcp, each row’s tokens what the model served; noop fails them; nothing is left behind', async () => {
-    const [home, temp, served] = [path.join(scratch, 'home'), path.join(scratch, 'tmp'), path.join(scratch, 'served.jsonl')]
+    const [home, temp, served] = [
+      path.join(scratch, 'home'),
+      path.join(scratch, 'tmp'),
+      path.join(scratch, 'served.jsonl'),
+    ]
     await Promise.all([mkdir(home), mkdir(temp)])
     const dir = await makeProject({
       '.ghxbenchrc.yml': [
@@ -146,12 +164,26 @@ export function providerPipelineSuite(cli: AgentCli, provider: string): void {
     // What is in /tmp itself before: a CLI that writes there whatever TMPDIR says (Codex's sandbox made /tmp/.git) is caught.
     const inSlashTmp = async () => (await readdir('/tmp')).filter((name) => !name.startsWith('ghx-bench-'))
     const slashTmpBefore = await inSlashTmp()
-    const oracle = await runCli(['run', suite, '--run-id', 'oracle', '--no-report', '-s', 'repo-view-001', '-s', 'issue-triage-comment-wf-001'], {cwd: dir, env})
+    const oracle = await runCli(
+      ['run', suite, '--run-id', 'oracle', '--no-report', '-s', 'repo-view-001', '-s', 'issue-triage-comment-wf-001'],
+      {cwd: dir, env},
+    )
     expect(oracle.code, oracle.stderr + oracle.stdout).to.equal(0)
-    const rows = (await readFile(path.join(dir, 'results', 'oracle.jsonl'), 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Row)
-    expect(rows.map((r) => `${r.scenario_id}/${r.mode}`).sort()).to.deep.equal(['issue-triage-comment-wf-001/agent_direct', 'issue-triage-comment-wf-001/mcp', 'repo-view-001/agent_direct', 'repo-view-001/mcp'])
+    const rows = (await readFile(path.join(dir, 'results', 'oracle.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Row)
+    expect(rows.map((r) => `${r.scenario_id}/${r.mode}`).sort()).to.deep.equal([
+      'issue-triage-comment-wf-001/agent_direct',
+      'issue-triage-comment-wf-001/mcp',
+      'repo-view-001/agent_direct',
+      'repo-view-001/mcp',
+    ])
     // One run at a time: the served answers, grouped by run in the order served, are the rows in the order recorded.
-    const answers = (await readFile(served, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Served)
+    const answers = (await readFile(served, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Served)
     const runs = [...new Set(answers.map((a) => a.run))].map((run) => answers.filter((a) => a.run === run))
     expect(runs).to.have.length(rows.length)
     for (const [index, row] of rows.entries()) {
@@ -160,7 +192,16 @@ export function providerPipelineSuite(cli: AgentCli, provider: string): void {
       expect(row.provider).to.equal(provider)
       expect(row.versions.runtime, what).to.deep.equal({[provider]: cli.version})
       const sum = (field: keyof Served['usage']) => runs[index]!.reduce((total, a) => total + a.usage[field], 0)
-      expect({input: row.tokens.input, cache_read: row.tokens.cache_read, cache_write: row.tokens.cache_write, output: row.tokens.output, reasoning: row.tokens.reasoning}, what).to.deep.equal({
+      expect(
+        {
+          input: row.tokens.input,
+          cache_read: row.tokens.cache_read,
+          cache_write: row.tokens.cache_write,
+          output: row.tokens.output,
+          reasoning: row.tokens.reasoning,
+        },
+        what,
+      ).to.deep.equal({
         input: sum('input'),
         cache_read: sum('cacheRead'),
         cache_write: sum('cacheWrite'),
@@ -168,32 +209,56 @@ export function providerPipelineSuite(cli: AgentCli, provider: string): void {
         reasoning: 0,
       })
       const offered = runs[index]![0]!.tools
-      const trace = JSON.parse(await readFile(path.join(dir, 'results', row.trace!), 'utf8')) as {runtime: {tools?: string[]}; turns: Array<{tool_calls: Array<{tool: string}>}>}
+      const trace = JSON.parse(await readFile(path.join(dir, 'results', row.trace!), 'utf8')) as {
+        runtime: {tools?: string[]}
+        turns: Array<{tool_calls: Array<{tool: string}>}>
+      }
       // What the CLI says it offered (when it says) is what the model was offered.
       if (trace.runtime.tools) expect(trace.runtime.tools, what).to.have.members(offered)
       if (row.mode === 'mcp') {
         expect(row.tool_calls.by_category?.mcp_tool, what).to.be.at.least(1)
         expect(row.tool_calls.by_category?.gh_cli, what).to.equal(undefined)
         // The server's tools and no shell (Codex adds built-ins of its own no switch turns off: view_image, MCP resource reads).
-        expect(offered.filter((tool) => tool.includes('github')), what).to.have.length.above(10)
-        expect(offered.filter((tool) => SHELL_TOOLS.includes(tool)), what).to.deep.equal([])
+        expect(
+          offered.filter((tool) => tool.includes('github')),
+          what,
+        ).to.have.length.above(10)
+        expect(
+          offered.filter((tool) => SHELL_TOOLS.includes(tool)),
+          what,
+        ).to.deep.equal([])
       } else {
-        expect(offered.filter((tool) => tool.includes('github')), what).to.deep.equal([])
+        expect(
+          offered.filter((tool) => tool.includes('github')),
+          what,
+        ).to.deep.equal([])
         expect(row.tool_calls.by_category?.gh_cli, what).to.be.at.least(1)
         expect(row.tool_calls.by_category?.mcp_tool, what).to.equal(undefined)
       }
     }
-    const noop = await runCli(['run', suite, '--run-id', 'noop', '--model', 'noop', '--no-report', '-s', 'repo-view-001'], {cwd: dir, env})
+    const noop = await runCli(
+      ['run', suite, '--run-id', 'noop', '--model', 'noop', '--no-report', '-s', 'repo-view-001'],
+      {cwd: dir, env},
+    )
     expect(noop.code, noop.stderr + noop.stdout).to.equal(0)
-    const noopRows = (await readFile(path.join(dir, 'results', 'noop.jsonl'), 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Row)
-    expect(noopRows.map((r) => `${r.mode}:${r.outcome}:${r.tool_calls.total}`).sort()).to.deep.equal(['agent_direct:fail:0', 'mcp:fail:0'])
+    const noopRows = (await readFile(path.join(dir, 'results', 'noop.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Row)
+    expect(noopRows.map((r) => `${r.mode}:${r.outcome}:${r.tool_calls.total}`).sort()).to.deep.equal([
+      'agent_direct:fail:0',
+      'mcp:fail:0',
+    ])
     // Every process of the CLI (and of what it started) carried the test's temporary folder in its environment.
     expect(processesMarked(temp)).to.deep.equal([])
     // tsx, which runs ghx-bench from source here, keeps its compile cache there (tsx-<uid>).
     const left = (await readdir(temp)).filter((name) => !name.startsWith('tsx-'))
     expect(left, 'the temporary folder (ghx-bench’s root, the CLI’s homes in it) is removed').to.deep.equal([])
     expect(await readdir(home), 'the caller’s HOME').to.deep.equal([])
-    expect((await inSlashTmp()).filter((name) => !slashTmpBefore.includes(name)), 'new in /tmp').to.deep.equal([])
+    expect(
+      (await inSlashTmp()).filter((name) => !slashTmpBefore.includes(name)),
+      'new in /tmp',
+    ).to.deep.equal([])
   })
 
   it('a run that hangs is timed out, and the CLI and the command it was running are gone', async () => {
@@ -202,11 +267,19 @@ export function providerPipelineSuite(cli: AgentCli, provider: string): void {
     const dir = await makeProject({
       '.ghxbenchrc.yml': `target: sandbox\nmodel: oracle\nprovider: {name: ${provider}, options: {binary: ${JSON.stringify(binary)}}}\nsuites_dir: catalogue\nfixtures: {seed_id: hang}\n`,
       'catalogue/hang.yml': 'name: hang\nscenarios: {ids: [repo-hang-001]}\nmodes: [agent_direct]\n',
-      'catalogue/scenarios/repo-hang-001.yml': shellCommandScenario('repo-hang-001', 'A tool that never returns', 8000, `tail -f /dev/null -s ${marker}`),
+      'catalogue/scenarios/repo-hang-001.yml': shellCommandScenario(
+        'repo-hang-001',
+        'A tool that never returns',
+        8000,
+        `tail -f /dev/null -s ${marker}`,
+      ),
     })
     const temp = path.join(scratch, 'hang-tmp')
     await mkdir(temp)
-    const result = await runCli(['run', 'catalogue/hang.yml', '--run-id', 'hang', '--no-report'], {cwd: dir, env: {CI: '1', TMPDIR: temp}})
+    const result = await runCli(['run', 'catalogue/hang.yml', '--run-id', 'hang', '--no-report'], {
+      cwd: dir,
+      env: {CI: '1', TMPDIR: temp},
+    })
     expect(result.code, result.stderr).to.equal(0)
     const row = JSON.parse((await readFile(path.join(dir, 'results', 'hang.jsonl'), 'utf8')).trim()) as Row
     expect(row.outcome).to.equal('timeout')

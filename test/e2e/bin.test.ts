@@ -26,7 +26,11 @@ describe('ghx-bench (bin)', function () {
     const result = await runCli(['plugins', '--json'], {cwd: await makeProject({})})
     expect(result.code, result.stderr).to.equal(0)
     const {plugins} = JSON.parse(result.stdout) as {plugins: Array<{name: string}>}
-    expect(plugins.map((p) => p.name)).to.include.members(['conditions-core', 'mode-agent-direct', 'provider-agent-loop'])
+    expect(plugins.map((p) => p.name)).to.include.members([
+      'conditions-core',
+      'mode-agent-direct',
+      'provider-agent-loop',
+    ])
   })
 
   it('regrade re-judges a results file and writes the re-graded rows beside it', async () => {
@@ -39,14 +43,33 @@ describe('ghx-bench (bin)', function () {
 
   it('report summarises a dataset and exits 0', async function () {
     skipWithoutShared(this, ROUTER)
-    const result = await runCli(['report', '--input', ROUTER, '--out', await mkdtemp(path.join(tmpdir(), 'ghx-bench-report-')), '--resamples', '200'])
+    const result = await runCli([
+      'report',
+      '--input',
+      ROUTER,
+      '--out',
+      await mkdtemp(path.join(tmpdir(), 'ghx-bench-report-')),
+      '--resamples',
+      '200',
+    ])
     expect(result.code, result.stderr).to.equal(0)
     expect(result.stdout).to.include('40 rows: agent_direct: 20 runs')
   })
 
   it('gate exits with the code its verdict names', async function () {
     skipWithoutShared(this, ROUTER)
-    const result = await runCli(['gate', '--input', ROUTER, '--candidate', 'ghx', '--out', await mkdtemp(path.join(tmpdir(), 'ghx-bench-gate-')), '--json', '--resamples', '200'])
+    const result = await runCli([
+      'gate',
+      '--input',
+      ROUTER,
+      '--candidate',
+      'ghx',
+      '--out',
+      await mkdtemp(path.join(tmpdir(), 'ghx-bench-gate-')),
+      '--json',
+      '--resamples',
+      '200',
+    ])
     const gate = JSON.parse(result.stdout) as {exit_code: number}
     expect([0, 1, 3]).to.include(gate.exit_code)
     expect(result.code).to.equal(gate.exit_code)

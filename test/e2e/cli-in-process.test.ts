@@ -10,7 +10,17 @@ import {makeProject, runCli, type CliResult} from '../support/cli.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
 
 const THROWING_PLUGIN = `export default {apiVersion: 1, name: 'boom-plugin', version: '1.0.0', conditions: [{name: 'boom', paramsSchema: {type: 'object'}, evaluate: () => { throw new TypeError('boom: a bug in a plugin') }}]}\n`
-const SCENARIO = ['type: workflow', 'id: repo-boom-001', 'name: w', 'prompt: do it', 'assertions:', '  expected_outcome: success', '  checkpoints:', '    - {name: c, task: repo.view, condition: {type: boom}}', ''].join('\n')
+const SCENARIO = [
+  'type: workflow',
+  'id: repo-boom-001',
+  'name: w',
+  'prompt: do it',
+  'assertions:',
+  '  expected_outcome: success',
+  '  checkpoints:',
+  '    - {name: c, task: repo.view, condition: {type: boom}}',
+  '',
+].join('\n')
 
 async function project(): Promise<string> {
   const dir = await makeProject({
@@ -19,7 +29,12 @@ async function project(): Promise<string> {
     'catalogue/scenarios/repo-boom-001.yml': SCENARIO,
     'broken/.ghxbenchrc.yml': 'target: sandboxx\n',
   })
-  const row = makeRow({scenario_id: 'repo-boom-001', scenario_type: 'workflow', variables: {}, checkpoints: [{name: 'c', passed: true, result: {name: 'x'}}]})
+  const row = makeRow({
+    scenario_id: 'repo-boom-001',
+    scenario_type: 'workflow',
+    variables: {},
+    checkpoints: [{name: 'c', passed: true, result: {name: 'x'}}],
+  })
   mkdirSync(path.join(dir, 'in'))
   writeFileSync(path.join(dir, 'in', 'rows.jsonl'), JSON.stringify(row) + '\n')
   return dir

@@ -27,8 +27,13 @@ interface CodexItem {
   status?: string
 }
 
-const completed = (run: CliRun, type: string) => run.events.filter((e) => e.type === 'item.completed').map((e) => e.item as CodexItem).filter((item) => item.type === type)
-const turnUsage = (run: CliRun) => (run.events.find((e) => e.type === 'turn.completed') as {usage: Record<string, number>} | undefined)?.usage
+const completed = (run: CliRun, type: string) =>
+  run.events
+    .filter((e) => e.type === 'item.completed')
+    .map((e) => e.item as CodexItem)
+    .filter((item) => item.type === type)
+const turnUsage = (run: CliRun) =>
+  (run.events.find((e) => e.type === 'turn.completed') as {usage: Record<string, number>} | undefined)?.usage
 
 describe('Codex against the scripted models (OpenAI Responses, streamed)', function () {
   this.timeout(180_000)
@@ -57,13 +62,29 @@ describe('Codex against the scripted models (OpenAI Responses, streamed)', funct
     ]
     await writeFile(path.join(codexHome, 'config.toml'), `${config.join('\n')}\n`)
     const env = {HOME: home, CODEX_HOME: codexHome, [MODEL_KEY_VARIABLE]: 'scripted-models-need-no-key'}
-    const args = ['exec', '--json', '--skip-git-repo-check', '--ephemeral', '--disable', 'plugins', '--disable', 'remote_plugin', '--disable', 'apps', 'Do the task.']
+    const args = [
+      'exec',
+      '--json',
+      '--skip-git-repo-check',
+      '--ephemeral',
+      '--disable',
+      'plugins',
+      '--disable',
+      'remote_plugin',
+      '--disable',
+      'apps',
+      'Do the task.',
+    ]
     return runJsonLines(cli.binary(), args, env, home)
   }
 
   it('the oracle runs one command through exec_command, then answers with what it printed', async () => {
     const marker = `ghx-bench-e2e-${randomBytes(4).toString('hex')}`
-    const script: Script = {model: 'oracle', steps: [{tool: 'shell', args: {command: `echo ${marker}`}}], final: {kind: 'text', answer: 'The command printed: $out'}}
+    const script: Script = {
+      model: 'oracle',
+      steps: [{tool: 'shell', args: {command: `echo ${marker}`}}],
+      final: {kind: 'text', answer: 'The command printed: $out'},
+    }
     const {baseUrl, outcome} = cli.models().register(script)
     const run = await codex(baseUrl)
     expect(run.code, run.stderr).to.equal(0)
@@ -81,10 +102,20 @@ describe('Codex against the scripted models (OpenAI Responses, streamed)', funct
   })
 
   it('the oracle calls an MCP server’s tool by its name in the server’s namespace and answers from its JSON', async () => {
-    const script: Script = {model: 'oracle', steps: [{tool: 'echo_text', args: {text: 'over MCP'}}], final: {kind: 'text', answer: 'The tool echoed: $out.echoed'}}
+    const script: Script = {
+      model: 'oracle',
+      steps: [{tool: 'echo_text', args: {text: 'over MCP'}}],
+      final: {kind: 'text', answer: 'The tool echoed: $out.echoed'},
+    }
     const {baseUrl, outcome} = cli.models().register(script)
     // `required`: Codex waits for the server before its first request; else that request may offer none of its tools.
-    const server = ['[mcp_servers.echo]', `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(ECHO_MCP_SERVER)}]`, 'default_tools_approval_mode = "approve"', 'required = true']
+    const server = [
+      '[mcp_servers.echo]',
+      `command = ${JSON.stringify(process.execPath)}`,
+      `args = [${JSON.stringify(ECHO_MCP_SERVER)}]`,
+      'default_tools_approval_mode = "approve"',
+      'required = true',
+    ]
     const run = await codex(baseUrl, server)
     expect(run.code, run.stderr).to.equal(0)
     expect(completed(run, 'mcp_tool_call')).to.have.length(1)
@@ -94,7 +125,9 @@ describe('Codex against the scripted models (OpenAI Responses, streamed)', funct
   })
 
   it('noop answers at once, with no tool call', async () => {
-    const {baseUrl} = cli.models().register({model: 'noop', steps: [{tool: 'shell', args: {command: 'echo never'}}], final: {kind: 'text'}})
+    const {baseUrl} = cli
+      .models()
+      .register({model: 'noop', steps: [{tool: 'shell', args: {command: 'echo never'}}], final: {kind: 'text'}})
     const run = await codex(baseUrl)
     expect(run.code, run.stderr).to.equal(0)
     expect(completed(run, 'command_execution')).to.deep.equal([])

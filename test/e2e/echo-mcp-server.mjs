@@ -7,7 +7,13 @@ import {CallToolRequestSchema, ListToolsRequestSchema} from '@modelcontextprotoc
 
 const server = new Server({name: 'echo', version: '1.0.0'}, {capabilities: {tools: {}}})
 server.setRequestHandler(ListToolsRequestSchema, () => ({
-  tools: [{name: 'echo_text', description: 'Echoes a text back as JSON', inputSchema: {type: 'object', properties: {text: {type: 'string'}}, required: ['text']}}],
+  tools: [
+    {
+      name: 'echo_text',
+      description: 'Echoes a text back as JSON',
+      inputSchema: {type: 'object', properties: {text: {type: 'string'}}, required: ['text']},
+    },
+  ],
 }))
 server.setRequestHandler(CallToolRequestSchema, (request) => {
   const text = String(request.params.arguments?.text ?? '')

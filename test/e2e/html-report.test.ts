@@ -77,7 +77,8 @@ function serve(root: string): Promise<Server> {
     const file = path.join(root, decodeURIComponent(new URL(request.url!, 'http://x').pathname))
     if (!file.startsWith(root)) return void response.writeHead(403).end()
     readFile(file).then(
-      (body) => response.writeHead(200, {'content-type': file.endsWith('.html') ? 'text/html' : 'application/json'}).end(body),
+      (body) =>
+        response.writeHead(200, {'content-type': file.endsWith('.html') ? 'text/html' : 'application/json'}).end(body),
       () => response.writeHead(404).end(),
     )
   })
@@ -101,7 +102,16 @@ describe('HTML report in headless Chromium', function () {
       executablePath: CHROMIUM,
       headless: true,
       viewport: {width: 1280, height: 900},
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     })
     dir = await makeProject({'.ghxbenchrc.yml': CONFIG, 'smoke-gated.yml': SUITE})
     // The report is the subject, not how the run was started: the run in-process.
@@ -143,8 +153,14 @@ describe('HTML report in headless Chromium', function () {
     expect(await detail.locator('h3').textContent()).to.match(/issue-view-001 · mcp · iteration \d/)
     expect(await detail.locator('.trace .tool-name').first().textContent()).to.equal('get_issue')
     const text = (await detail.textContent())!
-    expect(text).to.include('Prompt').and.include('Turns and tool calls').and.include('Messages').and.include('"issue_number": 1')
-    expect(await detail.locator('a.trace-link').getAttribute('href')).to.match(/^\.\.\/\.\.\/results\/smoke\/traces\/issue-view-001__mcp__agent-loop__i\d__a1\.json$/)
+    expect(text)
+      .to.include('Prompt')
+      .and.include('Turns and tool calls')
+      .and.include('Messages')
+      .and.include('"issue_number": 1')
+    expect(await detail.locator('a.trace-link').getAttribute('href')).to.match(
+      /^\.\.\/\.\.\/results\/smoke\/traces\/issue-view-001__mcp__agent-loop__i\d__a1\.json$/,
+    )
 
     const shot = path.join(tmp, 'report.png')
     await page.screenshot({path: shot, fullPage: true})
@@ -160,8 +176,22 @@ describe('HTML report in headless Chromium', function () {
 
   it('links a trace it does not embed: the link opens the trace file from file://, and over http the page shows it', async () => {
     const config = await loadConfig({cwd: dir, env: {}})
-    const {loaded, report} = await judge(config, {cwd: dir, runId: 'smoke', resamples: 500, report: true, gate: null, output: null})
-    const [file] = await writeHtmlReport({dir: path.join(dir, 'reports', 'linked'), loaded, report: report!, gate: null, cwd: dir, traceBudget: {totalBytes: 0, perTraceBytes: 0}})
+    const {loaded, report} = await judge(config, {
+      cwd: dir,
+      runId: 'smoke',
+      resamples: 500,
+      report: true,
+      gate: null,
+      output: null,
+    })
+    const [file] = await writeHtmlReport({
+      dir: path.join(dir, 'reports', 'linked'),
+      loaded,
+      report: report!,
+      gate: null,
+      cwd: dir,
+      traceBudget: {totalBytes: 0, perTraceBytes: 0},
+    })
 
     const local = await open(context, pathToFileURL(file!).href)
     await local.page.locator('#runs-table tbody tr').first().click()
@@ -170,7 +200,10 @@ describe('HTML report in headless Chromium', function () {
     const href = (await local.page.locator('#run-detail a.trace-link').getAttribute('href'))!
     const target = fileURLToPath(new URL(href, local.page.url()))
     expect(existsSync(target), target).to.equal(true)
-    const [opened] = await Promise.all([context.waitForEvent('page'), local.page.locator('#run-detail a.trace-link').click()])
+    const [opened] = await Promise.all([
+      context.waitForEvent('page'),
+      local.page.locator('#run-detail a.trace-link').click(),
+    ])
     await opened.waitForLoadState()
     expect(opened.url()).to.equal(pathToFileURL(target).href)
     expect(await opened.locator('body').textContent()).to.include('"scenario_id"')
@@ -198,12 +231,36 @@ describe('HTML report in headless Chromium', function () {
     const lines: string[] = []
     for (let i = 0; i < 100_000; i++) {
       const mode = modes[i % 3]!
-      lines.push(JSON.stringify(makeRow({run_id: 'big', scenario_id: `scenario-${(Math.floor(i / 3) % 50).toString().padStart(3, '0')}`, mode, iteration: Math.floor(i / 150) + 1, success: i % 23 !== 0, activeTokens: 500 + ((i * 7919) % 4000), latency_ms_wall: 1000 + ((i * 104_729) % 30_000)})))
+      lines.push(
+        JSON.stringify(
+          makeRow({
+            run_id: 'big',
+            scenario_id: `scenario-${(Math.floor(i / 3) % 50).toString().padStart(3, '0')}`,
+            mode,
+            iteration: Math.floor(i / 150) + 1,
+            success: i % 23 !== 0,
+            activeTokens: 500 + ((i * 7919) % 4000),
+            latency_ms_wall: 1000 + ((i * 104_729) % 30_000),
+          }),
+        ),
+      )
     }
     // Two files under the size at which rows are read by worker threads.
-    const project = await makeProject({'.ghxbenchrc.yml': CONFIG, 'rows/a.jsonl': lines.slice(0, 50_000).join('\n') + '\n', 'rows/b.jsonl': lines.slice(50_000).join('\n') + '\n'})
+    const project = await makeProject({
+      '.ghxbenchrc.yml': CONFIG,
+      'rows/a.jsonl': lines.slice(0, 50_000).join('\n') + '\n',
+      'rows/b.jsonl': lines.slice(50_000).join('\n') + '\n',
+    })
     const config = await loadConfig({cwd: project, env: {}})
-    const {files} = await judge(config, {cwd: project, inputs: ['rows'], resamples: 1000, report: true, gate: null, gateBeside: true, output: {cwd: project, out: 'report', formats: ['html'], env: {}}})
+    const {files} = await judge(config, {
+      cwd: project,
+      inputs: ['rows'],
+      resamples: 1000,
+      report: true,
+      gate: null,
+      gateBeside: true,
+      output: {cwd: project, out: 'report', formats: ['html'], env: {}},
+    })
     const timings: string[] = []
     const time = async (label: string, action: () => Promise<unknown>) => {
       const started = performance.now()
@@ -212,8 +269,12 @@ describe('HTML report in headless Chromium', function () {
     }
     let page!: Page
     let watch!: Watch
-    await time('open and show the first page', async () => ({page, watch} = await open(context, pathToFileURL(files[0]!).href)))
-    const status = (text: string) => page.waitForFunction((expected) => document.querySelector('#runs-status')?.textContent === expected, text)
+    await time(
+      'open and show the first page',
+      async () => ({page, watch} = await open(context, pathToFileURL(files[0]!).href)),
+    )
+    const status = (text: string) =>
+      page.waitForFunction((expected) => document.querySelector('#runs-status')?.textContent === expected, text)
     await status('100,000 runs; 100,000 shown by the filters')
     await time('filter by mode', async () => {
       await page.selectOption('#f-mode', {label: 'mcp'})
@@ -239,11 +300,31 @@ describe('HTML report in headless Chromium', function () {
     const evil = '<img src=x onerror=alert(1)>'
     const rows: Row[] = []
     for (let i = 0; i < 250; i++) {
-      rows.push(makeRow({run_id: 'evil', scenario_id: i % 5 === 0 ? evil : `scenario-${i % 5}`, mode: i % 2 ? '"><script>alert(2)</script>' : 'agent_direct', iteration: Math.floor(i / 10) + 1, success: i % 7 !== 0, error: i % 7 === 0 ? {type: 'x', message: '</script><script>alert(3)</script>'} : null}))
+      rows.push(
+        makeRow({
+          run_id: 'evil',
+          scenario_id: i % 5 === 0 ? evil : `scenario-${i % 5}`,
+          mode: i % 2 ? '"><script>alert(2)</script>' : 'agent_direct',
+          iteration: Math.floor(i / 10) + 1,
+          success: i % 7 !== 0,
+          error: i % 7 === 0 ? {type: 'x', message: '</script><script>alert(3)</script>'} : null,
+        }),
+      )
     }
-    const project = await makeProject({'.ghxbenchrc.yml': CONFIG, 'results/evil.jsonl': rows.map((r) => JSON.stringify(r)).join('\n') + '\n'})
+    const project = await makeProject({
+      '.ghxbenchrc.yml': CONFIG,
+      'results/evil.jsonl': rows.map((r) => JSON.stringify(r)).join('\n') + '\n',
+    })
     const config = await loadConfig({cwd: project, env: {}})
-    const {files} = await judge(config, {cwd: project, runId: 'evil', resamples: 200, report: true, gate: null, gateBeside: true, output: {cwd: project, formats: ['html'], env: {}}})
+    const {files} = await judge(config, {
+      cwd: project,
+      runId: 'evil',
+      resamples: 200,
+      report: true,
+      gate: null,
+      gateBeside: true,
+      output: {cwd: project, formats: ['html'], env: {}},
+    })
     const {page, watch} = await open(context, pathToFileURL(files[0]!).href)
     expect(await page.locator('#runs-table tbody tr').count()).to.equal(100)
     expect(await page.locator('#p-info').textContent()).to.equal('runs 1–100 of 250 (page 1 of 3)')
@@ -252,7 +333,9 @@ describe('HTML report in headless Chromium', function () {
     await page.click('#p-last')
     expect(await page.locator('#runs-table tbody tr').count()).to.equal(50)
     await page.fill('#f-text', 'alert(3)')
-    await page.waitForFunction(() => document.querySelector('#runs-status')?.textContent?.endsWith('36 shown by the filters'))
+    await page.waitForFunction(() =>
+      document.querySelector('#runs-status')?.textContent?.endsWith('36 shown by the filters'),
+    )
     await page.locator('#runs-table tbody tr').first().click()
     await page.locator('#run-detail .error').waitFor()
     expect(await page.locator('#run-detail .error').textContent()).to.equal('x: </script><script>alert(3)</script>')

@@ -20,7 +20,11 @@ describe('the packed package (npm pack)', function () {
   it('holds everything the CLI needs at run time, and nothing of the repository’s development', async () => {
     const {files} = pkg
     const templates = (await listFiles(path.join(PROJECT_ROOT, 'templates'))).map((f) => `templates/${f}`)
-    expect(templates).to.include.members(['templates/init/.ghxbenchrc.yml', 'templates/gitignore', 'templates/workflow.yml'])
+    expect(templates).to.include.members([
+      'templates/init/.ghxbenchrc.yml',
+      'templates/gitignore',
+      'templates/workflow.yml',
+    ])
     // Every template, dot files included (npm drops files named .gitignore: the template is templates/gitignore).
     expect(files).to.include.members(templates)
     expect(files).to.include.members([
@@ -44,18 +48,34 @@ describe('the packed package (npm pack)', function () {
       'suites/profiles/verify_release.yml',
     ])
     // The built-in plugins are compiled into dist/plugins, where the loader finds them (with their own modules).
-    for (const plugin of ['conditions-core', 'mode-agent-direct', 'mode-ghx', 'mode-mcp', 'provider-agent-loop', 'provider-opencode', 'provider-claude-code', 'provider-codex']) {
+    for (const plugin of [
+      'conditions-core',
+      'mode-agent-direct',
+      'mode-ghx',
+      'mode-mcp',
+      'provider-agent-loop',
+      'provider-opencode',
+      'provider-claude-code',
+      'provider-codex',
+    ]) {
       expect(files, plugin).to.include(`dist/plugins/${plugin}/index.js`)
     }
     expect(files).to.include('dist/plugins/mode-ghx/accounting.js')
     // ghx-bench and ghx-bench/plugin-kit, which they import, resolve to the build: the source condition points at nothing shipped.
-    const {exports} = JSON.parse(await readFile(path.join(pkg.root, 'package.json'), 'utf8')) as {exports: Record<string, Record<string, string> | string>}
+    const {exports} = JSON.parse(await readFile(path.join(pkg.root, 'package.json'), 'utf8')) as {
+      exports: Record<string, Record<string, string> | string>
+    }
     for (const entry of ['.', './plugin-kit', './sandbox']) {
       const target = exports[entry] as Record<string, string>
       expect(files, entry).to.include.members([target.import!.slice(2), target.types!.slice(2)])
       expect(files, entry).to.not.include(target['ghx-bench-source']!.slice(2))
     }
-    expect(files.filter((f) => /^(src|plugins|test|bench|scripts|examples)\//.test(f) || f === 'action.yml' || f.startsWith('dist/test/'))).to.deep.equal([])
+    expect(
+      files.filter(
+        (f) =>
+          /^(src|plugins|test|bench|scripts|examples)\//.test(f) || f === 'action.yml' || f.startsWith('dist/test/'),
+      ),
+    ).to.deep.equal([])
   })
 
   it('its CLI scaffolds an empty project and runs the suite green on the sandbox (no token, no key)', async () => {
@@ -63,7 +83,8 @@ describe('the packed package (npm pack)', function () {
     const env = offlineEnv()
     const init = await runNode([pkg.bin, 'init'], {cwd: project, env})
     expect(init.code, init.stderr).to.equal(0)
-    for (const file of ['.ghxbenchrc.yml', '.gitignore', '.github/workflows/ghx-bench.yml', 'suites/example.yml']) expect(existsSync(path.join(project, file)), file).to.equal(true)
+    for (const file of ['.ghxbenchrc.yml', '.gitignore', '.github/workflows/ghx-bench.yml', 'suites/example.yml'])
+      expect(existsSync(path.join(project, file)), file).to.equal(true)
     // The packed package does not live in a clone: it cannot name a tarball path, only say how to get one.
     expect(init.stdout).to.include('npm install --save-dev <path to ghx-bench-0.1.0.tgz>')
 

@@ -22,12 +22,20 @@ describe('ghx-bench plugins (process)', () => {
       'await new Promise((resolve) => setTimeout(resolve, 200))',
       'console.log(JSON.stringify({modes: registry.modeNames(), urls}))',
     ].join('\n')
-    const result = spawnSync(process.execPath, ['--conditions=ghx-bench-source', '--import', 'tsx', '--input-type=module', '-e', script], {cwd: PROJECT_ROOT, encoding: 'utf8'})
+    const result = spawnSync(
+      process.execPath,
+      ['--conditions=ghx-bench-source', '--import', 'tsx', '--input-type=module', '-e', script],
+      {cwd: PROJECT_ROOT, encoding: 'utf8'},
+    )
     expect(result.status, result.stderr).to.equal(0)
     const {modes, urls} = JSON.parse(result.stdout) as {modes: string[]; urls: string[]}
     expect(modes).to.deep.equal(['agent_direct', 'ghx', 'mcp'])
     const own = urls.filter((url) => url.startsWith(`file://${PROJECT_ROOT}`) && !url.includes('/node_modules/'))
-    expect(own).to.include.members([`file://${PROJECT_ROOT}src/index.ts`, `file://${PROJECT_ROOT}src/plugin-kit/index.ts`, `file://${PROJECT_ROOT}plugins/mode-ghx/index.ts`])
+    expect(own).to.include.members([
+      `file://${PROJECT_ROOT}src/index.ts`,
+      `file://${PROJECT_ROOT}src/plugin-kit/index.ts`,
+      `file://${PROJECT_ROOT}plugins/mode-ghx/index.ts`,
+    ])
     expect(own.filter((url) => url.includes('/dist/'))).to.deep.equal([])
   })
 })

@@ -30,7 +30,20 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
 
   it('Ctrl-C stops cleanly: in-flight runs aborted, rows intact, fixtures reset, and how to resume', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
-    const run = start(['run', path.join(SUITES, 'smoke.yml'), '--mode', 'agent_direct', '--repetitions', '3', '--run-id', 'stopped', '--json'], dir)
+    const run = start(
+      [
+        'run',
+        path.join(SUITES, 'smoke.yml'),
+        '--mode',
+        'agent_direct',
+        '--repetitions',
+        '3',
+        '--run-id',
+        'stopped',
+        '--json',
+      ],
+      dir,
+    )
     await run.waitFor(finished(2))
     run.child.kill('SIGINT')
     expect(await run.done).to.equal(130)

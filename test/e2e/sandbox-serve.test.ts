@@ -16,7 +16,11 @@ interface ServeInfo {
 }
 
 function serve(statePath: string): Promise<{child: ChildProcess; info: ServeInfo}> {
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'dev.js'), 'sandbox', 'serve', '--port', '0', '--state', statePath, '--json'], {stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(
+    process.execPath,
+    [path.join(PROJECT_ROOT, 'bin', 'dev.js'), 'sandbox', 'serve', '--port', '0', '--state', statePath, '--json'],
+    {stdio: ['ignore', 'pipe', 'pipe']},
+  )
   return new Promise((resolve, reject) => {
     createInterface({input: child.stdout}).once('line', (line) => resolve({child, info: JSON.parse(line) as ServeInfo}))
     child.once('exit', (code) => reject(new Error(`sandbox serve exited ${code}`)))
@@ -33,14 +37,37 @@ function stop(child: ChildProcess): Promise<number | null> {
 describe('ghx-bench sandbox serve (CLI)', function () {
   it('--seed seeds the catalogue’s fixtures into the served sandbox and writes the manifest', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-serve-'))
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'dev.js'), 'sandbox', 'serve', '--seed', '--json'], {cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: {...process.env, GHX_BENCH_FIXTURES_MANIFEST: path.join(dir, 'manifest.json')}})
-    const info = await new Promise<ServeInfo & {manifest: string}>((resolve) => createInterface({input: child.stdout}).once('line', (line) => resolve(JSON.parse(line) as ServeInfo & {manifest: string})))
+    const child = spawn(
+      process.execPath,
+      [path.join(PROJECT_ROOT, 'bin', 'dev.js'), 'sandbox', 'serve', '--seed', '--json'],
+      {
+        cwd: PROJECT_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {...process.env, GHX_BENCH_FIXTURES_MANIFEST: path.join(dir, 'manifest.json')},
+      },
+    )
+    const info = await new Promise<ServeInfo & {manifest: string}>((resolve) =>
+      createInterface({input: child.stdout}).once('line', (line) =>
+        resolve(JSON.parse(line) as ServeInfo & {manifest: string}),
+      ),
+    )
     try {
       expect(info.manifest).to.equal(path.join(dir, 'manifest.json'))
-      const manifest = JSON.parse(await readFile(info.manifest, 'utf8')) as {resources: Record<string, {number: number}>}
-      expect(Object.keys(manifest.resources)).to.include.members(['issue', 'pr_with_mixed_threads', 'workflow_run', 'project'])
+      const manifest = JSON.parse(await readFile(info.manifest, 'utf8')) as {
+        resources: Record<string, {number: number}>
+      }
+      expect(Object.keys(manifest.resources)).to.include.members([
+        'issue',
+        'pr_with_mixed_threads',
+        'workflow_run',
+        'project',
+      ])
       const octokit = new Octokit({baseUrl: info.url, auth: info.token})
-      const issue = await octokit.rest.issues.get({owner: 'ghx-bench', repo: 'sandbox', issue_number: manifest.resources.issue_for_triage!.number})
+      const issue = await octokit.rest.issues.get({
+        owner: 'ghx-bench',
+        repo: 'sandbox',
+        issue_number: manifest.resources.issue_for_triage!.number,
+      })
       expect(issue.data.labels.map((l) => (typeof l === 'string' ? l : l.name))).to.include('triage')
     } finally {
       await stop(child)
@@ -54,7 +81,12 @@ describe('ghx-bench sandbox serve (CLI)', function () {
     const first = await serve(statePath)
     expect(first.info.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(first.info.state_loaded).to.equal(false)
-    expect(first.info.gh_env).to.include({GH_HOST: 'github.localhost', HTTP_PROXY: first.info.url, NO_PROXY: '127.0.0.1', GH_TOKEN: first.info.token})
+    expect(first.info.gh_env).to.include({
+      GH_HOST: 'github.localhost',
+      HTTP_PROXY: first.info.url,
+      NO_PROXY: '127.0.0.1',
+      GH_TOKEN: first.info.token,
+    })
     const octokit = new Octokit({baseUrl: first.info.url, auth: first.info.token})
     const issue = await octokit.rest.issues.create({owner: 'ghx-bench', repo: 'sandbox', title: 'Survives a restart'})
     expect(await stop(first.child)).to.equal(0)

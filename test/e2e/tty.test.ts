@@ -32,7 +32,9 @@ function cliEntry(): string {
   const oldestBuilt = readdirSync(dist, {recursive: true, withFileTypes: true})
     .filter((e) => e.isFile() && e.name.endsWith('.js'))
     .reduce((m, e) => Math.min(m, statSync(path.join(e.parentPath, e.name)).mtimeMs), Infinity)
-  return newest(path.join(PROJECT_ROOT, 'src'), '.ts') <= oldestBuilt ? path.join(PROJECT_ROOT, 'bin', 'run.js') : path.join(PROJECT_ROOT, 'bin', 'dev.js')
+  return newest(path.join(PROJECT_ROOT, 'src'), '.ts') <= oldestBuilt
+    ? path.join(PROJECT_ROOT, 'bin', 'run.js')
+    : path.join(PROJECT_ROOT, 'bin', 'dev.js')
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
@@ -48,7 +50,9 @@ describe('ghx-bench run in a terminal (tmux)', function () {
 
   before(function () {
     if (!hasTmux()) {
-      console.log('    tty test skipped: tmux is not installed (scripts/ensure-gh.sh installs it as root: apt-get install tmux)')
+      console.log(
+        '    tty test skipped: tmux is not installed (scripts/ensure-gh.sh installs it as root: apt-get install tmux)',
+      )
       this.skip()
     }
   })
@@ -77,7 +81,9 @@ describe('ghx-bench run in a terminal (tmux)', function () {
     expect(Number(exit![1]), all).to.be.oneOf([0, 1, 3])
     expect(all).to.not.include('Cannot read properties')
     // The mode's line while runs were still to do: done/total and an ETA still counting.
-    const midRun = screens.find((s) => /agent_direct {2}[0-5]\/6 {2}pass \d+ {2}fail \d+ {2}tokens \d+ {2}ETA (\?|\d)/.test(s))
+    const midRun = screens.find((s) =>
+      /agent_direct {2}[0-5]\/6 {2}pass \d+ {2}fail \d+ {2}tokens \d+ {2}ETA (\?|\d)/.test(s),
+    )
     expect(midRun, `no live frame among ${screens.length} screens; last:\n${all}`).to.not.equal(undefined)
     // The view fits the pane: the title is on screen with the runs in flight under it.
     expect(midRun!.split('\n').filter((l) => l.trim()).length).to.be.at.most(44)

@@ -10,7 +10,10 @@ import {modelledOperations} from '../../src/emulator/rest.js'
 import {OWNER, REPO, seedSandbox, waitForRun, type Seeded} from '../support/sandbox.js'
 
 type Spec = {
-  paths: Record<string, Record<string, {operationId: string; responses: Record<string, {content?: Record<string, {schema: unknown}>}>}>>
+  paths: Record<
+    string,
+    Record<string, {operationId: string; responses: Record<string, {content?: Record<string, {schema: unknown}>}>}>
+  >
   components: {schemas: Record<string, unknown>}
 }
 
@@ -22,8 +25,10 @@ function convert(schema: unknown): unknown {
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(source)) {
     if (key === 'nullable' || key === 'example' || key === 'examples') continue
-    if (key === '$ref' && typeof value === 'string') out.$ref = value.replace('#/components/', 'github-components#/components/')
-    else if (key === 'properties' || key === 'patternProperties') out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, convert(v)]))
+    if (key === '$ref' && typeof value === 'string')
+      out.$ref = value.replace('#/components/', 'github-components#/components/')
+    else if (key === 'properties' || key === 'patternProperties')
+      out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, convert(v)]))
     else out[key] = convert(value)
   }
   return source.nullable === true ? {anyOf: [out, {type: 'null'}]} : out
@@ -63,7 +68,8 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     const schema = documented?.content?.['application/json']?.schema
     if (schema && typeof response.data === 'object') {
       const validate = ajv.compile(convert(schema) as object)
-      if (!validate(response.data)) violations.push(`${operation!.operationId}: ${ajv.errorsText(validate.errors?.slice(0, 6))}`)
+      if (!validate(response.data))
+        violations.push(`${operation!.operationId}: ${ajv.errorsText(validate.errors?.slice(0, 6))}`)
     }
     return response.data
   }
@@ -80,13 +86,32 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     await check(a, 'GET /repos/{owner}/{repo}/branches/{branch}', {branch: 'main'})
     await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}', {ref: 'main'})
     await check(a, 'GET /repos/{owner}/{repo}/contents/{path}', {path: 'README.md'})
-    const file = (await check(a, 'PUT /repos/{owner}/{repo}/contents/{path}', {path: 'notes.md', message: 'add', content: Buffer.from('hi').toString('base64')})) as {content: {sha: string}}
-    const edited = (await check(a, 'PUT /repos/{owner}/{repo}/contents/{path}', {path: 'notes.md', message: 'edit', content: Buffer.from('hi!').toString('base64'), sha: file.content.sha})) as {content: {sha: string}}
-    await check(a, 'DELETE /repos/{owner}/{repo}/contents/{path}', {path: 'notes.md', message: 'remove', sha: edited.content.sha})
-    const main = (await check(a, 'GET /repos/{owner}/{repo}/git/ref/{ref}', {ref: 'heads/main'})) as {object: {sha: string}}
+    const file = (await check(a, 'PUT /repos/{owner}/{repo}/contents/{path}', {
+      path: 'notes.md',
+      message: 'add',
+      content: Buffer.from('hi').toString('base64'),
+    })) as {content: {sha: string}}
+    const edited = (await check(a, 'PUT /repos/{owner}/{repo}/contents/{path}', {
+      path: 'notes.md',
+      message: 'edit',
+      content: Buffer.from('hi!').toString('base64'),
+      sha: file.content.sha,
+    })) as {content: {sha: string}}
+    await check(a, 'DELETE /repos/{owner}/{repo}/contents/{path}', {
+      path: 'notes.md',
+      message: 'remove',
+      sha: edited.content.sha,
+    })
+    const main = (await check(a, 'GET /repos/{owner}/{repo}/git/ref/{ref}', {ref: 'heads/main'})) as {
+      object: {sha: string}
+    }
     await check(a, 'POST /repos/{owner}/{repo}/git/refs', {ref: 'refs/heads/contract', sha: main.object.sha})
     await check(a, 'GET /repos/{owner}/{repo}/git/matching-refs/{ref}', {ref: 'heads/contract'})
-    await check(a, 'PATCH /repos/{owner}/{repo}/git/refs/{ref}', {ref: 'heads/contract', sha: main.object.sha, force: true})
+    await check(a, 'PATCH /repos/{owner}/{repo}/git/refs/{ref}', {
+      ref: 'heads/contract',
+      sha: main.object.sha,
+      force: true,
+    })
     await check(a, 'DELETE /repos/{owner}/{repo}/git/refs/{ref}', {ref: 'heads/contract'})
 
     await check(a, 'POST /repos/{owner}/{repo}/labels', {name: 'contract', color: 'a2eeef'})
@@ -101,29 +126,68 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     await check(a, 'GET /repos/{owner}/{repo}/issue-types')
 
     const issue = s.issue
-    const other = (await check(a, 'POST /repos/{owner}/{repo}/issues', {title: 'Other', milestone: 1, assignees: ['ghx-bench']})) as {id: number; number: number}
+    const other = (await check(a, 'POST /repos/{owner}/{repo}/issues', {
+      title: 'Other',
+      milestone: 1,
+      assignees: ['ghx-bench'],
+    })) as {id: number; number: number}
     await check(a, 'GET /repos/{owner}/{repo}/issues')
     await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}', {issue_number: issue})
-    await check(a, 'PATCH /repos/{owner}/{repo}/issues/{issue_number}', {issue_number: issue, title: 'Crash on start (edited)'})
-    const comment = (await check(a, 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {issue_number: issue, body: 'hello'})) as {id: number}
+    await check(a, 'PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
+      issue_number: issue,
+      title: 'Crash on start (edited)',
+    })
+    const comment = (await check(a, 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      issue_number: issue,
+      body: 'hello',
+    })) as {id: number}
     await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {issue_number: issue})
     await check(a, 'GET /repos/{owner}/{repo}/issues/comments/{comment_id}', {comment_id: comment.id})
     await check(a, 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {comment_id: comment.id, body: 'hello!'})
     await check(a, 'DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}', {comment_id: comment.id})
     await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/labels', {issue_number: issue})
-    await check(a, 'POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {issue_number: issue, labels: ['enhancement']})
-    await check(a, 'PUT /repos/{owner}/{repo}/issues/{issue_number}/labels', {issue_number: issue, labels: ['enhancement', 'triage']})
-    await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', {issue_number: issue, name: 'triage'})
+    await check(a, 'POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+      issue_number: issue,
+      labels: ['enhancement'],
+    })
+    await check(a, 'PUT /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+      issue_number: issue,
+      labels: ['enhancement', 'triage'],
+    })
+    await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', {
+      issue_number: issue,
+      name: 'triage',
+    })
     await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels', {issue_number: other.number})
-    await check(a, 'POST /repos/{owner}/{repo}/issues/{issue_number}/assignees', {issue_number: issue, assignees: ['ghx-bench']})
-    await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/assignees', {issue_number: issue, assignees: ['ghx-bench']})
-    await check(a, 'POST /repos/{owner}/{repo}/issues/{issue_number}/sub_issues', {issue_number: issue, sub_issue_id: other.id})
+    await check(a, 'POST /repos/{owner}/{repo}/issues/{issue_number}/assignees', {
+      issue_number: issue,
+      assignees: ['ghx-bench'],
+    })
+    await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/assignees', {
+      issue_number: issue,
+      assignees: ['ghx-bench'],
+    })
+    await check(a, 'POST /repos/{owner}/{repo}/issues/{issue_number}/sub_issues', {
+      issue_number: issue,
+      sub_issue_id: other.id,
+    })
     await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/sub_issues', {issue_number: issue})
-    await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/sub_issue', {issue_number: issue, sub_issue_id: other.id})
-    await check(a, 'POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', {issue_number: issue, issue_id: other.id})
+    await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/sub_issue', {
+      issue_number: issue,
+      sub_issue_id: other.id,
+    })
+    await check(a, 'POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', {
+      issue_number: issue,
+      issue_id: other.id,
+    })
     await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', {issue_number: issue})
-    await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocking', {issue_number: other.number})
-    await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}', {issue_number: issue, issue_id: other.id})
+    await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocking', {
+      issue_number: other.number,
+    })
+    await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}', {
+      issue_number: issue,
+      issue_id: other.id,
+    })
 
     const pr = s.pr
     await check(a, 'GET /repos/{owner}/{repo}/pulls')
@@ -131,46 +195,112 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     await check(a, 'PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {pull_number: pr, body: 'Adds helpers (edited).'})
     await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files', {pull_number: pr})
     await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/commits', {pull_number: pr})
-    await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', {pull_number: pr, reviewers: ['ghx-bench']})
+    await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', {
+      pull_number: pr,
+      reviewers: ['ghx-bench'],
+    })
     await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', {pull_number: pr})
-    await check(a, 'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', {pull_number: pr, reviewers: ['ghx-bench']})
-    const pending = (await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {pull_number: pr, body: 'pending', comments: [{path: 'src/utils/stats.ts', line: 4, body: 'why?'}]})) as {id: number}
-    await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', {pull_number: pr, review_id: pending.id})
-    await check(a, 'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}', {pull_number: pr, review_id: pending.id})
-    const review = (await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {pull_number: pr, body: 'second look'})) as {id: number}
-    await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events', {pull_number: pr, review_id: review.id, event: 'REQUEST_CHANGES', body: 'fix it'})
+    await check(a, 'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', {
+      pull_number: pr,
+      reviewers: ['ghx-bench'],
+    })
+    const pending = (await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+      pull_number: pr,
+      body: 'pending',
+      comments: [{path: 'src/utils/stats.ts', line: 4, body: 'why?'}],
+    })) as {id: number}
+    await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments', {
+      pull_number: pr,
+      review_id: pending.id,
+    })
+    await check(a, 'DELETE /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}', {
+      pull_number: pr,
+      review_id: pending.id,
+    })
+    const review = (await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+      pull_number: pr,
+      body: 'second look',
+    })) as {id: number}
+    await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events', {
+      pull_number: pr,
+      review_id: review.id,
+      event: 'REQUEST_CHANGES',
+      body: 'fix it',
+    })
     await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {pull_number: pr})
-    await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}', {pull_number: pr, review_id: review.id})
-    const dismissed = (await check(a, 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals', {pull_number: pr, review_id: review.id, message: 'outdated'})) as {state: string}
+    await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}', {
+      pull_number: pr,
+      review_id: review.id,
+    })
+    const dismissed = (await check(a, 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals', {
+      pull_number: pr,
+      review_id: review.id,
+      message: 'outdated',
+    })) as {state: string}
     expect(dismissed.state).to.equal('DISMISSED')
-    const rc = (await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments', {pull_number: pr, body: 'bug', path: 'src/utils/stats.ts', line: 8, commit_id: s.prHeadSha})) as {id: number}
-    await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies', {pull_number: pr, comment_id: rc.id, body: 'agreed'})
+    const rc = (await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments', {
+      pull_number: pr,
+      body: 'bug',
+      path: 'src/utils/stats.ts',
+      line: 8,
+      commit_id: s.prHeadSha,
+    })) as {id: number}
+    await check(a, 'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies', {
+      pull_number: pr,
+      comment_id: rc.id,
+      body: 'agreed',
+    })
     await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments', {pull_number: pr})
     await check(a, 'GET /repos/{owner}/{repo}/pulls/comments/{comment_id}', {comment_id: rc.id})
     await check(a, 'PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}', {comment_id: rc.id, body: 'bug!'})
     await check(a, 'DELETE /repos/{owner}/{repo}/pulls/comments/{comment_id}', {comment_id: rc.id})
-    await a.request('PUT /repos/{owner}/{repo}/contents/{path}', {...base, path: 'CHANGELOG.md', message: 'main moves on', content: Buffer.from('x').toString('base64')})
+    await a.request('PUT /repos/{owner}/{repo}/contents/{path}', {
+      ...base,
+      path: 'CHANGELOG.md',
+      message: 'main moves on',
+      content: Buffer.from('x').toString('base64'),
+    })
     await check(r, 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/update-branch', {pull_number: pr})
     await check(a, 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', {pull_number: pr, merge_method: 'squash'})
     await check(a, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/merge', {pull_number: pr})
-    const head = (await a.request('GET /repos/{owner}/{repo}/git/ref/{ref}', {...base, ref: 'heads/main'})).data as {object: {sha: string}}
+    const head = (await a.request('GET /repos/{owner}/{repo}/git/ref/{ref}', {...base, ref: 'heads/main'})).data as {
+      object: {sha: string}
+    }
     await a.request('POST /repos/{owner}/{repo}/git/refs', {...base, ref: 'refs/heads/second', sha: head.object.sha})
-    await a.request('PUT /repos/{owner}/{repo}/contents/{path}', {...base, path: 'b.md', message: 'b', content: Buffer.from('b').toString('base64'), branch: 'second'})
+    await a.request('PUT /repos/{owner}/{repo}/contents/{path}', {
+      ...base,
+      path: 'b.md',
+      message: 'b',
+      content: Buffer.from('b').toString('base64'),
+      branch: 'second',
+    })
     await check(r, 'POST /repos/{owner}/{repo}/pulls', {title: 'Second', head: 'second', base: 'main'})
 
     await waitForRun(a, s.runId)
-    await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {ref: (await a.rest.actions.getWorkflowRun({...base, run_id: s.runId})).data.head_sha})
-    const jobs = (await check(a, 'GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', {run_id: s.runId})) as {jobs: Array<{id: number; conclusion: string}>}
+    await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
+      ref: (await a.rest.actions.getWorkflowRun({...base, run_id: s.runId})).data.head_sha,
+    })
+    const jobs = (await check(a, 'GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', {run_id: s.runId})) as {
+      jobs: Array<{id: number; conclusion: string}>
+    }
     const failed = jobs.jobs.find((j) => j.conclusion === 'failure')!
     await check(a, 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}', {check_run_id: failed.id})
     await check(a, 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations', {check_run_id: failed.id})
     await check(a, 'GET /repos/{owner}/{repo}/actions/workflows')
     await check(a, 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}', {workflow_id: 'bench-rerun-failed.yml'})
-    await check(a, 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs', {workflow_id: 'bench-rerun-failed.yml'})
+    await check(a, 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs', {
+      workflow_id: 'bench-rerun-failed.yml',
+    })
     await check(a, 'GET /repos/{owner}/{repo}/actions/runs')
     await check(a, 'GET /repos/{owner}/{repo}/actions/runs/{run_id}', {run_id: s.runId})
-    await check(a, 'GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}', {run_id: s.runId, attempt_number: 1})
-    await check(a, 'GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs', {run_id: s.runId, attempt_number: 1})
+    await check(a, 'GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}', {
+      run_id: s.runId,
+      attempt_number: 1,
+    })
+    await check(a, 'GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs', {
+      run_id: s.runId,
+      attempt_number: 1,
+    })
     await check(a, 'GET /repos/{owner}/{repo}/actions/jobs/{job_id}', {job_id: failed.id})
     await check(a, 'GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', {job_id: failed.id})
     await check(a, 'GET /repos/{owner}/{repo}/actions/runs/{run_id}/logs', {run_id: s.runId})
@@ -179,7 +309,11 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     await check(a, 'POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs', {run_id: s.runId})
     await check(a, 'POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel', {run_id: s.runId})
     await check(a, 'POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun', {run_id: s.runId})
-    await check(a, 'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {workflow_id: 'bench-rerun-failed.yml', ref: 'main', inputs: {seed_id: 'x'}})
+    await check(a, 'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {
+      workflow_id: 'bench-rerun-failed.yml',
+      ref: 'main',
+      inputs: {seed_id: 'x'},
+    })
     await check(a, 'DELETE /repos/{owner}/{repo}/actions/runs/{run_id}', {run_id: s.runId})
 
     await check(a, 'GET /repos/{owner}/{repo}/releases')
@@ -188,23 +322,40 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     // A draft is not found by tag (404, as on GitHub); a published release is.
     await check(a, 'GET /repos/{owner}/{repo}/releases/tags/{tag}', {tag: 'v0.1.0-bench'})
     await check(a, 'GET /repos/{owner}/{repo}/releases/latest')
-    const doomed = (await check(a, 'POST /repos/{owner}/{repo}/releases', {tag_name: 'v9', draft: true})) as {id: number}
+    const doomed = (await check(a, 'POST /repos/{owner}/{repo}/releases', {tag_name: 'v9', draft: true})) as {
+      id: number
+    }
     await check(a, 'DELETE /repos/{owner}/{repo}/releases/{release_id}', {release_id: doomed.id})
     expect(violations).to.deep.equal([])
   })
 
   it('answers the git, repository, history and commit status operations in GitHub’s documented shapes', async () => {
     const a = s.agent
-    const main = (await a.request('GET /repos/{owner}/{repo}/git/ref/{ref}', {...base, ref: 'heads/main'})).data as {object: {sha: string}}
+    const main = (await a.request('GET /repos/{owner}/{repo}/git/ref/{ref}', {...base, ref: 'heads/main'})).data as {
+      object: {sha: string}
+    }
     // contents, README, the git database
     await check(a, 'GET /repos/{owner}/{repo}/contents/{path}', {path: 'src'})
     await check(a, 'GET /repos/{owner}/{repo}/readme')
-    const tree = (await check(a, 'GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {tree_sha: main.object.sha, recursive: '1'})) as {sha: string; tree: Array<{path: string; sha: string; type: string}>}
+    const tree = (await check(a, 'GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
+      tree_sha: main.object.sha,
+      recursive: '1',
+    })) as {sha: string; tree: Array<{path: string; sha: string; type: string}>}
     const readme = tree.tree.find((e) => e.path === 'README.md')!
     await check(a, 'GET /repos/{owner}/{repo}/git/blobs/{file_sha}', {file_sha: readme.sha})
     const blob = (await check(a, 'POST /repos/{owner}/{repo}/git/blobs', {content: 'notes\n'})) as {sha: string}
-    const newTree = (await check(a, 'POST /repos/{owner}/{repo}/git/trees', {base_tree: tree.sha, tree: [{path: 'docs/notes.md', mode: '100644', type: 'blob', sha: blob.sha}, {path: 'docs/README.md', mode: '100644', type: 'blob', content: '# Docs\n'}]})) as {sha: string}
-    const commit = (await check(a, 'POST /repos/{owner}/{repo}/git/commits', {message: 'Add notes', tree: newTree.sha, parents: [main.object.sha]})) as {sha: string}
+    const newTree = (await check(a, 'POST /repos/{owner}/{repo}/git/trees', {
+      base_tree: tree.sha,
+      tree: [
+        {path: 'docs/notes.md', mode: '100644', type: 'blob', sha: blob.sha},
+        {path: 'docs/README.md', mode: '100644', type: 'blob', content: '# Docs\n'},
+      ],
+    })) as {sha: string}
+    const commit = (await check(a, 'POST /repos/{owner}/{repo}/git/commits', {
+      message: 'Add notes',
+      tree: newTree.sha,
+      parents: [main.object.sha],
+    })) as {sha: string}
     await check(a, 'GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {commit_sha: commit.sha})
     await check(a, 'PATCH /repos/{owner}/{repo}/git/refs/{ref}', {ref: 'heads/main', sha: commit.sha})
     await check(a, 'POST /repos/{owner}/{repo}/git/refs', {ref: 'refs/tags/v0.0.1-contract', sha: commit.sha})
@@ -217,16 +368,28 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     await check(a, 'PUT /repos/{owner}/{repo}/topics', {names: ['benchmark', 'github']})
     await check(a, 'GET /repos/{owner}/{repo}/topics')
     await check(a, 'GET /repos/{owner}/{repo}/languages')
-    await a.request('PUT /repos/{owner}/{repo}/contents/{path}', {...base, path: 'LICENSE', message: 'license', content: Buffer.from('MIT License\n\nCopyright (c) 2026\n').toString('base64')})
+    await a.request('PUT /repos/{owner}/{repo}/contents/{path}', {
+      ...base,
+      path: 'LICENSE',
+      message: 'license',
+      content: Buffer.from('MIT License\n\nCopyright (c) 2026\n').toString('base64'),
+    })
     await check(a, 'GET /repos/{owner}/{repo}/license')
     await check(a, 'POST /repos/{owner}/{repo}/forks', {default_branch_only: true})
     await check(a, 'GET /repos/{owner}/{repo}/forks')
-    await check(a, 'POST /user/repos', {name: 'contract-new', auto_init: true, description: 'made by the contract test'})
+    await check(a, 'POST /user/repos', {
+      name: 'contract-new',
+      auto_init: true,
+      description: 'made by the contract test',
+    })
     await check(a, 'GET /user/repos')
     await check(a, 'GET /users/{username}/repos', {username: 'ghx-bench-agent'})
     await check(a, 'GET /repos/{owner}/{repo}/assignees')
     await check(a, 'GET /repos/{owner}/{repo}/assignees/{assignee}', {assignee: 'ghx-bench-agent'})
-    await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/assignees/{assignee}', {issue_number: s.issue, assignee: 'ghx-bench-reviewer'})
+    await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/assignees/{assignee}', {
+      issue_number: s.issue,
+      assignee: 'ghx-bench-reviewer',
+    })
     await check(a, 'GET /repos/{owner}/{repo}/collaborators')
     await check(a, 'GET /repos/{owner}/{repo}/collaborators/{username}', {username: 'ghx-bench-reviewer'})
     await check(a, 'PUT /repos/{owner}/{repo}/collaborators/{username}', {username: 'ghx-bench-reviewer'})
@@ -236,13 +399,20 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     await a.rest.issues.addAssignees({...base, issue_number: history.number, assignees: ['ghx-bench-agent']})
     await a.rest.issues.update({...base, issue_number: history.number, title: 'History (renamed)', milestone: 1})
     await a.rest.issues.createComment({...base, issue_number: history.number, body: 'A comment.'})
-    const events = (await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', {issue_number: history.number})) as Array<{id: number; event: string}>
+    const events = (await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', {
+      issue_number: history.number,
+    })) as Array<{id: number; event: string}>
     expect(events.map((e) => e.event)).to.deep.equal(['labeled', 'assigned', 'renamed', 'milestoned'])
     await check(a, 'GET /repos/{owner}/{repo}/issues/{issue_number}/timeline', {issue_number: history.number})
     await check(a, 'GET /repos/{owner}/{repo}/issues/events')
     await check(a, 'GET /repos/{owner}/{repo}/issues/events/{event_id}', {event_id: events[0]!.id})
     // commit statuses
-    await check(a, 'POST /repos/{owner}/{repo}/statuses/{sha}', {sha: commit.sha, state: 'success', context: 'ci/test', target_url: 'https://ci.example/1'})
+    await check(a, 'POST /repos/{owner}/{repo}/statuses/{sha}', {
+      sha: commit.sha,
+      state: 'success',
+      context: 'ci/test',
+      target_url: 'https://ci.example/1',
+    })
     await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}/statuses', {ref: commit.sha})
     await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}/status', {ref: 'main'})
     expect(violations).to.deep.equal([])
@@ -252,14 +422,22 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     const a = s.agent
     // The first test deleted the seeded run: a new one.
     await a.rest.actions.createWorkflowDispatch({...base, workflow_id: 'bench-rerun-failed.yml', ref: 'main'})
-    const run = (await a.rest.actions.listWorkflowRuns({...base, workflow_id: 'bench-rerun-failed.yml'})).data.workflow_runs[0]!
+    const run = (await a.rest.actions.listWorkflowRuns({...base, workflow_id: 'bench-rerun-failed.yml'})).data
+      .workflow_runs[0]!
     const head = run.head_sha
-    const suites = (await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}/check-suites', {ref: head})) as {check_suites: Array<{id: number}>}
-    await check(a, 'GET /repos/{owner}/{repo}/check-suites/{check_suite_id}', {check_suite_id: suites.check_suites[0]!.id})
+    const suites = (await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}/check-suites', {ref: head})) as {
+      check_suites: Array<{id: number}>
+    }
+    await check(a, 'GET /repos/{owner}/{repo}/check-suites/{check_suite_id}', {
+      check_suite_id: suites.check_suites[0]!.id,
+    })
     await check(a, 'GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', {commit_sha: 'bench-bugs'})
     await check(a, 'GET /repos/{owner}/{repo}/commits/{commit_sha}/branches-where-head', {commit_sha: head})
     await check(a, 'GET /repos/{owner}/{repo}/commits/{commit_sha}/comments', {commit_sha: head})
-    const issues = (await check(a, 'GET /search/issues', {q: `repo:${OWNER}/${REPO} is:open crash`, headers: {accept: 'application/vnd.github.text-match+json'}})) as {items: unknown[]}
+    const issues = (await check(a, 'GET /search/issues', {
+      q: `repo:${OWNER}/${REPO} is:open crash`,
+      headers: {accept: 'application/vnd.github.text-match+json'},
+    })) as {items: unknown[]}
     expect(issues.items).to.have.length.above(0)
     await check(a, 'GET /search/issues', {q: `repo:${OWNER}/${REPO} is:pr`})
     await check(a, 'GET /search/repositories', {q: 'sandbox user:ghx-bench'})

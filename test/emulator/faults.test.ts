@@ -10,7 +10,12 @@ const issueRead = {owner: OWNER, repo: REPO, issue_number: 1}
 async function statuses(octokit: Octokit, count: number): Promise<number[]> {
   const out: number[] = []
   for (let i = 0; i < count; i++) {
-    out.push(await octokit.rest.issues.get(issueRead).then((r) => r.status, (e: {status: number}) => e.status))
+    out.push(
+      await octokit.rest.issues.get(issueRead).then(
+        (r) => r.status,
+        (e: {status: number}) => e.status,
+      ),
+    )
   }
   return out
 }
@@ -37,7 +42,12 @@ describe('sandbox: faults', () => {
 
   it('answers a secondary rate limit as GitHub does: 403, retry-after and the message', async () => {
     sandbox.faults.configure({rules: [{route: '*', rate: 1, kind: 'secondary_rate_limit', retry_after_s: 2}]})
-    const error = (await octokitFor(sandbox).rest.issues.get(issueRead).catch((e: unknown) => e)) as {status: number; response: {headers: Record<string, string>; data: {message: string}}}
+    const error = (await octokitFor(sandbox)
+      .rest.issues.get(issueRead)
+      .catch((e: unknown) => e)) as {
+      status: number
+      response: {headers: Record<string, string>; data: {message: string}}
+    }
     expect(error.status).to.equal(403)
     expect(error.response.headers['retry-after']).to.equal('2')
     expect(error.response.data.message).to.match(/secondary rate limit/)
@@ -45,12 +55,20 @@ describe('sandbox: faults', () => {
 
   it('answers 429 with retry-after, and 503, on GraphQL alone when the rule says so', async () => {
     sandbox.faults.configure({rules: [{route: 'graphql', rate: 1, kind: '429'}]})
-    const error = (await octokitFor(sandbox).graphql('{ viewer { login } }').catch((e: unknown) => e)) as {status: number; response: {headers: Record<string, string>}}
+    const error = (await octokitFor(sandbox)
+      .graphql('{ viewer { login } }')
+      .catch((e: unknown) => e)) as {status: number; response: {headers: Record<string, string>}}
     expect(error.status).to.equal(429)
     expect(error.response.headers['retry-after']).to.equal('1')
     expect((await octokitFor(sandbox).rest.issues.get(issueRead)).status).to.equal(200)
     sandbox.faults.configure({rules: [{route: 'graphql', rate: 1, kind: '503'}]})
-    expect(((await octokitFor(sandbox).graphql('{ viewer { login } }').catch((e: unknown) => e)) as {status: number}).status).to.equal(503)
+    expect(
+      (
+        (await octokitFor(sandbox)
+          .graphql('{ viewer { login } }')
+          .catch((e: unknown) => e)) as {status: number}
+      ).status,
+    ).to.equal(503)
   })
 
   it('adds latency to matching requests', async () => {
@@ -63,7 +81,12 @@ describe('sandbox: faults', () => {
   it('a client that retries (Octokit’s retry plugin) completes every read through 502s', async () => {
     sandbox.faults.configure({seed: 3, rules: [{route: 'issues/get', rate: 0.4, kind: '502'}]})
     const Retrying = Octokit.plugin(retry)
-    const octokit = new Retrying({auth: sandbox.token, baseUrl: sandbox.url, retry: {retryAfterBaseValue: 1}, log: {debug() {}, info() {}, warn() {}, error() {}}})
+    const octokit = new Retrying({
+      auth: sandbox.token,
+      baseUrl: sandbox.url,
+      retry: {retryAfterBaseValue: 1},
+      log: {debug() {}, info() {}, warn() {}, error() {}},
+    })
     expect(await statuses(octokit, 20)).to.deep.equal(Array.from({length: 20}, () => 200))
     expect(sandbox.faults.injected['502']).to.be.greaterThan(0)
   })

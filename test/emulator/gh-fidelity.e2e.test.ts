@@ -45,10 +45,13 @@ interface Case {
 }
 
 // Every field of gh 2.23's `gh repo view --json`.
-const REPO_VIEW_FIELDS = 'assignableUsers,codeOfConduct,contactLinks,createdAt,defaultBranchRef,deleteBranchOnMerge,description,diskUsage,forkCount,fundingLinks,hasDiscussionsEnabled,hasIssuesEnabled,hasProjectsEnabled,hasWikiEnabled,homepageUrl,id,isArchived,isBlankIssuesEnabled,isEmpty,isFork,isInOrganization,isMirror,isPrivate,isSecurityPolicyEnabled,isTemplate,isUserConfigurationRepository,issueTemplates,issues,labels,languages,latestRelease,licenseInfo,mentionableUsers,mergeCommitAllowed,milestones,mirrorUrl,name,nameWithOwner,openGraphImageUrl,owner,parent,primaryLanguage,projects,pullRequestTemplates,pullRequests,pushedAt,rebaseMergeAllowed,repositoryTopics,securityPolicyUrl,squashMergeAllowed,sshUrl,stargazerCount,templateRepository,updatedAt,url,usesCustomOpenGraphImage,viewerCanAdminister,viewerDefaultCommitEmail,viewerDefaultMergeMethod,viewerHasStarred,viewerPermission,viewerPossibleCommitEmails,viewerSubscription,watchers'
+const REPO_VIEW_FIELDS =
+  'assignableUsers,codeOfConduct,contactLinks,createdAt,defaultBranchRef,deleteBranchOnMerge,description,diskUsage,forkCount,fundingLinks,hasDiscussionsEnabled,hasIssuesEnabled,hasProjectsEnabled,hasWikiEnabled,homepageUrl,id,isArchived,isBlankIssuesEnabled,isEmpty,isFork,isInOrganization,isMirror,isPrivate,isSecurityPolicyEnabled,isTemplate,isUserConfigurationRepository,issueTemplates,issues,labels,languages,latestRelease,licenseInfo,mentionableUsers,mergeCommitAllowed,milestones,mirrorUrl,name,nameWithOwner,openGraphImageUrl,owner,parent,primaryLanguage,projects,pullRequestTemplates,pullRequests,pushedAt,rebaseMergeAllowed,repositoryTopics,securityPolicyUrl,squashMergeAllowed,sshUrl,stargazerCount,templateRepository,updatedAt,url,usesCustomOpenGraphImage,viewerCanAdminister,viewerDefaultCommitEmail,viewerDefaultMergeMethod,viewerHasStarred,viewerPermission,viewerPossibleCommitEmails,viewerSubscription,watchers'
 // gh 2.23's `gh pr view --json` fields, all but potentialMergeCommit (GitHub's test merge commit, which the sandbox does not make: 501).
-const PR_VIEW_FIELDS = 'additions,assignees,author,baseRefName,body,changedFiles,closed,closedAt,comments,commits,createdAt,deletions,files,headRefName,headRefOid,headRepository,headRepositoryOwner,id,isCrossRepository,isDraft,labels,latestReviews,maintainerCanModify,mergeCommit,mergeStateStatus,mergeable,mergedAt,mergedBy,milestone,number,projectCards,reactionGroups,reviewDecision,reviewRequests,reviews,state,statusCheckRollup,title,updatedAt,url'
-const ISSUE_VIEW_FIELDS = 'assignees,author,body,closed,closedAt,comments,createdAt,id,labels,milestone,number,projectCards,reactionGroups,state,title,updatedAt,url'
+const PR_VIEW_FIELDS =
+  'additions,assignees,author,baseRefName,body,changedFiles,closed,closedAt,comments,commits,createdAt,deletions,files,headRefName,headRefOid,headRepository,headRepositoryOwner,id,isCrossRepository,isDraft,labels,latestReviews,maintainerCanModify,mergeCommit,mergeStateStatus,mergeable,mergedAt,mergedBy,milestone,number,projectCards,reactionGroups,reviewDecision,reviewRequests,reviews,state,statusCheckRollup,title,updatedAt,url'
+const ISSUE_VIEW_FIELDS =
+  'assignees,author,body,closed,closedAt,comments,createdAt,id,labels,milestone,number,projectCards,reactionGroups,state,title,updatedAt,url'
 
 const numbers = (out: string) => (JSON.parse(out) as Array<{number: number}>).map((i) => i.number)
 
@@ -56,130 +59,550 @@ const numbers = (out: string) => (JSON.parse(out) as Array<{number: number}>).ma
 const CASES: Case[] = [
   // issues: reads
   {args: () => ['issue', 'list', '-R', R], check: (out) => expect(out).to.include('Crash on start')},
-  {args: () => ['issue', 'list', '-R', R, '--label', 'bug', '--json', 'number,title,labels,assignees,milestone,state'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue])},
-  {args: () => ['issue', 'list', '-R', R, '--state', 'all', '--json', 'number,title,state,createdAt,updatedAt,closedAt,author,url'], check: (out, f) => expect(numbers(out)).to.include.members([f.s.issue, f.docsIssue, f.gfiIssue])},
-  {args: () => ['issue', 'list', '-R', R, '--assignee', '@me', '--json', 'number,title,assignees'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue])},
-  {args: () => ['issue', 'list', '-R', R, '--author', 'ghx-bench-reviewer', '--json', 'number,title,author'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.gfiIssue])},
-  {args: () => ['issue', 'list', '-R', R, '--milestone', 'v1.0', '--json', 'number,title,milestone'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue])},
-  {args: () => ['issue', 'list', '-R', R, '--search', 'crash in:title', '--json', 'number,title,state'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue])},
-  {args: () => ['issue', 'list', '-R', R, '--label', 'good first issue', '--json', 'number,title,labels'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.gfiIssue])},
-  {args: () => ['issue', 'list', '-R', R, '--state', 'closed', '--json', 'number,title,state'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.docsIssue])},
-  {args: () => ['issue', 'list', '-R', R, '--mention', '@me', '--json', 'number,title'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue])},
-  {args: (f) => ['issue', 'view', String(f.s.issue), '-R', R], check: (out) => expect(out).to.match(/^title:\tCrash on start/m)},
-  {args: (f) => ['issue', 'view', String(f.s.issue), '-R', R, '--comments'], check: (out) => expect(out).to.include('can you take a look?')},
+  {
+    args: () => ['issue', 'list', '-R', R, '--label', 'bug', '--json', 'number,title,labels,assignees,milestone,state'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue]),
+  },
+  {
+    args: () => [
+      'issue',
+      'list',
+      '-R',
+      R,
+      '--state',
+      'all',
+      '--json',
+      'number,title,state,createdAt,updatedAt,closedAt,author,url',
+    ],
+    check: (out, f) => expect(numbers(out)).to.include.members([f.s.issue, f.docsIssue, f.gfiIssue]),
+  },
+  {
+    args: () => ['issue', 'list', '-R', R, '--assignee', '@me', '--json', 'number,title,assignees'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue]),
+  },
+  {
+    args: () => ['issue', 'list', '-R', R, '--author', 'ghx-bench-reviewer', '--json', 'number,title,author'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.gfiIssue]),
+  },
+  {
+    args: () => ['issue', 'list', '-R', R, '--milestone', 'v1.0', '--json', 'number,title,milestone'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue]),
+  },
+  {
+    args: () => ['issue', 'list', '-R', R, '--search', 'crash in:title', '--json', 'number,title,state'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue]),
+  },
+  {
+    args: () => ['issue', 'list', '-R', R, '--label', 'good first issue', '--json', 'number,title,labels'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.gfiIssue]),
+  },
+  {
+    args: () => ['issue', 'list', '-R', R, '--state', 'closed', '--json', 'number,title,state'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.docsIssue]),
+  },
+  {
+    args: () => ['issue', 'list', '-R', R, '--mention', '@me', '--json', 'number,title'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue]),
+  },
+  {
+    args: (f) => ['issue', 'view', String(f.s.issue), '-R', R],
+    check: (out) => expect(out).to.match(/^title:\tCrash on start/m),
+  },
+  {
+    args: (f) => ['issue', 'view', String(f.s.issue), '-R', R, '--comments'],
+    check: (out) => expect(out).to.include('can you take a look?'),
+  },
   {args: (f) => ['issue', 'view', String(f.s.issue), '-R', R, '--json', ISSUE_VIEW_FIELDS]},
   {args: () => ['issue', 'status', '-R', R], check: (out) => expect(out).to.include('Crash on start')},
-  {args: () => ['issue', 'status', '-R', R, '--json', 'number,title,state,labels'], groups: ['assigned', 'createdBy', 'mentioned'], check: (out, f) => expect((JSON.parse(out) as {mentioned: Json[]}).mentioned.map((i) => i.number)).to.deep.equal([f.s.issue])},
+  {
+    args: () => ['issue', 'status', '-R', R, '--json', 'number,title,state,labels'],
+    groups: ['assigned', 'createdBy', 'mentioned'],
+    check: (out, f) =>
+      expect((JSON.parse(out) as {mentioned: Json[]}).mentioned.map((i) => i.number)).to.deep.equal([f.s.issue]),
+  },
 
   // pull requests: reads
   {args: () => ['pr', 'list', '-R', R], check: (out) => expect(out).to.include('Add stats helpers')},
-  {args: () => ['pr', 'list', '-R', R, '--json', 'number,title,state,author,headRefName,baseRefName,isDraft,labels,createdAt,url'], check: (out, f) => expect(numbers(out)).to.include.members([f.s.pr, f.draftPr, f.approvedPr])},
-  {args: () => ['pr', 'list', '-R', R, '--label', 'enhancement', '--json', 'number,title,labels'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.draftPr])},
-  {args: () => ['pr', 'list', '-R', R, '--author', '@me', '--json', 'number,title,author,isDraft'], check: (out, f) => expect(numbers(out).sort()).to.deep.equal([f.draftPr, f.approvedPr].sort())},
-  {args: () => ['pr', 'list', '-R', R, '--assignee', '@me', '--json', 'number,title,assignees'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.draftPr])},
-  {args: () => ['pr', 'list', '-R', R, '--draft', '--json', 'number,title,isDraft'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.draftPr])},
-  {args: () => ['pr', 'list', '-R', R, '--search', 'review:required', '--json', 'number,title,reviewDecision'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.draftPr])},
-  {args: () => ['pr', 'list', '-R', R, '--search', 'review:approved', '--json', 'number,title,reviewDecision'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.approvedPr])},
-  {args: () => ['pr', 'list', '-R', R, '--search', 'status:success', '--json', 'number,statusCheckRollup'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.pr])},
-  {args: () => ['pr', 'list', '-R', R, '--state', 'merged', '--json', 'number,title,state,mergedAt,mergedBy,mergeCommit'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.mergedPr])},
-  {args: () => ['pr', 'list', '-R', R, '--state', 'all', '--base', 'main', '--json', 'number,baseRefName,state'], check: (out, f) => expect(numbers(out)).to.include.members([f.s.pr, f.mergedPr])},
-  {args: () => ['pr', 'list', '-R', R, '--head', 'bench-bugs', '--json', 'number,headRefName'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.pr])},
-  {args: (f) => ['pr', 'view', String(f.s.pr), '-R', R], check: (out) => expect(out).to.match(/^title:\tAdd stats helpers/m)},
+  {
+    args: () => [
+      'pr',
+      'list',
+      '-R',
+      R,
+      '--json',
+      'number,title,state,author,headRefName,baseRefName,isDraft,labels,createdAt,url',
+    ],
+    check: (out, f) => expect(numbers(out)).to.include.members([f.s.pr, f.draftPr, f.approvedPr]),
+  },
+  {
+    args: () => ['pr', 'list', '-R', R, '--label', 'enhancement', '--json', 'number,title,labels'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.draftPr]),
+  },
+  {
+    args: () => ['pr', 'list', '-R', R, '--author', '@me', '--json', 'number,title,author,isDraft'],
+    check: (out, f) => expect(numbers(out).sort()).to.deep.equal([f.draftPr, f.approvedPr].sort()),
+  },
+  {
+    args: () => ['pr', 'list', '-R', R, '--assignee', '@me', '--json', 'number,title,assignees'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.draftPr]),
+  },
+  {
+    args: () => ['pr', 'list', '-R', R, '--draft', '--json', 'number,title,isDraft'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.draftPr]),
+  },
+  {
+    args: () => ['pr', 'list', '-R', R, '--search', 'review:required', '--json', 'number,title,reviewDecision'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.draftPr]),
+  },
+  {
+    args: () => ['pr', 'list', '-R', R, '--search', 'review:approved', '--json', 'number,title,reviewDecision'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.approvedPr]),
+  },
+  {
+    args: () => ['pr', 'list', '-R', R, '--search', 'status:success', '--json', 'number,statusCheckRollup'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.pr]),
+  },
+  {
+    args: () => [
+      'pr',
+      'list',
+      '-R',
+      R,
+      '--state',
+      'merged',
+      '--json',
+      'number,title,state,mergedAt,mergedBy,mergeCommit',
+    ],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.mergedPr]),
+  },
+  {
+    args: () => ['pr', 'list', '-R', R, '--state', 'all', '--base', 'main', '--json', 'number,baseRefName,state'],
+    check: (out, f) => expect(numbers(out)).to.include.members([f.s.pr, f.mergedPr]),
+  },
+  {
+    args: () => ['pr', 'list', '-R', R, '--head', 'bench-bugs', '--json', 'number,headRefName'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.pr]),
+  },
+  {
+    args: (f) => ['pr', 'view', String(f.s.pr), '-R', R],
+    check: (out) => expect(out).to.match(/^title:\tAdd stats helpers/m),
+  },
   {args: (f) => ['pr', 'view', String(f.s.pr), '-R', R, '--comments']},
   {args: (f) => ['pr', 'view', String(f.s.pr), '-R', R, '--json', PR_VIEW_FIELDS]},
-  {args: (f) => ['pr', 'view', String(f.mergedPr), '-R', R, '--json', 'number,state,mergedAt,mergedBy,mergeCommit,potentialMergeCommit'], check: (out) => expect((JSON.parse(out) as Json).state).to.equal('MERGED')},
-  {args: (f) => ['pr', 'diff', String(f.s.pr), '-R', R], check: (out) => expect(out).to.include('+++ b/src/utils/stats.ts')},
+  {
+    args: (f) => [
+      'pr',
+      'view',
+      String(f.mergedPr),
+      '-R',
+      R,
+      '--json',
+      'number,state,mergedAt,mergedBy,mergeCommit,potentialMergeCommit',
+    ],
+    check: (out) => expect((JSON.parse(out) as Json).state).to.equal('MERGED'),
+  },
+  {
+    args: (f) => ['pr', 'diff', String(f.s.pr), '-R', R],
+    check: (out) => expect(out).to.include('+++ b/src/utils/stats.ts'),
+  },
   {args: (f) => ['pr', 'checks', String(f.s.pr), '-R', R], check: (out) => expect(out).to.include('ci/lint')},
   {args: () => ['pr', 'status', '-R', R], check: (out, f) => expect(out).to.include(`#${f.draftPr}`)},
-  {args: () => ['pr', 'status', '-R', R, '--json', 'number,title,state,reviewDecision,isDraft'], groups: ['createdBy', 'needsReview'], check: (out, f) => expect((JSON.parse(out) as {createdBy: Json[]}).createdBy.map((i) => i.number).sort()).to.deep.equal([f.draftPr, f.approvedPr].sort())},
+  {
+    args: () => ['pr', 'status', '-R', R, '--json', 'number,title,state,reviewDecision,isDraft'],
+    groups: ['createdBy', 'needsReview'],
+    check: (out, f) =>
+      expect((JSON.parse(out) as {createdBy: Json[]}).createdBy.map((i) => i.number).sort()).to.deep.equal(
+        [f.draftPr, f.approvedPr].sort(),
+      ),
+  },
 
   // workflows and runs
   {args: () => ['workflow', 'list', '-R', R], check: (out) => expect(out).to.include('bench-rerun-failed')},
-  {args: () => ['workflow', 'view', 'bench-rerun-failed.yml', '-R', R], check: (out) => expect(out).to.include('bench-rerun-failed')},
-  {args: () => ['run', 'list', '-R', R, '--json', 'conclusion,createdAt,databaseId,displayTitle,event,headBranch,headSha,name,number,startedAt,status,updatedAt,url,workflowDatabaseId,workflowName']},
-  {args: () => ['run', 'list', '-R', R, '--workflow', 'bench-rerun-failed.yml', '--json', 'databaseId,conclusion,status'], check: (out, f) => expect((JSON.parse(out) as Array<{databaseId: number}>).map((r) => r.databaseId)).to.include(f.s.runId)},
+  {
+    args: () => ['workflow', 'view', 'bench-rerun-failed.yml', '-R', R],
+    check: (out) => expect(out).to.include('bench-rerun-failed'),
+  },
+  {
+    args: () => [
+      'run',
+      'list',
+      '-R',
+      R,
+      '--json',
+      'conclusion,createdAt,databaseId,displayTitle,event,headBranch,headSha,name,number,startedAt,status,updatedAt,url,workflowDatabaseId,workflowName',
+    ],
+  },
+  {
+    args: () => [
+      'run',
+      'list',
+      '-R',
+      R,
+      '--workflow',
+      'bench-rerun-failed.yml',
+      '--json',
+      'databaseId,conclusion,status',
+    ],
+    check: (out, f) =>
+      expect((JSON.parse(out) as Array<{databaseId: number}>).map((r) => r.databaseId)).to.include(f.s.runId),
+  },
   {args: () => ['run', 'list', '-R', R, '--user', 'ghx-bench-agent', '--json', 'databaseId,workflowName']},
   {args: () => ['run', 'list', '-R', R, '--branch', 'main', '--limit', '5']},
   {args: (f) => ['run', 'view', String(f.s.runId), '-R', R], check: (out) => expect(out).to.include('verify')},
-  {args: (f) => ['run', 'view', String(f.s.runId), '-R', R, '--json', 'conclusion,createdAt,databaseId,displayTitle,event,headBranch,headSha,jobs,name,number,startedAt,status,updatedAt,url,workflowDatabaseId,workflowName']},
-  {args: (f) => ['run', 'view', String(f.s.runId), '-R', R, '--log-failed'], check: (out) => expect(out).to.include('simulated failure')},
-  {args: (f) => ['run', 'view', String(f.s.runId), '-R', R, '--log'], check: (out) => expect(out).to.include('simulated failure')},
-  {args: (f) => ['run', 'view', '--job', String(f.failedJobId), '-R', R], check: (out) => expect(out).to.include('verify')},
+  {
+    args: (f) => [
+      'run',
+      'view',
+      String(f.s.runId),
+      '-R',
+      R,
+      '--json',
+      'conclusion,createdAt,databaseId,displayTitle,event,headBranch,headSha,jobs,name,number,startedAt,status,updatedAt,url,workflowDatabaseId,workflowName',
+    ],
+  },
+  {
+    args: (f) => ['run', 'view', String(f.s.runId), '-R', R, '--log-failed'],
+    check: (out) => expect(out).to.include('simulated failure'),
+  },
+  {
+    args: (f) => ['run', 'view', String(f.s.runId), '-R', R, '--log'],
+    check: (out) => expect(out).to.include('simulated failure'),
+  },
+  {
+    args: (f) => ['run', 'view', '--job', String(f.failedJobId), '-R', R],
+    check: (out) => expect(out).to.include('verify'),
+  },
 
   // releases, the repository, labels: reads
   {args: () => ['release', 'list', '-R', R], check: (out) => expect(out).to.include('v1.0.0')},
   {args: () => ['release', 'view', 'v1.0.0', '-R', R], check: (out) => expect(out).to.include('First release')},
-  {args: () => ['release', 'view', 'v1.0.0', '-R', R, '--json', 'apiUrl,assets,author,body,createdAt,id,isDraft,isPrerelease,name,publishedAt,tagName,tarballUrl,targetCommitish,uploadUrl,url,zipballUrl']},
+  {
+    args: () => [
+      'release',
+      'view',
+      'v1.0.0',
+      '-R',
+      R,
+      '--json',
+      'apiUrl,assets,author,body,createdAt,id,isDraft,isPrerelease,name,publishedAt,tagName,tarballUrl,targetCommitish,uploadUrl,url,zipballUrl',
+    ],
+  },
   {args: () => ['repo', 'view', R], check: (out) => expect(out).to.include('ghx-bench/sandbox')},
-  {args: () => ['repo', 'view', R, '--json', 'name,nameWithOwner,description,url,defaultBranchRef,isPrivate,isFork,isArchived,createdAt,pushedAt,primaryLanguage,languages,licenseInfo,stargazerCount,forkCount,hasIssuesEnabled,owner,repositoryTopics,homepageUrl,viewerPermission']},
+  {
+    args: () => [
+      'repo',
+      'view',
+      R,
+      '--json',
+      'name,nameWithOwner,description,url,defaultBranchRef,isPrivate,isFork,isArchived,createdAt,pushedAt,primaryLanguage,languages,licenseInfo,stargazerCount,forkCount,hasIssuesEnabled,owner,repositoryTopics,homepageUrl,viewerPermission',
+    ],
+  },
   {args: () => ['repo', 'view', R, '--json', REPO_VIEW_FIELDS]},
   {args: () => ['label', 'list', '-R', R], check: (out) => expect(out).to.include('good first issue')},
   {args: () => ['label', 'list', '-R', R, '--json', 'color,createdAt,description,id,isDefault,name,updatedAt,url']},
-  {args: () => ['label', 'list', '-R', R, '--search', 'bug', '--json', 'name,description'], check: (out) => expect((JSON.parse(out) as Array<{name: string}>).map((l) => l.name)).to.include('bug')},
+  {
+    args: () => ['label', 'list', '-R', R, '--search', 'bug', '--json', 'name,description'],
+    check: (out) => expect((JSON.parse(out) as Array<{name: string}>).map((l) => l.name)).to.include('bug'),
+  },
 
   // search
-  {args: () => ['search', 'issues', 'crash', '--repo', R, '--json', 'assignees,author,authorAssociation,body,closedAt,commentsCount,createdAt,id,isLocked,isPullRequest,labels,number,repository,state,title,updatedAt,url'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue])},
-  {args: () => ['search', 'issues', '--repo', R, '--label', 'bug', '--state', 'open'], check: (out) => expect(out).to.include('Crash on start')},
-  {args: () => ['search', 'issues', '--repo', R, '--assignee', '@me', '--json', 'number,title,assignees'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue])},
-  {args: () => ['search', 'issues', '--repo', R, '--no-assignee', '--state', 'open', '--json', 'number,title'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.gfiIssue])},
-  {args: () => ['search', 'issues', '--repo', R, '--milestone', 'v1.0', '--json', 'number,title'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue])},
-  {args: () => ['search', 'issues', 'typo', '--repo', R, '--match', 'title', '--state', 'closed', '--json', 'number,title,state'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.docsIssue])},
-  {args: () => ['search', 'prs', '--repo', R, '--review', 'required', '--json', 'number,title,isDraft'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.draftPr])},
-  {args: () => ['search', 'prs', '--repo', R, '--draft', '--json', 'number,isDraft'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.draftPr])},
-  {args: () => ['search', 'prs', '--repo', R, '--merged', '--json', 'number,state'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.mergedPr])},
-  {args: () => ['search', 'prs', '--repo', R, '--author', '@me', '--state', 'open', '--json', 'assignees,author,authorAssociation,body,closedAt,commentsCount,createdAt,id,isDraft,isLocked,isPullRequest,labels,number,repository,state,title,updatedAt,url'], check: (out, f) => expect(numbers(out).sort()).to.deep.equal([f.draftPr, f.approvedPr].sort())},
-  {args: () => ['search', 'prs', '--repo', R, '--checks', 'success', '--json', 'number'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.pr])},
-  {args: () => ['search', 'prs', '--repo', R, '--head', 'bench-bugs', '--base', 'main', '--json', 'number'], check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.pr])},
-  {args: () => ['search', 'repos', 'sandbox', '--owner', OWNER, '--json', 'createdAt,defaultBranch,description,forksCount,fullName,hasDownloads,hasIssues,hasPages,hasProjects,hasWiki,homepage,id,isArchived,isDisabled,isFork,isPrivate,language,license,name,openIssuesCount,owner,pushedAt,size,stargazersCount,updatedAt,url,visibility,watchersCount'], check: (out) => expect((JSON.parse(out) as Array<{fullName: string}>).map((r) => r.fullName)).to.include(R)},
-  {args: () => ['search', 'commits', 'initial', '--repo', R, '--json', 'author,commit,committer,id,parents,repository,sha,url']},
+  {
+    args: () => [
+      'search',
+      'issues',
+      'crash',
+      '--repo',
+      R,
+      '--json',
+      'assignees,author,authorAssociation,body,closedAt,commentsCount,createdAt,id,isLocked,isPullRequest,labels,number,repository,state,title,updatedAt,url',
+    ],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue]),
+  },
+  {
+    args: () => ['search', 'issues', '--repo', R, '--label', 'bug', '--state', 'open'],
+    check: (out) => expect(out).to.include('Crash on start'),
+  },
+  {
+    args: () => ['search', 'issues', '--repo', R, '--assignee', '@me', '--json', 'number,title,assignees'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue]),
+  },
+  {
+    args: () => ['search', 'issues', '--repo', R, '--no-assignee', '--state', 'open', '--json', 'number,title'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.gfiIssue]),
+  },
+  {
+    args: () => ['search', 'issues', '--repo', R, '--milestone', 'v1.0', '--json', 'number,title'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.issue]),
+  },
+  {
+    args: () => [
+      'search',
+      'issues',
+      'typo',
+      '--repo',
+      R,
+      '--match',
+      'title',
+      '--state',
+      'closed',
+      '--json',
+      'number,title,state',
+    ],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.docsIssue]),
+  },
+  {
+    args: () => ['search', 'prs', '--repo', R, '--review', 'required', '--json', 'number,title,isDraft'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.draftPr]),
+  },
+  {
+    args: () => ['search', 'prs', '--repo', R, '--draft', '--json', 'number,isDraft'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.draftPr]),
+  },
+  {
+    args: () => ['search', 'prs', '--repo', R, '--merged', '--json', 'number,state'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.mergedPr]),
+  },
+  {
+    args: () => [
+      'search',
+      'prs',
+      '--repo',
+      R,
+      '--author',
+      '@me',
+      '--state',
+      'open',
+      '--json',
+      'assignees,author,authorAssociation,body,closedAt,commentsCount,createdAt,id,isDraft,isLocked,isPullRequest,labels,number,repository,state,title,updatedAt,url',
+    ],
+    check: (out, f) => expect(numbers(out).sort()).to.deep.equal([f.draftPr, f.approvedPr].sort()),
+  },
+  {
+    args: () => ['search', 'prs', '--repo', R, '--checks', 'success', '--json', 'number'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.pr]),
+  },
+  {
+    args: () => ['search', 'prs', '--repo', R, '--head', 'bench-bugs', '--base', 'main', '--json', 'number'],
+    check: (out, f) => expect(numbers(out)).to.deep.equal([f.s.pr]),
+  },
+  {
+    args: () => [
+      'search',
+      'repos',
+      'sandbox',
+      '--owner',
+      OWNER,
+      '--json',
+      'createdAt,defaultBranch,description,forksCount,fullName,hasDownloads,hasIssues,hasPages,hasProjects,hasWiki,homepage,id,isArchived,isDisabled,isFork,isPrivate,language,license,name,openIssuesCount,owner,pushedAt,size,stargazersCount,updatedAt,url,visibility,watchersCount',
+    ],
+    check: (out) => expect((JSON.parse(out) as Array<{fullName: string}>).map((r) => r.fullName)).to.include(R),
+  },
+  {
+    args: () => [
+      'search',
+      'commits',
+      'initial',
+      '--repo',
+      R,
+      '--json',
+      'author,commit,committer,id,parents,repository,sha,url',
+    ],
+  },
 
   // gh api, as agents use it where gh has no command
-  {args: () => ['api', `search/code?q=${encodeURIComponent(`fixtures repo:${R}`)}`], check: (out) => expect((JSON.parse(out) as {items: Array<{path: string}>}).items.map((i) => i.path)).to.include('README.md')},
-  {args: (f) => ['api', `repos/${R}/commits/${f.s.prHeadSha}/status`], check: (out) => expect((JSON.parse(out) as Json).state).to.equal('success')},
+  {
+    args: () => ['api', `search/code?q=${encodeURIComponent(`fixtures repo:${R}`)}`],
+    check: (out) =>
+      expect((JSON.parse(out) as {items: Array<{path: string}>}).items.map((i) => i.path)).to.include('README.md'),
+  },
+  {
+    args: (f) => ['api', `repos/${R}/commits/${f.s.prHeadSha}/status`],
+    check: (out) => expect((JSON.parse(out) as Json).state).to.equal('success'),
+  },
   {args: (f) => ['api', `repos/${R}/commits/${f.s.prHeadSha}/check-runs`]},
-  {args: (f) => ['api', `repos/${R}/commits/${f.s.prHeadSha}/pulls`, '--jq', '.[].number'], check: (out, f) => expect(out.trim()).to.equal(String(f.s.pr))},
+  {
+    args: (f) => ['api', `repos/${R}/commits/${f.s.prHeadSha}/pulls`, '--jq', '.[].number'],
+    check: (out, f) => expect(out.trim()).to.equal(String(f.s.pr)),
+  },
   {args: (f) => ['api', `repos/${R}/pulls/${f.s.pr}/comments`]},
-  {args: () => ['api', 'graphql', '-f', `query=query { search(query: "repo:${R} is:issue is:open", type: ISSUE, first: 10) { issueCount nodes { ... on Issue { number title } } } }`], check: (out) => expect((JSON.parse(out) as {data: {search: {issueCount: number}}}).data.search.issueCount).to.equal(2)},
+  {
+    args: () => [
+      'api',
+      'graphql',
+      '-f',
+      `query=query { search(query: "repo:${R} is:issue is:open", type: ISSUE, first: 10) { issueCount nodes { ... on Issue { number title } } } }`,
+    ],
+    check: (out) =>
+      expect((JSON.parse(out) as {data: {search: {issueCount: number}}}).data.search.issueCount).to.equal(2),
+  },
 
   // issues: changes
-  {args: () => ['issue', 'create', '-R', R, '--title', 'Flaky test in CI', '--body', 'It fails one run in ten.', '--label', 'bug', '--assignee', '@me'], check: (out, f) => {
-    f.created.issue = Number(/\/issues\/(\d+)/.exec(out)![1])
-  }},
+  {
+    args: () => [
+      'issue',
+      'create',
+      '-R',
+      R,
+      '--title',
+      'Flaky test in CI',
+      '--body',
+      'It fails one run in ten.',
+      '--label',
+      'bug',
+      '--assignee',
+      '@me',
+    ],
+    check: (out, f) => {
+      f.created.issue = Number(/\/issues\/(\d+)/.exec(out)![1])
+    },
+  },
   {args: (f) => ['issue', 'comment', String(f.created.issue), '-R', R, '--body', 'Seen again on main.']},
-  {args: (f) => ['issue', 'edit', String(f.created.issue), '-R', R, '--add-label', 'help wanted', '--remove-label', 'bug', '--milestone', 'v1.0', '--title', 'Flaky stats test in CI']},
-  {args: (f) => ['issue', 'close', String(f.created.issue), '-R', R, '--comment', 'Cannot reproduce.', '--reason', 'not planned']},
+  {
+    args: (f) => [
+      'issue',
+      'edit',
+      String(f.created.issue),
+      '-R',
+      R,
+      '--add-label',
+      'help wanted',
+      '--remove-label',
+      'bug',
+      '--milestone',
+      'v1.0',
+      '--title',
+      'Flaky stats test in CI',
+    ],
+  },
+  {
+    args: (f) => [
+      'issue',
+      'close',
+      String(f.created.issue),
+      '-R',
+      R,
+      '--comment',
+      'Cannot reproduce.',
+      '--reason',
+      'not planned',
+    ],
+  },
   {args: (f) => ['issue', 'reopen', String(f.created.issue), '-R', R]},
   {args: (f) => ['issue', 'delete', String(f.created.issue), '-R', R, '--yes']},
 
   // pull requests: changes
-  {args: () => ['pr', 'create', '-R', R, '--title', 'Handle empty input', '--body', 'Fixes #1', '--base', 'main', '--head', 'agent-empty'], check: (out, f) => {
-    f.created.pr = Number(/\/pull\/(\d+)/.exec(out)![1])
-  }},
+  {
+    args: () => [
+      'pr',
+      'create',
+      '-R',
+      R,
+      '--title',
+      'Handle empty input',
+      '--body',
+      'Fixes #1',
+      '--base',
+      'main',
+      '--head',
+      'agent-empty',
+    ],
+    check: (out, f) => {
+      f.created.pr = Number(/\/pull\/(\d+)/.exec(out)![1])
+    },
+  },
   {args: (f) => ['pr', 'comment', String(f.created.pr), '-R', R, '--body', 'Ready for a look.']},
-  {args: (f) => ['pr', 'edit', String(f.created.pr), '-R', R, '--add-label', 'bug', '--add-reviewer', 'ghx-bench-reviewer', '--title', 'Handle empty input in average()']},
+  {
+    args: (f) => [
+      'pr',
+      'edit',
+      String(f.created.pr),
+      '-R',
+      R,
+      '--add-label',
+      'bug',
+      '--add-reviewer',
+      'ghx-bench-reviewer',
+      '--title',
+      'Handle empty input in average()',
+    ],
+  },
   {args: (f) => ['pr', 'review', String(f.s.pr), '-R', R, '--comment', '--body', 'A few questions inline.']},
-  {args: (f) => ['pr', 'review', String(f.s.pr), '-R', R, '--request-changes', '--body', 'Divide by zero on an empty list.']},
+  {
+    args: (f) => [
+      'pr',
+      'review',
+      String(f.s.pr),
+      '-R',
+      R,
+      '--request-changes',
+      '--body',
+      'Divide by zero on an empty list.',
+    ],
+  },
   {args: (f) => ['pr', 'ready', String(f.draftPr), '-R', R]},
   {args: (f) => ['pr', 'close', String(f.created.pr), '-R', R, '--comment', 'Superseded.']},
   {args: (f) => ['pr', 'reopen', String(f.created.pr), '-R', R]},
-  {args: (f) => ['pr', 'merge', String(f.created.pr), '-R', R, '--squash', '--delete-branch'], check: (_out, f) => {
-    f.created.merged = 'yes'
-  }},
+  {
+    args: (f) => ['pr', 'merge', String(f.created.pr), '-R', R, '--squash', '--delete-branch'],
+    check: (_out, f) => {
+      f.created.merged = 'yes'
+    },
+  },
 
   // runs: changes
   {args: (f) => ['run', 'rerun', String(f.s.runId), '--failed', '-R', R]},
   {args: (f) => ['run', 'watch', String(f.s.runId), '-R', R, '--exit-status', '--interval', '1']},
   {args: () => ['workflow', 'run', 'bench-long-running.yml', '-R', R, '-f', 'seed_id=fidelity']},
-  {args: () => ['run', 'list', '-R', R, '--workflow', 'bench-long-running.yml', '--json', 'databaseId,status', '--limit', '1'], check: (out, f) => {
-    f.created.longRun = (JSON.parse(out) as Array<{databaseId: number}>)[0]!.databaseId
-  }},
+  {
+    args: () => [
+      'run',
+      'list',
+      '-R',
+      R,
+      '--workflow',
+      'bench-long-running.yml',
+      '--json',
+      'databaseId,status',
+      '--limit',
+      '1',
+    ],
+    check: (out, f) => {
+      f.created.longRun = (JSON.parse(out) as Array<{databaseId: number}>)[0]!.databaseId
+    },
+  },
   {args: (f) => ['run', 'cancel', String(f.created.longRun), '-R', R]},
 
   // releases and labels: changes
-  {args: () => ['release', 'create', 'v1.1.0', '-R', R, '--title', 'v1.1.0', '--notes', 'Faster startup.', '--target', 'main']},
+  {
+    args: () => [
+      'release',
+      'create',
+      'v1.1.0',
+      '-R',
+      R,
+      '--title',
+      'v1.1.0',
+      '--notes',
+      'Faster startup.',
+      '--target',
+      'main',
+    ],
+  },
   {args: () => ['release', 'edit', 'v1.1.0', '-R', R, '--notes', 'Faster startup; fewer crashes.']},
   {args: () => ['release', 'delete', 'v1.1.0', '-R', R, '--yes']},
-  {args: () => ['label', 'create', 'needs-repro', '-R', R, '--color', 'd93f0b', '--description', 'Needs a reproduction']},
+  {
+    args: () => [
+      'label',
+      'create',
+      'needs-repro',
+      '-R',
+      R,
+      '--color',
+      'd93f0b',
+      '--description',
+      'Needs a reproduction',
+    ],
+  },
   {args: () => ['label', 'create', 'needs-repro', '-R', R, '--color', 'fbca04', '--force']},
   {args: () => ['label', 'edit', 'needs-repro', '-R', R, '--description', 'Needs steps to reproduce']},
   {args: () => ['label', 'delete', 'needs-repro', '-R', R, '--yes']},
@@ -194,8 +617,11 @@ describe('sandbox: gh fidelity (the commands agents run, as the agent_direct arm
   /** gh as the agent_direct arm runs it: the sandbox's ghEnv, in a working folder that is no git checkout. */
   function gh(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
     return new Promise((resolve) => {
-      const child = execFile('gh', args, {cwd: workdir, env: {...process.env, ...f.s.sandbox.ghEnv(configDir)}, timeout: 30_000}, (error, stdout, stderr) =>
-        resolve({code: error ? ((error as {code?: number}).code ?? 1) : 0, stdout, stderr}),
+      const child = execFile(
+        'gh',
+        args,
+        {cwd: workdir, env: {...process.env, ...f.s.sandbox.ghEnv(configDir)}, timeout: 30_000},
+        (error, stdout, stderr) => resolve({code: error ? ((error as {code?: number}).code ?? 1) : 0, stdout, stderr}),
       )
       child.stdin!.end()
     })
@@ -210,28 +636,84 @@ describe('sandbox: gh fidelity (the commands agents run, as the agent_direct arm
     const branch = async (octokit: typeof agent, name: string, file: string, content: string) => {
       const main = await octokit.rest.git.getRef({...base, ref: 'heads/main'})
       await octokit.rest.git.createRef({...base, ref: `refs/heads/${name}`, sha: main.data.object.sha})
-      await octokit.rest.repos.createOrUpdateFileContents({...base, path: file, message: `Add ${file}`, content: Buffer.from(content).toString('base64'), branch: name})
+      await octokit.rest.repos.createOrUpdateFileContents({
+        ...base,
+        path: file,
+        message: `Add ${file}`,
+        content: Buffer.from(content).toString('base64'),
+        branch: name,
+      })
     }
     await agent.rest.issues.createMilestone({...base, title: 'v1.0', description: 'First release'})
-    await agent.rest.issues.update({...base, issue_number: f.s.issue, labels: ['triage', 'feature-request', 'bug'], milestone: 1, assignees: ['ghx-bench-agent']})
-    await reviewer.rest.issues.createComment({...base, issue_number: f.s.issue, body: '@ghx-bench-agent can you take a look?'})
-    const docs = await agent.rest.issues.create({...base, title: 'Docs typo in README', body: 'Teh quick fox.', labels: ['documentation']})
-    await agent.rest.issues.update({...base, issue_number: docs.data.number, state: 'closed', state_reason: 'not_planned'})
+    await agent.rest.issues.update({
+      ...base,
+      issue_number: f.s.issue,
+      labels: ['triage', 'feature-request', 'bug'],
+      milestone: 1,
+      assignees: ['ghx-bench-agent'],
+    })
+    await reviewer.rest.issues.createComment({
+      ...base,
+      issue_number: f.s.issue,
+      body: '@ghx-bench-agent can you take a look?',
+    })
+    const docs = await agent.rest.issues.create({
+      ...base,
+      title: 'Docs typo in README',
+      body: 'Teh quick fox.',
+      labels: ['documentation'],
+    })
+    await agent.rest.issues.update({
+      ...base,
+      issue_number: docs.data.number,
+      state: 'closed',
+      state_reason: 'not_planned',
+    })
     f.docsIssue = docs.data.number
-    f.gfiIssue = (await reviewer.rest.issues.create({...base, title: 'Add a --verbose flag', labels: ['good first issue', 'enhancement']})).data.number
+    f.gfiIssue = (
+      await reviewer.rest.issues.create({
+        ...base,
+        title: 'Add a --verbose flag',
+        labels: ['good first issue', 'enhancement'],
+      })
+    ).data.number
     // A draft by the agent, waiting for the reviewer; an approved one; a merged one; one for the agent to open.
     await branch(agent, 'agent-draft', 'src/start.ts', 'export const start = () => 0\n')
-    f.draftPr = (await agent.rest.pulls.create({...base, title: 'WIP: faster startup', head: 'agent-draft', base: 'main', body: 'Fixes #1', draft: true})).data.number
-    await agent.rest.issues.update({...base, issue_number: f.draftPr, labels: ['enhancement'], assignees: ['ghx-bench-agent']})
+    f.draftPr = (
+      await agent.rest.pulls.create({
+        ...base,
+        title: 'WIP: faster startup',
+        head: 'agent-draft',
+        base: 'main',
+        body: 'Fixes #1',
+        draft: true,
+      })
+    ).data.number
+    await agent.rest.issues.update({
+      ...base,
+      issue_number: f.draftPr,
+      labels: ['enhancement'],
+      assignees: ['ghx-bench-agent'],
+    })
     await agent.rest.pulls.requestReviewers({...base, pull_number: f.draftPr, reviewers: ['ghx-bench-reviewer']})
     await branch(agent, 'agent-errors', 'src/errors.ts', 'export class AppError extends Error {}\n')
-    f.approvedPr = (await agent.rest.pulls.create({...base, title: 'Clearer error messages', head: 'agent-errors', base: 'main'})).data.number
+    f.approvedPr = (
+      await agent.rest.pulls.create({...base, title: 'Clearer error messages', head: 'agent-errors', base: 'main'})
+    ).data.number
     await reviewer.rest.pulls.createReview({...base, pull_number: f.approvedPr, event: 'APPROVE', body: 'LGTM'})
     await branch(agent, 'agent-merged', 'src/version.ts', "export const version = '1.0.0'\n")
-    f.mergedPr = (await agent.rest.pulls.create({...base, title: 'Add version', head: 'agent-merged', base: 'main'})).data.number
+    f.mergedPr = (
+      await agent.rest.pulls.create({...base, title: 'Add version', head: 'agent-merged', base: 'main'})
+    ).data.number
     await agent.rest.pulls.merge({...base, pull_number: f.mergedPr, merge_method: 'squash'})
     await branch(agent, 'agent-empty', 'src/empty.ts', 'export const empty = (xs: number[]) => xs.length === 0\n')
-    await agent.rest.repos.createCommitStatus({...base, sha: f.s.prHeadSha, state: 'success', context: 'ci/lint', description: 'Lint passed'})
+    await agent.rest.repos.createCommitStatus({
+      ...base,
+      sha: f.s.prHeadSha,
+      state: 'success',
+      context: 'ci/lint',
+      description: 'Lint passed',
+    })
     await agent.rest.repos.createRelease({...base, tag_name: 'v1.0.0', name: 'v1.0.0', body: 'First release'})
     await waitForRun(agent, f.s.runId)
     const jobs = await agent.rest.actions.listJobsForWorkflowRun({...base, run_id: f.s.runId})
@@ -243,8 +725,20 @@ describe('sandbox: gh fidelity (the commands agents run, as the agent_direct arm
 
   for (const c of CASES) {
     // The title shows the command with placeholders for what seeding makes.
-    const title = c.args({s: {issue: 1, pr: 2, runId: 0, prHeadSha: 'SHA'}, docsIssue: 0, gfiIssue: 0, draftPr: 0, approvedPr: 0, mergedPr: 0, failedJobId: 0, created: {issue: 'N', pr: 'N', longRun: 'ID'}} as unknown as Fixture)
-    it(`gh ${title.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ').slice(0, 160)}`, async () => {
+    const title = c.args({
+      s: {issue: 1, pr: 2, runId: 0, prHeadSha: 'SHA'},
+      docsIssue: 0,
+      gfiIssue: 0,
+      draftPr: 0,
+      approvedPr: 0,
+      mergedPr: 0,
+      failedJobId: 0,
+      created: {issue: 'N', pr: 'N', longRun: 'ID'},
+    } as unknown as Fixture)
+    it(`gh ${title
+      .map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))
+      .join(' ')
+      .slice(0, 160)}`, async () => {
       const args = c.args(f)
       const result = await gh(args)
       expect(result.code, `gh ${args.join(' ')}\n${result.stderr}`).to.equal(0)
@@ -253,9 +747,14 @@ describe('sandbox: gh fidelity (the commands agents run, as the agent_direct arm
         const fields = args[json + 1]!.split(',')
         const parsed = JSON.parse(result.stdout) as Json | Json[]
         if (c.groups) expect(Object.keys(parsed).sort()).to.deep.equal([...c.groups].sort())
-        const objects = c.groups ? c.groups.flatMap((g) => (parsed as Record<string, Json[]>)[g]!) : Array.isArray(parsed) ? parsed : [parsed]
+        const objects = c.groups
+          ? c.groups.flatMap((g) => (parsed as Record<string, Json[]>)[g]!)
+          : Array.isArray(parsed)
+            ? parsed
+            : [parsed]
         if (!c.empty) expect(objects, 'results').to.have.length.above(0)
-        for (const object of objects) expect(Object.keys(object).sort(), `gh ${args.join(' ')}`).to.deep.equal([...fields].sort())
+        for (const object of objects)
+          expect(Object.keys(object).sort(), `gh ${args.join(' ')}`).to.deep.equal([...fields].sort())
       }
       c.check?.(result.stdout, f)
     })

@@ -5,7 +5,6 @@ import {expect} from 'chai'
 import {connectNpmMcpServer, type ToolResult} from '../support/mcp.js'
 import {OWNER, REPO, seedSandbox, type Seeded} from '../support/sandbox.js'
 
-
 describe('sandbox: @modelcontextprotocol/server-github', function () {
   this.timeout(60_000)
   let s: Seeded
@@ -29,18 +28,30 @@ describe('sandbox: @modelcontextprotocol/server-github', function () {
   it('lists its 26 tools', async () => {
     const {tools} = await client.listTools()
     expect(tools).to.have.length(26)
-    expect(tools.map((t) => t.name)).to.include.members(['get_issue', 'add_issue_comment', 'get_pull_request_files', 'create_pull_request_review'])
+    expect(tools.map((t) => t.name)).to.include.members([
+      'get_issue',
+      'add_issue_comment',
+      'get_pull_request_files',
+      'create_pull_request_review',
+    ])
   })
 
   it('reads an issue and a pull request with its files', async () => {
     const issue = (await call('get_issue', {owner: OWNER, repo: REPO, issue_number: s.issue})) as {title: string}
     expect(issue.title).to.equal('Crash on start')
-    const files = (await call('get_pull_request_files', {owner: OWNER, repo: REPO, pull_number: s.pr})) as Array<{filename: string}>
+    const files = (await call('get_pull_request_files', {owner: OWNER, repo: REPO, pull_number: s.pr})) as Array<{
+      filename: string
+    }>
     expect(files.map((f) => f.filename)).to.deep.equal(['src/utils/stats.ts'])
   })
 
   it('writes: a comment, labels, and a review requesting changes with inline comments', async () => {
-    await call('add_issue_comment', {owner: OWNER, repo: REPO, issue_number: s.issue, body: 'Triaged — tracking as enhancement.'})
+    await call('add_issue_comment', {
+      owner: OWNER,
+      repo: REPO,
+      issue_number: s.issue,
+      body: 'Triaged — tracking as enhancement.',
+    })
     await call('update_issue', {owner: OWNER, repo: REPO, issue_number: s.issue, labels: ['enhancement']})
     await call('create_pull_request_review', {
       owner: OWNER,

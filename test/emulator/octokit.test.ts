@@ -14,14 +14,29 @@ describe('sandbox: Octokit', () => {
 
   it('reads and writes issues, labels and comments', async () => {
     const issue = await s.agent.rest.issues.get({...base, issue_number: s.issue})
-    expect(issue.data.labels.map((l) => (typeof l === 'string' ? l : l.name))).to.deep.equal(['triage', 'feature-request'])
+    expect(issue.data.labels.map((l) => (typeof l === 'string' ? l : l.name))).to.deep.equal([
+      'triage',
+      'feature-request',
+    ])
     await s.agent.rest.issues.removeLabel({...base, issue_number: s.issue, name: 'triage'})
     await s.agent.rest.issues.addLabels({...base, issue_number: s.issue, labels: ['enhancement']})
-    await s.agent.rest.issues.createComment({...base, issue_number: s.issue, body: 'Triaged — tracking as enhancement.'})
+    await s.agent.rest.issues.createComment({
+      ...base,
+      issue_number: s.issue,
+      body: 'Triaged — tracking as enhancement.',
+    })
     const after = await s.agent.rest.issues.get({...base, issue_number: s.issue})
-    expect(after.data.labels.map((l) => (typeof l === 'string' ? l : l.name))).to.deep.equal(['feature-request', 'enhancement'])
+    expect(after.data.labels.map((l) => (typeof l === 'string' ? l : l.name))).to.deep.equal([
+      'feature-request',
+      'enhancement',
+    ])
     expect(after.data.comments).to.equal(1)
-    const closed = await s.agent.rest.issues.update({...base, issue_number: s.issue, state: 'closed', state_reason: 'not_planned'})
+    const closed = await s.agent.rest.issues.update({
+      ...base,
+      issue_number: s.issue,
+      state: 'closed',
+      state_reason: 'not_planned',
+    })
     expect(closed.data).to.include({state: 'closed', state_reason: 'not_planned'})
     await s.agent.rest.issues.update({...base, issue_number: s.issue, state: 'open'})
   })
@@ -29,17 +44,30 @@ describe('sandbox: Octokit', () => {
   it('paginates with Link headers, as octokit.paginate follows them', async () => {
     for (let i = 0; i < 7; i++) await s.agent.rest.issues.create({...base, title: `Paged ${i}`})
     const pages: number[] = []
-    for await (const page of s.agent.paginate.iterator(s.agent.rest.issues.listForRepo, {...base, per_page: 3, state: 'all'})) pages.push(page.data.length)
+    for await (const page of s.agent.paginate.iterator(s.agent.rest.issues.listForRepo, {
+      ...base,
+      per_page: 3,
+      state: 'all',
+    }))
+      pages.push(page.data.length)
     expect(pages.reduce((a, b) => a + b, 0)).to.equal(9) // the seeded issue, the PR and 7 more
     expect(pages[0]).to.equal(3)
   })
 
   it('serves a pull request with real files, a patch and a diff, reviews and review comments', async () => {
     const files = await s.agent.rest.pulls.listFiles({...base, pull_number: s.pr})
-    expect(files.data.map((f) => [f.filename, f.status, f.additions])).to.deep.equal([['src/utils/stats.ts', 'added', 12]])
+    expect(files.data.map((f) => [f.filename, f.status, f.additions])).to.deep.equal([
+      ['src/utils/stats.ts', 'added', 12],
+    ])
     expect(files.data[0]!.patch).to.match(/^@@ -0,0 \+1,12 @@\n\+export function average/)
-    const diff = await s.agent.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {...base, pull_number: s.pr, mediaType: {format: 'diff'}})
-    expect(diff.data).to.match(/^diff --git a\/src\/utils\/stats.ts b\/src\/utils\/stats.ts\nnew file mode 100644\n--- \/dev\/null\n\+\+\+ b\/src\/utils\/stats.ts\n@@/)
+    const diff = await s.agent.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+      ...base,
+      pull_number: s.pr,
+      mediaType: {format: 'diff'},
+    })
+    expect(diff.data).to.match(
+      /^diff --git a\/src\/utils\/stats.ts b\/src\/utils\/stats.ts\nnew file mode 100644\n--- \/dev\/null\n\+\+\+ b\/src\/utils\/stats.ts\n@@/,
+    )
     const review = await s.agent.rest.pulls.createReview({
       ...base,
       pull_number: s.pr,
@@ -54,10 +82,20 @@ describe('sandbox: Octokit', () => {
 
   it('refuses a review comment on a line outside the diff with GitHub’s 422', async () => {
     const error = await s.agent.rest.pulls
-      .createReviewComment({...base, pull_number: s.pr, body: 'x', path: 'src/utils/stats.ts', line: 99, side: 'RIGHT', commit_id: s.prHeadSha})
+      .createReviewComment({
+        ...base,
+        pull_number: s.pr,
+        body: 'x',
+        path: 'src/utils/stats.ts',
+        line: 99,
+        side: 'RIGHT',
+        commit_id: s.prHeadSha,
+      })
       .catch((e: {status: number; response: {data: {message: string; errors: Array<{message: string}>}}}) => e)
     expect(error).to.have.property('status', 422)
-    expect((error as {response: {data: {errors: Array<{message: string}>}}}).response.data.errors[0]!.message).to.equal('pull_request_review_thread.line must be part of the diff')
+    expect((error as {response: {data: {errors: Array<{message: string}>}}}).response.data.errors[0]!.message).to.equal(
+      'pull_request_review_thread.line must be part of the diff',
+    )
   })
 
   it('resolves and unresolves review threads through GraphQL, and lists them', async () => {
@@ -71,11 +109,16 @@ describe('sandbox: Octokit', () => {
       {id: s.threadIds[0]},
     )
     expect(reply.addPullRequestReviewThreadReply.comment.body).to.equal('Fixed.')
-    const threads = await s.agent.graphql<{repository: {pullRequest: {reviewThreads: {nodes: Array<{isResolved: boolean; comments: {totalCount: number}}>}}}}>(
+    const threads = await s.agent.graphql<{
+      repository: {pullRequest: {reviewThreads: {nodes: Array<{isResolved: boolean; comments: {totalCount: number}}>}}}
+    }>(
       'query($n: Int!) { repository(owner: "ghx-bench", name: "sandbox") { pullRequest(number: $n) { reviewThreads(first: 50) { nodes { isResolved comments(first: 10) { totalCount } } } } } }',
       {n: s.pr},
     )
-    expect(threads.repository.pullRequest.reviewThreads.nodes[0]).to.deep.equal({isResolved: true, comments: {totalCount: 2}})
+    expect(threads.repository.pullRequest.reviewThreads.nodes[0]).to.deep.equal({
+      isResolved: true,
+      comments: {totalCount: 2},
+    })
   })
 
   it('runs a dispatched workflow through queued, in progress and completed; the rerun of failed jobs succeeds', async () => {
@@ -105,7 +148,15 @@ describe('sandbox: Octokit', () => {
 
   it('keeps Projects v2 through GraphQL: create, add an issue, set a single-select field', async () => {
     const viewer = await s.agent.graphql<{viewer: {id: string; login: string}}>('{ viewer { id login } }')
-    const created = await s.agent.graphql<{createProjectV2: {projectV2: {id: string; number: number; fields: {nodes: Array<{id: string; name: string; options?: Array<{id: string; name: string}>}>}}}}>(
+    const created = await s.agent.graphql<{
+      createProjectV2: {
+        projectV2: {
+          id: string
+          number: number
+          fields: {nodes: Array<{id: string; name: string; options?: Array<{id: string; name: string}>}>}
+        }
+      }
+    }>(
       'mutation($owner: ID!) { createProjectV2(input: {ownerId: $owner, title: "GHX Bench Fixtures"}) { projectV2 { id number fields(first: 10) { nodes { ... on ProjectV2FieldCommon { id name } ... on ProjectV2SingleSelectField { options { id name } } } } } } }',
       {owner: viewer.viewer.id},
     )
@@ -120,28 +171,47 @@ describe('sandbox: Octokit', () => {
       'mutation($p: ID!, $i: ID!, $f: ID!, $o: String!) { updateProjectV2ItemFieldValue(input: {projectId: $p, itemId: $i, fieldId: $f, value: {singleSelectOptionId: $o}}) { projectV2Item { id } } }',
       {p: project.id, i: added.addProjectV2ItemById.item.id, f: status.id, o: status.options![2]!.id},
     )
-    const items = await s.agent.graphql<{user: {projectV2: {items: {nodes: Array<{fieldValueByName: {name: string}; content: {number: number}}>}}}}>(
+    const items = await s.agent.graphql<{
+      user: {projectV2: {items: {nodes: Array<{fieldValueByName: {name: string}; content: {number: number}}>}}}
+    }>(
       'query($n: Int!) { user(login: "ghx-bench-agent") { projectV2(number: $n) { items(first: 10) { nodes { content { ... on Issue { number } } fieldValueByName(name: "Status") { ... on ProjectV2ItemFieldSingleSelectValue { name } } } } } } }',
       {n: project.number},
     )
-    expect(items.user.projectV2.items.nodes).to.deep.equal([{content: {number: s.issue}, fieldValueByName: {name: 'Done'}}])
+    expect(items.user.projectV2.items.nodes).to.deep.equal([
+      {content: {number: s.issue}, fieldValueByName: {name: 'Done'}},
+    ])
   })
 
   it('answers GitHub’s 401 without a token, 404 for an unknown route, 501 naming an operation it does not model', async () => {
     const anonymous = new Octokit({baseUrl: s.sandbox.url, log: {debug() {}, info() {}, warn() {}, error() {}}})
-    const unauth = await anonymous.rest.issues.get({...base, issue_number: s.issue}).catch((e: {status: number; response: {data: unknown}}) => e)
+    const unauth = await anonymous.rest.issues
+      .get({...base, issue_number: s.issue})
+      .catch((e: {status: number; response: {data: unknown}}) => e)
     expect(unauth).to.deep.include({status: 401})
-    expect((unauth as {response: {data: unknown}}).response.data).to.deep.include({message: 'Requires authentication', documentation_url: 'https://docs.github.com/rest'})
+    expect((unauth as {response: {data: unknown}}).response.data).to.deep.include({
+      message: 'Requires authentication',
+      documentation_url: 'https://docs.github.com/rest',
+    })
     const unknown = await s.agent.request('GET /nope/nothing').catch((e: {status: number}) => e)
     expect(unknown).to.have.property('status', 404)
-    const unmodelled = await s.agent.rest.repos.listContributors({...base}).catch((e: {status: number; response: {data: {message: string}}}) => e)
+    const unmodelled = await s.agent.rest.repos
+      .listContributors({...base})
+      .catch((e: {status: number; response: {data: {message: string}}}) => e)
     expect(unmodelled).to.have.property('status', 501)
-    expect((unmodelled as {response: {data: {message: string}}}).response.data.message).to.equal('ghx-bench sandbox does not model repos/list-contributors (GET /repos/ghx-bench/sandbox/contributors)')
+    expect((unmodelled as {response: {data: {message: string}}}).response.data.message).to.equal(
+      'ghx-bench sandbox does not model repos/list-contributors (GET /repos/ghx-bench/sandbox/contributors)',
+    )
   })
 
   it('sends the headers clients read: rate limits and a request id', async () => {
     const response = await s.agent.rest.repos.get(base)
-    expect(response.headers).to.include.keys('x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-used', 'x-github-request-id')
+    expect(response.headers).to.include.keys(
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'x-ratelimit-used',
+      'x-github-request-id',
+    )
     expect(response.data.full_name).to.equal('ghx-bench/sandbox')
   })
 
@@ -154,12 +224,20 @@ describe('sandbox: Octokit', () => {
   })
 
   it('fails an invalid GraphQL query as GitHub does, before running it', async () => {
-    const error = await s.agent.graphql('{ repository(owner: "ghx-bench", name: "sandbox") { pullRequest(number: 1) { reviewThredz { totalCount } } } }').catch((e: {errors: Array<{message: string}>}) => e)
-    expect((error as {errors: Array<{message: string}>}).errors[0]!.message).to.equal('Cannot query field "reviewThredz" on type "PullRequest". Did you mean "reviewThreads"?')
+    const error = await s.agent
+      .graphql(
+        '{ repository(owner: "ghx-bench", name: "sandbox") { pullRequest(number: 1) { reviewThredz { totalCount } } } }',
+      )
+      .catch((e: {errors: Array<{message: string}>}) => e)
+    expect((error as {errors: Array<{message: string}>}).errors[0]!.message).to.equal(
+      'Cannot query field "reviewThredz" on type "PullRequest". Did you mean "reviewThreads"?',
+    )
   })
 
   it('names a GraphQL field it does not model with HTTP 501', async () => {
-    const error = await s.agent.graphql('{ repository(owner: "ghx-bench", name: "sandbox") { deployKeys(first: 1) { totalCount } } }').catch((e: {status: number; message: string}) => e)
+    const error = await s.agent
+      .graphql('{ repository(owner: "ghx-bench", name: "sandbox") { deployKeys(first: 1) { totalCount } } }')
+      .catch((e: {status: number; message: string}) => e)
     expect(error).to.have.property('status', 501)
     expect((error as {message: string}).message).to.include('ghx-bench sandbox does not model Repository.deployKeys')
   })

@@ -7,13 +7,19 @@ import {fileURLToPath} from 'node:url'
 import {expect} from 'chai'
 
 const EMULATOR = fileURLToPath(new URL('../../src/emulator/', import.meta.url))
-const sources = (readdirSync(EMULATOR, {recursive: true}) as string[]).filter((file) => file.endsWith('.ts')).map((file) => path.join(EMULATOR, file))
+const sources = (readdirSync(EMULATOR, {recursive: true}) as string[])
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => path.join(EMULATOR, file))
 const text = new Map(sources.map((file) => [file, readFileSync(file, 'utf8')]))
 
 /** The emulator modules a file imports (type-only imports and re-exports included). */
 function imports(file: string): string[] {
-  const specifiers = [...text.get(file)!.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)].map((match) => match[1]!)
-  return specifiers.map((specifier) => path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.ts'))).filter((target) => text.has(target))
+  const specifiers = [...text.get(file)!.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)].map(
+    (match) => match[1]!,
+  )
+  return specifiers
+    .map((specifier) => path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.ts')))
+    .filter((target) => text.has(target))
 }
 
 /** The files of each import cycle (Tarjan's strongly connected components of more than one file). */
@@ -45,7 +51,8 @@ describe('sandbox: the emulator’s structure', () => {
 
   it('has no class more than one base deep (a base of its own or one from outside, such as Error)', () => {
     const bases = new Map<string, string | undefined>()
-    for (const source of text.values()) for (const [, name, base] of source.matchAll(/^export class (\w+)(?: extends (\w+))?/gm)) bases.set(name!, base)
+    for (const source of text.values())
+      for (const [, name, base] of source.matchAll(/^export class (\w+)(?: extends (\w+))?/gm)) bases.set(name!, base)
     const depth = (name: string): number => (bases.has(name) ? 1 + (bases.get(name) ? depth(bases.get(name)!) : 0) : 1)
     const deep = [...bases.keys()].filter((name) => depth(name) > 2).map((name) => `${name}: ${depth(name)}`)
     expect(bases.size).to.be.greaterThan(10)

@@ -9,7 +9,11 @@ import {OWNER, REPO} from '../support/sandbox.js'
 
 describe('GitHub client', () => {
   it('acts as a GitHub App installation (the second identity fixtures need)', async () => {
-    const {publicKey, privateKey} = generateKeyPairSync('rsa', {modulusLength: 2048, publicKeyEncoding: {type: 'spki', format: 'pem'}, privateKeyEncoding: {type: 'pkcs8', format: 'pem'}})
+    const {publicKey, privateKey} = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: {type: 'spki', format: 'pem'},
+      privateKeyEncoding: {type: 'pkcs8', format: 'pem'},
+    })
     const sandbox = await startSandbox({app: {id: 4242, publicKey}})
     try {
       const env = {GHX_BENCH_APP_ID: '4242', GHX_BENCH_APP_PRIVATE_KEY: privateKey.replaceAll('\n', '\\n')}
@@ -20,8 +24,16 @@ describe('GitHub client', () => {
       expect(issue.data.user!.login).to.equal('ghx-bench-reviewer')
       // Minting the installation token is an API call too.
       expect(usage.calls).to.equal(2)
-      const wrong = generateKeyPairSync('rsa', {modulusLength: 2048, privateKeyEncoding: {type: 'pkcs8', format: 'pem'}, publicKeyEncoding: {type: 'spki', format: 'pem'}})
-      const refused = await appCredentials({GHX_BENCH_APP_ID: '4242', GHX_BENCH_APP_PRIVATE_KEY: wrong.privateKey}, {owner: OWNER, repo: REPO}, sandbox.url).catch((e: {status: number}) => e)
+      const wrong = generateKeyPairSync('rsa', {
+        modulusLength: 2048,
+        privateKeyEncoding: {type: 'pkcs8', format: 'pem'},
+        publicKeyEncoding: {type: 'spki', format: 'pem'},
+      })
+      const refused = await appCredentials(
+        {GHX_BENCH_APP_ID: '4242', GHX_BENCH_APP_PRIVATE_KEY: wrong.privateKey},
+        {owner: OWNER, repo: REPO},
+        sandbox.url,
+      ).catch((e: {status: number}) => e)
       expect(refused).to.have.property('status', 401)
     } finally {
       await sandbox.close()

@@ -7,7 +7,8 @@ import {expect} from 'chai'
 import {PROJECT_ROOT} from '../support/cli.js'
 
 /** A module of the source tree as the ESM loader (the plugin loader's way) imports it; `copy` loads a second instance. */
-const source = (file: string, copy?: string) => import(pathToFileURL(path.join(PROJECT_ROOT, file)).href + (copy ? `?copy=${copy}` : ''))
+const source = (file: string, copy?: string) =>
+  import(pathToFileURL(path.join(PROJECT_ROOT, file)).href + (copy ? `?copy=${copy}` : ''))
 
 describe('plugin kit: ghx-bench/plugin-kit', () => {
   it('resolves, from source, to the core’s own modules: one copy of each', async () => {
@@ -51,7 +52,10 @@ describe('plugin kit: ghx-bench/plugin-kit', () => {
       const loading = source('src/plugins/api.ts', 'mixed')
       await loading.then(
         () => expect.fail('a source copy loaded beside a build copy'),
-        (error: Error) => expect(error.message).to.match(/is loaded twice, from its build \(dist\/\) and its source \(src\/\): run it from source with the export condition `node --conditions=ghx-bench-source/),
+        (error: Error) =>
+          expect(error.message).to.match(
+            /is loaded twice, from its build \(dist\/\) and its source \(src\/\): run it from source with the export condition `node --conditions=ghx-bench-source/,
+          ),
       )
     } finally {
       copies.set(PACKAGE_ROOT, 'source (src/)')

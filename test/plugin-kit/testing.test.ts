@@ -6,10 +6,20 @@ import {PluginTestError, testCondition, testMode} from 'ghx-bench/plugin-kit'
 
 const startsWith: Condition<{path?: string; prefix: string}> = {
   name: 'starts_with',
-  paramsSchema: {type: 'object', additionalProperties: false, required: ['prefix'], properties: {path: {type: 'string'}, prefix: {type: 'string', minLength: 1}}},
+  paramsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['prefix'],
+    properties: {path: {type: 'string'}, prefix: {type: 'string', minLength: 1}},
+  },
   evaluate(actual, {prefix}) {
     const passed = typeof actual === 'string' && actual.startsWith(prefix)
-    return {passed, expected: `starts with ${prefix}`, actual, message: `${JSON.stringify(actual)} ${passed ? 'starts' : 'does not start'} with ${prefix}`}
+    return {
+      passed,
+      expected: `starts with ${prefix}`,
+      actual,
+      message: `${JSON.stringify(actual)} ${passed ? 'starts' : 'does not start'} with ${prefix}`,
+    }
   },
 }
 
@@ -36,7 +46,13 @@ async function problemsOfAsync(run: () => Promise<unknown>): Promise<string[]> {
 describe('plugin kit: testCondition', () => {
   it('passes a condition whose cases hold, and returns their results', () => {
     const results = testCondition(startsWith, [
-      {actual: '[bug] crash', params: {prefix: '[bug]'}, passed: true, message: '"[bug] crash" starts with [bug]', expected: 'starts with [bug]'},
+      {
+        actual: '[bug] crash',
+        params: {prefix: '[bug]'},
+        passed: true,
+        message: '"[bug] crash" starts with [bug]',
+        expected: 'starts with [bug]',
+      },
       {actual: 'crash', params: {prefix: '[bug]'}, passed: false, message: /does not start/},
       {params: {prefix: ''}, refused: true},
     ])
@@ -44,7 +60,16 @@ describe('plugin kit: testCondition', () => {
   })
 
   it('lists every case that does not hold: verdict, message, expected, params the schema refuses or accepts, a throw', () => {
-    const throwing: Condition<{prefix: string}> = {...startsWith, name: 'throws_on_null', evaluate: (actual, params, context) => (actual === null ? (() => { throw new Error('null!') })() : startsWith.evaluate(actual, params, context))}
+    const throwing: Condition<{prefix: string}> = {
+      ...startsWith,
+      name: 'throws_on_null',
+      evaluate: (actual, params, context) =>
+        actual === null
+          ? (() => {
+              throw new Error('null!')
+            })()
+          : startsWith.evaluate(actual, params, context),
+    }
     const problems = problemsOf(() =>
       testCondition(throwing, [
         {name: 'wrong verdict', actual: 'crash', params: {prefix: '[bug]'}, passed: true},
@@ -71,9 +96,9 @@ describe('plugin kit: testCondition', () => {
       'conditions[0] "Bad Name" needs paramsSchema (a JSON Schema object)',
     ])
     const malformed = {...startsWith, name: 'malformed', evaluate: () => ({passed: 'yes'})} as unknown as Condition
-    expect(problemsOf(() => testCondition(malformed, [{actual: 1, params: {prefix: 'a'}, passed: true}]))).to.deep.equal([
-      'case 1: evaluate returned {"passed":"yes"}, not {passed, expected, actual, message}',
-    ])
+    expect(
+      problemsOf(() => testCondition(malformed, [{actual: 1, params: {prefix: 'a'}, passed: true}])),
+    ).to.deep.equal(['case 1: evaluate returned {"passed":"yes"}, not {passed, expected, actual, message}'])
   })
 })
 
@@ -83,18 +108,25 @@ function echoMode(overrides: Partial<Mode> = {}, session: Partial<ModeSession> =
     name: 'echo',
     optionsSchema: {type: 'object', additionalProperties: false, properties: {loud: {type: 'boolean'}}},
     available: () => Promise.resolve({available: true, tools: {echo: '1.0.0'}}),
-    open: (context) => Promise.resolve({
-      instructions: 'Echo things.',
-      tools: [{name: 'echo', description: 'say it back', inputSchema: {type: 'object', properties: {text: {type: 'string'}}}}],
-      env: {ECHO_HOME: context.workdir},
-      call(tool, args) {
-        if (tool !== 'echo') return Promise.resolve({ok: false, output: `no tool ${tool}`})
-        const text = String(args.text)
-        return Promise.resolve({ok: true, output: context.options.loud ? text.toUpperCase() : text})
-      },
-      close: () => Promise.resolve(),
-      ...session,
-    }),
+    open: (context) =>
+      Promise.resolve({
+        instructions: 'Echo things.',
+        tools: [
+          {
+            name: 'echo',
+            description: 'say it back',
+            inputSchema: {type: 'object', properties: {text: {type: 'string'}}},
+          },
+        ],
+        env: {ECHO_HOME: context.workdir},
+        call(tool, args) {
+          if (tool !== 'echo') return Promise.resolve({ok: false, output: `no tool ${tool}`})
+          const text = String(args.text)
+          return Promise.resolve({ok: true, output: context.options.loud ? text.toUpperCase() : text})
+        },
+        close: () => Promise.resolve(),
+        ...session,
+      }),
     ...overrides,
   }
 }
@@ -107,49 +139,75 @@ const context = (options: Record<string, unknown> = {}): ModeContext => ({
 
 describe('plugin kit: testMode', () => {
   it('passes a mode that keeps the contract, and reports what it saw', async () => {
-    const report = await testMode(echoMode(), context({loud: true}), {tools: ['echo'], calls: [{tool: 'echo', args: {text: 'hi'}, output: 'HI'}]})
-    expect(report).to.deep.include({instructions: 'Echo things.', env: {ECHO_HOME: '/tmp/echo'}, mcpServers: [], calls: [{ok: true, output: 'HI'}]})
+    const report = await testMode(echoMode(), context({loud: true}), {
+      tools: ['echo'],
+      calls: [{tool: 'echo', args: {text: 'hi'}, output: 'HI'}],
+    })
+    expect(report).to.deep.include({
+      instructions: 'Echo things.',
+      env: {ECHO_HOME: '/tmp/echo'},
+      mcpServers: [],
+      calls: [{ok: true, output: 'HI'}],
+    })
     expect(report.availability).to.deep.equal({available: true, tools: {echo: '1.0.0'}})
   })
 
   it('lists every problem of a session: its declared shape, its tools, its answers, and a close that throws', async () => {
     let closed = false
-    const broken = echoMode({}, {
-      instructions: '',
-      tools: [
-        {name: 'echo', description: 'say it back', inputSchema: {type: 'object'}},
-        {name: 'echo', description: 'twice', inputSchema: {type: 'object'}},
-        {name: 'bad name!', description: 'x', inputSchema: {type: 'string'}},
-      ],
-      env: {N: 1 as never},
-      mcpServers: [{name: 'both', command: 'x', url: 'http://y'}],
-      call(tool) {
-        if (tool !== 'echo') return Promise.reject(new Error('no such tool'))
-        return Promise.resolve({ok: true, output: 'hi'})
+    const broken = echoMode(
+      {},
+      {
+        instructions: '',
+        tools: [
+          {name: 'echo', description: 'say it back', inputSchema: {type: 'object'}},
+          {name: 'echo', description: 'twice', inputSchema: {type: 'object'}},
+          {name: 'bad name!', description: 'x', inputSchema: {type: 'string'}},
+        ],
+        env: {N: 1 as never},
+        mcpServers: [{name: 'both', command: 'x', url: 'http://y'}],
+        call(tool) {
+          if (tool !== 'echo') return Promise.reject(new Error('no such tool'))
+          return Promise.resolve({ok: true, output: 'hi'})
+        },
+        close: () => {
+          closed = true
+          return Promise.reject(new Error('stuck'))
+        },
       },
-      close: () => {
-        closed = true
-        return Promise.reject(new Error('stuck'))
-      },
-    })
+    )
     // The declared shape is checked first: a session that breaks it is not called.
-    expect(await problemsOfAsync(() => testMode(broken, context(), {calls: [{tool: 'echo', args: {}}]}))).to.deep.equal([
-      'session.instructions must be a non-empty string: the agent’s system instructions',
-      'session.tools[1] "echo" is offered twice',
-      'session.tools[2] "bad name!" needs a name of letters, digits, _ and - (at most 64): models call tools by it',
-      'session.tools[2] "bad name!" needs an inputSchema of type object (the arguments object a model sends)',
-      'session.env must be an object of strings: the environment of the session’s processes',
-      'session.mcpServers[0] needs a command (stdio) or a url (streamable HTTP), one of them',
-      'close threw: stuck',
-    ])
+    expect(await problemsOfAsync(() => testMode(broken, context(), {calls: [{tool: 'echo', args: {}}]}))).to.deep.equal(
+      [
+        'session.instructions must be a non-empty string: the agent’s system instructions',
+        'session.tools[1] "echo" is offered twice',
+        'session.tools[2] "bad name!" needs a name of letters, digits, _ and - (at most 64): models call tools by it',
+        'session.tools[2] "bad name!" needs an inputSchema of type object (the arguments object a model sends)',
+        'session.env must be an object of strings: the environment of the session’s processes',
+        'session.mcpServers[0] needs a command (stdio) or a url (streamable HTTP), one of them',
+        'close threw: stuck',
+      ],
+    )
     expect(closed).to.equal(true)
-    const answers = echoMode({}, {
-      call(tool) {
-        if (tool !== 'echo') return Promise.reject(new Error('no such tool'))
-        return Promise.resolve({ok: true, output: 'hi'})
+    const answers = echoMode(
+      {},
+      {
+        call(tool) {
+          if (tool !== 'echo') return Promise.reject(new Error('no such tool'))
+          return Promise.resolve({ok: true, output: 'hi'})
+        },
       },
-    })
-    expect(await problemsOfAsync(() => testMode(answers, context(), {tools: ['echo', 'shell'], calls: [{tool: 'echo', args: {}, output: 'bye'}, {tool: 'echo', args: {}, ok: false}]}))).to.deep.equal([
+    )
+    expect(
+      await problemsOfAsync(() =>
+        testMode(answers, context(), {
+          tools: ['echo', 'shell'],
+          calls: [
+            {tool: 'echo', args: {}, output: 'bye'},
+            {tool: 'echo', args: {}, ok: false},
+          ],
+        }),
+      ),
+    ).to.deep.equal([
       'the session offers ["echo"], expected ["echo","shell"]',
       'a tool the session does not offer threw: no such tool (answer {ok: false, output: why})',
       'call 1 (echo {}) answered "hi", expected "bye"',
@@ -158,14 +216,21 @@ describe('plugin kit: testMode', () => {
   })
 
   it('stops at what comes before a session: the loader’s shape checks, options its schema refuses, a mode not available', async () => {
-    expect(await problemsOfAsync(() => testMode({name: 'x', optionsSchema: {type: 'object'}} as never, context()))).to.deep.equal([
-      'modes[0] "x" needs a function "available"',
-      'modes[0] "x" needs a function "open"',
+    expect(
+      await problemsOfAsync(() => testMode({name: 'x', optionsSchema: {type: 'object'}} as never, context())),
+    ).to.deep.equal(['modes[0] "x" needs a function "available"', 'modes[0] "x" needs a function "open"'])
+    expect(await problemsOfAsync(() => testMode(echoMode(), context({loud: 'yes'})))).to.deep.equal([
+      'options {"loud":"yes"} are refused by optionsSchema: /loud must be boolean',
     ])
-    expect(await problemsOfAsync(() => testMode(echoMode(), context({loud: 'yes'})))).to.deep.equal(['options {"loud":"yes"} are refused by optionsSchema: /loud must be boolean'])
-    const unavailable = echoMode({available: () => Promise.resolve({available: false, reason: 'echo not found: apt-get install echo'})})
-    expect(await problemsOfAsync(() => testMode(unavailable, context()))).to.deep.equal(['not available: echo not found: apt-get install echo'])
-    const unaccountable = echoMode({accounting: {programs: ['gh'], category: 'shell', account: () => ({operations: []})}})
+    const unavailable = echoMode({
+      available: () => Promise.resolve({available: false, reason: 'echo not found: apt-get install echo'}),
+    })
+    expect(await problemsOfAsync(() => testMode(unavailable, context()))).to.deep.equal([
+      'not available: echo not found: apt-get install echo',
+    ])
+    const unaccountable = echoMode({
+      accounting: {programs: ['gh'], category: 'shell', account: () => ({operations: []})},
+    })
     expect(await problemsOfAsync(() => testMode(unaccountable, context()))).to.deep.equal([
       'modes[0] "echo" lists gh in accounting.programs: ghx-bench counts gh itself',
       'modes[0] "echo" has accounting.category "shell", which ghx-bench\'s own accounting uses: name the layer\'s (gh_cli, mcp_tool, shell, other are taken)',

@@ -44,11 +44,17 @@ const REAL_LOG = [
 ]
 const lines = (...picked: number[]) => picked.map((n) => REAL_LOG[n]! + '\n').join('')
 /** A line without what differs from one process to the next: time, process ids, duration. */
-const shape = (line: string) => line.replace(/"ts":"[^"]+","pid":\d+,"ppid":\d+/, '"ts":T,"pid":P,"ppid":P').replace(/"duration_ms":\d+/, '"duration_ms":D')
+const shape = (line: string) =>
+  line
+    .replace(/"ts":"[^"]+","pid":\d+,"ppid":\d+/, '"ts":T,"pid":P,"ppid":P')
+    .replace(/"duration_ms":\d+/, '"duration_ms":D')
 
 describe('mode ghx: ghx’s own log', () => {
   it('counts every execution by the route ghx logged: a run’s route_used, a chain’s steps batched in GraphQL, none for an unknown task', () => {
-    expect(readGhxLog(REAL_LOG.join('\n') + '\n')).to.deep.equal({routes: {graphql: 8, cli: 2, unknown: 1}, lastRoute: 'graphql'})
+    expect(readGhxLog(REAL_LOG.join('\n') + '\n')).to.deep.equal({
+      routes: {graphql: 8, cli: 2, unknown: 1},
+      lastRoute: 'graphql',
+    })
     expect(readGhxLog(lines(0))).to.deep.equal({routes: {graphql: 1}, lastRoute: 'graphql'})
     expect(readGhxLog(lines(2))).to.deep.equal({routes: {cli: 1}, lastRoute: 'cli'})
     // A chain of one step logs its step and the chain: one execution.
@@ -63,12 +69,20 @@ describe('mode ghx: ghx’s own log', () => {
   })
 
   it('reads a chain whose GraphQL lookups failed (resolution.lookup_failed, as ghx’s source writes it), a pid used again, and passes over what is no event of its', () => {
-    const lookupFailed = '{"ts":"2026-11-27T00:10:00.000Z","pid":9999,"ppid":9931,"level":"error","version":"0.8.0","msg":"resolution.lookup_failed","count":2,"error_code":"NETWORK","message":"fetch failed"}\n'
+    const lookupFailed =
+      '{"ts":"2026-11-27T00:10:00.000Z","pid":9999,"ppid":9931,"level":"error","version":"0.8.0","msg":"resolution.lookup_failed","count":2,"error_code":"NETWORK","message":"fetch failed"}\n'
     expect(readGhxLog(lookupFailed)).to.deep.equal({routes: {graphql: 2}, lastRoute: 'graphql'})
     // The same pid after a chain ended is another ghx: its run is counted on its own.
     const reused = lines(3, 4) + REAL_LOG[2]!.replace('"pid":6158', '"pid":6175') + '\n'
     expect(readGhxLog(reused)).to.deep.equal({routes: {cli: 2, graphql: 1}, lastRoute: 'cli'})
-    const noise = ['', 'not json', '{"ts":"x","pid":1,"msg":"route.plan","route":"cli"}', REAL_LOG[0]!.slice(0, 60), '{"pid":-1,"msg":"execute.complete"}', '[1,2]'].join('\n')
+    const noise = [
+      '',
+      'not json',
+      '{"ts":"x","pid":1,"msg":"route.plan","route":"cli"}',
+      REAL_LOG[0]!.slice(0, 60),
+      '{"pid":-1,"msg":"execute.complete"}',
+      '[1,2]',
+    ].join('\n')
     expect(readGhxLog(noise + '\n' + lines(1))).to.deep.equal({routes: {graphql: 1}, lastRoute: 'graphql'})
     expect(readGhxLog('')).to.deep.equal({routes: {}, lastRoute: null})
   })
@@ -89,11 +103,22 @@ describe('mode ghx: ghx’s log of a run (sandbox, the stand-in)', function () {
     const skill = path.join(workdir, 'SKILL.md')
     await writeFile(skill, '# ghx\n')
     const graphqlUrl = `${sandbox.url}/graphql`
-    const session = await GHX.open({options: {ghx: STAND_IN, skill}, workdir, github: {apiUrl: sandbox.url, graphqlUrl, token: sandbox.token, env: sandbox.ghEnv(path.join(workdir, 'gh')), nodeEnv: nodeEnvFor(sandbox.url, graphqlUrl)}})
+    const session = await GHX.open({
+      options: {ghx: STAND_IN, skill},
+      workdir,
+      github: {
+        apiUrl: sandbox.url,
+        graphqlUrl,
+        token: sandbox.token,
+        env: sandbox.ghEnv(path.join(workdir, 'gh')),
+        nodeEnv: nodeEnvFor(sandbox.url, graphqlUrl),
+      },
+    })
     sessions.push(session)
     return {session, workdir}
   }
-  const shell = (session: ModeSession, command: string) => session.call('shell', {command}, new AbortController().signal)
+  const shell = (session: ModeSession, command: string) =>
+    session.call('shell', {command}, new AbortController().signal)
 
   it('the session turns ghx’s log on into the run’s layer log folder; the stand-in writes the real ghx’s lines', async () => {
     const {session, workdir} = await open()
@@ -110,7 +135,9 @@ describe('mode ghx: ghx’s log of a run (sandbox, the stand-in)', function () {
     const files = readdirSync(layerLogDir(workdir))
     expect(files).to.have.length(1)
     expect(files[0]).to.match(/^ghx-\d{4}-\d{2}-\d{2}\.jsonl$/)
-    const written = readFileSync(path.join(layerLogDir(workdir), files[0]!), 'utf8').trimEnd().split('\n')
+    const written = readFileSync(path.join(layerLogDir(workdir), files[0]!), 'utf8')
+      .trimEnd()
+      .split('\n')
     // Byte for byte the real ghx's lines for the same commands, but for time, process ids and durations.
     expect(written.map(shape)).to.deep.equal([0, 5, 6, 7, 8].map((n) => shape(REAL_LOG[n]!)))
     // The runner reads it beside the call log, once the agent is done.
@@ -126,7 +153,8 @@ describe('mode ghx: ghx’s log of a run (sandbox, the stand-in)', function () {
       `ghx chain --steps '[{"task":"repo.view","input":{}},{"task":"nope.x","input":{}}]'`,
     ]
     const traced = []
-    for (const command of calls) traced.push({tool: 'shell', args: {command}, ms: 1, ...(await shell(session, command))})
+    for (const command of calls)
+      traced.push({tool: 'shell', args: {command}, ms: 1, ...(await shell(session, command))})
     const log = await readLayerLog(workdir)
     const withLog = accountToolCalls(traced, new Set(), GHX.accounting, log)
     expect(withLog.by_route).to.deep.equal({graphql: 1, unknown: 2})
@@ -142,16 +170,36 @@ describe('mode ghx: rows of ghx runs through the runner (sandbox, oracle, the st
   this.timeout(120_000)
 
   it('fill by_route and route_used from ghx’s log; a pass after a failed ghx call and a gh call is a fallback; no token reaches a row or a trace', async () => {
-    const view = parse(await readFile(path.join(SUITES, 'scenarios', 'repo-view-001.yml'), 'utf8')) as {id: string; assertions: {checkpoints?: unknown[]}; reference: Record<string, Array<Record<string, unknown>>>}
+    const view = parse(await readFile(path.join(SUITES, 'scenarios', 'repo-view-001.yml'), 'utf8')) as {
+      id: string
+      assertions: {checkpoints?: unknown[]}
+      reference: Record<string, Array<Record<string, unknown>>>
+    }
     // An atomic read must compare its answer with GitHub: the catalogue's own check where it has one, else this.
-    view.assertions.checkpoints ??= [{name: 'answer_true', task: 'repo.view', input: {owner: '{{owner}}', name: '{{repo}}'}, condition: {type: 'agrees_with', path: 'fullName', value: '{{answer.nameWithOwner}}'}}]
+    view.assertions.checkpoints ??= [
+      {
+        name: 'answer_true',
+        task: 'repo.view',
+        input: {owner: '{{owner}}', name: '{{repo}}'},
+        condition: {type: 'agrees_with', path: 'fullName', value: '{{answer.nameWithOwner}}'},
+      },
+    ]
     // The same task, the ghx plan failing first (issue.view of an issue that is not there) and gh doing the work.
     const fallback = {
       ...view,
       id: 'repo-view-fallback-001',
       reference: {
         ...view.reference,
-        ghx: [{tool: 'shell', args: {command: `ghx run issue.view --input '{"owner": "{{owner}}", "name": "{{repo}}", "issueNumber": 99999}'`}, allow_failure: true}, ...view.reference.agent_direct!],
+        ghx: [
+          {
+            tool: 'shell',
+            args: {
+              command: `ghx run issue.view --input '{"owner": "{{owner}}", "name": "{{repo}}", "issueNumber": 99999}'`,
+            },
+            allow_failure: true,
+          },
+          ...view.reference.agent_direct!,
+        ],
       },
     }
     const skill = path.join(await mkdtemp(path.join(tmpdir(), 'skill-')), 'SKILL.md')
@@ -160,9 +208,20 @@ describe('mode ghx: rows of ghx runs through the runner (sandbox, oracle, the st
       '.ghxbenchrc.yml': sandboxConfig('catalogue'),
       'catalogue/scenarios/repo-view-001.yml': stringify(view),
       'catalogue/scenarios/repo-view-fallback-001.yml': stringify(fallback),
-      'catalogue/ghx.yml': stringify({name: 'ghx', scenarios: {ids: ['repo-view-001', 'repo-view-fallback-001']}, modes: [{name: 'ghx', options: {ghx: STAND_IN, skill}}], repetitions: 1, warmup: false}),
+      'catalogue/ghx.yml': stringify({
+        name: 'ghx',
+        scenarios: {ids: ['repo-view-001', 'repo-view-fallback-001']},
+        modes: [{name: 'ghx', options: {ghx: STAND_IN, skill}}],
+        repetitions: 1,
+        warmup: false,
+      }),
     })
-    const {summary} = await runProjectSuite({cwd: dir, suitePath: 'catalogue/ghx.yml', runId: 'ghx-log', noReport: true})
+    const {summary} = await runProjectSuite({
+      cwd: dir,
+      suitePath: 'catalogue/ghx.yml',
+      runId: 'ghx-log',
+      noReport: true,
+    })
     expect(summary.by_mode.ghx).to.deep.include({pass: 2})
     const rows = rowsOf(dir, 'ghx-log')
     const row = (scenario: string, mode: 'ghx') => rows.find((r) => r.scenario_id === scenario && r.mode === mode)!
@@ -172,7 +231,12 @@ describe('mode ghx: rows of ghx runs through the runner (sandbox, oracle, the st
     expect(row('repo-view-fallback-001', 'ghx')).to.include({route_used: 'graphql', fallback: true, outcome: 'pass'})
     // The log stays in the run's folder, which goes with the run; no token in the rows or the traces.
     const results = path.join(dir, 'results')
-    const written = [readFileSync(path.join(results, 'ghx-log.jsonl'), 'utf8'), ...readdirSync(path.join(results, 'ghx-log', 'traces')).map((f) => readFileSync(path.join(results, 'ghx-log', 'traces', f), 'utf8'))].join('\n')
+    const written = [
+      readFileSync(path.join(results, 'ghx-log.jsonl'), 'utf8'),
+      ...readdirSync(path.join(results, 'ghx-log', 'traces')).map((f) =>
+        readFileSync(path.join(results, 'ghx-log', 'traces', f), 'utf8'),
+      ),
+    ].join('\n')
     expect(written).to.not.match(/ghs_[A-Za-z0-9]{20,}/)
     expect(written).to.not.include('.ghx-bench-layer-log')
     expect(existsSync(path.join(dir, '.ghx-bench-layer-log'))).to.equal(false)

@@ -15,12 +15,22 @@ const SERVER = path.join(PROJECT_ROOT, 'test', 'support', 'hostile-mcp-server.mj
 const mcp: Mode = mcpPlugin.modes[0]!
 const TOKEN = 'ghp_hostileServerTestToken0123456789'
 
-async function context(behaviour: 'answer' | 'silent' | 'kill-parent', m: string, signal?: AbortSignal): Promise<ModeContext> {
+async function context(
+  behaviour: 'answer' | 'silent' | 'kill-parent',
+  m: string,
+  signal?: AbortSignal,
+): Promise<ModeContext> {
   const workdir = await mkdtemp(path.join(tmpdir(), 'mode-mcp-'))
   return {
     options: {server: {command: process.execPath, args: [SERVER, behaviour, m]}},
     workdir,
-    github: {apiUrl: 'http://127.0.0.1:9/api/v3', graphqlUrl: 'http://127.0.0.1:9/api/graphql', token: TOKEN, env: {}, nodeEnv: {}},
+    github: {
+      apiUrl: 'http://127.0.0.1:9/api/v3',
+      graphqlUrl: 'http://127.0.0.1:9/api/graphql',
+      token: TOKEN,
+      env: {},
+      nodeEnv: {},
+    },
     ...(signal ? {signal} : {}),
   }
 }
@@ -81,12 +91,16 @@ describe('mode mcp: the stdio server’s processes', function () {
     try {
       expect(await until(() => sleepsOf(m).length === 2)).to.equal(true)
       // The server itself (its command line names the marker) and its perl parent.
-      const server = processesWith(m).map(pidOf).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(SERVER))!
+      const server = processesWith(m)
+        .map(pidOf)
+        .find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(SERVER))!
       const serverParent = Number(readFileSync(`/proc/${server}/stat`, 'latin1').split(') ')[1]!.split(' ')[1])
       for (const pid of [server, serverParent, ...processesWith(m).map(pidOf)]) {
         expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8'), `command line of ${pid}`).to.not.include(TOKEN)
       }
-      expect(readFileSync(`/proc/${server}/environ`, 'utf8').split('\0')).to.include(`GITHUB_PERSONAL_ACCESS_TOKEN=${TOKEN}`)
+      expect(readFileSync(`/proc/${server}/environ`, 'utf8').split('\0')).to.include(
+        `GITHUB_PERSONAL_ACCESS_TOKEN=${TOKEN}`,
+      )
     } finally {
       await session.close()
     }
@@ -104,11 +118,18 @@ describe('mode mcp: the stdio server’s processes', function () {
         // Exits when the test says so (a line on stdin), with the session still open.
         `process.stdin.once('data', () => process.exit(0))`,
       ].join('\n')
-      const harness = spawn(process.execPath, ['--import', 'tsx', '--conditions=ghx-bench-source', '--input-type=module', '-e', script], {cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'inherit']})
+      const harness = spawn(
+        process.execPath,
+        ['--import', 'tsx', '--conditions=ghx-bench-source', '--input-type=module', '-e', script],
+        {cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'inherit']},
+      )
       const closed = new Promise((resolve) => harness.on('close', resolve))
       let out = ''
       harness.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
-      expect(await until(() => out.includes('open') && sleepsOf(m).length === 2, 40_000), 'the session opened').to.equal(true)
+      expect(
+        await until(() => out.includes('open') && sleepsOf(m).length === 2, 40_000),
+        'the session opened',
+      ).to.equal(true)
       if (end === 'is killed with -9') harness.kill('SIGKILL')
       else harness.stdin.write('exit\n')
       await closed

@@ -31,7 +31,17 @@ describe('built-in modes (sandbox)', function () {
   async function context(options: Record<string, unknown> = {}): Promise<ModeContext> {
     const workdir = await mkdtemp(path.join(tmpdir(), 'mode-'))
     const graphqlUrl = `${sandbox.url}/graphql`
-    return {options, workdir, github: {apiUrl: sandbox.url, graphqlUrl, token: sandbox.token, env: sandbox.ghEnv(path.join(workdir, 'gh')), nodeEnv: nodeEnvFor(sandbox.url, graphqlUrl)}}
+    return {
+      options,
+      workdir,
+      github: {
+        apiUrl: sandbox.url,
+        graphqlUrl,
+        token: sandbox.token,
+        env: sandbox.ghEnv(path.join(workdir, 'gh')),
+        nodeEnv: nodeEnvFor(sandbox.url, graphqlUrl),
+      },
+    }
   }
 
   async function open(m: Mode, options: Record<string, unknown> = {}): Promise<ModeSession> {
@@ -40,7 +50,8 @@ describe('built-in modes (sandbox)', function () {
     return session
   }
 
-  const shell = (session: ModeSession, command: string) => session.call('shell', {command}, new AbortController().signal)
+  const shell = (session: ModeSession, command: string) =>
+    session.call('shell', {command}, new AbortController().signal)
 
   it('agent_direct: one shell tool with gh, authenticated against the target; ghx is not reachable even when the parent has it', async () => {
     const parentPath = process.env.PATH
@@ -64,7 +75,10 @@ describe('built-in modes (sandbox)', function () {
     const ctx = await context()
     const session = await mode(agentDirectPlugin).open(ctx)
     sessions.push(session)
-    const loop = await shell(session, 'for n in 1 2 3; do gh api user --jq .login; done; gh --version >/dev/null; false || true')
+    const loop = await shell(
+      session,
+      'for n in 1 2 3; do gh api user --jq .login; done; gh --version >/dev/null; false || true',
+    )
     expect(loop.ok, loop.output).to.equal(true)
     expect(await readCallLog(ctx.workdir)).to.deep.equal({gh: 4})
     // A tool started by a counted tool is logged as its call, not the agent's.
@@ -73,7 +87,10 @@ describe('built-in modes (sandbox)', function () {
     const ghxCtx = await context({ghx: STAND_IN, skill})
     const ghx = await mode(ghxPlugin).open(ghxCtx)
     sessions.push(ghx)
-    await shell(ghx, `ghx --version; ghx run repo.view --input '{"owner":"ghx-bench","name":"sandbox"}' > /dev/null; GHX_BENCH_CALLER=ghx gh --version > /dev/null`)
+    await shell(
+      ghx,
+      `ghx --version; ghx run repo.view --input '{"owner":"ghx-bench","name":"sandbox"}' > /dev/null; GHX_BENCH_CALLER=ghx gh --version > /dev/null`,
+    )
     expect(await readCallLog(ghxCtx.workdir)).to.deep.equal({ghx: 2, 'ghx>gh': 1})
   })
 
@@ -95,11 +112,16 @@ describe('built-in modes (sandbox)', function () {
     expect(names).to.have.length(26)
     expect(names).to.include('get_issue')
     expect(names).to.not.include('shell')
-    expect(report.tools.find((t) => t.name === 'get_issue')!.inputSchema).to.have.nested.property('properties.issue_number')
+    expect(report.tools.find((t) => t.name === 'get_issue')!.inputSchema).to.have.nested.property(
+      'properties.issue_number',
+    )
     expect(JSON.parse(report.calls[0]!.output)).to.be.an('array')
     // The npm server, started with the target's Node environment: its hard-coded api.github.com goes to the sandbox.
     expect(report.mcpServers[0]).to.include({name: 'github-npm', command: process.execPath})
-    expect(report.mcpServers[0]!.env).to.include({GITHUB_PERSONAL_ACCESS_TOKEN: sandbox.token, GHX_BENCH_GITHUB_API_URL: sandbox.url})
+    expect(report.mcpServers[0]!.env).to.include({
+      GITHUB_PERSONAL_ACCESS_TOKEN: sandbox.token,
+      GHX_BENCH_GITHUB_API_URL: sandbox.url,
+    })
     expect(report.mcpServers[0]!.env!.NODE_OPTIONS).to.match(/--import file:.*github-api-origin\.mjs/)
   })
 
@@ -113,7 +135,10 @@ describe('built-in modes (sandbox)', function () {
 
   it('mcp: the official server is required on live GitHub and explained when missing', async () => {
     const ctx = await context({server: 'official'})
-    const availability = await mode(mcpPlugin).available({...ctx, github: {...ctx.github, apiUrl: 'https://api.github.com'}})
+    const availability = await mode(mcpPlugin).available({
+      ...ctx,
+      github: {...ctx.github, apiUrl: 'https://api.github.com'},
+    })
     expect(availability.available).to.equal(false)
     expect(availability.reason).to.match(/github-mcp-server/)
   })
@@ -128,12 +153,20 @@ describe('built-in modes (sandbox)', function () {
     expect(report.instructions).to.equal('# using ghx\nUse ghx run for everything.\n')
     const session = await open(m, {ghx: STAND_IN, skill})
     const result = await shell(session, `ghx run repo.view --input '{"owner":"ghx-bench","name":"sandbox"}'`)
-    expect(result.output).to.match(/^\{"ok":true,"data":\{"id":"[^"]+","name":"sandbox","nameWithOwner":"ghx-bench\/sandbox",/)
+    expect(result.output).to.match(
+      /^\{"ok":true,"data":\{"id":"[^"]+","name":"sandbox","nameWithOwner":"ghx-bench\/sandbox",/,
+    )
     expect(result.output.endsWith('}\n')).to.equal(true)
-    const missing = await shell(session, `ghx run issue.view --input '{"owner":"ghx-bench","name":"sandbox","issueNumber":9999}'`)
+    const missing = await shell(
+      session,
+      `ghx run issue.view --input '{"owner":"ghx-bench","name":"sandbox","issueNumber":9999}'`,
+    )
     expect(missing.ok, 'ghx exits 0 on ok:false').to.equal(true)
     expect(JSON.parse(missing.output)).to.deep.include({ok: false}).and.have.nested.property('error.code', 'NOT_FOUND')
-    const chain = await shell(session, `ghx chain --steps '[{"task":"repo.view","input":{"owner":"ghx-bench","name":"sandbox"}}]'`)
+    const chain = await shell(
+      session,
+      `ghx chain --steps '[{"task":"repo.view","input":{"owner":"ghx-bench","name":"sandbox"}}]'`,
+    )
     expect(JSON.parse(chain.output)).to.deep.include({status: 'success'})
   })
 
@@ -142,7 +175,11 @@ describe('built-in modes (sandbox)', function () {
     await writeFile(skill, '# ghx\n')
     const session = await open(mode(ghxPlugin), {ghx: STAND_IN, skill})
     expect(session.env.NODE_OPTIONS).to.match(/--import file:.*github-api-origin\.mjs/)
-    expect(session.env).to.include({GHX_BENCH_GITHUB_API_URL: sandbox.url, GITHUB_GRAPHQL_URL: `${sandbox.url}/graphql`, GITHUB_TOKEN: sandbox.token})
+    expect(session.env).to.include({
+      GHX_BENCH_GITHUB_API_URL: sandbox.url,
+      GITHUB_GRAPHQL_URL: `${sandbox.url}/graphql`,
+      GITHUB_TOKEN: sandbox.token,
+    })
   })
 
   it('ghx: unavailable, saying where to put it, when the skill file cannot be found (no silent fallback)', async () => {

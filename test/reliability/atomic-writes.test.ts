@@ -8,7 +8,8 @@ import {makeRow} from '../support/rows.js'
 import {project, runCli, scratch} from '../support/reliability.js'
 
 const inode = (file: string) => statSync(file).ino
-const leftovers = (dir: string) => (readdirSync(dir, {recursive: true}) as string[]).filter((f) => /\.tmp$|\.partial$/.test(f))
+const leftovers = (dir: string) =>
+  (readdirSync(dir, {recursive: true}) as string[]).filter((f) => /\.tmp$|\.partial$/.test(f))
 
 describe('reliability: atomic writes', function () {
   this.timeout(60_000)
@@ -39,15 +40,31 @@ describe('reliability: atomic writes', function () {
     const dir = await project()
     const first = await runCli(['run', 'catalogue/one.yml', '--run-id', 'atomic'], {cwd: dir, env: {CI: '1'}})
     expect(first.code, first.stderr).to.equal(0)
-    const files = ['.ghx-bench/sandbox.json', 'fixtures/latest.json', 'reports/atomic/summary.json', 'reports/atomic/summary.md', 'reports/atomic/summary.html', 'results/atomic/run.json']
+    const files = [
+      '.ghx-bench/sandbox.json',
+      'fixtures/latest.json',
+      'reports/atomic/summary.json',
+      'reports/atomic/summary.md',
+      'reports/atomic/summary.html',
+      'results/atomic/run.json',
+    ]
     const before = Object.fromEntries(files.map((f) => [f, inode(path.join(dir, f))]))
-    const again = await runCli(['run', 'catalogue/one.yml', '--run-id', 'atomic', '--repetitions', '4'], {cwd: dir, env: {CI: '1'}})
+    const again = await runCli(['run', 'catalogue/one.yml', '--run-id', 'atomic', '--repetitions', '4'], {
+      cwd: dir,
+      env: {CI: '1'},
+    })
     expect(again.code, again.stderr).to.equal(0)
     for (const file of files) expect(inode(path.join(dir, file)), file).to.not.equal(before[file])
 
     mkdirSync(path.join(dir, 'in'))
-    writeFileSync(path.join(dir, 'in', 'rows.jsonl'), [makeRow({mode: 'agent_direct'}), makeRow({mode: 'ghx'})].map((r) => JSON.stringify(r)).join('\n') + '\n')
-    const gate = () => runCli(['gate', '--input', 'in/rows.jsonl', '--candidate', 'ghx', '--out', 'gated', '--resamples', '200'], {cwd: dir})
+    writeFileSync(
+      path.join(dir, 'in', 'rows.jsonl'),
+      [makeRow({mode: 'agent_direct'}), makeRow({mode: 'ghx'})].map((r) => JSON.stringify(r)).join('\n') + '\n',
+    )
+    const gate = () =>
+      runCli(['gate', '--input', 'in/rows.jsonl', '--candidate', 'ghx', '--out', 'gated', '--resamples', '200'], {
+        cwd: dir,
+      })
     expect((await gate()).code).to.be.oneOf([0, 1, 3])
     const gateInode = inode(path.join(dir, 'gated', 'gate.json'))
     expect((await gate()).code).to.be.oneOf([0, 1, 3])

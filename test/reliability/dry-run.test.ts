@@ -12,7 +12,9 @@ function snapshot(dir: string): Record<string, string> {
   for (const name of readdirSync(dir, {recursive: true}) as string[]) {
     const file = path.join(dir, name)
     const info = statSync(file)
-    entries[name] = info.isDirectory() ? `dir ${info.mtimeMs}` : `${createHash('sha256').update(readFileSync(file)).digest('hex')} ${info.mtimeMs}`
+    entries[name] = info.isDirectory()
+      ? `dir ${info.mtimeMs}`
+      : `${createHash('sha256').update(readFileSync(file)).digest('hex')} ${info.mtimeMs}`
   }
   return entries
 }
@@ -33,7 +35,10 @@ describe('reliability: run --dry-run', function () {
     expect(snapshot(dir)).to.deep.equal(fresh)
     expect(leftInTmp(tmp)).to.deep.equal([])
 
-    const real = await runCli(['run', 'catalogue/one.yml', '--run-id', 'real', '--repetitions', '2', '--no-report'], {cwd: dir, env})
+    const real = await runCli(['run', 'catalogue/one.yml', '--run-id', 'real', '--repetitions', '2', '--no-report'], {
+      cwd: dir,
+      env,
+    })
     expect(real.code, real.stderr).to.equal(0)
     // A torn last line: a dry run reads past it and leaves it for the real resume to set aside.
     appendFileSync(path.join(dir, 'results', 'real.jsonl'), '{"schema_version":1,"run_')

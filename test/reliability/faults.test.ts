@@ -30,9 +30,19 @@ describe('reliability: injected faults', function () {
     const workflow = await readFile(path.join(PROJECT_ROOT, 'suites', 'scenarios', `${TRIAGE}.yml`), 'utf8')
     const dir = await project({
       [`catalogue/scenarios/${TRIAGE}.yml`]: workflow,
-      'catalogue/faulty.yml': ['name: faulty', `scenarios: {ids: [repo-view-001, ${TRIAGE}]}`, 'modes: [agent_direct]', 'repetitions: 3', 'seed: 5', ''].join('\n'),
+      'catalogue/faulty.yml': [
+        'name: faulty',
+        `scenarios: {ids: [repo-view-001, ${TRIAGE}]}`,
+        'modes: [agent_direct]',
+        'repetitions: 3',
+        'seed: 5',
+        '',
+      ].join('\n'),
     })
-    const result = await runCli(['run', 'catalogue/faulty.yml', '--inject-faults', '0.6', '--run-id', 'faulty'], {cwd: dir, env: {CI: '1'}})
+    const result = await runCli(['run', 'catalogue/faulty.yml', '--inject-faults', '0.6', '--run-id', 'faulty'], {
+      cwd: dir,
+      env: {CI: '1'},
+    })
     expect(result.code, result.stderr + result.stdout).to.equal(0)
     const rows = rowsOf(dir, 'faulty')
     expect(rows).to.have.length(6)
@@ -46,7 +56,11 @@ describe('reliability: injected faults', function () {
       }
     }
     expect(rows.reduce((sum, r) => sum + (r.injected_faults ?? 0), 0)).to.be.above(0)
-    expect(rows.some((r) => r.error?.type === 'injected_faults' || r.attempts.some((a) => a.error?.type === 'injected_faults'))).to.equal(true)
+    expect(
+      rows.some(
+        (r) => r.error?.type === 'injected_faults' || r.attempts.some((a) => a.error?.type === 'injected_faults'),
+      ),
+    ).to.equal(true)
     // The harness's own work is never faulted: fixtures were seeded and every workflow run was checked.
     expect(rows.some((r) => r.error?.type === 'fixture_error')).to.equal(false)
   })

@@ -3,7 +3,17 @@
 import {existsSync} from 'node:fs'
 import path from 'node:path'
 import {expect} from 'chai'
-import {leftInTmp, marker, privateTmp, processesWith, project, shellCommandScenario, sleep, start, suite} from '../support/reliability.js'
+import {
+  leftInTmp,
+  marker,
+  privateTmp,
+  processesWith,
+  project,
+  shellCommandScenario,
+  sleep,
+  start,
+  suite,
+} from '../support/reliability.js'
 
 describe('reliability: SIGHUP', function () {
   this.timeout(90_000)
@@ -11,7 +21,12 @@ describe('reliability: SIGHUP', function () {
   it('releases the run lock, ends the tools and removes the temporary folders', async () => {
     const m = marker()
     const dir = await project({
-      'catalogue/scenarios/repo-slow-001.yml': shellCommandScenario('repo-slow-001', 'A slow tool', 60_000, `setsid sleep ${m} & sleep ${m}`),
+      'catalogue/scenarios/repo-slow-001.yml': shellCommandScenario(
+        'repo-slow-001',
+        'A slow tool',
+        60_000,
+        `setsid sleep ${m} & sleep ${m}`,
+      ),
       'catalogue/slow.yml': suite('slow', ['repo-slow-001']),
     })
     const tmp = privateTmp()

@@ -25,8 +25,16 @@ interface Target {
 const SCENARIOS = ['issue-close-001', 'repo-view-001', 'pr-merge-001', 'ci-diagnose-run-wf-001']
 
 const TARGETS: Target[] = [
-  {file: '.ghxbenchrc.yml', text: config('gate: {profile: verify_pr, baseline: agent_direct, candidate: ghx}'), nested: []},
-  {file: 'catalogue/one.yml', text: SHIPPED('verify-pr.yml').replace('set: ci-verify-pr', 'ids: [repo-view-001]'), nested: ['gate']},
+  {
+    file: '.ghxbenchrc.yml',
+    text: config('gate: {profile: verify_pr, baseline: agent_direct, candidate: ghx}'),
+    nested: [],
+  },
+  {
+    file: 'catalogue/one.yml',
+    text: SHIPPED('verify-pr.yml').replace('set: ci-verify-pr', 'ids: [repo-view-001]'),
+    nested: ['gate'],
+  },
   {file: 'catalogue/sets/some.yml', text: 'name: some\ndescription: a set of one\nscenarios: [repo-view-001]\n'},
   {file: 'catalogue/profiles/verify_pr.yml', text: SHIPPED('profiles/verify_pr.yml'), nested: ['thresholds']},
   ...SCENARIOS.map((id) => ({
@@ -63,7 +71,13 @@ function keyLines(lines: string[], nested: string[]): KeyLine[] {
     if (indent === 0) parent = match[2]!
     if (indent !== 0 && !(indent === 2 && nested.includes(parent))) return
     let blockEnd = index + 1
-    while (blockEnd < lines.length && (lines[blockEnd]!.trim() === '' || lines[blockEnd]!.search(/\S/) > indent || (lines[blockEnd]!.search(/\S/) === indent && lines[blockEnd]!.trimStart().startsWith('- ')))) blockEnd++
+    while (
+      blockEnd < lines.length &&
+      (lines[blockEnd]!.trim() === '' ||
+        lines[blockEnd]!.search(/\S/) > indent ||
+        (lines[blockEnd]!.search(/\S/) === indent && lines[blockEnd]!.trimStart().startsWith('- ')))
+    )
+      blockEnd++
     found.push({index, indent, key: match[2]!, value: (match[3] ?? '').replace(/\s+#.*$/, ''), blockEnd})
   })
   return found
@@ -73,19 +87,31 @@ function keyLines(lines: string[], nested: string[]): KeyLine[] {
 function mutations(target: Target): Mutation[] {
   const lines = target.text.split('\n')
   const keys = keyLines(lines, target.nested ?? [])
-  const replace = (from: number, to: number, inserted: string[]) => [...lines.slice(0, from), ...inserted, ...lines.slice(to)].join('\n')
+  const replace = (from: number, to: number, inserted: string[]) =>
+    [...lines.slice(0, from), ...inserted, ...lines.slice(to)].join('\n')
   const out: Mutation[] = []
   for (const k of keys) {
     const pad = ' '.repeat(k.indent)
     const scalar = k.value !== '' && !/^[[{]/.test(k.value)
     // A scalar where a mapping or list belongs, a mapping where a scalar or list belongs.
-    out.push({name: `${k.key}: the wrong type`, text: replace(k.index, k.blockEnd, [`${pad}${k.key}: ${scalar ? '{wrong_type: 1}' : '12345'}`])})
+    out.push({
+      name: `${k.key}: the wrong type`,
+      text: replace(k.index, k.blockEnd, [`${pad}${k.key}: ${scalar ? '{wrong_type: 1}' : '12345'}`]),
+    })
     out.push({name: `${k.key} twice`, text: replace(k.blockEnd, k.blockEnd, [`${pad}${k.key}: ${k.value || '{}'}`])})
   }
   const firstNested = keys.find((k) => k.indent === 2)
   out.push({name: 'an unknown key at the top', text: `${target.text.trimEnd()}\nunknown_setting_zz: 1\n`})
-  if (firstNested) out.push({name: `an unknown key beside ${firstNested.key}`, text: replace(firstNested.index, firstNested.index, ['  unknown_setting_zz: 1'])})
-  if (firstNested) out.push({name: 'a tab in the indentation', text: replace(firstNested.index, firstNested.index + 1, [lines[firstNested.index]!.replace(/^ +/, '\t')])})
+  if (firstNested)
+    out.push({
+      name: `an unknown key beside ${firstNested.key}`,
+      text: replace(firstNested.index, firstNested.index, ['  unknown_setting_zz: 1']),
+    })
+  if (firstNested)
+    out.push({
+      name: 'a tab in the indentation',
+      text: replace(firstNested.index, firstNested.index + 1, [lines[firstNested.index]!.replace(/^ +/, '\t')]),
+    })
   out.push({name: 'an unclosed bracket', text: `${target.text.trimEnd()}\nunclosed_zz: [1, 2\n`})
   return out
 }

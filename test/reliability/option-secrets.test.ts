@@ -13,7 +13,9 @@ import {startScriptedModels} from '../../src/agent/scripted-models.js'
 import {project, rowsOf, runCli} from '../support/reliability.js'
 
 function filesUnder(dir: string): string[] {
-  return (readdirSync(dir, {recursive: true}) as string[]).map((f) => path.join(dir, f)).filter((f) => statSync(f).isFile())
+  return (readdirSync(dir, {recursive: true}) as string[])
+    .map((f) => path.join(dir, f))
+    .filter((f) => statSync(f).isFile())
 }
 
 /** A random credential of the kind a generator makes: letters and digits, no telling prefix. */
@@ -40,7 +42,10 @@ async function echoingEndpoint(): Promise<{url: string; close: () => Promise<voi
     res.end(`got ${authorization} = ${Buffer.from(authorization).toString('base64')}`)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve()))}
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
 }
 
 describe('reliability: secrets in options and their base64 forms', function () {
@@ -60,26 +65,59 @@ describe('reliability: secrets in options and their base64 forms', function () {
     const models = await startScriptedModels()
     const echo = await echoingEndpoint()
     try {
-      const {baseUrl} = models.register({model: 'oracle', steps: [{tool: 'show_options', args: {}}], final: {kind: 'text', answer: 'done'}})
+      const {baseUrl} = models.register({
+        model: 'oracle',
+        steps: [{tool: 'show_options', args: {}}],
+        final: {kind: 'text', answer: 'done'},
+      })
       const options = JSON.stringify({
         authToken: planted.authToken,
         nested: {accessToken: planted.accessToken},
-        server: {command: 'node', args: ['server.js', planted.arg, '--client-secret', planted.flagged], env: {INNOCUOUS: planted.env}},
+        server: {
+          command: 'node',
+          args: ['server.js', planted.arg, '--client-secret', planted.flagged],
+          env: {INNOCUOUS: planted.env},
+        },
         list: ['plain', planted.item],
       })
       const dir = await project(
         {
           'plug/index.js': ECHO_PLUGIN,
-          'catalogue/options.yml': ['name: options', 'scenarios: {ids: [repo-view-001]}', `modes: [{name: echo_options, options: ${options}}]`, 'repetitions: 1', 'infra_retries: 0', ''].join('\n'),
-          'catalogue/bearer.yml': ['name: bearer', 'scenarios: {ids: [repo-view-001]}', `modes: [{name: mcp, options: {server: {url: "${echo.url}/mcp", token_env: MCP_BEARER}}}]`, 'repetitions: 1', 'infra_retries: 0', ''].join('\n'),
-          'catalogue/basic.yml': ['name: basic', 'scenarios: {ids: [repo-view-001]}', 'modes: [agent_direct]', 'repetitions: 1', 'infra_retries: 0', `endpoint: {base_url: "${echo.url.replace('http://', `http://bench:${planted.password}@`)}/v1"}`, ''].join('\n'),
+          'catalogue/options.yml': [
+            'name: options',
+            'scenarios: {ids: [repo-view-001]}',
+            `modes: [{name: echo_options, options: ${options}}]`,
+            'repetitions: 1',
+            'infra_retries: 0',
+            '',
+          ].join('\n'),
+          'catalogue/bearer.yml': [
+            'name: bearer',
+            'scenarios: {ids: [repo-view-001]}',
+            `modes: [{name: mcp, options: {server: {url: "${echo.url}/mcp", token_env: MCP_BEARER}}}]`,
+            'repetitions: 1',
+            'infra_retries: 0',
+            '',
+          ].join('\n'),
+          'catalogue/basic.yml': [
+            'name: basic',
+            'scenarios: {ids: [repo-view-001]}',
+            'modes: [agent_direct]',
+            'repetitions: 1',
+            'infra_retries: 0',
+            `endpoint: {base_url: "${echo.url.replace('http://', `http://bench:${planted.password}@`)}/v1"}`,
+            '',
+          ].join('\n'),
         },
         `plugins: [./plug/index.js]\nendpoint: {base_url: "${baseUrl}"}`,
       )
       const env = {CI: '1', MCP_BEARER: planted.bearer}
       const outputs: string[] = []
       for (const suite of ['options', 'bearer', 'basic']) {
-        const run = await runCli(['run', `catalogue/${suite}.yml`, '--model', 'acme/agent-7', '--run-id', suite, '--no-report'], {cwd: dir, env})
+        const run = await runCli(
+          ['run', `catalogue/${suite}.yml`, '--model', 'acme/agent-7', '--run-id', suite, '--no-report'],
+          {cwd: dir, env},
+        )
         expect(run.code, run.stderr).to.be.oneOf([0, 1, 3])
         outputs.push(run.stdout, run.stderr)
         const report = await runCli(['report', '--run-id', suite, '--format', 'md,json,html,junit'], {cwd: dir, env})
@@ -88,17 +126,29 @@ describe('reliability: secrets in options and their base64 forms', function () {
       }
       // The leaks were there to make: the options reached the agent, the endpoints answered with what they got.
       const [shown] = rowsOf(dir, 'options')
-      expect(readFileSync(path.join(dir, 'results', shown!.trace!), 'utf8')).to.include(String.raw`\"authToken\":\"[REDACTED]\"`)
+      expect(readFileSync(path.join(dir, 'results', shown!.trace!), 'utf8')).to.include(
+        String.raw`\"authToken\":\"[REDACTED]\"`,
+      )
       expect(rowsOf(dir, 'bearer')[0]!.error?.message).to.match(/got Bearer \[REDACTED\] = \S{0,12}\[REDACTED\]/)
       expect(rowsOf(dir, 'basic')[0]!.error?.message).to.match(/got Basic \S{0,3}\[REDACTED\]/)
 
-      const forms = (secret: string) => [secret, Buffer.from(secret).toString('base64').slice(0, -4), Buffer.from(`Bearer ${secret}`).toString('base64').slice(8, -4)]
-      const secrets = [...Object.values(planted).flatMap(forms), Buffer.from(`bench:${planted.password}`).toString('base64').slice(0, -4)]
+      const forms = (secret: string) => [
+        secret,
+        Buffer.from(secret).toString('base64').slice(0, -4),
+        Buffer.from(`Bearer ${secret}`).toString('base64').slice(8, -4),
+      ]
+      const secrets = [
+        ...Object.values(planted).flatMap(forms),
+        Buffer.from(`bench:${planted.password}`).toString('base64').slice(0, -4),
+      ]
       const files = ['results', 'reports'].flatMap((folder) => filesUnder(path.join(dir, folder)))
       expect(files.filter((f) => /\.(md|json|html|xml)$/.test(f)).length).to.be.at.least(12)
       const texts = [...files.map((f) => readFileSync(f, 'latin1')), ...outputs]
       for (const secret of secrets) {
-        for (const [index, text] of texts.entries()) expect(text.includes(secret), `${secret.slice(0, 12)}… in ${files[index] ?? 'the CLI output'}`).to.equal(false)
+        for (const [index, text] of texts.entries())
+          expect(text.includes(secret), `${secret.slice(0, 12)}… in ${files[index] ?? 'the CLI output'}`).to.equal(
+            false,
+          )
       }
     } finally {
       await models.close()

@@ -35,10 +35,7 @@ describe('reliability: run ids and names in paths', function () {
 
   it('rows whose run_id is a path, given to report/gate --input, are refused naming the file; reports_dir stays as it is', async () => {
     const dir = await project()
-    const rows = [
-      makeRow({run_id: '../../x', mode: 'agent_direct'}),
-      makeRow({run_id: '../../x', mode: 'ghx'}),
-    ]
+    const rows = [makeRow({run_id: '../../x', mode: 'agent_direct'}), makeRow({run_id: '../../x', mode: 'ghx'})]
     mkdirSync(path.join(dir, 'in'))
     writeFileSync(path.join(dir, 'in', 'rows.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
     const before = tree(dir)
@@ -51,7 +48,9 @@ describe('reliability: run ids and names in paths', function () {
       expect(result.code, result.stderr).to.equal(2)
       expect(result.stderr).to.include('in/rows.jsonl error: the rows\' run_id "../../x" may hold only letters')
     }
-    expect((JSON.parse(json.stdout) as {diagnostics: Array<{file: string}>}).diagnostics[0]!.file).to.equal('in/rows.jsonl')
+    expect((JSON.parse(json.stdout) as {diagnostics: Array<{file: string}>}).diagnostics[0]!.file).to.equal(
+      'in/rows.jsonl',
+    )
     expect(tree(dir)).to.deep.equal(before)
     expect(existsSync(path.join(dir, '..', 'x'))).to.equal(false)
     // --out says where instead: then the rows are fine.
@@ -64,7 +63,10 @@ describe('reliability: run ids and names in paths', function () {
     const dir = await project()
     writeFileSync(path.join(dir, 'secret.json'), JSON.stringify({secret: 'do-not-embed-0451'}))
     mkdirSync(path.join(dir, 'results', 'run-1', 'traces'), {recursive: true})
-    writeFileSync(path.join(dir, 'results', 'run-1.jsonl'), JSON.stringify(makeRow({run_id: 'run-1', trace: '../secret.json'})) + '\n')
+    writeFileSync(
+      path.join(dir, 'results', 'run-1.jsonl'),
+      JSON.stringify(makeRow({run_id: 'run-1', trace: '../secret.json'})) + '\n',
+    )
     const result = await runCli(['report', '--run-id', 'run-1', '--format', 'html'], {cwd: dir})
     expect(result.code, result.stderr).to.equal(0)
     expect(readFileSync(path.join(dir, 'reports', 'run-1', 'summary.html'), 'utf8')).to.not.include('secret.json')

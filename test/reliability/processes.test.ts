@@ -13,11 +13,25 @@ import {pidNamespacePrefix} from '../../src/shared/process/pid-namespace.js'
 import {reapOrphanedTools, subreaperCommand} from '../../src/shared/process/tool-processes.js'
 import {startToolSpawner} from '../../src/shared/process/tool-spawner.js'
 import type {ModeSession} from '../../src/plugins/api.js'
-import {marker, processesWith, project, rowsOf, runCli, shellCommandScenario, sleep, sleepsOf, suite, toolSpawnerAbove} from '../support/reliability.js'
+import {
+  marker,
+  processesWith,
+  project,
+  rowsOf,
+  runCli,
+  shellCommandScenario,
+  sleep,
+  sleepsOf,
+  suite,
+  toolSpawnerAbove,
+} from '../support/reliability.js'
 
 const env = {PATH: process.env.PATH ?? '/usr/bin:/bin'}
 const never = new AbortController().signal
-const which = (name: string) => execFileSync('bash', ['-c', `command -v ${name}`]).toString().trim()
+const which = (name: string) =>
+  execFileSync('bash', ['-c', `command -v ${name}`])
+    .toString()
+    .trim()
 
 const statFields = (pid: number) => {
   const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
@@ -27,7 +41,9 @@ const parentOf = (pid: number) => Number(statFields(pid)[1])
 
 /** How many of a process's children are zombies (ended, never reaped). */
 function zombieChildrenOf(pid: number): number {
-  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'latin1').split(' ').filter(Boolean).map(Number))
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, 'latin1').split(' ').filter(Boolean).map(Number),
+  )
   return children.filter((child) => {
     try {
       return statFields(child)[0] === 'Z'
@@ -69,7 +85,11 @@ describe('reliability: tool processes', function () {
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 300)
     const started = Date.now()
-    const result = await runShellCommand(`setsid sleep ${m} & (setsid sleep ${m} &) ; nohup sleep ${m} >/dev/null 2>&1 & sleep ${m}`, {cwd: tmpdir(), env}, controller.signal)
+    const result = await runShellCommand(
+      `setsid sleep ${m} & (setsid sleep ${m} &) ; nohup sleep ${m} >/dev/null 2>&1 & sleep ${m}`,
+      {cwd: tmpdir(), env},
+      controller.signal,
+    )
     expect(Date.now() - started).to.be.below(60_000)
     expect(result.ok).to.equal(false)
     expect(result.output).to.match(/\[aborted\]$/)
@@ -78,7 +98,11 @@ describe('reliability: tool processes', function () {
 
   it('`cmd &` that the shell leaves behind ends with the call', async () => {
     const m = marker()
-    const result = await runShellCommand(`nohup sleep ${m} >/dev/null 2>&1 & sleep ${m} </dev/null >/dev/null 2>&1 & echo left`, {cwd: tmpdir(), env}, never)
+    const result = await runShellCommand(
+      `nohup sleep ${m} >/dev/null 2>&1 & sleep ${m} </dev/null >/dev/null 2>&1 & echo left`,
+      {cwd: tmpdir(), env},
+      never,
+    )
     expect(result.output).to.equal('left\n')
     expect(await gone(m)).to.deep.equal([])
   })
@@ -93,7 +117,11 @@ describe('reliability: tool processes', function () {
 
   it('the command’s parent is a clean process: /proc/$PPID/environ shows the tool’s environment only', async function () {
     if (!subreaperCommand()) this.skip()
-    const result = await runShellCommand(`tr '\\0' '\\n' < /proc/$PPID/environ | cut -d= -f1 | sort`, {cwd: tmpdir(), env: {...env, ONLY_THIS: '1'}}, never)
+    const result = await runShellCommand(
+      `tr '\\0' '\\n' < /proc/$PPID/environ | cut -d= -f1 | sort`,
+      {cwd: tmpdir(), env: {...env, ONLY_THIS: '1'}},
+      never,
+    )
     expect(result.output.trim().split('\n')).to.deep.equal(['GHX_BENCH_RUN_TOKEN', 'ONLY_THIS', 'PATH'])
   })
 
@@ -104,7 +132,11 @@ describe('reliability: tool processes', function () {
       const controller = new AbortController()
       setTimeout(() => controller.abort(), 600)
       const started = Date.now()
-      await runShellCommand(`setsid sleep ${m} & nohup sleep ${m} >/dev/null 2>&1 & sleep ${m}`, {cwd: tmpdir(), env}, controller.signal)
+      await runShellCommand(
+        `setsid sleep ${m} & nohup sleep ${m} >/dev/null 2>&1 & sleep ${m}`,
+        {cwd: tmpdir(), env},
+        controller.signal,
+      )
       expect(Date.now() - started).to.be.below(60_000)
       expect(await gone(m)).to.deep.equal([])
       const left = marker()
@@ -118,7 +150,11 @@ describe('reliability: tool processes', function () {
   it('the agent loop does not wait for a tool that ignores the abort', async () => {
     const models = await startScriptedModels()
     try {
-      const {baseUrl, release} = models.register({model: 'oracle', steps: [{tool: 'stuck', args: {}}], final: {kind: 'text'}})
+      const {baseUrl, release} = models.register({
+        model: 'oracle',
+        steps: [{tool: 'stuck', args: {}}],
+        final: {kind: 'text'},
+      })
       const session: ModeSession = {
         instructions: 'x',
         tools: [{name: 'stuck', description: 'never answers', inputSchema: {type: 'object'}}],
@@ -129,7 +165,17 @@ describe('reliability: tool processes', function () {
       const controller = new AbortController()
       setTimeout(() => controller.abort(), 300)
       const started = Date.now()
-      const trace = await runAgentLoop({prompt: 'go', session, model: {id: 'oracle', baseUrl}, options: {}, limits: {timeout_ms: 300}, signal: controller.signal}, {stream: false, maxTurns: 5})
+      const trace = await runAgentLoop(
+        {
+          prompt: 'go',
+          session,
+          model: {id: 'oracle', baseUrl},
+          options: {},
+          limits: {timeout_ms: 300},
+          signal: controller.signal,
+        },
+        {stream: false, maxTurns: 5},
+      )
       expect(Date.now() - started).to.be.below(60_000)
       expect(trace.stop_reason).to.equal('aborted')
       release()
@@ -141,7 +187,10 @@ describe('reliability: tool processes', function () {
   /** A ghx-bench process running one tool call (`sleep <mark>`) in its tool spawner; resolves once the call runs. */
   async function harnessWithTool(m: string, detached: boolean) {
     const script = `import {runShellCommand} from ${JSON.stringify(path.resolve('src/agent/shell-tool.ts'))}\nvoid runShellCommand('sleep ${m}', {cwd: '/tmp', env: {PATH: process.env.PATH}}, new AbortController().signal)\n`
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {stdio: 'ignore', detached})
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: 'ignore',
+      detached,
+    })
     const closed = new Promise((resolve) => child.on('close', resolve))
     const until = Date.now() + 10_000
     while (sleepsOf(m).length === 0 && Date.now() < until) await sleep(50)
@@ -195,7 +244,11 @@ describe('reliability: tool processes', function () {
       // the call then runs to its abort. Without one, the kill ends it.
       const controller = new AbortController()
       const timer = setTimeout(() => controller.abort(), pidNamespacePrefix() ? 1000 : 60_000)
-      const result = await runShellCommand(`setsid sleep ${m} & (setsid env -i sleep ${m} </dev/null >/dev/null 2>&1 &) ; nohup sleep ${m} >/dev/null 2>&1 & kill ${signal} $PPID; sleep ${m}`, {cwd: tmpdir(), env}, controller.signal)
+      const result = await runShellCommand(
+        `setsid sleep ${m} & (setsid env -i sleep ${m} </dev/null >/dev/null 2>&1 &) ; nohup sleep ${m} >/dev/null 2>&1 & kill ${signal} $PPID; sleep ${m}`,
+        {cwd: tmpdir(), env},
+        controller.signal,
+      )
       clearTimeout(timer)
       expect(result.ok).to.equal(false)
       expect(await gone(m, 5000)).to.deep.equal([])
@@ -209,7 +262,11 @@ describe('reliability: tool processes', function () {
     const m = marker()
     // 300 orphans that end at once (each re-parented to the subreaper), then a wait the test ends.
     const controller = new AbortController()
-    const call = runShellCommand(`for i in $(seq 300); do (true &); done; sleep ${m}`, {cwd: tmpdir(), env}, controller.signal)
+    const call = runShellCommand(
+      `for i in $(seq 300); do (true &); done; sleep ${m}`,
+      {cwd: tmpdir(), env},
+      controller.signal,
+    )
     const until = Date.now() + 150_000
     while (sleepsOf(m).length === 0 && Date.now() < until) await sleep(50)
     expect(sleepsOf(m), 'the loop ran to its end').to.have.length(1)
@@ -235,12 +292,29 @@ describe('reliability: tool processes', function () {
     const hang = `${setsid} sleep ${m} & (${setsid} env -i sleep ${m} </dev/null >/dev/null 2>&1 &) ; ${nohup} sleep ${m} >/dev/null 2>&1 & sleep ${m}`
     const leave = `${nohup} sleep ${m} >/dev/null 2>&1 & ${setsid} sleep ${m} & echo started`
     const dir = await project({
-      'catalogue/scenarios/repo-hang-001.yml': shellCommandScenario('repo-hang-001', 'A tool that hangs and escapes', 1500, hang),
-      'catalogue/scenarios/repo-leave-001.yml': shellCommandScenario('repo-leave-001', 'A tool that leaves processes behind', 20_000, leave),
-      'catalogue/hostile.yml': suite('hostile', ['repo-hang-001', 'repo-leave-001', 'repo-view-001'], ['timeouts: {stall_ms: 60000}']),
+      'catalogue/scenarios/repo-hang-001.yml': shellCommandScenario(
+        'repo-hang-001',
+        'A tool that hangs and escapes',
+        1500,
+        hang,
+      ),
+      'catalogue/scenarios/repo-leave-001.yml': shellCommandScenario(
+        'repo-leave-001',
+        'A tool that leaves processes behind',
+        20_000,
+        leave,
+      ),
+      'catalogue/hostile.yml': suite(
+        'hostile',
+        ['repo-hang-001', 'repo-leave-001', 'repo-view-001'],
+        ['timeouts: {stall_ms: 60000}'],
+      ),
     })
     const started = Date.now()
-    const result = await runCli(['run', 'catalogue/hostile.yml', '--run-id', 'hostile', '--no-report'], {cwd: dir, env: {CI: '1'}})
+    const result = await runCli(['run', 'catalogue/hostile.yml', '--run-id', 'hostile', '--no-report'], {
+      cwd: dir,
+      env: {CI: '1'},
+    })
     expect(result.code, result.stderr).to.equal(0)
     // Bounds far below the tools' sleeps (600 s and more), so that a loaded machine does not fail them:
     // the hung run ended at its timeout, and nothing waited for what the tools left running.

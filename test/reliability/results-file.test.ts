@@ -47,7 +47,10 @@ describe('reliability: the results file', function () {
 
   it('a resumed run after a torn last line: reported, not fatal; every later run and report reads the run id', async () => {
     const dir = await project()
-    const first = await runCli(['run', 'catalogue/one.yml', '--run-id', 'torn', '--no-report'], {cwd: dir, env: {CI: '1'}})
+    const first = await runCli(['run', 'catalogue/one.yml', '--run-id', 'torn', '--no-report'], {
+      cwd: dir,
+      env: {CI: '1'},
+    })
     expect(first.code, first.stderr).to.equal(0)
     const file = path.join(dir, 'results', 'torn.jsonl')
     const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean)
@@ -55,9 +58,15 @@ describe('reliability: the results file', function () {
     writeFileSync(file, rows.slice(0, 2).join('\n') + '\n' + rows[2]!.slice(0, rows[2]!.length / 2))
     const resumed = await runCli(['run', 'catalogue/one.yml', '--run-id', 'torn'], {cwd: dir, env: {CI: '1'}})
     expect(resumed.code, resumed.stderr).to.equal(0)
-    expect(resumed.stderr).to.match(/warning: .*torn\.jsonl: the last line was torn .* set aside in results\/torn\/torn-lines\.txt/)
+    expect(resumed.stderr).to.match(
+      /warning: .*torn\.jsonl: the last line was torn .* set aside in results\/torn\/torn-lines\.txt/,
+    )
     const after = rowsOf(dir, 'torn')
-    expect(after.map(keyOf).sort()).to.deep.equal(['repo-view-001/agent_direct/1', 'repo-view-001/agent_direct/2', 'repo-view-001/agent_direct/3'])
+    expect(after.map(keyOf).sort()).to.deep.equal([
+      'repo-view-001/agent_direct/1',
+      'repo-view-001/agent_direct/2',
+      'repo-view-001/agent_direct/3',
+    ])
     expect(existsSync(path.join(dir, 'results', 'torn', 'torn-lines.txt'))).to.equal(true)
     const report = await runCli(['report', '--run-id', 'torn'], {cwd: dir})
     expect(report.code, report.stderr).to.equal(0)
@@ -78,7 +87,12 @@ describe('reliability: the results file', function () {
       if (!existsSync(file)) continue
       const text = readFileSync(file, 'utf8')
       // Every complete line written so far must survive everything that follows.
-      kept.push(...text.split('\n').slice(0, -1).filter((l) => !kept.includes(l)))
+      kept.push(
+        ...text
+          .split('\n')
+          .slice(0, -1)
+          .filter((l) => !kept.includes(l)),
+      )
       // Mid-write: half a row at the end, as if the kill had come during the append.
       if (round !== 1) appendFileSync(file, JSON.stringify(makeRow({run_id: 'crash', iteration: 99})).slice(0, 77))
     }

@@ -17,12 +17,18 @@ describe('reliability: the run id lock', function () {
     const lock = acquireRunLock(dir, 'r1')
     const holder = JSON.parse(readFileSync(lockFileOf(dir, 'r1'), 'utf8')) as {pid: number; host: string}
     expect(holder).to.include({pid: process.pid, host: hostname()})
-    expect(() => acquireRunLock(dir, 'r1')).to.throw(BadInputError, new RegExp(`run id "r1" is in use by process ${process.pid}`))
+    expect(() => acquireRunLock(dir, 'r1')).to.throw(
+      BadInputError,
+      new RegExp(`run id "r1" is in use by process ${process.pid}`),
+    )
     lock.release()
     expect(existsSync(lockFileOf(dir, 'r1'))).to.equal(false)
     // A holder that is gone (kill -9): its pid no longer runs.
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
-    writeFileSync(lockFileOf(dir, 'r2'), JSON.stringify({pid: Number(dead), start: '1', host: hostname(), since: '2026-01-01T00:00:00Z'}))
+    writeFileSync(
+      lockFileOf(dir, 'r2'),
+      JSON.stringify({pid: Number(dead), start: '1', host: hostname(), since: '2026-01-01T00:00:00Z'}),
+    )
     const taken = acquireRunLock(dir, 'r2')
     expect(taken.tookOver).to.deep.include({pid: Number(dead)})
     taken.release()
@@ -37,7 +43,12 @@ describe('reliability: the run id lock', function () {
     const gate = path.join(await scratch(), 'release')
     // The first run's tool waits until the test lets it go: the others surely start while it holds the lock.
     const dir = await project({
-      'catalogue/scenarios/repo-slow-001.yml': shellCommandScenario('repo-slow-001', 'A slow tool', 30_000, `while [ ! -e ${gate} ]; do sleep 0.1; done; echo done`),
+      'catalogue/scenarios/repo-slow-001.yml': shellCommandScenario(
+        'repo-slow-001',
+        'A slow tool',
+        30_000,
+        `while [ ! -e ${gate} ]; do sleep 0.1; done; echo done`,
+      ),
       'catalogue/slow.yml': suite('slow', ['repo-slow-001']),
     })
     const first = start(['run', 'catalogue/slow.yml', '--run-id', 'shared', '--no-report', '--json'], dir)
@@ -47,12 +58,14 @@ describe('reliability: the run id lock', function () {
       runCli(['run', 'catalogue/slow.yml', '--run-id', 'shared', '--json'], {cwd: dir}),
     ])
     expect(second.code, second.stderr).to.equal(2)
-    expect(second.stderr).to.match(new RegExp(`--run-id error: run id "shared" is in use by process ${first.child.pid} on `))
+    expect(second.stderr).to.match(
+      new RegExp(`--run-id error: run id "shared" is in use by process ${first.child.pid} on `),
+    )
     expect(json.code).to.equal(2)
     expect(JSON.parse(json.stdout.trim().split('\n').at(-1)!)).to.deep.include({type: 'error', ok: false})
     writeFileSync(gate, '')
     expect(await first.done).to.equal(0)
-    expect((rowsOf(dir, 'shared')).map((r) => r.scenario_id)).to.deep.equal(['repo-slow-001'])
+    expect(rowsOf(dir, 'shared').map((r) => r.scenario_id)).to.deep.equal(['repo-slow-001'])
     expect(existsSync(path.join(dir, 'results', 'shared.lock'))).to.equal(false)
   })
 })

@@ -15,7 +15,9 @@ import {PROJECT_ROOT} from '../support/cli.js'
 import {project, rowsOf, runCli, shellCommandScenario} from '../support/reliability.js'
 
 function filesUnder(dir: string): string[] {
-  return (readdirSync(dir, {recursive: true}) as string[]).map((f) => path.join(dir, f)).filter((f) => statSync(f).isFile())
+  return (readdirSync(dir, {recursive: true}) as string[])
+    .map((f) => path.join(dir, f))
+    .filter((f) => statSync(f).isFile())
 }
 
 describe('reliability: secrets', function () {
@@ -29,13 +31,23 @@ describe('reliability: secrets', function () {
       'hideSecrets()',
       `console.log(JSON.stringify({environ: readFileSync('/proc/self/environ', 'latin1').includes(${JSON.stringify(value)}), env: process.env.MY_SERVICE_TOKEN ?? null, harness: harnessEnv().MY_SERVICE_TOKEN, known: knownSecrets().includes(${JSON.stringify(value)}), kept: process.env.KEEP_ME}))`,
     ].join('\n')
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {env: {...process.env, MY_SERVICE_TOKEN: value, KEEP_ME: 'plain'}})
-    expect(JSON.parse(result.stdout.toString())).to.deep.equal({environ: false, env: null, harness: value, known: true, kept: 'plain'})
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: {...process.env, MY_SERVICE_TOKEN: value, KEEP_ME: 'plain'},
+    })
+    expect(JSON.parse(result.stdout.toString())).to.deep.equal({
+      environ: false,
+      env: null,
+      harness: value,
+      known: true,
+      kept: 'plain',
+    })
   })
 
   it('a run planted with every kind of secret writes none of them anywhere', async () => {
     const ghToken = `ghp_${randomBytes(18).toString('hex')}`
-    const appKey = generateKeyPairSync('rsa', {modulusLength: 1024}).privateKey.export({type: 'pkcs8', format: 'pem'}).toString()
+    const appKey = generateKeyPairSync('rsa', {modulusLength: 1024})
+      .privateKey.export({type: 'pkcs8', format: 'pem'})
+      .toString()
     const acmeKey = `acme-${randomBytes(16).toString('hex')}`
     const bearer = `mcpbearer${randomBytes(12).toString('hex')}`
     const password = `pw${randomBytes(10).toString('hex')}`
@@ -48,8 +60,13 @@ describe('reliability: secrets', function () {
     const models = await startScriptedModels()
     try {
       // The agent's shell walks up its ancestors and prints each one's environment, then its own.
-      const probe = 'p=$$; while [ "$p" -gt 1 ]; do echo "== pid $p"; tr \'\\0\' \'\\n\' < /proc/$p/environ; p=$(awk \'{print $4}\' /proc/$p/stat); done; env'
-      const {baseUrl} = models.register({model: 'oracle', steps: [{tool: 'shell', args: {command: probe}}], final: {kind: 'envelope'}})
+      const probe =
+        "p=$$; while [ \"$p\" -gt 1 ]; do echo \"== pid $p\"; tr '\\0' '\\n' < /proc/$p/environ; p=$(awk '{print $4}' /proc/$p/stat); done; env"
+      const {baseUrl} = models.register({
+        model: 'oracle',
+        steps: [{tool: 'shell', args: {command: probe}}],
+        final: {kind: 'envelope'},
+      })
       const withPassword = baseUrl.replace('http://', `http://bench:${password}@`)
       const mcpUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`
       const dir = await project(
@@ -67,12 +84,25 @@ describe('reliability: secrets', function () {
         },
         `endpoint: {base_url: "${withPassword}", api_key_env: ACME_KEY}`,
       )
-      const env = {CI: '1', GH_TOKEN: ghToken, GHX_BENCH_APP_PRIVATE_KEY: appKey, GHX_BENCH_APP_ID: '1234', ACME_KEY: acmeKey, MCP_BEARER: bearer}
+      const env = {
+        CI: '1',
+        GH_TOKEN: ghToken,
+        GHX_BENCH_APP_PRIVATE_KEY: appKey,
+        GHX_BENCH_APP_ID: '1234',
+        ACME_KEY: acmeKey,
+        MCP_BEARER: bearer,
+      }
       const outputs: string[] = []
-      const run = await runCli(['run', 'catalogue/probe.yml', '--model', 'acme/agent-7', '--run-id', 'probe'], {cwd: dir, env})
+      const run = await runCli(['run', 'catalogue/probe.yml', '--model', 'acme/agent-7', '--run-id', 'probe'], {
+        cwd: dir,
+        env,
+      })
       outputs.push(run.stdout, run.stderr)
       expect(run.code, run.stderr).to.be.oneOf([0, 1, 3])
-      for (const args of [['report', '--run-id', 'probe', '--format', 'md,json,html,junit'], ['gate', '--run-id', 'probe', '--candidate', 'mcp', '--allow-mixed']]) {
+      for (const args of [
+        ['report', '--run-id', 'probe', '--format', 'md,json,html,junit'],
+        ['gate', '--run-id', 'probe', '--candidate', 'mcp', '--allow-mixed'],
+      ]) {
         const result = await runCli(args, {cwd: dir, env})
         outputs.push(result.stdout, result.stderr)
       }
@@ -94,14 +124,25 @@ describe('reliability: secrets', function () {
       // The MCP server echoed its bearer token: redacted in the row's error.
       expect(mcp.outcome).to.equal('infra_error')
       expect(mcp.error!.message).to.include('token received: [REDACTED]')
-      const secrets = [ghToken, acmeKey, bearer, password, ...appKey.split('\n').filter((l) => l.length >= 16 && !l.startsWith('-----'))]
+      const secrets = [
+        ghToken,
+        acmeKey,
+        bearer,
+        password,
+        ...appKey.split('\n').filter((l) => l.length >= 16 && !l.startsWith('-----')),
+      ]
       // Everything ghx-bench wrote (the config and the catalogue are the inputs).
-      const files = ['results', 'reports', 'fixtures', '.ghx-bench'].flatMap((folder) => filesUnder(path.join(dir, folder)))
+      const files = ['results', 'reports', 'fixtures', '.ghx-bench'].flatMap((folder) =>
+        filesUnder(path.join(dir, folder)),
+      )
       expect(files.filter((f) => f.includes(`${path.sep}results${path.sep}`)).length).to.be.at.least(3)
       expect(files.filter((f) => f.includes(`${path.sep}reports${path.sep}`)).length).to.be.at.least(4)
       const texts = [...files.map((f) => readFileSync(f, 'latin1')), ...outputs]
       for (const secret of secrets) {
-        for (const [index, text] of texts.entries()) expect(text.includes(secret), `${secret.slice(0, 12)}… in ${files[index] ?? 'the CLI output'}`).to.equal(false)
+        for (const [index, text] of texts.entries())
+          expect(text.includes(secret), `${secret.slice(0, 12)}… in ${files[index] ?? 'the CLI output'}`).to.equal(
+            false,
+          )
       }
       // No process of the run is left holding the secrets either.
       expect(execFileSync('ps', ['-eo', 'args']).toString()).to.not.include(bearer)

@@ -9,7 +9,9 @@ import {expect} from 'chai'
 import {sleep} from '../support/reliability.js'
 
 function childrenOf(pid: number): number[] {
-  return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number))
+  return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  )
 }
 
 function alive(pid: number): boolean {
@@ -43,10 +45,14 @@ describe('reliability: service processes', function () {
       `console.log(sandbox.url)`,
       `setInterval(() => {}, 1000)`,
     ].join('\n')
-    const harness = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'inherit']})
+    const harness = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     const url = await new Promise<string>((resolve) => createInterface({input: harness.stdout}).once('line', resolve))
     // Its service processes (a harness run through tsx may have an esbuild child too).
-    const services = childrenOf(harness.pid!).filter((pid) => /(service\/main|scripted-models-main|tool-spawner-main)\.ts/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')))
+    const services = childrenOf(harness.pid!).filter((pid) =>
+      /(service\/main|scripted-models-main|tool-spawner-main)\.ts/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')),
+    )
     expect(services, 'a sandbox process, a scripted models process and a tool spawner').to.have.length(3)
     // Ctrl-C reaches the whole process group from a terminal: the services wait for the runner to stop them.
     for (const pid of services) process.kill(pid, 'SIGINT')

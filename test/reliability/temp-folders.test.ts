@@ -48,7 +48,9 @@ describe('reliability: temporary folders', function () {
   it('a folder left by kill -9 is removed by the next ghx-bench', async () => {
     const dir = await project()
     const tmp = privateTmp()
-    const run = start(['run', 'catalogue/one.yml', '--repetitions', '6', '--run-id', 'killed', '--json'], dir, {TMPDIR: tmp})
+    const run = start(['run', 'catalogue/one.yml', '--repetitions', '6', '--run-id', 'killed', '--json'], dir, {
+      TMPDIR: tmp,
+    })
     await run.waitFor((events) => events.some((e) => e.type === 'run_started'))
     run.child.kill('SIGKILL')
     await run.done

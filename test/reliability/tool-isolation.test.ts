@@ -25,7 +25,10 @@ describe('reliability: a tool call sees only its own processes', function () {
       console.log('    no PID namespace on this machine (unshare missing or refused): tool isolation not tested')
       this.skip()
     }
-    planted = spawn('bash', ['-c', `sleep 600; true ${secret}`], {env: {...env, PLANTED_TOKEN: secret}, stdio: 'ignore'})
+    planted = spawn('bash', ['-c', `sleep 600; true ${secret}`], {
+      env: {...env, PLANTED_TOKEN: secret},
+      stdio: 'ignore',
+    })
     await startToolSpawner()
   })
   after(() => planted?.kill('SIGKILL'))

@@ -20,15 +20,29 @@ describe('summary.md and @mentions', () => {
         mode: 'mcp',
         success: false,
         outcome: 'fail',
-        error: {type: 'assertion_failed', message: 'final answer: "@octocat please review; cc @github/security-team (mail me at dev@example.com)"'},
-        checkpoints: [{name: 'commented', passed: false, expected: 'non_empty', actual: null, message: 'pinged @hubot instead'}],
+        error: {
+          type: 'assertion_failed',
+          message: 'final answer: "@octocat please review; cc @github/security-team (mail me at dev@example.com)"',
+        },
+        checkpoints: [
+          {name: 'commented', passed: false, expected: 'non_empty', actual: null, message: 'pinged @hubot instead'},
+        ],
       }),
     )
-    const report = buildReport(aggregate, {inputs: ['results/run-1.jsonl'], warnings: ['@someone said so'], baseline: 'agent_direct', seed: 1, resamples: 200, notApplicable: []})
+    const report = buildReport(aggregate, {
+      inputs: ['results/run-1.jsonl'],
+      warnings: ['@someone said so'],
+      baseline: 'agent_direct',
+      seed: 1,
+      resamples: 200,
+      notApplicable: [],
+    })
     const markdown = renderReportMarkdown(report)
     for (const line of markdown.split('\n')) expect(line, line).to.not.match(MENTION)
     // Still readable: the text is all there, only a zero-width space (an entity GitHub renders as nothing) follows the @.
-    expect(markdown).to.include('"@&#8203;octocat please review; cc @&#8203;github/security-team (mail me at dev@&#8203;example.com)"')
+    expect(markdown).to.include(
+      '"@&#8203;octocat please review; cc @&#8203;github/security-team (mail me at dev@&#8203;example.com)"',
+    )
     expect(markdown).to.include('pinged @&#8203;hubot instead')
     expect(markdown).to.include('- @&#8203;someone said so')
   })

@@ -33,10 +33,30 @@ describe('importers', () => {
     expect(rows.filter((r) => r.mode === 'ghx')).to.have.length(20)
     expect(rows.every(isRow)).to.equal(true)
     const outlier = find(rows, 'agent_direct', 'pr-review-comment-wf-001', 1)
-    expect(outlier.tokens).to.deep.equal({input: 24680 - outlier.tokens.output - outlier.tokens.reasoning, output: outlier.tokens.output, reasoning: outlier.tokens.reasoning, cache_read: 0, cache_write: 0, total: 24680, active: 24680})
-    expect(outlier).to.include({latency_ms_wall: 88831, outcome: 'pass', model: 'openai/gpt-5.3-codex', provider: 'opencode', scenario_type: 'workflow'})
+    expect(outlier.tokens).to.deep.equal({
+      input: 24680 - outlier.tokens.output - outlier.tokens.reasoning,
+      output: outlier.tokens.output,
+      reasoning: outlier.tokens.reasoning,
+      cache_read: 0,
+      cache_write: 0,
+      total: 24680,
+      active: 24680,
+    })
+    expect(outlier).to.include({
+      latency_ms_wall: 88831,
+      outcome: 'pass',
+      model: 'openai/gpt-5.3-codex',
+      provider: 'opencode',
+      scenario_type: 'workflow',
+    })
     expect(outlier.tool_calls).to.deep.equal({total: 10, failed: null})
-    expect(outlier.extra).to.include.keys('session_id', 'sdk_latency_ms', 'timing_breakdown', 'api_calls', 'internal_retry_count')
+    expect(outlier.extra).to.include.keys(
+      'session_id',
+      'sdk_latency_ms',
+      'timing_breakdown',
+      'api_calls',
+      'internal_retry_count',
+    )
     expect((outlier.extra as {source_format: string}).source_format).to.equal('ghx-router')
   })
 
@@ -46,11 +66,24 @@ describe('importers', () => {
     expect(new Set(rows.map((r) => r.mode))).to.deep.equal(new Set(['agent_direct', 'mcp', 'ghx']))
     expect(new Set(rows.map((r) => r.iteration))).to.deep.equal(new Set([1, 2, 3, 4, 5]))
     const first = find(rows, 'agent_direct', 'pr-reply-threads-wf-001', 1)
-    expect(first.tokens).to.deep.equal({input: 22444, output: 1935, reasoning: 854, cache_read: 75776, cache_write: 0, total: 101009, active: 25233})
+    expect(first.tokens).to.deep.equal({
+      input: 22444,
+      output: 1935,
+      reasoning: 854,
+      cache_read: 75776,
+      cache_write: 0,
+      total: 101009,
+      active: 25233,
+    })
     expect(first.latency_ms_agent).to.equal(69343)
     expect(first.checkpoints).to.have.length(4)
     expect(first.tool_calls).to.deep.equal({total: 8, failed: 0, by_category: {gh_cli: 8}})
-    expect(first.extra).to.include({source_format: 'ghx-eval', iteration_zero_based: 0, sessionId: 'ses_34b702690ffe01F5FSZ1Wjx2mY', agentTurns: 5})
+    expect(first.extra).to.include({
+      source_format: 'ghx-eval',
+      iteration_zero_based: 0,
+      sessionId: 'ses_34b702690ffe01F5FSZ1Wjx2mY',
+      agentTurns: 5,
+    })
     const timedOut = find(rows, 'agent_direct', 'pr-review-comment-001', 4)
     expect(timedOut).to.include({outcome: 'timeout', success: false})
     expect(timedOut.error).to.deep.equal({type: 'runner_error', message: 'Prompt timed out after 120000ms'})
@@ -69,7 +102,9 @@ describe('importers', () => {
     const {rows, warnings} = await importAll([path.join(DATASETS, 'ghx-eval-2026-03')])
     expect(rows).to.have.length(30)
     expect(rows.every((r) => r.checkpoints.length > 0 || r.outcome !== 'pass')).to.equal(true)
-    expect(warnings.map((w) => w.message)).to.deep.equal(['30 row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once'])
+    expect(warnings.map((w) => w.message)).to.deep.equal([
+      '30 row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once',
+    ])
   })
 
   it('reads a ghx-router row’s figures straight from it, as the normalized row has them', () => {
@@ -84,10 +119,24 @@ describe('importers', () => {
     const first = raw[0]!
     const variants: Array<Record<string, unknown>> = [
       ...raw,
-      {...first, success: false, output_valid: false, error: {type: 'runner_error', message: 'Timed out waiting for assistant message'}},
+      {
+        ...first,
+        success: false,
+        output_valid: false,
+        error: {type: 'runner_error', message: 'Timed out waiting for assistant message'},
+      },
       {...first, success: false, error: {type: 'runner_error', message: 'session create failed'}},
-      {...first, success: false, error: {type: 'checkpoint_failed', message: 'Workflow checkpoint verification failed: x'}},
-      {...first, mode: 'baseline', latency_ms_agent: undefined, model: {provider_id: null, model_id: 'gpt-5', mode: null}},
+      {
+        ...first,
+        success: false,
+        error: {type: 'checkpoint_failed', message: 'Workflow checkpoint verification failed: x'},
+      },
+      {
+        ...first,
+        mode: 'baseline',
+        latency_ms_agent: undefined,
+        model: {provider_id: null, model_id: 'gpt-5', mode: null},
+      },
     ]
     for (const source of variants) expect(routerFacts(source)).to.deep.equal(factsOfRow(fromGhxRouter(source)))
     expect(routerFacts(variants.at(-1)!)).to.include({mode: 'agent_direct', latency_ms_agent: null, model: 'gpt-5'})

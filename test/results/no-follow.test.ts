@@ -14,16 +14,43 @@ import {makeRow} from '../support/rows.js'
 
 const SECRET = 'PLANTED-SECRET-4c1f9e'
 
-const CONFIG = ['target: sandbox', 'model: oracle', `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}`, 'results_dir: results', 'reports_dir: reports', 'fixtures: {repo: ghx-bench/sandbox, manifest: fixtures/latest.json, seed_id: t, sandbox_repos: [ghx-bench/sandbox]}'].join('\n')
+const CONFIG = [
+  'target: sandbox',
+  'model: oracle',
+  `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}`,
+  'results_dir: results',
+  'reports_dir: reports',
+  'fixtures: {repo: ghx-bench/sandbox, manifest: fixtures/latest.json, seed_id: t, sandbox_repos: [ghx-bench/sandbox]}',
+].join('\n')
 
 const rowsOfRun = (runId: string) => [
-  makeRow({run_id: runId, scenario_id: 'issue-view-001', mode: 'agent_direct', trace: `${runId}/traces/issue-view-001__agent_direct__i1__a1.json`}),
-  makeRow({run_id: runId, scenario_id: 'issue-view-001', mode: 'agent_direct', iteration: 2, success: false, outcome: 'fail', trace: `${runId}/traces/issue-view-001__agent_direct__i2__a1.json`}),
+  makeRow({
+    run_id: runId,
+    scenario_id: 'issue-view-001',
+    mode: 'agent_direct',
+    trace: `${runId}/traces/issue-view-001__agent_direct__i1__a1.json`,
+  }),
+  makeRow({
+    run_id: runId,
+    scenario_id: 'issue-view-001',
+    mode: 'agent_direct',
+    iteration: 2,
+    success: false,
+    outcome: 'fail',
+    trace: `${runId}/traces/issue-view-001__agent_direct__i2__a1.json`,
+  }),
 ]
 
 /** A project with run r1's rows, and a file outside results/ and reports/ holding a secret (no newline at its end). */
 async function project(): Promise<{dir: string; outside: string}> {
-  const dir = await makeProject({'.ghxbenchrc.yml': CONFIG, 'results/r1.jsonl': rowsOfRun('r1').map((r) => JSON.stringify(r)).join('\n') + '\n', 'private/secret.json': JSON.stringify({run_id: 'r1', prompt: SECRET})})
+  const dir = await makeProject({
+    '.ghxbenchrc.yml': CONFIG,
+    'results/r1.jsonl':
+      rowsOfRun('r1')
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n',
+    'private/secret.json': JSON.stringify({run_id: 'r1', prompt: SECRET}),
+  })
   await mkdir(path.join(dir, 'results', 'r1', 'traces'), {recursive: true})
   return {dir, outside: path.join(dir, 'private', 'secret.json')}
 }
@@ -32,7 +59,9 @@ async function project(): Promise<{dir: string; outside: string}> {
 function embeddedTraces(html: string): string[] {
   const block = /<script type="application\/json" id="ghxb-traces">([\s\S]*?)<\/script>/.exec(html)
   expect(block, 'the traces block').to.not.equal(null)
-  return Object.values(JSON.parse(block![1]!) as Record<string, string>).map((data) => gunzipSync(Buffer.from(data, 'base64')).toString('utf8'))
+  return Object.values(JSON.parse(block![1]!) as Record<string, string>).map((data) =>
+    gunzipSync(Buffer.from(data, 'base64')).toString('utf8'),
+  )
 }
 
 const report = (dir: string, ...args: string[]) => runCliInProcess(['report', ...args], {cwd: dir, env: {CI: '1'}})
@@ -43,13 +72,19 @@ describe('symbolic links under results/ and reports/', function () {
   it('a trace that is a link is not embedded in summary.html (nor linked), and the page says so', async () => {
     const {dir, outside} = await project()
     const traces = path.join(dir, 'results', 'r1', 'traces')
-    await writeFile(path.join(traces, 'issue-view-001__agent_direct__i1__a1.json'), JSON.stringify({run_id: 'r1', prompt: 'an honest trace'}))
+    await writeFile(
+      path.join(traces, 'issue-view-001__agent_direct__i1__a1.json'),
+      JSON.stringify({run_id: 'r1', prompt: 'an honest trace'}),
+    )
     await symlink(outside, path.join(traces, 'issue-view-001__agent_direct__i2__a1.json'))
     const result = await report(dir, '--run-id', 'r1', '--format', 'html')
     expect(result.code, result.stderr).to.equal(0)
     const html = await readFile(path.join(dir, 'reports', 'r1', 'summary.html'), 'utf8')
     const embedded = embeddedTraces(html)
-    expect(embedded.some((trace) => trace.includes(SECRET)), 'the linked file is embedded').to.equal(false)
+    expect(
+      embedded.some((trace) => trace.includes(SECRET)),
+      'the linked file is embedded',
+    ).to.equal(false)
     expect(embedded.map((trace) => (JSON.parse(trace) as {prompt: string}).prompt)).to.deep.equal(['an honest trace'])
     expect(html).to.not.include(SECRET)
     expect(html).to.include('1 of 1 traces are embedded')
@@ -59,8 +94,14 @@ describe('symbolic links under results/ and reports/', function () {
   it('a traces folder that is a link is not followed either', async () => {
     const {dir, outside} = await project()
     const elsewhere = path.dirname(outside)
-    await writeFile(path.join(elsewhere, 'issue-view-001__agent_direct__i1__a1.json'), JSON.stringify({run_id: 'r1', prompt: SECRET}))
-    await writeFile(path.join(elsewhere, 'issue-view-001__agent_direct__i2__a1.json'), JSON.stringify({run_id: 'r1', prompt: SECRET}))
+    await writeFile(
+      path.join(elsewhere, 'issue-view-001__agent_direct__i1__a1.json'),
+      JSON.stringify({run_id: 'r1', prompt: SECRET}),
+    )
+    await writeFile(
+      path.join(elsewhere, 'issue-view-001__agent_direct__i2__a1.json'),
+      JSON.stringify({run_id: 'r1', prompt: SECRET}),
+    )
     await (await import('node:fs/promises')).rm(path.join(dir, 'results', 'r1', 'traces'), {recursive: true})
     await symlink(elsewhere, path.join(dir, 'results', 'r1', 'traces'))
     const result = await report(dir, '--run-id', 'r1', '--format', 'html')
@@ -74,7 +115,12 @@ describe('symbolic links under results/ and reports/', function () {
   it('rows behind a link (by run id, as the newest run, found in a folder, or their run.json) are refused: exit 2 naming the link', async () => {
     const {dir} = await project()
     const rowsElsewhere = path.join(dir, 'private', 'r2.jsonl')
-    await writeFile(rowsElsewhere, rowsOfRun('r2').map((r) => JSON.stringify(r)).join('\n') + '\n')
+    await writeFile(
+      rowsElsewhere,
+      rowsOfRun('r2')
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n',
+    )
     // r1 an hour older, so the link is the newest run: timestamps within a clock tick would tie.
     const hourAgo = new Date(Date.now() - 3_600_000)
     await utimes(path.join(dir, 'results', 'r1.jsonl'), hourAgo, hourAgo)
@@ -112,7 +158,19 @@ describe('symbolic links under results/ and reports/', function () {
     const {dir, outside} = await project()
     const before = await readFile(outside, 'utf8')
     await symlink(outside, path.join(dir, 'results', 'planted.jsonl'))
-    const result = await runCliInProcess(['run', path.join(PROJECT_ROOT, 'suites', 'smoke.yml'), '--mode', 'agent_direct', '--scenario', 'repo-view-001', '--run-id', 'planted'], {cwd: dir, env: {CI: '1'}})
+    const result = await runCliInProcess(
+      [
+        'run',
+        path.join(PROJECT_ROOT, 'suites', 'smoke.yml'),
+        '--mode',
+        'agent_direct',
+        '--scenario',
+        'repo-view-001',
+        '--run-id',
+        'planted',
+      ],
+      {cwd: dir, env: {CI: '1'}},
+    )
     expect(result.code, result.stderr).to.equal(2)
     expect(result.stderr).to.include(`${path.join('results', 'planted.jsonl')} error: a symbolic link, not followed`)
     // The secret file ends without a newline: a torn-line repair would have cut it, an append grown it.
@@ -125,7 +183,19 @@ describe('symbolic links under results/ and reports/', function () {
     await mkdir(elsewhere)
     await mkdir(path.join(dir, 'results', 'linked'))
     await symlink(elsewhere, path.join(dir, 'results', 'linked', 'traces'))
-    const result = await runCliInProcess(['run', path.join(PROJECT_ROOT, 'suites', 'smoke.yml'), '--mode', 'agent_direct', '--scenario', 'repo-view-001', '--run-id', 'linked'], {cwd: dir, env: {CI: '1'}})
+    const result = await runCliInProcess(
+      [
+        'run',
+        path.join(PROJECT_ROOT, 'suites', 'smoke.yml'),
+        '--mode',
+        'agent_direct',
+        '--scenario',
+        'repo-view-001',
+        '--run-id',
+        'linked',
+      ],
+      {cwd: dir, env: {CI: '1'}},
+    )
     expect(result.code, result.stderr).to.equal(2)
     expect(result.stderr).to.include(`${path.join('results', 'linked', 'traces')} error: a symbolic link, not followed`)
     expect(await readdir(elsewhere)).to.deep.equal([])

@@ -2,15 +2,22 @@
 import {expect} from 'chai'
 import {FileDeduplication, RunKeys, type RunGroup} from '../../src/results/run-keys.js'
 
-const group = (run_id: string, scenario_id: string, mode: string, provider: string | null = 'p'): RunGroup => ({run_id, scenario_id, mode, provider})
+const group = (run_id: string, scenario_id: string, mode: string, provider: string | null = 'p'): RunGroup => ({
+  run_id,
+  scenario_id,
+  mode,
+  provider,
+})
 
 describe('run keys', () => {
   it('tells keys apart by run, scenario, mode, provider and iteration, large and odd iterations included', () => {
     const keys = new RunKeys()
     expect(keys.empty).to.equal(true)
     for (const iteration of [1, 7, 8, 1000, 2 ** 24, 2.5, -1]) keys.add(group('r', 's', 'm'), iteration)
-    for (const iteration of [1, 7, 8, 1000, 2 ** 24, 2.5, -1]) expect(keys.has(group('r', 's', 'm'), iteration), String(iteration)).to.equal(true)
-    for (const iteration of [0, 2, 9, 999, 1001, 2 ** 24 + 1, 3.5]) expect(keys.has(group('r', 's', 'm'), iteration), String(iteration)).to.equal(false)
+    for (const iteration of [1, 7, 8, 1000, 2 ** 24, 2.5, -1])
+      expect(keys.has(group('r', 's', 'm'), iteration), String(iteration)).to.equal(true)
+    for (const iteration of [0, 2, 9, 999, 1001, 2 ** 24 + 1, 3.5])
+      expect(keys.has(group('r', 's', 'm'), iteration), String(iteration)).to.equal(false)
     expect(keys.has(group('r2', 's', 'm'), 1)).to.equal(false)
     expect(keys.has(group('r', 's2', 'm'), 1)).to.equal(false)
     expect(keys.has(group('r', 's', 'm2'), 1)).to.equal(false)
@@ -29,7 +36,13 @@ describe('run keys', () => {
     b.add(group('q', 's', 'm'), 0.5)
     const merged = RunKeys.from(a.portable())
     merged.addAll(b.portable())
-    for (const [run, iteration] of [['r', 3], ['r', 900], ['q', 1], ['q', 0.5]] as const) expect(merged.has(group(run, 's', 'm'), iteration)).to.equal(true)
+    for (const [run, iteration] of [
+      ['r', 3],
+      ['r', 900],
+      ['q', 1],
+      ['q', 0.5],
+    ] as const)
+      expect(merged.has(group(run, 's', 'm'), iteration)).to.equal(true)
     expect(merged.has(group('r', 's', 'm'), 4)).to.equal(false)
   })
 
@@ -58,7 +71,13 @@ describe('run keys', () => {
     b.add(group('r', 's2', 'm'), 3)
     expect(a.shared(b.portable())).to.equal(undefined)
     b.add(group('r', 's', 'm'), 3)
-    expect(a.shared(b.portable())).to.deep.equal({run_id: 'r', scenario_id: 's', mode: 'm', provider: 'p', iteration: 3})
+    expect(a.shared(b.portable())).to.deep.equal({
+      run_id: 'r',
+      scenario_id: 's',
+      mode: 'm',
+      provider: 'p',
+      iteration: 3,
+    })
     const c = new RunKeys()
     c.add(group('r', 's', 'm'), 2 ** 24)
     expect(a.shared(c)).to.deep.equal({run_id: 'r', scenario_id: 's', mode: 'm', provider: 'p', iteration: 2 ** 24})

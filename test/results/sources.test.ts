@@ -12,9 +12,23 @@ import {BadInputError} from '../../src/shared/diagnostics.js'
 import {makeRow} from '../support/rows.js'
 
 const routerRow = (iteration: number) => ({
-  timestamp: '2026-02-25T17:35:31.510Z', run_id: 'r', mode: 'ghx', scenario_id: 'x-wf-001', scenario_set: 'all', iteration, success: true, output_valid: true,
-  latency_ms_wall: 1000, latency_ms_agent: 900, tokens: {input: 1, output: 2, reasoning: 0, cache_read: 0, cache_write: 0, total: 3}, cost: 0, tool_calls: 1,
-  external_retry_count: 0, model: {provider_id: 'openai', model_id: 'm', mode: null}, git: null, error: null,
+  timestamp: '2026-02-25T17:35:31.510Z',
+  run_id: 'r',
+  mode: 'ghx',
+  scenario_id: 'x-wf-001',
+  scenario_set: 'all',
+  iteration,
+  success: true,
+  output_valid: true,
+  latency_ms_wall: 1000,
+  latency_ms_agent: 900,
+  tokens: {input: 1, output: 2, reasoning: 0, cache_read: 0, cache_write: 0, total: 3},
+  cost: 0,
+  tool_calls: 1,
+  external_retry_count: 0,
+  model: {provider_id: 'openai', model_id: 'm', mode: null},
+  git: null,
+  error: null,
 })
 
 describe('sources', () => {
@@ -33,17 +47,30 @@ describe('sources', () => {
 
   it('hands ghx-router rows over as parsed, and ghx-bench rows whole, in file order', async () => {
     const file = path.join(dir, 'mixed.jsonl')
-    writeFileSync(file, [JSON.stringify(routerRow(1)), JSON.stringify(makeRow({iteration: 2})), JSON.stringify(routerRow(3))].join('\n') + '\n')
+    writeFileSync(
+      file,
+      [JSON.stringify(routerRow(1)), JSON.stringify(makeRow({iteration: 2})), JSON.stringify(routerRow(3))].join('\n') +
+        '\n',
+    )
     const seen: string[] = []
-    for await (const _ of visitFile(file, 'mixed.jsonl', () => {}, {row: (row) => seen.push(`row ${row.iteration}`), router: (source) => seen.push(`router ${source.iteration}`)}));
+    for await (const _ of visitFile(file, 'mixed.jsonl', () => {}, {
+      row: (row) => seen.push(`row ${row.iteration}`),
+      router: (source) => seen.push(`router ${source.iteration}`),
+    }));
     expect(seen).to.deep.equal(['router 1', 'row 2', 'router 3'])
   })
 
   it('counts a row an earlier file gave once (the earlier copy kept)', async () => {
     const first = path.join(dir, 'a.jsonl')
     const second = path.join(dir, 'b.jsonl')
-    writeFileSync(first, [1, 2, 3].map((i) => JSON.stringify(makeRow({iteration: i, activeTokens: 100 + i}))).join('\n') + '\n')
-    writeFileSync(second, [2, 3, 4].map((i) => JSON.stringify(makeRow({iteration: i, activeTokens: 200 + i}))).join('\n') + '\n')
+    writeFileSync(
+      first,
+      [1, 2, 3].map((i) => JSON.stringify(makeRow({iteration: i, activeTokens: 100 + i}))).join('\n') + '\n',
+    )
+    writeFileSync(
+      second,
+      [2, 3, 4].map((i) => JSON.stringify(makeRow({iteration: i, activeTokens: 200 + i}))).join('\n') + '\n',
+    )
     const rows: Row[] = []
     const warnings: ReadWarning[] = []
     for await (const row of readRows([first, second], (w) => warnings.push(w), dir)) rows.push(row)
@@ -53,7 +80,14 @@ describe('sources', () => {
       [3, 103],
       [4, 204],
     ])
-    expect(warnings).to.deep.equal([{file: 'b.jsonl', line: 0, message: '2 row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once'}])
+    expect(warnings).to.deep.equal([
+      {
+        file: 'b.jsonl',
+        line: 0,
+        message:
+          '2 row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once',
+      },
+    ])
   })
 
   // Issue 27, item 2: `cat r.jsonl r.jsonl > doubled.jsonl` counted every run twice.

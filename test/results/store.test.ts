@@ -30,17 +30,29 @@ describe('results store', () => {
   it('leaves out a torn last line (a crash mid-write) with a warning', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-store-'))
     const file = path.join(dir, 'run.jsonl')
-    await writeFile(file, JSON.stringify(makeRow({iteration: 1})) + '\n' + JSON.stringify(makeRow({iteration: 2})) + '\n')
+    await writeFile(
+      file,
+      JSON.stringify(makeRow({iteration: 1})) + '\n' + JSON.stringify(makeRow({iteration: 2})) + '\n',
+    )
     await appendFile(file, JSON.stringify(makeRow({iteration: 3})).slice(0, 40))
     const {rows, warnings} = await readAll(file)
     expect(rows).to.have.length(2)
-    expect(warnings).to.deep.equal([{file: 'run.jsonl', line: 3, message: 'the last line is incomplete (a run was cut off mid-write); it is left out'}])
+    expect(warnings).to.deep.equal([
+      {
+        file: 'run.jsonl',
+        line: 3,
+        message: 'the last line is incomplete (a run was cut off mid-write); it is left out',
+      },
+    ])
   })
 
   it('reports any other bad line as file:line', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-store-'))
     const file = path.join(dir, 'run.jsonl')
-    await writeFile(file, JSON.stringify(makeRow({iteration: 1})) + '\n{"oops": \n' + JSON.stringify(makeRow({iteration: 2})) + '\n')
+    await writeFile(
+      file,
+      JSON.stringify(makeRow({iteration: 1})) + '\n{"oops": \n' + JSON.stringify(makeRow({iteration: 2})) + '\n',
+    )
     const error = await readAll(file).then(
       () => undefined,
       (e: unknown) => e,

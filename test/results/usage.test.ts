@@ -3,7 +3,15 @@ import {priceOf, tokensOf} from '../../src/results/usage.js'
 
 describe('run figures', () => {
   it('active tokens are total minus cache reads', () => {
-    expect(tokensOf({input: 100, output: 20, reasoning: 5, cache_read: 300, cache_write: 10})).to.deep.equal({input: 100, output: 20, reasoning: 5, cache_read: 300, cache_write: 10, total: 435, active: 135})
+    expect(tokensOf({input: 100, output: 20, reasoning: 5, cache_read: 300, cache_write: 10})).to.deep.equal({
+      input: 100,
+      output: 20,
+      reasoning: 5,
+      cache_read: 300,
+      cache_write: 10,
+      total: 435,
+      active: 135,
+    })
   })
 
   it('prices usage per million tokens; reasoning at the output price, cache at its own price or the input price', () => {

@@ -1,7 +1,8 @@
 import {expect} from 'chai'
 import {BackgroundWork} from '../../src/runner/background-work.js'
 
-const later = (ms: number, fail = false) => new Promise<void>((resolve, reject) => setTimeout(() => (fail ? reject(new Error('lost')) : resolve()), ms))
+const later = (ms: number, fail = false) =>
+  new Promise<void>((resolve, reject) => setTimeout(() => (fail ? reject(new Error('lost')) : resolve()), ms))
 
 describe('background work', () => {
   it('is settled only once every piece added has ended, failures included, and pieces added meanwhile too', async () => {

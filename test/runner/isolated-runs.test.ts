@@ -19,11 +19,21 @@ describe('isolated runs (the sandbox and the manifest restored run by run)', fun
     const cwd = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
     const project = await openProject({cwd})
     // ci-diagnose-run-wf-001 reseeds its workflow run each iteration: the reset dispatches a fresh run.
-    const suite = {name: 'isolated', scenarios: {ids: ['ci-diagnose-run-wf-001']}, modes: ['agent_direct'], repetitions: 2, concurrency: 1, timeouts: {checkpoint_ms: 2000}}
+    const suite = {
+      name: 'isolated',
+      scenarios: {ids: ['ci-diagnose-run-wf-001']},
+      modes: ['agent_direct'],
+      repetitions: 2,
+      concurrency: 1,
+      timeouts: {checkpoint_ms: 2000},
+    }
     const selected = selectSuite(project, {suite: {value: suite, origin: '(test)'}, concurrency: 1})
     await runSuite(selected, {runId: 'isolated', isolateRuns: true})
     const rows = rowsOf(cwd, 'isolated')
-    expect(rows.map((r) => r.outcome), JSON.stringify(rows.map((r) => r.error))).to.deep.equal(['pass', 'pass'])
+    expect(
+      rows.map((r) => r.outcome),
+      JSON.stringify(rows.map((r) => r.error)),
+    ).to.deep.equal(['pass', 'pass'])
     const manifest = JSON.parse(await readFile(path.join(cwd, 'fixtures', 'latest.json'), 'utf8')) as Manifest
     const seeded = manifest.resources.workflow_run as unknown as {id: number}
     const runIds = rows.map((r) => (r.variables as {run_id?: number} | undefined)?.run_id)

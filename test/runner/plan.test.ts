@@ -10,7 +10,11 @@ describe('the run plan', () => {
     const plan = buildPlan(scenarios, modes, one, 3, 1)
     expect(plan).to.have.length(36)
     expect(new Set(plan.map((r) => r.key)).size).to.equal(36)
-    expect(plan.map((r) => r.iteration)).to.deep.equal([...Array(12).fill(1), ...Array(12).fill(2), ...Array(12).fill(3)])
+    expect(plan.map((r) => r.iteration)).to.deep.equal([
+      ...Array(12).fill(1),
+      ...Array(12).fill(2),
+      ...Array(12).fill(3),
+    ])
   })
 
   it('interleaves modes in an order the seed reproduces', () => {
@@ -29,7 +33,11 @@ describe('the run plan', () => {
     expect(new Set(plan.map((r) => r.key)).size).to.equal(48)
     for (const provider of ['agent-loop', 'claude-code']) {
       const own = plan.filter((r) => r.provider === provider)
-      expect(own.map((r) => `${r.scenario_id}/${r.mode}/${r.iteration}`).sort()).to.deep.equal(buildPlan(scenarios, modes, one, 2, 7).map((r) => `${r.scenario_id}/${r.mode}/${r.iteration}`).sort())
+      expect(own.map((r) => `${r.scenario_id}/${r.mode}/${r.iteration}`).sort()).to.deep.equal(
+        buildPlan(scenarios, modes, one, 2, 7)
+          .map((r) => `${r.scenario_id}/${r.mode}/${r.iteration}`)
+          .sort(),
+      )
       expect(own.every((r) => r.key === `${r.scenario_id}/${r.mode}/${provider}/${r.iteration}`)).to.equal(true)
     }
     const first = plan.filter((r) => r.iteration === 1).map((r) => r.provider)

@@ -11,7 +11,9 @@ describe('scenario tool requirements (requires.<mode>.tools)', () => {
   })
 
   it('says which tool falls short, the version found and why, when older or unknown', () => {
-    expect(unmetRequirement(requirement, {gh: '2.23.0'})).to.equal('needs gh >= 2.50.0 (here: 2.23.0): pr.checks.list runs `gh pr checks --json`')
+    expect(unmetRequirement(requirement, {gh: '2.23.0'})).to.equal(
+      'needs gh >= 2.50.0 (here: 2.23.0): pr.checks.list runs `gh pr checks --json`',
+    )
     expect(unmetRequirement(requirement, {gh: '2.9.9'})).to.match(/^needs gh >= 2\.50\.0 \(here: 2\.9\.9\)/)
     expect(unmetRequirement(requirement, undefined)).to.match(/here: unknown/)
   })

@@ -4,7 +4,13 @@ import {expect} from 'chai'
 import {checkResume, type RecordedRun, type RunIdentity} from '../../src/runner/run-record.js'
 import {BadInputError} from '../../src/shared/diagnostics.js'
 
-const now: RunIdentity = {suite: 'smoke', model: 'ghx-bench/oracle', providers: ['agent-loop'], modes: ['agent_direct', 'ghx'], seed: 1}
+const now: RunIdentity = {
+  suite: 'smoke',
+  model: 'ghx-bench/oracle',
+  providers: ['agent-loop'],
+  modes: ['agent_direct', 'ghx'],
+  seed: 1,
+}
 
 function recorded(overrides: Partial<RecordedRun> = {}): RecordedRun {
   return {
@@ -13,7 +19,15 @@ function recorded(overrides: Partial<RecordedRun> = {}): RecordedRun {
     models: new Set(['ghx-bench/oracle']),
     providers: new Set(['agent-loop']),
     modes: new Set(['agent_direct', 'ghx']),
-    info: {run_id: 'x', suite: 'smoke', seed: 1, modes: ['agent_direct'], providers: ['agent-loop'], unavailable: [{mode: 'ghx', reason: 'ghx not found'}], not_applicable: []},
+    info: {
+      run_id: 'x',
+      suite: 'smoke',
+      seed: 1,
+      modes: ['agent_direct'],
+      providers: ['agent-loop'],
+      unavailable: [{mode: 'ghx', reason: 'ghx not found'}],
+      not_applicable: [],
+    },
     ...overrides,
   }
 }
@@ -33,29 +47,61 @@ function refusal(record: RecordedRun, identity: RunIdentity = now): string {
 describe('run record: resuming a run id', () => {
   it('resumes rows of the same run (modes left out by preflight count as planned), and any run id with no rows', () => {
     expect(() => checkResume(recorded(), now, 'x', '/p/results/x.jsonl', '/p')).to.not.throw()
-    expect(() => checkResume(recorded({keys: new Set(), models: new Set()}), {...now, model: 'other', seed: 9}, 'x', '/p/results/x.jsonl', '/p')).to.not.throw()
+    expect(() =>
+      checkResume(
+        recorded({keys: new Set(), models: new Set()}),
+        {...now, model: 'other', seed: 9},
+        'x',
+        '/p/results/x.jsonl',
+        '/p',
+      ),
+    ).to.not.throw()
   })
 
   it('names every difference: suite, model (also two models already mixed), providers, modes, seed', () => {
     expect(refusal(recorded(), {...now, suite: 'full', providers: ['opencode']})).to.equal(
       'run id "x" holds 2 row(s) of another run: recorded with suite "smoke" (now "full"); providers "agent-loop" (now "opencode"). Resuming adds rows to the same run: resume with the suite, model, providers, modes and seed it was recorded with, or choose another --run-id',
     )
-    expect(refusal(recorded({models: new Set(['ghx-bench/oracle', 'ghx-bench/noop'])}))).to.include('recorded with model "ghx-bench/oracle", "ghx-bench/noop" (now "ghx-bench/oracle")')
+    expect(refusal(recorded({models: new Set(['ghx-bench/oracle', 'ghx-bench/noop'])}))).to.include(
+      'recorded with model "ghx-bench/oracle", "ghx-bench/noop" (now "ghx-bench/oracle")',
+    )
     expect(refusal(recorded(), {...now, modes: ['ghx']})).to.include('recorded with modes agent_direct, ghx (now ghx)')
     expect(refusal(recorded(), {...now, seed: 2})).to.include('recorded with seed 1 (now 2)')
   })
 
   it('resumes a run of several providers with the same providers only (run.json names them, whatever rows are recorded yet)', () => {
     const two = recorded({info: {...recorded().info!, providers: ['agent-loop', 'claude-code']}})
-    expect(() => checkResume(two, {...now, providers: ['claude-code', 'agent-loop']}, 'x', '/p/results/x.jsonl', '/p')).to.not.throw()
+    expect(() =>
+      checkResume(two, {...now, providers: ['claude-code', 'agent-loop']}, 'x', '/p/results/x.jsonl', '/p'),
+    ).to.not.throw()
     expect(refusal(two)).to.include('recorded with providers "agent-loop", "claude-code" (now "agent-loop")')
     // Before run.json named providers: the rows' provider must be one of the run's.
-    expect(() => checkResume(recorded({info: undefined}), {...now, providers: ['agent-loop', 'codex']}, 'x', '/p/results/x.jsonl', '/p')).to.not.throw()
-    expect(refusal(recorded({info: undefined}), {...now, providers: ['codex']})).to.include('recorded with providers "agent-loop" (now "codex")')
+    expect(() =>
+      checkResume(
+        recorded({info: undefined}),
+        {...now, providers: ['agent-loop', 'codex']},
+        'x',
+        '/p/results/x.jsonl',
+        '/p',
+      ),
+    ).to.not.throw()
+    expect(refusal(recorded({info: undefined}), {...now, providers: ['codex']})).to.include(
+      'recorded with providers "agent-loop" (now "codex")',
+    )
   })
 
   it('without run.json, refuses rows of a mode the run does not have', () => {
-    expect(() => checkResume(recorded({info: undefined}), {...now, modes: ['agent_direct', 'ghx', 'mcp'], seed: 5}, 'x', '/p/results/x.jsonl', '/p')).to.not.throw()
-    expect(refusal(recorded({info: undefined}), {...now, modes: ['agent_direct']})).to.include('recorded with modes agent_direct, ghx (now agent_direct)')
+    expect(() =>
+      checkResume(
+        recorded({info: undefined}),
+        {...now, modes: ['agent_direct', 'ghx', 'mcp'], seed: 5},
+        'x',
+        '/p/results/x.jsonl',
+        '/p',
+      ),
+    ).to.not.throw()
+    expect(refusal(recorded({info: undefined}), {...now, modes: ['agent_direct']})).to.include(
+      'recorded with modes agent_direct, ghx (now agent_direct)',
+    )
   })
 })

@@ -47,12 +47,22 @@ describe('a suite', function () {
 
   it('has removed its runs’ folders by the time it returns', async () => {
     const dir = await makeProject({
-      '.ghxbenchrc.yml': 'target: sandbox\nmodel: noop\nsuites_dir: catalogue\nplugins: [./clutter.js]\nfixtures: {seed_id: background}\n',
+      '.ghxbenchrc.yml':
+        'target: sandbox\nmodel: noop\nsuites_dir: catalogue\nplugins: [./clutter.js]\nfixtures: {seed_id: background}\n',
       'clutter.js': CLUTTER_MODE,
-      'catalogue/scenarios/repo-view-001.yml': await readFile(path.join(PROJECT_ROOT, 'suites', 'scenarios', 'repo-view-001.yml'), 'utf8'),
-      'catalogue/one.yml': 'name: one\nscenarios: {ids: [repo-view-001]}\nmodes: [clutter]\nrepetitions: 3\nconcurrency: 3\nwarmup: false\n',
+      'catalogue/scenarios/repo-view-001.yml': await readFile(
+        path.join(PROJECT_ROOT, 'suites', 'scenarios', 'repo-view-001.yml'),
+        'utf8',
+      ),
+      'catalogue/one.yml':
+        'name: one\nscenarios: {ids: [repo-view-001]}\nmodes: [clutter]\nrepetitions: 3\nconcurrency: 3\nwarmup: false\n',
     })
-    const {summary} = await runProjectSuite({cwd: dir, suitePath: 'catalogue/one.yml', runId: 'background', noReport: true})
+    const {summary} = await runProjectSuite({
+      cwd: dir,
+      suitePath: 'catalogue/one.yml',
+      runId: 'background',
+      noReport: true,
+    })
     expect(summary.by_mode).to.deep.equal({clutter: {pass: 0, fail: 3, timeout: 0, infra_error: 0}})
     const workdirs = (await readFile(path.join(dir, 'workdirs.txt'), 'utf8')).trim().split('\n')
     expect(workdirs).to.have.length(3)
@@ -61,10 +71,14 @@ describe('a suite', function () {
 
   it('waits, before it returns, for a provider the timeout left behind to clean up', async () => {
     const dir = await makeProject({
-      '.ghxbenchrc.yml': 'target: sandbox\nmodel: noop\nprovider: deaf\nsuites_dir: catalogue\nplugins: [./deaf.js]\nfixtures: {seed_id: deaf}\n',
+      '.ghxbenchrc.yml':
+        'target: sandbox\nmodel: noop\nprovider: deaf\nsuites_dir: catalogue\nplugins: [./deaf.js]\nfixtures: {seed_id: deaf}\n',
       'deaf.js': DEAF_PROVIDER,
-      'catalogue/scenarios/repo-view-001.yml': (await readFile(path.join(PROJECT_ROOT, 'suites', 'scenarios', 'repo-view-001.yml'), 'utf8')).replace('timeout_ms: 60000', 'timeout_ms: 1000'),
-      'catalogue/one.yml': 'name: one\nscenarios: {ids: [repo-view-001]}\nmodes: [agent_direct]\nrepetitions: 1\nwarmup: false\n',
+      'catalogue/scenarios/repo-view-001.yml': (
+        await readFile(path.join(PROJECT_ROOT, 'suites', 'scenarios', 'repo-view-001.yml'), 'utf8')
+      ).replace('timeout_ms: 60000', 'timeout_ms: 1000'),
+      'catalogue/one.yml':
+        'name: one\nscenarios: {ids: [repo-view-001]}\nmodes: [agent_direct]\nrepetitions: 1\nwarmup: false\n',
     })
     const {summary} = await runProjectSuite({cwd: dir, suitePath: 'catalogue/one.yml', runId: 'deaf', noReport: true})
     expect(summary.by_mode).to.deep.equal({agent_direct: {pass: 0, fail: 0, timeout: 1, infra_error: 0}})

@@ -18,12 +18,18 @@ const run = (id: string): PlannedRun => ({key: id, scenario_id: id, mode: 'm', p
 async function overlaps(locks: Record<string, RunLock[]>, concurrency = 8): Promise<string[][]> {
   const active = new Set<string>()
   const seen: string[][] = []
-  await schedule(Object.keys(locks).map(run), concurrency, (r) => locks[r.scenario_id]!, async (r) => {
-    active.add(r.scenario_id)
-    seen.push([...active].sort())
-    for (let tick = 0; tick < 3; tick++) await new Promise((resolve) => setImmediate(resolve))
-    active.delete(r.scenario_id)
-  }, new AbortController().signal)
+  await schedule(
+    Object.keys(locks).map(run),
+    concurrency,
+    (r) => locks[r.scenario_id]!,
+    async (r) => {
+      active.add(r.scenario_id)
+      seen.push([...active].sort())
+      for (let tick = 0; tick < 3; tick++) await new Promise((resolve) => setImmediate(resolve))
+      active.delete(r.scenario_id)
+    },
+    new AbortController().signal,
+  )
   return seen
 }
 
@@ -47,11 +53,15 @@ describe('the scheduler', () => {
 })
 
 describe('the locks a run takes', () => {
-  const scenario = async (id: string) => parse(await readFile(path.join(PROJECT_ROOT, 'suites', 'scenarios', `${id}.yml`), 'utf8')) as Scenario
+  const scenario = async (id: string) =>
+    parse(await readFile(path.join(PROJECT_ROOT, 'suites', 'scenarios', `${id}.yml`), 'utf8')) as Scenario
   it('a read compared with a list of the repository takes the lists side; a change takes the changes side; a single read neither', async () => {
     expect(runLocks(await scenario('pr-list-001'))).to.deep.equal(['pr', {group: 'repository', side: 'lists'}])
     expect(runLocks(await scenario('issue-list-001'))).to.deep.include({group: 'repository', side: 'lists'})
-    expect(runLocks(await scenario('issue-to-pr-lifecycle-wf-001'))).to.deep.include({group: 'repository', side: 'changes'})
+    expect(runLocks(await scenario('issue-to-pr-lifecycle-wf-001'))).to.deep.include({
+      group: 'repository',
+      side: 'changes',
+    })
     expect(runLocks(await scenario('issue-create-001'))).to.deep.equal([{group: 'repository', side: 'changes'}])
     expect(runLocks(await scenario('pr-view-001')).filter((lock) => typeof lock !== 'string')).to.deep.equal([])
   })

@@ -16,7 +16,11 @@ const CONFIG = [
 
 describe('selecting a suite', () => {
   const open = async (options: Pick<ProjectOptions, 'env' | 'overrides'> = {}) =>
-    openProject({cwd: await makeProject({'.ghxbenchrc.yml': CONFIG + '\n'}), env: options.env ?? {}, overrides: options.overrides})
+    openProject({
+      cwd: await makeProject({'.ghxbenchrc.yml': CONFIG + '\n'}),
+      env: options.env ?? {},
+      overrides: options.overrides,
+    })
 
   it('a suite’s settings override the file and the environment; a flag overrides the suite', async () => {
     const inMemory = {
@@ -32,7 +36,11 @@ describe('selecting a suite', () => {
     const project = await open({env: {GHX_BENCH_MODEL: 'from-env'}})
     const {config} = selectSuite(project, {suite: {value: inMemory, origin: '(test)'}})
     expect(config.values).to.deep.include({model: 'from-suite', provider: 'agent-loop'})
-    expect(config.values.fixtures).to.deep.include({repo: 'file/repo', seed_id: 'from-suite', sandbox_repos: ['file/repo']})
+    expect(config.values.fixtures).to.deep.include({
+      repo: 'file/repo',
+      seed_id: 'from-suite',
+      sandbox_repos: ['file/repo'],
+    })
     expect(config.values.gate).to.deep.equal({profile: 'verify_release', baseline: 'agent_direct', candidate: 'mcp'})
     // The project's configuration is not changed by the suite's.
     expect(project.config.values.model).to.equal('from-env')
@@ -43,8 +51,21 @@ describe('selecting a suite', () => {
 
   it('a plugin reference of the suite replaces the project’s whole: no options of another provider', async () => {
     const project = await open()
-    expect(project.config.values.provider).to.deep.equal({name: 'opencode', options: {binary: '/opt/from-file/opencode'}})
-    const {config} = selectSuite(project, {suite: {value: {name: 'mine', scenarios: {ids: ['repo-view-001']}, modes: ['agent_direct'], provider: {name: 'agent-loop'}}, origin: '(test)'}})
+    expect(project.config.values.provider).to.deep.equal({
+      name: 'opencode',
+      options: {binary: '/opt/from-file/opencode'},
+    })
+    const {config} = selectSuite(project, {
+      suite: {
+        value: {
+          name: 'mine',
+          scenarios: {ids: ['repo-view-001']},
+          modes: ['agent_direct'],
+          provider: {name: 'agent-loop'},
+        },
+        origin: '(test)',
+      },
+    })
     expect(config.values.provider).to.deep.equal({name: 'agent-loop'})
   })
 
@@ -52,10 +73,24 @@ describe('selecting a suite', () => {
     const project = await open()
     const value = {name: 'mine', scenarios: {ids: ['repo-view-001']}, modes: ['agent_direct', 'mcp'], concurrency: 2}
     const {suite, scenarios, scenarioSet} = selectSuite(project, {suite: {value, origin: '(test)'}})
-    expect(suite).to.deep.include({repetitions: 1, concurrency: 2, infra_retries: 2, seed: 1, warmup: false, read_only: false, timeouts: {run_ms: 60000, stall_ms: 60000}})
+    expect(suite).to.deep.include({
+      repetitions: 1,
+      concurrency: 2,
+      infra_retries: 2,
+      seed: 1,
+      warmup: false,
+      read_only: false,
+      timeouts: {run_ms: 60000, stall_ms: 60000},
+    })
     expect(scenarios.map((s) => s.id)).to.deep.equal(['repo-view-001'])
     expect(scenarioSet).to.equal(null)
-    const flagged = selectSuite(project, {suite: {value, origin: '(test)'}, repetitions: 3, concurrency: 4, seed: 9, modes: ['mcp']})
+    const flagged = selectSuite(project, {
+      suite: {value, origin: '(test)'},
+      repetitions: 3,
+      concurrency: 4,
+      seed: 9,
+      modes: ['mcp'],
+    })
     expect(flagged.suite).to.deep.include({repetitions: 3, concurrency: 4, seed: 9, modes: ['mcp']})
   })
 
@@ -65,9 +100,15 @@ describe('selecting a suite', () => {
     expect(smoke.origin).to.equal(path.join('suites', 'smoke.yml'))
     expect(smoke.suite).to.deep.include({infra_retries: 2, timeouts: {run_ms: 60000, stall_ms: 60000}})
     expect(smoke.scenarioSet).to.equal('smoke')
-    expect(selectSuite(project, {suitePath: 'suites/smoke.yml', scenarios: ['repo-view-001']}).scenarioSet).to.equal(null)
-    expect(() => selectSuite(project, {suitePath: 'suites/smoke.yml', set: 'nope'})).to.throw(/--set: unknown set "nope"/)
-    expect(() => selectSuite(project, {suitePath: 'suites/smoke.yml', modes: ['ghx']})).to.throw(/--mode: ghx is not one of the suite's modes \(agent_direct, mcp\)/)
+    expect(selectSuite(project, {suitePath: 'suites/smoke.yml', scenarios: ['repo-view-001']}).scenarioSet).to.equal(
+      null,
+    )
+    expect(() => selectSuite(project, {suitePath: 'suites/smoke.yml', set: 'nope'})).to.throw(
+      /--set: unknown set "nope"/,
+    )
+    expect(() => selectSuite(project, {suitePath: 'suites/smoke.yml', modes: ['ghx']})).to.throw(
+      /--mode: ghx is not one of the suite's modes \(agent_direct, mcp\)/,
+    )
     expect(() => selectSuite(project, {suitePath: 'suites/scenarios/repo-view-001.yml'})).to.throw(/not a suite/)
   })
 })

@@ -12,12 +12,33 @@ const manifest: Manifest = {
   actors: {agent: 'a', reviewer: 'b'},
   resources: {issue: {number: 7, seeded: {}}},
 }
-const scenario = (bindings: Record<string, string>) => ({type: 'workflow', id: 'x-001', name: 'x', prompt: 'p', fixture: {requires: ['issue'], bindings}, assertions: {expected_outcome: 'success', checkpoints: []}}) as unknown as Scenario
+const scenario = (bindings: Record<string, string>) =>
+  ({
+    type: 'workflow',
+    id: 'x-001',
+    name: 'x',
+    prompt: 'p',
+    fixture: {requires: ['issue'], bindings},
+    assertions: {expected_outcome: 'success', checkpoints: []},
+  }) as unknown as Scenario
 
 describe('fixture bindings', () => {
   it('resolves dotted paths, keeping native types, with the built-in variables', () => {
-    const {run_nonce: nonce, ...variables} = resolveVariables(scenario({issue: 'resources.issue.number', agent: 'actors.agent'}), manifest, 'm.json', 'run-1')
-    expect(variables).to.deep.equal({owner: 'o', repo: 'r', repo_full_name: 'o/r', run_id: 'run-1', seed_id: manifest.seed_id, issue: 7, agent: 'a'})
+    const {run_nonce: nonce, ...variables} = resolveVariables(
+      scenario({issue: 'resources.issue.number', agent: 'actors.agent'}),
+      manifest,
+      'm.json',
+      'run-1',
+    )
+    expect(variables).to.deep.equal({
+      owner: 'o',
+      repo: 'r',
+      repo_full_name: 'o/r',
+      run_id: 'run-1',
+      seed_id: manifest.seed_id,
+      issue: 7,
+      agent: 'a',
+    })
     // run_nonce is unique per call: names built from it never collide across iterations and retries.
     expect(nonce).to.match(/^[0-9a-f]{8}$/)
     expect(resolveVariables(scenario({}), manifest, 'm.json', 'run-1').run_nonce).to.not.equal(nonce)
@@ -35,7 +56,9 @@ describe('fixture bindings', () => {
     } catch (error) {
       expect(error).to.be.instanceOf(BadInputError)
       expect((error as BadInputError).diagnostics[0]).to.include({file: 'fixtures/latest.json'})
-      expect((error as BadInputError).diagnostics[0]!.message).to.match(/^scenario x-001: binding "pr" -> "resources.pr.number" does not resolve/)
+      expect((error as BadInputError).diagnostics[0]!.message).to.match(
+        /^scenario x-001: binding "pr" -> "resources.pr.number" does not resolve/,
+      )
     }
   })
 })

@@ -23,7 +23,13 @@ describe('issue fixtures', () => {
       expect(second.number).to.equal(first.number)
       expect(await issueStatus(ctx, first)).to.deep.equal([])
       const base = {owner: OWNER, repo: REPO, issue_number: first.number}
-      await ctx.agent.rest.issues.update({...base, title: 'changed', state: first.seeded.state === 'closed' ? 'open' : 'closed', labels: ['enhancement'], assignees: ['ghx-bench']})
+      await ctx.agent.rest.issues.update({
+        ...base,
+        title: 'changed',
+        state: first.seeded.state === 'closed' ? 'open' : 'closed',
+        labels: ['enhancement'],
+        assignees: ['ghx-bench'],
+      })
       await ctx.agent.rest.issues.createComment({...base, body: 'an agent was here'})
       const problems = await issueStatus(ctx, first)
       expect(problems).to.have.length(5)

@@ -24,7 +24,13 @@ describe('other fixtures', () => {
   it('issue_with_branch: a branch with a fix; a pull request opened from it is closed by reset', async () => {
     const fixture = await seedIssueWithBranch(ctx)
     expect(await issueWithBranchStatus(ctx, fixture)).to.deep.equal([])
-    await ctx.agent.rest.pulls.create({...repo, title: 'Fix paging', head: fixture.branch, base: 'main', body: `Fixes #${fixture.number}`})
+    await ctx.agent.rest.pulls.create({
+      ...repo,
+      title: 'Fix paging',
+      head: fixture.branch,
+      base: 'main',
+      body: `Fixes #${fixture.number}`,
+    })
     expect(await issueWithBranchStatus(ctx, fixture)).to.have.length(1)
     await resetIssueWithBranch(ctx, fixture)
     expect(await issueWithBranchStatus(ctx, fixture)).to.deep.equal([])
@@ -45,7 +51,10 @@ describe('other fixtures', () => {
     const release = await seedRelease(ctx)
     expect((await seedRelease(ctx)).id).to.equal(release.id)
     await ctx.agent.rest.repos.updateRelease({...repo, release_id: release.id, draft: false, body: 'shipped'})
-    expect(await releaseStatus(ctx, release)).to.deep.equal(['published (seeded as a draft)', 'notes differ from the seeded notes'])
+    expect(await releaseStatus(ctx, release)).to.deep.equal([
+      'published (seeded as a draft)',
+      'notes differ from the seeded notes',
+    ])
     await resetRelease(ctx, release)
     expect(await releaseStatus(ctx, release)).to.deep.equal([])
   })
@@ -60,8 +69,14 @@ describe('other fixtures', () => {
       {p: project.id, i: project.item_id, f: project.field_id, o: project.option_id},
     )
     const other = await ctx.agent.rest.issues.create({...repo, title: 'another'})
-    await ctx.agent.graphql('mutation($p: ID!, $c: ID!) { addProjectV2ItemById(input: {projectId: $p, contentId: $c}) { item { id } } }', {p: project.id, c: other.data.node_id})
-    expect(await projectStatus(ctx, project)).to.deep.equal(['2 item(s), seeded 1', 'a Status value is set (seeded unset)'])
+    await ctx.agent.graphql(
+      'mutation($p: ID!, $c: ID!) { addProjectV2ItemById(input: {projectId: $p, contentId: $c}) { item { id } } }',
+      {p: project.id, c: other.data.node_id},
+    )
+    expect(await projectStatus(ctx, project)).to.deep.equal([
+      '2 item(s), seeded 1',
+      'a Status value is set (seeded unset)',
+    ])
     await resetProject(ctx, project)
     expect(await projectStatus(ctx, project)).to.deep.equal([])
   })

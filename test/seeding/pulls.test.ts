@@ -30,7 +30,13 @@ describe('pull request fixtures', () => {
     const pr = await seedPull(ctx, 'pr_with_bugs')
     const {data} = await ctx.agent.rest.pulls.get({...repo, pull_number: pr.number})
     expect(data.user.login).to.equal('ghx-bench-reviewer')
-    await ctx.agent.rest.pulls.createReview({...repo, pull_number: pr.number, event: 'REQUEST_CHANGES', body: 'Bugs.', comments: [{path: 'src/utils/stats.ts', line: 4, body: 'div by zero'}]})
+    await ctx.agent.rest.pulls.createReview({
+      ...repo,
+      pull_number: pr.number,
+      event: 'REQUEST_CHANGES',
+      body: 'Bugs.',
+      comments: [{path: 'src/utils/stats.ts', line: 4, body: 'div by zero'}],
+    })
     await resetPull(ctx, pr)
     expect(await pullStatus(ctx, pr)).to.deep.equal(['1 submitted review(s) (cannot be undone: seed per iteration)'])
     const fresh = await seedPull(ctx, 'pr_with_bugs', '-iter2')
@@ -43,10 +49,17 @@ describe('pull request fixtures', () => {
     expect(pr).to.include({thread_count: 7, resolved_count: 4, unresolved_count: 3})
     const unresolved = pr.seeded.threads.filter((t) => !t.resolved)
     for (const thread of unresolved) {
-      await ctx.agent.graphql('mutation($id: ID!) { addPullRequestReviewThreadReply(input: {pullRequestReviewThreadId: $id, body: "Done."}) { comment { id } } }', {id: thread.id})
-      await ctx.agent.graphql('mutation($id: ID!) { resolveReviewThread(input: {threadId: $id}) { thread { id } } }', {id: thread.id})
+      await ctx.agent.graphql(
+        'mutation($id: ID!) { addPullRequestReviewThreadReply(input: {pullRequestReviewThreadId: $id, body: "Done."}) { comment { id } } }',
+        {id: thread.id},
+      )
+      await ctx.agent.graphql('mutation($id: ID!) { resolveReviewThread(input: {threadId: $id}) { thread { id } } }', {
+        id: thread.id,
+      })
     }
-    await ctx.agent.graphql('mutation($id: ID!) { unresolveReviewThread(input: {threadId: $id}) { thread { id } } }', {id: pr.seeded.threads[0]!.id})
+    await ctx.agent.graphql('mutation($id: ID!) { unresolveReviewThread(input: {threadId: $id}) { thread { id } } }', {
+      id: pr.seeded.threads[0]!.id,
+    })
     const problems = await pullStatus(ctx, pr)
     expect(problems).to.include('thread on line 2 is unresolved, seeded resolved')
     expect(problems).to.include('thread on line 18 has 1 reply')
@@ -59,12 +72,20 @@ describe('pull request fixtures', () => {
     const again = await seedPull(ctx, 'pr_with_reviews')
     expect(again.seeded.review).to.deep.equal(pr.seeded.review)
     const {data: combined} = await ctx.agent.rest.repos.getCombinedStatusForRef({...repo, ref: pr.seeded.head_sha})
-    expect(combined.statuses.map((s) => [s.context, s.state])).to.have.deep.members([['bench/lint', 'success'], ['bench/unit-tests', 'failure']])
+    expect(combined.statuses.map((s) => [s.context, s.state])).to.have.deep.members([
+      ['bench/lint', 'success'],
+      ['bench/unit-tests', 'failure'],
+    ])
     const {data: statuses} = await ctx.agent.rest.repos.listCommitStatusesForRef({...repo, ref: pr.seeded.head_sha})
     expect(statuses).to.have.length(2)
-    const reviews = (await ctx.agent.rest.pulls.listReviews({...repo, pull_number: pr.number})).data.filter((r) => r.state === 'CHANGES_REQUESTED')
+    const reviews = (await ctx.agent.rest.pulls.listReviews({...repo, pull_number: pr.number})).data.filter(
+      (r) => r.state === 'CHANGES_REQUESTED',
+    )
     expect(reviews.map((r) => [r.id, r.user?.login])).to.deep.equal([[pr.seeded.review!.id, 'ghx-bench-reviewer']])
-    const decision = await ctx.agent.graphql<{repository: {pullRequest: {reviewDecision: string}}}>('query($n: Int!) { repository(owner: "ghx-bench", name: "sandbox") { pullRequest(number: $n) { reviewDecision } } }', {n: pr.number})
+    const decision = await ctx.agent.graphql<{repository: {pullRequest: {reviewDecision: string}}}>(
+      'query($n: Int!) { repository(owner: "ghx-bench", name: "sandbox") { pullRequest(number: $n) { reviewDecision } } }',
+      {n: pr.number},
+    )
     expect(decision.repository.pullRequest.reviewDecision).to.equal('CHANGES_REQUESTED')
     // The seeded review is part of the seeded state, not a change to report.
     expect(await pullStatus(ctx, pr)).to.deep.equal([])
@@ -78,7 +99,11 @@ describe('pull request fixtures', () => {
     await ctx.agent.rest.pulls.update({...repo, pull_number: pr.number, title: 'renamed'})
     await ctx.agent.rest.pulls.requestReviewers({...repo, pull_number: pr.number, reviewers: ['ghx-bench-reviewer']})
     await ctx.agent.rest.pulls.updateBranch({...repo, pull_number: pr.number})
-    expect(await pullStatus(ctx, pr)).to.have.members([`title is "renamed", seeded "${pr.seeded.title}"`, 'head branch moved since seeding', 'reviews requested since seeding'])
+    expect(await pullStatus(ctx, pr)).to.have.members([
+      `title is "renamed", seeded "${pr.seeded.title}"`,
+      'head branch moved since seeding',
+      'reviews requested since seeding',
+    ])
     await resetPull(ctx, pr)
     expect(await pullStatus(ctx, pr)).to.deep.equal([])
   })

@@ -16,7 +16,8 @@ async function rowsOf(dir: string): Promise<Row[]> {
   const results = path.join(dir, 'results')
   const rows: Row[] = []
   for (const file of (await readdir(results)).filter((f) => f.endsWith('.jsonl'))) {
-    for (const line of (await readFile(path.join(results, file), 'utf8')).split('\n').filter(Boolean)) rows.push(JSON.parse(line) as Row)
+    for (const line of (await readFile(path.join(results, file), 'utf8')).split('\n').filter(Boolean))
+      rows.push(JSON.parse(line) as Row)
   }
   return rows
 }
@@ -39,15 +40,28 @@ describe('fixture verification in runs (CLI, sandbox target)', function () {
         'fixtures: {repo: ghx-bench/sandbox, manifest: fixtures/latest.json, seed_id: verify, sandbox_repos: [ghx-bench/sandbox]}',
         '',
       ].join('\n'),
-      'catalogue/leak.yml': ['name: leak', 'scenarios: {ids: [issue-relations-parent-set-001, pr-reviews-leak-001]}', 'modes: [agent_direct]', 'repetitions: 2', 'concurrency: 1', 'seed: 1', ''].join('\n'),
-      'catalogue/scenarios/issue-relations-parent-set-001.yml': await readFile(path.join(SCENARIOS, 'issue-relations-parent-set-001.yml'), 'utf8'),
+      'catalogue/leak.yml': [
+        'name: leak',
+        'scenarios: {ids: [issue-relations-parent-set-001, pr-reviews-leak-001]}',
+        'modes: [agent_direct]',
+        'repetitions: 2',
+        'concurrency: 1',
+        'seed: 1',
+        '',
+      ].join('\n'),
+      'catalogue/scenarios/issue-relations-parent-set-001.yml': await readFile(
+        path.join(SCENARIOS, 'issue-relations-parent-set-001.yml'),
+        'utf8',
+      ),
       'catalogue/scenarios/pr-reviews-leak-001.yml': leaky,
     })
     const result = await runCliInProcess(['run', 'catalogue/leak.yml', '--no-report'], {cwd: dir, env: {CI: '1'}})
     const rows = await rowsOf(dir).catch(() => [] as Row[])
     expect(rows, `${result.stdout}\n${result.stderr}`).to.have.length(4)
 
-    const parentSet = rows.filter((r) => r.scenario_id === 'issue-relations-parent-set-001').sort((a, b) => a.iteration - b.iteration)
+    const parentSet = rows
+      .filter((r) => r.scenario_id === 'issue-relations-parent-set-001')
+      .sort((a, b) => a.iteration - b.iteration)
     expect(parentSet.map((r) => [r.outcome, r.error?.message ?? null])).to.deep.equal([
       ['pass', null],
       ['pass', null],
@@ -58,8 +72,12 @@ describe('fixture verification in runs (CLI, sandbox target)', function () {
     const second = leak[1]!
     expect(second.outcome).to.equal('infra_error')
     expect(second.error?.type).to.equal('fixture_error')
-    expect(second.error?.message).to.match(/^fixture state not restored by reset: pull request #\d+: reviews \[COMMENTED by ghx-bench-agent: Benchmark review [^\]]+\] \(seeded \[\]\)$/)
+    expect(second.error?.message).to.match(
+      /^fixture state not restored by reset: pull request #\d+: reviews \[COMMENTED by ghx-bench-agent: Benchmark review [^\]]+\] \(seeded \[\]\)$/,
+    )
     // Fixture errors are infrastructure errors: retried, and each attempt fails the same way.
-    expect(second.attempts.every((a) => a.outcome === 'infra_error' && a.error?.type === 'fixture_error')).to.equal(true)
+    expect(second.attempts.every((a) => a.outcome === 'infra_error' && a.error?.type === 'fixture_error')).to.equal(
+      true,
+    )
   })
 })

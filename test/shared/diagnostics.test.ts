@@ -20,7 +20,9 @@ describe('diagnostics', () => {
   })
 
   it('names a file alone when the finding has no position', () => {
-    expect(formatDiagnostic({file: '$GHX_BENCH_TARGET', code: 'config', message: 'm'})).to.equal('$GHX_BENCH_TARGET error: m')
+    expect(formatDiagnostic({file: '$GHX_BENCH_TARGET', code: 'config', message: 'm'})).to.equal(
+      '$GHX_BENCH_TARGET error: m',
+    )
   })
 
   it('computes edit distance and close suggestions', () => {

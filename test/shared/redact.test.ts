@@ -29,13 +29,28 @@ describe('secrets in plugin options', () => {
       instructions: 'Use the tools. Version 2025.4.8 of 1234567 things.',
       server: {
         command: 'npx',
-        args: ['-y', '@modelcontextprotocol/server-github', '--access-token', 'after-flag', 'SECRET_KEY=assigned', 'a1b2c3d4e5f6a7b8c9d0'],
+        args: [
+          '-y',
+          '@modelcontextprotocol/server-github',
+          '--access-token',
+          'after-flag',
+          'SECRET_KEY=assigned',
+          'a1b2c3d4e5f6a7b8c9d0',
+        ],
         env: {GITHUB_TOOLSETS: 'repos,issues'},
         token_env: 'MCP_TOKEN',
       },
       url: 'https://bench:url-password@example.test/mcp?access_token=in-query&page=2',
     })
-    expect(values).to.have.members(['short-one', 'k-1', 'after-flag', 'assigned', 'a1b2c3d4e5f6a7b8c9d0', 'repos,issues', 'in-query'])
+    expect(values).to.have.members([
+      'short-one',
+      'k-1',
+      'after-flag',
+      'assigned',
+      'a1b2c3d4e5f6a7b8c9d0',
+      'repos,issues',
+      'in-query',
+    ])
     expect(variables).to.deep.equal(['MCP_TOKEN'])
   })
 
@@ -52,7 +67,10 @@ describe('secrets in plugin options', () => {
     // Only the characters that encode the secret's own bytes go: those that encode the bytes around it stay.
     const around = Buffer.from(`plain text ${secret} more plain text`).toString('base64')
     const [before, after] = redact(around).split('[REDACTED]')
-    expect(around.startsWith(before!) && before!.length >= 12 && around.endsWith(after!) && after!.length >= 20, redact(around)).to.equal(true)
+    expect(
+      around.startsWith(before!) && before!.length >= 12 && around.endsWith(after!) && after!.length >= 20,
+      redact(around),
+    ).to.equal(true)
     expect(base64Forms('short')).to.deep.equal([])
   })
 })

@@ -41,12 +41,23 @@ describe('source documents: duplicate keys in one pass', () => {
     const {document, diagnostics} = parseSource(text, 'big.yml')
     expect(document).to.equal(undefined)
     expect(diagnostics).to.have.length(1)
-    expect(diagnostics[0]).to.include({line: 100_001, col: 1, code: 'yaml_syntax', message: 'YAML syntax: Map keys must be unique'})
+    expect(diagnostics[0]).to.include({
+      line: 100_001,
+      col: 1,
+      code: 'yaml_syntax',
+      message: 'YAML syntax: Map keys must be unique',
+    })
   })
 
   it('tells keys apart as YAML does: 1 and "1" differ, a repeat in a nested map or a flow map is found', () => {
     expect(parseSource('1: a\n"1": b\n', 'f.yml').diagnostics).to.deep.equal([])
-    const nested = parseSource('a:\n  b: 1\n  c: {d: 1, d: 2}\n  b: 3\n', 'f.yml').diagnostics.map((d) => [d.line, d.col])
-    expect(nested).to.deep.equal([[3, 13], [4, 3]])
+    const nested = parseSource('a:\n  b: 1\n  c: {d: 1, d: 2}\n  b: 3\n', 'f.yml').diagnostics.map((d) => [
+      d.line,
+      d.col,
+    ])
+    expect(nested).to.deep.equal([
+      [3, 13],
+      [4, 3],
+    ])
   })
 })

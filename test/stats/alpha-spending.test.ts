@@ -6,7 +6,12 @@ import {mulberry32, normalDraw} from '../../src/stats/random.js'
 import {zOfConfidence} from '../../src/stats/special.js'
 
 /** The share of null paths (a Brownian score) that cross ±c_k at some look, and first at each look. */
-function crossings(fractions: number[], boundaries: number[], paths: number, seed: number): {total: number; byLook: number[]} {
+function crossings(
+  fractions: number[],
+  boundaries: number[],
+  paths: number,
+  seed: number,
+): {total: number; byLook: number[]} {
   const random = mulberry32(seed)
   const byLook = fractions.map(() => 0)
   for (let p = 0; p < paths; p++) {

@@ -5,7 +5,8 @@ import {expect} from 'chai'
 import {binomialCdf, binomialUpperTail, clopperPearson, runsToCertify, sizedRule} from '../../src/stats/binomial.js'
 import {logGamma} from '../../src/stats/special.js'
 
-const pmf = (n: number, k: number, p: number): number => Math.exp(logGamma(n + 1) - logGamma(k + 1) - logGamma(n - k + 1) + k * Math.log(p) + (n - k) * Math.log1p(-p))
+const pmf = (n: number, k: number, p: number): number =>
+  Math.exp(logGamma(n + 1) - logGamma(k + 1) - logGamma(n - k + 1) + k * Math.log(p) + (n - k) * Math.log1p(-p))
 
 describe('binomial tests', () => {
   it('sums the binomial exactly', () => {

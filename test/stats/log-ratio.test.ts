@@ -3,7 +3,15 @@
 // each side: an interval that ignored the spread between scenarios, the small cells, or the pairing
 // would miss too often (or, double-counting noise, too rarely) and fail here.
 import {expect} from 'chai'
-import {CONTINUITY_CORRECTION, logRatioOfReduction, reductionOfLogRatio, scenarioEffect, sharedBlocks, suiteEffect, type ScenarioEffect} from '../../src/stats/log-ratio.js'
+import {
+  CONTINUITY_CORRECTION,
+  logRatioOfReduction,
+  reductionOfLogRatio,
+  scenarioEffect,
+  sharedBlocks,
+  suiteEffect,
+  type ScenarioEffect,
+} from '../../src/stats/log-ratio.js'
 import {mulberry32, normalDraw, type Random} from '../../src/stats/random.js'
 
 interface SuiteModel {
@@ -57,7 +65,11 @@ describe('log-ratio suite effect', () => {
     // Paired blocks with the same ratio in each: no run-level variance beyond the resolution's floor,
     // that of runs one count apart (the log of one count more at each mode's level, over n, squared).
     expect(effect.variance).to.be.closeTo((Math.log1p(1 / 200) / 2) ** 2 + (Math.log1p(1 / 100) / 2) ** 2, 1e-15)
-    const counts = scenarioEffect({values: [2, 4, 0], blocks: [1, 2, 3]}, {values: [1, 2, 0], blocks: [1, 2, 3]}, 'arithmetic')!
+    const counts = scenarioEffect(
+      {values: [2, 4, 0], blocks: [1, 2, 3]},
+      {values: [1, 2, 0], blocks: [1, 2, 3]},
+      'arithmetic',
+    )!
     expect(counts.theta).to.be.closeTo(Math.log(1 / 2), 1e-12)
     const zero = scenarioEffect({values: [2, 2], blocks: [1, 2]}, {values: [0, 2], blocks: [1, 2]})!
     expect(zero.theta).to.be.closeTo((Math.log(1) + Math.log(2)) / 2 - Math.log(2), 1e-12)
@@ -90,9 +102,17 @@ describe('log-ratio suite effect', () => {
     const pairedWidth: number[] = []
     const unpairedWidth: number[] = []
     for (let d = 0; d < 30; d++) {
-      const [low, high] = suiteEffect(suite(random, Math.log(0.8), {...model, paired: true}), {confidence: 0.95, resamples: 400, seed: d}).interval
+      const [low, high] = suiteEffect(suite(random, Math.log(0.8), {...model, paired: true}), {
+        confidence: 0.95,
+        resamples: 400,
+        seed: d,
+      }).interval
       pairedWidth.push(high - low)
-      const [uLow, uHigh] = suiteEffect(suite(random, Math.log(0.8), {...model, paired: false}), {confidence: 0.95, resamples: 400, seed: d}).interval
+      const [uLow, uHigh] = suiteEffect(suite(random, Math.log(0.8), {...model, paired: false}), {
+        confidence: 0.95,
+        resamples: 400,
+        seed: d,
+      }).interval
       unpairedWidth.push(uHigh - uLow)
     }
     const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length
@@ -116,9 +136,20 @@ describe('log-ratio suite effect', () => {
   })
 
   it('two stages: the between-scenario spread is estimated net of run noise, and widens the interval when scenarios differ', () => {
-    const fixed = (theta: number, variance: number): ScenarioEffect => ({theta, variance, paired: true, units: 20, df: 19, deviation: (random) => Math.sqrt(variance) * normalDraw(random)})
+    const fixed = (theta: number, variance: number): ScenarioEffect => ({
+      theta,
+      variance,
+      paired: true,
+      units: 20,
+      df: 19,
+      deviation: (random) => Math.sqrt(variance) * normalDraw(random),
+    })
     // Scenario effects spread exactly as run noise alone would spread them: no between-scenario variance.
-    const alike = suiteEffect([fixed(-0.1, 0.01), fixed(-0.2, 0.01), fixed(-0.3, 0.01)], {confidence: 0.95, resamples: 4000, seed: 1})
+    const alike = suiteEffect([fixed(-0.1, 0.01), fixed(-0.2, 0.01), fixed(-0.3, 0.01)], {
+      confidence: 0.95,
+      resamples: 4000,
+      seed: 1,
+    })
     expect(alike.between).to.equal(0)
     expect(alike.within).to.be.closeTo(0.01, 1e-12)
     expect(alike.df).to.equal(3 * 19)
@@ -135,7 +166,14 @@ describe('log-ratio suite effect', () => {
   })
 
   it('counts the degrees of freedom of s² when scenarios spread a little beyond their run noise: S - 1, not the runs’', () => {
-    const fixed = (theta: number, variance: number): ScenarioEffect => ({theta, variance, paired: true, units: 20, df: 19, deviation: (random) => Math.sqrt(variance) * normalDraw(random)})
+    const fixed = (theta: number, variance: number): ScenarioEffect => ({
+      theta,
+      variance,
+      paired: true,
+      units: 20,
+      df: 19,
+      deviation: (random) => Math.sqrt(variance) * normalDraw(random),
+    })
     // Four scenarios whose spread (s² = 0.0125) is a quarter beyond their run noise (v̄ = 0.01): τ̂² + v̄
     // is s² itself, an estimate from 4 effects, so t_3 (3.18), where adding τ̂² (3 df) and v̄ (76 df) by
     // Satterthwaite would say 46 degrees of freedom and t of 2.01: too narrow by a third.
@@ -153,8 +191,14 @@ describe('log-ratio suite effect', () => {
     const big = Array.from({length: 10}, () => {
       const n = 5000
       return scenarioEffect(
-        {values: Array.from({length: n}, () => Math.exp(normalDraw(random))), blocks: Array.from({length: n}, (_, i) => i)},
-        {values: Array.from({length: n}, () => Math.exp(-0.2 + normalDraw(random))), blocks: Array.from({length: n}, (_, i) => i)},
+        {
+          values: Array.from({length: n}, () => Math.exp(normalDraw(random))),
+          blocks: Array.from({length: n}, (_, i) => i),
+        },
+        {
+          values: Array.from({length: n}, () => Math.exp(-0.2 + normalDraw(random))),
+          blocks: Array.from({length: n}, (_, i) => i),
+        },
       )!
     })
     const a = suiteEffect(big, {confidence: 0.95, resamples: 10_000, seed: 7})
@@ -170,9 +214,16 @@ describe('log-ratio suite effect', () => {
     expect(sharedBlocks([], [1])).to.equal(0)
     const random = mulberry32(11)
     const n = 500
-    const rows = Array.from({length: n}, (_, i) => ({block: 1000 - i, base: Math.exp(normalDraw(random)), cand: Math.exp(-0.1 + normalDraw(random))}))
+    const rows = Array.from({length: n}, (_, i) => ({
+      block: 1000 - i,
+      base: Math.exp(normalDraw(random)),
+      cand: Math.exp(-0.1 + normalDraw(random)),
+    }))
     const effectOf = (order: typeof rows) =>
-      scenarioEffect({values: order.map((r) => r.base), blocks: order.map((r) => r.block)}, {values: order.map((r) => r.cand), blocks: order.map((r) => r.block)})!
+      scenarioEffect(
+        {values: order.map((r) => r.base), blocks: order.map((r) => r.block)},
+        {values: order.map((r) => r.cand), blocks: order.map((r) => r.block)},
+      )!
     const shuffled = [...rows].sort(() => random() - 0.5)
     const [a, b] = [effectOf(rows), effectOf(shuffled)]
     expect(a.paired).to.equal(true)
@@ -180,7 +231,10 @@ describe('log-ratio suite effect', () => {
     expect(b.theta).to.be.closeTo(a.theta, 1e-12)
     expect(b.variance).to.be.closeTo(a.variance, 1e-12)
     // A different pairing of the same values is a different variance: the blocks are really used.
-    const unpaired = scenarioEffect({values: rows.map((r) => r.base), blocks: rows.map((r) => r.block)}, {values: rows.map((r) => r.cand), blocks: rows.map((r) => -r.block)})!
+    const unpaired = scenarioEffect(
+      {values: rows.map((r) => r.base), blocks: rows.map((r) => r.block)},
+      {values: rows.map((r) => r.cand), blocks: rows.map((r) => -r.block)},
+    )!
     expect(unpaired.paired).to.equal(false)
   })
 
@@ -196,13 +250,21 @@ describe('log-ratio suite effect', () => {
     let squares = 0
     for (let i = 0; i < 20_000; i++) squares += effect.deviation(random) ** 2
     expect(squares / 20_000).to.be.closeTo(floor, 0.05 * floor)
-    const [low, high] = suiteEffect([effect], {confidence: 0.95, resamples: 4000, seed: 1}).interval.map(reductionOfLogRatio).reverse() as [number, number]
+    const [low, high] = suiteEffect([effect], {confidence: 0.95, resamples: 4000, seed: 1})
+      .interval.map(reductionOfLogRatio)
+      .reverse() as [number, number]
     // Still a clear 40% against a 20% threshold, but an interval of some width: about ±2.3 SE on the log scale (t with 8 df).
     expect(low).to.be.within(25, 35)
     expect(high).to.be.within(45, 55)
     // Unpaired alike; and equal token counts in the thousands are floored too, if by little (one token in 8,000).
-    expect(scenarioEffect({values: [5, 5, 5], blocks: [1, 2, 3]}, {values: [3, 3, 3], blocks: [11, 12, 13]}, 'arithmetic')!.variance).to.be.closeTo((1 / 3 / 3) ** 2 + (1 / 5 / 3) ** 2, 1e-15)
-    expect(scenarioEffect({values: [8000, 8000, 8000], blocks: [1, 2, 3]}, {values: [6000, 6000, 6000], blocks: [1, 2, 3]})!.variance).to.be.above(0)
+    expect(
+      scenarioEffect({values: [5, 5, 5], blocks: [1, 2, 3]}, {values: [3, 3, 3], blocks: [11, 12, 13]}, 'arithmetic')!
+        .variance,
+    ).to.be.closeTo((1 / 3 / 3) ** 2 + (1 / 5 / 3) ** 2, 1e-15)
+    expect(
+      scenarioEffect({values: [8000, 8000, 8000], blocks: [1, 2, 3]}, {values: [6000, 6000, 6000], blocks: [1, 2, 3]})!
+        .variance,
+    ).to.be.above(0)
   })
 
   it('counts a mode with no call: half a count added to the scenario’s runs, so a regression from 0 counts against the candidate', () => {
@@ -213,11 +275,18 @@ describe('log-ratio suite effect', () => {
     expect(regressed.theta).to.be.closeTo(Math.log((2 + CONTINUITY_CORRECTION) / CONTINUITY_CORRECTION), 1e-12)
     expect(reductionOfLogRatio(regressed.theta)).to.be.closeTo(-400, 1e-9)
     // Neither mode calls: no change, counted as such.
-    expect(scenarioEffect({values: [0, 0, 0], blocks: [1, 2, 3]}, {values: [0, 0, 0], blocks: [1, 2, 3]}, 'arithmetic')!.theta).to.equal(0)
+    expect(
+      scenarioEffect({values: [0, 0, 0], blocks: [1, 2, 3]}, {values: [0, 0, 0], blocks: [1, 2, 3]}, 'arithmetic')!
+        .theta,
+    ).to.equal(0)
     // The candidate needs none where the baseline needed 1 in 2 runs of 4: 0.5 against 1.0 (the shift is the scenario's, both modes).
-    expect(scenarioEffect({values: [1, 0, 1, 0], blocks}, {values: [0, 0, 0, 0], blocks}, 'arithmetic')!.theta).to.be.closeTo(Math.log(0.5 / 1.0), 1e-12)
+    expect(
+      scenarioEffect({values: [1, 0, 1, 0], blocks}, {values: [0, 0, 0, 0], blocks}, 'arithmetic')!.theta,
+    ).to.be.closeTo(Math.log(0.5 / 1.0), 1e-12)
     // Means above 0 in both modes: no correction.
-    expect(scenarioEffect({values: [4, 6, 5, 5], blocks}, {values: [0, 2, 1, 1], blocks}, 'arithmetic')!.theta).to.be.closeTo(Math.log(1 / 5), 1e-12)
+    expect(
+      scenarioEffect({values: [4, 6, 5, 5], blocks}, {values: [0, 2, 1, 1], blocks}, 'arithmetic')!.theta,
+    ).to.be.closeTo(Math.log(1 / 5), 1e-12)
   })
 
   it('one runaway run moves its scenario far less than e^0.92: the per-scenario location is Huber’s', () => {
@@ -226,7 +295,10 @@ describe('log-ratio suite effect', () => {
     const cand = [6000, 7400, 6800, 8100, 5600]
     const clean = scenarioEffect({values: base, blocks}, {values: cand, blocks})!
     // The candidate's third run loops: 100 times its tokens. The mean of the logs moved by log(100) / 5 = 0.92.
-    const runaway = scenarioEffect({values: base, blocks}, {values: cand.map((v, i) => (i === 2 ? 100 * v : v)), blocks})!
+    const runaway = scenarioEffect(
+      {values: base, blocks},
+      {values: cand.map((v, i) => (i === 2 ? 100 * v : v)), blocks},
+    )!
     const meanLog = (values: number[]) => values.reduce((a, v) => a + Math.log(v), 0) / values.length
     expect(meanLog(cand.map((v, i) => (i === 2 ? 100 * v : v))) - meanLog(cand)).to.be.closeTo(Math.log(100) / 5, 1e-12)
     const moved = runaway.theta - clean.theta
@@ -243,9 +315,16 @@ describe('log-ratio suite effect', () => {
   it('gives the same effect and the same bootstrap whatever the order of the rows (small cells, paired or not)', () => {
     const random = mulberry32(21)
     for (const paired of [true, false]) {
-      const rows = Array.from({length: 12}, (_, i) => ({block: 3 + i, base: Math.exp(normalDraw(random)), cand: Math.exp(-0.2 + normalDraw(random))}))
+      const rows = Array.from({length: 12}, (_, i) => ({
+        block: 3 + i,
+        base: Math.exp(normalDraw(random)),
+        cand: Math.exp(-0.2 + normalDraw(random)),
+      }))
       const effectOf = (order: typeof rows) =>
-        scenarioEffect({values: order.map((r) => r.base), blocks: order.map((r) => r.block)}, {values: order.map((r) => r.cand), blocks: order.map((r) => (paired ? r.block : 100 + r.block))})!
+        scenarioEffect(
+          {values: order.map((r) => r.base), blocks: order.map((r) => r.block)},
+          {values: order.map((r) => r.cand), blocks: order.map((r) => (paired ? r.block : 100 + r.block))},
+        )!
       const a = effectOf(rows)
       const b = effectOf([...rows].reverse())
       expect(a.paired).to.equal(paired)

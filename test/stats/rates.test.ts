@@ -6,7 +6,15 @@ import {newcombeInterval, wilsonInterval} from '../../src/stats/rates.js'
 import {logGamma} from '../../src/stats/special.js'
 
 const pmf = (n: number, k: number, p: number): number =>
-  p === 0 ? (k === 0 ? 1 : 0) : p === 1 ? (k === n ? 1 : 0) : Math.exp(logGamma(n + 1) - logGamma(k + 1) - logGamma(n - k + 1) + k * Math.log(p) + (n - k) * Math.log1p(-p))
+  p === 0
+    ? k === 0
+      ? 1
+      : 0
+    : p === 1
+      ? k === n
+        ? 1
+        : 0
+      : Math.exp(logGamma(n + 1) - logGamma(k + 1) - logGamma(n - k + 1) + k * Math.log(p) + (n - k) * Math.log1p(-p))
 
 /** P(the interval lies wholly above p) and P(wholly below p), exactly. */
 function wilsonMisses(n: number, p: number): {above: number; below: number} {

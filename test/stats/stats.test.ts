@@ -2,7 +2,15 @@ import {expect} from 'chai'
 import {bootstrap} from '../../src/stats/bootstrap.js'
 import {coefficientOfVariationPct, iqr, reductionPct} from '../../src/stats/descriptive.js'
 import {choose, passAtK, passHatK, wilsonInterval} from '../../src/stats/rates.js'
-import {incompleteBeta, logGamma, normalCdf, normalQuantile, studentTCdf, tOfConfidence, zOfConfidence} from '../../src/stats/special.js'
+import {
+  incompleteBeta,
+  logGamma,
+  normalCdf,
+  normalQuantile,
+  studentTCdf,
+  tOfConfidence,
+  zOfConfidence,
+} from '../../src/stats/special.js'
 
 describe('statistics', () => {
   it('IQR and CV (population SD / mean x 100)', () => {
@@ -41,7 +49,8 @@ describe('statistics', () => {
 
   it('a seeded bootstrap gives the same interval for the same seed, at the confidence asked', () => {
     const values = [3, 5, 8, 9, 12, 15, 18, 21, 30]
-    const mean = (r: () => number) => values.reduce((sum) => sum + values[Math.floor(r() * values.length)]!, 0) / values.length
+    const mean = (r: () => number) =>
+      values.reduce((sum) => sum + values[Math.floor(r() * values.length)]!, 0) / values.length
     const a = bootstrap(mean, {seed: 42, resamples: 2000})
     const b = bootstrap(mean, {seed: 42, resamples: 2000})
     const wide = bootstrap(mean, {seed: 42, resamples: 2000, confidence: 0.99})
@@ -56,7 +65,8 @@ describe('statistics', () => {
     expect(normalCdf(0)).to.be.closeTo(0.5, 1e-15)
     expect(normalCdf(-3)).to.be.closeTo(0.0013498980316301, 1e-14)
     expect(normalCdf(1.959963984540054)).to.be.closeTo(0.975, 1e-14)
-    for (const p of [1e-8, 0.001, 0.025, 0.3, 0.5, 0.8, 0.975, 0.999999]) expect(normalCdf(normalQuantile(p))).to.be.closeTo(p, 1e-12 * Math.max(1, p * 1e3))
+    for (const p of [1e-8, 0.001, 0.025, 0.3, 0.5, 0.8, 0.975, 0.999999])
+      expect(normalCdf(normalQuantile(p))).to.be.closeTo(p, 1e-12 * Math.max(1, p * 1e3))
     expect(zOfConfidence(0.95)).to.be.closeTo(1.959963984540054, 1e-12)
     // Tables: t_{0.975} at 3 and 10 degrees of freedom.
     expect(tOfConfidence(0.95, 3)).to.be.closeTo(3.182446, 1e-5)

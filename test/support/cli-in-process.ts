@@ -24,7 +24,10 @@ let loaded: Promise<Config> | undefined
 function cliConfig(): Promise<Config> {
   loaded ??= (() => {
     const pjson = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as Interfaces.PJSON
-    pjson.oclif.commands = {...(pjson.oclif.commands as Exclude<Interfaces.OclifConfiguration['commands'], string | undefined>), target: './src/command-index.ts'}
+    pjson.oclif.commands = {
+      ...(pjson.oclif.commands as Exclude<Interfaces.OclifConfiguration['commands'], string | undefined>),
+      target: './src/command-index.ts',
+    }
     pjson.oclif.hooks = sourceHooks(pjson.oclif.hooks as Record<string, string>)
     // As in bin/dev.js: tsx (loaded by mocha) compiles; oclif's own mapping to sources is off.
     settings.enableAutoTranspile = false
@@ -100,7 +103,10 @@ async function exitCodeOf(error: unknown): Promise<number> {
 let queue: Promise<unknown> = Promise.resolve()
 
 /** `ghx-bench <args>` in this process, with `cwd` (default: the project root) and extra `env`. */
-export function runCliInProcess(args: string[], options: {cwd?: string; env?: NodeJS.ProcessEnv} = {}): Promise<CliResult> {
+export function runCliInProcess(
+  args: string[],
+  options: {cwd?: string; env?: NodeJS.ProcessEnv} = {},
+): Promise<CliResult> {
   const result = queue.then(async (): Promise<CliResult> => {
     const config = await cliConfig()
     const leave = enter(args, options)

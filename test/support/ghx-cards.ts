@@ -31,7 +31,9 @@ export const GHX_META_FIELDS = ['capability_id', 'route_used', 'reason', 'attemp
 export function loadCards(dir: string): Map<string, Card> {
   const ajv = new Ajv2020({strict: false, allErrors: true, allowUnionTypes: true})
   const cards = new Map<string, Card>()
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     const card = parse(readFileSync(path.join(dir, file), 'utf8')) as Omit<Card, 'validateInput'>
     cards.set(card.capability_id, {...card, validateInput: ajv.compile(card.input_schema)})
   }
@@ -81,7 +83,8 @@ function envelopeSchema(card: Card): JsonSchema {
   return {type: 'object', required: ['ok', 'data'], properties: {ok: {type: 'boolean'}, data: card.output_schema}}
 }
 
-const types = (schema: JsonSchema): string[] => (Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [])
+const types = (schema: JsonSchema): string[] =>
+  Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : []
 
 /**
  * The schema of what a jq filter gives, over the schema of its input: paths (.a.b, ."a", [], [0]),
@@ -110,7 +113,8 @@ export function jqSchema(schema: JsonSchema, filter: string, where: string): Jso
     } else if ((m = /^\.(?:([A-Za-z_][A-Za-z0-9_]*)|"([^"]*)")/.exec(rest))) {
       const field = (m[1] ?? m[2])!
       const properties = (current.properties ?? {}) as Record<string, JsonSchema>
-      if (!types(current).includes('object') || !Object.hasOwn(properties, field)) fail(`${at || '.'} has no field "${field}" (it has: ${Object.keys(properties).join(', ') || 'no fields'})`)
+      if (!types(current).includes('object') || !Object.hasOwn(properties, field))
+        fail(`${at || '.'} has no field "${field}" (it has: ${Object.keys(properties).join(', ') || 'no fields'})`)
       current = properties[field]!
       at += `.${field}`
       i += m[0].length
@@ -193,7 +197,9 @@ class PlanAnalyzer {
     const pipelines = parseScript(script)
     const commands = pipelines.flatMap((p) => p.commands)
     // `while read -r id; do …; done < FILE`: what is read comes from FILE, one value a line.
-    const loopFiles = commands.filter((c) => literal(c.words[0]) === 'done').flatMap((c) => c.redirects.filter((r) => r.op === '<').map((r) => literal(r.target)))
+    const loopFiles = commands
+      .filter((c) => literal(c.words[0]) === 'done')
+      .flatMap((c) => c.redirects.filter((r) => r.op === '<').map((r) => literal(r.target)))
     const variables = new Map<string, ValueSource>()
     for (const command of commands) {
       const words = withoutKeywords(command.words).map((w) => literal(w) ?? '')
@@ -207,12 +213,19 @@ class PlanAnalyzer {
     return output
   }
 
-  private pipeline(commands: SimpleCommand[], step: number, variables: Map<string, ValueSource>): ValueSource | undefined {
+  private pipeline(
+    commands: SimpleCommand[],
+    step: number,
+    variables: Map<string, ValueSource>,
+  ): ValueSource | undefined {
     let stdout: ValueSource | undefined
     let pipedWord: Word | undefined
     commands.forEach((command, index) => {
       const words = withoutKeywords(command.words)
-      while (words[0] && ASSIGNMENT.test(literal(words[0]) ?? (words[0].parts[0]?.kind === 'text' ? words[0].parts[0].text : ''))) {
+      while (
+        words[0] &&
+        ASSIGNMENT.test(literal(words[0]) ?? (words[0].parts[0]?.kind === 'text' ? words[0].parts[0].text : ''))
+      ) {
         const assignment = words.shift()!
         const name = ASSIGNMENT.exec((assignment.parts[0] as {text: string}).text)![1]!
         const substitution = assignment.parts.find((p) => p.kind === 'subst')
@@ -236,7 +249,8 @@ class PlanAnalyzer {
         if (name === 'jq') {
           const {filter, file, raw} = jqArguments(texts)
           const from = file !== undefined ? this.files.get(file) : stdin
-          if (from && filter !== undefined) stdout = {capability: from.capability, filters: [...from.filters, filter], raw}
+          if (from && filter !== undefined)
+            stdout = {capability: from.capability, filters: [...from.filters, filter], raw}
         } else if (name === 'tee') {
           for (const file of texts.slice(1).filter((w) => !w.startsWith('-'))) if (stdin) this.files.set(file, stdin)
           stdout = stdin
@@ -264,7 +278,9 @@ class PlanAnalyzer {
     const shown = part.kind === 'var' ? `$${part.name}` : `$(${part.script})`
     const source = part.kind === 'var' ? variables.get(part.name) : this.substitution(part.script, step, variables)
     if (!source) {
-      this.problems.push(`step ${step}: cannot tell what ${shown} holds: a value in a ghx input must come from a ghx call (\`$(ghx run … | jq …)\`, or a variable read from a file written by \`ghx run … | jq … | tee FILE\`)`)
+      this.problems.push(
+        `step ${step}: cannot tell what ${shown} holds: a value in a ghx input must come from a ghx call (\`$(ghx run … | jq …)\`, or a variable read from a file written by \`ghx run … | jq … | tee FILE\`)`,
+      )
       this.untraced = true
       return '"untraceable value"'
     }
@@ -295,7 +311,13 @@ class PlanAnalyzer {
     return undefined
   }
 
-  private ghx(words: Word[], command: SimpleCommand, step: number, variables: Map<string, ValueSource>, piped?: Word): ValueSource | undefined {
+  private ghx(
+    words: Word[],
+    command: SimpleCommand,
+    step: number,
+    variables: Map<string, ValueSource>,
+    piped?: Word,
+  ): ValueSource | undefined {
     const sub = literal(words[1])
     const read = (word: Word | undefined): {text: string; value?: unknown; problem?: string} => {
       if (!word) return {text: '', problem: 'no input given'}
@@ -310,17 +332,33 @@ class PlanAnalyzer {
     if (sub === 'run') {
       const capability = literal(words[2]) ?? '(computed capability id)'
       const input = read(this.option(words, command, '--input', piped))
-      this.calls.push({step, capability, inputText: input.text, untraced: this.untraced, ...(input.problem ? {problem: input.problem} : {input: input.value})})
+      this.calls.push({
+        step,
+        capability,
+        inputText: input.text,
+        untraced: this.untraced,
+        ...(input.problem ? {problem: input.problem} : {input: input.value}),
+      })
       return {capability, filters: [], raw: false}
     }
     if (sub === 'chain') {
       const steps = read(this.option(words, command, '--steps', piped))
       if (steps.problem || !Array.isArray(steps.value)) {
-        this.calls.push({step, capability: '(ghx chain)', inputText: steps.text, problem: steps.problem ?? '--steps is not a JSON array of {task, input}'})
+        this.calls.push({
+          step,
+          capability: '(ghx chain)',
+          inputText: steps.text,
+          problem: steps.problem ?? '--steps is not a JSON array of {task, input}',
+        })
         return undefined
       }
       for (const item of steps.value as Array<{task?: unknown; input?: unknown}>) {
-        this.calls.push({step, capability: typeof item?.task === 'string' ? item.task : '(chain step without a task)', input: item?.input ?? {}, inputText: JSON.stringify(item?.input ?? {})})
+        this.calls.push({
+          step,
+          capability: typeof item?.task === 'string' ? item.task : '(chain step without a task)',
+          input: item?.input ?? {},
+          inputText: JSON.stringify(item?.input ?? {}),
+        })
       }
     }
     return undefined
@@ -357,7 +395,12 @@ const OUTPUT_REF = /^\$out(\d*)((?:\.[A-Za-z_][\w-]*|\[\d+\])*)$/
  * The schema of the data an `{answer: …}` step builds from the step outputs (as the oracle's
  * resolveOutputs does: "$out" the last output, "$outN" the N-th, then .field and [n]).
  */
-export function answerSchema(template: unknown, analysis: PlanAnalysis, cards: Map<string, Card>, problems: string[]): JsonSchema | undefined {
+export function answerSchema(
+  template: unknown,
+  analysis: PlanAnalysis,
+  cards: Map<string, Card>,
+  problems: string[],
+): JsonSchema | undefined {
   if (typeof template === 'string') {
     const match = OUTPUT_REF.exec(template)
     if (!match) return {const: template}
@@ -373,7 +416,9 @@ export function answerSchema(template: unknown, analysis: PlanAnalysis, cards: M
   }
   if (Array.isArray(template)) return {type: 'array'}
   if (template && typeof template === 'object') {
-    const properties = Object.fromEntries(Object.entries(template).map(([k, v]) => [k, answerSchema(v, analysis, cards, problems) ?? {}]))
+    const properties = Object.fromEntries(
+      Object.entries(template).map(([k, v]) => [k, answerSchema(v, analysis, cards, problems) ?? {}]),
+    )
     return {type: 'object', required: Object.keys(properties), properties}
   }
   return {const: template}
@@ -382,14 +427,21 @@ export function answerSchema(template: unknown, analysis: PlanAnalysis, cards: M
 function describeErrors(validate: ValidateFunction): string {
   return (validate.errors ?? [])
     .map((e) => {
-      const extra = e.keyword === 'additionalProperties' ? ` "${(e.params as {additionalProperty: string}).additionalProperty}"` : ''
+      const extra =
+        e.keyword === 'additionalProperties'
+          ? ` "${(e.params as {additionalProperty: string}).additionalProperty}"`
+          : ''
       return `${e.instancePath || '/'} ${e.message}${extra}`
     })
     .join('; ')
 }
 
 /** (a) Every ghx call of the plan names a capability with a card, and passes an input it accepts. */
-export function checkReferencePlan(scenario: Scenario, variables: Record<string, unknown>, cards: Map<string, Card>): {findings: string[]; analysis?: PlanAnalysis} {
+export function checkReferencePlan(
+  scenario: Scenario,
+  variables: Record<string, unknown>,
+  cards: Map<string, Card>,
+): {findings: string[]; analysis?: PlanAnalysis} {
   const plan = scenario.reference?.ghx
   if (!plan) return {findings: []}
   const steps = fillPlaceholders(plan, variables) as PlanStep[]
@@ -401,7 +453,10 @@ export function checkReferencePlan(scenario: Scenario, variables: Record<string,
     if (!card) findings.push(`${where}: no ghx capability card "${call.capability}"`)
     else if (call.untraced) continue
     else if (call.problem) findings.push(`${where}: ${call.problem}: ${call.inputText}`)
-    else if (!card.validateInput(call.input)) findings.push(`${where}: the card rejects the input ${JSON.stringify(call.input)}: ${describeErrors(card.validateInput)}`)
+    else if (!card.validateInput(call.input))
+      findings.push(
+        `${where}: the card rejects the input ${JSON.stringify(call.input)}: ${describeErrors(card.validateInput)}`,
+      )
   }
   const answerStep = steps.at(-1)
   if (answerStep && 'answer' in answerStep) {
@@ -415,7 +470,8 @@ export function checkReferencePlan(scenario: Scenario, variables: Record<string,
 /** The card's data as a scenario judges it: the output object, or for a list judged as an array, its items. */
 export function judgedData(card: Card, dataType: string | undefined): {schema: JsonSchema; what: string} {
   const items = ((card.output_schema.properties ?? {}) as Record<string, JsonSchema>).items
-  if (dataType === 'array' && items && types(items).includes('array')) return {schema: (items.items ?? {}) as JsonSchema, what: `${card.capability_id} output items[]`}
+  if (dataType === 'array' && items && types(items).includes('array'))
+    return {schema: (items.items ?? {}) as JsonSchema, what: `${card.capability_id} output items[]`}
   return {schema: card.output_schema, what: `${card.capability_id} output`}
 }
 
@@ -424,33 +480,50 @@ export function judgedData(card: Card, dataType: string | undefined): {schema: J
  * required data field is one the card's data always has (in `properties` and in `required`); a
  * scenario judging an array judges a list capability's items, and its ghx plan answers with them.
  */
-export function checkAtomicScenario(scenario: Scenario, variables: Record<string, unknown>, cards: Map<string, Card>, analysis?: PlanAnalysis): string[] {
+export function checkAtomicScenario(
+  scenario: Scenario,
+  variables: Record<string, unknown>,
+  cards: Map<string, Card>,
+  analysis?: PlanAnalysis,
+): string[] {
   if (scenario.type !== 'atomic') return []
   const card = cards.get(scenario.task)
   if (!card) return []
   const findings: string[] = []
   const where = `${scenario.id} (${scenario.task})`
   const input = fillPlaceholders(scenario.input ?? {}, variables)
-  if (!card.validateInput(input)) findings.push(`${where}: the card rejects the scenario input ${JSON.stringify(input)}: ${describeErrors(card.validateInput)}`)
+  if (!card.validateInput(input))
+    findings.push(
+      `${where}: the card rejects the scenario input ${JSON.stringify(input)}: ${describeErrors(card.validateInput)}`,
+    )
   const {assertions} = scenario
   const {schema, what} = judgedData(card, assertions.data_type)
-  if (assertions.data_type === 'array' && schema === card.output_schema) findings.push(`${where}: data_type is array, but ${card.capability_id} answers an object without items[]`)
-  if (assertions.data_type === 'object' && !types(card.output_schema).includes('object')) findings.push(`${where}: data_type is object, but ${card.capability_id} does not answer an object`)
+  if (assertions.data_type === 'array' && schema === card.output_schema)
+    findings.push(`${where}: data_type is array, but ${card.capability_id} answers an object without items[]`)
+  if (assertions.data_type === 'object' && !types(card.output_schema).includes('object'))
+    findings.push(`${where}: data_type is object, but ${card.capability_id} does not answer an object`)
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
   const required = (schema.required ?? []) as string[]
   for (const field of assertions.required_data_fields ?? []) {
-    if (!Object.hasOwn(properties, field)) findings.push(`${where}: required data field "${field}" is not in ${what} (it has: ${Object.keys(properties).join(', ')})`)
-    else if (!required.includes(field)) findings.push(`${where}: required data field "${field}" is optional in ${what}: real ghx may leave it out`)
+    if (!Object.hasOwn(properties, field))
+      findings.push(
+        `${where}: required data field "${field}" is not in ${what} (it has: ${Object.keys(properties).join(', ')})`,
+      )
+    else if (!required.includes(field))
+      findings.push(`${where}: required data field "${field}" is optional in ${what}: real ghx may leave it out`)
   }
   // What the ghx plan's final answer is: the envelope ghx printed, or the `answer` it builds; a plan that
   // declares a fallback answers with what gh printed instead, by its own account.
   const last = scenario.reference?.ghx?.at(-1)
   if (analysis && last && !scenario.fallbacks?.ghx) {
     const problems: string[] = []
-    const answer = 'answer' in last ? answerSchema(fillPlaceholders(last.answer, variables), analysis, cards, problems) : undefined
+    const answer =
+      'answer' in last ? answerSchema(fillPlaceholders(last.answer, variables), analysis, cards, problems) : undefined
     const data = 'answer' in last ? answer : card.output_schema
     if (data && assertions.data_type && !types(data).includes(assertions.data_type)) {
-      findings.push(`${where}: data_type is ${assertions.data_type}, the ghx plan answers ${types(data).join('|') || 'an untyped value'}${assertions.data_type === 'array' ? ' (a list is answered as "$out.data.items")' : ''}`)
+      findings.push(
+        `${where}: data_type is ${assertions.data_type}, the ghx plan answers ${types(data).join('|') || 'an untyped value'}${assertions.data_type === 'array' ? ' (a list is answered as "$out.data.items")' : ''}`,
+      )
     }
   }
   return findings
@@ -465,11 +538,17 @@ export function checkEnvelopeFields(scenario: Scenario): string[] {
   const findings: string[] = []
   const {assertions} = scenario
   for (const field of assertions.required_meta_fields ?? []) {
-    if (!(GHX_META_FIELDS as readonly string[]).includes(field)) findings.push(`${scenario.id}: required meta field "${field}" is not one real ghx prints (${GHX_META_FIELDS.join(', ')})`)
+    if (!(GHX_META_FIELDS as readonly string[]).includes(field))
+      findings.push(
+        `${scenario.id}: required meta field "${field}" is not one real ghx prints (${GHX_META_FIELDS.join(', ')})`,
+      )
   }
   const printed = assertions.expected_outcome === 'success' ? ['ok', 'data'] : ['ok', 'error']
   for (const field of assertions.required_fields ?? []) {
-    if (!printed.includes(field)) findings.push(`${scenario.id}: required field "${field}": real ghx prints only ${printed.join(', ')} on ${assertions.expected_outcome} (meta with --verbose only)`)
+    if (!printed.includes(field))
+      findings.push(
+        `${scenario.id}: required field "${field}": real ghx prints only ${printed.join(', ')} on ${assertions.expected_outcome} (meta with --verbose only)`,
+      )
   }
   return findings
 }

@@ -9,6 +9,13 @@ export type ToolResult = {content: Array<{type: string; text: string}>; isError?
 export async function connectNpmMcpServer(sandbox: {url: string; token: string}): Promise<Client> {
   const server = npmGithubMcpServer(sandbox.url, sandbox.token)
   const client = new Client({name: 'ghx-bench-test', version: '1.0.0'})
-  await client.connect(new StdioClientTransport({command: server.command, args: server.args, env: {...server.env, PATH: process.env.PATH ?? ''}, stderr: 'ignore'}))
+  await client.connect(
+    new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      env: {...server.env, PATH: process.env.PATH ?? ''},
+      stderr: 'ignore',
+    }),
+  )
   return client
 }

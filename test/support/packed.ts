@@ -33,7 +33,15 @@ export function packedPackage(): Promise<PackedPackage> {
 }
 
 /** Variables that would take a run online (or elsewhere than the sandbox and the oracle). */
-const ONLINE_VARIABLES = ['GH_TOKEN', 'GITHUB_TOKEN', 'GH_ENTERPRISE_TOKEN', 'OPENAI_API_KEY', 'GITHUB_STEP_SUMMARY', 'GHX_BENCH_TARGET', 'GHX_BENCH_MODEL']
+const ONLINE_VARIABLES = [
+  'GH_TOKEN',
+  'GITHUB_TOKEN',
+  'GH_ENTERPRISE_TOKEN',
+  'OPENAI_API_KEY',
+  'GITHUB_STEP_SUMMARY',
+  'GHX_BENCH_TARGET',
+  'GHX_BENCH_MODEL',
+]
 
 /** What `offlineEnv` changes in this process's environment (undefined: removed), for the in-process CLI. */
 export function offlineOverrides(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -53,7 +61,10 @@ async function pack(): Promise<PackedPackage> {
   // The copy, the tarball and the extracted package live as long as the test process.
   process.once('exit', () => rmSync(work, {recursive: true, force: true}))
   const clone = path.join(work, 'clone')
-  const {stdout} = await exec('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {cwd: PROJECT_ROOT, maxBuffer: 64 * 1024 * 1024})
+  const {stdout} = await exec('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: PROJECT_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  })
   const files = stdout.split('\0').filter((file) => file && !file.startsWith('node_modules/'))
   for (const file of files) {
     await mkdir(path.dirname(path.join(clone, file)), {recursive: true})
@@ -66,9 +77,16 @@ async function pack(): Promise<PackedPackage> {
   const destination = path.join(work, 'packs')
   await mkdir(destination)
   const env = offlineEnv()
-  const {stdout: out} = await exec('npm', ['pack', '--json', '--pack-destination', destination], {cwd: clone, env, maxBuffer: 64 * 1024 * 1024})
+  const {stdout: out} = await exec('npm', ['pack', '--json', '--pack-destination', destination], {
+    cwd: clone,
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  })
   // npm prints prepare's output before the JSON document.
-  const report = JSON.parse(out.slice(out.indexOf('\n[') + 1)) as Array<{filename: string; files: Array<{path: string}>}>
+  const report = JSON.parse(out.slice(out.indexOf('\n[') + 1)) as Array<{
+    filename: string
+    files: Array<{path: string}>
+  }>
   const tarball = path.join(destination, report[0]!.filename)
   const extracted = path.join(work, 'extracted')
   await mkdir(extracted)
@@ -79,9 +97,16 @@ async function pack(): Promise<PackedPackage> {
 }
 
 /** Runs the packed CLI (or any node script) as a child process; never throws on a non-zero exit. */
-export async function runNode(args: string[], options: {cwd: string; env?: NodeJS.ProcessEnv}): Promise<{code: number; stdout: string; stderr: string}> {
+export async function runNode(
+  args: string[],
+  options: {cwd: string; env?: NodeJS.ProcessEnv},
+): Promise<{code: number; stdout: string; stderr: string}> {
   try {
-    const {stdout, stderr} = await exec(process.execPath, args, {cwd: options.cwd, env: options.env ?? offlineEnv(), maxBuffer: 64 * 1024 * 1024})
+    const {stdout, stderr} = await exec(process.execPath, args, {
+      cwd: options.cwd,
+      env: options.env ?? offlineEnv(),
+      maxBuffer: 64 * 1024 * 1024,
+    })
     return {code: 0, stdout, stderr}
   } catch (error) {
     const e = error as {code: number | string; stdout: string; stderr: string}

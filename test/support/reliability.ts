@@ -27,7 +27,15 @@ export function config(extra = ''): string {
 }
 
 export function suite(name: string, ids: string[], extra: string[] = [], repetitions = 1): string {
-  return [`name: ${name}`, `scenarios: {ids: [${ids.join(', ')}]}`, 'modes: [agent_direct]', `repetitions: ${repetitions}`, 'seed: 1', ...extra, ''].join('\n')
+  return [
+    `name: ${name}`,
+    `scenarios: {ids: [${ids.join(', ')}]}`,
+    'modes: [agent_direct]',
+    `repetitions: ${repetitions}`,
+    'seed: 1',
+    ...extra,
+    '',
+  ].join('\n')
 }
 
 /** A project with repo-view-001 (fast, no fixtures) and the given extra catalogue files. */
@@ -61,7 +69,11 @@ export interface Started {
 
 /** Starts the CLI (`run … --json` streams events) and resolves each JSON line as it comes. */
 export function start(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Started {
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'dev.js'), ...args], {cwd, env: {...process.env, NO_COLOR: '1', CI: '1', ...env}, stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'dev.js'), ...args], {
+    cwd,
+    env: {...process.env, NO_COLOR: '1', CI: '1', ...env},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const events: Started['events'] = []
   const waiters: Array<{test: (e: Started['events']) => boolean; resolve: () => void}> = []
   let out = ''
@@ -82,11 +94,21 @@ export function start(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}):
     }
   })
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
-  const done = new Promise<number>((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : signal === 'SIGINT' ? 130 : -1))))
-  return {child, events, done, stdout: () => out, stderr: () => err, waitFor: (test) => new Promise((resolve) => (test(events) ? resolve() : waiters.push({test, resolve})))}
+  const done = new Promise<number>((resolve) =>
+    child.on('close', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : signal === 'SIGINT' ? 130 : -1))),
+  )
+  return {
+    child,
+    events,
+    done,
+    stdout: () => out,
+    stderr: () => err,
+    waitFor: (test) => new Promise((resolve) => (test(events) ? resolve() : waiters.push({test, resolve}))),
+  }
 }
 
-export const finished = (n: number) => (events: Started['events']) => events.filter((e) => e.type === 'run_finished').length >= n
+export const finished = (n: number) => (events: Started['events']) =>
+  events.filter((e) => e.type === 'run_finished').length >= n
 
 /** Live processes (not zombies) whose command line contains the marker. */
 export function processesWith(marker: string): string[] {
@@ -98,7 +120,9 @@ export function processesWith(marker: string): string[] {
 
 /** Live `sleep <marker>` processes themselves (not the shells or parents whose command line names them). */
 export function sleepsOf(marker: string): string[] {
-  return processesWith(marker).filter((line) => new RegExp(`^\\s*\\d+\\s+\\S+\\s+sleep ${marker.replace('.', '\\.')}$`).test(line))
+  return processesWith(marker).filter((line) =>
+    new RegExp(`^\\s*\\d+\\s+\\S+\\s+sleep ${marker.replace('.', '\\.')}$`).test(line),
+  )
 }
 
 /** The parent of a process, from /proc/<pid>/stat. */
@@ -112,7 +136,8 @@ export function parentOf(pid: number): number {
  * from outside (a call, in a PID namespace of its own, cannot see its parents).
  */
 export function toolSpawnerAbove(pid: number): number {
-  for (let p = parentOf(pid); p > 1; p = parentOf(p)) if (readFileSync(`/proc/${p}/cmdline`, 'latin1').includes('tool-spawner-main')) return p
+  for (let p = parentOf(pid); p > 1; p = parentOf(p))
+    if (readFileSync(`/proc/${p}/cmdline`, 'latin1').includes('tool-spawner-main')) return p
   throw new Error(`process ${pid} runs under no tool spawner`)
 }
 

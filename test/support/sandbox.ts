@@ -17,7 +17,10 @@ export interface RequestFailure {
 export function failure(promise: Promise<unknown>): Promise<RequestFailure> {
   return promise.then(
     () => expect.fail('expected a failure'),
-    (e: {status: number; response: {data: {message: string; errors?: unknown[]}}}) => ({...e.response.data, status: e.status}),
+    (e: {status: number; response: {data: {message: string; errors?: unknown[]}}}) => ({
+      ...e.response.data,
+      status: e.status,
+    }),
   )
 }
 
@@ -67,19 +70,54 @@ export async function seedSandbox(options: SandboxOptions = {}): Promise<Seeded>
   const agent = octokitFor(sandbox)
   const reviewer = octokitFor(sandbox, sandbox.reviewerToken)
   const base = {owner: OWNER, repo: REPO}
-  const issue = await agent.rest.issues.create({...base, title: 'Crash on start', body: 'It crashes.', labels: ['triage', 'feature-request']})
+  const issue = await agent.rest.issues.create({
+    ...base,
+    title: 'Crash on start',
+    body: 'It crashes.',
+    labels: ['triage', 'feature-request'],
+  })
   const main = await agent.rest.git.getRef({...base, ref: 'heads/main'})
   await reviewer.rest.git.createRef({...base, ref: 'refs/heads/bench-bugs', sha: main.data.object.sha})
-  await reviewer.rest.repos.createOrUpdateFileContents({...base, path: 'src/utils/stats.ts', message: 'Add stats', content: Buffer.from(BUGGY_FILE).toString('base64'), branch: 'bench-bugs'})
-  const pr = await reviewer.rest.pulls.create({...base, title: 'Add stats helpers', head: 'bench-bugs', base: 'main', body: 'Adds helpers.'})
-  await reviewer.rest.pulls.createReviewComment({...base, pull_number: pr.data.number, body: 'Is this right?', path: 'src/utils/stats.ts', line: 2, side: 'RIGHT', commit_id: pr.data.head.sha})
+  await reviewer.rest.repos.createOrUpdateFileContents({
+    ...base,
+    path: 'src/utils/stats.ts',
+    message: 'Add stats',
+    content: Buffer.from(BUGGY_FILE).toString('base64'),
+    branch: 'bench-bugs',
+  })
+  const pr = await reviewer.rest.pulls.create({
+    ...base,
+    title: 'Add stats helpers',
+    head: 'bench-bugs',
+    base: 'main',
+    body: 'Adds helpers.',
+  })
+  await reviewer.rest.pulls.createReviewComment({
+    ...base,
+    pull_number: pr.data.number,
+    body: 'Is this right?',
+    path: 'src/utils/stats.ts',
+    line: 2,
+    side: 'RIGHT',
+    commit_id: pr.data.head.sha,
+  })
   const threads = await agent.graphql<{repository: {pullRequest: {reviewThreads: {nodes: Array<{id: string}>}}}}>(
     'query($n: Int!) { repository(owner: "ghx-bench", name: "sandbox") { pullRequest(number: $n) { reviewThreads(first: 10) { nodes { id } } } } }',
     {n: pr.data.number},
   )
-  await agent.rest.actions.createWorkflowDispatch({...base, workflow_id: 'bench-rerun-failed.yml', ref: 'main', inputs: {seed_id: 'test'}})
+  await agent.rest.actions.createWorkflowDispatch({
+    ...base,
+    workflow_id: 'bench-rerun-failed.yml',
+    ref: 'main',
+    inputs: {seed_id: 'test'},
+  })
   const runs = await agent.rest.actions.listWorkflowRuns({...base, workflow_id: 'bench-rerun-failed.yml'})
-  const release = await agent.rest.repos.createRelease({...base, tag_name: 'v0.1.0-bench', name: 'Bench draft', draft: true})
+  const release = await agent.rest.repos.createRelease({
+    ...base,
+    tag_name: 'v0.1.0-bench',
+    name: 'Bench draft',
+    draft: true,
+  })
   return {
     sandbox,
     agent,
@@ -94,7 +132,10 @@ export async function seedSandbox(options: SandboxOptions = {}): Promise<Seeded>
 }
 
 /** Waits until a run's latest attempt completes (the sandbox's clock moves it along). */
-export async function waitForRun(octokit: Octokit, runId: number): Promise<{conclusion: string | null; run_attempt?: number}> {
+export async function waitForRun(
+  octokit: Octokit,
+  runId: number,
+): Promise<{conclusion: string | null; run_attempt?: number}> {
   for (let i = 0; i < 100; i++) {
     const run = await octokit.rest.actions.getWorkflowRun({owner: OWNER, repo: REPO, run_id: runId})
     if (run.data.status === 'completed') return run.data

@@ -105,7 +105,11 @@ class Reader {
     }
     if (next === "'" && !inDouble) {
       const end = this.s.indexOf("'", this.i + 2)
-      const text = this.s.slice(this.i + 2, end).replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/\\(['"\\])/g, '$1')
+      const text = this.s
+        .slice(this.i + 2, end)
+        .replace(/\\n/g, '\n')
+        .replace(/\\t/g, '\t')
+        .replace(/\\(['"\\])/g, '$1')
       this.i = end + 1
       return {kind: 'text', text}
     }
@@ -175,7 +179,8 @@ export function parseScript(script: string): Pipeline[] {
   }
   const endCommand = () => {
     endWord()
-    if (command.words.length > 0 || command.redirects.length > 0 || heredocs.some((h) => h.command === command)) pipeline.push(command)
+    if (command.words.length > 0 || command.redirects.length > 0 || heredocs.some((h) => h.command === command))
+      pipeline.push(command)
     command = {words: [], redirects: []}
   }
   const endPipeline = () => {
@@ -204,7 +209,9 @@ export function parseScript(script: string): Pipeline[] {
           lines.push(line)
         }
         const body = lines.map((l) => l + '\n').join('')
-        doc.command.heredoc = doc.quoted ? {parts: [{kind: 'text', text: body}]} : {parts: new Reader(body).double(false)}
+        doc.command.heredoc = doc.quoted
+          ? {parts: [{kind: 'text', text: body}]}
+          : {parts: new Reader(body).double(false)}
       }
     } else if (c === '#' && word === null) {
       while (r.i < s.length && s[r.i] !== '\n') r.i++
@@ -257,7 +264,12 @@ export function parseScript(script: string): Pipeline[] {
         while (BLANK.has(s[r.i] ?? '')) r.i++
         let raw = ''
         while (r.i < s.length && !BLANK.has(s[r.i]!) && !'\n;|&<>()'.includes(s[r.i]!)) raw += s[r.i++]!
-        heredocs.push({command, delimiter: raw.replace(/['"\\]/g, ''), quoted: /['"\\]/.test(raw), stripTabs: op === '<<-'})
+        heredocs.push({
+          command,
+          delimiter: raw.replace(/['"\\]/g, ''),
+          quoted: /['"\\]/.test(raw),
+          stripTabs: op === '<<-',
+        })
       } else redirectOp = op
     } else {
       text(c)

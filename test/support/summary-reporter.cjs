@@ -10,13 +10,17 @@ class SummaryReporter extends Mocha.reporters.Spec {
     super(runner, options)
     if (process.env.MOCHA_TIMINGS_FILE) {
       runner.on(Mocha.Runner.constants.EVENT_TEST_END, (test) => {
-        appendFileSync(process.env.MOCHA_TIMINGS_FILE, JSON.stringify({file: test.file, title: test.fullTitle(), ms: test.duration ?? 0}) + '\n')
+        appendFileSync(
+          process.env.MOCHA_TIMINGS_FILE,
+          JSON.stringify({file: test.file, title: test.fullTitle(), ms: test.duration ?? 0}) + '\n',
+        )
       })
     }
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
       const {passes, failures, pending} = runner.stats
       process.stdout.write(`\nmocha: ${passes} passed, ${failures} failed, ${pending} skipped\n`)
-      if (process.env.MOCHA_SUMMARY_FILE) appendFileSync(process.env.MOCHA_SUMMARY_FILE, JSON.stringify({passes, failures, pending}) + '\n')
+      if (process.env.MOCHA_SUMMARY_FILE)
+        appendFileSync(process.env.MOCHA_SUMMARY_FILE, JSON.stringify({passes, failures, pending}) + '\n')
     })
   }
 }

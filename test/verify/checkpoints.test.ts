@@ -29,7 +29,12 @@ describe('checkpoints', () => {
 
   it('fail before the agent works, each with expected, actual, a reason and the raw result', async () => {
     const {octokit} = createClient({baseUrl: s.sandbox.url, token: s.sandbox.token, retries: 0})
-    const results = await evaluateCheckpoints(scenario.assertions.checkpoints, {octokit, registry, variables, budgetMs: 0})
+    const results = await evaluateCheckpoints(scenario.assertions.checkpoints, {
+      octokit,
+      registry,
+      variables,
+      budgetMs: 0,
+    })
     expect(results.map((r) => [r.name, r.passed])).to.deep.equal([
       ['comment_added', false],
       ['enhancement_added', false],
@@ -37,8 +42,13 @@ describe('checkpoints', () => {
     ])
     expect(results[0]!.message).to.equal('result has no elements')
     expect(results[1]!.message).to.equal('none of the 3 elements of labels passes field_equals')
-    expect(results[2]!.message).to.equal('labels[0]: result is "triage", expected to match /^(bench-fixture|bench-seed:.+|enhancement)$/')
-    expect(results[1]!.result).to.deep.include({number: s.issue, labels: ['triage', 'feature-request', 'bench-fixture']})
+    expect(results[2]!.message).to.equal(
+      'labels[0]: result is "triage", expected to match /^(bench-fixture|bench-seed:.+|enhancement)$/',
+    )
+    expect(results[1]!.result).to.deep.include({
+      number: s.issue,
+      labels: ['triage', 'feature-request', 'bench-fixture'],
+    })
   })
 
   it('pass once the issue is triaged; a checkpoint polls until a late change arrives', async () => {
@@ -49,21 +59,37 @@ describe('checkpoints', () => {
     await s.agent.rest.issues.addLabels({...base, labels: ['enhancement']})
     // The comment lands while the first checkpoint is polling.
     setTimeout(() => void s.agent.rest.issues.createComment({...base, body: 'Triaged — tracking as enhancement.'}), 150)
-    const results = await evaluateCheckpoints(scenario.assertions.checkpoints, {octokit, registry, variables, budgetMs: 5000, intervalMs: 50})
-    expect(results.every((r) => r.passed), JSON.stringify(results.map((r) => r.message))).to.equal(true)
+    const results = await evaluateCheckpoints(scenario.assertions.checkpoints, {
+      octokit,
+      registry,
+      variables,
+      budgetMs: 5000,
+      intervalMs: 50,
+    })
+    expect(
+      results.every((r) => r.passed),
+      JSON.stringify(results.map((r) => r.message)),
+    ).to.equal(true)
     expect(results[0]!.polls).to.be.greaterThan(1)
   })
 
   it('a failing task is a failed checkpoint that names the error', async () => {
     const {octokit} = createClient({baseUrl: s.sandbox.url, token: s.sandbox.token, retries: 0})
-    const [result] = await evaluateCheckpoints(scenario.assertions.checkpoints.slice(1, 2), {octokit, registry, variables: {...variables, issue_number: 9999}, budgetMs: 0})
+    const [result] = await evaluateCheckpoints(scenario.assertions.checkpoints.slice(1, 2), {
+      octokit,
+      registry,
+      variables: {...variables, issue_number: 9999},
+      budgetMs: 0,
+    })
     expect(result).to.include({passed: false, result: null})
     expect(result!.message).to.match(/^issue.view failed: Not Found/)
   })
 
   it('re-grades a stored result offline', () => {
     const checkpoint = scenario.assertions.checkpoints[1]!
-    expect(regradeCheckpoint(checkpoint, {result: {labels: ['enhancement']}}, registry, variables).passed).to.equal(true)
+    expect(regradeCheckpoint(checkpoint, {result: {labels: ['enhancement']}}, registry, variables).passed).to.equal(
+      true,
+    )
     expect(regradeCheckpoint(checkpoint, {result: {labels: []}}, registry, variables).passed).to.equal(false)
   })
 })

@@ -4,7 +4,15 @@
  * a stream is `chat.completion.chunk` events, usage last when `stream_options.include_usage` asks.
  */
 import {randomBytes} from 'node:crypto'
-import {argumentHalves, sendJson, startEventStream, textPieces, writeEvent, type Dialect, type PromptSegment} from './dialect.js'
+import {
+  argumentHalves,
+  sendJson,
+  startEventStream,
+  textPieces,
+  writeEvent,
+  type Dialect,
+  type PromptSegment,
+} from './dialect.js'
 import {isObject} from '../../shared/is-object.js'
 
 export interface ChatCompletionsRequest {
@@ -28,7 +36,9 @@ export const chatCompletions: Dialect<ChatCompletionsRequest> = {
   view(request) {
     return {
       toolCalls: request.messages.filter((m) => m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0).length,
-      toolResults: request.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : '')),
+      toolResults: request.messages
+        .filter((m) => m.role === 'tool')
+        .map((m) => (typeof m.content === 'string' ? m.content : '')),
       tools: (request.tools ?? []).map((t) => ({name: t.function?.name ?? '', parameters: t.function?.parameters})),
     }
   },
@@ -40,33 +50,57 @@ export const chatCompletions: Dialect<ChatCompletionsRequest> = {
   },
   respond(response, request, turn, tokens) {
     const promptTokens = tokens.input + tokens.cacheRead + tokens.cacheWrite
-    const usage = {prompt_tokens: promptTokens, completion_tokens: tokens.output, total_tokens: promptTokens + tokens.output}
+    const usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: tokens.output,
+      total_tokens: promptTokens + tokens.output,
+    }
     const id = `chatcmpl-${randomBytes(6).toString('hex')}`
     const created = Math.floor(Date.now() / 1000)
     const model = request.model ?? 'scripted'
     const finish = turn.toolCall ? 'tool_calls' : 'stop'
     const call = turn.toolCall
     if (!request.stream) {
-      const toolCalls = call ? [{id: `call_${call.id}`, type: 'function', function: {name: call.name, arguments: call.arguments}}] : undefined
+      const toolCalls = call
+        ? [{id: `call_${call.id}`, type: 'function', function: {name: call.name, arguments: call.arguments}}]
+        : undefined
       const body = {
         id,
         object: 'chat.completion',
         created,
         model,
-        choices: [{index: 0, message: {role: 'assistant', content: turn.content, ...(toolCalls ? {tool_calls: toolCalls} : {})}, finish_reason: finish}],
+        choices: [
+          {
+            index: 0,
+            message: {role: 'assistant', content: turn.content, ...(toolCalls ? {tool_calls: toolCalls} : {})},
+            finish_reason: finish,
+          },
+        ],
         usage,
       }
       return sendJson(response, 200, body)
     }
     startEventStream(response)
-    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => writeEvent(response, {id, object: 'chat.completion.chunk', created, model, choices, ...extra})
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      writeEvent(response, {id, object: 'chat.completion.chunk', created, model, choices, ...extra})
     chunk([{index: 0, delta: {role: 'assistant', content: ''}, finish_reason: null}])
     if (call) {
       const [first, second] = argumentHalves(call.arguments)
-      chunk([{index: 0, delta: {tool_calls: [{index: 0, id: `call_${call.id}`, type: 'function', function: {name: call.name, arguments: first}}]}, finish_reason: null}])
+      chunk([
+        {
+          index: 0,
+          delta: {
+            tool_calls: [
+              {index: 0, id: `call_${call.id}`, type: 'function', function: {name: call.name, arguments: first}},
+            ],
+          },
+          finish_reason: null,
+        },
+      ])
       chunk([{index: 0, delta: {tool_calls: [{index: 0, function: {arguments: second}}]}, finish_reason: null}])
     } else {
-      for (const piece of textPieces(turn.content ?? '')) chunk([{index: 0, delta: {content: piece}, finish_reason: null}])
+      for (const piece of textPieces(turn.content ?? ''))
+        chunk([{index: 0, delta: {content: piece}, finish_reason: null}])
     }
     chunk([{index: 0, delta: {}, finish_reason: finish}])
     if (request.stream_options?.include_usage) chunk([], {usage})

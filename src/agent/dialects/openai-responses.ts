@@ -6,7 +6,18 @@
  * the whole response and its usage. `input_tokens` includes `input_tokens_details.cached_tokens`.
  */
 import {randomBytes} from 'node:crypto'
-import {argumentHalves, contentText, sendJson, startEventStream, textPieces, writeEvent, type Dialect, type ModelTurn, type OfferedTool, type PromptSegment} from './dialect.js'
+import {
+  argumentHalves,
+  contentText,
+  sendJson,
+  startEventStream,
+  textPieces,
+  writeEvent,
+  type Dialect,
+  type ModelTurn,
+  type OfferedTool,
+  type PromptSegment,
+} from './dialect.js'
 import {isObject} from '../../shared/is-object.js'
 
 interface InputItem {
@@ -67,30 +78,53 @@ function outputText(output: unknown): string {
 function offeredTools(tools: ToolDeclaration[], namespace?: string): OfferedTool[] {
   return tools.flatMap((tool): OfferedTool[] => {
     if (tool.type === 'namespace' && typeof tool.name === 'string') return offeredTools(tool.tools ?? [], tool.name)
-    if ((tool.type === 'function' || tool.type === 'custom') && typeof tool.name === 'string') return [{name: tool.name, parameters: tool.parameters, ...(namespace ? {namespace} : {})}]
+    if ((tool.type === 'function' || tool.type === 'custom') && typeof tool.name === 'string')
+      return [{name: tool.name, parameters: tool.parameters, ...(namespace ? {namespace} : {})}]
     return []
   })
 }
 
-const ERROR_TYPES: Record<number, string> = {400: 'invalid_request_error', 404: 'invalid_request_error', 405: 'invalid_request_error', 503: 'server_error'}
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  404: 'invalid_request_error',
+  405: 'invalid_request_error',
+  503: 'server_error',
+}
 
 function outputItem(turn: ModelTurn, id: string): Record<string, unknown> {
   const call = turn.toolCall
-  if (call) return {type: 'function_call', id: `fc_${id}`, call_id: `call_${call.id}`, name: call.name, ...(call.namespace ? {namespace: call.namespace} : {}), arguments: call.arguments, status: 'completed'}
-  return {type: 'message', id: `msg_${id}`, status: 'completed', role: 'assistant', content: [{type: 'output_text', text: turn.content ?? '', annotations: []}]}
+  if (call)
+    return {
+      type: 'function_call',
+      id: `fc_${id}`,
+      call_id: `call_${call.id}`,
+      name: call.name,
+      ...(call.namespace ? {namespace: call.namespace} : {}),
+      arguments: call.arguments,
+      status: 'completed',
+    }
+  return {
+    type: 'message',
+    id: `msg_${id}`,
+    status: 'completed',
+    role: 'assistant',
+    content: [{type: 'output_text', text: turn.content ?? '', annotations: []}],
+  }
 }
 
 function streamItem(event: (type: string, data: Record<string, unknown>) => void, item: Record<string, unknown>): void {
   const base = {output_index: 0, item_id: item.id}
   if (item.type === 'function_call') {
     event('response.output_item.added', {output_index: 0, item: {...item, arguments: '', status: 'in_progress'}})
-    for (const delta of argumentHalves(item.arguments as string)) event('response.function_call_arguments.delta', {...base, delta})
+    for (const delta of argumentHalves(item.arguments as string))
+      event('response.function_call_arguments.delta', {...base, delta})
     event('response.function_call_arguments.done', {...base, arguments: item.arguments})
   } else {
     const part = (item.content as Array<{text: string}>)[0]!
     event('response.output_item.added', {output_index: 0, item: {...item, content: [], status: 'in_progress'}})
     event('response.content_part.added', {...base, content_index: 0, part: {...part, text: ''}})
-    for (const delta of textPieces(part.text)) event('response.output_text.delta', {...base, content_index: 0, delta, logprobs: []})
+    for (const delta of textPieces(part.text))
+      event('response.output_text.delta', {...base, content_index: 0, delta, logprobs: []})
     event('response.output_text.done', {...base, content_index: 0, text: part.text, logprobs: []})
     event('response.content_part.done', {...base, content_index: 0, part})
   }
@@ -103,14 +137,18 @@ export const openaiResponses: Dialect<OpenAIResponsesRequest> = {
   parse(body) {
     if (!isObject(body)) return {invalid: 'the body is not a JSON object'}
     const input = typeof body.input === 'string' ? [{type: 'message', role: 'user', content: body.input}] : body.input
-    if (!Array.isArray(input) || !input.every(isObject)) return {invalid: "Invalid type for 'input': expected a string or a list of items"}
-    if (body.tools !== undefined && !Array.isArray(body.tools)) return {invalid: "Invalid type for 'tools': expected an array"}
+    if (!Array.isArray(input) || !input.every(isObject))
+      return {invalid: "Invalid type for 'input': expected a string or a list of items"}
+    if (body.tools !== undefined && !Array.isArray(body.tools))
+      return {invalid: "Invalid type for 'tools': expected an array"}
     return {request: {...body, input} as unknown as OpenAIResponsesRequest}
   },
   view(request) {
     return {
       toolCalls: request.input.filter((item) => CALL_ITEMS.has(item.type ?? '')).length,
-      toolResults: request.input.filter((item) => OUTPUT_ITEMS.has(item.type ?? '')).map((item) => outputText(item.output)),
+      toolResults: request.input
+        .filter((item) => OUTPUT_ITEMS.has(item.type ?? ''))
+        .map((item) => outputText(item.output)),
       tools: offeredTools(request.tools ?? []),
     }
   },
@@ -132,11 +170,24 @@ export const openaiResponses: Dialect<OpenAIResponsesRequest> = {
       total_tokens: promptTokens + tokens.output,
     }
     const item = outputItem(turn, id)
-    const body = {id: `resp_${id}`, object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'completed', error: null, incomplete_details: null, model: request.model ?? 'scripted', output: [item], parallel_tool_calls: true, tool_choice: 'auto', usage}
+    const body = {
+      id: `resp_${id}`,
+      object: 'response',
+      created_at: Math.floor(Date.now() / 1000),
+      status: 'completed',
+      error: null,
+      incomplete_details: null,
+      model: request.model ?? 'scripted',
+      output: [item],
+      parallel_tool_calls: true,
+      tool_choice: 'auto',
+      usage,
+    }
     if (!request.stream) return sendJson(response, 200, body)
     startEventStream(response)
     let sequence = 0
-    const event = (type: string, data: Record<string, unknown>) => writeEvent(response, {type, sequence_number: sequence++, ...data}, type)
+    const event = (type: string, data: Record<string, unknown>) =>
+      writeEvent(response, {type, sequence_number: sequence++, ...data}, type)
     const started = {...body, status: 'in_progress', output: [], usage: null}
     event('response.created', {response: started})
     event('response.in_progress', {response: started})
@@ -144,5 +195,7 @@ export const openaiResponses: Dialect<OpenAIResponsesRequest> = {
     event('response.completed', {response: body})
     response.end()
   },
-  errorBody: (status, message) => ({error: {message, type: ERROR_TYPES[status] ?? 'server_error', param: null, code: null}}),
+  errorBody: (status, message) => ({
+    error: {message, type: ERROR_TYPES[status] ?? 'server_error', param: null, code: null},
+  }),
 }

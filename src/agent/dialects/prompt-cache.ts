@@ -23,7 +23,11 @@ export class PromptCache {
    * The prompt's tokens split into input, cache read and cache write, remembering what this request
    * writes. `counts[i]` is the tokens of `segments[i]`.
    */
-  account(caching: PromptCaching, segments: readonly PromptSegment[], counts: readonly number[]): Omit<TurnUsage, 'output'> {
+  account(
+    caching: PromptCaching,
+    segments: readonly PromptSegment[],
+    counts: readonly number[],
+  ): Omit<TurnUsage, 'output'> {
     const total = counts.reduce((sum, n) => sum + n, 0)
     if (caching === 'none') return {input: total, cacheRead: 0, cacheWrite: 0}
     const prefixes = prefixTotals(segments, counts)
@@ -54,13 +58,17 @@ export class PromptCache {
   }
 
   private remember(hash: string, tokens: number): void {
-    if (this.entries.size >= MAX_ENTRIES && !this.entries.has(hash)) this.entries.delete(this.entries.keys().next().value!)
+    if (this.entries.size >= MAX_ENTRIES && !this.entries.has(hash))
+      this.entries.delete(this.entries.keys().next().value!)
     this.entries.set(hash, tokens)
   }
 }
 
 /** Each prefix of the prompt (up to and including segment i): its hash, chained, and its tokens. */
-function prefixTotals(segments: readonly PromptSegment[], counts: readonly number[]): Array<{hash: string; tokens: number}> {
+function prefixTotals(
+  segments: readonly PromptSegment[],
+  counts: readonly number[],
+): Array<{hash: string; tokens: number}> {
   let hash = ''
   let tokens = 0
   return segments.map((segment, index) => {

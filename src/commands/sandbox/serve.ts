@@ -12,14 +12,26 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   ]
   static override flags = {
     port: Flags.integer({description: 'port on 127.0.0.1 (default: a free one)', min: 0, max: 65535}),
-    repo: Flags.string({description: 'repository to create, laid out as the fixture repository (default: ghx-bench/sandbox)', multiple: true}),
+    repo: Flags.string({
+      description: 'repository to create, laid out as the fixture repository (default: ghx-bench/sandbox)',
+      multiple: true,
+    }),
     state: Flags.string({description: 'state file: loaded at start when it exists, saved on exit'}),
-    seed: Flags.boolean({description: 'seed the fixtures the catalogue requires and write the manifest (fixtures.manifest of the config)', default: false}),
+    seed: Flags.boolean({
+      description: 'seed the fixtures the catalogue requires and write the manifest (fixtures.manifest of the config)',
+      default: false,
+    }),
   }
 
   async run(): Promise<void> {
     const {serveProjectSandbox} = await import('../../app/sandbox.js')
-    const {stop, exports, ...info} = await serveProjectSandbox({...this.project(), port: this.flags.port, repos: this.flags.repo, statePath: this.flags.state, seed: this.flags.seed})
+    const {stop, exports, ...info} = await serveProjectSandbox({
+      ...this.project(),
+      port: this.flags.port,
+      repos: this.flags.repo,
+      statePath: this.flags.state,
+      seed: this.flags.seed,
+    })
     // One line of JSON while the server keeps running (this.log is silent under --json).
     if (this.jsonEnabled()) ux.stdout(JSON.stringify(info))
     else {
@@ -30,7 +42,11 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       this.log(`Octokit: new Octokit({baseUrl: '${info.url}', auth: '${info.token}'})`)
       this.log(`gh: paste these lines, then e.g. gh issue list -R ${info.repos[0] ?? 'owner/repo'}\n${exports}`)
       if (info.manifest) this.log(`fixtures: seeded, manifest ${info.manifest}`)
-      this.log(info.state ? `state: ${info.state_loaded ? 'loaded from' : 'new,'} ${info.state}; saved there on Ctrl-C` : 'state: in memory only (--state FILE keeps it)')
+      this.log(
+        info.state
+          ? `state: ${info.state_loaded ? 'loaded from' : 'new,'} ${info.state}; saved there on Ctrl-C`
+          : 'state: in memory only (--state FILE keeps it)',
+      )
     }
     await new Promise<void>((resolve) => {
       const stopping = () => void stop().then(resolve)

@@ -9,7 +9,13 @@ import {commitOf, num, repoOf, type RestContext, type RouteDef} from '../core/re
 import type {Repo, Run} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
 
-function checkRun(ctx: RestContext, repo: Repo, run: Repo['runs'][string], attempt: Repo['runs'][string]['attempts'][number], job: Repo['runs'][string]['attempts'][number]['jobs'][number]): Record<string, unknown> {
+function checkRun(
+  ctx: RestContext,
+  repo: Repo,
+  run: Repo['runs'][string],
+  attempt: Repo['runs'][string]['attempts'][number],
+  job: Repo['runs'][string]['attempts'][number]['jobs'][number],
+): Record<string, unknown> {
   const serialized = ctx.ser.actions.job(repo, run, attempt, job)
   return {
     id: job.id,
@@ -23,7 +29,13 @@ function checkRun(ctx: RestContext, repo: Repo, run: Repo['runs'][string], attem
     conclusion: serialized.conclusion,
     started_at: serialized.started_at,
     completed_at: serialized.completed_at,
-    output: {title: null, summary: null, text: null, annotations_count: 0, annotations_url: `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/check-runs/${job.id}/annotations`},
+    output: {
+      title: null,
+      summary: null,
+      text: null,
+      annotations_count: 0,
+      annotations_url: `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/check-runs/${job.id}/annotations`,
+    },
     name: job.name,
     check_suite: {id: run.id + 1},
     app: null,
@@ -35,19 +47,44 @@ function checkRun(ctx: RestContext, repo: Repo, run: Repo['runs'][string], attem
 function actionsApp(ctx: RestContext): Record<string, unknown> {
   const html = 'https://github.com'
   const owner = {
-    login: 'github', id: 9919, node_id: 'MDEyOk9yZ2FuaXphdGlvbjk5MTk=', avatar_url: 'https://avatars.githubusercontent.com/u/9919?v=4', gravatar_id: '',
-    url: `${ctx.ser.links.api}/users/github`, html_url: `${html}/github`, followers_url: `${ctx.ser.links.api}/users/github/followers`,
-    following_url: `${ctx.ser.links.api}/users/github/following{/other_user}`, gists_url: `${ctx.ser.links.api}/users/github/gists{/gist_id}`,
-    starred_url: `${ctx.ser.links.api}/users/github/starred{/owner}{/repo}`, subscriptions_url: `${ctx.ser.links.api}/users/github/subscriptions`,
-    organizations_url: `${ctx.ser.links.api}/users/github/orgs`, repos_url: `${ctx.ser.links.api}/users/github/repos`,
-    events_url: `${ctx.ser.links.api}/users/github/events{/privacy}`, received_events_url: `${ctx.ser.links.api}/users/github/received_events`,
-    type: 'Organization', site_admin: false,
+    login: 'github',
+    id: 9919,
+    node_id: 'MDEyOk9yZ2FuaXphdGlvbjk5MTk=',
+    avatar_url: 'https://avatars.githubusercontent.com/u/9919?v=4',
+    gravatar_id: '',
+    url: `${ctx.ser.links.api}/users/github`,
+    html_url: `${html}/github`,
+    followers_url: `${ctx.ser.links.api}/users/github/followers`,
+    following_url: `${ctx.ser.links.api}/users/github/following{/other_user}`,
+    gists_url: `${ctx.ser.links.api}/users/github/gists{/gist_id}`,
+    starred_url: `${ctx.ser.links.api}/users/github/starred{/owner}{/repo}`,
+    subscriptions_url: `${ctx.ser.links.api}/users/github/subscriptions`,
+    organizations_url: `${ctx.ser.links.api}/users/github/orgs`,
+    repos_url: `${ctx.ser.links.api}/users/github/repos`,
+    events_url: `${ctx.ser.links.api}/users/github/events{/privacy}`,
+    received_events_url: `${ctx.ser.links.api}/users/github/received_events`,
+    type: 'Organization',
+    site_admin: false,
   }
   return {
-    id: 15368, slug: 'github-actions', node_id: 'MDM6QXBwMTUzNjg=', owner, name: 'GitHub Actions',
-    description: 'Automate your workflow from idea to production', external_url: 'https://help.github.com/en/actions',
-    html_url: `${html}/apps/github-actions`, created_at: '2018-07-30T09:30:17Z', updated_at: '2024-04-10T20:33:16Z',
-    permissions: {actions: 'write', checks: 'write', contents: 'write', metadata: 'read', pull_requests: 'write', statuses: 'write'},
+    id: 15368,
+    slug: 'github-actions',
+    node_id: 'MDM6QXBwMTUzNjg=',
+    owner,
+    name: 'GitHub Actions',
+    description: 'Automate your workflow from idea to production',
+    external_url: 'https://help.github.com/en/actions',
+    html_url: `${html}/apps/github-actions`,
+    created_at: '2018-07-30T09:30:17Z',
+    updated_at: '2024-04-10T20:33:16Z',
+    permissions: {
+      actions: 'write',
+      checks: 'write',
+      contents: 'write',
+      metadata: 'read',
+      pull_requests: 'write',
+      statuses: 'write',
+    },
     events: ['check_run', 'check_suite', 'pull_request', 'push', 'workflow_dispatch'],
   }
 }
@@ -58,7 +95,10 @@ function checkSuite(ctx: RestContext, repo: Repo, run: Run): Record<string, unkn
   const status = ctx.store.actions.attemptStatus(attempt)
   const times = ctx.store.actions.attemptTimes(attempt)
   const head = ctx.store.git.commit(repo, run.head_sha)
-  const person = {name: head.author_git?.name ?? head.author, email: head.author_git?.email ?? `${head.author}@users.noreply.github.localhost`}
+  const person = {
+    name: head.author_git?.name ?? head.author,
+    email: head.author_git?.email ?? `${head.author}@users.noreply.github.localhost`,
+  }
   const committer = head.committer_git ?? person
   const api = `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}`
   const id = run.id + 1
@@ -77,7 +117,14 @@ function checkSuite(ctx: RestContext, repo: Repo, run: Run): Record<string, unkn
     repository: ctx.ser.repos.minimal(repo),
     created_at: run.created_at,
     updated_at: times.completed ?? times.started,
-    head_commit: {id: head.sha, tree_id: treeSha(head.tree), message: head.message, timestamp: head.date, author: person, committer},
+    head_commit: {
+      id: head.sha,
+      tree_id: treeSha(head.tree),
+      message: head.message,
+      timestamp: head.date,
+      author: person,
+      committer,
+    },
     latest_check_runs_count: attempt.jobs.length,
     check_runs_url: `${api}/check-suites/${id}/check-runs`,
     rerequestable: true,
@@ -92,45 +139,83 @@ function suiteRun(ctx: RestContext, repo: Repo, id: string | undefined): Run {
 }
 
 export const checkRoutes: RouteDef[] = [
-  ['GET', '/repos/{owner}/{repo}/commits/{ref}/check-runs', 'checks/list-for-ref', (ctx) => {
-    const repo = repoOf(ctx)
-    const sha = repo.branches[ctx.params.ref!] ?? ctx.params.ref!
-    const runs = Object.values(repo.runs).filter((r) => r.head_sha === sha)
-    const checkRuns = runs.flatMap((run) => {
-      const attempt = ctx.store.actions.latestAttempt(run)
-      return attempt.jobs.map((job) => checkRun(ctx, repo, run, attempt, job))
-    })
-    return {list: checkRuns, wrap: {key: 'check_runs'}}
-  }],
-  ['GET', '/repos/{owner}/{repo}/check-runs/{check_run_id}', 'checks/get', (ctx) => {
-    const repo = repoOf(ctx)
-    const {run, attempt, job} = ctx.store.actions.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
-    return {body: checkRun(ctx, repo, run, attempt, job)}
-  }],
-  ['GET', '/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations', 'checks/list-annotations', (ctx) => {
-    const repo = repoOf(ctx)
-    const {run, attempt, job} = ctx.store.actions.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
-    const failed = ctx.store.actions.jobStatus(attempt, job).conclusion === 'failure'
-    const path = repo.workflows[run.workflow_id]!.path
-    return {
-      list: failed
-        ? [{path, blob_href: `${ctx.ser.links.html}/${repo.owner}/${repo.name}/blob/${run.head_sha}/${path}`, start_line: 1, end_line: 1, start_column: null, end_column: null, annotation_level: 'failure', title: '', message: 'Process completed with exit code 1.', raw_details: ''}]
-        : [],
-    }
-  }],
-  ['GET', '/repos/{owner}/{repo}/commits/{ref}/check-suites', 'checks/list-suites-for-ref', (ctx) => {
-    const repo = repoOf(ctx)
-    const sha = commitOf(ctx, repo, ctx.params.ref!)
-    const appId = ctx.query.get('app_id')
-    const checkName = ctx.query.get('check_name')
-    const runs = Object.values(repo.runs)
-      .filter((run) => run.head_sha === sha && (!appId || appId === '15368'))
-      .filter((run) => !checkName || ctx.store.actions.latestAttempt(run).jobs.some((job) => job.name === checkName))
-      .sort((a, b) => a.id - b.id)
-    return {list: runs.map((run) => checkSuite(ctx, repo, run)), wrap: {key: 'check_suites'}}
-  }],
-  ['GET', '/repos/{owner}/{repo}/check-suites/{check_suite_id}', 'checks/get-suite', (ctx) => {
-    const repo = repoOf(ctx)
-    return {body: checkSuite(ctx, repo, suiteRun(ctx, repo, ctx.params.check_suite_id))}
-  }],
+  [
+    'GET',
+    '/repos/{owner}/{repo}/commits/{ref}/check-runs',
+    'checks/list-for-ref',
+    (ctx) => {
+      const repo = repoOf(ctx)
+      const sha = repo.branches[ctx.params.ref!] ?? ctx.params.ref!
+      const runs = Object.values(repo.runs).filter((r) => r.head_sha === sha)
+      const checkRuns = runs.flatMap((run) => {
+        const attempt = ctx.store.actions.latestAttempt(run)
+        return attempt.jobs.map((job) => checkRun(ctx, repo, run, attempt, job))
+      })
+      return {list: checkRuns, wrap: {key: 'check_runs'}}
+    },
+  ],
+  [
+    'GET',
+    '/repos/{owner}/{repo}/check-runs/{check_run_id}',
+    'checks/get',
+    (ctx) => {
+      const repo = repoOf(ctx)
+      const {run, attempt, job} = ctx.store.actions.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
+      return {body: checkRun(ctx, repo, run, attempt, job)}
+    },
+  ],
+  [
+    'GET',
+    '/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations',
+    'checks/list-annotations',
+    (ctx) => {
+      const repo = repoOf(ctx)
+      const {run, attempt, job} = ctx.store.actions.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
+      const failed = ctx.store.actions.jobStatus(attempt, job).conclusion === 'failure'
+      const path = repo.workflows[run.workflow_id]!.path
+      return {
+        list: failed
+          ? [
+              {
+                path,
+                blob_href: `${ctx.ser.links.html}/${repo.owner}/${repo.name}/blob/${run.head_sha}/${path}`,
+                start_line: 1,
+                end_line: 1,
+                start_column: null,
+                end_column: null,
+                annotation_level: 'failure',
+                title: '',
+                message: 'Process completed with exit code 1.',
+                raw_details: '',
+              },
+            ]
+          : [],
+      }
+    },
+  ],
+  [
+    'GET',
+    '/repos/{owner}/{repo}/commits/{ref}/check-suites',
+    'checks/list-suites-for-ref',
+    (ctx) => {
+      const repo = repoOf(ctx)
+      const sha = commitOf(ctx, repo, ctx.params.ref!)
+      const appId = ctx.query.get('app_id')
+      const checkName = ctx.query.get('check_name')
+      const runs = Object.values(repo.runs)
+        .filter((run) => run.head_sha === sha && (!appId || appId === '15368'))
+        .filter((run) => !checkName || ctx.store.actions.latestAttempt(run).jobs.some((job) => job.name === checkName))
+        .sort((a, b) => a.id - b.id)
+      return {list: runs.map((run) => checkSuite(ctx, repo, run)), wrap: {key: 'check_suites'}}
+    },
+  ],
+  [
+    'GET',
+    '/repos/{owner}/{repo}/check-suites/{check_suite_id}',
+    'checks/get-suite',
+    (ctx) => {
+      const repo = repoOf(ctx)
+      return {body: checkSuite(ctx, repo, suiteRun(ctx, repo, ctx.params.check_suite_id))}
+    },
+  ],
 ]

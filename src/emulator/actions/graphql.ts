@@ -30,7 +30,14 @@ export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
         text: null,
         // No branch protection, so no check is required.
         isRequired: false,
-        checkSuite: {workflowRun: {workflow: {name: repo.workflows[run.workflow_id]!.name}, databaseId: run.id, runNumber: run.run_number, url: `${ctx.links.html}/${repo.owner}/${repo.name}/actions/runs/${run.id}`}},
+        checkSuite: {
+          workflowRun: {
+            workflow: {name: repo.workflows[run.workflow_id]!.name},
+            databaseId: run.id,
+            runNumber: run.run_number,
+            url: `${ctx.links.html}/${repo.owner}/${repo.name}/actions/runs/${run.id}`,
+          },
+        },
       }
     })
   })

@@ -68,7 +68,14 @@ export class ActionsSerializer {
       rerun_url: `${api}/rerun`,
       previous_attempt_url: attempt.attempt > 1 ? `${api}/attempts/${attempt.attempt - 1}` : null,
       workflow_url: `${this.core.repoApi(repo)}/actions/workflows/${workflow.id}`,
-      head_commit: {id: head.sha, tree_id: head.sha, message: head.message, timestamp: head.date, author: person, committer: person},
+      head_commit: {
+        id: head.sha,
+        tree_id: head.sha,
+        message: head.message,
+        timestamp: head.date,
+        author: person,
+        committer: person,
+      },
       repository: this.repos.minimal(repo),
       head_repository: this.repos.minimal(repo),
     }
@@ -97,8 +104,22 @@ export class ActionsSerializer {
       completed_at: status.status === 'completed' ? times.completed : null,
       name: job.name,
       steps: [
-        {name: 'Set up job', status: status.status, conclusion: status.status === 'completed' ? 'success' : null, number: 1, started_at: times.started, completed_at: times.completed},
-        {name: `Run ${job.name}`, status: status.status, conclusion: status.conclusion, number: 2, started_at: times.started, completed_at: times.completed},
+        {
+          name: 'Set up job',
+          status: status.status,
+          conclusion: status.status === 'completed' ? 'success' : null,
+          number: 1,
+          started_at: times.started,
+          completed_at: times.completed,
+        },
+        {
+          name: `Run ${job.name}`,
+          status: status.status,
+          conclusion: status.conclusion,
+          number: 2,
+          started_at: times.started,
+          completed_at: times.completed,
+        },
       ],
       check_run_url: `${this.core.repoApi(repo)}/check-runs/${job.id}`,
       labels: ['ubuntu-latest'],
@@ -123,7 +144,13 @@ export class ActionsSerializer {
       expires_at: timestamp(Date.parse(artifact.created_at) + 90 * 86_400_000),
       updated_at: artifact.created_at,
       digest: null,
-      workflow_run: {id: artifact.run_id, repository_id: repo.id, head_repository_id: repo.id, head_branch: repo.default_branch, head_sha: repo.runs[artifact.run_id]?.head_sha ?? ''},
+      workflow_run: {
+        id: artifact.run_id,
+        repository_id: repo.id,
+        head_repository_id: repo.id,
+        head_branch: repo.default_branch,
+        head_sha: repo.runs[artifact.run_id]?.head_sha ?? '',
+      },
     }
   }
 }

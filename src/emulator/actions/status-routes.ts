@@ -30,50 +30,75 @@ function statusJson(ctx: RestContext, repo: Repo, status: CommitStatus, withCrea
 }
 
 /** The combined state of a commit's latest statuses. */
-export function combinedState(statuses: CommitStatus[]): 'failure' | 'pending' | 'success' {
+function combinedState(statuses: CommitStatus[]): 'failure' | 'pending' | 'success' {
   if (statuses.some((s) => s.state === 'error' || s.state === 'failure')) return 'failure'
   if (statuses.length === 0 || statuses.some((s) => s.state === 'pending')) return 'pending'
   return 'success'
 }
 
 export const statusRoutes: RouteDef[] = [
-  ['POST', '/repos/{owner}/{repo}/statuses/{sha}', 'repos/create-commit-status', (ctx) => {
-    const repo = repoOf(ctx)
-    checkRequired(ctx.body, ['state'])
-    checkTypes(ctx.body, {state: 'a string', context: 'a string', description: 'a string', target_url: 'a string'}, ['description', 'target_url'])
-    const state = str(ctx.body, 'state')!
-    if (!(STATES as readonly string[]).includes(state)) throw invalidRequest(`For 'properties/state', ${JSON.stringify(state)} is not one of ${JSON.stringify(STATES).replaceAll(',', ', ')}.`)
-    const sha = ctx.params.sha!
-    if (!repo.commits[sha]) throw new SandboxError(422, `No commit found for SHA: ${sha}`)
-    const status = ctx.store.statuses.create(repo, sha, ctx.viewer, {
-      state: state as CommitStatus['state'],
-      context: str(ctx.body, 'context'),
-      description: str(ctx.body, 'description') ?? null,
-      target_url: str(ctx.body, 'target_url') ?? null,
-    })
-    return {status: 201, body: statusJson(ctx, repo, status)}
-  }],
-  ['GET', '/repos/{owner}/{repo}/commits/{ref}/statuses', 'repos/list-commit-statuses-for-ref', (ctx) => {
-    const repo = repoOf(ctx)
-    return {list: ctx.store.statuses.of(repo, commitOf(ctx, repo, ctx.params.ref!)).map((s) => statusJson(ctx, repo, s))}
-  }],
-  ['GET', '/repos/{owner}/{repo}/commits/{ref}/status', 'repos/get-combined-status-for-ref', (ctx) => {
-    const repo = repoOf(ctx)
-    const sha = commitOf(ctx, repo, ctx.params.ref!)
-    const latest = ctx.store.statuses.latest(repo, sha)
-    const api = `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}`
-    const full = ctx.ser.repos.repo(repo)
-    const minimal = Object.fromEntries(Object.entries(full).filter(([key]) => !['permissions', 'license'].includes(key)))
-    return {
-      body: {
-        state: combinedState(latest),
-        statuses: latest.map((s) => statusJson(ctx, repo, s, false)),
-        sha,
-        total_count: latest.length,
-        repository: minimal,
-        commit_url: `${api}/commits/${sha}`,
-        url: `${api}/commits/${sha}/status`,
-      },
-    }
-  }],
+  [
+    'POST',
+    '/repos/{owner}/{repo}/statuses/{sha}',
+    'repos/create-commit-status',
+    (ctx) => {
+      const repo = repoOf(ctx)
+      checkRequired(ctx.body, ['state'])
+      checkTypes(ctx.body, {state: 'a string', context: 'a string', description: 'a string', target_url: 'a string'}, [
+        'description',
+        'target_url',
+      ])
+      const state = str(ctx.body, 'state')!
+      if (!(STATES as readonly string[]).includes(state))
+        throw invalidRequest(
+          `For 'properties/state', ${JSON.stringify(state)} is not one of ${JSON.stringify(STATES).replaceAll(',', ', ')}.`,
+        )
+      const sha = ctx.params.sha!
+      if (!repo.commits[sha]) throw new SandboxError(422, `No commit found for SHA: ${sha}`)
+      const status = ctx.store.statuses.create(repo, sha, ctx.viewer, {
+        state: state as CommitStatus['state'],
+        context: str(ctx.body, 'context'),
+        description: str(ctx.body, 'description') ?? null,
+        target_url: str(ctx.body, 'target_url') ?? null,
+      })
+      return {status: 201, body: statusJson(ctx, repo, status)}
+    },
+  ],
+  [
+    'GET',
+    '/repos/{owner}/{repo}/commits/{ref}/statuses',
+    'repos/list-commit-statuses-for-ref',
+    (ctx) => {
+      const repo = repoOf(ctx)
+      return {
+        list: ctx.store.statuses.of(repo, commitOf(ctx, repo, ctx.params.ref!)).map((s) => statusJson(ctx, repo, s)),
+      }
+    },
+  ],
+  [
+    'GET',
+    '/repos/{owner}/{repo}/commits/{ref}/status',
+    'repos/get-combined-status-for-ref',
+    (ctx) => {
+      const repo = repoOf(ctx)
+      const sha = commitOf(ctx, repo, ctx.params.ref!)
+      const latest = ctx.store.statuses.latest(repo, sha)
+      const api = `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}`
+      const full = ctx.ser.repos.repo(repo)
+      const minimal = Object.fromEntries(
+        Object.entries(full).filter(([key]) => !['permissions', 'license'].includes(key)),
+      )
+      return {
+        body: {
+          state: combinedState(latest),
+          statuses: latest.map((s) => statusJson(ctx, repo, s, false)),
+          sha,
+          total_count: latest.length,
+          repository: minimal,
+          commit_url: `${api}/commits/${sha}`,
+          url: `${api}/commits/${sha}/status`,
+        },
+      }
+    },
+  ],
 ]

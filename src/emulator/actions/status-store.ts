@@ -10,7 +10,12 @@ export class CommitStatuses {
     private readonly git: Git,
   ) {}
 
-  create(repo: Repo, sha: string, creator: string, fields: {state: CommitStatus['state']; context?: string; description?: string | null; target_url?: string | null}): CommitStatus {
+  create(
+    repo: Repo,
+    sha: string,
+    creator: string,
+    fields: {state: CommitStatus['state']; context?: string; description?: string | null; target_url?: string | null},
+  ): CommitStatus {
     this.git.commit(repo, sha)
     const status: CommitStatus = {
       id: this.core.nextId(),

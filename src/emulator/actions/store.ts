@@ -7,20 +7,35 @@ import {found, notFound, SandboxError, unprocessable} from '../core/errors.js'
 import type {Job, Repo, Run, RunAttempt, Workflow, WorkflowJobSpec} from '../core/state.js'
 import {timestamp, type StoreCore} from '../core/store-core.js'
 
-export type RunStatus = {status: 'queued' | 'in_progress' | 'completed'; conclusion: 'success' | 'failure' | 'cancelled' | null}
+export type RunStatus = {
+  status: 'queued' | 'in_progress' | 'completed'
+  conclusion: 'success' | 'failure' | 'cancelled' | null
+}
 
 /** The store's Actions operations (../store.ts composes the services). */
 export class Actions {
   constructor(private readonly core: StoreCore) {}
 
   addWorkflow(repo: Repo, path: string, name: string, jobs: WorkflowJobSpec[], inputs: string[] = []): Workflow {
-    const workflow: Workflow = {id: this.core.nextId(), name, path, state: 'active', created_at: this.core.stamp(), inputs, jobs}
+    const workflow: Workflow = {
+      id: this.core.nextId(),
+      name,
+      path,
+      state: 'active',
+      created_at: this.core.stamp(),
+      inputs,
+      jobs,
+    }
     repo.workflows[workflow.id] = workflow
     return workflow
   }
 
   workflow(repo: Repo, idOrFile: string | number): Workflow {
-    return found(Object.values(repo.workflows).find((w) => String(w.id) === String(idOrFile) || w.path.split('/').pop() === String(idOrFile)))
+    return found(
+      Object.values(repo.workflows).find(
+        (w) => String(w.id) === String(idOrFile) || w.path.split('/').pop() === String(idOrFile),
+      ),
+    )
   }
 
   dispatch(repo: Repo, workflow: Workflow, ref: string, inputs: Record<string, string>, actor: string): Run {
@@ -45,7 +60,13 @@ export class Actions {
     }
     repo.runs[run.id] = run
     this.startAttempt(run, workflow, null)
-    const artifact = {id: this.core.nextId(), run_id: run.id, name: 'bench-report', size_in_bytes: 1024, created_at: this.core.stamp()}
+    const artifact = {
+      id: this.core.nextId(),
+      run_id: run.id,
+      name: 'bench-report',
+      size_in_bytes: 1024,
+      created_at: this.core.stamp(),
+    }
     repo.artifacts[artifact.id] = artifact
     run.artifacts.push(artifact.id)
     return run
@@ -55,12 +76,26 @@ export class Actions {
     const number = run.attempts.length + 1
     const jobs: Job[] = workflow.jobs.map((spec) => {
       const previous = onlyFailedOf?.jobs.find((j) => j.name === spec.name)
-      if (previous && previous.outcome === 'success') return {...previous, attempt: number, carried_from: previous.carried_from ?? previous.attempt}
+      if (previous && previous.outcome === 'success')
+        return {...previous, attempt: number, carried_from: previous.carried_from ?? previous.attempt}
       const outcome = spec.fail_on_attempts.includes(number) ? 'failure' : 'success'
-      return {id: this.core.nextId(), name: spec.name, attempt: number, outcome, carried_from: null, log: spec.log.replaceAll('{attempt}', String(number)).replaceAll('{seed_id}', run.inputs.seed_id ?? '')}
+      return {
+        id: this.core.nextId(),
+        name: spec.name,
+        attempt: number,
+        outcome,
+        carried_from: null,
+        log: spec.log.replaceAll('{attempt}', String(number)).replaceAll('{seed_id}', run.inputs.seed_id ?? ''),
+      }
     })
     const durations = workflow.jobs.map((spec) => spec.duration_ms).filter((ms): ms is number => ms !== undefined)
-    const attempt: RunAttempt = {attempt: number, started_ms: this.core.now(), cancelled_ms: null, jobs, ...(durations.length ? {running_ms: Math.max(...durations)} : {})}
+    const attempt: RunAttempt = {
+      attempt: number,
+      started_ms: this.core.now(),
+      cancelled_ms: null,
+      jobs,
+      ...(durations.length ? {running_ms: Math.max(...durations)} : {}),
+    }
     run.attempts.push(attempt)
     return attempt
   }
@@ -78,12 +113,14 @@ export class Actions {
     const elapsed = this.core.now() - attempt.started_ms
     if (attempt.cancelled_ms !== null) return {status: 'completed', conclusion: 'cancelled'}
     if (elapsed < this.core.timing.queued_ms) return {status: 'queued', conclusion: null}
-    if (elapsed < this.core.timing.queued_ms + (attempt.running_ms ?? this.core.timing.running_ms)) return {status: 'in_progress', conclusion: null}
+    if (elapsed < this.core.timing.queued_ms + (attempt.running_ms ?? this.core.timing.running_ms))
+      return {status: 'in_progress', conclusion: null}
     return {status: 'completed', conclusion: attempt.jobs.some((j) => j.outcome === 'failure') ? 'failure' : 'success'}
   }
 
   jobStatus(attempt: RunAttempt, job: Job): RunStatus {
-    if (job.carried_from !== null && job.carried_from !== attempt.attempt) return {status: 'completed', conclusion: job.outcome}
+    if (job.carried_from !== null && job.carried_from !== attempt.attempt)
+      return {status: 'completed', conclusion: job.outcome}
     const run = this.attemptStatus(attempt)
     if (run.status !== 'completed' || run.conclusion === 'cancelled') return run
     return {status: 'completed', conclusion: job.outcome}
@@ -91,8 +128,13 @@ export class Actions {
 
   attemptTimes(attempt: RunAttempt): {started: string; completed: string | null} {
     const started = attempt.started_ms + this.core.timing.queued_ms
-    const completed = attempt.cancelled_ms ?? attempt.started_ms + this.core.timing.queued_ms + (attempt.running_ms ?? this.core.timing.running_ms)
-    return {started: timestamp(started), completed: this.attemptStatus(attempt).status === 'completed' ? timestamp(completed) : null}
+    const completed =
+      attempt.cancelled_ms ??
+      attempt.started_ms + this.core.timing.queued_ms + (attempt.running_ms ?? this.core.timing.running_ms)
+    return {
+      started: timestamp(started),
+      completed: this.attemptStatus(attempt).status === 'completed' ? timestamp(completed) : null,
+    }
   }
 
   rerun(repo: Repo, runId: number, onlyFailed: boolean): Run {
@@ -100,7 +142,8 @@ export class Actions {
     const last = this.latestAttempt(run)
     const status = this.attemptStatus(last)
     if (status.status !== 'completed') throw new SandboxError(403, 'This workflow is already running')
-    if (onlyFailed && status.conclusion === 'success') throw new SandboxError(403, 'This workflow run has no failed jobs to re-run')
+    if (onlyFailed && status.conclusion === 'success')
+      throw new SandboxError(403, 'This workflow run has no failed jobs to re-run')
     this.startAttempt(run, repo.workflows[run.workflow_id]!, onlyFailed ? last : null)
     return run
   }
@@ -108,7 +151,8 @@ export class Actions {
   cancel(repo: Repo, runId: number): Run {
     const run = this.run(repo, runId)
     const last = this.latestAttempt(run)
-    if (this.attemptStatus(last).status === 'completed') throw new SandboxError(409, 'Cannot cancel a workflow run that is completed.')
+    if (this.attemptStatus(last).status === 'completed')
+      throw new SandboxError(409, 'Cannot cancel a workflow run that is completed.')
     last.cancelled_ms = this.core.now()
     return run
   }

@@ -41,17 +41,34 @@ export function directoryEntries(tree: Tree, dir: string): TreeEntry[] {
   const dirs = new Set<string>()
   for (const [relative, content] of under(tree, dir)) {
     const slash = relative.indexOf('/')
-    if (slash < 0) files.push({path: join(relative), mode: '100644', type: 'blob', sha: blobSha(content), size: Buffer.byteLength(content)})
+    if (slash < 0)
+      files.push({
+        path: join(relative),
+        mode: '100644',
+        type: 'blob',
+        sha: blobSha(content),
+        size: Buffer.byteLength(content),
+      })
     else dirs.add(relative.slice(0, slash))
   }
-  const entries = [...files, ...[...dirs].map((name): TreeEntry => ({path: join(name), mode: '040000', type: 'tree', sha: treeSha(tree, join(name))}))]
+  const entries = [
+    ...files,
+    ...[...dirs].map((name): TreeEntry => ({
+      path: join(name),
+      mode: '040000',
+      type: 'tree',
+      sha: treeSha(tree, join(name)),
+    })),
+  ]
   const key = (e: TreeEntry) => (e.type === 'tree' ? `${e.path}/` : e.path)
   return entries.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
 }
 
 /** Every entry below a directory, depth first, as `git ls-tree -r -t` lists them. */
 export function recursiveEntries(tree: Tree, dir: string): TreeEntry[] {
-  return directoryEntries(tree, dir).flatMap((entry) => (entry.type === 'tree' ? [entry, ...recursiveEntries(tree, entry.path)] : [entry]))
+  return directoryEntries(tree, dir).flatMap((entry) =>
+    entry.type === 'tree' ? [entry, ...recursiveEntries(tree, entry.path)] : [entry],
+  )
 }
 
 /** Ids by tree and directory: a commit's tree never changes once written. */
@@ -68,7 +85,10 @@ export function treeSha(tree: Tree, dir = ''): string {
 
 function computeTreeSha(tree: Tree, dir: string): string {
   const parts: Buffer[] = directoryEntries(tree, dir).map((entry) =>
-    Buffer.concat([Buffer.from(`${entry.type === 'tree' ? '40000' : '100644'} ${entry.path.split('/').pop()}\0`), Buffer.from(entry.sha, 'hex')]),
+    Buffer.concat([
+      Buffer.from(`${entry.type === 'tree' ? '40000' : '100644'} ${entry.path.split('/').pop()}\0`),
+      Buffer.from(entry.sha, 'hex'),
+    ]),
   )
   const body = Buffer.concat(parts)
   return createHash('sha1').update(`tree ${body.length}\0`).update(body).digest('hex')

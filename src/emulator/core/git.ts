@@ -53,7 +53,7 @@ function editScript(a: string[], b: string[]): Op[] {
 }
 
 /** A unified-diff patch with 3 lines of context, hunks as git prints them. */
-export function unifiedPatch(before: string, after: string): {patch: string; additions: number; deletions: number} {
+function unifiedPatch(before: string, after: string): {patch: string; additions: number; deletions: number} {
   const ops = editScript(lines(before), lines(after))
   const context = 3
   const changed = ops.map((op, index) => (op.kind === ' ' ? -1 : index)).filter((index) => index >= 0)
@@ -73,7 +73,9 @@ export function unifiedPatch(before: string, after: string): {patch: string; add
     const first = slice[0]!
     const oldStart = oldCount === 0 ? first.oldLine : first.kind === '+' ? first.oldLine + 1 : first.oldLine
     const newStart = newCount === 0 ? first.newLine : first.kind === '-' ? first.newLine + 1 : first.newLine
-    hunks.push(`@@ -${oldStart}${oldCount === 1 ? '' : `,${oldCount}`} +${newStart}${newCount === 1 ? '' : `,${newCount}`} @@`)
+    hunks.push(
+      `@@ -${oldStart}${oldCount === 1 ? '' : `,${oldCount}`} +${newStart}${newCount === 1 ? '' : `,${newCount}`} @@`,
+    )
     for (const op of slice) hunks.push(op.kind + op.text)
   }
   return {
@@ -91,7 +93,13 @@ export function diffTrees(base: Tree, head: Tree): FileChange[] {
     const after = head[filename]
     if (before === after) continue
     const {patch, additions, deletions} = unifiedPatch(before ?? '', after ?? '')
-    changes.push({filename, status: before === undefined ? 'added' : after === undefined ? 'removed' : 'modified', additions, deletions, patch})
+    changes.push({
+      filename,
+      status: before === undefined ? 'added' : after === undefined ? 'removed' : 'modified',
+      additions,
+      deletions,
+      patch,
+    })
   }
   return changes
 }
@@ -102,7 +110,12 @@ export function renderDiff(changes: FileChange[]): string {
     .map((change) => {
       const a = change.status === 'added' ? '/dev/null' : `a/${change.filename}`
       const b = change.status === 'removed' ? '/dev/null' : `b/${change.filename}`
-      const mode = change.status === 'added' ? 'new file mode 100644\n' : change.status === 'removed' ? 'deleted file mode 100644\n' : ''
+      const mode =
+        change.status === 'added'
+          ? 'new file mode 100644\n'
+          : change.status === 'removed'
+            ? 'deleted file mode 100644\n'
+            : ''
       return `diff --git a/${change.filename} b/${change.filename}\n${mode}--- ${a}\n+++ ${b}\n${change.patch}\n`
     })
     .join('')

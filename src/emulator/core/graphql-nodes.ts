@@ -15,19 +15,29 @@ export function locate(store: Store, node: unknown): Located {
   if (parsed) {
     for (const repo of Object.values(store.state.repos)) {
       const found =
-        (parsed.kind === 'issue' || parsed.kind === 'pull') ? Object.values(repo.issues).some((i) => i.id === parsed.id)
-          : parsed.kind === 'thread' ? Boolean(repo.threads[parsed.id])
-            : parsed.kind === 'review' ? Boolean(repo.reviews[parsed.id])
-              : parsed.kind === 'review_comment' ? Boolean(repo.review_comments[parsed.id])
-                : parsed.kind === 'comment' ? Boolean(repo.comments[parsed.id])
-                  : parsed.kind === 'label' ? Object.values(repo.labels).some((l) => l.id === parsed.id)
-                    : parsed.kind === 'milestone' ? repo.milestones.some((m) => m.id === parsed.id)
-                      : parsed.kind === 'repo' ? repo.id === parsed.id
+        parsed.kind === 'issue' || parsed.kind === 'pull'
+          ? Object.values(repo.issues).some((i) => i.id === parsed.id)
+          : parsed.kind === 'thread'
+            ? Boolean(repo.threads[parsed.id])
+            : parsed.kind === 'review'
+              ? Boolean(repo.reviews[parsed.id])
+              : parsed.kind === 'review_comment'
+                ? Boolean(repo.review_comments[parsed.id])
+                : parsed.kind === 'comment'
+                  ? Boolean(repo.comments[parsed.id])
+                  : parsed.kind === 'label'
+                    ? Object.values(repo.labels).some((l) => l.id === parsed.id)
+                    : parsed.kind === 'milestone'
+                      ? repo.milestones.some((m) => m.id === parsed.id)
+                      : parsed.kind === 'repo'
+                        ? repo.id === parsed.id
                         : false
       if (found) return {repo, kind: parsed.kind, id: parsed.id}
     }
   }
-  throw new GraphQLError(`Could not resolve to a node with the global id of '${String(node)}'`, {extensions: {type: 'NOT_FOUND'}})
+  throw new GraphQLError(`Could not resolve to a node with the global id of '${String(node)}'`, {
+    extensions: {type: 'NOT_FOUND'},
+  })
 }
 
 export function issueOf(store: Store, node: unknown): {repo: Repo; issue: Issue} {

@@ -42,7 +42,8 @@ export interface NodeBuilders {
 }
 
 export const cursor = (index: number) => Buffer.from(`cursor:${index}`).toString('base64')
-const fromCursor = (value: unknown) => (typeof value === 'string' ? Number(Buffer.from(value, 'base64').toString().split(':')[1]) : undefined)
+const fromCursor = (value: unknown) =>
+  typeof value === 'string' ? Number(Buffer.from(value, 'base64').toString().split(':')[1]) : undefined
 
 export function connection<T>(items: T[], args: Args): Obj {
   let start = 0
@@ -73,7 +74,12 @@ export const text = (value: unknown, fallback = ''): string => (typeof value ===
 export const upper = (value: string) => value.toUpperCase()
 
 /** Orders by the given field (a creation order or a name) and direction; ASC unless DESC is asked. */
-export function ordered<T>(items: T[], orderBy: unknown, keys: Record<string, (item: T) => number | string>, fallback: string): T[] {
+export function ordered<T>(
+  items: T[],
+  orderBy: unknown,
+  keys: Record<string, (item: T) => number | string>,
+  fallback: string,
+): T[] {
   const order = (orderBy ?? {}) as {field?: string; direction?: string}
   const key = keys[order.field ?? fallback] ?? keys[fallback]!
   const sign = order.direction === 'DESC' ? -1 : 1

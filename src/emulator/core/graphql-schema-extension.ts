@@ -13,159 +13,262 @@
  * build fails until they are deleted here, so a stale copy cannot shadow GitHub's own definition.
  */
 export const SCHEMA_EXTENSION = /* GraphQL */ `
-"""Represents the type of Issue."""
-type IssueType implements Node {
-  """The issue type's color."""
-  color: IssueTypeColor!
-  """The issue type's description."""
-  description: String
-  """The Node ID of the IssueType object"""
-  id: ID!
-  """The issue type's enabled state."""
-  isEnabled: Boolean!
-  """Whether the issue type is publicly visible."""
-  isPrivate: Boolean! @deprecated(reason: "Private issue types are being deprecated and can no longer be created. Removal on 2025-04-01 UTC.")
-  """The issues with this issue type in the given repository."""
-  issues(
-    after: String
-    before: String
-    filterBy: IssueFilters
-    first: Int
-    labels: [String!]
-    last: Int
-    orderBy: IssueOrder
-    repositoryId: ID!
-    states: [IssueState!]
-  ): IssueConnection!
-  """The issue type's name."""
-  name: String!
-}
+  """
+  Represents the type of Issue.
+  """
+  type IssueType implements Node {
+    """
+    The issue type's color.
+    """
+    color: IssueTypeColor!
+    """
+    The issue type's description.
+    """
+    description: String
+    """
+    The Node ID of the IssueType object
+    """
+    id: ID!
+    """
+    The issue type's enabled state.
+    """
+    isEnabled: Boolean!
+    """
+    Whether the issue type is publicly visible.
+    """
+    isPrivate: Boolean!
+      @deprecated(
+        reason: "Private issue types are being deprecated and can no longer be created. Removal on 2025-04-01 UTC."
+      )
+    """
+    The issues with this issue type in the given repository.
+    """
+    issues(
+      after: String
+      before: String
+      filterBy: IssueFilters
+      first: Int
+      labels: [String!]
+      last: Int
+      orderBy: IssueOrder
+      repositoryId: ID!
+      states: [IssueState!]
+    ): IssueConnection!
+    """
+    The issue type's name.
+    """
+    name: String!
+  }
 
-"""The possible color for an issue type"""
-enum IssueTypeColor {
-  BLUE
-  GRAY
-  GREEN
-  ORANGE
-  PINK
-  PURPLE
-  RED
-  YELLOW
-}
+  """
+  The possible color for an issue type
+  """
+  enum IssueTypeColor {
+    BLUE
+    GRAY
+    GREEN
+    ORANGE
+    PINK
+    PURPLE
+    RED
+    YELLOW
+  }
 
-"""The connection type for IssueType."""
-type IssueTypeConnection {
-  edges: [IssueTypeEdge]
-  nodes: [IssueType]
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
+  """
+  The connection type for IssueType.
+  """
+  type IssueTypeConnection {
+    edges: [IssueTypeEdge]
+    nodes: [IssueType]
+    pageInfo: PageInfo!
+    totalCount: Int!
+  }
 
-"""An edge in a connection."""
-type IssueTypeEdge {
-  cursor: String!
-  node: IssueType
-}
+  """
+  An edge in a connection.
+  """
+  type IssueTypeEdge {
+    cursor: String!
+    node: IssueType
+  }
 
-"""Ordering options for issue types connections"""
-input IssueTypeOrder {
-  direction: OrderDirection!
-  field: IssueTypeOrderField!
-}
+  """
+  Ordering options for issue types connections
+  """
+  input IssueTypeOrder {
+    direction: OrderDirection!
+    field: IssueTypeOrderField!
+  }
 
-"""Properties by which issue type connections can be ordered."""
-enum IssueTypeOrderField {
-  CREATED_AT
-  NAME
-}
+  """
+  Properties by which issue type connections can be ordered.
+  """
+  enum IssueTypeOrderField {
+    CREATED_AT
+    NAME
+  }
 
-"""Summary of the state of an issue's dependencies"""
-type IssueDependenciesSummary {
-  """Count of issues this issue is blocked by"""
-  blockedBy: Int!
-  """Count of issues this issue is blocking"""
-  blocking: Int!
-  """Total count of issues this issue is blocked by (open and closed)"""
-  totalBlockedBy: Int!
-  """Total count of issues this issue is blocking (open and closed)"""
-  totalBlocking: Int!
-}
+  """
+  Summary of the state of an issue's dependencies
+  """
+  type IssueDependenciesSummary {
+    """
+    Count of issues this issue is blocked by
+    """
+    blockedBy: Int!
+    """
+    Count of issues this issue is blocking
+    """
+    blocking: Int!
+    """
+    Total count of issues this issue is blocked by (open and closed)
+    """
+    totalBlockedBy: Int!
+    """
+    Total count of issues this issue is blocking (open and closed)
+    """
+    totalBlocking: Int!
+  }
 
-"""Ordering options issue dependencies"""
-input IssueDependencyOrder {
-  direction: OrderDirection!
-  field: IssueDependencyOrderField!
-}
+  """
+  Ordering options issue dependencies
+  """
+  input IssueDependencyOrder {
+    direction: OrderDirection!
+    field: IssueDependencyOrderField!
+  }
 
-"""Properties by which issue dependencies can be ordered."""
-enum IssueDependencyOrderField {
-  CREATED_AT
-  DEPENDENCY_ADDED_AT
-}
+  """
+  Properties by which issue dependencies can be ordered.
+  """
+  enum IssueDependencyOrderField {
+    CREATED_AT
+    DEPENDENCY_ADDED_AT
+  }
 
-"""Autogenerated input type of AddBlockedBy"""
-input AddBlockedByInput {
-  """The ID of the issue that blocks the given issue."""
-  blockingIssueId: ID!
-  clientMutationId: String
-  """The ID of the issue to be blocked."""
-  issueId: ID!
-}
+  """
+  Autogenerated input type of AddBlockedBy
+  """
+  input AddBlockedByInput {
+    """
+    The ID of the issue that blocks the given issue.
+    """
+    blockingIssueId: ID!
+    clientMutationId: String
+    """
+    The ID of the issue to be blocked.
+    """
+    issueId: ID!
+  }
 
-"""Autogenerated return type of AddBlockedBy."""
-type AddBlockedByPayload {
-  """The issue that is blocking the given issue."""
-  blockingIssue: Issue
-  clientMutationId: String
-  """The issue that is blocked."""
-  issue: Issue
-}
+  """
+  Autogenerated return type of AddBlockedBy.
+  """
+  type AddBlockedByPayload {
+    """
+    The issue that is blocking the given issue.
+    """
+    blockingIssue: Issue
+    clientMutationId: String
+    """
+    The issue that is blocked.
+    """
+    issue: Issue
+  }
 
-"""Autogenerated input type of RemoveBlockedBy"""
-input RemoveBlockedByInput {
-  """The ID of the blocking issue."""
-  blockingIssueId: ID!
-  clientMutationId: String
-  """The ID of the blocked issue."""
-  issueId: ID!
-}
+  """
+  Autogenerated input type of RemoveBlockedBy
+  """
+  input RemoveBlockedByInput {
+    """
+    The ID of the blocking issue.
+    """
+    blockingIssueId: ID!
+    clientMutationId: String
+    """
+    The ID of the blocked issue.
+    """
+    issueId: ID!
+  }
 
-"""Autogenerated return type of RemoveBlockedBy."""
-type RemoveBlockedByPayload {
-  """The previously blocking issue."""
-  blockingIssue: Issue
-  clientMutationId: String
-  """The previously blocked issue."""
-  issue: Issue
-}
+  """
+  Autogenerated return type of RemoveBlockedBy.
+  """
+  type RemoveBlockedByPayload {
+    """
+    The previously blocking issue.
+    """
+    blockingIssue: Issue
+    clientMutationId: String
+    """
+    The previously blocked issue.
+    """
+    issue: Issue
+  }
 
-extend type Issue {
-  """A list of issues that are blocking this issue."""
-  blockedBy(after: String, before: String, first: Int, last: Int, orderBy: IssueDependencyOrder = {direction: DESC, field: DEPENDENCY_ADDED_AT}): IssueConnection!
-  """A list of issues that this issue is blocking."""
-  blocking(after: String, before: String, first: Int, last: Int, orderBy: IssueDependencyOrder = {direction: DESC, field: DEPENDENCY_ADDED_AT}): IssueConnection!
-  """Summary of the state of an issue's dependencies"""
-  issueDependenciesSummary: IssueDependenciesSummary!
-  """The issue type for this Issue"""
-  issueType: IssueType
-}
+  extend type Issue {
+    """
+    A list of issues that are blocking this issue.
+    """
+    blockedBy(
+      after: String
+      before: String
+      first: Int
+      last: Int
+      orderBy: IssueDependencyOrder = {direction: DESC, field: DEPENDENCY_ADDED_AT}
+    ): IssueConnection!
+    """
+    A list of issues that this issue is blocking.
+    """
+    blocking(
+      after: String
+      before: String
+      first: Int
+      last: Int
+      orderBy: IssueDependencyOrder = {direction: DESC, field: DEPENDENCY_ADDED_AT}
+    ): IssueConnection!
+    """
+    Summary of the state of an issue's dependencies
+    """
+    issueDependenciesSummary: IssueDependenciesSummary!
+    """
+    The issue type for this Issue
+    """
+    issueType: IssueType
+  }
 
-extend type Repository {
-  """Returns a single issue type by name"""
-  issueType(name: String!): IssueType
-  """A list of the repository's issue types"""
-  issueTypes(after: String, before: String, first: Int, last: Int, orderBy: IssueTypeOrder = {direction: ASC, field: CREATED_AT}): IssueTypeConnection
-}
+  extend type Repository {
+    """
+    Returns a single issue type by name
+    """
+    issueType(name: String!): IssueType
+    """
+    A list of the repository's issue types
+    """
+    issueTypes(
+      after: String
+      before: String
+      first: Int
+      last: Int
+      orderBy: IssueTypeOrder = {direction: ASC, field: CREATED_AT}
+    ): IssueTypeConnection
+  }
 
-extend type Mutation {
-  """Adds a 'blocked by' relationship to an issue."""
-  addBlockedBy(input: AddBlockedByInput!): AddBlockedByPayload
-  """Removes a 'blocked by' relationship from an issue."""
-  removeBlockedBy(input: RemoveBlockedByInput!): RemoveBlockedByPayload
-}
+  extend type Mutation {
+    """
+    Adds a 'blocked by' relationship to an issue.
+    """
+    addBlockedBy(input: AddBlockedByInput!): AddBlockedByPayload
+    """
+    Removes a 'blocked by' relationship from an issue.
+    """
+    removeBlockedBy(input: RemoveBlockedByInput!): RemoveBlockedByPayload
+  }
 
-extend enum SearchType {
-  """Returns results matching issues in repositories, using advanced issue search (AND, OR, parentheses)."""
-  ISSUE_ADVANCED
-}
+  extend enum SearchType {
+    """
+    Returns results matching issues in repositories, using advanced issue search (AND, OR, parentheses).
+    """
+    ISSUE_ADVANCED
+  }
 `

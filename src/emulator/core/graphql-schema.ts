@@ -7,7 +7,14 @@ import {readFileSync} from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {resolve} from 'import-meta-resolve'
-import {buildSchema, extendSchema, OverlappingFieldsCanBeMergedRule, parse, specifiedRules, type GraphQLSchema} from 'graphql'
+import {
+  buildSchema,
+  extendSchema,
+  OverlappingFieldsCanBeMergedRule,
+  parse,
+  specifiedRules,
+  type GraphQLSchema,
+} from 'graphql'
 import {SCHEMA_EXTENSION} from './graphql-schema-extension.js'
 
 let schema: GraphQLSchema | undefined

@@ -46,14 +46,24 @@ export function checkRequired(body: Record<string, unknown>, keys: string[]): vo
 }
 
 /** A review's `comments`: an array of objects with a path, a body and integer places. */
-export function reviewCommentsOf(body: Record<string, unknown>): Array<Record<string, unknown> & {body: string}> | undefined {
+export function reviewCommentsOf(
+  body: Record<string, unknown>,
+): Array<Record<string, unknown> & {body: string}> | undefined {
   checkTypes(body, {comments: 'an array'})
   if (body.comments === undefined) return undefined
   return (body.comments as unknown[]).map((comment) => {
     if (!is(comment, 'an object')) throw invalidRequest(`For 'items', ${inspect(comment)} is not an object.`)
     const c = comment as Record<string, unknown>
     checkRequired(c, ['path', 'body'])
-    checkTypes(c, {path: 'a string', body: 'a string', line: 'an integer', position: 'an integer', start_line: 'an integer', side: 'a string', start_side: 'a string'})
+    checkTypes(c, {
+      path: 'a string',
+      body: 'a string',
+      line: 'an integer',
+      position: 'an integer',
+      start_line: 'an integer',
+      side: 'a string',
+      start_side: 'a string',
+    })
     return c as Record<string, unknown> & {body: string}
   })
 }

@@ -31,7 +31,7 @@ export interface RestResult {
   download?: {content: string | Buffer; contentType: string}
 }
 
-export type Handler = (ctx: RestContext) => RestResult
+type Handler = (ctx: RestContext) => RestResult
 /** [method, GitHub's path template, GitHub's operationId, handler] */
 export type RouteDef = [string, string, string, Handler]
 
@@ -48,18 +48,28 @@ export function num(value: string | undefined, name: string): number {
   return n
 }
 
-export const str = (body: Record<string, unknown>, key: string): string | undefined => (typeof body[key] === 'string' ? body[key] : undefined)
+export const str = (body: Record<string, unknown>, key: string): string | undefined =>
+  typeof body[key] === 'string' ? body[key] : undefined
 
 /** A list of strings, or one string as a list of one. */
 export const strings = (body: Record<string, unknown>, key: string): string[] | undefined =>
-  Array.isArray(body[key]) ? (body[key] as unknown[]).map(String) : typeof body[key] === 'string' ? [body[key]] : undefined
+  Array.isArray(body[key])
+    ? (body[key] as unknown[]).map(String)
+    : typeof body[key] === 'string'
+      ? [body[key]]
+      : undefined
 
 /** A query flag GitHub reads as true: `1`, `true` or present without a value. */
-export const flag = (query: URLSearchParams, key: string): boolean => query.has(key) && !['0', 'false'].includes(query.get(key)!.toLowerCase())
+export const flag = (query: URLSearchParams, key: string): boolean =>
+  query.has(key) && !['0', 'false'].includes(query.get(key)!.toLowerCase())
 
 /** The commit a ref names: a branch, a tag, a full commit id or an unambiguous prefix (7+), or 404. */
 export function resolveCommitish(repo: Repo, ref: string, tags: Record<string, string>): string {
-  const named = repo.branches[ref] ?? tags[ref] ?? repo.branches[ref.replace(/^refs\/heads\//, '')] ?? tags[ref.replace(/^refs\/tags\//, '')]
+  const named =
+    repo.branches[ref] ??
+    tags[ref] ??
+    repo.branches[ref.replace(/^refs\/heads\//, '')] ??
+    tags[ref.replace(/^refs\/tags\//, '')]
   if (named) return named
   if (repo.commits[ref]) return ref
   if (/^[0-9a-f]{7,39}$/i.test(ref)) {

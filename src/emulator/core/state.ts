@@ -272,7 +272,7 @@ export interface IssueEvent {
   review?: {id: number; state: string; message: string}
 }
 
-export interface IssueType {
+interface IssueType {
   id: number
   name: string
   description: string
@@ -320,7 +320,7 @@ export interface Repo {
   topics?: string[]
 }
 
-export interface ProjectField {
+interface ProjectField {
   id: string
   name: string
   data_type: 'TEXT' | 'SINGLE_SELECT' | 'NUMBER' | 'DATE' | 'TITLE'

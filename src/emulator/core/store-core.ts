@@ -49,7 +49,7 @@ export function timestamp(ms = Date.now()): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
 }
 
-export function emptyState(): SandboxState {
+function emptyState(): SandboxState {
   return {version: 1, next_id: 1000, users: {}, tokens: {}, repos: {}, projects: []}
 }
 
@@ -89,7 +89,14 @@ export class StoreCore {
 
   /** Records an event on an issue or pull request (GitHub's REST event names). */
   record(repo: Repo, number: number, event: string, fields: Partial<IssueEvent> = {}): IssueEvent {
-    const recorded: IssueEvent = {id: this.nextId(), issue: number, event, actor: this.actor ?? repo.owner, created_at: this.stamp(), ...fields}
+    const recorded: IssueEvent = {
+      id: this.nextId(),
+      issue: number,
+      event,
+      actor: this.actor ?? repo.owner,
+      created_at: this.stamp(),
+      ...fields,
+    }
     repo.events ??= {}
     repo.events[recorded.id] = recorded
     return recorded

@@ -15,10 +15,19 @@ export interface SandboxApp {
 }
 
 /** Requests authenticated as the App itself (a JWT): its installation and installation tokens. */
-export function appRequest(app: SandboxApp, store: Store, url: string, method: string, path: string, jwt: string): Reply {
+export function appRequest(
+  app: SandboxApp,
+  store: Store,
+  url: string,
+  method: string,
+  path: string,
+  jwt: string,
+): Reply {
   const [header, payload, signature] = jwt.split('.') as [string, string, string]
   const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as {iss?: unknown; exp?: number}
-  const valid = createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(app.publicKey, Buffer.from(signature, 'base64url'))
+  const valid = createVerify('RSA-SHA256')
+    .update(`${header}.${payload}`)
+    .verify(app.publicKey, Buffer.from(signature, 'base64url'))
   if (!valid || String(claims.iss) !== String(app.id) || (claims.exp ?? 0) * 1000 < Date.now()) {
     return {status: 401, body: {message: 'A JSON web token could not be decoded', documentation_url: DOCS}}
   }
@@ -41,13 +50,32 @@ export function appRequest(app: SandboxApp, store: Store, url: string, method: s
     suspended_by: null,
     suspended_at: null,
   }
-  if (method === 'GET' && path === '/app') return {status: 200, body: {id: app.id, slug: installation.app_slug, name: 'ghx-bench fixtures', owner: installation.account, permissions: installation.permissions, events: []}}
+  if (method === 'GET' && path === '/app')
+    return {
+      status: 200,
+      body: {
+        id: app.id,
+        slug: installation.app_slug,
+        name: 'ghx-bench fixtures',
+        owner: installation.account,
+        permissions: installation.permissions,
+        events: [],
+      },
+    }
   if (method === 'GET' && path === '/app/installations') return {status: 200, body: [installation]}
   if (method === 'GET' && /^\/repos\/[^/]+\/[^/]+\/installation$/.test(path)) return {status: 200, body: installation}
   if (method === 'POST' && path === `/app/installations/${installation.id}/access_tokens`) {
     const minted = `ghs_${randomBytes(18).toString('hex')}`
     store.addToken(minted, REVIEWER_LOGIN)
-    return {status: 201, body: {token: minted, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: installation.permissions, repository_selection: 'all'}}
+    return {
+      status: 201,
+      body: {
+        token: minted,
+        expires_at: new Date(Date.now() + 3600_000).toISOString(),
+        permissions: installation.permissions,
+        repository_selection: 'all',
+      },
+    }
   }
   return {status: 403, body: {message: 'A JSON web token can only access /app routes', documentation_url: DOCS}}
 }

@@ -59,7 +59,10 @@ export function requestHandler(parts: HandlerParts): (req: http.IncomingMessage,
   return async function handle(req: http.IncomingMessage, raw: string): Promise<Reply> {
     requests.total++
     // Absolute-form targets come from clients that use the sandbox as their proxy (gh).
-    const target = new URL(req.url ?? '/', req.url?.startsWith('http') ? undefined : `http://${req.headers.host ?? '127.0.0.1'}`)
+    const target = new URL(
+      req.url ?? '/',
+      req.url?.startsWith('http') ? undefined : `http://${req.headers.host ?? '127.0.0.1'}`,
+    )
     const enterprise = target.pathname.startsWith('/api/v3') || target.pathname === '/api/graphql'
     let path = target.pathname.replace(/^\/api\/v3(?=\/|$)/, '').replace(/^\/api\/graphql$/, '/graphql') || '/'
     if (path.length > 1) path = path.replace(/\/$/, '')
@@ -82,7 +85,8 @@ export function requestHandler(parts: HandlerParts): (req: http.IncomingMessage,
 
     const auth = /^(?:token|bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '')
     if (auth) requests.byToken.set(auth[1]!, (requests.byToken.get(auth[1]!) ?? 0) + 1)
-    if (auth && parts.app && auth[1]!.split('.').length === 3) return appRequest(parts.app, store, parts.url(), method, path, auth[1]!)
+    if (auth && parts.app && auth[1]!.split('.').length === 3)
+      return appRequest(parts.app, store, parts.url(), method, path, auth[1]!)
     const login = auth ? store.loginForToken(auth[1]!) : undefined
     if (!login) {
       const message = auth ? 'Bad credentials' : 'Requires authentication'
@@ -93,7 +97,11 @@ export function requestHandler(parts: HandlerParts): (req: http.IncomingMessage,
     const fault = faults.decide(operation, auth![1])
     if (fault.delay_ms > 0) await new Promise((resolve) => setTimeout(resolve, fault.delay_ms))
     if (fault.status) {
-      return {status: fault.status, headers: {...rate, ...fault.headers}, body: {message: fault.message, documentation_url: DOCS}}
+      return {
+        status: fault.status,
+        headers: {...rate, ...fault.headers},
+        body: {message: fault.message, documentation_url: DOCS},
+      }
     }
 
     let body: Record<string, unknown> = {}
@@ -110,24 +118,40 @@ export function requestHandler(parts: HandlerParts): (req: http.IncomingMessage,
       return {status: result.status, headers: rate, body: result.body}
     }
     if (!route) {
-      if (known.length) return {status: 501, headers: rate, body: {message: `ghx-bench sandbox does not model ${known[0]} (${method} ${path})`, documentation_url: DOCS}}
+      if (known.length)
+        return {
+          status: 501,
+          headers: rate,
+          body: {message: `ghx-bench sandbox does not model ${known[0]} (${method} ${path})`, documentation_url: DOCS},
+        }
       return {status: 404, headers: rate, body: {message: 'Not Found', documentation_url: DOCS, status: '404'}}
     }
     try {
-      const result = store.as(login, () => route.value.handler({
-        store,
-        ser: new Serializer(store, links),
-        params: route.params,
-        query: target.searchParams,
-        body,
-        viewer: login,
-        accept: req.headers.accept ?? '',
-      }))
+      const result = store.as(login, () =>
+        route.value.handler({
+          store,
+          ser: new Serializer(store, links),
+          params: route.params,
+          query: target.searchParams,
+          body,
+          viewer: login,
+          accept: req.headers.accept ?? '',
+        }),
+      )
       const reply = toReply(result, target, downloads)
       return {...reply, headers: {...rate, ...reply.headers}}
     } catch (error) {
       if (error instanceof SandboxError) {
-        return {status: error.status, headers: rate, body: {message: error.message, documentation_url: DOCS, ...(error.errors ? {errors: error.errors} : {}), status: String(error.status)}}
+        return {
+          status: error.status,
+          headers: rate,
+          body: {
+            message: error.message,
+            documentation_url: DOCS,
+            ...(error.errors ? {errors: error.errors} : {}),
+            status: String(error.status),
+          },
+        }
       }
       throw error
     }
@@ -135,14 +159,21 @@ export function requestHandler(parts: HandlerParts): (req: http.IncomingMessage,
 }
 
 /** Reads a request's body, then writes the handler's reply (a 500 naming the error if it throws). */
-export function requestListener(handle: (req: http.IncomingMessage, raw: string) => Promise<Reply>, send: (res: http.ServerResponse, reply: Reply) => void): http.RequestListener {
+export function requestListener(
+  handle: (req: http.IncomingMessage, raw: string) => Promise<Reply>,
+  send: (res: http.ServerResponse, reply: Reply) => void,
+): http.RequestListener {
   return (req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       handle(req, Buffer.concat(chunks).toString('utf8')).then(
         (reply) => send(res, reply),
-        (error: unknown) => send(res, {status: 500, body: {message: `sandbox error: ${(error as Error).message}`, documentation_url: DOCS}}),
+        (error: unknown) =>
+          send(res, {
+            status: 500,
+            body: {message: `sandbox error: ${(error as Error).message}`, documentation_url: DOCS},
+          }),
       )
     })
   }

@@ -54,7 +54,8 @@ export function toReply(result: RestResult, target: URL, downloads: Downloads): 
     downloads.set(key, result.download)
     return {status: 302, headers: {location: `${target.origin}/_downloads/${key}`}}
   }
-  if (result.text !== undefined) return {status: result.status ?? 200, text: result.text, contentType: result.contentType}
+  if (result.text !== undefined)
+    return {status: result.status ?? 200, text: result.text, contentType: result.contentType}
   if (!result.list) return {status: result.status ?? 200, body: result.body}
   const perPage = Math.min(100, Math.max(1, Number(target.searchParams.get('per_page') ?? 30) || 30))
   const page = Math.max(1, Number(target.searchParams.get('page') ?? 1) || 1)

@@ -47,7 +47,10 @@ export class Router<T> {
    * compare/{basehead}).
    */
   matches(method: string, path: string): Array<Match<T>> {
-    const parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p))
+    const parts = path
+      .split('/')
+      .filter(Boolean)
+      .map((p) => decodeURIComponent(p))
     const candidates: Array<[Compiled<T>[] | undefined, boolean]> = [
       [this.byLength.get(`${method} ${parts.length}`), false],
       [this.spanningByMethod.get(method), true],
@@ -57,7 +60,8 @@ export class Router<T> {
       for (const route of routes ?? []) {
         const params = matchSegments(route.segments, parts, spanning)
         if (!params) continue
-        if (!best || route.literals > best.literals) best = {matches: [{value: route.value, params}], literals: route.literals}
+        if (!best || route.literals > best.literals)
+          best = {matches: [{value: route.value, params}], literals: route.literals}
         else if (route.literals === best.literals) best.matches.push({value: route.value, params})
       }
       if (best) return best.matches
@@ -99,13 +103,10 @@ let github: Router<string> | undefined
 function githubRouter(): Router<string> {
   if (!github) {
     github = new Router()
-    for (const [m, template, operationId] of githubRoutes.routes as Array<[string, string, string]>) github.add(m, template, operationId)
+    for (const [m, template, operationId] of githubRoutes.routes as Array<[string, string, string]>)
+      github.add(m, template, operationId)
   }
   return github
-}
-
-export function githubOperation(method: string, path: string): string | undefined {
-  return githubRouter().match(method, path)?.value
 }
 
 // GitHub's routes never change, and clients ask for the same paths again and again (an agent polls a run).
@@ -118,7 +119,9 @@ export function githubOperations(method: string, path: string): string[] {
   let operations = operationsByRequest.get(key)
   if (!operations) {
     if (operationsByRequest.size >= OPERATIONS_REMEMBERED) operationsByRequest.clear()
-    operations = githubRouter().matches(method, path).map((m) => m.value)
+    operations = githubRouter()
+      .matches(method, path)
+      .map((m) => m.value)
     operationsByRequest.set(key, operations)
   }
   return operations

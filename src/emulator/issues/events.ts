@@ -10,10 +10,13 @@ import type {Commit, Issue, IssueComment, IssueEvent, Repo, Review} from '../cor
 const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 
 /** Whether a text mentions issue `number` of `repo`: #N, owner/repo#N, or its web URL. */
-export function mentionsIssue(html: string, repo: Repo, number: number, text: string | null): boolean {
+function mentionsIssue(html: string, repo: Repo, number: number, text: string | null): boolean {
   if (!text) return false
   const full = `${escape(repo.owner)}/${escape(repo.name)}`
-  return new RegExp(`(?:^|[^\\w/#])#${number}\\b|\\b${full}#${number}\\b|${escape(html)}/${full}/(?:issues|pull)/${number}\\b`, 'i').test(text)
+  return new RegExp(
+    `(?:^|[^\\w/#])#${number}\\b|\\b${full}#${number}\\b|${escape(html)}/${full}/(?:issues|pull)/${number}\\b`,
+    'i',
+  ).test(text)
 }
 
 /** Whether a pull request's body closes issue `number` with a keyword (fixes #N, closes #N, resolves #N). */
@@ -24,11 +27,12 @@ export function closesIssue(body: string | null, number: number): boolean {
 /** Logins @-mentioned in a text (GitHub's rule: @ not preceded by a word character or a backtick). */
 export function mentionedLogins(text: string | null): string[] {
   const found = new Set<string>()
-  for (const match of (text ?? '').matchAll(/(?:^|[^\w`])@([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})\b/g)) found.add(match[1]!)
+  for (const match of (text ?? '').matchAll(/(?:^|[^\w`])@([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})\b/g))
+    found.add(match[1]!)
   return [...found]
 }
 
-export interface CrossReference {
+interface CrossReference {
   source: Issue
   at: string
   actor: string
@@ -37,11 +41,14 @@ export interface CrossReference {
 }
 
 /** One cross-reference per issue or pull request that mentions the target, at its first mention. */
-export function crossReferences(html: string, repo: Repo, target: Issue): CrossReference[] {
+function crossReferences(html: string, repo: Repo, target: Issue): CrossReference[] {
   return Object.values(repo.issues).flatMap((source) => {
     if (source.number === target.number) return []
-    if (mentionsIssue(html, repo, target.number, source.body)) return [{source, at: source.created_at, actor: source.user, seq: source.id}]
-    const comment = source.comments.map((id) => repo.comments[id]!).find((c) => mentionsIssue(html, repo, target.number, c.body))
+    if (mentionsIssue(html, repo, target.number, source.body))
+      return [{source, at: source.created_at, actor: source.user, seq: source.id}]
+    const comment = source.comments
+      .map((id) => repo.comments[id]!)
+      .find((c) => mentionsIssue(html, repo, target.number, c.body))
     return comment ? [{source, at: comment.created_at, actor: comment.user, seq: comment.id}] : []
   })
 }
@@ -50,7 +57,7 @@ export function crossReferences(html: string, repo: Repo, target: Issue): CrossR
  * Commits of the repository whose message mentions the issue (GitHub's `referenced` events); a pull
  * request's own merge commit ("Title (#N)") is its merge, not a reference.
  */
-export function referencingCommits(html: string, repo: Repo, target: Issue): Commit[] {
+function referencingCommits(html: string, repo: Repo, target: Issue): Commit[] {
   const ownMerge = target.is_pull ? repo.pulls[target.number]?.merge_commit_sha : undefined
   return Object.values(repo.commits)
     .filter((c) => c.sha !== ownMerge && mentionsIssue(html, repo, target.number, c.message))
@@ -58,7 +65,7 @@ export function referencingCommits(html: string, repo: Repo, target: Issue): Com
 }
 
 /** The events recorded for one issue, oldest first. */
-export function recordedEvents(repo: Repo, number: number): IssueEvent[] {
+function recordedEvents(repo: Repo, number: number): IssueEvent[] {
   return Object.values(repo.events ?? {})
     .filter((e) => e.issue === number)
     .sort((a, b) => a.id - b.id)
@@ -82,16 +89,42 @@ export interface TimelineSources {
  * `…/issues/{n}/events` lists (recorded events and commit references, no comments, commits,
  * reviews or cross-references).
  */
-export function timeline(html: string, repo: Repo, issue: Issue, sources: TimelineSources = {}, eventsOnly = false): TimelineEntry[] {
+export function timeline(
+  html: string,
+  repo: Repo,
+  issue: Issue,
+  sources: TimelineSources = {},
+  eventsOnly = false,
+): TimelineEntry[] {
   const entries: TimelineEntry[] = [
     ...recordedEvents(repo, issue.number).map((event): TimelineEntry => ({kind: 'event', at: event.created_at, event})),
-    ...referencingCommits(html, repo, issue).map((commit): TimelineEntry => ({kind: 'referenced', at: commit.date, commit})),
+    ...referencingCommits(html, repo, issue).map((commit): TimelineEntry => ({
+      kind: 'referenced',
+      at: commit.date,
+      commit,
+    })),
   ]
   if (!eventsOnly) {
-    entries.push(...issue.comments.map((id): TimelineEntry => ({kind: 'commented', at: repo.comments[id]!.created_at, comment: repo.comments[id]!})))
-    entries.push(...crossReferences(html, repo, issue).map((reference): TimelineEntry => ({kind: 'cross-referenced', at: reference.at, reference})))
-    entries.push(...(sources.pullCommits ?? []).map((commit): TimelineEntry => ({kind: 'committed', at: commit.date, commit})))
-    const reviews = Object.values(repo.reviews).filter((r) => r.pull === issue.number && r.state !== 'PENDING' && r.submitted_at)
+    entries.push(
+      ...issue.comments.map((id): TimelineEntry => ({
+        kind: 'commented',
+        at: repo.comments[id]!.created_at,
+        comment: repo.comments[id]!,
+      })),
+    )
+    entries.push(
+      ...crossReferences(html, repo, issue).map((reference): TimelineEntry => ({
+        kind: 'cross-referenced',
+        at: reference.at,
+        reference,
+      })),
+    )
+    entries.push(
+      ...(sources.pullCommits ?? []).map((commit): TimelineEntry => ({kind: 'committed', at: commit.date, commit})),
+    )
+    const reviews = Object.values(repo.reviews).filter(
+      (r) => r.pull === issue.number && r.state !== 'PENDING' && r.submitted_at,
+    )
     entries.push(...reviews.map((review): TimelineEntry => ({kind: 'reviewed', at: review.submitted_at!, review})))
   }
   // Within one second (the clock's grain), the order things were made in: ids and commits' seq share one counter.

@@ -18,13 +18,25 @@ export function listIssues(repo: Repo, query: URLSearchParams, pullsToo: boolean
       (pullsToo || !i.is_pull) &&
       (state === 'all' || i.state === state) &&
       labels.every((l) => i.labels.some((n) => n.toLowerCase() === l.toLowerCase())) &&
-      (!assignee || (assignee === 'none' ? i.assignees.length === 0 : assignee === '*' ? i.assignees.length > 0 : i.assignees.includes(assignee))) &&
+      (!assignee ||
+        (assignee === 'none'
+          ? i.assignees.length === 0
+          : assignee === '*'
+            ? i.assignees.length > 0
+            : i.assignees.includes(assignee))) &&
       (!creator || i.user === creator) &&
-      (!milestone || (milestone === 'none' ? i.milestone === null : milestone === '*' ? i.milestone !== null : String(i.milestone) === milestone)),
+      (!milestone ||
+        (milestone === 'none'
+          ? i.milestone === null
+          : milestone === '*'
+            ? i.milestone !== null
+            : String(i.milestone) === milestone)),
   )
   const direction = query.get('direction') === 'asc' ? 1 : -1
   const key = query.get('sort') === 'updated' ? 'updated_at' : 'created_at'
-  return issues.sort((a, b) => (a[key] < b[key] ? -direction : a[key] > b[key] ? direction : (a.number - b.number) * direction))
+  return issues.sort((a, b) =>
+    a[key] < b[key] ? -direction : a[key] > b[key] ? direction : (a.number - b.number) * direction,
+  )
 }
 
 /** GraphQL's `Repository.issues(filterBy:)` (IssueFilters), as GitHub documents each field. */
@@ -36,14 +48,30 @@ export function matchesIssueFilters(repo: Repo, issue: Issue, filterBy: Record<s
     if (value === null) return issue.milestone === null
     if (value === '*') return issue.milestone !== null
     const milestone = repo.milestones.find((m) => m.number === issue.milestone)
-    return milestone !== undefined && (typeof value === 'string' || typeof value === 'number') && String(by === 'id' ? milestone.id : milestone.number) === String(value)
+    return (
+      milestone !== undefined &&
+      (typeof value === 'string' || typeof value === 'number') &&
+      String(by === 'id' ? milestone.id : milestone.number) === String(value)
+    )
   }
   if (given('assignee')) {
     const assignee = filterBy.assignee
-    if (assignee === null ? issue.assignees.length > 0 : assignee === '*' ? issue.assignees.length === 0 : !issue.assignees.some((a) => typeof assignee === 'string' && a.toLowerCase() === assignee.toLowerCase())) return false
+    if (
+      assignee === null
+        ? issue.assignees.length > 0
+        : assignee === '*'
+          ? issue.assignees.length === 0
+          : !issue.assignees.some((a) => typeof assignee === 'string' && a.toLowerCase() === assignee.toLowerCase())
+    )
+      return false
   }
-  if (typeof filterBy.createdBy === 'string' && issue.user.toLowerCase() !== filterBy.createdBy.toLowerCase()) return false
-  if (Array.isArray(filterBy.labels) && !(filterBy.labels as string[]).every((l) => issue.labels.some((n) => n.toLowerCase() === l.toLowerCase()))) return false
+  if (typeof filterBy.createdBy === 'string' && issue.user.toLowerCase() !== filterBy.createdBy.toLowerCase())
+    return false
+  if (
+    Array.isArray(filterBy.labels) &&
+    !(filterBy.labels as string[]).every((l) => issue.labels.some((n) => n.toLowerCase() === l.toLowerCase()))
+  )
+    return false
   if (typeof filterBy.mentioned === 'string') {
     const login = filterBy.mentioned.toLowerCase()
     const texts = [issue.body, ...issue.comments.map((id) => repo.comments[id]?.body ?? null)]

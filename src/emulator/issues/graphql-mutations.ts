@@ -9,7 +9,12 @@ import {commentNode, issueNode, labelName, milestoneNumber} from './graphql.js'
 
 /** The fields UpdateIssueInput and UpdatePullRequestInput share (title, body, state, labels, assignees, milestone), applied to the issue. */
 export function updateFromInput(store: Store, repo: Repo, number: number, i: Record<string, unknown>): Issue {
-  const milestone = i.milestoneId === undefined ? undefined : i.milestoneId === null ? null : milestoneNumber(store, repo, i.milestoneId)
+  const milestone =
+    i.milestoneId === undefined
+      ? undefined
+      : i.milestoneId === null
+        ? null
+        : milestoneNumber(store, repo, i.milestoneId)
   return store.issues.update(repo, number, {
     title: i.title as string | undefined,
     body: i.body as string | undefined,
@@ -23,18 +28,25 @@ export function updateFromInput(store: Store, repo: Repo, number: number, i: Rec
 export function issueMutations(ctx: Context): Obj {
   const {store} = ctx
   /** A mutation between the issue `issueId` and another one (its `other` input): the change, then both issues in the payload. */
-  const relation = (other: string, payload: string, change: (repo: Repo, number: number, otherId: number) => unknown) => (args: Args) => {
-    const {repo, issue} = issueOf(store, input(args).issueId)
-    const related = issueOf(store, input(args)[other]).issue
-    change(repo, issue.number, related.id)
-    return {...mutationId(args), issue: issueNode(ctx, repo, issue), [payload]: issueNode(ctx, repo, related)}
-  }
+  const relation =
+    (other: string, payload: string, change: (repo: Repo, number: number, otherId: number) => unknown) =>
+    (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).issueId)
+      const related = issueOf(store, input(args)[other]).issue
+      change(repo, issue.number, related.id)
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue), [payload]: issueNode(ctx, repo, related)}
+    }
   return {
     addComment: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).subjectId)
       const comment = store.issues.addComment(repo, issue.number, ctx.viewer, text(input(args).body))
       const node = commentNode(ctx, repo, comment.id)
-      return {...mutationId(args), commentEdge: {node, cursor: cursor(0)}, subject: issueNode(ctx, repo, issue), timelineEdge: null}
+      return {
+        ...mutationId(args),
+        commentEdge: {node, cursor: cursor(0)},
+        subject: issueNode(ctx, repo, issue),
+        timelineEdge: null,
+      }
     },
     createIssue: (args: Args) => {
       const i = input(args)
@@ -55,7 +67,10 @@ export function issueMutations(ctx: Context): Obj {
     },
     closeIssue: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).issueId)
-      const reason = typeof input(args).stateReason === 'string' ? (String(input(args).stateReason).toLowerCase() as Issue['state_reason']) : 'completed'
+      const reason =
+        typeof input(args).stateReason === 'string'
+          ? (String(input(args).stateReason).toLowerCase() as Issue['state_reason'])
+          : 'completed'
       store.issues.update(repo, issue.number, {state: 'closed', state_reason: reason})
       return {...mutationId(args), issue: issueNode(ctx, repo, issue)}
     },
@@ -66,33 +81,58 @@ export function issueMutations(ctx: Context): Obj {
     },
     addLabelsToLabelable: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).labelableId)
-      store.issues.addLabels(repo, issue.number, ((input(args).labelIds as unknown[]) ?? []).map((id) => labelName(store, repo, id)))
+      store.issues.addLabels(
+        repo,
+        issue.number,
+        ((input(args).labelIds as unknown[]) ?? []).map((id) => labelName(store, repo, id)),
+      )
       return {...mutationId(args), labelable: issueNode(ctx, repo, issue)}
     },
     removeLabelsFromLabelable: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).labelableId)
-      for (const id of (input(args).labelIds as unknown[]) ?? []) store.issues.removeLabel(repo, issue.number, labelName(store, repo, id))
+      for (const id of (input(args).labelIds as unknown[]) ?? [])
+        store.issues.removeLabel(repo, issue.number, labelName(store, repo, id))
       return {...mutationId(args), labelable: issueNode(ctx, repo, issue)}
     },
     deleteIssue: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).issueId)
-      if (issue.is_pull) throw new GraphQLError(`Could not resolve to Issue node with the global id of '${String(input(args).issueId)}'`, {extensions: {type: 'NOT_FOUND'}})
+      if (issue.is_pull)
+        throw new GraphQLError(
+          `Could not resolve to Issue node with the global id of '${String(input(args).issueId)}'`,
+          {extensions: {type: 'NOT_FOUND'}},
+        )
       store.issues.delete(repo, issue.number)
       return {...mutationId(args), repository: ctx.nodes.Repository(ctx, repo)}
     },
     addAssigneesToAssignable: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).assignableId)
-      store.issues.addAssignees(repo, issue.number, ((input(args).assigneeIds as unknown[]) ?? []).map((id) => userLogin(store, id)))
+      store.issues.addAssignees(
+        repo,
+        issue.number,
+        ((input(args).assigneeIds as unknown[]) ?? []).map((id) => userLogin(store, id)),
+      )
       return {...mutationId(args), assignable: issueNode(ctx, repo, issue)}
     },
     removeAssigneesFromAssignable: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).assignableId)
-      store.issues.removeAssignees(repo, issue.number, ((input(args).assigneeIds as unknown[]) ?? []).map((id) => userLogin(store, id)))
+      store.issues.removeAssignees(
+        repo,
+        issue.number,
+        ((input(args).assigneeIds as unknown[]) ?? []).map((id) => userLogin(store, id)),
+      )
       return {...mutationId(args), assignable: issueNode(ctx, repo, issue)}
     },
-    addBlockedBy: relation('blockingIssueId', 'blockingIssue', (repo, number, blocker) => store.issues.addBlockedBy(repo, number, blocker)),
-    removeBlockedBy: relation('blockingIssueId', 'blockingIssue', (repo, number, blocker) => store.issues.removeBlockedBy(repo, number, blocker)),
-    addSubIssue: relation('subIssueId', 'subIssue', (repo, number, child) => store.issues.addSubIssue(repo, number, child)),
-    removeSubIssue: relation('subIssueId', 'subIssue', (repo, number, child) => store.issues.removeSubIssue(repo, number, child)),
+    addBlockedBy: relation('blockingIssueId', 'blockingIssue', (repo, number, blocker) =>
+      store.issues.addBlockedBy(repo, number, blocker),
+    ),
+    removeBlockedBy: relation('blockingIssueId', 'blockingIssue', (repo, number, blocker) =>
+      store.issues.removeBlockedBy(repo, number, blocker),
+    ),
+    addSubIssue: relation('subIssueId', 'subIssue', (repo, number, child) =>
+      store.issues.addSubIssue(repo, number, child),
+    ),
+    removeSubIssue: relation('subIssueId', 'subIssue', (repo, number, child) =>
+      store.issues.removeSubIssue(repo, number, child),
+    ),
   }
 }

@@ -92,16 +92,18 @@ const EVENT_TYPES: Record<string, string> = {
 }
 
 /** LabeledEvent -> LABELED_EVENT, as GitHub's item type enums name their types. */
-export const itemTypeOf = (typename: string) => typename.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()
+const itemTypeOf = (typename: string) => typename.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()
 
-const eventId = (prefix: string, key: string | number) => `${prefix}_kw${Buffer.from(String(key)).toString('base64url')}`
+const eventId = (prefix: string, key: string | number) =>
+  `${prefix}_kw${Buffer.from(String(key)).toString('base64url')}`
 
 function eventNode(n: TimelineNodes, repo: Repo, issue: Issue, event: IssueEvent): Obj | undefined {
   const typename = EVENT_TYPES[event.event]
   if (!typename) return undefined
   const subject = () => n.issue(issue)
   const path = `/${repo.owner}/${repo.name}/${issue.is_pull ? 'pull' : 'issues'}/${issue.number}#event-${event.id}`
-  const other = () => (event.other !== undefined && repo.issues[event.other] ? n.issue(repo.issues[event.other]!) : null)
+  const other = () =>
+    event.other !== undefined && repo.issues[event.other] ? n.issue(repo.issues[event.other]!) : null
   const label = () => {
     const existing = Object.values(repo.labels).find((l) => l.name === event.label?.name)
     const name = event.label?.name ?? ''
@@ -115,15 +117,40 @@ function eventNode(n: TimelineNodes, repo: Repo, issue: Issue, event: IssueEvent
       url: `${n.html}/${repo.owner}/${repo.name}/labels/${encodeURIComponent(name)}`,
     }
   }
-  const ref = (name: string | undefined, sha?: string) => (name ? {__typename: 'Ref', name, prefix: 'refs/heads/', id: eventId('REF', `${repo.id}:${name}`), target: sha ? () => n.commit(sha) : null} : null)
-  const common: Obj = {__typename: typename, id: eventId('IE', event.id), databaseId: event.id, actor: n.actor(event.actor), createdAt: event.created_at, resourcePath: path, url: `${n.html}${path}`}
+  const ref = (name: string | undefined, sha?: string) =>
+    name
+      ? {
+          __typename: 'Ref',
+          name,
+          prefix: 'refs/heads/',
+          id: eventId('REF', `${repo.id}:${name}`),
+          target: sha ? () => n.commit(sha) : null,
+        }
+      : null
+  const common: Obj = {
+    __typename: typename,
+    id: eventId('IE', event.id),
+    databaseId: event.id,
+    actor: n.actor(event.actor),
+    createdAt: event.created_at,
+    resourcePath: path,
+    url: `${n.html}${path}`,
+  }
   switch (event.event) {
     case 'labeled':
     case 'unlabeled':
       return {...common, label, labelable: subject}
     case 'closed': {
-      const closer = event.closer !== undefined && event.closer !== null && repo.issues[event.closer] ? repo.issues[event.closer]! : undefined
-      return {...common, closable: subject, closer: () => (closer ? n.issue(closer) : event.commit_id ? n.commit(event.commit_id) : null), stateReason: event.state_reason ? event.state_reason.toUpperCase() : null}
+      const closer =
+        event.closer !== undefined && event.closer !== null && repo.issues[event.closer]
+          ? repo.issues[event.closer]!
+          : undefined
+      return {
+        ...common,
+        closable: subject,
+        closer: () => (closer ? n.issue(closer) : event.commit_id ? n.commit(event.commit_id) : null),
+        stateReason: event.state_reason ? event.state_reason.toUpperCase() : null,
+      }
     }
     case 'reopened':
       return {...common, closable: subject, stateReason: issue.is_pull ? null : 'REOPENED'}
@@ -140,21 +167,46 @@ function eventNode(n: TimelineNodes, repo: Repo, issue: Issue, event: IssueEvent
       return {...common, pullRequest: subject, requestedReviewer: n.actor(event.user ?? null)}
     case 'review_dismissed': {
       const review = event.review ? repo.reviews[event.review.id] : undefined
-      return {...common, pullRequest: subject, dismissalMessage: event.review?.message ?? null, dismissalMessageHTML: event.review?.message ?? null, previousReviewState: event.review?.state ?? 'COMMENTED', review: () => (review ? n.review(review) : null), pullRequestCommit: null}
+      return {
+        ...common,
+        pullRequest: subject,
+        dismissalMessage: event.review?.message ?? null,
+        dismissalMessageHTML: event.review?.message ?? null,
+        previousReviewState: event.review?.state ?? 'COMMENTED',
+        review: () => (review ? n.review(review) : null),
+        pullRequestCommit: null,
+      }
     }
     case 'merged':
-      return {...common, pullRequest: subject, commit: () => (event.commit_id ? n.commit(event.commit_id) : null), mergeRefName: event.ref?.to ?? '', mergeRef: () => ref(event.ref?.to, repo.branches[event.ref?.to ?? ''])}
+      return {
+        ...common,
+        pullRequest: subject,
+        commit: () => (event.commit_id ? n.commit(event.commit_id) : null),
+        mergeRefName: event.ref?.to ?? '',
+        mergeRef: () => ref(event.ref?.to, repo.branches[event.ref?.to ?? '']),
+      }
     case 'head_ref_deleted':
       return {...common, pullRequest: subject, headRefName: event.ref?.from ?? '', headRef: null}
     case 'base_ref_deleted':
       return {...common, pullRequest: subject, baseRefName: event.ref?.from ?? null}
     case 'base_ref_changed':
-      return {...common, pullRequest: subject, previousRefName: event.ref?.from ?? '', currentRefName: event.ref?.to ?? ''}
+      return {
+        ...common,
+        pullRequest: subject,
+        previousRefName: event.ref?.from ?? '',
+        currentRefName: event.ref?.to ?? '',
+      }
     case 'head_ref_force_pushed':
     case 'base_ref_force_pushed': {
       const pull = repo.pulls[issue.number]
       const name = event.event === 'head_ref_force_pushed' ? pull?.head : pull?.base
-      return {...common, pullRequest: subject, beforeCommit: () => (event.ref?.before ? n.commit(event.ref.before) : null), afterCommit: () => (event.ref?.after ? n.commit(event.ref.after) : null), ref: () => ref(name, name ? repo.branches[name] : undefined)}
+      return {
+        ...common,
+        pullRequest: subject,
+        beforeCommit: () => (event.ref?.before ? n.commit(event.ref.before) : null),
+        afterCommit: () => (event.ref?.after ? n.commit(event.ref.after) : null),
+        ref: () => ref(name, name ? repo.branches[name] : undefined),
+      }
     }
     case 'ready_for_review':
     case 'convert_to_draft':
@@ -212,7 +264,14 @@ function entryNode(n: TimelineNodes, repo: Repo, issue: Issue, entry: TimelineEn
     }
     case 'committed': {
       const path = `/${repo.owner}/${repo.name}/pull/${issue.number}/commits/${entry.commit.sha}`
-      return {__typename: 'PullRequestCommit', id: eventId('PURC', `${issue.id}:${entry.commit.sha}`), commit: () => n.commit(entry.commit.sha), pullRequest: () => n.issue(issue), resourcePath: path, url: `${n.html}${path}`}
+      return {
+        __typename: 'PullRequestCommit',
+        id: eventId('PURC', `${issue.id}:${entry.commit.sha}`),
+        commit: () => n.commit(entry.commit.sha),
+        pullRequest: () => n.issue(issue),
+        resourcePath: path,
+        url: `${n.html}${path}`,
+      }
     }
     case 'reviewed':
       return n.review(entry.review)
@@ -220,21 +279,25 @@ function entryNode(n: TimelineNodes, repo: Repo, issue: Issue, entry: TimelineEn
 }
 
 /** Item types the sandbox makes (recorded, derived, or review threads on request). */
-const MADE = new Set([
-  ...Object.values(EVENT_TYPES),
-  'IssueComment',
-  'ReferencedEvent',
-  'CrossReferencedEvent',
-  'PullRequestCommit',
-  'PullRequestReview',
-  'PullRequestReviewThread',
-].map(itemTypeOf))
+const MADE = new Set(
+  [
+    ...Object.values(EVENT_TYPES),
+    'IssueComment',
+    'ReferencedEvent',
+    'CrossReferencedEvent',
+    'PullRequestCommit',
+    'PullRequestReview',
+    'PullRequestReviewThread',
+  ].map(itemTypeOf),
+)
 
 export function timelineItems(n: TimelineNodes, repo: Repo, issue: Issue, args: Args): Obj {
-  const asked = Array.isArray(args.itemTypes) && args.itemTypes.length > 0 ? new Set(args.itemTypes as string[]) : undefined
+  const asked =
+    Array.isArray(args.itemTypes) && args.itemTypes.length > 0 ? new Set(args.itemTypes as string[]) : undefined
   // A type GitHub's enum gains later is neither made nor known to be impossible: say so, never a silent none.
   const unknown = [...(asked ?? [])].filter((t) => !MADE.has(t) && !NEVER.has(t))
-  if (unknown.length > 0) throw notModelled(`${issue.is_pull ? 'PullRequest' : 'Issue'}.timelineItems of type ${unknown.join(', ')}`)
+  if (unknown.length > 0)
+    throw notModelled(`${issue.is_pull ? 'PullRequest' : 'Issue'}.timelineItems of type ${unknown.join(', ')}`)
   const pullCommits = issue.is_pull ? n.store.pulls.commits(repo, issue.number) : undefined
   const items: Array<{at: string; node: Obj}> = []
   for (const entry of timeline(n.html, repo, issue, {pullCommits})) {
@@ -252,6 +315,15 @@ export function timelineItems(n: TimelineNodes, repo: Repo, issue: Issue, args: 
   const since = typeof args.since === 'string' ? Date.parse(args.since) : NaN
   const list = items.filter((i) => Number.isNaN(since) || Date.parse(i.at) >= since)
   const skip = typeof args.skip === 'number' ? args.skip : 0
-  const page = n.connection(list.slice(skip).map((i) => i.node), args)
-  return {...page, totalCount: list.length, filteredCount: list.length, pageCount: Math.min(list.length, skip + ((page.nodes as unknown[]) ?? []).length), updatedAt: issue.updated_at}
+  const page = n.connection(
+    list.slice(skip).map((i) => i.node),
+    args,
+  )
+  return {
+    ...page,
+    totalCount: list.length,
+    filteredCount: list.length,
+    pageCount: Math.min(list.length, skip + ((page.nodes as unknown[]) ?? []).length),
+    updatedAt: issue.updated_at,
+  }
 }

@@ -14,8 +14,16 @@ export function labelNode(ctx: Context, repo: Repo, name: string): Obj {
   const path = `/${repo.owner}/${repo.name}/labels/${encodeURIComponent(label.name)}`
   const labelled = (pulls: boolean, args: Args) => {
     const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
-    const list = Object.values(repo.issues).filter((i) => i.is_pull === pulls && i.labels.includes(label.name) && (!states || states.includes(i.is_pull && repo.pulls[i.number]!.merged_at ? 'MERGED' : upper(i.state))))
-    return connection(list.map((i) => issueNode(ctx, repo, i)), args)
+    const list = Object.values(repo.issues).filter(
+      (i) =>
+        i.is_pull === pulls &&
+        i.labels.includes(label.name) &&
+        (!states || states.includes(i.is_pull && repo.pulls[i.number]!.merged_at ? 'MERGED' : upper(i.state))),
+    )
+    return connection(
+      list.map((i) => issueNode(ctx, repo, i)),
+      args,
+    )
   }
   return {
     __typename: 'Label',
@@ -37,13 +45,30 @@ export function labelNode(ctx: Context, repo: Repo, name: string): Obj {
 
 export function issueTypeNode(type: Repo['issue_types'][number]): Obj {
   // IssueType.issues(repositoryId:) is left unmodelled: it answers 501 naming it.
-  return {__typename: 'IssueType', id: nodeId('issue_type', type.id), name: type.name, description: type.description, color: upper(type.color), isEnabled: true, isPrivate: false}
+  return {
+    __typename: 'IssueType',
+    id: nodeId('issue_type', type.id),
+    name: type.name,
+    description: type.description,
+    color: upper(type.color),
+    isEnabled: true,
+    isPrivate: false,
+  }
 }
 
 export function milestoneNode(ctx: Context, repo: Repo, number: number | null): Obj | null {
   if (number === null) return null
   const m = ctx.store.milestones.get(repo, number)
-  return {__typename: 'Milestone', id: nodeId('milestone', m.id), number: m.number, title: m.title, description: m.description, dueOn: m.due_on, state: upper(m.state), url: `${ctx.links.html}/${repo.owner}/${repo.name}/milestone/${m.number}`}
+  return {
+    __typename: 'Milestone',
+    id: nodeId('milestone', m.id),
+    number: m.number,
+    title: m.title,
+    description: m.description,
+    dueOn: m.due_on,
+    state: upper(m.state),
+    url: `${ctx.links.html}/${repo.owner}/${repo.name}/milestone/${m.number}`,
+  }
 }
 
 export function association(repo: Repo, login: string): string {
@@ -87,10 +112,22 @@ export function issueLike(ctx: Context, repo: Repo, issue: Issue): Obj {
     locked: issue.locked,
     author: ctx.nodes.Actor(ctx, issue.user),
     authorAssociation: association(repo, issue.user),
-    assignees: (args: Args) => connection(issue.assignees.map((login) => ctx.nodes.Actor(ctx, login)), args),
-    labels: (args: Args) => connection(issue.labels.map((name) => labelNode(ctx, repo, name)), args),
+    assignees: (args: Args) =>
+      connection(
+        issue.assignees.map((login) => ctx.nodes.Actor(ctx, login)),
+        args,
+      ),
+    labels: (args: Args) =>
+      connection(
+        issue.labels.map((name) => labelNode(ctx, repo, name)),
+        args,
+      ),
     milestone: milestoneNode(ctx, repo, issue.milestone),
-    comments: (args: Args) => connection(issue.comments.map((id) => commentNode(ctx, repo, id)), args),
+    comments: (args: Args) =>
+      connection(
+        issue.comments.map((id) => commentNode(ctx, repo, id)),
+        args,
+      ),
     projectCards: empty,
     projectItems: (args: Args) => connection(projectItemsFor(ctx, repo, issue), args),
     ...reactable(ctx, repo, {kind: 'issue', id: issue.id}),
@@ -129,21 +166,45 @@ export function issueNode(ctx: Context, repo: Repo, issue: Issue): Obj {
     state: upper(issue.state),
     stateReason: issue.state_reason ? upper(issue.state_reason) : null,
     parent: () => (issue.parent === null ? null : issueNode(ctx, repo, repo.issues[issue.parent]!)),
-    subIssues: (args: Args) => connection(issue.sub_issues.map((n) => issueNode(ctx, repo, repo.issues[n]!)), args),
+    subIssues: (args: Args) =>
+      connection(
+        issue.sub_issues.map((n) => issueNode(ctx, repo, repo.issues[n]!)),
+        args,
+      ),
     subIssuesSummary: () => {
       const completed = issue.sub_issues.filter((n) => repo.issues[n]?.state === 'closed').length
       const total = issue.sub_issues.length
       return {total, completed, percentCompleted: total === 0 ? 0 : Math.round((completed / total) * 100)}
     },
-    closedByPullRequestsReferences: (args: Args) => connection(closingPulls(repo, issue).map((p) => ctx.nodes.PullRequest(ctx, repo, repo.issues[p.number]!, p)), args),
+    closedByPullRequestsReferences: (args: Args) =>
+      connection(
+        closingPulls(repo, issue).map((p) => ctx.nodes.PullRequest(ctx, repo, repo.issues[p.number]!, p)),
+        args,
+      ),
     // Schema extension (core/graphql-schema-extension.ts): issue dependencies and issue types.
-    blockedBy: (args: Args) => connection(dependencies(issue.blocked_by.map((n) => repo.issues[n]!), args).map((i) => issueNode(ctx, repo, i)), args),
-    blocking: (args: Args) => connection(dependencies(ctx.store.issues.blocking(repo, issue.number), args).map((i) => issueNode(ctx, repo, i)), args),
+    blockedBy: (args: Args) =>
+      connection(
+        dependencies(
+          issue.blocked_by.map((n) => repo.issues[n]!),
+          args,
+        ).map((i) => issueNode(ctx, repo, i)),
+        args,
+      ),
+    blocking: (args: Args) =>
+      connection(
+        dependencies(ctx.store.issues.blocking(repo, issue.number), args).map((i) => issueNode(ctx, repo, i)),
+        args,
+      ),
     issueDependenciesSummary: () => {
       const blockedBy = issue.blocked_by.map((n) => repo.issues[n]!)
       const blocking = ctx.store.issues.blocking(repo, issue.number)
       const open = (list: Issue[]) => list.filter((i) => i.state === 'open').length
-      return {blockedBy: open(blockedBy), blocking: open(blocking), totalBlockedBy: blockedBy.length, totalBlocking: blocking.length}
+      return {
+        blockedBy: open(blockedBy),
+        blocking: open(blocking),
+        totalBlockedBy: blockedBy.length,
+        totalBlocking: blocking.length,
+      }
     },
     issueType: () => {
       const type = issue.issue_type === null ? undefined : repo.issue_types.find((t) => t.name === issue.issue_type)
@@ -178,6 +239,9 @@ export function labelName(store: Store, repo: Repo, node: unknown): string {
 export function milestoneNumber(store: Store, repo: Repo, node: unknown): number {
   const parsed = typeof node === 'string' ? parseNodeId(node) : undefined
   const milestone = parsed?.kind === 'milestone' ? repo.milestones.find((m) => m.id === parsed.id) : undefined
-  if (!milestone) throw new GraphQLError(`Could not resolve to a Milestone with the global id of '${String(node)}'`, {extensions: {type: 'NOT_FOUND'}})
+  if (!milestone)
+    throw new GraphQLError(`Could not resolve to a Milestone with the global id of '${String(node)}'`, {
+      extensions: {type: 'NOT_FOUND'},
+    })
   return milestone.number
 }

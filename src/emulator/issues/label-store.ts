@@ -14,7 +14,14 @@ export class Labels {
     if (Object.keys(repo.labels).some((n) => n.toLowerCase() === name.toLowerCase())) {
       throw alreadyExists('name', 'Label')
     }
-    const label: Label = {id: this.core.nextId(), name, color: color.replace(/^#/, ''), description, created_at: this.core.stamp(), updated_at: this.core.stamp()}
+    const label: Label = {
+      id: this.core.nextId(),
+      name,
+      color: color.replace(/^#/, ''),
+      description,
+      created_at: this.core.stamp(),
+      updated_at: this.core.stamp(),
+    }
     repo.labels[name] = label
     return label
   }
@@ -27,7 +34,8 @@ export class Labels {
     const label = this.get(repo, name)
     if (patch.new_name && patch.new_name !== label.name) {
       delete repo.labels[label.name]
-      for (const issue of Object.values(repo.issues)) issue.labels = issue.labels.map((n) => (n === label.name ? patch.new_name! : n))
+      for (const issue of Object.values(repo.issues))
+        issue.labels = issue.labels.map((n) => (n === label.name ? patch.new_name! : n))
       label.name = patch.new_name
       repo.labels[label.name] = label
     }

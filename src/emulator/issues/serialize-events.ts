@@ -75,7 +75,12 @@ export function issueEvent(ser: Serializer, repo: Repo, event: IssueEvent, withI
       body.requested_reviewer = ser.users.user(event.user ?? null)
       break
     case 'review_dismissed':
-      body.dismissed_review = {state: event.review?.state.toLowerCase(), review_id: event.review?.id, dismissal_message: event.review?.message ?? null, dismissal_commit_id: null}
+      body.dismissed_review = {
+        state: event.review?.state.toLowerCase(),
+        review_id: event.review?.id,
+        dismissal_message: event.review?.message ?? null,
+        dismissal_commit_id: null,
+      }
       break
     case 'closed':
     case 'reopened':
@@ -111,7 +116,12 @@ export function issueEvent(ser: Serializer, repo: Repo, event: IssueEvent, withI
 }
 
 /** A `referenced` event: a commit of the repository mentions the issue. */
-function referenced(ser: Serializer, repo: Repo, issue: Issue, commit: {sha: string; author: string; date: string}): Json {
+function referenced(
+  ser: Serializer,
+  repo: Repo,
+  issue: Issue,
+  commit: {sha: string; author: string; date: string},
+): Json {
   const id = Number.parseInt(commit.sha.slice(0, 8), 16)
   return {
     id,
@@ -144,7 +154,9 @@ export function timelineJson(ser: Serializer, repo: Repo, issue: Issue, entries:
       case 'referenced':
         return [referenced(ser, repo, issue, entry.commit)]
       case 'commented':
-        return [{...ser.issues.comment(repo, entry.comment), event: 'commented', actor: ser.users.user(entry.comment.user)}]
+        return [
+          {...ser.issues.comment(repo, entry.comment), event: 'commented', actor: ser.users.user(entry.comment.user)},
+        ]
       case 'cross-referenced':
         return [
           {
@@ -152,14 +164,24 @@ export function timelineJson(ser: Serializer, repo: Repo, issue: Issue, entries:
             actor: ser.users.user(entry.reference.actor),
             created_at: entry.at,
             updated_at: entry.at,
-            source: {type: 'issue', issue: {...ser.issues.issue(repo, entry.reference.source), repository: ser.repos.repo(repo)}},
+            source: {
+              type: 'issue',
+              issue: {...ser.issues.issue(repo, entry.reference.source), repository: ser.repos.repo(repo)},
+            },
           },
         ]
       case 'committed':
         return [{...gitCommit(ser, repo, entry.commit), event: 'committed'}]
       case 'reviewed': {
         const review = ser.pulls.review(repo, entry.review)
-        return [{...review, event: 'reviewed', submitted_at: entry.review.submitted_at, updated_at: entry.review.submitted_at ?? timestamp(0)}]
+        return [
+          {
+            ...review,
+            event: 'reviewed',
+            submitted_at: entry.review.submitted_at,
+            updated_at: entry.review.submitted_at ?? timestamp(0),
+          },
+        ]
       }
     }
   })

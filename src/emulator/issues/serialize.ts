@@ -49,7 +49,8 @@ export class IssueSerializer {
 
   issue(repo: Repo, issue: Issue): Json {
     const api = `${this.core.repoApi(repo)}/issues/${issue.number}`
-    const milestone = issue.milestone === null ? null : this.milestone(repo, this.core.store.milestones.get(repo, issue.milestone))
+    const milestone =
+      issue.milestone === null ? null : this.milestone(repo, this.core.store.milestones.get(repo, issue.milestone))
     const assignees = issue.assignees.map((login) => this.users.user(login))
     const type = issue.issue_type ? repo.issue_types.find((t) => t.name === issue.issue_type) : undefined
     return {
@@ -86,16 +87,39 @@ export class IssueSerializer {
       sub_issues_summary: {
         total: issue.sub_issues.length,
         completed: issue.sub_issues.filter((n) => repo.issues[n]?.state === 'closed').length,
-        percent_completed: issue.sub_issues.length === 0 ? 0 : Math.round((issue.sub_issues.filter((n) => repo.issues[n]?.state === 'closed').length / issue.sub_issues.length) * 100),
+        percent_completed:
+          issue.sub_issues.length === 0
+            ? 0
+            : Math.round(
+                (issue.sub_issues.filter((n) => repo.issues[n]?.state === 'closed').length / issue.sub_issues.length) *
+                  100,
+              ),
       },
       ...(issue.is_pull
-        ? {pull_request: {url: `${this.core.repoApi(repo)}/pulls/${issue.number}`, html_url: `${this.core.repoHtml(repo)}/pull/${issue.number}`, diff_url: `${this.core.repoHtml(repo)}/pull/${issue.number}.diff`, patch_url: `${this.core.repoHtml(repo)}/pull/${issue.number}.patch`, merged_at: repo.pulls[issue.number]!.merged_at}}
+        ? {
+            pull_request: {
+              url: `${this.core.repoApi(repo)}/pulls/${issue.number}`,
+              html_url: `${this.core.repoHtml(repo)}/pull/${issue.number}`,
+              diff_url: `${this.core.repoHtml(repo)}/pull/${issue.number}.diff`,
+              patch_url: `${this.core.repoHtml(repo)}/pull/${issue.number}.patch`,
+              merged_at: repo.pulls[issue.number]!.merged_at,
+            },
+          }
         : {}),
     }
   }
 
   issueType(type: {id: number; name: string; description: string; color: string}): Json {
-    return {id: type.id, node_id: nodeId('issue_type', type.id), name: type.name, description: type.description, color: type.color, created_at: timestamp(0), updated_at: timestamp(0), is_enabled: true}
+    return {
+      id: type.id,
+      node_id: nodeId('issue_type', type.id),
+      name: type.name,
+      description: type.description,
+      color: type.color,
+      created_at: timestamp(0),
+      updated_at: timestamp(0),
+      is_enabled: true,
+    }
   }
 
   comment(repo: Repo, comment: IssueComment): Json {
@@ -111,7 +135,10 @@ export class IssueSerializer {
       issue_url: `${this.core.repoApi(repo)}/issues/${comment.issue}`,
       author_association: comment.user === repo.owner ? 'OWNER' : 'CONTRIBUTOR',
       performed_via_github_app: null,
-      reactions: this.reactions.rollup(`${this.core.repoApi(repo)}/issues/comments/${comment.id}/reactions`, repo, {kind: 'comment', id: comment.id}),
+      reactions: this.reactions.rollup(`${this.core.repoApi(repo)}/issues/comments/${comment.id}/reactions`, repo, {
+        kind: 'comment',
+        id: comment.id,
+      }),
     }
   }
 }

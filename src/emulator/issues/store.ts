@@ -23,10 +23,14 @@ export class Issues {
   /** `mentioned` and `subscribed` events for the users a new text @-mentions (not its author), as GitHub records them. */
   private recordMentions(repo: Repo, number: number, author: string, text: string | null): void {
     for (const login of mentionedLogins(text)) {
-      const user = this.core.state.users[login] ?? Object.values(this.core.state.users).find((u) => u.login.toLowerCase() === login.toLowerCase())
+      const user =
+        this.core.state.users[login] ??
+        Object.values(this.core.state.users).find((u) => u.login.toLowerCase() === login.toLowerCase())
       if (!user || user.type !== 'User' || user.login === author) continue
       this.core.record(repo, number, 'mentioned', {actor: user.login, user: user.login})
-      const subscribed = Object.values(repo.events ?? {}).some((e) => e.issue === number && e.event === 'subscribed' && e.actor === user.login)
+      const subscribed = Object.values(repo.events ?? {}).some(
+        (e) => e.issue === number && e.event === 'subscribed' && e.actor === user.login,
+      )
       if (!subscribed) this.core.record(repo, number, 'subscribed', {actor: user.login, user: user.login})
     }
   }
@@ -47,7 +51,14 @@ export class Issues {
   create(
     repo: Repo,
     author: string,
-    fields: {title: string; body?: string | null; labels?: string[]; assignees?: string[]; milestone?: number | null; type?: string | null},
+    fields: {
+      title: string
+      body?: string | null
+      labels?: string[]
+      assignees?: string[]
+      milestone?: number | null
+      type?: string | null
+    },
     isPull = false,
   ): Issue {
     if (!fields.title || typeof fields.title !== 'string') throw unprocessable('title is missing', 'title', 'Issue')
@@ -79,7 +90,10 @@ export class Issues {
     this.core.as(this.core.actor ?? author, () => {
       for (const name of issue.labels) this.labelEvent(repo, issue.number, 'labeled', name)
       for (const login of issue.assignees) this.core.record(repo, issue.number, 'assigned', {user: login})
-      if (issue.milestone !== null) this.core.record(repo, issue.number, 'milestoned', {milestone: this.milestones.get(repo, issue.milestone).title})
+      if (issue.milestone !== null)
+        this.core.record(repo, issue.number, 'milestoned', {
+          milestone: this.milestones.get(repo, issue.milestone).title,
+        })
       if (issue.issue_type) this.core.record(repo, issue.number, 'issue_type_added', {issue_type: issue.issue_type})
       this.recordMentions(repo, issue.number, author, issue.body)
     })
@@ -102,7 +116,8 @@ export class Issues {
   ): Issue {
     const issue = this.get(repo, number)
     if (patch.milestone !== undefined && patch.milestone !== null) this.milestones.get(repo, patch.milestone)
-    if (patch.type !== undefined && patch.type !== null && !repo.issue_types.some((t) => t.name === patch.type)) throw unprocessable(`issue type ${patch.type} does not exist`, 'type', 'Issue')
+    if (patch.type !== undefined && patch.type !== null && !repo.issue_types.some((t) => t.name === patch.type))
+      throw unprocessable(`issue type ${patch.type} does not exist`, 'type', 'Issue')
     if (patch.title !== undefined && patch.title !== issue.title) {
       this.core.record(repo, number, 'renamed', {rename: {from: issue.title, to: patch.title}})
       issue.title = patch.title
@@ -110,29 +125,45 @@ export class Issues {
     if (patch.body !== undefined) issue.body = patch.body
     if (patch.labels !== undefined) {
       const labels = this.labels.resolve(repo, patch.labels)
-      for (const name of issue.labels.filter((n) => !labels.includes(n))) this.labelEvent(repo, number, 'unlabeled', name)
+      for (const name of issue.labels.filter((n) => !labels.includes(n)))
+        this.labelEvent(repo, number, 'unlabeled', name)
       for (const name of labels.filter((n) => !issue.labels.includes(n))) this.labelEvent(repo, number, 'labeled', name)
       issue.labels = labels
     }
     if (patch.assignees !== undefined) {
       const assignees = [...new Set(patch.assignees.map((login) => this.core.ensureUser(login).login))]
-      for (const login of issue.assignees.filter((a) => !assignees.includes(a))) this.core.record(repo, number, 'unassigned', {user: login})
-      for (const login of assignees.filter((a) => !issue.assignees.includes(a))) this.core.record(repo, number, 'assigned', {user: login})
+      for (const login of issue.assignees.filter((a) => !assignees.includes(a)))
+        this.core.record(repo, number, 'unassigned', {user: login})
+      for (const login of assignees.filter((a) => !issue.assignees.includes(a)))
+        this.core.record(repo, number, 'assigned', {user: login})
       issue.assignees = assignees
     }
     if (patch.milestone !== undefined && patch.milestone !== issue.milestone) {
-      if (issue.milestone !== null) this.core.record(repo, number, 'demilestoned', {milestone: this.milestones.get(repo, issue.milestone).title})
-      if (patch.milestone !== null) this.core.record(repo, number, 'milestoned', {milestone: this.milestones.get(repo, patch.milestone).title})
+      if (issue.milestone !== null)
+        this.core.record(repo, number, 'demilestoned', {milestone: this.milestones.get(repo, issue.milestone).title})
+      if (patch.milestone !== null)
+        this.core.record(repo, number, 'milestoned', {milestone: this.milestones.get(repo, patch.milestone).title})
       issue.milestone = patch.milestone
     }
     if (patch.type !== undefined && patch.type !== issue.issue_type) {
-      const event = issue.issue_type === null ? 'issue_type_added' : patch.type === null ? 'issue_type_removed' : 'issue_type_changed'
-      this.core.record(repo, number, event, {issue_type: patch.type ?? issue.issue_type, prev_issue_type: event === 'issue_type_changed' ? issue.issue_type : null})
+      const event =
+        issue.issue_type === null
+          ? 'issue_type_added'
+          : patch.type === null
+            ? 'issue_type_removed'
+            : 'issue_type_changed'
+      this.core.record(repo, number, event, {
+        issue_type: patch.type ?? issue.issue_type,
+        prev_issue_type: event === 'issue_type_changed' ? issue.issue_type : null,
+      })
       issue.issue_type = patch.type
     }
     if (patch.state && patch.state !== issue.state) {
       const reason = issue.is_pull ? null : patch.state === 'closed' ? (patch.state_reason ?? 'completed') : 'reopened'
-      this.core.record(repo, number, patch.state === 'closed' ? 'closed' : 'reopened', {commit_id: null, state_reason: reason})
+      this.core.record(repo, number, patch.state === 'closed' ? 'closed' : 'reopened', {
+        commit_id: null,
+        state_reason: reason,
+      })
       issue.state = patch.state
       issue.closed_at = patch.state === 'closed' ? this.core.stamp() : null
       issue.state_reason = patch.state === 'closed' ? (patch.state_reason ?? 'completed') : 'reopened'
@@ -184,7 +215,8 @@ export class Issues {
 
   removeAssignees(repo: Repo, number: number, logins: string[]): Issue {
     const issue = this.get(repo, number)
-    for (const login of issue.assignees.filter((a) => logins.includes(a))) this.core.record(repo, number, 'unassigned', {user: login})
+    for (const login of issue.assignees.filter((a) => logins.includes(a)))
+      this.core.record(repo, number, 'unassigned', {user: login})
     issue.assignees = issue.assignees.filter((login) => !logins.includes(login))
     issue.updated_at = this.core.stamp()
     return issue
@@ -202,7 +234,8 @@ export class Issues {
       if (other.parent === number) other.parent = null
     }
     const key = `${repo.owner}/${repo.name}`
-    for (const project of this.core.state.projects) project.items = project.items.filter((i) => !(i.content.repo === key && i.content.number === number))
+    for (const project of this.core.state.projects)
+      project.items = project.items.filter((i) => !(i.content.repo === key && i.content.number === number))
     for (const event of Object.values(repo.events ?? {})) if (event.issue === number) delete repo.events![event.id]
     delete repo.issues[number]
   }
@@ -210,7 +243,14 @@ export class Issues {
   addComment(repo: Repo, number: number, author: string, body: string) {
     if (!body) throw unprocessable('body is missing', 'body', 'IssueComment')
     const issue = this.get(repo, number)
-    const comment = {id: this.core.nextId(), issue: number, body, user: author, created_at: this.core.stamp(), updated_at: this.core.stamp()}
+    const comment = {
+      id: this.core.nextId(),
+      issue: number,
+      body,
+      user: author,
+      created_at: this.core.stamp(),
+      updated_at: this.core.stamp(),
+    }
     repo.comments[comment.id] = comment
     issue.comments.push(comment.id)
     issue.updated_at = this.core.stamp()
@@ -234,7 +274,8 @@ export class Issues {
   addSubIssue(repo: Repo, parentNumber: number, childId: number): Issue {
     const parent = this.get(repo, parentNumber)
     const child = this.byId(repo, childId)
-    if (child.parent !== null) throw unprocessable('Issue may not contain duplicate sub-issues or have more than one parent', 'sub_issue_id')
+    if (child.parent !== null)
+      throw unprocessable('Issue may not contain duplicate sub-issues or have more than one parent', 'sub_issue_id')
     if (child.number === parent.number) throw unprocessable('an issue cannot be its own sub-issue', 'sub_issue_id')
     child.parent = parent.number
     parent.sub_issues.push(child.number)
@@ -279,6 +320,8 @@ export class Issues {
   /** Issues this one blocks: those whose blocked-by list holds it. */
   blocking(repo: Repo, number: number): Issue[] {
     this.get(repo, number)
-    return Object.values(repo.issues).filter((i) => i.blocked_by.includes(number)).sort((a, b) => a.number - b.number)
+    return Object.values(repo.issues)
+      .filter((i) => i.blocked_by.includes(number))
+      .sort((a, b) => a.number - b.number)
   }
 }

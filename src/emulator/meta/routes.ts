@@ -42,8 +42,13 @@ function apiRoot(links: Links): Json {
 
 export const metaRoutes: RouteDef[] = [
   ['GET', '/', 'meta/root', (ctx) => ({body: apiRoot(ctx.ser.links)})],
-  ['GET', '/rate_limit', 'rate-limit/get', () => {
-    const core = {limit: 5000, used: 0, remaining: 5000, reset: Math.floor(Date.now() / 1000) + 3600}
-    return {body: {resources: {core, graphql: core, search: core}, rate: core}}
-  }],
+  [
+    'GET',
+    '/rate_limit',
+    'rate-limit/get',
+    () => {
+      const core = {limit: 5000, used: 0, remaining: 5000, reset: Math.floor(Date.now() / 1000) + 3600}
+      return {body: {resources: {core, graphql: core, search: core}, rate: core}}
+    },
+  ],
 ]

@@ -26,12 +26,20 @@ export class Projects {
       title,
       created_at: this.core.stamp(),
       fields: [
-        {id: `PVTF_kw${Buffer.from(`${id}:title`).toString('base64url')}`, name: 'Title', data_type: 'TITLE', options: []},
+        {
+          id: `PVTF_kw${Buffer.from(`${id}:title`).toString('base64url')}`,
+          name: 'Title',
+          data_type: 'TITLE',
+          options: [],
+        },
         {
           id: `PVTSSF_kw${Buffer.from(`${id}:status`).toString('base64url')}`,
           name: 'Status',
           data_type: 'SINGLE_SELECT',
-          options: ['Todo', 'In Progress', 'Done'].map((name) => ({id: createHash('sha1').update(`${id}:${name}`).digest('hex').slice(0, 8), name})),
+          options: ['Todo', 'In Progress', 'Done'].map((name) => ({
+            id: createHash('sha1').update(`${id}:${name}`).digest('hex').slice(0, 8),
+            name,
+          })),
         },
       ],
       items: [],
@@ -89,4 +97,5 @@ export class Projects {
     const item = project.items.find((i) => i.id === itemId)
     if (!item) throw notFound(`Could not resolve to a ProjectV2Item with the id ${itemId}`)
     delete item.values[fieldId]
-  }}
+  }
+}

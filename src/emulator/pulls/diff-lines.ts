@@ -53,7 +53,11 @@ export function parsePatch(patch: string): DiffLine[] {
 
 /** The diff line of a file line on a side, if it is inside a hunk. */
 export function lineAt(lines: DiffLine[], line: number, side: 'LEFT' | 'RIGHT'): DiffLine | undefined {
-  return lines.find((l) => l.kind !== '@' && (side === 'RIGHT' ? l.kind !== '-' && l.newLine === line : l.kind !== '+' && l.oldLine === line))
+  return lines.find(
+    (l) =>
+      l.kind !== '@' &&
+      (side === 'RIGHT' ? l.kind !== '-' && l.newLine === line : l.kind !== '+' && l.oldLine === line),
+  )
 }
 
 /** The diff line at a position, if it is a line of a file (not a hunk header). */

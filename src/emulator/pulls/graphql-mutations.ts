@@ -1,6 +1,15 @@
 /** Mutation's fields on pull requests: create, update, close, reopen, reviewers, merge, branch update, reviews and threads, draft. */
 import {GraphQLError} from 'graphql'
-import {cursor, input, mutationId, NotModelled, text, type Args, type Context, type Obj} from '../core/graphql-objects.js'
+import {
+  cursor,
+  input,
+  mutationId,
+  NotModelled,
+  text,
+  type Args,
+  type Context,
+  type Obj,
+} from '../core/graphql-objects.js'
 import {issueOf, locate} from '../core/graphql-nodes.js'
 import type {Repo, Review} from '../core/state.js'
 import {updateFromInput} from '../issues/graphql-mutations.js'
@@ -13,18 +22,29 @@ export function pullMutations(ctx: Context): Obj {
     createPullRequest: (args: Args) => {
       const i = input(args)
       const {repo} = locate(store, i.repositoryId)
-      const {issue, pull} = store.pulls.create(repo, ctx.viewer, {title: text(i.title), head: text(i.headRefName), base: text(i.baseRefName), body: (i.body as string | undefined) ?? null, draft: i.draft === true})
+      const {issue, pull} = store.pulls.create(repo, ctx.viewer, {
+        title: text(i.title),
+        head: text(i.headRefName),
+        base: text(i.baseRefName),
+        body: (i.body as string | undefined) ?? null,
+        draft: i.draft === true,
+      })
       return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, pull)}
     },
     updatePullRequest: (args: Args) => {
       const i = input(args)
       const {repo, issue} = issueOf(store, i.pullRequestId)
       const {pull} = store.pulls.get(repo, issue.number)
-      if (Array.isArray(i.projectIds) && i.projectIds.length > 0) throw new NotModelled('ghx-bench sandbox does not model UpdatePullRequestInput.projectIds (projects classic)')
+      if (Array.isArray(i.projectIds) && i.projectIds.length > 0)
+        throw new NotModelled('ghx-bench sandbox does not model UpdatePullRequestInput.projectIds (projects classic)')
       if (typeof i.baseRefName === 'string') store.pulls.changeBase(repo, issue.number, i.baseRefName)
       if (typeof i.maintainerCanModify === 'boolean') pull.maintainer_can_modify = i.maintainerCanModify
       updateFromInput(store, repo, issue.number, i)
-      return {...mutationId(args), actor: ctx.nodes.Actor(ctx, ctx.viewer), pullRequest: pullNode(ctx, repo, issue, pull)}
+      return {
+        ...mutationId(args),
+        actor: ctx.nodes.Actor(ctx, ctx.viewer),
+        pullRequest: pullNode(ctx, repo, issue, pull),
+      }
     },
     closePullRequest: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).pullRequestId)
@@ -36,13 +56,20 @@ export function pullMutations(ctx: Context): Obj {
       const {repo, issue} = issueOf(store, input(args).pullRequestId)
       const {pull} = store.pulls.get(repo, issue.number)
       // GitHub reopens neither a merged pull request nor one whose head branch is gone.
-      if (pull.merged_at || repo.branches[pull.head] === undefined) throw new GraphQLError('state cannot be changed. The pull request cannot be reopened.', {extensions: {type: 'UNPROCESSABLE'}})
+      if (pull.merged_at || repo.branches[pull.head] === undefined)
+        throw new GraphQLError('state cannot be changed. The pull request cannot be reopened.', {
+          extensions: {type: 'UNPROCESSABLE'},
+        })
       if (issue.state === 'closed') store.issues.update(repo, issue.number, {state: 'open'})
       return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, pull)}
     },
     requestReviews: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).pullRequestId)
-      store.pulls.requestReviewers(repo, issue.number, ((input(args).userIds as unknown[]) ?? []).map((id) => userLogin(store, id)))
+      store.pulls.requestReviewers(
+        repo,
+        issue.number,
+        ((input(args).userIds as unknown[]) ?? []).map((id) => userLogin(store, id)),
+      )
       return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, repo.pulls[issue.number]!)}
     },
     mergePullRequest: (args: Args) => {
@@ -60,11 +87,36 @@ export function pullMutations(ctx: Context): Obj {
       const i = input(args)
       const {repo, issue} = issueOf(store, i.pullRequestId)
       // DraftPullRequestReviewThread places by line (and startLine, sides); DraftPullRequestReviewComment by diff position.
-      type DraftThread = {path: string; line?: number; side?: string; startLine?: number | null; startSide?: string | null; body: string}
-      const threads = ((i.threads as DraftThread[] | undefined) ?? []).map((t) => ({path: t.path, line: t.line, side: t.side, start_line: t.startLine, start_side: t.startSide ?? undefined, body: t.body}))
-      const comments = ((i.comments as Array<{path: string; position?: number; body: string}> | undefined) ?? []).map((c) => ({path: c.path, position: c.position, body: c.body}))
-      const review = store.reviews.create(repo, issue.number, ctx.viewer, {event: i.event as string | undefined, body: i.body as string | undefined, commit_id: i.commitOID as string | undefined, comments: [...threads, ...comments]})
-      return {...mutationId(args), pullRequestReview: reviewNode(ctx, repo, review), reviewEdge: {node: reviewNode(ctx, repo, review), cursor: cursor(0)}}
+      type DraftThread = {
+        path: string
+        line?: number
+        side?: string
+        startLine?: number | null
+        startSide?: string | null
+        body: string
+      }
+      const threads = ((i.threads as DraftThread[] | undefined) ?? []).map((t) => ({
+        path: t.path,
+        line: t.line,
+        side: t.side,
+        start_line: t.startLine,
+        start_side: t.startSide ?? undefined,
+        body: t.body,
+      }))
+      const comments = ((i.comments as Array<{path: string; position?: number; body: string}> | undefined) ?? []).map(
+        (c) => ({path: c.path, position: c.position, body: c.body}),
+      )
+      const review = store.reviews.create(repo, issue.number, ctx.viewer, {
+        event: i.event as string | undefined,
+        body: i.body as string | undefined,
+        commit_id: i.commitOID as string | undefined,
+        comments: [...threads, ...comments],
+      })
+      return {
+        ...mutationId(args),
+        pullRequestReview: reviewNode(ctx, repo, review),
+        reviewEdge: {node: reviewNode(ctx, repo, review), cursor: cursor(0)},
+      }
     },
     submitPullRequestReview: (args: Args) => {
       const i = input(args)
@@ -74,7 +126,9 @@ export function pullMutations(ctx: Context): Obj {
         located = {repo, review: store.reviews.get(repo, id)}
       } else {
         const {repo, issue} = issueOf(store, i.pullRequestId)
-        const pending = Object.values(repo.reviews).find((r) => r.pull === issue.number && r.user === ctx.viewer && r.state === 'PENDING')
+        const pending = Object.values(repo.reviews).find(
+          (r) => r.pull === issue.number && r.user === ctx.viewer && r.state === 'PENDING',
+        )
         if (!pending) throw new GraphQLError('No pending review to submit')
         located = {repo, review: pending}
       }
@@ -96,7 +150,9 @@ export function pullMutations(ctx: Context): Obj {
         const located = issueOf(store, i.pullRequestId)
         repo = located.repo
         number = located.issue.number
-        reviewId = Object.values(repo.reviews).find((r) => r.pull === number && r.user === ctx.viewer && r.state === 'PENDING')?.id
+        reviewId = Object.values(repo.reviews).find(
+          (r) => r.pull === number && r.user === ctx.viewer && r.state === 'PENDING',
+        )?.id
       }
       const comment = store.reviews.addComment(
         repo,
@@ -119,26 +175,41 @@ export function pullMutations(ctx: Context): Obj {
       const {repo, kind, id} = locate(store, input(args).pullRequestReviewThreadId)
       if (kind !== 'thread') throw new GraphQLError('pullRequestReviewThreadId is not a review thread')
       const thread = store.reviews.thread(repo, id)
-      const comment = store.reviews.addComment(repo, thread.pull, ctx.viewer, {body: text(input(args).body), in_reply_to: thread.comments[0]!})
+      const comment = store.reviews.addComment(repo, thread.pull, ctx.viewer, {
+        body: text(input(args).body),
+        in_reply_to: thread.comments[0]!,
+      })
       return {...mutationId(args), comment: reviewCommentNode(ctx, repo, comment)}
     },
     resolveReviewThread: (args: Args) => {
       const {repo, kind, id} = locate(store, input(args).threadId)
       if (kind !== 'thread') throw new GraphQLError('threadId is not a review thread')
-      return {...mutationId(args), thread: threadNode(ctx, repo, store.reviews.setThreadResolved(repo, id, true, ctx.viewer))}
+      return {
+        ...mutationId(args),
+        thread: threadNode(ctx, repo, store.reviews.setThreadResolved(repo, id, true, ctx.viewer)),
+      }
     },
     unresolveReviewThread: (args: Args) => {
       const {repo, kind, id} = locate(store, input(args).threadId)
       if (kind !== 'thread') throw new GraphQLError('threadId is not a review thread')
-      return {...mutationId(args), thread: threadNode(ctx, repo, store.reviews.setThreadResolved(repo, id, false, ctx.viewer))}
+      return {
+        ...mutationId(args),
+        thread: threadNode(ctx, repo, store.reviews.setThreadResolved(repo, id, false, ctx.viewer)),
+      }
     },
     convertPullRequestToDraft: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).pullRequestId)
-      return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, store.pulls.setDraft(repo, issue.number, true))}
+      return {
+        ...mutationId(args),
+        pullRequest: pullNode(ctx, repo, issue, store.pulls.setDraft(repo, issue.number, true)),
+      }
     },
     markPullRequestReadyForReview: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).pullRequestId)
-      return {...mutationId(args), pullRequest: pullNode(ctx, repo, issue, store.pulls.setDraft(repo, issue.number, false))}
+      return {
+        ...mutationId(args),
+        pullRequest: pullNode(ctx, repo, issue, store.pulls.setDraft(repo, issue.number, false)),
+      }
     },
   }
 }

@@ -19,7 +19,13 @@ export function reviewNode(ctx: Context, repo: Repo, review: Review): Obj {
     commit: {oid: review.commit_id},
     reactionGroups: [],
     url: `${ctx.links.html}/${repo.owner}/${repo.name}/pull/${review.pull}#pullrequestreview-${review.id}`,
-    comments: (args: Args) => connection(Object.values(repo.review_comments).filter((c) => c.review_id === review.id).map((c) => reviewCommentNode(ctx, repo, c)), args),
+    comments: (args: Args) =>
+      connection(
+        Object.values(repo.review_comments)
+          .filter((c) => c.review_id === review.id)
+          .map((c) => reviewCommentNode(ctx, repo, c)),
+        args,
+      ),
   }
 }
 
@@ -75,14 +81,20 @@ export function threadNode(ctx: Context, repo: Repo, thread: ReviewThread): Obj 
     viewerCanReply: true,
     viewerCanResolve: !thread.resolved,
     viewerCanUnresolve: thread.resolved,
-    comments: (args: Args) => connection(thread.comments.map((id) => reviewCommentNode(ctx, repo, repo.review_comments[id]!)), args),
+    comments: (args: Args) =>
+      connection(
+        thread.comments.map((id) => reviewCommentNode(ctx, repo, repo.review_comments[id]!)),
+        args,
+      ),
     pullRequest: () => pullNode(ctx, repo, repo.issues[thread.pull]!, repo.pulls[thread.pull]!),
   }
 }
 
 export function reviewDecision(repo: Repo, pull: Pull): string | null {
   const latest = new Map<string, Review['state']>()
-  for (const review of Object.values(repo.reviews).filter((r) => r.pull === pull.number).sort((a, b) => a.id - b.id)) {
+  for (const review of Object.values(repo.reviews)
+    .filter((r) => r.pull === pull.number)
+    .sort((a, b) => a.id - b.id)) {
     if (review.state === 'APPROVED' || review.state === 'CHANGES_REQUESTED') latest.set(review.user, review.state)
   }
   const states = [...latest.values()]
@@ -111,32 +123,69 @@ export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Ob
     additions: () => files().reduce((n, f) => n + f.additions, 0),
     deletions: () => files().reduce((n, f) => n + f.deletions, 0),
     changedFiles: () => files().length,
-    files: (args: Args) => connection(files().map((f) => ({path: f.filename, additions: f.additions, deletions: f.deletions, changeType: {added: 'ADDED', removed: 'DELETED', modified: 'MODIFIED'}[f.status]})), args),
+    files: (args: Args) =>
+      connection(
+        files().map((f) => ({
+          path: f.filename,
+          additions: f.additions,
+          deletions: f.deletions,
+          changeType: {added: 'ADDED', removed: 'DELETED', modified: 'MODIFIED'}[f.status],
+        })),
+        args,
+      ),
     baseRefName: pull.base,
     headRefName: pull.head,
     baseRefOid: repo.branches[pull.base] ?? null,
     headRefOid: head,
     // No branch protection in the sandbox: no ref has a rule.
     baseRef: {name: pull.base, target: {oid: repo.branches[pull.base] ?? null}, branchProtectionRule: null},
-    headRef: repo.branches[pull.head] ? {name: pull.head, target: {oid: repo.branches[pull.head]}, branchProtectionRule: null} : null,
+    headRef: repo.branches[pull.head]
+      ? {name: pull.head, target: {oid: repo.branches[pull.head]}, branchProtectionRule: null}
+      : null,
     headRepository: {id: nodeId('repo', repo.id), name: repo.name, nameWithOwner: `${repo.owner}/${repo.name}`},
     headRepositoryOwner: ctx.nodes.Actor(ctx, repo.owner),
     isCrossRepository: false,
-    commits: (args: Args) => connection(store.pulls.commits(repo, pull.number).map((c) => ({commit: ctx.nodes.Commit(ctx, repo, c.sha)})), args),
-    reviewRequests: (args: Args) => connection(pull.requested_reviewers.map((login) => ({requestedReviewer: ctx.nodes.Actor(ctx, login)})), args),
+    commits: (args: Args) =>
+      connection(
+        store.pulls.commits(repo, pull.number).map((c) => ({commit: ctx.nodes.Commit(ctx, repo, c.sha)})),
+        args,
+      ),
+    reviewRequests: (args: Args) =>
+      connection(
+        pull.requested_reviewers.map((login) => ({requestedReviewer: ctx.nodes.Actor(ctx, login)})),
+        args,
+      ),
     reviews: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
       const reviews = Object.values(repo.reviews)
-        .filter((r) => r.pull === pull.number && (r.state !== 'PENDING' || r.user === ctx.viewer) && (!states || states.includes(r.state)))
+        .filter(
+          (r) =>
+            r.pull === pull.number &&
+            (r.state !== 'PENDING' || r.user === ctx.viewer) &&
+            (!states || states.includes(r.state)),
+        )
         .sort((a, b) => a.id - b.id)
-      return connection(reviews.map((r) => reviewNode(ctx, repo, r)), args)
+      return connection(
+        reviews.map((r) => reviewNode(ctx, repo, r)),
+        args,
+      )
     },
     latestReviews: (args: Args) => {
       const byUser = new Map<string, Review>()
-      for (const review of Object.values(repo.reviews).filter((r) => r.pull === pull.number && r.state !== 'PENDING').sort((a, b) => a.id - b.id)) byUser.set(review.user, review)
-      return connection([...byUser.values()].map((r) => reviewNode(ctx, repo, r)), args)
+      for (const review of Object.values(repo.reviews)
+        .filter((r) => r.pull === pull.number && r.state !== 'PENDING')
+        .sort((a, b) => a.id - b.id))
+        byUser.set(review.user, review)
+      return connection(
+        [...byUser.values()].map((r) => reviewNode(ctx, repo, r)),
+        args,
+      )
     },
-    reviewThreads: (args: Args) => connection(store.reviews.threads(repo, pull.number, ctx.viewer).map((t) => threadNode(ctx, repo, t)), args),
+    reviewThreads: (args: Args) =>
+      connection(
+        store.reviews.threads(repo, pull.number, ctx.viewer).map((t) => threadNode(ctx, repo, t)),
+        args,
+      ),
     reviewDecision: reviewDecision(repo, pull),
     autoMergeRequest: null,
     // The sandbox has no merge queues: no pull request is in one, and no branch requires one.
@@ -147,11 +196,18 @@ export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Ob
     potentialMergeCommit: () => {
       // GitHub: "will not return a value if the pull request is merged". Otherwise it is GitHub's test merge commit, which the sandbox does not make.
       if (pull.merged_at) return null
-      throw new NotModelled('ghx-bench sandbox does not model PullRequest.potentialMergeCommit of an unmerged pull request (GitHub’s test merge commit)')
+      throw new NotModelled(
+        'ghx-bench sandbox does not model PullRequest.potentialMergeCommit of an unmerged pull request (GitHub’s test merge commit)',
+      )
     },
     closingIssuesReferences: (args: Args) => {
-      const referenced = Object.values(repo.issues).filter((i) => !i.is_pull && closingPulls(repo, i).some((p) => p.number === pull.number))
-      return connection(referenced.map((i) => ctx.nodes.Issue(ctx, repo, i)), args)
+      const referenced = Object.values(repo.issues).filter(
+        (i) => !i.is_pull && closingPulls(repo, i).some((p) => p.number === pull.number),
+      )
+      return connection(
+        referenced.map((i) => ctx.nodes.Issue(ctx, repo, i)),
+        args,
+      )
     },
   }
 }

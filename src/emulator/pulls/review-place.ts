@@ -10,7 +10,7 @@ import type {FileChange} from '../core/git.js'
 import type {ReviewComment} from '../core/state.js'
 import {hunkUpTo, lineAt, lineAtPosition, parsePatch, sideAndLine, type DiffLine} from './diff-lines.js'
 
-export type ReviewSide = 'LEFT' | 'RIGHT'
+type ReviewSide = 'LEFT' | 'RIGHT'
 
 export interface PlaceRequest {
   path?: string
@@ -41,8 +41,14 @@ type Problem = 'path' | 'line' | 'start_line' | 'position' | 'start_after_line'
 const COMMENT_MESSAGES: Record<Problem, [string, string]> = {
   path: ['pull_request_review_thread.path', 'pull_request_review_thread.path is not part of the diff'],
   line: ['pull_request_review_thread.line', 'pull_request_review_thread.line must be part of the diff'],
-  start_line: ['pull_request_review_thread.start_line', 'pull_request_review_thread.start_line must be part of the same hunk as the line.'],
-  start_after_line: ['pull_request_review_thread.start_line', 'pull_request_review_thread.start_line must precede the end line.'],
+  start_line: [
+    'pull_request_review_thread.start_line',
+    'pull_request_review_thread.start_line must be part of the same hunk as the line.',
+  ],
+  start_after_line: [
+    'pull_request_review_thread.start_line',
+    'pull_request_review_thread.start_line must precede the end line.',
+  ],
   position: ['pull_request_review_thread.position', 'pull_request_review_thread.position is invalid'],
 }
 
@@ -57,7 +63,9 @@ const REVIEW_MESSAGES: Record<Problem, string> = {
 function refuse(problem: Problem, style: PlaceStyle): SandboxError {
   if (style === 'review') return new SandboxError(422, 'Unprocessable Entity', [REVIEW_MESSAGES[problem]])
   const [field, message] = COMMENT_MESSAGES[problem]
-  return new SandboxError(422, 'Validation Failed', [{resource: 'PullRequestReviewComment', code: 'custom', field, message}])
+  return new SandboxError(422, 'Validation Failed', [
+    {resource: 'PullRequestReviewComment', code: 'custom', field, message},
+  ])
 }
 
 const side = (value: string | undefined): ReviewSide => (value?.toUpperCase() === 'LEFT' ? 'LEFT' : 'RIGHT')
@@ -71,7 +79,19 @@ export function resolvePlace(files: FileChange[], request: PlaceRequest, style: 
   if (!request.path || !file) throw refuse('path', style)
   const lines = parsePatch(file.patch)
   if (request.subject_type?.toLowerCase() === 'file') {
-    return {path: file.filename, line: null, side: 'RIGHT', start_line: null, start_side: null, position: null, diff_hunk: lines.filter((l) => l.hunk === 0).map((l) => l.text).join('\n'), subject_type: 'file'}
+    return {
+      path: file.filename,
+      line: null,
+      side: 'RIGHT',
+      start_line: null,
+      start_side: null,
+      position: null,
+      diff_hunk: lines
+        .filter((l) => l.hunk === 0)
+        .map((l) => l.text)
+        .join('\n'),
+      subject_type: 'file',
+    }
   }
   let target: DiffLine | undefined
   if (request.line === undefined || request.line === null) {
@@ -79,14 +99,20 @@ export function resolvePlace(files: FileChange[], request: PlaceRequest, style: 
     target = typeof position === 'number' && Number.isInteger(position) ? lineAtPosition(lines, position) : undefined
     if (!target) throw refuse(request.position === undefined || request.position === null ? 'line' : 'position', style)
   } else {
-    target = typeof request.line === 'number' && Number.isInteger(request.line) ? lineAt(lines, request.line, side(request.side)) : undefined
+    target =
+      typeof request.line === 'number' && Number.isInteger(request.line)
+        ? lineAt(lines, request.line, side(request.side))
+        : undefined
     if (!target) throw refuse('line', style)
   }
   const at = sideAndLine(target)
   let start: {side: ReviewSide; line: number} | null = null
   if (request.start_line !== undefined && request.start_line !== null) {
     const startSide = request.start_side ? side(request.start_side) : at.side
-    const first = typeof request.start_line === 'number' && Number.isInteger(request.start_line) ? lineAt(lines, request.start_line, startSide) : undefined
+    const first =
+      typeof request.start_line === 'number' && Number.isInteger(request.start_line)
+        ? lineAt(lines, request.start_line, startSide)
+        : undefined
     if (!first || first.hunk !== target.hunk) throw refuse('start_line', style)
     if (first.position > target.position) throw refuse('start_after_line', style)
     // A range of one line is a single-line comment.

@@ -22,7 +22,8 @@ export class Reviews {
   /** Dismisses a submitted approval or change request (a pending review cannot be dismissed). */
   dismiss(repo: Repo, reviewId: number, message: string): Review {
     const review = this.get(repo, reviewId)
-    if (review.state === 'PENDING') throw unprocessable('Can not dismiss a pending review', 'state', 'PullRequestReview')
+    if (review.state === 'PENDING')
+      throw unprocessable('Can not dismiss a pending review', 'state', 'PullRequestReview')
     this.core.record(repo, review.pull, 'review_dismissed', {review: {id: review.id, state: review.state, message}})
     review.state = 'DISMISSED'
     return review
@@ -52,10 +53,19 @@ export class Reviews {
     const files = this.pulls.filesAt(repo, number, commitId)
     // Every comment is placed before anything is written.
     const places = (fields.comments ?? []).map((comment) => ({comment, place: resolvePlace(files, comment, 'review')}))
-    const review: Review = {id: this.core.nextId(), pull: number, user: author, body: fields.body ?? '', state: 'PENDING', commit_id: commitId, submitted_at: null}
+    const review: Review = {
+      id: this.core.nextId(),
+      pull: number,
+      user: author,
+      body: fields.body ?? '',
+      state: 'PENDING',
+      commit_id: commitId,
+      submitted_at: null,
+    }
     repo.reviews[review.id] = review
     try {
-      for (const {comment, place} of places) this.writeComment(repo, number, author, review.id, commitId, comment.body, place)
+      for (const {comment, place} of places)
+        this.writeComment(repo, number, author, review.id, commitId, comment.body, place)
       if (fields.event) this.submit(repo, review.id, fields.event, fields.body, issue.user)
     } catch (error) {
       this.discard(repo, review.id)
@@ -66,19 +76,34 @@ export class Reviews {
 
   /** Removes a review with its comments and the threads they started. */
   private discard(repo: Repo, reviewId: number): void {
-    for (const comment of Object.values(repo.review_comments).filter((c) => c.review_id === reviewId)) this.deleteComment(repo, comment.id)
+    for (const comment of Object.values(repo.review_comments).filter((c) => c.review_id === reviewId))
+      this.deleteComment(repo, comment.id)
     delete repo.reviews[reviewId]
   }
 
   submit(repo: Repo, reviewId: number, event: string, body?: string, pullAuthor?: string): Review {
     const review = this.get(repo, reviewId)
-    if (review.state !== 'PENDING') throw unprocessable('Can not submit a review that is not pending', 'event', 'PullRequestReview')
-    const states: Record<string, Review['state']> = {APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED'}
+    if (review.state !== 'PENDING')
+      throw unprocessable('Can not submit a review that is not pending', 'event', 'PullRequestReview')
+    const states: Record<string, Review['state']> = {
+      APPROVE: 'APPROVED',
+      REQUEST_CHANGES: 'CHANGES_REQUESTED',
+      COMMENT: 'COMMENTED',
+    }
     const state = states[event]
-    if (!state) throw unprocessable(`event ${event} is not one of APPROVE, REQUEST_CHANGES, COMMENT`, 'event', 'PullRequestReview')
+    if (!state)
+      throw unprocessable(
+        `event ${event} is not one of APPROVE, REQUEST_CHANGES, COMMENT`,
+        'event',
+        'PullRequestReview',
+      )
     const author = pullAuthor ?? this.issues.get(repo, review.pull).user
     if (state !== 'COMMENTED' && author === review.user) {
-      throw unprocessable(`Can not ${event === 'APPROVE' ? 'approve' : 'request changes on'} your own pull request`, 'event', 'PullRequestReview')
+      throw unprocessable(
+        `Can not ${event === 'APPROVE' ? 'approve' : 'request changes on'} your own pull request`,
+        'event',
+        'PullRequestReview',
+      )
     }
     const comments = Object.values(repo.review_comments).filter((c) => c.review_id === reviewId)
     const text = body ?? review.body
@@ -96,7 +121,8 @@ export class Reviews {
   deletePending(repo: Repo, reviewId: number): Review {
     const review = this.get(repo, reviewId)
     if (review.state !== 'PENDING') throw unprocessable('Can not delete a non-pending pull request review')
-    for (const comment of Object.values(repo.review_comments).filter((c) => c.review_id === reviewId)) this.deleteComment(repo, comment.id)
+    for (const comment of Object.values(repo.review_comments).filter((c) => c.review_id === reviewId))
+      this.deleteComment(repo, comment.id)
     delete repo.reviews[reviewId]
     return review
   }
@@ -119,8 +145,18 @@ export class Reviews {
       if (!parent || parent.pull !== number) throw notFound('parent comment not found')
       const thread = repo.threads[parent.thread_id]!
       const first = repo.review_comments[thread.comments[0]!]!
-      const review = reviewId ?? this.createStandalone(repo, number, author, fields.commit_id ?? this.pulls.headSha(repo, pull))
-      return this.writeComment(repo, number, author, review, fields.commit_id ?? first.commit_id, fields.body, placeOf(first), thread)
+      const review =
+        reviewId ?? this.createStandalone(repo, number, author, fields.commit_id ?? this.pulls.headSha(repo, pull))
+      return this.writeComment(
+        repo,
+        number,
+        author,
+        review,
+        fields.commit_id ?? first.commit_id,
+        fields.body,
+        placeOf(first),
+        thread,
+      )
     }
     const commitId = fields.commit_id ?? this.pulls.headSha(repo, pull)
     const place = resolvePlace(this.pulls.filesAt(repo, number, commitId), fields, 'comment')
@@ -129,9 +165,29 @@ export class Reviews {
   }
 
   /** Writes a placed comment: in a thread when it replies, else as the first comment of a new thread. */
-  private writeComment(repo: Repo, number: number, author: string, reviewId: number, commitId: string, body: string, place: Place, thread?: ReviewThread): ReviewComment {
+  private writeComment(
+    repo: Repo,
+    number: number,
+    author: string,
+    reviewId: number,
+    commitId: string,
+    body: string,
+    place: Place,
+    thread?: ReviewThread,
+  ): ReviewComment {
     if (!thread) {
-      thread = {id: this.core.nextId(), pull: number, path: place.path, line: place.line, side: place.side, start_line: place.start_line, start_side: place.start_side, comments: [], resolved: false, resolved_by: null}
+      thread = {
+        id: this.core.nextId(),
+        pull: number,
+        path: place.path,
+        line: place.line,
+        side: place.side,
+        start_line: place.start_line,
+        start_side: place.start_side,
+        comments: [],
+        resolved: false,
+        resolved_by: null,
+      }
       repo.threads[thread.id] = thread
     }
     const comment: ReviewComment = {
@@ -161,7 +217,15 @@ export class Reviews {
 
   /** A single comment outside a pending review gets a COMMENTED review of its own, as on GitHub. */
   private createStandalone(repo: Repo, number: number, author: string, commit: string): number {
-    const review: Review = {id: this.core.nextId(), pull: number, user: author, body: '', state: 'COMMENTED', commit_id: commit, submitted_at: this.core.stamp()}
+    const review: Review = {
+      id: this.core.nextId(),
+      pull: number,
+      user: author,
+      body: '',
+      state: 'COMMENTED',
+      commit_id: commit,
+      submitted_at: this.core.stamp(),
+    }
     repo.reviews[review.id] = review
     return review.id
   }
@@ -202,4 +266,5 @@ export class Reviews {
     thread.resolved = resolved
     thread.resolved_by = resolved ? by : null
     return thread
-  }}
+  }
+}

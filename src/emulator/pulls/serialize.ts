@@ -18,7 +18,13 @@ export class PullSerializer {
   ) {}
 
   private ref(repo: Repo, branch: string, sha: string): Json {
-    return {label: `${repo.owner}:${branch}`, ref: branch, sha, user: this.users.user(repo.owner), repo: this.repos.repo(repo)}
+    return {
+      label: `${repo.owner}:${branch}`,
+      ref: branch,
+      sha,
+      user: this.users.user(repo.owner),
+      repo: this.repos.repo(repo),
+    }
   }
 
   /** The full pull request (GET one); `simple` for lists, as GitHub returns fewer fields there. */
@@ -49,7 +55,10 @@ export class PullSerializer {
       user: this.users.user(issue.user),
       body: issue.body,
       labels,
-      milestone: issue.milestone === null ? null : this.issues.milestone(repo, this.core.store.milestones.get(repo, issue.milestone)),
+      milestone:
+        issue.milestone === null
+          ? null
+          : this.issues.milestone(repo, this.core.store.milestones.get(repo, issue.milestone)),
       active_lock_reason: null,
       created_at: issue.created_at,
       updated_at: issue.updated_at,
@@ -138,7 +147,11 @@ export class PullSerializer {
       html_url: html,
       pull_request_url: `${this.core.repoApi(repo)}/pulls/${comment.pull}`,
       author_association: comment.user === repo.owner ? 'OWNER' : 'CONTRIBUTOR',
-      _links: {self: {href: url}, html: {href: html}, pull_request: {href: `${this.core.repoApi(repo)}/pulls/${comment.pull}`}},
+      _links: {
+        self: {href: url},
+        html: {href: html},
+        pull_request: {href: `${this.core.repoApi(repo)}/pulls/${comment.pull}`},
+      },
       start_line: comment.start_line ?? null,
       original_start_line: comment.start_line ?? null,
       start_side: comment.start_line == null ? null : (comment.start_side ?? comment.side),

@@ -29,14 +29,20 @@ export class Pulls {
     return pull.head_sha_frozen ?? this.git.branchSha(repo, pull.head)
   }
 
-  create(repo: Repo, author: string, fields: {title: string; head: string; base: string; body?: string | null; draft?: boolean}): {issue: Issue; pull: Pull} {
+  create(
+    repo: Repo,
+    author: string,
+    fields: {title: string; head: string; base: string; body?: string | null; draft?: boolean},
+  ): {issue: Issue; pull: Pull} {
     const head = fields.head.includes(':') ? fields.head.split(':')[1]! : fields.head
     if (!repo.branches[head]) throw unprocessable(`head ${fields.head} does not exist`, 'head', 'PullRequest')
     if (!repo.branches[fields.base]) throw unprocessable(`base ${fields.base} does not exist`, 'base', 'PullRequest')
     if (repo.branches[head] === repo.branches[fields.base]) {
       throw unprocessable(`No commits between ${fields.base} and ${head}`, undefined, 'PullRequest')
     }
-    const open = Object.values(repo.pulls).find((p) => p.head === head && p.base === fields.base && repo.issues[p.number]!.state === 'open')
+    const open = Object.values(repo.pulls).find(
+      (p) => p.head === head && p.base === fields.base && repo.issues[p.number]!.state === 'open',
+    )
     if (open) throw unprocessable(`A pull request already exists for ${repo.owner}:${head}.`, undefined, 'PullRequest')
     const issue = this.issues.create(repo, author, {title: fields.title, body: fields.body ?? null}, true)
     const pull: Pull = {
@@ -58,16 +64,21 @@ export class Pulls {
   files(repo: Repo, number: number): FileChange[] {
     const {pull} = this.get(repo, number)
     const head = this.headSha(repo, pull)
-    const base = pull.merge_commit_sha ? this.git.commit(repo, pull.merge_commit_sha).parents[0]! : this.git.mergeBase(repo, head, this.git.branchSha(repo, pull.base))
+    const base = pull.merge_commit_sha
+      ? this.git.commit(repo, pull.merge_commit_sha).parents[0]!
+      : this.git.mergeBase(repo, head, this.git.branchSha(repo, pull.base))
     return diffTrees(this.git.commit(repo, base).tree, this.git.commit(repo, head).tree)
   }
 
   /** The pull request's diff as of one of its commits (a review or comment on an earlier commit sees that commit's diff). */
   filesAt(repo: Repo, number: number, sha: string): FileChange[] {
     const {pull} = this.get(repo, number)
-    if (!repo.commits[sha]) throw unprocessable('commit_id is not part of the pull request', 'commit_id', 'PullRequestReviewComment')
+    if (!repo.commits[sha])
+      throw unprocessable('commit_id is not part of the pull request', 'commit_id', 'PullRequestReviewComment')
     if (sha === this.headSha(repo, pull)) return this.files(repo, number)
-    const base = pull.merge_commit_sha ? this.git.commit(repo, pull.merge_commit_sha).parents[0]! : this.git.mergeBase(repo, sha, this.git.branchSha(repo, pull.base))
+    const base = pull.merge_commit_sha
+      ? this.git.commit(repo, pull.merge_commit_sha).parents[0]!
+      : this.git.mergeBase(repo, sha, this.git.branchSha(repo, pull.base))
     return diffTrees(this.git.commit(repo, base).tree, this.git.commit(repo, sha).tree)
   }
 
@@ -76,7 +87,8 @@ export class Pulls {
     const head = this.headSha(repo, pull)
     const base = this.git.mergeBase(repo, head, this.git.branchSha(repo, pull.base))
     const exclude = new Set(this.git.ancestors(repo, base))
-    return this.git.ancestors(repo, head)
+    return this.git
+      .ancestors(repo, head)
       .filter((sha) => !exclude.has(sha))
       .map((sha) => this.git.commit(repo, sha))
       .reverse()
@@ -90,14 +102,22 @@ export class Pulls {
     return this.git.ancestors(repo, base).filter((sha) => !inHead.has(sha)).length
   }
 
-  merge(repo: Repo, number: number, by: string, method: 'merge' | 'squash' | 'rebase' = 'merge', message?: string): string {
+  merge(
+    repo: Repo,
+    number: number,
+    by: string,
+    method: 'merge' | 'squash' | 'rebase' = 'merge',
+    message?: string,
+  ): string {
     const {issue, pull} = this.get(repo, number)
     if (pull.merged_at) throw new SandboxError(405, 'Pull Request is not mergeable')
     if (issue.state !== 'open') throw new SandboxError(405, 'Pull Request is not mergeable')
     if (pull.draft) throw new SandboxError(405, 'Pull Request is still a draft')
     const files = this.files(repo, number)
     const headTree = this.git.commit(repo, this.headSha(repo, pull)).tree
-    const changes = Object.fromEntries(files.map((f) => [f.filename, f.status === 'removed' ? null : headTree[f.filename]!]))
+    const changes = Object.fromEntries(
+      files.map((f) => [f.filename, f.status === 'removed' ? null : headTree[f.filename]!]),
+    )
     const parents = [this.git.branchSha(repo, pull.base), ...(method === 'merge' ? [this.headSha(repo, pull)] : [])]
     const tree: Tree = {...this.git.commit(repo, parents[0]!).tree}
     for (const [path, content] of Object.entries(changes)) {
@@ -118,7 +138,9 @@ export class Pulls {
       this.core.record(repo, number, 'closed', {commit_id: null, state_reason: null})
       // Merged into the default branch, a pull request closes the issues its body says it fixes.
       if (pull.base !== repo.default_branch) return
-      for (const closed of Object.values(repo.issues).filter((i) => !i.is_pull && i.state === 'open' && closesIssue(issue.body, i.number))) {
+      for (const closed of Object.values(repo.issues).filter(
+        (i) => !i.is_pull && i.state === 'open' && closesIssue(issue.body, i.number),
+      )) {
         closed.state = 'closed'
         closed.closed_at = this.core.stamp()
         closed.state_reason = 'completed'
@@ -147,7 +169,10 @@ export class Pulls {
     const base = this.git.branchSha(repo, pull.base)
     const head = this.git.branchSha(repo, pull.head)
     const tree: Tree = {...this.git.commit(repo, base).tree}
-    for (const change of diffTrees(this.git.commit(repo, this.git.mergeBase(repo, head, base)).tree, this.git.commit(repo, head).tree)) {
+    for (const change of diffTrees(
+      this.git.commit(repo, this.git.mergeBase(repo, head, base)).tree,
+      this.git.commit(repo, head).tree,
+    )) {
       const headTree = this.git.commit(repo, head).tree
       if (change.status === 'removed') delete tree[change.filename]
       else tree[change.filename] = headTree[change.filename]!
@@ -179,7 +204,8 @@ export class Pulls {
 
   removeRequestedReviewers(repo: Repo, number: number, logins: string[]): Pull {
     const {pull} = this.get(repo, number)
-    for (const login of pull.requested_reviewers.filter((l) => logins.includes(l))) this.core.record(repo, number, 'review_request_removed', {user: login})
+    for (const login of pull.requested_reviewers.filter((l) => logins.includes(l)))
+      this.core.record(repo, number, 'review_request_removed', {user: login})
     pull.requested_reviewers = pull.requested_reviewers.filter((login) => !logins.includes(login))
     return pull
   }

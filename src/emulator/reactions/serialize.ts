@@ -8,7 +8,16 @@ export class ReactionSerializer {
 
   /** The reaction rollup GitHub embeds in issues and comments. */
   rollup(url: string, repo: Repo, subject: Reaction['subject']): Json {
-    const counts: Record<string, number> = {'+1': 0, '-1': 0, laugh: 0, confused: 0, heart: 0, hooray: 0, eyes: 0, rocket: 0}
+    const counts: Record<string, number> = {
+      '+1': 0,
+      '-1': 0,
+      laugh: 0,
+      confused: 0,
+      heart: 0,
+      hooray: 0,
+      eyes: 0,
+      rocket: 0,
+    }
     const reactions = this.core.store.reactions.list(repo, subject)
     for (const reaction of reactions) counts[reaction.content]!++
     return {url, total_count: reactions.length, ...counts}

@@ -4,7 +4,9 @@ import type {Repo} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
 
 export function releaseNode(ctx: Context, repo: Repo, release: Repo['releases'][string]): Obj {
-  const published = Object.values(repo.releases).filter((r) => !r.draft && !r.prerelease).sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.id - a.id)
+  const published = Object.values(repo.releases)
+    .filter((r) => !r.draft && !r.prerelease)
+    .sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.id - a.id)
   return {
     __typename: 'Release',
     id: nodeId('release', release.id),
@@ -22,7 +24,12 @@ export function releaseNode(ctx: Context, repo: Repo, release: Repo['releases'][
     // The commit the tag points at; a draft's tag does not exist until it is published.
     tagCommit: () => {
       // State saved before tags were recorded: a published release's tag is where its target points.
-      const sha = release.tag_sha !== undefined ? release.tag_sha : release.draft ? null : (repo.branches[release.target_commitish] ?? repo.commits[release.target_commitish]?.sha ?? null)
+      const sha =
+        release.tag_sha !== undefined
+          ? release.tag_sha
+          : release.draft
+            ? null
+            : (repo.branches[release.target_commitish] ?? repo.commits[release.target_commitish]?.sha ?? null)
       return sha ? ctx.nodes.Commit(ctx, repo, sha) : null
     },
   }

@@ -10,9 +10,21 @@ import type {StoreCore} from '../core/store-core.js'
 export class Releases {
   constructor(private readonly core: StoreCore) {}
 
-  create(repo: Repo, author: string, fields: {tag_name: string; name?: string | null; body?: string | null; draft?: boolean; prerelease?: boolean; target_commitish?: string}): Release {
+  create(
+    repo: Repo,
+    author: string,
+    fields: {
+      tag_name: string
+      name?: string | null
+      body?: string | null
+      draft?: boolean
+      prerelease?: boolean
+      target_commitish?: string
+    },
+  ): Release {
     if (!fields.tag_name) throw unprocessable('tag_name is missing', 'tag_name', 'Release')
-    if (Object.values(repo.releases).some((r) => r.tag_name === fields.tag_name)) throw alreadyExists('tag_name', 'Release')
+    if (Object.values(repo.releases).some((r) => r.tag_name === fields.tag_name))
+      throw alreadyExists('tag_name', 'Release')
     const draft = fields.draft ?? false
     const release: Release = {
       id: this.core.nextId(),
@@ -45,9 +57,17 @@ export class Releases {
     return found(Object.values(repo.releases).find((r) => r.tag_name === tag))
   }
 
-  update(repo: Repo, id: number, patch: Partial<Pick<Release, 'tag_name' | 'name' | 'body' | 'draft' | 'prerelease' | 'target_commitish'>>): Release {
+  update(
+    repo: Repo,
+    id: number,
+    patch: Partial<Pick<Release, 'tag_name' | 'name' | 'body' | 'draft' | 'prerelease' | 'target_commitish'>>,
+  ): Release {
     const release = this.get(repo, id)
-    if (patch.tag_name && patch.tag_name !== release.tag_name && Object.values(repo.releases).some((r) => r.tag_name === patch.tag_name)) {
+    if (
+      patch.tag_name &&
+      patch.tag_name !== release.tag_name &&
+      Object.values(repo.releases).some((r) => r.tag_name === patch.tag_name)
+    ) {
       throw alreadyExists('tag_name', 'Release')
     }
     const wasDraft = release.draft
@@ -62,4 +82,5 @@ export class Releases {
   delete(repo: Repo, id: number): void {
     this.get(repo, id)
     delete repo.releases[id]
-  }}
+  }
+}

@@ -19,11 +19,30 @@ export interface GitIdentities {
 export class Git {
   constructor(private readonly core: StoreCore) {}
 
-  writeCommit(repo: Repo, parents: string[], tree: Tree, message: string, author: string, identities: GitIdentities = {}): string {
+  writeCommit(
+    repo: Repo,
+    parents: string[],
+    tree: Tree,
+    message: string,
+    author: string,
+    identities: GitIdentities = {},
+  ): string {
     const date = this.core.stamp()
     const seq = this.core.nextId()
-    const sha = createHash('sha1').update(JSON.stringify({parents, tree, message, author, date, n: seq})).digest('hex')
-    repo.commits[sha] = {sha, message, parents, tree, author, date, seq, ...(identities.author ? {author_git: identities.author} : {}), ...(identities.committer ? {committer_git: identities.committer} : {})}
+    const sha = createHash('sha1')
+      .update(JSON.stringify({parents, tree, message, author, date, n: seq}))
+      .digest('hex')
+    repo.commits[sha] = {
+      sha,
+      message,
+      parents,
+      tree,
+      author,
+      date,
+      seq,
+      ...(identities.author ? {author_git: identities.author} : {}),
+      ...(identities.committer ? {committer_git: identities.committer} : {}),
+    }
     return sha
   }
 
@@ -54,8 +73,10 @@ export class Git {
     if (fastForward) return
     // A force push shows on the open pull requests whose head or base the branch is.
     for (const pull of Object.values(repo.pulls).filter((p) => repo.issues[p.number]!.state === 'open')) {
-      if (pull.head === name) this.core.record(repo, pull.number, 'head_ref_force_pushed', {ref: {before: current, after: sha}})
-      if (pull.base === name) this.core.record(repo, pull.number, 'base_ref_force_pushed', {ref: {before: current, after: sha}})
+      if (pull.head === name)
+        this.core.record(repo, pull.number, 'head_ref_force_pushed', {ref: {before: current, after: sha}})
+      if (pull.base === name)
+        this.core.record(repo, pull.number, 'base_ref_force_pushed', {ref: {before: current, after: sha}})
     }
   }
 
@@ -64,13 +85,21 @@ export class Git {
     for (const pull of Object.values(repo.pulls)) {
       if (pull.head === name && !pull.head_sha_frozen) pull.head_sha_frozen = repo.branches[name]!
       if (pull.head === name) this.core.record(repo, pull.number, 'head_ref_deleted', {ref: {from: name}})
-      else if (pull.base === name && repo.issues[pull.number]!.state === 'open') this.core.record(repo, pull.number, 'base_ref_deleted', {ref: {from: name}})
+      else if (pull.base === name && repo.issues[pull.number]!.state === 'open')
+        this.core.record(repo, pull.number, 'base_ref_deleted', {ref: {from: name}})
     }
     delete repo.branches[name]
   }
 
   /** Writes files (null deletes) on top of a branch as one commit. */
-  commitFiles(repo: Repo, branch: string, changes: Record<string, string | null>, message: string, author: string, identities: GitIdentities = {}): string {
+  commitFiles(
+    repo: Repo,
+    branch: string,
+    changes: Record<string, string | null>,
+    message: string,
+    author: string,
+    identities: GitIdentities = {},
+  ): string {
     // The first commit of an empty repository starts its default branch.
     const empty = Object.keys(repo.branches).length === 0 && branch === repo.default_branch
     const parent = empty ? undefined : this.branchSha(repo, branch)
@@ -83,7 +112,6 @@ export class Git {
     repo.branches[branch] = sha
     return sha
   }
-
 
   // ---- the git database (blobs, trees, commits that no branch points at yet) ---------------------
 
@@ -101,7 +129,8 @@ export class Git {
     for (const commit of Object.values(repo.commits)) {
       for (const content of Object.values(commit.tree)) if (blobSha(content) === sha) return content
     }
-    for (const tree of Object.values(repo.git_trees ?? {})) for (const content of Object.values(tree)) if (blobSha(content) === sha) return content
+    for (const tree of Object.values(repo.git_trees ?? {}))
+      for (const content of Object.values(tree)) if (blobSha(content) === sha) return content
     throw notFound()
   }
 
@@ -110,7 +139,8 @@ export class Git {
    * branch or a tag name stands for its commit's root tree (GitHub peels them).
    */
   tree(repo: Repo, shaOrRef: string): {tree: Tree; dir: string} {
-    const commitSha = repo.branches[shaOrRef] ?? this.tagRefs(repo)[shaOrRef] ?? (repo.commits[shaOrRef] ? shaOrRef : undefined)
+    const commitSha =
+      repo.branches[shaOrRef] ?? this.tagRefs(repo)[shaOrRef] ?? (repo.commits[shaOrRef] ? shaOrRef : undefined)
     if (commitSha) return {tree: this.commit(repo, commitSha).tree, dir: ''}
     const made = repo.git_trees?.[shaOrRef]
     if (made) return {tree: made, dir: ''}
@@ -130,7 +160,11 @@ export class Git {
    * POST git/trees: entries on top of `base_tree` (a tree id, or a commit id GitHub peels): a blob by
    * content or id, a sub-tree by id, or a null sha that deletes the path. Returns the new tree's id.
    */
-  createTree(repo: Repo, entries: Array<{path: string; type?: string; sha?: string | null; content?: string}>, baseTree?: string): string {
+  createTree(
+    repo: Repo,
+    entries: Array<{path: string; type?: string; sha?: string | null; content?: string}>,
+    baseTree?: string,
+  ): string {
     let tree: Tree = {}
     if (baseTree !== undefined) {
       let base: {tree: Tree; dir: string}
@@ -145,7 +179,8 @@ export class Git {
       const path = entry.path.replace(/^\/+|\/+$/g, '')
       if (entry.type === 'commit') throw notModelled('submodules (tree entries of type commit)')
       if (entry.sha === null) {
-        for (const existing of Object.keys(tree)) if (existing === path || existing.startsWith(`${path}/`)) delete tree[existing]
+        for (const existing of Object.keys(tree))
+          if (existing === path || existing.startsWith(`${path}/`)) delete tree[existing]
         continue
       }
       if (entry.type === 'tree') {
@@ -156,7 +191,8 @@ export class Git {
           throw unprocessable(`tree.sha ${entry.sha ?? ''} is not a valid tree`, 'tree', 'Tree')
         }
         for (const existing of Object.keys(tree)) if (existing.startsWith(`${path}/`)) delete tree[existing]
-        for (const [relative, content] of Object.entries(subtree(graft.tree, graft.dir))) tree[`${path}/${relative}`] = content
+        for (const [relative, content] of Object.entries(subtree(graft.tree, graft.dir)))
+          tree[`${path}/${relative}`] = content
         continue
       }
       if (entry.content !== undefined) tree[path] = entry.content
@@ -175,21 +211,32 @@ export class Git {
   }
 
   /** POST git/commits: a commit of a tree on parents; no branch moves until a ref is updated. */
-  createCommit(repo: Repo, by: string, fields: {message: string; tree: string; parents: string[]} & GitIdentities): Commit {
+  createCommit(
+    repo: Repo,
+    by: string,
+    fields: {message: string; tree: string; parents: string[]} & GitIdentities,
+  ): Commit {
     let root: {tree: Tree; dir: string}
     try {
       root = this.tree(repo, fields.tree)
     } catch {
       throw unprocessable('Tree SHA does not exist', 'tree', 'Commit')
     }
-    for (const parent of fields.parents) if (!repo.commits[parent]) throw unprocessable('Parent SHA does not exist or is not a commit object', 'parents', 'Commit')
-    const sha = this.writeCommit(repo, fields.parents, subtree(root.tree, root.dir), fields.message, by, {author: fields.author, committer: fields.committer})
+    for (const parent of fields.parents)
+      if (!repo.commits[parent])
+        throw unprocessable('Parent SHA does not exist or is not a commit object', 'parents', 'Commit')
+    const sha = this.writeCommit(repo, fields.parents, subtree(root.tree, root.dir), fields.message, by, {
+      author: fields.author,
+      committer: fields.committer,
+    })
     return repo.commits[sha]!
   }
 
   /** Tags by name: lightweight tags made through the API, and published releases' tags. */
   tagRefs(repo: Repo): Record<string, string> {
-    const fromReleases = Object.values(repo.releases).filter((r) => r.tag_sha).map((r) => [r.tag_name, r.tag_sha!] as const)
+    const fromReleases = Object.values(repo.releases)
+      .filter((r) => r.tag_sha)
+      .map((r) => [r.tag_name, r.tag_sha!] as const)
     return {...Object.fromEntries(fromReleases), ...repo.tags}
   }
 
@@ -228,4 +275,5 @@ export class Git {
     const base = this.ancestors(repo, a).find((sha) => ofB.has(sha))
     if (!base) throw unprocessable('no merge base')
     return base
-  }}
+  }
+}

@@ -6,7 +6,22 @@
 import {connection, type Args, type Context, type Obj} from '../core/graphql-objects.js'
 import type {Repo} from '../core/state.js'
 import {knownUsers} from '../users/graphql.js'
-import {blankIssuesEnabled, codeOfConduct, contactLinks, defaultTree, diskUsage, forksOf, fundingLinks, issueTemplates, languages, license, primaryLanguage, pullRequestTemplates, pushedAt, securityPolicy} from './meta.js'
+import {
+  blankIssuesEnabled,
+  codeOfConduct,
+  contactLinks,
+  defaultTree,
+  diskUsage,
+  forksOf,
+  fundingLinks,
+  issueTemplates,
+  languages,
+  license,
+  primaryLanguage,
+  pullRequestTemplates,
+  pushedAt,
+  securityPolicy,
+} from './meta.js'
 
 export function repositoryDetails(ctx: Context, repo: Repo): Obj {
   const fullName = `${repo.owner}/${repo.name}`
@@ -41,14 +56,28 @@ export function repositoryDetails(ctx: Context, repo: Repo): Obj {
     updatedAt: pushed,
     diskUsage: () => diskUsage(repo),
     forkCount: () => forks().length,
-    forks: (args: Args) => connection(forks().map((r) => ctx.nodes.Repository(ctx, r)), args),
+    forks: (args: Args) =>
+      connection(
+        forks().map((r) => ctx.nodes.Repository(ctx, r)),
+        args,
+      ),
     forkingAllowed: true,
     templateRepository: null,
     openGraphImageUrl: `https://opengraph.githubassets.com/1/${fullName}`,
     usesCustomOpenGraphImage: false,
     codeOfConduct: () => {
       const code = codeOfConduct(repo)
-      return code ? {__typename: 'CodeOfConduct', id: `COC_kw${Buffer.from(code.key).toString('base64url')}`, key: code.key, name: code.name, body: code.body, resourcePath: `/${fullName}/blob/${repo.default_branch}/${code.path}`, url: `${web}/blob/${repo.default_branch}/${code.path}`} : null
+      return code
+        ? {
+            __typename: 'CodeOfConduct',
+            id: `COC_kw${Buffer.from(code.key).toString('base64url')}`,
+            key: code.key,
+            name: code.name,
+            body: code.body,
+            resourcePath: `/${fullName}/blob/${repo.default_branch}/${code.path}`,
+            url: `${web}/blob/${repo.default_branch}/${code.path}`,
+          }
+        : null
     },
     contactLinks: () => contactLinks(repo),
     fundingLinks: () => fundingLinks(repo),
@@ -56,25 +85,62 @@ export function repositoryDetails(ctx: Context, repo: Repo): Obj {
     isSecurityPolicyEnabled: () => securityPolicy(repo) !== null,
     securityPolicyUrl: () => (securityPolicy(repo) ? `${web}/security/policy` : null),
     isUserConfigurationRepository: repo.name.toLowerCase() === repo.owner.toLowerCase(),
-    issueTemplates: () => issueTemplates(repo).map((t) => ({name: t.name, about: t.about, title: t.title, body: t.body, filename: t.filename})),
-    pullRequestTemplates: () => pullRequestTemplates(repo).map((t) => ({filename: t.filename, body: t.body, repository: () => ctx.nodes.Repository(ctx, repo)})),
+    issueTemplates: () =>
+      issueTemplates(repo).map((t) => ({
+        name: t.name,
+        about: t.about,
+        title: t.title,
+        body: t.body,
+        filename: t.filename,
+      })),
+    pullRequestTemplates: () =>
+      pullRequestTemplates(repo).map((t) => ({
+        filename: t.filename,
+        body: t.body,
+        repository: () => ctx.nodes.Repository(ctx, repo),
+      })),
     languages: (args: Args) => {
       const list = languages(repo)
       const orderBy = (args.orderBy ?? {}) as {field?: string; direction?: string}
       const ordered = orderBy.direction === 'ASC' ? [...list].reverse() : list
-      const nodes = ordered.map((l) => ({__typename: 'Language', id: `LANG_kw${Buffer.from(l.name).toString('base64url')}`, name: l.name, color: l.color}))
+      const nodes = ordered.map((l) => ({
+        __typename: 'Language',
+        id: `LANG_kw${Buffer.from(l.name).toString('base64url')}`,
+        name: l.name,
+        color: l.color,
+      }))
       const page = connection(nodes, args)
       const sizes = new Map(list.map((l) => [l.name, l.size]))
-      return {...page, edges: (page.edges as Array<{node: {name: string}; cursor: string}>).map((e) => ({...e, size: sizes.get(e.node.name)})), totalSize: list.reduce((n, l) => n + l.size, 0)}
+      return {
+        ...page,
+        edges: (page.edges as Array<{node: {name: string}; cursor: string}>).map((e) => ({
+          ...e,
+          size: sizes.get(e.node.name),
+        })),
+        totalSize: list.reduce((n, l) => n + l.size, 0),
+      }
     },
     primaryLanguage: () => {
       const primary = primaryLanguage(repo)
-      return primary ? {__typename: 'Language', id: `LANG_kw${Buffer.from(primary.name).toString('base64url')}`, name: primary.name, color: primary.color} : null
+      return primary
+        ? {
+            __typename: 'Language',
+            id: `LANG_kw${Buffer.from(primary.name).toString('base64url')}`,
+            name: primary.name,
+            color: primary.color,
+          }
+        : null
     },
     licenseInfo: licenseNode,
     repositoryTopics: (args: Args) =>
       connection(
-        (repo.topics ?? []).map((name) => ({__typename: 'RepositoryTopic', id: `RT_kw${Buffer.from(`${repo.id}:${name}`).toString('base64url')}`, resourcePath: `/topics/${name}`, url: `${ctx.links.html}/topics/${name}`, topic: {__typename: 'Topic', id: `TO_kw${Buffer.from(name).toString('base64url')}`, name}})),
+        (repo.topics ?? []).map((name) => ({
+          __typename: 'RepositoryTopic',
+          id: `RT_kw${Buffer.from(`${repo.id}:${name}`).toString('base64url')}`,
+          resourcePath: `/topics/${name}`,
+          url: `${ctx.links.html}/topics/${name}`,
+          topic: {__typename: 'Topic', id: `TO_kw${Buffer.from(name).toString('base64url')}`, name},
+        })),
         args,
       ),
     // Projects (classic) are gone from GitHub: none.

@@ -1,6 +1,17 @@
 /** GraphQL's repositories, their refs and commits, the repository query, and creating one. */
 import {GraphQLError} from 'graphql'
-import {connection, input, mutationId, NotModelled, ordered, text, upper, type Args, type Context, type Obj} from '../core/graphql-objects.js'
+import {
+  connection,
+  input,
+  mutationId,
+  NotModelled,
+  ordered,
+  text,
+  upper,
+  type Args,
+  type Context,
+  type Obj,
+} from '../core/graphql-objects.js'
 import type {Issue, Repo} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
 import {checkContexts, rollupState} from '../actions/graphql.js'
@@ -9,7 +20,7 @@ import {knownUsers, userLogin} from '../users/graphql.js'
 import {repositoryDetails} from './graphql-details.js'
 
 /** A branch (or, with its prefix, a tag) as a Ref. */
-export function refNode(ctx: Context, repo: Repo, name: string, prefix: 'refs/heads/' | 'refs/tags/' = 'refs/heads/'): Obj {
+function refNode(ctx: Context, repo: Repo, name: string, prefix: 'refs/heads/' | 'refs/tags/' = 'refs/heads/'): Obj {
   const sha = prefix === 'refs/heads/' ? repo.branches[name]! : ctx.store.git.tagRefs(repo)[name]!
   return {
     __typename: 'Ref',
@@ -22,8 +33,14 @@ export function refNode(ctx: Context, repo: Repo, name: string, prefix: 'refs/he
     repository: () => repositoryNode(ctx, repo),
     associatedPullRequests: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
-      const pulls = Object.values(repo.pulls).filter((p) => p.head === name && (!states || states.includes(p.merged_at ? 'MERGED' : upper(repo.issues[p.number]!.state))))
-      return connection(pulls.map((p) => ctx.nodes.PullRequest(ctx, repo, repo.issues[p.number]!, p)), args)
+      const pulls = Object.values(repo.pulls).filter(
+        (p) =>
+          p.head === name && (!states || states.includes(p.merged_at ? 'MERGED' : upper(repo.issues[p.number]!.state))),
+      )
+      return connection(
+        pulls.map((p) => ctx.nodes.PullRequest(ctx, repo, repo.issues[p.number]!, p)),
+        args,
+      )
     },
   }
 }
@@ -34,7 +51,12 @@ export function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
   const contexts = checkContexts(ctx, repo, sha)
   const statusContexts = contexts.filter((c) => c.__typename === 'StatusContext')
   const email = `${commit.author}@users.noreply.github.localhost`
-  const gitActor = (identity: {name: string; email: string} | undefined) => ({name: identity?.name ?? commit.author, email: identity?.email ?? email, date: commit.date, user: ctx.nodes.Actor(ctx, commit.author)})
+  const gitActor = (identity: {name: string; email: string} | undefined) => ({
+    name: identity?.name ?? commit.author,
+    email: identity?.email ?? email,
+    date: commit.date,
+    user: ctx.nodes.Actor(ctx, commit.author),
+  })
   return {
     __typename: 'Commit',
     id: `C_kw${Buffer.from(commit.sha.slice(0, 16)).toString('base64url')}`,
@@ -49,7 +71,15 @@ export function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
     author: gitActor(commit.author_git),
     committer: gitActor(commit.committer_git ?? commit.author_git),
     authors: (args: Args) => connection([gitActor(commit.author_git)], args),
-    statusCheckRollup: contexts.length === 0 ? null : {id: `SCR_kw${Buffer.from(commit.sha.slice(0, 16)).toString('base64url')}`, state: rollupState(contexts), contexts: (args: Args) => connection(contexts, args), commit: () => commitNode(ctx, repo, sha)},
+    statusCheckRollup:
+      contexts.length === 0
+        ? null
+        : {
+            id: `SCR_kw${Buffer.from(commit.sha.slice(0, 16)).toString('base64url')}`,
+            state: rollupState(contexts),
+            contexts: (args: Args) => connection(contexts, args),
+            commit: () => commitNode(ctx, repo, sha),
+          },
     // The legacy combined status: commit statuses only, null when there are none.
     status:
       statusContexts.length === 0
@@ -96,7 +126,8 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
     isLocked: false,
     isDisabled: false,
     isInOrganization: false,
-    parent: () => (repo.fork_of && store.state.repos[repo.fork_of] ? repositoryNode(ctx, store.state.repos[repo.fork_of]!) : null),
+    parent: () =>
+      repo.fork_of && store.state.repos[repo.fork_of] ? repositoryNode(ctx, store.state.repos[repo.fork_of]!) : null,
     mergeCommitAllowed: true,
     squashMergeAllowed: true,
     rebaseMergeAllowed: true,
@@ -124,11 +155,25 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
     },
     refs: (args: Args) => {
       const prefix = String(args.refPrefix)
-      if (prefix !== 'refs/heads/' && prefix !== 'refs/tags/') throw new NotModelled(`ghx-bench sandbox models refs of refs/heads/ and refs/tags/, not ${prefix}`)
+      if (prefix !== 'refs/heads/' && prefix !== 'refs/tags/')
+        throw new NotModelled(`ghx-bench sandbox models refs of refs/heads/ and refs/tags/, not ${prefix}`)
       const query = typeof args.query === 'string' ? args.query : ''
-      const names = Object.keys(prefix === 'refs/heads/' ? repo.branches : store.git.tagRefs(repo)).filter((n) => n.includes(query))
-      const sorted = ordered(names, args.orderBy, {ALPHABETICAL: (n) => n, TAG_COMMIT_DATE: (n) => store.git.commit(repo, store.git.tagRefs(repo)[n] ?? repo.branches[n]!).date}, 'ALPHABETICAL')
-      return connection(sorted.map((n) => refNode(ctx, repo, n, prefix)), args)
+      const names = Object.keys(prefix === 'refs/heads/' ? repo.branches : store.git.tagRefs(repo)).filter((n) =>
+        n.includes(query),
+      )
+      const sorted = ordered(
+        names,
+        args.orderBy,
+        {
+          ALPHABETICAL: (n) => n,
+          TAG_COMMIT_DATE: (n) => store.git.commit(repo, store.git.tagRefs(repo)[n] ?? repo.branches[n]!).date,
+        },
+        'ALPHABETICAL',
+      )
+      return connection(
+        sorted.map((n) => refNode(ctx, repo, n, prefix)),
+        args,
+      )
     },
     issue: ({number}: Args) => {
       const issue = repo.issues[Number(number)]
@@ -151,44 +196,94 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
           (!labels || labels.every((l) => i.labels.includes(l))) &&
           matchesIssueFilters(repo, i, args.filterBy as Record<string, unknown> | undefined),
       )
-      return connection(order(list, args).map((i) => ctx.nodes.Issue(ctx, repo, i)), args)
+      return connection(
+        order(list, args).map((i) => ctx.nodes.Issue(ctx, repo, i)),
+        args,
+      )
     },
     pullRequests: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
       const list = issues('pull').filter((i) => {
         const pull = repo.pulls[i.number]!
         const state = pull.merged_at ? 'MERGED' : upper(i.state)
-        return (!states || states.includes(state)) && (!args.headRefName || pull.head === args.headRefName) && (!args.baseRefName || pull.base === args.baseRefName)
+        return (
+          (!states || states.includes(state)) &&
+          (!args.headRefName || pull.head === args.headRefName) &&
+          (!args.baseRefName || pull.base === args.baseRefName)
+        )
       })
-      return connection(order(list, args).map((i) => ctx.nodes.Issue(ctx, repo, i)), args)
+      return connection(
+        order(list, args).map((i) => ctx.nodes.Issue(ctx, repo, i)),
+        args,
+      )
     },
     labels: (args: Args) => {
       // GitHub searches names and descriptions; the default order is creation, oldest first.
       const query = typeof args.query === 'string' ? args.query.toLowerCase() : ''
-      const matching = Object.values(repo.labels).filter((l) => l.name.toLowerCase().includes(query) || (l.description ?? '').toLowerCase().includes(query))
-      return connection(ordered(matching, args.orderBy, {CREATED_AT: (l) => l.id, NAME: (l) => l.name}, 'CREATED_AT').map((l) => ctx.nodes.Label(ctx, repo, l.name)), args)
+      const matching = Object.values(repo.labels).filter(
+        (l) => l.name.toLowerCase().includes(query) || (l.description ?? '').toLowerCase().includes(query),
+      )
+      return connection(
+        ordered(matching, args.orderBy, {CREATED_AT: (l) => l.id, NAME: (l) => l.name}, 'CREATED_AT').map((l) =>
+          ctx.nodes.Label(ctx, repo, l.name),
+        ),
+        args,
+      )
     },
-    label: ({name}: Args) => (Object.values(repo.labels).some((l) => l.name.toLowerCase() === String(name).toLowerCase()) ? ctx.nodes.Label(ctx, repo, String(name)) : null),
+    label: ({name}: Args) =>
+      Object.values(repo.labels).some((l) => l.name.toLowerCase() === String(name).toLowerCase())
+        ? ctx.nodes.Label(ctx, repo, String(name))
+        : null,
     milestones: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
-      return connection(repo.milestones.filter((m) => !states || states.includes(upper(m.state))).map((m) => ctx.nodes.Milestone(ctx, repo, m.number)), args)
+      return connection(
+        repo.milestones
+          .filter((m) => !states || states.includes(upper(m.state)))
+          .map((m) => ctx.nodes.Milestone(ctx, repo, m.number)),
+        args,
+      )
     },
-    milestone: ({number}: Args) => (repo.milestones.some((m) => m.number === Number(number)) ? ctx.nodes.Milestone(ctx, repo, Number(number)) : null),
+    milestone: ({number}: Args) =>
+      repo.milestones.some((m) => m.number === Number(number)) ? ctx.nodes.Milestone(ctx, repo, Number(number)) : null,
     releases: (args: Args) => {
-      const list = args.orderBy ? ordered(Object.values(repo.releases), args.orderBy, {CREATED_AT: (r) => r.id, NAME: (r) => r.name ?? r.tag_name}, 'CREATED_AT') : Object.values(repo.releases).sort((a, b) => b.id - a.id)
-      return connection(list.map((r) => ctx.nodes.Release(ctx, repo, r)), args)
+      const list = args.orderBy
+        ? ordered(
+            Object.values(repo.releases),
+            args.orderBy,
+            {CREATED_AT: (r) => r.id, NAME: (r) => r.name ?? r.tag_name},
+            'CREATED_AT',
+          )
+        : Object.values(repo.releases).sort((a, b) => b.id - a.id)
+      return connection(
+        list.map((r) => ctx.nodes.Release(ctx, repo, r)),
+        args,
+      )
     },
     release: ({tagName}: Args) => {
       const release = Object.values(repo.releases).find((r) => r.tag_name === tagName)
       return release ? ctx.nodes.Release(ctx, repo, release) : null
     },
     latestRelease: () => {
-      const latest = Object.values(repo.releases).filter((r) => !r.draft && !r.prerelease).sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.id - a.id)[0]
+      const latest = Object.values(repo.releases)
+        .filter((r) => !r.draft && !r.prerelease)
+        .sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.id - a.id)[0]
       return latest ? ctx.nodes.Release(ctx, repo, latest) : null
     },
-    projectsV2: (args: Args) => connection(store.state.projects.filter((p) => p.items.some((i) => i.content.repo === `${repo.owner}/${repo.name}`)).map((p) => ctx.nodes.ProjectV2(ctx, p)), args),
+    projectsV2: (args: Args) =>
+      connection(
+        store.state.projects
+          .filter((p) => p.items.some((i) => i.content.repo === `${repo.owner}/${repo.name}`))
+          .map((p) => ctx.nodes.ProjectV2(ctx, p)),
+        args,
+      ),
     // Schema extension (core/graphql-schema-extension.ts).
-    issueTypes: (args: Args) => connection(ordered(repo.issue_types, args.orderBy, {CREATED_AT: (t) => t.id, NAME: (t) => t.name}, 'CREATED_AT').map((type) => ctx.nodes.IssueType(type)), args),
+    issueTypes: (args: Args) =>
+      connection(
+        ordered(repo.issue_types, args.orderBy, {CREATED_AT: (t) => t.id, NAME: (t) => t.name}, 'CREATED_AT').map(
+          (type) => ctx.nodes.IssueType(type),
+        ),
+        args,
+      ),
     issueType: ({name}: Args) => {
       const type = repo.issue_types.find((t) => t.name.toLowerCase() === String(name).toLowerCase())
       return type ? ctx.nodes.IssueType(type) : null
@@ -202,7 +297,10 @@ export function repoQueries(ctx: Context): Obj {
   return {
     repository: ({owner, name}: Args) => {
       const repo = store.state.repos[`${String(owner)}/${String(name)}`]
-      if (!repo) throw new GraphQLError(`Could not resolve to a Repository with the name '${String(owner)}/${String(name)}'.`, {extensions: {type: 'NOT_FOUND'}})
+      if (!repo)
+        throw new GraphQLError(`Could not resolve to a Repository with the name '${String(owner)}/${String(name)}'.`, {
+          extensions: {type: 'NOT_FOUND'},
+        })
       return repositoryNode(ctx, repo)
     },
   }
@@ -216,11 +314,20 @@ export function repoMutations(ctx: Context): Obj {
     createRepository: (args: Args) => {
       const i = input(args)
       const owner = i.ownerId === undefined || i.ownerId === null ? ctx.viewer : userLogin(store, i.ownerId)
-      if (owner !== ctx.viewer) throw new NotModelled('ghx-bench sandbox does not model creating a repository for another owner (organizations)')
+      if (owner !== ctx.viewer)
+        throw new NotModelled(
+          'ghx-bench sandbox does not model creating a repository for another owner (organizations)',
+        )
       if (i.template === true) throw new NotModelled('ghx-bench sandbox does not model template repositories')
       const name = text(i.name).trim()
-      if (store.state.repos[`${owner}/${name}`]) throw new GraphQLError('Name already exists on this account', {extensions: {type: 'UNPROCESSABLE'}})
-      const repo = store.repos.create(owner, name, {description: (i.description as string | undefined) ?? null, homepage: (i.homepageUrl as string | undefined) ?? null, private: i.visibility !== 'PUBLIC', files: null})
+      if (store.state.repos[`${owner}/${name}`])
+        throw new GraphQLError('Name already exists on this account', {extensions: {type: 'UNPROCESSABLE'}})
+      const repo = store.repos.create(owner, name, {
+        description: (i.description as string | undefined) ?? null,
+        homepage: (i.homepageUrl as string | undefined) ?? null,
+        private: i.visibility !== 'PUBLIC',
+        files: null,
+      })
       repo.issue_types = []
       return {...mutationId(args), repository: repositoryNode(ctx, repo)}
     },

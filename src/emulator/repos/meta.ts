@@ -74,15 +74,61 @@ export interface LicenseInfo {
 }
 
 const LICENSES: Array<{key: string; name: string; spdx: string; test: (text: string) => boolean}> = [
-  {key: 'mit', name: 'MIT License', spdx: 'MIT', test: (t) => /\bMIT License\b/i.test(t) || /Permission is hereby granted, free of charge/i.test(t)},
-  {key: 'apache-2.0', name: 'Apache License 2.0', spdx: 'Apache-2.0', test: (t) => /Apache License/i.test(t) && /Version 2\.0/i.test(t)},
-  {key: 'gpl-3.0', name: 'GNU General Public License v3.0', spdx: 'GPL-3.0', test: (t) => /GNU GENERAL PUBLIC LICENSE/i.test(t) && /Version 3/i.test(t)},
-  {key: 'gpl-2.0', name: 'GNU General Public License v2.0', spdx: 'GPL-2.0', test: (t) => /GNU GENERAL PUBLIC LICENSE/i.test(t) && /Version 2/i.test(t)},
-  {key: 'mpl-2.0', name: 'Mozilla Public License 2.0', spdx: 'MPL-2.0', test: (t) => /Mozilla Public License,? (version|v\.?) 2\.0/i.test(t)},
-  {key: 'bsd-3-clause', name: 'BSD 3-Clause "New" or "Revised" License', spdx: 'BSD-3-Clause', test: (t) => /Redistribution and use in source and binary forms/i.test(t) && /Neither the name/i.test(t)},
-  {key: 'bsd-2-clause', name: 'BSD 2-Clause "Simplified" License', spdx: 'BSD-2-Clause', test: (t) => /Redistribution and use in source and binary forms/i.test(t)},
-  {key: 'isc', name: 'ISC License', spdx: 'ISC', test: (t) => /\bISC License\b/i.test(t) || /Permission to use, copy, modify, and\/or distribute this software/i.test(t)},
-  {key: 'unlicense', name: 'The Unlicense', spdx: 'Unlicense', test: (t) => /unencumbered software released into the public domain/i.test(t)},
+  {
+    key: 'mit',
+    name: 'MIT License',
+    spdx: 'MIT',
+    test: (t) => /\bMIT License\b/i.test(t) || /Permission is hereby granted, free of charge/i.test(t),
+  },
+  {
+    key: 'apache-2.0',
+    name: 'Apache License 2.0',
+    spdx: 'Apache-2.0',
+    test: (t) => /Apache License/i.test(t) && /Version 2\.0/i.test(t),
+  },
+  {
+    key: 'gpl-3.0',
+    name: 'GNU General Public License v3.0',
+    spdx: 'GPL-3.0',
+    test: (t) => /GNU GENERAL PUBLIC LICENSE/i.test(t) && /Version 3/i.test(t),
+  },
+  {
+    key: 'gpl-2.0',
+    name: 'GNU General Public License v2.0',
+    spdx: 'GPL-2.0',
+    test: (t) => /GNU GENERAL PUBLIC LICENSE/i.test(t) && /Version 2/i.test(t),
+  },
+  {
+    key: 'mpl-2.0',
+    name: 'Mozilla Public License 2.0',
+    spdx: 'MPL-2.0',
+    test: (t) => /Mozilla Public License,? (version|v\.?) 2\.0/i.test(t),
+  },
+  {
+    key: 'bsd-3-clause',
+    name: 'BSD 3-Clause "New" or "Revised" License',
+    spdx: 'BSD-3-Clause',
+    test: (t) => /Redistribution and use in source and binary forms/i.test(t) && /Neither the name/i.test(t),
+  },
+  {
+    key: 'bsd-2-clause',
+    name: 'BSD 2-Clause "Simplified" License',
+    spdx: 'BSD-2-Clause',
+    test: (t) => /Redistribution and use in source and binary forms/i.test(t),
+  },
+  {
+    key: 'isc',
+    name: 'ISC License',
+    spdx: 'ISC',
+    test: (t) =>
+      /\bISC License\b/i.test(t) || /Permission to use, copy, modify, and\/or distribute this software/i.test(t),
+  },
+  {
+    key: 'unlicense',
+    name: 'The Unlicense',
+    spdx: 'Unlicense',
+    test: (t) => /unencumbered software released into the public domain/i.test(t),
+  },
 ]
 
 /** The license GitHub detects in a LICENSE (or COPYING) file at the root; `other` when the text is not one it knows. */
@@ -93,14 +139,18 @@ export function license(repo: Repo): LicenseInfo | null {
     .sort()[0]
   if (!path) return null
   const known = LICENSES.find((l) => l.test(tree[path]!))
-  return known ? {key: known.key, name: known.name, spdx_id: known.spdx, path} : {key: 'other', name: 'Other', spdx_id: 'NOASSERTION', path}
+  return known
+    ? {key: known.key, name: known.name, spdx_id: known.spdx, path}
+    : {key: 'other', name: 'Other', spdx_id: 'NOASSERTION', path}
 }
 
 /** A community file in the root, .github/ or docs/, as GitHub looks for it. */
 function communityFile(repo: Repo, pattern: RegExp): {path: string; content: string} | null {
   const tree = defaultTree(repo)
   for (const dir of ['.github/', '', 'docs/']) {
-    const path = Object.keys(tree).find((p) => p.startsWith(dir) && pattern.test(p.slice(dir.length)) && !p.slice(dir.length).includes('/'))
+    const path = Object.keys(tree).find(
+      (p) => p.startsWith(dir) && pattern.test(p.slice(dir.length)) && !p.slice(dir.length).includes('/'),
+    )
     if (path) return {path, content: tree[path]!}
   }
   return null
@@ -110,7 +160,12 @@ export function codeOfConduct(repo: Repo): {key: string; name: string; path: str
   const file = communityFile(repo, /^code_of_conduct(\.(md|txt))?$/i)
   if (!file) return null
   const covenant = /Contributor Covenant/i.test(file.content)
-  return {key: covenant ? 'contributor_covenant' : 'other', name: covenant ? 'Contributor Covenant' : 'Other', path: file.path, body: file.content}
+  return {
+    key: covenant ? 'contributor_covenant' : 'other',
+    name: covenant ? 'Contributor Covenant' : 'Other',
+    path: file.path,
+    body: file.content,
+  }
 }
 
 export function securityPolicy(repo: Repo): {path: string} | null {
@@ -118,7 +173,8 @@ export function securityPolicy(repo: Repo): {path: string} | null {
 }
 
 /** A YAML scalar as text ('' for anything else). */
-const scalar = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '')
+const scalar = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : ''
 
 function yamlOf(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {}
@@ -137,7 +193,9 @@ function templateConfig(repo: Repo): Record<string, unknown> {
 
 export function contactLinks(repo: Repo): Array<{name: string; url: string; about: string}> {
   const links = templateConfig(repo).contact_links
-  return Array.isArray(links) ? links.map((l: Record<string, unknown>) => ({name: scalar(l.name), url: scalar(l.url), about: scalar(l.about)})) : []
+  return Array.isArray(links)
+    ? links.map((l: Record<string, unknown>) => ({name: scalar(l.name), url: scalar(l.url), about: scalar(l.about)}))
+    : []
 }
 
 export function blankIssuesEnabled(repo: Repo): boolean {
@@ -163,7 +221,9 @@ export function fundingLinks(repo: Repo): Array<{platform: string; url: string}>
 }
 
 /** Markdown issue templates in .github/ISSUE_TEMPLATE (front matter: name, about, title, labels). */
-export function issueTemplates(repo: Repo): Array<{name: string; about: string; title: string; body: string; filename: string}> {
+export function issueTemplates(
+  repo: Repo,
+): Array<{name: string; about: string; title: string; body: string; filename: string}> {
   const tree = defaultTree(repo)
   return Object.keys(tree)
     .filter((p) => /^\.github\/ISSUE_TEMPLATE\/[^/]+\.md$/i.test(p))
@@ -172,7 +232,13 @@ export function issueTemplates(repo: Repo): Array<{name: string; about: string; 
       const match = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(tree[path]!)
       const meta = yamlOf(match?.[1])
       const filename = path.split('/').pop()!
-      return {name: scalar(meta.name) || filename, about: scalar(meta.about), title: scalar(meta.title), body: match ? match[2]! : tree[path]!, filename}
+      return {
+        name: scalar(meta.name) || filename,
+        about: scalar(meta.about),
+        title: scalar(meta.title),
+        body: match ? match[2]! : tree[path]!,
+        filename,
+      }
     })
 }
 
@@ -180,7 +246,11 @@ export function issueTemplates(repo: Repo): Array<{name: string; about: string; 
 export function pullRequestTemplates(repo: Repo): Array<{filename: string; body: string}> {
   const tree = defaultTree(repo)
   return Object.keys(tree)
-    .filter((p) => /^(\.github\/|docs\/)?pull_request_template\.md$/i.test(p) || /^\.github\/PULL_REQUEST_TEMPLATE\/[^/]+\.md$/i.test(p))
+    .filter(
+      (p) =>
+        /^(\.github\/|docs\/)?pull_request_template\.md$/i.test(p) ||
+        /^\.github\/PULL_REQUEST_TEMPLATE\/[^/]+\.md$/i.test(p),
+    )
     .sort()
     .map((path) => ({filename: path.split('/').pop()!, body: tree[path]!}))
 }

@@ -16,7 +16,10 @@ export function gitPeople(ser: SerializerCore, commit: Commit): {author: Json; c
   const fallback = {name: user?.name ?? commit.author, email: `${commit.author}@users.noreply.github.localhost`}
   const author = commit.author_git ?? fallback
   const committer = commit.committer_git ?? author
-  return {author: {name: author.name, email: author.email, date: commit.date}, committer: {name: committer.name, email: committer.email, date: commit.date}}
+  return {
+    author: {name: author.name, email: author.email, date: commit.date},
+    committer: {name: committer.name, email: committer.email, date: commit.date},
+  }
 }
 
 /** A commit as the git database describes it (GET/POST git/commits, file-commit). */
@@ -30,7 +33,11 @@ export function gitCommit(ser: SerializerCore, repo: Repo, commit: Commit): Json
     ...gitPeople(ser, commit),
     tree: {sha: tree, url: `${api(ser, repo)}/git/trees/${tree}`},
     message: commit.message,
-    parents: commit.parents.map((sha) => ({sha, url: `${api(ser, repo)}/git/commits/${sha}`, html_url: `${html(ser, repo)}/commit/${sha}`})),
+    parents: commit.parents.map((sha) => ({
+      sha,
+      url: `${api(ser, repo)}/git/commits/${sha}`,
+      html_url: `${html(ser, repo)}/commit/${sha}`,
+    })),
     verification: {verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null},
   }
 }
@@ -48,10 +55,21 @@ function treeEntry(ser: SerializerCore, repo: Repo, entry: TreeEntry, dir: strin
 }
 
 /** GET git/trees/{sha}: a directory's entries, relative to it; `recursive` lists every descendant. */
-export function gitTree(ser: SerializerCore, repo: Repo, tree: Record<string, string>, dir: string, recursive: boolean): Json {
+export function gitTree(
+  ser: SerializerCore,
+  repo: Repo,
+  tree: Record<string, string>,
+  dir: string,
+  recursive: boolean,
+): Json {
   const sha = treeSha(tree, dir)
   const entries = recursive ? recursiveEntries(tree, dir) : directoryEntries(tree, dir)
-  return {sha, url: `${api(ser, repo)}/git/trees/${sha}`, tree: entries.map((e) => treeEntry(ser, repo, e, dir)), truncated: false}
+  return {
+    sha,
+    url: `${api(ser, repo)}/git/trees/${sha}`,
+    tree: entries.map((e) => treeEntry(ser, repo, e, dir)),
+    truncated: false,
+  }
 }
 
 export function gitBlob(ser: SerializerCore, repo: Repo, content: string): Json {
@@ -67,12 +85,30 @@ export function gitBlob(ser: SerializerCore, repo: Repo, content: string): Json 
 }
 
 /** A file of GET contents (with its content) or an entry of a directory listing (without). */
-export function contentEntry(ser: SerializerCore, repo: Repo, ref: string, path: string, content: string | null, withContent = true): Json {
+export function contentEntry(
+  ser: SerializerCore,
+  repo: Repo,
+  ref: string,
+  path: string,
+  content: string | null,
+  withContent = true,
+): Json {
   const self = `${api(ser, repo)}/contents/${path}?ref=${encodeURIComponent(ref)}`
   if (content === null) {
     const sha = '' // replaced by the caller for directories
     const web = `${html(ser, repo)}/tree/${ref}/${path}`
-    return {type: 'dir', size: 0, name: path.split('/').pop(), path, sha, url: self, git_url: null, html_url: web, download_url: null, _links: {self, git: null, html: web}}
+    return {
+      type: 'dir',
+      size: 0,
+      name: path.split('/').pop(),
+      path,
+      sha,
+      url: self,
+      git_url: null,
+      html_url: web,
+      download_url: null,
+      _links: {self, git: null, html: web},
+    }
   }
   const sha = blobSha(content)
   const web = `${html(ser, repo)}/blob/${ref}/${path}`
@@ -94,7 +130,13 @@ export function contentEntry(ser: SerializerCore, repo: Repo, ref: string, path:
 }
 
 /** GET contents of a directory: its entries, files and sub-directories, in git's order. */
-export function directoryListing(ser: SerializerCore, repo: Repo, ref: string, tree: Record<string, string>, dir: string): Json[] {
+export function directoryListing(
+  ser: SerializerCore,
+  repo: Repo,
+  ref: string,
+  tree: Record<string, string>,
+  dir: string,
+): Json[] {
   return directoryEntries(tree, dir).map((entry) => {
     if (entry.type === 'blob') return contentEntry(ser, repo, ref, entry.path, tree[entry.path]!, false)
     const listing = contentEntry(ser, repo, ref, entry.path, null)

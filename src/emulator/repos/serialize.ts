@@ -101,7 +101,15 @@ export class RepoSerializer {
       updated_at: pushed,
       permissions: {admin: true, maintain: true, push: true, triage: true, pull: true},
       allow_forking: true,
-      license: detected ? {key: detected.key, name: detected.name, spdx_id: detected.spdx_id, url: detected.key === 'other' ? null : `${this.core.links.api}/licenses/${detected.key}`, node_id: `L_kw${Buffer.from(detected.key).toString('base64url')}`} : null,
+      license: detected
+        ? {
+            key: detected.key,
+            name: detected.name,
+            spdx_id: detected.spdx_id,
+            url: detected.key === 'other' ? null : `${this.core.links.api}/licenses/${detected.key}`,
+            node_id: `L_kw${Buffer.from(detected.key).toString('base64url')}`,
+          }
+        : null,
       network_count: forks,
       subscribers_count: 0,
     }
@@ -110,7 +118,18 @@ export class RepoSerializer {
   /** The repository as other objects embed it (a run, a check suite, a search hit): its ids, names and URLs. */
   minimal(repo: Repo): Json {
     const full = this.repo(repo)
-    const keep = new Set(['id', 'node_id', 'name', 'full_name', 'private', 'owner', 'html_url', 'description', 'fork', 'url'])
+    const keep = new Set([
+      'id',
+      'node_id',
+      'name',
+      'full_name',
+      'private',
+      'owner',
+      'html_url',
+      'description',
+      'fork',
+      'url',
+    ])
     return Object.fromEntries(Object.entries(full).filter(([key]) => keep.has(key) || key.endsWith('_url')))
   }
 
@@ -148,7 +167,11 @@ export class RepoSerializer {
       },
       author: this.users.user(commit.author),
       committer: this.users.user(commit.author),
-      parents: commit.parents.map((sha) => ({sha, url: `${this.core.repoApi(repo)}/commits/${sha}`, html_url: `${this.core.repoHtml(repo)}/commit/${sha}`})),
+      parents: commit.parents.map((sha) => ({
+        sha,
+        url: `${this.core.repoApi(repo)}/commits/${sha}`,
+        html_url: `${this.core.repoHtml(repo)}/commit/${sha}`,
+      })),
     }
   }
 }

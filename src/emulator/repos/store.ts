@@ -10,7 +10,7 @@ import type {Labels} from '../issues/label-store.js'
 import type {Git} from './git-store.js'
 
 /** GitHub's default labels of a new repository (name, colour, description). */
-export const DEFAULT_LABELS: ReadonlyArray<readonly [string, string, string]> = [
+const DEFAULT_LABELS: ReadonlyArray<readonly [string, string, string]> = [
   ['bug', 'd73a4a', "Something isn't working"],
   ['documentation', '0075ca', 'Improvements or additions to documentation'],
   ['duplicate', 'cfd3d7', 'This issue or pull request already exists'],
@@ -31,7 +31,17 @@ export class Repos {
   ) {}
 
   /** A new repository; `files: null` makes an empty one (no commits, no branches, as GitHub's without auto_init). */
-  create(owner: string, name: string, options: {default_branch?: string; description?: string | null; files?: Tree | null; private?: boolean; homepage?: string | null} = {}): Repo {
+  create(
+    owner: string,
+    name: string,
+    options: {
+      default_branch?: string
+      description?: string | null
+      files?: Tree | null
+      private?: boolean
+      homepage?: string | null
+    } = {},
+  ): Repo {
     const key = `${owner}/${name}`
     if (this.core.state.repos[key]) throw unprocessable('name already exists on this account', 'name', 'Repository')
     this.core.ensureUser(owner)
@@ -64,7 +74,14 @@ export class Repos {
       ...(options.homepage ? {homepage: options.homepage} : {}),
     }
     this.core.state.repos[key] = repo
-    if (options.files !== null) repo.branches[branch] = this.git.writeCommit(repo, [], options.files ?? {'README.md': `# ${name}\n`}, 'Initial commit', owner)
+    if (options.files !== null)
+      repo.branches[branch] = this.git.writeCommit(
+        repo,
+        [],
+        options.files ?? {'README.md': `# ${name}\n`},
+        'Initial commit',
+        owner,
+      )
     for (const [typeName, color, description] of [
       ['Bug', 'red', 'An unexpected problem or behavior'],
       ['Feature', 'blue', 'A request, idea, or new functionality'],
@@ -73,7 +90,8 @@ export class Repos {
       repo.issue_types.push({id: this.core.nextId(), name: typeName, description, color})
     }
     // Every new GitHub repository starts with these labels; agents rely on `bug` and `enhancement` existing.
-    for (const [label, color, description] of DEFAULT_LABELS) this.labels.create(repo, label, color, description).default = true
+    for (const [label, color, description] of DEFAULT_LABELS)
+      this.labels.create(repo, label, color, description).default = true
     return repo
   }
 
@@ -83,13 +101,25 @@ export class Repos {
 
   /** A fork of a repository under another owner: its branches (or only the default one) and their history; no issues. */
   fork(source: Repo, owner: string, name = source.name, defaultBranchOnly = false): Repo {
-    const existing = Object.values(this.core.state.repos).find((r) => r.owner === owner && r.fork_of === `${source.owner}/${source.name}`)
+    const existing = Object.values(this.core.state.repos).find(
+      (r) => r.owner === owner && r.fork_of === `${source.owner}/${source.name}`,
+    )
     // Forking again answers the fork that exists, as GitHub does.
     if (existing) return existing
-    const fork = this.create(owner, name, {files: null, description: source.description, default_branch: source.default_branch, private: source.private})
+    const fork = this.create(owner, name, {
+      files: null,
+      description: source.description,
+      default_branch: source.default_branch,
+      private: source.private,
+    })
     fork.fork_of = `${source.owner}/${source.name}`
     fork.issue_types = []
     fork.commits = {...source.commits}
-    fork.branches = defaultBranchOnly ? (source.branches[source.default_branch] ? {[source.default_branch]: source.branches[source.default_branch]!} : {}) : {...source.branches}
+    fork.branches = defaultBranchOnly
+      ? source.branches[source.default_branch]
+        ? {[source.default_branch]: source.branches[source.default_branch]!}
+        : {}
+      : {...source.branches}
     return fork
-  }}
+  }
+}

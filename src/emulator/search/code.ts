@@ -2,15 +2,55 @@
 import {blobSha} from '../core/git-objects.js'
 import type {Repo} from '../core/state.js'
 import type {Store} from '../store.js'
-import {checkNames, contains, evaluate, inRange, legacyScopes, occurrences, parseQuery, scopeTest, SearchInvalid, shapeOf} from './query.js'
+import {
+  checkNames,
+  contains,
+  evaluate,
+  inRange,
+  legacyScopes,
+  occurrences,
+  parseQuery,
+  scopeTest,
+  SearchInvalid,
+  shapeOf,
+} from './query.js'
 
-export const CODE_KEYS = new Set(['repo', 'user', 'org', 'owner', 'in', 'path', 'filename', 'extension', 'language', 'size', 'fork'])
+export const CODE_KEYS = new Set([
+  'repo',
+  'user',
+  'org',
+  'owner',
+  'in',
+  'path',
+  'filename',
+  'extension',
+  'language',
+  'size',
+  'fork',
+])
 
 /** Languages by file extension, as code search's language: qualifier reads them. */
 const CODE_LANGUAGES: Record<string, string[]> = {
-  typescript: ['.ts', '.tsx', '.mts', '.cts'], javascript: ['.js', '.jsx', '.mjs', '.cjs'], python: ['.py'], go: ['.go'], rust: ['.rs'], java: ['.java'],
-  ruby: ['.rb'], shell: ['.sh', '.bash'], markdown: ['.md', '.markdown'], yaml: ['.yml', '.yaml'], json: ['.json'], html: ['.html', '.htm'], css: ['.css'],
-  c: ['.c', '.h'], 'c++': ['.cpp', '.cc', '.hpp'], 'c#': ['.cs'], php: ['.php'], kotlin: ['.kt'], swift: ['.swift'], text: ['.txt'],
+  typescript: ['.ts', '.tsx', '.mts', '.cts'],
+  javascript: ['.js', '.jsx', '.mjs', '.cjs'],
+  python: ['.py'],
+  go: ['.go'],
+  rust: ['.rs'],
+  java: ['.java'],
+  ruby: ['.rb'],
+  shell: ['.sh', '.bash'],
+  markdown: ['.md', '.markdown'],
+  yaml: ['.yml', '.yaml'],
+  json: ['.json'],
+  html: ['.html', '.htm'],
+  css: ['.css'],
+  c: ['.c', '.h'],
+  'c++': ['.cpp', '.cc', '.hpp'],
+  'c#': ['.cs'],
+  php: ['.php'],
+  kotlin: ['.kt'],
+  swift: ['.swift'],
+  text: ['.txt'],
 }
 
 export interface CodeHit {
@@ -38,8 +78,11 @@ export function searchCode(store: Store, viewer: string, query: string): CodeHit
     for (const [path, content] of Object.entries(repo.commits[commit]!.tree)) {
       // GitHub indexes files smaller than 384 KB.
       if (Buffer.byteLength(content) >= 384 * 1024) continue
-      const textOf = (word: string) => (fields.has('file') && contains(content, word)) || (fields.has('path') && contains(path, word))
-      const matches = evaluate(expr, (e) => (e.kind === 'text' ? textOf(e.text) : codeQualifier(repo, path, content, e.key, e.value)))
+      const textOf = (word: string) =>
+        (fields.has('file') && contains(content, word)) || (fields.has('path') && contains(path, word))
+      const matches = evaluate(expr, (e) =>
+        e.kind === 'text' ? textOf(e.text) : codeQualifier(repo, path, content, e.key, e.value),
+      )
       if (!matches) continue
       const score = shape.words.reduce((n, w) => n + occurrences(content, w) + 2 * occurrences(path, w), 0)
       hits.push({repo, path, sha: blobSha(content), commit, content, score})
@@ -62,10 +105,22 @@ function codeQualifier(repo: Repo, path: string, content: string, key: string, v
       const pattern = v.replace(/^\//, '')
       if (/[*?]/.test(pattern)) {
         const escape = (text: string) => text.replace(/[.+^${}()|[\]\\]/g, '\\$&')
-        const glob = pattern.split('**').map((part) => part.split('*').map((p) => p.split('?').map(escape).join('[^/]')).join('[^/]*')).join('.*')
+        const glob = pattern
+          .split('**')
+          .map((part) =>
+            part
+              .split('*')
+              .map((p) => p.split('?').map(escape).join('[^/]'))
+              .join('[^/]*'),
+          )
+          .join('.*')
         return new RegExp(`^${glob}$`).test(path.toLowerCase())
       }
-      return pattern === '' || path.toLowerCase() === pattern || path.toLowerCase().startsWith(`${pattern.replace(/\/$/, '')}/`)
+      return (
+        pattern === '' ||
+        path.toLowerCase() === pattern ||
+        path.toLowerCase().startsWith(`${pattern.replace(/\/$/, '')}/`)
+      )
     }
     case 'filename':
       return name === v || name.startsWith(`${v}.`)

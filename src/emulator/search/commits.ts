@@ -1,9 +1,40 @@
 /** Commit search (REST's `/search/commits`): the history of each default branch. */
 import type {Commit, Repo} from '../core/state.js'
 import type {Store} from '../store.js'
-import {checkNames, contains, evaluate, inRange, isLogin, legacyScopes, lower, occurrences, parseQuery, scopeTest, shapeOf} from './query.js'
+import {
+  checkNames,
+  contains,
+  evaluate,
+  inRange,
+  isLogin,
+  legacyScopes,
+  lower,
+  occurrences,
+  parseQuery,
+  scopeTest,
+  shapeOf,
+} from './query.js'
 
-export const COMMIT_KEYS = new Set(['repo', 'user', 'org', 'owner', 'author', 'committer', 'author-name', 'committer-name', 'author-email', 'committer-email', 'author-date', 'committer-date', 'merge', 'hash', 'parent', 'tree', 'is', 'sort'])
+export const COMMIT_KEYS = new Set([
+  'repo',
+  'user',
+  'org',
+  'owner',
+  'author',
+  'committer',
+  'author-name',
+  'committer-name',
+  'author-email',
+  'committer-email',
+  'author-date',
+  'committer-date',
+  'merge',
+  'hash',
+  'parent',
+  'tree',
+  'is',
+  'sort',
+])
 
 export interface CommitHit {
   repo: Repo
@@ -11,7 +42,12 @@ export interface CommitHit {
   score: number
 }
 
-export function searchCommits(store: Store, viewer: string, query: string, options: {sort?: string | null; order?: string | null; treeOf?: (commit: Commit) => string} = {}): CommitHit[] {
+export function searchCommits(
+  store: Store,
+  viewer: string,
+  query: string,
+  options: {sort?: string | null; order?: string | null; treeOf?: (commit: Commit) => string} = {},
+): CommitHit[] {
   const expr = legacyScopes(parseQuery(query, COMMIT_KEYS))
   const shape = shapeOf(expr)
   checkNames(store, viewer, shape)
@@ -30,20 +66,37 @@ export function searchCommits(store: Store, viewer: string, query: string, optio
     }
     for (const sha of onDefault) {
       const commit = repo.commits[sha]!
-      const matches = evaluate(expr, (e) => (e.kind === 'text' ? contains(commit.message, e.text) : commitQualifier(repo, commit, viewer, e.key, e.value, options.treeOf)))
-      if (matches) hits.push({repo, commit, score: shape.words.length ? shape.words.reduce((n, w) => n + occurrences(commit.message, w), 0) : 1})
+      const matches = evaluate(expr, (e) =>
+        e.kind === 'text'
+          ? contains(commit.message, e.text)
+          : commitQualifier(repo, commit, viewer, e.key, e.value, options.treeOf),
+      )
+      if (matches)
+        hits.push({
+          repo,
+          commit,
+          score: shape.words.length ? shape.words.reduce((n, w) => n + occurrences(commit.message, w), 0) : 1,
+        })
     }
   }
   const sort = options.sort ? {field: options.sort, direction: options.order === 'asc' ? 'asc' : 'desc'} : shape.sort
   const sign = sort?.direction === 'asc' ? 1 : -1
   const order = (hit: CommitHit) => `${hit.commit.date}:${String(hit.commit.seq ?? 0).padStart(12, '0')}`
   return hits.sort((a, b) => {
-    if (sort?.field === 'author-date' || sort?.field === 'committer-date') return (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0) * sign
+    if (sort?.field === 'author-date' || sort?.field === 'committer-date')
+      return (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0) * sign
     return b.score - a.score || (order(a) < order(b) ? 1 : order(a) > order(b) ? -1 : 0)
   })
 }
 
-function commitQualifier(repo: Repo, commit: Commit, viewer: string, key: string, value: string, treeOf?: (commit: Commit) => string): boolean {
+function commitQualifier(
+  repo: Repo,
+  commit: Commit,
+  viewer: string,
+  key: string,
+  value: string,
+  treeOf?: (commit: Commit) => string,
+): boolean {
   const v = value.toLowerCase()
   const scoped = scopeTest(repo, key, value)
   if (scoped !== undefined) return scoped
@@ -67,7 +120,7 @@ function commitQualifier(repo: Repo, commit: Commit, viewer: string, key: string
     case 'committer-date':
       return inRange(value, commit.date, 'date')
     case 'merge':
-      return (commit.parents.length > 1) === (v === 'true')
+      return commit.parents.length > 1 === (v === 'true')
     case 'hash':
       return v.length >= 7 && commit.sha.startsWith(v)
     case 'parent':

@@ -19,18 +19,27 @@ export function searchConnection(ctx: Context, args: Args): Obj {
   let found: Array<{node: Obj; matches: Obj[]}> = []
   try {
     if (type === 'ISSUE' || type === 'ISSUE_ADVANCED') {
-      found = searchIssues({store: ctx.store, viewer: ctx.viewer, reviewDecision}, query, {advanced: type === 'ISSUE_ADVANCED'}).map((hit) => ({
+      found = searchIssues({store: ctx.store, viewer: ctx.viewer, reviewDecision}, query, {
+        advanced: type === 'ISSUE_ADVANCED',
+      }).map((hit) => ({
         node: ctx.nodes.Issue(ctx, hit.repo, hit.issue),
         matches: textMatches(query, {title: hit.issue.title, body: hit.issue.body}) as unknown as Obj[],
       }))
       counts.issueCount = found.length
     } else if (type === 'REPOSITORY') {
-      found = searchRepos(ctx.store, ctx.viewer, query).map((hit) => ({node: ctx.nodes.Repository(ctx, hit.repo), matches: textMatches(query, {name: hit.repo.name, description: hit.repo.description}) as unknown as Obj[]}))
+      found = searchRepos(ctx.store, ctx.viewer, query).map((hit) => ({
+        node: ctx.nodes.Repository(ctx, hit.repo),
+        matches: textMatches(query, {name: hit.repo.name, description: hit.repo.description}) as unknown as Obj[],
+      }))
       counts.repositoryCount = found.length
     } else if (type === 'USER') {
       const users = searchUsers(ctx.store, query)
-      if (users.some((u) => u.type === 'Organization')) throw new NotModelled('ghx-bench sandbox does not model Organization (a user search that finds one)')
-      found = users.map((u) => ({node: ctx.nodes.Actor(ctx, u.login)!, matches: textMatches(query, {login: u.login, name: u.name}) as unknown as Obj[]}))
+      if (users.some((u) => u.type === 'Organization'))
+        throw new NotModelled('ghx-bench sandbox does not model Organization (a user search that finds one)')
+      found = users.map((u) => ({
+        node: ctx.nodes.Actor(ctx, u.login)!,
+        matches: textMatches(query, {login: u.login, name: u.name}) as unknown as Obj[],
+      }))
       counts.userCount = found.length
     }
   } catch (error) {
@@ -39,11 +48,20 @@ export function searchConnection(ctx: Context, args: Args): Obj {
   }
   const page = connection(found, args)
   const slice = page.nodes as typeof found
-  const highlights = (m: Obj) => ((m.highlights as Array<{text: string; indices: [number, number]}>) ?? []).map((h) => ({text: h.text, beginIndice: h.indices[0], endIndice: h.indices[1]}))
+  const highlights = (m: Obj) =>
+    ((m.highlights as Array<{text: string; indices: [number, number]}>) ?? []).map((h) => ({
+      text: h.text,
+      beginIndice: h.indices[0],
+      endIndice: h.indices[1],
+    }))
   return {
     ...counts,
     ...page,
     nodes: slice.map((f) => f.node),
-    edges: (page.edges as Array<{node: (typeof found)[number]; cursor: string}>).map((e) => ({cursor: e.cursor, node: e.node.node, textMatches: e.node.matches.map((m) => ({fragment: m.fragment, property: m.property, highlights: highlights(m)}))})),
+    edges: (page.edges as Array<{node: (typeof found)[number]; cursor: string}>).map((e) => ({
+      cursor: e.cursor,
+      node: e.node.node,
+      textMatches: e.node.matches.map((m) => ({fragment: m.fragment, property: m.property, highlights: highlights(m)})),
+    })),
   }
 }

@@ -7,12 +7,63 @@ import type {Issue, Pull, Repo} from '../core/state.js'
 import {mentionedLogins} from '../issues/events.js'
 import {primaryLanguage} from '../repos/meta.js'
 import type {Store} from '../store.js'
-import {anyOf, checkNames, contains, evaluate, inRange, isLogin, legacyScopes, lower, occurrences, parseQuery, scopeTest, shapeOf} from './query.js'
+import {
+  anyOf,
+  checkNames,
+  contains,
+  evaluate,
+  inRange,
+  isLogin,
+  legacyScopes,
+  lower,
+  occurrences,
+  parseQuery,
+  scopeTest,
+  shapeOf,
+} from './query.js'
 
 export const ISSUE_KEYS = new Set([
-  'repo', 'user', 'org', 'owner', 'is', 'type', 'state', 'reason', 'author', 'assignee', 'mentions', 'commenter', 'involves', 'label', 'milestone',
-  'no', 'has', 'in', 'sort', 'draft', 'review', 'reviewed-by', 'review-requested', 'user-review-requested', 'team-review-requested', 'team', 'head', 'base',
-  'status', 'comments', 'interactions', 'reactions', 'created', 'updated', 'closed', 'merged', 'linked', 'language', 'archived', 'project', 'parent-issue',
+  'repo',
+  'user',
+  'org',
+  'owner',
+  'is',
+  'type',
+  'state',
+  'reason',
+  'author',
+  'assignee',
+  'mentions',
+  'commenter',
+  'involves',
+  'label',
+  'milestone',
+  'no',
+  'has',
+  'in',
+  'sort',
+  'draft',
+  'review',
+  'reviewed-by',
+  'review-requested',
+  'user-review-requested',
+  'team-review-requested',
+  'team',
+  'head',
+  'base',
+  'status',
+  'comments',
+  'interactions',
+  'reactions',
+  'created',
+  'updated',
+  'closed',
+  'merged',
+  'linked',
+  'language',
+  'archived',
+  'project',
+  'parent-issue',
 ])
 /** Qualifiers GitHub has that need what the sandbox does not model (teams). */
 const ISSUE_NOT_MODELLED = new Set(['team', 'team-review-requested'])
@@ -34,27 +85,39 @@ export interface IssueSearchContext {
  * What `status:` reads: a commit's check runs (its workflow runs' jobs) and latest commit statuses
  * combined — any failure or error fails it, anything unfinished leaves it pending; null without any.
  */
-export function commitState(store: Store, repo: Repo, sha: string): 'success' | 'failure' | 'pending' | null {
+function commitState(store: Store, repo: Repo, sha: string): 'success' | 'failure' | 'pending' | null {
   const states: string[] = []
   for (const run of Object.values(repo.runs).filter((r) => r.head_sha === sha)) {
     const attempt = store.actions.latestAttempt(run)
     for (const job of attempt.jobs) {
       const status = store.actions.jobStatus(attempt, job)
-      states.push(status.status !== 'completed' ? 'pending' : ['success', 'neutral', 'skipped'].includes(status.conclusion ?? '') ? 'success' : 'failure')
+      states.push(
+        status.status !== 'completed'
+          ? 'pending'
+          : ['success', 'neutral', 'skipped'].includes(status.conclusion ?? '')
+            ? 'success'
+            : 'failure',
+      )
     }
   }
-  for (const status of store.statuses.latest(repo, sha)) states.push(status.state === 'error' ? 'failure' : status.state)
+  for (const status of store.statuses.latest(repo, sha))
+    states.push(status.state === 'error' ? 'failure' : status.state)
   if (states.length === 0) return null
   if (states.includes('failure')) return 'failure'
   return states.includes('pending') ? 'pending' : 'success'
 }
 
-export function searchIssues(ctx: IssueSearchContext, query: string, options: {advanced?: boolean; sort?: string | null; order?: string | null} = {}): IssueHit[] {
+export function searchIssues(
+  ctx: IssueSearchContext,
+  query: string,
+  options: {advanced?: boolean; sort?: string | null; order?: string | null} = {},
+): IssueHit[] {
   const {store, viewer} = ctx
   let expr = parseQuery(query, ISSUE_KEYS)
   if (!options.advanced) expr = legacyScopes(expr)
   const shape = shapeOf(expr)
-  for (const q of shape.qualifiers) if (ISSUE_NOT_MODELLED.has(q.key)) throw notModelled(`the search qualifier ${q.key}: (the sandbox has no teams)`)
+  for (const q of shape.qualifiers)
+    if (ISSUE_NOT_MODELLED.has(q.key)) throw notModelled(`the search qualifier ${q.key}: (the sandbox has no teams)`)
   checkNames(store, viewer, shape)
   const fields = shape.fields.size > 0 ? shape.fields : new Set(['title', 'body', 'comments'])
   const hits: IssueHit[] = []
@@ -63,10 +126,21 @@ export function searchIssues(ctx: IssueSearchContext, query: string, options: {a
       const pull = issue.is_pull ? repo.pulls[issue.number] : undefined
       const comments = () => issue.comments.map((id) => repo.comments[id]!).filter(Boolean)
       const textOf = (word: string) =>
-        (fields.has('title') && contains(issue.title, word)) || (fields.has('body') && contains(issue.body, word)) || (fields.has('comments') && comments().some((c) => contains(c.body, word)))
-      const matches = evaluate(expr, (e) => (e.kind === 'text' ? textOf(e.text) : issueQualifier(ctx, repo, issue, pull, e.key, e.value)))
+        (fields.has('title') && contains(issue.title, word)) ||
+        (fields.has('body') && contains(issue.body, word)) ||
+        (fields.has('comments') && comments().some((c) => contains(c.body, word)))
+      const matches = evaluate(expr, (e) =>
+        e.kind === 'text' ? textOf(e.text) : issueQualifier(ctx, repo, issue, pull, e.key, e.value),
+      )
       if (!matches) continue
-      const score = shape.words.reduce((n, w) => n + (fields.has('title') ? 2 * occurrences(issue.title, w) : 0) + (fields.has('body') ? occurrences(issue.body, w) : 0) + (fields.has('comments') ? comments().reduce((m, c) => m + occurrences(c.body, w), 0) : 0), 0)
+      const score = shape.words.reduce(
+        (n, w) =>
+          n +
+          (fields.has('title') ? 2 * occurrences(issue.title, w) : 0) +
+          (fields.has('body') ? occurrences(issue.body, w) : 0) +
+          (fields.has('comments') ? comments().reduce((m, c) => m + occurrences(c.body, w), 0) : 0),
+        0,
+      )
       hits.push({repo, issue, score: shape.words.length ? score : 1})
     }
   }
@@ -101,18 +175,37 @@ export function searchIssues(ctx: IssueSearchContext, query: string, options: {a
   })
 }
 
-const REACTION_SORTS: Record<string, string> = {'reactions-+1': '+1', 'reactions--1': '-1', 'reactions-smile': 'laugh', 'reactions-thinking_face': 'confused', 'reactions-heart': 'heart', 'reactions-tada': 'hooray'}
+const REACTION_SORTS: Record<string, string> = {
+  'reactions-+1': '+1',
+  'reactions--1': '-1',
+  'reactions-smile': 'laugh',
+  'reactions-thinking_face': 'confused',
+  'reactions-heart': 'heart',
+  'reactions-tada': 'hooray',
+}
 
-function issueQualifier(ctx: IssueSearchContext, repo: Repo, issue: Issue, pull: Pull | undefined, key: string, value: string): boolean {
+function issueQualifier(
+  ctx: IssueSearchContext,
+  repo: Repo,
+  issue: Issue,
+  pull: Pull | undefined,
+  key: string,
+  value: string,
+): boolean {
   const {store, viewer} = ctx
   const v = value.toLowerCase()
   const scoped = scopeTest(repo, key, value)
   if (scoped !== undefined) return scoped
   const comments = () => issue.comments.map((id) => repo.comments[id]!).filter(Boolean)
   const reviewComments = () => (pull ? Object.values(repo.review_comments).filter((c) => c.pull === issue.number) : [])
-  const reviews = () => (pull ? Object.values(repo.reviews).filter((r) => r.pull === issue.number && r.state !== 'PENDING') : [])
-  const mentions = (login: string) => [issue.body, ...comments().map((c) => c.body)].some((text) => mentionedLogins(text).some((m) => m.toLowerCase() === login.toLowerCase()))
-  const commented = (login: string) => [...comments(), ...reviewComments()].some((c) => c.user.toLowerCase() === login.toLowerCase())
+  const reviews = () =>
+    pull ? Object.values(repo.reviews).filter((r) => r.pull === issue.number && r.state !== 'PENDING') : []
+  const mentions = (login: string) =>
+    [issue.body, ...comments().map((c) => c.body)].some((text) =>
+      mentionedLogins(text).some((m) => m.toLowerCase() === login.toLowerCase()),
+    )
+  const commented = (login: string) =>
+    [...comments(), ...reviewComments()].some((c) => c.user.toLowerCase() === login.toLowerCase())
   const users = (test: (login: string) => boolean) => anyOf(value).some((name) => test(name === '@me' ? viewer : name))
   const merged = pull?.merged_at ?? null
   switch (key) {
@@ -166,7 +259,13 @@ function issueQualifier(ctx: IssueSearchContext, repo: Repo, issue: Issue, pull:
     case 'commenter':
       return users(commented)
     case 'involves':
-      return users((login) => lower(issue.user) === login.toLowerCase() || issue.assignees.some((a) => a.toLowerCase() === login.toLowerCase()) || mentions(login) || commented(login))
+      return users(
+        (login) =>
+          lower(issue.user) === login.toLowerCase() ||
+          issue.assignees.some((a) => a.toLowerCase() === login.toLowerCase()) ||
+          mentions(login) ||
+          commented(login),
+      )
     case 'label':
       return anyOf(value).some((name) => issue.labels.some((l) => l.toLowerCase() === name))
     case 'milestone': {
@@ -175,7 +274,22 @@ function issueQualifier(ctx: IssueSearchContext, repo: Repo, issue: Issue, pull:
     }
     case 'no':
     case 'has': {
-      const has = v === 'label' ? issue.labels.length > 0 : v === 'milestone' ? issue.milestone !== null : v === 'assignee' ? issue.assignees.length > 0 : v === 'project' ? projectsOf(store, repo, issue).length > 0 : v === 'type' ? issue.issue_type !== null : v === 'parent-issue' ? issue.parent !== null : v === 'sub-issues' ? issue.sub_issues.length > 0 : undefined
+      const has =
+        v === 'label'
+          ? issue.labels.length > 0
+          : v === 'milestone'
+            ? issue.milestone !== null
+            : v === 'assignee'
+              ? issue.assignees.length > 0
+              : v === 'project'
+                ? projectsOf(store, repo, issue).length > 0
+                : v === 'type'
+                  ? issue.issue_type !== null
+                  : v === 'parent-issue'
+                    ? issue.parent !== null
+                    : v === 'sub-issues'
+                      ? issue.sub_issues.length > 0
+                      : undefined
       if (has === undefined) return false
       return key === 'has' ? has : !has
     }
@@ -195,7 +309,10 @@ function issueQualifier(ctx: IssueSearchContext, repo: Repo, issue: Issue, pull:
       return users((login) => reviews().some((r) => r.user.toLowerCase() === login.toLowerCase()))
     case 'review-requested':
     case 'user-review-requested':
-      return pull !== undefined && users((login) => pull.requested_reviewers.some((r) => r.toLowerCase() === login.toLowerCase()))
+      return (
+        pull !== undefined &&
+        users((login) => pull.requested_reviewers.some((r) => r.toLowerCase() === login.toLowerCase()))
+      )
     case 'head':
       return pull !== undefined && pull.head.toLowerCase() === v
     case 'base':
@@ -209,7 +326,11 @@ function issueQualifier(ctx: IssueSearchContext, repo: Repo, issue: Issue, pull:
     case 'reactions':
       return inRange(value, store.reactions.list(repo, {kind: 'issue', id: issue.id}).length, 'number')
     case 'interactions':
-      return inRange(value, issue.comments.length + store.reactions.list(repo, {kind: 'issue', id: issue.id}).length, 'number')
+      return inRange(
+        value,
+        issue.comments.length + store.reactions.list(repo, {kind: 'issue', id: issue.id}).length,
+        'number',
+      )
     case 'created':
       return inRange(value, issue.created_at, 'date')
     case 'updated':
@@ -221,8 +342,18 @@ function issueQualifier(ctx: IssueSearchContext, repo: Repo, issue: Issue, pull:
     case 'linked': {
       // An issue is linked to the pull requests whose body closes it; a pull request to those issues.
       const closing = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#(\d+)\b/gi
-      if (v === 'pr') return !issue.is_pull && Object.values(repo.pulls).some((p) => [...(repo.issues[p.number]!.body ?? '').matchAll(closing)].some((m) => Number(m[1]) === issue.number))
-      if (v === 'issue') return issue.is_pull && [...(issue.body ?? '').matchAll(closing)].some((m) => repo.issues[Number(m[1])]?.is_pull === false)
+      if (v === 'pr')
+        return (
+          !issue.is_pull &&
+          Object.values(repo.pulls).some((p) =>
+            [...(repo.issues[p.number]!.body ?? '').matchAll(closing)].some((m) => Number(m[1]) === issue.number),
+          )
+        )
+      if (v === 'issue')
+        return (
+          issue.is_pull &&
+          [...(issue.body ?? '').matchAll(closing)].some((m) => repo.issues[Number(m[1])]?.is_pull === false)
+        )
       return false
     }
     case 'language':
@@ -234,7 +365,10 @@ function issueQualifier(ctx: IssueSearchContext, repo: Repo, issue: Issue, pull:
     case 'parent-issue': {
       const match = /^(?:([^/#\s]+\/[^#\s]+))?#(\d+)$/.exec(value)
       if (!match || issue.parent === null) return false
-      return Number(match[2]) === issue.parent && (!match[1] || match[1].toLowerCase() === `${repo.owner}/${repo.name}`.toLowerCase())
+      return (
+        Number(match[2]) === issue.parent &&
+        (!match[1] || match[1].toLowerCase() === `${repo.owner}/${repo.name}`.toLowerCase())
+      )
     }
     default:
       return false
@@ -243,5 +377,7 @@ function issueQualifier(ctx: IssueSearchContext, repo: Repo, issue: Issue, pull:
 
 function projectsOf(store: Store, repo: Repo, issue: Issue) {
   const key = `${repo.owner}/${repo.name}`
-  return store.state.projects.filter((p) => p.items.some((i) => i.content.repo === key && i.content.number === issue.number))
+  return store.state.projects.filter((p) =>
+    p.items.some((i) => i.content.repo === key && i.content.number === issue.number),
+  )
 }

@@ -26,7 +26,9 @@ export type Expr =
   | {kind: 'text'; text: string}
   | {kind: 'qualifier'; key: string; value: string}
 
-type Token = {type: 'lparen' | 'rparen' | 'and' | 'or' | 'not'} | {type: 'atom'; negated: boolean; key?: string; value: string; raw: string}
+type Token =
+  | {type: 'lparen' | 'rparen' | 'and' | 'or' | 'not'}
+  | {type: 'atom'; negated: boolean; key?: string; value: string; raw: string}
 
 /** A repository or user a query names that does not exist: GitHub's 422. */
 export class SearchInvalid extends Error {
@@ -38,8 +40,10 @@ export class SearchInvalid extends Error {
   }
 }
 
-const REPOS_INVALID = 'The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them.'
-const USERS_INVALID = 'The listed users cannot be searched either because the users do not exist or you do not have permission to view the users.'
+const REPOS_INVALID =
+  'The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them.'
+const USERS_INVALID =
+  'The listed users cannot be searched either because the users do not exist or you do not have permission to view the users.'
 
 function tokenize(query: string): Token[] {
   const tokens: Token[] = []
@@ -71,8 +75,10 @@ function tokenize(query: string): Token[] {
     const negated = raw.startsWith('-') && raw.length > 1
     const body = negated ? raw.slice(1) : raw
     const qualifier = /^([A-Za-z][A-Za-z_-]*):(.+)$/s.exec(body)
-    const unquote = (v: string) => (v.startsWith('"') ? v.slice(1, v.length > 1 && v.endsWith('"') ? -1 : undefined) : v)
-    if (qualifier) tokens.push({type: 'atom', negated, key: qualifier[1]!.toLowerCase(), value: unquote(qualifier[2]!), raw})
+    const unquote = (v: string) =>
+      v.startsWith('"') ? v.slice(1, v.length > 1 && v.endsWith('"') ? -1 : undefined) : v
+    if (qualifier)
+      tokens.push({type: 'atom', negated, key: qualifier[1]!.toLowerCase(), value: unquote(qualifier[2]!), raw})
     else tokens.push({type: 'atom', negated, value: unquote(body), raw})
   }
   return tokens
@@ -84,7 +90,10 @@ export function parseQuery(query: string, keys: ReadonlySet<string>): Expr {
   let at = 0
   const peek = () => tokens[at]
   const atom = (token: Extract<Token, {type: 'atom'}>): Expr => {
-    const expr: Expr = token.key && keys.has(token.key) ? {kind: 'qualifier', key: token.key, value: token.value} : {kind: 'text', text: (token.key ? token.raw.replace(/^-/, '') : token.value).toLowerCase()}
+    const expr: Expr =
+      token.key && keys.has(token.key)
+        ? {kind: 'qualifier', key: token.key, value: token.value}
+        : {kind: 'text', text: (token.key ? token.raw.replace(/^-/, '') : token.value).toLowerCase()}
     return token.negated ? {kind: 'not', item: expr} : expr
   }
   const unary = (): Expr => {
@@ -171,7 +180,10 @@ export function shapeOf(expr: Expr): Shape {
     shape.qualifiers.push({key: e.key, value: e.value, negated})
     if (e.key === 'in') for (const field of e.value.toLowerCase().split(',')) shape.fields.add(field)
     if (e.key === 'sort') {
-      const [field, direction] = /^(.*?)(?:-(asc|desc))?$/.exec(e.value.toLowerCase())!.slice(1) as [string, string | undefined]
+      const [field, direction] = /^(.*?)(?:-(asc|desc))?$/.exec(e.value.toLowerCase())!.slice(1) as [
+        string,
+        string | undefined,
+      ]
       shape.sort = {field, direction: direction === 'asc' ? 'asc' : 'desc'}
     }
   })
@@ -181,7 +193,11 @@ export function shapeOf(expr: Expr): Shape {
 // ---- values: users, ranges, dates ---------------------------------------------------------------
 
 export const lower = (s: string | null | undefined) => (s ?? '').toLowerCase()
-export const anyOf = (value: string) => value.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean)
+export const anyOf = (value: string) =>
+  value
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean)
 
 /** A range qualifier's test: `N`, `>N`, `>=N`, `<N`, `<=N`, `A..B` (`*` open), for numbers or dates. */
 export function inRange(value: string, actual: number | string | null, kind: 'number' | 'date'): boolean {
@@ -196,7 +212,10 @@ export function inRange(value: string, actual: number | string | null, kind: 'nu
   const range = /^(.+?)\.\.(.+)$/.exec(value)
   if (range) {
     const [lo, hi] = [range[1]!, range[2]!]
-    return (lo === '*' || x >= toNumber(lo)) && (hi === '*' || (kind === 'date' && dateOnly(hi) ? x < toNumber(hi, true) : x <= toNumber(hi)))
+    return (
+      (lo === '*' || x >= toNumber(lo)) &&
+      (hi === '*' || (kind === 'date' && dateOnly(hi) ? x < toNumber(hi, true) : x <= toNumber(hi)))
+    )
   }
   const op = /^(>=|<=|>|<)?(.+)$/.exec(value)!
   const bound = op[2]!
@@ -210,24 +229,40 @@ export function inRange(value: string, actual: number | string | null, kind: 'nu
     case '<=':
       return kind === 'date' && dateOnly(bound) ? x < toNumber(bound, true) : x <= toNumber(bound)
     default:
-      return kind === 'date' && dateOnly(bound) ? x >= toNumber(bound) && x < toNumber(bound, true) : x === toNumber(bound)
+      return kind === 'date' && dateOnly(bound)
+        ? x >= toNumber(bound) && x < toNumber(bound, true)
+        : x === toNumber(bound)
   }
 }
 
 export const contains = (text: string | null | undefined, word: string) => lower(text).includes(word)
-export const occurrences = (text: string | null | undefined, word: string) => (word ? lower(text).split(word).length - 1 : 0)
+export const occurrences = (text: string | null | undefined, word: string) =>
+  word ? lower(text).split(word).length - 1 : 0
 
 // ---- scopes: repositories and users a query names -----------------------------------------------
 
-const USER_KEYS = ['author', 'assignee', 'mentions', 'commenter', 'involves', 'reviewed-by', 'review-requested', 'user-review-requested', 'committer']
+const USER_KEYS = [
+  'author',
+  'assignee',
+  'mentions',
+  'commenter',
+  'involves',
+  'reviewed-by',
+  'review-requested',
+  'user-review-requested',
+  'committer',
+]
 
 /** The viewer for @me; a login that does not exist, or a repository, is GitHub's 422. */
 export function checkNames(store: Store, viewer: string, shape: Shape): void {
   for (const {key, value} of shape.qualifiers) {
     const names = key === 'repo' ? [value] : anyOf(value)
-    if (key === 'repo' && !Object.keys(store.state.repos).some((full) => full.toLowerCase() === value.toLowerCase())) throw new SearchInvalid(REPOS_INVALID)
-    if (['user', 'org', 'owner'].includes(key) && names.some((n) => !userNamed(store, viewer, n))) throw new SearchInvalid(REPOS_INVALID)
-    if (USER_KEYS.includes(key) && !value.startsWith('app/') && names.some((n) => !userNamed(store, viewer, n))) throw new SearchInvalid(USERS_INVALID)
+    if (key === 'repo' && !Object.keys(store.state.repos).some((full) => full.toLowerCase() === value.toLowerCase()))
+      throw new SearchInvalid(REPOS_INVALID)
+    if (['user', 'org', 'owner'].includes(key) && names.some((n) => !userNamed(store, viewer, n)))
+      throw new SearchInvalid(REPOS_INVALID)
+    if (USER_KEYS.includes(key) && !value.startsWith('app/') && names.some((n) => !userNamed(store, viewer, n)))
+      throw new SearchInvalid(USERS_INVALID)
   }
 }
 
@@ -236,7 +271,8 @@ function userNamed(store: Store, viewer: string, name: string): User | undefined
   return Object.values(store.state.users).find((u) => u.login.toLowerCase() === login.toLowerCase())
 }
 
-export const isLogin = (viewer: string, value: string, login: string | null): boolean => login !== null && anyOf(value).some((v) => (v === '@me' ? viewer : v).toLowerCase() === login.toLowerCase())
+export const isLogin = (viewer: string, value: string, login: string | null): boolean =>
+  login !== null && anyOf(value).some((v) => (v === '@me' ? viewer : v).toLowerCase() === login.toLowerCase())
 
 export function scopeTest(repo: Repo, key: string, value: string): boolean | undefined {
   if (key === 'repo') return `${repo.owner}/${repo.name}`.toLowerCase() === value.toLowerCase()

@@ -2,22 +2,62 @@
 import type {Repo} from '../core/state.js'
 import {defaultTree, diskUsage, forksOf, primaryLanguage, pushedAt} from '../repos/meta.js'
 import type {Store} from '../store.js'
-import {checkNames, contains, evaluate, inRange, legacyScopes, lower, occurrences, parseQuery, scopeTest, shapeOf} from './query.js'
+import {
+  checkNames,
+  contains,
+  evaluate,
+  inRange,
+  legacyScopes,
+  lower,
+  occurrences,
+  parseQuery,
+  scopeTest,
+  shapeOf,
+} from './query.js'
 
-export const REPO_KEYS = new Set(['repo', 'user', 'org', 'owner', 'in', 'sort', 'language', 'topic', 'topics', 'is', 'fork', 'archived', 'stars', 'forks', 'size', 'created', 'pushed', 'license', 'mirror', 'template', 'good-first-issues', 'help-wanted-issues'])
+export const REPO_KEYS = new Set([
+  'repo',
+  'user',
+  'org',
+  'owner',
+  'in',
+  'sort',
+  'language',
+  'topic',
+  'topics',
+  'is',
+  'fork',
+  'archived',
+  'stars',
+  'forks',
+  'size',
+  'created',
+  'pushed',
+  'license',
+  'mirror',
+  'template',
+  'good-first-issues',
+  'help-wanted-issues',
+])
 
 export interface RepoHit {
   repo: Repo
   score: number
 }
 
-export function searchRepos(store: Store, viewer: string, query: string, options: {sort?: string | null; order?: string | null} = {}): RepoHit[] {
+export function searchRepos(
+  store: Store,
+  viewer: string,
+  query: string,
+  options: {sort?: string | null; order?: string | null} = {},
+): RepoHit[] {
   const expr = legacyScopes(parseQuery(query, REPO_KEYS))
   const shape = shapeOf(expr)
   checkNames(store, viewer, shape)
   const fields = shape.fields.size > 0 ? shape.fields : new Set(['name', 'description', 'topics'])
   const forkRule = shape.qualifiers.find((q) => q.key === 'fork' && !q.negated)?.value.toLowerCase()
-  const readme = (repo: Repo) => Object.entries(defaultTree(repo)).find(([path]) => /^readme(\.[a-z]+)?$/i.test(path))?.[1] ?? ''
+  const readme = (repo: Repo) =>
+    Object.entries(defaultTree(repo)).find(([path]) => /^readme(\.[a-z]+)?$/i.test(path))?.[1] ?? ''
   const textOf = (repo: Repo, word: string) =>
     (fields.has('name') && (contains(repo.name, word) || contains(`${repo.owner}/${repo.name}`, word))) ||
     (fields.has('description') && contains(repo.description, word)) ||
@@ -27,9 +67,18 @@ export function searchRepos(store: Store, viewer: string, query: string, options
   for (const repo of Object.values(store.state.repos)) {
     const fork = repo.fork_of !== undefined
     if (forkRule === 'only' ? !fork : forkRule !== 'true' && fork) continue
-    const matches = evaluate(expr, (e) => (e.kind === 'text' ? textOf(repo, e.text) : repoQualifier(store, repo, e.key, e.value)))
+    const matches = evaluate(expr, (e) =>
+      e.kind === 'text' ? textOf(repo, e.text) : repoQualifier(store, repo, e.key, e.value),
+    )
     if (!matches) continue
-    const score = shape.words.reduce((n, w) => n + 2 * occurrences(repo.name, w) + occurrences(repo.description, w) + (repo.topics ?? []).filter((t) => contains(t, w)).length, 0)
+    const score = shape.words.reduce(
+      (n, w) =>
+        n +
+        2 * occurrences(repo.name, w) +
+        occurrences(repo.description, w) +
+        (repo.topics ?? []).filter((t) => contains(t, w)).length,
+      0,
+    )
     hits.push({repo, score: shape.words.length ? score : 1})
   }
   const sort = options.sort ? {field: options.sort, direction: options.order === 'asc' ? 'asc' : 'desc'} : shape.sort
@@ -69,7 +118,13 @@ function repoQualifier(store: Store, repo: Repo, key: string, value: string): bo
     case 'topics':
       return inRange(value, (repo.topics ?? []).length, 'number')
     case 'is':
-      return v === 'public' ? !repo.private : v === 'private' ? repo.private : v === 'fork' ? repo.fork_of !== undefined : false
+      return v === 'public'
+        ? !repo.private
+        : v === 'private'
+          ? repo.private
+          : v === 'fork'
+            ? repo.fork_of !== undefined
+            : false
     case 'archived':
     case 'mirror':
     case 'template':

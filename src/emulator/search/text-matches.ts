@@ -26,7 +26,8 @@ export function textMatches(query: string, properties: Record<string, string | n
         at = lower(fragment).indexOf(word, at + word.length)
       }
     }
-    if (highlights.length) matches.push({property, fragment, highlights: highlights.sort((a, b) => a.indices[0] - b.indices[0])})
+    if (highlights.length)
+      matches.push({property, fragment, highlights: highlights.sort((a, b) => a.indices[0] - b.indices[0])})
   }
   return matches
 }

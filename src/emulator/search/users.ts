@@ -3,16 +3,34 @@ import type {User} from '../core/state.js'
 import type {Store} from '../store.js'
 import {contains, evaluate, inRange, parseQuery, shapeOf} from './query.js'
 
-const USER_SEARCH_KEYS = new Set(['type', 'in', 'repos', 'followers', 'created', 'sort', 'user', 'org', 'location', 'language'])
+const USER_SEARCH_KEYS = new Set([
+  'type',
+  'in',
+  'repos',
+  'followers',
+  'created',
+  'sort',
+  'user',
+  'org',
+  'location',
+  'language',
+])
 
-export function searchUsers(store: Store, query: string, options: {sort?: string | null; order?: string | null} = {}): User[] {
+export function searchUsers(
+  store: Store,
+  query: string,
+  options: {sort?: string | null; order?: string | null} = {},
+): User[] {
   const expr = parseQuery(query, USER_SEARCH_KEYS)
   const shape = shapeOf(expr)
   const fields = shape.fields.size > 0 ? shape.fields : new Set(['login', 'name'])
   const repos = (user: User) => Object.values(store.state.repos).filter((r) => r.owner === user.login).length
   const users = Object.values(store.state.users).filter((user) =>
     evaluate(expr, (e) => {
-      if (e.kind === 'text') return (fields.has('login') && contains(user.login, e.text)) || (fields.has('name') && contains(user.name, e.text))
+      if (e.kind === 'text')
+        return (
+          (fields.has('login') && contains(user.login, e.text)) || (fields.has('name') && contains(user.name, e.text))
+        )
       const v = e.value.toLowerCase()
       switch (e.key) {
         case 'type':
@@ -35,5 +53,10 @@ export function searchUsers(store: Store, query: string, options: {sort?: string
   )
   const sort = options.sort ?? shape.sort?.field
   const sign = (options.order ?? shape.sort?.direction) === 'asc' ? 1 : -1
-  return users.sort((a, b) => (sort === 'repositories' ? (repos(a) - repos(b)) * sign : 0) || (sort === 'joined' ? (a.id - b.id) * sign : 0) || a.login.localeCompare(b.login))
+  return users.sort(
+    (a, b) =>
+      (sort === 'repositories' ? (repos(a) - repos(b)) * sign : 0) ||
+      (sort === 'joined' ? (a.id - b.id) * sign : 0) ||
+      a.login.localeCompare(b.login),
+  )
 }

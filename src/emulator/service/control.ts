@@ -40,7 +40,9 @@ export interface SandboxControls {
   stop(): Promise<void>
 }
 
-export async function openSandboxControls(options: SandboxControlOptions): Promise<{facts: SandboxFacts; controls: SandboxControls}> {
+export async function openSandboxControls(
+  options: SandboxControlOptions,
+): Promise<{facts: SandboxFacts; controls: SandboxControls}> {
   const served = await serveSandbox(options)
   const {sandbox} = served
   const state = sandbox.store.state
@@ -65,7 +67,10 @@ export async function openSandboxControls(options: SandboxControlOptions): Promi
       agentTokens.add(token)
       return sandbox.ghEnv(ghConfigDir, token)
     },
-    tokenCounts: (token) => ({requests: sandbox.requests.byToken.get(token) ?? 0, faults: sandbox.faults.injectedByToken.get(token) ?? 0}),
+    tokenCounts: (token) => ({
+      requests: sandbox.requests.byToken.get(token) ?? 0,
+      faults: sandbox.faults.injectedByToken.get(token) ?? 0,
+    }),
     releaseToken(token) {
       delete sandbox.store.state.tokens[token]
       sandbox.requests.byToken.delete(token)

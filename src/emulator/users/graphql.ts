@@ -16,7 +16,11 @@ export function actor(ctx: Context, login: string | null): Obj | null {
     url: `${ctx.links.html}/${user.login}`,
     avatarUrl: `${ctx.links.html}/avatars/${user.login}`,
     projectV2: ({number}: Args) => ctx.nodes.ProjectV2(ctx, ctx.store.projects.get(user.login, Number(number))),
-    projectsV2: (args: Args) => connection(ctx.store.state.projects.filter((p) => p.owner === user.login).map((p) => ctx.nodes.ProjectV2(ctx, p)), args),
+    projectsV2: (args: Args) =>
+      connection(
+        ctx.store.state.projects.filter((p) => p.owner === user.login).map((p) => ctx.nodes.ProjectV2(ctx, p)),
+        args,
+      ),
   }
 }
 
@@ -24,7 +28,10 @@ export function actor(ctx: Context, login: string | null): Obj | null {
 export function knownUsers(ctx: Context, args: Args): Obj[] {
   const query = typeof args.query === 'string' ? args.query.toLowerCase() : ''
   return Object.values(ctx.store.state.users)
-    .filter((u) => u.type === 'User' && (u.login.toLowerCase().includes(query) || (u.name ?? '').toLowerCase().includes(query)))
+    .filter(
+      (u) =>
+        u.type === 'User' && (u.login.toLowerCase().includes(query) || (u.name ?? '').toLowerCase().includes(query)),
+    )
     .sort((a, b) => a.login.localeCompare(b.login))
     .map((u) => actor(ctx, u.login)!)
 }
@@ -45,8 +52,11 @@ export function userQueries(ctx: Context): Obj {
     // GitHub answers null, without an error, for a login that does not exist.
     repositoryOwner: ({login}: Args) => (store.state.users[String(login)] ? actor(ctx, String(login)) : null),
     organization: ({login}: Args) => {
-      if (store.state.users[String(login)]?.type === 'Organization') throw new NotModelled('ghx-bench sandbox does not model Query.organization (it has no organizations)')
-      throw new GraphQLError(`Could not resolve to an Organization with the login of '${String(login)}'.`, {extensions: {type: 'NOT_FOUND'}})
+      if (store.state.users[String(login)]?.type === 'Organization')
+        throw new NotModelled('ghx-bench sandbox does not model Query.organization (it has no organizations)')
+      throw new GraphQLError(`Could not resolve to an Organization with the login of '${String(login)}'.`, {
+        extensions: {type: 'NOT_FOUND'},
+      })
     },
   }
 }

@@ -13,10 +13,27 @@ const position = {lines: 0}
 let result: WorkerResult
 try {
   const earlier = task.earlier ? RunKeys.from(task.earlier) : undefined
-  const read = await readInto(aggregates, task.file, task.shown, (w) => warnings.push(w), {earlier, range: task.range, position})
-  const portables = [...aggregates].map(([provider, aggregate]) => [provider, toPortable(aggregate)] as [string | null, ReturnType<typeof toPortable>])
-  result = {ok: true, lines: position.lines, aggregates: portables, duplicates: read.duplicates, keys: read.keys.portable(), ...(read.repeated ? {repeated: read.repeated} : {}), warnings}
-  parentPort!.postMessage(result, portables.flatMap(([, portable]) => transferList(portable)))
+  const read = await readInto(aggregates, task.file, task.shown, (w) => warnings.push(w), {
+    earlier,
+    range: task.range,
+    position,
+  })
+  const portables = [...aggregates].map(
+    ([provider, aggregate]) => [provider, toPortable(aggregate)] as [string | null, ReturnType<typeof toPortable>],
+  )
+  result = {
+    ok: true,
+    lines: position.lines,
+    aggregates: portables,
+    duplicates: read.duplicates,
+    keys: read.keys.portable(),
+    ...(read.repeated ? {repeated: read.repeated} : {}),
+    warnings,
+  }
+  parentPort!.postMessage(
+    result,
+    portables.flatMap(([, portable]) => transferList(portable)),
+  )
 } catch (error) {
   result =
     error instanceof BadInputError

@@ -8,7 +8,14 @@ import {harnessLatency, factsOfRow, type RowFacts} from '../../results/row-facts
 import type {Row} from '../../results/row-schema.js'
 import {percentileOfSorted} from '../../stats/quantiles.js'
 import {Column, FlagColumn, scratchFloat64, scratchUint8, sortNumbers, type Chunk} from './columns.js'
-import {addFailure, emptyFailures, mergeFailures, toPortableFailures, type FailureLog, type PortableFailures} from './failures.js'
+import {
+  addFailure,
+  emptyFailures,
+  mergeFailures,
+  toPortableFailures,
+  type FailureLog,
+  type PortableFailures,
+} from './failures.js'
 
 /** The columns the report summarises, one value per row of the cell. */
 export interface MetricColumns {
@@ -28,7 +35,7 @@ export interface MetricColumns {
  * The harness time, wall - agent, costs nothing per row: only a row whose own figure differs from that
  * (the runner measures it directly) keeps a value, in `own`; the others read NaN there and are derived.
  */
-export class HarnessColumn extends Column {
+class HarnessColumn extends Column {
   constructor(
     private readonly wall: Column,
     private readonly agent: Column,
@@ -46,7 +53,8 @@ export class HarnessColumn extends Column {
     const own = super.valuesInto(out)
     const wall = this.wall.valuesInto(scratchFloat64('wall', this.length))
     const agent = this.agent.valuesInto(scratchFloat64('agent', this.length))
-    for (let i = 0; i < this.length; i++) if (Number.isNaN(own[i]!) && !Number.isNaN(agent[i]!)) own[i] = Math.max(0, wall[i]! - agent[i]!)
+    for (let i = 0; i < this.length; i++)
+      if (Number.isNaN(own[i]!) && !Number.isNaN(agent[i]!)) own[i] = Math.max(0, wall[i]! - agent[i]!)
     return own
   }
 }
@@ -100,7 +108,11 @@ export type SampleSide = 'baseline' | 'candidate'
  * A metric's present values over the cell's stable rows, in row order, with each row's block key.
  * Views of buffers reused by the next call for the same side: read them, or copy them, before that.
  */
-export function stableSample(cell: Cell, metric: keyof MetricColumns, side: SampleSide): {values: Float64Array; blocks: Float64Array} {
+export function stableSample(
+  cell: Cell,
+  metric: keyof MetricColumns,
+  side: SampleSide,
+): {values: Float64Array; blocks: Float64Array} {
   const values = cell.all[metric].valuesInto(scratchFloat64(`${side} values`, cell.runs))
   const flags = cell.stable.valuesInto(scratchUint8('flags', cell.runs))
   const keys = cell.blocks.valuesInto(scratchFloat64(`${side} keys`, cell.runs))
@@ -120,7 +132,10 @@ export function stableSample(cell: Cell, metric: keyof MetricColumns, side: Samp
  * collector on 10M rows.
  */
 export function withStableSorted<T>(cells: Cell[], metric: keyof MetricColumns, use: (sorted: Float64Array) => T): T {
-  const out = scratchFloat64('sorted', cells.reduce((n, cell) => n + cell.stable_runs, 0))
+  const out = scratchFloat64(
+    'sorted',
+    cells.reduce((n, cell) => n + cell.stable_runs, 0),
+  )
   let n = 0
   for (const cell of cells) {
     const values = cell.all[metric].valuesInto(scratchFloat64('values', cell.runs))
@@ -163,7 +178,11 @@ export interface Aggregate {
 }
 
 /** The aggregate with some scenarios taken out of some modes (not applicable to a pair); the original is untouched. */
-export function withoutScenarios(aggregate: Aggregate, modes: readonly string[], scenarios: Iterable<string>): Aggregate {
+export function withoutScenarios(
+  aggregate: Aggregate,
+  modes: readonly string[],
+  scenarios: Iterable<string>,
+): Aggregate {
   const dropped = new Set(scenarios)
   if (dropped.size === 0) return aggregate
   const cells = new Map(aggregate.cells)
@@ -207,7 +226,7 @@ export function emptyAggregate(): Aggregate {
   }
 }
 
-export function isStable(row: Pick<RowFacts, 'success' | 'output_valid' | 'outcome'>): boolean {
+function isStable(row: Pick<RowFacts, 'success' | 'output_valid' | 'outcome'>): boolean {
   return row.success && row.output_valid && row.outcome !== 'infra_error' && row.outcome !== 'timeout'
 }
 
@@ -222,7 +241,11 @@ function record(target: MetricColumns, facts: RowFacts): void {
   target.tool_schema_tokens.push(facts.tool_schema_tokens ?? Number.NaN)
 }
 
-function addCounts(into: Map<string, Map<string, number>>, mode: string, counts: Record<string, number> | undefined): void {
+function addCounts(
+  into: Map<string, Map<string, number>>,
+  mode: string,
+  counts: Record<string, number> | undefined,
+): void {
   if (!counts) return
   let byMode = into.get(mode)
   if (!byMode) into.set(mode, (byMode = new Map()))
@@ -259,7 +282,7 @@ function cellFor(aggregate: Aggregate, mode: string, scenario: string): Cell {
 /** Iterations per run a block key can tell apart (the suite schema allows 1000 repetitions). */
 const BLOCKS_PER_RUN = 2 ** 20
 
-export function blockKey(runIndex: number, iteration: number): number {
+function blockKey(runIndex: number, iteration: number): number {
   return runIndex * BLOCKS_PER_RUN + iteration
 }
 
@@ -359,16 +382,45 @@ export function columnBytes(aggregate: Aggregate): number {
 }
 
 /** A cell's metric columns and counts, in the order a portable aggregate lists them. */
-export const CELL_METRICS = ['latency_wall', 'latency_agent', 'latency_harness', 'tokens_total', 'tokens_active', 'tool_calls', 'cost', 'tool_schema_tokens'] as const satisfies ReadonlyArray<keyof MetricColumns>
-export const CELL_COUNTS = ['runs', 'successes', 'output_valid', 'runner_failures', 'timeouts', 'retried', 'stable_runs'] as const satisfies ReadonlyArray<keyof Cell>
+export const CELL_METRICS = [
+  'latency_wall',
+  'latency_agent',
+  'latency_harness',
+  'tokens_total',
+  'tokens_active',
+  'tool_calls',
+  'cost',
+  'tool_schema_tokens',
+] as const satisfies ReadonlyArray<keyof MetricColumns>
+export const CELL_COUNTS = [
+  'runs',
+  'successes',
+  'output_valid',
+  'runner_failures',
+  'timeouts',
+  'retried',
+  'stable_runs',
+] as const satisfies ReadonlyArray<keyof Cell>
 /** A cell's fallback counts, listed apart: rows before the `fallback` field (the golden views) have none. */
-export const CELL_FALLBACK_COUNTS = ['fallbacks', 'fallback_passes', 'fallback_recorded'] as const satisfies ReadonlyArray<keyof Cell>
+export const CELL_FALLBACK_COUNTS = [
+  'fallbacks',
+  'fallback_passes',
+  'fallback_recorded',
+] as const satisfies ReadonlyArray<keyof Cell>
 
 /** An aggregate as plain data with its columns as chunks of typed arrays, to cross a worker boundary. */
 export interface PortableAggregate {
   rows: number
   run_ids: string[]
-  cells: Array<{scenario: string; mode: string; counts: number[]; fallback: number[]; all: Chunk[][]; blocks: Chunk[]; stable: Chunk[]}>
+  cells: Array<{
+    scenario: string
+    mode: string
+    counts: number[]
+    fallback: number[]
+    all: Chunk[][]
+    blocks: Chunk[]
+    stable: Chunk[]
+  }>
   models: Array<[string, string[]]>
   providers: Array<[string, string[]]>
   tool_calls_by_category: Array<[string, Array<[string, number]>]>
@@ -380,7 +432,8 @@ export interface PortableAggregate {
 /** The aggregate as plain data. Its chunks are shared, not copied: the aggregate is not added to afterwards. */
 export function toPortable(aggregate: Aggregate): PortableAggregate {
   const sets = (map: Map<string, Set<string>>): Array<[string, string[]]> => [...map].map(([k, v]) => [k, [...v]])
-  const counts = (map: Map<string, Map<string, number>>): Array<[string, Array<[string, number]>]> => [...map].map(([k, v]) => [k, [...v]])
+  const counts = (map: Map<string, Map<string, number>>): Array<[string, Array<[string, number]>]> =>
+    [...map].map(([k, v]) => [k, [...v]])
   return {
     rows: aggregate.rows,
     run_ids: [...aggregate.run_ids],
@@ -408,7 +461,8 @@ export function toPortable(aggregate: Aggregate): PortableAggregate {
 export function transferList(portable: PortableAggregate): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>()
   for (const cell of portable.cells) {
-    for (const chunks of [...cell.all, cell.blocks, cell.stable]) for (const chunk of chunks) if (chunk.data) buffers.add(chunk.data.buffer as ArrayBuffer)
+    for (const chunks of [...cell.all, cell.blocks, cell.stable])
+      for (const chunk of chunks) if (chunk.data) buffers.add(chunk.data.buffer as ArrayBuffer)
   }
   return [...buffers]
 }
@@ -428,14 +482,17 @@ export function mergePortable(into: Aggregate, other: PortableAggregate): void {
     CELL_METRICS.forEach((m, i) => target.all[m].appendChunks(cell.all[i]!))
     if (renumbered) {
       const keys = Column.fromChunks(cell.blocks).values()
-      for (const key of keys) target.blocks.push(blockKey(runIndices[Math.floor(key / BLOCKS_PER_RUN)]!, key % BLOCKS_PER_RUN))
+      for (const key of keys)
+        target.blocks.push(blockKey(runIndices[Math.floor(key / BLOCKS_PER_RUN)]!, key % BLOCKS_PER_RUN))
     } else target.blocks.appendChunks(cell.blocks)
     target.stable.column.appendChunks(cell.stable)
   }
   for (const [mode, values] of other.models) for (const v of values) addTo(into.models, mode, v)
   for (const [mode, values] of other.providers) for (const v of values) addTo(into.providers, mode, v)
-  for (const [mode, entries] of other.tool_calls_by_category) addCounts(into.tool_calls_by_category, mode, Object.fromEntries(entries))
-  for (const [mode, entries] of other.tool_calls_by_operation) addCounts(into.tool_calls_by_operation, mode, Object.fromEntries(entries))
+  for (const [mode, entries] of other.tool_calls_by_category)
+    addCounts(into.tool_calls_by_category, mode, Object.fromEntries(entries))
+  for (const [mode, entries] of other.tool_calls_by_operation)
+    addCounts(into.tool_calls_by_operation, mode, Object.fromEntries(entries))
   into.has_cost ||= other.has_cost
   mergeFailures(into.failures, other.failures)
 }

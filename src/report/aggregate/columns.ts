@@ -30,7 +30,17 @@ const POWERS_OF_TEN = Array.from({length: SCALE_MAX + 1}, (_, d) => 10 ** d)
  * user at a time: the functions that take one never call each other.
  */
 const SCRATCH_KEEP_BYTES = 32 << 20
-type ScratchSlot = 'values' | 'flags' | 'sorted' | 'baseline values' | 'baseline keys' | 'candidate values' | 'candidate keys' | 'wall' | 'agent' | 'radix'
+type ScratchSlot =
+  | 'values'
+  | 'flags'
+  | 'sorted'
+  | 'baseline values'
+  | 'baseline keys'
+  | 'candidate values'
+  | 'candidate keys'
+  | 'wall'
+  | 'agent'
+  | 'radix'
 const scratchBuffers = new Map<ScratchSlot, ArrayBuffer>()
 
 function scratchBuffer(slot: ScratchSlot, bytes: number): ArrayBuffer {
@@ -50,7 +60,7 @@ export function scratchUint8(slot: ScratchSlot, length: number): Uint8Array {
 }
 
 type IntArray = Uint8Array | Uint16Array | Uint32Array
-export type ChunkData = IntArray | Float64Array
+type ChunkData = IntArray | Float64Array
 
 /** One chunk: plain data, so that it crosses a worker boundary as it is (its array transferred). */
 export interface Chunk {
@@ -68,7 +78,14 @@ export interface Chunk {
   mark: number
 }
 
-const missingMark = (data: ChunkData | null): number => (data instanceof Uint8Array ? 0xff : data instanceof Uint16Array ? 0xffff : data instanceof Uint32Array ? 0xffffffff : 0)
+const missingMark = (data: ChunkData | null): number =>
+  data instanceof Uint8Array
+    ? 0xff
+    : data instanceof Uint16Array
+      ? 0xffff
+      : data instanceof Uint32Array
+        ? 0xffffffff
+        : 0
 
 /** An integer array type that holds every k up to `max` (and its missing marker), or undefined. */
 function intTypeFor(max: number): typeof Uint8Array | typeof Uint16Array | typeof Uint32Array | undefined {
@@ -122,7 +139,15 @@ function upgraded(chunk: Chunk, value: number): Chunk {
     }
   }
   target ??= new Float64Array(chunk.capacity)
-  const out: Chunk = {data: target, length: chunk.length, capacity: chunk.capacity, constant: Number.NaN, scale: 0, max: 0, mark: missingMark(target)}
+  const out: Chunk = {
+    data: target,
+    length: chunk.length,
+    capacity: chunk.capacity,
+    constant: Number.NaN,
+    scale: 0,
+    max: 0,
+    mark: missingMark(target),
+  }
   if (target instanceof Float64Array) {
     decodeInto(chunk, target, 0)
     return out
@@ -156,7 +181,13 @@ export class Column {
     if (chunk === undefined || chunk.length === chunk.capacity) chunk = this.nextChunk(chunk)
     const data = chunk.data
     // The common case first: an integer into an integer chunk of scale 0 (0 checked for -0, which only f64 keeps).
-    if (data !== null && chunk.scale === 0 && (value >>> 0) === value && value < chunk.mark && (value !== 0 || Object.is(value, 0))) {
+    if (
+      data !== null &&
+      chunk.scale === 0 &&
+      value >>> 0 === value &&
+      value < chunk.mark &&
+      (value !== 0 || Object.is(value, 0))
+    ) {
       data[chunk.length++] = value
       if (value > chunk.max) chunk.max = value
     } else this.pushSlowly(chunk, value)
@@ -167,7 +198,15 @@ export class Column {
     const capacity = previous ? Math.min(CHUNK_MAX, previous.capacity * 2) : CHUNK_FIRST
     // A new chunk starts in its predecessor's encoding (a constant one starts constant again).
     const data = previous?.data ? new (previous.data.constructor as new (n: number) => ChunkData)(capacity) : null
-    const chunk: Chunk = {data, length: 0, capacity, constant: Number.NaN, scale: previous?.data ? previous.scale : 0, max: 0, mark: missingMark(data)}
+    const chunk: Chunk = {
+      data,
+      length: 0,
+      capacity,
+      constant: Number.NaN,
+      scale: previous?.data ? previous.scale : 0,
+      max: 0,
+      mark: missingMark(data),
+    }
     this.chunks.push(chunk)
     this.last = chunk
     return chunk
@@ -289,7 +328,14 @@ const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f
 /** Below this many values the built-in sort is as fast. */
 const RADIX_MIN = 1024
 /** The radix passes over a double's two 32-bit words: [word, shift, bits], 11 bits at a time. */
-const DIGITS = [[0, 0, 11], [0, 11, 11], [0, 22, 10], [1, 0, 11], [1, 11, 11], [1, 22, 10]] as const
+const DIGITS = [
+  [0, 0, 11],
+  [0, 11, 11],
+  [0, 22, 10],
+  [1, 0, 11],
+  [1, 11, 11],
+  [1, 22, 10],
+] as const
 const BUCKETS = 2048
 /** The digits' counts, reused by every sort (one sort runs at a time). */
 const radixCounts = new Uint32Array(DIGITS.length * BUCKETS)

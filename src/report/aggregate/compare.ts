@@ -19,18 +19,35 @@
  */
 import {bootstrap, type CellSampler} from '../../stats/bootstrap.js'
 import {reductionPct} from '../../stats/descriptive.js'
-import {reductionOfLogRatio, scenarioEffect, sharedBlocks, suiteEffect, type Average, type Estimand, type ScenarioEffect} from '../../stats/log-ratio.js'
+import {
+  reductionOfLogRatio,
+  scenarioEffect,
+  sharedBlocks,
+  suiteEffect,
+  type Average,
+  type Estimand,
+  type ScenarioEffect,
+} from '../../stats/log-ratio.js'
 import {finite, percentileOfSorted} from '../../stats/quantiles.js'
 import {newcombeInterval, wilsonInterval} from '../../stats/rates.js'
 import {zOfConfidence} from '../../stats/special.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {comparisonSchema} from './report-schema.js'
-import {anyPositive, canonicalBlockKeys, modeCells, runRanks, stableMedian, stableSample, type Aggregate, type Cell} from './aggregate.js'
+import {
+  anyPositive,
+  canonicalBlockKeys,
+  modeCells,
+  runRanks,
+  stableMedian,
+  stableSample,
+  type Aggregate,
+  type Cell,
+} from './aggregate.js'
 
 export type Comparison = FromSchema<typeof comparisonSchema>
 export type Estimate = Comparison['reliability']['success_rate']
 export type Reduction = Comparison['efficiency']['tokens_active_reduction_pct']
-export type ScenarioComparison = Comparison['scenarios'][number]
+type ScenarioComparison = Comparison['scenarios'][number]
 
 /** The metrics compared per scenario; the gate judges all but latency_wall. */
 export const EFFICIENCY_METRICS = ['tokens_active', 'latency_agent', 'latency_wall', 'tool_calls', 'cost'] as const
@@ -43,10 +60,16 @@ export const DEFAULT_CONFIDENCE = 0.95
  * milliseconds by 1, cost by a millionth of a dollar (about an input token's price). It floors a
  * scenario's variance, so a cell of equal runs does not read as infinitely precise (src/stats/log-ratio.ts).
  */
-export const RESOLUTION: Record<EfficiencyMetric, number> = {tokens_active: 1, latency_agent: 1, latency_wall: 1, tool_calls: 1, cost: 1e-6}
+const RESOLUTION: Record<EfficiencyMetric, number> = {
+  tokens_active: 1,
+  latency_agent: 1,
+  latency_wall: 1,
+  tool_calls: 1,
+  cost: 1e-6,
+}
 
 /** Tool calls are small counts: their runs are averaged plainly (src/stats/log-ratio.ts says why); the rest geometrically. */
-export function averageOf(metric: EfficiencyMetric): Average {
+function averageOf(metric: EfficiencyMetric): Average {
   return metric === 'tool_calls' ? 'arithmetic' : 'geometric'
 }
 
@@ -65,7 +88,13 @@ export interface CompareOptions {
 type RateField = 'successes' | 'output_valid' | 'runner_failures' | 'timeouts' | 'retried'
 
 /** Bootstrap seed offsets, one per reduction, so each interval has its own stream (the seed is recorded). */
-const SEED_OFFSETS: Record<EfficiencyMetric, number> = {tokens_active: 10, latency_agent: 11, tool_calls: 12, cost: 13, latency_wall: 14}
+const SEED_OFFSETS: Record<EfficiencyMetric, number> = {
+  tokens_active: 10,
+  latency_agent: 11,
+  tool_calls: 12,
+  cost: 13,
+  latency_wall: 14,
+}
 
 export function compareModes(aggregate: Aggregate, options: CompareOptions): Comparison {
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE
@@ -73,11 +102,20 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
   const z = zOfConfidence(confidence)
   const base = modeCells(aggregate, options.baseline)
   const cand = modeCells(aggregate, options.candidate)
-  const pooled = (cells: Cell[], field: RateField) => ({count: cells.reduce((n, c) => n + c[field], 0), runs: cells.reduce((n, c) => n + c.runs, 0)})
+  const pooled = (cells: Cell[], field: RateField) => ({
+    count: cells.reduce((n, c) => n + c[field], 0),
+    runs: cells.reduce((n, c) => n + c.runs, 0),
+  })
   const rate = (field: RateField): Estimate => {
     const {count, runs} = pooled(cand, field)
     const [low, high] = wilsonInterval(count, runs, z)
-    return {value: runs === 0 ? null : (count / runs) * 100, interval: runs === 0 ? null : [low * 100, high * 100], runs, count, method: 'wilson'}
+    return {
+      value: runs === 0 ? null : (count / runs) * 100,
+      interval: runs === 0 ? null : [low * 100, high * 100],
+      runs,
+      count,
+      method: 'wilson',
+    }
   }
   const fallbacks = (cells: Cell[]) => ({
     runs: cells.reduce((n, c) => n + c.runs, 0),
@@ -91,7 +129,10 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
   const baseSuccess = pooled(base, 'successes')
   const [low, high] = newcombeInterval(candSuccess.count, candSuccess.runs, baseSuccess.count, baseSuccess.runs, z)
   const delta: Estimate = {
-    value: candSuccess.runs === 0 || baseSuccess.runs === 0 ? null : (candSuccess.count / candSuccess.runs - baseSuccess.count / baseSuccess.runs) * 100,
+    value:
+      candSuccess.runs === 0 || baseSuccess.runs === 0
+        ? null
+        : (candSuccess.count / candSuccess.runs - baseSuccess.count / baseSuccess.runs) * 100,
     interval: Number.isFinite(low) ? [low * 100, high * 100] : null,
     runs: Math.min(candSuccess.runs, baseSuccess.runs),
     // The counts, for the gate's one-sided non-inferiority test (gate.ts).
@@ -106,7 +147,9 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
   const candByScenario = new Map(cand.map((c) => [c.scenario, c]))
   const scenarioIds = [...new Set([...baseByScenario.keys(), ...candByScenario.keys()])].sort()
   const ranks = runRanks(aggregate)
-  const compared = scenarioIds.map((id) => scenarioComparison(id, baseByScenario.get(id), candByScenario.get(id), options.minSamples, ranks))
+  const compared = scenarioIds.map((id) =>
+    scenarioComparison(id, baseByScenario.get(id), candByScenario.get(id), options.minSamples, ranks),
+  )
   const scenarios = compared.map((c) => c.summary)
   const eligible = compared.filter((c) => c.summary.eligible)
   const reduction = (metric: EfficiencyMetric): Reduction => {
@@ -124,22 +167,46 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
     const [thetaLow, thetaHigh] = suite.interval
     const missing = missingSide(base, cand, metric, options)
     // A mode without the metric (cost 0 or null in every run) has no ratio: no value to show, the reason instead.
-    if (missing) return {value: null, interval: null, scenarios: 0, paired_scenarios: 0, median_of_scenarios: null, worst_scenario: null, worst_pct: null, missing, log_variance: null, estimand, between_sd: null, prediction_interval: null}
+    if (missing)
+      return {
+        value: null,
+        interval: null,
+        scenarios: 0,
+        paired_scenarios: 0,
+        median_of_scenarios: null,
+        worst_scenario: null,
+        worst_pct: null,
+        missing,
+        log_variance: null,
+        estimand,
+        between_sd: null,
+        prediction_interval: null,
+      }
     const [predictionLow, predictionHigh] = suite.prediction
     return {
       value: finite(reductionOfLogRatio(suite.theta)),
       // A higher log ratio is a smaller reduction: the bounds swap.
-      interval: Number.isFinite(thetaLow) && Number.isFinite(thetaHigh) ? [reductionOfLogRatio(thetaHigh), reductionOfLogRatio(thetaLow)] : null,
+      interval:
+        Number.isFinite(thetaLow) && Number.isFinite(thetaHigh)
+          ? [reductionOfLogRatio(thetaHigh), reductionOfLogRatio(thetaLow)]
+          : null,
       scenarios: withEffect.length,
       paired_scenarios: withEffect.filter((c) => c.effects[metric]!.paired).length,
-      median_of_scenarios: medians.length === 0 ? null : finite(percentileOfSorted(Float64Array.from(medians).sort(), 50)),
+      median_of_scenarios:
+        medians.length === 0 ? null : finite(percentileOfSorted(Float64Array.from(medians).sort(), 50)),
       worst_scenario: worst?.scenario ?? null,
       worst_pct: worst?.pct ?? null,
       missing: null,
-      log_variance: suite.scenarios === 0 ? null : {between: finite(suite.between), within: finite(suite.within), df: finite(suite.df)},
+      log_variance:
+        suite.scenarios === 0
+          ? null
+          : {between: finite(suite.between), within: finite(suite.within), df: finite(suite.df)},
       estimand,
       between_sd: suite.scenarios === 0 ? null : finite(Math.sqrt(suite.between)),
-      prediction_interval: Number.isFinite(predictionLow) && Number.isFinite(predictionHigh) ? [reductionOfLogRatio(predictionHigh), reductionOfLogRatio(predictionLow)] : null,
+      prediction_interval:
+        Number.isFinite(predictionLow) && Number.isFinite(predictionHigh)
+          ? [reductionOfLogRatio(predictionHigh), reductionOfLogRatio(predictionLow)]
+          : null,
     }
   }
   const costPresent = [anyPositive(base, 'cost'), anyPositive(cand, 'cost')]
@@ -168,7 +235,11 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
     efficiency: {
       total_scenarios: scenarioIds.length,
       eligible_scenarios: eligible.length,
-      coverage_pct: {value: scenarioIds.length === 0 ? null : (eligible.length / scenarioIds.length) * 100, interval: null, method: 'count'},
+      coverage_pct: {
+        value: scenarioIds.length === 0 ? null : (eligible.length / scenarioIds.length) * 100,
+        interval: null,
+        method: 'count',
+      },
       tokens_active_reduction_pct: reduction('tokens_active'),
       latency_reduction_pct: reduction('latency_agent'),
       tool_call_reduction_pct: reduction('tool_calls'),
@@ -198,14 +269,37 @@ function sampleOf(cell: Cell, metric: EfficiencyMetric, side: 'baseline' | 'cand
   return sample
 }
 
-function scenarioComparison(id: string, base: Cell | undefined, cand: Cell | undefined, minSamples: number, ranks: Float64Array | null): {summary: ScenarioComparison; effects: Record<EfficiencyMetric, ScenarioEffect | null>} {
-  const byMetric = <T>(pick: (metric: EfficiencyMetric) => T) => Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, pick(m)])) as Record<EfficiencyMetric, T>
-  const median = (cell: Cell | undefined, metric: EfficiencyMetric) => (cell ? stableMedian([cell], metric) : Number.NaN)
+function scenarioComparison(
+  id: string,
+  base: Cell | undefined,
+  cand: Cell | undefined,
+  minSamples: number,
+  ranks: Float64Array | null,
+): {summary: ScenarioComparison; effects: Record<EfficiencyMetric, ScenarioEffect | null>} {
+  const byMetric = <T>(pick: (metric: EfficiencyMetric) => T) =>
+    Object.fromEntries(EFFICIENCY_METRICS.map((m) => [m, pick(m)])) as Record<EfficiencyMetric, T>
+  const median = (cell: Cell | undefined, metric: EfficiencyMetric) =>
+    cell ? stableMedian([cell], metric) : Number.NaN
   const b = byMetric((m) => median(base, m))
   const c = byMetric((m) => median(cand, m))
   const eligible = (base?.stable_runs ?? 0) >= minSamples && (cand?.stable_runs ?? 0) >= minSamples
-  const effects = byMetric((m) => (eligible ? scenarioEffect(sampleOf(base!, m, 'baseline', ranks), sampleOf(cand!, m, 'candidate', ranks), averageOf(m), RESOLUTION[m]) : null))
-  const paired = base && cand ? sharedBlocks(stableSample(base, 'latency_wall', 'baseline').blocks, stableSample(cand, 'latency_wall', 'candidate').blocks) : 0
+  const effects = byMetric((m) =>
+    eligible
+      ? scenarioEffect(
+          sampleOf(base!, m, 'baseline', ranks),
+          sampleOf(cand!, m, 'candidate', ranks),
+          averageOf(m),
+          RESOLUTION[m],
+        )
+      : null,
+  )
+  const paired =
+    base && cand
+      ? sharedBlocks(
+          stableSample(base, 'latency_wall', 'baseline').blocks,
+          stableSample(cand, 'latency_wall', 'candidate').blocks,
+        )
+      : 0
   return {
     summary: {
       scenario_id: id,
@@ -228,8 +322,18 @@ function scenarioComparison(id: string, base: Cell | undefined, cand: Cell | und
  * A scenario's effect on one metric with its run-level bootstrap interval (the forest plot's rows):
  * the scenario's own runs resampled, as the suite interval's second stage does.
  */
-export function scenarioInterval(base: Cell, cand: Cell, metric: EfficiencyMetric, options: {seed: number; resamples: number; confidence?: number}): [number, number] | null {
-  const effect = scenarioEffect(stableSample(base, metric, 'baseline'), stableSample(cand, metric, 'candidate'), averageOf(metric), RESOLUTION[metric])
+export function scenarioInterval(
+  base: Cell,
+  cand: Cell,
+  metric: EfficiencyMetric,
+  options: {seed: number; resamples: number; confidence?: number},
+): [number, number] | null {
+  const effect = scenarioEffect(
+    stableSample(base, metric, 'baseline'),
+    stableSample(cand, metric, 'candidate'),
+    averageOf(metric),
+    RESOLUTION[metric],
+  )
   if (!effect) return null
   const draw: CellSampler = (random) => effect.theta + effect.deviation(random)
   const [low, high] = bootstrap(draw, {...options, confidence: options.confidence ?? DEFAULT_CONFIDENCE}).interval

@@ -10,9 +10,9 @@ import type {Row} from '../../results/row-schema.js'
 export const DETAILS_PER_PAIR = 20
 export const DETAILS_LIMIT = 1000
 /** Longest error message, checkpoint message or JSON text of an expected / actual value kept. */
-export const TEXT_LIMIT = 300
+const TEXT_LIMIT = 300
 
-export interface FailedCheckpoint {
+interface FailedCheckpoint {
   name: string
   /** The condition's expectation and the value it judged, as JSON text cut at TEXT_LIMIT; null when the row has none. */
   expected: string | null
@@ -66,7 +66,7 @@ export function emptyFailures(): FailureLog {
 const key = (mode: string, scenario: string): string => `${mode}\u0000${scenario}`
 
 /** Cuts text to `limit` characters with an ellipsis. */
-export function clip(text: string, limit = TEXT_LIMIT): string {
+function clip(text: string, limit = TEXT_LIMIT): string {
   return text.length <= limit ? text : text.slice(0, limit - 1) + '…'
 }
 
@@ -76,7 +76,7 @@ function asText(value: unknown): string | null {
   return clip(typeof value === 'string' ? value : JSON.stringify(value))
 }
 
-export function failedRunOf(row: Row): FailedRun {
+function failedRunOf(row: Row): FailedRun {
   return {
     run_id: row.run_id,
     scenario_id: row.scenario_id,
@@ -86,7 +86,12 @@ export function failedRunOf(row: Row): FailedRun {
     error: row.error ? {type: row.error.type, message: clip(row.error.message)} : null,
     checkpoints: row.checkpoints
       .filter((c) => !c.passed)
-      .map((c) => ({name: c.name, expected: asText(c.expected), actual: asText(c.actual), message: c.message === undefined ? null : clip(c.message)})),
+      .map((c) => ({
+        name: c.name,
+        expected: asText(c.expected),
+        actual: asText(c.actual),
+        message: c.message === undefined ? null : clip(c.message),
+      })),
     trace: row.trace,
     retries: row.retries,
   }

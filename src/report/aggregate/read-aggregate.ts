@@ -17,15 +17,31 @@ import {fromGhxRouter, routerFacts} from '../../results/importers.js'
 import type {ByteRange} from '../../results/lines.js'
 import {factsOfRow} from '../../results/row-facts.js'
 import {FileDeduplication, RunKeys, type PortableRunKeys, type RepeatedRun} from '../../results/run-keys.js'
-import {duplicatesWarning, fileKind, readHead, repeatedRunError, visitFile, type ReadPosition, type RowVisitor} from '../../results/sources.js'
+import {
+  duplicatesWarning,
+  fileKind,
+  readHead,
+  repeatedRunError,
+  visitFile,
+  type ReadPosition,
+  type RowVisitor,
+} from '../../results/sources.js'
 import type {ReadWarning} from '../../results/store.js'
 import {BadInputError, type Diagnostic} from '../../shared/diagnostics.js'
 import {packageModulePath, RUNNING_FROM_SOURCE} from '../../shared/package-paths.js'
 import {displayPath} from '../../shared/source-document.js'
-import {addFacts, aggregateOf, byProviderName, mergePortable, sealAggregate, type PortableAggregate, type ProviderAggregates} from './aggregate.js'
+import {
+  addFacts,
+  aggregateOf,
+  byProviderName,
+  mergePortable,
+  sealAggregate,
+  type PortableAggregate,
+  type ProviderAggregates,
+} from './aggregate.js'
 
 /** Below this size a file is read on the main thread: starting workers would cost more than it saves. */
-export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
+const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
 
 export interface AggregateOptions {
   /** Files from this size on are read in workers (default PARALLEL_MIN_BYTES). */
@@ -57,15 +73,23 @@ export interface WorkerResult {
   message?: string
 }
 
-export async function aggregateFiles(files: string[], warn: (w: ReadWarning) => void, cwd = process.cwd(), options: AggregateOptions = {}): Promise<ProviderAggregates> {
+export async function aggregateFiles(
+  files: string[],
+  warn: (w: ReadWarning) => void,
+  cwd = process.cwd(),
+  options: AggregateOptions = {},
+): Promise<ProviderAggregates> {
   const workers = options.workers ?? Math.min(4, availableParallelism())
   const parallelMinBytes = options.parallelMinBytes ?? PARALLEL_MIN_BYTES
   const aggregates: ProviderAggregates = new Map()
   const earlier = files.length > 1 ? new RunKeys() : undefined
   for (const file of files) {
     const shown = displayPath(file, cwd)
-    const parallel = workers > 1 && (await stat(file)).size >= parallelMinBytes && fileKind(file, await readHead(file)) === 'jsonl'
-    const read = parallel ? await readInWorkers(aggregates, {file, shown, earlier: earlier?.portable()}, workers, warn) : await readInto(aggregates, file, shown, warn, {earlier})
+    const parallel =
+      workers > 1 && (await stat(file)).size >= parallelMinBytes && fileKind(file, await readHead(file)) === 'jsonl'
+    const read = parallel
+      ? await readInWorkers(aggregates, {file, shown, earlier: earlier?.portable()}, workers, warn)
+      : await readInto(aggregates, file, shown, warn, {earlier})
     if (read.repeated) throw await repeatedRunError(file, shown)
     if (earlier) for (const keys of Array.isArray(read.keys) ? read.keys : [read.keys]) earlier.addAll(keys)
     if (read.duplicates > 0) warn(duplicatesWarning(shown, read.duplicates))
@@ -102,14 +126,20 @@ export async function readInto(
     },
     router(source) {
       const facts = routerFacts(source)
-      if (once.fresh(facts, facts.iteration)) addFacts(aggregateOf(aggregates, facts.provider), facts, () => fromGhxRouter(source))
+      if (once.fresh(facts, facts.iteration))
+        addFacts(aggregateOf(aggregates, facts.provider), facts, () => fromGhxRouter(source))
     },
   }
   for await (const _ of visitFile(file, shown, warn, visitor, options.range, options.position)) if (once.repeated) break
   return {duplicates: once.duplicates, keys: once.keys, repeated: once.repeated}
 }
 
-async function readInWorkers(aggregates: ProviderAggregates, task: Omit<WorkerTask, 'range'>, workers: number, warn: (w: ReadWarning) => void): Promise<FileRead<PortableRunKeys[]>> {
+async function readInWorkers(
+  aggregates: ProviderAggregates,
+  task: Omit<WorkerTask, 'range'>,
+  workers: number,
+  warn: (w: ReadWarning) => void,
+): Promise<FileRead<PortableRunKeys[]>> {
   const ranges = await splitAtLines(task.file, workers)
   const results = await Promise.all(ranges.map((range) => runWorker({...task, range})))
   const read: FileRead<PortableRunKeys[]> = {duplicates: 0, keys: [], repeated: undefined}
@@ -119,7 +149,9 @@ async function readInWorkers(aggregates: ProviderAggregates, task: Omit<WorkerTa
   for (const result of results) {
     if (!result.ok) {
       if (result.diagnostics) {
-        throw new BadInputError(result.diagnostics.map((d) => (d.line === undefined ? d : {...d, line: d.line + lineOffset})))
+        throw new BadInputError(
+          result.diagnostics.map((d) => (d.line === undefined ? d : {...d, line: d.line + lineOffset})),
+        )
       }
       throw new Error(result.message)
     }
@@ -175,7 +207,10 @@ function workerFor(task: WorkerTask): Worker {
   if (!RUNNING_FROM_SOURCE) return new Worker(module, {workerData: task})
   const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href
   const url = pathToFileURL(module).href
-  return new Worker(`import(${JSON.stringify(tsxApi)}).then(({tsImport}) => tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}))`, {eval: true, workerData: task})
+  return new Worker(
+    `import(${JSON.stringify(tsxApi)}).then(({tsImport}) => tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}))`,
+    {eval: true, workerData: task},
+  )
 }
 
 function runWorker(task: WorkerTask): Promise<WorkerResult> {
@@ -183,6 +218,8 @@ function runWorker(task: WorkerTask): Promise<WorkerResult> {
     const worker = workerFor(task)
     worker.once('message', (result: WorkerResult) => resolve(result))
     worker.once('error', reject)
-    worker.once('exit', (code) => reject(new Error(`the worker reading ${task.shown} exited (${code}) without a result`)))
+    worker.once('exit', (code) =>
+      reject(new Error(`the worker reading ${task.shown} exited (${code}) without a result`)),
+    )
   })
 }

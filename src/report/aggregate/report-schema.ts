@@ -6,7 +6,13 @@ import type {FromSchema} from 'json-schema-to-ts'
 import {SCHEMA_BASE, SCHEMA_DIALECT} from '../../schemas/common.js'
 
 const figure = {type: ['number', 'null']} as const
-const interval = {type: ['array', 'null'], items: figure, minItems: 2, maxItems: 2, description: '95% interval [low, high]'} as const
+const interval = {
+  type: ['array', 'null'],
+  items: figure,
+  minItems: 2,
+  maxItems: 2,
+  description: '95% interval [low, high]',
+} as const
 const passK = {
   type: 'object',
   additionalProperties: false,
@@ -21,12 +27,26 @@ const estimate = {
   properties: {
     value: figure,
     interval,
-    runs: {type: 'integer', minimum: 0, description: 'the runs the rate is over (a difference: the fewer of the two modes’)'},
-    count: {type: 'integer', minimum: 0, description: 'the events the rate counts (a difference: the candidate’s successes); the gate’s exact tests read it'},
+    runs: {
+      type: 'integer',
+      minimum: 0,
+      description: 'the runs the rate is over (a difference: the fewer of the two modes’)',
+    },
+    count: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'the events the rate counts (a difference: the candidate’s successes); the gate’s exact tests read it',
+    },
     candidate_runs: {type: 'integer', minimum: 0, description: 'a difference: the candidate’s runs'},
     baseline_count: {type: 'integer', minimum: 0, description: 'a difference: the baseline’s successes'},
     baseline_runs: {type: 'integer', minimum: 0, description: 'a difference: the baseline’s runs'},
-    method: {type: 'string', enum: ['wilson', 'newcombe', 'count'], description: 'wilson: score interval of a rate; newcombe: hybrid score interval of a difference of rates; count: exact, no interval'},
+    method: {
+      type: 'string',
+      enum: ['wilson', 'newcombe', 'count'],
+      description:
+        'wilson: score interval of a rate; newcombe: hybrid score interval of a difference of rates; count: exact, no interval',
+    },
   },
 } as const
 /**
@@ -43,21 +63,46 @@ const reduction = {
     value: {...figure, description: 'the suite effect as a reduction in %: (1 - e^θ) x 100'},
     interval,
     scenarios: {type: 'integer', minimum: 0, description: 'scenarios comparable on this metric'},
-    paired_scenarios: {type: 'integer', minimum: 0, description: 'of them, scenarios whose runs were paired by iteration block'},
-    median_of_scenarios: {...figure, description: 'the median over scenarios of the per-scenario reduction of the medians (the predecessors’ rule, judged under decision point)'},
+    paired_scenarios: {
+      type: 'integer',
+      minimum: 0,
+      description: 'of them, scenarios whose runs were paired by iteration block',
+    },
+    median_of_scenarios: {
+      ...figure,
+      description:
+        'the median over scenarios of the per-scenario reduction of the medians (the predecessors’ rule, judged under decision point)',
+    },
     worst_scenario: {type: ['string', 'null'], description: 'the scenario with the smallest reduction of the medians'},
     worst_pct: {...figure, description: 'that scenario’s reduction of the medians'},
-    missing: {type: ['string', 'null'], description: 'why there is no value although one mode has data (one side without cost): the check is inconclusive'},
+    missing: {
+      type: ['string', 'null'],
+      description:
+        'why there is no value although one mode has data (one side without cost): the check is inconclusive',
+    },
     log_variance: {
       type: ['object', 'null'],
       additionalProperties: false,
       required: ['between', 'within', 'df'],
-      description: 'the variance of θ’s parts, on the log scale: between scenarios (τ²), within (mean run-level variance of a scenario’s θ), and the interval’s degrees of freedom; what a further look projects from',
+      description:
+        'the variance of θ’s parts, on the log scale: between scenarios (τ²), within (mean run-level variance of a scenario’s θ), and the interval’s degrees of freedom; what a further look projects from',
       properties: {between: figure, within: figure, df: figure},
     },
-    estimand: {type: 'string', enum: ['suite', 'population'], description: 'what the interval covers: the effect on these scenarios (suite), or over scenarios like them (population)'},
-    between_sd: {...figure, description: 'τ, the SD of the effect between scenarios beyond their run noise, on the log scale'},
-    prediction_interval: {...interval, description: 'where a scenario like these is expected to lie, as a reduction in % (θ ± t_{S-2} √(τ² + v̄ + SE²)); null below 3 scenarios'},
+    estimand: {
+      type: 'string',
+      enum: ['suite', 'population'],
+      description:
+        'what the interval covers: the effect on these scenarios (suite), or over scenarios like them (population)',
+    },
+    between_sd: {
+      ...figure,
+      description: 'τ, the SD of the effect between scenarios beyond their run noise, on the log scale',
+    },
+    prediction_interval: {
+      ...interval,
+      description:
+        'where a scenario like these is expected to lie, as a reduction in % (θ ± t_{S-2} √(τ² + v̄ + SE²)); null below 3 scenarios',
+    },
   },
 } as const
 const metrics = {
@@ -71,15 +116,39 @@ export const modeSummarySchema = {
   type: 'object',
   additionalProperties: false,
   required: [
-    'runs', 'success_rate', 'success_rate_ci', 'output_validity_rate', 'runner_failure_rate', 'timeout_stall_rate',
-    'retry_rate', 'median_latency_ms_wall', 'median_latency_ms_agent', 'p90_latency_ms_agent', 'p95_latency_ms_agent',
-    'iqr_latency_ms_agent', 'cv_latency_agent_pct', 'median_tokens_total', 'median_tokens_active', 'p90_tokens_active',
-    'p95_tokens_active', 'median_tool_calls', 'median_tool_schema_tokens', 'median_cost_usd', 'pass_hat_k', 'models', 'providers',
-    'tool_calls_by_category', 'tool_calls_by_operation',
+    'runs',
+    'success_rate',
+    'success_rate_ci',
+    'output_validity_rate',
+    'runner_failure_rate',
+    'timeout_stall_rate',
+    'retry_rate',
+    'median_latency_ms_wall',
+    'median_latency_ms_agent',
+    'p90_latency_ms_agent',
+    'p95_latency_ms_agent',
+    'iqr_latency_ms_agent',
+    'cv_latency_agent_pct',
+    'median_tokens_total',
+    'median_tokens_active',
+    'p90_tokens_active',
+    'p95_tokens_active',
+    'median_tool_calls',
+    'median_tool_schema_tokens',
+    'median_cost_usd',
+    'pass_hat_k',
+    'models',
+    'providers',
+    'tool_calls_by_category',
+    'tool_calls_by_operation',
   ],
   properties: {
     runs: {type: 'integer', minimum: 0},
-    stable_runs: {type: 'integer', minimum: 0, description: 'runs with success, valid output and no runner failure: the sample the medians are over'},
+    stable_runs: {
+      type: 'integer',
+      minimum: 0,
+      description: 'runs with success, valid output and no runner failure: the sample the medians are over',
+    },
     success_rate: figure,
     success_rate_ci: {...interval, description: 'Wilson 95% interval of the success rate'},
     output_validity_rate: figure,
@@ -88,7 +157,10 @@ export const modeSummarySchema = {
     retry_rate: figure,
     median_latency_ms_wall: figure,
     median_latency_ms_agent: figure,
-    median_latency_ms_harness: {...figure, description: 'the harness’s own time per run (wall - agent): fixture resets, server start-up, checkpoints'},
+    median_latency_ms_harness: {
+      ...figure,
+      description: 'the harness’s own time per run (wall - agent): fixture resets, server start-up, checkpoints',
+    },
     p90_latency_ms_agent: figure,
     p95_latency_ms_agent: figure,
     iqr_latency_ms_agent: figure,
@@ -98,7 +170,10 @@ export const modeSummarySchema = {
     p90_tokens_active: figure,
     p95_tokens_active: figure,
     median_tool_calls: figure,
-    median_tool_schema_tokens: {...figure, description: 'tokens of the tool definitions sent every turn (the schema tax), null where rows do not record it'},
+    median_tool_schema_tokens: {
+      ...figure,
+      description: 'tokens of the tool definitions sent every turn (the schema tax), null where rows do not record it',
+    },
     median_cost_usd: figure,
     pass_hat_k: {...passK, description: 'mean over scenarios of pass^k at the k every scenario reaches'},
     models: {type: 'array', items: {type: 'string'}},
@@ -108,10 +183,18 @@ export const modeSummarySchema = {
     fallback_runs: {
       type: ['integer', 'null'],
       minimum: 0,
-      description: 'runs that rest on a fallback: a call of the mode’s tool layer failed and a later gh (or MCP) call succeeded (the rows’ `fallback`); null when no row of the mode records it',
+      description:
+        'runs that rest on a fallback: a call of the mode’s tool layer failed and a later gh (or MCP) call succeeded (the rows’ `fallback`); null when no row of the mode records it',
     },
-    fallback_passes: {type: ['integer', 'null'], minimum: 0, description: 'of the fallback runs, those that passed: passes that rest on the fallback, not on the tool layer'},
-    fallback_rate: {...figure, description: '% of the runs that record it (`fallback` true or false) that rest on a fallback'},
+    fallback_passes: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'of the fallback runs, those that passed: passes that rest on the fallback, not on the tool layer',
+    },
+    fallback_rate: {
+      ...figure,
+      description: '% of the runs that record it (`fallback` true or false) that rest on a fallback',
+    },
   },
 } as const
 
@@ -119,8 +202,18 @@ const scenarioModeSchema = {
   type: 'object',
   additionalProperties: false,
   required: [
-    'scenario_id', 'mode', 'runs', 'success_rate', 'median_latency_ms_wall', 'median_latency_ms_agent',
-    'median_tokens_total', 'median_tokens_active', 'median_tool_calls', 'median_cost_usd', 'pass_at_k', 'pass_hat_k',
+    'scenario_id',
+    'mode',
+    'runs',
+    'success_rate',
+    'median_latency_ms_wall',
+    'median_latency_ms_agent',
+    'median_tokens_total',
+    'median_tokens_active',
+    'median_tool_calls',
+    'median_cost_usd',
+    'pass_at_k',
+    'pass_hat_k',
   ],
   properties: {
     scenario_id: {type: 'string'},
@@ -137,7 +230,11 @@ const scenarioModeSchema = {
     pass_at_k: passK,
     pass_hat_k: passK,
     total_latency_ms_wall: {type: 'number', minimum: 0, description: 'wall latency summed over the runs (JUnit time)'},
-    fallback_runs: {type: ['integer', 'null'], minimum: 0, description: 'runs that rest on a fallback (the rows’ `fallback`); null when no row records it'},
+    fallback_runs: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'runs that rest on a fallback (the rows’ `fallback`); null when no row records it',
+    },
   },
 } as const
 
@@ -154,7 +251,10 @@ const fallbackCounts = {
   },
 } as const
 
-const clippedText = {type: ['string', 'null'], description: 'JSON text of the value (strings as they are), cut at 300 characters'} as const
+const clippedText = {
+  type: ['string', 'null'],
+  description: 'JSON text of the value (strings as they are), cut at 300 characters',
+} as const
 const outcomeCounts = {type: 'object', additionalProperties: {type: 'integer', minimum: 1}} as const
 
 /** Why runs failed: every failed run counted per scenario x mode, the first ones in detail. */
@@ -178,13 +278,17 @@ export const failuresSchema = {
           runs: {type: 'integer', minimum: 0},
           failed: {type: 'integer', minimum: 1},
           outcomes: {...outcomeCounts, description: 'outcome (fail, timeout, infra_error) -> failed runs'},
-          error_types: {...outcomeCounts, description: 'error type -> failed runs; "none" when a failed run recorded no error'},
+          error_types: {
+            ...outcomeCounts,
+            description: 'error type -> failed runs; "none" when a failed run recorded no error',
+          },
         },
       },
     },
     runs: {
       type: 'array',
-      description: 'the first failed runs read, at most 20 per scenario x mode and 1000 in all: outcome, error, failing checkpoints, trace',
+      description:
+        'the first failed runs read, at most 20 per scenario x mode and 1000 in all: outcome, error, failing checkpoints, trace',
       items: {
         type: 'object',
         additionalProperties: false,
@@ -208,10 +312,18 @@ export const failuresSchema = {
               type: 'object',
               additionalProperties: false,
               required: ['name', 'expected', 'actual', 'message'],
-              properties: {name: {type: 'string'}, expected: clippedText, actual: clippedText, message: {type: ['string', 'null']}},
+              properties: {
+                name: {type: 'string'},
+                expected: clippedText,
+                actual: clippedText,
+                message: {type: ['string', 'null']},
+              },
             },
           },
-          trace: {type: ['string', 'null'], description: 'the session trace, relative to the results folder (see trace_root)'},
+          trace: {
+            type: ['string', 'null'],
+            description: 'the session trace, relative to the results folder (see trace_root)',
+          },
           retries: {type: 'integer', minimum: 0},
         },
       },
@@ -222,7 +334,15 @@ export const failuresSchema = {
 const scenarioComparisonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['scenario_id', 'baseline_stable_runs', 'candidate_stable_runs', 'eligible', 'baseline', 'candidate', 'reduction_pct'],
+  required: [
+    'scenario_id',
+    'baseline_stable_runs',
+    'candidate_stable_runs',
+    'eligible',
+    'baseline',
+    'candidate',
+    'reduction_pct',
+  ],
   properties: {
     scenario_id: {type: 'string'},
     baseline_runs: {type: 'integer', minimum: 0, description: 'every run of the baseline, stable or not'},
@@ -233,8 +353,15 @@ const scenarioComparisonSchema = {
     eligible: {type: 'boolean'},
     baseline: {...metrics, description: 'medians over the stable runs'},
     candidate: metrics,
-    reduction_pct: {...metrics, description: 'reduction of the medians, (b - c) / b x 100 where b > 0 (the predecessors’ per-scenario figure)'},
-    effect_pct: {...metrics, description: 'reduction of the averages (geometric means; tool calls: plain means), (1 - e^θ_s) x 100: the scenario’s part in the suite effect'},
+    reduction_pct: {
+      ...metrics,
+      description: 'reduction of the medians, (b - c) / b x 100 where b > 0 (the predecessors’ per-scenario figure)',
+    },
+    effect_pct: {
+      ...metrics,
+      description:
+        'reduction of the averages (geometric means; tool calls: plain means), (1 - e^θ_s) x 100: the scenario’s part in the suite effect',
+    },
   },
 } as const
 
@@ -246,11 +373,23 @@ export const comparisonSchema = {
     baseline: {type: 'string'},
     candidate: {type: 'string'},
     min_samples: {type: 'integer', minimum: 1},
-    confidence: {type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'the confidence of the intervals (0.95 unless a sequential look asked for another)'},
+    confidence: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      exclusiveMaximum: 1,
+      description: 'the confidence of the intervals (0.95 unless a sequential look asked for another)',
+    },
     reliability: {
       type: 'object',
       additionalProperties: false,
-      required: ['success_rate_delta_pp', 'success_rate', 'output_validity_rate', 'runner_failure_rate', 'timeout_stall_rate', 'retry_rate'],
+      required: [
+        'success_rate_delta_pp',
+        'success_rate',
+        'output_validity_rate',
+        'runner_failure_rate',
+        'timeout_stall_rate',
+        'retry_rate',
+      ],
       properties: {
         success_rate_delta_pp: estimate,
         success_rate: estimate,
@@ -258,7 +397,11 @@ export const comparisonSchema = {
         runner_failure_rate: estimate,
         timeout_stall_rate: estimate,
         retry_rate: estimate,
-        fallback_rate: {...estimate, description: '% of the candidate’s runs that record it which rest on a fallback (Wilson interval): informational unless the profile sets max_fallback_rate_pct'},
+        fallback_rate: {
+          ...estimate,
+          description:
+            '% of the candidate’s runs that record it which rest on a fallback (Wilson interval): informational unless the profile sets max_fallback_rate_pct',
+        },
         fallbacks: {
           type: 'object',
           additionalProperties: false,
@@ -272,8 +415,13 @@ export const comparisonSchema = {
       type: 'object',
       additionalProperties: false,
       required: [
-        'total_scenarios', 'eligible_scenarios', 'coverage_pct', 'tokens_active_reduction_pct', 'latency_reduction_pct',
-        'tool_call_reduction_pct', 'cost_reduction_pct',
+        'total_scenarios',
+        'eligible_scenarios',
+        'coverage_pct',
+        'tokens_active_reduction_pct',
+        'latency_reduction_pct',
+        'tool_call_reduction_pct',
+        'cost_reduction_pct',
       ],
       properties: {
         total_scenarios: {type: 'integer', minimum: 0},
@@ -282,13 +430,22 @@ export const comparisonSchema = {
         tokens_active_reduction_pct: reduction,
         latency_reduction_pct: reduction,
         tool_call_reduction_pct: reduction,
-        cost_reduction_pct: {...reduction, type: ['object', 'null'], description: 'like the other reductions (the worst scenario beside it); null when neither mode has a cost'},
-        latency_wall_reduction_pct: {...reduction, description: 'wall latency, harness time included: shown beside the gate’s latency (the agent’s time), never judged'},
+        cost_reduction_pct: {
+          ...reduction,
+          type: ['object', 'null'],
+          description: 'like the other reductions (the worst scenario beside it); null when neither mode has a cost',
+        },
+        latency_wall_reduction_pct: {
+          ...reduction,
+          description:
+            'wall latency, harness time included: shown beside the gate’s latency (the agent’s time), never judged',
+        },
         harness_latency_ms: {
           type: 'object',
           additionalProperties: false,
           required: ['baseline', 'candidate'],
-          description: 'median harness time per stable run (wall - agent: fixture resets, server start-up, checkpoints), reported beside the gate’s latency',
+          description:
+            'median harness time per stable run (wall - agent: fixture resets, server start-up, checkpoints), reported beside the gate’s latency',
           properties: {baseline: figure, candidate: figure},
         },
       },
@@ -312,18 +469,42 @@ const provenance = {
   },
 } as const
 
-const providerField = {type: ['string', 'null'], description: 'the provider (agent runtime) whose rows these are; null: rows that name none'} as const
+const providerField = {
+  type: ['string', 'null'],
+  description: 'the provider (agent runtime) whose rows these are; null: rows that name none',
+} as const
 
-const reportRequired = ['schema_version', 'generated_at', 'inputs', 'run_ids', 'rows', 'warnings', 'bootstrap', 'baseline', 'modes', 'scenarios', 'deltas'] as const
+const reportRequired = [
+  'schema_version',
+  'generated_at',
+  'inputs',
+  'run_ids',
+  'rows',
+  'warnings',
+  'bootstrap',
+  'baseline',
+  'modes',
+  'scenarios',
+  'deltas',
+] as const
 const reportProperties = {
   ...provenance,
   baseline: {type: 'string'},
-  trace_root: {type: ['string', 'null'], description: 'the results folder the rows were read from, which traces are relative to; null when the inputs are in several folders'},
+  trace_root: {
+    type: ['string', 'null'],
+    description:
+      'the results folder the rows were read from, which traces are relative to; null when the inputs are in several folders',
+  },
   failures: failuresSchema,
   not_applicable: {
     type: 'array',
     description: 'scenario x mode pairs the scenario declares the mode cannot solve: shown as n/a, never as failed',
-    items: {type: 'object', additionalProperties: false, required: ['scenario_id', 'mode', 'reason'], properties: {scenario_id: {type: 'string'}, mode: {type: 'string'}, reason: {type: 'string'}}},
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['scenario_id', 'mode', 'reason'],
+      properties: {scenario_id: {type: 'string'}, mode: {type: 'string'}, reason: {type: 'string'}},
+    },
   },
   modes: {type: 'object', additionalProperties: modeSummarySchema, description: 'mode -> summary'},
   scenarios: {type: 'array', items: scenarioModeSchema},
@@ -342,8 +523,14 @@ export const reportSchema = {
     provider: providerField,
     providers: {
       type: 'array',
-      description: 'rows of several providers: a report of each provider’s rows, never mixed; the top level then has no mode, scenario or delta of its own',
-      items: {type: 'object', additionalProperties: false, required: [...reportRequired, 'provider'], properties: {...reportProperties, provider: providerField}},
+      description:
+        'rows of several providers: a report of each provider’s rows, never mixed; the top level then has no mode, scenario or delta of its own',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: [...reportRequired, 'provider'],
+        properties: {...reportProperties, provider: providerField},
+      },
     },
   },
 } as const
@@ -356,9 +543,17 @@ const checkSchema = {
     name: {
       type: 'string',
       enum: [
-        'reliability_success_rate_non_inferior', 'reliability_output_validity', 'reliability_runner_failure_rate',
-        'reliability_timeout_stall_rate', 'reliability_retry_rate', 'reliability_fallback_rate', 'efficiency_coverage', 'efficiency_tokens_active_reduction',
-        'efficiency_latency_reduction', 'efficiency_tool_call_reduction', 'efficiency_cost_reduction',
+        'reliability_success_rate_non_inferior',
+        'reliability_output_validity',
+        'reliability_runner_failure_rate',
+        'reliability_timeout_stall_rate',
+        'reliability_retry_rate',
+        'reliability_fallback_rate',
+        'efficiency_coverage',
+        'efficiency_tokens_active_reduction',
+        'efficiency_latency_reduction',
+        'efficiency_tool_call_reduction',
+        'efficiency_cost_reduction',
       ],
     },
     group: {type: 'string', enum: ['reliability', 'efficiency']},
@@ -367,9 +562,17 @@ const checkSchema = {
     threshold: {type: 'number'},
     interval,
     verdict: {type: 'string', enum: ['pass', 'fail', 'inconclusive', 'skipped']},
-    reason: {type: ['string', 'null'], description: 'why the check is inconclusive or skipped: the interval straddles, cells too small for decision ci, one mode without the metric, no data'},
+    reason: {
+      type: ['string', 'null'],
+      description:
+        'why the check is inconclusive or skipped: the interval straddles, cells too small for decision ci, one mode without the metric, no data',
+    },
     detail: {type: 'string'},
-    rule: {type: ['string', 'null'], description: 'decision ci: the sized rule the verdict applies (a reliability check: the exact test and the counts that pass and fail at these runs)'},
+    rule: {
+      type: ['string', 'null'],
+      description:
+        'decision ci: the sized rule the verdict applies (a reliability check: the exact test and the counts that pass and fail at these runs)',
+    },
     mde: {
       ...figure,
       description:
@@ -379,8 +582,25 @@ const checkSchema = {
 } as const
 
 const gateRequired = [
-  'schema_version', 'generated_at', 'inputs', 'run_ids', 'rows', 'warnings', 'bootstrap', 'profile', 'model', 'override',
-  'decision', 'min_samples', 'thresholds', 'baseline', 'candidate', 'checks', 'verdict', 'exit_code', 'comparison',
+  'schema_version',
+  'generated_at',
+  'inputs',
+  'run_ids',
+  'rows',
+  'warnings',
+  'bootstrap',
+  'profile',
+  'model',
+  'override',
+  'decision',
+  'min_samples',
+  'thresholds',
+  'baseline',
+  'candidate',
+  'checks',
+  'verdict',
+  'exit_code',
+  'comparison',
 ] as const
 const gateProperties = {
   ...provenance,
@@ -388,9 +608,19 @@ const gateProperties = {
   model: {type: ['string', 'null'], description: 'the model whose thresholds apply'},
   override: {type: ['string', 'null'], description: 'the profile override used, if any'},
   decision: {type: 'string', enum: ['point', 'ci']},
-  estimand: {type: 'string', enum: ['suite', 'population'], description: 'what the efficiency checks judge: the effect on these scenarios (suite) or over scenarios like them (population)'},
+  estimand: {
+    type: 'string',
+    enum: ['suite', 'population'],
+    description:
+      'what the efficiency checks judge: the effect on these scenarios (suite) or over scenarios like them (population)',
+  },
   min_samples: {type: 'integer', minimum: 1},
-  confidence: {type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'the confidence of the checks’ intervals'},
+  confidence: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    exclusiveMaximum: 1,
+    description: 'the confidence of the checks’ intervals',
+  },
   sequential: {
     type: ['object', 'null'],
     additionalProperties: false,
@@ -398,7 +628,11 @@ const gateProperties = {
     description: 'run --until-decided: the look this gate was judged at, and why the run stopped there',
     properties: {
       look: {type: 'integer', minimum: 1, description: '1-based'},
-      looks: {type: 'array', items: {type: 'integer', minimum: 1}, description: 'repetitions per cell at each planned look'},
+      looks: {
+        type: 'array',
+        items: {type: 'integer', minimum: 1},
+        description: 'repetitions per cell at each planned look',
+      },
       repetitions: {type: 'integer', minimum: 1},
       spending: {type: 'string', enum: ['power', 'pocock', 'obrien-fleming']},
       alpha: {type: 'number', description: 'the overall two-sided error spent over the looks'},
@@ -442,14 +676,22 @@ export const gateSchema = {
   required: gateRequired,
   properties: {
     ...gateProperties,
-    provider: {...providerField, description: 'the provider whose rows the gate judged; with several, the deciding one (its verdict the worst)'},
+    provider: {
+      ...providerField,
+      description: 'the provider whose rows the gate judged; with several, the deciding one (its verdict the worst)',
+    },
     providers: {
       type: 'array',
-      description: 'rows of several providers: each provider’s gate, its baseline against its candidate on its own rows; the verdict is the worst of theirs (fail, then inconclusive, then pass), and the top level is that provider’s gate',
-      items: {type: 'object', additionalProperties: false, required: [...gateRequired, 'provider'], properties: {...gateProperties, provider: providerField}},
+      description:
+        'rows of several providers: each provider’s gate, its baseline against its candidate on its own rows; the verdict is the worst of theirs (fail, then inconclusive, then pass), and the top level is that provider’s gate',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: [...gateRequired, 'provider'],
+        properties: {...gateProperties, provider: providerField},
+      },
     },
   },
 } as const
 
-export type ReportDocument = FromSchema<typeof reportSchema>
 export type GateDocument = FromSchema<typeof gateSchema>

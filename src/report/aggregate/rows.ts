@@ -31,22 +31,38 @@ export interface LoadedRows {
 
 export async function loadRows(config: LoadedConfig, selection: RowSelection): Promise<LoadedRows> {
   const cwd = selection.cwd ?? process.cwd()
-  const resolved = await resolveInputFiles({inputs: selection.inputs, runId: selection.runId, resultsDir: resolveConfigPath(config, config.values.results_dir), cwd})
+  const resolved = await resolveInputFiles({
+    inputs: selection.inputs,
+    runId: selection.runId,
+    resultsDir: resolveConfigPath(config, config.values.results_dir),
+    cwd,
+  })
   // Rows re-graded by `regrade` take the place of their originals.
   const {files, superseding} = await withRegraded(resolved, await explicitFiles(selection.inputs, cwd))
   const warnings: string[] = []
-  const providers = await aggregateFiles(files, (warning) => {
-    const w = describeSuperseded(warning, superseding, cwd)
-    warnings.push(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`)
-  }, cwd)
-  if ([...providers.values()].every((aggregate) => aggregate.rows === 0)) throw new BadInputError(files.map((f) => ({file: displayPath(f, cwd), code: 'io', message: 'holds no rows'})))
+  const providers = await aggregateFiles(
+    files,
+    (warning) => {
+      const w = describeSuperseded(warning, superseding, cwd)
+      warnings.push(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`)
+    },
+    cwd,
+  )
+  if ([...providers.values()].every((aggregate) => aggregate.rows === 0))
+    throw new BadInputError(files.map((f) => ({file: displayPath(f, cwd), code: 'io', message: 'holds no rows'})))
   const infoFiles = [...new Set(files.map((f) => originalFileFor(f) ?? f))]
-  const runInfos = (await Promise.all(infoFiles.map(readRunInfoFor))).filter((info): info is RunInfo => info !== undefined)
+  const runInfos = (await Promise.all(infoFiles.map(readRunInfoFor))).filter(
+    (info): info is RunInfo => info !== undefined,
+  )
   for (const info of runInfos) {
-    for (const {mode, reason} of info.unavailable) warnings.push(`run ${info.run_id}: mode ${mode} was left out: ${reason}`)
+    for (const {mode, reason} of info.unavailable)
+      warnings.push(`run ${info.run_id}: mode ${mode} was left out: ${reason}`)
     const byMode = new Map<string, number>()
     for (const item of info.not_applicable) byMode.set(item.mode, (byMode.get(item.mode) ?? 0) + 1)
-    for (const [mode, count] of byMode) warnings.push(`run ${info.run_id}: ${count} scenario(s) not applicable to ${mode} (declared by the scenarios), shown as n/a, not failed`)
+    for (const [mode, count] of byMode)
+      warnings.push(
+        `run ${info.run_id}: ${count} scenario(s) not applicable to ${mode} (declared by the scenarios), shown as n/a, not failed`,
+      )
   }
   return {providers, inputs: files.map((f) => displayPath(f, cwd)), warnings, runInfos}
 }

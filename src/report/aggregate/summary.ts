@@ -10,7 +10,18 @@ import {finite, percentileOfSorted} from '../../stats/quantiles.js'
 import type {FromSchema} from 'json-schema-to-ts'
 import type {failuresSchema, modeSummarySchema, reportSchema} from './report-schema.js'
 import {passAtK, passHatK, wilsonInterval} from '../../stats/rates.js'
-import {emptyAggregate, modeCells, stableMedian, totalOf, withStableSorted, withoutScenarios, type Aggregate, type Cell, type MetricColumns, type ProviderAggregates} from './aggregate.js'
+import {
+  emptyAggregate,
+  modeCells,
+  stableMedian,
+  totalOf,
+  withStableSorted,
+  withoutScenarios,
+  type Aggregate,
+  type Cell,
+  type MetricColumns,
+  type ProviderAggregates,
+} from './aggregate.js'
 import {compareModes} from './compare.js'
 import {notApplicableTo, type NotApplicable} from '../../results/run-info.js'
 import type {LoadedConfig} from '../../config/load-config.js'
@@ -47,7 +58,18 @@ function passK(cell: Cell, estimator: typeof passHatK): PassK {
 
 export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
   const cells = modeCells(aggregate, mode)
-  const sum = (field: 'runs' | 'successes' | 'output_valid' | 'runner_failures' | 'timeouts' | 'retried' | 'fallbacks' | 'fallback_passes' | 'fallback_recorded') => cells.reduce((n, c) => n + c[field], 0)
+  const sum = (
+    field:
+      | 'runs'
+      | 'successes'
+      | 'output_valid'
+      | 'runner_failures'
+      | 'timeouts'
+      | 'retried'
+      | 'fallbacks'
+      | 'fallback_passes'
+      | 'fallback_recorded',
+  ) => cells.reduce((n, c) => n + c[field], 0)
   const runs = sum('runs')
   const successes = sum('successes')
   const agent = withStableSorted(cells, 'latency_agent', (sorted) => ({
@@ -57,7 +79,11 @@ export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
     iqr: sorted.length === 0 ? null : finite(percentileOfSorted(sorted, 75) - percentileOfSorted(sorted, 25)),
     cv: finite(coefficientOfVariationPct(sorted)),
   }))
-  const active = withStableSorted(cells, 'tokens_active', (sorted) => ({median: at(sorted, 50), p90: at(sorted, 90), p95: at(sorted, 95)}))
+  const active = withStableSorted(cells, 'tokens_active', (sorted) => ({
+    median: at(sorted, 50),
+    p90: at(sorted, 90),
+    p95: at(sorted, 95),
+  }))
   const median = (metric: keyof MetricColumns) => finite(stableMedian(cells, metric))
   // pass^k over the mode: the mean over scenarios at the k every scenario reaches.
   const k = Math.min(MAX_K, ...cells.map((c) => c.runs))
@@ -87,7 +113,10 @@ export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
     median_tool_calls: median('tool_calls'),
     median_cost_usd: median('cost'),
     median_tool_schema_tokens: median('tool_schema_tokens'),
-    pass_hat_k: {k, value: perScenario.length === 0 ? null : perScenario.reduce((a, b) => a + b, 0) / perScenario.length},
+    pass_hat_k: {
+      k,
+      value: perScenario.length === 0 ? null : perScenario.reduce((a, b) => a + b, 0) / perScenario.length,
+    },
     models: [...(aggregate.models.get(mode) ?? [])].sort(),
     providers: [...(aggregate.providers.get(mode) ?? [])].sort(),
     tool_calls_by_category: Object.fromEntries(aggregate.tool_calls_by_category.get(mode) ?? []),
@@ -126,13 +155,20 @@ function summarizeCell(cell: Cell): ScenarioModeSummary {
  */
 export function summarizeFailures(aggregate: Aggregate, modes?: readonly string[]): Failures {
   // Only pairs still in the aggregate: a scenario left out of a comparison (not applicable) is left out here too.
-  const wanted = (mode: string, scenario: string) => (!modes || modes.includes(mode)) && aggregate.cells.get(mode)?.has(scenario) === true
+  const wanted = (mode: string, scenario: string) =>
+    (!modes || modes.includes(mode)) && aggregate.cells.get(mode)?.has(scenario) === true
   const groups = [...aggregate.failures.groups.values()]
     .filter((g) => wanted(g.mode, g.scenario_id))
     .sort((a, b) => a.scenario_id.localeCompare(b.scenario_id) || a.mode.localeCompare(b.mode))
   const runs = aggregate.failures.details
     .filter((r) => wanted(r.mode, r.scenario_id))
-    .sort((a, b) => a.scenario_id.localeCompare(b.scenario_id) || a.mode.localeCompare(b.mode) || a.run_id.localeCompare(b.run_id) || a.iteration - b.iteration)
+    .sort(
+      (a, b) =>
+        a.scenario_id.localeCompare(b.scenario_id) ||
+        a.mode.localeCompare(b.mode) ||
+        a.run_id.localeCompare(b.run_id) ||
+        a.iteration - b.iteration,
+    )
   return {
     failed_runs: groups.reduce((n, g) => n + g.failed, 0),
     by_scenario_mode: groups.map((g) => ({
@@ -154,7 +190,7 @@ export function traceRoot(inputs: readonly string[]): string | null {
 }
 
 /** Modes in a stable order: the baseline first, then by name. */
-export function orderedModes(aggregate: Aggregate, baseline: string): string[] {
+function orderedModes(aggregate: Aggregate, baseline: string): string[] {
   return [...aggregate.cells.keys()].sort((a, b) => (a === baseline ? -1 : b === baseline ? 1 : a.localeCompare(b)))
 }
 
@@ -163,7 +199,16 @@ export function buildReport(aggregate: Aggregate, options: ReportOptions): Repor
   const deltas = aggregate.cells.has(options.baseline)
     ? modes
         .filter((m) => m !== options.baseline)
-        .map((candidate) => compareModes(withoutScenarios(aggregate, [options.baseline, candidate], notApplicableTo(options.notApplicable ?? [], [options.baseline, candidate]).keys()), {baseline: options.baseline, candidate, minSamples: 1, seed: options.seed, resamples: options.resamples}))
+        .map((candidate) =>
+          compareModes(
+            withoutScenarios(
+              aggregate,
+              [options.baseline, candidate],
+              notApplicableTo(options.notApplicable ?? [], [options.baseline, candidate]).keys(),
+            ),
+            {baseline: options.baseline, candidate, minSamples: 1, seed: options.seed, resamples: options.resamples},
+          ),
+        )
     : []
   return {
     schema_version: 1,
@@ -178,7 +223,11 @@ export function buildReport(aggregate: Aggregate, options: ReportOptions): Repor
     bootstrap: {seed: options.seed, resamples: options.resamples},
     baseline: options.baseline,
     modes: Object.fromEntries(modes.map((m) => [m, summarizeMode(aggregate, m)])),
-    scenarios: modes.flatMap((m) => modeCells(aggregate, m).sort((a, b) => a.scenario.localeCompare(b.scenario)).map(summarizeCell)),
+    scenarios: modes.flatMap((m) =>
+      modeCells(aggregate, m)
+        .sort((a, b) => a.scenario.localeCompare(b.scenario))
+        .map(summarizeCell),
+    ),
     deltas,
   }
 }

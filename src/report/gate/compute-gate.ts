@@ -37,7 +37,12 @@ type GateOptions = ReportSettings & GateSettings
 export function loadGateProfile(config: LoadedConfig, settings: GateSettings, cwd = process.cwd()): Promise<Profile> {
   // A name given by --profile (directly, or as the flags' configuration layer) is reported at the flag.
   const namedBy = settings.profile || config.layers.flags?.gate?.profile ? '--profile' : undefined
-  return loadProfile(settings.profile ?? config.values.gate.profile, resolveConfigPath(config, config.values.suites_dir), cwd, namedBy)
+  return loadProfile(
+    settings.profile ?? config.values.gate.profile,
+    resolveConfigPath(config, config.values.suites_dir),
+    cwd,
+    namedBy,
+  )
 }
 
 /**
@@ -45,35 +50,70 @@ export function loadGateProfile(config: LoadedConfig, settings: GateSettings, cw
  * with several providers the document is the deciding provider's gate (the worst verdict: fail, then
  * inconclusive, then pass) with every provider's gate under `providers`.
  */
-export function computeGate(config: LoadedConfig, loaded: LoadedRows, profile: Profile, options: GateOptions): GateDocument {
-  const gates = [...loaded.providers].map(([provider, aggregate]) => gateOfProvider(aggregate, provider, loaded, profile, config, options))
+export function computeGate(
+  config: LoadedConfig,
+  loaded: LoadedRows,
+  profile: Profile,
+  options: GateOptions,
+): GateDocument {
+  const gates = [...loaded.providers].map(([provider, aggregate]) =>
+    gateOfProvider(aggregate, provider, loaded, profile, config, options),
+  )
   if (gates.length === 1) return gates[0]!.gate
   const worst = VERDICT_ORDER.map((verdict) => gates.find((g) => g.gate.verdict === verdict)).find(Boolean)!
-  return {...worst.gate, provider: worst.provider, inputs: loaded.inputs, run_ids: runIdsOf(loaded.providers), rows: gates.reduce((n, g) => n + g.gate.rows, 0), providers: gates.map(({gate, provider}) => ({...gate, provider}))}
+  return {
+    ...worst.gate,
+    provider: worst.provider,
+    inputs: loaded.inputs,
+    run_ids: runIdsOf(loaded.providers),
+    rows: gates.reduce((n, g) => n + g.gate.rows, 0),
+    providers: gates.map(({gate, provider}) => ({...gate, provider})),
+  }
 }
 
 /** Verdicts from the worst: the gate of several providers takes the first any of them has. */
 const VERDICT_ORDER = ['fail', 'inconclusive', 'pass'] as const
 
 /** One provider's gate: its rows only, its baseline against its candidate. */
-function gateOfProvider(rows: Aggregate, provider: string | null, loaded: LoadedRows, profile: Profile, config: LoadedConfig, options: GateOptions): {provider: string | null; gate: GateDocument} {
+function gateOfProvider(
+  rows: Aggregate,
+  provider: string | null,
+  loaded: LoadedRows,
+  profile: Profile,
+  config: LoadedConfig,
+  options: GateOptions,
+): {provider: string | null; gate: GateDocument} {
   const baseline = options.baseline ?? config.values.gate.baseline
   const candidate = options.candidate ?? config.values.gate.candidate
   const {inputs, runInfos} = loaded
   // The gate's own warnings go on a copy: the rows may be shared with the report.
   const warnings = [...loaded.warnings]
   // Scenarios one of the two modes cannot solve are compared by neither: n/a is not a failure, and not a free pass.
-  const excluded = notApplicableTo(runInfos.flatMap((info) => info.not_applicable), [baseline, candidate])
+  const excluded = notApplicableTo(
+    runInfos.flatMap((info) => info.not_applicable),
+    [baseline, candidate],
+  )
   const aggregate = withoutScenarios(rows, [baseline, candidate], excluded.keys())
-  if (excluded.size > 0) warnings.push(`left out of the comparison as not applicable: ${[...excluded.keys()].sort().join(', ')}`)
+  if (excluded.size > 0)
+    warnings.push(`left out of the comparison as not applicable: ${[...excluded.keys()].sort().join(', ')}`)
   const model = checkComparable(aggregate, baseline, candidate, provider, loaded.providers.size > 1, options)
   const thresholds = resolveThresholds(profile, model, options.decision)
   const seed = options.seed ?? DEFAULT_SEED
   const resamples = options.resamples ?? DEFAULT_RESAMPLES
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE
-  const comparison = compareModes(aggregate, {baseline, candidate, minSamples: thresholds.min_samples, seed, resamples, confidence, estimand: thresholds.estimand})
+  const comparison = compareModes(aggregate, {
+    baseline,
+    candidate,
+    minSamples: thresholds.min_samples,
+    seed,
+    resamples,
+    confidence,
+    estimand: thresholds.estimand,
+  })
   const judged = evaluateGate(comparison, thresholds)
-  const {checks, verdict} = options.frozen ? freezeVerdicts(judged.checks, options.frozen, (options.sequential?.look ?? 1) - 1) : judged
+  const {checks, verdict} = options.frozen
+    ? freezeVerdicts(judged.checks, options.frozen, (options.sequential?.look ?? 1) - 1)
+    : judged
   const gate: GateDocument = {
     schema_version: 1,
     generated_at: new Date().toISOString(),
@@ -107,13 +147,26 @@ function gateOfProvider(rows: Aggregate, provider: string | null, loaded: Loaded
  * The comparability guard: both modes present, one model, the same scenarios. Returns the model whose
  * thresholds apply (--model wins); refuses mixed rows unless --allow-mixed.
  */
-function checkComparable(aggregate: Aggregate, baseline: string, candidate: string, provider: string | null, ofSeveral: boolean, options: GateOptions): string | undefined {
+function checkComparable(
+  aggregate: Aggregate,
+  baseline: string,
+  candidate: string,
+  provider: string | null,
+  ofSeveral: boolean,
+  options: GateOptions,
+): string | undefined {
   const present = [...aggregate.cells.keys()].sort()
   const missing = [baseline, candidate].filter((mode) => !aggregate.cells.has(mode))
   // With several providers each is gated alone: a mode missing from one provider's rows is named with it.
   const whose = ofSeveral ? ` of provider ${JSON.stringify(provider)}` : ''
   if (missing.length > 0) {
-    throw new BadInputError(missing.map((mode) => ({file: '--input', code: 'unknown_reference', message: `no rows${whose} for mode "${mode}" (modes in the rows${whose}: ${present.join(', ')}); choose them with --baseline and --candidate`})))
+    throw new BadInputError(
+      missing.map((mode) => ({
+        file: '--input',
+        code: 'unknown_reference',
+        message: `no rows${whose} for mode "${mode}" (modes in the rows${whose}: ${present.join(', ')}); choose them with --baseline and --candidate`,
+      })),
+    )
   }
   const problems: string[] = []
   const models = new Set([...(aggregate.models.get(baseline) ?? []), ...(aggregate.models.get(candidate) ?? [])])
@@ -123,10 +176,18 @@ function checkComparable(aggregate: Aggregate, baseline: string, candidate: stri
   const onlyBase = [...baseScenarios].filter((s) => !candScenarios.has(s))
   const onlyCand = [...candScenarios].filter((s) => !baseScenarios.has(s))
   if (onlyBase.length + onlyCand.length > 0) {
-    problems.push(`different scenarios: only ${baseline}: ${onlyBase.join(', ') || 'none'}; only ${candidate}: ${onlyCand.join(', ') || 'none'}`)
+    problems.push(
+      `different scenarios: only ${baseline}: ${onlyBase.join(', ') || 'none'}; only ${candidate}: ${onlyCand.join(', ') || 'none'}`,
+    )
   }
   if (problems.length > 0 && !options.allowMixed) {
-    throw new BadInputError(problems.map((message) => ({file: '--input', code: 'unknown_reference', message: `not comparable: ${message} (pass --allow-mixed to gate them anyway)`})))
+    throw new BadInputError(
+      problems.map((message) => ({
+        file: '--input',
+        code: 'unknown_reference',
+        message: `not comparable: ${message} (pass --allow-mixed to gate them anyway)`,
+      })),
+    )
   }
   return options.model ?? (models.size === 1 ? [...models][0] : undefined)
 }

@@ -59,7 +59,7 @@ export const DEFAULT_ESTIMAND: Estimand = 'suite'
  * is (1 - e^log(0.8)) × 100 = 19.999999999999996, and a drop of exactly 3 points (97 of 100 against
  * 100 of 100) -3.0000000000000027, and failed `>= 20` and `>= -3`.
  */
-export const THRESHOLD_TOLERANCE = 1e-9
+const THRESHOLD_TOLERANCE = 1e-9
 
 /** Whether `value` is on the passing side of `threshold` (or at it, within THRESHOLD_TOLERANCE): the one comparison every check's verdict uses. */
 export function clearsThreshold(value: number, operator: Operator, threshold: number): boolean {
@@ -79,7 +79,11 @@ export interface ResolvedThresholds {
 }
 
 /** The profile's thresholds, with the override for `model` laid over them when the profile has one. */
-export function resolveThresholds(profile: Profile, model: string | undefined, decision?: Decision): ResolvedThresholds {
+export function resolveThresholds(
+  profile: Profile,
+  model: string | undefined,
+  decision?: Decision,
+): ResolvedThresholds {
   const override = model ? profile.overrides?.[model] : undefined
   return {
     profile: profile.name,
@@ -115,7 +119,8 @@ interface CheckSpec {
 
 /** The value a decision judges: point judges the predecessors' figure where there is one. */
 function judgedValue(estimate: Estimate | Reduction, decision: Decision): number | null {
-  if (decision === 'point' && 'median_of_scenarios' in estimate && estimate.median_of_scenarios !== undefined) return estimate.median_of_scenarios
+  if (decision === 'point' && 'median_of_scenarios' in estimate && estimate.median_of_scenarios !== undefined)
+    return estimate.median_of_scenarios
   return estimate.value
 }
 
@@ -128,20 +133,28 @@ export function judgeCheck(spec: CheckSpec, decision: Decision): {verdict: Verdi
   const passes = (x: number) => clearsThreshold(x, operator, threshold)
   if (decision === 'point' || spec.count) return {verdict: passes(value) ? 'pass' : 'fail', reason: null}
   if (spec.smallCells.length > 0) {
-    const shown = spec.smallCells.slice(0, 5).join(', ') + (spec.smallCells.length > 5 ? `, … ${spec.smallCells.length - 5} more` : '')
+    const shown =
+      spec.smallCells.slice(0, 5).join(', ') +
+      (spec.smallCells.length > 5 ? `, … ${spec.smallCells.length - 5} more` : '')
     return {verdict: 'inconclusive', reason: `decision ci needs ${MIN_CI_RUNS} runs per cell; fewer in ${shown}`}
   }
   if (spec.refusal) return {verdict: 'inconclusive', reason: spec.refusal}
   if (spec.sized) return {verdict: spec.sized.verdict, reason: spec.sized.reason}
   const [low, high] = estimate.interval ?? []
-  if (typeof low !== 'number' || typeof high !== 'number') return {verdict: 'inconclusive', reason: 'no interval could be computed'}
+  if (typeof low !== 'number' || typeof high !== 'number')
+    return {verdict: 'inconclusive', reason: 'no interval could be computed'}
   if (passes(low) && passes(high)) return {verdict: 'pass', reason: null}
   if (!passes(low) && !passes(high)) return {verdict: 'fail', reason: null}
   return {verdict: 'inconclusive', reason: STRADDLES}
 }
 
 /** Cells (scenario/mode) of `modes` with fewer than MIN_CI_RUNS runs, as named in a check's reason. */
-function smallCells(comparison: Comparison, sides: Array<'baseline' | 'candidate'>, stable: boolean, onlyEligible: boolean): string[] {
+function smallCells(
+  comparison: Comparison,
+  sides: Array<'baseline' | 'candidate'>,
+  stable: boolean,
+  onlyEligible: boolean,
+): string[] {
   const out: string[] = []
   for (const s of comparison.scenarios) {
     if (onlyEligible && !s.eligible) continue
@@ -157,20 +170,34 @@ function smallCells(comparison: Comparison, sides: Array<'baseline' | 'candidate
 function reductionDetail(r: Reduction, label: string, decision: Decision): string {
   const worst = r.worst_scenario ? `; worst scenario ${r.worst_scenario} ${num(r.worst_pct)}%` : ''
   if (decision === 'point') {
-    const ci = r.interval ? `; decision ci's estimate ${num(r.value)}% [${num(r.interval[0])}, ${num(r.interval[1])}]` : ''
+    const ci = r.interval
+      ? `; decision ci's estimate ${num(r.value)}% [${num(r.interval[0])}, ${num(r.interval[1])}]`
+      : ''
     return `median over ${r.scenarios} scenarios of the reduction of the medians, ${label}${worst}${ci}`
   }
   const paired = r.paired_scenarios ? `, ${r.paired_scenarios} paired by iteration block` : ''
-  const median = r.median_of_scenarios === null || r.median_of_scenarios === undefined ? '' : `; median over scenarios ${num(r.median_of_scenarios)}%`
+  const median =
+    r.median_of_scenarios === null || r.median_of_scenarios === undefined
+      ? ''
+      : `; median over scenarios ${num(r.median_of_scenarios)}%`
   const estimand = r.estimand === 'suite' ? 'on these scenarios' : 'over scenarios like these'
-  const spread = r.between_sd === null || r.between_sd === undefined ? '' : `; spread between scenarios τ ${r.between_sd.toFixed(2)} (log scale)`
-  const prediction = r.prediction_interval ? `, a scenario like these [${num(r.prediction_interval[0])}, ${num(r.prediction_interval[1])}]%` : ''
+  const spread =
+    r.between_sd === null || r.between_sd === undefined
+      ? ''
+      : `; spread between scenarios τ ${r.between_sd.toFixed(2)} (log scale)`
+  const prediction = r.prediction_interval
+    ? `, a scenario like these [${num(r.prediction_interval[0])}, ${num(r.prediction_interval[1])}]%`
+    : ''
   return `geometric-mean reduction ${estimand} (${r.scenarios} scenarios${paired}), ${label}${median}${worst}${spread}${prediction}`
 }
 
-const num = (value: number | null | undefined): string => (value === null || value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(1))
+const num = (value: number | null | undefined): string =>
+  value === null || value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(1)
 
-export function evaluateGate(comparison: Comparison, resolved: ResolvedThresholds): {checks: GateCheck[]; verdict: Exclude<Verdict, 'skipped'>} {
+export function evaluateGate(
+  comparison: Comparison,
+  resolved: ResolvedThresholds,
+): {checks: GateCheck[]; verdict: Exclude<Verdict, 'skipped'>} {
   const t = resolved.thresholds
   const {reliability: r, efficiency: e} = comparison
   const {decision} = resolved
@@ -178,25 +205,122 @@ export function evaluateGate(comparison: Comparison, resolved: ResolvedThreshold
   const candidateCells = smallCells(comparison, ['candidate'], false, false)
   const stableCells = smallCells(comparison, ['baseline', 'candidate'], true, true)
   const harness = e.harness_latency_ms
-  const harnessNote = harness ? `; beside it, harness ms per run ${num(harness.baseline)} → ${num(harness.candidate)}` : ''
+  const harnessNote = harness
+    ? `; beside it, harness ms per run ${num(harness.baseline)} → ${num(harness.candidate)}`
+    : ''
   const wall = e.latency_wall_reduction_pct
-  const wallNote = wall ? `; wall-latency reduction ${num(decision === 'point' ? (wall.median_of_scenarios ?? wall.value) : wall.value)}% (not judged)` : ''
+  const wallNote = wall
+    ? `; wall-latency reduction ${num(decision === 'point' ? (wall.median_of_scenarios ?? wall.value) : wall.value)}% (not judged)`
+    : ''
   // Under ci a rate's interval is its sized rule's (Clopper-Pearson), named in the check's rule.
   const wilson = decision === 'ci' ? '' : ' (Wilson interval)'
   const specs: CheckSpec[] = [
-    {name: 'reliability_success_rate_non_inferior', group: 'reliability', estimate: r.success_rate_delta_pp, operator: '>=', key: 'max_success_rate_drop_pct', threshold: -t.max_success_rate_drop_pct, smallCells: smallCells(comparison, ['baseline', 'candidate'], false, false), detail: `${c} success rate minus ${comparison.baseline}'s, in points${decision === 'ci' ? '' : ' (Newcombe interval)'}`},
-    {name: 'reliability_output_validity', group: 'reliability', estimate: r.output_validity_rate, operator: '>=', key: 'min_output_validity_rate_pct', threshold: t.min_output_validity_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs with valid output${wilson}`},
-    {name: 'reliability_runner_failure_rate', group: 'reliability', estimate: r.runner_failure_rate, operator: '<=', key: 'max_runner_failure_rate_pct', threshold: t.max_runner_failure_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs the runner could not complete${wilson}`},
-    {name: 'reliability_timeout_stall_rate', group: 'reliability', estimate: r.timeout_stall_rate, operator: '<=', key: 'max_timeout_stall_rate_pct', threshold: t.max_timeout_stall_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs that timed out or stalled${wilson}`},
-    {name: 'reliability_retry_rate', group: 'reliability', estimate: r.retry_rate, operator: '<=', key: 'max_retry_rate_pct', threshold: t.max_retry_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs that needed a retry${wilson}`},
+    {
+      name: 'reliability_success_rate_non_inferior',
+      group: 'reliability',
+      estimate: r.success_rate_delta_pp,
+      operator: '>=',
+      key: 'max_success_rate_drop_pct',
+      threshold: -t.max_success_rate_drop_pct,
+      smallCells: smallCells(comparison, ['baseline', 'candidate'], false, false),
+      detail: `${c} success rate minus ${comparison.baseline}'s, in points${decision === 'ci' ? '' : ' (Newcombe interval)'}`,
+    },
+    {
+      name: 'reliability_output_validity',
+      group: 'reliability',
+      estimate: r.output_validity_rate,
+      operator: '>=',
+      key: 'min_output_validity_rate_pct',
+      threshold: t.min_output_validity_rate_pct,
+      smallCells: candidateCells,
+      detail: `% of ${c} runs with valid output${wilson}`,
+    },
+    {
+      name: 'reliability_runner_failure_rate',
+      group: 'reliability',
+      estimate: r.runner_failure_rate,
+      operator: '<=',
+      key: 'max_runner_failure_rate_pct',
+      threshold: t.max_runner_failure_rate_pct,
+      smallCells: candidateCells,
+      detail: `% of ${c} runs the runner could not complete${wilson}`,
+    },
+    {
+      name: 'reliability_timeout_stall_rate',
+      group: 'reliability',
+      estimate: r.timeout_stall_rate,
+      operator: '<=',
+      key: 'max_timeout_stall_rate_pct',
+      threshold: t.max_timeout_stall_rate_pct,
+      smallCells: candidateCells,
+      detail: `% of ${c} runs that timed out or stalled${wilson}`,
+    },
+    {
+      name: 'reliability_retry_rate',
+      group: 'reliability',
+      estimate: r.retry_rate,
+      operator: '<=',
+      key: 'max_retry_rate_pct',
+      threshold: t.max_retry_rate_pct,
+      smallCells: candidateCells,
+      detail: `% of ${c} runs that needed a retry${wilson}`,
+    },
     // Judged only where the profile asks for it; else shown beside the checks (the comparison's fallbacks).
     ...(t.max_fallback_rate_pct === undefined
       ? []
-      : [{name: 'reliability_fallback_rate', group: 'reliability', estimate: r.fallback_rate ?? null, operator: '<=', key: 'max_fallback_rate_pct', threshold: t.max_fallback_rate_pct, smallCells: candidateCells, detail: `% of ${c} runs (of those that record it) resting on a fallback: its tool layer failed, a later gh call did the work${wilson}`} satisfies CheckSpec]),
-    {name: 'efficiency_coverage', group: 'efficiency', estimate: e.coverage_pct, operator: '>=', key: 'min_efficiency_coverage_pct', threshold: t.min_efficiency_coverage_pct, smallCells: [], count: true, detail: `${e.eligible_scenarios} of ${e.total_scenarios} scenarios have >= ${comparison.min_samples} stable runs in both modes`},
-    {name: 'efficiency_tokens_active_reduction', group: 'efficiency', estimate: e.tokens_active_reduction_pct, operator: '>=', key: 'min_tokens_active_reduction_pct', threshold: t.min_tokens_active_reduction_pct, smallCells: stableCells, detail: reductionDetail(e.tokens_active_reduction_pct, 'active tokens', decision)},
-    {name: 'efficiency_latency_reduction', group: 'efficiency', estimate: e.latency_reduction_pct, operator: '>=', key: 'min_latency_reduction_pct', threshold: t.min_latency_reduction_pct, smallCells: stableCells, detail: reductionDetail(e.latency_reduction_pct, 'agent time', decision) + wallNote + harnessNote},
-    {name: 'efficiency_tool_call_reduction', group: 'efficiency', estimate: e.tool_call_reduction_pct, operator: '>=', key: 'min_tool_call_reduction_pct', threshold: t.min_tool_call_reduction_pct, smallCells: stableCells, detail: reductionDetail(e.tool_call_reduction_pct, 'tool calls', decision)},
+      : [
+          {
+            name: 'reliability_fallback_rate',
+            group: 'reliability',
+            estimate: r.fallback_rate ?? null,
+            operator: '<=',
+            key: 'max_fallback_rate_pct',
+            threshold: t.max_fallback_rate_pct,
+            smallCells: candidateCells,
+            detail: `% of ${c} runs (of those that record it) resting on a fallback: its tool layer failed, a later gh call did the work${wilson}`,
+          } satisfies CheckSpec,
+        ]),
+    {
+      name: 'efficiency_coverage',
+      group: 'efficiency',
+      estimate: e.coverage_pct,
+      operator: '>=',
+      key: 'min_efficiency_coverage_pct',
+      threshold: t.min_efficiency_coverage_pct,
+      smallCells: [],
+      count: true,
+      detail: `${e.eligible_scenarios} of ${e.total_scenarios} scenarios have >= ${comparison.min_samples} stable runs in both modes`,
+    },
+    {
+      name: 'efficiency_tokens_active_reduction',
+      group: 'efficiency',
+      estimate: e.tokens_active_reduction_pct,
+      operator: '>=',
+      key: 'min_tokens_active_reduction_pct',
+      threshold: t.min_tokens_active_reduction_pct,
+      smallCells: stableCells,
+      detail: reductionDetail(e.tokens_active_reduction_pct, 'active tokens', decision),
+    },
+    {
+      name: 'efficiency_latency_reduction',
+      group: 'efficiency',
+      estimate: e.latency_reduction_pct,
+      operator: '>=',
+      key: 'min_latency_reduction_pct',
+      threshold: t.min_latency_reduction_pct,
+      smallCells: stableCells,
+      detail: reductionDetail(e.latency_reduction_pct, 'agent time', decision) + wallNote + harnessNote,
+    },
+    {
+      name: 'efficiency_tool_call_reduction',
+      group: 'efficiency',
+      estimate: e.tool_call_reduction_pct,
+      operator: '>=',
+      key: 'min_tool_call_reduction_pct',
+      threshold: t.min_tool_call_reduction_pct,
+      smallCells: stableCells,
+      detail: reductionDetail(e.tool_call_reduction_pct, 'tool calls', decision),
+    },
     {
       name: 'efficiency_cost_reduction',
       group: 'efficiency',
@@ -205,7 +329,9 @@ export function evaluateGate(comparison: Comparison, resolved: ResolvedThreshold
       key: 'min_cost_reduction_pct',
       threshold: t.min_cost_reduction_pct,
       smallCells: stableCells,
-      detail: e.cost_reduction_pct ? reductionDetail(e.cost_reduction_pct, 'cost', decision) : 'no row of either mode has a cost',
+      detail: e.cost_reduction_pct
+        ? reductionDetail(e.cost_reduction_pct, 'cost', decision)
+        : 'no row of either mode has a cost',
     },
   ]
   const confidence = comparison.confidence ?? 0.95
@@ -215,7 +341,12 @@ export function evaluateGate(comparison: Comparison, resolved: ResolvedThreshold
     const {verdict, reason} = judgeCheck(spec, decision)
     const value = spec.estimate ? judgedValue(spec.estimate, decision) : null
     // Under point a reduction is judged on the predecessors' figure, which the interval (of decision ci's estimate) is not about.
-    const ownInterval = !(decision === 'point' && spec.estimate && 'median_of_scenarios' in spec.estimate && spec.estimate.median_of_scenarios !== undefined)
+    const ownInterval = !(
+      decision === 'point' &&
+      spec.estimate &&
+      'median_of_scenarios' in spec.estimate &&
+      spec.estimate.median_of_scenarios !== undefined
+    )
     return {
       name: spec.name,
       group: spec.group,
@@ -229,7 +360,11 @@ export function evaluateGate(comparison: Comparison, resolved: ResolvedThreshold
       detail: spec.sized ? `${spec.detail}; ${spec.sized.rule}` : spec.detail,
       rule: spec.sized?.rule ?? null,
       // A sized rule's interval is one-sided at α each end: a two-sided 1 - 2α interval.
-      mde: spec.count ? null : spec.sized ? minimumDetectableEffect(spec.sized.interval, 1 - 2 * alpha) : minimumDetectableEffect(spec.estimate?.interval, confidence),
+      mde: spec.count
+        ? null
+        : spec.sized
+          ? minimumDetectableEffect(spec.sized.interval, 1 - 2 * alpha)
+          : minimumDetectableEffect(spec.estimate?.interval, confidence),
     }
   })
   return {checks, verdict: overallVerdict(checks)}
@@ -255,8 +390,14 @@ function decideBySize(spec: CheckSpec, comparison: Comparison, resolved: Resolve
     const candidateRuns = estimate.candidate_runs ?? runs
     const baselineRuns = estimate.baseline_runs ?? runs
     const candidate = estimate.count ?? count(comparison.reliability.success_rate.value ?? 0, candidateRuns)
-    const baseline = estimate.baseline_count ?? count((comparison.reliability.success_rate.value ?? 0) - estimate.value, baselineRuns)
-    spec.sized = judgeSuccessDrop({candidate, candidateRuns, baseline, baselineRuns}, resolved.thresholds.max_success_rate_drop_pct, alpha, (v) => clearsThreshold(v, '>=', spec.threshold))
+    const baseline =
+      estimate.baseline_count ?? count((comparison.reliability.success_rate.value ?? 0) - estimate.value, baselineRuns)
+    spec.sized = judgeSuccessDrop(
+      {candidate, candidateRuns, baseline, baselineRuns},
+      resolved.thresholds.max_success_rate_drop_pct,
+      alpha,
+      (v) => clearsThreshold(v, '>=', spec.threshold),
+    )
     return
   }
   const limit = rateLimits(resolved.thresholds)[spec.name as keyof ReturnType<typeof rateLimits>]

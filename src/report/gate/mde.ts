@@ -8,14 +8,18 @@
  */
 import {zOfConfidence} from '../../stats/special.js'
 
-export const Z_CONFIDENCE = 1.959964 // two-sided 95%
-export const Z_POWER = 0.841621 // 80% power
+const Z_CONFIDENCE = 1.959964 // two-sided 95%
+const Z_POWER = 0.841621 // 80% power
 
 /** MDE in the units of the interval; null when there is no finite interval. */
-export function minimumDetectableEffect(interval: ReadonlyArray<number | null> | null | undefined, confidence = 0.95): number | null {
+export function minimumDetectableEffect(
+  interval: ReadonlyArray<number | null> | null | undefined,
+  confidence = 0.95,
+): number | null {
   if (!interval || interval.length !== 2) return null
   const [low, high] = interval
-  if (typeof low !== 'number' || typeof high !== 'number' || !Number.isFinite(low) || !Number.isFinite(high)) return null
+  if (typeof low !== 'number' || typeof high !== 'number' || !Number.isFinite(low) || !Number.isFinite(high))
+    return null
   const z = confidence === 0.95 ? Z_CONFIDENCE : zOfConfidence(confidence)
   const se = (high - low) / (2 * z)
   return (z + Z_POWER) * se

@@ -31,7 +31,7 @@ export interface PowerModel {
   reliability: CandidateReliability
 }
 
-export const REDUCTIONS = [
+const REDUCTIONS = [
   ['efficiency_tokens_active_reduction', 'min_tokens_active_reduction_pct'],
   ['efficiency_latency_reduction', 'min_latency_reduction_pct'],
   ['efficiency_tool_call_reduction', 'min_tool_call_reduction_pct'],
@@ -48,10 +48,20 @@ function runVariance(check: (typeof REDUCTIONS)[number][0], model: PowerModel): 
 }
 
 /** The standard error of θ and the critical value its interval uses. */
-function errorOf(check: (typeof REDUCTIONS)[number][0], model: PowerModel, estimand: Estimand, scenarios: number, repetitions: number, confidence: number): {se: number; critical: number} {
+function errorOf(
+  check: (typeof REDUCTIONS)[number][0],
+  model: PowerModel,
+  estimand: Estimand,
+  scenarios: number,
+  repetitions: number,
+  confidence: number,
+): {se: number; critical: number} {
   const within = (2 * runVariance(check, model)) / repetitions
   if (estimand === 'suite') return {se: Math.sqrt(within / scenarios), critical: zOfConfidence(confidence)}
-  return {se: Math.sqrt((model.scenario_spread ** 2 + within) / scenarios), critical: scenarios > 1 ? tOfConfidence(confidence, scenarios - 1) : Infinity}
+  return {
+    se: Math.sqrt((model.scenario_spread ** 2 + within) / scenarios),
+    critical: scenarios > 1 ? tOfConfidence(confidence, scenarios - 1) : Infinity,
+  }
 }
 
 export interface DesignPower {
@@ -63,7 +73,15 @@ export interface DesignPower {
 }
 
 /** The whole gate's power at S x R for a candidate at `target` times every efficiency threshold. */
-export function designPower(t: Thresholds, model: PowerModel, estimand: Estimand, scenarios: number, repetitions: number, target: number, confidence = 0.95): DesignPower {
+export function designPower(
+  t: Thresholds,
+  model: PowerModel,
+  estimand: Estimand,
+  scenarios: number,
+  repetitions: number,
+  target: number,
+  confidence = 0.95,
+): DesignPower {
   const checks: Record<string, number> = {}
   for (const [check, key] of REDUCTIONS) {
     const threshold = t[key]
@@ -74,7 +92,12 @@ export function designPower(t: Thresholds, model: PowerModel, estimand: Estimand
   const runs = scenarios * repetitions
   const alpha = 1 - confidence
   const r = model.reliability
-  const rates: Record<string, number> = {reliability_output_validity: r.invalid_pct, reliability_runner_failure_rate: r.runner_failure_pct, reliability_timeout_stall_rate: r.timeout_pct, reliability_retry_rate: r.retry_pct}
+  const rates: Record<string, number> = {
+    reliability_output_validity: r.invalid_pct,
+    reliability_runner_failure_rate: r.runner_failure_pct,
+    reliability_timeout_stall_rate: r.timeout_pct,
+    reliability_retry_rate: r.retry_pct,
+  }
   for (const [check, limit] of Object.entries(rateLimits(t))) {
     if (!limit || rates[check] === undefined) continue
     const rule = sizedRule(runs, limit.limit, alpha)
@@ -82,7 +105,8 @@ export function designPower(t: Thresholds, model: PowerModel, estimand: Estimand
   }
   const p = model.baseline_success_pct / 100
   const seDrop = Math.sqrt((2 * p * (1 - p)) / runs)
-  checks.reliability_success_rate_non_inferior = seDrop === 0 ? 1 : normalCdf(t.max_success_rate_drop_pct / 100 / seDrop - zOfConfidence(1 - 2 * alpha))
+  checks.reliability_success_rate_non_inferior =
+    seDrop === 0 ? 1 : normalCdf(t.max_success_rate_drop_pct / 100 / seDrop - zOfConfidence(1 - 2 * alpha))
   const power = Object.values(checks).reduce((a, b) => a * b, 1)
   return {scenarios, repetitions, power, checks}
 }
@@ -91,7 +115,14 @@ export function designPower(t: Thresholds, model: PowerModel, estimand: Estimand
  * The design of fewest runs (S x R, S from `minScenarios` to `maxScenarios`, R from 3 to
  * `maxRepetitions`) whose whole-gate power reaches `goal`; null when none does.
  */
-export function smallestDesign(t: Thresholds, model: PowerModel, estimand: Estimand, target: number, bounds: {minScenarios: number; maxScenarios: number; maxRepetitions: number}, goal = 0.8): DesignPower | null {
+export function smallestDesign(
+  t: Thresholds,
+  model: PowerModel,
+  estimand: Estimand,
+  target: number,
+  bounds: {minScenarios: number; maxScenarios: number; maxRepetitions: number},
+  goal = 0.8,
+): DesignPower | null {
   let best: DesignPower | null = null
   for (let s = bounds.minScenarios; s <= bounds.maxScenarios; s++) {
     for (let r = 3; r <= bounds.maxRepetitions; r++) {
@@ -107,7 +138,14 @@ export function smallestDesign(t: Thresholds, model: PowerModel, estimand: Estim
 }
 
 /** The smallest true reduction (%) each efficiency check detects with 80% power at S x R. */
-export function detectableReductions(t: Thresholds, model: PowerModel, estimand: Estimand, scenarios: number, repetitions: number, confidence = 0.95): Record<string, number> {
+export function detectableReductions(
+  t: Thresholds,
+  model: PowerModel,
+  estimand: Estimand,
+  scenarios: number,
+  repetitions: number,
+  confidence = 0.95,
+): Record<string, number> {
   const out: Record<string, number> = {}
   for (const [check, key] of REDUCTIONS) {
     const {se, critical} = errorOf(check, model, estimand, scenarios, repetitions, confidence)

@@ -47,10 +47,16 @@ export interface RuleOutcome {
 const pct = (fraction: number) => `${Number((100 * fraction).toPrecision(6))}%`
 
 /** The rule's text at n runs: what passes, what fails, or that nothing can pass. */
-export function describeRateRule(limit: RateLimit, runs: number, alpha: number, sized: SizedRule = sizedRule(runs, limit.limit, alpha)): string {
+function describeRateRule(
+  limit: RateLimit,
+  runs: number,
+  alpha: number,
+  sized: SizedRule = sizedRule(runs, limit.limit, alpha),
+): string {
   const test = `exact binomial test of ${limit.events} at most ${pct(limit.limit)}, one-sided ${pct(alpha)}`
   if (limit.limit >= 1) return `${test}: passes whatever the count`
-  if (sized.pass_max < 0) return `${test}: ${runs} runs cannot pass it (with none, it takes ${runsToCertify(limit.limit, alpha)} runs)`
+  if (sized.pass_max < 0)
+    return `${test}: ${runs} runs cannot pass it (with none, it takes ${runsToCertify(limit.limit, alpha)} runs)`
   const fails = sized.fail_min <= runs ? `, fails from ${sized.fail_min}` : ''
   return `${test}: passes with at most ${sized.pass_max} in ${runs}${fails}`
 }
@@ -71,8 +77,19 @@ export function judgeRate(limit: RateLimit, count: number, runs: number, alpha: 
 }
 
 /** The success-rate non-inferiority test: candidate minus baseline, in points, against -margin. */
-export function judgeSuccessDrop(counts: {candidate: number; candidateRuns: number; baseline: number; baselineRuns: number}, marginPoints: number, alpha: number, clears: (value: number) => boolean): RuleOutcome {
-  const [low, high] = newcombeInterval(counts.candidate, counts.candidateRuns, counts.baseline, counts.baselineRuns, zOfConfidence(1 - 2 * alpha))
+export function judgeSuccessDrop(
+  counts: {candidate: number; candidateRuns: number; baseline: number; baselineRuns: number},
+  marginPoints: number,
+  alpha: number,
+  clears: (value: number) => boolean,
+): RuleOutcome {
+  const [low, high] = newcombeInterval(
+    counts.candidate,
+    counts.candidateRuns,
+    counts.baseline,
+    counts.baselineRuns,
+    zOfConfidence(1 - 2 * alpha),
+  )
   const interval: [number, number] = [100 * low, 100 * high]
   const rule = `non-inferiority of the success rate, margin ${marginPoints} points, one-sided ${pct(alpha)} (Newcombe’s hybrid score interval at ${pct(1 - 2 * alpha)})`
   if (clears(interval[0])) return {verdict: 'pass', reason: null, interval, rule}
@@ -81,13 +98,33 @@ export function judgeSuccessDrop(counts: {candidate: number; candidateRuns: numb
 }
 
 /** The rate limits of a profile's thresholds, by check (validity as its invalid share). */
-export function rateLimits(t: Thresholds): Record<'reliability_output_validity' | 'reliability_runner_failure_rate' | 'reliability_timeout_stall_rate' | 'reliability_retry_rate' | 'reliability_fallback_rate', RateLimit | null> {
+export function rateLimits(
+  t: Thresholds,
+): Record<
+  | 'reliability_output_validity'
+  | 'reliability_runner_failure_rate'
+  | 'reliability_timeout_stall_rate'
+  | 'reliability_retry_rate'
+  | 'reliability_fallback_rate',
+  RateLimit | null
+> {
   return {
-    reliability_output_validity: {events: 'invalid outputs', limit: (100 - t.min_output_validity_rate_pct) / 100, complement: true},
-    reliability_runner_failure_rate: {events: 'runner failures', limit: t.max_runner_failure_rate_pct / 100, complement: false},
+    reliability_output_validity: {
+      events: 'invalid outputs',
+      limit: (100 - t.min_output_validity_rate_pct) / 100,
+      complement: true,
+    },
+    reliability_runner_failure_rate: {
+      events: 'runner failures',
+      limit: t.max_runner_failure_rate_pct / 100,
+      complement: false,
+    },
     reliability_timeout_stall_rate: {events: 'timeouts', limit: t.max_timeout_stall_rate_pct / 100, complement: false},
     reliability_retry_rate: {events: 'retried runs', limit: t.max_retry_rate_pct / 100, complement: false},
-    reliability_fallback_rate: t.max_fallback_rate_pct === undefined ? null : {events: 'fallbacks', limit: t.max_fallback_rate_pct / 100, complement: false},
+    reliability_fallback_rate:
+      t.max_fallback_rate_pct === undefined
+        ? null
+        : {events: 'fallbacks', limit: t.max_fallback_rate_pct / 100, complement: false},
   }
 }
 
@@ -109,12 +146,25 @@ export function capacity(t: Thresholds, runs: number, alpha: number): CapacityLi
   for (const [check, limit] of Object.entries(rateLimits(t))) {
     if (!limit) continue
     const sized = sizedRule(runs, limit.limit, alpha)
-    lines.push({check, rule: describeRateRule(limit, runs, alpha, sized), certifiable: limit.limit >= 1 || sized.pass_max >= 0})
+    lines.push({
+      check,
+      rule: describeRateRule(limit, runs, alpha, sized),
+      certifiable: limit.limit >= 1 || sized.pass_max >= 0,
+    })
   }
   // The success drop can pass at any size (a candidate far better than the baseline); what it can certify for an equal one is its MDE.
   const margin = t.max_success_rate_drop_pct
-  const equal = judgeSuccessDrop({candidate: runs, candidateRuns: runs, baseline: runs, baselineRuns: runs}, margin, alpha, (v) => v >= -margin)
-  lines.push({check: 'reliability_success_rate_non_inferior', rule: `${equal.rule}: ${runs} runs per mode, all successful in both, give a lower bound of ${equal.interval[0].toFixed(1)} points`, certifiable: equal.verdict === 'pass'})
+  const equal = judgeSuccessDrop(
+    {candidate: runs, candidateRuns: runs, baseline: runs, baselineRuns: runs},
+    margin,
+    alpha,
+    (v) => v >= -margin,
+  )
+  lines.push({
+    check: 'reliability_success_rate_non_inferior',
+    rule: `${equal.rule}: ${runs} runs per mode, all successful in both, give a lower bound of ${equal.interval[0].toFixed(1)} points`,
+    certifiable: equal.verdict === 'pass',
+  })
   return lines
 }
 
@@ -123,14 +173,29 @@ export function capacity(t: Thresholds, runs: number, alpha: number): CapacityLi
  * reliability check no count of its runs passes, a population estimand below its scenarios, or
  * (under ci) cells too small to decide. `validate` prints them as warnings.
  */
-export function gateSizeWarnings(suite: string, profile: {name: string; decision: string; estimand?: string; min_samples: number; thresholds: Thresholds}, scenarios: number, repetitions: number, minPopulationScenarios: number, minCiRuns: number): string[] {
+export function gateSizeWarnings(
+  suite: string,
+  profile: {name: string; decision: string; estimand?: string; min_samples: number; thresholds: Thresholds},
+  scenarios: number,
+  repetitions: number,
+  minPopulationScenarios: number,
+  minCiRuns: number,
+): string[] {
   if (profile.decision !== 'ci') return []
   const runs = scenarios * repetitions
   const warnings = capacity(profile.thresholds, runs, reliabilityLevel(0.95))
     .filter((line) => !line.certifiable)
-    .map((line) => `suite ${suite} (${scenarios} scenarios × ${repetitions} repetitions) cannot pass its gate ${profile.name}: ${line.check}: ${line.rule}`)
+    .map(
+      (line) =>
+        `suite ${suite} (${scenarios} scenarios × ${repetitions} repetitions) cannot pass its gate ${profile.name}: ${line.check}: ${line.rule}`,
+    )
   if (profile.estimand === 'population' && scenarios < minPopulationScenarios)
-    warnings.push(`suite ${suite} has ${scenarios} scenarios: its gate ${profile.name} judges the population estimand, refused below ${minPopulationScenarios} scenarios (add scenarios, or judge these with estimand suite)`)
-  if (repetitions < Math.max(minCiRuns, profile.min_samples)) warnings.push(`suite ${suite} runs ${repetitions} repetitions: decision ci decides nothing from cells of fewer than ${Math.max(minCiRuns, profile.min_samples)}`)
+    warnings.push(
+      `suite ${suite} has ${scenarios} scenarios: its gate ${profile.name} judges the population estimand, refused below ${minPopulationScenarios} scenarios (add scenarios, or judge these with estimand suite)`,
+    )
+  if (repetitions < Math.max(minCiRuns, profile.min_samples))
+    warnings.push(
+      `suite ${suite} runs ${repetitions} repetitions: decision ci decides nothing from cells of fewer than ${Math.max(minCiRuns, profile.min_samples)}`,
+    )
   return warnings
 }

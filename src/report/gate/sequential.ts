@@ -55,7 +55,6 @@ import {suiteSchema} from '../../schemas/suite.js'
 export const DEFAULT_LOOKS: readonly number[] = [5, 8, 10, 12, 14, 16, 18, 20]
 export const DEFAULT_SPENDING: Spending = 'power'
 export const DEFAULT_ALPHA = 0.05
-export const SPENDING_FUNCTIONS = ['power', 'pocock', 'obrien-fleming'] as const satisfies readonly SpendingFunction[]
 export type Spending = SpendingFunction
 
 export interface SequentialPlan {
@@ -76,7 +75,11 @@ export function lookConfidences(plan: SequentialPlan): number[] {
   let confidences = confidenceCache.get(key)
   if (!confidences) {
     const last = plan.looks.at(-1)!
-    const boundaries = groupSequentialBoundaries(plan.looks.map((n) => n / last), plan.alpha, plan.spending)
+    const boundaries = groupSequentialBoundaries(
+      plan.looks.map((n) => n / last),
+      plan.alpha,
+      plan.spending,
+    )
     confidences = boundaries.map((c) => 2 * normalCdf(c) - 1)
     confidenceCache.set(key, confidences)
   }
@@ -86,11 +89,14 @@ export function lookConfidences(plan: SequentialPlan): number[] {
 /** Looks as given ("5,10,20"): positive integers, strictly ascending; an error message otherwise. */
 export function parseLooks(text: string): number[] | string {
   const looks = text.split(',').map((part) => part.trim())
-  if (looks.some((part) => !/^\d+$/.test(part))) return `expected repetitions per cell separated by commas (5,10,20), got "${text}"`
+  if (looks.some((part) => !/^\d+$/.test(part)))
+    return `expected repetitions per cell separated by commas (5,10,20), got "${text}"`
   const numbers = looks.map(Number)
-  if (numbers[0]! < 1 || numbers.some((n, i) => i > 0 && n <= numbers[i - 1]!)) return `looks must be ascending positive repetitions, got "${text}"`
+  if (numbers[0]! < 1 || numbers.some((n, i) => i > 0 && n <= numbers[i - 1]!))
+    return `looks must be ascending positive repetitions, got "${text}"`
   // A look is a suite's repetitions: no more than a suite may have.
-  if (numbers.at(-1)! > suiteSchema.properties.repetitions.maximum) return `looks must be at most ${suiteSchema.properties.repetitions.maximum} repetitions (a suite's most), got "${text}"`
+  if (numbers.at(-1)! > suiteSchema.properties.repetitions.maximum)
+    return `looks must be at most ${suiteSchema.properties.repetitions.maximum} repetitions (a suite's most), got "${text}"`
   return numbers
 }
 
@@ -111,7 +117,7 @@ export interface LookContext {
 }
 
 /** The comparison's estimate behind a gate check. */
-export function estimateOf(name: GateCheck['name'], comparison: Comparison): Estimate | Reduction | null {
+function estimateOf(name: GateCheck['name'], comparison: Comparison): Estimate | Reduction | null {
   const {reliability: r, efficiency: e} = comparison
   const estimates: Record<GateCheck['name'], Estimate | Reduction | null> = {
     reliability_success_rate_non_inferior: r.success_rate_delta_pp,
@@ -136,13 +142,18 @@ export function estimateOf(name: GateCheck['name'], comparison: Comparison): Est
  * estimate does not end a check that more runs would settle (a plain conditional-power rule on the
  * estimate cost the simulation about 9 points of power at twice the threshold).
  */
-export const Z_FUTILITY = 1.2815515655446004 // Φ⁻¹(0.9)
+const Z_FUTILITY = 1.2815515655446004 // Φ⁻¹(0.9)
 
 /**
  * A check's interval at `confidence` if the runs grew by `growth`, with its estimate moved
  * Z_FUTILITY current standard errors away from the threshold; null when it cannot be projected.
  */
-export function projectedInterval(check: GateCheck, comparison: Comparison, growth: number, confidence: number): [number, number] | null {
+export function projectedInterval(
+  check: GateCheck,
+  comparison: Comparison,
+  growth: number,
+  confidence: number,
+): [number, number] | null {
   const z = zOfConfidence(confidence)
   const estimate = estimateOf(check.name, comparison)
   if (!estimate || estimate.value === null) return null
@@ -174,7 +185,18 @@ export function projectedInterval(check: GateCheck, comparison: Comparison, grow
     const baseline = clamp(candidate - rate.value! / 100)
     const seNow = Math.sqrt((candidate * (1 - candidate) + baseline * (1 - baseline)) / rate.runs)
     const moved = clamp(candidate + away * Z_FUTILITY * seNow)
-    if (sized) return judgeSuccessDrop({candidate: Math.round(moved * runs), candidateRuns: runs, baseline: Math.round(baseline * runs), baselineRuns: runs}, -check.threshold, alpha, (v) => clearsThreshold(v, '>=', check.threshold)).interval
+    if (sized)
+      return judgeSuccessDrop(
+        {
+          candidate: Math.round(moved * runs),
+          candidateRuns: runs,
+          baseline: Math.round(baseline * runs),
+          baselineRuns: runs,
+        },
+        -check.threshold,
+        alpha,
+        (v) => clearsThreshold(v, '>=', check.threshold),
+      ).interval
     const [low, high] = newcombeInterval(moved * runs, runs, baseline * runs, runs, z)
     return [low * 100, high * 100]
   }
@@ -182,7 +204,9 @@ export function projectedInterval(check: GateCheck, comparison: Comparison, grow
   const p = rate.value! / 100
   // A rate of 0 (or 1) has no spread to move by: its best case is itself.
   const moved = clamp(p + away * Z_FUTILITY * Math.sqrt((p * (1 - p)) / rate.runs))
-  const [low, high] = sized ? clopperPearson(Math.round(moved * runs), runs, alpha) : wilsonInterval(moved * runs, runs, z)
+  const [low, high] = sized
+    ? clopperPearson(Math.round(moved * runs), runs, alpha)
+    : wilsonInterval(moved * runs, runs, z)
   return [low * 100, high * 100]
 }
 
@@ -196,7 +220,11 @@ function missingOf(estimate: Estimate | Reduction | null): string | null {
 }
 
 /** Each check's state after a look (see the file's comment). */
-export function checkStates(checks: readonly GateCheck[], comparison: Comparison, context: LookContext): Record<string, CheckState> {
+export function checkStates(
+  checks: readonly GateCheck[],
+  comparison: Comparison,
+  context: LookContext,
+): Record<string, CheckState> {
   const {plan, look} = context
   const last = plan.looks.length - 1
   const growth = plan.looks[last]! / plan.looks[look]!
@@ -204,7 +232,8 @@ export function checkStates(checks: readonly GateCheck[], comparison: Comparison
   const states: Record<string, CheckState> = {}
   for (const check of checks) {
     if (check.verdict === 'skipped') states[check.name] = 'decided'
-    else if (check.name === 'efficiency_coverage') states[check.name] = check.verdict === 'pass' || look === last ? 'decided' : 'pending'
+    else if (check.name === 'efficiency_coverage')
+      states[check.name] = check.verdict === 'pass' || look === last ? 'decided' : 'pending'
     else if (check.verdict === 'pass' || check.verdict === 'fail') states[check.name] = 'decided'
     else if (look === last) states[check.name] = 'futile'
     // One mode lacks the metric: more runs of the same modes will not supply it.
@@ -225,12 +254,22 @@ export type FrozenVerdicts = Partial<Record<CheckName, {verdict: 'pass' | 'fail'
  * for the first time at this look (`look`, 0-based) added to the frozen, and the whole gate's verdict
  * from the merged checks. Pure: `frozen` is not changed.
  */
-export function freezeVerdicts(checks: readonly GateCheck[], frozen: FrozenVerdicts, look: number): {checks: GateCheck[]; frozen: FrozenVerdicts; verdict: Exclude<Verdict, 'skipped'>} {
+export function freezeVerdicts(
+  checks: readonly GateCheck[],
+  frozen: FrozenVerdicts,
+  look: number,
+): {checks: GateCheck[]; frozen: FrozenVerdicts; verdict: Exclude<Verdict, 'skipped'>} {
   const next: FrozenVerdicts = {...frozen}
   const merged = checks.map((check) => {
     const earlier = frozen[check.name]
-    if (earlier) return {...check, verdict: earlier.verdict, reason: `decided at look ${earlier.look}, and frozen there (this look’s own verdict: ${check.verdict})`}
-    if (check.verdict === 'pass' || check.verdict === 'fail') next[check.name] = {verdict: check.verdict, look: look + 1}
+    if (earlier)
+      return {
+        ...check,
+        verdict: earlier.verdict,
+        reason: `decided at look ${earlier.look}, and frozen there (this look’s own verdict: ${check.verdict})`,
+      }
+    if (check.verdict === 'pass' || check.verdict === 'fail')
+      next[check.name] = {verdict: check.verdict, look: look + 1}
     return check
   })
   return {checks: merged, frozen: next, verdict: overallVerdict(merged)}
@@ -241,12 +280,24 @@ export function decideLook(checks: readonly GateCheck[], comparison: Comparison,
   const states = checkStates(checks, comparison, context)
   const failed = checks.filter((c) => c.verdict === 'fail' && states[c.name] === 'decided')
   if (failed.length > 0) return {stop: true, reason: `decided: ${failed.map((c) => c.name).join(', ')} failed`, states}
-  const pending = Object.entries(states).filter(([, state]) => state === 'pending').map(([name]) => name)
+  const pending = Object.entries(states)
+    .filter(([, state]) => state === 'pending')
+    .map(([name]) => name)
   if (pending.length === 0) {
-    const futile = Object.entries(states).filter(([, state]) => state === 'futile').map(([name]) => name)
-    return {stop: true, reason: futile.length === 0 ? 'decided: every check' : `every check decided except ${futile.join(', ')}, which more runs within the plan are not expected to settle`, states}
+    const futile = Object.entries(states)
+      .filter(([, state]) => state === 'futile')
+      .map(([name]) => name)
+    return {
+      stop: true,
+      reason:
+        futile.length === 0
+          ? 'decided: every check'
+          : `every check decided except ${futile.join(', ')}, which more runs within the plan are not expected to settle`,
+      states,
+    }
   }
-  if (context.look === context.plan.looks.length - 1) return {stop: true, reason: `the last look: ${pending.join(', ')} still undecided`, states}
+  if (context.look === context.plan.looks.length - 1)
+    return {stop: true, reason: `the last look: ${pending.join(', ')} still undecided`, states}
   return {stop: false, reason: `undecided: ${pending.join(', ')}`, states}
 }
 
@@ -279,15 +330,18 @@ export function parseBudget(items: readonly string[]): Budget | string {
  */
 export function budgetExceeded(budget: Budget, spent: Spent, nextRuns: number): string | null {
   const after = spent.runs + nextRuns
-  if (budget.runs !== undefined && after > budget.runs) return `the next look needs ${nextRuns} runs, which would bring the total to ${after} (budget ${budget.runs})`
+  if (budget.runs !== undefined && after > budget.runs)
+    return `the next look needs ${nextRuns} runs, which would bring the total to ${after} (budget ${budget.runs})`
   const perRun = (total: number) => (spent.runs === 0 ? 0 : total / spent.runs)
   if (budget.tokens !== undefined) {
     const projected = spent.tokens + perRun(spent.tokens) * nextRuns
-    if (projected > budget.tokens) return `the next look would bring the tokens to about ${Math.round(projected)} (budget ${budget.tokens})`
+    if (projected > budget.tokens)
+      return `the next look would bring the tokens to about ${Math.round(projected)} (budget ${budget.tokens})`
   }
   if (budget.cost_usd !== undefined) {
     const projected = spent.cost_usd + perRun(spent.cost_usd) * nextRuns
-    if (projected > budget.cost_usd) return `the next look would bring the cost to about $${projected.toFixed(2)} (budget $${budget.cost_usd})`
+    if (projected > budget.cost_usd)
+      return `the next look would bring the cost to about $${projected.toFixed(2)} (budget $${budget.cost_usd})`
   }
   return null
 }

@@ -56,10 +56,17 @@ import {mulberry32, normalDraw, type Random} from '../../stats/random.js'
 import {addRow, emptyAggregate, type Aggregate} from '../aggregate/aggregate.js'
 import {compareModes} from '../aggregate/compare.js'
 import {evaluateGate, type CheckName, type Decision, type GateCheck, type Verdict} from './gate.js'
-import {checkStates, decideLook, freezeVerdicts, lookConfidences, type FrozenVerdicts, type SequentialPlan} from './sequential.js'
+import {
+  checkStates,
+  decideLook,
+  freezeVerdicts,
+  lookConfidences,
+  type FrozenVerdicts,
+  type SequentialPlan,
+} from './sequential.js'
 
 /** How a run's tokens divide into types, which the cost is priced from (see the file's comment). */
-export interface TokenMix {
+interface TokenMix {
   /** Range of a scenario's typical share of output (and reasoning) tokens in its active tokens. */
   output_share: [number, number]
   /** Range of a scenario's typical share of its prompt that the cache did not serve. */
@@ -94,7 +101,12 @@ export interface CandidateReliability {
 }
 
 /** The realistic reliability of issue 26's good candidate: 0.4% timeouts, 1% runner failures (success as the baseline's). */
-export const REALISTIC_RELIABILITY: CandidateReliability = {timeout_pct: 0.4, runner_failure_pct: 1, invalid_pct: 0.5, retry_pct: 2}
+export const REALISTIC_RELIABILITY: CandidateReliability = {
+  timeout_pct: 0.4,
+  runner_failure_pct: 1,
+  invalid_pct: 0.5,
+  retry_pct: 2,
+}
 
 /**
  * Shares and spreads from the published cells: output 6-43% of active tokens (median about 17%);
@@ -103,19 +115,32 @@ export const REALISTIC_RELIABILITY: CandidateReliability = {timeout_pct: 0.4, ru
  * rows count only the last message, 0.01-0.32). Prices: the GPT-5 family's list prices, the model of
  * the published rows (only their ratios matter: a reduction is a ratio).
  */
-export const DEFAULT_TOKEN_MIX: TokenMix = {output_share: [0.1, 0.3], uncached_share: [0.1, 0.3], prompt_sd: 0.15, output_sd: 0.15, price: {input: 1.25, output: 10, cache_read: 0.125, cache_write: 1.25}}
+const DEFAULT_TOKEN_MIX: TokenMix = {
+  output_share: [0.1, 0.3],
+  uncached_share: [0.1, 0.3],
+  prompt_sd: 0.15,
+  output_sd: 0.15,
+  price: {input: 1.25, output: 10, cache_read: 0.125, cache_write: 1.25},
+}
 
-export const DEFAULT_MODEL: SimulationModel = {scenario_spread: 0.3, cv_pct: 30, block_sd: 0.1, baseline_success_pct: 95, candidate_reliability: REALISTIC_RELIABILITY, tokens: DEFAULT_TOKEN_MIX}
+export const DEFAULT_MODEL: SimulationModel = {
+  scenario_spread: 0.3,
+  cv_pct: 30,
+  block_sd: 0.1,
+  baseline_success_pct: 95,
+  candidate_reliability: REALISTIC_RELIABILITY,
+  tokens: DEFAULT_TOKEN_MIX,
+}
 
-export const POINTS = ['zero', 'threshold', 'double'] as const
+const POINTS = ['zero', 'threshold', 'double'] as const
 export type Point = (typeof POINTS)[number]
 const POINT_FACTOR: Record<Point, number> = {zero: 0, threshold: 1, double: 2}
 
-export const BASELINE = 'agent_direct'
-export const CANDIDATE = 'candidate'
+const BASELINE = 'agent_direct'
+const CANDIDATE = 'candidate'
 
-export const GROUPS = ['efficiency', 'reliability'] as const
-export type Group = (typeof GROUPS)[number]
+const GROUPS = ['efficiency', 'reliability'] as const
+type Group = (typeof GROUPS)[number]
 
 /** What a dataset is made of: `group` sits at `point`; the other group at its benign place. */
 export interface DatasetOptions {
@@ -139,7 +164,22 @@ function poisson(random: Random, mean: number): number {
   return count
 }
 
-function syntheticRow(fields: Pick<Row, 'scenario_id' | 'mode' | 'iteration' | 'outcome' | 'success' | 'output_valid' | 'retries' | 'latency_ms_agent' | 'latency_ms_harness' | 'tokens' | 'cost_usd'> & {toolCalls: number}): Row {
+function syntheticRow(
+  fields: Pick<
+    Row,
+    | 'scenario_id'
+    | 'mode'
+    | 'iteration'
+    | 'outcome'
+    | 'success'
+    | 'output_valid'
+    | 'retries'
+    | 'latency_ms_agent'
+    | 'latency_ms_harness'
+    | 'tokens'
+    | 'cost_usd'
+  > & {toolCalls: number},
+): Row {
   const {toolCalls, ...rest} = fields
   return {
     schema_version: 1,
@@ -151,7 +191,9 @@ function syntheticRow(fields: Pick<Row, 'scenario_id' | 'mode' | 'iteration' | '
     model: 'simulated/model',
     started_at: null,
     finished_at: null,
-    error: rest.success ? null : {type: rest.outcome === 'pass' ? 'checkpoint_failed' : rest.outcome, message: 'simulated'},
+    error: rest.success
+      ? null
+      : {type: rest.outcome === 'pass' ? 'checkpoint_failed' : rest.outcome, message: 'simulated'},
     latency_ms_wall: rest.latency_ms_agent! + rest.latency_ms_harness!,
     tool_calls: {total: toolCalls, failed: 0},
     github_api_calls: null,
@@ -185,22 +227,47 @@ interface ScenarioTokens {
  * the token effect alone gives, run by run, so the cost's noise is the priced tokens' and its
  * true effect exactly the point's.
  */
-function runTokens(random: Random, scenario: ScenarioTokens, mix: TokenMix, sigma: number, shift: number, costShift: number): {tokens: Row['tokens']; cost: number} {
+function runTokens(
+  random: Random,
+  scenario: ScenarioTokens,
+  mix: TokenMix,
+  sigma: number,
+  shift: number,
+  costShift: number,
+): {tokens: Row['tokens']; cost: number} {
   const active = Math.exp(scenario.level + sigma * normalDraw(random))
   // At most 90% of the active tokens are output: some uncached input is always there (the new turn).
-  const output = Math.min(0.9 * active, Math.exp(scenario.level + mix.output_sd * normalDraw(random)) * scenario.outputShare)
-  const prompt = (Math.exp(scenario.level + mix.prompt_sd * normalDraw(random)) * (1 - scenario.outputShare)) / scenario.uncachedShare
+  const output = Math.min(
+    0.9 * active,
+    Math.exp(scenario.level + mix.output_sd * normalDraw(random)) * scenario.outputShare,
+  )
+  const prompt =
+    (Math.exp(scenario.level + mix.prompt_sd * normalDraw(random)) * (1 - scenario.outputShare)) /
+    scenario.uncachedShare
   const scale = Math.exp(shift)
-  const parts = {input: scale * (active - output), output: scale * output, reasoning: 0, cache_read: scale * Math.max(0, prompt - (active - output)), cache_write: 0}
+  const parts = {
+    input: scale * (active - output),
+    output: scale * output,
+    reasoning: 0,
+    cache_read: scale * Math.max(0, prompt - (active - output)),
+    cache_write: 0,
+  }
   if (costShift !== 0) {
     // Tokens moved from uncached input to output: each adds the difference of their prices (USD per million).
-    const moved = ((Math.exp(costShift) - 1) * priceOf(parts, mix.price) * 1_000_000) / (mix.price.output - mix.price.input)
+    const moved =
+      ((Math.exp(costShift) - 1) * priceOf(parts, mix.price) * 1_000_000) / (mix.price.output - mix.price.input)
     // Beyond what the mix can absorb (a cost effect far from the token effect) the cost is only near its point.
     const clamped = Math.max(-0.99 * parts.output, Math.min(0.99 * parts.input, moved))
     parts.output += clamped
     parts.input -= clamped
   }
-  const usage = {input: Math.round(parts.input), output: Math.max(1, Math.round(parts.output)), reasoning: 0, cache_read: Math.round(parts.cache_read), cache_write: 0}
+  const usage = {
+    input: Math.round(parts.input),
+    output: Math.max(1, Math.round(parts.output)),
+    reasoning: 0,
+    cache_read: Math.round(parts.cache_read),
+    cache_write: 0,
+  }
   return {tokens: tokensOf(usage), cost: priceOf(usage, mix.price)}
 }
 
@@ -218,7 +285,13 @@ export function syntheticRows(random: Random, options: DatasetOptions): Row[] {
   const realistic = model.candidate_reliability
   const rates =
     options.group === 'efficiency'
-      ? {success: model.baseline_success_pct / 100, invalid: realistic.invalid_pct / 100, runnerFailure: realistic.runner_failure_pct / 100, timeout: realistic.timeout_pct / 100, retry: realistic.retry_pct / 100}
+      ? {
+          success: model.baseline_success_pct / 100,
+          invalid: realistic.invalid_pct / 100,
+          runnerFailure: realistic.runner_failure_pct / 100,
+          timeout: realistic.timeout_pct / 100,
+          retry: realistic.retry_pct / 100,
+        }
       : {
           success: model.baseline_success_pct / 100 - (k * t.max_success_rate_drop_pct) / 100,
           invalid: (k * (100 - t.min_output_validity_rate_pct)) / 100,
@@ -230,15 +303,35 @@ export function syntheticRows(random: Random, options: DatasetOptions): Row[] {
   const within = (range: [number, number]) => range[0] + (range[1] - range[0]) * random()
   const scenarios = Array.from({length: options.scenarios}, (_, s) => ({
     id: `scenario-${String(s + 1).padStart(2, '0')}`,
-    tokens: {level: Math.log(8000) + 0.8 * normalDraw(random), outputShare: within(mix.output_share), uncachedShare: within(mix.uncached_share)},
+    tokens: {
+      level: Math.log(8000) + 0.8 * normalDraw(random),
+      outputShare: within(mix.output_share),
+      uncachedShare: within(mix.uncached_share),
+    },
     agent: Math.log(20_000) + 0.5 * normalDraw(random),
     toolCalls: 3 + 7 * random(),
-    deviation: {tokens: model.scenario_spread * normalDraw(random), agent: model.scenario_spread * normalDraw(random), toolCalls: model.scenario_spread * normalDraw(random), cost: model.scenario_spread * normalDraw(random)},
+    deviation: {
+      tokens: model.scenario_spread * normalDraw(random),
+      agent: model.scenario_spread * normalDraw(random),
+      toolCalls: model.scenario_spread * normalDraw(random),
+      cost: model.scenario_spread * normalDraw(random),
+    },
   }))
   // The suite estimand's truth is these scenarios' mean effect: their deviations centred, it is the point exactly.
-  const centre = (metric: 'tokens' | 'agent' | 'toolCalls' | 'cost') => (options.estimand === 'suite' ? scenarios.reduce((a, s) => a + s.deviation[metric], 0) / scenarios.length : 0)
-  const offsets = {tokens: centre('tokens'), agent: centre('agent'), toolCalls: centre('toolCalls'), cost: centre('cost')}
-  const thresholdsOf = {tokens: t.min_tokens_active_reduction_pct, agent: t.min_latency_reduction_pct, toolCalls: t.min_tool_call_reduction_pct, cost: t.min_cost_reduction_pct}
+  const centre = (metric: 'tokens' | 'agent' | 'toolCalls' | 'cost') =>
+    options.estimand === 'suite' ? scenarios.reduce((a, s) => a + s.deviation[metric], 0) / scenarios.length : 0
+  const offsets = {
+    tokens: centre('tokens'),
+    agent: centre('agent'),
+    toolCalls: centre('toolCalls'),
+    cost: centre('cost'),
+  }
+  const thresholdsOf = {
+    tokens: t.min_tokens_active_reduction_pct,
+    agent: t.min_latency_reduction_pct,
+    toolCalls: t.min_tool_call_reduction_pct,
+    cost: t.min_cost_reduction_pct,
+  }
   const effects = scenarios.map((s) => {
     const of = (metric: keyof typeof offsets) => effect(thresholdsOf[metric]) + s.deviation[metric] - offsets[metric]
     return {tokens: of('tokens'), agent: of('agent'), toolCalls: of('toolCalls'), cost: of('cost')}
@@ -247,13 +340,30 @@ export function syntheticRows(random: Random, options: DatasetOptions): Row[] {
   for (let iteration = 1; iteration <= options.repetitions; iteration++) {
     for (const [index, s] of scenarios.entries()) {
       const sEffect = effects[index]!
-      const block = {tokens: model.block_sd * normalDraw(random), agent: model.block_sd * normalDraw(random), toolCalls: model.block_sd * normalDraw(random)}
+      const block = {
+        tokens: model.block_sd * normalDraw(random),
+        agent: model.block_sd * normalDraw(random),
+        toolCalls: model.block_sd * normalDraw(random),
+      }
       for (const mode of [BASELINE, CANDIDATE]) {
         const candidate = mode === CANDIDATE
         const shift = (metric: keyof typeof block) => (candidate ? sEffect[metric] : 0) + block[metric]
-        const {tokens, cost} = runTokens(random, s.tokens, mix, sigma, shift('tokens'), candidate ? sEffect.cost - sEffect.tokens : 0)
+        const {tokens, cost} = runTokens(
+          random,
+          s.tokens,
+          mix,
+          sigma,
+          shift('tokens'),
+          candidate ? sEffect.cost - sEffect.tokens : 0,
+        )
         const u = random()
-        const outcomeFailure = candidate ? (u < rates.timeout ? 'timeout' : u < rates.runnerFailure ? 'infra_error' : null) : null
+        const outcomeFailure = candidate
+          ? u < rates.timeout
+            ? 'timeout'
+            : u < rates.runnerFailure
+              ? 'infra_error'
+              : null
+          : null
         const success = random() < (candidate ? rates.success : model.baseline_success_pct / 100)
         rows.push(
           syntheticRow({
@@ -285,7 +395,10 @@ function aggregateOf(rows: readonly Row[], repetitions: number): Aggregate {
 }
 
 /** The verdict that is right for a check at a point (null: either pass or fail would be wrong to count, e.g. coverage, a count). */
-export function rightVerdict(check: Pick<GateCheck, 'name' | 'group'>, point: Point): 'pass' | 'fail' | 'not_pass' | null {
+export function rightVerdict(
+  check: Pick<GateCheck, 'name' | 'group'>,
+  point: Point,
+): 'pass' | 'fail' | 'not_pass' | null {
   if (check.name === 'efficiency_coverage') return null
   if (point === 'threshold') return 'not_pass'
   if (check.group === 'efficiency') return point === 'zero' ? 'fail' : 'pass'
@@ -328,22 +441,49 @@ export interface SimulationOptions {
   target?: number
 }
 
-const datasetSeed = (seed: number, ...parts: number[]) => parts.reduce((acc, part) => (Math.imul(acc ^ part, 0x9e3779b1) + 0x7f4a7c15) >>> 0, seed >>> 0)
+const datasetSeed = (seed: number, ...parts: number[]) =>
+  parts.reduce((acc, part) => (Math.imul(acc ^ part, 0x9e3779b1) + 0x7f4a7c15) >>> 0, seed >>> 0)
 
 /** Bootstrap resamples where no efficiency interval is read (the reliability datasets): the rates' intervals are exact formulas. */
 const UNREAD_RESAMPLES = 100
 
-function gateAt(rows: readonly Row[], repetitions: number, options: SimulationOptions, bootstrapSeed: number, confidence: number, group: Group) {
+function gateAt(
+  rows: readonly Row[],
+  repetitions: number,
+  options: SimulationOptions,
+  bootstrapSeed: number,
+  confidence: number,
+  group: Group,
+) {
   const resamples = group === 'efficiency' ? options.resamples : UNREAD_RESAMPLES
-  const comparison = compareModes(aggregateOf(rows, repetitions), {baseline: BASELINE, candidate: CANDIDATE, minSamples: options.minSamples, seed: bootstrapSeed, resamples, confidence, estimand: options.estimand})
-  const thresholds = {profile: 'simulated', decision: options.decision, estimand: options.estimand, min_samples: options.minSamples, thresholds: options.thresholds, override: null}
+  const comparison = compareModes(aggregateOf(rows, repetitions), {
+    baseline: BASELINE,
+    candidate: CANDIDATE,
+    minSamples: options.minSamples,
+    seed: bootstrapSeed,
+    resamples,
+    confidence,
+    estimand: options.estimand,
+  })
+  const thresholds = {
+    profile: 'simulated',
+    decision: options.decision,
+    estimand: options.estimand,
+    min_samples: options.minSamples,
+    thresholds: options.thresholds,
+    override: null,
+  }
   return {comparison, ...evaluateGate(comparison, thresholds)}
 }
 
 /** The fixed design: every dataset judged once at `repetitions` per cell. */
-export function simulateFixed(options: SimulationOptions & {repetitions: number[]}, onProgress?: (done: number, total: number) => void): FixedDesignCell[] {
+export function simulateFixed(
+  options: SimulationOptions & {repetitions: number[]},
+  onProgress?: (done: number, total: number) => void,
+): FixedDesignCell[] {
   const cells: FixedDesignCell[] = []
-  const count = (point: Point) => (point === 'threshold' ? (options.thresholdDatasets ?? 4 * options.datasets) : options.datasets)
+  const count = (point: Point) =>
+    point === 'threshold' ? (options.thresholdDatasets ?? 4 * options.datasets) : options.datasets
   const points = options.points ?? POINTS
   const total = options.scenarios.length * options.repetitions.length * points.reduce((n, point) => n + count(point), 0)
   let done = 0
@@ -351,12 +491,24 @@ export function simulateFixed(options: SimulationOptions & {repetitions: number[
     for (const repetitions of options.repetitions) {
       for (const [p, point] of POINTS.entries()) {
         if (options.points && !options.points.includes(point)) continue
-        const counts = new Map<CheckName, {group: GateCheck['group']; counts: VerdictCounts; mde: number; mdeCount: number}>()
+        const counts = new Map<
+          CheckName,
+          {group: GateCheck['group']; counts: VerdictCounts; mde: number; mdeCount: number}
+        >()
         const overall = emptyCounts()
         for (let d = 0; d < count(point); d++) {
           for (const [g, group] of GROUPS.entries()) {
             const seed = datasetSeed(options.seed, scenarios, repetitions, p, d, g)
-            const rows = syntheticRows(mulberry32(seed), {scenarios, repetitions, point, group, thresholds: options.thresholds, model: options.model, estimand: options.estimand, target: options.target})
+            const rows = syntheticRows(mulberry32(seed), {
+              scenarios,
+              repetitions,
+              point,
+              group,
+              thresholds: options.thresholds,
+              model: options.model,
+              estimand: options.estimand,
+              target: options.target,
+            })
             const {checks, verdict} = gateAt(rows, repetitions, options, seed, 0.95, group)
             if (group === 'efficiency') overall[verdict]++
             for (const check of checks) {
@@ -377,7 +529,12 @@ export function simulateFixed(options: SimulationOptions & {repetitions: number[
           repetitions,
           point,
           datasets: count(point),
-          checks: orderedChecks([...counts]).map(([name, c]) => ({name, group: c.group, counts: c.counts, mean_mde: c.mdeCount === 0 ? null : c.mde / c.mdeCount})),
+          checks: orderedChecks([...counts]).map(([name, c]) => ({
+            name,
+            group: c.group,
+            counts: c.counts,
+            mean_mde: c.mdeCount === 0 ? null : c.mde / c.mdeCount,
+          })),
           overall,
         })
       }
@@ -398,12 +555,16 @@ export interface SequentialCell {
 }
 
 /** The sequential design: each dataset judged at each look until the rule stops it. */
-export function simulateSequential(options: SimulationOptions & {plan: SequentialPlan}, onProgress?: (done: number, total: number) => void): SequentialCell[] {
+export function simulateSequential(
+  options: SimulationOptions & {plan: SequentialPlan},
+  onProgress?: (done: number, total: number) => void,
+): SequentialCell[] {
   const {plan} = options
   const confidences = lookConfidences(plan)
   const last = plan.looks.length - 1
   const cells: SequentialCell[] = []
-  const count = (point: Point) => (point === 'threshold' ? (options.thresholdDatasets ?? 4 * options.datasets) : options.datasets)
+  const count = (point: Point) =>
+    point === 'threshold' ? (options.thresholdDatasets ?? 4 * options.datasets) : options.datasets
   const points = options.points ?? POINTS
   const total = options.scenarios.length * points.reduce((n, point) => n + count(point), 0)
   let done = 0
@@ -415,9 +576,19 @@ export function simulateSequential(options: SimulationOptions & {plan: Sequentia
       for (let d = 0; d < count(point); d++) {
         for (const [g, group] of GROUPS.entries()) {
           const seed = datasetSeed(options.seed, scenarios, 1000 + p, d, g)
-          const rows = syntheticRows(mulberry32(seed), {scenarios, repetitions: plan.looks[last]!, point, group, thresholds: options.thresholds, model: options.model, estimand: options.estimand, target: options.target})
+          const rows = syntheticRows(mulberry32(seed), {
+            scenarios,
+            repetitions: plan.looks[last]!,
+            point,
+            group,
+            thresholds: options.thresholds,
+            model: options.model,
+            estimand: options.estimand,
+            target: options.target,
+          })
           const settled = new Map<CheckName, {group: GateCheck['group']; verdict: Verdict; repetitions: number}>()
-          let gateStopped: {verdict: Exclude<Verdict, 'skipped'>; repetitions: number} | null = group === 'efficiency' ? null : {verdict: 'pass', repetitions: 0}
+          let gateStopped: {verdict: Exclude<Verdict, 'skipped'>; repetitions: number} | null =
+            group === 'efficiency' ? null : {verdict: 'pass', repetitions: 0}
           // The whole gate as run --until-decided runs it: each check's verdict frozen at its first decisive look.
           let frozen: FrozenVerdicts = {}
           for (let look = 0; look <= last; look++) {
@@ -426,11 +597,17 @@ export function simulateSequential(options: SimulationOptions & {plan: Sequentia
             const context = {plan, look}
             const states = checkStates(checks, comparison, context)
             for (const check of checks) {
-              if (check.group === group && !settled.has(check.name) && (states[check.name] !== 'pending' || look === last)) settled.set(check.name, {group: check.group, verdict: check.verdict, repetitions})
+              if (
+                check.group === group &&
+                !settled.has(check.name) &&
+                (states[check.name] !== 'pending' || look === last)
+              )
+                settled.set(check.name, {group: check.group, verdict: check.verdict, repetitions})
             }
             if (gateStopped === null) {
               const merged = freezeVerdicts(checks, frozen, look)
-              if (decideLook(merged.checks, comparison, context).stop) gateStopped = {verdict: merged.verdict, repetitions}
+              if (decideLook(merged.checks, comparison, context).stop)
+                gateStopped = {verdict: merged.verdict, repetitions}
               frozen = merged.frozen
             }
             const open = checks.some((check) => check.group === group && !settled.has(check.name))
@@ -455,7 +632,12 @@ export function simulateSequential(options: SimulationOptions & {plan: Sequentia
         point,
         datasets: count(point),
         plan,
-        checks: orderedChecks([...perCheck]).map(([name, c]) => ({name, group: c.group, counts: c.counts, mean_repetitions: c.repetitions / count(point)})),
+        checks: orderedChecks([...perCheck]).map(([name, c]) => ({
+          name,
+          group: c.group,
+          counts: c.counts,
+          mean_repetitions: c.repetitions / count(point),
+        })),
         overall,
       })
     }
@@ -472,10 +654,14 @@ function orderedChecks<T>(entries: Array<[CheckName, T]>): Array<[CheckName, T]>
 const totalOf = (counts: VerdictCounts) => counts.pass + counts.fail + counts.inconclusive + counts.skipped
 
 /** P(pass) / P(fail) / P(inconclusive) in %. */
-const shares = (counts: VerdictCounts) => (['pass', 'fail', 'inconclusive'] as const).map((v) => ((100 * counts[v]) / totalOf(counts)).toFixed(1)).join(' / ')
+const shares = (counts: VerdictCounts) =>
+  (['pass', 'fail', 'inconclusive'] as const).map((v) => ((100 * counts[v]) / totalOf(counts)).toFixed(1)).join(' / ')
 
 /** The share of false passes at a point where a pass is wrong (the threshold; zero for efficiency), else null. */
-export function falsePassShare(check: {name: CheckName; group: GateCheck['group']; counts: VerdictCounts}, point: Point): number | null {
+export function falsePassShare(
+  check: {name: CheckName; group: GateCheck['group']; counts: VerdictCounts},
+  point: Point,
+): number | null {
   const right = rightVerdict(check, point)
   if (right === null || right === 'pass') return null
   return check.counts.pass / totalOf(check.counts)
@@ -523,15 +709,27 @@ export function renderSimulationMarkdown(report: SimulationReport): string {
       const cells = report.fixed.filter((c) => c.scenarios === scenarios && c.repetitions === repetitions)
       if (cells.length === 0) continue
       const cellAt = (point: Point) => cells.find((c) => c.point === point)!
-      out.push('', `### ${scenarios} scenarios × ${repetitions} repetitions per cell (fixed)`, '', '| check | zero | threshold | double | false pass (max) | power at double | mean MDE at threshold |', '|:--|--:|--:|--:|--:|--:|--:|')
+      out.push(
+        '',
+        `### ${scenarios} scenarios × ${repetitions} repetitions per cell (fixed)`,
+        '',
+        '| check | zero | threshold | double | false pass (max) | power at double | mean MDE at threshold |',
+        '|:--|--:|--:|--:|--:|--:|--:|',
+      )
       for (const check of cells[0]!.checks) {
         const at = (point: Point) => cellAt(point).checks.find((c) => c.name === check.name)!
-        const falsePasses = POINTS.map((point) => falsePassShare(at(point), point)).filter((v): v is number => v !== null)
+        const falsePasses = POINTS.map((point) => falsePassShare(at(point), point)).filter(
+          (v): v is number => v !== null,
+        )
         const power = powerShare(at('double'))
         const mde = at('threshold').mean_mde
-        out.push(`| ${SHORT[check.name]} | ${shares(at('zero').counts)} | ${shares(at('threshold').counts)} | ${shares(at('double').counts)} | ${percent(falsePasses.length === 0 ? null : Math.max(...falsePasses))} | ${percent(power)} | ${mde === null ? '–' : mde.toFixed(1)} |`)
+        out.push(
+          `| ${SHORT[check.name]} | ${shares(at('zero').counts)} | ${shares(at('threshold').counts)} | ${shares(at('double').counts)} | ${percent(falsePasses.length === 0 ? null : Math.max(...falsePasses))} | ${percent(power)} | ${mde === null ? '–' : mde.toFixed(1)} |`,
+        )
       }
-      out.push(`| **the whole gate** (efficiency at the point, realistic reliability) | ${shares(cellAt('zero').overall)} | ${shares(cellAt('threshold').overall)} | ${shares(cellAt('double').overall)} | ${percent(wholeFalsePass(POINTS.map(cellAt)))} | ${percent(cellAt('double').overall.pass / totalOf(cellAt('double').overall))} | |`)
+      out.push(
+        `| **the whole gate** (efficiency at the point, realistic reliability) | ${shares(cellAt('zero').overall)} | ${shares(cellAt('threshold').overall)} | ${shares(cellAt('double').overall)} | ${percent(wholeFalsePass(POINTS.map(cellAt)))} | ${percent(cellAt('double').overall.pass / totalOf(cellAt('double').overall))} | |`,
+      )
     }
   }
   if (report.sequential.length > 0 && options.plan) {
@@ -548,16 +746,29 @@ export function renderSimulationMarkdown(report: SimulationReport): string {
       const cells = report.sequential.filter((c) => c.scenarios === scenarios)
       if (cells.length === 0) continue
       const cellAt = (point: Point) => cells.find((c) => c.point === point)!
-      out.push('', `### ${scenarios} scenarios`, '', '| check | threshold: pass / fail / inc. | double: pass / fail / inc. | false pass | power at double | repetitions at double | saved at double | repetitions at zero |', '|:--|--:|--:|--:|--:|--:|--:|--:|')
+      out.push(
+        '',
+        `### ${scenarios} scenarios`,
+        '',
+        '| check | threshold: pass / fail / inc. | double: pass / fail / inc. | false pass | power at double | repetitions at double | saved at double | repetitions at zero |',
+        '|:--|--:|--:|--:|--:|--:|--:|--:|',
+      )
       for (const check of cells[0]!.checks) {
         const at = (point: Point) => cellAt(point).checks.find((c) => c.name === check.name)!
-        const falsePasses = POINTS.map((point) => falsePassShare(at(point), point)).filter((v): v is number => v !== null)
+        const falsePasses = POINTS.map((point) => falsePassShare(at(point), point)).filter(
+          (v): v is number => v !== null,
+        )
         const reps = at('double').mean_repetitions
-        out.push(`| ${SHORT[check.name]} | ${shares(at('threshold').counts)} | ${shares(at('double').counts)} | ${percent(falsePasses.length === 0 ? null : Math.max(...falsePasses))} | ${percent(powerShare(at('double')))} | ${reps.toFixed(1)} | ${(100 * (1 - reps / fixed)).toFixed(0)}% | ${at('zero').mean_repetitions.toFixed(1)} |`)
+        out.push(
+          `| ${SHORT[check.name]} | ${shares(at('threshold').counts)} | ${shares(at('double').counts)} | ${percent(falsePasses.length === 0 ? null : Math.max(...falsePasses))} | ${percent(powerShare(at('double')))} | ${reps.toFixed(1)} | ${(100 * (1 - reps / fixed)).toFixed(0)}% | ${at('zero').mean_repetitions.toFixed(1)} |`,
+        )
       }
-      const whole = (point: Point) => `${shares(cellAt(point).overall)} at ${cellAt(point).overall.mean_repetitions.toFixed(1)} reps`
+      const whole = (point: Point) =>
+        `${shares(cellAt(point).overall)} at ${cellAt(point).overall.mean_repetitions.toFixed(1)} reps`
       const wholeReps = cellAt('double').overall.mean_repetitions
-      out.push(`| **the whole gate** (efficiency at the point, realistic reliability) | ${whole('threshold')} | ${whole('double')} | ${percent(wholeFalsePass(POINTS.map(cellAt)))} | ${percent(cellAt('double').overall.pass / totalOf(cellAt('double').overall))} | ${wholeReps.toFixed(1)} | ${(100 * (1 - wholeReps / fixed)).toFixed(0)}% | ${whole('zero')} |`)
+      out.push(
+        `| **the whole gate** (efficiency at the point, realistic reliability) | ${whole('threshold')} | ${whole('double')} | ${percent(wholeFalsePass(POINTS.map(cellAt)))} | ${percent(cellAt('double').overall.pass / totalOf(cellAt('double').overall))} | ${wholeReps.toFixed(1)} | ${(100 * (1 - wholeReps / fixed)).toFixed(0)}% | ${whole('zero')} |`,
+      )
     }
   }
   return out.join('\n') + '\n'
@@ -567,8 +778,15 @@ export function renderSimulationMarkdown(report: SimulationReport): string {
  * The whole gate's false pass with any one check at its threshold, bounded by the largest false pass
  * of a check (the gate passes only when that check does).
  */
-export function wholeFalsePass(cells: ReadonlyArray<{checks: ReadonlyArray<{name: CheckName; group: GateCheck['group']; counts: VerdictCounts}>; point: Point}>): number | null {
-  const shares = cells.flatMap((cell) => cell.checks.map((check) => falsePassShare(check, cell.point)).filter((v): v is number => v !== null))
+export function wholeFalsePass(
+  cells: ReadonlyArray<{
+    checks: ReadonlyArray<{name: CheckName; group: GateCheck['group']; counts: VerdictCounts}>
+    point: Point
+  }>,
+): number | null {
+  const shares = cells.flatMap((cell) =>
+    cell.checks.map((check) => falsePassShare(check, cell.point)).filter((v): v is number => v !== null),
+  )
   return shares.length === 0 ? null : Math.max(...shares)
 }
 

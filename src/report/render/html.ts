@@ -18,9 +18,26 @@ import {percentileOfSorted} from '../../stats/quantiles.js'
 import {emptyAggregate, modeCells, type Aggregate, type MetricColumns} from '../aggregate/aggregate.js'
 import {presentSorted} from '../aggregate/columns.js'
 import {EFFICIENCY_METRICS, scenarioInterval, type EfficiencyMetric, type Reduction} from '../aggregate/compare.js'
-import {boxPlotSvg, escapeHtml, forestPlotSvg, formatValue, MODE_COLOURS, thresholdSvg, type BoxStats, type ForestRow, type Unit} from './html/charts.js'
+import {
+  boxPlotSvg,
+  escapeHtml,
+  forestPlotSvg,
+  formatValue,
+  MODE_COLOURS,
+  thresholdSvg,
+  type BoxStats,
+  type ForestRow,
+  type Unit,
+} from './html/charts.js'
 import {reportClientSource} from './html/client.js'
-import {buildRunIndex, DEFAULT_TRACE_BUDGET, embedTraces, type EmbeddedTraces, type RunIndex, type TraceBudget} from './html/runs.js'
+import {
+  buildRunIndex,
+  DEFAULT_TRACE_BUDGET,
+  embedTraces,
+  type EmbeddedTraces,
+  type RunIndex,
+  type TraceBudget,
+} from './html/runs.js'
 import {REPORT_CSS} from './html/style.js'
 import {FALLBACK_NOTE, fallbackSentence} from './markdown.js'
 import type {LoadedRows} from '../aggregate/rows.js'
@@ -29,7 +46,7 @@ import type {Report} from '../aggregate/summary.js'
 
 export const HTML_FILE = 'summary.html'
 /** Rows a page of the runs table shows. */
-export const PAGE_SIZE = 100
+const PAGE_SIZE = 100
 /** Points drawn beyond a box plot's whiskers, per side: the page stays bounded whatever the rows. */
 const OUTLIERS_PER_SIDE = 20
 
@@ -40,7 +57,7 @@ export interface Distribution {
   boxes: Array<BoxStats | {mode: string; n: 0}>
 }
 
-export interface MetricDeltas {
+interface MetricDeltas {
   metric: EfficiencyMetric
   title: string
   /** The suite value: the geometric-mean reduction over scenarios, with its hierarchical interval. */
@@ -169,14 +186,31 @@ export function scenarioDeltas(aggregate: Aggregate, report: Report): ModeDeltas
         const suite = suiteReduction(delta, metric)!
         const rows = delta.scenarios.map((s, i): ForestRow => {
           const value = s.effect_pct?.[metric] ?? null
-          if (!s.eligible) return {label: s.scenario_id, value: null, interval: null, note: `not comparable (stable runs: ${s.baseline_stable_runs} / ${s.candidate_stable_runs})`}
+          if (!s.eligible)
+            return {
+              label: s.scenario_id,
+              value: null,
+              interval: null,
+              note: `not comparable (stable runs: ${s.baseline_stable_runs} / ${s.candidate_stable_runs})`,
+            }
           if (value === null) return {label: s.scenario_id, value: null, interval: null, note: 'no data'}
-          const interval = scenarioInterval(base!.get(s.scenario_id)!, cand!.get(s.scenario_id)!, metric, {seed: seed + 1000 * (d + 1) + 10 * i + m, resamples})
+          const interval = scenarioInterval(base!.get(s.scenario_id)!, cand!.get(s.scenario_id)!, metric, {
+            seed: seed + 1000 * (d + 1) + 10 * i + m,
+            resamples,
+          })
           return {label: s.scenario_id, value, interval}
         })
-        const interval = suite.interval && suite.interval[0] !== null && suite.interval[1] !== null ? ([suite.interval[0], suite.interval[1]] as [number, number]) : null
+        const interval =
+          suite.interval && suite.interval[0] !== null && suite.interval[1] !== null
+            ? ([suite.interval[0], suite.interval[1]] as [number, number])
+            : null
         const worst = suite.worst_scenario ? `; worst ${suite.worst_scenario}` : ''
-        return {metric, title: DELTA_TITLES[metric], overall: {label: `suite (geometric mean over scenarios${worst})`, value: suite.value, interval}, rows}
+        return {
+          metric,
+          title: DELTA_TITLES[metric],
+          overall: {label: `suite (geometric mean over scenarios${worst})`, value: suite.value, interval},
+          rows,
+        }
       }),
     }
   })
@@ -184,10 +218,14 @@ export function scenarioDeltas(aggregate: Aggregate, report: Report): ModeDeltas
 
 // ---- the page ----
 
-const fixed = (value: number | null | undefined): string => (value === null || value === undefined ? '–' : value.toFixed(1))
-const pct = (value: number | null | undefined, digits = 1): string => (value === null || value === undefined ? '–' : `${value.toFixed(digits)}%`)
+const fixed = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '–' : value.toFixed(1)
+const pct = (value: number | null | undefined, digits = 1): string =>
+  value === null || value === undefined ? '–' : `${value.toFixed(digits)}%`
 const interval = (values: ReadonlyArray<number | null> | null | undefined, unit: Unit = 'pct'): string =>
-  !values || values[0] === null || values[1] === null || values[0] === undefined || values[1] === undefined ? '' : ` [${formatValue(values[0], unit)}, ${formatValue(values[1], unit)}]`
+  !values || values[0] === null || values[1] === null || values[0] === undefined || values[1] === undefined
+    ? ''
+    : ` [${formatValue(values[0], unit)}, ${formatValue(values[1], unit)}]`
 
 function swatch(colour: string): string {
   return `<svg class="swatch" width="10" height="10" viewBox="0 0 10 10" aria-hidden="true"><rect width="10" height="10" rx="2" fill="${colour}"/></svg>`
@@ -195,16 +233,22 @@ function swatch(colour: string): string {
 
 function table(header: string[], rows: string[][], numeric: (column: number) => boolean = (c) => c > 0): string {
   const head = header.map((h, c) => `<th${numeric(c) ? ' class="num"' : ''}>${h}</th>`).join('')
-  const body = rows.map((r) => `<tr>${r.map((cell, c) => `<td${numeric(c) ? ' class="num"' : ''}>${cell}</td>`).join('')}</tr>`).join('\n')
+  const body = rows
+    .map((r) => `<tr>${r.map((cell, c) => `<td${numeric(c) ? ' class="num"' : ''}>${cell}</td>`).join('')}</tr>`)
+    .join('\n')
   return `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`
 }
 
 /** JSON for a data block: "<" escaped, so no row content can close the script element. */
 /** The provider a page of a report of several is about (each provider's page is its own). */
-const providerOf = (report: Report): string => (report.provider === undefined ? '' : `, provider ${escapeHtml(report.provider ?? '(none)')}`)
+const providerOf = (report: Report): string =>
+  report.provider === undefined ? '' : `, provider ${escapeHtml(report.provider ?? '(none)')}`
 
 function jsonBlock(id: string, value: unknown): string {
-  const json = JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+  const json = JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
   return `<script type="application/json" id="${id}">${json}</script>`
 }
 
@@ -213,7 +257,9 @@ const hash = (text: string): string => `'sha256-${createHash('sha256').update(te
 function gateSection(gate: GateDocument, source: string | undefined): string {
   const rows = gate.checks.map((c) => [
     `<code>${escapeHtml(c.name)}</code>`,
-    escapeHtml(`${fixed(c.value)}${c.interval && c.interval[0] !== null && c.interval[1] !== null ? ` [${fixed(c.interval[0])}, ${fixed(c.interval[1])}]` : ''}${c.mde === null || c.mde === undefined ? '' : ` · MDE ${fixed(c.mde)}`}`),
+    escapeHtml(
+      `${fixed(c.value)}${c.interval && c.interval[0] !== null && c.interval[1] !== null ? ` [${fixed(c.interval[0])}, ${fixed(c.interval[1])}]` : ''}${c.mde === null || c.mde === undefined ? '' : ` · MDE ${fixed(c.mde)}`}`,
+    ),
     escapeHtml(`${c.operator} ${fixed(c.threshold)}`),
     thresholdSvg(c),
     `<span class="verdict ${escapeHtml(c.verdict)}">${escapeHtml(c.verdict)}</span>`,
@@ -227,7 +273,11 @@ function gateSection(gate: GateDocument, source: string | undefined): string {
     `model ${escapeHtml(gate.model ?? 'mixed')}${gate.override ? ` (thresholds for ${escapeHtml(gate.override)})` : ' (default thresholds)'}, decision <code>${escapeHtml(gate.decision)}</code>, min_samples ${gate.min_samples}, `,
     `bootstrap seed ${gate.bootstrap.seed} × ${gate.bootstrap.resamples}; exit code ${gate.exit_code}.${source ? ` <span class="muted">(${escapeHtml(source)})</span>` : ''}</div>`,
     `<p class="muted">Each check's value with its ${level} interval against its threshold: the shaded side passes. Under decision <code>ci</code> an interval that straddles the threshold is inconclusive, and cells with fewer than 3 runs decide nothing. MDE: the minimum detectable effect at this many runs.${gate.sequential ? ` Judged at look ${gate.sequential.look} of ${gate.sequential.looks.length} (${gate.sequential.repetitions} repetitions per cell): ${escapeHtml(gate.sequential.stopped)}.` : ''}</p>`,
-    table(['check', `value [${level} CI] · MDE`, 'rule', 'against the threshold', 'verdict', 'detail'], rows, (c) => c === 1 || c === 2),
+    table(
+      ['check', `value [${level} CI] · MDE`, 'rule', 'against the threshold', 'verdict', 'detail'],
+      rows,
+      (c) => c === 1 || c === 2,
+    ),
     ...fallbackParagraph(gate),
     '</section>',
   ].join('\n')
@@ -239,7 +289,9 @@ function fallbackParagraph(gate: GateDocument): string[] {
   const sentence = fallbackSentence(gate.comparison, (mode) => `<code>${escapeHtml(mode)}</code>`)
   if (!sentence) return []
   const judged = gate.checks.some((c) => c.name === 'reliability_fallback_rate')
-  return [`<p class="muted">${sentence} ${judged ? 'Judged by <code>reliability_fallback_rate</code> above.' : 'Informational: the profile sets no <code>max_fallback_rate_pct</code>.'} ${escapeHtml(FALLBACK_NOTE)}</p>`]
+  return [
+    `<p class="muted">${sentence} ${judged ? 'Judged by <code>reliability_fallback_rate</code> above.' : 'Informational: the profile sets no <code>max_fallback_rate_pct</code>.'} ${escapeHtml(FALLBACK_NOTE)}</p>`,
+  ]
 }
 
 function modesSection(report: Report, colour: (mode: string) => string): string {
@@ -261,11 +313,38 @@ function modesSection(report: Report, colour: (mode: string) => string): string 
     escapeHtml(formatValue(m.median_tool_schema_tokens, 'tokens')),
     escapeHtml(formatValue(m.median_cost_usd, 'usd')),
     m.pass_hat_k.value === null ? '–' : escapeHtml(`${m.pass_hat_k.value.toFixed(2)} (k=${m.pass_hat_k.k})`),
-    ...(fallbacks ? [m.fallback_runs === null || m.fallback_runs === undefined ? '–' : escapeHtml(`${m.fallback_runs} (${pct(m.fallback_rate)}), ${m.fallback_passes ?? 0} passed`)] : []),
+    ...(fallbacks
+      ? [
+          m.fallback_runs === null || m.fallback_runs === undefined
+            ? '–'
+            : escapeHtml(`${m.fallback_runs} (${pct(m.fallback_rate)}), ${m.fallback_passes ?? 0} passed`),
+        ]
+      : []),
   ])
   return [
     '<section id="modes"><h2>Modes</h2>',
-    table(['mode', 'model', 'runs', 'success [95% CI]', 'valid', 'runner fail', 'timeout', 'retry', 'wall (median)', 'agent (median / p90)', 'active tokens (median / p90)', 'tool calls', 'tool schema tokens', 'cost', 'pass^k', ...(fallbacks ? ['fallbacks'] : [])], rows, (c) => c >= 2),
+    table(
+      [
+        'mode',
+        'model',
+        'runs',
+        'success [95% CI]',
+        'valid',
+        'runner fail',
+        'timeout',
+        'retry',
+        'wall (median)',
+        'agent (median / p90)',
+        'active tokens (median / p90)',
+        'tool calls',
+        'tool schema tokens',
+        'cost',
+        'pass^k',
+        ...(fallbacks ? ['fallbacks'] : []),
+      ],
+      rows,
+      (c) => c >= 2,
+    ),
     ...(fallbacks ? [`<p class="muted">${escapeHtml(FALLBACK_NOTE)}</p>`] : []),
     '</section>',
   ].join('\n')
@@ -273,7 +352,8 @@ function modesSection(report: Report, colour: (mode: string) => string): string 
 
 function distributionsSection(distributions: Distribution[], colour: (mode: string) => string): string {
   const figures = distributions.map(
-    (d) => `<figure>${`<figcaption>${escapeHtml(d.title)}</figcaption>`}${boxPlotSvg({id: `dist-${d.metric}`, title: `${d.title}, by mode`, unit: d.unit, boxes: d.boxes, colour})}</figure>`,
+    (d) =>
+      `<figure>${`<figcaption>${escapeHtml(d.title)}</figcaption>`}${boxPlotSvg({id: `dist-${d.metric}`, title: `${d.title}, by mode`, unit: d.unit, boxes: d.boxes, colour})}</figure>`,
   )
   return [
     '<section id="distributions"><h2>Distributions by mode</h2>',
@@ -284,7 +364,8 @@ function distributionsSection(distributions: Distribution[], colour: (mode: stri
 }
 
 function deltasSection(report: Report, deltas: ModeDeltas[]): string {
-  if (deltas.length === 0) return `<section id="deltas"><h2>Against the baseline</h2><p class="muted">No mode to compare with the baseline <code>${escapeHtml(report.baseline)}</code>.</p></section>`
+  if (deltas.length === 0)
+    return `<section id="deltas"><h2>Against the baseline</h2><p class="muted">No mode to compare with the baseline <code>${escapeHtml(report.baseline)}</code>.</p></section>`
   const parts = ['<section id="deltas"><h2>Against the baseline</h2>']
   for (const [d, delta] of deltas.entries()) {
     const summary = report.deltas[d]!
@@ -295,12 +376,23 @@ function deltasSection(report: Report, deltas: ModeDeltas[]): string {
       table(
         ['measure', 'value [95% CI]'],
         [
-          ['success rate delta (points)', escapeHtml(`${fixed(summary.reliability.success_rate_delta_pp.value)}${interval(summary.reliability.success_rate_delta_pp.interval, 'calls')}`)],
-          ...delta.metrics.map((m) => [escapeHtml(`${m.title}, ${m.overall.label}`), escapeHtml(`${formatValue(m.overall.value, 'pct')}${interval(m.overall.interval)}`)]),
+          [
+            'success rate delta (points)',
+            escapeHtml(
+              `${fixed(summary.reliability.success_rate_delta_pp.value)}${interval(summary.reliability.success_rate_delta_pp.interval, 'calls')}`,
+            ),
+          ],
+          ...delta.metrics.map((m) => [
+            escapeHtml(`${m.title}, ${m.overall.label}`),
+            escapeHtml(`${formatValue(m.overall.value, 'pct')}${interval(m.overall.interval)}`),
+          ]),
         ],
       ),
       `<div class="charts">${delta.metrics
-        .map((m) => `<figure><figcaption>${escapeHtml(m.title)}</figcaption>${forestPlotSvg({id: `delta-${d}-${m.metric}`, title: `${m.title}: ${delta.candidate} against ${delta.baseline}, per scenario`, rows: m.rows, overall: m.overall})}</figure>`)
+        .map(
+          (m) =>
+            `<figure><figcaption>${escapeHtml(m.title)}</figcaption>${forestPlotSvg({id: `delta-${d}-${m.metric}`, title: `${m.title}: ${delta.candidate} against ${delta.baseline}, per scenario`, rows: m.rows, overall: m.overall})}</figure>`,
+        )
         .join('\n')}</div>`,
     )
   }
@@ -319,7 +411,9 @@ function scenariosSection(report: Report): string {
       const s = cell.get(`${id}\u0000${mode}`)
       const reason = na.get(`${id}\u0000${mode}`)
       if (!s) return reason ? `<span class="muted" title="${escapeHtml(reason)}">n/a</span>` : '–'
-      return escapeHtml(`${pct(s.success_rate, 0)} · ${formatValue(s.median_tokens_active, 'tokens')} · ${formatValue(s.median_latency_ms_wall, 'ms')} · ${formatValue(s.median_tool_calls, 'calls')}`)
+      return escapeHtml(
+        `${pct(s.success_rate, 0)} · ${formatValue(s.median_tokens_active, 'tokens')} · ${formatValue(s.median_latency_ms_wall, 'ms')} · ${formatValue(s.median_tool_calls, 'calls')}`,
+      )
     }),
   ])
   return [
@@ -338,7 +432,10 @@ function runsSection(input: HtmlReportInput): string {
       ? 'No run has a trace file (imported rows carry none).'
       : `${traces.embedded} of ${traces.embedded + traces.linked} traces are embedded in this page (${mb(traces.bytes)} MB compressed; failed runs first, then one run of every scenario × mode, up to ${mb(traces.budget.totalBytes)} MB) and open from a file as they are. The others are linked: the link opens the trace JSON file (beside the results, at its path relative to this page), and when the page is served over http it is shown here.`
   // A trace behind a symbolic link could be any file of this machine's: it is left out, and said so.
-  const linkNote = traces.links > 0 ? ` ${traces.links} trace(s) are symbolic links (or in a folder that is one) and were left out: ghx-bench does not follow links under its results folder.` : ''
+  const linkNote =
+    traces.links > 0
+      ? ` ${traces.links} trace(s) are symbolic links (or in a folder that is one) and were left out: ghx-bench does not follow links under its results folder.`
+      : ''
   return [
     '<section id="runs"><h2>Runs</h2>',
     `<p class="muted">Click a run to see its trace: the prompt, every turn with its tool calls (arguments and output), the messages, the checkpoints. ${escapeHtml(traceNote + linkNote)}</p>`,
@@ -364,7 +461,10 @@ export function renderHtmlReport(input: HtmlReportInput): string {
   const script = reportClientSource()
   const csp = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(REPORT_CSS)}; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'`
   const runs = gzipSync(JSON.stringify(input.runs), {level: 9}).toString('base64')
-  const runIds = report.run_ids.length <= 6 ? report.run_ids.join(', ') : `${report.run_ids.slice(0, 5).join(', ')} and ${report.run_ids.length - 5} more`
+  const runIds =
+    report.run_ids.length <= 6
+      ? report.run_ids.join(', ')
+      : `${report.run_ids.slice(0, 5).join(', ')} and ${report.run_ids.length - 5} more`
   const notApplicable = report.not_applicable ?? []
   const sections = [
     gate ? gateSection(gate, input.gateSource) : '',
@@ -376,9 +476,20 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     notApplicable.length > 0
       ? `<section id="not-applicable"><h2>Not applicable</h2><ul>${notApplicable.map((n) => `<li><code>${escapeHtml(n.mode)}</code> · <code>${escapeHtml(n.scenario_id)}</code>: ${escapeHtml(n.reason)}</li>`).join('')}</ul></section>`
       : '',
-    report.warnings.length > 0 ? `<section id="warnings"><h2>Warnings</h2><ul>${report.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul></section>` : '',
+    report.warnings.length > 0
+      ? `<section id="warnings"><h2>Warnings</h2><ul>${report.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul></section>`
+      : '',
   ]
-  const toc = [['gate', gate !== null], ['modes', true], ['distributions', true], ['deltas', true], ['scenarios', true], ['runs', true], ['not-applicable', notApplicable.length > 0], ['warnings', report.warnings.length > 0]]
+  const toc = [
+    ['gate', gate !== null],
+    ['modes', true],
+    ['distributions', true],
+    ['deltas', true],
+    ['scenarios', true],
+    ['runs', true],
+    ['not-applicable', notApplicable.length > 0],
+    ['warnings', report.warnings.length > 0],
+  ]
     .filter(([, present]) => present)
     .map(([id]) => `<a href="#${id as string}">${(id as string).replace('-', ' ')}</a>`)
   return [
@@ -395,7 +506,12 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     `<nav class="toc">${toc.join('')}</nav>`,
     ...sections.filter(Boolean),
     '</main>',
-    jsonBlock('ghxb-meta', {page_size: PAGE_SIZE, trace_budget_bytes: input.traces.budget.totalBytes, embedded: input.traces.embedded, linked: input.traces.linked}),
+    jsonBlock('ghxb-meta', {
+      page_size: PAGE_SIZE,
+      trace_budget_bytes: input.traces.budget.totalBytes,
+      embedded: input.traces.embedded,
+      linked: input.traces.linked,
+    }),
     `<script type="application/octet-stream" id="ghxb-runs" data-encoding="gzip+base64">${runs}</script>`,
     jsonBlock('ghxb-traces', input.traces.traces),
     `<script>${script}</script>`,
@@ -422,7 +538,11 @@ async function gateOfSameRows(dir: string, report: Report): Promise<GateDocument
   try {
     // Not through a link (results/no-follow.ts): a gate.json that is one is no gate of these rows.
     const gate = JSON.parse((await readFileBelow(dir, path.join(dir, 'gate.json'))) ?? '') as GateDocument
-    const same = gate.rows === report.rows && gate.baseline === report.baseline && JSON.stringify(gate.run_ids) === JSON.stringify(report.run_ids) && JSON.stringify(gate.inputs) === JSON.stringify(report.inputs)
+    const same =
+      gate.rows === report.rows &&
+      gate.baseline === report.baseline &&
+      JSON.stringify(gate.run_ids) === JSON.stringify(report.run_ids) &&
+      JSON.stringify(gate.inputs) === JSON.stringify(report.inputs)
     return same && Array.isArray(gate.checks) ? gate : null
   } catch {
     return null

@@ -23,7 +23,11 @@ function xmlText(text: string): string {
 }
 
 function attr(text: string | number): string {
-  return xmlText(String(text)).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;')
+  return xmlText(String(text))
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;')
 }
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3)
@@ -46,10 +50,14 @@ function failureOf(report: Report, scenario: string, mode: string): Case['failur
   const root = report.trace_root && report.trace_root !== '.' ? report.trace_root.replace(/\/+$/, '') + '/' : ''
   const lines = runs.flatMap((run) => [
     `${run.run_id} #${run.iteration}: ${run.outcome}${run.error ? `: ${run.error.type}: ${run.error.message}` : ''}`,
-    ...run.checkpoints.map((c) => `  checkpoint ${c.name}: expected ${c.expected ?? '–'}, got ${c.actual ?? '–'}${c.message ? ` (${c.message})` : ''}`),
+    ...run.checkpoints.map(
+      (c) =>
+        `  checkpoint ${c.name}: expected ${c.expected ?? '–'}, got ${c.actual ?? '–'}${c.message ? ` (${c.message})` : ''}`,
+    ),
     ...(run.trace ? [`  trace: ${root}${run.trace}`] : []),
   ])
-  if (runs.length < group.failed) lines.push(`… ${group.failed - runs.length} more failed run(s) not detailed (see summary.json and the results)`)
+  if (runs.length < group.failed)
+    lines.push(`… ${group.failed - runs.length} more failed run(s) not detailed (see summary.json and the results)`)
   return {
     message: `${group.failed} of ${group.runs} run(s) failed (${outcomes.join(', ')}): ${types.map(([type, n]) => `${type} ×${n}`).join(', ')}`,
     type: types[0]?.[0] ?? 'failure',
@@ -59,7 +67,9 @@ function failureOf(report: Report, scenario: string, mode: string): Case['failur
 
 /** A test suite per mode; with rows of several providers, per provider and mode (named provider/mode), never mixing them. */
 export function renderJunit(report: Report): string {
-  const parts = report.providers?.length ? report.providers.map((part) => ({report: part, prefix: `${part.provider ?? 'none'}/`})) : [{report, prefix: ''}]
+  const parts = report.providers?.length
+    ? report.providers.map((part) => ({report: part, prefix: `${part.provider ?? 'none'}/`}))
+    : [{report, prefix: ''}]
   const suites = parts.flatMap((part) => modeSuites(part.report, part.prefix))
   const total = (pick: (s: (typeof suites)[number]) => number) => suites.reduce((n, s) => n + pick(s), 0)
   const out = [
@@ -79,7 +89,12 @@ export function renderJunit(report: Report): string {
     for (const c of suite.cases) {
       const open = `    <testcase name="${attr(c.scenario)}" classname="${attr(suite.name)}" time="${seconds(c.time)}"`
       if (c.skipped) out.push(`${open}>`, `      <skipped message="${attr(c.skipped)}"/>`, '    </testcase>')
-      else if (c.failure) out.push(`${open}>`, `      <failure message="${attr(c.failure.message)}" type="${attr(c.failure.type)}">${xmlText(c.failure.text)}</failure>`, '    </testcase>')
+      else if (c.failure)
+        out.push(
+          `${open}>`,
+          `      <failure message="${attr(c.failure.message)}" type="${attr(c.failure.type)}">${xmlText(c.failure.text)}</failure>`,
+          '    </testcase>',
+        )
       else out.push(`${open}/>`)
     }
     out.push('  </testsuite>')
@@ -92,7 +107,19 @@ function modeSuites(report: Report, prefix: string) {
   return Object.keys(report.modes).map((mode) => {
     const cases: Case[] = report.scenarios
       .filter((s) => s.mode === mode)
-      .map((s) => ({scenario: s.scenario_id, mode, time: s.total_latency_ms_wall ?? (s.median_latency_ms_wall ?? 0) * s.runs, failure: s.success_rate !== null && s.success_rate < 100 ? failureOf(report, s.scenario_id, mode) ?? {message: `success rate ${s.success_rate}%`, type: 'failure', text: ''} : undefined}))
+      .map((s) => ({
+        scenario: s.scenario_id,
+        mode,
+        time: s.total_latency_ms_wall ?? (s.median_latency_ms_wall ?? 0) * s.runs,
+        failure:
+          s.success_rate !== null && s.success_rate < 100
+            ? (failureOf(report, s.scenario_id, mode) ?? {
+                message: `success rate ${s.success_rate}%`,
+                type: 'failure',
+                text: '',
+              })
+            : undefined,
+      }))
     const seen = new Set(cases.map((c) => c.scenario))
     for (const item of report.not_applicable ?? []) {
       if (item.mode !== mode || seen.has(item.scenario_id)) continue
@@ -100,6 +127,14 @@ function modeSuites(report: Report, prefix: string) {
       cases.push({scenario: item.scenario_id, mode, time: 0, skipped: `not applicable: ${item.reason}`})
     }
     cases.sort((a, b) => a.scenario.localeCompare(b.scenario))
-    return {name: prefix + mode, mode, report, cases, time: cases.reduce((t, c) => t + c.time, 0), failures: cases.filter((c) => c.failure).length, skipped: cases.filter((c) => c.skipped).length}
+    return {
+      name: prefix + mode,
+      mode,
+      report,
+      cases,
+      time: cases.reduce((t, c) => t + c.time, 0),
+      failures: cases.filter((c) => c.failure).length,
+      skipped: cases.filter((c) => c.skipped).length,
+    }
   })
 }

@@ -13,7 +13,7 @@ import type {Failures, Report} from '../aggregate/summary.js'
 /** Failed runs, and scenario x mode pairs with failures, listed at most. */
 export const MAX_LISTED = 50
 /** Scenarios listed in the scenario x mode table at most. */
-export const MAX_SCENARIOS = 200
+const MAX_SCENARIOS = 200
 /** Characters the failed-run details may take, whatever their number (a PR comment holds 65,536). */
 const DETAILS_BUDGET = 16_000
 /** Failing checkpoints shown per failed run. */
@@ -39,8 +39,11 @@ function table(header: string[], rows: string[][], left: number | string = 1): s
 
 /** Cuts text to `limit` characters with an ellipsis, on one line. */
 function oneLine(text: string, limit: number): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '').trim()
+  const flat = text
+    .replace(/\s+/g, ' ')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
   return flat.length <= limit ? flat : flat.slice(0, limit - 1) + '…'
 }
 
@@ -93,7 +96,8 @@ function reason(run: Failures['runs'][number]): string {
     const message = checkpoint.message ? ` — ${plain(checkpoint.message, 120)}` : ''
     parts.push(`✗ ${code(checkpoint.name, 60)}:${expected}${actual}${message}`)
   }
-  if (run.checkpoints.length > CHECKPOINTS_SHOWN) parts.push(`… and ${run.checkpoints.length - CHECKPOINTS_SHOWN} more failing checkpoint(s)`)
+  if (run.checkpoints.length > CHECKPOINTS_SHOWN)
+    parts.push(`… and ${run.checkpoints.length - CHECKPOINTS_SHOWN} more failing checkpoint(s)`)
   if (run.retries > 0) parts.push(`after ${run.retries} infrastructure retr${run.retries === 1 ? 'y' : 'ies'}`)
   return parts.length === 0 ? 'no error or checkpoint recorded' : parts.join('<br>')
 }
@@ -102,7 +106,12 @@ function reason(run: Failures['runs'][number]): string {
  * The failed runs: a table per scenario x mode (outcomes and error types, every failure counted) and
  * the runs themselves folded in <details> (outcome, reason, failing checkpoints, trace), bounded.
  */
-export function renderFailures(failures: Failures | undefined, traceRoot: string | null | undefined, source: string, heading = '## Failed runs'): string[] {
+function renderFailures(
+  failures: Failures | undefined,
+  traceRoot: string | null | undefined,
+  source: string,
+  heading = '## Failed runs',
+): string[] {
   if (!failures || failures.failed_runs === 0) return []
   const pairs = failures.by_scenario_mode
   const out = [
@@ -113,16 +122,32 @@ export function renderFailures(failures: Failures | undefined, traceRoot: string
     '',
     table(
       ['scenario', 'mode', 'failed', 'outcomes', 'error types'],
-      pairs.slice(0, MAX_LISTED).map((p) => [plain(p.scenario_id, 100), `\`${p.mode}\``, `${p.failed} of ${p.runs}`, countsText(p.outcomes), countsText(p.error_types)]),
+      pairs
+        .slice(0, MAX_LISTED)
+        .map((p) => [
+          plain(p.scenario_id, 100),
+          `\`${p.mode}\``,
+          `${p.failed} of ${p.runs}`,
+          countsText(p.outcomes),
+          countsText(p.error_types),
+        ]),
       5,
     ),
   ]
-  if (pairs.length > MAX_LISTED) out.push('', `… and ${pairs.length - MAX_LISTED} more scenario × mode pair(s) with failures (see ${source}).`)
+  if (pairs.length > MAX_LISTED)
+    out.push('', `… and ${pairs.length - MAX_LISTED} more scenario × mode pair(s) with failures (see ${source}).`)
   const rows: string[][] = []
   let used = 0
   for (const run of failures.runs) {
     if (rows.length >= MAX_LISTED) break
-    const row = [plain(run.scenario_id, 100), `\`${run.mode}\``, `${plain(run.run_id, 60)} #${run.iteration}`, run.outcome, reason(run), tracePath(run.trace, traceRoot)]
+    const row = [
+      plain(run.scenario_id, 100),
+      `\`${run.mode}\``,
+      `${plain(run.run_id, 60)} #${run.iteration}`,
+      run.outcome,
+      reason(run),
+      tracePath(run.trace, traceRoot),
+    ]
     const size = row.reduce((n, cell) => n + cell.length + 3, 0)
     if (rows.length > 0 && used + size > DETAILS_BUDGET) break
     used += size
@@ -130,14 +155,29 @@ export function renderFailures(failures: Failures | undefined, traceRoot: string
   }
   const rest = failures.failed_runs - rows.length
   const body = [table(['scenario', 'mode', 'run', 'outcome', 'reason', 'trace'], rows, 6)]
-  if (rest > 0) body.push('', `… and ${rest} more (see ${source}${failures.runs.length < failures.failed_runs ? ', which keeps the first 20 per scenario × mode; every row is in the results' : ''}).`)
-  out.push('', ...folded(`Each failed run: outcome, error, failing checkpoints (expected, got), trace — ${rows.length} of ${failures.failed_runs} shown`, body))
+  if (rest > 0)
+    body.push(
+      '',
+      `… and ${rest} more (see ${source}${failures.runs.length < failures.failed_runs ? ', which keeps the first 20 per scenario × mode; every row is in the results' : ''}).`,
+    )
+  out.push(
+    '',
+    ...folded(
+      `Each failed run: outcome, error, failing checkpoints (expected, got), trace — ${rows.length} of ${failures.failed_runs} shown`,
+      body,
+    ),
+  )
   return out
 }
 
 /** The per-scenario x mode table: pass rate, median active tokens, median wall latency, median tool calls. */
 function scenarioTable(report: Report, modeNames: string[]): string[] {
-  const scenarioIds = [...new Set([...report.scenarios.map((s) => s.scenario_id), ...(report.not_applicable ?? []).filter((n) => modeNames.includes(n.mode)).map((n) => n.scenario_id)])].sort()
+  const scenarioIds = [
+    ...new Set([
+      ...report.scenarios.map((s) => s.scenario_id),
+      ...(report.not_applicable ?? []).filter((n) => modeNames.includes(n.mode)).map((n) => n.scenario_id),
+    ]),
+  ].sort()
   const cell = new Map(report.scenarios.map((s) => [`${s.scenario_id}\u0000${s.mode}`, s]))
   const notApplicable = new Set((report.not_applicable ?? []).map((n) => `${n.scenario_id}\u0000${n.mode}`))
   const shown = scenarioIds.slice(0, MAX_SCENARIOS)
@@ -157,18 +197,35 @@ function scenarioTable(report: Report, modeNames: string[]): string[] {
     '',
     table(['scenario', ...modeNames.map((m) => `\`${m}\``)], rows),
   ]
-  if (scenarioIds.length > shown.length) body.push('', `… and ${scenarioIds.length - shown.length} more scenario(s) (see summary.json).`)
-  return ['', '## Scenarios', '', ...(scenarioIds.length > FOLD_SCENARIOS ? folded(`${scenarioIds.length} scenarios × ${modeNames.length} modes`, body) : body)]
+  if (scenarioIds.length > shown.length)
+    body.push('', `… and ${scenarioIds.length - shown.length} more scenario(s) (see summary.json).`)
+  return [
+    '',
+    '## Scenarios',
+    '',
+    ...(scenarioIds.length > FOLD_SCENARIOS
+      ? folded(`${scenarioIds.length} scenarios × ${modeNames.length} modes`, body)
+      : body),
+  ]
 }
 
 /** Tool calls per run by category and by canonical operation, side by side across modes. */
 function toolCallTables(report: Report): string[] {
   const modes = Object.entries(report.modes)
-  const perRun = (count: number | undefined, runs: number) => (count === undefined || runs === 0 ? '–' : num(count / runs, 2))
+  const perRun = (count: number | undefined, runs: number) =>
+    count === undefined || runs === 0 ? '–' : num(count / runs, 2)
   const section = (title: string, pick: (m: Report['modes'][string]) => Record<string, number>): string[] => {
     const keys = [...new Set(modes.flatMap(([, m]) => Object.keys(pick(m))))].sort()
     if (keys.length === 0) return []
-    return ['', title, '', table(['', ...modes.map(([mode]) => `\`${mode}\``)], keys.map((key) => [key, ...modes.map(([, m]) => perRun(pick(m)[key], m.runs))]))]
+    return [
+      '',
+      title,
+      '',
+      table(
+        ['', ...modes.map(([mode]) => `\`${mode}\``)],
+        keys.map((key) => [key, ...modes.map(([, m]) => perRun(pick(m)[key], m.runs))]),
+      ),
+    ]
   }
   const category = section('## Tool calls per run, by kind', (m) => m.tool_calls_by_category)
   const operation = section('## Tool calls per run, by GitHub operation', (m) => m.tool_calls_by_operation)
@@ -180,19 +237,33 @@ function mde(values: ReadonlyArray<number | null> | null | undefined, confidence
 }
 
 /** What a fallback is, for a reader. */
-export const FALLBACK_NOTE = 'A run rests on a fallback when a call of its mode’s tool layer (ghx) failed and a later call of gh (or an MCP tool) succeeded: a pass then shows that gh can do the work, not that the layer did.'
+export const FALLBACK_NOTE =
+  'A run rests on a fallback when a call of its mode’s tool layer (ghx) failed and a later call of gh (or an MCP tool) succeeded: a pass then shows that gh can do the work, not that the layer did.'
 
 /**
  * Each mode's fallbacks in a gate's comparison, as one sentence (null for a gate written before them):
  * `quote` marks a mode name up, `digits` rounds the rate.
  */
-export function fallbackSentence(comparison: Pick<Comparison, 'baseline' | 'candidate' | 'reliability'>, quote: (mode: string) => string = (m) => `\`${m}\``): string | null {
+export function fallbackSentence(
+  comparison: Pick<Comparison, 'baseline' | 'candidate' | 'reliability'>,
+  quote: (mode: string) => string = (m) => `\`${m}\``,
+): string | null {
   const f = comparison.reliability.fallbacks
   if (!f) return null
-  const side = (mode: string, counts: typeof f.baseline, rate?: {value: number | null; interval: ReadonlyArray<number | null> | null} | null) => {
+  const side = (
+    mode: string,
+    counts: typeof f.baseline,
+    rate?: {value: number | null; interval: ReadonlyArray<number | null> | null} | null,
+  ) => {
     if (counts.recorded === 0) return `${quote(mode)} not recorded`
-    const of = counts.recorded === counts.runs ? `${counts.recorded} runs` : `${counts.recorded} runs that record it (of ${counts.runs})`
-    const shown = rate && rate.value !== null ? ` (${num(rate.value, 1)}%${interval(rate.interval)})` : ` (${num((counts.fallbacks / counts.recorded) * 100, 1)}%)`
+    const of =
+      counts.recorded === counts.runs
+        ? `${counts.recorded} runs`
+        : `${counts.recorded} runs that record it (of ${counts.runs})`
+    const shown =
+      rate && rate.value !== null
+        ? ` (${num(rate.value, 1)}%${interval(rate.interval)})`
+        : ` (${num((counts.fallbacks / counts.recorded) * 100, 1)}%)`
     return `${quote(mode)} ${counts.fallbacks} of ${of}${shown}${counts.fallbacks > 0 ? `, ${counts.passes} of them passed` : ''}`
   }
   return `Fallbacks: ${side(comparison.baseline, f.baseline)}; ${side(comparison.candidate, f.candidate, comparison.reliability.fallback_rate)}.`
@@ -200,7 +271,9 @@ export function fallbackSentence(comparison: Pick<Comparison, 'baseline' | 'cand
 
 /** Where some runs rest on a fallback: how many, by mode and scenario (none when no row records it). */
 function fallbackSection(report: Report): string[] {
-  const modes = Object.entries(report.modes).filter(([, m]) => m.fallback_runs !== null && m.fallback_runs !== undefined)
+  const modes = Object.entries(report.modes).filter(
+    ([, m]) => m.fallback_runs !== null && m.fallback_runs !== undefined,
+  )
   if (modes.length === 0) return []
   const scenarios = (mode: string) =>
     report.scenarios
@@ -208,9 +281,25 @@ function fallbackSection(report: Report): string[] {
       .map((s) => `${plain(s.scenario_id, 100)} (${s.fallback_runs}/${s.runs})`)
   const rows = modes.map(([mode, m]) => {
     const listed = scenarios(mode)
-    return [`\`${mode}\``, String(m.runs), `${m.fallback_runs} (${num(m.fallback_rate, 1)}%)`, String(m.fallback_passes ?? 0), listed.length === 0 ? '–' : listed.slice(0, MAX_LISTED).join(', ') + (listed.length > MAX_LISTED ? `, … ${listed.length - MAX_LISTED} more` : '')]
+    return [
+      `\`${mode}\``,
+      String(m.runs),
+      `${m.fallback_runs} (${num(m.fallback_rate, 1)}%)`,
+      String(m.fallback_passes ?? 0),
+      listed.length === 0
+        ? '–'
+        : listed.slice(0, MAX_LISTED).join(', ') +
+          (listed.length > MAX_LISTED ? `, … ${listed.length - MAX_LISTED} more` : ''),
+    ]
   })
-  return ['', '## Fallbacks', '', `${FALLBACK_NOTE} Rates are over the runs that record it.`, '', table(['mode', 'runs', 'fallbacks (%)', 'of them passed', 'scenarios (fallbacks/runs)'], rows, 'lrrrl')]
+  return [
+    '',
+    '## Fallbacks',
+    '',
+    `${FALLBACK_NOTE} Rates are over the runs that record it.`,
+    '',
+    table(['mode', 'runs', 'fallbacks (%)', 'of them passed', 'scenarios (fallbacks/runs)'], rows, 'lrrrl'),
+  ]
 }
 
 /** How many passes rest on a fallback, by mode: a clause for the headline, empty when none. */
@@ -227,7 +316,9 @@ function headline(report: Report): string {
 }
 
 function headlineOfFailures(report: Report): string {
-  const failed = report.failures?.failed_runs ?? report.scenarios.reduce((n, s) => n + s.runs - Math.round(((s.success_rate ?? 0) / 100) * s.runs), 0)
+  const failed =
+    report.failures?.failed_runs ??
+    report.scenarios.reduce((n, s) => n + s.runs - Math.round(((s.success_rate ?? 0) / 100) * s.runs), 0)
   if (failed === 0) return `✅ All ${report.rows} runs passed.`
   const modes = Object.entries(report.modes)
     .filter(([, m]) => m.success_rate !== null && m.success_rate < 100)
@@ -240,7 +331,8 @@ function providerPart(markdown: string, heading: string): string {
   return markdown.replace(/^# .*\n/, `# ${heading}\n`)
 }
 
-const providerName = (provider: string | null): string => (provider === null ? 'rows without a provider' : `provider \`${provider}\``)
+const providerName = (provider: string | null): string =>
+  provider === null ? 'rows without a provider' : `provider \`${provider}\``
 
 export function renderReportMarkdown(report: Report): string {
   if (report.providers?.length) {
@@ -266,7 +358,26 @@ export function renderReportMarkdown(report: Report): string {
     'Rates are over all runs; medians and other distribution figures over the stable runs (success, valid output, no runner failure), the sample the gate measures efficiency on. Harness ms: wall - agent, the harness’s own time (fixtures, server start-up, checkpoints).',
     '',
     table(
-      ['mode', 'model', 'runs (stable)', 'success % [95% CI]', 'valid %', 'runner fail %', 'timeout %', 'retry %', 'wall ms (median)', 'harness ms (median)', 'agent ms (median / p90 / p95)', 'agent IQR / CV %', 'tokens total', 'tokens active (median / p90 / p95)', 'tool calls', 'tool schema tokens', 'cost USD', 'pass^k'],
+      [
+        'mode',
+        'model',
+        'runs (stable)',
+        'success % [95% CI]',
+        'valid %',
+        'runner fail %',
+        'timeout %',
+        'retry %',
+        'wall ms (median)',
+        'harness ms (median)',
+        'agent ms (median / p90 / p95)',
+        'agent IQR / CV %',
+        'tokens total',
+        'tokens active (median / p90 / p95)',
+        'tool calls',
+        'tool schema tokens',
+        'cost USD',
+        'pass^k',
+      ],
       modes.map(([mode, m]) => [
         `\`${mode}\``,
         m.models.join(', ') || '–',
@@ -294,7 +405,9 @@ export function renderReportMarkdown(report: Report): string {
     const reduction = (label: string, r: Reduction | null | undefined, note = ''): string[] => {
       if (!r) return [label, 'no data', '–', '–']
       if (r.missing) return [label, `– (${plain(r.missing, 120)})`, '–', '–']
-      const worst = r.worst_scenario ? `${num(r.median_of_scenarios, 1)} (worst ${plain(r.worst_scenario, 60)} ${num(r.worst_pct, 1)})` : num(r.median_of_scenarios, 1)
+      const worst = r.worst_scenario
+        ? `${num(r.median_of_scenarios, 1)} (worst ${plain(r.worst_scenario, 60)} ${num(r.worst_pct, 1)})`
+        : num(r.median_of_scenarios, 1)
       return [label + note, `${num(r.value, 1)}${interval(r.interval)}`, worst, mde(r.interval, delta.confidence)]
     }
     const harness = e.harness_latency_ms
@@ -307,7 +420,12 @@ export function renderReportMarkdown(report: Report): string {
       table(
         ['measure', 'value [CI]', 'median over scenarios (worst)', 'MDE'],
         [
-          ['success rate delta (points)', `${num(delta.reliability.success_rate_delta_pp.value, 1)}${interval(delta.reliability.success_rate_delta_pp.interval)}`, '–', mde(delta.reliability.success_rate_delta_pp.interval, delta.confidence)],
+          [
+            'success rate delta (points)',
+            `${num(delta.reliability.success_rate_delta_pp.value, 1)}${interval(delta.reliability.success_rate_delta_pp.interval)}`,
+            '–',
+            mde(delta.reliability.success_rate_delta_pp.interval, delta.confidence),
+          ],
           reduction('active tokens reduction %', e.tokens_active_reduction_pct),
           reduction('agent latency reduction %', e.latency_reduction_pct),
           reduction('wall latency reduction %', e.latency_wall_reduction_pct, ' (not gated)'),
@@ -318,24 +436,48 @@ export function renderReportMarkdown(report: Report): string {
     )
   }
   if (report.deltas.length > 0) out.push('', MDE_NOTE)
-  out.push(...scenarioTable(report, modes.map(([mode]) => mode)))
+  out.push(
+    ...scenarioTable(
+      report,
+      modes.map(([mode]) => mode),
+    ),
+  )
   out.push(...fallbackSection(report))
   out.push(...renderFailures(report.failures, report.trace_root, 'summary.json'))
   out.push(...toolCallTables(report))
   const notApplicable = report.not_applicable ?? []
   if (notApplicable.length > 0) {
     const reasons = new Map<string, string[]>()
-    for (const n of report.not_applicable ?? []) reasons.set(`${n.mode}: ${n.reason}`, [...(reasons.get(`${n.mode}: ${n.reason}`) ?? []), n.scenario_id])
-    out.push('', '## Not applicable', '', ...[...reasons].map(([reason, ids]) => `- \`${reason.split(':')[0]}\`${plain(reason.slice(reason.indexOf(':')), 300)} (${[...new Set(ids)].sort().join(', ')})`))
+    for (const n of report.not_applicable ?? [])
+      reasons.set(`${n.mode}: ${n.reason}`, [...(reasons.get(`${n.mode}: ${n.reason}`) ?? []), n.scenario_id])
+    out.push(
+      '',
+      '## Not applicable',
+      '',
+      ...[...reasons].map(
+        ([reason, ids]) =>
+          `- \`${reason.split(':')[0]}\`${plain(reason.slice(reason.indexOf(':')), 300)} (${[...new Set(ids)].sort().join(', ')})`,
+      ),
+    )
   }
-  if (report.warnings.length > 0) out.push('', '## Warnings', '', ...report.warnings.slice(0, MAX_LISTED).map((w) => `- ${plain(w, 400)}`))
-  if (report.warnings.length > MAX_LISTED) out.push(`- … and ${report.warnings.length - MAX_LISTED} more (see summary.json)`)
+  if (report.warnings.length > 0)
+    out.push('', '## Warnings', '', ...report.warnings.slice(0, MAX_LISTED).map((w) => `- ${plain(w, 400)}`))
+  if (report.warnings.length > MAX_LISTED)
+    out.push(`- … and ${report.warnings.length - MAX_LISTED} more (see summary.json)`)
   return out.join('\n') + '\n'
 }
 
-const VERDICT_MARK: Record<string, string> = {pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive', skipped: '➖ skipped'}
+const VERDICT_MARK: Record<string, string> = {
+  pass: '✅ pass',
+  fail: '❌ fail',
+  inconclusive: '⚠️ inconclusive',
+  skipped: '➖ skipped',
+}
 
-const METRIC_OF_CHECK: Record<string, {metric: 'tokens_active' | 'latency_agent' | 'tool_calls' | 'cost'; unit: string; digits: number}> = {
+const METRIC_OF_CHECK: Record<
+  string,
+  {metric: 'tokens_active' | 'latency_agent' | 'tool_calls' | 'cost'; unit: string; digits: number}
+> = {
   efficiency_tokens_active_reduction: {metric: 'tokens_active', unit: 'active tokens', digits: 0},
   efficiency_latency_reduction: {metric: 'latency_agent', unit: 'agent ms', digits: 0},
   efficiency_tool_call_reduction: {metric: 'tool_calls', unit: 'tool calls', digits: 1},
@@ -375,7 +517,8 @@ function gateWhy(gate: GateDocument): string[] {
       if (mdeValue !== null && margin !== null && margin > 0) {
         line += ` (MDE ${num(mdeValue, 1)}, margin ${num(margin, 1)}: about ${num(Math.max(1, (mdeValue / margin) ** 2), 1)}× the runs would resolve it)`
       }
-    } else if (gate.decision === 'ci' && check.interval) line += `; the whole ${confidenceLabel(gate)} interval${interval(check.interval)} is on the wrong side`
+    } else if (gate.decision === 'ci' && check.interval)
+      line += `; the whole ${confidenceLabel(gate)} interval${interval(check.interval)} is on the wrong side`
     const metric = METRIC_OF_CHECK[check.name]
     if (metric) {
       const pick = (figures: {[key: string]: number | null | undefined}) => figures[metric.metric] ?? null
@@ -383,9 +526,14 @@ function gateWhy(gate: GateDocument): string[] {
         .filter((s) => s.eligible && pick(s.reduction_pct) !== null)
         .sort((a, b) => pick(a.reduction_pct)! - pick(b.reduction_pct)!)
         .slice(0, WORST_SHOWN)
-        .map((s) => `${plain(s.scenario_id, 100)} ${num(pick(s.baseline), metric.digits)} → ${num(pick(s.candidate), metric.digits)} (${num(pick(s.reduction_pct), 1)}%)`)
-      if (worst.length > 0) line += `. Worst scenarios (median ${metric.unit}, \`${gate.baseline}\` → \`${gate.candidate}\`): ${worst.join('; ')}`
-    } else if (check.group === 'reliability' && gate.failures && gate.failures.failed_runs > 0) line += '. The failed runs are listed below'
+        .map(
+          (s) =>
+            `${plain(s.scenario_id, 100)} ${num(pick(s.baseline), metric.digits)} → ${num(pick(s.candidate), metric.digits)} (${num(pick(s.reduction_pct), 1)}%)`,
+        )
+      if (worst.length > 0)
+        line += `. Worst scenarios (median ${metric.unit}, \`${gate.baseline}\` → \`${gate.candidate}\`): ${worst.join('; ')}`
+    } else if (check.group === 'reliability' && gate.failures && gate.failures.failed_runs > 0)
+      line += '. The failed runs are listed below'
     lines.push(line + '.')
   }
   return lines.length === 0 ? [] : ['', '## Why', '', ...lines]
@@ -400,11 +548,14 @@ function providersGateMarkdown(gate: GateDocument, providers: NonNullable<GateDo
     '',
     ...providers.map((part) => `- ${providerName(part.provider)}: ${VERDICT_MARK[part.verdict]}`),
     '',
-    ...providers.map((part) => providerPart(renderGateMarkdown(part), `${providerName(part.provider)} — ${VERDICT_MARK[part.verdict]}`)),
+    ...providers.map((part) =>
+      providerPart(renderGateMarkdown(part), `${providerName(part.provider)} — ${VERDICT_MARK[part.verdict]}`),
+    ),
   ].join('\n')
 }
 
-const PROVIDERS_RULE = 'One gate per provider: each judges its candidate against its baseline on its own rows (rows of two providers are never compared); the verdict is the worst of theirs (fail, then inconclusive, then pass).'
+const PROVIDERS_RULE =
+  'One gate per provider: each judges its candidate against its baseline on its own rows (rows of two providers are never compared); the verdict is the worst of theirs (fail, then inconclusive, then pass).'
 
 export function renderGateMarkdown(gate: GateDocument): string {
   if (gate.providers?.length) return providersGateMarkdown(gate, gate.providers)
@@ -421,23 +572,35 @@ export function renderGateMarkdown(gate: GateDocument): string {
     ? [
         '',
         `Judged at look ${gate.sequential.look} of ${gate.sequential.looks.length} (${gate.sequential.repetitions} repetitions per cell; looks ${gate.sequential.looks.join(', ')}), intervals at ${confidenceLabel(gate)} so that the ${gate.sequential.spending} spending of α = ${gate.sequential.alpha} over the looks keeps the overall error rate. Stopped: ${plain(gate.sequential.stopped, 300)}.`,
-        ...(gate.sequential.history ?? []).map((h) => `- look ${h.look}: ${h.repetitions} repetitions, ${h.runs} runs so far, ${num(h.confidence * 100, 2)}% intervals, ${h.verdict}: ${plain(h.reason, 200)}`),
+        ...(gate.sequential.history ?? []).map(
+          (h) =>
+            `- look ${h.look}: ${h.repetitions} repetitions, ${h.runs} runs so far, ${num(h.confidence * 100, 2)}% intervals, ${h.verdict}: ${plain(h.reason, 200)}`,
+        ),
       ]
     : []
-  return [
-    `# ghx-bench gate: ${gate.profile} — ${VERDICT_MARK[gate.verdict]}`,
-    '',
-    `\`${gate.candidate}\` against \`${gate.baseline}\`, ${gate.rows} rows, model ${gate.model ?? 'mixed'}${gate.override ? ` (thresholds for ${gate.override})` : ' (default thresholds)'}, decision \`${gate.decision}\`, estimand \`${gate.estimand ?? 'population'}\`, min_samples ${gate.min_samples}, bootstrap seed ${gate.bootstrap.seed} × ${gate.bootstrap.resamples}.`,
-    '',
-    table(['check', 'value', 'rule', `${confidenceLabel(gate)} CI`, 'MDE', 'verdict', 'detail'], rows, 'lrrrrll'),
-    ...fallbackLines(gate),
-    ...sequential,
-    '',
-    `Reliability values are percentages over all of \`${gate.candidate}\`’s runs, with Wilson intervals (the success check: points of difference, Newcombe’s interval); efficiency values are reductions in % on the stable sample (positive: \`${gate.candidate}\` spends less). ${gate.decision === 'ci' ? `Under decision \`ci\` a reduction passes only when its whole interval clears the threshold, is inconclusive when the interval straddles it, and decides nothing from cells with fewer than 3 runs; a reliability check applies its sized one-sided 5% rule (an exact binomial test at its limit; the success drop’s non-inferiority test), stated in its detail. An efficiency value is the geometric-mean reduction ${gate.estimand === 'suite' ? 'on these scenarios (estimand suite), its interval from their runs' : 'over scenarios like these (estimand population), with a hierarchical bootstrap interval (scenarios, then runs)'}.` : `Under decision \`point\` (the predecessors’ rule) the point value decides; an efficiency value is the median over scenarios of the reduction of the medians.`} Latency is the agent’s time; the harness’s own time is reported beside it. ${MDE_NOTE} Coverage is a count: it has neither interval nor MDE.`,
-    ...gateWhy(gate),
-    ...renderFailures(gate.failures, gate.trace_root, 'gate.json', `## Failed runs of \`${gate.baseline}\` and \`${gate.candidate}\``),
-    ...(gate.warnings.length > 0 ? ['', '## Warnings', '', ...gate.warnings.slice(0, MAX_LISTED).map((w) => `- ${plain(w, 400)}`)] : []),
-  ].join('\n') + '\n'
+  return (
+    [
+      `# ghx-bench gate: ${gate.profile} — ${VERDICT_MARK[gate.verdict]}`,
+      '',
+      `\`${gate.candidate}\` against \`${gate.baseline}\`, ${gate.rows} rows, model ${gate.model ?? 'mixed'}${gate.override ? ` (thresholds for ${gate.override})` : ' (default thresholds)'}, decision \`${gate.decision}\`, estimand \`${gate.estimand ?? 'population'}\`, min_samples ${gate.min_samples}, bootstrap seed ${gate.bootstrap.seed} × ${gate.bootstrap.resamples}.`,
+      '',
+      table(['check', 'value', 'rule', `${confidenceLabel(gate)} CI`, 'MDE', 'verdict', 'detail'], rows, 'lrrrrll'),
+      ...fallbackLines(gate),
+      ...sequential,
+      '',
+      `Reliability values are percentages over all of \`${gate.candidate}\`’s runs, with Wilson intervals (the success check: points of difference, Newcombe’s interval); efficiency values are reductions in % on the stable sample (positive: \`${gate.candidate}\` spends less). ${gate.decision === 'ci' ? `Under decision \`ci\` a reduction passes only when its whole interval clears the threshold, is inconclusive when the interval straddles it, and decides nothing from cells with fewer than 3 runs; a reliability check applies its sized one-sided 5% rule (an exact binomial test at its limit; the success drop’s non-inferiority test), stated in its detail. An efficiency value is the geometric-mean reduction ${gate.estimand === 'suite' ? 'on these scenarios (estimand suite), its interval from their runs' : 'over scenarios like these (estimand population), with a hierarchical bootstrap interval (scenarios, then runs)'}.` : `Under decision \`point\` (the predecessors’ rule) the point value decides; an efficiency value is the median over scenarios of the reduction of the medians.`} Latency is the agent’s time; the harness’s own time is reported beside it. ${MDE_NOTE} Coverage is a count: it has neither interval nor MDE.`,
+      ...gateWhy(gate),
+      ...renderFailures(
+        gate.failures,
+        gate.trace_root,
+        'gate.json',
+        `## Failed runs of \`${gate.baseline}\` and \`${gate.candidate}\``,
+      ),
+      ...(gate.warnings.length > 0
+        ? ['', '## Warnings', '', ...gate.warnings.slice(0, MAX_LISTED).map((w) => `- ${plain(w, 400)}`)]
+        : []),
+    ].join('\n') + '\n'
+  )
 }
 
 /** The gate's fallback figures beside its reliability checks: informational unless the profile judges them. */
@@ -445,13 +608,18 @@ function fallbackLines(gate: GateDocument): string[] {
   const sentence = fallbackSentence(gate.comparison)
   if (!sentence) return []
   const judged = gate.checks.some((c) => c.name === 'reliability_fallback_rate')
-  return ['', `${sentence} ${judged ? 'Judged by `reliability_fallback_rate` above.' : 'Informational: the profile sets no `max_fallback_rate_pct`.'} ${FALLBACK_NOTE}`]
+  return [
+    '',
+    `${sentence} ${judged ? 'Judged by `reliability_fallback_rate` above.' : 'Informational: the profile sets no `max_fallback_rate_pct`.'} ${FALLBACK_NOTE}`,
+  ]
 }
 
 /** The compact table `gate` prints to the terminal. */
 export function renderGateTable(gate: GateDocument): string {
   if (gate.providers?.length) {
-    const parts = gate.providers.map((part) => `${providerName(part.provider).replace(/`/g, '')}:\n${renderGateTable(part)}`)
+    const parts = gate.providers.map(
+      (part) => `${providerName(part.provider).replace(/`/g, '')}:\n${renderGateTable(part)}`,
+    )
     return [...parts, PROVIDERS_RULE, `verdict: ${gate.verdict.toUpperCase()} (exit ${gate.exit_code})`].join('\n\n')
   }
   const lines = gate.checks.map((c) => {
@@ -459,8 +627,20 @@ export function renderGateTable(gate: GateDocument): string {
     const why = shownReason(c) ? ` (${c.reason})` : ''
     return `${c.verdict.toUpperCase().padEnd(12)} ${c.name.padEnd(40)} ${num(c.value, 1).padStart(8)} ${c.operator} ${num(c.threshold, 1).padEnd(6)}${interval(c.interval)}${mdeValue === null ? '' : `  MDE ${num(mdeValue, 1)}`}${why}`
   })
-  const look = gate.sequential ? [`look ${gate.sequential.look} of ${gate.sequential.looks.length} (${gate.sequential.repetitions} repetitions per cell, ${confidenceLabel(gate)} intervals): ${gate.sequential.stopped}`] : []
-  const fallbacks = gate.checks.some((c) => c.name === 'reliability_fallback_rate') ? null : fallbackSentence(gate.comparison, (m) => m)
+  const look = gate.sequential
+    ? [
+        `look ${gate.sequential.look} of ${gate.sequential.looks.length} (${gate.sequential.repetitions} repetitions per cell, ${confidenceLabel(gate)} intervals): ${gate.sequential.stopped}`,
+      ]
+    : []
+  const fallbacks = gate.checks.some((c) => c.name === 'reliability_fallback_rate')
+    ? null
+    : fallbackSentence(gate.comparison, (m) => m)
   const informational = fallbacks ? [`${'INFO'.padEnd(12)} ${fallbacks}`] : []
-  return [`gate ${gate.profile}: ${gate.candidate} vs ${gate.baseline} (${gate.decision}, estimand ${gate.estimand ?? 'population'}, model ${gate.model ?? 'mixed'})`, ...lines, ...informational, ...look, `verdict: ${gate.verdict.toUpperCase()} (exit ${gate.exit_code})`].join('\n')
+  return [
+    `gate ${gate.profile}: ${gate.candidate} vs ${gate.baseline} (${gate.decision}, estimand ${gate.estimand ?? 'population'}, model ${gate.model ?? 'mixed'})`,
+    ...lines,
+    ...informational,
+    ...look,
+    `verdict: ${gate.verdict.toUpperCase()} (exit ${gate.exit_code})`,
+  ].join('\n')
 }

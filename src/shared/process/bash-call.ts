@@ -34,7 +34,13 @@ export function runBashCall(command: string, options: BashCallOptions, signal: A
     const env = {...options.env, ...tree.env()}
     const wrapper = options.subreaper ? subreaperCommand() : null
     // The subreaper is the namespace's first process: it reaps orphans there, and the call cannot kill it.
-    const [file = 'bash', ...args] = [...(pidNamespacePrefix() ?? []), ...(wrapper ? [wrapper.file, ...wrapper.args] : []), 'bash', '-c', command]
+    const [file = 'bash', ...args] = [
+      ...(pidNamespacePrefix() ?? []),
+      ...(wrapper ? [wrapper.file, ...wrapper.args] : []),
+      'bash',
+      '-c',
+      command,
+    ]
     const child = wrapper
       ? spawn(file, args, {cwd: options.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe']})
       : spawn(file, args, {cwd: options.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe']})
@@ -46,7 +52,10 @@ export function runBashCall(command: string, options: BashCallOptions, signal: A
       if (output.length >= MAX_OUTPUT_CHARS) return void (truncated = true)
       output += chunk.toString('utf8')
     }
-    const text = () => (output.length > MAX_OUTPUT_CHARS || truncated ? `${output.slice(0, MAX_OUTPUT_CHARS)}\n[output cut at ${MAX_OUTPUT_CHARS} characters]` : output)
+    const text = () =>
+      output.length > MAX_OUTPUT_CHARS || truncated
+        ? `${output.slice(0, MAX_OUTPUT_CHARS)}\n[output cut at ${MAX_OUTPUT_CHARS} characters]`
+        : output
     // Ends the call: everything it started is killed, and nothing waits for pipes a stray process still holds.
     const settle = (result: BashCallResult) => {
       if (settled) return
@@ -69,7 +78,10 @@ export function runBashCall(command: string, options: BashCallOptions, signal: A
     const ended = (code: number | null, killedBy: string | null) => {
       if (ending) return
       ending = true
-      const finish = () => settle(code === 0 ? {ok: true, output: text()} : {ok: false, output: `${text()}\n[exit code ${code ?? killedBy}]`})
+      const finish = () =>
+        settle(
+          code === 0 ? {ok: true, output: text()} : {ok: false, output: `${text()}\n[exit code ${code ?? killedBy}]`},
+        )
       const started = Date.now()
       const wait = () => (drained >= 2 || Date.now() - started >= DRAIN_MS ? finish() : setTimeout(wait, 5))
       wait()
@@ -83,7 +95,8 @@ export function runBashCall(command: string, options: BashCallOptions, signal: A
         status += chunk.toString()
         if (/^started \d+ 1$/m.test(status)) tree.markSubreaped()
         const match = /^(exit|signal) (\d+)$/m.exec(status)
-        if (match) ended(match[1] === 'exit' ? Number(match[2]) : null, match[1] === 'signal' ? `signal ${match[2]}` : null)
+        if (match)
+          ended(match[1] === 'exit' ? Number(match[2]) : null, match[1] === 'signal' ? `signal ${match[2]}` : null)
       })
       child.on('exit', (code, killedBy) => {
         if (!/^(exit|signal) /m.test(status)) ended(code === 0 ? 1 : code, killedBy)

@@ -21,7 +21,10 @@ interface SecretKeeping {
   registered: Set<string>
 }
 const KEEPING = Symbol.for('ghx-bench.secret-env')
-const keeping: SecretKeeping = ((globalThis as {[KEEPING]?: SecretKeeping})[KEEPING] ??= {captured: new Map(), registered: new Set()})
+const keeping: SecretKeeping = ((globalThis as {[KEEPING]?: SecretKeeping})[KEEPING] ??= {
+  captured: new Map(),
+  registered: new Set(),
+})
 const {captured, registered} = keeping
 
 /** Whether a name (a variable's, an option's: GH_TOKEN, authToken, api-key) says that its value is a secret. */
@@ -79,7 +82,8 @@ export function secretForms(value: string): string[] {
   if (value.includes('\\n')) values.add(value.replaceAll('\\n', '\n'))
   if (value.includes('\n')) values.add(value.replaceAll('\n', '\\n'))
   // Each line of a multi-line secret (a PEM key's body) is a secret on its own.
-  for (const line of value.split(/\\n|\n/)) if (line.trim().length >= 16 && !/^-----/.test(line.trim())) values.add(line.trim())
+  for (const line of value.split(/\\n|\n/))
+    if (line.trim().length >= 16 && !/^-----/.test(line.trim())) values.add(line.trim())
   // As it travels: percent-encoded in a URL, base64 in a Basic auth header or a git credential (an endpoint may echo either).
   for (const form of [...values]) {
     values.add(encodeURIComponent(form))
@@ -98,7 +102,9 @@ export function base64Forms(value: string): string[] {
   if (bytes.length < 6) return []
   const forms: string[] = []
   for (let shift = 0; shift < 3; shift++) {
-    const text = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64').replace(/=+$/, '')
+    const text = Buffer.concat([Buffer.alloc(shift), bytes])
+      .toString('base64')
+      .replace(/=+$/, '')
     // Characters before `start` mix in the bytes before the value; those from `end` on, the bytes after it.
     const start = Math.ceil((shift * 4) / 3)
     const end = Math.floor(((shift + bytes.length) * 4) / 3)
@@ -134,7 +140,7 @@ export function withoutCredentials(url: string): {url: string; username?: string
  * were removed from process.env first, so nothing points at those bytes any more. Best effort: on a
  * system without /proc, or where the write is refused, the block is left as it is.
  */
-export function scrubEnvironBlock(names: ReadonlySet<string>): boolean {
+function scrubEnvironBlock(names: ReadonlySet<string>): boolean {
   if (names.size === 0) return true
   let fd: number | undefined
   try {
@@ -143,7 +149,8 @@ export function scrubEnvironBlock(names: ReadonlySet<string>): boolean {
     // Fields 50 and 51 (1-based), counted from field 3 here.
     const start = Number(fields[47])
     const end = Number(fields[48])
-    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end <= start || end - start > 1 << 24) return false
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end <= start || end - start > 1 << 24)
+      return false
     fd = openSync('/proc/self/mem', 'r+')
     const block = Buffer.alloc(end - start)
     readSync(fd, block, 0, block.length, start)

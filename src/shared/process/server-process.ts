@@ -36,14 +36,23 @@ export interface ServerProcess {
  */
 const UNREAPED_SCAN_MS = 1000
 
-export function startServerProcess(command: string, args: readonly string[], options: ServerProcessOptions): ServerProcess {
+export function startServerProcess(
+  command: string,
+  args: readonly string[],
+  options: ServerProcessOptions,
+): ServerProcess {
   const tree = new ToolProcessTree()
   const env = {...options.env, ...tree.env()}
   const wrapper = serverSubreaperCommand()
   const stderr = options.stderr ? 'pipe' : 'ignore'
   // Its own process group, as a tool's: Ctrl-C at the terminal is the runner's to handle, not the server's.
   const child = wrapper
-    ? spawn(wrapper.file, [...wrapper.args, command, ...args], {cwd: options.cwd, env, detached: true, stdio: ['pipe', 'pipe', stderr, 'pipe']})
+    ? spawn(wrapper.file, [...wrapper.args, command, ...args], {
+        cwd: options.cwd,
+        env,
+        detached: true,
+        stdio: ['pipe', 'pipe', stderr, 'pipe'],
+      })
     : spawn(command, [...args], {cwd: options.cwd, env, detached: true, stdio: ['pipe', 'pipe', stderr]})
   tree.adopt(child.pid, UNREAPED_SCAN_MS)
   let stopped = false

@@ -13,7 +13,10 @@ import {killAllToolProcesses} from './tool-processes.js'
 import {killSpawnedTools} from './tool-spawner.js'
 
 const PREFIX = 'ghx-bench-p'
-const HOST = hostname().replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'host'
+const HOST =
+  hostname()
+    .replace(/[^A-Za-z0-9_-]/g, '_')
+    .slice(0, 40) || 'host'
 
 function startOf(pid: number): string | undefined {
   try {
@@ -38,7 +41,7 @@ function alive(pid: number, start: string): boolean {
 let root: string | undefined
 
 /** Removes this process's root now (tool processes first: they may still be writing into it). */
-export function removeTempRoot(): void {
+function removeTempRoot(): void {
   if (!root) return
   killAllToolProcesses()
   killSpawnedTools()
@@ -51,7 +54,7 @@ export function removeTempRoot(): void {
 }
 
 /** Roots of ghx-bench processes of this host that are gone (kill -9): removed. */
-export function sweepStaleTempRoots(dir = tmpdir()): string[] {
+function sweepStaleTempRoots(dir = tmpdir()): string[] {
   const removed: string[] = []
   let names: string[]
   try {

@@ -23,7 +23,7 @@ import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs'
 import {arch} from 'node:os'
 import path from 'node:path'
 
-export const RUN_TOKEN_VARIABLE = 'GHX_BENCH_RUN_TOKEN'
+const RUN_TOKEN_VARIABLE = 'GHX_BENCH_RUN_TOKEN'
 /** In the tool spawner's environment: the pid of its parent subreaper (SPAWNER_HUB_SCRIPT), which adopts the orphans of a call whose own subreaper was killed. */
 const TOOL_HUB_VARIABLE = 'GHX_BENCH_TOOL_HUB'
 
@@ -100,7 +100,8 @@ function childrenOf(pid: number): number[] | undefined {
     try {
       links = readFileSync(`/proc/${pid}/task/${task}/children`, 'latin1')
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(`/proc/${pid}/task/${task}`)) return undefined
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(`/proc/${pid}/task/${task}`))
+        return undefined
       continue
     }
     for (const child of links.split(' ')) if (child) children.push(Number(child))
@@ -119,7 +120,8 @@ function environOf(pid: number): Buffer | undefined {
 /** This process's start time, so that a token names a harness even after its pid is reused. */
 const SELF_START = HAS_PROC ? (readStat(process.pid)?.start ?? '0') : '0'
 
-const isAlive = (stat: ProcStat | undefined): stat is ProcStat => stat !== undefined && stat.state !== 'Z' && stat.state !== 'X'
+const isAlive = (stat: ProcStat | undefined): stat is ProcStat =>
+  stat !== undefined && stat.state !== 'Z' && stat.state !== 'X'
 
 const trees = new Set<ToolProcessTree>()
 let exitHook = false
@@ -188,7 +190,9 @@ export class ToolProcessTree {
     if (!HAS_PROC) return []
     // Orphans of a call whose subreaper was killed went to the hub: a call that ends takes them too.
     const adopted = adoptedByHub()
-    const tree = this.subreaped ? treeOf(adopted.size > 0 ? new Map([...this.roots, ...adopted]) : this.roots) : undefined
+    const tree = this.subreaped
+      ? treeOf(adopted.size > 0 ? new Map([...this.roots, ...adopted]) : this.roots)
+      : undefined
     if (tree) {
       for (const stat of tree) this.known.set(stat.pid, stat.start)
       return tree.filter(isAlive)
@@ -275,7 +279,9 @@ export function reapOrphanedTools(): number {
     const environ = environOf(stat.pid)
     const at = environ?.indexOf(prefix) ?? -1
     if (!environ || at < 0 || (at > 0 && environ[at - 1] !== 0)) continue
-    const value = environ.subarray(at + prefix.length, environ.indexOf(0, at) < 0 ? environ.length : environ.indexOf(0, at)).toString()
+    const value = environ
+      .subarray(at + prefix.length, environ.indexOf(0, at) < 0 ? environ.length : environ.indexOf(0, at))
+      .toString()
     const [pid, start] = value.split('.')
     const owner = readStat(Number(pid))
     // A zombie owner is gone too (its parent died with it and nothing has reaped it yet).
@@ -485,6 +491,7 @@ export function killToolsStartedBy(owner: number): void {
   for (const child of childrenOf(owner) ?? []) tree.adopt(child)
   // The spawner's hub (its parent, when that is not this process) holds the orphans of calls whose subreaper was killed.
   const hub = readStat(owner)?.ppid
-  if (hub !== undefined && hub !== process.pid && readStat(hub)?.ppid === process.pid) for (const child of childrenOf(hub) ?? []) if (child !== owner) tree.adopt(child)
+  if (hub !== undefined && hub !== process.pid && readStat(hub)?.ppid === process.pid)
+    for (const child of childrenOf(hub) ?? []) if (child !== owner) tree.adopt(child)
   tree.killAll()
 }

@@ -41,7 +41,11 @@ function spawnerFailure(message: string, cause: unknown): Error {
  * it started. Rejects (an infrastructure error) when the spawner cannot start or stops during the call:
  * the agent did not fail, the harness did.
  */
-export async function runSpawnedBash(command: string, options: Omit<BashCallOptions, 'subreaper'>, signal: AbortSignal): Promise<BashCallResult> {
+export async function runSpawnedBash(
+  command: string,
+  options: Omit<BashCallOptions, 'subreaper'>,
+  signal: AbortSignal,
+): Promise<BashCallResult> {
   if (signal.aborted) return {ok: false, output: 'aborted before it started'}
   let client
   try {
@@ -54,7 +58,10 @@ export async function runSpawnedBash(command: string, options: Omit<BashCallOpti
   const onAbort = () => void client.call('abort', id).catch(() => {})
   signal.addEventListener('abort', onAbort, {once: true})
   try {
-    return await client.call<BashCallResult>('run', id, command, {...options, subreaper: subreaperWanted()} satisfies BashCallOptions)
+    return await client.call<BashCallResult>('run', id, command, {
+      ...options,
+      subreaper: subreaperWanted(),
+    } satisfies BashCallOptions)
   } catch (error) {
     throw spawnerFailure(`the tool call failed: ${(error as Error).message}`, error)
   } finally {

@@ -69,16 +69,32 @@ describe('sandbox: every GitHub route reaches its own handler or answers 501', f
 
   it('answers what GitHub links to a commit from their own handlers, not as a commit', async () => {
     const get = async (path: string) => {
-      const response = await fetch(`${sandbox.url}/repos/${OWNER}/${REPO}/commits/${head}/${path}`, {headers: {authorization: `token ${sandbox.token}`}})
+      const response = await fetch(`${sandbox.url}/repos/${OWNER}/${REPO}/commits/${head}/${path}`, {
+        headers: {authorization: `token ${sandbox.token}`},
+      })
       return {status: response.status, body: (await response.json()) as unknown}
     }
-    for (const path of ['status', 'statuses', 'check-runs', 'check-suites', 'pulls', 'comments', 'branches-where-head']) {
+    for (const path of [
+      'status',
+      'statuses',
+      'check-runs',
+      'check-suites',
+      'pulls',
+      'comments',
+      'branches-where-head',
+    ]) {
       const {status, body} = await get(path)
       expect(status, path).to.equal(200)
       // A commit's own answer (repos/get-commit) has its parents and files.
       expect(body, path).to.not.have.property('parents')
     }
-    expect((await get('branches-where-head')).body).to.deep.equal([{name: 'main', commit: {sha: head, url: `${sandbox.url}/repos/${OWNER}/${REPO}/commits/${head}`}, protected: false}])
+    expect((await get('branches-where-head')).body).to.deep.equal([
+      {
+        name: 'main',
+        commit: {sha: head, url: `${sandbox.url}/repos/${OWNER}/${REPO}/commits/${head}`},
+        protected: false,
+      },
+    ])
   })
 
   it('resolves every GitHub route to its own operation (GitHub’s router and the sandbox’s)', () => {
@@ -95,7 +111,8 @@ describe('sandbox: every GitHub route reaches its own handler or answers 501', f
       }
       checked++
       const match = restRouter().match(method, path)?.value.operationId
-      if (modelled.has(operationId) && match !== operationId) wrong.push(`${method} ${path}: ${operationId} is modelled, the router picks ${match ?? 'nothing'}`)
+      if (modelled.has(operationId) && match !== operationId)
+        wrong.push(`${method} ${path}: ${operationId} is modelled, the router picks ${match ?? 'nothing'}`)
     }
     expect(checked).to.equal(routes.length)
     expect(wrong).to.deep.equal([])
@@ -114,23 +131,34 @@ describe('sandbox: every GitHub route reaches its own handler or answers 501', f
       checked++
       const response = await fetch(`${sandbox.url}${path}`, {
         method,
-        headers: {authorization: `token ${sandbox.token}`, 'content-type': 'application/json', accept: 'application/vnd.github+json'},
+        headers: {
+          authorization: `token ${sandbox.token}`,
+          'content-type': 'application/json',
+          accept: 'application/vnd.github+json',
+        },
         body: method === 'GET' || method === 'HEAD' ? undefined : '{}',
         redirect: 'manual',
       })
       const text = await response.text()
-      const message = response.headers.get('content-type')?.includes('json') && text ? ((JSON.parse(text) as {message?: string}).message ?? '') : ''
+      const message =
+        response.headers.get('content-type')?.includes('json') && text
+          ? ((JSON.parse(text) as {message?: string}).message ?? '')
+          : ''
       // Templates a path cannot tell apart are one endpoint: the modelled one of them answers.
       if (github.some((id) => modelled.has(id))) {
         const other = /does not model ([\w/-]+) \(/.exec(message)?.[1]
         if (other) wrong.push(`${method} ${path}: answered as ${other}, not ${operationId}`)
         if (response.status === 500) wrong.push(`${method} ${path}: ${operationId} failed: ${message}`)
-      } else if (response.status !== 501 || message !== `ghx-bench sandbox does not model ${github[0]} (${method} ${path})`) {
-        wrong.push(`${method} ${path}: ${operationId} is not modelled, answered ${response.status} ${message.slice(0, 120)}`)
+      } else if (
+        response.status !== 501 ||
+        message !== `ghx-bench sandbox does not model ${github[0]} (${method} ${path})`
+      ) {
+        wrong.push(
+          `${method} ${path}: ${operationId} is not modelled, answered ${response.status} ${message.slice(0, 120)}`,
+        )
       }
     }
     expect(checked).to.equal(routes.length)
     expect(wrong).to.deep.equal([])
   })
-
 })

@@ -44,21 +44,41 @@ describe('sandbox: issue and pull request history', function () {
   /** GraphQL timelineItems of an issue or a pull request (their connections differ in type: one query each). */
   async function timelineItems(number: number, itemTypes?: string): Promise<{totalCount: number; nodes: Item[]}> {
     const args = itemTypes ? `first: 100, itemTypes: [${itemTypes}]` : 'first: 100'
-    const kind = (await s.agent.rest.issues.get({...base, issue_number: number})).data.pull_request ? 'pullRequest' : 'issue'
+    const kind = (await s.agent.rest.issues.get({...base, issue_number: number})).data.pull_request
+      ? 'pullRequest'
+      : 'issue'
     const query = `query($n: Int!) { repository(owner: "ghx-bench", name: "sandbox") { ${kind}(number: $n) { timelineItems(${args}) { totalCount nodes { ${ITEM} ${kind === 'pullRequest' ? PR_ITEM : ''} } } } } }`
-    const data = await s.agent.graphql<{repository: Record<string, {timelineItems: {totalCount: number; nodes: Item[]}}>}>(query, {n: number})
+    const data = await s.agent.graphql<{
+      repository: Record<string, {timelineItems: {totalCount: number; nodes: Item[]}}>
+    }>(query, {n: number})
     return data.repository[kind]!.timelineItems
   }
 
-  const restEvents = async (number: number) => (await s.agent.rest.issues.listEvents({...base, issue_number: number})).data as Array<Record<string, unknown> & {event: string}>
+  const restEvents = async (number: number) =>
+    (await s.agent.rest.issues.listEvents({...base, issue_number: number})).data as Array<
+      Record<string, unknown> & {event: string}
+    >
 
   it('records an issue’s changes as events (REST events, GraphQL timelineItems), with the acting user', async () => {
-    const issue = (await s.agent.rest.issues.create({...base, title: 'Flaky test', labels: ['bug'], assignees: ['ghx-bench-agent']})).data
+    const issue = (
+      await s.agent.rest.issues.create({...base, title: 'Flaky test', labels: ['bug'], assignees: ['ghx-bench-agent']})
+    ).data
     await s.agent.rest.issues.createMilestone({...base, title: 'v1'})
-    await s.reviewer.rest.issues.update({...base, issue_number: issue.number, title: 'Flaky test in CI', milestone: 1, labels: ['bug', 'help wanted']})
+    await s.reviewer.rest.issues.update({
+      ...base,
+      issue_number: issue.number,
+      title: 'Flaky test in CI',
+      milestone: 1,
+      labels: ['bug', 'help wanted'],
+    })
     await s.reviewer.rest.issues.removeLabel({...base, issue_number: issue.number, name: 'bug'})
     await s.agent.rest.issues.removeAssignees({...base, issue_number: issue.number, assignees: ['ghx-bench-agent']})
-    await s.agent.rest.issues.update({...base, issue_number: issue.number, state: 'closed', state_reason: 'not_planned'})
+    await s.agent.rest.issues.update({
+      ...base,
+      issue_number: issue.number,
+      state: 'closed',
+      state_reason: 'not_planned',
+    })
     await s.reviewer.rest.issues.update({...base, issue_number: issue.number, state: 'open'})
     const events = await restEvents(issue.number)
     expect(events.map((e) => [e.event, (e.actor as {login: string}).login])).to.deep.equal([
@@ -76,7 +96,17 @@ describe('sandbox: issue and pull request history', function () {
     expect(events[3]).to.deep.include({label: {name: 'help wanted', color: '008672'}})
     expect(events[7]).to.deep.include({state_reason: 'not_planned', commit_id: null})
     const items = await timelineItems(issue.number)
-    expect(items.nodes.map((n) => n.__typename)).to.deep.equal(['LabeledEvent', 'AssignedEvent', 'RenamedTitleEvent', 'LabeledEvent', 'MilestonedEvent', 'UnlabeledEvent', 'UnassignedEvent', 'ClosedEvent', 'ReopenedEvent'])
+    expect(items.nodes.map((n) => n.__typename)).to.deep.equal([
+      'LabeledEvent',
+      'AssignedEvent',
+      'RenamedTitleEvent',
+      'LabeledEvent',
+      'MilestonedEvent',
+      'UnlabeledEvent',
+      'UnassignedEvent',
+      'ClosedEvent',
+      'ReopenedEvent',
+    ])
     expect(items.nodes[7]).to.deep.include({stateReason: 'NOT_PLANNED', closer: null})
     const filtered = await timelineItems(issue.number, 'LABELED_EVENT, UNLABELED_EVENT')
     expect(filtered.nodes).to.deep.equal([
@@ -93,12 +123,32 @@ describe('sandbox: issue and pull request history', function () {
 
   it('the timeline holds comments, mentions, cross-references and commits that reference the issue', async () => {
     const issue = (await s.agent.rest.issues.create({...base, title: 'Divide by zero'})).data
-    await s.agent.rest.issues.createComment({...base, issue_number: issue.number, body: '@ghx-bench-reviewer can you look?'})
+    await s.agent.rest.issues.createComment({
+      ...base,
+      issue_number: issue.number,
+      body: '@ghx-bench-reviewer can you look?',
+    })
     await s.reviewer.rest.issues.create({...base, title: 'Related', body: `See #${issue.number}.`})
-    await s.agent.rest.repos.createOrUpdateFileContents({...base, path: 'FIX.md', message: `Guard the division (refs #${issue.number})`, content: Buffer.from('fixed\n').toString('base64')})
-    const timeline = (await s.agent.rest.issues.listEventsForTimeline({...base, issue_number: issue.number})).data as Array<{event: string}>
-    expect(timeline.map((e) => e.event)).to.deep.equal(['commented', 'mentioned', 'subscribed', 'cross-referenced', 'referenced'])
-    expect((await restEvents(issue.number)).map((e) => e.event)).to.deep.equal(['mentioned', 'subscribed', 'referenced'])
+    await s.agent.rest.repos.createOrUpdateFileContents({
+      ...base,
+      path: 'FIX.md',
+      message: `Guard the division (refs #${issue.number})`,
+      content: Buffer.from('fixed\n').toString('base64'),
+    })
+    const timeline = (await s.agent.rest.issues.listEventsForTimeline({...base, issue_number: issue.number}))
+      .data as Array<{event: string}>
+    expect(timeline.map((e) => e.event)).to.deep.equal([
+      'commented',
+      'mentioned',
+      'subscribed',
+      'cross-referenced',
+      'referenced',
+    ])
+    expect((await restEvents(issue.number)).map((e) => e.event)).to.deep.equal([
+      'mentioned',
+      'subscribed',
+      'referenced',
+    ])
     const items = await timelineItems(issue.number)
     expect(items.nodes).to.deep.equal([
       {__typename: 'IssueComment', body: '@ghx-bench-reviewer can you look?'},
@@ -113,11 +163,34 @@ describe('sandbox: issue and pull request history', function () {
     const issue = (await s.agent.rest.issues.create({...base, title: 'Average of nothing'})).data
     const main = await s.agent.rest.git.getRef({...base, ref: 'heads/main'})
     await s.agent.rest.git.createRef({...base, ref: 'refs/heads/fix-average', sha: main.data.object.sha})
-    await s.agent.rest.repos.createOrUpdateFileContents({...base, path: 'src/average.ts', branch: 'fix-average', message: 'Guard empty input', content: Buffer.from('export const average = (v: number[]) => (v.length ? v.reduce((a, b) => a + b) / v.length : 0)\n').toString('base64')})
-    const pull = (await s.agent.rest.pulls.create({...base, title: 'Fix average', head: 'fix-average', base: 'main', body: `Fixes #${issue.number}`, draft: true})).data
+    await s.agent.rest.repos.createOrUpdateFileContents({
+      ...base,
+      path: 'src/average.ts',
+      branch: 'fix-average',
+      message: 'Guard empty input',
+      content: Buffer.from(
+        'export const average = (v: number[]) => (v.length ? v.reduce((a, b) => a + b) / v.length : 0)\n',
+      ).toString('base64'),
+    })
+    const pull = (
+      await s.agent.rest.pulls.create({
+        ...base,
+        title: 'Fix average',
+        head: 'fix-average',
+        base: 'main',
+        body: `Fixes #${issue.number}`,
+        draft: true,
+      })
+    ).data
     await s.agent.rest.pulls.requestReviewers({...base, pull_number: pull.number, reviewers: ['ghx-bench-reviewer']})
-    const {repository} = await s.agent.graphql<{repository: {pullRequest: {id: string}}}>(`query($n: Int!) { repository(owner: "ghx-bench", name: "sandbox") { pullRequest(number: $n) { id } } }`, {n: pull.number})
-    await s.agent.graphql(`mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }`, {id: repository.pullRequest.id})
+    const {repository} = await s.agent.graphql<{repository: {pullRequest: {id: string}}}>(
+      `query($n: Int!) { repository(owner: "ghx-bench", name: "sandbox") { pullRequest(number: $n) { id } } }`,
+      {n: pull.number},
+    )
+    await s.agent.graphql(
+      `mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }`,
+      {id: repository.pullRequest.id},
+    )
     await s.reviewer.rest.pulls.createReview({...base, pull_number: pull.number, event: 'APPROVE'})
     const merged = (await s.agent.rest.pulls.merge({...base, pull_number: pull.number, merge_method: 'squash'})).data
     await s.agent.rest.git.deleteRef({...base, ref: 'heads/fix-average'})
@@ -131,10 +204,24 @@ describe('sandbox: issue and pull request history', function () {
       'ClosedEvent',
       'HeadRefDeletedEvent',
     ])
-    expect(items.nodes.find((n) => n.__typename === 'MergedEvent')).to.deep.include({mergeRefName: 'main', commit: {oid: merged.sha}})
-    expect(items.nodes.find((n) => n.__typename === 'HeadRefDeletedEvent')).to.deep.include({headRefName: 'fix-average'})
-    const timeline = (await s.agent.rest.issues.listEventsForTimeline({...base, issue_number: pull.number})).data as Array<{event: string}>
-    expect(timeline.map((e) => e.event)).to.deep.equal(['committed', 'review_requested', 'ready_for_review', 'reviewed', 'merged', 'closed', 'head_ref_deleted'])
+    expect(items.nodes.find((n) => n.__typename === 'MergedEvent')).to.deep.include({
+      mergeRefName: 'main',
+      commit: {oid: merged.sha},
+    })
+    expect(items.nodes.find((n) => n.__typename === 'HeadRefDeletedEvent')).to.deep.include({
+      headRefName: 'fix-average',
+    })
+    const timeline = (await s.agent.rest.issues.listEventsForTimeline({...base, issue_number: pull.number}))
+      .data as Array<{event: string}>
+    expect(timeline.map((e) => e.event)).to.deep.equal([
+      'committed',
+      'review_requested',
+      'ready_for_review',
+      'reviewed',
+      'merged',
+      'closed',
+      'head_ref_deleted',
+    ])
     // The issue: closed by the merge, as GitHub closes what a pull request fixes when it lands on the default branch.
     const closed = (await s.agent.rest.issues.get({...base, issue_number: issue.number})).data
     expect(closed).to.deep.include({state: 'closed', state_reason: 'completed'})
@@ -144,14 +231,33 @@ describe('sandbox: issue and pull request history', function () {
     const issueItems = await timelineItems(issue.number, 'CLOSED_EVENT, CROSS_REFERENCED_EVENT')
     expect(issueItems.nodes).to.deep.equal([
       {__typename: 'CrossReferencedEvent', source: {number: pull.number}, willCloseTarget: true},
-      {__typename: 'ClosedEvent', actor: {login: 'ghx-bench-agent'}, stateReason: 'COMPLETED', closer: {__typename: 'PullRequest', number: pull.number}},
+      {
+        __typename: 'ClosedEvent',
+        actor: {login: 'ghx-bench-agent'},
+        stateReason: 'COMPLETED',
+        closer: {__typename: 'PullRequest', number: pull.number},
+      },
     ])
   })
 
   it('answers every item type GitHub names: the ones nothing in the sandbox makes are none', async () => {
-    const types = ['PINNED_EVENT', 'LOCKED_EVENT', 'TRANSFERRED_EVENT', 'CONNECTED_EVENT', 'ADDED_TO_PROJECT_EVENT', 'MARKED_AS_DUPLICATE_EVENT', 'USER_BLOCKED_EVENT']
+    const types = [
+      'PINNED_EVENT',
+      'LOCKED_EVENT',
+      'TRANSFERRED_EVENT',
+      'CONNECTED_EVENT',
+      'ADDED_TO_PROJECT_EVENT',
+      'MARKED_AS_DUPLICATE_EVENT',
+      'USER_BLOCKED_EVENT',
+    ]
     expect((await timelineItems(s.issue, types.join(', '))).nodes).to.deep.equal([])
-    const prTypes = ['AUTO_MERGE_ENABLED_EVENT', 'DEPLOYED_EVENT', 'ADDED_TO_MERGE_QUEUE_EVENT', 'HEAD_REF_RESTORED_EVENT', 'PULL_REQUEST_REVISION_MARKER']
+    const prTypes = [
+      'AUTO_MERGE_ENABLED_EVENT',
+      'DEPLOYED_EVENT',
+      'ADDED_TO_MERGE_QUEUE_EVENT',
+      'HEAD_REF_RESTORED_EVENT',
+      'PULL_REQUEST_REVISION_MARKER',
+    ]
     expect((await timelineItems(s.pr, prTypes.join(', '))).nodes).to.deep.equal([])
   })
 })

@@ -6,7 +6,6 @@ import {failure, OWNER, REPO, seedSandbox, type Seeded} from '../../support/sand
 
 const base = {owner: OWNER, repo: REPO}
 
-
 describe('sandbox: updating a pull request (REST)', function () {
   this.timeout(60_000)
   let s: Seeded
@@ -20,7 +19,13 @@ describe('sandbox: updating a pull request (REST)', function () {
   async function openPull(branch: string): Promise<number> {
     const main = await s.agent.rest.git.getRef({...base, ref: 'heads/main'})
     await s.agent.rest.git.createRef({...base, ref: `refs/heads/${branch}`, sha: main.data.object.sha})
-    await s.agent.rest.repos.createOrUpdateFileContents({...base, path: `${branch}.txt`, message: branch, content: Buffer.from(`${branch}\n`).toString('base64'), branch})
+    await s.agent.rest.repos.createOrUpdateFileContents({
+      ...base,
+      path: `${branch}.txt`,
+      message: branch,
+      content: Buffer.from(`${branch}\n`).toString('base64'),
+      branch,
+    })
     return (await s.agent.rest.pulls.create({...base, title: branch, head: branch, base: 'main'})).data.number
   }
 
@@ -28,7 +33,9 @@ describe('sandbox: updating a pull request (REST)', function () {
     const number = await openPull('update-open')
     const renamed = await s.agent.rest.pulls.update({...base, pull_number: number, title: 'Renamed'})
     expect(renamed.data).to.deep.include({title: 'Renamed', state: 'open'})
-    expect((await s.agent.rest.pulls.update({...base, pull_number: number, state: 'closed'})).data.state).to.equal('closed')
+    expect((await s.agent.rest.pulls.update({...base, pull_number: number, state: 'closed'})).data.state).to.equal(
+      'closed',
+    )
     expect((await s.agent.rest.pulls.update({...base, pull_number: number, state: 'open'})).data.state).to.equal('open')
   })
 
@@ -37,7 +44,14 @@ describe('sandbox: updating a pull request (REST)', function () {
     await s.agent.rest.pulls.merge({...base, pull_number: number})
     const refused = await failure(s.agent.rest.pulls.update({...base, pull_number: number, state: 'open'}))
     expect(refused).to.deep.include({status: 422, message: 'Validation Failed'})
-    expect(refused.errors).to.deep.equal([{resource: 'PullRequest', code: 'custom', field: 'state', message: 'state cannot be changed. The pull request cannot be reopened.'}])
+    expect(refused.errors).to.deep.equal([
+      {
+        resource: 'PullRequest',
+        code: 'custom',
+        field: 'state',
+        message: 'state cannot be changed. The pull request cannot be reopened.',
+      },
+    ])
     const after = (await s.agent.rest.pulls.get({...base, pull_number: number})).data
     expect(after).to.deep.include({state: 'closed', merged: true})
   })
@@ -56,14 +70,25 @@ describe('sandbox: updating a pull request (REST)', function () {
     const main = await s.agent.rest.git.getRef({...base, ref: 'heads/main'})
     await s.agent.rest.git.createRef({...base, ref: 'refs/heads/other-base', sha: main.data.object.sha})
     await s.agent.rest.pulls.update({...base, pull_number: number, state: 'closed'})
-    const refused = await failure(s.agent.rest.pulls.update({...base, pull_number: number, state: 'open', base: 'other-base'}))
+    const refused = await failure(
+      s.agent.rest.pulls.update({...base, pull_number: number, state: 'open', base: 'other-base'}),
+    )
     expect(refused).to.deep.include({status: 422, message: 'Validation Failed'})
-    expect(refused.errors).to.deep.equal([{message: 'Cannot change the base branch of a closed pull request.', resource: 'PullRequest', field: 'base', code: 'invalid'}])
+    expect(refused.errors).to.deep.equal([
+      {
+        message: 'Cannot change the base branch of a closed pull request.',
+        resource: 'PullRequest',
+        field: 'base',
+        code: 'invalid',
+      },
+    ])
     const after = (await s.agent.rest.pulls.get({...base, pull_number: number})).data
     expect(after.state).to.equal('closed')
     expect(after.base.ref).to.equal('main')
     // Open, the same change goes through.
     await s.agent.rest.pulls.update({...base, pull_number: number, state: 'open'})
-    expect((await s.agent.rest.pulls.update({...base, pull_number: number, base: 'other-base'})).data.base.ref).to.equal('other-base')
+    expect(
+      (await s.agent.rest.pulls.update({...base, pull_number: number, base: 'other-base'})).data.base.ref,
+    ).to.equal('other-base')
   })
 })

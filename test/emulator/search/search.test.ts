@@ -17,15 +17,48 @@ describe('sandbox: search', function () {
     s = await seedSandbox()
     const {agent, reviewer} = s
     await agent.rest.issues.createMilestone({...base, title: 'Sprint 1'})
-    await agent.rest.issues.update({...base, issue_number: s.issue, labels: ['triage', 'bug'], milestone: 1, assignees: ['ghx-bench-agent']})
-    await reviewer.rest.issues.createComment({...base, issue_number: s.issue, body: 'Stack trace mentions the parser. @ghx-bench-agent'})
-    docs = (await agent.rest.issues.create({...base, title: 'Docs typo', body: 'The README says teh.', labels: ['documentation']})).data.number
+    await agent.rest.issues.update({
+      ...base,
+      issue_number: s.issue,
+      labels: ['triage', 'bug'],
+      milestone: 1,
+      assignees: ['ghx-bench-agent'],
+    })
+    await reviewer.rest.issues.createComment({
+      ...base,
+      issue_number: s.issue,
+      body: 'Stack trace mentions the parser. @ghx-bench-agent',
+    })
+    docs = (
+      await agent.rest.issues.create({
+        ...base,
+        title: 'Docs typo',
+        body: 'The README says teh.',
+        labels: ['documentation'],
+      })
+    ).data.number
     await agent.rest.issues.update({...base, issue_number: docs, state: 'closed', state_reason: 'not_planned'})
-    gfi = (await reviewer.rest.issues.create({...base, title: 'Add a verbose flag', labels: ['good first issue']})).data.number
+    gfi = (await reviewer.rest.issues.create({...base, title: 'Add a verbose flag', labels: ['good first issue']})).data
+      .number
     const main = await agent.rest.git.getRef({...base, ref: 'heads/main'})
     await agent.rest.git.createRef({...base, ref: 'refs/heads/agent-draft', sha: main.data.object.sha})
-    await agent.rest.repos.createOrUpdateFileContents({...base, path: 'src/start.ts', message: 'Start faster', content: Buffer.from('export const start = 1\n').toString('base64'), branch: 'agent-draft'})
-    draft = (await agent.rest.pulls.create({...base, title: 'Faster start', head: 'agent-draft', base: 'main', draft: true, body: 'Fixes #1'})).data.number
+    await agent.rest.repos.createOrUpdateFileContents({
+      ...base,
+      path: 'src/start.ts',
+      message: 'Start faster',
+      content: Buffer.from('export const start = 1\n').toString('base64'),
+      branch: 'agent-draft',
+    })
+    draft = (
+      await agent.rest.pulls.create({
+        ...base,
+        title: 'Faster start',
+        head: 'agent-draft',
+        base: 'main',
+        draft: true,
+        body: 'Fixes #1',
+      })
+    ).data.number
     await agent.rest.pulls.requestReviewers({...base, pull_number: draft, reviewers: ['ghx-bench-reviewer']})
   })
   after(() => s.sandbox.close())
@@ -110,47 +143,99 @@ describe('sandbox: search', function () {
 
   it('issues: legacy search ORs repositories, advanced search ANDs them and takes parentheses', async () => {
     await s.agent.rest.repos.createForAuthenticatedUser({name: 'other', auto_init: true})
-    const other = (await s.agent.rest.issues.create({owner: 'ghx-bench-agent', repo: 'other', title: 'Crash elsewhere'})).data.number
+    const other = (
+      await s.agent.rest.issues.create({owner: 'ghx-bench-agent', repo: 'other', title: 'Crash elsewhere'})
+    ).data.number
     const both = await s.agent.request('GET /search/issues', {q: `crash repo:${R} repo:ghx-bench-agent/other`})
-    expect(both.data.items.map((i) => i.repository_url.split('/repos/')[1])).to.have.members([R, 'ghx-bench-agent/other'])
+    expect(both.data.items.map((i) => i.repository_url.split('/repos/')[1])).to.have.members([
+      R,
+      'ghx-bench-agent/other',
+    ])
     expect(await issues(`crash repo:${R} repo:ghx-bench-agent/other`, {advanced_search: 'true'})).to.deep.equal([])
-    expect(await issues(`crash (repo:${R} OR repo:ghx-bench-agent/other)`, {advanced_search: 'true'})).to.have.members([s.issue, other])
-    expect(await issues(`repo:${R} is:issue (label:bug OR label:documentation)`, {advanced_search: 'true'})).to.have.members([s.issue, docs])
+    expect(await issues(`crash (repo:${R} OR repo:ghx-bench-agent/other)`, {advanced_search: 'true'})).to.have.members([
+      s.issue,
+      other,
+    ])
+    expect(
+      await issues(`repo:${R} is:issue (label:bug OR label:documentation)`, {advanced_search: 'true'}),
+    ).to.have.members([s.issue, docs])
   })
 
   it('answers GitHub’s 422 for a repository or user that does not exist, 501 for teams, and pages with Link', async () => {
-    expect(await status(() => s.agent.request('GET /search/issues', {q: 'repo:nobody/nothing crash'}))).to.deep.equal({status: 422, message: 'The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them.'})
-    expect(await status(() => s.agent.request('GET /search/issues', {q: `repo:${R} author:no-such-user`}))).to.deep.equal({status: 422, message: 'The listed users cannot be searched either because the users do not exist or you do not have permission to view the users.'})
+    expect(await status(() => s.agent.request('GET /search/issues', {q: 'repo:nobody/nothing crash'}))).to.deep.equal({
+      status: 422,
+      message:
+        'The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them.',
+    })
+    expect(
+      await status(() => s.agent.request('GET /search/issues', {q: `repo:${R} author:no-such-user`})),
+    ).to.deep.equal({
+      status: 422,
+      message:
+        'The listed users cannot be searched either because the users do not exist or you do not have permission to view the users.',
+    })
     expect((await status(() => s.agent.request('GET /search/issues', {q: ''}))).status).to.equal(422)
-    expect((await status(() => s.agent.request('GET /search/issues', {q: `repo:${R} team-review-requested:ghx-bench/core`}))).status).to.equal(501)
+    expect(
+      (await status(() => s.agent.request('GET /search/issues', {q: `repo:${R} team-review-requested:ghx-bench/core`})))
+        .status,
+    ).to.equal(501)
     const page = await s.agent.request('GET /search/issues', {q: `repo:${R}`, per_page: 1})
     expect(page.data.total_count).to.equal(5)
     expect(page.data.incomplete_results).to.equal(false)
     expect(page.data.items).to.have.length(1)
     expect(page.headers.link).to.include('rel="next"')
-    const matched = await s.agent.request('GET /search/issues', {q: `repo:${R} parser`, headers: {accept: 'application/vnd.github.text-match+json'}})
+    const matched = await s.agent.request('GET /search/issues', {
+      q: `repo:${R} parser`,
+      headers: {accept: 'application/vnd.github.text-match+json'},
+    })
     expect(matched.data.items[0]!.text_matches![0]).to.include({property: 'comments.body', object_type: 'Issue'})
   })
 
   it('repositories, code, commits, users, labels', async () => {
     const repos = await s.agent.request('GET /search/repositories', {q: 'sandbox user:ghx-bench'})
     expect(repos.data.items.map((r) => r.full_name)).to.deep.equal([R])
-    expect((await s.agent.request('GET /search/repositories', {q: 'fixtures in:description'})).data.items.map((r) => r.full_name)).to.include(R)
-    expect((await s.agent.request('GET /search/repositories', {q: 'language:typescript user:ghx-bench'})).data.total_count).to.equal(1)
+    expect(
+      (await s.agent.request('GET /search/repositories', {q: 'fixtures in:description'})).data.items.map(
+        (r) => r.full_name,
+      ),
+    ).to.include(R)
+    expect(
+      (await s.agent.request('GET /search/repositories', {q: 'language:typescript user:ghx-bench'})).data.total_count,
+    ).to.equal(1)
     const code = await s.agent.request('GET /search/code', {q: `fixtures repo:${R} extension:md`})
     expect(code.data.items.map((i) => i.path)).to.deep.equal(['README.md'])
     expect((await s.agent.request('GET /search/code', {q: `fixtures repo:${R} path:src`})).data.items).to.deep.equal([])
     expect((await status(() => s.agent.request('GET /search/code', {q: `repo:${R}`}))).status).to.equal(422)
     const commits = await s.agent.request('GET /search/commits', {q: `initial repo:${R}`})
     expect(commits.data.items.map((c) => c.commit.message)).to.deep.equal(['Initial commit'])
-    expect((await s.agent.request('GET /search/commits', {q: `repo:${R} hash:${commits.data.items[0]!.sha.slice(0, 7)}`})).data.total_count).to.equal(1)
-    expect((await s.agent.request('GET /search/users', {q: 'reviewer'})).data.items.map((u) => u.login)).to.deep.equal(['ghx-bench-reviewer'])
+    expect(
+      (await s.agent.request('GET /search/commits', {q: `repo:${R} hash:${commits.data.items[0]!.sha.slice(0, 7)}`}))
+        .data.total_count,
+    ).to.equal(1)
+    expect((await s.agent.request('GET /search/users', {q: 'reviewer'})).data.items.map((u) => u.login)).to.deep.equal([
+      'ghx-bench-reviewer',
+    ])
     const repo = (await s.agent.rest.repos.get(base)).data
-    expect((await s.agent.request('GET /search/labels', {repository_id: repo.id, q: 'good'})).data.items.map((l) => l.name)).to.deep.equal(['good first issue'])
+    expect(
+      (await s.agent.request('GET /search/labels', {repository_id: repo.id, q: 'good'})).data.items.map((l) => l.name),
+    ).to.deep.equal(['good first issue'])
   })
 
   it('GraphQL: search of ISSUE, ISSUE_ADVANCED, REPOSITORY and USER, with counts, pages and text matches', async () => {
-    type Result = {search: {issueCount: number; repositoryCount: number; userCount: number; discussionCount: number; pageInfo: {hasNextPage: boolean; endCursor: string}; edges: Array<{cursor: string; textMatches: Array<{property: string; highlights: Array<{text: string}>}>; node: {__typename: string; number?: number; nameWithOwner?: string; login?: string}}>}}
+    type Result = {
+      search: {
+        issueCount: number
+        repositoryCount: number
+        userCount: number
+        discussionCount: number
+        pageInfo: {hasNextPage: boolean; endCursor: string}
+        edges: Array<{
+          cursor: string
+          textMatches: Array<{property: string; highlights: Array<{text: string}>}>
+          node: {__typename: string; number?: number; nameWithOwner?: string; login?: string}
+        }>
+      }
+    }
     const query = `query($q: String!, $type: SearchType!, $after: String) { search(query: $q, type: $type, first: 1, after: $after) {
       issueCount repositoryCount userCount discussionCount pageInfo { hasNextPage endCursor }
       edges { cursor textMatches { property highlights { text } } node { __typename ... on Issue { number } ... on PullRequest { number } ... on Repository { nameWithOwner } ... on User { login } } } } }`
@@ -161,25 +246,41 @@ describe('sandbox: search', function () {
     const prs = await s.agent.graphql<Result>(query, {q: `repo:${R} is:pr`, type: 'ISSUE'})
     expect(prs.search.issueCount).to.equal(2)
     expect(prs.search.pageInfo.hasNextPage).to.equal(true)
-    const next = await s.agent.graphql<Result>(query, {q: `repo:${R} is:pr`, type: 'ISSUE', after: prs.search.pageInfo.endCursor})
+    const next = await s.agent.graphql<Result>(query, {
+      q: `repo:${R} is:pr`,
+      type: 'ISSUE',
+      after: prs.search.pageInfo.endCursor,
+    })
     expect(next.search.edges[0]!.node.__typename).to.equal('PullRequest')
     expect(next.search.pageInfo.hasNextPage).to.equal(false)
-    const advanced = await s.agent.graphql<Result>(query, {q: `repo:${R} (label:bug OR label:documentation) is:closed`, type: 'ISSUE_ADVANCED'})
+    const advanced = await s.agent.graphql<Result>(query, {
+      q: `repo:${R} (label:bug OR label:documentation) is:closed`,
+      type: 'ISSUE_ADVANCED',
+    })
     expect(advanced.search.edges.map((e) => e.node.number)).to.deep.equal([docs])
     const repos = await s.agent.graphql<Result>(query, {q: 'sandbox', type: 'REPOSITORY'})
     expect(repos.search.repositoryCount).to.equal(1)
     expect(repos.search.edges[0]!.node.nameWithOwner).to.equal(R)
     const users = await s.agent.graphql<Result>(query, {q: 'ghx-bench-reviewer', type: 'USER'})
     expect(users.search.edges[0]!.node).to.deep.equal({__typename: 'User', login: 'ghx-bench-reviewer'})
-    expect((await s.agent.graphql<Result>(query, {q: 'anything', type: 'DISCUSSION'})).search.discussionCount).to.equal(0)
+    expect((await s.agent.graphql<Result>(query, {q: 'anything', type: 'DISCUSSION'})).search.discussionCount).to.equal(
+      0,
+    )
     // GraphQL finds nothing where REST answers 422.
-    expect((await s.agent.graphql<Result>(query, {q: 'repo:nobody/nothing', type: 'ISSUE'})).search.issueCount).to.equal(0)
+    expect(
+      (await s.agent.graphql<Result>(query, {q: 'repo:nobody/nothing', type: 'ISSUE'})).search.issueCount,
+    ).to.equal(0)
   })
 
   it('GraphQL: Repository.issues(filterBy:) as GitHub documents IssueFilters', async () => {
     type Result = {repository: {issues: {nodes: Array<{number: number}>}}}
     const list = async (filterBy: Record<string, unknown>) =>
-      (await s.agent.graphql<Result>('query($f: IssueFilters) { repository(owner: "ghx-bench", name: "sandbox") { issues(first: 20, filterBy: $f) { nodes { number } } } }', {f: filterBy})).repository.issues.nodes.map((n) => n.number)
+      (
+        await s.agent.graphql<Result>(
+          'query($f: IssueFilters) { repository(owner: "ghx-bench", name: "sandbox") { issues(first: 20, filterBy: $f) { nodes { number } } } }',
+          {f: filterBy},
+        )
+      ).repository.issues.nodes.map((n) => n.number)
     expect(await list({mentioned: 'ghx-bench-agent'})).to.deep.equal([s.issue])
     expect(await list({states: ['CLOSED']})).to.deep.equal([docs])
     expect(await list({milestoneNumber: '1'})).to.deep.equal([s.issue])

@@ -11,7 +11,11 @@ describe('the sandbox in its own process (emulator/service)', () => {
   let sandbox: SandboxService
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-service-'))
-    sandbox = await startSandboxService({statePath: path.join(dir, 'sandbox.json'), repos: ['ghx-bench/sandbox'], repo: 'ghx-bench/sandbox'})
+    sandbox = await startSandboxService({
+      statePath: path.join(dir, 'sandbox.json'),
+      repos: ['ghx-bench/sandbox'],
+      repo: 'ghx-bench/sandbox',
+    })
   })
   after(async () => {
     await sandbox.stop().catch(() => {})
@@ -31,13 +35,21 @@ describe('the sandbox in its own process (emulator/service)', () => {
     const token = 'ghs_runservicetest0001'
     const env = await sandbox.addAgentToken(token, '/tmp/gh-config')
     // The environment that points gh at the sandbox as the run's token.
-    expect(env).to.include({GH_HOST: 'github.localhost', GH_TOKEN: token, HTTP_PROXY: sandbox.url, GH_CONFIG_DIR: '/tmp/gh-config'})
+    expect(env).to.include({
+      GH_HOST: 'github.localhost',
+      GH_TOKEN: token,
+      HTTP_PROXY: sandbox.url,
+      GH_CONFIG_DIR: '/tmp/gh-config',
+    })
     await sandbox.configureFaults({seed: 1, rules: [{route: '*', rate: 1, kind: '503'}]})
     try {
       const agent = createClient({baseUrl: sandbox.url, token, retries: 0}).octokit
       const harness = createClient({baseUrl: sandbox.url, token: sandbox.token, retries: 0}).octokit
       // Every request of the agent's token is faulted; the harness's own token never is.
-      const faulted = await agent.rest.repos.get({owner: 'ghx-bench', repo: 'sandbox'}).then(() => 0, (error: {status: number}) => error.status)
+      const faulted = await agent.rest.repos.get({owner: 'ghx-bench', repo: 'sandbox'}).then(
+        () => 0,
+        (error: {status: number}) => error.status,
+      )
       expect(faulted).to.equal(503)
       await harness.rest.repos.get({owner: 'ghx-bench', repo: 'sandbox'})
       expect(await sandbox.tokenCounts(token)).to.deep.equal({requests: 1, faults: 1})
@@ -49,39 +61,72 @@ describe('the sandbox in its own process (emulator/service)', () => {
     expect((await sandbox.tokenCounts(token)).requests).to.equal(2)
     await sandbox.releaseToken(token)
     expect(await sandbox.tokenCounts(token)).to.deep.equal({requests: 0, faults: 0})
-    const refused = await agent.rest.repos.get({owner: 'ghx-bench', repo: 'sandbox'}).then(() => 200, (error: {status: number}) => error.status)
+    const refused = await agent.rest.repos.get({owner: 'ghx-bench', repo: 'sandbox'}).then(
+      () => 200,
+      (error: {status: number}) => error.status,
+    )
     expect(refused).to.equal(401)
   })
 
   it('saves and restores the whole state (mutation testing undoes each perturbation)', async () => {
     const {octokit} = createClient({baseUrl: sandbox.url, token: sandbox.token, retries: 0})
     const saved = await sandbox.saveState()
-    const created = await octokit.rest.issues.create({owner: 'ghx-bench', repo: 'sandbox', title: 'made after the save'})
+    const created = await octokit.rest.issues.create({
+      owner: 'ghx-bench',
+      repo: 'sandbox',
+      title: 'made after the save',
+    })
     await sandbox.restoreState(saved)
-    const gone = await octokit.rest.issues.get({owner: 'ghx-bench', repo: 'sandbox', issue_number: created.data.number}).then(() => 200, (error: {status: number}) => error.status)
+    const gone = await octokit.rest.issues
+      .get({owner: 'ghx-bench', repo: 'sandbox', issue_number: created.data.number})
+      .then(
+        () => 200,
+        (error: {status: number}) => error.status,
+      )
     expect(gone).to.equal(404)
     await sandbox.forgetState(saved)
-    const error = await sandbox.restoreState(saved).then(() => undefined, (e: Error) => e)
+    const error = await sandbox.restoreState(saved).then(
+      () => undefined,
+      (e: Error) => e,
+    )
     expect(error?.message).to.equal(`no saved sandbox state ${saved}`)
   })
 
   it('writes its state file when stopped, and a call after that is refused', async () => {
     const {octokit} = createClient({baseUrl: sandbox.url, token: sandbox.token, retries: 0})
-    const issue = await octokit.rest.issues.create({owner: 'ghx-bench', repo: 'sandbox', title: 'kept in the state file'})
+    const issue = await octokit.rest.issues.create({
+      owner: 'ghx-bench',
+      repo: 'sandbox',
+      title: 'kept in the state file',
+    })
     await sandbox.stop()
-    const state = JSON.parse(await readFile(path.join(dir, 'sandbox.json'), 'utf8')) as {repos: Record<string, {issues: Record<string, {title: string}>}>}
+    const state = JSON.parse(await readFile(path.join(dir, 'sandbox.json'), 'utf8')) as {
+      repos: Record<string, {issues: Record<string, {title: string}>}>
+    }
     expect(JSON.stringify(state)).to.include('kept in the state file')
     expect(issue.data.number).to.be.a('number')
-    const error = await sandbox.tokenCounts('ghs_x').then(() => undefined, (e: Error) => e)
+    const error = await sandbox.tokenCounts('ghs_x').then(
+      () => undefined,
+      (e: Error) => e,
+    )
     expect(error?.message).to.match(/the sandbox process stopped/)
   })
 
   it('a state file that is not one is bad input naming the file, from the service process', async () => {
     const file = path.join(dir, 'broken.json')
     await writeFile(file, '{"version": 2}')
-    const error = await startSandboxService({statePath: file, repos: ['ghx-bench/sandbox'], repo: 'ghx-bench/sandbox'}).then(() => undefined, (e: Error) => e)
+    const error = await startSandboxService({
+      statePath: file,
+      repos: ['ghx-bench/sandbox'],
+      repo: 'ghx-bench/sandbox',
+    }).then(
+      () => undefined,
+      (e: Error) => e,
+    )
     expect(error).to.be.instanceOf(BadInputError)
     expect((error as BadInputError).diagnostics[0]).to.include({file})
-    expect((error as BadInputError).diagnostics[0]!.message).to.match(/^not a sandbox state file \(version 1\): no "version": 1/)
+    expect((error as BadInputError).diagnostics[0]!.message).to.match(
+      /^not a sandbox state file \(version 1\): no "version": 1/,
+    )
   })
 })

@@ -13,7 +13,13 @@ const threads = [
   {id: 't1', line: 2, isResolved: true, comments: [{body: 'seed'}]},
   {id: 't2', line: 18, isResolved: false, comments: [{body: 'seed'}, {body: 'reply'}]},
 ]
-const issue = {number: 7, state: 'OPEN', title: 'Crash on start', labels: ['bench-fixture', 'enhancement'], milestone: null}
+const issue = {
+  number: 7,
+  state: 'OPEN',
+  title: 'Crash on start',
+  labels: ['bench-fixture', 'enhancement'],
+  milestone: null,
+}
 
 describe('conditions-core', () => {
   describe('dot paths', () => {
@@ -40,9 +46,16 @@ describe('conditions-core', () => {
 
   it('count_gte and count_eq pass on real list results and explain themselves', () => {
     const result = check({type: 'count_gte', value: 3}, threads)
-    expect(result).to.deep.equal({passed: false, expected: '>= 3', actual: 2, message: 'result.length is 2, expected >= 3'})
+    expect(result).to.deep.equal({
+      passed: false,
+      expected: '>= 3',
+      actual: 2,
+      message: 'result.length is 2, expected >= 3',
+    })
     expect(check({type: 'count_eq', value: 2}, threads).passed).to.equal(true)
-    expect(check({type: 'count_eq', path: 'labels', value: 2}, issue).message).to.equal('labels.length is 2, expected == 2')
+    expect(check({type: 'count_eq', path: 'labels', value: 2}, issue).message).to.equal(
+      'labels.length is 2, expected == 2',
+    )
   })
 
   it('count conditions fail on a non-array, saying what they found', () => {
@@ -58,7 +71,9 @@ describe('conditions-core', () => {
     expect(check({type: 'field_equals', path: 'milestone', value: null}, issue).passed).to.equal(true)
     expect(check({type: 'field_contains', path: 'title', value: 'Crash'}, issue).passed).to.equal(true)
     expect(check({type: 'field_contains', path: 'number', value: '7'}, issue).passed).to.equal(false)
-    expect(check({type: 'field_equals', path: 'state', value: 'CLOSED'}, issue).message).to.equal('state is "OPEN", expected "CLOSED"')
+    expect(check({type: 'field_equals', path: 'state', value: 'CLOSED'}, issue).message).to.equal(
+      'state is "OPEN", expected "CLOSED"',
+    )
   })
 
   it('field_gte, field_lte, field_matches and field_in', () => {
@@ -70,9 +85,20 @@ describe('conditions-core', () => {
   })
 
   it('every and some apply a condition to each element, optionally filtered by where', () => {
-    expect(check({type: 'every', path: 'labels', condition: {type: 'field_in', values: ['bench-fixture', 'enhancement']}}, issue).passed).to.equal(true)
-    expect(check({type: 'some', path: 'labels', condition: {type: 'field_equals', value: 'bug'}}, issue).passed).to.equal(false)
-    const replied = {type: 'every', where: {type: 'field_gte', path: 'line', value: 18}, condition: {type: 'field_gte', path: 'comments.length', value: 2}}
+    expect(
+      check(
+        {type: 'every', path: 'labels', condition: {type: 'field_in', values: ['bench-fixture', 'enhancement']}},
+        issue,
+      ).passed,
+    ).to.equal(true)
+    expect(
+      check({type: 'some', path: 'labels', condition: {type: 'field_equals', value: 'bug'}}, issue).passed,
+    ).to.equal(false)
+    const replied = {
+      type: 'every',
+      where: {type: 'field_gte', path: 'line', value: 18},
+      condition: {type: 'field_gte', path: 'comments.length', value: 2},
+    }
     expect(check(replied, threads).passed).to.equal(true)
     const failing = check({type: 'every', condition: {type: 'field_equals', path: 'isResolved', value: true}}, threads)
     expect(failing.message).to.equal('result[1]: isResolved is false, expected true')
@@ -80,12 +106,20 @@ describe('conditions-core', () => {
 
   it('every fails when no element is left to judge (no vacuous pass)', () => {
     expect(check({type: 'every', condition: {type: 'non_empty'}}, []).message).to.equal('result has no elements')
-    const none = check({type: 'every', where: {type: 'field_gte', path: 'line', value: 100}, condition: {type: 'non_empty'}}, threads)
+    const none = check(
+      {type: 'every', where: {type: 'field_gte', path: 'line', value: 100}, condition: {type: 'non_empty'}},
+      threads,
+    )
     expect(none.passed).to.equal(false)
   })
 
   it('not inverts a condition', () => {
-    expect(check({type: 'not', condition: {type: 'some', path: 'labels', condition: {type: 'field_equals', value: 'triage'}}}, issue).passed).to.equal(true)
+    expect(
+      check(
+        {type: 'not', condition: {type: 'some', path: 'labels', condition: {type: 'field_equals', value: 'triage'}}},
+        issue,
+      ).passed,
+    ).to.equal(true)
   })
 
   it('custom calls the condition a plugin registered under the scorer name, with its params', () => {
@@ -102,7 +136,12 @@ describe('conditions-core', () => {
             paramsSchema: {type: 'object', required: ['prefix'], properties: {prefix: {type: 'string'}}},
             evaluate: (actual, params: {prefix: string}) => {
               const title = (actual as {title: string}).title
-              return {passed: title.startsWith(params.prefix), expected: params.prefix, actual: title, message: `title is ${title}`}
+              return {
+                passed: title.startsWith(params.prefix),
+                expected: params.prefix,
+                actual: title,
+                message: `title is ${title}`,
+              }
             },
           },
         ],
@@ -111,8 +150,12 @@ describe('conditions-core', () => {
       './scorers.js',
       '/x/scorers.js',
     )
-    expect(withPlugin.evaluate({type: 'custom', scorer: 'title_has_prefix', params: {prefix: 'Crash'}}, issue).passed).to.equal(true)
-    expect(withPlugin.evaluate({type: 'custom', scorer: 'title_has_prefix', params: {prefix: 'Bug'}}, issue).passed).to.equal(false)
+    expect(
+      withPlugin.evaluate({type: 'custom', scorer: 'title_has_prefix', params: {prefix: 'Crash'}}, issue).passed,
+    ).to.equal(true)
+    expect(
+      withPlugin.evaluate({type: 'custom', scorer: 'title_has_prefix', params: {prefix: 'Bug'}}, issue).passed,
+    ).to.equal(false)
   })
 })
 
@@ -122,7 +165,13 @@ describe('conditions-core through the plugin kit’s condition tester', () => {
 
   it('count_gte: verdicts, messages and expected; params its schema refuses when the scenario loads', () => {
     const results = testCondition(named('count_gte'), [
-      {actual: threads, params: {value: 2}, passed: true, message: 'result.length is 2, expected >= 2', expected: '>= 2'},
+      {
+        actual: threads,
+        params: {value: 2},
+        passed: true,
+        message: 'result.length is 2, expected >= 2',
+        expected: '>= 2',
+      },
       {actual: issue, params: {path: 'labels', value: 3}, passed: false, message: 'labels.length is 2, expected >= 3'},
       {actual: {items: threads}, params: {value: 1}, passed: false, message: /expected an array with length >= 1$/},
       {name: 'no value', params: {}, refused: true},
@@ -142,13 +191,35 @@ describe('conditions-core through the plugin kit’s condition tester', () => {
 
   it('every, not and custom judge the nested conditions of the registry they are tested with', () => {
     const all = conditionsCore.conditions
-    testCondition(named('every'), [
-      {actual: threads, params: {where: {type: 'field_gte', path: 'line', value: 18}, condition: {type: 'field_gte', path: 'comments.length', value: 2}}, passed: true},
-      {actual: threads, params: {condition: {type: 'field_equals', path: 'isResolved', value: true}}, passed: false, message: 'result[1]: isResolved is false, expected true'},
-      {actual: [], params: {condition: {type: 'non_empty'}}, passed: false, message: 'result has no elements'},
-    ], {conditions: all})
-    testCondition(named('not'), [{actual: issue, params: {condition: {type: 'field_equals', path: 'state', value: 'CLOSED'}}, passed: true}], {conditions: all})
+    testCondition(
+      named('every'),
+      [
+        {
+          actual: threads,
+          params: {
+            where: {type: 'field_gte', path: 'line', value: 18},
+            condition: {type: 'field_gte', path: 'comments.length', value: 2},
+          },
+          passed: true,
+        },
+        {
+          actual: threads,
+          params: {condition: {type: 'field_equals', path: 'isResolved', value: true}},
+          passed: false,
+          message: 'result[1]: isResolved is false, expected true',
+        },
+        {actual: [], params: {condition: {type: 'non_empty'}}, passed: false, message: 'result has no elements'},
+      ],
+      {conditions: all},
+    )
+    testCondition(
+      named('not'),
+      [{actual: issue, params: {condition: {type: 'field_equals', path: 'state', value: 'CLOSED'}}, passed: true}],
+      {conditions: all},
+    )
     // Without the nested condition in the registry, the verdict says what is unknown.
-    testCondition(named('custom'), [{actual: issue, params: {scorer: 'nope'}, passed: false, message: 'unknown condition "nope"'}])
+    testCondition(named('custom'), [
+      {actual: issue, params: {scorer: 'nope'}, passed: false, message: 'unknown condition "nope"'},
+    ])
   })
 })

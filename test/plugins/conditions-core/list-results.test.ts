@@ -17,9 +17,25 @@ describe('conditions-core on real list results', () => {
   it('count_gte, count_eq and every judge a list of review comments directly', async () => {
     const comments = (await s.agent.rest.pulls.listReviewComments({owner: OWNER, repo: REPO, pull_number: s.pr})).data
     expect(Array.isArray(comments)).to.equal(true)
-    expect(registry.evaluate({type: 'count_eq', value: 1}, comments)).to.include({passed: true, message: 'result.length is 1, expected == 1'})
-    expect(registry.evaluate({type: 'count_gte', value: 3}, comments)).to.include({passed: false, message: 'result.length is 1, expected >= 3'})
-    expect(registry.evaluate({type: 'every', condition: {type: 'field_equals', path: 'path', value: 'src/utils/stats.ts'}}, comments).passed).to.equal(true)
-    expect(registry.evaluate({type: 'empty'}, (await s.agent.rest.issues.listComments({owner: OWNER, repo: REPO, issue_number: s.issue})).data).passed).to.equal(true)
+    expect(registry.evaluate({type: 'count_eq', value: 1}, comments)).to.include({
+      passed: true,
+      message: 'result.length is 1, expected == 1',
+    })
+    expect(registry.evaluate({type: 'count_gte', value: 3}, comments)).to.include({
+      passed: false,
+      message: 'result.length is 1, expected >= 3',
+    })
+    expect(
+      registry.evaluate(
+        {type: 'every', condition: {type: 'field_equals', path: 'path', value: 'src/utils/stats.ts'}},
+        comments,
+      ).passed,
+    ).to.equal(true)
+    expect(
+      registry.evaluate(
+        {type: 'empty'},
+        (await s.agent.rest.issues.listComments({owner: OWNER, repo: REPO, issue_number: s.issue})).data,
+      ).passed,
+    ).to.equal(true)
   })
 })

@@ -11,10 +11,19 @@ import {expect} from 'chai'
 import {aggregateFiles, type AggregateOptions} from '../../../src/report/aggregate/read-aggregate.js'
 import {PROJECT_ROOT} from '../../support/cli.js'
 import {sharedPath, skipWithoutShared} from '../../support/shared.js'
-import {aggregateFromView, aggregateView, goldenFigures, writeGoldenInputs, type AggregateView} from '../fixtures/golden-dataset.js'
+import {
+  aggregateFromView,
+  aggregateView,
+  goldenFigures,
+  writeGoldenInputs,
+  type AggregateView,
+} from '../fixtures/golden-dataset.js'
 
 const EVAL = sharedPath('datasets', 'ghx-eval-2026-03')
-const oldView = (format: string) => JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'test', 'report', 'fixtures', `aggregate-view-${format}.json`), 'utf8')) as AggregateView
+const oldView = (format: string) =>
+  JSON.parse(
+    readFileSync(path.join(PROJECT_ROOT, 'test', 'report', 'fixtures', `aggregate-view-${format}.json`), 'utf8'),
+  ) as AggregateView
 
 describe('aggregate: exact against the implementation before #18', function () {
   this.timeout(60_000)
@@ -28,7 +37,12 @@ describe('aggregate: exact against the implementation before #18', function () {
 
   async function check(format: string, files: string[], options: AggregateOptions): Promise<void> {
     const warnings: string[] = []
-    const providers = await aggregateFiles(files, (w) => warnings.push(`${path.basename(w.file)}:${w.line}: ${w.message}`), dir, options)
+    const providers = await aggregateFiles(
+      files,
+      (w) => warnings.push(`${path.basename(w.file)}:${w.line}: ${w.message}`),
+      dir,
+      options,
+    )
     // Each golden dataset is one provider's rows.
     expect(providers.size).to.equal(1)
     const aggregate = [...providers.values()][0]!
@@ -44,7 +58,8 @@ describe('aggregate: exact against the implementation before #18', function () {
     ['in 3 workers (a range starting in the second run: its runs renumbered)', {workers: 3, parallelMinBytes: 1}],
   ]
   for (const format of ['ghx-bench', 'ghx-router'] as const) {
-    for (const [where, options] of paths) it(`${format} rows read ${where}`, () => check(format, inputs[format], options))
+    for (const [where, options] of paths)
+      it(`${format} rows read ${where}`, () => check(format, inputs[format], options))
   }
 
   it('ghx eval results.json and results.csv (the CSV rows counted once)', async function () {

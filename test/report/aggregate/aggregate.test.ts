@@ -20,13 +20,17 @@ import type {Row} from '../../../src/results/row-schema.js'
 import {mulberry32} from '../../../src/stats/random.js'
 import {makeRow} from '../../support/rows.js'
 
-const cellOf = (aggregate: Aggregate, mode = 'agent_direct', scenario = 'issue-view-001') => aggregate.cells.get(mode)!.get(scenario)!
+const cellOf = (aggregate: Aggregate, mode = 'agent_direct', scenario = 'issue-view-001') =>
+  aggregate.cells.get(mode)!.get(scenario)!
 
 describe('aggregate', () => {
   it('derives the harness time as wall - agent at no cost, and keeps a row’s own figure where it differs', () => {
     const aggregate = emptyAggregate()
     addRow(aggregate, makeRow({iteration: 1, latency_ms_wall: 10_000, latency_ms_agent: 9000}))
-    addRow(aggregate, makeRow({iteration: 2, latency_ms_wall: 10_000, latency_ms_agent: 9000, latency_ms_harness: 1000}))
+    addRow(
+      aggregate,
+      makeRow({iteration: 2, latency_ms_wall: 10_000, latency_ms_agent: 9000, latency_ms_harness: 1000}),
+    )
     addRow(aggregate, makeRow({iteration: 3, latency_ms_wall: 10_000, latency_ms_agent: null}))
     addRow(aggregate, makeRow({iteration: 4, latency_ms_wall: 5000, latency_ms_agent: 6000}))
     addRow(aggregate, makeRow({iteration: 5, latency_ms_wall: 10_000, latency_ms_agent: 9000, latency_ms_harness: 700}))
@@ -34,7 +38,13 @@ describe('aggregate', () => {
     const harness = cellOf(aggregate).all.latency_harness
     expect(Array.from(harness.values())).to.deep.equal([1000, 1000, Number.NaN, 0, 700, 300])
     // Only the two rows whose own figure is not wall - agent are stored.
-    const stored = harness.chunks.flatMap((c) => (c.data ? Array.from(c.data.subarray(0, c.length)).filter((v) => v !== c.mark) : Number.isNaN(c.constant) ? [] : [c.constant]))
+    const stored = harness.chunks.flatMap((c) =>
+      c.data
+        ? Array.from(c.data.subarray(0, c.length)).filter((v) => v !== c.mark)
+        : Number.isNaN(c.constant)
+          ? []
+          : [c.constant],
+    )
     expect(stored).to.deep.equal([700, 300])
   })
 
@@ -71,17 +81,36 @@ describe('aggregate', () => {
       const scenario = `s-${i % 7}`
       const active = Math.round(random() * 5000) + (i % 11 === 0 ? 0.5 : 0)
       const success = i % 13 !== 0
-      addRow(aggregate, makeRow({scenario_id: scenario, iteration: i, activeTokens: active, success, outcome: success ? 'pass' : 'fail'}))
+      addRow(
+        aggregate,
+        makeRow({
+          scenario_id: scenario,
+          iteration: i,
+          activeTokens: active,
+          success,
+          outcome: success ? 'pass' : 'fail',
+        }),
+      )
       if (success) expected.push(active)
     }
-    expect(withStableSorted(modeCells(aggregate, 'agent_direct'), 'tokens_active', (sorted) => Array.from(sorted))).to.deep.equal(expected.sort((a, b) => a - b))
+    expect(
+      withStableSorted(modeCells(aggregate, 'agent_direct'), 'tokens_active', (sorted) => Array.from(sorted)),
+    ).to.deep.equal(expected.sort((a, b) => a - b))
   })
 
   it('merges readers’ aggregates in reading order, renumbering the runs of one that met them in another order', () => {
     const rows: Row[] = []
     for (const run of ['run-a', 'run-b', 'run-a', 'run-c']) {
       for (let i = 1; i <= 40; i++) {
-        rows.push(makeRow({run_id: run, iteration: rows.length + i, activeTokens: 1000 + rows.length, latency_ms_wall: 0.5 + rows.length, mode: i % 2 ? 'ghx' : 'agent_direct'}))
+        rows.push(
+          makeRow({
+            run_id: run,
+            iteration: rows.length + i,
+            activeTokens: 1000 + rows.length,
+            latency_ms_wall: 0.5 + rows.length,
+            mode: i % 2 ? 'ghx' : 'agent_direct',
+          }),
+        )
       }
     }
     const whole = emptyAggregate()

@@ -1,10 +1,18 @@
 // The column encodings: every value comes back as the very double pushed (NaN for missing), in the
 // narrowest encoding that can, and sorting gives the built-in sort's order.
 import {expect} from 'chai'
-import {CHUNK_MAX, Column, FlagColumn, presentSorted, sortNumbers, type Chunk} from '../../../src/report/aggregate/columns.js'
+import {
+  CHUNK_MAX,
+  Column,
+  FlagColumn,
+  presentSorted,
+  sortNumbers,
+  type Chunk,
+} from '../../../src/report/aggregate/columns.js'
 import {mulberry32} from '../../../src/stats/random.js'
 
-const encodings = (column: Column) => column.chunks.map((c) => `${c.data ? c.data.constructor.name : 'constant'}/${c.scale}`)
+const encodings = (column: Column) =>
+  column.chunks.map((c) => `${c.data ? c.data.constructor.name : 'constant'}/${c.scale}`)
 
 /** Pushes the values and checks that they all come back, bit for bit. */
 function roundTrip(values: number[]): Column {
@@ -57,7 +65,9 @@ describe('columns', () => {
     expect(missing.values().every(Number.isNaN)).to.equal(true)
     expect(constant.values().every((v) => v === 5400)).to.equal(true)
     constant.push(5401)
-    expect(constant.byteLength()).to.be.above(0).and.at.most(CHUNK_MAX * 2)
+    expect(constant.byteLength())
+      .to.be.above(0)
+      .and.at.most(CHUNK_MAX * 2)
     const values = constant.values()
     expect(values[100_000]).to.equal(5401)
     expect(values[99_999]).to.equal(5400)
@@ -109,16 +119,34 @@ describe('columns', () => {
 
   it('sorts as Float64Array.prototype.sort does, from a handful of values to many thousands', () => {
     const random = mulberry32(11)
-    const specials = [-0, 0, -1e-310, 5e-324, Number.MAX_VALUE, -Number.MAX_VALUE, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]
+    const specials = [
+      -0,
+      0,
+      -1e-310,
+      5e-324,
+      Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+    ]
     for (const n of [0, 1, 10, 1023, 1024, 5000, 70_000]) {
       for (const kind of ['integers', 'fractions', 'mixed']) {
         const values = Float64Array.from({length: n}, (_, i) =>
-          kind === 'integers' ? Math.floor(random() * 30_000) : kind === 'fractions' ? random() * 1e4 : i % 50 === 0 ? specials[i % specials.length]! : (random() - 0.5) * 10 ** Math.floor(random() * 12),
+          kind === 'integers'
+            ? Math.floor(random() * 30_000)
+            : kind === 'fractions'
+              ? random() * 1e4
+              : i % 50 === 0
+                ? specials[i % specials.length]!
+                : (random() - 0.5) * 10 ** Math.floor(random() * 12),
         )
         const expected = values.slice().sort()
         const sorted = sortNumbers(values)
         expect(sorted).to.equal(values)
-        for (let i = 0; i < n; i++) expect(Object.is(sorted[i], expected[i]), `${kind} n=${n} at ${i}: ${sorted[i]} vs ${expected[i]}`).to.equal(true)
+        for (let i = 0; i < n; i++)
+          expect(Object.is(sorted[i], expected[i]), `${kind} n=${n} at ${i}: ${sorted[i]} vs ${expected[i]}`).to.equal(
+            true,
+          )
       }
     }
     const constant = sortNumbers(new Float64Array(3000).fill(42))

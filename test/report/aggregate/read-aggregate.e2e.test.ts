@@ -24,7 +24,9 @@ describe('read-aggregate', function () {
   afterEach(() => rm(dir, {recursive: true, force: true}))
 
   const lines = (count: number, mode = 'agent_direct', from = 1) =>
-    Array.from({length: count}, (_, i) => JSON.stringify(makeRow({mode, iteration: from + i, scenario_id: `s-${(from + i) % 3}`, activeTokens: 900 + i})))
+    Array.from({length: count}, (_, i) =>
+      JSON.stringify(makeRow({mode, iteration: from + i, scenario_id: `s-${(from + i) % 3}`, activeTokens: 900 + i})),
+    )
 
   async function read(files: string[], options: AggregateOptions) {
     const warnings: ReadWarning[] = []
@@ -84,14 +86,22 @@ describe('read-aggregate', function () {
     const second = path.join(dir, 'b.jsonl')
     writeFileSync(first, lines(30, 'ghx').join('\n') + '\n')
     // The second file repeats iterations 21-30 of the first (with other figures: the first file's win) and adds 31-60.
-    writeFileSync(second, [...lines(10, 'ghx', 21).map((l) => l.replace('"active":9', '"active":1')), ...lines(30, 'ghx', 31)].join('\n') + '\n')
+    writeFileSync(
+      second,
+      [...lines(10, 'ghx', 21).map((l) => l.replace('"active":9', '"active":1')), ...lines(30, 'ghx', 31)].join('\n') +
+        '\n',
+    )
     const here = await read([first, second], ON_MAIN)
     const there = await read([first, second], IN_WORKERS)
     expect(here.aggregate.rows).to.equal(60)
     // The first file's copies were kept: no active-token figure of the second file's repeats (100-109).
-    const active = [...here.aggregate.cells.get('ghx')!.values()].flatMap((cell) => Array.from(cell.all.tokens_active.values()))
+    const active = [...here.aggregate.cells.get('ghx')!.values()].flatMap((cell) =>
+      Array.from(cell.all.tokens_active.values()),
+    )
     expect(Math.min(...active)).to.equal(900)
-    expect(here.warnings).to.deep.equal(['0: 10 row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once'])
+    expect(here.warnings).to.deep.equal([
+      '0: 10 row(s) already read from another input (same run, scenario, mode, provider, iteration) were counted once',
+    ])
     expect(there.warnings).to.deep.equal(here.warnings)
     expect(aggregateView(there.aggregate)).to.deep.equal(aggregateView(here.aggregate))
   })
@@ -107,29 +117,44 @@ describe('read-aggregate', function () {
       ['the whole file twice', 1, 91],
     ]
     for (const [where, first, repeat] of cases) {
-      const text = where === 'the whole file twice' ? [...rows, ...rows] : rows.map((row, i) => (i === repeat - 1 ? rows[first - 1]! : row))
+      const text =
+        where === 'the whole file twice'
+          ? [...rows, ...rows]
+          : rows.map((row, i) => (i === repeat - 1 ? rows[first - 1]! : row))
       writeFileSync(file, text.join('\n') + '\n')
       for (const options of [ON_MAIN, IN_WORKERS]) {
         const error = await aggregateFiles([file], () => {}, dir, options).catch((e: unknown) => e)
         expect(error, `${where}, ${options.workers} worker(s)`).to.be.instanceOf(BadInputError)
         const [diagnostic] = (error as BadInputError).diagnostics
         expect(diagnostic, where).to.include({file: 'rows.jsonl', line: repeat, col: 1, code: 'duplicate_id'})
-        expect(diagnostic!.message, where).to.match(new RegExp(`^this line repeats the run of line ${first} \\(run_id "run-1", scenario "s-${first % 3}", mode "agent_direct", provider "agent-loop", iteration ${first}\\)`))
+        expect(diagnostic!.message, where).to.match(
+          new RegExp(
+            `^this line repeats the run of line ${first} \\(run_id "run-1", scenario "s-${first % 3}", mode "agent_direct", provider "agent-loop", iteration ${first}\\)`,
+          ),
+        )
       }
     }
   })
 
   it('keeps each provider’s rows in an aggregate of its own (the same run of two providers is not a repeat), here and in workers', async () => {
     const file = path.join(dir, 'providers.jsonl')
-    const rows = (provider: string, activeTokens: number) => Array.from({length: 40}, (_, i) => JSON.stringify(makeRow({provider, iteration: i + 1, scenario_id: `s-${i % 2}`, activeTokens})))
+    const rows = (provider: string, activeTokens: number) =>
+      Array.from({length: 40}, (_, i) =>
+        JSON.stringify(makeRow({provider, iteration: i + 1, scenario_id: `s-${i % 2}`, activeTokens})),
+      )
     writeFileSync(file, [...rows('agent-loop', 900), ...rows('claude-code', 5000)].join('\n') + '\n')
     for (const options of [ON_MAIN, IN_WORKERS]) {
       const providers = await aggregateFiles([file], () => {}, dir, options)
       expect([...providers.keys()], `${options.workers} worker(s)`).to.deep.equal(['agent-loop', 'claude-code'])
-      for (const [provider, active] of [['agent-loop', 900], ['claude-code', 5000]] as const) {
+      for (const [provider, active] of [
+        ['agent-loop', 900],
+        ['claude-code', 5000],
+      ] as const) {
         const aggregate = providers.get(provider)!
         expect(aggregate.rows).to.equal(40)
-        const values = [...aggregate.cells.get('agent_direct')!.values()].flatMap((cell) => Array.from(cell.all.tokens_active.values()))
+        const values = [...aggregate.cells.get('agent_direct')!.values()].flatMap((cell) =>
+          Array.from(cell.all.tokens_active.values()),
+        )
         expect(new Set(values)).to.deep.equal(new Set([active]))
       }
     }
@@ -139,10 +164,22 @@ describe('read-aggregate', function () {
     const file = path.join(dir, 'router.jsonl')
     const router = Array.from({length: 60}, (_, i) =>
       JSON.stringify({
-        timestamp: '2026-02-25T17:35:31.510Z', run_id: 'r', mode: i % 2 ? 'ghx' : 'agent_direct', scenario_id: `x-wf-00${i % 4}`, scenario_set: 'all',
-        iteration: Math.floor(i / 2) + 1, success: i % 9 !== 0, output_valid: i % 9 !== 0, latency_ms_wall: 20_000 + i, latency_ms_agent: 19_000 + i,
-        tokens: {input: 1, output: 2, reasoning: 0, cache_read: 500, cache_write: 0, total: 3000 + i}, cost: 0, tool_calls: 3, external_retry_count: 0,
-        model: {provider_id: 'openai', model_id: 'gpt-5.3-codex', mode: null}, git: null,
+        timestamp: '2026-02-25T17:35:31.510Z',
+        run_id: 'r',
+        mode: i % 2 ? 'ghx' : 'agent_direct',
+        scenario_id: `x-wf-00${i % 4}`,
+        scenario_set: 'all',
+        iteration: Math.floor(i / 2) + 1,
+        success: i % 9 !== 0,
+        output_valid: i % 9 !== 0,
+        latency_ms_wall: 20_000 + i,
+        latency_ms_agent: 19_000 + i,
+        tokens: {input: 1, output: 2, reasoning: 0, cache_read: 500, cache_write: 0, total: 3000 + i},
+        cost: 0,
+        tool_calls: 3,
+        external_retry_count: 0,
+        model: {provider_id: 'openai', model_id: 'gpt-5.3-codex', mode: null},
+        git: null,
         error: i % 9 === 0 ? {type: 'runner_error', message: 'Timed out waiting'} : null,
       }),
     )

@@ -58,7 +58,13 @@ describe('report summary', () => {
 
   it('the report JSON matches schemas/report.schema.json, with nulls where there is no data', () => {
     addRow(aggregate, makeRow({mode: 'mcp', latency_ms_agent: null}))
-    const report = buildReport(aggregate, {inputs: ['x.jsonl'], warnings: [], baseline: 'agent_direct', seed: 1, resamples: 200})
+    const report = buildReport(aggregate, {
+      inputs: ['x.jsonl'],
+      warnings: [],
+      baseline: 'agent_direct',
+      seed: 1,
+      resamples: 200,
+    })
     const validate = compileSchema(reportSchema)
     expect(validate(JSON.parse(JSON.stringify(report))), JSON.stringify(validate.errors)).to.equal(true)
     expect(Object.keys(report.modes)).to.deep.equal(['agent_direct', 'mcp'])

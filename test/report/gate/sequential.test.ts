@@ -4,33 +4,88 @@ import {expect} from 'chai'
 import {addRow, emptyAggregate} from '../../../src/report/aggregate/aggregate.js'
 import {compareModes, type Comparison} from '../../../src/report/aggregate/compare.js'
 import {evaluateGate, type GateCheck} from '../../../src/report/gate/gate.js'
-import {budgetExceeded, checkStates, decideLook, DEFAULT_LOOKS, freezeVerdicts, lookConfidences, parseBudget, parseLooks, projectedInterval, type SequentialPlan} from '../../../src/report/gate/sequential.js'
+import {
+  budgetExceeded,
+  checkStates,
+  decideLook,
+  DEFAULT_LOOKS,
+  freezeVerdicts,
+  lookConfidences,
+  parseBudget,
+  parseLooks,
+  projectedInterval,
+  type SequentialPlan,
+} from '../../../src/report/gate/sequential.js'
 import type {Row} from '../../../src/results/row-schema.js'
 import {makeRow} from '../../support/rows.js'
 
 const THRESHOLDS = {
-  max_success_rate_drop_pct: 3, min_output_validity_rate_pct: 97, max_runner_failure_rate_pct: 5, max_timeout_stall_rate_pct: 2,
-  max_retry_rate_pct: 15, min_efficiency_coverage_pct: 80, min_tokens_active_reduction_pct: 15, min_latency_reduction_pct: 15,
-  min_tool_call_reduction_pct: 20, min_cost_reduction_pct: 10,
+  max_success_rate_drop_pct: 3,
+  min_output_validity_rate_pct: 97,
+  max_runner_failure_rate_pct: 5,
+  max_timeout_stall_rate_pct: 2,
+  max_retry_rate_pct: 15,
+  min_efficiency_coverage_pct: 80,
+  min_tokens_active_reduction_pct: 15,
+  min_latency_reduction_pct: 15,
+  min_tool_call_reduction_pct: 20,
+  min_cost_reduction_pct: 10,
 }
 const PLAN: SequentialPlan = {looks: [5, 10, 20], alpha: 0.05, spending: 'power'}
 
 /** The gate over `iterations` of both modes in 4 scenarios, at a look's confidence. */
-function gateAt(iterations: number, look: number, row: (mode: string, i: number) => Partial<Row> & {activeTokens?: number}) {
+function gateAt(
+  iterations: number,
+  look: number,
+  row: (mode: string, i: number) => Partial<Row> & {activeTokens?: number},
+) {
   const aggregate = emptyAggregate()
   for (const scenario of ['a-001', 'b-001', 'c-001', 'd-001']) {
-    for (let i = 1; i <= iterations; i++) for (const mode of ['agent_direct', 'ghx']) addRow(aggregate, makeRow({scenario_id: scenario, mode, iteration: i, ...row(mode, i)}))
+    for (let i = 1; i <= iterations; i++)
+      for (const mode of ['agent_direct', 'ghx'])
+        addRow(aggregate, makeRow({scenario_id: scenario, mode, iteration: i, ...row(mode, i)}))
   }
-  const comparison = compareModes(aggregate, {baseline: 'agent_direct', candidate: 'ghx', minSamples: 3, seed: 1, resamples: 1000, confidence: lookConfidences(PLAN)[look]})
-  return {comparison, ...evaluateGate(comparison, {profile: 'p', decision: 'ci', min_samples: 3, override: null, thresholds: {...THRESHOLDS, max_timeout_stall_rate_pct: 40, max_runner_failure_rate_pct: 40, max_retry_rate_pct: 40, min_output_validity_rate_pct: 60, max_success_rate_drop_pct: 40}})}
+  const comparison = compareModes(aggregate, {
+    baseline: 'agent_direct',
+    candidate: 'ghx',
+    minSamples: 3,
+    seed: 1,
+    resamples: 1000,
+    confidence: lookConfidences(PLAN)[look],
+  })
+  return {
+    comparison,
+    ...evaluateGate(comparison, {
+      profile: 'p',
+      decision: 'ci',
+      min_samples: 3,
+      override: null,
+      thresholds: {
+        ...THRESHOLDS,
+        max_timeout_stall_rate_pct: 40,
+        max_runner_failure_rate_pct: 40,
+        max_retry_rate_pct: 40,
+        min_output_validity_rate_pct: 60,
+        max_success_rate_drop_pct: 40,
+      },
+    }),
+  }
 }
 
 // A clear candidate: half the tokens, time and tool calls, with run-to-run noise.
 const clear = (mode: string, i: number): Partial<Row> & {activeTokens: number} => {
   const noise = 1 + ((i * 37) % 11) / 40
   return mode === 'ghx'
-    ? {activeTokens: Math.round(500 * noise), latency_ms_agent: 4000 * noise, tool_calls: {total: 2 + (i % 2), failed: 0}}
-    : {activeTokens: Math.round(1000 * noise), latency_ms_agent: 8000 * noise, tool_calls: {total: 5 + (i % 2), failed: 0}}
+    ? {
+        activeTokens: Math.round(500 * noise),
+        latency_ms_agent: 4000 * noise,
+        tool_calls: {total: 2 + (i % 2), failed: 0},
+      }
+    : {
+        activeTokens: Math.round(1000 * noise),
+        latency_ms_agent: 8000 * noise,
+        tool_calls: {total: 5 + (i % 2), failed: 0},
+      }
 }
 
 describe('sequential rule', () => {
@@ -45,11 +100,17 @@ describe('sequential rule', () => {
   it('stops at the first look when every check is decided, passing', () => {
     const {checks, comparison, verdict} = gateAt(5, 0, clear)
     expect(verdict).to.equal('pass')
-    expect(decideLook(checks, comparison, {plan: PLAN, look: 0})).to.deep.include({stop: true, reason: 'decided: every check'})
+    expect(decideLook(checks, comparison, {plan: PLAN, look: 0})).to.deep.include({
+      stop: true,
+      reason: 'decided: every check',
+    })
   })
 
   it('stops at once when a check fails, whatever is left undecided', () => {
-    const {checks, comparison} = gateAt(5, 0, (mode, i) => ({...clear(mode, i), activeTokens: clear(mode === 'ghx' ? 'agent_direct' : 'ghx', i).activeTokens}))
+    const {checks, comparison} = gateAt(5, 0, (mode, i) => ({
+      ...clear(mode, i),
+      activeTokens: clear(mode === 'ghx' ? 'agent_direct' : 'ghx', i).activeTokens,
+    }))
     const decision = decideLook(checks, comparison, {plan: PLAN, look: 0})
     expect(decision.stop).to.equal(true)
     expect(decision.reason).to.equal('decided: efficiency_tokens_active_reduction failed')
@@ -57,14 +118,26 @@ describe('sequential rule', () => {
 
   it('waits for a check more runs can settle; not for one they cannot (0 timeouts against a 2% limit, 80 runs in all)', () => {
     // Tokens 14% down against a 15% threshold with noise: undecided, and close enough that 20 repetitions may settle it.
-    const near = (mode: string, i: number) => ({...clear(mode, i), activeTokens: mode === 'ghx' ? Math.round(clear('agent_direct', i).activeTokens * (0.78 + ((i * 13) % 7) / 50)) : clear('agent_direct', i).activeTokens})
+    const near = (mode: string, i: number) => ({
+      ...clear(mode, i),
+      activeTokens:
+        mode === 'ghx'
+          ? Math.round(clear('agent_direct', i).activeTokens * (0.78 + ((i * 13) % 7) / 50))
+          : clear('agent_direct', i).activeTokens,
+    })
     const {checks, comparison} = gateAt(5, 0, near)
     const states = checkStates(checks, comparison, {plan: PLAN, look: 0})
     expect(checks.find((c) => c.name === 'efficiency_tokens_active_reduction')!.verdict).to.equal('inconclusive')
     expect(states.efficiency_tokens_active_reduction).to.equal('pending')
     expect(decideLook(checks, comparison, {plan: PLAN, look: 0})).to.deep.include({stop: false})
     // The built-in 2% timeout limit: 0 of 20 runs now, and even 0 of 80 at the last look leaves Wilson's bound above 2%.
-    const strict = evaluateGate(comparison, {profile: 'p', decision: 'ci', min_samples: 3, override: null, thresholds: THRESHOLDS})
+    const strict = evaluateGate(comparison, {
+      profile: 'p',
+      decision: 'ci',
+      min_samples: 3,
+      override: null,
+      thresholds: THRESHOLDS,
+    })
     const strictStates = checkStates(strict.checks, comparison, {plan: PLAN, look: 0})
     expect(strictStates.reliability_timeout_stall_rate).to.equal('futile')
     // At the last look nothing is pending.
@@ -74,7 +147,10 @@ describe('sequential rule', () => {
 
   it('coverage short of its threshold waits while looks remain (more runs make scenarios comparable)', () => {
     // Half the candidate's runs fail: with 5 iterations a scenario may have fewer than 3 stable runs.
-    const {checks, comparison} = gateAt(4, 0, (mode, i) => ({...clear(mode, i), ...(mode === 'ghx' && i % 2 === 0 ? {success: false, outcome: 'fail' as const} : {})}))
+    const {checks, comparison} = gateAt(4, 0, (mode, i) => ({
+      ...clear(mode, i),
+      ...(mode === 'ghx' && i % 2 === 0 ? {success: false, outcome: 'fail' as const} : {}),
+    }))
     const coverage = checks.find((c) => c.name === 'efficiency_coverage')!
     expect(coverage.verdict).to.equal('fail')
     expect(checkStates(checks, comparison, {plan: PLAN, look: 0}).efficiency_coverage).to.equal('pending')
@@ -82,14 +158,24 @@ describe('sequential rule', () => {
   })
 
   it('a budget: the next look’s runs, and its tokens and cost projected at the average so far', () => {
-    expect(parseBudget(['runs=400', 'tokens=2000000,cost=5.5'])).to.deep.equal({runs: 400, tokens: 2_000_000, cost_usd: 5.5})
+    expect(parseBudget(['runs=400', 'tokens=2000000,cost=5.5'])).to.deep.equal({
+      runs: 400,
+      tokens: 2_000_000,
+      cost_usd: 5.5,
+    })
     expect(parseBudget(['minutes=3'])).to.equal('expected runs=N, tokens=N or cost=USD, got "minutes=3"')
     const spent = {runs: 40, tokens: 400_000, cost_usd: 2}
     expect(budgetExceeded({runs: 100}, spent, 40)).to.equal(null)
-    expect(budgetExceeded({runs: 100}, spent, 80)).to.equal('the next look needs 80 runs, which would bring the total to 120 (budget 100)')
-    expect(budgetExceeded({tokens: 1_000_000}, spent, 80)).to.equal('the next look would bring the tokens to about 1200000 (budget 1000000)')
+    expect(budgetExceeded({runs: 100}, spent, 80)).to.equal(
+      'the next look needs 80 runs, which would bring the total to 120 (budget 100)',
+    )
+    expect(budgetExceeded({tokens: 1_000_000}, spent, 80)).to.equal(
+      'the next look would bring the tokens to about 1200000 (budget 1000000)',
+    )
     expect(budgetExceeded({cost_usd: 5}, spent, 40)).to.equal(null)
-    expect(budgetExceeded({cost_usd: 5}, spent, 80)).to.equal('the next look would bring the cost to about $6.00 (budget $5)')
+    expect(budgetExceeded({cost_usd: 5}, spent, 80)).to.equal(
+      'the next look would bring the cost to about $6.00 (budget $5)',
+    )
   })
 
   it('looks as given: ascending positive repetitions', () => {
@@ -99,26 +185,73 @@ describe('sequential rule', () => {
   })
 
   it('freezes each check’s verdict at its first decisive look: a later straddle does not reopen it, and the gate passes when the last open check does', () => {
-    const check = (name: GateCheck['name'], verdict: GateCheck['verdict']): GateCheck => ({name, group: name.startsWith('efficiency') ? 'efficiency' : 'reliability', value: 1, operator: '>=', threshold: 0, interval: null, verdict, reason: null, detail: ''})
+    const check = (name: GateCheck['name'], verdict: GateCheck['verdict']): GateCheck => ({
+      name,
+      group: name.startsWith('efficiency') ? 'efficiency' : 'reliability',
+      value: 1,
+      operator: '>=',
+      threshold: 0,
+      interval: null,
+      verdict,
+      reason: null,
+      detail: '',
+    })
     // Look 1: tokens pass, timeouts cannot be certified yet.
-    const first = freezeVerdicts([check('efficiency_tokens_active_reduction', 'pass'), check('reliability_timeout_stall_rate', 'inconclusive')], {}, 0)
+    const first = freezeVerdicts(
+      [check('efficiency_tokens_active_reduction', 'pass'), check('reliability_timeout_stall_rate', 'inconclusive')],
+      {},
+      0,
+    )
     expect(first.verdict).to.equal('inconclusive')
     expect(first.frozen).to.deep.equal({efficiency_tokens_active_reduction: {verdict: 'pass', look: 1}})
     // Look 2: the tokens' interval straddles this time, timeouts pass: the gate passes on the frozen verdict.
-    const second = freezeVerdicts([check('efficiency_tokens_active_reduction', 'inconclusive'), check('reliability_timeout_stall_rate', 'pass')], first.frozen, 1)
+    const second = freezeVerdicts(
+      [check('efficiency_tokens_active_reduction', 'inconclusive'), check('reliability_timeout_stall_rate', 'pass')],
+      first.frozen,
+      1,
+    )
     expect(second.verdict).to.equal('pass')
-    expect(second.checks[0]).to.deep.include({verdict: 'pass', reason: 'decided at look 1, and frozen there (this look’s own verdict: inconclusive)'})
-    expect(second.frozen).to.deep.equal({efficiency_tokens_active_reduction: {verdict: 'pass', look: 1}, reliability_timeout_stall_rate: {verdict: 'pass', look: 2}})
+    expect(second.checks[0]).to.deep.include({
+      verdict: 'pass',
+      reason: 'decided at look 1, and frozen there (this look’s own verdict: inconclusive)',
+    })
+    expect(second.frozen).to.deep.equal({
+      efficiency_tokens_active_reduction: {verdict: 'pass', look: 1},
+      reliability_timeout_stall_rate: {verdict: 'pass', look: 2},
+    })
     // The frozen map given is not changed.
     expect(first.frozen).to.deep.equal({efficiency_tokens_active_reduction: {verdict: 'pass', look: 1}})
     // A frozen fail stays a fail.
-    expect(freezeVerdicts([check('efficiency_tokens_active_reduction', 'pass')], {efficiency_tokens_active_reduction: {verdict: 'fail', look: 1}}, 2).verdict).to.equal('fail')
+    expect(
+      freezeVerdicts(
+        [check('efficiency_tokens_active_reduction', 'pass')],
+        {efficiency_tokens_active_reduction: {verdict: 'fail', look: 1}},
+        2,
+      ).verdict,
+    ).to.equal('fail')
   })
 
   it('projects a reduction under the suite estimand from its runs alone: the spread between scenarios makes it futile only under the population’s', () => {
-    const reduction = (estimand: 'suite' | 'population') => ({value: 30, interval: [20, 38], scenarios: 4, log_variance: {between: 0.3, within: 0.01, df: 60}, estimand})
-    const comparisonOf = (estimand: 'suite' | 'population') => ({efficiency: {tokens_active_reduction_pct: reduction(estimand)}, reliability: {}}) as unknown as Comparison
-    const check: GateCheck = {name: 'efficiency_tokens_active_reduction', group: 'efficiency', value: 30, operator: '>=', threshold: 15, interval: [20, 38], verdict: 'inconclusive', reason: null, detail: ''}
+    const reduction = (estimand: 'suite' | 'population') => ({
+      value: 30,
+      interval: [20, 38],
+      scenarios: 4,
+      log_variance: {between: 0.3, within: 0.01, df: 60},
+      estimand,
+    })
+    const comparisonOf = (estimand: 'suite' | 'population') =>
+      ({efficiency: {tokens_active_reduction_pct: reduction(estimand)}, reliability: {}}) as unknown as Comparison
+    const check: GateCheck = {
+      name: 'efficiency_tokens_active_reduction',
+      group: 'efficiency',
+      value: 30,
+      operator: '>=',
+      threshold: 15,
+      interval: [20, 38],
+      verdict: 'inconclusive',
+      reason: null,
+      detail: '',
+    }
     const suite = projectedInterval(check, comparisonOf('suite'), 4, 0.97)!
     const population = projectedInterval(check, comparisonOf('population'), 4, 0.97)!
     expect(suite[0]).to.be.above(15)

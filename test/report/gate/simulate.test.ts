@@ -5,7 +5,19 @@
 import {expect} from 'chai'
 import {addRow, emptyAggregate} from '../../../src/report/aggregate/aggregate.js'
 import {compareModes} from '../../../src/report/aggregate/compare.js'
-import {DEFAULT_MODEL, falsePassShare, powerShare, REALISTIC_RELIABILITY, renderSimulationMarkdown, rightVerdict, simulateFixed, simulateSequential, syntheticRows, wholeFalsePass, type Point} from '../../../src/report/gate/simulate.js'
+import {
+  DEFAULT_MODEL,
+  falsePassShare,
+  powerShare,
+  REALISTIC_RELIABILITY,
+  renderSimulationMarkdown,
+  rightVerdict,
+  simulateFixed,
+  simulateSequential,
+  syntheticRows,
+  wholeFalsePass,
+  type Point,
+} from '../../../src/report/gate/simulate.js'
 import {rowSchema} from '../../../src/results/row-schema.js'
 import {priceOf} from '../../../src/results/usage.js'
 import {compileSchema} from '../../../src/shared/schema-validator.js'
@@ -14,21 +26,53 @@ import {DEFAULT_RESAMPLES} from '../../../src/stats/bootstrap.js'
 import {SIMULATION_DEFAULTS} from '../../../src/app/simulate.js'
 
 const THRESHOLDS = {
-  max_success_rate_drop_pct: 3, min_output_validity_rate_pct: 97, max_runner_failure_rate_pct: 5, max_timeout_stall_rate_pct: 2,
-  max_retry_rate_pct: 15, min_efficiency_coverage_pct: 80, min_tokens_active_reduction_pct: 15, min_latency_reduction_pct: 15,
-  min_tool_call_reduction_pct: 20, min_cost_reduction_pct: 10,
+  max_success_rate_drop_pct: 3,
+  min_output_validity_rate_pct: 97,
+  max_runner_failure_rate_pct: 5,
+  max_timeout_stall_rate_pct: 2,
+  max_retry_rate_pct: 15,
+  min_efficiency_coverage_pct: 80,
+  min_tokens_active_reduction_pct: 15,
+  min_latency_reduction_pct: 15,
+  min_tool_call_reduction_pct: 20,
+  min_cost_reduction_pct: 10,
 }
-const OPTIONS = {thresholds: THRESHOLDS, minSamples: 3, decision: 'ci' as const, scenarios: [4], datasets: 12, thresholdDatasets: 24, seed: 5, resamples: 300, model: DEFAULT_MODEL, estimand: 'suite' as const}
+const OPTIONS = {
+  thresholds: THRESHOLDS,
+  minSamples: 3,
+  decision: 'ci' as const,
+  scenarios: [4],
+  datasets: 12,
+  thresholdDatasets: 24,
+  seed: 5,
+  resamples: 300,
+  model: DEFAULT_MODEL,
+  estimand: 'suite' as const,
+}
 
 describe('gate simulation', () => {
   it('puts a group at its point: reductions at k x threshold over many runs, rates at k x their limit', () => {
-    const rows = (point: Point, group: 'efficiency' | 'reliability') => syntheticRows(mulberry32(1), {scenarios: 40, repetitions: 200, point, group, thresholds: THRESHOLDS, model: {...DEFAULT_MODEL, scenario_spread: 0}})
+    const rows = (point: Point, group: 'efficiency' | 'reliability') =>
+      syntheticRows(mulberry32(1), {
+        scenarios: 40,
+        repetitions: 200,
+        point,
+        group,
+        thresholds: THRESHOLDS,
+        model: {...DEFAULT_MODEL, scenario_spread: 0},
+      })
     const validate = compileSchema(rowSchema)
     const sample = rows('double', 'efficiency')
     expect(validate(sample[0]), JSON.stringify(validate.errors)).to.equal(true)
     const aggregate = emptyAggregate()
     for (const row of sample) addRow(aggregate, row)
-    const e = compareModes(aggregate, {baseline: 'agent_direct', candidate: 'candidate', minSamples: 3, seed: 1, resamples: 200}).efficiency
+    const e = compareModes(aggregate, {
+      baseline: 'agent_direct',
+      candidate: 'candidate',
+      minSamples: 3,
+      seed: 1,
+      resamples: 200,
+    }).efficiency
     expect(e.tokens_active_reduction_pct.value).to.be.closeTo(30, 1)
     expect(e.latency_reduction_pct.value).to.be.closeTo(30, 1)
     expect(e.tool_call_reduction_pct.value).to.be.closeTo(40, 1.5)
@@ -46,7 +90,14 @@ describe('gate simulation', () => {
 
   it('prices each run’s tokens for its cost, which varies less than the active tokens, as in real rows', () => {
     // A small spread between scenarios: a cost effect far from the token effect is beyond what the mix absorbs (runTokens).
-    const rows = syntheticRows(mulberry32(2), {scenarios: 6, repetitions: 300, point: 'threshold', group: 'efficiency', thresholds: THRESHOLDS, model: {...DEFAULT_MODEL, scenario_spread: 0.05}})
+    const rows = syntheticRows(mulberry32(2), {
+      scenarios: 6,
+      repetitions: 300,
+      point: 'threshold',
+      group: 'efficiency',
+      thresholds: THRESHOLDS,
+      model: {...DEFAULT_MODEL, scenario_spread: 0.05},
+    })
     for (const row of rows) {
       expect(row.cost_usd).to.be.closeTo(priceOf(row.tokens, DEFAULT_MODEL.tokens.price), 1e-12)
       expect(row.tokens.active).to.equal(row.tokens.input + row.tokens.output)
@@ -77,7 +128,9 @@ describe('gate simulation', () => {
     expect(rightVerdict({name: 'efficiency_tokens_active_reduction', group: 'efficiency'}, 'zero')).to.equal('fail')
     expect(rightVerdict({name: 'efficiency_tokens_active_reduction', group: 'efficiency'}, 'double')).to.equal('pass')
     expect(rightVerdict({name: 'reliability_timeout_stall_rate', group: 'reliability'}, 'double')).to.equal('fail')
-    expect(rightVerdict({name: 'reliability_timeout_stall_rate', group: 'reliability'}, 'threshold')).to.equal('not_pass')
+    expect(rightVerdict({name: 'reliability_timeout_stall_rate', group: 'reliability'}, 'threshold')).to.equal(
+      'not_pass',
+    )
     expect(rightVerdict({name: 'efficiency_coverage', group: 'efficiency'}, 'threshold')).to.equal(null)
   })
 
@@ -85,8 +138,14 @@ describe('gate simulation', () => {
     this.timeout(60_000)
     const cells = simulateFixed({...OPTIONS, repetitions: [20]})
     expect(simulateFixed({...OPTIONS, repetitions: [20]})).to.deep.equal(cells)
-    expect(cells.map((c) => [c.point, c.datasets])).to.deep.equal([['zero', 12], ['threshold', 24], ['double', 12]])
-    for (const cell of cells) for (const check of cell.checks) expect(falsePassShare(check, cell.point) ?? 0, `${check.name} at ${cell.point}`).to.be.at.most(0.1)
+    expect(cells.map((c) => [c.point, c.datasets])).to.deep.equal([
+      ['zero', 12],
+      ['threshold', 24],
+      ['double', 12],
+    ])
+    for (const cell of cells)
+      for (const check of cell.checks)
+        expect(falsePassShare(check, cell.point) ?? 0, `${check.name} at ${cell.point}`).to.be.at.most(0.1)
     const double = cells.find((c) => c.point === 'double')!
     const tokens = double.checks.find((c) => c.name === 'efficiency_tokens_active_reduction')!
     expect(powerShare(tokens)).to.be.at.least(0.5)
@@ -99,11 +158,19 @@ describe('gate simulation', () => {
     this.timeout(60_000)
     const plan = {looks: [5, 10, 20], alpha: 0.05, spending: 'power' as const}
     const cells = simulateSequential({...OPTIONS, datasets: 10, thresholdDatasets: 10, plan})
-    const tokens = cells.find((c) => c.point === 'double')!.checks.find((c) => c.name === 'efficiency_tokens_active_reduction')!
+    const tokens = cells
+      .find((c) => c.point === 'double')!
+      .checks.find((c) => c.name === 'efficiency_tokens_active_reduction')!
     expect(tokens.mean_repetitions).to.be.below(20)
     expect(tokens.counts.fail).to.equal(0)
-    const markdown = renderSimulationMarkdown({options: {...OPTIONS, datasets: 10, thresholdDatasets: 10, repetitions: [], plan}, fixed: [], sequential: cells})
-    expect(markdown).to.include('## --until-decided: looks at 5, 10, 20 repetitions per cell, power spending of α = 0.05')
+    const markdown = renderSimulationMarkdown({
+      options: {...OPTIONS, datasets: 10, thresholdDatasets: 10, repetitions: [], plan},
+      fixed: [],
+      sequential: cells,
+    })
+    expect(markdown).to.include(
+      '## --until-decided: looks at 5, 10, 20 repetitions per cell, power spending of α = 0.05',
+    )
     expect(markdown).to.match(/\| active tokens \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| [\d.]+ \/ 0\.0 \/ [\d.]+ \|/)
   })
 
@@ -111,9 +178,18 @@ describe('gate simulation', () => {
     // No run noise, no blocks: each scenario's agent-time ratio is its true effect.
     const model = {...DEFAULT_MODEL, cv_pct: 0, block_sd: 0, scenario_spread: 0.4}
     const meanLogRatio = (estimand: 'suite' | 'population') => {
-      const rows = syntheticRows(mulberry32(11), {scenarios: 4, repetitions: 1, point: 'double', group: 'efficiency', thresholds: THRESHOLDS, model, estimand})
+      const rows = syntheticRows(mulberry32(11), {
+        scenarios: 4,
+        repetitions: 1,
+        point: 'double',
+        group: 'efficiency',
+        thresholds: THRESHOLDS,
+        model,
+        estimand,
+      })
       const scenarios = [...new Set(rows.map((r) => r.scenario_id))]
-      const agent = (id: string, mode: string) => rows.find((r) => r.scenario_id === id && r.mode === mode)!.latency_ms_agent!
+      const agent = (id: string, mode: string) =>
+        rows.find((r) => r.scenario_id === id && r.mode === mode)!.latency_ms_agent!
       const logs = scenarios.map((id) => Math.log(agent(id, 'candidate') / agent(id, 'agent_direct')))
       return {mean: logs.reduce((a, b) => a + b, 0) / logs.length, spread: Math.max(...logs) - Math.min(...logs)}
     }
@@ -126,7 +202,14 @@ describe('gate simulation', () => {
   it('the efficiency datasets, which give the whole gate, carry a realistic candidate’s failures; the spread defaults to real suites’', () => {
     expect(DEFAULT_MODEL.scenario_spread).to.equal(0.3)
     expect(REALISTIC_RELIABILITY).to.deep.include({timeout_pct: 0.4, runner_failure_pct: 1})
-    const candidate = syntheticRows(mulberry32(3), {scenarios: 40, repetitions: 200, point: 'double', group: 'efficiency', thresholds: THRESHOLDS, model: DEFAULT_MODEL}).filter((r) => r.mode === 'candidate')
+    const candidate = syntheticRows(mulberry32(3), {
+      scenarios: 40,
+      repetitions: 200,
+      point: 'double',
+      group: 'efficiency',
+      thresholds: THRESHOLDS,
+      model: DEFAULT_MODEL,
+    }).filter((r) => r.mode === 'candidate')
     const share = (pick: (r: (typeof candidate)[number]) => boolean) => candidate.filter(pick).length / candidate.length
     expect(share((r) => r.outcome === 'timeout')).to.be.closeTo(0.004, 0.0015)
     expect(share((r) => r.outcome === 'timeout' || r.outcome === 'infra_error')).to.be.closeTo(0.01, 0.0025)
@@ -137,12 +220,22 @@ describe('gate simulation', () => {
     this.timeout(60_000)
     const cells = simulateFixed({...OPTIONS, datasets: 6, thresholdDatasets: 6, repetitions: [20]})
     const bound = wholeFalsePass(cells)
-    const worst = Math.max(...cells.flatMap((cell) => cell.checks.map((check) => falsePassShare(check, cell.point) ?? 0)))
+    const worst = Math.max(
+      ...cells.flatMap((cell) => cell.checks.map((check) => falsePassShare(check, cell.point) ?? 0)),
+    )
     expect(bound).to.equal(worst)
     // At double a pass is right for a reduction: no false pass to bound.
-    expect(wholeFalsePass([{point: 'double', checks: cells[2]!.checks.filter((c) => c.group === 'efficiency')}])).to.equal(null)
-    const markdown = renderSimulationMarkdown({options: {...OPTIONS, datasets: 6, thresholdDatasets: 6, repetitions: [20], plan: null}, fixed: cells, sequential: []})
-    expect(markdown).to.match(/\| \*\*the whole gate\*\* \(efficiency at the point, realistic reliability\) \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| [\d.]+ \| [\d.]+ \| \|/)
+    expect(
+      wholeFalsePass([{point: 'double', checks: cells[2]!.checks.filter((c) => c.group === 'efficiency')}]),
+    ).to.equal(null)
+    const markdown = renderSimulationMarkdown({
+      options: {...OPTIONS, datasets: 6, thresholdDatasets: 6, repetitions: [20], plan: null},
+      fixed: cells,
+      sequential: [],
+    })
+    expect(markdown).to.match(
+      /\| \*\*the whole gate\*\* \(efficiency at the point, realistic reliability\) \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| [\d.]+ \| [\d.]+ \| \|/,
+    )
     expect(markdown).to.include('0.4% timeouts, 1% runner failures in all')
     expect(markdown).to.include('Estimand suite')
   })

@@ -44,7 +44,14 @@ function traceOf(row: Row, extra: Record<string, unknown> = {}): Record<string, 
     prompt: `Do ${row.scenario_id}`,
     stop_reason: 'final',
     final_text: 'done',
-    turns: [{usage: {input: 10, output: 2}, tool_calls: [{tool: 'shell', args: {command: 'gh issue view 1'}, output: '{"number":1}', ok: true, ms: 5}], started_at: '2026-11-22T00:00:00Z', ms: 9}],
+    turns: [
+      {
+        usage: {input: 10, output: 2},
+        tool_calls: [{tool: 'shell', args: {command: 'gh issue view 1'}, output: '{"number":1}', ok: true, ms: 5}],
+        started_at: '2026-11-22T00:00:00Z',
+        ms: 9,
+      },
+    ],
     messages: [{role: 'user', content: `Do ${row.scenario_id}`}],
     checkpoints: [],
     ...extra,
@@ -52,10 +59,18 @@ function traceOf(row: Row, extra: Record<string, unknown> = {}): Record<string, 
 }
 
 /** A project with the rows as results/r1.jsonl and, for rows with a `trace`, their trace files. */
-async function project(rows: Row[], traces: Map<Row, Record<string, unknown>> = new Map()): Promise<{dir: string; config: LoadedConfig}> {
-  const dir = await makeProject({'.ghxbenchrc.yml': configYaml(), [`results/${RUN}.jsonl`]: rows.map((r) => JSON.stringify(r)).join('\n') + '\n'})
+async function project(
+  rows: Row[],
+  traces: Map<Row, Record<string, unknown>> = new Map(),
+): Promise<{dir: string; config: LoadedConfig}> {
+  const dir = await makeProject({
+    '.ghxbenchrc.yml': configYaml(),
+    [`results/${RUN}.jsonl`]: rows.map((r) => JSON.stringify(r)).join('\n') + '\n',
+  })
   await mkdir(path.join(dir, 'results', RUN, 'traces'), {recursive: true})
-  for (const row of rows) if (row.trace) await writeFile(path.join(dir, 'results', row.trace), JSON.stringify(traces.get(row) ?? traceOf(row), null, 2))
+  for (const row of rows)
+    if (row.trace)
+      await writeFile(path.join(dir, 'results', row.trace), JSON.stringify(traces.get(row) ?? traceOf(row), null, 2))
   return {dir, config: await loadConfig({cwd: dir, env: {}})}
 }
 
@@ -64,13 +79,22 @@ function comparedRows(): Row[] {
   const rows: Row[] = []
   for (const scenario of ['issue-view-001', 'pr-view-001', 'repo-view-001']) {
     for (let i = 1; i <= 4; i++) {
-      for (const [mode, scale] of [['agent_direct', 1], ['ghx', 0.5]] as const) {
+      for (const [mode, scale] of [
+        ['agent_direct', 1],
+        ['ghx', 0.5],
+      ] as const) {
         const failed = mode === 'ghx' && scenario === 'pr-view-001' && i === 4
         rows.push(
           makeRow({
-            run_id: RUN, scenario_id: scenario, mode, iteration: i, success: !failed,
+            run_id: RUN,
+            scenario_id: scenario,
+            mode,
+            iteration: i,
+            success: !failed,
             error: failed ? {type: 'assertion_failed', message: 'data.number is missing'} : null,
-            activeTokens: Math.round((1000 + 37 * i) * scale), latency_ms_wall: (2000 + 91 * i) * scale, latency_ms_agent: (1800 + 80 * i) * scale,
+            activeTokens: Math.round((1000 + 37 * i) * scale),
+            latency_ms_wall: (2000 + 91 * i) * scale,
+            latency_ms_agent: (1800 + 80 * i) * scale,
             tool_calls: {total: mode === 'ghx' ? 1 : 2, failed: 0},
             trace: `${RUN}/traces/${scenario}__${mode}__i${i}__a1.json`,
           }),
@@ -91,8 +115,20 @@ function runIndexOf(html: string): RunIndex {
   return JSON.parse(gunzipSync(Buffer.from(scriptBlock(html, 'ghxb-runs'), 'base64')).toString('utf8')) as RunIndex
 }
 
-async function htmlOf(dir: string, config: LoadedConfig, extra: {resamples?: number} = {}): Promise<{html: string; file: string}> {
-  const {files} = await judge(config, {cwd: dir, runId: RUN, resamples: extra.resamples ?? 1000, report: true, gate: null, gateBeside: true, output: {cwd: dir, formats: ['html'], env: {}}})
+async function htmlOf(
+  dir: string,
+  config: LoadedConfig,
+  extra: {resamples?: number} = {},
+): Promise<{html: string; file: string}> {
+  const {files} = await judge(config, {
+    cwd: dir,
+    runId: RUN,
+    resamples: extra.resamples ?? 1000,
+    report: true,
+    gate: null,
+    gateBeside: true,
+    output: {cwd: dir, formats: ['html'], env: {}},
+  })
   const file = files.find((f) => f.endsWith(HTML_FILE))!
   return {html: await readFile(file, 'utf8'), file}
 }
@@ -111,7 +147,9 @@ describe('HTML report', () => {
     expect(executable[0]).to.not.match(/<\/script|<!--/i)
     const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1]!
     const sha = (text: string) => createHash('sha256').update(text).digest('base64')
-    expect(csp).to.include(`default-src 'none'`).and.include(`script-src 'sha256-${sha(executable[0]!)}'`)
+    expect(csp)
+      .to.include(`default-src 'none'`)
+      .and.include(`script-src 'sha256-${sha(executable[0]!)}'`)
     expect(csp).to.include(`style-src 'sha256-${sha(/<style>([\s\S]*?)<\/style>/.exec(html)![1]!)}'`)
     // Markup cannot restyle past the hashed sheet: no inline style attribute anywhere.
     expect(html).to.not.match(/\sstyle=/)
@@ -125,7 +163,10 @@ describe('HTML report', () => {
     for (const metric of ['tokens_active', 'latency_agent', 'latency_wall', 'tool_calls']) {
       const svg = new RegExp(`<svg class="chart box-plot" id="dist-${metric}"[\\s\\S]*?</svg>`).exec(html)
       expect(svg, metric).to.not.equal(null)
-      expect([...svg![0].matchAll(/<g class="box" data-mode="([^"]+)">/g)].map((m) => m[1])).to.deep.equal(['agent_direct', 'ghx'])
+      expect([...svg![0].matchAll(/<g class="box" data-mode="([^"]+)">/g)].map((m) => m[1])).to.deep.equal([
+        'agent_direct',
+        'ghx',
+      ])
     }
     for (const metric of ['tokens_active', 'latency_wall', 'tool_calls']) {
       const svg = new RegExp(`<svg class="chart forest" id="delta-0-${metric}"[\\s\\S]*?</svg>`).exec(html)![0]
@@ -138,7 +179,13 @@ describe('HTML report', () => {
   it('computes each scenario’s reduction with a seeded bootstrap interval around the report’s value', () => {
     const aggregate = emptyAggregate()
     for (const row of comparedRows()) addRow(aggregate, row)
-    const report = buildReport(aggregate, {inputs: [], warnings: [], baseline: 'agent_direct', seed: 7, resamples: 2000})
+    const report = buildReport(aggregate, {
+      inputs: [],
+      warnings: [],
+      baseline: 'agent_direct',
+      seed: 7,
+      resamples: 2000,
+    })
     const [deltas] = scenarioDeltas(aggregate, report)
     expect(deltas!.candidate).to.equal('ghx')
     const tokens = deltas!.metrics.find((m) => m.metric === 'tokens_active')!
@@ -167,9 +214,20 @@ describe('HTML report', () => {
     const evilMode = '"><script>alert(2)</script>'
     const rows = [
       makeRow({run_id: RUN, scenario_id: evilScenario, mode: 'agent_direct', trace: `${RUN}/traces/evil.json`}),
-      makeRow({run_id: RUN, scenario_id: evilScenario, mode: evilMode, success: false, error: {type: 'x</script><script>alert(3)</script>', message: '<b>bold</b> & "quoted"'}}),
+      makeRow({
+        run_id: RUN,
+        scenario_id: evilScenario,
+        mode: evilMode,
+        success: false,
+        error: {type: 'x</script><script>alert(3)</script>', message: '<b>bold</b> & "quoted"'},
+      }),
     ]
-    const traces = new Map([[rows[0]!, traceOf(rows[0]!, {final_text: '</script><script>alert(4)</script>', prompt: '<!-- <script>alert(5)</script>'})]])
+    const traces = new Map([
+      [
+        rows[0]!,
+        traceOf(rows[0]!, {final_text: '</script><script>alert(4)</script>', prompt: '<!-- <script>alert(5)</script>'}),
+      ],
+    ])
     const {dir, config} = await project(rows, traces)
     const {html} = await htmlOf(dir, config)
     expect(html).to.not.include('<img src=x').and.not.include('<script>alert').and.not.include('<b>bold</b>')
@@ -181,17 +239,36 @@ describe('HTML report', () => {
     expect(index.modes).to.deep.equal(['agent_direct', evilMode])
     expect(index.errors).to.deep.equal(['x</script><script>alert(3)</script>: <b>bold</b> & "quoted"'])
     const embedded = JSON.parse(scriptBlock(html, 'ghxb-traces')) as Record<string, string>
-    expect(JSON.parse(gunzipSync(Buffer.from(embedded['0']!, 'base64')).toString('utf8'))).to.include({final_text: '</script><script>alert(4)</script>'})
-    expect(reportClientSource()).to.not.include('innerHTML').and.not.include('insertAdjacentHTML').and.not.include('document.write')
+    expect(JSON.parse(gunzipSync(Buffer.from(embedded['0']!, 'base64')).toString('utf8'))).to.include({
+      final_text: '</script><script>alert(4)</script>',
+    })
+    expect(reportClientSource())
+      .to.not.include('innerHTML')
+      .and.not.include('insertAdjacentHTML')
+      .and.not.include('document.write')
   })
 
   it('embeds traces within the budget, failed runs first, and links every trace by its path from the report', async () => {
     const rows = comparedRows()
     const {dir, config} = await project(rows)
-    const {loaded, report} = await judge(config, {cwd: dir, runId: RUN, resamples: 500, report: true, gate: null, output: null})
+    const {loaded, report} = await judge(config, {
+      cwd: dir,
+      runId: RUN,
+      resamples: 500,
+      report: true,
+      gate: null,
+      output: null,
+    })
     const out = path.join(dir, 'elsewhere', 'deep')
     // Room for about two traces.
-    const [file] = await writeHtmlReport({dir: out, loaded, report: report!, gate: null, cwd: dir, traceBudget: {totalBytes: 1100, perTraceBytes: 1000}})
+    const [file] = await writeHtmlReport({
+      dir: out,
+      loaded,
+      report: report!,
+      gate: null,
+      cwd: dir,
+      traceBudget: {totalBytes: 1100, perTraceBytes: 1000},
+    })
     const html = await readFile(file!, 'utf8')
     const embedded = Object.keys(JSON.parse(scriptBlock(html, 'ghxb-traces')) as Record<string, string>).map(Number)
     const index = runIndexOf(html)
@@ -205,16 +282,36 @@ describe('HTML report', () => {
       const name = `${index.scenarios[index.columns.scenario[i]!]}__${index.modes[index.columns.mode[i]!]}__i${index.columns.iteration[i]}__a${index.columns.attempts[i]}.json`
       expect(code).to.equal(1)
       expect(existsSync(path.resolve(out, decodeURIComponent(index.trace_dirs[0]!), name))).to.equal(true)
-      expect(name).to.equal(traceName(rows.find((r) => r.scenario_id === index.scenarios[index.columns.scenario[i]!] && r.mode === index.modes[index.columns.mode[i]!] && r.iteration === index.columns.iteration[i])!))
+      expect(name).to.equal(
+        traceName(
+          rows.find(
+            (r) =>
+              r.scenario_id === index.scenarios[index.columns.scenario[i]!] &&
+              r.mode === index.modes[index.columns.mode[i]!] &&
+              r.iteration === index.columns.iteration[i],
+          )!,
+        ),
+      )
     })
   })
 
   it('shows the gate’s checks against their thresholds: given, or from gate.json of the same rows', async () => {
     const {dir, config} = await project(comparedRows())
-    const gate = (await judge(config, {cwd: dir, runId: RUN, resamples: 500, report: false, gate: {profile: 'verify_pr', candidate: 'ghx'}, output: {cwd: dir, formats: ['json'], env: {}}})).gate!
+    const gate = (
+      await judge(config, {
+        cwd: dir,
+        runId: RUN,
+        resamples: 500,
+        report: false,
+        gate: {profile: 'verify_pr', candidate: 'ghx'},
+        output: {cwd: dir, formats: ['json'], env: {}},
+      })
+    ).gate!
     const {html} = await htmlOf(dir, config, {resamples: 500})
     const section = /<section id="gate">[\s\S]*?<\/section>/.exec(html)![0]
-    expect(section).to.include(`<span class="verdict ${gate.verdict}">${gate.verdict.toUpperCase()}</span>`).and.include('from gate.json of the same rows')
+    expect(section)
+      .to.include(`<span class="verdict ${gate.verdict}">${gate.verdict.toUpperCase()}</span>`)
+      .and.include('from gate.json of the same rows')
     for (const check of gate.checks) expect(section).to.include(`<code>${check.name}</code>`)
     expect(section.match(/<svg class="chart threshold"/g)).to.have.length(gate.checks.length)
     expect(section).to.include('&gt;= 15.0')
@@ -227,7 +324,11 @@ describe('HTML report', () => {
     this.timeout(300_000)
     const dir = await makeProject({'.ghxbenchrc.yml': configYaml()})
     const modes = ['agent_direct', 'mcp', 'ghx']
-    const errors = ['assertion_failed: data.number is missing', 'timeout: the run reached its time limit', 'runner_error: model returned 502']
+    const errors = [
+      'assertion_failed: data.number is missing',
+      'timeout: the run reached its time limit',
+      'runner_error: model returned 502',
+    ]
     const random = mulberry32(12345)
     const lines: string[] = []
     const total = 100_000
@@ -236,10 +337,16 @@ describe('HTML report', () => {
       const failed = random() < 0.04
       const scale = mode === 'mcp' ? 9 : mode === 'ghx' ? 0.7 : 1
       const row = makeRow({
-        run_id: RUN, scenario_id: `scenario-${String(Math.floor(i / 3) % 60).padStart(3, '0')}`, mode, iteration: Math.floor(i / 180) + 1, success: !failed,
+        run_id: RUN,
+        scenario_id: `scenario-${String(Math.floor(i / 3) % 60).padStart(3, '0')}`,
+        mode,
+        iteration: Math.floor(i / 180) + 1,
+        success: !failed,
         outcome: failed ? (random() < 0.3 ? 'timeout' : 'fail') : 'pass',
         error: failed ? {type: 'x', message: errors[Math.floor(random() * 3)]!} : null,
-        activeTokens: Math.round((800 + random() * 1500) * scale), latency_ms_wall: 500 + random() * 20_000 * scale, latency_ms_agent: random() < 0.01 ? null : 400 + random() * 15_000 * scale,
+        activeTokens: Math.round((800 + random() * 1500) * scale),
+        latency_ms_wall: 500 + random() * 20_000 * scale,
+        latency_ms_agent: random() < 0.01 ? null : 400 + random() * 15_000 * scale,
         tool_calls: {total: 1 + Math.floor(random() * 6), failed: 0},
       })
       lines.push(JSON.stringify(row))
@@ -252,12 +359,21 @@ describe('HTML report', () => {
     const rowsBytes = (await stat(inputs[0]!)).size + (await stat(inputs[1]!)).size
     const config = await loadConfig({cwd: dir, env: {}})
     const started = performance.now()
-    const {files} = await judge(config, {cwd: dir, inputs, report: true, gate: null, gateBeside: true, output: {cwd: dir, out: path.join(dir, 'report'), formats: ['html'], env: {}}})
+    const {files} = await judge(config, {
+      cwd: dir,
+      inputs,
+      report: true,
+      gate: null,
+      gateBeside: true,
+      output: {cwd: dir, out: path.join(dir, 'report'), formats: ['html'], env: {}},
+    })
     const file = files[0]!
     const html = await readFile(file, 'utf8')
     const seconds = (performance.now() - started) / 1000
     const size = (await stat(file)).size
-    console.log(`      100,000 rows (${(rowsBytes / 1048576).toFixed(0)} MB of JSONL): summary.html ${(size / 1048576).toFixed(2)} MB, generated in ${seconds.toFixed(1)} s (report + HTML, 10,000 resamples)`)
+    console.log(
+      `      100,000 rows (${(rowsBytes / 1048576).toFixed(0)} MB of JSONL): summary.html ${(size / 1048576).toFixed(2)} MB, generated in ${seconds.toFixed(1)} s (report + HTML, 10,000 resamples)`,
+    )
     const index = runIndexOf(html)
     expect(index.count).to.equal(total)
     expect(index.columns.tokens_active).to.have.length(total)

@@ -15,8 +15,14 @@ const XSD = fileURLToPath(new URL('../fixtures/junit-10.xsd', import.meta.url))
 function report() {
   const aggregate = emptyAggregate()
   for (let i = 1; i <= 3; i++) {
-    addRow(aggregate, makeRow({scenario_id: 'issue-view-001', mode: 'agent_direct', iteration: i, latency_ms_wall: 1000}))
-    addRow(aggregate, makeRow({scenario_id: 'release-list-001', mode: 'agent_direct', iteration: i, latency_ms_wall: 2000}))
+    addRow(
+      aggregate,
+      makeRow({scenario_id: 'issue-view-001', mode: 'agent_direct', iteration: i, latency_ms_wall: 1000}),
+    )
+    addRow(
+      aggregate,
+      makeRow({scenario_id: 'release-list-001', mode: 'agent_direct', iteration: i, latency_ms_wall: 2000}),
+    )
     addRow(
       aggregate,
       makeRow({
@@ -30,7 +36,15 @@ function report() {
               outcome: 'fail' as const,
               // An ANSI colour code and markup in the message: neither may break the XML.
               error: {type: 'checkpoint_failed', message: '\u001b[31mcheckpoints failed\u001b[0m: <title> & "quotes"'},
-              checkpoints: [{name: 'title_seen', passed: false, expected: 'field_equals', actual: {title: 'a]]>b'}, message: 'title is "a]]>b"'}],
+              checkpoints: [
+                {
+                  name: 'title_seen',
+                  passed: false,
+                  expected: 'field_equals',
+                  actual: {title: 'a]]>b'},
+                  message: 'title is "a]]>b"',
+                },
+              ],
               trace: 'run-1/traces/issue-view-001__mcp__i2__a1.json',
             }
           : {}),
@@ -43,7 +57,9 @@ function report() {
     baseline: 'agent_direct',
     seed: 1,
     resamples: 200,
-    notApplicable: [{scenario_id: 'release-list-001', mode: 'mcp', reason: 'the npm GitHub MCP server has no release tools'}],
+    notApplicable: [
+      {scenario_id: 'release-list-001', mode: 'mcp', reason: 'the npm GitHub MCP server has no release tools'},
+    ],
   })
 }
 
@@ -56,15 +72,21 @@ describe('JUnit XML', () => {
   const xml = renderJunit(report())
 
   it('has one testcase per scenario x mode: classname the mode, name the scenario; failure with the reason, skipped for n/a', () => {
-    expect(xml).to.match(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="ghx-bench" tests="4" failures="1" errors="0" time="13.500">/)
+    expect(xml).to.match(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="ghx-bench" tests="4" failures="1" errors="0" time="13.500">/,
+    )
     expect(xml).to.include('<testsuite name="agent_direct" tests="2" failures="0" errors="0" skipped="0" time="9.000"')
     expect(xml).to.include('<testsuite name="mcp" tests="2" failures="1" errors="0" skipped="1" time="4.500"')
     expect(xml).to.include('<testcase name="issue-view-001" classname="agent_direct" time="3.000"/>')
-    expect(xml).to.include('<testcase name="release-list-001" classname="mcp" time="0.000">\n      <skipped message="not applicable: the npm GitHub MCP server has no release tools"/>')
+    expect(xml).to.include(
+      '<testcase name="release-list-001" classname="mcp" time="0.000">\n      <skipped message="not applicable: the npm GitHub MCP server has no release tools"/>',
+    )
     expect(xml).to.include(
       '<testcase name="issue-view-001" classname="mcp" time="4.500">\n      <failure message="1 of 3 run(s) failed (fail 1): checkpoint_failed ×1" type="checkpoint_failed">run-1 #2: fail: checkpoint_failed: [31mcheckpoints failed[0m: &lt;title&gt; &amp; "quotes"',
     )
-    expect(xml).to.include('  checkpoint title_seen: expected field_equals, got {"title":"a]]&gt;b"} (title is "a]]&gt;b")\n  trace: results/run-1/traces/issue-view-001__mcp__i2__a1.json</failure>')
+    expect(xml).to.include(
+      '  checkpoint title_seen: expected field_equals, got {"title":"a]]&gt;b"} (title is "a]]&gt;b")\n  trace: results/run-1/traces/issue-view-001__mcp__i2__a1.json</failure>',
+    )
     // eslint-disable-next-line no-control-regex
     expect(xml).not.to.match(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/)
   })
@@ -79,10 +101,16 @@ describe('JUnit XML', () => {
     const file = path.join(dir, 'junit.xml')
     await writeFile(file, xml)
     // Throws, with xmllint's findings, when the file does not validate.
-    const output = execFileSync(xmllint, ['--noout', '--schema', XSD, file], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']})
+    const output = execFileSync(xmllint, ['--noout', '--schema', XSD, file], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     expect(output).to.equal('')
     // The schema is not a rubber stamp: a testcase without its name is refused.
-    await writeFile(file, xml.replace('<testcase name="issue-view-001" classname="agent_direct"', '<testcase classname="agent_direct"'))
+    await writeFile(
+      file,
+      xml.replace('<testcase name="issue-view-001" classname="agent_direct"', '<testcase classname="agent_direct"'),
+    )
     const refused = spawnSync(xmllint, ['--noout', '--schema', XSD, file], {encoding: 'utf8'})
     expect(refused.status).to.not.equal(0)
     expect(refused.stderr).to.include("The attribute 'name' is required but missing")

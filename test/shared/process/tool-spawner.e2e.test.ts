@@ -26,7 +26,8 @@ async function spawnerPid(): Promise<number> {
   // A spawner starting on a loaded machine takes seconds; `ps` is run at a slow pace: three callers
   // polling it every 20 ms starve the event loop that the spawner's start needs.
   const until = Date.now() + 40_000
-  while (sleepsOf(m).length === 0 && ended === undefined && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250))
+  while (sleepsOf(m).length === 0 && ended === undefined && Date.now() < until)
+    await new Promise((resolve) => setTimeout(resolve, 250))
   expect(sleepsOf(m), `the call's process (the call ended with ${String(ended)})`).to.have.length(1)
   const spawner = toolSpawnerAbove(Number(sleepsOf(m)[0]!.trim().split(/\s+/)[0]))
   controller.abort()

@@ -6,7 +6,10 @@
 
 /** Text for HTML or SVG content and attribute values. */
 export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
+  return String(value).replace(
+    /[&<>"']/g,
+    (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!,
+  )
 }
 
 export type Unit = 'tokens' | 'ms' | 'calls' | 'pct' | 'usd'
@@ -36,18 +39,30 @@ function trim(value: number, digits: number): string {
 }
 
 /** Round numbers covering [low, high], about `count` of them. */
-export function niceTicks(low: number, high: number, count = 5): number[] {
+function niceTicks(low: number, high: number, count = 5): number[] {
   if (!(high > low)) return [low]
   const raw = (high - low) / count
   const magnitude = 10 ** Math.floor(Math.log10(raw))
   const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? raw
   const ticks: number[] = []
-  for (let t = Math.ceil(low / step) * step; t <= high + step * 1e-9; t += step) ticks.push(Math.abs(t) < step * 1e-9 ? 0 : t)
+  for (let t = Math.ceil(low / step) * step; t <= high + step * 1e-9; t += step)
+    ticks.push(Math.abs(t) < step * 1e-9 ? 0 : t)
   return ticks
 }
 
 /** Colours of the modes, in the order the report lists them (the baseline first). */
-export const MODE_COLOURS = ['#4e79a7', '#e15759', '#59a14f', '#f28e2b', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#bab0ac']
+export const MODE_COLOURS = [
+  '#4e79a7',
+  '#e15759',
+  '#59a14f',
+  '#f28e2b',
+  '#b07aa1',
+  '#76b7b2',
+  '#edc948',
+  '#9c755f',
+  '#ff9da7',
+  '#bab0ac',
+]
 
 const n = (value: number): string => (Math.round(value * 10) / 10).toString()
 
@@ -102,12 +117,16 @@ export function boxPlotSvg(spec: BoxPlotSpec): string {
   ]
   for (const t of ticks) {
     out.push(`<line x1="${n(x(t))}" x2="${n(x(t))}" y1="${top}" y2="${height - 24}" stroke="#e3e6ea"/>`)
-    out.push(`<text x="${n(x(t))}" y="${height - 10}" text-anchor="middle" class="tick">${escapeHtml(formatValue(t, spec.unit))}</text>`)
+    out.push(
+      `<text x="${n(x(t))}" y="${height - 10}" text-anchor="middle" class="tick">${escapeHtml(formatValue(t, spec.unit))}</text>`,
+    )
   }
   spec.boxes.forEach((box, i) => {
     const y = top + i * row + row / 2
     const label = box.mode.length > 18 ? `${box.mode.slice(0, 17)}…` : box.mode
-    out.push(`<text x="${left - 8}" y="${y + 4}" text-anchor="end" class="axis-label"><title>${escapeHtml(box.mode)}</title>${escapeHtml(label)}</text>`)
+    out.push(
+      `<text x="${left - 8}" y="${y + 4}" text-anchor="end" class="axis-label"><title>${escapeHtml(box.mode)}</title>${escapeHtml(label)}</text>`,
+    )
     if (!hasData(box)) {
       out.push(`<text x="${left + 4}" y="${y + 4}" class="muted">no data</text>`)
       return
@@ -118,14 +137,21 @@ export function boxPlotSvg(spec: BoxPlotSpec): string {
     out.push(`<g class="box" data-mode="${escapeHtml(box.mode)}"><title>${escapeHtml(tip)}</title>`)
     out.push(`<line x1="${n(x(box.whisker_low))}" x2="${n(x(box.q1))}" y1="${y}" y2="${y}" stroke="${colour}"/>`)
     out.push(`<line x1="${n(x(box.q3))}" x2="${n(x(box.whisker_high))}" y1="${y}" y2="${y}" stroke="${colour}"/>`)
-    for (const w of [box.whisker_low, box.whisker_high]) out.push(`<line x1="${n(x(w))}" x2="${n(x(w))}" y1="${y - 6}" y2="${y + 6}" stroke="${colour}"/>`)
+    for (const w of [box.whisker_low, box.whisker_high])
+      out.push(`<line x1="${n(x(w))}" x2="${n(x(w))}" y1="${y - 6}" y2="${y + 6}" stroke="${colour}"/>`)
     const boxWidth = Math.max(1.5, x(box.q3) - x(box.q1))
-    out.push(`<rect x="${n(x(box.q1))}" y="${y - 10}" width="${n(boxWidth)}" height="20" fill="${colour}" fill-opacity="0.25" stroke="${colour}"/>`)
-    out.push(`<line x1="${n(x(box.median))}" x2="${n(x(box.median))}" y1="${y - 10}" y2="${y + 10}" stroke="${colour}" stroke-width="2.5"/>`)
+    out.push(
+      `<rect x="${n(x(box.q1))}" y="${y - 10}" width="${n(boxWidth)}" height="20" fill="${colour}" fill-opacity="0.25" stroke="${colour}"/>`,
+    )
+    out.push(
+      `<line x1="${n(x(box.median))}" x2="${n(x(box.median))}" y1="${y - 10}" y2="${y + 10}" stroke="${colour}" stroke-width="2.5"/>`,
+    )
     out.push(`<path d="M${n(x(box.mean))} ${y - 4}l4 4l-4 4l-4 -4z" fill="#fff" stroke="${colour}"/>`)
     for (const o of box.outliers) out.push(`<circle cx="${n(x(o))}" cy="${y}" r="2" fill="none" stroke="${colour}"/>`)
     out.push('</g>')
-    out.push(`<text x="${width - right + 14}" y="${y + 4}" class="value">median ${escapeHtml(f(box.median))} · n ${escapeHtml(formatValue(box.n, 'calls'))}</text>`)
+    out.push(
+      `<text x="${width - right + 14}" y="${y + 4}" class="value">median ${escapeHtml(f(box.median))} · n ${escapeHtml(formatValue(box.n, 'calls'))}</text>`,
+    )
   })
   out.push('</svg>')
   return out.join('')
@@ -180,8 +206,11 @@ export function forestPlotSvg(spec: ForestSpec): string {
   const plotWidth = width - left - right
   const bottom = top + Math.max(1, spec.rows.length) * row
   const height = bottom + 40
-  const figures = spec.rows.flatMap((r) => [r.value, ...(r.interval ?? [])]).filter((v): v is number => v !== null && Number.isFinite(v))
-  if (spec.overall?.value !== null && spec.overall?.value !== undefined) figures.push(spec.overall.value, ...(spec.overall.interval ?? []))
+  const figures = spec.rows
+    .flatMap((r) => [r.value, ...(r.interval ?? [])])
+    .filter((v): v is number => v !== null && Number.isFinite(v))
+  if (spec.overall?.value !== null && spec.overall?.value !== undefined)
+    figures.push(spec.overall.value, ...(spec.overall.interval ?? []))
   const positions = figures.map(logRatio)
   let low = Math.min(Math.log10(0.5), ...positions)
   let high = Math.max(Math.log10(2), ...positions)
@@ -197,23 +226,37 @@ export function forestPlotSvg(spec: ForestSpec): string {
   for (const ratio of ratioTicks(low, high)) {
     const reduction = (1 - ratio) * 100
     const at = n(x(reduction))
-    out.push(`<line x1="${at}" x2="${at}" y1="${top - 4}" y2="${bottom}" stroke="${ratio === 1 ? '#555' : '#e3e6ea'}"/>`)
-    out.push(`<text x="${at}" y="${bottom + 14}" text-anchor="middle" class="tick">${escapeHtml(formatValue(reduction, 'pct'))}</text>`)
+    out.push(
+      `<line x1="${at}" x2="${at}" y1="${top - 4}" y2="${bottom}" stroke="${ratio === 1 ? '#555' : '#e3e6ea'}"/>`,
+    )
+    out.push(
+      `<text x="${at}" y="${bottom + 14}" text-anchor="middle" class="tick">${escapeHtml(formatValue(reduction, 'pct'))}</text>`,
+    )
   }
-  out.push(`<text x="${left + plotWidth / 2}" y="${bottom + 30}" text-anchor="middle" class="muted">reduction (log scale of candidate ÷ baseline; right: the candidate spends less)</text>`)
+  out.push(
+    `<text x="${left + plotWidth / 2}" y="${bottom + 30}" text-anchor="middle" class="muted">reduction (log scale of candidate ÷ baseline; right: the candidate spends less)</text>`,
+  )
   const overall = spec.overall
   if (overall && overall.value !== null) {
     if (overall.interval) {
       const [a, b] = overall.interval
-      out.push(`<rect x="${n(Math.min(x(a), x(b)))}" y="${top - 4}" width="${n(Math.max(1, Math.abs(x(a) - x(b))))}" height="${bottom - top + 4}" fill="#4e79a7" fill-opacity="0.10"/>`)
+      out.push(
+        `<rect x="${n(Math.min(x(a), x(b)))}" y="${top - 4}" width="${n(Math.max(1, Math.abs(x(a) - x(b))))}" height="${bottom - top + 4}" fill="#4e79a7" fill-opacity="0.10"/>`,
+      )
     }
-    out.push(`<line x1="${n(x(overall.value))}" x2="${n(x(overall.value))}" y1="${top - 4}" y2="${bottom}" stroke="#4e79a7" stroke-dasharray="4 3"/>`)
-    out.push(`<text x="${left + plotWidth / 2}" y="${top - 10}" text-anchor="middle" class="value">${escapeHtml(overall.label)} ${escapeHtml(formatValue(overall.value, 'pct'))}${overall.interval ? escapeHtml(` [${formatValue(overall.interval[0], 'pct')}, ${formatValue(overall.interval[1], 'pct')}]`) : ''}</text>`)
+    out.push(
+      `<line x1="${n(x(overall.value))}" x2="${n(x(overall.value))}" y1="${top - 4}" y2="${bottom}" stroke="#4e79a7" stroke-dasharray="4 3"/>`,
+    )
+    out.push(
+      `<text x="${left + plotWidth / 2}" y="${top - 10}" text-anchor="middle" class="value">${escapeHtml(overall.label)} ${escapeHtml(formatValue(overall.value, 'pct'))}${overall.interval ? escapeHtml(` [${formatValue(overall.interval[0], 'pct')}, ${formatValue(overall.interval[1], 'pct')}]`) : ''}</text>`,
+    )
   }
   spec.rows.forEach((r, i) => {
     const y = top + i * row + row / 2
     const label = r.label.length > 34 ? `${r.label.slice(0, 33)}…` : r.label
-    out.push(`<text x="${left - 8}" y="${y + 4}" text-anchor="end" class="axis-label"><title>${escapeHtml(r.label)}</title>${escapeHtml(label)}</text>`)
+    out.push(
+      `<text x="${left - 8}" y="${y + 4}" text-anchor="end" class="axis-label"><title>${escapeHtml(r.label)}</title>${escapeHtml(label)}</text>`,
+    )
     if (r.value === null || !Number.isFinite(r.value)) {
       out.push(`<text x="${left + 4}" y="${y + 4}" class="muted">${escapeHtml(r.note ?? 'no data')}</text>`)
       return
@@ -222,7 +265,8 @@ export function forestPlotSvg(spec: ForestSpec): string {
     const colour = a > 0 ? '#2e7d32' : b < 0 ? '#c62828' : '#666'
     const text = `${formatValue(r.value, 'pct')}${r.interval ? ` [${formatValue(a, 'pct')}, ${formatValue(b, 'pct')}]` : ''}`
     out.push(`<g class="estimate"><title>${escapeHtml(`${r.label}: ${text}`)}</title>`)
-    if (r.interval) out.push(`<line x1="${n(x(a))}" x2="${n(x(b))}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="2"/>`)
+    if (r.interval)
+      out.push(`<line x1="${n(x(a))}" x2="${n(x(b))}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="2"/>`)
     out.push(`<circle cx="${n(x(r.value))}" cy="${y}" r="3.5" fill="${colour}"/>`)
     out.push('</g>')
     out.push(`<text x="${width - right + 10}" y="${y + 4}" class="value">${escapeHtml(text)}</text>`)
@@ -232,11 +276,20 @@ export function forestPlotSvg(spec: ForestSpec): string {
 }
 
 /** A gate check: the pass side of the threshold shaded, the threshold line, the interval and the value. */
-export function thresholdSvg(check: {value: number | null; interval: ReadonlyArray<number | null> | null; operator: '>=' | '<='; threshold: number; verdict: string}): string {
+export function thresholdSvg(check: {
+  value: number | null
+  interval: ReadonlyArray<number | null> | null
+  operator: '>=' | '<='
+  threshold: number
+  verdict: string
+}): string {
   const width = 240
   const height = 26
   const pad = 8
-  const [a, b] = check.interval && check.interval[0] !== null && check.interval[1] !== null ? [check.interval[0]!, check.interval[1]!] : [null, null]
+  const [a, b] =
+    check.interval && check.interval[0] !== null && check.interval[1] !== null
+      ? [check.interval[0]!, check.interval[1]!]
+      : [null, null]
   const figures = [check.threshold, ...[check.value, a, b].filter((v): v is number => v !== null && Number.isFinite(v))]
   let low = Math.min(...figures)
   let high = Math.max(...figures)
@@ -253,8 +306,12 @@ export function thresholdSvg(check: {value: number | null; interval: ReadonlyArr
     `<rect x="${n(passX)}" y="3" width="${n(Math.max(0, passWidth))}" height="${height - 6}" fill="#2e7d32" fill-opacity="0.10"/>`,
     `<line x1="${n(t)}" x2="${n(t)}" y1="1" y2="${height - 1}" stroke="#333" stroke-width="1.5"/>`,
   ]
-  if (a !== null && b !== null) out.push(`<line x1="${n(x(a))}" x2="${n(x(b))}" y1="${height / 2}" y2="${height / 2}" stroke="${colour}" stroke-width="3"/>`)
-  if (check.value !== null && Number.isFinite(check.value)) out.push(`<circle cx="${n(x(check.value))}" cy="${height / 2}" r="4" fill="${colour}"/>`)
+  if (a !== null && b !== null)
+    out.push(
+      `<line x1="${n(x(a))}" x2="${n(x(b))}" y1="${height / 2}" y2="${height / 2}" stroke="${colour}" stroke-width="3"/>`,
+    )
+  if (check.value !== null && Number.isFinite(check.value))
+    out.push(`<circle cx="${n(x(check.value))}" cy="${height / 2}" r="4" fill="${colour}"/>`)
   else out.push(`<text x="${pad}" y="${height / 2 + 4}" class="muted">no data</text>`)
   out.push('</svg>')
   return out.join('')

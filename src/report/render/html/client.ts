@@ -7,7 +7,7 @@
  */
 import type {RunIndex} from './runs.js'
 
-export function reportClient(): void {
+function reportClient(): void {
   interface Meta {
     page_size: number
     trace_budget_bytes: number
@@ -61,7 +61,11 @@ export function reportClient(): void {
   const traceCache = new Map<number, Trace>()
 
   /** An element with text children (never markup). */
-  function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, string> = {}, ...children: Array<Node | string | null | undefined>): HTMLElementTagNameMap[K] {
+  function el<K extends keyof HTMLElementTagNameMap>(
+    tag: K,
+    props: Record<string, string> = {},
+    ...children: Array<Node | string | null | undefined>
+  ): HTMLElementTagNameMap[K] {
     const node = document.createElement(tag)
     for (const [key, value] of Object.entries(props)) {
       if (key === 'class') node.className = value
@@ -79,8 +83,14 @@ export function reportClient(): void {
     return new Response(stream).text()
   }
 
-  const number = (value: number, digits = 0): string => (value < 0 ? '–' : value.toLocaleString('en-US', {maximumFractionDigits: digits}))
-  const ms = (value: number): string => (value < 0 ? '–' : value >= 1000 ? `${(value / 1000).toLocaleString('en-US', {maximumFractionDigits: 2})} s` : `${value} ms`)
+  const number = (value: number, digits = 0): string =>
+    value < 0 ? '–' : value.toLocaleString('en-US', {maximumFractionDigits: digits})
+  const ms = (value: number): string =>
+    value < 0
+      ? '–'
+      : value >= 1000
+        ? `${(value / 1000).toLocaleString('en-US', {maximumFractionDigits: 2})} s`
+        : `${value} ms`
 
   function traceUrl(i: number, attempt?: number): string | null {
     const code = index.columns.trace[i]!
@@ -136,7 +146,10 @@ export function reportClient(): void {
       // Names sort by their place in the sorted dictionary.
       const names = sortKey === 'scenario' ? index.scenarios : sortKey === 'mode' ? index.modes : index.run_ids
       const rank = new Float64Array(names.length)
-      names.map((name, id) => ({name, id})).sort((a, b) => a.name.localeCompare(b.name)).forEach(({id}, r) => (rank[id] = r))
+      names
+        .map((name, id) => ({name, id}))
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .forEach(({id}, r) => (rank[id] = r))
       const ids = c[sortKey]
       const ranks = new Float64Array(ids.length)
       for (let i = 0; i < ids.length; i++) ranks[i] = rank[ids[i]!]!
@@ -216,7 +229,11 @@ export function reportClient(): void {
     const rows: HTMLTableRowElement[] = []
     for (let k = start; k < end; k++) {
       const i = filtered[k]!
-      const tr = el('tr', {'data-run': String(i), tabindex: '0', class: `outcome-${index.outcomes[index.columns.outcome[i]!] ?? 'unknown'}${i === selected ? ' selected' : ''}`})
+      const tr = el('tr', {
+        'data-run': String(i),
+        tabindex: '0',
+        class: `outcome-${index.outcomes[index.columns.outcome[i]!] ?? 'unknown'}${i === selected ? ' selected' : ''}`,
+      })
       for (const [, , cell, kind] of COLUMNS) tr.append(el('td', {class: kind ?? ''}, cell(i)))
       tr.addEventListener('click', () => void openRun(i))
       tr.addEventListener('keydown', (event) => {
@@ -225,7 +242,10 @@ export function reportClient(): void {
       rows.push(tr)
     }
     tbody.replaceChildren(...rows)
-    byId('p-info').textContent = filtered.length === 0 ? 'no runs match' : `runs ${start + 1}–${end} of ${filtered.length.toLocaleString('en-US')} (page ${page + 1} of ${pages})`
+    byId('p-info').textContent =
+      filtered.length === 0
+        ? 'no runs match'
+        : `runs ${start + 1}–${end} of ${filtered.length.toLocaleString('en-US')} (page ${page + 1} of ${pages})`
     status.textContent = `${index.count.toLocaleString('en-US')} runs; ${filtered.length.toLocaleString('en-US')} shown by the filters`
   }
 
@@ -239,7 +259,11 @@ export function reportClient(): void {
   function pre(text: string, limit = 4000): HTMLElement {
     const box = el('pre', {}, text.length > limit ? text.slice(0, limit) : text)
     if (text.length <= limit) return box
-    const more = el('button', {type: 'button', class: 'more'}, `show all ${text.length.toLocaleString('en-US')} characters`)
+    const more = el(
+      'button',
+      {type: 'button', class: 'more'},
+      `show all ${text.length.toLocaleString('en-US')} characters`,
+    )
     more.addEventListener('click', () => {
       box.textContent = text
       more.remove()
@@ -247,7 +271,8 @@ export function reportClient(): void {
     return el('div', {}, box, more)
   }
 
-  const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? '')
+  const asText = (value: unknown): string =>
+    typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? '')
 
   function argumentsText(value: unknown): string {
     if (typeof value !== 'string') return asText(value)
@@ -271,15 +296,33 @@ export function reportClient(): void {
     const calls = turns.reduce((n, t) => n + (t.tool_calls?.length ?? 0), 0)
     const turnList = el('ol', {class: 'turns'})
     turns.forEach((turn) => {
-      const usage = turn.usage ? Object.entries(turn.usage).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ') : ''
-      const item = el('li', {class: 'turn'}, el('div', {class: 'turn-head'}, `${turn.ms === undefined ? '' : ms(Math.round(turn.ms))}${usage ? ` · ${usage}` : ''}`))
+      const usage = turn.usage
+        ? Object.entries(turn.usage)
+            .filter(([, v]) => v > 0)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')
+        : ''
+      const item = el(
+        'li',
+        {class: 'turn'},
+        el(
+          'div',
+          {class: 'turn-head'},
+          `${turn.ms === undefined ? '' : ms(Math.round(turn.ms))}${usage ? ` · ${usage}` : ''}`,
+        ),
+      )
       if (turn.text) item.append(pre(turn.text, 1500))
       for (const call of turn.tool_calls ?? []) {
         item.append(
           el(
             'div',
             {class: `tool-call${call.ok === false ? ' failed' : ''}`},
-            el('div', {class: 'tool-head'}, el('code', {class: 'tool-name'}, call.tool ?? '?'), ` ${call.ok === false ? 'failed' : 'ok'}${call.ms === undefined ? '' : ` · ${ms(Math.round(call.ms))}`}`),
+            el(
+              'div',
+              {class: 'tool-head'},
+              el('code', {class: 'tool-name'}, call.tool ?? '?'),
+              ` ${call.ok === false ? 'failed' : 'ok'}${call.ms === undefined ? '' : ` · ${ms(Math.round(call.ms))}`}`,
+            ),
             el('div', {class: 'label'}, 'arguments'),
             pre(argumentsText(call.args), 2000),
             el('div', {class: 'label'}, 'output'),
@@ -289,25 +332,63 @@ export function reportClient(): void {
       }
       turnList.append(item)
     })
-    out.append(section(`Turns and tool calls (${turns.length} turns, ${calls} tool calls)`, true, turns.length ? turnList : 'no turns recorded'))
+    out.append(
+      section(
+        `Turns and tool calls (${turns.length} turns, ${calls} tool calls)`,
+        true,
+        turns.length ? turnList : 'no turns recorded',
+      ),
+    )
     const messages = trace.messages ?? []
     const messageList = el('ol', {class: 'messages'})
     for (const message of messages) {
-      const item = el('li', {class: `message role-${(message.role ?? 'unknown').replace(/[^a-z_]/gi, '')}`}, el('div', {class: 'role'}, `${message.role ?? '?'}${message.name ? ` (${message.name})` : ''}${message.tool_call_id ? ` · ${message.tool_call_id}` : ''}`))
-      if (message.content !== null && message.content !== undefined && message.content !== '') item.append(pre(asText(message.content), 3000))
+      const item = el(
+        'li',
+        {class: `message role-${(message.role ?? 'unknown').replace(/[^a-z_]/gi, '')}`},
+        el(
+          'div',
+          {class: 'role'},
+          `${message.role ?? '?'}${message.name ? ` (${message.name})` : ''}${message.tool_call_id ? ` · ${message.tool_call_id}` : ''}`,
+        ),
+      )
+      if (message.content !== null && message.content !== undefined && message.content !== '')
+        item.append(pre(asText(message.content), 3000))
       for (const call of message.tool_calls ?? []) {
         const name = call.function?.name ?? call.name ?? '?'
-        item.append(el('div', {class: 'tool-head'}, 'calls ', el('code', {class: 'tool-name'}, name)), pre(argumentsText(call.function?.arguments ?? call.arguments), 2000))
+        item.append(
+          el('div', {class: 'tool-head'}, 'calls ', el('code', {class: 'tool-name'}, name)),
+          pre(argumentsText(call.function?.arguments ?? call.arguments), 2000),
+        )
       }
       messageList.append(item)
     }
-    out.append(section(`Messages (${messages.length})`, messages.length <= 12, messages.length ? messageList : 'no messages recorded'))
-    if (trace.final_text) out.append(section(`Final answer (stop: ${trace.stop_reason ?? '?'})`, true, pre(trace.final_text)))
+    out.append(
+      section(
+        `Messages (${messages.length})`,
+        messages.length <= 12,
+        messages.length ? messageList : 'no messages recorded',
+      ),
+    )
+    if (trace.final_text)
+      out.append(section(`Final answer (stop: ${trace.stop_reason ?? '?'})`, true, pre(trace.final_text)))
     const checkpoints = trace.checkpoints ?? []
     if (checkpoints.length > 0) {
       const list = el('ul', {class: 'checkpoints'})
-      for (const c of checkpoints) list.append(el('li', {class: c.passed ? 'pass' : 'fail'}, `${c.passed ? '✓' : '✗'} ${c.name ?? '?'}${c.task ? ` (${c.task})` : ''}: ${c.message ?? ''}`))
-      out.append(section(`Checkpoints (${checkpoints.filter((c) => c.passed).length} of ${checkpoints.length} passed)`, true, list))
+      for (const c of checkpoints)
+        list.append(
+          el(
+            'li',
+            {class: c.passed ? 'pass' : 'fail'},
+            `${c.passed ? '✓' : '✗'} ${c.name ?? '?'}${c.task ? ` (${c.task})` : ''}: ${c.message ?? ''}`,
+          ),
+        )
+      out.append(
+        section(
+          `Checkpoints (${checkpoints.filter((c) => c.passed).length} of ${checkpoints.length} passed)`,
+          true,
+          list,
+        ),
+      )
     }
     if (trace.assertion) out.append(section('Assertion', false, pre(asText(trace.assertion))))
     const raw = section('Raw trace JSON', false)
@@ -352,7 +433,11 @@ export function reportClient(): void {
       ['cost', c.cost[i]! < 0 ? '–' : `$${c.cost[i]}`],
       ['attempts', String(c.attempts[i])],
     ]
-    const heading = el('h3', {}, `#${i + 1} ${index.scenarios[c.scenario[i]!]} · ${index.modes[c.mode[i]!]} · iteration ${c.iteration[i]}`)
+    const heading = el(
+      'h3',
+      {},
+      `#${i + 1} ${index.scenarios[c.scenario[i]!]} · ${index.modes[c.mode[i]!]} · iteration ${c.iteration[i]}`,
+    )
     const close = el('button', {type: 'button', class: 'close', title: 'close'}, '×')
     close.addEventListener('click', () => {
       detail.hidden = true
@@ -360,7 +445,8 @@ export function reportClient(): void {
       for (const tr of tbody.querySelectorAll('tr.selected')) tr.classList.remove('selected')
     })
     const factList = el('dl', {class: 'facts'})
-    for (const [k, v] of facts) factList.append(el('dt', {}, k), el('dd', {class: k === 'outcome' ? `outcome-${outcome}` : ''}, v))
+    for (const [k, v] of facts)
+      factList.append(el('dt', {}, k), el('dd', {class: k === 'outcome' ? `outcome-${outcome}` : ''}, v))
     const traceBox = el('div', {class: 'trace-box'}, 'loading the trace…')
     const links = el('p', {class: 'trace-links'})
     const url = traceUrl(i)

@@ -18,7 +18,7 @@ import {readRows} from '../../../results/sources.js'
 
 const gzipAsync = promisify(gzip)
 
-export const OUTCOMES = ['pass', 'fail', 'timeout', 'infra_error'] as const
+const OUTCOMES = ['pass', 'fail', 'timeout', 'infra_error'] as const
 
 /** Every row of the report, column by column. Missing numbers are -1. */
 export interface RunIndex {
@@ -73,13 +73,13 @@ class Dictionary {
 }
 
 /** A path as a URL relative to `from`: forward slashes, each segment percent-encoded. */
-export function relativeUrl(from: string, to: string): string {
+function relativeUrl(from: string, to: string): string {
   const relative = path.relative(from, to)
   return relative === '' ? '.' : relative.split(path.sep).map(encodeURIComponent).join('/')
 }
 
 /** The trace file name the runner gives an attempt (src/runner/trace-file.ts). */
-export function traceFileName(scenario: string, mode: string, iteration: number, attempt: number): string {
+function traceFileName(scenario: string, mode: string, iteration: number, attempt: number): string {
   return `${scenario}__${mode}__i${iteration}__a${attempt}.json`
 }
 
@@ -108,8 +108,20 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
   const listings = new Map<string, {files: Set<string>; links: Set<string> | 'all'} | null>()
   let linkedTraces = 0
   const columns: RunIndex['columns'] = {
-    run: [], scenario: [], mode: [], iteration: [], outcome: [], tokens_active: [], tokens_total: [], latency_wall: [],
-    latency_agent: [], tool_calls: [], cost: [], attempts: [], error: [], trace: [],
+    run: [],
+    scenario: [],
+    mode: [],
+    iteration: [],
+    outcome: [],
+    tokens_active: [],
+    tokens_total: [],
+    latency_wall: [],
+    latency_agent: [],
+    tool_calls: [],
+    cost: [],
+    attempts: [],
+    error: [],
+    trace: [],
   }
   const seen = files.length > 1 ? new Set<string>() : undefined
   const exists = async (file: string, resultsDir: string): Promise<boolean> => {
@@ -118,7 +130,13 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
       if (await linkOnTheWay(resultsDir, dir)) listings.set(dir, {files: new Set(), links: 'all'})
       else {
         const entries = await readdir(dir, {withFileTypes: true}).catch(() => null)
-        listings.set(dir, entries && {files: new Set(entries.filter((e) => e.isFile()).map((e) => e.name)), links: new Set(entries.filter((e) => e.isSymbolicLink()).map((e) => e.name))})
+        listings.set(
+          dir,
+          entries && {
+            files: new Set(entries.filter((e) => e.isFile()).map((e) => e.name)),
+            links: new Set(entries.filter((e) => e.isSymbolicLink()).map((e) => e.name)),
+          },
+        )
       }
     }
     const listing = listings.get(dir)
@@ -161,7 +179,13 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
       columns.tool_calls.push(row.tool_calls.total)
       columns.cost.push(row.cost_usd === null ? -1 : Number(row.cost_usd.toPrecision(4)))
       columns.attempts.push(attempt)
-      columns.error.push(row.error ? errors.id(`${row.error.type}: ${row.error.message.length > 300 ? `${row.error.message.slice(0, 299)}…` : row.error.message}`) : -1)
+      columns.error.push(
+        row.error
+          ? errors.id(
+              `${row.error.type}: ${row.error.message.length > 300 ? `${row.error.message.slice(0, 299)}…` : row.error.message}`,
+            )
+          : -1,
+      )
       columns.trace.push(await traceOf(row, path.dirname(file), attempt))
     }
   }
@@ -183,7 +207,15 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
       const code = columns.trace[i]!
       if (code === 0) return null
       if (code < 0) return absolutePaths[-code - 1]!
-      return path.join(absoluteDirs[code - 1]!, traceFileName(index.scenarios[columns.scenario[i]!]!, index.modes[columns.mode[i]!]!, columns.iteration[i]!, columns.attempts[i]!))
+      return path.join(
+        absoluteDirs[code - 1]!,
+        traceFileName(
+          index.scenarios[columns.scenario[i]!]!,
+          index.modes[columns.mode[i]!]!,
+          columns.iteration[i]!,
+          columns.attempts[i]!,
+        ),
+      )
     },
   }
 }
@@ -229,7 +261,10 @@ function embeddingOrder(index: RunIndex): number[] {
 }
 
 /** Reads, compacts and compresses traces in priority order until the budget is spent. */
-export async function embedTraces(built: BuiltIndex, budget: TraceBudget = DEFAULT_TRACE_BUDGET): Promise<EmbeddedTraces> {
+export async function embedTraces(
+  built: BuiltIndex,
+  budget: TraceBudget = DEFAULT_TRACE_BUDGET,
+): Promise<EmbeddedTraces> {
   const order = embeddingOrder(built.index)
   const traces: Record<number, string> = {}
   let bytes = 0
