@@ -6,7 +6,13 @@
  * {cmd}` and MCP tools in a `mcp__<server>` namespace), and change them between versions.
  */
 import type {OfferedTool} from './dialects/dialect.js'
-import type {ScriptStep} from './scripted-models.js'
+
+export interface ScriptStep {
+  tool: string
+  args: Record<string, unknown>
+  /** The plan expects this step may fail (a probe); any other failed step fails the plan. */
+  allow_failure?: boolean
+}
 
 /** A step as a call of an offered tool. */
 export interface OfferedCall {

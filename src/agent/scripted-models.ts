@@ -29,14 +29,9 @@ import {
 import {openaiResponses} from './dialects/openai-responses.js'
 import {PromptCache} from './dialects/prompt-cache.js'
 import {SCRIPTED_MODELS, type ScriptedModelName} from './scripted-model-names.js'
-import {offeredCall} from './scripted-models-tools.js'
+import {offeredCall, type ScriptStep} from './scripted-models-tools.js'
 
-export interface ScriptStep {
-  tool: string
-  args: Record<string, unknown>
-  /** The plan expects this step may fail (a probe); any other failed step fails the plan. */
-  allow_failure?: boolean
-}
+export type {ScriptStep}
 
 export interface Script {
   model: ScriptedModelName

@@ -11,7 +11,8 @@ import type {FixtureKind} from '../schemas/scenario.js'
 import type {CleanupReport} from '../seeding/index.js'
 import type {Manifest} from '../seeding/manifest.js'
 import type {LoadedConfig} from '../config/load-config.js'
-import {openGitHubTarget, type GitHubTarget} from '../github/target.js'
+import {openGitHubTarget} from '../github/open-target.js'
+import type {GitHubTarget} from '../github/target.js'
 import {
   cleanupManifest,
   manifestPath,

@@ -1,17 +1,14 @@
 /**
- * Where GitHub is for a command: live GitHub or the sandbox, chosen once here (`openGitHubTarget`) and
+ * Where GitHub is for a command: live GitHub or the sandbox, chosen once (open-target.ts) and
  * then used the same way: the fixture repository with the harness's two identities (what seeding works
  * through, and what checkpoints read as), the seed and reset hooks that differ between the two, the
  * access each run's agent gets (token, API URL, the environment gh needs), and close. On the sandbox
  * every run gets its own token, so the agent's API calls are counted exactly; on live GitHub they are
  * not observable and stay null.
  */
-import type {LoadedConfig} from '../config/load-config.js'
 import type {FaultConfig} from '../emulator/faults.js'
 import type {SandboxService} from '../emulator/service/client.js'
 import type {GithubClient} from './client.js'
-import {openLiveTarget} from './live-target.js'
-import {openSandboxTarget} from './sandbox-target.js'
 
 export interface AccessCounts {
   /** The agent's GitHub API calls; null where they cannot be observed (live GitHub). */
@@ -81,9 +78,4 @@ export interface TargetOptions {
   sandboxProcess?: boolean
   /** Faults injected into the runs' own traffic (the sandbox only). */
   faults?: FaultConfig
-}
-
-/** The configuration's target (`target: sandbox | live`) with its fixture repository, opened: the one place that chooses. */
-export function openGitHubTarget(config: LoadedConfig, options: TargetOptions = {}): Promise<GitHubTarget> {
-  return config.values.target === 'sandbox' ? openSandboxTarget(config, options) : openLiveTarget(config, options)
 }

@@ -1,7 +1,15 @@
 /** What a fixture kind works with: the repository, both identities, and the seed's labels. */
 import type {GithubClient} from '../github/client.js'
 import type {GitHubTarget} from '../github/target.js'
-import type {SeedOptions} from './kind.js'
+
+export interface SeedOptions {
+  agentLogin: string
+  reviewerLogin: string
+  defaultBranch: string
+  /** Suffix for per-iteration resources (seed_per_iteration). */
+  suffix?: string
+  workflowPollMs?: number
+}
 
 export interface FixtureContext {
   owner: string

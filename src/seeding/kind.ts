@@ -5,21 +5,14 @@
  * steps works on it; `fixtureKind` turns a typed definition into the table's entry (kinds.ts).
  */
 import type {FixtureKind} from '../schemas/scenario.js'
-import type {FixtureContext} from './context.js'
+import type {FixtureContext, SeedOptions} from './context.js'
+
+export type {SeedOptions}
 import type {Snapshot} from './digest.js'
 import type {Manifest} from './manifest.js'
 
 export type Resources = Manifest['resources']
 export type Resource = Resources[string]
-
-export interface SeedOptions {
-  agentLogin: string
-  reviewerLogin: string
-  defaultBranch: string
-  /** Suffix for per-iteration resources (seed_per_iteration). */
-  suffix?: string
-  workflowPollMs?: number
-}
 
 /** What a kind's seed step is given: the options, and the resources seeded before it (its dependencies'). */
 interface Seeding {
