@@ -30,6 +30,7 @@ import type {Row} from '../results/row-schema.js'
 import {writeRunInfo} from '../results/run-info.js'
 import {ResultsWriter, runFile} from '../results/store.js'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
+import type {Scenario} from '../schemas/scenario.js'
 import type {Suite} from '../schemas/suite.js'
 import {displayPath} from '../shared/source-document.js'
 import {HARNESS_VERSION} from '../shared/version.js'
@@ -387,6 +388,30 @@ async function suiteContext(
   }
 }
 
+/** One unrecorded run warms caches, connections and the sandbox; its result and trace are discarded. */
+async function warmUp(ctx: SuiteContext, run: PlannedRun, scenario: Scenario): Promise<void> {
+  await using warmup = Holdings.inOrder()
+  const warmupDir = warmup.use(await mkdtemp(path.join(tmpdir(), 'ghx-bench-warmup-')), (dir) =>
+    rm(dir, {recursive: true, force: true}),
+  )
+  await executeRun({...ctx, resultsDir: warmupDir}, run, scenario)
+}
+
+const runIdentity = (run: PlannedRun) => ({
+  key: run.key,
+  mode: run.mode,
+  scenario_id: run.scenario_id,
+  iteration: run.iteration,
+})
+
+const runFinished = (run: PlannedRun, row: Row): SuiteEvent => ({
+  type: 'run_finished',
+  ...runIdentity(run),
+  outcome: row.outcome,
+  tokens: row.tokens.total,
+  ms: row.latency_ms_wall,
+})
+
 /** The planned runs, scheduled (runs that share a fixture never overlap), one fsynced row each; then the fixtures as the config says. */
 async function runPlanned(
   selected: SelectedSuite,
@@ -423,14 +448,7 @@ async function runPlanned(
     seed: suite.seed,
     per_mode: perMode,
   })
-  if (suite.warmup && todo.length > 0) {
-    // One unrecorded run warms caches, connections and the sandbox; its result and trace are discarded.
-    await using warmup = Holdings.inOrder()
-    const warmupDir = warmup.use(await mkdtemp(path.join(tmpdir(), 'ghx-bench-warmup-')), (dir) =>
-      rm(dir, {recursive: true, force: true}),
-    )
-    await executeRun({...ctx, resultsDir: warmupDir}, todo[0]!, byId.get(todo[0]!.scenario_id)!)
-  }
+  if (suite.warmup && todo.length > 0) await warmUp(ctx, todo[0]!, byId.get(todo[0]!.scenario_id)!)
   const writer = held.use(await ResultsWriter.open(resultsDir, runId), (open) => open.close())
   // A scenario's locks once: the scheduler asks for them at every pending run each time a run ends.
   const locksById = new Map(scenarios.map((s) => [s.id, runLocks(s)]))
@@ -439,29 +457,14 @@ async function runPlanned(
     suite.concurrency,
     (run) => locksById.get(run.scenario_id)!,
     async (run) => {
-      onEvent({
-        type: 'run_started',
-        key: run.key,
-        mode: run.mode,
-        scenario_id: run.scenario_id,
-        iteration: run.iteration,
-      })
+      onEvent({type: 'run_started', ...runIdentity(run)})
       const row = await executeRun(ctx, run, byId.get(run.scenario_id)!)
       if (!row) return
       await writer.append(row)
       completed++
       for (const counts of [byMode, (byProvider[run.provider] ??= {})])
         (counts[run.mode] ??= noOutcomes())[row.outcome]++
-      onEvent({
-        type: 'run_finished',
-        key: run.key,
-        mode: run.mode,
-        scenario_id: run.scenario_id,
-        iteration: run.iteration,
-        outcome: row.outcome,
-        tokens: row.tokens.total,
-        ms: row.latency_ms_wall,
-      })
+      onEvent(runFinished(run, row))
     },
     signal,
   )

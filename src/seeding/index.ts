@@ -207,7 +207,6 @@ export interface CleanupReport {
  * project titles seeding uses. Issues cannot be deleted through the API, so they are closed.
  */
 export async function cleanupFixtures(ctx: FixtureContext, scope: {all: boolean}): Promise<CleanupReport> {
-  const repo = repoParams(ctx)
   const report: CleanupReport = {
     issues_closed: 0,
     pulls_closed: 0,
@@ -216,6 +215,16 @@ export async function cleanupFixtures(ctx: FixtureContext, scope: {all: boolean}
     releases_deleted: 0,
     projects_deleted: 0,
   }
+  for (const step of [closeLabelled, deleteBranches, deleteReleases, deleteProjects, deleteSeedLabels])
+    await step(ctx, scope, report)
+  return report
+}
+
+type CleanupStep = (ctx: FixtureContext, scope: {all: boolean}, report: CleanupReport) => Promise<void>
+
+/** Issues and pull requests that carry seeding's label are closed: the API cannot delete issues. */
+const closeLabelled: CleanupStep = async (ctx, scope, report) => {
+  const repo = repoParams(ctx)
   const marker = scope.all ? FIXTURE_LABEL.name : seedLabel(ctx.seedId).name
   const open = await ctx.agent.paginate(ctx.agent.rest.issues.listForRepo, {
     ...repo,
@@ -233,6 +242,11 @@ export async function cleanupFixtures(ctx: FixtureContext, scope: {all: boolean}
     if (item.pull_request) report.pulls_closed++
     else report.issues_closed++
   }
+}
+
+/** Seeded branches (bench-…-seed-<id>) are deleted, their open pull requests closed first. */
+const deleteBranches: CleanupStep = async (ctx, scope, report) => {
+  const repo = repoParams(ctx)
   const seedTag = scope.all ? /-seed-/ : new RegExp(`-seed-${ctx.seedId}(?:$|-)`)
   const branches = await ctx.agent.paginate(ctx.agent.rest.git.listMatchingRefs, {
     ...repo,
@@ -254,6 +268,10 @@ export async function cleanupFixtures(ctx: FixtureContext, scope: {all: boolean}
     await ctx.agent.rest.git.deleteRef({...repo, ref: `heads/${name}`})
     report.branches_deleted++
   }
+}
+
+const deleteReleases: CleanupStep = async (ctx, scope, report) => {
+  const repo = repoParams(ctx)
   const releases = await ctx.agent.paginate(ctx.agent.rest.repos.listReleases, {...repo, per_page: 100})
   for (const release of releases) {
     if (
@@ -265,6 +283,9 @@ export async function cleanupFixtures(ctx: FixtureContext, scope: {all: boolean}
       report.releases_deleted++
     }
   }
+}
+
+const deleteProjects: CleanupStep = async (ctx, scope, report) => {
   const viewer = (await ctx.agent.graphql<{viewer: {login: string}}>('{ viewer { login } }')).viewer.login
   const projects = await ctx.agent.graphql<{user: {projectsV2: {nodes: Array<{id: string; title: string}>}}}>(
     'query($l: String!) { user(login: $l) { projectsV2(first: 100) { nodes { id title } } } }',
@@ -279,6 +300,10 @@ export async function cleanupFixtures(ctx: FixtureContext, scope: {all: boolean}
       report.projects_deleted++
     }
   }
+}
+
+const deleteSeedLabels: CleanupStep = async (ctx, scope, report) => {
+  const repo = repoParams(ctx)
   const labels = await ctx.agent.paginate(ctx.agent.rest.issues.listLabelsForRepo, {...repo, per_page: 100})
   for (const label of labels) {
     if (scope.all ? label.name.startsWith('bench-seed:') : label.name === seedLabel(ctx.seedId).name) {
@@ -286,5 +311,4 @@ export async function cleanupFixtures(ctx: FixtureContext, scope: {all: boolean}
       report.labels_deleted++
     }
   }
-  return report
 }

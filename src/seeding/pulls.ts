@@ -207,83 +207,121 @@ async function writeFile(
   })
 }
 
+type OpenedPull = {number: number; id: number; node_id: string; html_url: string; head: {sha: string}}
+
 export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix = ''): Promise<PullResource> {
   const definition: PullKind = PULL_KINDS[kind]
   const seedId = ctx.seedId + suffix
   const branch = definition.branch(seedId)
-  const title = definition.title(seedId)
-  const body = `Fixture for ghx-bench scenarios (${kind}).`
-  const author = client(ctx, definition.author)
-  const repo = repoParams(ctx)
   await ensureLabels(ctx, [FIXTURE_LABEL, seedLabel(ctx.seedId)])
   const open = await ctx.agent.paginate(ctx.agent.rest.pulls.list, {
-    ...repo,
+    ...repoParams(ctx),
     state: 'open',
     head: `${ctx.owner}:${branch}`,
     per_page: 100,
   })
-  const {data: repository} = await ctx.agent.rest.repos.get(repo)
+  const {data: repository} = await ctx.agent.rest.repos.get(repoParams(ctx))
   const base = repository.default_branch
-  let pull: {number: number; id: number; node_id: string; html_url: string; head: {sha: string}} | undefined = open[0]
-  if (!pull) {
-    const baseSha = (await ctx.agent.rest.git.getRef({...repo, ref: `heads/${base}`})).data.object.sha
-    const branchExists = await ctx.agent.rest.git.getRef({...repo, ref: `heads/${branch}`}).then(
-      () => true,
-      () => false,
-    )
-    if (!branchExists) {
-      await author.rest.git.createRef({...repo, ref: `refs/heads/${branch}`, sha: baseSha})
-      await writeFile(ctx, author, {
-        path: definition.path,
-        branch,
-        message: `Fixture ${kind}`,
-        content: definition.content(seedId),
-      })
-    }
-    const created: {number: number; id: number; node_id: string; html_url: string; head: {sha: string}} = (
-      await author.rest.pulls.create({...repo, title, body, head: branch, base})
-    ).data
-    pull = created
-    await ctx.agent.rest.issues.addLabels({
-      ...repo,
-      issue_number: created.number,
-      labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name],
-    })
-    if (definition.baseMovesOn) {
-      await writeFile(ctx, ctx.agent, {
-        path: `.bench/main-${seedId}.md`,
-        branch: base,
-        message: 'Move the base on',
-        content: `${seedId} ${Date.now()}\n`,
-      })
-    }
-  }
-  const current = pull
+  const pull: OpenedPull = open[0] ?? (await openPull(ctx, kind, seedId, base))
   // The seeded head is the fixture's own commit: a pull request found again may carry commits a run pushed (one killed before its reset).
   const headSha = open[0]
-    ? ((await fixtureCommit(ctx, current.number, `Fixture ${kind}`)) ?? current.head.sha)
-    : current.head.sha
-  // Threads the fixture lacks are started, in order: a seeding interrupted after the pull request was opened completes here.
-  const started = await listThreads(ctx, current.number)
+    ? ((await fixtureCommit(ctx, pull.number, `Fixture ${kind}`)) ?? pull.head.sha)
+    : pull.head.sha
+  const threads = await startThreads(ctx, definition, pull)
+  if (definition.statuses) await seedStatuses(ctx, headSha, definition.statuses)
+  const review = definition.review ? await seedReview(ctx, pull.number, headSha, definition.review) : undefined
+  const resource = pullResource(ctx, definition, pull, {
+    branch,
+    base,
+    title: definition.title(seedId),
+    body: pullBody(kind),
+    headSha,
+    threads,
+    ...(review ? {review} : {}),
+  })
+  await resetPull(ctx, resource)
+  return resource
+}
+
+const pullBody = (kind: PullKindName) => `Fixture for ghx-bench scenarios (${kind}).`
+
+/** Opens the fixture's pull request: its branch and file first (unless a seeding interrupted earlier made them), then the base moved on where the kind asks. */
+async function openPull(ctx: FixtureContext, kind: PullKindName, seedId: string, base: string): Promise<OpenedPull> {
+  const definition: PullKind = PULL_KINDS[kind]
+  const branch = definition.branch(seedId)
+  const author = client(ctx, definition.author)
+  const repo = repoParams(ctx)
+  const baseSha = (await ctx.agent.rest.git.getRef({...repo, ref: `heads/${base}`})).data.object.sha
+  const branchExists = await ctx.agent.rest.git.getRef({...repo, ref: `heads/${branch}`}).then(
+    () => true,
+    () => false,
+  )
+  if (!branchExists) {
+    await author.rest.git.createRef({...repo, ref: `refs/heads/${branch}`, sha: baseSha})
+    await writeFile(ctx, author, {
+      path: definition.path,
+      branch,
+      message: `Fixture ${kind}`,
+      content: definition.content(seedId),
+    })
+  }
+  const created: OpenedPull = (
+    await author.rest.pulls.create({...repo, title: definition.title(seedId), body: pullBody(kind), head: branch, base})
+  ).data
+  await ctx.agent.rest.issues.addLabels({
+    ...repo,
+    issue_number: created.number,
+    labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name],
+  })
+  if (definition.baseMovesOn) {
+    await writeFile(ctx, ctx.agent, {
+      path: `.bench/main-${seedId}.md`,
+      branch: base,
+      message: 'Move the base on',
+      content: `${seedId} ${Date.now()}\n`,
+    })
+  }
+  return created
+}
+
+/** The kind's review threads, those it lacks started in order: a seeding interrupted after the pull request was opened completes here. */
+async function startThreads(ctx: FixtureContext, definition: PullKind, pull: OpenedPull) {
+  const started = await listThreads(ctx, pull.number)
   for (const thread of definition.threads.slice(started.length)) {
     await ctx.second.rest.pulls.createReviewComment({
-      ...repo,
-      pull_number: current.number,
+      ...repoParams(ctx),
+      pull_number: pull.number,
       body: thread.body,
       path: definition.path,
       line: thread.line,
       side: 'RIGHT',
-      commit_id: current.head.sha,
+      commit_id: pull.head.sha,
     })
   }
-  const threads = started.length < definition.threads.length ? await listThreads(ctx, current.number) : started
-  if (definition.statuses) await seedStatuses(ctx, headSha, definition.statuses)
-  const review = definition.review ? await seedReview(ctx, current.number, headSha, definition.review) : undefined
+  return started.length < definition.threads.length ? await listThreads(ctx, pull.number) : started
+}
+
+/** What the manifest records of a seeded pull request, with the thread ids and counts scenarios bind to. */
+function pullResource(
+  ctx: FixtureContext,
+  definition: PullKind,
+  pull: OpenedPull,
+  seeded: {
+    branch: string
+    base: string
+    title: string
+    body: string
+    headSha: string
+    threads: Awaited<ReturnType<typeof listThreads>>
+    review?: Awaited<ReturnType<typeof seedReview>>
+  },
+): PullResource {
+  const {branch, base, title, body, headSha, threads, review} = seeded
   const resource: PullResource = {
-    number: current.number,
-    id: current.id,
-    node_id: current.node_id,
-    url: current.html_url,
+    number: pull.number,
+    id: pull.id,
+    node_id: pull.node_id,
+    url: pull.html_url,
     head: branch,
     seeded: {
       title,
@@ -310,7 +348,6 @@ export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix =
     resource.resolved_count = definition.threads.filter((t) => t.resolved).length
     resource.unresolved_count = definition.threads.filter((t) => !t.resolved).length
   }
-  await resetPull(ctx, resource)
   return resource
 }
 
