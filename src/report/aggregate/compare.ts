@@ -29,6 +29,7 @@ import {
   type ScenarioEffect,
 } from '../../stats/log-ratio.js'
 import {finite, percentileOfSorted} from '../../stats/quantiles.js'
+import {exactMcNemar, holmAdjust} from '../../stats/paired-flips.js'
 import {newcombeInterval, wilsonInterval} from '../../stats/rates.js'
 import {zOfConfidence} from '../../stats/special.js'
 import type {FromSchema} from 'json-schema-to-ts'
@@ -150,7 +151,7 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
   const compared = scenarioIds.map((id) =>
     scenarioComparison(id, baseByScenario.get(id), candByScenario.get(id), options.minSamples, ranks),
   )
-  const scenarios = compared.map((c) => c.summary)
+  const scenarios = withHolm(compared.map((c) => c.summary))
   const eligible = compared.filter((c) => c.summary.eligible)
   const reduction = (metric: EfficiencyMetric): Reduction => {
     const withEffect = eligible.filter((c) => c.effects[metric] !== null)
@@ -249,6 +250,57 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
       harness_latency_ms: {baseline: harness(base), candidate: harness(cand)},
     },
     scenarios,
+    success_flips: flippedScenarios(scenarios, confidence),
+  }
+}
+
+type SuccessFlips = NonNullable<ScenarioComparison['success_flips']>
+
+/** Each block both modes ran, whether each passed; the discordant blocks counted and tested (exact McNemar). */
+function successFlips(base: Cell, cand: Cell): Omit<SuccessFlips, 'p_adjusted'> {
+  const passed = (cell: Cell) => {
+    const keys = cell.blocks.values()
+    const stable = cell.stable.values()
+    return new Map(Array.from(keys, (key, i) => [key, stable[i] === 1]))
+  }
+  const baseline = passed(base)
+  let pairedBlocks = 0
+  let passToFail = 0
+  let failToPass = 0
+  for (const [block, candidatePassed] of passed(cand)) {
+    const baselinePassed = baseline.get(block)
+    if (baselinePassed === undefined) continue
+    pairedBlocks++
+    if (baselinePassed && !candidatePassed) passToFail++
+    else if (!baselinePassed && candidatePassed) failToPass++
+  }
+  return {
+    paired_blocks: pairedBlocks,
+    pass_to_fail: passToFail,
+    fail_to_pass: failToPass,
+    p_value: exactMcNemar(passToFail, failToPass),
+  }
+}
+
+/** The scenarios' McNemar p-values adjusted by Holm's rule across the scenarios both modes ran. */
+function withHolm(scenarios: ScenarioComparison[]): ScenarioComparison[] {
+  const tested = scenarios.filter((s) => s.success_flips)
+  const adjusted = holmAdjust(tested.map((s) => s.success_flips!.p_value))
+  tested.forEach((s, i) => (s.success_flips!.p_adjusted = adjusted[i]!))
+  return scenarios
+}
+
+function flippedScenarios(scenarios: ScenarioComparison[], confidence: number): Comparison['success_flips'] {
+  const byP = scenarios
+    .filter((s) => s.success_flips)
+    .sort((a, b) => a.success_flips!.p_value - b.success_flips!.p_value || a.scenario_id.localeCompare(b.scenario_id))
+  const ids = (keep: (flips: SuccessFlips) => boolean) =>
+    byP.filter((s) => keep(s.success_flips!)).map((s) => s.scenario_id)
+  return {
+    method: 'exact McNemar on paired blocks; Holm across scenarios',
+    pass_to_fail: ids((f) => f.pass_to_fail > f.fail_to_pass),
+    fail_to_pass: ids((f) => f.fail_to_pass > f.pass_to_fail),
+    significant: ids((f) => f.pass_to_fail !== f.fail_to_pass && f.p_adjusted < 1 - confidence),
   }
 }
 
@@ -313,6 +365,8 @@ function scenarioComparison(
       candidate: byMetric((m) => finite(c[m])),
       reduction_pct: byMetric((m) => (eligible ? finite(reductionPct(b[m], c[m])) : null)),
       effect_pct: byMetric((m) => (effects[m] ? finite(reductionOfLogRatio(effects[m].theta)) : null)),
+      // Adjusted once every scenario is tested (withHolm).
+      ...(base && cand ? {success_flips: {...successFlips(base, cand), p_adjusted: 1}} : {}),
     },
     effects,
   }

@@ -331,6 +331,29 @@ export const failuresSchema = {
   },
 } as const
 
+const successFlipsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['paired_blocks', 'pass_to_fail', 'fail_to_pass', 'p_value', 'p_adjusted'],
+  description:
+    'the modes’ outcomes on the blocks both ran (a run passes: success, valid output, no runner failure): the discordant pairs and the exact McNemar test',
+  properties: {
+    paired_blocks: {type: 'integer', minimum: 0},
+    pass_to_fail: {
+      type: 'integer',
+      minimum: 0,
+      description: 'blocks where the baseline passed and the candidate failed',
+    },
+    fail_to_pass: {
+      type: 'integer',
+      minimum: 0,
+      description: 'blocks where the baseline failed and the candidate passed',
+    },
+    p_value: {type: 'number', minimum: 0, maximum: 1, description: 'exact McNemar, two-sided'},
+    p_adjusted: {type: 'number', minimum: 0, maximum: 1, description: 'Holm-adjusted across the compared scenarios'},
+  },
+} as const
+
 const scenarioComparisonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -362,6 +385,7 @@ const scenarioComparisonSchema = {
       description:
         'reduction of the averages (geometric means; tool calls: plain means), (1 - e^θ_s) x 100: the scenario’s part in the suite effect',
     },
+    success_flips: successFlipsSchema,
   },
 } as const
 
@@ -451,6 +475,30 @@ export const comparisonSchema = {
       },
     },
     scenarios: {type: 'array', items: scenarioComparisonSchema},
+    success_flips: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['method', 'pass_to_fail', 'fail_to_pass', 'significant'],
+      description: 'the scenarios whose paired outcomes flipped, each list ordered by p-value',
+      properties: {
+        method: {type: 'string'},
+        pass_to_fail: {
+          type: 'array',
+          items: {type: 'string'},
+          description: 'scenarios with more PASS→FAIL than FAIL→PASS blocks',
+        },
+        fail_to_pass: {
+          type: 'array',
+          items: {type: 'string'},
+          description: 'scenarios with more FAIL→PASS than PASS→FAIL blocks',
+        },
+        significant: {
+          type: 'array',
+          items: {type: 'string'},
+          description: 'of them, those whose Holm-adjusted p-value is below 1 - confidence',
+        },
+      },
+    },
   },
 } as const
 

@@ -433,6 +433,7 @@ export function renderReportMarkdown(report: Report): string {
           reduction('cost reduction %', e.cost_reduction_pct),
         ],
       ),
+      ...flipLines(delta),
     )
   }
   if (report.deltas.length > 0) out.push('', MDE_NOTE)
@@ -465,6 +466,28 @@ export function renderReportMarkdown(report: Report): string {
   if (report.warnings.length > MAX_LISTED)
     out.push(`- … and ${report.warnings.length - MAX_LISTED} more (see summary.json)`)
   return out.join('\n') + '\n'
+}
+
+/** The scenarios whose paired outcomes flipped between the modes, each with its discordant blocks and p-values. */
+function flipLines(delta: Report['deltas'][number]): string[] {
+  const flips = delta.success_flips
+  if (!flips) return []
+  const byId = new Map(delta.scenarios.map((s) => [s.scenario_id, s.success_flips]))
+  const tested = delta.scenarios.filter((s) => s.success_flips).length
+  const listed = (ids: string[]) =>
+    ids.length === 0
+      ? 'none'
+      : ids
+          .slice(0, MAX_LISTED)
+          .map((id) => {
+            const f = byId.get(id)!
+            return `${code(id, 60)} (${f.pass_to_fail} PASS→FAIL, ${f.fail_to_pass} FAIL→PASS of ${f.paired_blocks}; p ${num(f.p_value, 3)}, adjusted ${num(f.p_adjusted, 3)})`
+          })
+          .join(', ') + (ids.length > MAX_LISTED ? `, … and ${ids.length - MAX_LISTED} more` : '')
+  return [
+    '',
+    `Paired outcomes, per scenario (${tested} scenarios with blocks of both modes; ${flips.method}): PASS→FAIL ${listed(flips.pass_to_fail)}; FAIL→PASS ${listed(flips.fail_to_pass)}; significant at ${num((1 - (delta.confidence ?? 0.95)) * 100, 0)}% after adjustment: ${flips.significant.length === 0 ? 'none' : flips.significant.map((id) => code(id, 60)).join(', ')}.`,
+  ]
 }
 
 const VERDICT_MARK: Record<string, string> = {
