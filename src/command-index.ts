@@ -6,6 +6,7 @@ import FixturesCleanup from './commands/fixtures/cleanup.js'
 import FixturesReset from './commands/fixtures/reset.js'
 import FixturesSeed from './commands/fixtures/seed.js'
 import FixturesStatus from './commands/fixtures/status.js'
+import Flakes from './commands/flakes.js'
 import Gate from './commands/gate.js'
 import Init from './commands/init.js'
 import Plan from './commands/plan.js'
@@ -22,6 +23,7 @@ export const commands = {
   'fixtures:reset': FixturesReset,
   'fixtures:seed': FixturesSeed,
   'fixtures:status': FixturesStatus,
+  flakes: Flakes,
   gate: Gate,
   init: Init,
   plan: Plan,

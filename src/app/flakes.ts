@@ -1,0 +1,96 @@
+/**
+ * `ghx-bench flakes`: the flake ledger over the runs stored in results_dir (src/report/flakes.ts).
+ * Only runs that can be compared are read together: those of the newest run's suite (or the suite
+ * named) and model, as their rows record them. Regraded copies are read in place of their
+ * originals, as the report reads them.
+ */
+import {resolveConfigPath} from '../config/load-config.js'
+import {readRows} from '../results/sources.js'
+import {listRuns} from '../results/store.js'
+import {BadInputError} from '../shared/diagnostics.js'
+import {displayPath} from '../shared/source-document.js'
+import {DEFAULT_LEDGER_OPTIONS, flakeLedger, type LedgerEntry, type LedgerOutcome} from '../report/flakes.js'
+import {openConfig, type ProjectOptions} from './project.js'
+
+export interface FlakesOptions extends ProjectOptions {
+  /** The suite whose runs are read (default: the newest run's). */
+  suite?: string
+  flipThreshold?: number
+  minRuns?: number
+}
+
+export interface FlakesResult {
+  /** What the runs read have in common. */
+  group: {suite: string; model: string}
+  runs: string[]
+  /** Runs in results_dir left out: another suite or model. */
+  other_runs: number
+  entries: LedgerEntry[]
+  options: {flip_threshold: number; min_runs: number}
+}
+
+interface StoredRun {
+  runId: string
+  group: FlakesResult['group']
+  outcomes: LedgerOutcome[]
+}
+
+export async function flakesProject(options: FlakesOptions): Promise<FlakesResult> {
+  const config = await openConfig(options)
+  const cwd = options.cwd ?? process.cwd()
+  const resultsDir = resolveConfigPath(config, config.values.results_dir)
+  const listed = (await listRuns(resultsDir)).filter((run) => !run.link)
+  const files = new Set(listed.map((run) => run.file))
+  // A re-graded run stands in for its original.
+  const read = listed.filter((run) => !files.has(`${run.file.slice(0, -'.jsonl'.length)}.regraded.jsonl`))
+  const runs: StoredRun[] = []
+  for (const run of read) runs.push(await storedRun(run.file, run.runId, cwd))
+  const newest = runs.find((run) => options.suite === undefined || run.group.suite === options.suite)
+  if (!newest)
+    throw new BadInputError([
+      {
+        file: displayPath(resultsDir, cwd),
+        code: 'io',
+        message: options.suite ? `no stored run of suite "${options.suite}"` : 'no results yet: run a suite first',
+      },
+    ])
+  const same = runs.filter((run) => JSON.stringify(run.group) === JSON.stringify(newest.group))
+  const settings = {
+    flipThreshold: options.flipThreshold ?? DEFAULT_LEDGER_OPTIONS.flipThreshold,
+    minRuns: options.minRuns ?? DEFAULT_LEDGER_OPTIONS.minRuns,
+  }
+  return {
+    group: newest.group,
+    runs: same.map((run) => run.runId),
+    other_runs: runs.length - same.length,
+    entries: flakeLedger(
+      same.flatMap((run) => run.outcomes),
+      settings,
+    ),
+    options: {flip_threshold: settings.flipThreshold, min_runs: settings.minRuns},
+  }
+}
+
+/** A results file's outcomes, and the suite and model its rows share ("mixed" where they do not). */
+async function storedRun(file: string, name: string, cwd: string): Promise<StoredRun> {
+  const outcomes: LedgerOutcome[] = []
+  const seen = {suite: new Set<string>(), model: new Set<string>()}
+  let startedAt: string | undefined
+  for await (const row of readRows([file], () => {}, cwd)) {
+    if (row.started_at && (startedAt === undefined || row.started_at < startedAt)) startedAt = row.started_at
+    seen.suite.add(row.suite ?? '')
+    seen.model.add(row.model ?? '')
+    outcomes.push({
+      run_id: row.run_id,
+      run_started_at: '',
+      scenario_id: row.scenario_id,
+      mode: row.mode,
+      provider: row.provider ?? null,
+      iteration: row.iteration,
+      success: row.success,
+    })
+  }
+  for (const outcome of outcomes) outcome.run_started_at = startedAt ?? ''
+  const one = (values: Set<string>) => (values.size === 1 ? [...values][0]! : 'mixed')
+  return {runId: outcomes[0]?.run_id ?? name, group: {suite: one(seen.suite), model: one(seen.model)}, outcomes}
+}

@@ -1,0 +1,52 @@
+import {expect} from 'chai'
+import {mkdtempSync, readFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
+import {makeProject, PROJECT_ROOT} from '../support/cli.js'
+import {runCliInProcess} from '../support/cli-in-process.js'
+import {config, suite} from '../support/reliability.js'
+import {shellCommandScenario} from '../support/scenarios.js'
+
+describe('ghx-bench flakes', () => {
+  it('over 5 runs of a suite with one flaky scenario names it, and only it, for quarantine', async function () {
+    this.timeout(180_000)
+    const counter = path.join(mkdtempSync(path.join(tmpdir(), 'ghx-bench-flaky-')), 'calls')
+    // Passes on every other call: the answer names the repository only when the counter is even.
+    const flaky = `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n+1)) > ${counter}; if [ $((n % 2)) -eq 0 ]; then echo sandbox; else echo nothing; fi`
+    const project = await makeProject({
+      '.ghxbenchrc.yml': config(),
+      'catalogue/scenarios/repo-view-001.yml': readFileSync(
+        path.join(PROJECT_ROOT, 'suites', 'scenarios', 'repo-view-001.yml'),
+        'utf8',
+      ),
+      'catalogue/scenarios/repo-flaky-001.yml': shellCommandScenario('repo-flaky-001', 'Flaky', 20_000, flaky),
+      'catalogue/two.yml': suite('two', ['repo-view-001', 'repo-flaky-001']),
+    })
+    for (let run = 1; run <= 5; run++) {
+      const result = await runCliInProcess(['run', 'catalogue/two.yml', '--run-id', `run-${run}`, '--no-report'], {
+        cwd: project,
+        env: {CI: '1'},
+      })
+      expect(result.code, result.stderr).to.equal(0)
+    }
+    const ledger = await runCliInProcess(['flakes', '--json'], {cwd: project})
+    expect(ledger.code, ledger.stderr).to.equal(0)
+    const {entries, runs} = JSON.parse(ledger.stdout) as {
+      runs: string[]
+      entries: Array<{scenario_id: string; proposed_quarantine: boolean; flip_rate: number; passes: number}>
+    }
+    expect(runs).to.have.length(5)
+    expect(entries.filter((e) => e.proposed_quarantine).map((e) => e.scenario_id)).to.deep.equal(['repo-flaky-001'])
+    expect(entries.find((e) => e.scenario_id === 'repo-flaky-001')).to.include({flip_rate: 1, passes: 3})
+    expect(entries.find((e) => e.scenario_id === 'repo-view-001')).to.include({flip_rate: 0, passes: 5})
+    const text = await runCliInProcess(['flakes'], {cwd: project})
+    expect(text.stdout).to.match(/QUARANTINE\? repo-flaky-001 agent_direct/)
+    expect(text.stdout).not.to.match(/repo-view-001/)
+  })
+
+  it('refuses a flip threshold outside 0..1, naming the flag (exit 2)', async () => {
+    const result = await runCliInProcess(['flakes', '--flip-threshold', '2'])
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.match(/--flip-threshold/)
+  })
+})
