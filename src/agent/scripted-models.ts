@@ -214,12 +214,22 @@ function isEnvelope(value: unknown): value is {ok: boolean; meta?: Record<string
 /** The next assistant turn of a script, given the conversation so far. */
 function nextMessage(
   script: Script,
-  conversation: Pick<ConversationView, 'toolCalls' | 'toolResults'>,
+  conversation: Pick<ConversationView, 'toolCalls' | 'toolResults' | 'waitFor'>,
   tools: readonly OfferedTool[],
 ): ModelTurn {
   // A request offering no tools at all is a runtime's side request (opencode titles its sessions).
   if (tools.length === 0) return {content: 'ghx-bench run'}
   const played = conversation.toolCalls
+  // A competent agent waits for a command that is still running before it reads or plays on.
+  if (conversation.waitFor)
+    return {
+      content: null,
+      toolCall: {
+        id: `${played}_wait_${randomBytes(4).toString('hex')}`,
+        name: conversation.waitFor.name,
+        arguments: JSON.stringify(conversation.waitFor.args),
+      },
+    }
   // A competent agent stops at a step that failed: it does not play on as if it had worked.
   const stopped = planOutcome(script, conversation.toolResults).failure !== null
   // The oracle and the adversaries that act (wrong_target, read_only) play their steps; noop plays none.

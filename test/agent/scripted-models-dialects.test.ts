@@ -17,6 +17,9 @@ const CLAUDE_BASH = fixture('claude-code-2.1.332-bash-failed.request.json')
 const CLAUDE_MCP = fixture('claude-code-2.1.332-mcp.request.json')
 const CODEX_EXEC = fixture('codex-0.171.0-exec-failed.request.json')
 const CODEX_MCP = fixture('codex-0.171.0-mcp.request.json')
+// A command that outlived exec_command's 10 s wait (Process running with session ID N), then the poll that saw it exit.
+const CODEX_RUNNING = fixture('codex-0.171.0-exec-running.request.json')
+const CODEX_POLLED = fixture('codex-0.171.0-exec-polled.request.json')
 
 interface SseEvent {
   event?: string
@@ -237,6 +240,49 @@ describe('scripted models: the OpenAI Responses dialect', () => {
     const failed = openaiResponses.parse(json(CODEX_EXEC))
     if ('invalid' in failed) throw new Error(failed.invalid)
     expect(openaiResponses.view(failed.request).toolResults).to.deep.equal(['oops\n\n[exit code 3]'])
+  })
+
+  it('waits for a command Codex reports still running: a write_stdin poll of its session, its output joined to the step’s', () => {
+    const running = openaiResponses.parse(json(CODEX_RUNNING))
+    if ('invalid' in running) throw new Error(running.invalid)
+    const view = openaiResponses.view(running.request)
+    expect(view.toolCalls).to.equal(2)
+    expect(view.toolResults).to.have.length(1)
+    expect(view.waitFor).to.deep.equal({
+      name: 'write_stdin',
+      args: {session_id: 6887, chars: '', yield_time_ms: 30_000},
+    })
+    const polled = openaiResponses.parse(json(CODEX_POLLED))
+    if ('invalid' in polled) throw new Error(polled.invalid)
+    const after = openaiResponses.view(polled.request)
+    expect(after).to.not.have.property('waitFor')
+    expect(after.toolCalls).to.equal(2)
+    expect(after.toolResults).to.have.length(2)
+    // Both replies and resolutions of each of the three threads: the part printed before the wait and after it.
+    const lines = after.toolResults[1]!.trim().split('\n')
+    expect(lines).to.have.length(6)
+    expect(lines[0]).to.match(/^\{"ok":true,"data":\{"id":"PRRT_kwMTEyNA","isResolved":false/)
+    expect(lines[5]).to.match(/"isResolved":true/)
+  })
+
+  it('answers a running command’s request with the poll, and the plan goes on once it exited', async () => {
+    const twoSteps: Script = {
+      model: 'oracle',
+      steps: [
+        {tool: 'shell', args: {command: 'list'}},
+        {tool: 'shell', args: {command: 'reply to each'}},
+      ],
+      final: {kind: 'text'},
+    }
+    const {baseUrl} = models.register(twoSteps)
+    const poll = await (await post(responsesUrl(baseUrl), {...json(CODEX_RUNNING), stream: false})).json()
+    const call = (poll as {output: Array<{type: string; name: string; arguments: string}>}).output[0]!
+    expect(call).to.include({type: 'function_call', name: 'write_stdin'})
+    expect(JSON.parse(call.arguments)).to.deep.equal({session_id: 6887, chars: '', yield_time_ms: 30_000})
+    const done = await (await post(responsesUrl(baseUrl), {...json(CODEX_POLLED), stream: false})).json()
+    const message = (done as {output: Array<{type: string; content: Array<{text: string}>}>}).output[0]!
+    expect(message.type).to.equal('message')
+    expect(message.content[0]!.text).to.equal('Done: 2 step(s) completed.')
   })
 
   it('streams a function_call on exec_command {cmd}: response.created … response.completed, numbered in order', async () => {

@@ -25,6 +25,11 @@ export interface ConversationView {
    */
   toolResults: string[]
   tools: OfferedTool[]
+  /**
+   * The last step's command is still running (Codex's exec_command yields a session after its wait):
+   * the call that waits for it, to make before anything else. Its output joins the step's.
+   */
+  waitFor?: {name: string; args: Record<string, unknown>}
 }
 
 /** The engine's next assistant turn: a text, or one tool call. */

@@ -13,6 +13,7 @@ import {
   startEventStream,
   textPieces,
   writeEvent,
+  type ConversationView,
   type Dialect,
   type ModelTurn,
   type OfferedTool,
@@ -24,6 +25,9 @@ interface InputItem {
   type?: string
   role?: string
   output?: unknown
+  call_id?: string
+  name?: string
+  arguments?: string
 }
 
 interface ToolDeclaration {
@@ -47,19 +51,30 @@ const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output',
 
 /**
  * A header Codex frames its tools' outputs with: lines such as `Chunk ID: …`, `Wall time: …`,
- * `Process exited with code N`, `Original token count: …`, then `Output:` and what the tool printed.
+ * `Process exited with code N` (or `Process running with session ID N`), `Original token count: …`, then
+ * `Output:` and what the tool printed.
  */
-const OUTPUT_FRAME = /^((?:[A-Z][\w ]*: [^\n]*\n|Process exited with code -?\d+\n)*)Output:(?:\n|$)/
+const OUTPUT_FRAME =
+  /^((?:[A-Z][\w ]*: [^\n]*\n|Process exited with code -?\d+\n|Process running with session ID \d+\n)*)Output:(?:\n|$)/
+
+/** The frame's header of a tool output (empty when it has none). */
+function frameOf(text: string): string {
+  return OUTPUT_FRAME.exec(text)?.[1] ?? ''
+}
+
+/** What the tool printed: the text after the frame, or all of it when it has none. */
+function printedOf(text: string): string {
+  const frame = OUTPUT_FRAME.exec(text)
+  return frame ? text.slice(frame[0].length) : text
+}
 
 /**
- * A framed output reduced to what the tool printed, with the failure note the built-in shell tool
- * appends when the frame gives an exit code that is not 0. An output with no frame is kept as it is.
+ * A framed output reduced to what the tool printed (`printed`, where a running command's polls joined
+ * it), with the failure note the built-in shell tool appends when the frame gives an exit code that is
+ * not 0. An output with no frame is kept as it is.
  */
-export function unframedOutput(text: string): string {
-  const frame = OUTPUT_FRAME.exec(text)
-  if (!frame) return text
-  const printed = text.slice(frame[0].length)
-  const exit = /^Process exited with code (-?\d+)$/m.exec(frame[1]!)
+export function unframedOutput(text: string, printed = printedOf(text)): string {
+  const exit = /^Process exited with code (-?\d+)$/m.exec(frameOf(text))
   return exit && exit[1] !== '0' ? `${printed}\n[exit code ${exit[1]}]` : printed
 }
 
@@ -67,11 +82,58 @@ export function unframedOutput(text: string): string {
  * A tool output item's text: a string, or content parts (Codex sends an MCP tool's result so, the
  * frame's header, ending in `Output:`, a part of its own before the result's text).
  */
-function outputText(output: unknown): string {
-  if (!Array.isArray(output)) return unframedOutput(contentText(output))
+function rawText(output: unknown): string {
+  if (!Array.isArray(output)) return contentText(output)
   const parts = output.map((part: unknown) => contentText([part]))
   const framed = parts.length > 1 && parts[0]!.endsWith('Output:')
-  return unframedOutput(framed ? `${parts[0]}\n${parts.slice(1).join('')}` : parts.join(''))
+  return framed ? `${parts[0]}\n${parts.slice(1).join('')}` : parts.join('')
+}
+
+/** Codex's exec_command answers so when the command outlives its wait: poll the session with write_stdin. */
+const RUNNING = /^Process running with session ID (\d+)$/m
+/** Codex's poll of a running command: empty input, waiting up to its cap. */
+const POLL_TOOL = 'write_stdin'
+const POLL_WAIT_MS = 30_000
+
+/**
+ * The plan's steps in the conversation: each call but the polls of a running command, and each step's
+ * output, a running command's polls joined to it. A step whose command still runs has no output yet:
+ * `waitFor` is the poll to make, when the request offers the poll tool.
+ */
+function steps(
+  input: InputItem[],
+  tools: OfferedTool[],
+): {calls: number; results: string[]; waitFor?: ConversationView['waitFor']} {
+  const polls = new Set<string>()
+  let calls = 0
+  for (const item of input) {
+    if (!CALL_ITEMS.has(item.type ?? '')) continue
+    if (item.name === POLL_TOOL && item.call_id) polls.add(item.call_id)
+    else calls++
+  }
+  const results: string[] = []
+  let running: {session: number; printed: string} | undefined
+  for (const item of input) {
+    if (!OUTPUT_ITEMS.has(item.type ?? '')) continue
+    const raw = rawText(item.output)
+    const session = RUNNING.exec(frameOf(raw))
+    if (running && item.call_id && polls.has(item.call_id)) {
+      running.printed += printedOf(raw)
+      if (!session) {
+        results.push(unframedOutput(raw, running.printed))
+        running = undefined
+      }
+    } else if (session) running = {session: Number(session[1]), printed: printedOf(raw)}
+    else results.push(unframedOutput(raw))
+  }
+  const poll = tools.find((tool) => tool.name === POLL_TOOL && !tool.namespace)
+  return {
+    calls,
+    results,
+    ...(running && poll
+      ? {waitFor: {name: POLL_TOOL, args: {session_id: running.session, chars: '', yield_time_ms: POLL_WAIT_MS}}}
+      : {}),
+  }
 }
 
 /** The offered tools, a namespace's tools each under its namespace. */
@@ -144,13 +206,9 @@ export const openaiResponses: Dialect<OpenAIResponsesRequest> = {
     return {request: {...body, input} as unknown as OpenAIResponsesRequest}
   },
   view(request) {
-    return {
-      toolCalls: request.input.filter((item) => CALL_ITEMS.has(item.type ?? '')).length,
-      toolResults: request.input
-        .filter((item) => OUTPUT_ITEMS.has(item.type ?? ''))
-        .map((item) => outputText(item.output)),
-      tools: offeredTools(request.tools ?? []),
-    }
+    const tools = offeredTools(request.tools ?? [])
+    const {calls, results, waitFor} = steps(request.input, tools)
+    return {toolCalls: calls, toolResults: results, tools, ...(waitFor ? {waitFor} : {})}
   },
   stream: (request) => request.stream === true,
   promptSegments(request) {
