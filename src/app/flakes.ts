@@ -4,6 +4,7 @@
  * named) and model, as their rows record them. Regraded copies are read in place of their
  * originals, as the report reads them.
  */
+import {loadQuarantine, quarantineOf} from '../catalogue/quarantine.js'
 import {resolveConfigPath} from '../config/load-config.js'
 import {readRows} from '../results/sources.js'
 import {listRuns} from '../results/store.js'
@@ -25,7 +26,8 @@ export interface FlakesResult {
   runs: string[]
   /** Runs in results_dir left out: another suite or model. */
   other_runs: number
-  entries: LedgerEntry[]
+  /** Each cell, with the quarantine that covers it (the quarantine file; null: none). */
+  entries: Array<LedgerEntry & {quarantined: {reason: string; expires: string} | null}>
   options: {flip_threshold: number; min_runs: number}
 }
 
@@ -54,6 +56,7 @@ export async function flakesProject(options: FlakesOptions): Promise<FlakesResul
         message: options.suite ? `no stored run of suite "${options.suite}"` : 'no results yet: run a suite first',
       },
     ])
+  const quarantine = await loadQuarantine(resolveConfigPath(config, config.values.quarantine_file), cwd)
   const same = runs.filter((run) => JSON.stringify(run.group) === JSON.stringify(newest.group))
   const settings = {
     flipThreshold: options.flipThreshold ?? DEFAULT_LEDGER_OPTIONS.flipThreshold,
@@ -66,7 +69,10 @@ export async function flakesProject(options: FlakesOptions): Promise<FlakesResul
     entries: flakeLedger(
       same.flatMap((run) => run.outcomes),
       settings,
-    ),
+    ).map((entry) => {
+      const covering = quarantineOf(quarantine, entry)
+      return {...entry, quarantined: covering ? {reason: covering.reason, expires: covering.expires} : null}
+    }),
     options: {flip_threshold: settings.flipThreshold, min_runs: settings.minRuns},
   }
 }

@@ -8,6 +8,7 @@ import {manifestSchema} from '../seeding/manifest.js'
 import {gateSchema, reportSchema} from '../report/aggregate/report-schema.js'
 import {rowSchema} from '../results/row-schema.js'
 import {profileSchema} from '../schemas/profile.js'
+import {quarantineSchema} from '../schemas/quarantine.js'
 import {scenarioSetSchema} from '../schemas/scenario-set.js'
 import {scenarioSchema} from '../schemas/scenario.js'
 import {suiteSchema} from '../schemas/suite.js'
@@ -23,6 +24,7 @@ export const SCHEMA_FILES: Record<string, object> = {
   'gate.schema.json': gateSchema,
   'compare.schema.json': runComparisonSchema,
   'manifest.schema.json': manifestSchema,
+  'quarantine.schema.json': quarantineSchema,
 }
 
 export function renderSchema(schema: object): string {

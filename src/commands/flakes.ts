@@ -43,10 +43,10 @@ export default class Flakes extends BaseCommand<typeof Flakes> {
     for (const e of listed) {
       const pct = (value: number) => `${Math.round(value * 100)}%`
       this.log(
-        `  ${e.proposed_quarantine ? 'QUARANTINE? ' : ''}${e.scenario_id} ${e.mode}${e.provider ? ` (${e.provider})` : ''}: ${e.runs} run(s), ${e.outcomes} outcome(s), pass ${pct(e.pass_rate)}, pass^${e.pass_hat_k.k} ${Number.isNaN(e.pass_hat_k.value) ? '–' : e.pass_hat_k.value.toFixed(2)}, flips ${e.flip_rate === null ? '–' : pct(e.flip_rate)}${e.last_failing ? `, failed first in ${e.first_failing}, last in ${e.last_failing}` : ''}`,
+        `  ${e.quarantined ? `QUARANTINED until ${e.quarantined.expires} ` : e.proposed_quarantine ? 'QUARANTINE? ' : ''}${e.scenario_id} ${e.mode}${e.provider ? ` (${e.provider})` : ''}: ${e.runs} run(s), ${e.outcomes} outcome(s), pass ${pct(e.pass_rate)}, pass^${e.pass_hat_k.k} ${Number.isNaN(e.pass_hat_k.value) ? '–' : e.pass_hat_k.value.toFixed(2)}, flips ${e.flip_rate === null ? '–' : pct(e.flip_rate)}${e.last_failing ? `, failed first in ${e.first_failing}, last in ${e.last_failing}` : ''}`,
       )
     }
-    const proposed = ledger.entries.filter((e) => e.proposed_quarantine).length
+    const proposed = ledger.entries.filter((e) => e.proposed_quarantine && !e.quarantined).length
     if (proposed > 0)
       this.log(
         `${proposed} proposed for quarantine (flip rate >= ${ledger.options.flip_threshold}, 2 flips or more, >= ${ledger.options.min_runs} runs)`,

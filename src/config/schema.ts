@@ -79,6 +79,12 @@ export const configSchema = {
     },
     results_dir: {type: 'string', minLength: 1, default: 'results'},
     reports_dir: {type: 'string', minLength: 1, default: 'reports'},
+    quarantine_file: {
+      type: 'string',
+      minLength: 1,
+      default: 'quarantine.yml',
+      description: 'the quarantine file (scenarios found flaky, each with a reason and an expiry date); absent: none',
+    },
     fixtures: projectFixturesSchema,
     pricing: {
       type: 'object',
@@ -114,5 +120,6 @@ export const CONFIG_PATH_KEYS: ReadonlyArray<readonly string[]> = [
   ['suites_dir'],
   ['results_dir'],
   ['reports_dir'],
+  ['quarantine_file'],
   ['fixtures', 'manifest'],
 ]

@@ -103,9 +103,6 @@ function ledgerEntry(cell: LedgerOutcome[], options: LedgerOptions): LedgerEntry
     first_failing: failing[0]?.run_id ?? null,
     last_failing: failing.at(-1)?.run_id ?? null,
     proposed_quarantine:
-      perRun.size >= options.minRuns &&
-      flips >= 2 &&
-      flipRate !== null &&
-      flipRate >= options.flipThreshold,
+      perRun.size >= options.minRuns && flips >= 2 && flipRate !== null && flipRate >= options.flipThreshold,
   }
 }

@@ -5,7 +5,8 @@
  * is computed, so that a gate refused (rows not comparable) leaves the run's report written;
  * summary.html, which shows the gate's checks too, is written last.
  */
-import type {LoadedConfig} from '../config/load-config.js'
+import {loadQuarantine, type Quarantined} from '../catalogue/quarantine.js'
+import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
 import type {GateDocument} from './aggregate/report-schema.js'
 import {loadRows, type LoadedRows, type RowSelection} from './aggregate/rows.js'
 import {reportOf, type Report, type ReportSettings} from './aggregate/summary.js'
@@ -40,9 +41,13 @@ export async function judge(config: LoadedConfig, options: JudgeOptions): Promis
   const loaded = options.loaded ?? (await loadRows(config, options))
   const output = options.output ? {...options.output, inputs: options.inputs, runId: options.runId} : null
   const files: string[] = []
-  const report = options.report ? reportOf(config, loaded, options) : null
+  const quarantine = await quarantineOfRows(config, loaded, options.cwd)
+  const report = options.report ? withQuarantine(reportOf(config, loaded, options), quarantine) : null
   if (report && output) files.push(...(await writeReport(config, report, output)))
-  const gate = options.gate && profile ? computeGate(config, loaded, profile, {...options, ...options.gate}) : null
+  const gate =
+    options.gate && profile
+      ? withQuarantine(computeGate(config, loaded, profile, {...options, ...options.gate}), quarantine)
+      : null
   if (gate && output) files.push(...(await writeGate(config, gate, output)))
   if (report && output?.formats.includes('html')) {
     const dir = outputDir(config, report, output)
@@ -57,4 +62,28 @@ export async function judge(config: LoadedConfig, options: JudgeOptions): Promis
     )
   }
   return {loaded, report, gate, files}
+}
+
+/** The quarantine file's entries for the scenarios these rows hold (a file that does not parse is bad input). */
+async function quarantineOfRows(config: LoadedConfig, loaded: LoadedRows, cwd?: string): Promise<Quarantined[]> {
+  const entries = await loadQuarantine(resolveConfigPath(config, config.values.quarantine_file), cwd ?? process.cwd())
+  if (entries.length === 0) return []
+  const scenarios = new Set(
+    [...loaded.providers.values()].flatMap((aggregate) =>
+      [...aggregate.cells.values()].flatMap((byScenario) => [...byScenario.keys()]),
+    ),
+  )
+  return entries.filter((entry) => scenarios.has(entry.scenario))
+}
+
+/** A document with the quarantine beside its figures (and in each provider's part): reported, never taken out. */
+function withQuarantine<T extends {quarantine?: Quarantined[]; providers?: unknown}>(
+  document: T,
+  quarantine: Quarantined[],
+): T {
+  if (quarantine.length === 0) return document
+  const parts = Array.isArray(document.providers)
+    ? {providers: (document.providers as Array<{quarantine?: Quarantined[]}>).map((part) => ({...part, quarantine}))}
+    : {}
+  return {...document, quarantine, ...parts}
 }

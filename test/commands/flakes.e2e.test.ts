@@ -1,5 +1,5 @@
 import {expect} from 'chai'
-import {mkdtempSync, readFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {makeProject, PROJECT_ROOT} from '../support/cli.js'
@@ -42,6 +42,26 @@ describe('ghx-bench flakes', () => {
     const text = await runCliInProcess(['flakes'], {cwd: project})
     expect(text.stdout).to.match(/QUARANTINE\? repo-flaky-001 agent_direct/)
     expect(text.stdout).not.to.match(/repo-view-001/)
+
+    // Quarantined: the ledger says so, and the report names it beside its figures, which still count it.
+    writeFileSync(
+      path.join(project, 'quarantine.yml'),
+      'quarantine:\n  - {scenario: repo-flaky-001, reason: "alternates by design", expires: 2999-12-31}\n',
+    )
+    const marked = await runCliInProcess(['flakes'], {cwd: project})
+    expect(marked.stdout).to.match(/QUARANTINED until 2999-12-31 repo-flaky-001/)
+    const report = await runCliInProcess(['report', '--run-id', 'run-5', '--format', 'md,json'], {cwd: project})
+    expect(report.code, report.stderr).to.equal(0)
+    const summary = readFileSync(path.join(project, 'reports', 'run-5', 'summary.md'), 'utf8')
+    expect(summary).to.match(/## Quarantined[\s\S]*repo-flaky-001 until 2999-12-31: alternates by design/)
+    const json = JSON.parse(readFileSync(path.join(project, 'reports', 'run-5', 'summary.json'), 'utf8')) as {
+      quarantine: unknown[]
+      modes: {agent_direct: {runs: number}}
+    }
+    expect(json.quarantine).to.deep.equal([
+      {scenario: 'repo-flaky-001', reason: 'alternates by design', expires: '2999-12-31', expired: false},
+    ])
+    expect(json.modes.agent_direct.runs).to.equal(2)
   })
 
   it('refuses a flip threshold outside 0..1, naming the flag (exit 2)', async () => {

@@ -509,6 +509,24 @@ const provenance = {
   run_ids: {type: 'array', items: {type: 'string'}},
   rows: {type: 'integer', minimum: 0},
   warnings: {type: 'array', items: {type: 'string'}},
+  quarantine: {
+    type: 'array',
+    description:
+      'the quarantine file’s entries for scenarios in these rows: reported beside the figures, never taken out of them; an expired entry marks nothing',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['scenario', 'reason', 'expires', 'expired'],
+      properties: {
+        scenario: {type: 'string'},
+        mode: {type: 'string'},
+        provider: {type: 'string'},
+        reason: {type: 'string'},
+        expires: {type: 'string'},
+        expired: {type: 'boolean'},
+      },
+    },
+  },
   bootstrap: {
     type: 'object',
     additionalProperties: false,

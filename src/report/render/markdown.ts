@@ -461,6 +461,7 @@ export function renderReportMarkdown(report: Report): string {
       ),
     )
   }
+  out.push(...quarantineSection(report.quarantine))
   if (report.warnings.length > 0)
     out.push('', '## Warnings', '', ...report.warnings.slice(0, MAX_LISTED).map((w) => `- ${plain(w, 400)}`))
   if (report.warnings.length > MAX_LISTED)
@@ -609,6 +610,7 @@ export function renderGateMarkdown(gate: GateDocument): string {
       '',
       table(['check', 'value', 'rule', `${confidenceLabel(gate)} CI`, 'MDE', 'verdict', 'detail'], rows, 'lrrrrll'),
       ...fallbackLines(gate),
+      ...quarantineSection(gate.quarantine),
       ...sequential,
       '',
       `Reliability values are percentages over all of \`${gate.candidate}\`’s runs, with Wilson intervals (the success check: points of difference, Newcombe’s interval); efficiency values are reductions in % on the stable sample (positive: \`${gate.candidate}\` spends less). ${gate.decision === 'ci' ? `Under decision \`ci\` a reduction passes only when its whole interval clears the threshold, is inconclusive when the interval straddles it, and decides nothing from cells with fewer than 3 runs; a reliability check applies its sized one-sided 5% rule (an exact binomial test at its limit; the success drop’s non-inferiority test), stated in its detail. An efficiency value is the geometric-mean reduction ${gate.estimand === 'suite' ? 'on these scenarios (estimand suite), its interval from their runs' : 'over scenarios like these (estimand population), with a hierarchical bootstrap interval (scenarios, then runs)'}.` : `Under decision \`point\` (the predecessors’ rule) the point value decides; an efficiency value is the median over scenarios of the reduction of the medians.`} Latency is the agent’s time; the harness’s own time is reported beside it. ${MDE_NOTE} Coverage is a count: it has neither interval nor MDE.`,
@@ -624,6 +626,27 @@ export function renderGateMarkdown(gate: GateDocument): string {
         : []),
     ].join('\n') + '\n'
   )
+}
+
+type QuarantineEntries = Report['quarantine']
+
+const quarantineLabel = (q: NonNullable<QuarantineEntries>[number]): string =>
+  `${q.scenario}${q.mode ? ` under ${q.mode}` : ''}${q.provider ? ` (${q.provider})` : ''} until ${q.expires}: ${plain(q.reason, 160)}`
+
+/** The quarantine file's entries for these rows: named beside the figures, which still count them. */
+function quarantineSection(entries: QuarantineEntries): string[] {
+  if (!entries || entries.length === 0) return []
+  const active = entries.filter((q) => !q.expired)
+  const expired = entries.filter((q) => q.expired)
+  return [
+    '',
+    '## Quarantined',
+    '',
+    'Scenarios the team found flaky (the quarantine file). Their runs are still counted in every figure and check above: weigh their failures knowing this.',
+    '',
+    ...active.map((q) => `- ${quarantineLabel(q)}`),
+    ...expired.map((q) => `- expired: ${quarantineLabel(q)} (look at it again: it marks nothing now)`),
+  ]
 }
 
 /** The gate's fallback figures beside its reliability checks: informational unless the profile judges them. */
@@ -658,7 +681,13 @@ export function renderGateTable(gate: GateDocument): string {
   const fallbacks = gate.checks.some((c) => c.name === 'reliability_fallback_rate')
     ? null
     : fallbackSentence(gate.comparison, (m) => m)
-  const informational = fallbacks ? [`${'INFO'.padEnd(12)} ${fallbacks}`] : []
+  const quarantined = (gate.quarantine ?? []).filter((q) => !q.expired)
+  const informational = [
+    ...(fallbacks ? [`${'INFO'.padEnd(12)} ${fallbacks}`] : []),
+    ...(quarantined.length > 0
+      ? [`${'QUARANTINED'.padEnd(12)} ${quarantined.map(quarantineLabel).join('; ')} (still judged above)`]
+      : []),
+  ]
   return [
     `gate ${gate.profile}: ${gate.candidate} vs ${gate.baseline} (${gate.decision}, estimand ${gate.estimand ?? 'population'}, model ${gate.model ?? 'mixed'})`,
     ...lines,
