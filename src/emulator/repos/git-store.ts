@@ -2,10 +2,9 @@
  * Git in the store: commits, branches, files written as commits, the git database (blobs, trees,
  * commits that no branch points at yet), tags and ancestry.
  */
-import {createHash} from 'node:crypto'
 import {notFound, notModelled, unprocessable} from '../core/errors.js'
 import type {Tree} from '../core/git.js'
-import {blobSha, subtree, treeSha} from '../core/git-objects.js'
+import {blobSha, commitObject, objectSha, subtree, treeSha} from '../core/git-objects.js'
 import type {StoreCore} from '../core/store-core.js'
 import type {Commit, Repo} from '../core/state.js'
 
@@ -27,22 +26,19 @@ export class Git {
     author: string,
     identities: GitIdentities = {},
   ): string {
-    const date = this.core.stamp()
-    const seq = this.core.nextId()
-    const sha = createHash('sha1')
-      .update(JSON.stringify({parents, tree, message, author, date, n: seq}))
-      .digest('hex')
-    repo.commits[sha] = {
-      sha,
+    const fields: Omit<Commit, 'sha'> = {
       message,
       parents,
       tree,
       author,
-      date,
-      seq,
+      date: this.core.stamp(),
+      seq: this.core.nextId(),
       ...(identities.author ? {author_git: identities.author} : {}),
       ...(identities.committer ? {committer_git: identities.committer} : {}),
     }
+    // Git's own id: the same commit made twice in one second is one object, as in git.
+    const sha = objectSha('commit', Buffer.from(commitObject(fields), 'utf8'))
+    repo.commits[sha] ??= {sha, ...fields}
     return sha
   }
 
