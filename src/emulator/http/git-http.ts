@@ -35,19 +35,18 @@ export function isGitRequest(req: http.IncomingMessage): boolean {
 }
 
 /**
- * The pre-receive hook: hands the ref updates and the quarantined objects' folders to the sandbox at
- * the port the environment names, prints its answer, and accepts the push only when it was taken.
+ * The pre-receive hook (bash, for its /dev/tcp: a hook a push, so no interpreter to start): hands the
+ * sandbox at the port the environment names the push's id, the quarantined objects' folders and the
+ * ref updates (4 lines, the updates, an empty line), prints its answer, and accepts the push only when
+ * it was taken.
  */
-function preReceiveHook(): string {
-  const script = `const net=require("node:net");const e=process.env;let input="";process.stdin.setEncoding("utf8");
-process.stdin.on("data",(d)=>(input+=d));process.stdin.on("end",()=>{
-const s=net.connect(Number(e.GHX_SANDBOX_PUSH_PORT),"127.0.0.1");let reply="";s.setEncoding("utf8");
-s.on("data",(d)=>(reply+=d));s.on("error",(x)=>{process.stderr.write("the sandbox is unreachable: "+x.message+"\\n");process.exit(1)});
-s.on("end",()=>{let r={ok:false,message:"the sandbox did not answer"};try{r=JSON.parse(reply)}catch{}
-if(r.message)process.stderr.write(r.message+"\\n");process.exit(r.ok?0:1)});
-s.end(JSON.stringify({push:e.GHX_SANDBOX_PUSH,updates:input,objects:e.GIT_OBJECT_DIRECTORY,alternates:e.GIT_ALTERNATE_OBJECT_DIRECTORIES,quarantine:e.GIT_QUARANTINE_PATH}))})`
-  return `#!/bin/sh\nexec '${process.execPath.replace(/'/g, `'\\''`)}' -e '${script}'\n`
-}
+const PRE_RECEIVE_HOOK = `#!/bin/bash
+exec 3<>"/dev/tcp/127.0.0.1/$GHX_SANDBOX_PUSH_PORT" || exit 1
+{ printf '%s\\n' "$GHX_SANDBOX_PUSH" "$GIT_OBJECT_DIRECTORY" "$GIT_ALTERNATE_OBJECT_DIRECTORIES" "$GIT_QUARANTINE_PATH"; cat; echo; } >&3
+read -r verdict <&3
+cat <&3 >&2
+[ "$verdict" = taken ]
+`
 
 /** A push in progress: whose, to which repository (the hook names it by an id only the backend's environment holds). */
 interface PendingPush {
@@ -63,7 +62,7 @@ export interface GitTransport {
 }
 
 export function gitTransport(store: Store): GitTransport {
-  const repos = new BareRepos(store.git, preReceiveHook())
+  const repos = new BareRepos(store.git, PRE_RECEIVE_HOOK)
   const running = new Set<ChildProcess>()
   const pushes = new Map<string, PendingPush>()
   /** Requests on one repository, one at a time: each brings it in step with the store first. */
@@ -73,15 +72,17 @@ export function gitTransport(store: Store): GitTransport {
 
   const hookPort = () => {
     hookServer ??= new Promise((resolve, reject) => {
-      const server = net.createServer({allowHalfOpen: true}, (socket) => {
+      const server = net.createServer((socket) => {
         let input = ''
         socket.setEncoding('utf8')
-        socket.on('data', (chunk: string) => (input += chunk))
-        socket.on('end', () => {
-          answerHook(input).then(
-            (answer) => socket.end(JSON.stringify(answer)),
-            (error: unknown) =>
-              socket.end(JSON.stringify({ok: false, message: `sandbox error: ${(error as Error).message}`})),
+        socket.on('data', (chunk: string) => {
+          input += chunk
+          const lines = input.split('\n')
+          // Complete at the empty line after the 4 header lines and the updates.
+          if (lines.length < 6 || lines.indexOf('', 4) === lines.length - 1) return
+          answerHook(lines).then(
+            (refused) => socket.end(refused === undefined ? 'taken\n' : `refused\n${refused}\n`),
+            (error: unknown) => socket.end(`refused\nsandbox error: ${(error as Error).message}\n`),
           )
         })
       })
@@ -91,26 +92,20 @@ export function gitTransport(store: Store): GitTransport {
     return hookServer.then(({port}) => port)
   }
 
-  async function answerHook(input: string): Promise<{ok: boolean; message?: string}> {
-    const request = JSON.parse(input) as Record<string, string | undefined>
-    const pending = pushes.get(request.push ?? '')
-    if (!pending) return {ok: false, message: 'this push is not one the sandbox is serving'}
+  /** Takes the push the hook names into the store: undefined when taken, else why not. */
+  async function answerHook(lines: string[]): Promise<string | undefined> {
+    const [push = '', objects, alternates, quarantine] = lines
+    const pending = pushes.get(push)
+    if (!pending) return 'this push is not one the sandbox is serving'
     const env: Record<string, string> = gitEnvironment(await repos.folder())
     for (const [name, value] of [
-      ['GIT_OBJECT_DIRECTORY', request.objects],
-      ['GIT_ALTERNATE_OBJECT_DIRECTORIES', request.alternates],
-      ['GIT_QUARANTINE_PATH', request.quarantine],
+      ['GIT_OBJECT_DIRECTORY', objects],
+      ['GIT_ALTERNATE_OBJECT_DIRECTORIES', alternates],
+      ['GIT_QUARANTINE_PATH', quarantine],
     ] as const)
       if (value) env[name] = value
-    const refused = await receivePush(
-      store,
-      pending.repo,
-      pending.login,
-      pending.gitDir,
-      env,
-      parseRefUpdates(request.updates ?? ''),
-    )
-    return refused === undefined ? {ok: true} : {ok: false, message: refused}
+    const updates = parseRefUpdates(lines.slice(4, lines.indexOf('', 4)).join('\n'))
+    return receivePush(store, pending.repo, pending.login, pending.gitDir, env, updates)
   }
 
   const backendPath = () => {
