@@ -73,14 +73,17 @@ export function gitTransport(store: Store): GitTransport {
   const hookPort = () => {
     hookServer ??= new Promise((resolve, reject) => {
       const server = net.createServer((socket) => {
-        let input = ''
+        let input: string | undefined = ''
         socket.setEncoding('utf8')
         socket.on('data', (chunk: string) => {
+          if (input === undefined) return
           input += chunk
           const lines = input.split('\n')
-          // Complete at the empty line after the 4 header lines and the updates.
-          if (lines.length < 6 || lines.indexOf('', 4) === lines.length - 1) return
-          answerHook(lines).then(
+          // Complete at the empty line that ends the updates, after the 4 header lines.
+          const end = lines.indexOf('', 4)
+          if (end < 0 || end === lines.length - 1) return
+          input = undefined
+          answerHook(lines.slice(0, 4), lines.slice(4, end)).then(
             (refused) => socket.end(refused === undefined ? 'taken\n' : `refused\n${refused}\n`),
             (error: unknown) => socket.end(`refused\nsandbox error: ${(error as Error).message}\n`),
           )
@@ -93,8 +96,8 @@ export function gitTransport(store: Store): GitTransport {
   }
 
   /** Takes the push the hook names into the store: undefined when taken, else why not. */
-  async function answerHook(lines: string[]): Promise<string | undefined> {
-    const [push = '', objects, alternates, quarantine] = lines
+  async function answerHook(header: string[], updates: string[]): Promise<string | undefined> {
+    const [push = '', objects, alternates, quarantine] = header
     const pending = pushes.get(push)
     if (!pending) return 'this push is not one the sandbox is serving'
     const env: Record<string, string> = gitEnvironment(await repos.folder())
@@ -104,8 +107,7 @@ export function gitTransport(store: Store): GitTransport {
       ['GIT_QUARANTINE_PATH', quarantine],
     ] as const)
       if (value) env[name] = value
-    const updates = parseRefUpdates(lines.slice(4, lines.indexOf('', 4)).join('\n'))
-    return receivePush(store, pending.repo, pending.login, pending.gitDir, env, updates)
+    return receivePush(store, pending.repo, pending.login, pending.gitDir, env, parseRefUpdates(updates.join('\n')))
   }
 
   const backendPath = () => {
@@ -164,6 +166,10 @@ export function gitTransport(store: Store): GitTransport {
     }
     const child = spawn(await backendPath(), [], {env})
     running.add(child)
+    // A client gone before its answer is whole: git's processes would wait on the pipe for good.
+    res.on('close', () => {
+      if (!res.writableFinished && child.exitCode === null) child.kill('SIGKILL')
+    })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
     req.pipe(child.stdin)
