@@ -81,7 +81,7 @@ describe('sandbox: git over smart HTTP', function () {
     ])
   })
 
-  it('asks for credentials to push: 401 without a token or with one the sandbox does not know', async () => {
+  it('asks for credentials to push: 401 without a token or with one the sandbox does not know; the helper gives the environment’s token', async () => {
     const noHelper = {GIT_CONFIG_KEY_2: 'credential.http://github.localhost.helper', GIT_CONFIG_VALUE_2: ''}
     const anonymous = await run(clone, 'git', ['push', 'origin', 'HEAD:refs/heads/anonymous'], noHelper)
     expect(anonymous.code).to.not.equal(0)
@@ -92,6 +92,14 @@ describe('sandbox: git over smart HTTP', function () {
     expect(bad.code).to.not.equal(0)
     expect(bad.stderr).to.include('Authentication failed')
     expect(sandbox.store.state.repos[`${OWNER}/${REPO}`]!.branches.anonymous).to.equal(undefined)
+    // The credential helper answers with the token the environment was made for (a run's own).
+    const fill = (env: Record<string, string> = {}) =>
+      run(clone, 'sh', ['-c', 'printf "protocol=http\\nhost=github.localhost\\n\\n" | git credential fill'], env)
+    expect((await fill()).stdout).to.include(`password=${sandbox.token}\n`)
+    sandbox.store.addToken('ghs_run_token', 'ghx-bench-agent')
+    expect((await fill(sandbox.ghEnv(path.join(home, 'gh'), 'ghs_run_token'))).stdout).to.include(
+      'username=x-access-token\npassword=ghs_run_token\n',
+    )
     // Fetching a public repository needs none.
     const fetched = await run(clone, 'git', ['ls-remote', URL], noHelper)
     expect(fetched.code, fetched.stderr).to.equal(0)
