@@ -109,9 +109,15 @@ function stateProblem(state: unknown): string | undefined {
   return undefined
 }
 
-/** The lines a person pastes to point gh at the sandbox. */
+/** The lines a person pastes to point gh (and git) at the sandbox. */
 export function ghExports(env: Record<string, string>): string {
-  return Object.entries(env)
-    .map(([key, value]) => `export ${key}=${value}`)
-    .join('\n')
+  return (
+    Object.entries(env)
+      // Quoted for the shell where needed (git's credential helper is a shell function).
+      .map(
+        ([key, value]) =>
+          `export ${key}=${/^[\w./:@%+=,-]*$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`}`,
+      )
+      .join('\n')
+  )
 }

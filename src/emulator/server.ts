@@ -2,7 +2,8 @@
  * The sandbox: the store (with its tokens and fixture repositories), faults, and the HTTP server on
  * 127.0.0.1 that answers from them (http/handler.ts: REST v3 under / and /api/v3, GraphQL v4 at
  * /graphql and /api/graphql, GitHub's auth errors and headers, Link pagination, absolute-form
- * requests so that `gh` can use it as its HTTP proxy for api.github.localhost, faults on demand).
+ * requests so that `gh` can use it as its HTTP proxy for api.github.localhost, faults on demand;
+ * http/git-http.ts: git's smart HTTP protocol for clones, fetches and pushes).
  */
 import {randomBytes} from 'node:crypto'
 import http from 'node:http'
@@ -12,6 +13,7 @@ import type {WorkflowTiming} from './core/store-core.js'
 import {AGENT_LOGIN, createFixtureRepo, DEFAULT_REPO, GH_QUIET_ENV, REVIEWER_LOGIN} from './defaults.js'
 import {Faults, type FaultConfig} from './faults.js'
 import type {SandboxApp} from './http/app-auth.js'
+import {gitTransport, isGitRequest} from './http/git-http.js'
 import {requestHandler, requestListener, type RequestCounts} from './http/handler.js'
 import {replyWriter} from './http/reply.js'
 import {Store} from './store.js'
@@ -66,9 +68,38 @@ function openStore(options: SandboxOptions): {store: Store; token: string; revie
   return {store, token, reviewerToken}
 }
 
-/** The environment that points `gh` at the sandbox at `url`, as the user of `token`. */
-function ghEnvironment(url: string, configDir: string, token: string): Record<string, string> {
+/**
+ * Git's configuration for the sandbox, in the environment (no file, whatever HOME is): gh's clone URLs
+ * (https://github.localhost/…) go over plain HTTP to the sandbox as git's proxy, with `token` as the
+ * password, and commits are made as `login`.
+ */
+function gitConfig(url: string, token: string, login: string): Record<string, string> {
+  const entries: Array<[string, string]> = [
+    ['url.http://github.localhost/.insteadOf', 'https://github.localhost/'],
+    ['http.http://github.localhost/.proxy', url],
+    // A helper that answers with the run's token only (git runs it through sh).
+    [
+      'credential.http://github.localhost.helper',
+      `!f() { test "$1" = get && echo username=x-access-token && echo password=${token}; }; f`,
+    ],
+    ['user.name', login],
+    ['user.email', `${login}@users.noreply.github.localhost`],
+  ]
   return {
+    GIT_CONFIG_COUNT: String(entries.length),
+    ...Object.fromEntries(
+      entries.flatMap(([key, value], i) => [
+        [`GIT_CONFIG_KEY_${i}`, key],
+        [`GIT_CONFIG_VALUE_${i}`, value],
+      ]),
+    ),
+  }
+}
+
+/** The environment that points `gh` (and git) at the sandbox at `url`, as the user of `token`. */
+function ghEnvironment(url: string, configDir: string, token: string, login: string): Record<string, string> {
+  return {
+    ...gitConfig(url, token, login),
     GH_HOST: 'github.localhost',
     GH_TOKEN: token,
     // gh sends absolute-form requests for api.github.localhost to its proxy: this server.
@@ -89,7 +120,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // The handler needs the server's URL (an App installation's links), known once it listens.
   let url = ''
   const handle = requestHandler({store, faults, requests, app: options.app, url: () => url})
-  const server = http.createServer(requestListener(handle, replyWriter()))
+  const api = requestListener(handle, replyWriter())
+  const git = gitTransport(store)
+  const server = http.createServer((req, res) => (isGitRequest(req) ? git.handle(req, res) : api(req, res)))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
@@ -105,11 +138,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store,
     faults,
     requests,
-    ghEnv: (configDir: string, as = token) => ghEnvironment(url, configDir, as),
-    close: () =>
-      new Promise<void>((resolve) => {
+    ghEnv: (configDir: string, as = token) => ghEnvironment(url, configDir, as, store.loginForToken(as) ?? AGENT_LOGIN),
+    async close() {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections()
         server.close(() => resolve())
-      }),
+      })
+      await git.close()
+    },
   }
 }

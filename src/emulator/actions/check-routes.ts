@@ -4,7 +4,7 @@
  * makes one per run).
  */
 import {notFound} from '../core/errors.js'
-import {treeSha} from '../core/git-objects.js'
+import {commitPeople, treeSha} from '../core/git-objects.js'
 import {commitOf, num, repoOf, type RestContext, type RouteDef} from '../core/rest-support.js'
 import type {Repo, Run} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
@@ -95,11 +95,7 @@ function checkSuite(ctx: RestContext, repo: Repo, run: Run): Record<string, unkn
   const status = ctx.store.actions.attemptStatus(attempt)
   const times = ctx.store.actions.attemptTimes(attempt)
   const head = ctx.store.git.commit(repo, run.head_sha)
-  const person = {
-    name: head.author_git?.name ?? head.author,
-    email: head.author_git?.email ?? `${head.author}@users.noreply.github.localhost`,
-  }
-  const committer = head.committer_git ?? person
+  const {author: person, committer} = commitPeople(head)
   const api = `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}`
   const id = run.id + 1
   return {

@@ -1,11 +1,13 @@
 /**
  * Git's object ids for the sandbox's snapshots: a blob's id is git's (sha1 of "blob <size>\0"
- * content), a tree's is git's over its entries, so ids agree with what `git hash-object` would say
- * and the same content always has the same id. Commits keep their flat path -> content trees
- * (git.ts); directories are implied by paths, as in git's index.
+ * content), a tree's is git's over its entries, a commit's is git's over the commit object the store's
+ * fields make, so ids agree with what `git hash-object` would say, a bare repository written from the
+ * store has the same ids, and the same content always has the same id. Commits keep their flat
+ * path -> content trees (git.ts); directories are implied by paths, as in git's index.
  */
 import {createHash} from 'node:crypto'
 import type {Tree} from './git.js'
+import type {Commit} from './state.js'
 
 export interface TreeEntry {
   path: string
@@ -16,9 +18,13 @@ export interface TreeEntry {
   size?: number
 }
 
+/** Git's id of an object: sha1 of "<type> <size>\0" and the body. */
+export function objectSha(type: 'blob' | 'tree' | 'commit', body: Buffer): string {
+  return createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest('hex')
+}
+
 export function blobSha(content: string): string {
-  const data = Buffer.from(content, 'utf8')
-  return createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex')
+  return objectSha('blob', Buffer.from(content, 'utf8'))
 }
 
 /** The paths under `dir` ('' for the root), relative to it. */
@@ -79,19 +85,49 @@ export function treeSha(tree: Tree, dir = ''): string {
   let ids = treeIds.get(tree)
   if (!ids) treeIds.set(tree, (ids = new Map()))
   let id = ids.get(dir)
-  if (id === undefined) ids.set(dir, (id = computeTreeSha(tree, dir)))
+  if (id === undefined) ids.set(dir, (id = objectSha('tree', treeObject(tree, dir))))
   return id
 }
 
-function computeTreeSha(tree: Tree, dir: string): string {
-  const parts: Buffer[] = directoryEntries(tree, dir).map((entry) =>
-    Buffer.concat([
-      Buffer.from(`${entry.type === 'tree' ? '40000' : '100644'} ${entry.path.split('/').pop()}\0`),
-      Buffer.from(entry.sha, 'hex'),
-    ]),
+/** The body of a directory's tree object (what `git cat-file tree` prints). */
+export function treeObject(tree: Tree, dir = ''): Buffer {
+  return Buffer.concat(
+    directoryEntries(tree, dir).map((entry) =>
+      Buffer.concat([
+        Buffer.from(`${entry.type === 'tree' ? '40000' : '100644'} ${entry.path.split('/').pop()}\0`),
+        Buffer.from(entry.sha, 'hex'),
+      ]),
+    ),
   )
-  const body = Buffer.concat(parts)
-  return createHash('sha1').update(`tree ${body.length}\0`).update(body).digest('hex')
+}
+
+export interface GitIdentity {
+  name: string
+  email: string
+}
+
+/** A commit's author and committer: as given when it was made, or the login and its no-reply address. */
+export function commitPeople(commit: Omit<Commit, 'sha'>): {author: GitIdentity; committer: GitIdentity} {
+  const author = commit.author_git ?? {name: commit.author, email: `${commit.author}@users.noreply.github.localhost`}
+  return {author, committer: commit.committer_git ?? author}
+}
+
+/**
+ * The body of a commit's object (what `git cat-file commit` prints): a pushed commit's own text, or
+ * the one its fields make (dates in UTC, the message as given).
+ */
+export function commitObject(commit: Omit<Commit, 'sha'>): string {
+  if (commit.git_object !== undefined) return commit.git_object
+  const {author, committer} = commitPeople(commit)
+  const when = `${Math.floor(Date.parse(commit.date) / 1000)} +0000`
+  return [
+    `tree ${treeSha(commit.tree)}`,
+    ...commit.parents.map((parent) => `parent ${parent}`),
+    `author ${author.name} <${author.email}> ${when}`,
+    `committer ${committer.name} <${committer.email}> ${when}`,
+    '',
+    commit.message,
+  ].join('\n')
 }
 
 /** The sub-tree (re-rooted) of a directory. */

@@ -140,6 +140,11 @@ export interface Commit {
   /** Git identities given when it was made (PUT contents, POST git/commits); absent: the author's login and no-reply email. */
   author_git?: {name: string; email: string}
   committer_git?: {name: string; email: string}
+  /**
+   * A pushed commit's object text, as git wrote it (its own dates, time zones and headers), from which
+   * its id is; absent: the object its fields make (core/git-objects.ts `commitObject`).
+   */
+  git_object?: string
   /** When it was written among the sandbox's objects (ids' order): orders a history within one second. */
   seq?: number
 }

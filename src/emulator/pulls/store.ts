@@ -178,7 +178,7 @@ export class Pulls {
       else tree[change.filename] = headTree[change.filename]!
     }
     const sha = this.git.writeCommit(repo, [head, base], tree, `Merge branch '${pull.base}' into ${pull.head}`, by)
-    repo.branches[pull.head] = sha
+    this.git.updateBranch(repo, pull.head, sha, false)
     return sha
   }
 

@@ -328,8 +328,7 @@ export const gitRoutes: RouteDef[] = [
       if (ctx.store.git.tagRefs(repo)[name] === undefined)
         throw unprocessable('Reference does not exist', 'ref', 'Reference')
       if (ctx.body.force !== true) throw unprocessable('Update is not a fast forward', 'sha', 'Reference')
-      ctx.store.git.commit(repo, sha)
-      repo.tags = {...repo.tags, [name]: sha}
+      ctx.store.git.moveTag(repo, name, sha)
       return {body: refEntry(ctx, repo, `tags/${name}`, sha)}
     },
   ],

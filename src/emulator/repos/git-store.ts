@@ -2,10 +2,9 @@
  * Git in the store: commits, branches, files written as commits, the git database (blobs, trees,
  * commits that no branch points at yet), tags and ancestry.
  */
-import {createHash} from 'node:crypto'
 import {notFound, notModelled, unprocessable} from '../core/errors.js'
 import type {Tree} from '../core/git.js'
-import {blobSha, subtree, treeSha} from '../core/git-objects.js'
+import {blobSha, commitObject, objectSha, subtree, treeSha} from '../core/git-objects.js'
 import type {StoreCore} from '../core/store-core.js'
 import type {Commit, Repo} from '../core/state.js'
 
@@ -27,22 +26,19 @@ export class Git {
     author: string,
     identities: GitIdentities = {},
   ): string {
-    const date = this.core.stamp()
-    const seq = this.core.nextId()
-    const sha = createHash('sha1')
-      .update(JSON.stringify({parents, tree, message, author, date, n: seq}))
-      .digest('hex')
-    repo.commits[sha] = {
-      sha,
+    const fields: Omit<Commit, 'sha'> = {
       message,
       parents,
       tree,
       author,
-      date,
-      seq,
+      date: this.core.stamp(),
+      seq: this.core.nextId(),
       ...(identities.author ? {author_git: identities.author} : {}),
       ...(identities.committer ? {committer_git: identities.committer} : {}),
     }
+    // Git's own id: the same commit made twice in one second is one object, as in git.
+    const sha = objectSha('commit', Buffer.from(commitObject(fields), 'utf8'))
+    repo.commits[sha] ??= {sha, ...fields}
     return sha
   }
 
@@ -69,7 +65,7 @@ export class Git {
     this.commit(repo, sha)
     const fastForward = this.isAncestor(repo, current, sha)
     if (!force && !fastForward) throw unprocessable('Update is not a fast forward', 'sha', 'Reference')
-    repo.branches[name] = sha
+    this.moveHead(repo, name, sha)
     if (fastForward) return
     // A force push shows on the open pull requests whose head or base the branch is.
     for (const pull of Object.values(repo.pulls).filter((p) => repo.issues[p.number]!.state === 'open')) {
@@ -109,8 +105,20 @@ export class Git {
       else tree[path] = content
     }
     const sha = this.writeCommit(repo, parent ? [parent] : [], tree, message, author, identities)
-    repo.branches[branch] = sha
+    this.moveHead(repo, branch, sha)
     return sha
+  }
+
+  /**
+   * Moves a branch, as a REST ref update, a file written through the API and a push all do: the open
+   * pull requests whose head it is are synchronized (GitHub's `synchronize`: their head, files and
+   * commits follow the branch, and they count as updated).
+   */
+  private moveHead(repo: Repo, name: string, sha: string): void {
+    repo.branches[name] = sha
+    for (const pull of Object.values(repo.pulls))
+      if (pull.head === name && repo.issues[pull.number]!.state === 'open')
+        repo.issues[pull.number]!.updated_at = this.core.stamp()
   }
 
   // ---- the git database (blobs, trees, commits that no branch points at yet) ---------------------
@@ -245,6 +253,13 @@ export class Git {
     this.commit(repo, sha)
     repo.tags ??= {}
     repo.tags[name] = sha
+  }
+
+  /** Moves a tag (which must exist) to another commit. */
+  moveTag(repo: Repo, name: string, sha: string): void {
+    if (this.tagRefs(repo)[name] === undefined) throw unprocessable('Reference does not exist', 'ref', 'Reference')
+    this.commit(repo, sha)
+    repo.tags = {...repo.tags, [name]: sha}
   }
 
   deleteTag(repo: Repo, name: string): void {

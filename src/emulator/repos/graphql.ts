@@ -12,6 +12,7 @@ import {
   type Context,
   type Obj,
 } from '../core/graphql-objects.js'
+import {commitPeople, type GitIdentity} from '../core/git-objects.js'
 import type {Issue, Repo} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
 import {checkContexts, rollupState} from '../actions/graphql.js'
@@ -50,10 +51,10 @@ export function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
   const [headline, ...rest] = commit.message.split('\n')
   const contexts = checkContexts(ctx, repo, sha)
   const statusContexts = contexts.filter((c) => c.__typename === 'StatusContext')
-  const email = `${commit.author}@users.noreply.github.localhost`
-  const gitActor = (identity: {name: string; email: string} | undefined) => ({
-    name: identity?.name ?? commit.author,
-    email: identity?.email ?? email,
+  const people = commitPeople(commit)
+  const gitActor = (identity: GitIdentity) => ({
+    name: identity.name,
+    email: identity.email,
     date: commit.date,
     user: ctx.nodes.Actor(ctx, commit.author),
   })
@@ -68,9 +69,9 @@ export function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
     committedDate: commit.date,
     authoredDate: commit.date,
     url: `${ctx.links.html}/${repo.owner}/${repo.name}/commit/${commit.sha}`,
-    author: gitActor(commit.author_git),
-    committer: gitActor(commit.committer_git ?? commit.author_git),
-    authors: (args: Args) => connection([gitActor(commit.author_git)], args),
+    author: gitActor(people.author),
+    committer: gitActor(people.committer),
+    authors: (args: Args) => connection([gitActor(people.author)], args),
     statusCheckRollup:
       contexts.length === 0
         ? null

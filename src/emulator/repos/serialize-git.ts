@@ -3,7 +3,14 @@
  * (`git/commits`, the `commit` of PUT/DELETE contents, timeline `committed` events), trees, blobs,
  * directory listings, tags and comparisons.
  */
-import {blobSha, directoryEntries, recursiveEntries, treeSha, type TreeEntry} from '../core/git-objects.js'
+import {
+  blobSha,
+  commitPeople,
+  directoryEntries,
+  recursiveEntries,
+  treeSha,
+  type TreeEntry,
+} from '../core/git-objects.js'
 import type {Json, SerializerCore} from '../core/serializer-core.js'
 import type {Commit, Repo} from '../core/state.js'
 
@@ -11,11 +18,8 @@ const api = (ser: SerializerCore, repo: Repo) => `${ser.links.api}/repos/${repo.
 const html = (ser: SerializerCore, repo: Repo) => `${ser.links.html}/${repo.owner}/${repo.name}`
 
 /** The author's and committer's git identities: as given, or the login and its no-reply address. */
-export function gitPeople(ser: SerializerCore, commit: Commit): {author: Json; committer: Json} {
-  const user = ser.store.state.users[commit.author]
-  const fallback = {name: user?.name ?? commit.author, email: `${commit.author}@users.noreply.github.localhost`}
-  const author = commit.author_git ?? fallback
-  const committer = commit.committer_git ?? author
+export function gitPeople(commit: Commit): {author: Json; committer: Json} {
+  const {author, committer} = commitPeople(commit)
   return {
     author: {name: author.name, email: author.email, date: commit.date},
     committer: {name: committer.name, email: committer.email, date: commit.date},
@@ -30,7 +34,7 @@ export function gitCommit(ser: SerializerCore, repo: Repo, commit: Commit): Json
     node_id: `C_kw${Buffer.from(commit.sha.slice(0, 16)).toString('base64url')}`,
     url: `${api(ser, repo)}/git/commits/${commit.sha}`,
     html_url: `${html(ser, repo)}/commit/${commit.sha}`,
-    ...gitPeople(ser, commit),
+    ...gitPeople(commit),
     tree: {sha: tree, url: `${api(ser, repo)}/git/trees/${tree}`},
     message: commit.message,
     parents: commit.parents.map((sha) => ({

@@ -149,7 +149,7 @@ export class RepoSerializer {
   }
 
   commit(repo: Repo, commit: Commit): Json {
-    const people = gitPeople(this.core, commit)
+    const people = gitPeople(commit)
     const tree = treeSha(commit.tree)
     return {
       url: `${this.core.repoApi(repo)}/commits/${commit.sha}`,

@@ -1,5 +1,6 @@
 /** Commit search (REST's `/search/commits`): the history of each default branch. */
 import type {Commit, Repo} from '../core/state.js'
+import {commitPeople} from '../core/git-objects.js'
 import type {Store} from '../store.js'
 import {
   checkNames,
@@ -100,8 +101,7 @@ function commitQualifier(
   const v = value.toLowerCase()
   const scoped = scopeTest(repo, key, value)
   if (scoped !== undefined) return scoped
-  const author = commit.author_git ?? {name: commit.author, email: `${commit.author}@users.noreply.github.localhost`}
-  const committer = commit.committer_git ?? author
+  const {author, committer} = commitPeople(commit)
   switch (key) {
     case 'sort':
       return true
