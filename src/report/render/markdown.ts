@@ -337,9 +337,7 @@ const providerName = (provider: string | null): string =>
 
 /** The verdict under the title: what happened, as the terminal's last line and the exit code say it. */
 const verdictLines = (verdict: Verdict | null | undefined): string[] =>
-  verdict
-    ? [`**${VERDICT_MARK[verdict.verdict]}** (exit ${verdict.exit_code}): ${plain(verdict.reason, 400)}.`, '']
-    : []
+  verdict ? [`**${VERDICT_MARK[verdict.verdict]}** (exit ${verdict.exit_code}): ${plain(verdict.reason, 400)}`, ''] : []
 
 /** summary.md; `verdict`: what happened (gate/verdict.ts), said under the title. */
 export function renderReportMarkdown(report: Report, verdict?: Verdict | null): string {
