@@ -1,8 +1,14 @@
 // A run id's record before a resume: the rows already recorded must come from the same suite, model,
 // provider, modes and seed as the run that resumes them (issue 27, item 2: rows of two models mixed).
+// And the tools a ghx-bench of this project left running end as a run opens; another project's do not
+// (issue 33, item 4).
+import {spawn} from 'node:child_process'
+import path from 'node:path'
 import {expect} from 'chai'
 import {checkResume, type RecordedRun, type RunIdentity} from '../../src/runner/run-record.js'
 import {BadInputError} from '../../src/shared/diagnostics.js'
+import {runCliInProcess} from '../support/cli-in-process.js'
+import {marker, project, sleep, sleepsOf} from '../support/reliability.js'
 
 const now: RunIdentity = {
   suite: 'smoke',
@@ -103,5 +109,46 @@ describe('run record: resuming a run id', () => {
     expect(refusal(recorded({info: undefined}), {...now, modes: ['agent_direct']})).to.include(
       'recorded with modes agent_direct, ghx (now agent_direct)',
     )
+  })
+})
+
+describe('run record: tools left running by a ghx-bench that is gone', function () {
+  this.timeout(60_000)
+
+  /** `sleep <mark>` as a tool a ghx-bench of `resultsDir`'s project (pid 999999999: gone) left running. */
+  function leftover(mark: string, resultsDir: string) {
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      GHX_BENCH_RUN_TOKEN: '999999999.0.gone',
+      GHX_BENCH_PROJECT: resultsDir,
+    }
+    const child = spawn('sleep', [mark], {env, stdio: 'ignore', detached: true})
+    child.unref()
+    return child
+  }
+
+  it('ends this project’s leftovers and says whose; another project’s survive the run', async () => {
+    const dir = await project()
+    const ours = marker()
+    const theirs = marker()
+    leftover(ours, path.join(dir, 'results'))
+    const other = leftover(theirs, path.join(dir, '..', 'another-project', 'results'))
+    try {
+      while (sleepsOf(ours).length + sleepsOf(theirs).length < 2) await sleep(20)
+      const result = await runCliInProcess(['run', 'catalogue/one.yml', '--repetitions', '1'], {
+        cwd: dir,
+        env: {CI: '1'},
+      })
+      expect(result.code, result.stderr).to.equal(0)
+      expect(result.stderr).to.include(
+        'warning: ended 1 tool process(es) left running by a ghx-bench of this project (results in results) that is gone',
+      )
+      const until = Date.now() + 5000
+      while (sleepsOf(ours).length > 0 && Date.now() < until) await sleep(20)
+      expect(sleepsOf(ours), 'this project’s leftover').to.deep.equal([])
+      expect(sleepsOf(theirs), 'another project’s leftover').to.have.length(1)
+    } finally {
+      other.kill('SIGKILL')
+    }
   })
 })
