@@ -5,10 +5,9 @@
 import {spawn} from 'node:child_process'
 import path from 'node:path'
 import {expect} from 'chai'
-import {checkResume, type RecordedRun, type RunIdentity} from '../../src/runner/run-record.js'
+import {checkResume, openRunRecord, type RecordedRun, type RunIdentity} from '../../src/runner/run-record.js'
 import {BadInputError} from '../../src/shared/diagnostics.js'
-import {runCliInProcess} from '../support/cli-in-process.js'
-import {marker, project, sleep, sleepsOf} from '../support/reliability.js'
+import {marker, scratch, sleep, sleepsOf} from '../support/reliability.js'
 
 const now: RunIdentity = {
   suite: 'smoke',
@@ -127,22 +126,26 @@ describe('run record: tools left running by a ghx-bench that is gone', function 
     return child
   }
 
-  it('ends this project’s leftovers and says whose; another project’s survive the run', async () => {
-    const dir = await project()
+  it('a run opening ends this project’s leftovers and says whose; another project’s survive it', async () => {
+    const dir = await scratch()
+    const results = path.join(dir, 'results')
     const ours = marker()
     const theirs = marker()
-    leftover(ours, path.join(dir, 'results'))
-    const other = leftover(theirs, path.join(dir, '..', 'another-project', 'results'))
+    leftover(ours, results)
+    const other = leftover(theirs, path.join(dir, 'another-project', 'results'))
     try {
       while (sleepsOf(ours).length + sleepsOf(theirs).length < 2) await sleep(20)
-      const result = await runCliInProcess(['run', 'catalogue/one.yml', '--repetitions', '1'], {
+      const warnings: string[] = []
+      // What `run` does as it opens a run id, before any run starts.
+      const lock = await openRunRecord(results, 'r1', path.join(results, 'r1.jsonl'), {
+        namedBy: '--run-id',
         cwd: dir,
-        env: {CI: '1'},
+        warn: (text) => warnings.push(text),
       })
-      expect(result.code, result.stderr).to.equal(0)
-      expect(result.stderr).to.include(
-        'warning: ended 1 tool process(es) left running by a ghx-bench of this project (results in results) that is gone',
-      )
+      lock.release()
+      expect(warnings).to.deep.equal([
+        'ended 1 tool process(es) left running by a ghx-bench of this project (results in results) that is gone',
+      ])
       const until = Date.now() + 5000
       while (sleepsOf(ours).length > 0 && Date.now() < until) await sleep(20)
       expect(sleepsOf(ours), 'this project’s leftover').to.deep.equal([])
