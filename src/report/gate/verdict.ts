@@ -21,7 +21,7 @@ export interface Verdict {
 }
 
 /** The rows' runs that did not pass (fail, timeout, infra error), every provider's, n/a pairs left out. */
-export function failedRuns(report: Pick<Report, 'failures' | 'providers'>): number {
+function failedRuns(report: Pick<Report, 'failures' | 'providers'>): number {
   if (report.providers?.length) return report.providers.reduce((n, part) => n + failedRuns(part), 0)
   return report.failures?.failed_runs ?? 0
 }
