@@ -51,7 +51,15 @@ export async function judge(config: LoadedConfig, options: JudgeOptions): Promis
   const output = options.output ? {...options.output, inputs: options.inputs, runId: options.runId} : null
   const report = options.report ? reportOf(judging, loaded, options) : null
   const settings = {...options, ...options.gate}
-  const gateUncomputable = options.gate ? uncomputableGate(judging, loaded, settings) : null
+  // `report` over a run whose suite named a gate that its rows cannot compute says so, as `run` did.
+  const flagged = config.layers.flags?.gate
+  const runAsked =
+    options.gateBeside &&
+    !config.layers.suite &&
+    judging.layers.suite?.gate?.profile &&
+    flagged?.baseline === undefined &&
+    flagged?.candidate === undefined
+  const gateUncomputable = options.gate || runAsked ? uncomputableGate(judging, loaded, settings) : null
   let gate: GateDocument | null = null
   let refused: Error | null = null
   try {

@@ -200,6 +200,10 @@ describe('every output says the same verdict (CLI)', function () {
     const gate = await runCliInProcess(['gate'], {cwd: dir})
     expect(gate.code, gate.stdout + gate.stderr).to.equal(3)
     expect(gate.stdout.trim().split('\n').at(-1)).to.equal(run.stdout.trim().split('\n').at(-1))
+    // report over the same run rewrites summary.md, summary.html and junit.xml: they still say what run said.
+    const report = await runCliInProcess(['report', '--format', 'md,json,junit,html'], {cwd: dir})
+    expect(report.code, report.stderr).to.equal(0)
+    await expectAgreement(run, dir, 'gated', 'inconclusive', 3, reason)
     expect(junit).to.match(/<testsuite name="gate" tests="1" failures="0" errors="0" skipped="1"/)
     expect(junit).to.match(
       /<testcase name="gate" classname="gate"[^>]*>\s*<skipped message="the gate cannot be computed: /,
