@@ -140,6 +140,27 @@ export function looksFor(repetitions: number): number[] {
   return [...DEFAULT_LOOKS.filter((n) => n < repetitions), repetitions]
 }
 
+/** The comparison of recorded rows the power model is measured on: a gate that cannot be computed from them is bad input here. */
+async function measuredComparison(
+  selected: Awaited<ReturnType<typeof openSuite>>,
+  options: PlanOptions,
+  profile: string,
+  cwd: string,
+): Promise<Comparison> {
+  const {gate, gateUncomputable} = await judge(selected.config, {
+    inputs: options.inputs,
+    runId: options.runId,
+    cwd,
+    report: false,
+    gate: {profile, allowMixed: true},
+    output: null,
+  })
+  if (gate) return gate.comparison
+  throw new BadInputError([
+    {file: options.inputs?.join(', ') || '--run-id', code: 'unknown_reference', message: `${gateUncomputable}`},
+  ])
+}
+
 export async function planSuite(options: PlanOptions): Promise<PlanResult> {
   const cwd = options.cwd ?? process.cwd()
   const selected = await openSuite({...options, suitePath: options.suitePath})
@@ -159,20 +180,7 @@ export async function planSuite(options: PlanOptions): Promise<PlanResult> {
   const scenarios = selected.scenarios.length
   const repetitions = selected.suite.repetitions
   const fromRows = options.inputs !== undefined || options.runId !== undefined
-  const model = fromRows
-    ? measuredModel(
-        (
-          await judge(selected.config, {
-            inputs: options.inputs,
-            runId: options.runId,
-            cwd,
-            report: false,
-            gate: {profile: profileName, allowMixed: true},
-            output: null,
-          })
-        ).gate!.comparison,
-      )
-    : defaultModel()
+  const model = fromRows ? measuredModel(await measuredComparison(selected, options, profileName, cwd)) : defaultModel()
   const t = resolved.thresholds
   const asWritten = {
     ...designPower(t, model, estimand, scenarios, repetitions, target),

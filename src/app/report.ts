@@ -1,7 +1,8 @@
 /**
  * `ghx-bench report` and `ghx-bench gate` over recorded rows (judge(), src/report/judge.ts). The
  * baseline, the candidate and the profile are configuration (gate.baseline, gate.candidate,
- * gate.profile): --baseline, --candidate and --profile set them as flags.
+ * gate.profile): --baseline, --candidate and --profile set them as flags, over the gate the rows' run
+ * recorded (its suite's), over the configuration file's.
  */
 import {produceRunComparison, type RunComparison, type Tolerances} from '../report/baseline-compare.js'
 import {judge} from '../report/judge.js'
@@ -11,10 +12,12 @@ import type {GateSettings} from '../report/gate/compute-gate.js'
 import type {OutputOptions} from '../report/write.js'
 import type {GateDocument} from '../report/aggregate/report-schema.js'
 import type {Report} from '../report/aggregate/summary.js'
+import type {Verdict} from '../report/gate/verdict.js'
 import {openConfig, type ProjectOptions} from './project.js'
 
 export type {Report} from '../report/aggregate/summary.js'
 export type {GateDocument} from '../report/aggregate/report-schema.js'
+export type {Verdict} from '../report/gate/verdict.js'
 
 export type {Format} from '../report/write.js'
 
@@ -46,13 +49,16 @@ export async function reportProject(options: ReportCommandOptions): Promise<Repo
 export interface GateCommandOptions
   extends ProjectOptions, RowOptions, Pick<GateSettings, 'model' | 'decision' | 'allowMixed'> {}
 
-export async function gateProject(options: GateCommandOptions): Promise<{gate: GateDocument; files: string[]}> {
+/** The gate of the rows, and the verdict: the gate's, or why the gate asked for cannot be computed (no gate document). */
+export async function gateProject(
+  options: GateCommandOptions,
+): Promise<{gate: GateDocument | null; verdict: Verdict; files: string[]}> {
   const {model, decision, allowMixed} = options
-  const {gate, files} = await judge(await openConfig(options), {
+  const {gate, verdict, files} = await judge(await openConfig(options), {
     ...options,
     report: false,
     gate: {model, decision, allowMixed},
     output: options,
   })
-  return {gate: gate!, files}
+  return {gate, verdict, files}
 }

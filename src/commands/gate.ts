@@ -1,12 +1,12 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
 import {rowFlags, rowOptions} from '../cli/report-flags.js'
-import type {GateDocument} from '../app/report.js'
+import type {GateDocument, Verdict} from '../app/report.js'
 
 export default class GateCommand extends BaseCommand<typeof GateCommand> {
   static override summary = 'Judge a candidate mode against the baseline with a profile’s thresholds'
   static override description =
-    'The dual gate: reliability (success-rate non-inferiority, output validity, runner failures, timeouts, retries; Wilson and Newcombe intervals) on all candidate rows and efficiency (coverage, active tokens, agent time, tool calls, cost; hierarchical bootstrap over scenarios and runs) on the stable sample, each with its MDE. Rows of several providers are gated apart (each provider’s candidate against its own baseline), the verdict the worst of theirs. Exit 0 pass, 1 fail, 3 inconclusive (under --decision ci an interval straddles a threshold, or cells have fewer than 3 runs), 2 bad input. Writes gate.md and gate.json.'
+    'The dual gate: reliability (success-rate non-inferiority, output validity, runner failures, timeouts, retries; Wilson and Newcombe intervals) on all candidate rows and efficiency (coverage, active tokens, agent time, tool calls, cost; hierarchical bootstrap over scenarios and runs) on the stable sample, each with its MDE. Rows of several providers are gated apart (each provider’s candidate against its own baseline), the verdict the worst of theirs. With no flags it judges the newest run as its suite defined the gate (the profile, baseline and candidate recorded with the run); flags, then that, then the configuration. Exit 0 pass, 1 fail, 3 inconclusive (under --decision ci an interval straddles a threshold, or cells have fewer than 3 runs; or a mode of the gate the run or the configuration names has no rows, as `run` says it), 2 bad input (a mode named by --baseline or --candidate has no rows). Writes gate.md and gate.json; the verdict line is the last line.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --profile verify_pr',
     '<%= config.bin %> <%= command.id %> --profile verify_release --candidate mcp --decision point',
@@ -27,24 +27,27 @@ export default class GateCommand extends BaseCommand<typeof GateCommand> {
     }),
   }
 
-  async run(): Promise<GateDocument> {
+  async run(): Promise<GateDocument | Verdict> {
     const {gateProject} = await import('../app/report.js')
-    const {renderGateTable} = await import('../cli/render.js')
+    const {renderGateTable, verdictLine} = await import('../cli/render.js')
     const {flags} = this
-    const {gate, files} = await gateProject({
+    const {gate, verdict, files} = await gateProject({
       ...this.project({gate: {profile: flags.profile, baseline: flags.baseline, candidate: flags.candidate}}),
       ...rowOptions(flags),
       model: this.flags.model,
       decision: this.flags.decision,
       allowMixed: this.flags['allow-mixed'],
     })
-    if (this.jsonEnabled()) this.logJson(gate)
+    // The gate's document, or, when it cannot be computed, the verdict saying why.
+    const document = gate ?? verdict
+    if (this.jsonEnabled()) this.logJson(document)
     else {
-      for (const warning of gate.warnings) this.logToStderr(`warning: ${warning}`)
-      this.log(renderGateTable(gate))
+      for (const warning of gate?.warnings ?? []) this.logToStderr(`warning: ${warning}`)
+      if (gate) this.log(renderGateTable(gate))
       for (const file of files) this.log(`wrote ${file}`)
+      this.log(verdictLine(verdict))
     }
-    this.exit(gate.exit_code)
-    return gate
+    this.exit(verdict.exit_code)
+    return document
   }
 }

@@ -6,7 +6,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
   static override jsonLines = true
   static override summary = 'Run a suite: every scenario under every mode, repeated, checked, recorded, judged'
   static override description =
-    'Loads the suite and its scenarios, asks each provider whether it can run here (one that cannot is bad input, with its reason), preflights each mode once (a mode that cannot run here is reported and left out), ensures the fixtures, plans scenario x mode x provider x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report and, when the suite names a profile, the gate, and exits with the gate’s code (0 pass, 1 fail, 3 inconclusive, also when the suite names a gate that cannot be computed here; 2 bad input or usage; 4 internal error; 130 interrupted). Re-run with the same --run-id to resume: recorded rows are skipped.'
+    'Loads the suite and its scenarios, asks each provider whether it can run here (one that cannot is bad input, with its reason), preflights each mode once (a mode that cannot run here is reported and left out), ensures the fixtures, plans scenario x mode x provider x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report (summary.md, summary.json, summary.html, junit.xml) and, when the suite names a profile, the gate, and ends with the verdict line every report says too: the gate’s verdict (0 pass, 1 fail, 3 inconclusive, also when the suite names a gate that cannot be computed here); with no gate, 1 when any run failed, else 0; 3 when no run was recorded. 2 bad input or usage; 4 internal error; 130 interrupted; --no-report records rows only and exits 0. Re-run with the same --run-id to resume: recorded rows are skipped.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml',
     '<%= config.bin %> <%= command.id %> suites/smoke.yml --mode agent_direct --repetitions 1',
@@ -65,7 +65,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     const {runProjectSuite} = await import('../app/run.js')
     const {runUntilDecided} = await import('../app/run-until-decided.js')
     const {ProgressView, progressStyle} = await import('../cli/progress.js')
-    const {renderGateTable} = await import('../cli/render.js')
+    const {renderGateTable, verdictLine} = await import('../cli/render.js')
     const {flags} = this
     const faultsFlag = flags['inject-faults']
     // A number between 0 and 1, written out: "" or " " is not 0.
@@ -140,8 +140,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       warn(
         `stopped: ${summary.completed} run(s) recorded in ${summary.results_file}. Resume with:\n  ghx-bench run ${this.args.suite} --run-id ${summary.run_id}`,
       )
-      if (this.jsonEnabled())
-        this.logJson({type: 'summary', ...summary, gate: null, gate_skipped: 'interrupted', files: []})
+      if (this.jsonEnabled()) this.logJson({type: 'summary', ...summary, gate: null, verdict: null, files: []})
       this.exit(130)
     }
     if (!this.jsonEnabled()) {
@@ -155,20 +154,20 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           : Object.entries(summary.by_mode)
       for (const [what, c] of counts)
         this.log(`  ${what}: pass ${c.pass}, fail ${c.fail}, timeout ${c.timeout}, infra error ${c.infra_error}`)
-      // The verdict, or why there is none, is the last thing said.
+      // The verdict is the last thing said (with --no-report there is none: rows only).
       for (const file of judgement?.files ?? []) this.log(`wrote ${file}`)
       if (judgement?.gate) this.log(renderGateTable(judgement.gate))
-      if (judgement?.gate_skipped) this.log(`gate: skipped (${judgement.gate_skipped})`)
+      if (judgement) this.log(verdictLine(judgement.verdict))
     }
     const output = {
       ...summary,
       gate: judgement?.gate ?? null,
-      gate_skipped: judgement?.gate_skipped ?? null,
+      verdict: judgement?.verdict ?? null,
       files: judgement?.files ?? [],
     }
     // The last JSON line, after the progress events.
     if (this.jsonEnabled()) this.logJson({type: 'summary', ...output})
-    this.exit(judgement?.exit_code ?? 0)
+    this.exit(judgement?.verdict.exit_code ?? 0)
     return output
   }
 }

@@ -1,29 +1,31 @@
 /**
- * Rows -> report -> gate -> write: the one way rows become documents, for `report`, `gate`, `run`
- * (after the suite, and at each look of `run --until-decided`) and `plan` (a gate of recorded rows).
- * The rows are read once. The report (summary.*) and the gate (gate.*) are each written as soon as it
- * is computed, so that a gate refused (rows not comparable) leaves the run's report written;
- * summary.html, which shows the gate's checks too, is written last.
+ * Rows -> report -> gate -> verdict -> write: the one way rows become documents, for `report`, `gate`,
+ * `run` (after the suite, and at each look of `run --until-decided`) and `plan` (a gate of recorded
+ * rows). The rows are read once, and what happened is decided once (gate/verdict.ts): every document
+ * written and the caller's exit code and last line say that verdict. A gate refused (rows not
+ * comparable: bad input) still leaves the report written, with no verdict.
  */
 import {loadQuarantine, type Quarantined} from '../catalogue/quarantine.js'
-import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
+import {resolveConfigPath, withLayer, type LoadedConfig} from '../config/load-config.js'
+import type {RunInfo} from '../results/run-info.js'
 import type {GateDocument} from './aggregate/report-schema.js'
 import {loadRows, type LoadedRows, type RowSelection} from './aggregate/rows.js'
 import {reportOf, type Report, type ReportSettings} from './aggregate/summary.js'
-import {computeGate, loadGateProfile, type GateSettings} from './gate/compute-gate.js'
+import {computeGate, loadGateProfile, uncomputableGate, type GateSettings} from './gate/compute-gate.js'
+import {verdictOf, type Verdict} from './gate/verdict.js'
 import {writeHtmlReport} from './render/html.js'
-import {outputDir, writeGate, writeReport, type OutputOptions} from './write.js'
+import {gateOfSameRows, outputDir, writeGate, writeReport, type OutputOptions} from './write.js'
 
 export interface JudgeOptions extends RowSelection, ReportSettings {
   /** Build the report (summary.*): `report` and `run` do, `gate` does not. */
   report: boolean
-  /** The gate to judge; null: none (`report`; a run whose suite names no profile, or cannot gate). */
+  /** The gate to judge; null: none (`report`; a run whose suite names no profile). */
   gate: GateSettings | null
   /** Where, and in which formats, to write; null: nothing is written (a look, a plan). */
   output: OutputOptions | null
   /**
-   * With no gate of its own, summary.html shows gate.json beside it when `gate` wrote it from the very
-   * same rows (`report`); a run shows only its own.
+   * With no gate of its own, the report's verdict is that of gate.json beside it when `gate` wrote it
+   * from the very same rows (`report`); a run's is only its own.
    */
   gateBeside?: boolean
 }
@@ -32,36 +34,77 @@ export interface Judged {
   loaded: LoadedRows
   report: Report | null
   gate: GateDocument | null
+  /** Why the gate asked for cannot be computed from these rows (a mode of it has none); null otherwise. */
+  gateUncomputable: string | null
+  /** What happened (gate/verdict.ts): the caller's exit code and last line. */
+  verdict: Verdict
   files: string[]
 }
 
 export async function judge(config: LoadedConfig, options: JudgeOptions): Promise<Judged> {
-  // The profile before the rows: a profile that does not exist is the first thing to say.
-  const profile = options.gate ? await loadGateProfile(config, options.gate, options.cwd) : null
+  const cwd = options.cwd
+  // A profile named on the command line is the first thing to check; otherwise the rows' run may name it.
+  const named = options.gate && (options.gate.profile || config.layers.flags?.gate?.profile)
+  const namedProfile = named ? await loadGateProfile(config, options.gate!, cwd) : null
   const loaded = options.loaded ?? (await loadRows(config, options))
+  const judging = asTheRunDefined(config, loaded.runInfos)
+  const profile = options.gate ? (namedProfile ?? (await loadGateProfile(judging, options.gate, cwd))) : null
   const output = options.output ? {...options.output, inputs: options.inputs, runId: options.runId} : null
+  const quarantine = await quarantineOfRows(config, loaded, cwd)
+  const report = options.report ? withQuarantine(reportOf(judging, loaded, options), quarantine) : null
+  const settings = {...options, ...options.gate}
+  // `report` over a run whose suite named a gate that its rows cannot compute says so, as `run` did.
+  const flagged = config.layers.flags?.gate
+  const runAsked =
+    options.gateBeside &&
+    !config.layers.suite &&
+    judging.layers.suite?.gate?.profile &&
+    flagged?.baseline === undefined &&
+    flagged?.candidate === undefined
+  const gateUncomputable = options.gate || runAsked ? uncomputableGate(judging, loaded, settings) : null
+  let gate: GateDocument | null = null
+  let refused: Error | null = null
+  try {
+    if (profile && !gateUncomputable) gate = withQuarantine(computeGate(judging, loaded, profile, settings), quarantine)
+  } catch (error) {
+    // Not comparable (bad input): the run's report is still written, with no verdict, then the error said.
+    if (!report || !output) throw error
+    refused = error as Error
+  }
+  const dir = report && output ? outputDir(judging, report, output) : null
+  const beside = !gate && options.gateBeside && report && dir ? await gateOfSameRows(dir, report) : null
+  const verdict = verdictOf({gate: gate ?? beside, gateUncomputable, report})
+  const said = {verdict: refused ? null : verdict, gate: gate ?? beside}
   const files: string[] = []
-  const quarantine = await quarantineOfRows(config, loaded, options.cwd)
-  const report = options.report ? withQuarantine(reportOf(config, loaded, options), quarantine) : null
-  if (report && output) files.push(...(await writeReport(config, report, output)))
-  const gate =
-    options.gate && profile
-      ? withQuarantine(computeGate(config, loaded, profile, {...options, ...options.gate}), quarantine)
-      : null
-  if (gate && output) files.push(...(await writeGate(config, gate, output)))
-  if (report && output?.formats.includes('html')) {
-    const dir = outputDir(config, report, output)
+  if (report && output) files.push(...(await writeReport(judging, report, said, output)))
+  if (gate && output) files.push(...(await writeGate(judging, gate, output)))
+  if (report && dir && output?.formats.includes('html'))
     files.push(
       ...(await writeHtmlReport({
         dir,
         loaded,
         report,
-        gate: gate ?? (options.gateBeside ? undefined : null),
-        cwd: options.cwd,
+        ...said,
+        gateSource: beside ? 'from gate.json of the same rows' : undefined,
+        cwd,
       })),
     )
-  }
-  return {loaded, report, gate, files}
+  if (refused) throw refused
+  return {loaded, report, gate, gateUncomputable, verdict, files}
+}
+
+/**
+ * The rows of runs that all recorded the same gate (run.json) are judged as their suite defined it: that
+ * gate is the suite's layer of the configuration, under the flags. A run's own judgement has its suite's
+ * layer already; rows of runs that recorded none, or different ones, are judged by the configuration.
+ */
+function asTheRunDefined(config: LoadedConfig, runInfos: readonly RunInfo[]): LoadedConfig {
+  if (config.layers.suite || runInfos.length === 0) return config
+  const recorded = new Set(runInfos.map((info) => JSON.stringify(info.gate ?? null)))
+  const gate = runInfos[0]!.gate
+  if (recorded.size !== 1 || !gate) return config
+  const {profile, baseline, candidate} = gate
+  return withLayer(config, 'suite', {gate: {baseline, candidate, ...(profile === null ? {} : {profile})}})
 }
 
 /** The quarantine file's entries for the scenarios these rows hold (a file that does not parse is bad input). */

@@ -7,11 +7,12 @@ import {appendFile, mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
 import {nameProblem} from '../results/names.js'
-import {linkRefused} from '../results/no-follow.js'
+import {linkRefused, readFileBelow} from '../results/no-follow.js'
 import {writeFileAtomic} from '../shared/atomic-write.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import type {Report} from './aggregate/summary.js'
 import type {GateDocument} from './aggregate/report-schema.js'
+import type {Verdict} from './gate/verdict.js'
 import {renderJson} from './render/json.js'
 import {renderJunit} from './render/junit.js'
 import {renderGateMarkdown, renderReportMarkdown} from './render/markdown.js'
@@ -93,13 +94,24 @@ export async function writeOutputs(
 /** Where the rows came from: a report folder is named after their run id. */
 type Destination = OutputOptions & {inputs?: string[]; runId?: string}
 
-/** summary.json, summary.md and junit.xml, as the formats ask. */
-export async function writeReport(config: LoadedConfig, report: Report, options: Destination): Promise<string[]> {
+/** What the report says happened: the verdict and the gate it came from (when there is one). */
+export interface Judgement {
+  verdict: Verdict | null
+  gate: GateDocument | null
+}
+
+/** summary.json, summary.md and junit.xml, as the formats ask: summary.md and junit.xml say the verdict. */
+export async function writeReport(
+  config: LoadedConfig,
+  report: Report,
+  judgement: Judgement,
+  options: Destination,
+): Promise<string[]> {
   const dir = outputDir(config, report, options)
-  const files = await writeOutputs(dir, 'summary', report, renderReportMarkdown(report), options)
+  const files = await writeOutputs(dir, 'summary', report, renderReportMarkdown(report, judgement.verdict), options)
   if (options.formats.includes('junit')) {
     files.push(path.join(dir, 'junit.xml'))
-    await writeFileAtomic(files.at(-1)!, renderJunit(report))
+    await writeFileAtomic(files.at(-1)!, renderJunit(report, judgement))
   }
   return files
 }
@@ -107,4 +119,20 @@ export async function writeReport(config: LoadedConfig, report: Report, options:
 /** gate.json and gate.md, as the formats ask. */
 export function writeGate(config: LoadedConfig, gate: GateDocument, options: Destination): Promise<string[]> {
   return writeOutputs(outputDir(config, gate, options), 'gate', gate, renderGateMarkdown(gate), options)
+}
+
+/** gate.json in `dir`, if `gate` or `run` wrote it from these very rows (`report` shows it). */
+export async function gateOfSameRows(dir: string, report: Report): Promise<GateDocument | null> {
+  try {
+    // Not through a link (results/no-follow.ts): a gate.json that is one is no gate of these rows.
+    const gate = JSON.parse((await readFileBelow(dir, path.join(dir, 'gate.json'))) ?? '') as GateDocument
+    const same =
+      gate.rows === report.rows &&
+      gate.baseline === report.baseline &&
+      JSON.stringify(gate.run_ids) === JSON.stringify(report.run_ids) &&
+      JSON.stringify(gate.inputs) === JSON.stringify(report.inputs)
+    return same && Array.isArray(gate.checks) ? gate : null
+  } catch {
+    return null
+  }
 }

@@ -23,6 +23,11 @@ export interface RunInfo {
   providers?: string[]
   unavailable: Array<{mode: string; reason: string}>
   not_applicable: NotApplicable[]
+  /**
+   * The gate as the run's suite defined it (its layer of the configuration resolved): `gate` and
+   * `report` over this run judge it so. profile null: the suite names none. Absent in older run.json files.
+   */
+  gate?: {profile: string | null; baseline: string; candidate: string}
 }
 
 function runInfoFile(resultsDir: string, runId: string): string {

@@ -1,7 +1,7 @@
 /**
  * A run's record on disk before any run starts: one process per run id (its lock, taken over from a
- * process that is gone), a torn last line left by a crash set aside, tools a ghx-bench killed with -9
- * left running ended, and the keys of the rows already recorded (resume skips them), which must come from
+ * process that is gone), a torn last line left by a crash set aside, tools a ghx-bench of this project
+ * killed with -9 left running ended, and the keys of the rows already recorded (resume skips them), which must come from
  * the same suite, model, providers, modes and seed as the run that resumes them.
  */
 import {existsSync} from 'node:fs'
@@ -10,7 +10,7 @@ import {readRows} from '../results/sources.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {acquireRunLock, type RunLock} from '../results/run-lock.js'
 import {repairTornTail, tornLinesFile} from '../results/store.js'
-import {reapOrphanedTools} from '../shared/process/tool-processes.js'
+import {markToolsAsProject, reapOrphanedTools} from '../shared/process/tool-processes.js'
 import {displayPath} from '../shared/source-document.js'
 import {runKey} from './plan.js'
 
@@ -36,9 +36,14 @@ export async function openRunRecord(
     lock.release()
     throw error
   }
-  // Tools a ghx-bench killed with -9 left running end now.
-  const reaped = reapOrphanedTools()
-  if (reaped > 0) warn(`ended ${reaped} tool process(es) left running by a ghx-bench that is gone`)
+  // The tools this run starts carry the project's mark; those a ghx-bench of this project killed with -9
+  // left running end now, and only those: another project's are its own.
+  markToolsAsProject(resultsDir)
+  const reaped = reapOrphanedTools(resultsDir)
+  if (reaped > 0)
+    warn(
+      `ended ${reaped} tool process(es) left running by a ghx-bench of this project (results in ${displayPath(resultsDir, cwd)}) that is gone`,
+    )
   return lock
 }
 

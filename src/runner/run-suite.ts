@@ -436,6 +436,11 @@ async function runPlanned(
     providers: view.providers,
     unavailable: view.unavailable,
     not_applicable: view.not_applicable,
+    gate: {
+      profile: view.gate?.profile ?? null,
+      baseline: config.values.gate.baseline,
+      candidate: config.values.gate.candidate,
+    },
   })
   const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))
   onEvent({

@@ -64,7 +64,7 @@ describe('run --until-decided', function () {
     expect(summary.completed).to.equal(12) // 3 repetitions x 2 scenarios x 2 modes
     const gate = judgement!.gate!
     expect(gate.verdict).to.equal('fail')
-    expect(judgement!.exit_code).to.equal(1)
+    expect(judgement!.verdict.exit_code).to.equal(1)
     expect(gate.sequential).to.deep.include({look: 1, looks: [3, 6], repetitions: 3, spending: 'power', alpha: 0.05})
     expect(gate.sequential!.stopped).to.match(/^decided: .*efficiency_tokens_active_reduction.* failed$/)
     expect(gate.confidence).to.be.closeTo(lookConfidences({looks: [3, 6], alpha: 0.05, spending: 'power'})[0]!, 1e-12)

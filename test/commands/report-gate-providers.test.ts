@@ -70,7 +70,10 @@ describe('report and gate over rows of several providers (CLI)', function () {
     // The top level is the deciding provider's gate; the verdict, the worst.
     expect(gate).to.include({provider: 'claude-code', verdict: 'fail', exit_code: 1, rows: 1080})
     expect(result.stdout).to.match(/provider agent-loop:\ngate verify_pr: ghx vs agent_direct[\s\S]*verdict: PASS/)
-    expect(result.stdout).to.match(/One gate per provider[^\n]*\n+verdict: FAIL \(exit 1\)\n/)
+    expect(result.stdout).to.match(/One gate per provider[^\n]*\n/)
+    expect(result.stdout.trim().split('\n').at(-1)).to.match(
+      /^verdict: FAIL \(exit 1\): gate verify_pr, ghx against agent_direct: \d+ failed.* of \d+ checks \(the worst of 2 providers' gates\)$/,
+    )
     const markdown = await readFile(path.join(dir, 'out', 'gate.md'), 'utf8')
     expect(markdown).to.include('the verdict is the worst of theirs')
     expect(markdown).to.match(/^# provider `agent-loop` — ✅ pass$/m)

@@ -162,7 +162,9 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
     })
     const started = Date.now()
     const result = await runCliInProcess(['run', 'catalogue/hang.yml'], {cwd: dir, env: {CI: '1'}})
-    expect(result.code, result.stderr).to.equal(0)
+    // No gate: the timed-out run fails the suite.
+    expect(result.code, result.stderr).to.equal(1)
+    expect(result.stdout.trim().split('\n').at(-1)).to.equal('verdict: FAIL (exit 1): no gate: 1 of 2 runs failed')
     expect(Date.now() - started).to.be.below(30_000)
     const rows = rowsOf(dir)
     const hung = rows.find((r) => r.scenario_id === 'repo-hang-001')!
@@ -203,7 +205,8 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
       ['run', 'catalogue/stall.yml', '--fixture-manifest', 'elsewhere/manifest.json', '--run-id', 'stall'],
       {cwd: dir, env: {CI: '1'}},
     )
-    expect(result.code, result.stderr).to.equal(0)
+    expect(result.code, result.stderr).to.equal(1)
+    expect(result.stdout.trim().split('\n').at(-1)).to.equal('verdict: FAIL (exit 1): no gate: 1 of 2 runs failed')
     const rows = rowsOf(dir)
     expect(rows.map(keyOf).sort()).to.deep.equal(['repo-stall-001/agent_direct/1', 'repo-view-001/agent_direct/1'])
     const stalled = rows.find((r) => r.scenario_id === 'repo-stall-001')!

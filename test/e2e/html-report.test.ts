@@ -189,6 +189,7 @@ describe('HTML report in headless Chromium', function () {
       loaded,
       report: report!,
       gate: null,
+      verdict: null,
       cwd: dir,
       traceBudget: {totalBytes: 0, perTraceBytes: 0},
     })

@@ -128,6 +128,8 @@ describe('ghx-bench init (CLI)', function () {
     expect(run.stdout).to.match(/wrote .*reports.*summary\.md/)
     // The verdict is the last line.
     expect(run.stdout).to.match(/gate verify_pr: mcp vs agent_direct/)
-    expect(run.stdout.trim().split('\n').at(-1)).to.equal('verdict: FAIL (exit 1)')
+    expect(run.stdout.trim().split('\n').at(-1)).to.match(
+      /^verdict: FAIL \(exit 1\): gate verify_pr, mcp against agent_direct: \d+ failed/,
+    )
   })
 })

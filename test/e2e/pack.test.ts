@@ -94,7 +94,9 @@ describe('the packed package (npm pack)', function () {
     // No ghx here: the example gates mcp against agent_direct and reaches a verdict (1 run each is too few for
     // the reliability checks; the tokens check fails the mcp arm's tool definitions).
     expect(run.code, run.stdout + run.stderr).to.equal(1)
-    expect(run.stdout.trim().split('\n').at(-1)).to.equal('verdict: FAIL (exit 1)')
+    expect(run.stdout.trim().split('\n').at(-1)).to.match(
+      /^verdict: FAIL \(exit 1\): gate verify_pr, mcp against agent_direct: \d+ failed/,
+    )
     expect(run.stdout).to.match(/agent_direct: pass 2, fail 0, timeout 0, infra error 0/)
     expect(run.stdout).to.match(/mcp: pass 2, fail 0, timeout 0, infra error 0/)
     expect(run.stdout).to.match(/wrote .*summary\.md/)

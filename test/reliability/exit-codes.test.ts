@@ -212,7 +212,7 @@ describe('reliability: exit codes', function () {
     const result = await runCli(['run', 'catalogue/gated.yml', '--run-id', 'gated'], {cwd: dir, env: {CI: '1'}})
     expect(result.code, result.stderr + result.stdout).to.equal(3)
     expect(result.stdout).to.match(
-      /gate: skipped \(the gate compares agent_direct with mcp, and agent_direct: gh not found/,
+      /verdict: INCONCLUSIVE \(exit 3\): the gate cannot be computed: the gate compares agent_direct with mcp, and agent_direct: gh not found/,
     )
   })
 })

@@ -43,8 +43,15 @@ describe('reliability: injected faults', function () {
       cwd: dir,
       env: {CI: '1'},
     })
-    expect(result.code, result.stderr + result.stdout).to.equal(0)
     const rows = rowsOf(dir, 'faulty')
+    // No gate: the suite fails (exit 1) when a run did not pass (faults past the retries end it as an infra error).
+    const failed = rows.filter((r) => r.outcome !== 'pass').length
+    expect(result.code, result.stderr + result.stdout).to.equal(failed > 0 ? 1 : 0)
+    expect(result.stdout.trim().split('\n').at(-1)).to.equal(
+      failed > 0
+        ? `verdict: FAIL (exit 1): no gate: ${failed} of 6 runs failed`
+        : 'verdict: PASS (exit 0): no gate: all 6 runs passed',
+    )
     expect(rows).to.have.length(6)
     expect(new Set(rows.map(keyOf)).size).to.equal(6)
     for (const row of rows) {

@@ -186,7 +186,8 @@ describe('reliability: tool processes', function () {
 
   /** A ghx-bench process running one tool call (`sleep <mark>`) in its tool spawner; resolves once the call runs. */
   async function harnessWithTool(m: string, detached: boolean) {
-    const script = `import {runShellCommand} from ${JSON.stringify(path.resolve('src/agent/shell-tool.ts'))}\nvoid runShellCommand('sleep ${m}', {cwd: '/tmp', env: {PATH: process.env.PATH}}, new AbortController().signal)\n`
+    // Its tools are marked as the project of results folder /tmp/<mark>, as a run marks them.
+    const script = `import {runShellCommand} from ${JSON.stringify(path.resolve('src/agent/shell-tool.ts'))}\nimport {markToolsAsProject} from ${JSON.stringify(path.resolve('src/shared/process/tool-processes.ts'))}\nmarkToolsAsProject('/tmp/${m}')\nvoid runShellCommand('sleep ${m}', {cwd: '/tmp', env: {PATH: process.env.PATH}}, new AbortController().signal)\n`
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       stdio: 'ignore',
       detached,
@@ -233,7 +234,9 @@ describe('reliability: tool processes', function () {
     await closed
     await sleep(100)
     expect(sleepsOf(m), 'a -9 of all three leaves the tool running').to.have.length(1)
-    expect(reapOrphanedTools()).to.be.at.least(1)
+    expect(reapOrphanedTools(`/tmp/${m}-another`), 'another project’s run').to.equal(0)
+    expect(sleepsOf(m)).to.have.length(1)
+    expect(reapOrphanedTools(`/tmp/${m}`)).to.be.at.least(1)
     expect(await gone(m)).to.deep.equal([])
   })
 

@@ -195,6 +195,7 @@ describe('fallbacks in the report and the gate', () => {
         resamples: 200,
       }),
       gate,
+      verdict: null,
       distributions: [],
       deltas: [],
       runs: {

@@ -1,8 +1,13 @@
 // A run id's record before a resume: the rows already recorded must come from the same suite, model,
 // provider, modes and seed as the run that resumes them (issue 27, item 2: rows of two models mixed).
+// And the tools a ghx-bench of this project left running end as a run opens; another project's do not
+// (issue 33, item 4).
+import {spawn} from 'node:child_process'
+import path from 'node:path'
 import {expect} from 'chai'
-import {checkResume, type RecordedRun, type RunIdentity} from '../../src/runner/run-record.js'
+import {checkResume, openRunRecord, type RecordedRun, type RunIdentity} from '../../src/runner/run-record.js'
 import {BadInputError} from '../../src/shared/diagnostics.js'
+import {marker, scratch, sleep, sleepsOf} from '../support/reliability.js'
 
 const now: RunIdentity = {
   suite: 'smoke',
@@ -103,5 +108,50 @@ describe('run record: resuming a run id', () => {
     expect(refusal(recorded({info: undefined}), {...now, modes: ['agent_direct']})).to.include(
       'recorded with modes agent_direct, ghx (now agent_direct)',
     )
+  })
+})
+
+describe('run record: tools left running by a ghx-bench that is gone', function () {
+  this.timeout(60_000)
+
+  /** `sleep <mark>` as a tool a ghx-bench of `resultsDir`'s project (pid 999999999: gone) left running. */
+  function leftover(mark: string, resultsDir: string) {
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      GHX_BENCH_RUN_TOKEN: '999999999.0.gone',
+      GHX_BENCH_PROJECT: resultsDir,
+    }
+    const child = spawn('sleep', [mark], {env, stdio: 'ignore', detached: true})
+    child.unref()
+    return child
+  }
+
+  it('a run opening ends this project’s leftovers and says whose; another project’s survive it', async () => {
+    const dir = await scratch()
+    const results = path.join(dir, 'results')
+    const ours = marker()
+    const theirs = marker()
+    leftover(ours, results)
+    const other = leftover(theirs, path.join(dir, 'another-project', 'results'))
+    try {
+      while (sleepsOf(ours).length + sleepsOf(theirs).length < 2) await sleep(20)
+      const warnings: string[] = []
+      // What `run` does as it opens a run id, before any run starts.
+      const lock = await openRunRecord(results, 'r1', path.join(results, 'r1.jsonl'), {
+        namedBy: '--run-id',
+        cwd: dir,
+        warn: (text) => warnings.push(text),
+      })
+      lock.release()
+      expect(warnings).to.deep.equal([
+        'ended 1 tool process(es) left running by a ghx-bench of this project (results in results) that is gone',
+      ])
+      const until = Date.now() + 5000
+      while (sleepsOf(ours).length > 0 && Date.now() < until) await sleep(20)
+      expect(sleepsOf(ours), 'this project’s leftover').to.deep.equal([])
+      expect(sleepsOf(theirs), 'another project’s leftover').to.have.length(1)
+    } finally {
+      other.kill('SIGKILL')
+    }
   })
 })

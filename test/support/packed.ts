@@ -65,7 +65,8 @@ async function pack(): Promise<PackedPackage> {
     cwd: PROJECT_ROOT,
     maxBuffer: 64 * 1024 * 1024,
   })
-  const files = stdout.split('\0').filter((file) => file && !file.startsWith('node_modules/'))
+  // node_modules may be a link (a git worktree's), listed as a file: it is linked below, not copied.
+  const files = stdout.split('\0').filter((file) => file && !/^node_modules(\/|$)/.test(file))
   for (const file of files) {
     await mkdir(path.dirname(path.join(clone, file)), {recursive: true})
     // A file deleted in the working tree but still in the index is simply not there.

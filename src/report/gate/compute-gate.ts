@@ -7,7 +7,7 @@ import {resolveConfigPath, type LoadedConfig} from '../../config/load-config.js'
 import {loadProfile} from '../../catalogue/profiles.js'
 import {notApplicableTo} from '../../results/run-info.js'
 import type {Profile} from '../../schemas/profile.js'
-import {BadInputError} from '../../shared/diagnostics.js'
+import {BadInputError, suggestionSuffix} from '../../shared/diagnostics.js'
 import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../../stats/bootstrap.js'
 import {withoutScenarios, type Aggregate} from '../aggregate/aggregate.js'
 import {compareModes, DEFAULT_CONFIDENCE} from '../aggregate/compare.js'
@@ -69,6 +69,36 @@ export function computeGate(
     rows: gates.reduce((n, g) => n + g.gate.rows, 0),
     providers: gates.map(({gate, provider}) => ({...gate, provider})),
   }
+}
+
+/**
+ * Why the gate cannot be computed from these rows: a mode of it has no row at all (it could not run
+ * here, or was not run), with the reason the run recorded; null when both modes have rows. A mode named
+ * by --baseline or --candidate that has no row is bad input (exit 2): the flag is the mistake. A mode the
+ * suite, the run recorded or the configuration names makes the gate inconclusive: the same reason and
+ * exit code from `run` and from `gate` over its rows.
+ */
+export function uncomputableGate(config: LoadedConfig, loaded: LoadedRows, options: GateOptions): string | null {
+  const roles = {
+    baseline: options.baseline ?? config.values.gate.baseline,
+    candidate: options.candidate ?? config.values.gate.candidate,
+  }
+  const present = new Set([...loaded.providers.values()].flatMap((aggregate) => [...aggregate.cells.keys()]))
+  const missing = (['baseline', 'candidate'] as const).filter((role) => !present.has(roles[role]))
+  if (missing.length === 0) return null
+  const modes = [...present].sort()
+  const flagged = missing.filter((role) => config.layers.flags?.gate?.[role] !== undefined || options[role])
+  if (flagged.length > 0)
+    throw new BadInputError(
+      flagged.map((role) => ({
+        file: `--${role}`,
+        code: 'unknown_reference',
+        message: `no rows for mode "${roles[role]}"${suggestionSuffix(roles[role], modes)}`,
+      })),
+    )
+  const leftOut = new Map(loaded.runInfos.flatMap((info) => info.unavailable.map((u) => [u.mode, u.reason] as const)))
+  const why = (mode: string) => leftOut.get(mode) ?? `not run (modes in the rows: ${modes.join(', ')})`
+  return `the gate compares ${roles.baseline} with ${roles.candidate}, and ${missing.map((role) => `${roles[role]}: ${why(roles[role])}`).join('; ')}`
 }
 
 /** Verdicts from the worst: the gate of several providers takes the first any of them has. */

@@ -11,7 +11,6 @@ import {createHash} from 'node:crypto'
 import {mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {gzipSync} from 'node:zlib'
-import {readFileBelow} from '../../results/no-follow.js'
 import {writeFileAtomic} from '../../shared/atomic-write.js'
 import {mean} from '../../stats/descriptive.js'
 import {percentileOfSorted} from '../../stats/quantiles.js'
@@ -43,6 +42,7 @@ import {FALLBACK_NOTE, fallbackSentence} from './markdown.js'
 import type {LoadedRows} from '../aggregate/rows.js'
 import type {GateDocument} from '../aggregate/report-schema.js'
 import type {Report} from '../aggregate/summary.js'
+import {verdictLine, type Verdict} from '../gate/verdict.js'
 
 export const HTML_FILE = 'summary.html'
 /** Rows a page of the runs table shows. */
@@ -76,6 +76,8 @@ export interface HtmlReportInput {
   gate: GateDocument | null
   /** Where the gate came from, when there is one. */
   gateSource?: string
+  /** What happened (gate/verdict.ts): the page's headline; null: not decided (the gate was refused). */
+  verdict: Verdict | null
   distributions: Distribution[]
   deltas: ModeDeltas[]
   runs: RunIndex
@@ -294,6 +296,32 @@ function fallbackParagraph(gate: GateDocument): string[] {
   ]
 }
 
+/** The failed runs per scenario x mode (outcomes, error types); each run's reason is in *Runs*. */
+function failuresSection(report: Report): string {
+  const failures = report.failures
+  if (!failures || failures.failed_runs === 0) return ''
+  const count = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .map(([name, n]) => `${name} ${n}`)
+      .join(', ')
+  return [
+    '<section id="failures"><h2>Failed runs</h2>',
+    `<p>${failures.failed_runs} run(s) failed in ${failures.by_scenario_mode.length} scenario × mode pair(s). Choose the outcome in <a href="#runs">Runs</a> to see each one's error, checkpoints and trace.</p>`,
+    table(
+      ['scenario', 'mode', 'failed', 'outcomes', 'error types'],
+      failures.by_scenario_mode.map((p) => [
+        escapeHtml(p.scenario_id),
+        `<code>${escapeHtml(p.mode)}</code>`,
+        escapeHtml(`${p.failed} of ${p.runs}`),
+        escapeHtml(count(p.outcomes)),
+        escapeHtml(count(p.error_types)),
+      ]),
+      (c) => c === 2,
+    ),
+    '</section>',
+  ].join('\n')
+}
+
 function modesSection(report: Report, colour: (mode: string) => string): string {
   // Fallbacks where the rows record them (rows before the field do not): a column, and what it means.
   const fallbacks = Object.values(report.modes).some((m) => m.fallback_runs !== null && m.fallback_runs !== undefined)
@@ -455,7 +483,7 @@ function runsSection(input: HtmlReportInput): string {
 }
 
 export function renderHtmlReport(input: HtmlReportInput): string {
-  const {report, gate} = input
+  const {report, gate, verdict} = input
   const modes = Object.keys(report.modes)
   const colour = (mode: string) => MODE_COLOURS[Math.max(0, modes.indexOf(mode)) % MODE_COLOURS.length]!
   const script = reportClientSource()
@@ -468,6 +496,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
   const notApplicable = report.not_applicable ?? []
   const sections = [
     gate ? gateSection(gate, input.gateSource) : '',
+    failuresSection(report),
     modesSection(report, colour),
     distributionsSection(input.distributions, colour),
     deltasSection(report, input.deltas),
@@ -482,6 +511,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
   ]
   const toc = [
     ['gate', gate !== null],
+    ['failures', (report.failures?.failed_runs ?? 0) > 0],
     ['modes', true],
     ['distributions', true],
     ['deltas', true],
@@ -501,7 +531,10 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     `<title>ghx-bench report: ${escapeHtml(report.run_ids.join(', ') || 'rows')}${providerOf(report)}</title>`,
     `<style>${REPORT_CSS}</style>`,
     '</head><body><main>',
-    `<h1>ghx-bench report${providerOf(report)}${gate ? ` <span class="verdict ${escapeHtml(gate.verdict)}">gate: ${escapeHtml(gate.verdict)}</span>` : ''}</h1>`,
+    `<h1>ghx-bench report${providerOf(report)}${verdict ? ` <span class="verdict ${escapeHtml(verdict.verdict)}">${escapeHtml(verdict.verdict)}</span>` : ''}</h1>`,
+    verdict
+      ? `<p id="verdict" class="banner ${escapeHtml(verdict.verdict)}">${escapeHtml(verdictLine(verdict))}</p>`
+      : '',
     `<p class="lead">${report.rows.toLocaleString('en-US')} rows from run ${escapeHtml(runIds)}; baseline <code>${escapeHtml(report.baseline)}</code>; bootstrap seed ${report.bootstrap.seed}, ${report.bootstrap.resamples.toLocaleString('en-US')} resamples. Generated ${escapeHtml(report.generated_at)}. Inputs: ${report.inputs.map((i) => `<code>${escapeHtml(i)}</code>`).join(', ')}.</p>`,
     `<nav class="toc">${toc.join('')}</nav>`,
     ...sections.filter(Boolean),
@@ -527,26 +560,14 @@ export interface HtmlReportOptions {
   dir: string
   loaded: LoadedRows
   report: Report
-  /** The gate of these rows; undefined: gate.json in `dir`, when it was computed from the same rows. */
-  gate?: GateDocument | null
+  /** The gate of these rows, if any. */
+  gate: GateDocument | null
+  /** Where the gate came from, when not from this judgement (gate.json of the same rows). */
+  gateSource?: string
+  /** What happened: every page's headline (with several providers, the verdict of them all). */
+  verdict: Verdict | null
   cwd?: string
   traceBudget?: TraceBudget
-}
-
-/** gate.json beside the report, if `gate` or `run` wrote it from these very rows. */
-async function gateOfSameRows(dir: string, report: Report): Promise<GateDocument | null> {
-  try {
-    // Not through a link (results/no-follow.ts): a gate.json that is one is no gate of these rows.
-    const gate = JSON.parse((await readFileBelow(dir, path.join(dir, 'gate.json'))) ?? '') as GateDocument
-    const same =
-      gate.rows === report.rows &&
-      gate.baseline === report.baseline &&
-      JSON.stringify(gate.run_ids) === JSON.stringify(report.run_ids) &&
-      JSON.stringify(gate.inputs) === JSON.stringify(report.inputs)
-    return same && Array.isArray(gate.checks) ? gate : null
-  } catch {
-    return null
-  }
 }
 
 /**
@@ -557,8 +578,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<strin
   const cwd = options.cwd ?? process.cwd()
   const {providers} = options.loaded
   const files = options.loaded.inputs.map((input) => path.resolve(cwd, input))
-  const gate = options.gate === undefined ? await gateOfSameRows(options.dir, options.report) : options.gate
-  const gateSource = gate && options.gate === undefined ? 'from gate.json of the same rows' : undefined
+  const {gate, gateSource, verdict} = options
   const built = await buildRunIndex(files, options.dir, cwd)
   const traces = await embedTraces(built, options.traceBudget ?? DEFAULT_TRACE_BUDGET)
   const pages = options.report.providers?.length
@@ -577,6 +597,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<strin
       report: page.report,
       gate: page.gate,
       gateSource,
+      verdict,
       distributions: modeDistributions(aggregate, Object.keys(page.report.modes)),
       deltas: scenarioDeltas(aggregate, page.report),
       runs: built.index,

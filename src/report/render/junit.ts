@@ -5,9 +5,13 @@
  * A pair with a failed run carries one <failure> (message: how many failed and why; type: the commonest
  * error type; text: each failed run's error, failing checkpoints and trace); a pair the scenario
  * declares not applicable to the mode is <skipped>. Every failure is a <failure>, never an <error>:
- * the benchmark's verdict on the pair, whatever the cause.
+ * the benchmark's verdict on the pair, whatever the cause. The gate, when one was asked for, is one more
+ * <testsuite name="gate"> with a <testcase> per check: a failed check a <failure>, an inconclusive one
+ * <skipped> with its reason; a gate that cannot be computed is one skipped <testcase> saying why.
  */
+import type {GateDocument} from '../aggregate/report-schema.js'
 import type {Report} from '../aggregate/summary.js'
+import type {Verdict} from '../gate/verdict.js'
 
 /** XML 1.0 forbids most control characters (an ANSI colour code in an error message would break the file). */
 function xmlText(text: string): string {
@@ -65,12 +69,18 @@ function failureOf(report: Report, scenario: string, mode: string): Case['failur
   }
 }
 
-/** A test suite per mode; with rows of several providers, per provider and mode (named provider/mode), never mixing them. */
-export function renderJunit(report: Report): string {
+/**
+ * A test suite per mode; with rows of several providers, per provider and mode (named provider/mode), never
+ * mixing them; then the gate's, as `judgement` says (the verdict's gate, or why none could be computed).
+ */
+export function renderJunit(
+  report: Report,
+  judgement: {verdict: Verdict | null; gate: GateDocument | null} = {verdict: null, gate: null},
+): string {
   const parts = report.providers?.length
     ? report.providers.map((part) => ({report: part, prefix: `${part.provider ?? 'none'}/`}))
     : [{report, prefix: ''}]
-  const suites = parts.flatMap((part) => modeSuites(part.report, part.prefix))
+  const suites = [...parts.flatMap((part) => modeSuites(part.report, part.prefix)), ...gateSuites(report, judgement)]
   const total = (pick: (s: (typeof suites)[number]) => number) => suites.reduce((n, s) => n + pick(s), 0)
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -80,10 +90,9 @@ export function renderJunit(report: Report): string {
     out.push(
       `  <testsuite name="${attr(suite.name)}" tests="${suite.cases.length}" failures="${suite.failures}" errors="0" skipped="${suite.skipped}" time="${seconds(suite.time)}" timestamp="${attr(report.generated_at)}">`,
       '    <properties>',
-      `      <property name="run_ids" value="${attr(suite.report.run_ids.join(' '))}"/>`,
-      `      <property name="baseline" value="${attr(report.baseline)}"/>`,
-      `      <property name="models" value="${attr(suite.report.modes[suite.mode]?.models.join(' ') ?? '')}"/>`,
-      `      <property name="bootstrap_seed" value="${report.bootstrap.seed}"/>`,
+      ...Object.entries(suite.properties).map(
+        ([name, value]) => `      <property name="${attr(name)}" value="${attr(value)}"/>`,
+      ),
       '    </properties>',
     )
     for (const c of suite.cases) {
@@ -129,12 +138,52 @@ function modeSuites(report: Report, prefix: string) {
     cases.sort((a, b) => a.scenario.localeCompare(b.scenario))
     return {
       name: prefix + mode,
-      mode,
-      report,
+      properties: {
+        run_ids: report.run_ids.join(' '),
+        baseline: report.baseline,
+        models: report.modes[mode]?.models.join(' ') ?? '',
+        bootstrap_seed: report.bootstrap.seed,
+      },
       cases,
       time: cases.reduce((t, c) => t + c.time, 0),
       failures: cases.filter((c) => c.failure).length,
       skipped: cases.filter((c) => c.skipped).length,
     }
   })
+}
+
+/** The gate's test suite: a case per check (per provider and check with several), or one saying why there is no gate. */
+function gateSuites(report: Report, {verdict, gate}: {verdict: Verdict | null; gate: GateDocument | null}) {
+  if (verdict?.by !== 'gate') return []
+  const several = Boolean(gate?.providers?.length)
+  const gates = gate ? (several ? gate.providers! : [gate]) : []
+  const cases: Case[] = gates.flatMap((g) =>
+    g.checks.map((check) => {
+      const name = several ? `${g.provider ?? 'none'}/${check.name}` : check.name
+      const said = `${check.name}: ${check.value ?? '–'} against ${check.operator} ${check.threshold}: ${check.verdict}${check.reason ? ` (${check.reason})` : ''}`
+      return {
+        scenario: name,
+        mode: 'gate',
+        time: 0,
+        ...(check.verdict === 'fail' ? {failure: {message: said, type: 'gate', text: check.detail}} : {}),
+        ...(check.verdict === 'inconclusive' || check.verdict === 'skipped' ? {skipped: said} : {}),
+      }
+    }),
+  )
+  if (!gate) cases.push({scenario: 'gate', mode: 'gate', time: 0, skipped: verdict.reason})
+  return [
+    {
+      name: 'gate',
+      properties: {
+        verdict: verdict.verdict,
+        exit_code: verdict.exit_code,
+        reason: verdict.reason,
+        run_ids: report.run_ids.join(' '),
+      },
+      cases,
+      time: 0,
+      failures: cases.filter((c) => c.failure).length,
+      skipped: cases.filter((c) => c.skipped).length,
+    },
+  ]
 }

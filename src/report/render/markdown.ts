@@ -9,6 +9,7 @@ import type {Comparison, Reduction} from '../aggregate/compare.js'
 import {STRADDLES} from '../gate/gate.js'
 import type {GateDocument} from '../aggregate/report-schema.js'
 import type {Failures, Report} from '../aggregate/summary.js'
+import type {Verdict} from '../gate/verdict.js'
 
 /** Failed runs, and scenario x mode pairs with failures, listed at most. */
 export const MAX_LISTED = 50
@@ -334,12 +335,18 @@ function providerPart(markdown: string, heading: string): string {
 const providerName = (provider: string | null): string =>
   provider === null ? 'rows without a provider' : `provider \`${provider}\``
 
-export function renderReportMarkdown(report: Report): string {
+/** The verdict under the title: what happened, as the terminal's last line and the exit code say it. */
+const verdictLines = (verdict: Verdict | null | undefined): string[] =>
+  verdict ? [`**${VERDICT_MARK[verdict.verdict]}** (exit ${verdict.exit_code}): ${plain(verdict.reason, 400)}`, ''] : []
+
+/** summary.md; `verdict`: what happened (gate/verdict.ts), said under the title. */
+export function renderReportMarkdown(report: Report, verdict?: Verdict | null): string {
   if (report.providers?.length) {
     const names = report.providers.map((p) => providerName(p.provider))
     return [
       '# ghx-bench report',
       '',
+      ...verdictLines(verdict),
       `${report.rows} rows from ${report.run_ids.length} run(s) of ${report.providers.length} providers (${names.join(', ')}). Each provider’s rows are reported apart, each mode against the baseline of the same provider: rows of two providers are never compared.`,
       '',
       ...report.providers.map((part, i) => providerPart(renderReportMarkdown(part), names[i]!)),
@@ -349,6 +356,7 @@ export function renderReportMarkdown(report: Report): string {
   const out: string[] = [
     '# ghx-bench report',
     '',
+    ...verdictLines(verdict),
     `${report.rows} rows from ${report.run_ids.length} run(s); baseline \`${report.baseline}\`; bootstrap seed ${report.bootstrap.seed}, ${report.bootstrap.resamples} resamples. Generated ${report.generated_at}.`,
     '',
     headline(report),
@@ -660,13 +668,14 @@ function fallbackLines(gate: GateDocument): string[] {
   ]
 }
 
-/** The compact table `gate` prints to the terminal. */
+/** The compact table `gate` and `run` print to the terminal, above the verdict line (gate/verdict.ts). */
 export function renderGateTable(gate: GateDocument): string {
   if (gate.providers?.length) {
     const parts = gate.providers.map(
-      (part) => `${providerName(part.provider).replace(/`/g, '')}:\n${renderGateTable(part)}`,
+      (part) =>
+        `${providerName(part.provider).replace(/`/g, '')}:\n${renderGateTable(part)}\nprovider's verdict: ${part.verdict.toUpperCase()}`,
     )
-    return [...parts, PROVIDERS_RULE, `verdict: ${gate.verdict.toUpperCase()} (exit ${gate.exit_code})`].join('\n\n')
+    return [...parts, PROVIDERS_RULE].join('\n\n')
   }
   const lines = gate.checks.map((c) => {
     const mdeValue = checkMde(c, gate.confidence)
@@ -693,6 +702,5 @@ export function renderGateTable(gate: GateDocument): string {
     ...lines,
     ...informational,
     ...look,
-    `verdict: ${gate.verdict.toUpperCase()} (exit ${gate.exit_code})`,
   ].join('\n')
 }

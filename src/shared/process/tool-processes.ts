@@ -24,6 +24,11 @@ import {arch} from 'node:os'
 import path from 'node:path'
 
 const RUN_TOKEN_VARIABLE = 'GHX_BENCH_RUN_TOKEN'
+/**
+ * In every tool process's environment: the project (its results folder) whose ghx-bench started it, so
+ * that a run ends the leftovers of its own project only, never another project's on the same machine.
+ */
+const PROJECT_VARIABLE = 'GHX_BENCH_PROJECT'
 /** In the tool spawner's environment: the pid of its parent subreaper (SPAWNER_HUB_SCRIPT), which adopts the orphans of a call whose own subreaper was killed. */
 const TOOL_HUB_VARIABLE = 'GHX_BENCH_TOOL_HUB'
 
@@ -157,7 +162,7 @@ export class ToolProcessTree {
 
   /** The variables every process of the call inherits. */
   env(): Record<string, string> {
-    return {[RUN_TOKEN_VARIABLE]: this.token}
+    return {[RUN_TOKEN_VARIABLE]: this.token, ...projectMarker()}
   }
 
   /** The call's first process; its descendants are the call's. Watching starts here. */
@@ -266,23 +271,43 @@ function signal(pid: number, name: NodeJS.Signals): void {
   }
 }
 
+/** The project whose tools this ghx-bench process starts (one project a process: a run sets it as it opens). */
+let toolProject: string | undefined
+
+/** Marks the tools this process starts from now on as `resultsDir`'s project's (PROJECT_VARIABLE). */
+export function markToolsAsProject(resultsDir: string): void {
+  toolProject = path.resolve(resultsDir)
+}
+
+/** The project's mark, for a tool's environment; empty before a run has set it. */
+export const projectMarker = (): Record<string, string> => (toolProject ? {[PROJECT_VARIABLE]: toolProject} : {})
+
+/** A variable's value in a process's environment (NUL-separated NAME=value entries), if it is set. */
+function variableOf(environ: Buffer, name: string): string | undefined {
+  const prefix = Buffer.from(`${name}=`)
+  for (let at = environ.indexOf(prefix); at >= 0; at = environ.indexOf(prefix, at + 1)) {
+    if (at > 0 && environ[at - 1] !== 0) continue
+    const end = environ.indexOf(0, at)
+    return environ.subarray(at + prefix.length, end < 0 ? environ.length : end).toString()
+  }
+  return undefined
+}
+
 /**
- * Kills the tool processes a ghx-bench that died without cleaning up left behind (kill -9): those
- * whose marker names a harness that is no longer running. Returns how many it killed.
+ * Kills the tool processes that a ghx-bench of this project (`resultsDir`), which died without cleaning
+ * up (kill -9), left behind: those marked with the project and with a harness that is no longer
+ * running. Another project's leftovers are its own next run's to end. Returns how many it killed.
  */
-export function reapOrphanedTools(): number {
+export function reapOrphanedTools(resultsDir: string): number {
   if (!HAS_PROC) return 0
-  const prefix = Buffer.from(`${RUN_TOKEN_VARIABLE}=`)
+  const project = path.resolve(resultsDir)
   const orphans: number[] = []
   for (const stat of allProcesses()) {
     if (stat.pid === process.pid || !isAlive(stat)) continue
     const environ = environOf(stat.pid)
-    const at = environ?.indexOf(prefix) ?? -1
-    if (!environ || at < 0 || (at > 0 && environ[at - 1] !== 0)) continue
-    const value = environ
-      .subarray(at + prefix.length, environ.indexOf(0, at) < 0 ? environ.length : environ.indexOf(0, at))
-      .toString()
-    const [pid, start] = value.split('.')
+    const token = environ && variableOf(environ, RUN_TOKEN_VARIABLE)
+    if (token === undefined || variableOf(environ!, PROJECT_VARIABLE) !== project) continue
+    const [pid, start] = token.split('.')
     const owner = readStat(Number(pid))
     // A zombie owner is gone too (its parent died with it and nothing has reaped it yet).
     if (isAlive(owner) && owner.start === start) continue

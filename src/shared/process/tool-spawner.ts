@@ -5,7 +5,7 @@
  */
 import {sharedService, type ServiceClient} from '../service-process.js'
 import type {BashCallOptions, BashCallResult} from './bash-call.js'
-import {killToolsStartedBy, spawnerHubCommand, subreaperWanted} from './tool-processes.js'
+import {killToolsStartedBy, projectMarker, spawnerHubCommand, subreaperWanted} from './tool-processes.js'
 
 // Under its hub: the orphans of a call that killed its own subreaper, and all a spawner that is killed leaves, end too.
 const sharedSpawner = sharedService('src/shared/process/tool-spawner-main.ts', 'tool spawner', spawnerHubCommand)
@@ -60,6 +60,8 @@ export async function runSpawnedBash(
   try {
     return await client.call<BashCallResult>('run', id, command, {
       ...options,
+      // The spawner serves every project of this process: the call carries the project's mark.
+      env: {...options.env, ...projectMarker()},
       subreaper: subreaperWanted(),
     } satisfies BashCallOptions)
   } catch (error) {

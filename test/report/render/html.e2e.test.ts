@@ -266,6 +266,7 @@ describe('HTML report', () => {
       loaded,
       report: report!,
       gate: null,
+      verdict: null,
       cwd: dir,
       traceBudget: {totalBytes: 1100, perTraceBytes: 1000},
     })

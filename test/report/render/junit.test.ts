@@ -6,6 +6,8 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {expect} from 'chai'
 import {addRow, emptyAggregate} from '../../../src/report/aggregate/aggregate.js'
+import type {GateDocument} from '../../../src/report/aggregate/report-schema.js'
+import {verdictOf} from '../../../src/report/gate/verdict.js'
 import {renderJunit} from '../../../src/report/render/junit.js'
 import {buildReport} from '../../../src/report/aggregate/summary.js'
 import {makeRow} from '../../support/rows.js'
@@ -68,8 +70,36 @@ function xmllintPath(): string | undefined {
   return found.status === 0 ? found.stdout.trim() : undefined
 }
 
+/** A gate of two checks, one failed and one inconclusive (what renderJunit reads of a gate). */
+const gate = {
+  profile: 'verify_pr',
+  baseline: 'agent_direct',
+  candidate: 'mcp',
+  verdict: 'fail',
+  checks: [
+    {
+      name: 'efficiency_tokens_active_reduction',
+      value: -12.5,
+      operator: '>=',
+      threshold: 20,
+      verdict: 'fail',
+      detail: 'mcp spends more',
+    },
+    {
+      name: 'reliability_success_rate_non_inferior',
+      value: -3,
+      operator: '>=',
+      threshold: -3,
+      verdict: 'inconclusive',
+      reason: 'the interval straddles the threshold',
+      detail: '',
+    },
+  ],
+} as unknown as GateDocument
+
 describe('JUnit XML', () => {
   const xml = renderJunit(report())
+  const gated = renderJunit(report(), {verdict: verdictOf({gate, gateUncomputable: null, report: null}), gate})
 
   it('has one testcase per scenario x mode: classname the mode, name the scenario; failure with the reason, skipped for n/a', () => {
     expect(xml).to.match(
@@ -89,6 +119,27 @@ describe('JUnit XML', () => {
     )
     // eslint-disable-next-line no-control-regex
     expect(xml).not.to.match(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/)
+  })
+
+  it('gives the gate a test suite: a failed check a failure, an inconclusive one skipped, the verdict in its properties', () => {
+    expect(gated).to.match(/<testsuites name="ghx-bench" tests="6" failures="2" /)
+    expect(gated).to.include('<testsuite name="gate" tests="2" failures="1" errors="0" skipped="1"')
+    expect(gated).to.include('<property name="verdict" value="fail"/>')
+    expect(gated).to.include(
+      '<testcase name="efficiency_tokens_active_reduction" classname="gate" time="0.000">\n      <failure message="efficiency_tokens_active_reduction: -12.5 against &gt;= 20: fail" type="gate">mcp spends more</failure>',
+    )
+    expect(gated).to.include(
+      '<skipped message="reliability_success_rate_non_inferior: -3 against &gt;= -3: inconclusive (the interval straddles the threshold)"/>',
+    )
+    // A gate that cannot be computed: one skipped testcase saying why.
+    const uncomputable = verdictOf({
+      gate: null,
+      gateUncomputable: 'the gate compares a with b, and b: not run',
+      report: null,
+    })
+    expect(renderJunit(report(), {verdict: uncomputable, gate: null})).to.include(
+      '<testcase name="gate" classname="gate" time="0.000">\n      <skipped message="the gate cannot be computed: the gate compares a with b, and b: not run"/>',
+    )
   })
 
   it('validates against the JUnit schema (junit-10.xsd) with xmllint', async function () {
@@ -112,6 +163,11 @@ describe('JUnit XML', () => {
       xml.replace('<testcase name="issue-view-001" classname="agent_direct"', '<testcase classname="agent_direct"'),
     )
     const refused = spawnSync(xmllint, ['--noout', '--schema', XSD, file], {encoding: 'utf8'})
+    // The gate's test suite validates too.
+    await writeFile(path.join(dir, 'gated.xml'), gated)
+    execFileSync(xmllint, ['--noout', '--schema', XSD, path.join(dir, 'gated.xml')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     expect(refused.status).to.not.equal(0)
     expect(refused.stderr).to.include("The attribute 'name' is required but missing")
   })
