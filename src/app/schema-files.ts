@@ -10,6 +10,7 @@ import {rowSchema} from '../results/row-schema.js'
 import {profileSchema} from '../schemas/profile.js'
 import {scenarioSetSchema} from '../schemas/scenario-set.js'
 import {scenarioSchema} from '../schemas/scenario.js'
+import {shardHeaderSchema} from '../schemas/shard-header.js'
 import {suiteSchema} from '../schemas/suite.js'
 
 export const SCHEMA_FILES: Record<string, object> = {
@@ -19,6 +20,7 @@ export const SCHEMA_FILES: Record<string, object> = {
   'scenario-set.schema.json': scenarioSetSchema,
   'profile.schema.json': profileSchema,
   'row.schema.json': rowSchema,
+  'shard-header.schema.json': shardHeaderSchema,
   'report.schema.json': reportSchema,
   'gate.schema.json': gateSchema,
   'compare.schema.json': runComparisonSchema,
