@@ -8,6 +8,7 @@ import FixturesSeed from './commands/fixtures/seed.js'
 import FixturesStatus from './commands/fixtures/status.js'
 import Gate from './commands/gate.js'
 import Init from './commands/init.js'
+import Merge from './commands/merge.js'
 import Plan from './commands/plan.js'
 import Plugins from './commands/plugins.js'
 import Regrade from './commands/regrade.js'
@@ -24,6 +25,7 @@ export const commands = {
   'fixtures:status': FixturesStatus,
   gate: Gate,
   init: Init,
+  merge: Merge,
   plan: Plan,
   plugins: Plugins,
   regrade: Regrade,

@@ -34,7 +34,7 @@ export async function judgeRun(
   config: LoadedConfig,
   summary: RunSummary,
   cwd = process.cwd(),
-  gateSettings: Pick<GateSettings, 'confidence' | 'sequential' | 'frozen'> = {},
+  gateSettings: Pick<GateSettings, 'confidence' | 'sequential' | 'frozen' | 'incomplete'> = {},
 ): Promise<Judgement> {
   if (summary.completed + summary.skipped.length === 0)
     return {
