@@ -86,6 +86,8 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           : Number.NaN
     if (faults !== undefined && !(faults >= 0 && faults <= 1))
       this.badFlag('--inject-faults', `expected a share between 0 and 1, got "${faultsFlag}"`)
+    // A bad --shard is said before anything is loaded.
+    if (flags.shard !== undefined) (await import('../runner/shard.js')).parseShardSpec(flags.shard)
     // Written straight to stderr: oclif mutes logToStderr under --json, and these must always be seen.
     const warn = (text: string) => process.stderr.write(text + '\n')
     const view = new ProgressView(flags['dry-run'] ? 'silent' : progressStyle(this.jsonEnabled()))

@@ -118,7 +118,7 @@ export function partitionBlocks(
  * Each scenario's weight from a previous run's rows: the mean wall time of its blocks (a block: the sum of
  * its runs'). A scenario the rows do not hold weighs the mean of those they do.
  */
-export async function weightsFrom(file: string, cwd: string): Promise<(scenarioId: string) => number> {
+async function weightsFrom(file: string, cwd: string): Promise<(scenarioId: string) => number> {
   const resolved = path.resolve(cwd, file)
   if (!existsSync(resolved))
     throw new BadInputError([{file: '--shard-weights', code: 'io', message: `no such results file: ${file}`}])

@@ -108,4 +108,3 @@ export const shardHeaderSchema = {
 } as const
 
 export type ShardHeader = FromSchema<typeof shardHeaderSchema>
-export type ComparabilityKey = ShardHeader['key']
