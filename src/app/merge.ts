@@ -8,7 +8,7 @@
  * merge exits 3, naming them.
  */
 import {existsSync} from 'node:fs'
-import {cp, mkdir, open, readdir, rename, stat} from 'node:fs/promises'
+import {cp, mkdir, open, readdir, rename, rm, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {resolveConfigPath} from '../config/load-config.js'
 import {refuseLinks, writeFileBelow} from '../results/no-follow.js'
@@ -16,7 +16,7 @@ import {writeRunInfo} from '../results/run-info.js'
 import {RunKeys} from '../results/run-keys.js'
 import {headerDifferences, readShardHeader} from '../results/shard-file.js'
 import {readRows} from '../results/sources.js'
-import {runFile} from '../results/store.js'
+import {runFile, type ReadWarning} from '../results/store.js'
 import type {RunSummary} from '../runner/run-suite.js'
 import {blockKey, shardLabel, shardRecordName} from '../runner/shard.js'
 import {selectSuite} from '../runner/select-suite.js'
@@ -115,6 +115,73 @@ async function readShards(files: readonly string[], cwd: string): Promise<Shard[
 
 const LISTED = 12
 
+/** Rows are written in chunks of about this many characters. */
+const WRITE_CHUNK = 1 << 20
+
+/**
+ * Every shard's rows, checked (its run, its own blocks), into the merged results file, their traces at
+ * <run-id>/traces; written beside it first, so that a merge refused halfway leaves nothing behind.
+ */
+async function writeMergedRows(
+  shards: readonly Shard[],
+  runId: string,
+  resultsFile: string,
+  warnings: string[],
+  cwd: string,
+): Promise<{keys: RunKeys; counts: Pick<RunSummary, 'by_mode' | 'by_provider'>; merged: MergeResult['shards']}> {
+  const keys = new RunKeys()
+  const counts: Pick<RunSummary, 'by_mode' | 'by_provider'> = {by_mode: {}, by_provider: {}}
+  const merged: MergeResult['shards'] = []
+  const warn = (w: ReadWarning) => warnings.push(`${w.file}:${w.line}: ${w.message}`)
+  const partial = `${resultsFile}.merging`
+  await mkdir(path.dirname(resultsFile), {recursive: true})
+  const out = await open(partial, 'w')
+  try {
+    let chunk = ''
+    for (const shard of shards) {
+      const owned = new Set(shard.header.partition[shard.header.shard.index - 1])
+      const record = shardRecordName(runId, shard.header.shard)
+      let rows = 0
+      for await (const row of readRows([shard.file], warn, cwd)) {
+        const block = blockKey(row.scenario_id, row.iteration)
+        if (row.run_id !== runId || !owned.has(block))
+          throw new BadInputError([
+            {
+              file: shard.shown,
+              code: 'duplicate_id',
+              message:
+                row.run_id !== runId
+                  ? `holds a row of run ${JSON.stringify(row.run_id)}, not of run ${JSON.stringify(runId)} its header names`
+                  : `holds a row of block ${block}, which is not shard ${shardLabel(shard.header.shard)}’s: rows of a block come from the one shard that owns it`,
+            },
+          ])
+        keys.add({run_id: runId, scenario_id: row.scenario_id, mode: row.mode, provider: row.provider}, row.iteration)
+        const trace = row.trace?.startsWith(record + path.sep)
+          ? path.join(runId, row.trace.slice(record.length + 1))
+          : row.trace
+        chunk += JSON.stringify({...row, trace}) + '\n'
+        if (chunk.length >= WRITE_CHUNK) {
+          await out.write(chunk)
+          chunk = ''
+        }
+        rows++
+        for (const byMode of [counts.by_mode, (counts.by_provider[row.provider ?? ''] ??= {})])
+          (byMode[row.mode] ??= {pass: 0, fail: 0, timeout: 0, infra_error: 0})[row.outcome]++
+      }
+      merged.push({shard: shardLabel(shard.header.shard), file: shard.shown, rows})
+    }
+    await out.write(chunk)
+    await out.sync()
+  } catch (error) {
+    await out.close()
+    await rm(partial, {force: true})
+    throw error
+  }
+  await out.close()
+  await rename(partial, resultsFile)
+  return {keys, counts, merged}
+}
+
 /** "blocks a/1, b/2 of shard 3/4 missing", the list cut at a dozen. */
 function missingSentence({shard, blocks, given}: MergeResult['missing'][number]): string {
   const listed =
@@ -146,55 +213,19 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     ])
   await refuseLinks(resultsDir, resultsFile, 'write')
   await refuseLinks(resultsDir, path.join(resultsDir, runId, 'traces'), 'write')
-  await mkdir(path.join(resultsDir, runId, 'traces'), {recursive: true})
   const modes = Object.keys(key.modes)
   const notApplicable = new Set(header.not_applicable.map((n) => `${n.scenario_id}\0${n.mode}`))
-  const keys = new RunKeys()
-  const counts: Pick<RunSummary, 'by_mode' | 'by_provider'> = {by_mode: {}, by_provider: {}}
   const warnings: string[] = []
-  const merged: MergeResult['shards'] = []
-  const partial = `${resultsFile}.merging`
-  const out = await open(partial, 'w')
-  try {
-    for (const shard of shards) {
-      const owned = new Set(header.partition[shard.header.shard.index - 1])
-      const record = shardRecordName(runId, shard.header.shard)
-      let rows = 0
-      const warn = (w: {file: string; line: number; message: string}) =>
-        warnings.push(`${w.file}:${w.line}: ${w.message}`)
-      for await (const row of readRows([shard.file], warn, cwd)) {
-        const block = blockKey(row.scenario_id, row.iteration)
-        if (row.run_id !== runId || !owned.has(block))
-          throw new BadInputError([
-            {
-              file: shard.shown,
-              code: 'duplicate_id',
-              message:
-                row.run_id !== runId
-                  ? `holds a row of run ${JSON.stringify(row.run_id)}, not of run ${JSON.stringify(runId)} its header names`
-                  : `holds a row of block ${block}, which is not shard ${shardLabel(shard.header.shard)}’s: rows of a block come from the one shard that owns it`,
-            },
-          ])
-        keys.add({run_id: runId, scenario_id: row.scenario_id, mode: row.mode, provider: row.provider}, row.iteration)
-        // The trace where the merged run keeps it: <run-id>/traces, as an unsharded run.
-        const trace = row.trace?.startsWith(record + path.sep)
-          ? path.join(runId, row.trace.slice(record.length + 1))
-          : row.trace
-        await out.write(JSON.stringify({...row, trace}) + '\n')
-        rows++
-        for (const byMode of [counts.by_mode, (counts.by_provider[row.provider ?? ''] ??= {})])
-          (byMode[row.mode] ??= {pass: 0, fail: 0, timeout: 0, infra_error: 0})[row.outcome]++
-      }
-      // Every attempt's trace (a row names its last attempt's).
-      const traces = path.join(path.dirname(shard.file), record, 'traces')
-      if (existsSync(traces)) await cp(traces, path.join(resultsDir, runId, 'traces'), {recursive: true})
-      merged.push({shard: shardLabel(shard.header.shard), file: shard.shown, rows})
-    }
-    await out.sync()
-  } finally {
-    await out.close()
+  if (!selected)
+    warnings.push(
+      `suite ${JSON.stringify(key.suite)} is not in this project's catalogue: its gate is not known, the rows are reported only`,
+    )
+  const {keys, counts, merged} = await writeMergedRows(shards, runId, resultsFile, warnings, cwd)
+  // Every attempt's trace (a row names its last attempt's), where the merged run's rows say.
+  for (const shard of shards) {
+    const traces = path.join(path.dirname(shard.file), shardRecordName(runId, shard.header.shard), 'traces')
+    if (existsSync(traces)) await cp(traces, path.join(resultsDir, runId, 'traces'), {recursive: true})
   }
-  await rename(partial, resultsFile)
   await writeRunInfo(resultsDir, runId, {
     run_id: runId,
     suite: key.suite,

@@ -14,6 +14,7 @@ import {judgeRun, type Judgement} from './judge.js'
 import {openProject, type ProjectOptions} from './project.js'
 
 export type {SuiteEvent} from '../runner/run-suite.js'
+export {parseShardSpec} from '../runner/shard.js'
 
 export interface RunSuiteOptions extends ProjectOptions, Omit<SuiteSelection, 'suite'>, Omit<RunOptions, 'shard'> {
   suitePath: string

@@ -178,5 +178,8 @@ describe('ghx-bench merge', function () {
     const foreign = await runCliInProcess(['merge', other], {cwd: other})
     expect(foreign.code).to.equal(2)
     expect(foreign.stderr).to.match(/holds a row of block \S+, which is not shard 2\/2’s/)
+    // Refused halfway, it leaves nothing behind.
+    expect(existsSync(path.join(other, 'results', `${RUN}.jsonl`))).to.equal(false)
+    expect(existsSync(path.join(other, 'results', `${RUN}.jsonl.merging`))).to.equal(false)
   })
 })
