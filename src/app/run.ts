@@ -73,6 +73,11 @@ export async function runProjectSuite(
     throw new BadInputError([
       {file: '--shard-weights', code: 'config', message: 'balances shards: give --shard i/N with it'},
     ])
+  // Shards are merged by their run id: each of its own would make N runs of one.
+  if (shard && !options.runId && !options.dryRun)
+    throw new BadInputError([
+      {file: '--shard', code: 'config', message: 'give every shard of the run the same --run-id, to merge them'},
+    ])
   const selected = await openSuite(options)
   const summary = await runSuite(selected, {...options, shard}, onEvent)
   // A shard holds part of the rows: `merge` reports and gates the union of the shards.

@@ -168,13 +168,15 @@ export async function planShard(
     groups: facts.target === 'live' ? fixtureGroups(scenarios) : undefined,
     weightOf: weight,
   })
+  // Concurrency is the machine's to choose: shards on machines of different sizes are still one run.
+  const {concurrency: _perMachine, ...planned} = suite
   const header: ShardHeader = {
     shard_format: SHARD_FORMAT,
     run_id: facts.runId,
     shard: {index: shard.spec.index, count: shard.spec.count},
     key: {
       ghx_bench: HARNESS_VERSION,
-      catalogue_sha256: sha256({suite, scenarios}),
+      catalogue_sha256: sha256({suite: planned, scenarios}),
       suite: suite.name,
       scenarios: scenarioIds,
       repetitions: suite.repetitions,

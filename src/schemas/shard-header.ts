@@ -34,7 +34,7 @@ const comparabilityKeySchema = {
     ghx_bench: {type: 'string', description: 'the ghx-bench version'},
     catalogue_sha256: {
       type: 'string',
-      description: 'SHA-256 of the suite as selected and of its scenarios’ definitions',
+      description: 'SHA-256 of the suite as selected (its concurrency aside: each machine chooses its own) and of its scenarios’ definitions',
     },
     suite: {type: 'string'},
     scenarios: {...strings, description: 'the scenario ids, in the suite’s order'},

@@ -14,7 +14,7 @@ const SMOKE = path.join(SUITES, 'smoke.yml')
 describe('ghx-bench run --shard', function () {
   this.timeout(60_000)
 
-  it('refuses 0/4, 5/4 and x with one clear message (exit 2), before loading anything', async () => {
+  it('refuses 0/4, 5/4 and x with one clear message (exit 2), before loading anything, and a shard without --run-id', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
     for (const spec of ['0/4', '5/4', 'x']) {
       const result = await runCliInProcess(['run', SMOKE, '--shard', spec], {cwd: dir})
@@ -22,6 +22,9 @@ describe('ghx-bench run --shard', function () {
       expect(result.stderr).to.include(`--shard error: expected i/N`).and.include(JSON.stringify(spec))
       expect(result.stdout).to.equal('')
     }
+    const unnamed = await runCliInProcess(['run', SMOKE, '--shard', '1/2'], {cwd: dir})
+    expect(unnamed.code).to.equal(2)
+    expect(unnamed.stderr).to.include('give every shard of the run the same --run-id')
   })
 
   it('plans its own blocks, balanced by a previous run’s wall times with --shard-weights', async () => {
