@@ -9,6 +9,7 @@ import FixturesStatus from './commands/fixtures/status.js'
 import Flakes from './commands/flakes.js'
 import Gate from './commands/gate.js'
 import Init from './commands/init.js'
+import Merge from './commands/merge.js'
 import Plan from './commands/plan.js'
 import Plugins from './commands/plugins.js'
 import Regrade from './commands/regrade.js'
@@ -26,6 +27,7 @@ export const commands = {
   flakes: Flakes,
   gate: Gate,
   init: Init,
+  merge: Merge,
   plan: Plan,
   plugins: Plugins,
   regrade: Regrade,

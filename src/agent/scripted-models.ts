@@ -9,7 +9,7 @@
  * counted with a real tokenizer (o200k) over the messages and tool schemas received, split as each
  * dialect reports it, so token figures are the true context cost of that plan in that mode.
  */
-import {randomBytes} from 'node:crypto'
+import {createHash, randomBytes} from 'node:crypto'
 import {appendFileSync} from 'node:fs'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
@@ -239,7 +239,11 @@ function nextMessage(
     return {
       content: null,
       toolCall: {
-        id: `${played + 1}_${randomBytes(4).toString('hex')}`,
+        // Derived from the call, not random: the same run counts the same tokens (a sharded run and a whole one agree).
+        id: `${played + 1}_${createHash('sha256')
+          .update(`${call.name}\0${JSON.stringify(call.args)}`)
+          .digest('hex')
+          .slice(0, 8)}`,
         name: call.name,
         ...(call.namespace ? {namespace: call.namespace} : {}),
         arguments: JSON.stringify(call.args),

@@ -27,7 +27,7 @@ export async function judgeRun(
   config: LoadedConfig,
   summary: RunSummary,
   cwd = process.cwd(),
-  gateSettings: Pick<GateSettings, 'confidence' | 'sequential' | 'frozen'> = {},
+  gateSettings: Pick<GateSettings, 'confidence' | 'sequential' | 'frozen' | 'incomplete'> = {},
 ): Promise<Judgement> {
   const gated = Boolean(summary.gate?.profile)
   if (summary.completed + summary.skipped.length === 0)

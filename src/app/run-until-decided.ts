@@ -111,6 +111,11 @@ export async function runUntilDecided(
   if (options.repetitions !== undefined)
     throw badInput('--repetitions', 'with --until-decided the looks set the repetitions (--looks)')
   if (options.noReport) throw badInput('--no-report', '--until-decided judges the gate after every look')
+  if (options.shard !== undefined)
+    throw badInput(
+      '--shard',
+      '--until-decided judges the gate of all the rows after every look, and a shard has part of them',
+    )
   const {plan, budget} = sequentialSettings(options.untilDecided)
   const selected = await openSuite(options)
   if (!selected.suite.gate?.profile)
@@ -123,7 +128,8 @@ export async function runUntilDecided(
     )
   const at = (repetitions: number) => ({...selected, suite: {...selected.suite, repetitions}})
   // A dry run shows every run the plan may need: the last look's.
-  if (options.dryRun) return {summary: await runSuite(at(plan.looks.at(-1)!), options, onEvent), judgement: null}
+  const runOptions = {...options, shard: undefined}
+  if (options.dryRun) return {summary: await runSuite(at(plan.looks.at(-1)!), runOptions, onEvent), judgement: null}
   const confidences = lookConfidences(plan)
   const history: History = []
   let total: RunSummary | null = null
@@ -132,7 +138,7 @@ export async function runUntilDecided(
   let frozen: FrozenVerdicts = {}
   for (let look = 0; look < plan.looks.length; look++) {
     const repetitions = plan.looks[look]!
-    const summary = await runSuite(at(repetitions), {...options, runId}, onEvent)
+    const summary = await runSuite(at(repetitions), {...runOptions, runId}, onEvent)
     runId = summary.run_id
     total = accumulate(total, summary)
     if (summary.interrupted) return {summary: total, judgement: null}

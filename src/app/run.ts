@@ -7,22 +7,27 @@ import {readdir} from 'node:fs/promises'
 import path from 'node:path'
 import {runSuite, type RunOptions, type RunSummary, type SuiteEvent} from '../runner/run-suite.js'
 import {selectSuite, type SelectedSuite, type SuiteSelection} from '../runner/select-suite.js'
+import {parseShardSpec} from '../runner/shard.js'
 import {BadInputError, suggestionSuffix} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 import {judgeRun, type Judgement} from './judge.js'
 import {openProject, type ProjectOptions} from './project.js'
 
 export type {SuiteEvent} from '../runner/run-suite.js'
+export {parseShardSpec} from '../runner/shard.js'
 
-export interface RunSuiteOptions extends ProjectOptions, Omit<SuiteSelection, 'suite'>, RunOptions {
+export interface RunSuiteOptions extends ProjectOptions, Omit<SuiteSelection, 'suite'>, Omit<RunOptions, 'shard'> {
   suitePath: string
   /** Record rows only: no report, no gate. */
   noReport?: boolean
+  /** --shard i/N: this machine's shard of the plan; --shard-weights: a previous run's results, to balance them. */
+  shard?: string
+  shardWeights?: string
 }
 
 export interface RunResult {
   summary: RunSummary
-  /** The report and the gate; null after a dry run, an interruption, or with noReport. */
+  /** The report and the gate; null after a dry run, an interruption, with noReport, or for a shard. */
   judgement: Judgement | null
 }
 
@@ -62,9 +67,23 @@ export async function runProjectSuite(
   onEvent?: (event: SuiteEvent) => void,
 ): Promise<RunResult> {
   const cwd = options.cwd ?? process.cwd()
+  const shard =
+    options.shard === undefined ? undefined : {spec: parseShardSpec(options.shard), weights: options.shardWeights}
+  if (options.shardWeights !== undefined && !shard)
+    throw new BadInputError([
+      {file: '--shard-weights', code: 'config', message: 'balances shards: give --shard i/N with it'},
+    ])
+  // Shards are merged by their run id: each of its own would make N runs of one.
+  if (shard && !options.runId && !options.dryRun)
+    throw new BadInputError([
+      {file: '--shard', code: 'config', message: 'give every shard of the run the same --run-id, to merge them'},
+    ])
   const selected = await openSuite(options)
-  const summary = await runSuite(selected, options, onEvent)
+  const summary = await runSuite(selected, {...options, shard}, onEvent)
+  // A shard holds part of the rows: `merge` reports and gates the union of the shards.
   const judgement =
-    options.dryRun || summary.interrupted || options.noReport ? null : await judgeRun(selected.config, summary, cwd)
+    options.dryRun || summary.interrupted || options.noReport || shard
+      ? null
+      : await judgeRun(selected.config, summary, cwd)
   return {summary, judgement}
 }

@@ -11,6 +11,7 @@ import {profileSchema} from '../schemas/profile.js'
 import {quarantineSchema} from '../schemas/quarantine.js'
 import {scenarioSetSchema} from '../schemas/scenario-set.js'
 import {scenarioSchema} from '../schemas/scenario.js'
+import {shardHeaderSchema} from '../schemas/shard-header.js'
 import {suiteSchema} from '../schemas/suite.js'
 
 export const SCHEMA_FILES: Record<string, object> = {
@@ -20,6 +21,7 @@ export const SCHEMA_FILES: Record<string, object> = {
   'scenario-set.schema.json': scenarioSetSchema,
   'profile.schema.json': profileSchema,
   'row.schema.json': rowSchema,
+  'shard-header.schema.json': shardHeaderSchema,
   'report.schema.json': reportSchema,
   'gate.schema.json': gateSchema,
   'compare.schema.json': runComparisonSchema,

@@ -13,6 +13,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --run-id 2026-11-22T10-00-00-1a2b3c4d',
     '<%= config.bin %> <%= command.id %> suites/verify-pr.yml --dry-run',
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --provider agent-loop,claude-code',
+    '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --run-id nightly-42 --shard 2/4',
   ]
   static override args = {
     suite: Args.string({description: 'the suite YAML file', required: true}),
@@ -39,6 +40,14 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       description:
         'fixture manifest to use (sets fixtures.manifest; default fixtures/latest.json); seeded when missing',
     }),
+    shard: Flags.string({
+      description:
+        'run shard i of N (as 2/4): this machine’s paired blocks (scenario x iteration, all modes) of the plan, recorded as results_dir/<run-id>.shard-<i>-of-<N>.jsonl with a header; no report or gate (ghx-bench merge judges the shards together). Same --run-id and --shard resumes the shard',
+    }),
+    'shard-weights': Flags.string({
+      description: 'with --shard: balance the shards by the blocks’ wall time in this previous run’s results file',
+      dependsOn: ['shard'],
+    }),
     'dry-run': Flags.boolean({description: 'print the plan and stop', default: false}),
     'inject-faults': Flags.string({
       description:
@@ -62,7 +71,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
   }
 
   async run(): Promise<unknown> {
-    const {runProjectSuite} = await import('../app/run.js')
+    const {runProjectSuite, parseShardSpec} = await import('../app/run.js')
     const {runUntilDecided} = await import('../app/run-until-decided.js')
     const {ProgressView, progressStyle} = await import('../cli/progress.js')
     const {renderGateTable, verdictLine} = await import('../cli/render.js')
@@ -77,6 +86,8 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           : Number.NaN
     if (faults !== undefined && !(faults >= 0 && faults <= 1))
       this.badFlag('--inject-faults', `expected a share between 0 and 1, got "${faultsFlag}"`)
+    // A bad --shard is said before anything is loaded.
+    if (flags.shard !== undefined) parseShardSpec(flags.shard)
     // Written straight to stderr: oclif mutes logToStderr under --json, and these must always be seen.
     const warn = (text: string) => process.stderr.write(text + '\n')
     const view = new ProgressView(flags['dry-run'] ? 'silent' : progressStyle(this.jsonEnabled()))
@@ -112,6 +123,8 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           concurrency: flags.concurrency,
           seed: flags.seed,
           runId: flags['run-id'],
+          shard: flags.shard,
+          shardWeights: flags['shard-weights'],
           dryRun: flags['dry-run'],
           noReport: flags['no-report'],
           faultRate: faults,
@@ -138,7 +151,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     }
     if (summary.interrupted) {
       warn(
-        `stopped: ${summary.completed} run(s) recorded in ${summary.results_file}. Resume with:\n  ghx-bench run ${this.args.suite} --run-id ${summary.run_id}`,
+        `stopped: ${summary.completed} run(s) recorded in ${summary.results_file}. Resume with:\n  ghx-bench run ${this.args.suite} --run-id ${summary.run_id}${flags.shard ? ` --shard ${flags.shard}` : ''}`,
       )
       if (this.jsonEnabled()) this.logJson({type: 'summary', ...summary, gate: null, verdict: null, files: []})
       this.exit(130)
@@ -155,6 +168,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       for (const [what, c] of counts)
         this.log(`  ${what}: pass ${c.pass}, fail ${c.fail}, timeout ${c.timeout}, infra error ${c.infra_error}`)
       // The verdict is the last thing said (with --no-report there is none: rows only).
+      if (flags.shard) this.log(`shard ${flags.shard}: merge the shards’ results files with ghx-bench merge`)
       for (const file of judgement?.files ?? []) this.log(`wrote ${file}`)
       if (judgement?.gate) this.log(renderGateTable(judgement.gate))
       if (judgement) this.log(verdictLine(judgement.verdict))

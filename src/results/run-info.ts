@@ -34,8 +34,9 @@ function runInfoFile(resultsDir: string, runId: string): string {
   return path.join(resultsDir, runId, 'run.json')
 }
 
-export async function writeRunInfo(resultsDir: string, info: RunInfo): Promise<void> {
-  await writeFileBelow(resultsDir, runInfoFile(resultsDir, info.run_id), JSON.stringify(info, null, 2) + '\n')
+/** Beside the run's record: <record name>.jsonl and <record name>/run.json (a shard's record name is not its run id). */
+export async function writeRunInfo(resultsDir: string, recordName: string, info: RunInfo): Promise<void> {
+  await writeFileBelow(resultsDir, runInfoFile(resultsDir, recordName), JSON.stringify(info, null, 2) + '\n')
 }
 
 /** The run info beside a results file (<dir>/<run-id>.jsonl -> <dir>/<run-id>/run.json), when there is one; never through a link. */

@@ -14,6 +14,7 @@ import {checkRunId} from './names.js'
 import {linkDiagnostic} from './no-follow.js'
 import type {Row} from './row-schema.js'
 import {FileDeduplication, RunKeys} from './run-keys.js'
+import {isShardHeader} from './shard-file.js'
 import {isRow, listRuns, rowSchemaErrors, runFile, type ReadWarning} from './store.js'
 
 export interface RowSourceOptions {
@@ -289,6 +290,8 @@ async function csvRows(file: string, shown: string): Promise<Row[]> {
 }
 
 function visitValue(value: unknown, shown: string, line: number, unit: 'line' | 'element', visit: RowVisitor): void {
+  // A shard's results file starts with its header (src/results/shard-file.ts): what the rows are, not a row.
+  if (isShardHeader(value)) return
   switch (detectRowFormat(value)) {
     case 'ghx-bench':
       if (!isRow(value)) throw bad(shown, line, `not a valid ghx-bench row: ${rowSchemaErrors(value)}`)

@@ -28,6 +28,7 @@ import {checkNewRunId} from '../results/names.js'
 import type {ProviderProgress} from '../plugins/api.js'
 import type {Row} from '../results/row-schema.js'
 import {writeRunInfo} from '../results/run-info.js'
+import {startShardFile} from '../results/shard-file.js'
 import {ResultsWriter, runFile} from '../results/store.js'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
 import type {Scenario} from '../schemas/scenario.js'
@@ -44,6 +45,7 @@ import {gitOfProject} from './project-git.js'
 import {createRedactor, hideSuiteSecrets} from '../shared/redact.js'
 import {checkResume, openRunRecord, recordedRun, type RecordedRun} from './run-record.js'
 import {schedule} from './schedule.js'
+import {planShard, shardRecordName, type ShardSpec} from './shard.js'
 import {refName, refOptions, type SelectedSuite} from './select-suite.js'
 import type {SuiteContext} from './suite-context.js'
 import {afterInterrupt, ensureFixtures, runLocks, sharedManifest} from './suite-fixtures.js'
@@ -65,6 +67,11 @@ export interface RunOptions {
   isolateRuns?: boolean
   /** Hears what the run repaired or noticed without stopping (a torn line set aside): shown at once. */
   onWarning?: (text: string) => void
+  /**
+   * Run this machine's shard of the plan only (src/runner/shard.ts), recorded as <run-id>.shard-<i>-of-<N>
+   * with its header; `weights`: a previous run's results file, to balance the shards by its wall times.
+   */
+  shard?: {spec: ShardSpec; weights?: string}
 }
 
 export type SuiteEvent =
@@ -169,7 +176,12 @@ export async function runSuite(
   const providers = await readyProviders(selected)
   // What the suite opens is released when it ends, whichever way, last opened first: the lock last.
   await using held = Holdings.inOrder()
-  const opened = await openSuite(selected, options, runId, held)
+  const opened = await openSuite(
+    selected,
+    options,
+    options.shard ? shardRecordName(runId, options.shard.spec) : runId,
+    held,
+  )
   const planned = await planSuite(selected, options, runId, providers, opened)
   if (options.dryRun || !planned.manifest)
     return {
@@ -184,7 +196,7 @@ export async function runSuite(
   const ctx = await suiteContext(
     selected,
     options,
-    {runId, providers, modes: planned.modes, manifest: planned.manifest},
+    {runId, recordName: opened.recordName, providers, modes: planned.modes, manifest: planned.manifest},
     opened,
     onEvent,
   )
@@ -193,6 +205,8 @@ export async function runSuite(
 
 /** What a suite's run holds open: its lock, the target, the model, and the work its runs leave to finish. */
 interface OpenedSuite {
+  /** The run id, or a shard's record name: its rows file, folder and lock under results_dir. */
+  recordName: string
   resultsDir: string
   resultsFile: string
   warnings: string[]
@@ -210,12 +224,12 @@ interface OpenedSuite {
 async function openSuite(
   selected: SelectedSuite,
   options: RunOptions,
-  runId: string,
+  recordName: string,
   held: Holdings,
 ): Promise<OpenedSuite> {
   const {config, suite, origin, cwd} = selected
   const resultsDir = resolveConfigPath(config, config.values.results_dir)
-  const resultsFile = runFile(resultsDir, runId)
+  const resultsFile = runFile(resultsDir, recordName)
   const warnings: string[] = []
   const warn = (text: string) => {
     warnings.push(text)
@@ -223,7 +237,7 @@ async function openSuite(
   }
   if (!options.dryRun)
     held.use(
-      await openRunRecord(resultsDir, runId, resultsFile, {
+      await openRunRecord(resultsDir, recordName, resultsFile, {
         namedBy: options.runId ? '--run-id' : resultsFile,
         cwd,
         warn,
@@ -262,7 +276,17 @@ async function openSuite(
   if (model.status === 'rejected') throw model.reason
   const background = new BackgroundWork()
   held.defer(() => background.settled())
-  return {resultsDir, resultsFile, warnings, recorded, signal, target: target.value, model: model.value, background}
+  return {
+    recordName,
+    resultsDir,
+    resultsFile,
+    warnings,
+    recorded,
+    signal,
+    target: target.value,
+    model: model.value,
+    background,
+  }
 }
 
 /** The modes that can run here, the fixtures ensured, every binding checked, and the plan: what a dry run shows. */
@@ -307,13 +331,25 @@ async function planSuite(
   // A scenario that a mode cannot solve (its tools lack the operation) is not applicable, never a failure.
   const notApplicable = notApplicablePairs(scenarios, modes)
   const skippedPairs = new Set(notApplicable.map((n) => `${n.scenario_id}\0${n.mode}`))
+  // A shard runs its own blocks of the whole plan, which every shard computes alike.
+  const shard = options.shard
+    ? await planShard(selected, options.shard, {
+        runId,
+        modes,
+        providers: [...providers.keys()],
+        model: model.label,
+        target: target.kind,
+        unavailable,
+        notApplicable,
+      })
+    : undefined
   const plan = buildPlan(
     scenarios.map((s) => s.id),
     [...modes.keys()],
     [...providers.keys()],
     suite.repetitions,
     seed,
-  ).filter((run) => !skippedPairs.has(`${run.scenario_id}\0${run.mode}`))
+  ).filter((run) => !skippedPairs.has(`${run.scenario_id}\0${run.mode}`) && (shard?.owns(run) ?? true))
   const todo = plan.filter((run) => !done.has(run.key))
   const view: RunPlanView = {
     run_id: runId,
@@ -327,7 +363,7 @@ async function planSuite(
     gate: suite.gate ?? null,
     not_applicable: notApplicable,
   }
-  return {view, plan, modes, manifest, manifestFile}
+  return {view, plan, modes, manifest, manifestFile, shardHeader: shard?.header}
 }
 
 type PlannedSuite = Awaited<ReturnType<typeof planSuite>>
@@ -336,7 +372,13 @@ type PlannedSuite = Awaited<ReturnType<typeof planSuite>>
 async function suiteContext(
   selected: SelectedSuite,
   options: RunOptions,
-  planned: {runId: string; providers: SuiteContext['providers']; modes: SuiteContext['modes']; manifest: Manifest},
+  planned: {
+    runId: string
+    recordName: string
+    providers: SuiteContext['providers']
+    modes: SuiteContext['modes']
+    manifest: Manifest
+  },
   opened: OpenedSuite,
   onEvent: (event: SuiteEvent) => void,
 ): Promise<SuiteContext> {
@@ -346,6 +388,7 @@ async function suiteContext(
   const price = config.values.pricing[model.label] ?? config.values.pricing[config.values.model]
   return {
     runId: planned.runId,
+    recordName: planned.recordName,
     suite: suite.name,
     scenarioSet: selected.scenarioSet,
     registry,
@@ -416,7 +459,7 @@ const runFinished = (run: PlannedRun, row: Row): SuiteEvent => ({
 async function runPlanned(
   selected: SelectedSuite,
   ctx: SuiteContext,
-  {view, plan, manifestFile}: PlannedSuite,
+  {view, plan, manifestFile, shardHeader}: PlannedSuite,
   opened: OpenedSuite,
   onEvent: (event: SuiteEvent) => void,
   held: Holdings,
@@ -428,7 +471,9 @@ async function runPlanned(
   const byMode: RunSummary['by_mode'] = {}
   const byProvider: RunSummary['by_provider'] = {}
   let completed = 0
-  await writeRunInfo(resultsDir, {
+  // A shard's file starts with its header, before any row; a resumed shard's must be this one's.
+  if (shardHeader) await startShardFile(resultsDir, opened.resultsFile, shardHeader, selected.cwd)
+  await writeRunInfo(resultsDir, ctx.recordName, {
     run_id: runId,
     suite: suite.name,
     seed: suite.seed,
@@ -454,7 +499,7 @@ async function runPlanned(
     per_mode: perMode,
   })
   if (suite.warmup && todo.length > 0) await warmUp(ctx, todo[0]!, byId.get(todo[0]!.scenario_id)!)
-  const writer = held.use(await ResultsWriter.open(resultsDir, runId), (open) => open.close())
+  const writer = held.use(await ResultsWriter.open(resultsDir, ctx.recordName), (open) => open.close())
   // A scenario's locks once: the scheduler asks for them at every pending run each time a run ends.
   const locksById = new Map(scenarios.map((s) => [s.id, runLocks(s)]))
   await schedule(

@@ -13,6 +13,8 @@ import type {Price} from '../results/usage.js'
 
 export interface SuiteContext {
   runId: string
+  /** Where the run's record is under results_dir: the run id, or a shard's <run-id>.shard-<i>-of-<N>. */
+  recordName: string
   suite: string | null
   scenarioSet: string | null
   registry: PluginRegistry
@@ -26,7 +28,7 @@ export interface SuiteContext {
   /** The suite's manifest; runs that share a kind never overlap, so each may update its own kinds. */
   fixtures: {manifest: Manifest; update(manifest: Manifest, kinds: readonly FixtureKind[]): void}
   manifestFile: string
-  /** results_dir: traces go to <results_dir>/<run id>/traces. */
+  /** results_dir: traces go to <results_dir>/<record name>/traces. */
   resultsDir: string
   timeouts: {run_ms: number; stall_ms: number; checkpoint_ms: number; checkpoint_interval_ms: number}
   limits: {max_turns?: number; max_tokens?: number}

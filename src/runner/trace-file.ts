@@ -1,4 +1,4 @@
-/** Each attempt's trace: <results_dir>/<run id>/traces/<scenario>__<mode>__<provider>__i<iteration>__a<attempt>.json, redacted. */
+/** Each attempt's trace: <results_dir>/<record name>/traces/<scenario>__<mode>__<provider>__i<iteration>__a<attempt>.json, redacted. */
 import path from 'node:path'
 import {writeFileBelow} from '../results/no-follow.js'
 import type {Scenario} from '../schemas/scenario.js'
@@ -13,7 +13,7 @@ function traceFileName(run: PlannedRun, attempt: number): string {
 
 /** Where an attempt's trace goes, relative to results_dir, as the row records it. */
 export function tracePathOf(ctx: SuiteContext, run: PlannedRun, attempt: number): string {
-  return path.join(ctx.runId, 'traces', traceFileName(run, attempt))
+  return path.join(ctx.recordName, 'traces', traceFileName(run, attempt))
 }
 
 /** Writes the attempt's trace (at `attempt.tracePath`). */

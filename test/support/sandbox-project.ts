@@ -4,6 +4,7 @@ import {readdirSync, readFileSync} from 'node:fs'
 import path from 'node:path'
 import {expect} from 'chai'
 import type {Row} from '../../src/results/row-schema.js'
+import {isShardHeader} from '../../src/results/shard-file.js'
 import {isRow} from '../../src/results/store.js'
 import {PROJECT_ROOT} from './cli.js'
 
@@ -22,7 +23,7 @@ export function sandboxConfig(suitesDir = SUITES, extra = ''): string {
   ].join('\n')
 }
 
-/** The rows of one run id's results file, or of every results file; each must be a valid row. */
+/** The rows of one run id's (or shard's) results file, or of every results file; each must be a valid row (a shard's header aside). */
 export function rowsOf(dir: string, runId?: string): Row[] {
   const results = path.join(dir, 'results')
   const files = runId === undefined ? readdirSync(results).filter((f) => f.endsWith('.jsonl')) : [`${runId}.jsonl`]
@@ -30,8 +31,10 @@ export function rowsOf(dir: string, runId?: string): Row[] {
     readFileSync(path.join(results, file), 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((line) => {
-        const row = JSON.parse(line) as unknown
+      .map((line) => JSON.parse(line) as unknown)
+      .filter((record) => !isShardHeader(record))
+      .map((row) => {
+        const line = JSON.stringify(row)
         expect(isRow(row), line.slice(0, 200)).to.equal(true)
         return row as Row
       }),

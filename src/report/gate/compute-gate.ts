@@ -29,6 +29,11 @@ export interface GateSettings {
   sequential?: GateDocument['sequential']
   /** run --until-decided: verdicts frozen at earlier looks, laid over this look's (sequential.ts). */
   frozen?: FrozenVerdicts
+  /**
+   * `merge`: what the rows lack of the run (shards or blocks missing). The gate of part of a run is
+   * inconclusive whatever its checks say: never a pass, and a failure of the part may not be the run's.
+   */
+  incomplete?: string
 }
 
 type GateOptions = ReportSettings & GateSettings
@@ -141,9 +146,11 @@ function gateOfProvider(
     estimand: thresholds.estimand,
   })
   const judged = evaluateGate(comparison, thresholds)
-  const {checks, verdict} = options.frozen
+  const {checks, verdict: checked} = options.frozen
     ? freezeVerdicts(judged.checks, options.frozen, (options.sequential?.look ?? 1) - 1)
     : judged
+  const verdict = options.incomplete ? 'inconclusive' : checked
+  if (options.incomplete) warnings.push(options.incomplete)
   const gate: GateDocument = {
     schema_version: 1,
     generated_at: new Date().toISOString(),

@@ -1,0 +1,292 @@
+/**
+ * `ghx-bench merge <artifacts…>`: the shards of one run (`run --shard i/N`) made one run again. Every
+ * shard's header must agree (format, run id, comparability key, partition: bad input naming what
+ * differs); each row must belong to a block its shard owns, once. The rows go, unchanged but for their
+ * trace paths, to results_dir/<run-id>.jsonl with the traces under results_dir/<run-id>/traces, as an
+ * unsharded run leaves them; then the report and the gate of the union, from its rows (judge.ts). Blocks
+ * missing (a shard not given, a shard cut short) make the run incomplete: the gate is inconclusive and
+ * merge exits 3, naming them.
+ */
+import {existsSync} from 'node:fs'
+import {cp, mkdir, open, readdir, rename, rm, stat} from 'node:fs/promises'
+import path from 'node:path'
+import {resolveConfigPath} from '../config/load-config.js'
+import {refuseLinks, writeFileBelow} from '../results/no-follow.js'
+import {writeRunInfo} from '../results/run-info.js'
+import {RunKeys} from '../results/run-keys.js'
+import {headerDifferences, readShardHeader} from '../results/shard-file.js'
+import {readRows} from '../results/sources.js'
+import {runFile, type ReadWarning} from '../results/store.js'
+import type {RunSummary} from '../runner/run-suite.js'
+import {blockKey, shardLabel, shardRecordName} from '../runner/shard.js'
+import {selectSuite} from '../runner/select-suite.js'
+import type {ShardHeader} from '../schemas/shard-header.js'
+import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
+import {displayPath} from '../shared/source-document.js'
+import {judgeRun, type Judgement} from './judge.js'
+import {openProject, type ProjectOptions} from './project.js'
+
+export interface MergeOptions extends ProjectOptions {
+  /** Shards' results files, or folders holding them (searched through: download-artifact's layout). */
+  artifacts: string[]
+}
+
+export interface MergeResult {
+  run_id: string
+  results_file: string
+  shards: Array<{shard: string; file: string; rows: number}>
+  /** Each shard with blocks that have no rows (all of them when its file was not given). */
+  missing: Array<{shard: string; blocks: string[]; given: boolean}>
+  /** What the merged run lacks, in a sentence; null when complete. */
+  incomplete: string | null
+  summary: RunSummary
+  judgement: Judgement
+  /** The gate's exit code; 3 when incomplete, whatever the gate says. */
+  exit_code: number
+}
+
+const SHARD_FILE = /\.shard-\d+-of-\d+\.jsonl$/
+
+/** The shards' results files: the files given, and those found in the folders given. */
+async function shardFiles(artifacts: readonly string[], cwd: string): Promise<string[]> {
+  const files: string[] = []
+  const problems: Diagnostic[] = []
+  const walk = async (folder: string): Promise<void> => {
+    for (const entry of await readdir(folder, {withFileTypes: true})) {
+      const at = path.join(folder, entry.name)
+      if (entry.isDirectory()) await walk(at)
+      else if (entry.isFile() && SHARD_FILE.test(entry.name)) files.push(at)
+    }
+  }
+  for (const artifact of artifacts) {
+    const resolved = path.resolve(cwd, artifact)
+    const info = await stat(resolved).catch(() => undefined)
+    if (!info) problems.push({file: artifact, code: 'io', message: 'no such file or folder'})
+    else if (!info.isDirectory()) files.push(resolved)
+    else {
+      const before = files.length
+      await walk(resolved)
+      if (files.length === before)
+        problems.push({
+          file: artifact,
+          code: 'io',
+          message: 'holds no shard results file (<run-id>.shard-<i>-of-<N>.jsonl)',
+        })
+    }
+  }
+  if (problems.length > 0) throw new BadInputError(problems)
+  return [...new Set(files)]
+}
+
+interface Shard {
+  file: string
+  shown: string
+  header: ShardHeader
+}
+
+/** Every shard's header, checked against the first's; bad input naming each difference, or a shard given twice. */
+async function readShards(files: readonly string[], cwd: string): Promise<Shard[]> {
+  const shards: Shard[] = []
+  for (const file of files) shards.push({file, shown: displayPath(file, cwd), header: await readShardHeader(file, cwd)})
+  shards.sort((a, b) => a.header.shard.index - b.header.shard.index)
+  const [first] = shards as [Shard]
+  const problems: Diagnostic[] = []
+  for (const shard of shards.slice(1)) {
+    const differences = headerDifferences(first.header, shard.header)
+    if (differences.length > 0)
+      problems.push({
+        file: shard.shown,
+        code: 'config',
+        message: `shard ${shardLabel(shard.header.shard)} cannot be merged with shard ${shardLabel(first.header.shard)} of ${first.shown}: ${differences.join('; ')}`,
+      })
+  }
+  for (const [i, shard] of shards.entries()) {
+    const earlier = shards.slice(0, i).find((s) => s.header.shard.index === shard.header.shard.index)
+    if (earlier)
+      problems.push({
+        file: shard.shown,
+        code: 'duplicate_id',
+        message: `shard ${shardLabel(shard.header.shard)} is given twice (also ${earlier.shown}): each of its blocks would be counted twice`,
+      })
+  }
+  if (problems.length > 0) throw new BadInputError(problems)
+  return shards
+}
+
+const LISTED = 12
+
+/** Rows are written in chunks of about this many characters. */
+const WRITE_CHUNK = 1 << 20
+
+/**
+ * Every shard's rows, checked (its run, its own blocks), into the merged results file, their traces at
+ * <run-id>/traces; written beside it first, so that a merge refused halfway leaves nothing behind.
+ */
+async function writeMergedRows(
+  shards: readonly Shard[],
+  runId: string,
+  resultsFile: string,
+  warnings: string[],
+  cwd: string,
+): Promise<{keys: RunKeys; counts: Pick<RunSummary, 'by_mode' | 'by_provider'>; merged: MergeResult['shards']}> {
+  const keys = new RunKeys()
+  const counts: Pick<RunSummary, 'by_mode' | 'by_provider'> = {by_mode: {}, by_provider: {}}
+  const merged: MergeResult['shards'] = []
+  const warn = (w: ReadWarning) => warnings.push(`${w.file}:${w.line}: ${w.message}`)
+  const partial = `${resultsFile}.merging`
+  await mkdir(path.dirname(resultsFile), {recursive: true})
+  const out = await open(partial, 'w')
+  try {
+    let chunk = ''
+    for (const shard of shards) {
+      const owned = new Set(shard.header.partition[shard.header.shard.index - 1])
+      const record = shardRecordName(runId, shard.header.shard)
+      let rows = 0
+      for await (const row of readRows([shard.file], warn, cwd)) {
+        const block = blockKey(row.scenario_id, row.iteration)
+        if (row.run_id !== runId || !owned.has(block))
+          throw new BadInputError([
+            {
+              file: shard.shown,
+              code: 'duplicate_id',
+              message:
+                row.run_id !== runId
+                  ? `holds a row of run ${JSON.stringify(row.run_id)}, not of run ${JSON.stringify(runId)} its header names`
+                  : `holds a row of block ${block}, which is not shard ${shardLabel(shard.header.shard)}’s: rows of a block come from the one shard that owns it`,
+            },
+          ])
+        keys.add({run_id: runId, scenario_id: row.scenario_id, mode: row.mode, provider: row.provider}, row.iteration)
+        const trace = row.trace?.startsWith(record + path.sep)
+          ? path.join(runId, row.trace.slice(record.length + 1))
+          : row.trace
+        chunk += JSON.stringify({...row, trace}) + '\n'
+        if (chunk.length >= WRITE_CHUNK) {
+          await out.write(chunk)
+          chunk = ''
+        }
+        rows++
+        for (const byMode of [counts.by_mode, (counts.by_provider[row.provider ?? ''] ??= {})])
+          (byMode[row.mode] ??= {pass: 0, fail: 0, timeout: 0, infra_error: 0})[row.outcome]++
+      }
+      merged.push({shard: shardLabel(shard.header.shard), file: shard.shown, rows})
+    }
+    await out.write(chunk)
+    await out.sync()
+  } catch (error) {
+    await out.close()
+    await rm(partial, {force: true})
+    throw error
+  }
+  await out.close()
+  await rename(partial, resultsFile)
+  return {keys, counts, merged}
+}
+
+/** "blocks a/1, b/2 of shard 3/4 missing", the list cut at a dozen. */
+function missingSentence({shard, blocks, given}: MergeResult['missing'][number]): string {
+  const listed =
+    blocks.length > LISTED ? `${blocks.slice(0, LISTED).join(', ')}, … (${blocks.length} in all)` : blocks.join(', ')
+  return `blocks ${listed} of shard ${shard} missing${given ? '' : ` (no results file of shard ${shard} was given)`}`
+}
+
+export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
+  const cwd = options.cwd ?? process.cwd()
+  const shards = await readShards(await shardFiles(options.artifacts, cwd), cwd)
+  const {header} = shards[0]!
+  const {run_id: runId, key} = header
+  const project = await openProject(options)
+  // The suite's own gate selection (profile, baseline, candidate) is a layer of the configuration, as for `run`.
+  const suiteFile = [...project.catalogue.suites.values()].find((spec) => spec.value.name === key.suite)
+  const selected = suiteFile ? selectSuite(project, {suitePath: suiteFile.absolutePath}) : undefined
+  const config = selected?.config ?? project.config
+  const resultsDir = resolveConfigPath(config, config.values.results_dir)
+  const resultsFile = runFile(resultsDir, runId)
+  const mergedMark = path.join(resultsDir, runId, 'merged-from.json')
+  // A run's own results are never overwritten; an earlier merge's are (the shards resumed, merged again).
+  if (existsSync(resultsFile) && !existsSync(mergedMark))
+    throw new BadInputError([
+      {
+        file: displayPath(resultsFile, cwd),
+        code: 'io',
+        message: `run ${JSON.stringify(runId)} has results here that no merge wrote: set results_dir to another folder for the merge, or move them`,
+      },
+    ])
+  await refuseLinks(resultsDir, resultsFile, 'write')
+  await refuseLinks(resultsDir, path.join(resultsDir, runId, 'traces'), 'write')
+  const modes = Object.keys(key.modes)
+  const notApplicable = new Set(header.not_applicable.map((n) => `${n.scenario_id}\0${n.mode}`))
+  const warnings: string[] = []
+  if (!selected)
+    warnings.push(
+      `suite ${JSON.stringify(key.suite)} is not in this project's catalogue: its gate is not known, the rows are reported only`,
+    )
+  const {keys, counts, merged} = await writeMergedRows(shards, runId, resultsFile, warnings, cwd)
+  // Every attempt's trace (a row names its last attempt's), where the merged run's rows say.
+  for (const shard of shards) {
+    const traces = path.join(path.dirname(shard.file), shardRecordName(runId, shard.header.shard), 'traces')
+    if (existsSync(traces)) await cp(traces, path.join(resultsDir, runId, 'traces'), {recursive: true})
+  }
+  await writeRunInfo(resultsDir, runId, {
+    run_id: runId,
+    suite: key.suite,
+    seed: key.seed,
+    modes,
+    providers: key.providers,
+    unavailable: header.unavailable,
+    not_applicable: header.not_applicable,
+  })
+  await writeFileBelow(resultsDir, mergedMark, JSON.stringify({run_id: runId, shards: merged}, null, 2) + '\n')
+  const given = new Set(shards.map((s) => s.header.shard.index))
+  const missing: MergeResult['missing'] = header.partition
+    .map((blocks, i) => ({
+      shard: shardLabel({index: i + 1, count: header.shard.count}),
+      given: given.has(i + 1),
+      blocks: blocks.filter((block) => {
+        const at = block.lastIndexOf('/')
+        const [scenario_id, iteration] = [block.slice(0, at), Number(block.slice(at + 1))]
+        return modes.some(
+          (mode) =>
+            !notApplicable.has(`${scenario_id}\0${mode}`) &&
+            key.providers.some((provider) => !keys.has({run_id: runId, scenario_id, mode, provider}, iteration)),
+        )
+      }),
+    }))
+    .filter((shard) => shard.blocks.length > 0)
+  const incomplete = missing.length > 0 ? `incomplete: ${missing.map(missingSentence).join('; ')}` : null
+  const completed = merged.reduce((n, s) => n + s.rows, 0)
+  const summary: RunSummary = {
+    run_id: runId,
+    suite: key.suite,
+    seed: key.seed,
+    modes,
+    providers: key.providers,
+    unavailable: header.unavailable,
+    runs: [],
+    skipped: [],
+    gate: selected?.suite.gate ?? null,
+    not_applicable: header.not_applicable,
+    results_file: resultsFile,
+    warnings,
+    completed,
+    interrupted: false,
+    ...counts,
+  }
+  const judged = await judgeRun(config, summary, cwd, incomplete ? {incomplete} : {})
+  // Missing blocks decide, whatever the rows there are say: never a pass.
+  const judgement = incomplete
+    ? {
+        ...judged,
+        verdict: {...judged.verdict, verdict: 'inconclusive' as const, exit_code: 3 as const, reason: incomplete},
+      }
+    : judged
+  return {
+    run_id: runId,
+    results_file: resultsFile,
+    shards: merged,
+    missing,
+    incomplete,
+    summary,
+    judgement,
+    exit_code: judgement.verdict.exit_code,
+  }
+}

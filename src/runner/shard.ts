@@ -1,0 +1,202 @@
+/**
+ * A suite's plan split across N machines (`run --shard i/N`), computed by every shard alone from the plan:
+ * no coordinator, the same partition everywhere. The unit is the paired block, one scenario x iteration
+ * with all its modes and providers, so the modes of a block run interleaved on one machine and machine
+ * effects cancel in the paired comparison. When shards share fixtures (one repository on live GitHub),
+ * scenarios that share a fixture kind keep all their blocks on one shard: a reset on one machine would
+ * pull the floor from a run on another. Shards are balanced by blocks, or by the blocks' wall time in a
+ * previous run (`--shard-weights`): the heaviest unit first, onto the lightest shard (ties: the lower index).
+ */
+import {createHash} from 'node:crypto'
+import {existsSync} from 'node:fs'
+import path from 'node:path'
+import type {GitHubTarget} from '../github/target.js'
+import {readRows} from '../results/sources.js'
+import {withDependencies} from '../seeding/index.js'
+import type {Scenario} from '../schemas/scenario.js'
+import {SHARD_FORMAT, type ShardHeader} from '../schemas/shard-header.js'
+import {BadInputError} from '../shared/diagnostics.js'
+import {HARNESS_VERSION} from '../shared/version.js'
+import type {PlannedRun} from './plan.js'
+import type {SelectedSuite} from './select-suite.js'
+import type {SuiteContext} from './suite-context.js'
+
+export interface ShardSpec {
+  /** From 1. */
+  index: number
+  count: number
+}
+
+/** `i/N` as given to --shard: bad input (exit 2) unless 1 <= i <= N. */
+export function parseShardSpec(text: string, where = '--shard'): ShardSpec {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text)
+  const index = Number(match?.[1])
+  const count = Number(match?.[2])
+  if (!match || count < 1 || index < 1 || index > count)
+    throw new BadInputError([
+      {
+        file: where,
+        code: 'config',
+        message: `expected i/N, this machine's shard i of N shards with 1 <= i <= N (as 2/4), got ${JSON.stringify(text)}`,
+      },
+    ])
+  return {index, count}
+}
+
+export const shardLabel = (spec: ShardSpec): string => `${spec.index}/${spec.count}`
+
+/** The name of a shard's record under results_dir: <run-id>.shard-<i>-of-<N> (its rows file and its folder). */
+export const shardRecordName = (runId: string, spec: ShardSpec): string =>
+  `${runId}.shard-${spec.index}-of-${spec.count}`
+
+/** A paired block's key: scenario/iteration. */
+export const blockKey = (scenarioId: string, iteration: number): string => `${scenarioId}/${iteration}`
+
+/**
+ * Scenarios that share a fixture kind (with the kinds it depends on), linked through any chain of them:
+ * each scenario's group, named by its first scenario. A scenario without fixtures is a group of its own.
+ */
+export function fixtureGroups(scenarios: readonly Scenario[]): Map<string, string> {
+  const parent = new Map<string, string>(scenarios.map((s) => [s.id, s.id]))
+  const root = (id: string): string => (parent.get(id) === id ? id : root(parent.get(id)!))
+  const holderOf = new Map<string, string>()
+  for (const scenario of scenarios)
+    for (const kind of withDependencies(scenario.fixture?.requires ?? [])) {
+      const holder = holderOf.get(kind)
+      if (holder === undefined) holderOf.set(kind, scenario.id)
+      else parent.set(root(scenario.id), root(holder))
+    }
+  // Named by its first scenario in the suite's order, whatever the order of linking.
+  const names = new Map<string, string>()
+  for (const {id} of scenarios) if (!names.has(root(id))) names.set(root(id), id)
+  return new Map(scenarios.map((s) => [s.id, names.get(root(s.id))!]))
+}
+
+export interface PartitionOptions {
+  /** Scenarios whose blocks stay on one shard (fixtureGroups); absent: every block is placed alone. */
+  groups?: ReadonlyMap<string, string>
+  /** A block's weight (a previous run's wall time); absent: 1 a block. */
+  weightOf?: (scenarioId: string, iteration: number) => number
+}
+
+/**
+ * Each shard's blocks (partition[i - 1] are shard i's), each list in plan order: iterations in turn, the
+ * scenarios in the suite's order within an iteration.
+ */
+export function partitionBlocks(
+  scenarioIds: readonly string[],
+  repetitions: number,
+  count: number,
+  {groups, weightOf = () => 1}: PartitionOptions = {},
+): string[][] {
+  const units = new Map<string, {weight: number; blocks: Set<string>; first: number}>()
+  let order = 0
+  for (let iteration = 1; iteration <= repetitions; iteration++)
+    for (const id of scenarioIds) {
+      const name = groups ? `group ${groups.get(id) ?? id}` : blockKey(id, iteration)
+      const unit = units.get(name) ?? {weight: 0, blocks: new Set<string>(), first: order}
+      unit.weight += weightOf(id, iteration)
+      unit.blocks.add(blockKey(id, iteration))
+      units.set(name, unit)
+      order++
+    }
+  const loads = Array.from({length: count}, () => 0)
+  const owner = new Map<string, number>()
+  const heaviestFirst = [...units.values()].sort((a, b) => b.weight - a.weight || a.first - b.first)
+  for (const unit of heaviestFirst) {
+    const lightest = loads.indexOf(Math.min(...loads))
+    loads[lightest]! += unit.weight
+    for (const block of unit.blocks) owner.set(block, lightest)
+  }
+  const partition: string[][] = Array.from({length: count}, () => [])
+  for (let iteration = 1; iteration <= repetitions; iteration++)
+    for (const id of scenarioIds) partition[owner.get(blockKey(id, iteration))!]!.push(blockKey(id, iteration))
+  return partition
+}
+
+/**
+ * Each scenario's weight from a previous run's rows: the mean wall time of its blocks (a block: the sum of
+ * its runs'). A scenario the rows do not hold weighs the mean of those they do.
+ */
+async function weightsFrom(file: string, cwd: string): Promise<(scenarioId: string) => number> {
+  const resolved = path.resolve(cwd, file)
+  if (!existsSync(resolved))
+    throw new BadInputError([{file: '--shard-weights', code: 'io', message: `no such results file: ${file}`}])
+  const blocks = new Map<string, {scenario: string; ms: number}>()
+  for await (const row of readRows([resolved], () => {}, cwd)) {
+    const key = blockKey(row.scenario_id, row.iteration)
+    const block = blocks.get(key) ?? {scenario: row.scenario_id, ms: 0}
+    block.ms += row.latency_ms_wall
+    blocks.set(key, block)
+  }
+  const perScenario = new Map<string, {ms: number; blocks: number}>()
+  for (const {scenario, ms} of blocks.values()) {
+    const total = perScenario.get(scenario) ?? {ms: 0, blocks: 0}
+    perScenario.set(scenario, {ms: total.ms + ms, blocks: total.blocks + 1})
+  }
+  const means = new Map([...perScenario].map(([scenario, t]) => [scenario, t.ms / t.blocks]))
+  const known = [...means.values()]
+  const fallback = known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : 1
+  return (scenarioId) => means.get(scenarioId) ?? fallback
+}
+
+const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex')
+
+/** What this machine ran the plan with: the facts of the comparability key that preflight and the open target give. */
+export interface ShardFacts {
+  runId: string
+  modes: SuiteContext['modes']
+  providers: string[]
+  /** As rows record it (ModelSource.label). */
+  model: string
+  target: GitHubTarget['kind']
+  unavailable: ShardHeader['unavailable']
+  notApplicable: ShardHeader['not_applicable']
+}
+
+/** This machine's shard: its header (the key, every shard's blocks) and whether it owns a planned run. */
+export async function planShard(
+  selected: SelectedSuite,
+  shard: {spec: ShardSpec; weights?: string},
+  facts: ShardFacts,
+): Promise<{header: ShardHeader; owns: (run: PlannedRun) => boolean}> {
+  const {suite, scenarios, registry, cwd} = selected
+  const scenarioIds = scenarios.map((s) => s.id)
+  const weight = shard.weights ? await weightsFrom(shard.weights, cwd) : undefined
+  const partition = partitionBlocks(scenarioIds, suite.repetitions, shard.spec.count, {
+    // Each shard has a sandbox of its own; on live GitHub they share the fixtures.
+    groups: facts.target === 'live' ? fixtureGroups(scenarios) : undefined,
+    weightOf: weight,
+  })
+  // Concurrency is the machine's to choose: shards on machines of different sizes are still one run.
+  const {concurrency: _perMachine, ...planned} = suite
+  const header: ShardHeader = {
+    shard_format: SHARD_FORMAT,
+    run_id: facts.runId,
+    shard: {index: shard.spec.index, count: shard.spec.count},
+    key: {
+      ghx_bench: HARNESS_VERSION,
+      catalogue_sha256: sha256({suite: planned, scenarios}),
+      suite: suite.name,
+      scenarios: scenarioIds,
+      repetitions: suite.repetitions,
+      modes: Object.fromEntries(
+        [...facts.modes].map(([name, {options, tools}]) => [
+          name,
+          {tools: tools ?? {}, options_sha256: sha256(options)},
+        ]),
+      ),
+      providers: facts.providers,
+      plugins: Object.fromEntries(registry.plugins().map((p) => [p.name, p.version])),
+      model: facts.model,
+      target: facts.target,
+      profile: suite.gate?.profile ?? null,
+      seed: suite.seed,
+    },
+    partition,
+    unavailable: facts.unavailable,
+    not_applicable: facts.notApplicable,
+  }
+  const owned = new Set(partition[shard.spec.index - 1])
+  return {header, owns: (run) => owned.has(blockKey(run.scenario_id, run.iteration))}
+}

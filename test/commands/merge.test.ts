@@ -1,0 +1,185 @@
+// `ghx-bench merge` over shards' results files written here (a header and rows each), in-process: what it
+// refuses (exit 2, naming the difference), what it calls incomplete (exit 3, naming the blocks), and the
+// one run it writes. Real shards run in test/commands/shards.e2e.test.ts.
+import {existsSync} from 'node:fs'
+import {mkdir, readFile, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+import {expect} from 'chai'
+import {partitionBlocks, shardRecordName} from '../../src/runner/shard.js'
+import type {ShardHeader} from '../../src/schemas/shard-header.js'
+import type {Row} from '../../src/results/row-schema.js'
+import {makeProject} from '../support/cli.js'
+import {runCliInProcess} from '../support/cli-in-process.js'
+import {makeRow} from '../support/rows.js'
+import {sandboxConfig} from '../support/sandbox-project.js'
+
+const RUN = 'nightly-7'
+const SCENARIOS = ['pr-view-001', 'pr-list-001', 'pr-diff-view-001', 'pr-checks-list-001']
+const MODES = ['agent_direct', 'ghx']
+const REPETITIONS = 3
+
+function header(index: number, count: number, change: (h: ShardHeader) => void = () => {}): ShardHeader {
+  const value: ShardHeader = {
+    shard_format: 1,
+    run_id: RUN,
+    shard: {index, count},
+    key: {
+      ghx_bench: '0.1.0',
+      catalogue_sha256: 'c0ffee',
+      suite: 'verify-pr',
+      scenarios: SCENARIOS,
+      repetitions: REPETITIONS,
+      modes: Object.fromEntries(MODES.map((m) => [m, {tools: {}, options_sha256: 'e3b0'}])),
+      providers: ['agent-loop'],
+      plugins: {'mode-ghx': '1.2.0'},
+      model: 'ghx-bench/oracle',
+      target: 'sandbox',
+      profile: 'verify_pr',
+      seed: 1,
+    },
+    partition: partitionBlocks(SCENARIOS, REPETITIONS, count),
+    unavailable: [],
+    not_applicable: [],
+  }
+  change(value)
+  return value
+}
+
+/** A shard's rows: every run of its blocks, ghx a little cheaper than agent_direct. */
+function rowsOf(h: ShardHeader): Row[] {
+  return h.partition[h.shard.index - 1]!.flatMap((block) => {
+    const [scenario_id, iteration] = [block.slice(0, block.lastIndexOf('/')), Number(block.split('/').at(-1))]
+    return MODES.map((mode) =>
+      makeRow({
+        run_id: RUN,
+        suite: 'verify-pr',
+        model: 'ghx-bench/oracle',
+        scenario_id,
+        mode,
+        iteration,
+        activeTokens: mode === 'ghx' ? 500 + iteration : 1000 + iteration,
+        trace: path.join(
+          shardRecordName(RUN, h.shard),
+          'traces',
+          `${scenario_id}__${mode}__agent-loop__i${iteration}__a1.json`,
+        ),
+      }),
+    )
+  })
+}
+
+async function writeShard(dir: string, h: ShardHeader, rows = rowsOf(h)): Promise<string> {
+  const record = shardRecordName(RUN, h.shard)
+  const file = path.join(dir, `${record}.jsonl`)
+  await mkdir(path.join(dir, record, 'traces'), {recursive: true})
+  for (const row of rows) await writeFile(path.join(dir, row.trace!), '{}\n')
+  await writeFile(file, [h, ...rows].map((r) => JSON.stringify(r) + '\n').join(''))
+  return file
+}
+
+describe('ghx-bench merge', function () {
+  this.timeout(30_000)
+
+  const project = () => makeProject({'.ghxbenchrc.yml': sandboxConfig()})
+
+  it('makes the shards one run: its rows, traces and run.json as an unsharded run’s, then the report and the gate', async () => {
+    const dir = await project()
+    const shards = path.join(dir, 'downloaded')
+    await writeShard(path.join(shards, 'shard-1'), header(1, 2))
+    await writeShard(path.join(shards, 'shard-2'), header(2, 2))
+    const result = await runCliInProcess(['merge', 'downloaded', '--json'], {cwd: dir})
+    const out = JSON.parse(result.stdout) as {
+      incomplete: string | null
+      exit_code: number
+      summary: {completed: number}
+    }
+    expect(out.incomplete).to.equal(null)
+    expect(out.summary.completed).to.equal(SCENARIOS.length * MODES.length * REPETITIONS)
+    expect(result.code).to.equal(out.exit_code).and.not.equal(3)
+    const lines = (await readFile(path.join(dir, 'results', `${RUN}.jsonl`), 'utf8')).trim().split('\n')
+    expect(lines).to.have.length(24)
+    const rows = lines.map((line) => JSON.parse(line) as Row)
+    expect(rows.every((row) => row.trace?.startsWith(path.join(RUN, 'traces')))).to.equal(true)
+    expect(rows.every((row) => existsSync(path.join(dir, 'results', row.trace!)))).to.equal(true)
+    expect(existsSync(path.join(dir, 'results', RUN, 'run.json'))).to.equal(true)
+    const gate = JSON.parse(await readFile(path.join(dir, 'reports', RUN, 'gate.json'), 'utf8')) as {rows: number}
+    expect(gate.rows).to.equal(24)
+    // Merged again (a shard resumed): the merge's own output is replaced.
+    expect((await runCliInProcess(['merge', 'downloaded'], {cwd: dir})).code).to.equal(out.exit_code)
+  })
+
+  it('reads a shard’s file as any results file: report skips its header', async () => {
+    const dir = await project()
+    const file = await writeShard(dir, header(1, 2))
+    const result = await runCliInProcess(['report', '--input', file, '--json'], {cwd: dir})
+    expect(result.code, result.stderr).to.equal(0)
+  })
+
+  it('with a shard missing is incomplete: exit 3 naming its blocks, the gate inconclusive', async () => {
+    const dir = await project()
+    await writeShard(dir, header(1, 3))
+    await writeShard(dir, header(3, 3))
+    const result = await runCliInProcess(
+      ['merge', path.join(dir, `${RUN}.shard-1-of-3.jsonl`), path.join(dir, `${RUN}.shard-3-of-3.jsonl`)],
+      {cwd: dir},
+    )
+    expect(result.code).to.equal(3)
+    const blocks = header(2, 3).partition[1]!
+    expect(result.stderr).to.include(`incomplete: blocks ${blocks.join(', ')} of shard 2/3 missing`)
+    const gate = JSON.parse(await readFile(path.join(dir, 'reports', RUN, 'gate.json'), 'utf8')) as {
+      verdict: string
+      warnings: string[]
+    }
+    expect(gate.verdict).to.equal('inconclusive')
+    expect(gate.warnings.join('\n')).to.include('of shard 2/3 missing')
+  })
+
+  it('with a block cut short (a shard interrupted) is incomplete, naming the block', async () => {
+    const dir = await project()
+    const first = header(1, 2)
+    const rows = rowsOf(first)
+    const cut = rows.pop()!
+    await writeShard(dir, first, rows)
+    await writeShard(dir, header(2, 2))
+    const result = await runCliInProcess(['merge', dir], {cwd: dir})
+    expect(result.code).to.equal(3)
+    expect(result.stderr).to.include(`incomplete: blocks ${cut.scenario_id}/${cut.iteration} of shard 1/2 missing`)
+  })
+
+  it('refuses shards of another model, catalogue or format version, naming the difference (exit 2)', async () => {
+    for (const [change, expected] of [
+      [(h: ShardHeader) => (h.key.model = 'openai/gpt-5'), 'model "ghx-bench/oracle" vs "openai/gpt-5"'],
+      [(h: ShardHeader) => (h.key.catalogue_sha256 = 'beef'), 'catalogue_sha256 "c0ffee" vs "beef"'],
+      [(h: ShardHeader) => (h.shard_format = 2), 'shard format 2: this ghx-bench merges shard format 1 only'],
+      [(h: ShardHeader) => (h.partition = [h.partition[1]!, h.partition[0]!]), 'the partition of the blocks'],
+    ] as const) {
+      const dir = await project()
+      await writeShard(dir, header(1, 2))
+      await writeShard(dir, header(2, 2, change))
+      const result = await runCliInProcess(['merge', dir], {cwd: dir})
+      expect(result.code, expected).to.equal(2)
+      expect(result.stderr).to.include(expected)
+      expect(existsSync(path.join(dir, 'results', `${RUN}.jsonl`))).to.equal(false)
+    }
+  })
+
+  it('refuses a shard given twice, and rows of a block the shard does not own (exit 2)', async () => {
+    const dir = await project()
+    const file = await writeShard(dir, header(1, 2))
+    await writeShard(path.join(dir, 'copy'), header(1, 2))
+    const twice = await runCliInProcess(['merge', file, path.join(dir, 'copy')], {cwd: dir})
+    expect(twice.code).to.equal(2)
+    expect(twice.stderr).to.include('shard 1/2 is given twice')
+
+    const other = await project()
+    const second = header(2, 2)
+    await writeShard(other, header(1, 2))
+    await writeShard(other, second, [...rowsOf(second), rowsOf(header(1, 2))[0]!])
+    const foreign = await runCliInProcess(['merge', other], {cwd: other})
+    expect(foreign.code).to.equal(2)
+    expect(foreign.stderr).to.match(/holds a row of block \S+, which is not shard 2\/2’s/)
+    // Refused halfway, it leaves nothing behind.
+    expect(existsSync(path.join(other, 'results', `${RUN}.jsonl`))).to.equal(false)
+    expect(existsSync(path.join(other, 'results', `${RUN}.jsonl.merging`))).to.equal(false)
+  })
+})
