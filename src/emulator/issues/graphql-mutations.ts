@@ -1,6 +1,14 @@
 /** Mutation's fields on issues: comments, create, update, close, reopen, labels, assignees, delete, dependencies, sub-issues. */
-import {GraphQLError} from 'graphql'
-import {cursor, input, mutationId, text, type Args, type Context, type Obj} from '../core/graphql-objects.js'
+import {
+  cursor,
+  input,
+  mutationId,
+  notFoundError,
+  text,
+  type Args,
+  type Context,
+  type Obj,
+} from '../core/graphql-objects.js'
 import {issueOf, locate} from '../core/graphql-nodes.js'
 import type {Issue, Repo} from '../core/state.js'
 import type {Store} from '../store.js'
@@ -97,10 +105,7 @@ export function issueMutations(ctx: Context): Obj {
     deleteIssue: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).issueId)
       if (issue.is_pull)
-        throw new GraphQLError(
-          `Could not resolve to Issue node with the global id of '${String(input(args).issueId)}'`,
-          {extensions: {type: 'NOT_FOUND'}},
-        )
+        throw notFoundError(`Could not resolve to Issue node with the global id of '${String(input(args).issueId)}'`)
       store.issues.delete(repo, issue.number)
       return {...mutationId(args), repository: ctx.nodes.Repository(ctx, repo)}
     },

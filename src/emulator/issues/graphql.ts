@@ -1,6 +1,5 @@
 /** GraphQL's issues, their comments, labels, milestones and issue types, and the node ids mutations name them by. */
-import {GraphQLError} from 'graphql'
-import {connection, empty, upper, type Args, type Context, type Obj} from '../core/graphql-objects.js'
+import {connection, empty, notFoundError, upper, type Args, type Context, type Obj} from '../core/graphql-objects.js'
 import type {Issue, Pull, Repo} from '../core/state.js'
 import {nodeId, parseNodeId} from '../core/store-core.js'
 import {projectItemsFor} from '../projects/graphql.js'
@@ -232,16 +231,13 @@ export function closingPulls(repo: Repo, issue: Issue): Pull[] {
 export function labelName(store: Store, repo: Repo, node: unknown): string {
   const parsed = typeof node === 'string' ? parseNodeId(node) : undefined
   const label = parsed ? Object.values(repo.labels).find((l) => l.id === parsed.id) : undefined
-  if (!label) throw new GraphQLError(`Could not resolve to a Label with the global id of '${String(node)}'`)
+  if (!label) throw notFoundError(`Could not resolve to a Label with the global id of '${String(node)}'`)
   return label.name
 }
 
 export function milestoneNumber(store: Store, repo: Repo, node: unknown): number {
   const parsed = typeof node === 'string' ? parseNodeId(node) : undefined
   const milestone = parsed?.kind === 'milestone' ? repo.milestones.find((m) => m.id === parsed.id) : undefined
-  if (!milestone)
-    throw new GraphQLError(`Could not resolve to a Milestone with the global id of '${String(node)}'`, {
-      extensions: {type: 'NOT_FOUND'},
-    })
+  if (!milestone) throw notFoundError(`Could not resolve to a Milestone with the global id of '${String(node)}'`)
   return milestone.number
 }

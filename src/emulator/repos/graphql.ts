@@ -5,6 +5,7 @@ import {
   input,
   mutationId,
   NotModelled,
+  notFoundError,
   ordered,
   text,
   upper,
@@ -177,15 +178,20 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
     },
     issue: ({number}: Args) => {
       const issue = repo.issues[Number(number)]
-      return issue && !issue.is_pull ? ctx.nodes.Issue(ctx, repo, issue) : null
+      if (!issue || issue.is_pull)
+        throw notFoundError(`Could not resolve to an Issue with the number of ${String(number)}.`)
+      return ctx.nodes.Issue(ctx, repo, issue)
     },
     issueOrPullRequest: ({number}: Args) => {
       const issue = repo.issues[Number(number)]
-      return issue ? ctx.nodes.Issue(ctx, repo, issue) : null
+      if (!issue)
+        throw notFoundError(`Could not resolve to an issue or pull request with the number of ${String(number)}.`)
+      return ctx.nodes.Issue(ctx, repo, issue)
     },
     pullRequest: ({number}: Args) => {
       const pull = repo.pulls[Number(number)]
-      return pull ? ctx.nodes.PullRequest(ctx, repo, repo.issues[pull.number]!, pull) : null
+      if (!pull) throw notFoundError(`Could not resolve to a PullRequest with the number of ${String(number)}.`)
+      return ctx.nodes.PullRequest(ctx, repo, repo.issues[pull.number]!, pull)
     },
     issues: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
@@ -298,9 +304,7 @@ export function repoQueries(ctx: Context): Obj {
     repository: ({owner, name}: Args) => {
       const repo = store.state.repos[`${String(owner)}/${String(name)}`]
       if (!repo)
-        throw new GraphQLError(`Could not resolve to a Repository with the name '${String(owner)}/${String(name)}'.`, {
-          extensions: {type: 'NOT_FOUND'},
-        })
+        throw notFoundError(`Could not resolve to a Repository with the name '${String(owner)}/${String(name)}'.`)
       return repositoryNode(ctx, repo)
     },
   }

@@ -1,6 +1,5 @@
 /** GraphQL's users: actors, the users a repository can assign or mention, the root's viewer and users. */
-import {GraphQLError} from 'graphql'
-import {connection, NotModelled, type Args, type Context, type Obj} from '../core/graphql-objects.js'
+import {connection, NotModelled, notFoundError, type Args, type Context, type Obj} from '../core/graphql-objects.js'
 import {nodeId, parseNodeId} from '../core/store-core.js'
 import type {Store} from '../store.js'
 
@@ -39,7 +38,7 @@ export function knownUsers(ctx: Context, args: Args): Obj[] {
 export function userLogin(store: Store, node: unknown): string {
   const parsed = typeof node === 'string' ? parseNodeId(node) : undefined
   const user = parsed?.kind === 'user' ? Object.values(store.state.users).find((u) => u.id === parsed.id) : undefined
-  if (!user) throw new GraphQLError(`Could not resolve to a User with the global id of '${String(node)}'`)
+  if (!user) throw notFoundError(`Could not resolve to a User with the global id of '${String(node)}'`)
   return user.login
 }
 
@@ -48,15 +47,17 @@ export function userQueries(ctx: Context): Obj {
   const {store} = ctx
   return {
     viewer: () => actor(ctx, ctx.viewer),
-    user: ({login}: Args) => (store.state.users[String(login)] ? actor(ctx, String(login)) : null),
+    user: ({login}: Args) => {
+      if (store.state.users[String(login)]?.type !== 'User')
+        throw notFoundError(`Could not resolve to a User with the login of '${String(login)}'.`)
+      return actor(ctx, String(login))
+    },
     // GitHub answers null, without an error, for a login that does not exist.
     repositoryOwner: ({login}: Args) => (store.state.users[String(login)] ? actor(ctx, String(login)) : null),
     organization: ({login}: Args) => {
       if (store.state.users[String(login)]?.type === 'Organization')
         throw new NotModelled('ghx-bench sandbox does not model Query.organization (it has no organizations)')
-      throw new GraphQLError(`Could not resolve to an Organization with the login of '${String(login)}'.`, {
-        extensions: {type: 'NOT_FOUND'},
-      })
+      throw notFoundError(`Could not resolve to an Organization with the login of '${String(login)}'.`)
     },
   }
 }
