@@ -116,9 +116,17 @@ export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Ob
     merged: pull.merged_at !== null,
     mergedAt: pull.merged_at,
     mergedBy: ctx.nodes.Actor(ctx, pull.merged_by),
-    mergeable: issue.state === 'open' ? 'MERGEABLE' : 'UNKNOWN',
+    mergeable: () =>
+      issue.state !== 'open' ? 'UNKNOWN' : store.pulls.conflicting(repo, pull) ? 'CONFLICTING' : 'MERGEABLE',
     // GitHub reports BEHIND only under a branch protection that requires up-to-date branches, which the sandbox does not model.
-    mergeStateStatus: issue.state !== 'open' ? 'UNKNOWN' : pull.draft ? 'DRAFT' : 'CLEAN',
+    mergeStateStatus: () =>
+      issue.state !== 'open'
+        ? 'UNKNOWN'
+        : store.pulls.conflicting(repo, pull)
+          ? 'DIRTY'
+          : pull.draft
+            ? 'DRAFT'
+            : 'CLEAN',
     maintainerCanModify: pull.maintainer_can_modify,
     additions: () => files().reduce((n, f) => n + f.additions, 0),
     deletions: () => files().reduce((n, f) => n + f.deletions, 0),
