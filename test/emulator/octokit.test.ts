@@ -66,7 +66,7 @@ describe('sandbox: Octokit', () => {
       mediaType: {format: 'diff'},
     })
     expect(diff.data).to.match(
-      /^diff --git a\/src\/utils\/stats.ts b\/src\/utils\/stats.ts\nnew file mode 100644\n--- \/dev\/null\n\+\+\+ b\/src\/utils\/stats.ts\n@@/,
+      /^diff --git a\/src\/utils\/stats.ts b\/src\/utils\/stats.ts\nnew file mode 100644\nindex 0000000\.\.[0-9a-f]{7}\n--- \/dev\/null\n\+\+\+ b\/src\/utils\/stats.ts\n@@/,
     )
     const review = await s.agent.rest.pulls.createReview({
       ...base,

@@ -5,7 +5,9 @@
  * (git.ts); directories are implied by paths, as in git's index.
  */
 import {createHash} from 'node:crypto'
-import type {Tree} from './git.js'
+
+/** A commit's snapshot: path -> content. */
+export type Tree = Record<string, string>
 
 export interface TreeEntry {
   path: string

@@ -3,8 +3,9 @@
  * (path -> content), a diff between two snapshots is a line diff (via LCS on small files), and a merge
  * of two is git's three-way merge over that diff.
  */
+import {blobSha, type Tree} from './git-objects.js'
 
-export type Tree = Record<string, string>
+export type {Tree} from './git-objects.js'
 
 export interface FileChange {
   filename: string
@@ -12,13 +13,13 @@ export interface FileChange {
   additions: number
   deletions: number
   patch: string
+  /** The file's blob ids on each side (null where it is absent). */
+  blobs: {base: string | null; head: string | null}
 }
 
-function lines(text: string): string[] {
-  if (text === '') return []
-  const parts = text.split('\n')
-  if (parts.at(-1) === '') parts.pop()
-  return parts
+/** A file's lines with their line ends, so that a missing final newline is a change of the last line, as in git. */
+function linesWithEnds(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? []
 }
 
 type Op = {kind: ' ' | '-' | '+'; text: string; oldLine: number; newLine: number}
@@ -53,9 +54,9 @@ function editScript(a: string[], b: string[]): Op[] {
   return ops
 }
 
-/** A unified-diff patch with 3 lines of context, hunks as git prints them. */
+/** A unified-diff patch with 3 lines of context, hunks as git prints them (a last line without its newline marked). */
 function unifiedPatch(before: string, after: string): {patch: string; additions: number; deletions: number} {
-  const ops = editScript(lines(before), lines(after))
+  const ops = editScript(linesWithEnds(before), linesWithEnds(after))
   const context = 3
   const changed = ops.map((op, index) => (op.kind === ' ' ? -1 : index)).filter((index) => index >= 0)
   const hunks: string[] = []
@@ -77,7 +78,10 @@ function unifiedPatch(before: string, after: string): {patch: string; additions:
     hunks.push(
       `@@ -${oldStart}${oldCount === 1 ? '' : `,${oldCount}`} +${newStart}${newCount === 1 ? '' : `,${newCount}`} @@`,
     )
-    for (const op of slice) hunks.push(op.kind + op.text)
+    for (const op of slice) {
+      hunks.push(op.kind + op.text.replace(/\n$/, ''))
+      if (!op.text.endsWith('\n')) hunks.push('\\ No newline at end of file')
+    }
   }
   return {
     patch: hunks.join('\n'),
@@ -100,14 +104,10 @@ export function diffTrees(base: Tree, head: Tree): FileChange[] {
       additions,
       deletions,
       patch,
+      blobs: {base: before === undefined ? null : blobSha(before), head: after === undefined ? null : blobSha(after)},
     })
   }
   return changes
-}
-
-/** A file's lines with their line ends, so that a missing final newline is a change of the last line, as in git. */
-function linesWithEnds(text: string): string[] {
-  return text.match(/[^\n]*\n|[^\n]+$/g) ?? []
 }
 
 /** A side's change to the base: the base's lines [start, end) replaced by `lines`. */
@@ -203,19 +203,23 @@ export function mergeTrees(base: Tree, ours: Tree, theirs: Tree): {tree: Tree; c
   return {tree, conflicts: conflicts.sort()}
 }
 
-/** The whole diff as `git diff` prints it, as `gh pr diff` shows it. */
+/** The whole diff as `git diff` prints it (GitHub's diff media type), as `gh pr diff` shows it. */
 export function renderDiff(changes: FileChange[]): string {
+  const abbreviated = (blob: string | null) => (blob ?? '0000000').slice(0, 7)
   return changes
     .map((change) => {
       const a = change.status === 'added' ? '/dev/null' : `a/${change.filename}`
       const b = change.status === 'removed' ? '/dev/null' : `b/${change.filename}`
-      const mode =
+      const index = `index ${abbreviated(change.blobs.base)}..${abbreviated(change.blobs.head)}`
+      const header =
         change.status === 'added'
-          ? 'new file mode 100644\n'
+          ? `new file mode 100644\n${index}\n`
           : change.status === 'removed'
-            ? 'deleted file mode 100644\n'
-            : ''
-      return `diff --git a/${change.filename} b/${change.filename}\n${mode}--- ${a}\n+++ ${b}\n${change.patch}\n`
+            ? `deleted file mode 100644\n${index}\n`
+            : `${index} 100644\n`
+      // An empty file added or removed has no lines to show: git prints no file names for it.
+      const body = change.patch === '' ? '' : `--- ${a}\n+++ ${b}\n${change.patch}\n`
+      return `diff --git a/${change.filename} b/${change.filename}\n${header}${body}`
     })
     .join('')
 }
