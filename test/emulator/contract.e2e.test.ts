@@ -286,6 +286,15 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     const failed = jobs.jobs.find((j) => j.conclusion === 'failure')!
     await check(a, 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}', {check_run_id: failed.id})
     await check(a, 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations', {check_run_id: failed.id})
+    const reported = (await check(r, 'POST /repos/{owner}/{repo}/check-runs', {
+      head_sha: s.prHeadSha,
+      name: 'ci/reported',
+      status: 'completed',
+      conclusion: 'success',
+      output: {title: 'Passed', summary: 'All good.'},
+    })) as {id: number}
+    await check(a, 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}', {check_run_id: reported.id})
+    await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {ref: s.prHeadSha})
     await check(a, 'GET /repos/{owner}/{repo}/actions/workflows')
     await check(a, 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}', {workflow_id: 'bench-rerun-failed.yml'})
     await check(a, 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs', {

@@ -198,6 +198,21 @@ export interface Run {
   artifacts: number[]
 }
 
+/** A check run an App reported on a commit, as a CI service does through the checks API. */
+export interface ReportedCheckRun {
+  id: number
+  head_sha: string
+  name: string
+  status: 'queued' | 'in_progress' | 'completed'
+  conclusion: 'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timed_out' | 'action_required' | null
+  started_at: string
+  completed_at: string | null
+  details_url: string | null
+  external_id: string | null
+  output: {title: string | null; summary: string | null; text: string | null}
+  creator: string
+}
+
 export interface Artifact {
   id: number
   run_id: number
@@ -312,6 +327,8 @@ export interface Repo {
   git_trees?: Record<string, Tree>
   /** Absent in state saved before commit statuses were modelled. */
   statuses?: Record<string, CommitStatus>
+  /** Check runs an App reported (POST check-runs), beside those of Actions (its runs' jobs); absent before they were modelled. */
+  check_runs?: Record<string, ReportedCheckRun>
   /** Lightweight tags made through POST git/refs (a published release's tag is its `tag_sha`). */
   tags?: Record<string, string>
   /** The repository this one is a fork of ("owner/name"). */
