@@ -4,7 +4,7 @@
  * or the failed jobs, cancellation.
  */
 import {found, notFound, SandboxError, unprocessable} from '../core/errors.js'
-import type {Job, Repo, Run, RunAttempt, Workflow, WorkflowJobSpec} from '../core/state.js'
+import type {Artifact, Job, Repo, Run, RunAttempt, Workflow, WorkflowJobSpec} from '../core/state.js'
 import {timestamp, type StoreCore} from '../core/store-core.js'
 
 export type RunStatus = {
@@ -38,7 +38,14 @@ export class Actions {
     )
   }
 
+  /** PUT .../enable and .../disable: a disabled workflow keeps its runs and starts no new one. */
+  setEnabled(workflow: Workflow, enabled: boolean): void {
+    workflow.state = enabled ? 'active' : 'disabled_manually'
+  }
+
   dispatch(repo: Repo, workflow: Workflow, ref: string, inputs: Record<string, string>, actor: string): Run {
+    if (workflow.state !== 'active')
+      throw unprocessable("Cannot trigger a 'workflow_dispatch' on a disabled workflow", 'workflow_id')
     const sha = repo.branches[ref]
     if (!sha) throw unprocessable(`No ref found for: ${ref}`, 'ref')
     const unknown = Object.keys(inputs).filter((k) => !workflow.inputs.includes(k))
@@ -98,6 +105,10 @@ export class Actions {
     }
     run.attempts.push(attempt)
     return attempt
+  }
+
+  artifact(repo: Repo, id: number): Artifact {
+    return found(repo.artifacts[id])
   }
 
   run(repo: Repo, id: number): Run {

@@ -1,6 +1,16 @@
 /** GraphQL's users: actors, the users a repository can assign or mention, the root's viewer and users. */
-import {connection, NotModelled, notFoundError, type Args, type Context, type Obj} from '../core/graphql-objects.js'
+import {
+  connection,
+  NotModelled,
+  notFoundError,
+  ordered,
+  type Args,
+  type Context,
+  type Obj,
+} from '../core/graphql-objects.js'
+import type {Repo} from '../core/state.js'
 import {nodeId, parseNodeId} from '../core/store-core.js'
+import {pushedAt} from '../repos/meta.js'
 import type {Store} from '../store.js'
 
 export function actor(ctx: Context, login: string | null): Obj | null {
@@ -14,6 +24,34 @@ export function actor(ctx: Context, login: string | null): Obj | null {
     name: user.name,
     url: `${ctx.links.html}/${user.login}`,
     avatarUrl: `${ctx.links.html}/avatars/${user.login}`,
+    // The repositories the user owns (gh repo list): by privacy and fork-ness, in the order asked.
+    repositories: (args: Args) => {
+      const owned = Object.values(ctx.store.state.repos).filter(
+        (r) =>
+          r.owner === user.login &&
+          (args.privacy == null || (args.privacy === 'PRIVATE') === r.private) &&
+          (args.isFork == null || args.isFork === (r.fork_of !== undefined)),
+      )
+      const sorted = ordered(
+        owned,
+        args.orderBy,
+        {
+          NAME: (r: Repo) => r.name.toLowerCase(),
+          CREATED_AT: (r: Repo) => r.created_at,
+          PUSHED_AT: pushedAt,
+          UPDATED_AT: pushedAt,
+          STARGAZERS: () => 0,
+        },
+        'CREATED_AT',
+      )
+      return {
+        ...connection(
+          sorted.map((r) => ctx.nodes.Repository(ctx, r)),
+          args,
+        ),
+        totalDiskUsage: 0,
+      }
+    },
     projectV2: ({number}: Args) => ctx.nodes.ProjectV2(ctx, ctx.store.projects.get(user.login, Number(number))),
     projectsV2: (args: Args) =>
       connection(
