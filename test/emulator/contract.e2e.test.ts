@@ -311,6 +311,11 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
       archive_format: 'zip',
     })
     await check(a, 'GET /repos/{owner}/{repo}/contributors')
+    await check(a, 'PUT /repos/{owner}/{repo}/issues/{issue_number}/lock', {
+      issue_number: s.issue,
+      lock_reason: 'resolved',
+    })
+    await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/lock', {issue_number: s.issue})
     const issueComment = (await a.rest.issues.createComment({...base, issue_number: s.issue, body: 'react'})).data
     const [reviewComment] = (await a.rest.pulls.listReviewComments({...base, pull_number: s.pr})).data
     for (const [path, params] of [

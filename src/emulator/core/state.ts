@@ -61,6 +61,8 @@ export interface Issue {
   updated_at: string
   closed_at: string | null
   locked: boolean
+  /** Why a locked conversation was locked (REST's names); absent in state saved before locks were modelled. */
+  active_lock_reason?: LockReason | null
   is_pull: boolean
   parent: number | null
   sub_issues: number[]
@@ -198,6 +200,8 @@ export interface Run {
   artifacts: number[]
 }
 
+export type LockReason = 'off-topic' | 'too heated' | 'resolved' | 'spam'
+
 /** A check run an App reported on a commit, as a CI service does through the checks API. */
 export interface ReportedCheckRun {
   id: number
@@ -325,6 +329,8 @@ export interface Repo {
   /** Git objects made through the git database API before any commit holds them: blobs by id, trees (flat, as commits keep them) by id. */
   git_blobs?: Record<string, string>
   git_trees?: Record<string, Tree>
+  /** The pinned issues, in the order they were pinned, and who pinned each (at most 3, as GitHub allows). */
+  pinned_issues?: Array<{number: number; by: string}>
   /** Absent in state saved before commit statuses were modelled. */
   statuses?: Record<string, CommitStatus>
   /** Check runs an App reported (POST check-runs), beside those of Actions (its runs' jobs); absent before they were modelled. */

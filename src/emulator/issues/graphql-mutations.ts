@@ -10,10 +10,10 @@ import {
   type Obj,
 } from '../core/graphql-objects.js'
 import {issueOf, locate} from '../core/graphql-nodes.js'
-import type {Issue, Repo} from '../core/state.js'
+import type {Issue, LockReason, Repo} from '../core/state.js'
 import type {Store} from '../store.js'
 import {userLogin} from '../users/graphql.js'
-import {commentNode, issueNode, labelName, milestoneNumber} from './graphql.js'
+import {commentNode, issueNode, labelName, LOCK_REASONS, milestoneNumber} from './graphql.js'
 
 /** The fields UpdateIssueInput and UpdatePullRequestInput share (title, body, state, labels, assignees, milestone), applied to the issue. */
 export function updateFromInput(store: Store, repo: Repo, number: number, i: Record<string, unknown>): Issue {
@@ -45,6 +45,28 @@ export function issueMutations(ctx: Context): Obj {
       return {...mutationId(args), issue: issueNode(ctx, repo, issue), [payload]: issueNode(ctx, repo, related)}
     }
   return {
+    lockLockable: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).lockableId)
+      const reason =
+        (Object.keys(LOCK_REASONS) as LockReason[]).find((r) => LOCK_REASONS[r] === input(args).lockReason) ?? null
+      store.issues.setLocked(repo, issue.number, true, reason)
+      return {...mutationId(args), actor: ctx.nodes.Actor(ctx, ctx.viewer), lockedRecord: issueNode(ctx, repo, issue)}
+    },
+    unlockLockable: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).lockableId)
+      store.issues.setLocked(repo, issue.number, false)
+      return {...mutationId(args), actor: ctx.nodes.Actor(ctx, ctx.viewer), unlockedRecord: issueNode(ctx, repo, issue)}
+    },
+    pinIssue: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).issueId)
+      store.issues.setPinned(repo, issue.number, true, ctx.viewer)
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue)}
+    },
+    unpinIssue: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).issueId)
+      store.issues.setPinned(repo, issue.number, false, ctx.viewer)
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue)}
+    },
     addComment: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).subjectId)
       const comment = store.issues.addComment(repo, issue.number, ctx.viewer, text(input(args).body))

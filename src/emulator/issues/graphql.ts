@@ -1,6 +1,6 @@
 /** GraphQL's issues, their comments, labels, milestones and issue types, and the node ids mutations name them by. */
 import {connection, empty, notFoundError, upper, type Args, type Context, type Obj} from '../core/graphql-objects.js'
-import type {Issue, Pull, Repo} from '../core/state.js'
+import type {Issue, LockReason, Pull, Repo} from '../core/state.js'
 import {nodeId, parseNodeId} from '../core/store-core.js'
 import {projectItemsFor} from '../projects/graphql.js'
 import {reactable} from '../reactions/graphql.js'
@@ -109,6 +109,7 @@ export function issueLike(ctx: Context, repo: Repo, issue: Issue): Obj {
     closedAt: issue.closed_at,
     closed: issue.state === 'closed',
     locked: issue.locked,
+    activeLockReason: issue.active_lock_reason ? LOCK_REASONS[issue.active_lock_reason] : null,
     author: ctx.nodes.Actor(ctx, issue.user),
     authorAssociation: association(repo, issue.user),
     assignees: (args: Args) =>
@@ -164,6 +165,7 @@ export function issueNode(ctx: Context, repo: Repo, issue: Issue): Obj {
     ...issueLike(ctx, repo, issue),
     state: upper(issue.state),
     stateReason: issue.state_reason ? upper(issue.state_reason) : null,
+    isPinned: (repo.pinned_issues ?? []).some((pin) => pin.number === issue.number),
     parent: () => (issue.parent === null ? null : issueNode(ctx, repo, repo.issues[issue.parent]!)),
     subIssues: (args: Args) =>
       connection(
@@ -224,6 +226,14 @@ function dependencies(list: Issue[], args: Args): Issue[] {
 }
 
 /** Pull requests whose body says "fixes #N" (or closes / resolves), as GitHub links them. */
+/** GraphQL's LockReason by REST's name of it. */
+export const LOCK_REASONS: Record<LockReason, string> = {
+  'off-topic': 'OFF_TOPIC',
+  'too heated': 'TOO_HEATED',
+  resolved: 'RESOLVED',
+  spam: 'SPAM',
+}
+
 export function closingPulls(repo: Repo, issue: Issue): Pull[] {
   return Object.values(repo.pulls).filter((p) => closesIssue(repo.issues[p.number]!.body, issue.number))
 }

@@ -59,7 +59,7 @@ export class PullSerializer {
         issue.milestone === null
           ? null
           : this.issues.milestone(repo, this.core.store.milestones.get(repo, issue.milestone)),
-      active_lock_reason: null,
+      active_lock_reason: issue.active_lock_reason ?? null,
       created_at: issue.created_at,
       updated_at: issue.updated_at,
       closed_at: issue.closed_at,

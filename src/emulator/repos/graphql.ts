@@ -176,6 +176,22 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
         args,
       )
     },
+    pinnedIssues: (args: Args) =>
+      connection(
+        (repo.pinned_issues ?? []).map((pin) => {
+          const issue = repo.issues[pin.number]!
+          return {
+            __typename: 'PinnedIssue',
+            // Named after the issue: an issue is pinned at most once.
+            id: `PIN_kw${Buffer.from(String(issue.id)).toString('base64url')}`,
+            databaseId: issue.id,
+            issue: ctx.nodes.Issue(ctx, repo, issue),
+            pinnedBy: ctx.nodes.Actor(ctx, pin.by),
+            repository: () => repositoryNode(ctx, repo),
+          }
+        }),
+        args,
+      ),
     issue: ({number}: Args) => {
       const issue = repo.issues[Number(number)]
       if (!issue || issue.is_pull)
