@@ -43,6 +43,8 @@ export interface IssueComment {
   user: string
   created_at: string
   updated_at: string
+  /** Why it was hidden (minimizeComment; GitHub's lowercase reason, e.g. off-topic); absent or null: shown. */
+  minimized_reason?: string | null
 }
 
 export interface Issue {
@@ -95,6 +97,8 @@ export interface Review {
 }
 
 export interface ReviewComment {
+  /** Why it was hidden, as an issue comment's. */
+  minimized_reason?: string | null
   id: number
   pull: number
   review_id: number

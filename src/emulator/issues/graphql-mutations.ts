@@ -44,7 +44,28 @@ export function issueMutations(ctx: Context): Obj {
       change(repo, issue.number, related.id)
       return {...mutationId(args), issue: issueNode(ctx, repo, issue), [payload]: issueNode(ctx, repo, related)}
     }
+  const minimizableOf = (subject: unknown) => {
+    const {repo, kind, id} = locate(store, subject)
+    if (kind === 'comment')
+      return {repo, comment: store.issues.comment(repo, id), node: (r: Repo) => commentNode(ctx, r, id)}
+    if (kind === 'review_comment') {
+      const comment = store.reviews.comment(repo, id)
+      return {repo, comment, node: (r: Repo) => ctx.nodes.PullRequestReviewComment(ctx, r, comment)}
+    }
+    throw notFoundError(`Could not resolve to a Minimizable with the global id of '${String(subject)}'`)
+  }
   return {
+    // Hides an issue comment or a review comment (the Minimizable ones the sandbox has), or shows it again.
+    minimizeComment: (args: Args) => {
+      const {repo, comment, node} = minimizableOf(input(args).subjectId)
+      comment.minimized_reason = text(input(args).classifier).toLowerCase().replace('_', '-')
+      return {...mutationId(args), minimizedComment: node(repo)}
+    },
+    unminimizeComment: (args: Args) => {
+      const {repo, comment, node} = minimizableOf(input(args).subjectId)
+      comment.minimized_reason = null
+      return {...mutationId(args), unminimizedComment: node(repo)}
+    },
     lockLockable: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).lockableId)
       const reason =

@@ -74,6 +74,13 @@ export function association(repo: Repo, login: string): string {
   return login === repo.owner ? 'OWNER' : 'CONTRIBUTOR'
 }
 
+/** A comment's Minimizable fields: whether it is hidden, and why. */
+export const minimizable = (comment: {minimized_reason?: string | null}): Obj => ({
+  isMinimized: Boolean(comment.minimized_reason),
+  minimizedReason: comment.minimized_reason ?? null,
+  viewerCanMinimize: true,
+})
+
 export function commentNode(ctx: Context, repo: Repo, id: number): Obj {
   const c = repo.comments[id]!
   return {
@@ -86,8 +93,7 @@ export function commentNode(ctx: Context, repo: Repo, id: number): Obj {
     createdAt: c.created_at,
     updatedAt: c.updated_at,
     includesCreatedEdit: false,
-    isMinimized: false,
-    minimizedReason: null,
+    ...minimizable(c),
     ...reactable(ctx, repo, {kind: 'comment', id: c.id}),
     url: `${ctx.links.html}/${repo.owner}/${repo.name}/${repo.issues[c.issue]!.is_pull ? 'pull' : 'issues'}/${c.issue}#issuecomment-${c.id}`,
     viewerDidAuthor: c.user === ctx.viewer,
