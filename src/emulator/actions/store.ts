@@ -3,7 +3,7 @@
  * with a lifecycle that follows the clock (queued, then in progress, then completed); reruns of all
  * or the failed jobs, cancellation.
  */
-import {found, notFound, SandboxError, unprocessable} from '../core/errors.js'
+import {found, notFound, refused, SandboxError} from '../core/errors.js'
 import type {Artifact, Job, Repo, Run, RunAttempt, Workflow, WorkflowJobSpec} from '../core/state.js'
 import {timestamp, type StoreCore} from '../core/store-core.js'
 
@@ -44,12 +44,11 @@ export class Actions {
   }
 
   dispatch(repo: Repo, workflow: Workflow, ref: string, inputs: Record<string, string>, actor: string): Run {
-    if (workflow.state !== 'active')
-      throw unprocessable("Cannot trigger a 'workflow_dispatch' on a disabled workflow", 'workflow_id')
+    if (workflow.state !== 'active') throw refused("Cannot trigger a 'workflow_dispatch' on a disabled workflow")
     const sha = repo.branches[ref]
-    if (!sha) throw unprocessable(`No ref found for: ${ref}`, 'ref')
+    if (!sha) throw refused(`No ref found for: ${ref}`)
     const unknown = Object.keys(inputs).filter((k) => !workflow.inputs.includes(k))
-    if (unknown.length > 0) throw unprocessable(`Unexpected inputs provided: ${JSON.stringify(unknown)}`, 'inputs')
+    if (unknown.length > 0) throw refused(`Unexpected inputs provided: ${JSON.stringify(unknown)}`)
     const runNumber = Object.values(repo.runs).filter((r) => r.workflow_id === workflow.id).length + 1
     const run: Run = {
       id: this.core.nextId(),

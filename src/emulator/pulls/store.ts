@@ -3,7 +3,7 @@
  * merge (which closes the issues the body fixes), branch update, base change, draft, requested
  * reviewers.
  */
-import {notFound, SandboxError, unprocessable} from '../core/errors.js'
+import {notFound, refused, SandboxError, unprocessable} from '../core/errors.js'
 import {diffTrees, mergeTrees, type FileChange, type Tree} from '../core/git.js'
 import type {Commit, Issue, Pull, Repo} from '../core/state.js'
 import {closesIssue} from '../issues/events.js'
@@ -172,7 +172,7 @@ export class Pulls {
   /** Merges the base into the head branch (PUT .../update-branch). */
   updateBranch(repo: Repo, number: number, by: string): string {
     const {pull} = this.get(repo, number)
-    if (this.behindBy(repo, pull) === 0) throw unprocessable('There are no new commits on the base branch.')
+    if (this.behindBy(repo, pull) === 0) throw refused('There are no new commits on the base branch.')
     const base = this.git.branchSha(repo, pull.base)
     const head = this.git.branchSha(repo, pull.head)
     const {tree, conflicts} = this.mergeOfBase(repo, pull)
@@ -193,7 +193,7 @@ export class Pulls {
   requestReviewers(repo: Repo, number: number, logins: string[]): Pull {
     const {issue, pull} = this.get(repo, number)
     for (const login of logins) {
-      if (login === issue.user) throw unprocessable('Review cannot be requested from pull request author.', 'reviewers')
+      if (login === issue.user) throw refused('Review cannot be requested from pull request author.')
       this.core.ensureUser(login)
       if (pull.requested_reviewers.includes(login)) continue
       pull.requested_reviewers.push(login)
