@@ -10,7 +10,15 @@
 import {execute, GraphQLError, parse, validate, type GraphQLFieldResolver} from 'graphql'
 import {SandboxError} from './core/errors.js'
 import {locate, type Located} from './core/graphql-nodes.js'
-import {NotModelled, text, type Args, type Context, type NodeBuilders, type Obj} from './core/graphql-objects.js'
+import {
+  NotModelled,
+  notFoundError,
+  text,
+  type Args,
+  type Context,
+  type NodeBuilders,
+  type Obj,
+} from './core/graphql-objects.js'
 import {GITHUB_RULES, githubSchema} from './core/graphql-schema.js'
 import type {Links} from './core/serializer-core.js'
 import {parseNodeId} from './core/store-core.js'
@@ -84,7 +92,15 @@ function rootValue(ctx: Context): Obj {
       resource: ({url}: Args) => resourceByUrl(ctx, String(url)),
       node: ({id}: Args) => nodeById(ctx, id),
       search: (args: Args) => searchConnection(ctx, args),
-      nodes: ({ids}: Args) => (ids as unknown[]).map((id) => nodeById(ctx, id)),
+      // An id that names nothing is null at its place, its error at ["nodes", i] (graphql-js raises an item that is an Error there).
+      nodes: ({ids}: Args) =>
+        (ids as unknown[]).map((id) => {
+          try {
+            return nodeById(ctx, id)
+          } catch (error) {
+            return error
+          }
+        }),
       rateLimit: {
         limit: 5000,
         cost: 1,
@@ -104,32 +120,32 @@ function rootValue(ctx: Context): Obj {
   )
 }
 
-function nodeById(ctx: Context, id: unknown): Obj | null {
+/** Query.node: what a global id names, or GitHub's NOT_FOUND when it names nothing. */
+function nodeById(ctx: Context, id: unknown): Obj {
   const {store} = ctx
+  const missing = () => notFoundError(`Could not resolve to a node with the global id of '${String(id)}'`)
   if (typeof id === 'string' && id.startsWith('PVT_')) return projectNode(ctx, store.projects.byId(id))
   if (typeof id === 'string' && id.startsWith('PVTI_')) {
     for (const project of store.state.projects) {
       const item = project.items.find((i) => i.id === id)
       if (item) return projectItemNode(ctx, project, item)
     }
+    throw missing()
   }
   const parsed = typeof id === 'string' ? parseNodeId(id) : undefined
   if (parsed?.kind === 'user') {
     const user = Object.values(store.state.users).find((u) => u.id === parsed.id)
-    return user ? actor(ctx, user.login) : null
+    if (!user) throw missing()
+    return actor(ctx, user.login)!
   }
   if (parsed?.kind === 'issue_type') {
     const type = Object.values(store.state.repos)
       .flatMap((r) => r.issue_types)
       .find((t) => t.id === parsed.id)
-    return type ? issueTypeNode(type) : null
+    if (!type) throw missing()
+    return issueTypeNode(type)
   }
-  let located: Located
-  try {
-    located = locate(store, id)
-  } catch {
-    return null
-  }
+  const located: Located = locate(store, id)
   const {repo, kind} = located
   switch (kind) {
     case 'issue':

@@ -12,6 +12,7 @@ import {eventRoutes} from './issues/event-routes.js'
 import {issueRoutes} from './issues/routes.js'
 import {metaRoutes} from './meta/routes.js'
 import {pullRoutes} from './pulls/routes.js'
+import {reactionRoutes} from './reactions/routes.js'
 import {reviewRoutes} from './pulls/review-routes.js'
 import {releaseRoutes} from './releases/routes.js'
 import {gitRoutes} from './repos/git-routes.js'
@@ -31,6 +32,7 @@ const allRoutes = (): RouteDef[] => [
   ...eventRoutes,
   ...pullRoutes,
   ...reviewRoutes,
+  ...reactionRoutes,
   ...actionsRoutes,
   ...checkRoutes,
   ...statusRoutes,

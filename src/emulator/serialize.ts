@@ -7,7 +7,7 @@
  *   core/serializer-core.ts  the store, the links, a repository's API and web URLs
  *   users                    users/serialize.ts: users and profiles
  *   repos                    repos/serialize.ts: repositories, commits, a diff's files
- *   reactions                reactions/serialize.ts: reaction rollups
+ *   reactions                reactions/serialize.ts: reactions and their rollups
  *   issues                   issues/serialize.ts: labels, milestones, issue types, issues, issue comments
  *   pulls                    pulls/serialize.ts: pull requests, reviews, review comments
  *   actions                  actions/serialize.ts: workflows, runs, jobs, artifacts
@@ -29,7 +29,7 @@ import {UserSerializer} from './users/serialize.js'
 export class Serializer extends SerializerCore {
   readonly users = new UserSerializer(this)
   readonly repos = new RepoSerializer(this, this.users)
-  readonly reactions = new ReactionSerializer(this)
+  readonly reactions = new ReactionSerializer(this, this.users)
   readonly issues = new IssueSerializer(this, this.users, this.reactions)
   readonly pulls = new PullSerializer(this, this.users, this.repos, this.issues, this.reactions)
   readonly actions = new ActionsSerializer(this, this.users, this.repos)

@@ -229,6 +229,7 @@ export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix =
     : pull.head.sha
   const threads = await startThreads(ctx, definition, pull)
   if (definition.statuses) await seedStatuses(ctx, headSha, definition.statuses)
+  await seedCheckRun(ctx, headSha)
   const review = definition.review ? await seedReview(ctx, pull.number, headSha, definition.review) : undefined
   const resource = pullResource(ctx, definition, pull, {
     branch,
@@ -360,6 +361,25 @@ async function seedStatuses(ctx: FixtureContext, sha: string, statuses: StatusSe
     if (latest?.state === status.state) continue
     await ctx.agent.rest.repos.createCommitStatus({...repo, sha, ...status})
   }
+}
+
+/** The check run every fixture's head carries: a CI's, completed and successful (gh pr checks, pr.checks.list). */
+const CHECK_RUN = {
+  name: 'bench/ci',
+  status: 'completed',
+  conclusion: 'success',
+  output: {title: 'CI passed', summary: 'The fixture’s checks passed.'},
+} as const
+
+/** Reports the check run once per head commit, as the second identity (GitHub takes check runs from Apps only). */
+async function seedCheckRun(ctx: FixtureContext, sha: string): Promise<void> {
+  const repo = repoParams(ctx)
+  const {data} = await ctx.agent.rest.checks.listForRef({...repo, ref: sha, per_page: 100})
+  if (data.check_runs.some((run) => run.name === CHECK_RUN.name && run.conclusion === CHECK_RUN.conclusion)) return
+  await ctx.second.rest.checks.create({...repo, head_sha: sha, ...CHECK_RUN}).catch((error: {status?: number}) => {
+    // Live GitHub with a user as the second identity refuses (403: only an App reports check runs): no check run there.
+    if (error.status !== 403) throw error
+  })
 }
 
 const REVIEW_STATES: Record<ReviewSeed['event'], string> = {

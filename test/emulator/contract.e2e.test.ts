@@ -286,6 +286,47 @@ describe('sandbox: REST contract (GitHub OpenAPI description)', function () {
     const failed = jobs.jobs.find((j) => j.conclusion === 'failure')!
     await check(a, 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}', {check_run_id: failed.id})
     await check(a, 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations', {check_run_id: failed.id})
+    const reported = (await check(r, 'POST /repos/{owner}/{repo}/check-runs', {
+      head_sha: s.prHeadSha,
+      name: 'ci/reported',
+      status: 'completed',
+      conclusion: 'success',
+      output: {title: 'Passed', summary: 'All good.'},
+    })) as {id: number}
+    await check(a, 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}', {check_run_id: reported.id})
+    await check(a, 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {ref: s.prHeadSha})
+    await check(a, 'PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/disable', {
+      workflow_id: 'bench-rerun-failed.yml',
+    })
+    await check(a, 'PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/enable', {
+      workflow_id: 'bench-rerun-failed.yml',
+    })
+    const [artifact] = (
+      (await check(a, 'GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', {run_id: s.runId})) as {
+        artifacts: Array<{id: number}>
+      }
+    ).artifacts
+    await check(a, 'GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', {
+      artifact_id: artifact!.id,
+      archive_format: 'zip',
+    })
+    await check(a, 'GET /repos/{owner}/{repo}/contributors')
+    await check(a, 'PUT /repos/{owner}/{repo}/issues/{issue_number}/lock', {
+      issue_number: s.issue,
+      lock_reason: 'resolved',
+    })
+    await check(a, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/lock', {issue_number: s.issue})
+    const issueComment = (await a.rest.issues.createComment({...base, issue_number: s.issue, body: 'react'})).data
+    const [reviewComment] = (await a.rest.pulls.listReviewComments({...base, pull_number: s.pr})).data
+    for (const [path, params] of [
+      ['/repos/{owner}/{repo}/issues/{issue_number}', {issue_number: s.issue}],
+      ['/repos/{owner}/{repo}/issues/comments/{comment_id}', {comment_id: issueComment.id}],
+      ['/repos/{owner}/{repo}/pulls/comments/{comment_id}', {comment_id: reviewComment!.id}],
+    ] as const) {
+      const reaction = (await check(a, `POST ${path}/reactions`, {...params, content: 'heart'})) as {id: number}
+      await check(a, `GET ${path}/reactions`, params)
+      await check(a, `DELETE ${path}/reactions/{reaction_id}`, {...params, reaction_id: reaction.id})
+    }
     await check(a, 'GET /repos/{owner}/{repo}/actions/workflows')
     await check(a, 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}', {workflow_id: 'bench-rerun-failed.yml'})
     await check(a, 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs', {

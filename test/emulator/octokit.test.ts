@@ -66,7 +66,7 @@ describe('sandbox: Octokit', () => {
       mediaType: {format: 'diff'},
     })
     expect(diff.data).to.match(
-      /^diff --git a\/src\/utils\/stats.ts b\/src\/utils\/stats.ts\nnew file mode 100644\n--- \/dev\/null\n\+\+\+ b\/src\/utils\/stats.ts\n@@/,
+      /^diff --git a\/src\/utils\/stats.ts b\/src\/utils\/stats.ts\nnew file mode 100644\nindex 0000000\.\.[0-9a-f]{7}\n--- \/dev\/null\n\+\+\+ b\/src\/utils\/stats.ts\n@@/,
     )
     const review = await s.agent.rest.pulls.createReview({
       ...base,
@@ -194,12 +194,12 @@ describe('sandbox: Octokit', () => {
     })
     const unknown = await s.agent.request('GET /nope/nothing').catch((e: {status: number}) => e)
     expect(unknown).to.have.property('status', 404)
-    const unmodelled = await s.agent.rest.repos
-      .listContributors({...base})
+    const unmodelled = await s.agent.rest.reactions
+      .createForRelease({...base, release_id: s.releaseId, content: 'heart'})
       .catch((e: {status: number; response: {data: {message: string}}}) => e)
     expect(unmodelled).to.have.property('status', 501)
     expect((unmodelled as {response: {data: {message: string}}}).response.data.message).to.equal(
-      'ghx-bench sandbox does not model repos/list-contributors (GET /repos/ghx-bench/sandbox/contributors)',
+      `ghx-bench sandbox does not model reactions/create-for-release (POST /repos/ghx-bench/sandbox/releases/${s.releaseId}/reactions)`,
     )
   })
 

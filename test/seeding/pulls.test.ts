@@ -4,6 +4,7 @@ import {expect} from 'chai'
 import type {FixtureContext} from '../../src/seeding/context.js'
 import {PULL_KIND_NAMES, pullStatus, resetPull, seedPull} from '../../src/seeding/pulls.js'
 import {startSandbox, type Sandbox} from '../../src/emulator/index.js'
+import {ghFor, skipWithoutGh} from '../support/gh.js'
 import {fixtureContext, OWNER, REPO} from '../support/sandbox.js'
 
 describe('pull request fixtures', () => {
@@ -25,6 +26,23 @@ describe('pull request fixtures', () => {
       expect(await pullStatus(ctx, first)).to.deep.equal([])
     })
   }
+
+  it('every fixture’s head carries one completed, successful check run, reported once; gh pr checks passes', async function () {
+    for (const kind of PULL_KIND_NAMES) {
+      const pr = await seedPull(ctx, kind)
+      await seedPull(ctx, kind)
+      const {data} = await ctx.agent.rest.checks.listForRef({...repo, ref: pr.seeded.head_sha})
+      expect(
+        data.check_runs.map((run) => [run.name, run.status, run.conclusion]),
+        kind,
+      ).to.deep.equal([['bench/ci', 'completed', 'success']])
+    }
+    skipWithoutGh(this)
+    const pr = await seedPull(ctx, 'pr_with_bugs')
+    const checks = await (await ghFor(sandbox))(['pr', 'checks', String(pr.number), '-R', `${OWNER}/${REPO}`])
+    expect(checks.code, checks.stderr).to.equal(0)
+    expect(checks.stdout).to.match(/^bench\/ci\tpass\t/m)
+  })
 
   it('pr_with_bugs is opened by the second identity, so the agent can request changes; that review cannot be reset', async () => {
     const pr = await seedPull(ctx, 'pr_with_bugs')

@@ -1,12 +1,12 @@
 /**
- * REST routes of checks: a commit's check runs (the jobs of its workflow runs), a check run and its
- * annotations, and check suites (a workflow run is its check suite, as on GitHub, where Actions
- * makes one per run).
+ * REST routes of checks: a commit's check runs (the jobs of its workflow runs, and those an App
+ * reported), a check run and its annotations, and check suites (a workflow run is its check suite, as
+ * on GitHub, where Actions makes one per run).
  */
 import {notFound} from '../core/errors.js'
 import {commitPeople, treeSha} from '../core/git-objects.js'
-import {commitOf, num, repoOf, type RestContext, type RouteDef} from '../core/rest-support.js'
-import type {Repo, Run} from '../core/state.js'
+import {commitOf, num, repoOf, str, type RestContext, type RouteDef} from '../core/rest-support.js'
+import type {Repo, ReportedCheckRun, Run} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
 
 function checkRun(
@@ -38,6 +38,29 @@ function checkRun(
     },
     name: job.name,
     check_suite: {id: run.id + 1},
+    app: null,
+    pull_requests: [],
+  }
+}
+
+/** A check run an App reported (POST check-runs): no check suite of Actions holds it. */
+function reportedCheckRun(ctx: RestContext, repo: Repo, run: ReportedCheckRun): Record<string, unknown> {
+  const url = `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}/check-runs/${run.id}`
+  return {
+    id: run.id,
+    head_sha: run.head_sha,
+    node_id: nodeId('job', run.id),
+    external_id: run.external_id ?? '',
+    url,
+    html_url: `${ctx.ser.links.html}/${repo.owner}/${repo.name}/runs/${run.id}`,
+    details_url: run.details_url,
+    status: run.status,
+    conclusion: run.conclusion,
+    started_at: run.started_at,
+    completed_at: run.completed_at,
+    output: {...run.output, annotations_count: 0, annotations_url: `${url}/annotations`},
+    name: run.name,
+    check_suite: null,
     app: null,
     pull_requests: [],
   }
@@ -147,7 +170,29 @@ export const checkRoutes: RouteDef[] = [
         const attempt = ctx.store.actions.latestAttempt(run)
         return attempt.jobs.map((job) => checkRun(ctx, repo, run, attempt, job))
       })
-      return {list: checkRuns, wrap: {key: 'check_runs'}}
+      const reported = ctx.store.statuses.checkRunsOf(repo, sha).map((run) => reportedCheckRun(ctx, repo, run))
+      return {list: [...checkRuns, ...reported], wrap: {key: 'check_runs'}}
+    },
+  ],
+  [
+    'POST',
+    '/repos/{owner}/{repo}/check-runs',
+    'checks/create',
+    (ctx) => {
+      const repo = repoOf(ctx)
+      const output = (ctx.body.output ?? {}) as Record<string, unknown>
+      const run = ctx.store.statuses.reportCheckRun(repo, ctx.viewer, {
+        head_sha: str(ctx.body, 'head_sha') ?? '',
+        name: str(ctx.body, 'name') ?? '',
+        status: str(ctx.body, 'status'),
+        conclusion: str(ctx.body, 'conclusion'),
+        details_url: str(ctx.body, 'details_url'),
+        external_id: str(ctx.body, 'external_id'),
+        started_at: str(ctx.body, 'started_at'),
+        completed_at: str(ctx.body, 'completed_at'),
+        output: {title: str(output, 'title'), summary: str(output, 'summary'), text: str(output, 'text')},
+      })
+      return {status: 201, body: reportedCheckRun(ctx, repo, run)}
     },
   ],
   [
@@ -156,7 +201,10 @@ export const checkRoutes: RouteDef[] = [
     'checks/get',
     (ctx) => {
       const repo = repoOf(ctx)
-      const {run, attempt, job} = ctx.store.actions.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
+      const id = num(ctx.params.check_run_id, 'check_run_id')
+      const reported = repo.check_runs?.[id]
+      if (reported) return {body: reportedCheckRun(ctx, repo, reported)}
+      const {run, attempt, job} = ctx.store.actions.job(repo, id)
       return {body: checkRun(ctx, repo, run, attempt, job)}
     },
   ],
@@ -166,7 +214,9 @@ export const checkRoutes: RouteDef[] = [
     'checks/list-annotations',
     (ctx) => {
       const repo = repoOf(ctx)
-      const {run, attempt, job} = ctx.store.actions.job(repo, num(ctx.params.check_run_id, 'check_run_id'))
+      const id = num(ctx.params.check_run_id, 'check_run_id')
+      if (repo.check_runs?.[id]) return {list: []}
+      const {run, attempt, job} = ctx.store.actions.job(repo, id)
       const failed = ctx.store.actions.jobStatus(attempt, job).conclusion === 'failure'
       const path = repo.workflows[run.workflow_id]!.path
       return {

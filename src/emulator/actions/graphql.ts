@@ -3,7 +3,7 @@ import {upper, type Context, type Obj} from '../core/graphql-objects.js'
 import type {Repo} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
 
-/** A commit's check runs (its workflow runs' jobs) and commit statuses (the latest per context), as GraphQL contexts. */
+/** A commit's check runs (its workflow runs' jobs and those an App reported) and commit statuses (the latest per context), as GraphQL contexts. */
 export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
   const runs = Object.values(repo.runs).filter((r) => r.head_sha === sha)
   const checkRuns = runs.flatMap((run) => {
@@ -41,6 +41,28 @@ export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
       }
     })
   })
+  const reported = ctx.store.statuses.checkRunsOf(repo, sha).map((run): Obj => {
+    const url = `${ctx.links.html}/${repo.owner}/${repo.name}/runs/${run.id}`
+    return {
+      __typename: 'CheckRun',
+      id: nodeId('job', run.id),
+      databaseId: run.id,
+      name: run.name,
+      status: upper(run.status),
+      conclusion: run.conclusion ? upper(run.conclusion) : null,
+      startedAt: run.started_at,
+      completedAt: run.completed_at,
+      detailsUrl: run.details_url ?? url,
+      permalink: url,
+      url,
+      resourcePath: url.slice(ctx.links.html.length),
+      externalId: run.external_id,
+      ...run.output,
+      isRequired: false,
+      // Not a workflow's job: its suite has no workflow run.
+      checkSuite: {workflowRun: null},
+    }
+  })
   const statuses = ctx.store.statuses.latest(repo, sha).map((status): Obj => ({
     __typename: 'StatusContext',
     id: `SC_kw${Buffer.from(String(status.id)).toString('base64url')}`,
@@ -54,7 +76,7 @@ export function checkContexts(ctx: Context, repo: Repo, sha: string): Obj[] {
     isRequired: false,
     commit: () => ctx.nodes.Commit(ctx, repo, sha),
   }))
-  return [...checkRuns, ...statuses]
+  return [...checkRuns, ...reported, ...statuses]
 }
 
 /** GitHub's rollup of contexts: any failure (or error) fails it, anything unfinished leaves it pending. */

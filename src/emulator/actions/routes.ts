@@ -48,6 +48,16 @@ export const actionsRoutes: RouteDef[] = [
       return {body: ctx.ser.actions.workflow(repo, ctx.store.actions.workflow(repo, ctx.params.workflow_id!))}
     },
   ],
+  ...(['enable', 'disable'] as const).map((action): RouteDef => [
+    'PUT',
+    `/repos/{owner}/{repo}/actions/workflows/{workflow_id}/${action}`,
+    `actions/${action}-workflow`,
+    (ctx) => {
+      const repo = repoOf(ctx)
+      ctx.store.actions.setEnabled(ctx.store.actions.workflow(repo, ctx.params.workflow_id!), action === 'enable')
+      return {status: 204}
+    },
+  ]),
   [
     'POST',
     '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches',
@@ -218,6 +228,21 @@ export const actionsRoutes: RouteDef[] = [
         list: run.artifacts.map((id) => ctx.ser.actions.artifact(repo, repo.artifacts[id]!)),
         wrap: {key: 'artifacts'},
       }
+    },
+  ],
+  [
+    'GET',
+    '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}',
+    'actions/download-artifact',
+    (ctx) => {
+      const repo = repoOf(ctx)
+      const artifact = ctx.store.actions.artifact(repo, num(ctx.params.artifact_id, 'artifact_id'))
+      // GitHub serves artifacts as zip archives only.
+      if (ctx.params.archive_format !== 'zip') throw notFound()
+      const run = ctx.store.actions.run(repo, artifact.run_id)
+      // What the fixture workflow uploads: its report, naming the run.
+      const report = `${artifact.name} of run ${run.id} (${run.display_title})\n`
+      return {download: {content: zip([{name: 'report.txt', content: report}]), contentType: 'application/zip'}}
     },
   ],
   [

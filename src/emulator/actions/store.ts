@@ -3,8 +3,8 @@
  * with a lifecycle that follows the clock (queued, then in progress, then completed); reruns of all
  * or the failed jobs, cancellation.
  */
-import {found, notFound, SandboxError, unprocessable} from '../core/errors.js'
-import type {Job, Repo, Run, RunAttempt, Workflow, WorkflowJobSpec} from '../core/state.js'
+import {found, notFound, refused, SandboxError} from '../core/errors.js'
+import type {Artifact, Job, Repo, Run, RunAttempt, Workflow, WorkflowJobSpec} from '../core/state.js'
 import {timestamp, type StoreCore} from '../core/store-core.js'
 
 export type RunStatus = {
@@ -38,11 +38,17 @@ export class Actions {
     )
   }
 
+  /** PUT .../enable and .../disable: a disabled workflow keeps its runs and starts no new one. */
+  setEnabled(workflow: Workflow, enabled: boolean): void {
+    workflow.state = enabled ? 'active' : 'disabled_manually'
+  }
+
   dispatch(repo: Repo, workflow: Workflow, ref: string, inputs: Record<string, string>, actor: string): Run {
+    if (workflow.state !== 'active') throw refused("Cannot trigger a 'workflow_dispatch' on a disabled workflow")
     const sha = repo.branches[ref]
-    if (!sha) throw unprocessable(`No ref found for: ${ref}`, 'ref')
+    if (!sha) throw refused(`No ref found for: ${ref}`)
     const unknown = Object.keys(inputs).filter((k) => !workflow.inputs.includes(k))
-    if (unknown.length > 0) throw unprocessable(`Unexpected inputs provided: ${JSON.stringify(unknown)}`, 'inputs')
+    if (unknown.length > 0) throw refused(`Unexpected inputs provided: ${JSON.stringify(unknown)}`)
     const runNumber = Object.values(repo.runs).filter((r) => r.workflow_id === workflow.id).length + 1
     const run: Run = {
       id: this.core.nextId(),
@@ -98,6 +104,10 @@ export class Actions {
     }
     run.attempts.push(attempt)
     return attempt
+  }
+
+  artifact(repo: Repo, id: number): Artifact {
+    return found(repo.artifacts[id])
   }
 
   run(repo: Repo, id: number): Run {

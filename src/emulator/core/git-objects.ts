@@ -6,8 +6,7 @@
  * path -> content trees (git.ts); directories are implied by paths, as in git's index.
  */
 import {createHash} from 'node:crypto'
-import type {Tree} from './git.js'
-import type {Commit} from './state.js'
+import type {Commit, Tree} from './state.js'
 
 export interface TreeEntry {
   path: string

@@ -1,6 +1,7 @@
 /** Global node ids of mutations' inputs, resolved to what they name in the state. */
 import {GraphQLError} from 'graphql'
 import type {Store} from '../store.js'
+import {notFoundError} from './graphql-objects.js'
 import type {Issue, Repo} from './state.js'
 import {parseNodeId} from './store-core.js'
 
@@ -35,9 +36,7 @@ export function locate(store: Store, node: unknown): Located {
       if (found) return {repo, kind: parsed.kind, id: parsed.id}
     }
   }
-  throw new GraphQLError(`Could not resolve to a node with the global id of '${String(node)}'`, {
-    extensions: {type: 'NOT_FOUND'},
-  })
+  throw notFoundError(`Could not resolve to a node with the global id of '${String(node)}'`)
 }
 
 export function issueOf(store: Store, node: unknown): {repo: Repo; issue: Issue} {

@@ -12,6 +12,9 @@ import type {Issue, Project, ProjectItem, Pull, Release, Repo, Review, ReviewCom
 
 export class NotModelled extends GraphQLError {}
 
+/** GitHub's answer for a lookup of what does not exist: the field is null and `errors` holds this NOT_FOUND. */
+export const notFoundError = (message: string) => new GraphQLError(message, {extensions: {type: 'NOT_FOUND'}})
+
 export type Obj = Record<string, unknown>
 export type Args = Record<string, unknown>
 

@@ -2,7 +2,6 @@
  * The sandbox's state: plain, JSON-serializable data (so `sandbox serve --state file.json` can save
  * and load it). Behaviour lives in the store (../store.ts); this file only says what there is.
  */
-import type {Tree} from './git.js'
 
 export interface User {
   id: number
@@ -43,6 +42,8 @@ export interface IssueComment {
   user: string
   created_at: string
   updated_at: string
+  /** Why it was hidden (minimizeComment; GitHub's lowercase reason, e.g. off-topic); absent or null: shown. */
+  minimized_reason?: string | null
 }
 
 export interface Issue {
@@ -61,6 +62,8 @@ export interface Issue {
   updated_at: string
   closed_at: string | null
   locked: boolean
+  /** Why a locked conversation was locked (REST's names); absent in state saved before locks were modelled. */
+  active_lock_reason?: LockReason | null
   is_pull: boolean
   parent: number | null
   sub_issues: number[]
@@ -93,6 +96,8 @@ export interface Review {
 }
 
 export interface ReviewComment {
+  /** Why it was hidden, as an issue comment's. */
+  minimized_reason?: string | null
   id: number
   pull: number
   review_id: number
@@ -128,6 +133,9 @@ export interface ReviewThread {
   start_line?: number | null
   start_side?: 'LEFT' | 'RIGHT' | null
 }
+
+/** A commit's snapshot: path -> content. */
+export type Tree = Record<string, string>
 
 export interface Commit {
   sha: string
@@ -201,6 +209,23 @@ export interface Run {
   created_at: string
   attempts: RunAttempt[]
   artifacts: number[]
+}
+
+export type LockReason = 'off-topic' | 'too heated' | 'resolved' | 'spam'
+
+/** A check run an App reported on a commit, as a CI service does through the checks API. */
+export interface ReportedCheckRun {
+  id: number
+  head_sha: string
+  name: string
+  status: 'queued' | 'in_progress' | 'completed'
+  conclusion: 'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timed_out' | 'action_required' | null
+  started_at: string
+  completed_at: string | null
+  details_url: string | null
+  external_id: string | null
+  output: {title: string | null; summary: string | null; text: string | null}
+  creator: string
 }
 
 export interface Artifact {
@@ -315,8 +340,12 @@ export interface Repo {
   /** Git objects made through the git database API before any commit holds them: blobs by id, trees (flat, as commits keep them) by id. */
   git_blobs?: Record<string, string>
   git_trees?: Record<string, Tree>
+  /** The pinned issues, in the order they were pinned, and who pinned each (at most 3, as GitHub allows). */
+  pinned_issues?: Array<{number: number; by: string}>
   /** Absent in state saved before commit statuses were modelled. */
   statuses?: Record<string, CommitStatus>
+  /** Check runs an App reported (POST check-runs), beside those of Actions (its runs' jobs); absent before they were modelled. */
+  check_runs?: Record<string, ReportedCheckRun>
   /** Lightweight tags made through POST git/refs (a published release's tag is its `tag_sha`). */
   tags?: Record<string, string>
   /** The repository this one is a fork of ("owner/name"). */

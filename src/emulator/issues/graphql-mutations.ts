@@ -1,11 +1,19 @@
 /** Mutation's fields on issues: comments, create, update, close, reopen, labels, assignees, delete, dependencies, sub-issues. */
-import {GraphQLError} from 'graphql'
-import {cursor, input, mutationId, text, type Args, type Context, type Obj} from '../core/graphql-objects.js'
+import {
+  cursor,
+  input,
+  mutationId,
+  notFoundError,
+  text,
+  type Args,
+  type Context,
+  type Obj,
+} from '../core/graphql-objects.js'
 import {issueOf, locate} from '../core/graphql-nodes.js'
-import type {Issue, Repo} from '../core/state.js'
+import type {Issue, LockReason, Repo} from '../core/state.js'
 import type {Store} from '../store.js'
 import {userLogin} from '../users/graphql.js'
-import {commentNode, issueNode, labelName, milestoneNumber} from './graphql.js'
+import {commentNode, issueNode, labelName, LOCK_REASONS, milestoneNumber} from './graphql.js'
 
 /** The fields UpdateIssueInput and UpdatePullRequestInput share (title, body, state, labels, assignees, milestone), applied to the issue. */
 export function updateFromInput(store: Store, repo: Repo, number: number, i: Record<string, unknown>): Issue {
@@ -36,7 +44,50 @@ export function issueMutations(ctx: Context): Obj {
       change(repo, issue.number, related.id)
       return {...mutationId(args), issue: issueNode(ctx, repo, issue), [payload]: issueNode(ctx, repo, related)}
     }
+  const minimizableOf = (subject: unknown) => {
+    const {repo, kind, id} = locate(store, subject)
+    if (kind === 'comment')
+      return {repo, comment: store.issues.comment(repo, id), node: (r: Repo) => commentNode(ctx, r, id)}
+    if (kind === 'review_comment') {
+      const comment = store.reviews.comment(repo, id)
+      return {repo, comment, node: (r: Repo) => ctx.nodes.PullRequestReviewComment(ctx, r, comment)}
+    }
+    throw notFoundError(`Could not resolve to a Minimizable with the global id of '${String(subject)}'`)
+  }
   return {
+    // Hides an issue comment or a review comment (the Minimizable ones the sandbox has), or shows it again.
+    minimizeComment: (args: Args) => {
+      const {repo, comment, node} = minimizableOf(input(args).subjectId)
+      comment.minimized_reason = text(input(args).classifier).toLowerCase().replace('_', '-')
+      return {...mutationId(args), minimizedComment: node(repo)}
+    },
+    unminimizeComment: (args: Args) => {
+      const {repo, comment, node} = minimizableOf(input(args).subjectId)
+      comment.minimized_reason = null
+      return {...mutationId(args), unminimizedComment: node(repo)}
+    },
+    lockLockable: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).lockableId)
+      const reason =
+        (Object.keys(LOCK_REASONS) as LockReason[]).find((r) => LOCK_REASONS[r] === input(args).lockReason) ?? null
+      store.issues.setLocked(repo, issue.number, true, reason)
+      return {...mutationId(args), actor: ctx.nodes.Actor(ctx, ctx.viewer), lockedRecord: issueNode(ctx, repo, issue)}
+    },
+    unlockLockable: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).lockableId)
+      store.issues.setLocked(repo, issue.number, false)
+      return {...mutationId(args), actor: ctx.nodes.Actor(ctx, ctx.viewer), unlockedRecord: issueNode(ctx, repo, issue)}
+    },
+    pinIssue: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).issueId)
+      store.issues.setPinned(repo, issue.number, true, ctx.viewer)
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue)}
+    },
+    unpinIssue: (args: Args) => {
+      const {repo, issue} = issueOf(store, input(args).issueId)
+      store.issues.setPinned(repo, issue.number, false, ctx.viewer)
+      return {...mutationId(args), issue: issueNode(ctx, repo, issue)}
+    },
     addComment: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).subjectId)
       const comment = store.issues.addComment(repo, issue.number, ctx.viewer, text(input(args).body))
@@ -97,10 +148,7 @@ export function issueMutations(ctx: Context): Obj {
     deleteIssue: (args: Args) => {
       const {repo, issue} = issueOf(store, input(args).issueId)
       if (issue.is_pull)
-        throw new GraphQLError(
-          `Could not resolve to Issue node with the global id of '${String(input(args).issueId)}'`,
-          {extensions: {type: 'NOT_FOUND'}},
-        )
+        throw notFoundError(`Could not resolve to Issue node with the global id of '${String(input(args).issueId)}'`)
       store.issues.delete(repo, issue.number)
       return {...mutationId(args), repository: ctx.nodes.Repository(ctx, repo)}
     },

@@ -1,7 +1,6 @@
 /** GraphQL's issues, their comments, labels, milestones and issue types, and the node ids mutations name them by. */
-import {GraphQLError} from 'graphql'
-import {connection, empty, upper, type Args, type Context, type Obj} from '../core/graphql-objects.js'
-import type {Issue, Pull, Repo} from '../core/state.js'
+import {connection, empty, notFoundError, upper, type Args, type Context, type Obj} from '../core/graphql-objects.js'
+import type {Issue, LockReason, Pull, Repo} from '../core/state.js'
 import {nodeId, parseNodeId} from '../core/store-core.js'
 import {projectItemsFor} from '../projects/graphql.js'
 import {reactable} from '../reactions/graphql.js'
@@ -75,6 +74,13 @@ export function association(repo: Repo, login: string): string {
   return login === repo.owner ? 'OWNER' : 'CONTRIBUTOR'
 }
 
+/** A comment's Minimizable fields: whether it is hidden, and why. */
+export const minimizable = (comment: {minimized_reason?: string | null}): Obj => ({
+  isMinimized: Boolean(comment.minimized_reason),
+  minimizedReason: comment.minimized_reason ?? null,
+  viewerCanMinimize: true,
+})
+
 export function commentNode(ctx: Context, repo: Repo, id: number): Obj {
   const c = repo.comments[id]!
   return {
@@ -87,8 +93,7 @@ export function commentNode(ctx: Context, repo: Repo, id: number): Obj {
     createdAt: c.created_at,
     updatedAt: c.updated_at,
     includesCreatedEdit: false,
-    isMinimized: false,
-    minimizedReason: null,
+    ...minimizable(c),
     ...reactable(ctx, repo, {kind: 'comment', id: c.id}),
     url: `${ctx.links.html}/${repo.owner}/${repo.name}/${repo.issues[c.issue]!.is_pull ? 'pull' : 'issues'}/${c.issue}#issuecomment-${c.id}`,
     viewerDidAuthor: c.user === ctx.viewer,
@@ -110,6 +115,7 @@ export function issueLike(ctx: Context, repo: Repo, issue: Issue): Obj {
     closedAt: issue.closed_at,
     closed: issue.state === 'closed',
     locked: issue.locked,
+    activeLockReason: issue.active_lock_reason ? LOCK_REASONS[issue.active_lock_reason] : null,
     author: ctx.nodes.Actor(ctx, issue.user),
     authorAssociation: association(repo, issue.user),
     assignees: (args: Args) =>
@@ -165,6 +171,7 @@ export function issueNode(ctx: Context, repo: Repo, issue: Issue): Obj {
     ...issueLike(ctx, repo, issue),
     state: upper(issue.state),
     stateReason: issue.state_reason ? upper(issue.state_reason) : null,
+    isPinned: (repo.pinned_issues ?? []).some((pin) => pin.number === issue.number),
     parent: () => (issue.parent === null ? null : issueNode(ctx, repo, repo.issues[issue.parent]!)),
     subIssues: (args: Args) =>
       connection(
@@ -225,6 +232,14 @@ function dependencies(list: Issue[], args: Args): Issue[] {
 }
 
 /** Pull requests whose body says "fixes #N" (or closes / resolves), as GitHub links them. */
+/** GraphQL's LockReason by REST's name of it. */
+export const LOCK_REASONS: Record<LockReason, string> = {
+  'off-topic': 'OFF_TOPIC',
+  'too heated': 'TOO_HEATED',
+  resolved: 'RESOLVED',
+  spam: 'SPAM',
+}
+
 export function closingPulls(repo: Repo, issue: Issue): Pull[] {
   return Object.values(repo.pulls).filter((p) => closesIssue(repo.issues[p.number]!.body, issue.number))
 }
@@ -232,16 +247,13 @@ export function closingPulls(repo: Repo, issue: Issue): Pull[] {
 export function labelName(store: Store, repo: Repo, node: unknown): string {
   const parsed = typeof node === 'string' ? parseNodeId(node) : undefined
   const label = parsed ? Object.values(repo.labels).find((l) => l.id === parsed.id) : undefined
-  if (!label) throw new GraphQLError(`Could not resolve to a Label with the global id of '${String(node)}'`)
+  if (!label) throw notFoundError(`Could not resolve to a Label with the global id of '${String(node)}'`)
   return label.name
 }
 
 export function milestoneNumber(store: Store, repo: Repo, node: unknown): number {
   const parsed = typeof node === 'string' ? parseNodeId(node) : undefined
   const milestone = parsed?.kind === 'milestone' ? repo.milestones.find((m) => m.id === parsed.id) : undefined
-  if (!milestone)
-    throw new GraphQLError(`Could not resolve to a Milestone with the global id of '${String(node)}'`, {
-      extensions: {type: 'NOT_FOUND'},
-    })
+  if (!milestone) throw notFoundError(`Could not resolve to a Milestone with the global id of '${String(node)}'`)
   return milestone.number
 }

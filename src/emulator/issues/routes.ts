@@ -5,7 +5,7 @@
  */
 import {unprocessable} from '../core/errors.js'
 import {num, repoOf, str, strings, type RouteDef} from '../core/rest-support.js'
-import type {Issue} from '../core/state.js'
+import type {Issue, LockReason} from '../core/state.js'
 import {listIssues} from './filters.js'
 
 function labelNames(body: Record<string, unknown>): string[] {
@@ -16,7 +16,35 @@ function labelNames(body: Record<string, unknown>): string[] {
   throw unprocessable('labels must be an array', 'labels')
 }
 
+const LOCK_REASONS: ReadonlyArray<LockReason> = ['off-topic', 'too heated', 'resolved', 'spam']
+
 export const issueRoutes: RouteDef[] = [
+  [
+    'PUT',
+    '/repos/{owner}/{repo}/issues/{issue_number}/lock',
+    'issues/lock',
+    (ctx) => {
+      const reason = str(ctx.body, 'lock_reason') ?? null
+      if (reason !== null && !LOCK_REASONS.includes(reason as LockReason))
+        throw unprocessable(`${reason} is not a valid lock reason`, 'lock_reason', 'Issue')
+      ctx.store.issues.setLocked(
+        repoOf(ctx),
+        num(ctx.params.issue_number, 'issue_number'),
+        true,
+        reason as LockReason | null,
+      )
+      return {status: 204}
+    },
+  ],
+  [
+    'DELETE',
+    '/repos/{owner}/{repo}/issues/{issue_number}/lock',
+    'issues/unlock',
+    (ctx) => {
+      ctx.store.issues.setLocked(repoOf(ctx), num(ctx.params.issue_number, 'issue_number'), false)
+      return {status: 204}
+    },
+  ],
   // labels and milestones
   [
     'GET',

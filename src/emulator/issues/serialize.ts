@@ -76,7 +76,7 @@ export class IssueSerializer {
       updated_at: issue.updated_at,
       closed_at: issue.closed_at,
       author_association: issue.user === repo.owner ? 'OWNER' : 'CONTRIBUTOR',
-      active_lock_reason: null,
+      active_lock_reason: issue.active_lock_reason ?? null,
       body: issue.body,
       closed_by: null,
       reactions: this.reactions.rollup(`${api}/reactions`, repo, {kind: 'issue', id: issue.id}),

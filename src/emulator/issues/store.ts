@@ -3,8 +3,8 @@
  * delete, comments, sub-issues and blocked-by dependencies, each change recorded as the event
  * GitHub records (events.ts derives the rest of an issue's history).
  */
-import {found, notFound, unprocessable} from '../core/errors.js'
-import type {Issue, Repo} from '../core/state.js'
+import {found, notFound, SandboxError, unprocessable} from '../core/errors.js'
+import type {Issue, LockReason, Repo} from '../core/state.js'
 import type {StoreCore} from '../core/store-core.js'
 import type {Reactions} from '../reactions/store.js'
 import type {Labels} from './label-store.js'
@@ -228,6 +228,7 @@ export class Issues {
     if (issue.is_pull) throw notFound()
     for (const id of issue.comments) this.deleteComment(repo, id)
     this.reactions.drop(repo, {kind: 'issue', id: issue.id})
+    this.setPinned(repo, number, false, '')
     for (const other of Object.values(repo.issues)) {
       other.sub_issues = other.sub_issues.filter((n) => n !== number)
       other.blocked_by = other.blocked_by.filter((n) => n !== number)
@@ -256,6 +257,30 @@ export class Issues {
     issue.updated_at = this.core.stamp()
     this.recordMentions(repo, number, author, body)
     return comment
+  }
+
+  /** Locks an issue's or pull request's conversation (again: a new reason), or unlocks it. */
+  setLocked(repo: Repo, number: number, locked: boolean, reason: LockReason | null = null): Issue {
+    const issue = this.get(repo, number)
+    issue.locked = locked
+    issue.active_lock_reason = locked ? reason : null
+    return issue
+  }
+
+  /** Pins an issue to the repository (not a pull request; at most 3), or unpins it. */
+  setPinned(repo: Repo, number: number, pinned: boolean, by: string): Issue {
+    const issue = this.get(repo, number)
+    const pins = (repo.pinned_issues ??= [])
+    const at = pins.findIndex((p) => p.number === number)
+    if (!pinned) {
+      if (at >= 0) pins.splice(at, 1)
+      return issue
+    }
+    if (issue.is_pull) throw new SandboxError(422, 'Pull requests cannot be pinned.')
+    if (at >= 0) return issue
+    if (pins.length >= 3) throw new SandboxError(422, 'You can only pin up to 3 issues.')
+    pins.push({number, by})
+    return issue
   }
 
   comment(repo: Repo, id: number) {

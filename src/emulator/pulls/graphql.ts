@@ -2,7 +2,7 @@
 import {connection, NotModelled, upper, type Args, type Context, type Obj} from '../core/graphql-objects.js'
 import type {Issue, Pull, Repo, Review, ReviewComment, ReviewThread} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
-import {association, closingPulls, issueLike} from '../issues/graphql.js'
+import {association, closingPulls, issueLike, minimizable} from '../issues/graphql.js'
 import {reactable} from '../reactions/graphql.js'
 
 export function reviewNode(ctx: Context, repo: Repo, review: Review): Obj {
@@ -55,6 +55,7 @@ export function reviewCommentNode(ctx: Context, repo: Repo, comment: ReviewComme
     originalCommit: () => ctx.nodes.Commit(ctx, repo, comment.commit_id),
     pullRequest: () => pullNode(ctx, repo, repo.issues[comment.pull]!, repo.pulls[comment.pull]!),
     outdated: false,
+    ...minimizable(comment),
     url: `${ctx.links.html}/${repo.owner}/${repo.name}/pull/${comment.pull}#discussion_r${comment.id}`,
     replyTo: replyTo ? {id: nodeId('review_comment', replyTo.id), databaseId: replyTo.id} : null,
     pullRequestReview: () => reviewNode(ctx, repo, repo.reviews[comment.review_id]!),
@@ -116,9 +117,17 @@ export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Ob
     merged: pull.merged_at !== null,
     mergedAt: pull.merged_at,
     mergedBy: ctx.nodes.Actor(ctx, pull.merged_by),
-    mergeable: issue.state === 'open' ? 'MERGEABLE' : 'UNKNOWN',
+    mergeable: () =>
+      issue.state !== 'open' ? 'UNKNOWN' : store.pulls.conflicting(repo, pull) ? 'CONFLICTING' : 'MERGEABLE',
     // GitHub reports BEHIND only under a branch protection that requires up-to-date branches, which the sandbox does not model.
-    mergeStateStatus: issue.state !== 'open' ? 'UNKNOWN' : pull.draft ? 'DRAFT' : 'CLEAN',
+    mergeStateStatus: () =>
+      issue.state !== 'open'
+        ? 'UNKNOWN'
+        : store.pulls.conflicting(repo, pull)
+          ? 'DIRTY'
+          : pull.draft
+            ? 'DRAFT'
+            : 'CLEAN',
     maintainerCanModify: pull.maintainer_can_modify,
     additions: () => files().reduce((n, f) => n + f.additions, 0),
     deletions: () => files().reduce((n, f) => n + f.deletions, 0),

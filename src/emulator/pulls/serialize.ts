@@ -59,7 +59,7 @@ export class PullSerializer {
         issue.milestone === null
           ? null
           : this.issues.milestone(repo, this.core.store.milestones.get(repo, issue.milestone)),
-      active_lock_reason: null,
+      active_lock_reason: issue.active_lock_reason ?? null,
       created_at: issue.created_at,
       updated_at: issue.updated_at,
       closed_at: issue.closed_at,
@@ -87,13 +87,15 @@ export class PullSerializer {
     }
     if (simple) return simpleFields
     const files = this.core.store.pulls.files(repo, pull.number)
+    const open = issue.state === 'open'
+    const conflicting = this.core.store.pulls.conflicting(repo, pull)
     return {
       ...simpleFields,
       merged: pull.merged_at !== null,
-      mergeable: issue.state === 'open' ? true : null,
-      rebaseable: issue.state === 'open' ? true : null,
+      mergeable: open ? !conflicting : null,
+      rebaseable: open ? !conflicting : null,
       // GitHub says "behind" only under a branch protection that requires up-to-date branches, which the sandbox does not model.
-      mergeable_state: issue.state !== 'open' ? 'unknown' : pull.draft ? 'draft' : 'clean',
+      mergeable_state: !open ? 'unknown' : conflicting ? 'dirty' : pull.draft ? 'draft' : 'clean',
       merged_by: this.users.user(pull.merged_by),
       comments: issue.comments.length,
       review_comments: Object.values(repo.review_comments).filter((c) => c.pull === pull.number).length,

@@ -3,9 +3,9 @@
  * merge (which closes the issues the body fixes), branch update, base change, draft, requested
  * reviewers.
  */
-import {notFound, SandboxError, unprocessable} from '../core/errors.js'
-import {diffTrees, type FileChange, type Tree} from '../core/git.js'
-import type {Commit, Issue, Pull, Repo} from '../core/state.js'
+import {notFound, refused, SandboxError, unprocessable} from '../core/errors.js'
+import {diffTrees, mergeTrees, type FileChange} from '../core/git.js'
+import type {Commit, Issue, Pull, Repo, Tree} from '../core/state.js'
 import {closesIssue} from '../issues/events.js'
 import type {StoreCore} from '../core/store-core.js'
 import type {Issues} from '../issues/store.js'
@@ -102,6 +102,20 @@ export class Pulls {
     return this.git.ancestors(repo, base).filter((sha) => !inHead.has(sha)).length
   }
 
+  /** Git's merge of the head into the base: the tree a merge would write, and the paths that conflict. */
+  private mergeOfBase(repo: Repo, pull: Pull): {tree: Tree; conflicts: string[]} {
+    const base = this.git.branchSha(repo, pull.base)
+    const head = this.headSha(repo, pull)
+    const tree = (sha: string) => this.git.commit(repo, sha).tree
+    return mergeTrees(tree(this.git.mergeBase(repo, head, base)), tree(base), tree(head))
+  }
+
+  /** Whether an open pull request's head and base changed the same lines since they parted (GitHub's CONFLICTING, dirty). */
+  conflicting(repo: Repo, pull: Pull): boolean {
+    if (pull.merged_at || repo.issues[pull.number]!.state !== 'open') return false
+    return this.mergeOfBase(repo, pull).conflicts.length > 0
+  }
+
   merge(
     repo: Repo,
     number: number,
@@ -113,17 +127,10 @@ export class Pulls {
     if (pull.merged_at) throw new SandboxError(405, 'Pull Request is not mergeable')
     if (issue.state !== 'open') throw new SandboxError(405, 'Pull Request is not mergeable')
     if (pull.draft) throw new SandboxError(405, 'Pull Request is still a draft')
-    const files = this.files(repo, number)
-    const headTree = this.git.commit(repo, this.headSha(repo, pull)).tree
-    const changes = Object.fromEntries(
-      files.map((f) => [f.filename, f.status === 'removed' ? null : headTree[f.filename]!]),
-    )
+    const {tree, conflicts} = this.mergeOfBase(repo, pull)
+    if (conflicts.length > 0) throw new SandboxError(405, 'Pull Request is not mergeable')
+    // A squash or a rebase is one commit on the base here; its tree is the merge's.
     const parents = [this.git.branchSha(repo, pull.base), ...(method === 'merge' ? [this.headSha(repo, pull)] : [])]
-    const tree: Tree = {...this.git.commit(repo, parents[0]!).tree}
-    for (const [path, content] of Object.entries(changes)) {
-      if (content === null) delete tree[path]
-      else tree[path] = content
-    }
     const sha = this.git.writeCommit(repo, parents, tree, message ?? `${issue.title} (#${number})`, by)
     repo.branches[pull.base] = sha
     pull.merged_at = this.core.stamp()
@@ -165,18 +172,11 @@ export class Pulls {
   /** Merges the base into the head branch (PUT .../update-branch). */
   updateBranch(repo: Repo, number: number, by: string): string {
     const {pull} = this.get(repo, number)
-    if (this.behindBy(repo, pull) === 0) throw unprocessable('There are no new commits on the base branch.')
+    if (this.behindBy(repo, pull) === 0) throw refused('There are no new commits on the base branch.')
     const base = this.git.branchSha(repo, pull.base)
     const head = this.git.branchSha(repo, pull.head)
-    const tree: Tree = {...this.git.commit(repo, base).tree}
-    for (const change of diffTrees(
-      this.git.commit(repo, this.git.mergeBase(repo, head, base)).tree,
-      this.git.commit(repo, head).tree,
-    )) {
-      const headTree = this.git.commit(repo, head).tree
-      if (change.status === 'removed') delete tree[change.filename]
-      else tree[change.filename] = headTree[change.filename]!
-    }
+    const {tree, conflicts} = this.mergeOfBase(repo, pull)
+    if (conflicts.length > 0) throw new SandboxError(422, 'merge conflict between base and head')
     const sha = this.git.writeCommit(repo, [head, base], tree, `Merge branch '${pull.base}' into ${pull.head}`, by)
     this.git.updateBranch(repo, pull.head, sha, false)
     return sha
@@ -193,7 +193,7 @@ export class Pulls {
   requestReviewers(repo: Repo, number: number, logins: string[]): Pull {
     const {issue, pull} = this.get(repo, number)
     for (const login of logins) {
-      if (login === issue.user) throw unprocessable('Review cannot be requested from pull request author.', 'reviewers')
+      if (login === issue.user) throw refused('Review cannot be requested from pull request author.')
       this.core.ensureUser(login)
       if (pull.requested_reviewers.includes(login)) continue
       pull.requested_reviewers.push(login)

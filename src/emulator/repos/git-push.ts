@@ -11,7 +11,7 @@
  */
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
 import {SandboxError} from '../core/errors.js'
-import type {Tree} from '../core/git.js'
+import type {Tree} from '../core/state.js'
 import {treeSha} from '../core/git-objects.js'
 import type {Commit, Repo} from '../core/state.js'
 import {timestamp} from '../core/store-core.js'

@@ -3,7 +3,7 @@
  * (branches and tags, in the current `git/ref` and the legacy `git/refs/{ref}` forms), the git
  * database (blobs, trees, commits), commit lists, tags and comparisons.
  */
-import {notFound, SandboxError, unprocessable} from '../core/errors.js'
+import {notFound, refused, SandboxError, unprocessable} from '../core/errors.js'
 import {renderDiff, diffTrees} from '../core/git.js'
 import {isDirectory} from '../core/git-objects.js'
 import {checkRequired, checkTypes, invalidRequest} from '../core/request-schema.js'
@@ -50,7 +50,7 @@ const normalizeRef = (ref: string) => ref.replace(/^refs\//, '')
 /** The ref's branch or tag name, or GitHub's 422 for another kind of ref. */
 function refKind(ref: string): {kind: 'heads' | 'tags'; name: string} {
   const match = /^(heads|tags)\/(.+)$/.exec(normalizeRef(ref))
-  if (!match) throw unprocessable('Reference does not exist', 'ref', 'Reference')
+  if (!match) throw refused('Reference does not exist')
   return {kind: match[1] as 'heads' | 'tags', name: match[2]!}
 }
 
@@ -306,7 +306,7 @@ export const gitRoutes: RouteDef[] = [
       if (!ref.startsWith('refs/') || ref.split('/').length < 3)
         throw unprocessable("Reference name must start with 'refs/' and have at least two slashes.", 'ref', 'Reference')
       const {kind, name} = refKind(ref)
-      if (!repo.commits[sha]) throw unprocessable('Object does not exist', 'sha', 'Reference')
+      if (!repo.commits[sha]) throw refused('Object does not exist')
       if (kind === 'heads') ctx.store.git.createBranch(repo, name, sha)
       else ctx.store.git.createTag(repo, name, sha)
       return {status: 201, body: refEntry(ctx, repo, `${kind}/${name}`, sha)}
@@ -325,9 +325,8 @@ export const gitRoutes: RouteDef[] = [
         ctx.store.git.updateBranch(repo, name, sha, ctx.body.force === true)
         return {body: refEntry(ctx, repo, `heads/${name}`, repo.branches[name]!)}
       }
-      if (ctx.store.git.tagRefs(repo)[name] === undefined)
-        throw unprocessable('Reference does not exist', 'ref', 'Reference')
-      if (ctx.body.force !== true) throw unprocessable('Update is not a fast forward', 'sha', 'Reference')
+      if (ctx.store.git.tagRefs(repo)[name] === undefined) throw refused('Reference does not exist')
+      if (ctx.body.force !== true) throw refused('Update is not a fast forward')
       ctx.store.git.moveTag(repo, name, sha)
       return {body: refEntry(ctx, repo, `tags/${name}`, sha)}
     },

@@ -2,11 +2,10 @@
  * Git in the store: commits, branches, files written as commits, the git database (blobs, trees,
  * commits that no branch points at yet), tags and ancestry.
  */
-import {notFound, notModelled, unprocessable} from '../core/errors.js'
-import type {Tree} from '../core/git.js'
+import {notFound, notModelled, refused, unprocessable} from '../core/errors.js'
 import {blobSha, commitObject, objectSha, subtree, treeSha} from '../core/git-objects.js'
 import type {StoreCore} from '../core/store-core.js'
-import type {Commit, Repo} from '../core/state.js'
+import type {Commit, Repo, Tree} from '../core/state.js'
 
 /** Git identities given for a commit (the API's `author` and `committer`). */
 export interface GitIdentities {
@@ -55,7 +54,7 @@ export class Git {
   }
 
   createBranch(repo: Repo, name: string, sha: string): void {
-    if (repo.branches[name]) throw unprocessable('Reference already exists', 'ref', 'Reference')
+    if (repo.branches[name]) throw refused('Reference already exists')
     this.commit(repo, sha)
     repo.branches[name] = sha
   }
@@ -64,7 +63,7 @@ export class Git {
     const current = this.branchSha(repo, name)
     this.commit(repo, sha)
     const fastForward = this.isAncestor(repo, current, sha)
-    if (!force && !fastForward) throw unprocessable('Update is not a fast forward', 'sha', 'Reference')
+    if (!force && !fastForward) throw refused('Update is not a fast forward')
     this.moveHead(repo, name, sha)
     if (fastForward) return
     // A force push shows on the open pull requests whose head or base the branch is.
@@ -77,7 +76,7 @@ export class Git {
   }
 
   deleteBranch(repo: Repo, name: string): void {
-    if (!repo.branches[name]) throw unprocessable('Reference does not exist', 'ref', 'Reference')
+    if (!repo.branches[name]) throw refused('Reference does not exist')
     for (const pull of Object.values(repo.pulls)) {
       if (pull.head === name && !pull.head_sha_frozen) pull.head_sha_frozen = repo.branches[name]!
       if (pull.head === name) this.core.record(repo, pull.number, 'head_ref_deleted', {ref: {from: name}})
@@ -228,11 +227,10 @@ export class Git {
     try {
       root = this.tree(repo, fields.tree)
     } catch {
-      throw unprocessable('Tree SHA does not exist', 'tree', 'Commit')
+      throw refused('Tree SHA does not exist')
     }
     for (const parent of fields.parents)
-      if (!repo.commits[parent])
-        throw unprocessable('Parent SHA does not exist or is not a commit object', 'parents', 'Commit')
+      if (!repo.commits[parent]) throw refused('Parent SHA does not exist or is not a commit object')
     const sha = this.writeCommit(repo, fields.parents, subtree(root.tree, root.dir), fields.message, by, {
       author: fields.author,
       committer: fields.committer,
@@ -249,7 +247,7 @@ export class Git {
   }
 
   createTag(repo: Repo, name: string, sha: string): void {
-    if (this.tagRefs(repo)[name] !== undefined) throw unprocessable('Reference already exists', 'ref', 'Reference')
+    if (this.tagRefs(repo)[name] !== undefined) throw refused('Reference already exists')
     this.commit(repo, sha)
     repo.tags ??= {}
     repo.tags[name] = sha
@@ -263,7 +261,7 @@ export class Git {
   }
 
   deleteTag(repo: Repo, name: string): void {
-    if (repo.tags?.[name] === undefined) throw unprocessable('Reference does not exist', 'ref', 'Reference')
+    if (repo.tags?.[name] === undefined) throw refused('Reference does not exist')
     delete repo.tags[name]
   }
 

@@ -5,6 +5,7 @@ import {
   input,
   mutationId,
   NotModelled,
+  notFoundError,
   ordered,
   text,
   upper,
@@ -15,6 +16,9 @@ import {
 import {commitPeople, type GitIdentity} from '../core/git-objects.js'
 import type {Issue, Repo} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
+import type {Tree} from '../core/state.js'
+import {blobSha, directoryEntries, isDirectory, treeSha} from '../core/git-objects.js'
+import {resolveCommitish} from '../core/rest-support.js'
 import {checkContexts, rollupState} from '../actions/graphql.js'
 import {matchesIssueFilters} from '../issues/filters.js'
 import {knownUsers, userLogin} from '../users/graphql.js'
@@ -94,6 +98,97 @@ export function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
             commit: () => commitNode(ctx, repo, sha),
           },
   }
+}
+
+/** A blob or a directory of a commit's tree, as GraphQL's Blob and Tree; null for a path the tree does not have. */
+function gitObjectAt(ctx: Context, repo: Repo, tree: Tree, path: string): Obj | null {
+  const abbreviated = (oid: string) => oid.slice(0, 7)
+  const content = tree[path]
+  if (content !== undefined) {
+    const oid = blobSha(content)
+    return {
+      __typename: 'Blob',
+      id: `B_kw${Buffer.from(oid.slice(0, 16)).toString('base64url')}`,
+      oid,
+      abbreviatedOid: abbreviated(oid),
+      byteSize: Buffer.byteLength(content),
+      isBinary: false,
+      isTruncated: false,
+      text: content,
+      repository: () => repositoryNode(ctx, repo),
+    }
+  }
+  if (!isDirectory(tree, path)) return null
+  const oid = treeSha(tree, path)
+  return {
+    __typename: 'Tree',
+    id: `T_kw${Buffer.from(oid.slice(0, 16)).toString('base64url')}`,
+    oid,
+    abbreviatedOid: abbreviated(oid),
+    repository: () => repositoryNode(ctx, repo),
+    entries: directoryEntries(tree, path).map((entry) => {
+      const name = entry.path.split('/').pop()!
+      const dot = name.lastIndexOf('.')
+      return {
+        name,
+        path: entry.path,
+        type: entry.type,
+        // GraphQL gives the mode as a number: 0o100644 and 0o040000.
+        mode: entry.type === 'blob' ? 0o100644 : 0o40000,
+        oid: entry.sha,
+        extension: entry.type === 'blob' && dot > 0 ? name.slice(dot) : null,
+        isGenerated: false,
+        size: entry.size ?? 0,
+        lineCount:
+          entry.type === 'blob'
+            ? tree[entry.path]!.split('\n').length - (tree[entry.path]!.endsWith('\n') ? 1 : 0)
+            : null,
+        object: () => gitObjectAt(ctx, repo, tree, entry.path),
+        repository: () => repositoryNode(ctx, repo),
+      }
+    }),
+  }
+}
+
+/**
+ * Repository.object: `expression` is a revision (a Commit) or `revision:path` (a Blob or a Tree), as
+ * git's rev-parse reads it; `oid` a commit, tree or blob id. Null for what does not resolve, as GitHub answers.
+ */
+function objectOf(ctx: Context, repo: Repo, args: Args): Obj | null {
+  if (typeof args.oid === 'string') {
+    const oid = args.oid
+    if (repo.commits[oid]) return ctx.nodes.Commit(ctx, repo, oid)
+    for (const commit of Object.values(repo.commits)) {
+      const path = Object.keys(commit.tree).find((p) => blobSha(commit.tree[p]!) === oid)
+      if (path !== undefined) return gitObjectAt(ctx, repo, commit.tree, path)
+    }
+    try {
+      const {tree, dir} = ctx.store.git.tree(repo, oid)
+      return gitObjectAt(ctx, repo, tree, dir)
+    } catch {
+      return null
+    }
+  }
+  const expression = text(args.expression)
+  const colon = expression.indexOf(':')
+  const revision = colon < 0 ? expression : expression.slice(0, colon)
+  let sha: string
+  try {
+    sha = resolveCommitish(
+      repo,
+      revision === '' || revision === 'HEAD' ? repo.default_branch : revision,
+      ctx.store.git.tagRefs(repo),
+    )
+  } catch {
+    return null
+  }
+  if (colon < 0) return ctx.nodes.Commit(ctx, repo, sha)
+  return gitObjectAt(
+    ctx,
+    repo,
+    ctx.store.git.commit(repo, sha).tree,
+    expression.slice(colon + 1).replace(/^\/+|\/+$/g, ''),
+  )
 }
 
 export function repositoryNode(ctx: Context, repo: Repo): Obj {
@@ -176,17 +271,39 @@ export function repositoryNode(ctx: Context, repo: Repo): Obj {
         args,
       )
     },
+    object: (args: Args) => objectOf(ctx, repo, args),
+    pinnedIssues: (args: Args) =>
+      connection(
+        (repo.pinned_issues ?? []).map((pin) => {
+          const issue = repo.issues[pin.number]!
+          return {
+            __typename: 'PinnedIssue',
+            // Named after the issue: an issue is pinned at most once.
+            id: `PIN_kw${Buffer.from(String(issue.id)).toString('base64url')}`,
+            databaseId: issue.id,
+            issue: ctx.nodes.Issue(ctx, repo, issue),
+            pinnedBy: ctx.nodes.Actor(ctx, pin.by),
+            repository: () => repositoryNode(ctx, repo),
+          }
+        }),
+        args,
+      ),
     issue: ({number}: Args) => {
       const issue = repo.issues[Number(number)]
-      return issue && !issue.is_pull ? ctx.nodes.Issue(ctx, repo, issue) : null
+      if (!issue || issue.is_pull)
+        throw notFoundError(`Could not resolve to an Issue with the number of ${String(number)}.`)
+      return ctx.nodes.Issue(ctx, repo, issue)
     },
     issueOrPullRequest: ({number}: Args) => {
       const issue = repo.issues[Number(number)]
-      return issue ? ctx.nodes.Issue(ctx, repo, issue) : null
+      if (!issue)
+        throw notFoundError(`Could not resolve to an issue or pull request with the number of ${String(number)}.`)
+      return ctx.nodes.Issue(ctx, repo, issue)
     },
     pullRequest: ({number}: Args) => {
       const pull = repo.pulls[Number(number)]
-      return pull ? ctx.nodes.PullRequest(ctx, repo, repo.issues[pull.number]!, pull) : null
+      if (!pull) throw notFoundError(`Could not resolve to a PullRequest with the number of ${String(number)}.`)
+      return ctx.nodes.PullRequest(ctx, repo, repo.issues[pull.number]!, pull)
     },
     issues: (args: Args) => {
       const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
@@ -299,9 +416,7 @@ export function repoQueries(ctx: Context): Obj {
     repository: ({owner, name}: Args) => {
       const repo = store.state.repos[`${String(owner)}/${String(name)}`]
       if (!repo)
-        throw new GraphQLError(`Could not resolve to a Repository with the name '${String(owner)}/${String(name)}'.`, {
-          extensions: {type: 'NOT_FOUND'},
-        })
+        throw notFoundError(`Could not resolve to a Repository with the name '${String(owner)}/${String(name)}'.`)
       return repositoryNode(ctx, repo)
     },
   }

@@ -6,7 +6,7 @@
  * from its history and its forks. REST, GraphQL and search answer from here.
  */
 import {parse as parseYaml} from 'yaml'
-import type {Tree} from '../core/git.js'
+import type {Tree} from '../core/state.js'
 import type {Repo} from '../core/state.js'
 
 /** Extensions and file names of the languages linguist counts, with the colours GitHub shows. */

@@ -263,6 +263,25 @@ export const repoRoutes: RouteDef[] = [
   ],
   [
     'GET',
+    '/repos/{owner}/{repo}/contributors',
+    'repos/list-contributors',
+    (ctx) => {
+      const repo = repoOf(ctx)
+      const head = repo.branches[repo.default_branch]
+      // An empty repository has no contributors: GitHub answers 204.
+      if (!head) return {status: 204}
+      // The authors of the default branch's commits, most commits first (ties by login).
+      const counts = new Map<string, number>()
+      for (const sha of ctx.store.git.ancestors(repo, head)) {
+        const author = ctx.store.git.commit(repo, sha).author
+        counts.set(author, (counts.get(author) ?? 0) + 1)
+      }
+      const ranked = [...counts].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+      return {list: ranked.map(([login, contributions]) => ({...ctx.ser.users.user(login), contributions}))}
+    },
+  ],
+  [
+    'GET',
     '/repos/{owner}/{repo}/collaborators',
     'repos/list-collaborators',
     (ctx) => {

@@ -133,17 +133,18 @@ export class RepoSerializer {
     return Object.fromEntries(Object.entries(full).filter(([key]) => keep.has(key) || key.endsWith('_url')))
   }
 
-  diffEntry(repo: Repo, sha: string, change: FileChange): Json {
+  diffEntry(repo: Repo, commitSha: string, change: FileChange): Json {
     return {
-      sha,
+      // The file's blob (of a removed file, the blob it had), not the commit's id.
+      sha: change.blobs.head ?? change.blobs.base,
       filename: change.filename,
       status: change.status,
       additions: change.additions,
       deletions: change.deletions,
       changes: change.additions + change.deletions,
-      blob_url: `${this.core.repoHtml(repo)}/blob/${sha}/${change.filename}`,
-      raw_url: `${this.core.repoHtml(repo)}/raw/${sha}/${change.filename}`,
-      contents_url: `${this.core.repoApi(repo)}/contents/${change.filename}?ref=${sha}`,
+      blob_url: `${this.core.repoHtml(repo)}/blob/${commitSha}/${change.filename}`,
+      raw_url: `${this.core.repoHtml(repo)}/raw/${commitSha}/${change.filename}`,
+      contents_url: `${this.core.repoApi(repo)}/contents/${change.filename}?ref=${commitSha}`,
       patch: change.patch,
     }
   }

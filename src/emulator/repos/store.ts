@@ -3,7 +3,7 @@
  * one by name, and forks.
  */
 import {found, unprocessable} from '../core/errors.js'
-import type {Tree} from '../core/git.js'
+import type {Tree} from '../core/state.js'
 import type {Repo} from '../core/state.js'
 import type {StoreCore} from '../core/store-core.js'
 import type {Labels} from '../issues/label-store.js'
