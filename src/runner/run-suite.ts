@@ -431,6 +431,31 @@ async function suiteContext(
   }
 }
 
+/** What the run's record says before its rows: a shard's header first (a resumed shard's must be this one's), then run.json. */
+async function startRecord(
+  {config, suite, cwd}: SelectedSuite,
+  ctx: SuiteContext,
+  view: PlannedSuite['view'],
+  opened: OpenedSuite,
+  shardHeader: PlannedSuite['shardHeader'],
+): Promise<void> {
+  if (shardHeader) await startShardFile(ctx.resultsDir, opened.resultsFile, shardHeader, cwd)
+  await writeRunInfo(ctx.resultsDir, ctx.recordName, {
+    run_id: ctx.runId,
+    suite: suite.name,
+    seed: suite.seed,
+    modes: view.modes,
+    providers: view.providers,
+    unavailable: view.unavailable,
+    not_applicable: view.not_applicable,
+    gate: {
+      profile: view.gate?.profile ?? null,
+      baseline: config.values.gate.baseline,
+      candidate: config.values.gate.candidate,
+    },
+  })
+}
+
 /** One unrecorded run warms caches, connections and the sandbox; its result and trace are discarded. */
 async function warmUp(ctx: SuiteContext, run: PlannedRun, scenario: Scenario): Promise<void> {
   await using warmup = Holdings.inOrder()
@@ -471,22 +496,7 @@ async function runPlanned(
   const byMode: RunSummary['by_mode'] = {}
   const byProvider: RunSummary['by_provider'] = {}
   let completed = 0
-  // A shard's file starts with its header, before any row; a resumed shard's must be this one's.
-  if (shardHeader) await startShardFile(resultsDir, opened.resultsFile, shardHeader, selected.cwd)
-  await writeRunInfo(resultsDir, ctx.recordName, {
-    run_id: runId,
-    suite: suite.name,
-    seed: suite.seed,
-    modes: view.modes,
-    providers: view.providers,
-    unavailable: view.unavailable,
-    not_applicable: view.not_applicable,
-    gate: {
-      profile: view.gate?.profile ?? null,
-      baseline: config.values.gate.baseline,
-      candidate: config.values.gate.candidate,
-    },
-  })
+  await startRecord(selected, ctx, view, opened, shardHeader)
   const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))
   onEvent({
     type: 'suite_started',
