@@ -43,14 +43,19 @@ export async function benchNewcomer(rounds: number): Promise<string> {
   const record = (step: Step) =>
     (samples.get(step.label) ?? samples.set(step.label, []).get(step.label)!).push(seconds(step))
   for (let round = 0; round < rounds; round++) {
-    const mainDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-newcomer-main-'))
     const initDir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-newcomer-init-'))
+    // The main job runs where the README runs it, in the clone; its run is removed afterwards.
+    const runId = `bench-newcomer-${process.pid}-${round}`
+    const made = ['results', 'reports'].flatMap((dir) => [
+      path.join(PACKAGE_ROOT, dir, runId),
+      path.join(PACKAGE_ROOT, dir, `${runId}.jsonl`),
+    ])
     try {
       record({
         label: 'main job: run suites/full-seeded.yml',
         command: node,
-        args: [cli, 'run', path.join(PACKAGE_ROOT, 'suites', 'full-seeded.yml')],
-        cwd: mainDir,
+        args: [cli, 'run', 'suites/full-seeded.yml', '--run-id', runId],
+        cwd: PACKAGE_ROOT,
         okCodes: [0, 1, 3],
       })
       record({label: 'npm test', command: 'npm', args: ['test'], cwd: PACKAGE_ROOT, okCodes: [0]})
@@ -62,7 +67,7 @@ export async function benchNewcomer(rounds: number): Promise<string> {
       ] as const)
         record({label, command: node, args: [cli, ...args], cwd: initDir, okCodes: [...okCodes]})
     } finally {
-      await Promise.all([mainDir, initDir].map((dir) => rm(dir, {recursive: true, force: true})))
+      await Promise.all([initDir, ...made].map((dir) => rm(dir, {recursive: true, force: true})))
     }
   }
   const bare = medianTimes([{label: 'node -e 0', command: node, args: ['-e', '0']}], 5, 1).get('node -e 0')! / 1000
