@@ -1,11 +1,12 @@
 /**
  * `ghx-bench flakes`: the flake ledger over the runs stored in results_dir (src/report/flakes.ts).
  * Only runs that can be compared are read together: those of the newest run's suite (or the suite
- * named) and model, as their rows record them. Regraded copies are read in place of their
+ * named) and model, as their rows record them. Re-graded rows are read in place of their
  * originals, as the report reads them.
  */
 import {loadQuarantine, quarantineOf} from '../catalogue/quarantine.js'
 import {resolveConfigPath} from '../config/load-config.js'
+import {isRegradedFile, withRegraded} from '../results/regraded.js'
 import {readRows} from '../results/sources.js'
 import {listRuns} from '../results/store.js'
 import {BadInputError} from '../shared/diagnostics.js'
@@ -41,12 +42,11 @@ export async function flakesProject(options: FlakesOptions): Promise<FlakesResul
   const config = await openConfig(options)
   const cwd = options.cwd ?? process.cwd()
   const resultsDir = resolveConfigPath(config, config.values.results_dir)
-  const listed = (await listRuns(resultsDir)).filter((run) => !run.link)
-  const files = new Set(listed.map((run) => run.file))
-  // A re-graded run stands in for its original.
-  const read = listed.filter((run) => !files.has(`${run.file.slice(0, -'.jsonl'.length)}.regraded.jsonl`))
+  // A run's re-graded rows are read as the report reads them: before its original rows, which they supersede.
+  const originals = (await listRuns(resultsDir)).filter((run) => !run.link && !isRegradedFile(run.file))
   const runs: StoredRun[] = []
-  for (const run of read) runs.push(await storedRun(run.file, run.runId, cwd))
+  for (const run of originals)
+    runs.push(await storedRun((await withRegraded([run.file], new Set())).files, run.runId, cwd))
   const newest = runs.find((run) => options.suite === undefined || run.group.suite === options.suite)
   if (!newest)
     throw new BadInputError([
@@ -78,11 +78,11 @@ export async function flakesProject(options: FlakesOptions): Promise<FlakesResul
 }
 
 /** A results file's outcomes, and the suite and model its rows share ("mixed" where they do not). */
-async function storedRun(file: string, name: string, cwd: string): Promise<StoredRun> {
+async function storedRun(files: string[], name: string, cwd: string): Promise<StoredRun> {
   const outcomes: LedgerOutcome[] = []
   const seen = {suite: new Set<string>(), model: new Set<string>()}
   let startedAt: string | undefined
-  for await (const row of readRows([file], () => {}, cwd)) {
+  for await (const row of readRows(files, () => {}, cwd)) {
     if (row.started_at && (startedAt === undefined || row.started_at < startedAt)) startedAt = row.started_at
     seen.suite.add(row.suite ?? '')
     seen.model.add(row.model ?? '')
