@@ -10,7 +10,7 @@ DIR="${XDG_CACHE_HOME:-$HOME/.cache}/ghx-bench/opencode"
 BIN="$DIR/node_modules/.bin/opencode"
 if [ ! -x "$BIN" ]; then
   echo "installing opencode-ai@$VERSION into $DIR" >&2
-  npm install --prefix "$DIR" --no-save --no-audit --no-fund "opencode-ai@$VERSION" >/dev/null 2>&1 \
+  bash "$(dirname "$0")/retry.sh" 3 npm install --prefix "$DIR" --no-save --no-audit --no-fund "opencode-ai@$VERSION" >/dev/null 2>&1 \
     || { echo "could not install opencode-ai@$VERSION (no registry?): the opencode test will say so and skip" >&2; exit 0; }
 fi
 echo "$BIN"

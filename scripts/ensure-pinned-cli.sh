@@ -12,7 +12,7 @@ BIN="$DIR/node_modules/.bin/$BIN_NAME"
 # A folder left half installed (an interrupted install) is installed again.
 if [ ! -x "$BIN" ] || ! "$BIN" --version >/dev/null 2>&1; then
   echo "installing $PACKAGE@$VERSION into $DIR" >&2
-  npm install --prefix "$DIR" --no-save --no-audit --no-fund "$PACKAGE@$VERSION" >/dev/null 2>&1 \
+  bash "$(dirname "$0")/retry.sh" 3 npm install --prefix "$DIR" --no-save --no-audit --no-fund "$PACKAGE@$VERSION" >/dev/null 2>&1 \
     || { echo "could not install $PACKAGE@$VERSION (no registry?): the $NAME tests will say so and skip" >&2; exit 0; }
 fi
 echo "$BIN"
