@@ -270,6 +270,8 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     completed,
     interrupted: false,
     ...counts,
+    forecast: null,
+    not_run: null,
   }
   const judged = await judgeRun(config, summary, cwd, incomplete ? {incomplete} : {})
   // Missing blocks decide, whatever the rows there are say: never a pass.

@@ -65,8 +65,8 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     }),
     budget: Flags.string({
       multiple: true,
-      description: 'with --until-decided: stop before a look would overrun runs=N, tokens=N or cost=USD',
-      dependsOn: ['until-decided'],
+      description:
+        'runs=N, tokens=N, cost=USD, time=DURATION (90s, 15m, 1h30m), alone or comma-separated: stop starting paired blocks when the next would overrun it by the forecast (finishing the blocks started; the rest recorded as not run, the run incomplete: exit 3); with --until-decided, stop before a look would overrun it',
     }),
   }
 
@@ -74,7 +74,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     const {runProjectSuite, parseShardSpec} = await import('../app/run.js')
     const {runUntilDecided} = await import('../app/run-until-decided.js')
     const {ProgressView, progressStyle} = await import('../cli/progress.js')
-    const {renderGateTable, verdictLine} = await import('../cli/render.js')
+    const {forecastLines, renderGateTable, verdictLine} = await import('../cli/render.js')
     const {flags} = this
     const faultsFlag = flags['inject-faults']
     // A number between 0 and 1, written out: "" or " " is not 0.
@@ -112,7 +112,8 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     try {
       result = await (flags['until-decided'] ? runUntilDecided : runProjectSuite)(
         {
-          untilDecided: {looks: flags.looks, budget: flags.budget},
+          untilDecided: {looks: flags.looks},
+          budget: flags.budget,
           ...this.project({model: flags.model, fixtures: {manifest: flags['fixture-manifest']}}),
           suitePath: this.args.suite,
           modes: flags.mode,
@@ -146,6 +147,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           `run ${summary.run_id}: ${summary.runs.length} runs (${summary.skipped.length} already recorded), seed ${summary.seed}, modes ${summary.modes.join(', ')}, providers ${summary.providers.join(', ')}`,
         )
         for (const run of summary.runs) this.log(`  ${run.key}`)
+        if (summary.forecast) for (const line of forecastLines(summary, summary.forecast)) this.log(line)
       }
       return summary
     }
@@ -167,6 +169,10 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           : Object.entries(summary.by_mode)
       for (const [what, c] of counts)
         this.log(`  ${what}: pass ${c.pass}, fail ${c.fail}, timeout ${c.timeout}, infra error ${c.infra_error}`)
+      if (summary.not_run)
+        this.log(
+          `budget ${summary.not_run.budget}: ${summary.not_run.blocks.length} of ${summary.not_run.planned_blocks} blocks not run (${summary.not_run.detail}); resume with the same --run-id to run them`,
+        )
       // The verdict is the last thing said (with --no-report there is none: rows only).
       if (flags.shard) this.log(`shard ${flags.shard}: merge the shards’ results files with ghx-bench merge`)
       for (const file of judgement?.files ?? []) this.log(`wrote ${file}`)
