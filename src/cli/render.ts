@@ -13,7 +13,7 @@ export function forecastLines(
   const scenarios = new Set(plan.runs.map((run) => run.scenario_id)).size
   const repetitions = new Set(plan.runs.map((run) => run.iteration)).size
   const lines = [
-    `plan: ${scenarios} scenarios x ${plan.modes.length} modes x ${plan.providers.length} providers x ${repetitions} repetitions: ${forecast.runs} runs in ${forecast.blocks} paired blocks${plan.not_applicable.length > 0 ? ` (${plan.not_applicable.length} scenario x mode pairs not applicable)` : ''}`,
+    `plan: ${scenarios} scenarios x ${plan.modes.length} modes x ${plan.providers.length} providers x ${repetitions} repetitions: ${forecast.runs} runs in ${forecast.blocks} paired blocks${plan.not_applicable.length > 0 ? ` (${plan.not_applicable.length} scenario x mode pair(s) not applicable)` : ''}`,
   ]
   if (forecast.from_runs.length === 0) {
     lines.push(

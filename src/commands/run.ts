@@ -71,7 +71,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
   }
 
   async run(): Promise<unknown> {
-    const {runProjectSuite, parseShardSpec} = await import('../app/run.js')
+    const {runProjectSuite, parseBudgetFlag, parseShardSpec} = await import('../app/run.js')
     const {runUntilDecided} = await import('../app/run-until-decided.js')
     const {ProgressView, progressStyle} = await import('../cli/progress.js')
     const {forecastLines, renderGateTable, verdictLine} = await import('../cli/render.js')
@@ -86,8 +86,9 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           : Number.NaN
     if (faults !== undefined && !(faults >= 0 && faults <= 1))
       this.badFlag('--inject-faults', `expected a share between 0 and 1, got "${faultsFlag}"`)
-    // A bad --shard is said before anything is loaded.
+    // A bad --shard or --budget is said before anything is loaded.
     if (flags.shard !== undefined) parseShardSpec(flags.shard)
+    parseBudgetFlag(flags.budget)
     // Written straight to stderr: oclif mutes logToStderr under --json, and these must always be seen.
     const warn = (text: string) => process.stderr.write(text + '\n')
     const view = new ProgressView(flags['dry-run'] ? 'silent' : progressStyle(this.jsonEnabled()))

@@ -136,7 +136,7 @@ export function forecastPlan(
     cost_usd: cost,
     wall_ms: wall / Math.max(1, concurrency),
     concurrency,
-    unforecast: [...unforecast].map(([cell, n]) => ({cell, runs: n})),
+    unforecast: [...unforecast].sort(([a], [b]) => a.localeCompare(b)).map(([cell, n]) => ({cell, runs: n})),
   }
 }
 
