@@ -54,7 +54,7 @@ export interface ComparableRuns {
   price: Price | undefined
 }
 
-export const cellKey = (run: Pick<PlannedRun, 'scenario_id' | 'mode' | 'provider'>): string =>
+const cellKey = (run: Pick<PlannedRun, 'scenario_id' | 'mode' | 'provider'>): string =>
   `${run.scenario_id}/${run.mode}/${run.provider}`
 
 /** Each cell's expected spend per run, from the newest comparable runs in `resultsDir`, and which runs those were. */

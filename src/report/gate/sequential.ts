@@ -300,4 +300,3 @@ export function decideLook(checks: readonly GateCheck[], comparison: Comparison,
     return {stop: true, reason: `the last look: ${pending.join(', ')} still undecided`, states}
   return {stop: false, reason: `undecided: ${pending.join(', ')}`, states}
 }
-
