@@ -6,12 +6,13 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
   static override jsonLines = true
   static override summary = 'Run a suite: every scenario under every mode, repeated, checked, recorded, judged'
   static override description =
-    'Loads the suite and its scenarios, asks each provider whether it can run here (one that cannot is bad input, with its reason), preflights each mode once (a mode that cannot run here is reported and left out), ensures the fixtures, plans scenario x mode x provider x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report (summary.md, summary.json, summary.html, junit.xml) and, when the suite names a profile, the gate, and ends with the verdict line every report says too: the gate’s verdict (0 pass, 1 fail, 3 inconclusive, also when the suite names a gate that cannot be computed here); with no gate, 1 when any run failed, else 0; 3 when no run was recorded. 2 bad input or usage; 4 internal error; 130 interrupted; --no-report records rows only and exits 0. Re-run with the same --run-id to resume: recorded rows are skipped.'
+    'Loads the suite and its scenarios, asks each provider whether it can run here (one that cannot is bad input, with its reason), preflights each mode once (a mode that cannot run here is reported and left out), ensures the fixtures, plans scenario x mode x provider x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report (summary.md, summary.json, summary.html, junit.xml) and, when the suite names a profile, the gate, and ends with the verdict line every report says too: the gate’s verdict (0 pass, 1 fail, 3 inconclusive, also when the suite names a gate that cannot be computed here); with no gate, 1 when any run failed, else 0; 3 when no run was recorded, or when --budget left blocks out (incomplete, never failed). 2 bad input or usage; 4 internal error; 130 interrupted; --no-report records rows only and exits 0. Re-run with the same --run-id to resume: recorded rows are skipped.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml',
     '<%= config.bin %> <%= command.id %> suites/smoke.yml --mode agent_direct --repetitions 1',
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --run-id 2026-11-22T10-00-00-1a2b3c4d',
     '<%= config.bin %> <%= command.id %> suites/verify-pr.yml --dry-run',
+    '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --budget tokens=2000000,time=30m',
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --provider agent-loop,claude-code',
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --run-id nightly-42 --shard 2/4',
   ]
@@ -48,7 +49,11 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       description: 'with --shard: balance the shards by the blocks’ wall time in this previous run’s results file',
       dependsOn: ['shard'],
     }),
-    'dry-run': Flags.boolean({description: 'print the plan and stop', default: false}),
+    'dry-run': Flags.boolean({
+      description:
+        'print the plan and what it is expected to spend (tokens, cost, wall time: each cell’s median in the newest runs of the suite and model in results_dir), and stop',
+      default: false,
+    }),
     'inject-faults': Flags.string({
       description:
         'reliability testing: this share (0..1) of the runs’ own sandbox and scripted-model requests fail with 5xx (never the harness’s seeding or checkpoints)',
