@@ -2,10 +2,11 @@
  * A suite's run, the pipeline (a selected suite, src/runner/select-suite.ts): ask each provider whether
  * it can run here -> open the target and the model -> preflight each mode once -> ensure fixtures and
  * check every binding -> plan (scenario x mode x provider x iteration) -> schedule (runs that share a
- * fixture never overlap) -> one fsynced row per run. Re-running with the same run
- * id skips the rows already recorded. One process at a time holds a run id (its lock); a torn last
- * line left by a crash is set aside before anything is appended. A dry run plans and stops: it writes
- * nothing (no lock, no fixtures, no manifest, no sandbox state, no rows). The steps are the functions
+ * fixture never overlap; a budget starts no paired block that would overrun it, block-budget.ts) -> one
+ * fsynced row per run. Re-running with the same run id skips the rows already recorded. One process at a time holds a run id (its lock); a torn last
+ * line left by a crash is set aside before anything is appended. A dry run plans, forecasts what the
+ * plan will spend (forecast.ts) and stops: it writes nothing (no lock, no fixtures, no manifest, no
+ * sandbox state, no rows). The steps are the functions
  * below (open, plan, the suite context, the planned runs); what they open is held in one Holdings and
  * released when the suite ends, whichever way it ends.
  */
