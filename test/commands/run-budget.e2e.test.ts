@@ -12,7 +12,7 @@ const SMOKE = path.join(SUITES, 'smoke.yml')
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1)
 
 describe('ghx-bench run --budget (bin, sandbox + oracle)', function () {
-  this.timeout(240_000)
+  this.timeout(360_000)
 
   it('stops cleanly: whole blocks run, the rest not run, exit 3 naming the budget; the gate says the same; a resume runs the rest', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})

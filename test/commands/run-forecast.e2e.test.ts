@@ -11,7 +11,7 @@ const SMOKE = path.join(SUITES, 'smoke.yml')
 const PART = ['--scenario', 'repo-view-001', '--scenario', 'issue-view-001', '--scenario', 'release-list-001']
 
 describe('ghx-bench run --dry-run: the forecast', function () {
-  this.timeout(180_000)
+  this.timeout(360_000)
 
   it('is within 10% of the tokens the run then spends, and says which runs it comes from', async () => {
     const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig()})
