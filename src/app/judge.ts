@@ -7,6 +7,7 @@ import type {LoadedConfig} from '../config/load-config.js'
 import {judge} from '../report/judge.js'
 import type {GateSettings} from '../report/gate/compute-gate.js'
 import {verdictOf, type Verdict} from '../report/gate/verdict.js'
+import {notRunSentence} from '../results/run-info.js'
 import type {GateDocument} from '../report/aggregate/report-schema.js'
 import type {Report} from '../report/aggregate/summary.js'
 import type {RunSummary} from '../runner/run-suite.js'
@@ -34,7 +35,12 @@ export async function judgeRun(
     return {
       report: null,
       gate: null,
-      verdict: verdictOf({gate: null, gateUncomputable: gated ? 'no rows were recorded' : null, report: null}),
+      verdict: verdictOf({
+        gate: null,
+        gateUncomputable: gated ? 'no rows were recorded' : null,
+        report: null,
+        incomplete: notRunSentence([summary]) ?? undefined,
+      }),
       files: [],
     }
   const {report, gate, verdict, files} = await judge(config, {

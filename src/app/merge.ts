@@ -5,14 +5,15 @@
  * trace paths, to results_dir/<run-id>.jsonl with the traces under results_dir/<run-id>/traces, as an
  * unsharded run leaves them; then the report and the gate of the union, from its rows (judge.ts). Blocks
  * missing (a shard not given, a shard cut short) make the run incomplete: the gate is inconclusive and
- * merge exits 3, naming them.
+ * merge exits 3, naming them. Blocks a shard's budget left out (its run.json's not_run) are the merged
+ * run's not_run, said as the run's own are, and kept in its run.json for `report` and `gate`.
  */
 import {existsSync} from 'node:fs'
 import {cp, mkdir, open, readdir, rename, rm, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {resolveConfigPath} from '../config/load-config.js'
 import {refuseLinks, writeFileBelow} from '../results/no-follow.js'
-import {writeRunInfo} from '../results/run-info.js'
+import {notRunSentence, readRunInfoFor, writeRunInfo, type NotRun} from '../results/run-info.js'
 import {RunKeys} from '../results/run-keys.js'
 import {headerDifferences, readShardHeader} from '../results/shard-file.js'
 import {readRows} from '../results/sources.js'
@@ -37,6 +38,8 @@ export interface MergeResult {
   shards: Array<{shard: string; file: string; rows: number}>
   /** Each shard with blocks that have no rows (all of them when its file was not given). */
   missing: Array<{shard: string; blocks: string[]; given: boolean}>
+  /** The blocks the shards' budgets left out; null when none did. */
+  not_run: NotRun | null
   /** What the merged run lacks, in a sentence; null when complete. */
   incomplete: string | null
   summary: RunSummary
@@ -189,6 +192,21 @@ function missingSentence({shard, blocks, given}: MergeResult['missing'][number])
   return `blocks ${listed} of shard ${shard} missing${given ? '' : ` (no results file of shard ${shard} was given)`}`
 }
 
+/** The blocks every shard's budget left out (run.json beside its results file), as one record of the merged run. */
+async function shardsNotRun(shards: readonly Shard[]): Promise<NotRun | null> {
+  const records = (await Promise.all(shards.map((shard) => readRunInfoFor(shard.file))))
+    .map((info) => info?.not_run)
+    .filter((record): record is NotRun => record !== undefined)
+  if (records.length === 0) return null
+  return {
+    reason: 'budget',
+    budget: [...new Set(records.map((r) => r.budget))].join(' / '),
+    detail: records.map((r) => r.detail).join('; '),
+    planned_blocks: shards[0]!.header.partition.flat().length,
+    blocks: records.flatMap((r) => r.blocks),
+  }
+}
+
 export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   const cwd = options.cwd ?? process.cwd()
   const shards = await readShards(await shardFiles(options.artifacts, cwd), cwd)
@@ -221,6 +239,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
       `suite ${JSON.stringify(key.suite)} is not in this project's catalogue: its gate is not known, the rows are reported only`,
     )
   const {keys, counts, merged} = await writeMergedRows(shards, runId, resultsFile, warnings, cwd)
+  const notRun = await shardsNotRun(shards)
   // Every attempt's trace (a row names its last attempt's), where the merged run's rows say.
   for (const shard of shards) {
     const traces = path.join(path.dirname(shard.file), shardRecordName(runId, shard.header.shard), 'traces')
@@ -234,14 +253,17 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     providers: key.providers,
     unavailable: header.unavailable,
     not_applicable: header.not_applicable,
+    ...(notRun ? {not_run: notRun} : {}),
   })
   await writeFileBelow(resultsDir, mergedMark, JSON.stringify({run_id: runId, shards: merged}, null, 2) + '\n')
   const given = new Set(shards.map((s) => s.header.shard.index))
+  const leftOut = new Set(notRun?.blocks)
   const missing: MergeResult['missing'] = header.partition
     .map((blocks, i) => ({
       shard: shardLabel({index: i + 1, count: header.shard.count}),
       given: given.has(i + 1),
       blocks: blocks.filter((block) => {
+        if (leftOut.has(block)) return false
         const at = block.lastIndexOf('/')
         const [scenario_id, iteration] = [block.slice(0, at), Number(block.slice(at + 1))]
         return modes.some(
@@ -252,7 +274,9 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
       }),
     }))
     .filter((shard) => shard.blocks.length > 0)
-  const incomplete = missing.length > 0 ? `incomplete: ${missing.map(missingSentence).join('; ')}` : null
+  const absent = missing.length > 0 ? `incomplete: ${missing.map(missingSentence).join('; ')}` : null
+  const budgeted = notRunSentence([{run_id: runId, not_run: notRun}])
+  const incomplete = absent && budgeted ? `${absent}; ${budgeted.slice('incomplete: '.length)}` : (absent ?? budgeted)
   const completed = merged.reduce((n, s) => n + s.rows, 0)
   const summary: RunSummary = {
     run_id: runId,
@@ -270,8 +294,10 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     completed,
     interrupted: false,
     ...counts,
+    forecast: null,
+    not_run: notRun,
   }
-  const judged = await judgeRun(config, summary, cwd, incomplete ? {incomplete} : {})
+  const judged = await judgeRun(config, summary, cwd, absent ? {incomplete: absent} : {})
   // Missing blocks decide, whatever the rows there are say: never a pass.
   const judgement = incomplete
     ? {
@@ -284,6 +310,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     results_file: resultsFile,
     shards: merged,
     missing,
+    not_run: notRun,
     incomplete,
     summary,
     judgement,

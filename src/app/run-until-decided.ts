@@ -3,39 +3,35 @@
  * 12, 16, 20 repetitions per cell by default), one run id throughout (each look resumes the last: the
  * runs already recorded are skipped). After each look the suite's gate is judged at that look's
  * confidence, and src/report/gate/sequential.ts decides whether to stop: every check decided (or not to
- * be settled within the plan), a check failed, the last look, or a budget (runs, tokens, cost) the
- * next look would overrun. The report and the gate of the look it stopped at are written as a run's
- * are, the gate recording the look and why the run stopped.
+ * be settled within the plan), a check failed, the last look, or a budget (runs, tokens, cost, time)
+ * the next look would overrun at the average per run so far (src/results/budget.ts). The report and
+ * the gate of the look it stopped at are written as a run's are, the gate recording the look and why
+ * the run stopped.
  */
 import type {LoadedConfig} from '../config/load-config.js'
 import {judge, type Judged} from '../report/judge.js'
 import type {GateDocument} from '../report/aggregate/report-schema.js'
 import {
-  budgetExceeded,
   DEFAULT_ALPHA,
   DEFAULT_LOOKS,
   DEFAULT_SPENDING,
   decideLook,
   freezeVerdicts,
   lookConfidences,
-  parseBudget,
   parseLooks,
-  type Budget,
   type FrozenVerdicts,
   type SequentialPlan,
   type Spending,
-  type Spent,
 } from '../report/gate/sequential.js'
+import {atAverage, budgetOverrun, type Spent} from '../results/budget.js'
 import {runSuite, type RunSummary, type SuiteEvent} from '../runner/run-suite.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {judgeRun} from './judge.js'
-import {openSuite, type RunResult, type RunSuiteOptions} from './run.js'
+import {openSuite, parseBudgetFlag, type RunResult, type RunSuiteOptions} from './run.js'
 
 export interface UntilDecidedOptions {
   /** Repetitions per cell at each look, as given ("5,10,20"; default 5,8,10,12,14,16,18,20). */
   looks?: string
-  /** runs=N, tokens=N, cost=USD; each may be given alone or comma-separated. */
-  budget?: string[]
   spending?: Spending
 }
 
@@ -45,17 +41,15 @@ function badInput(flag: string, message: string): BadInputError {
   return new BadInputError([{file: flag, code: 'config', message}])
 }
 
-/** The plan and budget from the flags' text; bad input names the flag. */
-function sequentialSettings(options: UntilDecidedOptions): {plan: SequentialPlan; budget: Budget} {
+/** The plan from the flags' text; bad input names the flag. */
+function sequentialPlan(options: UntilDecidedOptions): SequentialPlan {
   const looks = options.looks === undefined ? [...DEFAULT_LOOKS] : parseLooks(options.looks)
   if (typeof looks === 'string') throw badInput('--looks', looks)
-  const budget = parseBudget(options.budget ?? [])
-  if (typeof budget === 'string') throw badInput('--budget', budget)
-  return {plan: {looks, alpha: DEFAULT_ALPHA, spending: options.spending ?? DEFAULT_SPENDING}, budget}
+  return {looks, alpha: DEFAULT_ALPHA, spending: options.spending ?? DEFAULT_SPENDING}
 }
 
-/** What the run's rows have used so far: runs, tokens (total, all modes and providers) and cost. */
-function spentOf(providers: Judged['loaded']['providers']): Spent {
+/** What the run's rows have used so far: runs, tokens (total, all modes and providers) and cost; `ms` the wall time since it started. */
+function spentOf(providers: Judged['loaded']['providers'], ms: number): Spent {
   let runs = 0
   let tokens = 0
   let cost = 0
@@ -68,7 +62,7 @@ function spentOf(providers: Judged['loaded']['providers']): Spent {
       }
     }
   }
-  return {runs, tokens, cost_usd: cost}
+  return {runs, tokens, cost_usd: cost, ms}
 }
 
 /** Adds a look's run counts to the ones before it: the summary returned covers every look. */
@@ -98,9 +92,9 @@ function accumulate(total: RunSummary | null, look: RunSummary): RunSummary {
 }
 
 /** One look's gate at its confidence, written nowhere. */
-async function judgeLook(config: LoadedConfig, runId: string, cwd: string, confidence: number) {
+async function judgeLook(config: LoadedConfig, runId: string, cwd: string, confidence: number, ms: number) {
   const {loaded, gate} = await judge(config, {runId, cwd, report: false, gate: {confidence}, output: null})
-  return {gate: gate!, spent: spentOf(loaded.providers)}
+  return {gate: gate!, spent: spentOf(loaded.providers, ms)}
 }
 
 export async function runUntilDecided(
@@ -116,7 +110,9 @@ export async function runUntilDecided(
       '--shard',
       '--until-decided judges the gate of all the rows after every look, and a shard has part of them',
     )
-  const {plan, budget} = sequentialSettings(options.untilDecided)
+  const plan = sequentialPlan(options.untilDecided)
+  const budget = parseBudgetFlag(options.budget)
+  const started = performance.now()
   const selected = await openSuite(options)
   if (!selected.suite.gate?.profile)
     throw badInput(selected.origin, '--until-decided needs a gate to decide: the suite names no gate profile')
@@ -127,8 +123,8 @@ export async function runUntilDecided(
       `--until-decided decides one provider's gate, and the run has ${selected.providers.length}: choose one with --provider`,
     )
   const at = (repetitions: number) => ({...selected, suite: {...selected.suite, repetitions}})
-  // A dry run shows every run the plan may need: the last look's.
-  const runOptions = {...options, shard: undefined}
+  // A dry run shows every run the plan may need: the last look's. The budget is asked before each look, not within one.
+  const runOptions = {...options, shard: undefined, budget: undefined}
   if (options.dryRun) return {summary: await runSuite(at(plan.looks.at(-1)!), runOptions, onEvent), judgement: null}
   const confidences = lookConfidences(plan)
   const history: History = []
@@ -149,13 +145,15 @@ export async function runUntilDecided(
       summary.completed + summary.skipped.length === 0
     )
       break
-    const {gate, spent} = await judgeLook(selected.config, runId, cwd, confidences[look]!)
+    const {gate, spent} = await judgeLook(selected.config, runId, cwd, confidences[look]!, performance.now() - started)
     const merged = freezeVerdicts(gate.checks, frozen, look)
     const decision = decideLook(merged.checks, gate.comparison, {plan, look})
     const next = plan.looks[look + 1]
     const cells = (summary.runs.length + summary.skipped.length) / repetitions
     const overrun =
-      next === undefined || decision.stop ? null : budgetExceeded(budget, spent, cells * (next - repetitions))
+      next === undefined || decision.stop
+        ? null
+        : budgetOverrun(budget, spent, atAverage(spent, cells * (next - repetitions)), 'the next look')
     const stopped = overrun ? `budget: ${overrun}` : decision.reason
     history.push({
       look: look + 1,

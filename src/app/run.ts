@@ -5,6 +5,7 @@
 import {existsSync} from 'node:fs'
 import {readdir} from 'node:fs/promises'
 import path from 'node:path'
+import {hasBudget, parseBudget, type Budget} from '../results/budget.js'
 import {runSuite, type RunOptions, type RunSummary, type SuiteEvent} from '../runner/run-suite.js'
 import {selectSuite, type SelectedSuite, type SuiteSelection} from '../runner/select-suite.js'
 import {parseShardSpec} from '../runner/shard.js'
@@ -16,8 +17,11 @@ import {openProject, type ProjectOptions} from './project.js'
 export type {SuiteEvent} from '../runner/run-suite.js'
 export {parseShardSpec} from '../runner/shard.js'
 
-export interface RunSuiteOptions extends ProjectOptions, Omit<SuiteSelection, 'suite'>, Omit<RunOptions, 'shard'> {
+export interface RunSuiteOptions
+  extends ProjectOptions, Omit<SuiteSelection, 'suite'>, Omit<RunOptions, 'shard' | 'budget'> {
   suitePath: string
+  /** --budget as given: runs=N, tokens=N, cost=USD, time=DURATION, each alone or comma-separated. */
+  budget?: string[]
   /** Record rows only: no report, no gate. */
   noReport?: boolean
   /** --shard i/N: this machine's shard of the plan; --shard-weights: a previous run's results, to balance them. */
@@ -29,6 +33,13 @@ export interface RunResult {
   summary: RunSummary
   /** The report and the gate; null after a dry run, an interruption, with noReport, or for a shard. */
   judgement: Judgement | null
+}
+
+/** --budget's text as a budget (undefined when none is given); bad input names the flag. */
+export function parseBudgetFlag(items: readonly string[] | undefined): Budget {
+  const budget = parseBudget(items ?? [])
+  if (typeof budget === 'string') throw new BadInputError([{file: '--budget', code: 'config', message: budget}])
+  return budget
 }
 
 /** The project opened with the suite's file, and the suite selected (flags applied). */
@@ -78,8 +89,9 @@ export async function runProjectSuite(
     throw new BadInputError([
       {file: '--shard', code: 'config', message: 'give every shard of the run the same --run-id, to merge them'},
     ])
+  const budget = parseBudgetFlag(options.budget)
   const selected = await openSuite(options)
-  const summary = await runSuite(selected, {...options, shard}, onEvent)
+  const summary = await runSuite(selected, {...options, shard, budget: hasBudget(budget) ? budget : undefined}, onEvent)
   // A shard holds part of the rows: `merge` reports and gates the union of the shards.
   const judgement =
     options.dryRun || summary.interrupted || options.noReport || shard

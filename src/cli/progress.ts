@@ -15,6 +15,7 @@
  */
 import {DefaultRenderer, Listr, ListrLogger, ProcessOutput} from 'listr2'
 import type {SuiteEvent} from '../runner/run-suite.js'
+import {formatDuration} from '../shared/duration.js'
 
 export type ProgressStyle = 'tty' | 'plain' | 'json' | 'silent'
 
@@ -95,16 +96,6 @@ class LiveRenderer extends DefaultRenderer {
     if (this.stale) super.update()
     this.stale = false
   }
-}
-
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return '?'
-  const s = Math.round(ms / 1000)
-  if (s < 60) return `${s}s`
-  const m = Math.floor(s / 60)
-  return m >= 60
-    ? `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`
-    : `${m}m${String(s % 60).padStart(2, '0')}s`
 }
 
 /**

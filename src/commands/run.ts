@@ -6,12 +6,13 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
   static override jsonLines = true
   static override summary = 'Run a suite: every scenario under every mode, repeated, checked, recorded, judged'
   static override description =
-    'Loads the suite and its scenarios, asks each provider whether it can run here (one that cannot is bad input, with its reason), preflights each mode once (a mode that cannot run here is reported and left out), ensures the fixtures, plans scenario x mode x provider x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report (summary.md, summary.json, summary.html, junit.xml) and, when the suite names a profile, the gate, and ends with the verdict line every report says too: the gate’s verdict (0 pass, 1 fail, 3 inconclusive, also when the suite names a gate that cannot be computed here); with no gate, 1 when any run failed, else 0; 3 when no run was recorded. 2 bad input or usage; 4 internal error; 130 interrupted; --no-report records rows only and exits 0. Re-run with the same --run-id to resume: recorded rows are skipped.'
+    'Loads the suite and its scenarios, asks each provider whether it can run here (one that cannot is bad input, with its reason), preflights each mode once (a mode that cannot run here is reported and left out), ensures the fixtures, plans scenario x mode x provider x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report (summary.md, summary.json, summary.html, junit.xml) and, when the suite names a profile, the gate, and ends with the verdict line every report says too: the gate’s verdict (0 pass, 1 fail, 3 inconclusive, also when the suite names a gate that cannot be computed here); with no gate, 1 when any run failed, else 0; 3 when no run was recorded, or when --budget left blocks out (incomplete, never failed). 2 bad input or usage; 4 internal error; 130 interrupted; --no-report records rows only and exits 0. Re-run with the same --run-id to resume: recorded rows are skipped.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml',
     '<%= config.bin %> <%= command.id %> suites/smoke.yml --mode agent_direct --repetitions 1',
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --run-id 2026-11-22T10-00-00-1a2b3c4d',
     '<%= config.bin %> <%= command.id %> suites/verify-pr.yml --dry-run',
+    '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --budget tokens=2000000,time=30m',
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --provider agent-loop,claude-code',
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --run-id nightly-42 --shard 2/4',
   ]
@@ -48,7 +49,11 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       description: 'with --shard: balance the shards by the blocks’ wall time in this previous run’s results file',
       dependsOn: ['shard'],
     }),
-    'dry-run': Flags.boolean({description: 'print the plan and stop', default: false}),
+    'dry-run': Flags.boolean({
+      description:
+        'print the plan and what it is expected to spend (tokens, cost, wall time: each cell’s median in the newest runs of the suite and model in results_dir), and stop',
+      default: false,
+    }),
     'inject-faults': Flags.string({
       description:
         'reliability testing: this share (0..1) of the runs’ own sandbox and scripted-model requests fail with 5xx (never the harness’s seeding or checkpoints)',
@@ -65,16 +70,16 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     }),
     budget: Flags.string({
       multiple: true,
-      description: 'with --until-decided: stop before a look would overrun runs=N, tokens=N or cost=USD',
-      dependsOn: ['until-decided'],
+      description:
+        'runs=N, tokens=N, cost=USD, time=DURATION (90s, 15m, 1h30m), alone or comma-separated: stop starting paired blocks when the next would overrun it by the forecast (finishing the blocks started; the rest recorded as not run, the run incomplete: exit 3); with --until-decided, stop before a look would overrun it',
     }),
   }
 
   async run(): Promise<unknown> {
-    const {runProjectSuite, parseShardSpec} = await import('../app/run.js')
+    const {runProjectSuite, parseBudgetFlag, parseShardSpec} = await import('../app/run.js')
     const {runUntilDecided} = await import('../app/run-until-decided.js')
     const {ProgressView, progressStyle} = await import('../cli/progress.js')
-    const {renderGateTable, verdictLine} = await import('../cli/render.js')
+    const {forecastLines, renderGateTable, verdictLine} = await import('../cli/render.js')
     const {flags} = this
     const faultsFlag = flags['inject-faults']
     // A number between 0 and 1, written out: "" or " " is not 0.
@@ -86,8 +91,9 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           : Number.NaN
     if (faults !== undefined && !(faults >= 0 && faults <= 1))
       this.badFlag('--inject-faults', `expected a share between 0 and 1, got "${faultsFlag}"`)
-    // A bad --shard is said before anything is loaded.
+    // A bad --shard or --budget is said before anything is loaded.
     if (flags.shard !== undefined) parseShardSpec(flags.shard)
+    parseBudgetFlag(flags.budget)
     // Written straight to stderr: oclif mutes logToStderr under --json, and these must always be seen.
     const warn = (text: string) => process.stderr.write(text + '\n')
     const view = new ProgressView(flags['dry-run'] ? 'silent' : progressStyle(this.jsonEnabled()))
@@ -112,7 +118,8 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     try {
       result = await (flags['until-decided'] ? runUntilDecided : runProjectSuite)(
         {
-          untilDecided: {looks: flags.looks, budget: flags.budget},
+          untilDecided: {looks: flags.looks},
+          budget: flags.budget,
           ...this.project({model: flags.model, fixtures: {manifest: flags['fixture-manifest']}}),
           suitePath: this.args.suite,
           modes: flags.mode,
@@ -146,6 +153,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           `run ${summary.run_id}: ${summary.runs.length} runs (${summary.skipped.length} already recorded), seed ${summary.seed}, modes ${summary.modes.join(', ')}, providers ${summary.providers.join(', ')}`,
         )
         for (const run of summary.runs) this.log(`  ${run.key}`)
+        if (summary.forecast) for (const line of forecastLines(summary, summary.forecast)) this.log(line)
       }
       return summary
     }
@@ -167,6 +175,10 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           : Object.entries(summary.by_mode)
       for (const [what, c] of counts)
         this.log(`  ${what}: pass ${c.pass}, fail ${c.fail}, timeout ${c.timeout}, infra error ${c.infra_error}`)
+      if (summary.not_run)
+        this.log(
+          `budget ${summary.not_run.budget}: ${summary.not_run.blocks.length} of ${summary.not_run.planned_blocks} blocks not run (${summary.not_run.detail}); resume with the same --run-id to run them`,
+        )
       // The verdict is the last thing said (with --no-report there is none: rows only).
       if (flags.shard) this.log(`shard ${flags.shard}: merge the shards’ results files with ghx-bench merge`)
       for (const file of judgement?.files ?? []) this.log(`wrote ${file}`)

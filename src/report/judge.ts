@@ -7,7 +7,7 @@
  */
 import {loadQuarantine, type Quarantined} from '../catalogue/quarantine.js'
 import {resolveConfigPath, withLayer, type LoadedConfig} from '../config/load-config.js'
-import type {RunInfo} from '../results/run-info.js'
+import {notRunSentence, type RunInfo} from '../results/run-info.js'
 import type {GateDocument} from './aggregate/report-schema.js'
 import {loadRows, type LoadedRows, type RowSelection} from './aggregate/rows.js'
 import {reportOf, type Report, type ReportSettings} from './aggregate/summary.js'
@@ -52,7 +52,9 @@ export async function judge(config: LoadedConfig, options: JudgeOptions): Promis
   const output = options.output ? {...options.output, inputs: options.inputs, runId: options.runId} : null
   const quarantine = await quarantineOfRows(config, loaded, cwd)
   const report = options.report ? withQuarantine(reportOf(judging, loaded, options), quarantine) : null
-  const settings = {...options, ...options.gate}
+  // Blocks a budget left out (run.json) make the rows part of a run, as missing shards do (`merge`).
+  const incomplete = [options.gate?.incomplete, notRunSentence(loaded.runInfos)].filter(Boolean).join('; ') || undefined
+  const settings = {...options, ...options.gate, incomplete}
   // `report` over a run whose suite named a gate that its rows cannot compute says so, as `run` did.
   const flagged = config.layers.flags?.gate
   const runAsked =
@@ -73,7 +75,7 @@ export async function judge(config: LoadedConfig, options: JudgeOptions): Promis
   }
   const dir = report && output ? outputDir(judging, report, output) : null
   const beside = !gate && options.gateBeside && report && dir ? await gateOfSameRows(dir, report) : null
-  const verdict = verdictOf({gate: gate ?? beside, gateUncomputable, report})
+  const verdict = verdictOf({gate: gate ?? beside, gateUncomputable, report, incomplete})
   const said = {verdict: refused ? null : verdict, gate: gate ?? beside}
   const files: string[] = []
   if (report && output) files.push(...(await writeReport(judging, report, said, output)))

@@ -28,6 +28,32 @@ export interface RunInfo {
    * `report` over this run judge it so. profile null: the suite names none. Absent in older run.json files.
    */
   gate?: {profile: string | null; baseline: string; candidate: string}
+  /**
+   * The paired blocks (scenario/iteration, all modes and providers) the run planned and did not start,
+   * and why: the run is incomplete (the report and the gate say so, exit 3), never failed. Absent: none.
+   */
+  not_run?: NotRun
+}
+
+export interface NotRun {
+  reason: 'budget'
+  /** The budget as given (tokens=50000,time=15m). */
+  budget: string
+  /** Why the first block left out would have overrun it. */
+  detail: string
+  /** The blocks of the run's plan, and those of them not run. */
+  planned_blocks: number
+  blocks: string[]
+}
+
+/** "incomplete: 4 of 18 blocks not run (budget tokens=50000: the next block would …)"; null when none. */
+export function notRunSentence(infos: ReadonlyArray<{run_id: string; not_run?: NotRun | null}>): string | null {
+  const sentences = infos.flatMap(({run_id, not_run: n}) =>
+    n && n.blocks.length > 0
+      ? [`${n.blocks.length} of ${n.planned_blocks} blocks of run ${run_id} not run (budget ${n.budget}: ${n.detail})`]
+      : [],
+  )
+  return sentences.length > 0 ? `incomplete: ${sentences.join('; ')}` : null
 }
 
 function runInfoFile(resultsDir: string, runId: string): string {

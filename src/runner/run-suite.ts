@@ -2,10 +2,11 @@
  * A suite's run, the pipeline (a selected suite, src/runner/select-suite.ts): ask each provider whether
  * it can run here -> open the target and the model -> preflight each mode once -> ensure fixtures and
  * check every binding -> plan (scenario x mode x provider x iteration) -> schedule (runs that share a
- * fixture never overlap) -> one fsynced row per run. Re-running with the same run
- * id skips the rows already recorded. One process at a time holds a run id (its lock); a torn last
- * line left by a crash is set aside before anything is appended. A dry run plans and stops: it writes
- * nothing (no lock, no fixtures, no manifest, no sandbox state, no rows). The steps are the functions
+ * fixture never overlap; a budget starts no paired block that would overrun it, block-budget.ts) -> one
+ * fsynced row per run. Re-running with the same run id skips the rows already recorded. One process at a time holds a run id (its lock); a torn last
+ * line left by a crash is set aside before anything is appended. A dry run plans, forecasts what the
+ * plan will spend (forecast.ts) and stops: it writes nothing (no lock, no fixtures, no manifest, no
+ * sandbox state, no rows). The steps are the functions
  * below (open, plan, the suite context, the planned runs); what they open is held in one Holdings and
  * released when the suite ends, whichever way it ends.
  */
@@ -27,7 +28,8 @@ import {Holdings} from '../shared/holdings.js'
 import {checkNewRunId} from '../results/names.js'
 import type {ProviderProgress} from '../plugins/api.js'
 import type {Row} from '../results/row-schema.js'
-import {writeRunInfo} from '../results/run-info.js'
+import type {Budget} from '../results/budget.js'
+import {writeRunInfo, type NotRun, type RunInfo} from '../results/run-info.js'
 import {startShardFile} from '../results/shard-file.js'
 import {ResultsWriter, runFile} from '../results/store.js'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
@@ -36,7 +38,9 @@ import type {Suite} from '../schemas/suite.js'
 import {displayPath} from '../shared/source-document.js'
 import {HARNESS_VERSION} from '../shared/version.js'
 import {BackgroundWork} from './background-work.js'
+import {BlockBudget} from './block-budget.js'
 import {executeRun} from './execute-run.js'
+import {cellForecasts, forecastPlan, runForecast, type Forecast} from './forecast.js'
 import {openModelSource, type ModelSource} from './model-source.js'
 import type {MutationReport} from './mutation.js'
 import {buildPlan, type PlannedRun} from './plan.js'
@@ -72,6 +76,8 @@ export interface RunOptions {
    * with its header; `weights`: a previous run's results file, to balance the shards by its wall times.
    */
   shard?: {spec: ShardSpec; weights?: string}
+  /** Stop starting new paired blocks when the next would overrun this (src/runner/block-budget.ts). */
+  budget?: Budget
 }
 
 export type SuiteEvent =
@@ -113,6 +119,8 @@ interface RunPlanView {
   gate: Suite['gate'] | null
   /** Scenario x mode pairs left out because the scenario says the mode cannot solve it. */
   not_applicable: Array<{scenario_id: string; mode: string; reason: string}>
+  /** What the runs to do are expected to spend (a dry run, or a budget); null otherwise. */
+  forecast: Forecast | null
 }
 
 export interface RunSummary extends RunPlanView {
@@ -125,6 +133,8 @@ export interface RunSummary extends RunPlanView {
   by_mode: Record<string, OutcomeCounts>
   /** Outcomes per provider and mode. */
   by_provider: Record<string, Record<string, OutcomeCounts>>
+  /** The blocks the budget left out (also in run.json); null when every block started. */
+  not_run: NotRun | null
 }
 
 type OutcomeCounts = Record<Row['outcome'], number>
@@ -192,6 +202,7 @@ export async function runSuite(
       interrupted: false,
       by_mode: {},
       by_provider: {},
+      not_run: null,
     }
   const ctx = await suiteContext(
     selected,
@@ -295,7 +306,7 @@ async function planSuite(
   options: RunOptions,
   runId: string,
   providers: SuiteContext['providers'],
-  {recorded, target, model, resultsFile}: OpenedSuite,
+  {recorded, target, model, resultsFile, resultsDir}: OpenedSuite,
 ) {
   const {config, registry, suite, scenarios, origin, cwd} = selected
   const {seed} = suite
@@ -351,6 +362,11 @@ async function planSuite(
     seed,
   ).filter((run) => !skippedPairs.has(`${run.scenario_id}\0${run.mode}`) && (shard?.owns(run) ?? true))
   const todo = plan.filter((run) => !done.has(run.key))
+  // Previous runs are read only when something asks what the runs will spend.
+  const history =
+    options.dryRun || options.budget
+      ? await cellForecasts(resultsDir, {suite: suite.name, model: model.label, price: priceFor(selected, model)}, cwd)
+      : undefined
   const view: RunPlanView = {
     run_id: runId,
     suite: suite.name,
@@ -362,8 +378,12 @@ async function planSuite(
     skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key),
     gate: suite.gate ?? null,
     not_applicable: notApplicable,
+    forecast: history ? forecastPlan(todo, history.cells, history.fromRuns, suite.concurrency) : null,
   }
-  return {view, plan, modes, manifest, manifestFile, shardHeader: shard?.header}
+  const budget =
+    options.budget &&
+    new BlockBudget(options.budget, todo, (run) => history && runForecast(history.cells, run), suite.concurrency)
+  return {view, plan, modes, manifest, manifestFile, shardHeader: shard?.header, budget}
 }
 
 type PlannedSuite = Awaited<ReturnType<typeof planSuite>>
@@ -385,7 +405,7 @@ async function suiteContext(
   const {config, registry, suite, cwd} = selected
   const {target, model, signal, background} = opened
   const env = harnessEnv()
-  const price = config.values.pricing[model.label] ?? config.values.pricing[config.values.model]
+  const price = priceFor(selected, model)
   return {
     runId: planned.runId,
     recordName: planned.recordName,
@@ -431,16 +451,24 @@ async function suiteContext(
   }
 }
 
-/** What the run's record says before its rows: a shard's header first (a resumed shard's must be this one's), then run.json. */
+/** The price table's entry for the run's model (as rows record it, else as configured). */
+function priceFor({config}: SelectedSuite, model: ModelSource) {
+  return config.values.pricing[model.label] ?? config.values.pricing[config.values.model]
+}
+
+/**
+ * What the run's record says before its rows: a shard's header first (a resumed shard's must be this one's),
+ * then run.json, returned to be written again when the budget leaves blocks out.
+ */
 async function startRecord(
   {config, suite, cwd}: SelectedSuite,
   ctx: SuiteContext,
   view: PlannedSuite['view'],
   opened: OpenedSuite,
   shardHeader: PlannedSuite['shardHeader'],
-): Promise<void> {
+): Promise<RunInfo> {
   if (shardHeader) await startShardFile(ctx.resultsDir, opened.resultsFile, shardHeader, cwd)
-  await writeRunInfo(ctx.resultsDir, ctx.recordName, {
+  const info: RunInfo = {
     run_id: ctx.runId,
     suite: suite.name,
     seed: suite.seed,
@@ -453,7 +481,9 @@ async function startRecord(
       baseline: config.values.gate.baseline,
       candidate: config.values.gate.candidate,
     },
-  })
+  }
+  await writeRunInfo(ctx.resultsDir, ctx.recordName, info)
+  return info
 }
 
 /** One unrecorded run warms caches, connections and the sandbox; its result and trace are discarded. */
@@ -484,7 +514,7 @@ const runFinished = (run: PlannedRun, row: Row): SuiteEvent => ({
 async function runPlanned(
   selected: SelectedSuite,
   ctx: SuiteContext,
-  {view, plan, manifestFile, shardHeader}: PlannedSuite,
+  {view, plan, manifestFile, shardHeader, budget}: PlannedSuite,
   opened: OpenedSuite,
   onEvent: (event: SuiteEvent) => void,
   held: Holdings,
@@ -496,7 +526,7 @@ async function runPlanned(
   const byMode: RunSummary['by_mode'] = {}
   const byProvider: RunSummary['by_provider'] = {}
   let completed = 0
-  await startRecord(selected, ctx, view, opened, shardHeader)
+  const info = await startRecord(selected, ctx, view, opened, shardHeader)
   const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))
   onEvent({
     type: 'suite_started',
@@ -519,6 +549,7 @@ async function runPlanned(
     async (run) => {
       onEvent({type: 'run_started', ...runIdentity(run)})
       const row = await executeRun(ctx, run, byId.get(run.scenario_id)!)
+      budget?.finish(run, row)
       if (!row) return
       await writer.append(row)
       completed++
@@ -527,7 +558,10 @@ async function runPlanned(
       onEvent(runFinished(run, row))
     },
     signal,
+    budget ? (run) => budget.admit(run) : undefined,
   )
+  const notRun = budget?.notRun(plan) ?? null
+  if (notRun) await writeRunInfo(resultsDir, ctx.recordName, {...info, not_run: notRun})
   // Resets may have replaced resources (a fresh workflow run): the manifest on disk follows.
   await writeManifest(manifestFile, ctx.fixtures.manifest)
   if (signal.aborted)
@@ -547,5 +581,6 @@ async function runPlanned(
     interrupted: signal.aborted,
     by_mode: byMode,
     by_provider: byProvider,
+    not_run: notRun,
   }
 }

@@ -1,4 +1,7 @@
-/** The scheduler: runs in plan order, skipping those whose locks are busy, up to `concurrency` at once. */
+/**
+ * The scheduler: runs in plan order, skipping those whose locks are busy, up to `concurrency` at once; a
+ * run that `admit` refuses (the budget: src/runner/block-budget.ts) is dropped, not run.
+ */
 import type {PlannedRun} from './plan.js'
 
 /**
@@ -47,6 +50,7 @@ export async function schedule(
   locksOf: (run: PlannedRun) => RunLock[],
   execute: (run: PlannedRun) => Promise<void>,
   signal: AbortSignal,
+  admit: (run: PlannedRun) => boolean = () => true,
 ): Promise<void> {
   const pending = [...plan]
   const locks = new Locks()
@@ -56,6 +60,7 @@ export async function schedule(
       const index = pending.findIndex((run) => locks.free(locksOf(run)))
       if (index < 0) break
       const [run] = pending.splice(index, 1) as [PlannedRun]
+      if (!admit(run)) continue
       const held = locksOf(run)
       locks.take(held)
       const task: Promise<void> = execute(run).finally(() => {

@@ -107,7 +107,8 @@ describe('run --until-decided', function () {
       suitePath: 'catalogue/wait.yml',
       runId: 'budget',
       overrides: {model: 'noop'},
-      untilDecided: {looks: '3,6', budget: ['runs=20']},
+      untilDecided: {looks: '3,6'},
+      budget: ['runs=20'],
     })
     expect(summary.completed).to.equal(12)
     expect(judgement!.gate!.sequential!.stopped).to.equal(

@@ -8,6 +8,7 @@ import {expect} from 'chai'
 import {partitionBlocks, shardRecordName} from '../../src/runner/shard.js'
 import type {ShardHeader} from '../../src/schemas/shard-header.js'
 import type {Row} from '../../src/results/row-schema.js'
+import {writeRunInfo, type RunInfo} from '../../src/results/run-info.js'
 import {makeProject} from '../support/cli.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
 import {makeRow} from '../support/rows.js'
@@ -144,6 +145,41 @@ describe('ghx-bench merge', function () {
     const result = await runCliInProcess(['merge', dir], {cwd: dir})
     expect(result.code).to.equal(3)
     expect(result.stderr).to.include(`incomplete: blocks ${cut.scenario_id}/${cut.iteration} of shard 1/2 missing`)
+  })
+
+  it('with blocks a shard’s budget left out is incomplete, naming the budget; the merged run keeps them for the gate', async () => {
+    const dir = await project()
+    const first = header(1, 2)
+    const leftOut = first.partition[0]!.slice(-2)
+    const rows = rowsOf(first).filter((row) => !leftOut.includes(`${row.scenario_id}/${row.iteration}`))
+    await writeShard(dir, first, rows)
+    await writeRunInfo(dir, shardRecordName(RUN, first.shard), {
+      run_id: RUN,
+      suite: 'verify-pr',
+      seed: 1,
+      modes: MODES,
+      unavailable: [],
+      not_applicable: [],
+      not_run: {
+        reason: 'budget',
+        budget: 'tokens=9000',
+        detail: 'the next block would …',
+        planned_blocks: 6,
+        blocks: leftOut,
+      },
+    })
+    await writeShard(dir, header(2, 2))
+    const result = await runCliInProcess(['merge', dir], {cwd: dir})
+    expect(result.code).to.equal(3)
+    const reason = `incomplete: 2 of 12 blocks of run ${RUN} not run (budget tokens=9000: the next block would …)`
+    // Said once, as the budget's: not also as blocks missing.
+    expect(result.stderr.trim()).to.equal(reason)
+    expect(result.stdout.trimEnd().split('\n').at(-1)).to.equal(`verdict: INCONCLUSIVE (exit 3): ${reason}`)
+    const merged = JSON.parse(await readFile(path.join(dir, 'results', RUN, 'run.json'), 'utf8')) as RunInfo
+    expect(merged.not_run).to.deep.include({budget: 'tokens=9000', planned_blocks: 12, blocks: leftOut})
+    const gate = await runCliInProcess(['gate', '--run-id', RUN], {cwd: dir})
+    expect(gate.code).to.equal(3)
+    expect(gate.stdout.trimEnd().split('\n').at(-1)).to.equal(`verdict: INCONCLUSIVE (exit 3): ${reason}`)
   })
 
   it('refuses shards of another model, catalogue or format version, naming the difference (exit 2)', async () => {

@@ -39,7 +39,7 @@
  * - pending: anything else (including a ci refusal for small cells, or coverage short of its
  *   threshold, while looks remain).
  * The run stops when a check has failed (the gate fails whatever the rest), when no check is pending,
- * at the last look, or when the next look would overrun the budget (runs, tokens or cost). A futility
+ * at the last look, or when the next look would overrun the budget (src/results/budget.ts). A futility
  * stop only ever yields inconclusive, so it cannot raise the false-pass rate.
  */
 import {groupSequentialBoundaries, type SpendingFunction} from '../../stats/alpha-spending.js'
@@ -299,49 +299,4 @@ export function decideLook(checks: readonly GateCheck[], comparison: Comparison,
   if (context.look === context.plan.looks.length - 1)
     return {stop: true, reason: `the last look: ${pending.join(', ')} still undecided`, states}
   return {stop: false, reason: `undecided: ${pending.join(', ')}`, states}
-}
-
-export interface Budget {
-  runs?: number
-  tokens?: number
-  cost_usd?: number
-}
-
-export interface Spent {
-  runs: number
-  tokens: number
-  cost_usd: number
-}
-
-/** Parses `runs=400`, `tokens=2000000`, `cost=5` (one or several, comma-separated); an error message otherwise. */
-export function parseBudget(items: readonly string[]): Budget | string {
-  const budget: Budget = {}
-  for (const item of items.flatMap((text) => text.split(','))) {
-    const match = /^\s*(runs|tokens|cost)\s*=\s*(\d+(\.\d+)?)\s*$/.exec(item)
-    if (!match || Number(match[2]) <= 0) return `expected runs=N, tokens=N or cost=USD, got "${item.trim()}"`
-    budget[match[1] === 'cost' ? 'cost_usd' : (match[1] as 'runs' | 'tokens')] = Number(match[2])
-  }
-  return budget
-}
-
-/**
- * Why the next look would overrun the budget, or null when it fits: the next look's runs are known,
- * its tokens and cost are projected at the average per run so far.
- */
-export function budgetExceeded(budget: Budget, spent: Spent, nextRuns: number): string | null {
-  const after = spent.runs + nextRuns
-  if (budget.runs !== undefined && after > budget.runs)
-    return `the next look needs ${nextRuns} runs, which would bring the total to ${after} (budget ${budget.runs})`
-  const perRun = (total: number) => (spent.runs === 0 ? 0 : total / spent.runs)
-  if (budget.tokens !== undefined) {
-    const projected = spent.tokens + perRun(spent.tokens) * nextRuns
-    if (projected > budget.tokens)
-      return `the next look would bring the tokens to about ${Math.round(projected)} (budget ${budget.tokens})`
-  }
-  if (budget.cost_usd !== undefined) {
-    const projected = spent.cost_usd + perRun(spent.cost_usd) * nextRuns
-    if (projected > budget.cost_usd)
-      return `the next look would bring the cost to about $${projected.toFixed(2)} (budget $${budget.cost_usd})`
-  }
-  return null
 }

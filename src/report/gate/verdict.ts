@@ -5,7 +5,9 @@
  * - a gate was asked for (by the suite, the configuration or the run recorded) and cannot be computed
  *   from these rows: inconclusive (3), with the reason; never a pass;
  * - no gate: the runs decide, as a test runner's tests do: fail (1) when any run failed, else pass (0);
- * - no rows at all: inconclusive (3): nothing was decided.
+ * - no rows at all: inconclusive (3): nothing was decided;
+ * - whatever the above, the rows are part of a run (shards missing, blocks a budget left out):
+ *   inconclusive (3), saying what is missing; never a pass, and never a failure the missing runs may undo.
  */
 import type {GateDocument} from '../aggregate/report-schema.js'
 import type {Report} from '../aggregate/summary.js'
@@ -50,8 +52,12 @@ export function verdictOf(judged: {
   gate: GateDocument | null
   gateUncomputable: string | null
   report: Pick<Report, 'rows' | 'failures' | 'providers'> | null
+  /** What the rows lack of their run ("incomplete: …"), if anything. */
+  incomplete?: string
 }): Verdict {
-  const {gate, gateUncomputable, report} = judged
+  const {gate, gateUncomputable, report, incomplete} = judged
+  if (incomplete)
+    return {verdict: 'inconclusive', exit_code: 3, by: gate || gateUncomputable ? 'gate' : 'runs', reason: incomplete}
   if (gate) return {verdict: gate.verdict, exit_code: EXIT_CODES[gate.verdict], by: 'gate', reason: gateReason(gate)}
   if (gateUncomputable)
     return {

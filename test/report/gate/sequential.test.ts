@@ -1,17 +1,15 @@
 // The sequential rule of run --until-decided: each look's confidence, when to stop (a decided gate, a
-// failed check, nothing left to wait for, the last look), the budget, and the flags' text.
+// failed check, nothing left to wait for, the last look) and the flags' text (the budget: test/results/budget.test.ts).
 import {expect} from 'chai'
 import {addRow, emptyAggregate} from '../../../src/report/aggregate/aggregate.js'
 import {compareModes, type Comparison} from '../../../src/report/aggregate/compare.js'
 import {evaluateGate, type GateCheck} from '../../../src/report/gate/gate.js'
 import {
-  budgetExceeded,
   checkStates,
   decideLook,
   DEFAULT_LOOKS,
   freezeVerdicts,
   lookConfidences,
-  parseBudget,
   parseLooks,
   projectedInterval,
   type SequentialPlan,
@@ -155,27 +153,6 @@ describe('sequential rule', () => {
     expect(coverage.verdict).to.equal('fail')
     expect(checkStates(checks, comparison, {plan: PLAN, look: 0}).efficiency_coverage).to.equal('pending')
     expect(checkStates(checks, comparison, {plan: PLAN, look: 2}).efficiency_coverage).to.equal('decided')
-  })
-
-  it('a budget: the next look’s runs, and its tokens and cost projected at the average so far', () => {
-    expect(parseBudget(['runs=400', 'tokens=2000000,cost=5.5'])).to.deep.equal({
-      runs: 400,
-      tokens: 2_000_000,
-      cost_usd: 5.5,
-    })
-    expect(parseBudget(['minutes=3'])).to.equal('expected runs=N, tokens=N or cost=USD, got "minutes=3"')
-    const spent = {runs: 40, tokens: 400_000, cost_usd: 2}
-    expect(budgetExceeded({runs: 100}, spent, 40)).to.equal(null)
-    expect(budgetExceeded({runs: 100}, spent, 80)).to.equal(
-      'the next look needs 80 runs, which would bring the total to 120 (budget 100)',
-    )
-    expect(budgetExceeded({tokens: 1_000_000}, spent, 80)).to.equal(
-      'the next look would bring the tokens to about 1200000 (budget 1000000)',
-    )
-    expect(budgetExceeded({cost_usd: 5}, spent, 40)).to.equal(null)
-    expect(budgetExceeded({cost_usd: 5}, spent, 80)).to.equal(
-      'the next look would bring the cost to about $6.00 (budget $5)',
-    )
   })
 
   it('looks as given: ascending positive repetitions', () => {
