@@ -24,7 +24,9 @@
  *   twice as noisy as real data has it;
  * - reliability: the baseline succeeds `baseline_success_pct` of the time with no other failure; the
  *   candidate's success, output validity, runner failures, timeouts and retries are drawn per run,
- *   each on its own, at the rate its point puts it at; where its efficiency is at the point, at the
+ *   each on its own, at the rate its point puts it at, the two modes' success within a block
+ *   correlated by `success_correlation` (a shared latent draw: a hard scenario or a bad moment fails
+ *   both), so the gate's paired success test is measured on paired data; where its efficiency is at the point, at the
  *   realistic rates of `candidate_reliability` (as successful as the baseline, 0.4% timeouts, 1%
  *   runner failures, 0.5% invalid outputs, 2% retries), so the whole gate is that of a real candidate;
  * - the spread of the effect between scenarios: 0.3 on the log scale by default, what real suites
