@@ -70,6 +70,13 @@ export function nonNegative(flag: string, text: string): number {
   return Number(text)
 }
 
+/** A flag's number from 0 to 1 ("0.3"). */
+export function fraction(flag: string, text: string): number {
+  const value = nonNegative(flag, text)
+  if (value > 1) throw badFlag(flag, `expected a number from 0 to 1, got "${text}"`)
+  return value
+}
+
 /** --looks: ascending repetitions per cell, or "none" (no sequential design). */
 export function looksOf(text: string): number[] {
   if (text === 'none') return []

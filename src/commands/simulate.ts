@@ -58,15 +58,23 @@ export default class SimulateCommand extends BaseCommand<typeof SimulateCommand>
       description:
         'run-to-run coefficient of variation of active tokens and agent time in % (default 30; cost is priced from the tokens)',
     }),
+    'success-correlation': Flags.string({
+      description:
+        'correlation of the two modes’ success within an iteration block, latent normal scale, 0 to 1 (default 0.3)',
+    }),
     out: Flags.string({char: 'o', description: 'folder for simulate.md and simulate.json'}),
   }
 
   async run(): Promise<unknown> {
-    const {simulateGate, integerList, looksOf, nonNegative} = await import('../app/simulate.js')
+    const {simulateGate, integerList, looksOf, nonNegative, fraction} = await import('../app/simulate.js')
     const {flags} = this
     const spread =
       flags['scenario-spread'] === undefined ? undefined : nonNegative('--scenario-spread', flags['scenario-spread'])
     const cv = flags.cv === undefined ? undefined : nonNegative('--cv', flags.cv)
+    const correlation =
+      flags['success-correlation'] === undefined
+        ? undefined
+        : fraction('--success-correlation', flags['success-correlation'])
     const result = await simulateGate({
       ...this.project({gate: {profile: flags.profile}}),
       model: flags.model,
@@ -83,6 +91,7 @@ export default class SimulateCommand extends BaseCommand<typeof SimulateCommand>
       dataModel: {
         ...(spread === undefined ? {} : {scenario_spread: spread}),
         ...(cv === undefined ? {} : {cv_pct: cv}),
+        ...(correlation === undefined ? {} : {success_correlation: correlation}),
       },
       out: flags.out,
       onProgress: this.jsonEnabled() ? undefined : (text) => this.logToStderr(text),

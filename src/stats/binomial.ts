@@ -13,7 +13,8 @@
  */
 import {logGamma} from './special.js'
 
-function logPmf(n: number, k: number, p: number): number {
+/** log P(X = k) for X ~ Binomial(n, p). */
+export function binomialLogPmf(n: number, k: number, p: number): number {
   if (p <= 0) return k === 0 ? 0 : -Infinity
   if (p >= 1) return k === n ? 0 : -Infinity
   return logGamma(n + 1) - logGamma(k + 1) - logGamma(n - k + 1) + k * Math.log(p) + (n - k) * Math.log1p(-p)
@@ -24,7 +25,7 @@ export function binomialCdf(k: number, n: number, p: number): number {
   if (k < 0) return 0
   if (k >= n) return 1
   let total = 0
-  for (let i = 0; i <= k; i++) total += Math.exp(logPmf(n, i, p))
+  for (let i = 0; i <= k; i++) total += Math.exp(binomialLogPmf(n, i, p))
   return Math.min(1, total)
 }
 

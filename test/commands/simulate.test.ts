@@ -164,6 +164,7 @@ describe('ghx-bench simulate (CLI)', () => {
       [['--looks', '10,5'], 'looks must be ascending'],
       [['--cv', 'lots'], '--cv'],
       [['--scenario-spread', '-1'], '--scenario-spread'],
+      [['--success-correlation', '1.5'], 'expected a number from 0 to 1, got "1.5"'],
       [['--decision', 'maybe'], 'decision'],
       [['--datasets', '0'], 'datasets'],
       [['--resamples', '10'], 'resamples'],

@@ -1,5 +1,5 @@
 import {expect} from 'chai'
-import {exactMcNemar, holmAdjust} from '../../src/stats/paired-flips.js'
+import {exactMcNemar, holmAdjust, pairedNonInferiority, tangoInterval} from '../../src/stats/paired-flips.js'
 
 // An independent computation: the binomial tail summed from exact integer binomial coefficients (BigInt).
 function exactTail(k: number, n: number): number {
@@ -34,5 +34,142 @@ describe('paired flips: exact McNemar and Holm', () => {
     expect(holmAdjust([0.03, 0.5, 0.01, 0.02])).to.deep.equal([0.06, 0.5, 0.04, 0.06])
     expect(holmAdjust([0.4, 0.9])).to.deep.equal([0.8, 0.9])
     expect(holmAdjust([])).to.deep.equal([])
+  })
+})
+
+// Tango's statistic by an independent route: the share of pass→fail pairs under "the difference is δ"
+// found by maximising the multinomial likelihood numerically (golden-section search), not by the
+// quadratic's root.
+function independentTango(gained: number, lost: number, n: number, delta: number): number {
+  const logLikelihood = (q: number) =>
+    (gained > 0 ? gained * Math.log(q + delta) : 0) +
+    (lost > 0 ? lost * Math.log(q) : 0) +
+    (n - gained - lost > 0 ? (n - gained - lost) * Math.log(1 - 2 * q - delta) : 0)
+  let low = Math.max(0, -delta) + 1e-15
+  let high = (1 - delta) / 2 - 1e-15
+  const ratio = (Math.sqrt(5) - 1) / 2
+  for (let i = 0; i < 200; i++) {
+    const a = high - ratio * (high - low)
+    const b = low + ratio * (high - low)
+    if (logLikelihood(a) < logLikelihood(b)) low = a
+    else high = b
+  }
+  const q = (low + high) / 2
+  return (gained - lost - n * delta) / Math.sqrt(n * (2 * q + delta * (1 - delta)))
+}
+
+describe('paired flips: Tango’s score interval and the exact non-inferiority test', () => {
+  const z95 = 1.959963984540054
+
+  it('gives the published interval of Cavo et al. (2012): 6 and 16 discordant of 161 pairs, −0.0621 [−0.1240, −0.0054]', () => {
+    // Fagerland, Lydersen & Laake, Statistical Analysis of Contingency Tables (2017), ch. 8: the table 59, 6 / 16, 80.
+    const [low, high] = tangoInterval(6, 16, 161, z95)
+    expect(low).to.be.closeTo(-0.124, 5e-5)
+    expect(high).to.be.closeTo(-0.0054, 5e-5)
+  })
+
+  it('bounds each interval where the score statistic of an independent computation is ±z', () => {
+    for (const [gained, lost, n] of [
+      [6, 16, 161],
+      [0, 0, 40],
+      [3, 0, 20],
+      [1, 9, 80],
+      [12, 4, 120],
+    ] as const) {
+      const [low, high] = tangoInterval(gained, lost, n, 1.6448536269514722)
+      expect(independentTango(gained, lost, n, low), `${gained}/${lost}/${n} low`).to.be.closeTo(
+        1.6448536269514722,
+        1e-4,
+      )
+      expect(independentTango(gained, lost, n, high), `${gained}/${lost}/${n} high`).to.be.closeTo(
+        -1.6448536269514722,
+        1e-4,
+      )
+      expect(low).to.be.below((gained - lost) / n)
+      expect(high).to.be.above((gained - lost) / n)
+    }
+  })
+
+  it('the exact test’s p-values equal a brute-force sum over every outcome of n pairs at each nuisance value', () => {
+    const n = 12
+    const margin = 0.12
+    const logFactorial = (k: number) => {
+      let s = 0
+      for (let i = 2; i <= k; i++) s += Math.log(i)
+      return s
+    }
+    const trinomial = (b: number, c: number, p12: number, p21: number) =>
+      Math.exp(
+        logFactorial(n) -
+          logFactorial(b) -
+          logFactorial(c) -
+          logFactorial(n - b - c) +
+          (b > 0 ? b * Math.log(Math.max(0, p12)) : 0) +
+          (c > 0 ? c * Math.log(p21) : 0) +
+          (n - b - c > 0 ? (n - b - c) * Math.log(Math.max(0, 1 - p12 - p21)) : 0),
+      )
+    for (const [gained, lost] of [
+      [0, 0],
+      [2, 1],
+      [0, 4],
+      [5, 0],
+    ] as const) {
+      const seen = independentTango(gained, lost, n, -margin)
+      let favourable = 0
+      let unfavourable = 0
+      // The same nuisance grid as the test's: 201 points from the margin to (1 + margin) / 2.
+      for (let g = 0; g <= 200; g++) {
+        const p21 = margin + (((1 + margin) / 2 - margin) * g) / 200
+        const p12 = p21 - margin
+        let up = 0
+        let down = 0
+        for (let b = 0; b <= n; b++)
+          for (let c = 0; c <= n - b; c++) {
+            const t = independentTango(b, c, n, -margin)
+            const p = trinomial(b, c, p12, p21)
+            if (t >= seen - 1e-6) up += p
+            if (t <= seen + 1e-6) down += p
+          }
+        favourable = Math.max(favourable, up)
+        unfavourable = Math.max(unfavourable, down)
+      }
+      const exact = pairedNonInferiority(gained, lost, n, margin)
+      expect(exact.non_inferior, `${gained}/${lost}`).to.be.closeTo(Math.min(1, favourable), 1e-9)
+      expect(exact.inferior, `${gained}/${lost}`).to.be.closeTo(Math.min(1, unfavourable), 1e-9)
+    }
+  })
+
+  it('passes a candidate at the margin at most 5% of the time at 20 pairs, where Tango’s normal approximation passes it 6–7%', () => {
+    // Baseline 95%, candidate 83% (12 points down), the two modes' success correlated in a block (latent
+    // normal scale) or not: every outcome of 20 pairs enumerated with its probability.
+    const n = 20
+    const logFactorial = (k: number) => {
+      let s = 0
+      for (let i = 2; i <= k; i++) s += Math.log(i)
+      return s
+    }
+    // P(both succeed) at correlations 0 and 0.9 (bivariate normal at Φ⁻¹(0.83), Φ⁻¹(0.95)), computed aside.
+    for (const both of [0.83 * 0.95, 0.828]) {
+      const p12 = 0.83 - both
+      const p21 = 0.95 - both
+      let exactPasses = 0
+      let approximatePasses = 0
+      for (let b = 0; b <= n; b++)
+        for (let c = 0; c <= n - b; c++) {
+          const p = Math.exp(
+            logFactorial(n) -
+              logFactorial(b) -
+              logFactorial(c) -
+              logFactorial(n - b - c) +
+              (b > 0 ? b * Math.log(p12) : 0) +
+              c * Math.log(p21) +
+              (n - b - c) * Math.log(1 - p12 - p21),
+          )
+          if (pairedNonInferiority(b, c, n, 0.12).non_inferior <= 0.05) exactPasses += p
+          if (tangoInterval(b, c, n, 1.6448536269514722)[0] >= -0.12) approximatePasses += p
+        }
+      expect(exactPasses, `P(both) ${both}`).to.be.at.most(0.05)
+      expect(approximatePasses, `P(both) ${both}`).to.be.above(0.05)
+    }
   })
 })

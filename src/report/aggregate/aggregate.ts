@@ -92,6 +92,8 @@ export interface Cell {
   blocks: Column
   /** Which rows are stable (success, valid output, no runner failure): the rows efficiency is measured on. */
   stable: FlagColumn
+  /** Which rows succeeded: with `blocks`, the pairs the gate's paired success test reads. */
+  succeeded: FlagColumn
   stable_runs: number
   /** Runs that rest on a fallback (the row's `fallback` true: the mode's tool layer failed, gh did the work). */
   fallbacks: number
@@ -269,6 +271,7 @@ function cellFor(aggregate: Aggregate, mode: string, scenario: string): Cell {
       all: columns(),
       blocks: new Column(),
       stable: new FlagColumn(),
+      succeeded: new FlagColumn(),
       stable_runs: 0,
       fallbacks: 0,
       fallback_passes: 0,
@@ -331,6 +334,7 @@ export function addFacts(aggregate: Aggregate, facts: RowFacts, whole: () => Row
   cell.blocks.push(blockKey(runIndex, facts.iteration))
   cell.runs++
   if (facts.success) cell.successes++
+  cell.succeeded.push(facts.success)
   if (facts.output_valid) cell.output_valid++
   if (facts.outcome === 'infra_error' || facts.outcome === 'timeout') cell.runner_failures++
   if (facts.outcome === 'timeout') cell.timeouts++
@@ -365,7 +369,8 @@ export function modeCells(aggregate: Aggregate, mode: string): Cell[] {
 /** Every column of every cell. */
 function* allColumns(aggregate: Aggregate): Generator<Column> {
   for (const byScenario of aggregate.cells.values()) {
-    for (const cell of byScenario.values()) yield* [...Object.values(cell.all), cell.blocks, cell.stable.column]
+    for (const cell of byScenario.values())
+      yield* [...Object.values(cell.all), cell.blocks, cell.stable.column, cell.succeeded.column]
   }
 }
 
@@ -420,6 +425,7 @@ export interface PortableAggregate {
     all: Chunk[][]
     blocks: Chunk[]
     stable: Chunk[]
+    succeeded: Chunk[]
   }>
   models: Array<[string, string[]]>
   providers: Array<[string, string[]]>
@@ -446,6 +452,7 @@ export function toPortable(aggregate: Aggregate): PortableAggregate {
         all: CELL_METRICS.map((m) => cell.all[m].portable()),
         blocks: cell.blocks.portable(),
         stable: cell.stable.column.portable(),
+        succeeded: cell.succeeded.column.portable(),
       })),
     ),
     models: sets(aggregate.models),
@@ -461,7 +468,7 @@ export function toPortable(aggregate: Aggregate): PortableAggregate {
 export function transferList(portable: PortableAggregate): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>()
   for (const cell of portable.cells) {
-    for (const chunks of [...cell.all, cell.blocks, cell.stable])
+    for (const chunks of [...cell.all, cell.blocks, cell.stable, cell.succeeded])
       for (const chunk of chunks) if (chunk.data) buffers.add(chunk.data.buffer as ArrayBuffer)
   }
   return [...buffers]
@@ -486,6 +493,7 @@ export function mergePortable(into: Aggregate, other: PortableAggregate): void {
         target.blocks.push(blockKey(runIndices[Math.floor(key / BLOCKS_PER_RUN)]!, key % BLOCKS_PER_RUN))
     } else target.blocks.appendChunks(cell.blocks)
     target.stable.column.appendChunks(cell.stable)
+    target.succeeded.column.appendChunks(cell.succeeded)
   }
   for (const [mode, values] of other.models) for (const v of values) addTo(into.models, mode, v)
   for (const [mode, values] of other.providers) for (const v of values) addTo(into.providers, mode, v)

@@ -29,7 +29,7 @@ import {
   type ScenarioEffect,
 } from '../../stats/log-ratio.js'
 import {finite, percentileOfSorted} from '../../stats/quantiles.js'
-import {exactMcNemar, holmAdjust} from '../../stats/paired-flips.js'
+import {exactMcNemar, holmAdjust, tangoInterval} from '../../stats/paired-flips.js'
 import {newcombeInterval, wilsonInterval} from '../../stats/rates.js'
 import {zOfConfidence} from '../../stats/special.js'
 import type {FromSchema} from 'json-schema-to-ts'
@@ -128,7 +128,11 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
   const [fallbackLow, fallbackHigh] = wilsonInterval(candFallbacks.fallbacks, candFallbacks.recorded, z)
   const candSuccess = pooled(cand, 'successes')
   const baseSuccess = pooled(base, 'successes')
-  const [low, high] = newcombeInterval(candSuccess.count, candSuccess.runs, baseSuccess.count, baseSuccess.runs, z)
+  const paired = successPairs(base, cand)
+  // Paired runs (the runner's blocks, one run of each mode): Tango's interval, where what a block shares cancels.
+  const [low, high] = paired
+    ? tangoInterval(paired.fail_to_pass, paired.pass_to_fail, paired.pairs, z)
+    : newcombeInterval(candSuccess.count, candSuccess.runs, baseSuccess.count, baseSuccess.runs, z)
   const delta: Estimate = {
     value:
       candSuccess.runs === 0 || baseSuccess.runs === 0
@@ -141,7 +145,8 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
     candidate_runs: candSuccess.runs,
     baseline_count: baseSuccess.count,
     baseline_runs: baseSuccess.runs,
-    method: 'newcombe',
+    paired,
+    method: paired ? 'tango' : 'newcombe',
   }
 
   const baseByScenario = new Map(base.map((c) => [c.scenario, c]))
@@ -252,6 +257,45 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
     scenarios,
     success_flips: flippedScenarios(scenarios, confidence),
   }
+}
+
+/**
+ * The success of the two modes' runs as pairs: every run of either mode in a block (one scenario ×
+ * iteration of one run id) with exactly one run of the other mode, as the runner interleaves them;
+ * null when any run is not so paired (modes run one after the other, a run missing or repeated), and
+ * the success difference is then that of two independent rates.
+ */
+function successPairs(base: Cell[], cand: Cell[]): Estimate['paired'] {
+  const baseByScenario = new Map(base.map((cell) => [cell.scenario, cell]))
+  if (base.length !== cand.length || base.length === 0) return null
+  let pairs = 0
+  let passToFail = 0
+  let failToPass = 0
+  for (const candidate of cand) {
+    const baseline = baseByScenario.get(candidate.scenario)
+    if (!baseline || baseline.runs !== candidate.runs) return null
+    const baselineSucceeded = new Map<number, boolean>()
+    const keys = baseline.blocks.values()
+    const flags = baseline.succeeded.values()
+    for (let i = 0; i < keys.length; i++) {
+      if (baselineSucceeded.has(keys[i]!)) return null
+      baselineSucceeded.set(keys[i]!, flags[i] === 1)
+    }
+    const candidateKeys = candidate.blocks.values()
+    const candidateFlags = candidate.succeeded.values()
+    const seen = new Set<number>()
+    for (let i = 0; i < candidateKeys.length; i++) {
+      const key = candidateKeys[i]!
+      const baselinePassed = baselineSucceeded.get(key)
+      if (baselinePassed === undefined || seen.has(key)) return null
+      seen.add(key)
+      const candidatePassed = candidateFlags[i] === 1
+      if (baselinePassed && !candidatePassed) passToFail++
+      else if (!baselinePassed && candidatePassed) failToPass++
+    }
+    pairs += candidateKeys.length
+  }
+  return {pairs, pass_to_fail: passToFail, fail_to_pass: failToPass}
 }
 
 type SuccessFlips = NonNullable<ScenarioComparison['success_flips']>

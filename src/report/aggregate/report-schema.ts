@@ -41,11 +41,23 @@ const estimate = {
     candidate_runs: {type: 'integer', minimum: 0, description: 'a difference: the candidate’s runs'},
     baseline_count: {type: 'integer', minimum: 0, description: 'a difference: the baseline’s successes'},
     baseline_runs: {type: 'integer', minimum: 0, description: 'a difference: the baseline’s runs'},
+    paired: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['pairs', 'pass_to_fail', 'fail_to_pass'],
+      description:
+        'a difference: the runs as pairs of one run of each mode per iteration block, when every run is so paired (null: not paired)',
+      properties: {
+        pairs: {type: 'integer', minimum: 0},
+        pass_to_fail: {type: 'integer', minimum: 0, description: 'pairs the baseline passed and the candidate failed'},
+        fail_to_pass: {type: 'integer', minimum: 0, description: 'pairs the baseline failed and the candidate passed'},
+      },
+    },
     method: {
       type: 'string',
-      enum: ['wilson', 'newcombe', 'count'],
+      enum: ['wilson', 'newcombe', 'tango', 'count'],
       description:
-        'wilson: score interval of a rate; newcombe: hybrid score interval of a difference of rates; count: exact, no interval',
+        'wilson: score interval of a rate; newcombe: hybrid score interval of a difference of independent rates; tango: score interval of a difference of paired rates; count: exact, no interval',
     },
   },
 } as const

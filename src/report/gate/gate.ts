@@ -223,7 +223,7 @@ export function evaluateGate(
       key: 'max_success_rate_drop_pct',
       threshold: -t.max_success_rate_drop_pct,
       smallCells: smallCells(comparison, ['baseline', 'candidate'], false, false),
-      detail: `${c} success rate minus ${comparison.baseline}'s, in points${decision === 'ci' ? '' : ' (Newcombe interval)'}`,
+      detail: `${c} success rate minus ${comparison.baseline}'s, in points${decision === 'ci' ? '' : r.success_rate_delta_pp?.method === 'tango' ? ' (Tango interval, paired)' : ' (Newcombe interval)'}`,
     },
     {
       name: 'reliability_output_validity',
@@ -393,7 +393,7 @@ function decideBySize(spec: CheckSpec, comparison: Comparison, resolved: Resolve
     const baseline =
       estimate.baseline_count ?? count((comparison.reliability.success_rate.value ?? 0) - estimate.value, baselineRuns)
     spec.sized = judgeSuccessDrop(
-      {candidate, candidateRuns, baseline, baselineRuns},
+      {candidate, candidateRuns, baseline, baselineRuns, paired: estimate.paired},
       resolved.thresholds.max_success_rate_drop_pct,
       alpha,
       (v) => clearsThreshold(v, '>=', spec.threshold),

@@ -8,8 +8,11 @@
  *   reaches no more than α of the time, and fails from the count a candidate at the limit exceeds no
  *   more than α of the time. A candidate at its limit passes at most α of the time, at any n.
  * - the success rate against the baseline's: non-inferiority with the profile's drop as its margin,
- *   one-sided at α, with Newcombe's hybrid score interval at 1 - 2α: pass when its lower bound is above
- *   -margin, fail when its upper bound is below.
+ *   one-sided at α, with an interval at 1 - 2α: pass when its lower bound is above -margin, fail when
+ *   its upper bound is below; Newcombe's hybrid score interval of two independent rates. Where the
+ *   runner paired the runs (one of each mode per iteration block), the paired test: Tango's score
+ *   statistic with its exact unconditional p-value (src/stats/paired-flips.ts), each side at α, its
+ *   interval Tango's; a block's shared moment or scenario difficulty then cancels.
  *
  * The Wilson intervals of the comparison answered "where is the rate?" at 95% two-sided; they passed
  * a 2% limit only after about 190 runs without a single timeout, and a 3-point drop only after 125 to
@@ -20,6 +23,7 @@
 import type {Thresholds} from '../../schemas/profile.js'
 import {clopperPearson, runsToCertify, sizedRule, type SizedRule} from '../../stats/binomial.js'
 import {newcombeInterval} from '../../stats/rates.js'
+import {pairedNonInferiority, tangoInterval} from '../../stats/paired-flips.js'
 import {zOfConfidence} from '../../stats/special.js'
 
 /** The one-sided level of the reliability rules at a comparison's confidence: 5% at 95%. */
@@ -76,22 +80,49 @@ export function judgeRate(limit: RateLimit, count: number, runs: number, alpha: 
   return {verdict: 'inconclusive', reason, interval, rule}
 }
 
-/** The success-rate non-inferiority test: candidate minus baseline, in points, against -margin. */
+/** The runs of the two modes as pairs (the runner's blocks): how many, and the discordant ones. */
+export interface SuccessPairs {
+  pairs: number
+  pass_to_fail: number
+  fail_to_pass: number
+}
+
+/**
+ * The success-rate non-inferiority test: candidate minus baseline, in points, against -margin. Paired
+ * runs (`paired`) are judged by Tango's score interval of the paired difference, the rest by
+ * Newcombe's interval of two independent rates; the rule names the one used.
+ */
 export function judgeSuccessDrop(
-  counts: {candidate: number; candidateRuns: number; baseline: number; baselineRuns: number},
+  counts: {
+    candidate: number
+    candidateRuns: number
+    baseline: number
+    baselineRuns: number
+    paired?: SuccessPairs | null
+  },
   marginPoints: number,
   alpha: number,
   clears: (value: number) => boolean,
 ): RuleOutcome {
-  const [low, high] = newcombeInterval(
-    counts.candidate,
-    counts.candidateRuns,
-    counts.baseline,
-    counts.baselineRuns,
-    zOfConfidence(1 - 2 * alpha),
-  )
+  const z = zOfConfidence(1 - 2 * alpha)
+  const {paired} = counts
+  if (paired) {
+    const [low, high] = tangoInterval(paired.fail_to_pass, paired.pass_to_fail, paired.pairs, z)
+    const interval: [number, number] = [100 * low, 100 * high]
+    const p = pairedNonInferiority(paired.fail_to_pass, paired.pass_to_fail, paired.pairs, marginPoints / 100)
+    const rule = `non-inferiority of the success rate, margin ${marginPoints} points, one-sided ${pct(alpha)} (paired: ${paired.pairs} blocks run by both modes, ${paired.pass_to_fail} pass→fail and ${paired.fail_to_pass} fail→pass; Tango’s score statistic, its exact unconditional p-value; the interval Tango’s at ${pct(1 - 2 * alpha)})`
+    if (p.non_inferior <= alpha) return {verdict: 'pass', reason: null, interval, rule}
+    if (p.inferior <= alpha) return {verdict: 'fail', reason: null, interval, rule}
+    return {
+      verdict: 'inconclusive',
+      reason: `the exact p-value of non-inferiority is ${p.non_inferior.toPrecision(2)}, of inferiority ${p.inferior.toPrecision(2)}; either decides at ${pct(alpha)}`,
+      interval,
+      rule,
+    }
+  }
+  const [low, high] = newcombeInterval(counts.candidate, counts.candidateRuns, counts.baseline, counts.baselineRuns, z)
   const interval: [number, number] = [100 * low, 100 * high]
-  const rule = `non-inferiority of the success rate, margin ${marginPoints} points, one-sided ${pct(alpha)} (Newcombe’s hybrid score interval at ${pct(1 - 2 * alpha)})`
+  const rule = `non-inferiority of the success rate, margin ${marginPoints} points, one-sided ${pct(alpha)} (Newcombe’s hybrid score interval at ${pct(1 - 2 * alpha)}, the runs not paired)`
   if (clears(interval[0])) return {verdict: 'pass', reason: null, interval, rule}
   if (!clears(interval[1])) return {verdict: 'fail', reason: null, interval, rule}
   return {verdict: 'inconclusive', reason: 'the one-sided interval reaches below the margin', interval, rule}

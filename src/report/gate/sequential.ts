@@ -45,6 +45,7 @@
 import {groupSequentialBoundaries, type SpendingFunction} from '../../stats/alpha-spending.js'
 import {logRatioOfReduction, reductionOfLogRatio} from '../../stats/log-ratio.js'
 import {newcombeInterval, wilsonInterval} from '../../stats/rates.js'
+import {tangoInterval} from '../../stats/paired-flips.js'
 import {normalCdf, zOfConfidence} from '../../stats/special.js'
 import type {Comparison, Estimate, Reduction} from '../aggregate/compare.js'
 import {clearsThreshold, overallVerdict, type CheckName, type GateCheck, type Verdict} from './gate.js'
@@ -175,10 +176,33 @@ export function projectedInterval(
   if (!rate.runs) return null
   const runs = Math.round(rate.runs * growth)
   const clamp = (p: number) => Math.min(1, Math.max(0, p))
-  // Decision ci judges rates by their sized rules: projected as such (the rule's interval), the rest as the Wilson and Newcombe intervals.
+  // Decision ci judges rates by their sized rules: projected as such (the rule's interval), the rest as the Wilson, Tango and Newcombe intervals.
   const sized = check.rule !== null && check.rule !== undefined
   const alpha = reliabilityLevel(confidence)
-  if (rate.method === 'newcombe') {
+  if (rate.method === 'tango' && rate.paired) {
+    // Paired: the discordant share kept, the difference moved by Z_FUTILITY of its standard error, as pairs at the last look.
+    const {pairs, pass_to_fail: lost, fail_to_pass: gained} = rate.paired
+    if (pairs === 0) return null
+    const discordant = (gained + lost) / pairs
+    const difference = (gained - lost) / pairs
+    const seNow = Math.sqrt(Math.max(0, discordant - difference * difference) / pairs)
+    const moved = Math.max(-discordant, Math.min(discordant, difference + away * Z_FUTILITY * seNow))
+    const projectedPairs = Math.round(pairs * growth)
+    const projected = {
+      pairs: projectedPairs,
+      fail_to_pass: Math.round((projectedPairs * (discordant + moved)) / 2),
+      pass_to_fail: Math.round((projectedPairs * (discordant - moved)) / 2),
+    }
+    // The sized rule's interval (Tango's at 1 - 2α; its exact test decides much as the interval does), or the comparison's.
+    const [low, high] = tangoInterval(
+      projected.fail_to_pass,
+      projected.pass_to_fail,
+      projectedPairs,
+      sized ? zOfConfidence(1 - 2 * alpha) : z,
+    )
+    return [low * 100, high * 100]
+  }
+  if (rate.method === 'newcombe' || rate.method === 'tango') {
     const candidateRate = comparison.reliability.success_rate.value
     if (candidateRate === null) return null
     const candidate = clamp(candidateRate / 100)

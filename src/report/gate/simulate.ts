@@ -24,7 +24,9 @@
  *   twice as noisy as real data has it;
  * - reliability: the baseline succeeds `baseline_success_pct` of the time with no other failure; the
  *   candidate's success, output validity, runner failures, timeouts and retries are drawn per run,
- *   each on its own, at the rate its point puts it at; where its efficiency is at the point, at the
+ *   each on its own, at the rate its point puts it at, the two modes' success within a block
+ *   correlated by `success_correlation` (a shared latent draw: a hard scenario or a bad moment fails
+ *   both), so the gate's paired success test is measured on paired data; where its efficiency is at the point, at the
  *   realistic rates of `candidate_reliability` (as successful as the baseline, 0.4% timeouts, 1%
  *   runner failures, 0.5% invalid outputs, 2% retries), so the whole gate is that of a real candidate;
  * - the spread of the effect between scenarios: 0.3 on the log scale by default, what real suites
@@ -53,6 +55,7 @@ import type {Thresholds} from '../../schemas/profile.js'
 import {priceOf, tokensOf, type Price} from '../../results/usage.js'
 import {logRatioOfReduction, type Estimand} from '../../stats/log-ratio.js'
 import {mulberry32, normalDraw, type Random} from '../../stats/random.js'
+import {normalQuantile} from '../../stats/special.js'
 import {addRow, emptyAggregate, type Aggregate} from '../aggregate/aggregate.js'
 import {compareModes} from '../aggregate/compare.js'
 import {evaluateGate, type CheckName, type Decision, type GateCheck, type Verdict} from './gate.js'
@@ -87,6 +90,12 @@ export interface SimulationModel {
   /** Standard deviation of the iteration-block factor the two modes share, on the log scale. */
   block_sd: number
   baseline_success_pct: number
+  /**
+   * The correlation of the two modes' success within an iteration block, on a latent normal scale
+   * (each mode succeeds when √ρ·u + √(1 − ρ)·e, u the block's and e its own, falls below its rate's
+   * quantile): a hard scenario or a bad moment fails both runs of a block. 0: independent.
+   */
+  success_correlation: number
   /** The candidate's failure rates (%) where its efficiency is at the point (see the file's comment). */
   candidate_reliability: CandidateReliability
   tokens: TokenMix
@@ -128,6 +137,7 @@ export const DEFAULT_MODEL: SimulationModel = {
   cv_pct: 30,
   block_sd: 0.1,
   baseline_success_pct: 95,
+  success_correlation: 0.3,
   candidate_reliability: REALISTIC_RELIABILITY,
   tokens: DEFAULT_TOKEN_MIX,
 }
@@ -345,6 +355,7 @@ export function syntheticRows(random: Random, options: DatasetOptions): Row[] {
         agent: model.block_sd * normalDraw(random),
         toolCalls: model.block_sd * normalDraw(random),
       }
+      const sharedSuccess = Math.sqrt(model.success_correlation) * normalDraw(random)
       for (const mode of [BASELINE, CANDIDATE]) {
         const candidate = mode === CANDIDATE
         const shift = (metric: keyof typeof block) => (candidate ? sEffect[metric] : 0) + block[metric]
@@ -364,7 +375,9 @@ export function syntheticRows(random: Random, options: DatasetOptions): Row[] {
               ? 'infra_error'
               : null
           : null
-        const success = random() < (candidate ? rates.success : model.baseline_success_pct / 100)
+        const successRate = candidate ? rates.success : model.baseline_success_pct / 100
+        const success =
+          sharedSuccess + Math.sqrt(1 - model.success_correlation) * normalDraw(random) < normalQuantileOf(successRate)
         rows.push(
           syntheticRow({
             scenario_id: s.id,
@@ -386,6 +399,11 @@ export function syntheticRows(random: Random, options: DatasetOptions): Row[] {
     }
   }
   return rows
+}
+
+/** Φ⁻¹(p), with the ends of [0, 1] as ∓Infinity (a rate of 0 never succeeds, of 1 always). */
+function normalQuantileOf(p: number): number {
+  return p <= 0 ? -Infinity : p >= 1 ? Infinity : normalQuantile(p)
 }
 
 function aggregateOf(rows: readonly Row[], repetitions: number): Aggregate {
@@ -702,7 +720,7 @@ export function renderSimulationMarkdown(report: SimulationReport): string {
   const out = [
     `## Gate error rates (decision ${options.decision}; seeded datasets per cell: ${atThreshold} at the threshold, ${options.datasets} at zero and at double; seed ${options.seed}, ${options.resamples} bootstrap resamples)`,
     '',
-    `Model: active tokens and agent time log-normal with CV ${m.cv_pct}%, cost their tokens priced by type (output ${pct(m.tokens.output_share)} of active tokens, ${pct(m.tokens.uncached_share)} of the prompt uncached, prompt log SD ${m.tokens.prompt_sd}), tool calls Poisson; the effect varies between scenarios with SD ${m.scenario_spread} (log scale); iteration blocks shared by the two modes with SD ${m.block_sd}; baseline success ${m.baseline_success_pct}%. Each cell: P(pass) / P(fail) / P(inconclusive) in %. At \`zero\` and \`threshold\` a pass of an efficiency check is false; at \`threshold\` a pass of any check is false; at \`double\` the right verdict is pass for a reduction, fail for a rate. Efficiency checks and the whole gate are measured with the candidate of realistic reliability (success as the baseline's, ${r.timeout_pct}% timeouts, ${r.runner_failure_pct}% runner failures in all, ${r.invalid_pct}% invalid outputs, ${r.retry_pct}% retries), reliability checks with it at twice the efficiency thresholds. Estimand ${options.estimand}${options.estimand === 'suite' ? ': the scenarios’ effects centred on the point (the suite’s own effect is the truth)' : ': the scenarios’ effects drawn around the point'}.`,
+    `Model: active tokens and agent time log-normal with CV ${m.cv_pct}%, cost their tokens priced by type (output ${pct(m.tokens.output_share)} of active tokens, ${pct(m.tokens.uncached_share)} of the prompt uncached, prompt log SD ${m.tokens.prompt_sd}), tool calls Poisson; the effect varies between scenarios with SD ${m.scenario_spread} (log scale); iteration blocks shared by the two modes with SD ${m.block_sd}; baseline success ${m.baseline_success_pct}%, the modes' success correlated ${m.success_correlation} within a block (latent normal scale). Each cell: P(pass) / P(fail) / P(inconclusive) in %. At \`zero\` and \`threshold\` a pass of an efficiency check is false; at \`threshold\` a pass of any check is false; at \`double\` the right verdict is pass for a reduction, fail for a rate. Efficiency checks and the whole gate are measured with the candidate of realistic reliability (success as the baseline's, ${r.timeout_pct}% timeouts, ${r.runner_failure_pct}% runner failures in all, ${r.invalid_pct}% invalid outputs, ${r.retry_pct}% retries), reliability checks with it at twice the efficiency thresholds. Estimand ${options.estimand}${options.estimand === 'suite' ? ': the scenarios’ effects centred on the point (the suite’s own effect is the truth)' : ': the scenarios’ effects drawn around the point'}.`,
   ]
   for (const scenarios of options.scenarios) {
     for (const repetitions of options.repetitions) {

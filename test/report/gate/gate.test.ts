@@ -14,6 +14,7 @@ import {capacity, gateSizeWarnings, judgeSuccessDrop} from '../../../src/report/
 import {logGamma} from '../../../src/stats/special.js'
 import {DEFAULT_MODEL, syntheticRows} from '../../../src/report/gate/simulate.js'
 import {reductionOfLogRatio} from '../../../src/stats/log-ratio.js'
+import {pairedNonInferiority, tangoInterval} from '../../../src/stats/paired-flips.js'
 import {mulberry32} from '../../../src/stats/random.js'
 import {fromGhxRouter} from '../../../src/results/importers.js'
 import {loadProfile} from '../../../src/catalogue/profiles.js'
@@ -616,13 +617,16 @@ describe('gate', () => {
     })
 
     it('the success drop is a one-sided non-inferiority test: an equal candidate passes a 12-point margin at 80 runs, a candidate at the margin at most 5% of the time (exactly)', () => {
-      // 76 of 80 against 80 of 80 is within the margin; 68 of 80 (15 points down) may or may not be.
+      // 76 of 80 against 80 of 80 is within the margin; 68 of 80 (15 points down) may or may not be. The runs are paired.
       expect(check(reliabilityGate(4, 'fail', sized), 'reliability_success_rate_non_inferior')).to.deep.include({
         verdict: 'pass',
-        rule: 'non-inferiority of the success rate, margin 12 points, one-sided 5% (Newcombe’s hybrid score interval at 90%)',
+        rule: 'non-inferiority of the success rate, margin 12 points, one-sided 5% (paired: 80 blocks run by both modes, 4 pass→fail and 0 fail→pass; Tango’s score statistic, its exact unconditional p-value; the interval Tango’s at 90%)',
       })
       expect(check(reliabilityGate(12, 'fail', sized), 'reliability_success_rate_non_inferior').verdict).to.equal(
         'inconclusive',
+      )
+      expect(check(reliabilityGate(30, 'fail', sized), 'reliability_success_rate_non_inferior').verdict).to.equal(
+        'fail',
       )
       const n = 80
       const pmf = (k: number, p: number) =>
@@ -641,6 +645,65 @@ describe('gate', () => {
       }
       expect(falsePass).to.be.at.most(0.05)
       expect(power).to.be.above(0.9)
+    })
+
+    it('the success drop uses the paired test where the runner paired the runs, Newcombe’s where it did not, and says which', () => {
+      // The same outcomes: 4 scenarios x 20, the candidate failing 6 runs, the baseline 3 (blocks apart from the candidate's).
+      const outcome = (mode: 'agent_direct' | 'ghx', s: string, i: number) =>
+        (mode === 'ghx' && s === 'a-001' && i <= 6) || (mode === 'agent_direct' && s === 'b-001' && i <= 3)
+          ? {success: false, outcome: 'fail' as const}
+          : {}
+      const pairedRows = paired(['a-001', 'b-001', 'c-001', 'd-001'], 20, outcome)
+      // Modes run one after the other (the predecessors' rows): another run id, so no block holds both modes.
+      const apart = emptyAggregate()
+      for (const scenario of ['a-001', 'b-001', 'c-001', 'd-001'])
+        for (let i = 1; i <= 20; i++)
+          for (const mode of ['agent_direct', 'ghx'] as const)
+            addRow(
+              apart,
+              makeRow({
+                scenario_id: scenario,
+                mode,
+                iteration: i,
+                run_id: `run-${mode}`,
+                ...outcome(mode, scenario, i),
+              }),
+            )
+      const gateOf = (aggregate: ReturnType<typeof emptyAggregate>) => {
+        const comparison = compareModes(aggregate, {
+          baseline: 'agent_direct',
+          candidate: 'ghx',
+          minSamples: 3,
+          seed: 1,
+          resamples: 200,
+        })
+        return {
+          comparison,
+          check: check(
+            evaluateGate(comparison, {...resolved('ci'), thresholds: sized}),
+            'reliability_success_rate_non_inferior',
+          ),
+        }
+      }
+      const both = gateOf(pairedRows)
+      // Counted independently: 6 blocks the candidate failed alone, 3 the baseline failed alone, none both.
+      expect(both.comparison.reliability.success_rate_delta_pp).to.deep.include({
+        method: 'tango',
+        paired: {pairs: 80, pass_to_fail: 6, fail_to_pass: 3},
+      })
+      expect(both.check.rule).to.include('paired: 80 blocks run by both modes, 6 pass→fail and 3 fail→pass')
+      const expected = pairedNonInferiority(3, 6, 80, 0.12)
+      expect(both.check.verdict).to.equal(expected.non_inferior <= 0.05 ? 'pass' : 'inconclusive')
+      const [low, high] = tangoInterval(3, 6, 80, 1.6448536269514722)
+      expect(both.check.interval![0]).to.be.closeTo(100 * low, 1e-9)
+      expect(both.check.interval![1]).to.be.closeTo(100 * high, 1e-9)
+      const alone = gateOf(apart)
+      expect(alone.comparison.reliability.success_rate_delta_pp).to.deep.include({method: 'newcombe', paired: null})
+      expect(alone.check.rule).to.include('Newcombe’s hybrid score interval at 90%, the runs not paired')
+      // A block with two runs of a mode is no pair: the whole difference is judged unpaired.
+      const repeated = paired(['a-001', 'b-001', 'c-001', 'd-001'], 20, outcome)
+      addRow(repeated, makeRow({scenario_id: 'a-001', mode: 'ghx', iteration: 1}))
+      expect(gateOf(repeated).comparison.reliability.success_rate_delta_pp.paired).to.equal(null)
     })
 
     it('a suite states what its gate can certify at its size, and warns when it cannot pass', () => {

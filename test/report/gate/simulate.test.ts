@@ -22,6 +22,7 @@ import {rowSchema} from '../../../src/results/row-schema.js'
 import {priceOf} from '../../../src/results/usage.js'
 import {compileSchema} from '../../../src/shared/schema-validator.js'
 import {mulberry32} from '../../../src/stats/random.js'
+import {normalCdf, normalQuantile} from '../../../src/stats/special.js'
 import {DEFAULT_RESAMPLES} from '../../../src/stats/bootstrap.js'
 import {SIMULATION_DEFAULTS} from '../../../src/app/simulate.js'
 
@@ -82,7 +83,8 @@ describe('gate simulation', () => {
     const candidate = rows('threshold', 'reliability').filter((r) => r.mode === 'candidate')
     const share = (pick: (r: (typeof candidate)[number]) => boolean) => candidate.filter(pick).length / candidate.length
     expect(share((r) => r.outcome === 'timeout')).to.be.closeTo(0.02, 0.003)
-    expect(share((r) => r.outcome === 'timeout' || r.outcome === 'infra_error')).to.be.closeTo(0.05, 0.004)
+    // 8,000 runs: a share's SE is 0.0024 at 5%; 2.5 SEs.
+    expect(share((r) => r.outcome === 'timeout' || r.outcome === 'infra_error')).to.be.closeTo(0.05, 0.006)
     expect(share((r) => !r.output_valid)).to.be.closeTo(0.03, 0.004)
     expect(share((r) => r.retries > 0)).to.be.closeTo(0.15, 0.006)
     expect(share((r) => r.success)).to.be.closeTo(0.92, 0.005)
@@ -214,6 +216,47 @@ describe('gate simulation', () => {
     expect(share((r) => r.outcome === 'timeout')).to.be.closeTo(0.004, 0.0015)
     expect(share((r) => r.outcome === 'timeout' || r.outcome === 'infra_error')).to.be.closeTo(0.01, 0.0025)
     expect(share((r) => r.success)).to.be.closeTo(0.95, 0.005)
+  })
+
+  it('draws the two modes’ success of a block correlated as the model says, each at its own rate', () => {
+    // Both at their rates in every block: P(both succeed) is the bivariate normal's at the rates' quantiles,
+    // computed here by integrating over the block's shared draw (Simpson's rule), independently of the simulation.
+    const bothSucceed = (rho: number, p1: number, p2: number) => {
+      const steps = 4000
+      const h = 16 / steps
+      let total = 0
+      for (let i = 0; i <= steps; i++) {
+        const u = -8 + i * h
+        const weight = i === 0 || i === steps ? 1 : i % 2 ? 4 : 2
+        const given = (p: number) =>
+          rho === 1
+            ? Number(u < normalQuantile(p))
+            : normalCdf((normalQuantile(p) - Math.sqrt(rho) * u) / Math.sqrt(1 - rho))
+        total += weight * (Math.exp((-u * u) / 2) / Math.sqrt(2 * Math.PI)) * given(p1) * given(p2)
+      }
+      return (total * h) / 3
+    }
+    for (const correlation of [0, 0.3, 0.8]) {
+      const rows = syntheticRows(mulberry32(5), {
+        scenarios: 40,
+        repetitions: 200,
+        point: 'threshold',
+        group: 'reliability',
+        thresholds: THRESHOLDS,
+        model: {...DEFAULT_MODEL, success_correlation: correlation},
+      })
+      const baseline = new Map(
+        rows.filter((r) => r.mode === 'agent_direct').map((r) => [`${r.scenario_id}/${r.iteration}`, r.success]),
+      )
+      const candidate = rows.filter((r) => r.mode === 'candidate')
+      const both =
+        candidate.filter((r) => r.success && baseline.get(`${r.scenario_id}/${r.iteration}`)).length / candidate.length
+      // The candidate at the threshold: the baseline's 95% less the margin.
+      const rate = 0.95 - THRESHOLDS.max_success_rate_drop_pct / 100
+      expect(candidate.filter((r) => r.success).length / candidate.length, `${correlation}`).to.be.closeTo(rate, 0.005)
+      expect(both, `${correlation}`).to.be.closeTo(bothSucceed(correlation, rate, 0.95), 0.005)
+    }
+    expect(DEFAULT_MODEL.success_correlation).to.equal(0.3)
   })
 
   it('the table gives the whole gate’s P(pass / fail / inconclusive) and bounds its false pass by the worst check’s', function () {
