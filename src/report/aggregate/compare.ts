@@ -41,6 +41,7 @@ import {
   runRanks,
   stableMedian,
   stableSample,
+  withAllSorted,
   type Aggregate,
   type Cell,
 } from './aggregate.js'
@@ -250,8 +251,25 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
       harness_latency_ms: {baseline: harness(base), candidate: harness(cand)},
     },
     scenarios,
+    github_api: apiCostOf(base, cand),
     success_flips: flippedScenarios(scenarios, confidence),
   }
+}
+
+/** Each mode's median API cost per run over all its runs that record it, and the candidate's reduction. */
+function apiCostOf(base: Cell[], cand: Cell[]): Comparison['github_api'] {
+  const median = (cells: Cell[], metric: 'github_rest_requests' | 'github_graphql_points') =>
+    withAllSorted(cells, metric, (sorted) => finite(percentileOfSorted(sorted, 50)))
+  const sides = (metric: 'github_rest_requests' | 'github_graphql_points') => {
+    const baseline = median(base, metric)
+    const candidate = median(cand, metric)
+    return {
+      baseline,
+      candidate,
+      reduction_pct: baseline === null || candidate === null ? null : finite(reductionPct(baseline, candidate)),
+    }
+  }
+  return {rest_requests: sides('github_rest_requests'), graphql_points: sides('github_graphql_points')}
 }
 
 type SuccessFlips = NonNullable<ScenarioComparison['success_flips']>
