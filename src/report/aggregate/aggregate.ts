@@ -312,6 +312,11 @@ function blockKey(runIndex: number, iteration: number): number {
   return runIndex * BLOCKS_PER_RUN + iteration
 }
 
+/** A block key's iteration. */
+export function iterationOfBlock(key: number): number {
+  return key % BLOCKS_PER_RUN
+}
+
 /**
  * Each run index's place among the run ids sorted, or null when that is the index itself (one run, or
  * runs first seen in id order). Block keys hold a run's first-seen index; a seeded draw over blocks
