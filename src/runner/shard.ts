@@ -143,7 +143,7 @@ async function weightsFrom(file: string, cwd: string): Promise<(scenarioId: stri
 const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex')
 
 /** What this machine ran the plan with: the facts of the comparability key that preflight and the open target give. */
-export interface KeyFacts {
+interface KeyFacts {
   modes: SuiteContext['modes']
   providers: string[]
   /** As rows record it (ModelSource.label). */

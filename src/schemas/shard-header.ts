@@ -13,7 +13,7 @@ const versions = {type: 'object', additionalProperties: {type: 'string'}} as con
 const strings = {type: 'array', items: {type: 'string'}} as const
 
 /** What two shards must agree on for their rows to be one run, and two runs to be compared run against run. */
-export const comparabilityKeySchema = {
+const comparabilityKeySchema = {
   type: 'object',
   additionalProperties: false,
   required: [

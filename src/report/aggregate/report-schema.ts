@@ -123,7 +123,7 @@ const apiFigure = {
 } as const
 
 /** What a mode's runs cost against GitHub's rate limits (the rows' github_api). */
-export const githubApiSummarySchema = {
+const githubApiSummarySchema = {
   type: ['object', 'null'],
   additionalProperties: false,
   required: ['runs', 'rest_requests', 'graphql_points', 'secondary_limit_waits'],

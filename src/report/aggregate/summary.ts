@@ -131,7 +131,7 @@ export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
 }
 
 /** The mode's GitHub API cost over all its runs that recorded it (a failed run spends too); null when none did. */
-export function githubApiOf(cells: Cell[]): ModeSummary['github_api'] {
+function githubApiOf(cells: Cell[]): ModeSummary['github_api'] {
   const figure = (metric: 'github_rest_requests' | 'github_graphql_points' | 'github_secondary_limit_waits') =>
     withAllSorted(cells, metric, (sorted) => ({
       runs: sorted.length,
