@@ -25,7 +25,7 @@ export interface AttemptRecord {
   checkpoints: CheckpointResult[]
   variables: Record<string, unknown> | null
   apiCalls: number | null
-  githubApi: Row['github_api']
+  githubApi?: Row['github_api']
   agentMs: number | null
   timing: NonNullable<Row['timing']>
   tracePath: string | null
