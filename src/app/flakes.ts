@@ -1,12 +1,16 @@
 /**
  * `ghx-bench flakes`: the flake ledger over the runs stored in results_dir (src/report/flakes.ts).
- * Only runs that can be compared are read together: those of the newest run's suite (or the suite
- * named) and model, as their rows record them. Re-graded rows are read in place of their
- * originals, as the report reads them.
+ * Only runs that can be compared are read together: those whose comparability key (run.json: the
+ * harness, catalogue, plan, modes and their tools, providers, plugins, model, target, seed) is the
+ * newest keyed run's (of the suite named, if one is). Every other run is named with why it was left
+ * out. Re-graded rows are read in place of their originals, as the report reads them.
  */
 import {loadQuarantine, quarantineOf} from '../catalogue/quarantine.js'
 import {resolveConfigPath} from '../config/load-config.js'
+import {keyDifferences} from '../results/comparability.js'
 import {isRegradedFile, withRegraded} from '../results/regraded.js'
+import {readRunInfoFor} from '../results/run-info.js'
+import type {ComparabilityKey} from '../schemas/shard-header.js'
 import {readRows} from '../results/sources.js'
 import {listRuns} from '../results/store.js'
 import {BadInputError} from '../shared/diagnostics.js'
@@ -22,10 +26,11 @@ export interface FlakesOptions extends ProjectOptions {
 }
 
 export interface FlakesResult {
-  /** What the runs read have in common. */
-  group: {suite: string; model: string}
+  /** What the runs read have in common: their comparability key, and its suite and model. */
+  group: {suite: string; model: string; key: ComparabilityKey}
   runs: string[]
-  /** Runs in results_dir left out: another suite or model. */
+  /** Runs in results_dir left out: another key (the fields that differ), or none recorded. */
+  left_out: Array<{run_id: string; reason: string}>
   other_runs: number
   /** Each cell, with the quarantine that covers it (the quarantine file; null: none). */
   entries: Array<LedgerEntry & {quarantined: {reason: string; expires: string} | null}>
@@ -34,7 +39,8 @@ export interface FlakesResult {
 
 interface StoredRun {
   runId: string
-  group: FlakesResult['group']
+  /** run.json's key; undefined for a run before keys, or imported rows. */
+  key: ComparabilityKey | undefined
   outcomes: LedgerOutcome[]
 }
 
@@ -46,26 +52,48 @@ export async function flakesProject(options: FlakesOptions): Promise<FlakesResul
   const originals = (await listRuns(resultsDir)).filter((run) => !run.link && !isRegradedFile(run.file))
   const runs: StoredRun[] = []
   for (const run of originals)
-    runs.push(await storedRun((await withRegraded([run.file], new Set())).files, run.runId, cwd))
-  const newest = runs.find((run) => options.suite === undefined || run.group.suite === options.suite)
-  if (!newest)
+    runs.push(
+      await storedRun(
+        (await withRegraded([run.file], new Set())).files,
+        run.runId,
+        cwd,
+        await readRunInfoFor(run.file),
+      ),
+    )
+  const newest = runs.find((run) => run.key && (options.suite === undefined || run.key.suite === options.suite))
+  if (!newest?.key)
     throw new BadInputError([
       {
         file: displayPath(resultsDir, cwd),
         code: 'io',
-        message: options.suite ? `no stored run of suite "${options.suite}"` : 'no results yet: run a suite first',
+        message:
+          runs.length === 0
+            ? 'no results yet: run a suite first'
+            : `no stored run${options.suite ? ` of suite "${options.suite}"` : ''} records a comparability key (run.json): run the suite with this ghx-bench first`,
       },
     ])
+  const group = newest.key
   const quarantine = await loadQuarantine(resolveConfigPath(config, config.values.quarantine_file), cwd)
-  const same = runs.filter((run) => JSON.stringify(run.group) === JSON.stringify(newest.group))
+  const same = runs.filter((run) => run.key && keyDifferences(group, run.key).length === 0)
+  const leftOut = runs
+    .filter((run) => !same.includes(run))
+    .map((run) => ({
+      run_id: run.runId,
+      reason: run.key
+        ? `another comparability key: ${keyDifferences(group, run.key)
+            .map((d) => d.split(' ')[0])
+            .join(', ')} differ`
+        : 'no comparability key (run.json before keys, or imported rows)',
+    }))
   const settings = {
     flipThreshold: options.flipThreshold ?? DEFAULT_LEDGER_OPTIONS.flipThreshold,
     minRuns: options.minRuns ?? DEFAULT_LEDGER_OPTIONS.minRuns,
   }
   return {
-    group: newest.group,
+    group: {suite: group.suite, model: group.model, key: group},
     runs: same.map((run) => run.runId),
-    other_runs: runs.length - same.length,
+    left_out: leftOut,
+    other_runs: leftOut.length,
     entries: flakeLedger(
       same.flatMap((run) => run.outcomes),
       settings,
@@ -77,15 +105,17 @@ export async function flakesProject(options: FlakesOptions): Promise<FlakesResul
   }
 }
 
-/** A results file's outcomes, and the suite and model its rows share ("mixed" where they do not). */
-async function storedRun(files: string[], name: string, cwd: string): Promise<StoredRun> {
+/** A results file's outcomes, and the comparability key its run recorded. */
+async function storedRun(
+  files: string[],
+  name: string,
+  cwd: string,
+  info: Awaited<ReturnType<typeof readRunInfoFor>>,
+): Promise<StoredRun> {
   const outcomes: LedgerOutcome[] = []
-  const seen = {suite: new Set<string>(), model: new Set<string>()}
   let startedAt: string | undefined
   for await (const row of readRows(files, () => {}, cwd)) {
     if (row.started_at && (startedAt === undefined || row.started_at < startedAt)) startedAt = row.started_at
-    seen.suite.add(row.suite ?? '')
-    seen.model.add(row.model ?? '')
     outcomes.push({
       run_id: row.run_id,
       run_started_at: '',
@@ -97,6 +127,5 @@ async function storedRun(files: string[], name: string, cwd: string): Promise<St
     })
   }
   for (const outcome of outcomes) outcome.run_started_at = startedAt ?? ''
-  const one = (values: Set<string>) => (values.size === 1 ? [...values][0]! : 'mixed')
-  return {runId: outcomes[0]?.run_id ?? name, group: {suite: one(seen.suite), model: one(seen.model)}, outcomes}
+  return {runId: outcomes[0]?.run_id ?? name, key: info?.key, outcomes}
 }

@@ -27,7 +27,7 @@ export interface RowOptions
 
 export interface ReportCommandOptions extends ProjectOptions, RowOptions {
   /** Also compare with a previous run (its run id, results file or folder, or a summary.json). */
-  compare?: {against: string; tolerances: Tolerances}
+  compare?: {against: string; tolerances: Tolerances; allowIncomparable?: boolean}
 }
 
 export interface ReportResult {
@@ -41,7 +41,7 @@ export async function reportProject(options: ReportCommandOptions): Promise<Repo
   const judged = await judge(config, {...options, report: true, gate: null, gateBeside: true, output: options})
   const report = judged.report!
   const comparison = options.compare
-    ? await produceRunComparison(config, report, {...options, ...options.compare})
+    ? await produceRunComparison(config, report, judged.loaded, {...options, ...options.compare})
     : null
   return {report, files: judged.files, comparison}
 }

@@ -5,7 +5,7 @@ import type {FlakesResult} from '../app/flakes.js'
 export default class Flakes extends BaseCommand<typeof Flakes> {
   static override summary = 'The flake ledger: which scenarios flip between pass and fail across stored runs'
   static override description =
-    'Reads every run in results_dir of the newest run’s suite and model (or of --suite) and lists, per scenario × mode × provider: its runs, pass rate, pass^k (the chance a whole run of it passes), flip rate (the share of consecutive outcomes, oldest first, that differ) and the first and last run in which it failed. A cell with at least --min-runs runs, two flips or more (one is a change, not noise) and a flip rate at or above --flip-threshold is proposed for quarantine. Steady cells (always passing, or always failing: broken, not flaky) are counted, not listed, unless --all.'
+    'Reads every run in results_dir whose comparability key (run.json: ghx-bench version, catalogue, suite, scenarios, repetitions, modes and their tools, providers, plugins, model, target, profile, seed) is the newest keyed run’s (of --suite, if given), names each run it left out and why, and lists, per scenario × mode × provider: its runs, pass rate, pass^k (the chance a whole run of it passes), flip rate (the share of consecutive outcomes, oldest first, that differ) and the first and last run in which it failed. A cell with at least --min-runs runs, two flips or more (one is a change, not noise) and a flip rate at or above --flip-threshold is proposed for quarantine. Steady cells (always passing, or always failing: broken, not flaky) are counted, not listed, unless --all.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --suite verify-pr --flip-threshold 0.3',
@@ -38,8 +38,9 @@ export default class Flakes extends BaseCommand<typeof Flakes> {
     const flipping = ledger.entries.filter((e) => e.flip_rate !== null && e.flip_rate > 0)
     const listed = this.flags.all ? ledger.entries : flipping
     this.log(
-      `${ledger.runs.length} run(s) of suite ${ledger.group.suite}, model ${ledger.group.model}${ledger.other_runs > 0 ? ` (${ledger.other_runs} other run(s) in results_dir left out: another suite or model)` : ''}: ${ledger.entries.length} scenario × mode × provider cells, ${flipping.length} flipping`,
+      `${ledger.runs.length} run(s) of one comparability key (suite ${ledger.group.suite}, model ${ledger.group.model}): ${ledger.entries.length} scenario × mode × provider cells, ${flipping.length} flipping`,
     )
+    for (const run of ledger.left_out) this.log(`  left out: run ${run.run_id}: ${run.reason}`)
     for (const e of listed) {
       const pct = (value: number) => `${Math.round(value * 100)}%`
       this.log(

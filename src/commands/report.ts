@@ -30,6 +30,11 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
         'with --compare: % a median (tokens, latency, tool calls) may rise, and points a gate reduction may fall, before it is a regression',
       default: '10',
     }),
+    'allow-incomparable': Flags.boolean({
+      description:
+        'with --compare: compare runs whose comparability keys (run.json) differ; the differences are listed in compare.md and compare.json. Without it such runs are refused (exit 2), each differing field named',
+      dependsOn: ['compare'],
+    }),
     'rate-tolerance': Flags.string({
       description: 'with --compare: points a success rate may fall, and a gate rate worsen, before it is a regression',
       default: '5',
@@ -49,6 +54,7 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
       ? {
           against: flags.compare,
           tolerances: {relative_pct: tolerance('tolerance'), rate_points: tolerance('rate-tolerance')},
+          allowIncomparable: flags['allow-incomparable'],
         }
       : undefined
     const {report, files, comparison} = await reportProject({
@@ -96,6 +102,14 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
     ]
     for (const line of flagged.slice(0, 20)) this.log(`  regressed: ${line}`)
     if (flagged.length > 20) this.log(`  … and ${flagged.length - 20} more (see compare.md)`)
+    const flips = comparison.run_flips
+    if (flips) {
+      const named = (list: typeof flips.significant) =>
+        list.length === 0 ? 'none' : list.map((p) => `${p.scenario_id} ${p.mode}`).join(', ')
+      this.log(
+        `run against run, paired by iteration: PASS->FAIL ${named(flips.pass_to_fail)}; FAIL->PASS ${named(flips.fail_to_pass)}; significant after Holm: ${named(flips.significant)}`,
+      )
+    }
     for (const file of files) this.log(`wrote ${file}`)
     if (this.flags['fail-on-regression'] && comparison.regressions > 0) this.exit(1)
   }

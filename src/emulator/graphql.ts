@@ -9,6 +9,7 @@
  */
 import {execute, GraphQLError, parse, validate, type GraphQLFieldResolver} from 'graphql'
 import {SandboxError} from './core/errors.js'
+import {graphqlPoints} from './graphql-cost.js'
 import {locate, type Located} from './core/graphql-nodes.js'
 import {
   NotModelled,
@@ -85,7 +86,7 @@ function resourceByUrl(ctx: Context, url: string): Obj | null {
 }
 
 /** The root's fields for one request: every resource's queries and mutations, and the lookups across them. */
-function rootValue(ctx: Context): Obj {
+function rootValue(ctx: Context, rate: RateWindow): Obj {
   // Object.assign rather than spreads in one literal, which cost V8 about 0.1 ms a request for these ~70 fields.
   return Object.assign(
     {
@@ -102,11 +103,11 @@ function rootValue(ctx: Context): Obj {
           }
         }),
       rateLimit: {
-        limit: 5000,
-        cost: 1,
-        remaining: 4999,
-        used: 1,
-        resetAt: new Date(Date.now() + 3600_000).toISOString(),
+        limit: rate.limit,
+        cost: rate.cost,
+        remaining: rate.remaining,
+        used: rate.used,
+        resetAt: new Date(rate.reset * 1000).toISOString(),
         nodeCount: 1,
       },
     },
@@ -172,12 +173,39 @@ export interface GraphqlResponse {
 }
 
 /** Parses, validates against GitHub's schema, executes; errors come back as GitHub shapes them. */
+/** The caller's primary rate-limit window once a call is charged: what `rateLimit` and the headers say. */
+export interface RateWindow {
+  limit: number
+  remaining: number
+  used: number
+  /** UTC epoch seconds. */
+  reset: number
+  /** What this call was charged. */
+  cost: number
+}
+
+/**
+ * Runs a call charged by `charge` with its points (graphql-cost.ts) once it parses and validates; a call
+ * that does not is charged the minimum, 1 point.
+ */
 export async function executeGraphql(
   store: Store,
   viewer: string,
   links: Links,
   request: {query?: unknown; variables?: unknown; operationName?: unknown},
-): Promise<GraphqlResponse> {
+  charge: (points: number) => RateWindow,
+): Promise<GraphqlResponse & {rate: RateWindow}> {
+  const response = await runGraphql(store, viewer, links, request, charge)
+  return 'rate' in response ? response : {...response, rate: charge(1)}
+}
+
+async function runGraphql(
+  store: Store,
+  viewer: string,
+  links: Links,
+  request: {query?: unknown; variables?: unknown; operationName?: unknown},
+  charge: (points: number) => RateWindow,
+): Promise<GraphqlResponse | (GraphqlResponse & {rate: RateWindow})> {
   if (typeof request.query !== 'string')
     return {status: 400, body: {message: 'A query attribute must be specified and must be a string.'}}
   let document
@@ -204,13 +232,16 @@ export async function executeGraphql(
     }
   }
   const context: Context = {store, viewer, links, nodes: NODE_BUILDERS}
+  const variables = (request.variables ?? {}) as Record<string, unknown>
+  const operationName = typeof request.operationName === 'string' ? request.operationName : undefined
+  const rate = charge(graphqlPoints(document, variables, operationName))
   const result = await execute({
     schema: githubSchema(),
     document,
-    rootValue: rootValue(context),
+    rootValue: rootValue(context, rate),
     contextValue: context,
-    variableValues: (request.variables ?? {}) as Record<string, unknown>,
-    operationName: typeof request.operationName === 'string' ? request.operationName : undefined,
+    variableValues: variables,
+    operationName,
     fieldResolver,
     typeResolver: (value) => (value as {__typename?: string}).__typename,
   })
@@ -231,6 +262,6 @@ export async function executeGraphql(
     return {type, path: e.path, locations: e.locations, message: detail ? text(detail) : e.message}
   })
   const notModelled = errors.find((e) => e.type === 'NOT_MODELLED')
-  if (notModelled) return {status: 501, body: {message: notModelled.message, errors, data: result.data}}
-  return {status: 200, body: errors.length > 0 ? {data: result.data ?? null, errors} : {data: result.data}}
+  if (notModelled) return {status: 501, body: {message: notModelled.message, errors, data: result.data}, rate}
+  return {status: 200, body: errors.length > 0 ? {data: result.data ?? null, errors} : {data: result.data}, rate}
 }

@@ -14,7 +14,7 @@ import {AGENT_LOGIN, createFixtureRepo, DEFAULT_REPO, GH_QUIET_ENV, REVIEWER_LOG
 import {Faults, type FaultConfig} from './faults.js'
 import type {SandboxApp} from './http/app-auth.js'
 import {gitTransport, isGitRequest} from './http/git-http.js'
-import {requestHandler, requestListener, type RequestCounts} from './http/handler.js'
+import {requestHandler, requestListener, type RequestCounts, type TokenCost} from './http/handler.js'
 import {replyWriter} from './http/reply.js'
 import {Store} from './store.js'
 
@@ -116,7 +116,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const {store, token, reviewerToken} = openStore(options)
   const faults = new Faults()
   faults.configure(options.faults)
-  const requests: RequestCounts = {total: 0, byOperation: new Map<string, number>(), byToken: new Map<string, number>()}
+  const requests: RequestCounts = {
+    total: 0,
+    byOperation: new Map<string, number>(),
+    byToken: new Map<string, number>(),
+    costByToken: new Map<string, TokenCost>(),
+  }
   // The handler needs the server's URL (an App installation's links), known once it listens.
   let url = ''
   const handle = requestHandler({store, faults, requests, app: options.app, url: () => url})

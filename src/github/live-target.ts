@@ -10,6 +10,7 @@ import {BadInputError} from '../shared/diagnostics.js'
 import {harnessEnv} from '../shared/process/secret-env.js'
 import {graphqlUrlOf, nodeEnvFor} from './api-urls.js'
 import {appCredentials, appOctokit, createClient, resolveToken} from './client.js'
+import {liveUsage} from './live-usage.js'
 import type {GitHubTarget, TargetOptions} from './target.js'
 
 export async function openLiveTarget(config: LoadedConfig, options: TargetOptions): Promise<GitHubTarget> {
@@ -57,6 +58,7 @@ export async function openLiveTarget(config: LoadedConfig, options: TargetOption
       : agentLogin
   const host = new URL(apiUrl).hostname.replace(/^api\./, '')
   const graphqlUrl = graphqlUrlOf(apiUrl)
+  const usage = liveUsage(agent)
   return {
     kind: 'live',
     repo: {owner, name, defaultBranch: repository.default_branch},
@@ -83,7 +85,7 @@ export async function openLiveTarget(config: LoadedConfig, options: TargetOption
           ...(host === 'github.com' ? {} : {GH_HOST: host, GH_ENTERPRISE_TOKEN: token}),
           ...GH_QUIET_ENV,
         },
-        counts: () => Promise.resolve({apiCalls: null, injectedFaults: 0}),
+        ...usage.meter(),
         release: () => Promise.resolve(),
       })
     },

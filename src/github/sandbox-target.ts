@@ -53,9 +53,22 @@ export async function openSandboxTarget(config: LoadedConfig, options: TargetOpt
         nodeEnv: nodeEnvFor(sandbox.url, `${sandbox.url}/graphql`),
         token,
         env,
+        // The run's token is new: everything it spends is the agent's, from its first request.
+        startCounting: () => Promise.resolve(),
         counts: async () => {
-          const {requests, faults} = await sandbox.tokenCounts(token)
-          return {apiCalls: requests, injectedFaults: faults}
+          const {requests, faults, cost} = await sandbox.tokenCounts(token)
+          return {
+            apiCalls: requests,
+            api: {
+              source: 'sandbox',
+              rest_requests: cost.rest_requests,
+              graphql_requests: cost.graphql_requests,
+              graphql_points: cost.graphql_points,
+              secondary_limit_waits: cost.secondary_limit_waits,
+              retry_after_s: cost.retry_after_s,
+            },
+            injectedFaults: faults,
+          }
         },
         release: () => sandbox.releaseToken(token),
       }

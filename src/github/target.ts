@@ -3,16 +3,29 @@
  * then used the same way: the fixture repository with the harness's two identities (what seeding works
  * through, and what checkpoints read as), the seed and reset hooks that differ between the two, the
  * access each run's agent gets (token, API URL, the environment gh needs), and close. On the sandbox
- * every run gets its own token, so the agent's API calls are counted exactly; on live GitHub they are
- * not observable and stay null.
+ * every run gets its own token, so the agent's API calls are counted exactly; on live GitHub the tools
+ * talk to GitHub directly, so only the token's rate-limit usage before and after the agent is seen.
  */
 import type {FaultConfig} from '../emulator/faults.js'
 import type {SandboxService} from '../emulator/service/client.js'
 import type {GithubClient} from './client.js'
 
+/** What the agent's GitHub traffic cost against GitHub's rate limits; a figure its source cannot see is null. */
+export interface ApiCost {
+  /** sandbox: counted per request for the run's own token; live_rate_limit: GET /rate_limit before and after the agent. */
+  source: 'sandbox' | 'live_rate_limit'
+  rest_requests: number | null
+  graphql_requests: number | null
+  graphql_points: number | null
+  secondary_limit_waits: number | null
+  retry_after_s: number | null
+}
+
 export interface AccessCounts {
-  /** The agent's GitHub API calls; null where they cannot be observed (live GitHub). */
+  /** The agent's GitHub API calls; null where they cannot be observed. */
   apiCalls: number | null
+  /** Their cost against the rate limits; null where it cannot be observed. */
+  api: ApiCost | null
   /** Faults injected into the run's GitHub traffic (--inject-faults; 0 on live GitHub). */
   injectedFaults: number
 }
@@ -26,6 +39,8 @@ export interface AgentAccess {
   nodeEnv: Record<string, string>
   /** The environment that points gh at this GitHub as the agent. */
   env: Record<string, string>
+  /** The agent is about to start: what its traffic costs is counted from here (live GitHub: the token's usage now). */
+  startCounting(): Promise<void>
   /** What this run's GitHub traffic has been so far. */
   counts(): Promise<AccessCounts>
   release(): Promise<void>

@@ -21,10 +21,13 @@ import {displayPath} from '../shared/source-document.js'
 import {DEFAULT_RESAMPLES, DEFAULT_SEED} from '../stats/bootstrap.js'
 import {evaluateGate} from './gate/gate.js'
 import {code, MAX_LISTED, num, plain} from './render/markdown.js'
-import {loadRows} from './aggregate/rows.js'
 import {outputDir, writeOutputs, type OutputOptions} from './write.js'
 import {reportSchema} from './aggregate/report-schema.js'
 import {buildProvidersReport, type Report} from './aggregate/summary.js'
+import {loadRows, type LoadedRows} from './aggregate/rows.js'
+import {runFlips, runFlipsSchema, type RunFlips} from './run-flips.js'
+import {keyDifferences} from '../results/comparability.js'
+import type {RunInfo} from '../results/run-info.js'
 
 const DEFAULT_TOLERANCES = {relative_pct: 10, rate_points: 5} as const
 
@@ -155,6 +158,18 @@ export const runComparisonSchema = {
       },
     },
     warnings: {type: 'array', items: {type: 'string'}},
+    comparability: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['checked', 'differences'],
+      description:
+        'the two sides’ comparability keys (run.json): checked false when a side records none (runs before keys, imported rows, a summary.json); differences: each field that differs, with both values (compared anyway only under --allow-incomparable)',
+      properties: {
+        checked: {type: 'boolean'},
+        differences: {type: 'array', items: {type: 'string'}},
+      },
+    },
+    run_flips: runFlipsSchema,
   },
 } as const
 
@@ -409,14 +424,53 @@ export function renderComparisonMarkdown(comparison: RunComparison): string {
       `${label}: ${names.join(', ')}${items.length > MAX_LISTED ? `, … and ${items.length - MAX_LISTED} more` : ''}.`,
     )
   }
+  out.push(...runFlipLines(comparison.run_flips))
   if (comparison.warnings.length > 0)
     out.push('', '## Warnings', '', ...comparison.warnings.map((w) => `- ${plain(w, 400)}`))
   return out.join('\n') + '\n'
 }
 
+/** The runs of the two sides paired by iteration: the scenario × mode pairs whose outcomes flipped, each with its iterations and p-values. */
+function runFlipLines(flips: RunFlips | undefined): string[] {
+  if (!flips) return []
+  const name = (p: {scenario_id: string; mode: string; provider: string | null}) =>
+    `${plain(p.scenario_id, 100)} (\`${p.mode}\`${p.provider ? `, ${plain(p.provider, 60)}` : ''})`
+  const flipped = flips.pairs.filter((p) => p.pass_to_fail.length + p.fail_to_pass.length > 0)
+  const iterations = (list: number[]) => (list.length === 0 ? '–' : list.join(', '))
+  const significant = flips.significant.map(name)
+  const out = [
+    '',
+    '## Run against run: paired outcomes',
+    '',
+    `Per scenario × mode, the runs of both sides paired by iteration (${flips.pairs.length} pairs, ${flips.pairs.reduce((n, p) => n + p.paired, 0)} paired runs; ${flips.method}). Significant at ${num((1 - flips.confidence) * 100, 0)}% after adjustment: ${significant.length === 0 ? 'none' : significant.join(', ')}.`,
+  ]
+  if (flipped.length === 0) return [...out, '', 'No run flipped between PASS and FAIL.']
+  return [
+    ...out,
+    '',
+    table(
+      ['scenario (mode)', 'paired', 'PASS→FAIL iterations', 'FAIL→PASS iterations', 'p', 'p adjusted'],
+      flipped
+        .slice(0, MAX_LISTED)
+        .map((p) => [
+          name(p),
+          String(p.paired),
+          iterations(p.pass_to_fail),
+          iterations(p.fail_to_pass),
+          num(p.p_value, 3),
+          num(p.p_adjusted, 3),
+        ]),
+      1,
+    ),
+    ...(flipped.length > MAX_LISTED ? ['', `… and ${flipped.length - MAX_LISTED} more (see compare.json).`] : []),
+  ]
+}
+
 export interface RunComparisonOptions extends OutputOptions {
   /** A run id under results_dir, a results file or folder, or a summary.json. */
   against: string
+  /** Compare runs whose comparability keys differ (the differences are kept in compare.json); refused otherwise. */
+  allowIncomparable?: boolean
   baseline?: string
   seed?: number
   resamples?: number
@@ -469,11 +523,11 @@ async function readReportFile(file: string, shown: string): Promise<Report | und
   return value as Report
 }
 
-/** The previous run as a report, and how to name it. */
+/** The previous run as a report, how to name it, and its rows when it is rows (not a summary.json). */
 async function loadPrevious(
   config: LoadedConfig,
   options: RunComparisonOptions,
-): Promise<{report: Report; source: string}> {
+): Promise<{report: Report; source: string; loaded?: LoadedRows}> {
   const cwd = options.cwd ?? process.cwd()
   const target = path.resolve(cwd, options.against)
   const info = await stat(target).catch(() => undefined)
@@ -507,13 +561,51 @@ async function loadPrevious(
     seed: options.seed ?? DEFAULT_SEED,
     resamples: options.resamples ?? DEFAULT_RESAMPLES,
   })
-  return {report, source: info ? displayPath(target, cwd) : `run ${options.against}`}
+  return {report, source: info ? displayPath(target, cwd) : `run ${options.against}`, loaded}
 }
 
-/** Compares the report just made with the previous run and writes compare.md and compare.json beside it. */
+/**
+ * Whether the two sides are the same experiment: one comparability key a side (run.json), the same on
+ * both. Not checked where a side records none; a side whose runs disagree among themselves is a difference.
+ */
+function comparabilityOf(
+  current: readonly RunInfo[],
+  previous: readonly RunInfo[] | undefined,
+): NonNullable<RunComparison['comparability']> {
+  const keyOf = (infos: readonly RunInfo[] | undefined, side: string) => {
+    if (!infos || infos.length === 0 || infos.some((info) => !info.key)) return {key: undefined, differences: []}
+    const [first, ...rest] = infos
+    const differences = rest.flatMap((info) =>
+      keyDifferences(first!.key!, info.key!).map(
+        (d) => `${side}, run ${first!.run_id} against run ${info.run_id}: ${d}`,
+      ),
+    )
+    return {key: first!.key!, differences}
+  }
+  const now = keyOf(current, 'now')
+  const before = keyOf(previous, 'before')
+  if (!now.key || !before.key) return {checked: false, differences: []}
+  return {
+    checked: true,
+    differences: [
+      ...now.differences,
+      ...before.differences,
+      ...(now.differences.length + before.differences.length === 0
+        ? keyDifferences(before.key, now.key).map((d) => `before vs now: ${d}`)
+        : []),
+    ],
+  }
+}
+
+/**
+ * Compares the report just made (from `rows`) with the previous run and writes compare.md and
+ * compare.json beside it. Runs whose comparability keys differ are bad input (each field named) unless
+ * allowed; where both sides are rows, their runs are paired too (run-flips.ts).
+ */
 export async function produceRunComparison(
   config: LoadedConfig,
   current: Report,
+  rows: LoadedRows,
   options: RunComparisonOptions,
 ): Promise<{comparison: RunComparison; files: string[]}> {
   const previous = await loadPrevious(config, {
@@ -522,13 +614,35 @@ export async function produceRunComparison(
     seed: options.seed ?? current.bootstrap.seed,
     resamples: options.resamples ?? current.bootstrap.resamples,
   })
+  const comparability = comparabilityOf(rows.runInfos, previous.loaded?.runInfos)
+  if (comparability.differences.length > 0 && !options.allowIncomparable)
+    throw new BadInputError([
+      {
+        file: options.against,
+        code: 'config',
+        message: `--compare: the runs are not comparable (their run.json keys differ): ${comparability.differences.join('; ')}. Compare runs of the same suite, model, modes, tools and seed, or pass --allow-incomparable to compare them anyway`,
+      },
+    ])
   const tolerances = {...DEFAULT_TOLERANCES, ...options.tolerances}
-  const comparison = compareRuns(
+  const compared = compareRuns(
     current,
     previous.report,
     {current: current.inputs.join(', '), previous: previous.source},
     tolerances,
   )
+  const flips: RunFlips | undefined = previous.loaded ? runFlips(rows.providers, previous.loaded.providers) : undefined
+  const comparison: RunComparison = {
+    ...compared,
+    warnings: [
+      ...compared.warnings,
+      ...(comparability.checked
+        ? comparability.differences.map((d) => `not comparable (compared under --allow-incomparable): ${d}`)
+        : ['comparability not checked: a side records no key (a run before keys, imported rows or a summary.json)']),
+      ...(flips ? [] : ['no run-vs-run flips: the previous side is a summary.json, which holds no runs to pair']),
+    ],
+    comparability,
+    ...(flips ? {run_flips: flips} : {}),
+  }
   const formats = options.formats.filter((f) => f === 'md' || f === 'json')
   const files = await writeOutputs(
     outputDir(config, current, options),

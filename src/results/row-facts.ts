@@ -29,6 +29,10 @@ export interface RowFacts {
   tool_calls_by_operation: Record<string, number> | undefined
   /** The run rests on a fallback (the row's `fallback`); null when the row does not say. */
   fallback: boolean | null
+  /** The agent's REST requests, GraphQL points and waits asked of it (the row's `github_api`); null where not observed. */
+  github_rest_requests: number | null
+  github_graphql_points: number | null
+  github_secondary_limit_waits: number | null
 }
 
 export function factsOfRow(row: Row): RowFacts {
@@ -54,6 +58,9 @@ export function factsOfRow(row: Row): RowFacts {
     tool_calls_by_category: row.tool_calls.by_category,
     tool_calls_by_operation: row.tool_calls.by_operation,
     fallback: row.fallback ?? null,
+    github_rest_requests: row.github_api?.rest_requests ?? null,
+    github_graphql_points: row.github_api?.graphql_points ?? null,
+    github_secondary_limit_waits: row.github_api?.secondary_limit_waits ?? null,
   }
 }
 

@@ -144,7 +144,46 @@ export const rowSchema = {
         },
       },
     },
-    github_api_calls: {type: ['integer', 'null'], minimum: 0},
+    github_api_calls: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'every request the agent sent GitHub (REST and GraphQL); null where not observed',
+    },
+    github_api: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: [
+        'source',
+        'rest_requests',
+        'graphql_requests',
+        'graphql_points',
+        'secondary_limit_waits',
+        'retry_after_s',
+      ],
+      description:
+        'what the agent’s GitHub traffic cost against GitHub’s rate limits (absent in rows before it; null where not observed). A figure is null where its source cannot see it',
+      properties: {
+        source: {
+          type: 'string',
+          enum: ['sandbox', 'live_rate_limit'],
+          description:
+            'sandbox: counted per request by the sandbox for the run’s own token; live_rate_limit: the token’s used counts of GET /rate_limit (core, graphql) before and after the agent ran',
+        },
+        rest_requests: {type: ['integer', 'null'], minimum: 0, description: 'REST requests (resource core)'},
+        graphql_requests: {type: ['integer', 'null'], minimum: 0},
+        graphql_points: {
+          type: ['integer', 'null'],
+          minimum: 0,
+          description: 'GraphQL points (resource graphql): each call’s requests / 100, rounded, at least 1',
+        },
+        secondary_limit_waits: {
+          type: ['integer', 'null'],
+          minimum: 0,
+          description: 'answers that told the agent to wait (secondary rate limit or 429, with retry-after)',
+        },
+        retry_after_s: {type: ['number', 'null'], minimum: 0, description: 'the waits those answers asked for, summed'},
+      },
+    },
     checkpoints: {
       type: 'array',
       items: {

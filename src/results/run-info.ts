@@ -7,6 +7,7 @@
 import path from 'node:path'
 import {readFileBelow, writeFileBelow} from './no-follow.js'
 import {isBadInputError} from '../shared/diagnostics.js'
+import type {ComparabilityKey} from '../schemas/shard-header.js'
 
 export interface NotApplicable {
   scenario_id: string
@@ -28,6 +29,8 @@ export interface RunInfo {
    * `report` over this run judge it so. profile null: the suite names none. Absent in older run.json files.
    */
   gate?: {profile: string | null; baseline: string; candidate: string}
+  /** What another run must agree on to be compared with this one (src/runner/shard.ts); absent in older run.json files. */
+  key?: ComparabilityKey
   /**
    * The paired blocks (scenario/iteration, all modes and providers) the run planned and did not start,
    * and why: the run is incomplete (the report and the gate say so, exit 3), never failed. Absent: none.

@@ -10,6 +10,7 @@ import {displayPath} from '../shared/source-document.js'
 import {shardHeaderSchema, SHARD_FORMAT, type ShardHeader} from '../schemas/shard-header.js'
 import {readLineBatches} from './lines.js'
 import {writeFileBelow} from './no-follow.js'
+import {keyDifferences} from './comparability.js'
 
 /** The header's mark: a record with it is a shard's header, whatever its format version. */
 export function isShardHeader(value: unknown): boolean {
@@ -87,8 +88,7 @@ export function headerDifferences(a: ShardHeader, b: ShardHeader): string[] {
   }
   differ('run id', a.run_id, b.run_id)
   differ('shard count', a.shard.count, b.shard.count)
-  for (const field of Object.keys({...a.key, ...b.key}) as Array<keyof ShardHeader['key']>)
-    differ(field, a.key[field], b.key[field])
+  differences.push(...keyDifferences(a.key, b.key))
   // The key agrees and the partitions differ: the shards were balanced with different --shard-weights.
   if (differences.length === 0 && JSON.stringify(a.partition) !== JSON.stringify(b.partition))
     differences.push('the partition of the blocks (balanced with different --shard-weights?)')

@@ -5,7 +5,7 @@
  * closed). A step that ends the attempt early throws AttemptEnded with the outcome; `end` turns whatever
  * ended it into the attempt's record.
  */
-import type {AccessCounts, AgentAccess} from '../github/target.js'
+import type {AccessCounts, AgentAccess, ApiCost} from '../github/target.js'
 import {isInfrastructureError, type Mode, type Usage} from '../plugins/api.js'
 import type {Row} from '../results/row-schema.js'
 import {isBadInputError} from '../shared/diagnostics.js'
@@ -44,6 +44,7 @@ export class AttemptState {
     checkpoints: [] as CheckpointResult[],
     variables: null as Record<string, unknown> | null,
     apiCalls: null as number | null,
+    githubApi: null as ApiCost | null,
     agentMs: null as number | null,
     tracePath: null as string | null,
     timing: this.timing,

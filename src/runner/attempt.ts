@@ -72,6 +72,8 @@ export async function runAttempt(
     limits.start()
     const {workdir, access} = await workplace
     attempt.access = access
+    // The agent's API cost counts from here: its session's start-up is part of it, fixture work is not.
+    await access.startCounting()
     const {session, model} = await openSession(ctx, run, scenario, bound, {workdir, access}, limits, attempt, held)
     const outcome = await readWhatTheAgentLeft(
       await drive(ctx, run, bound.prompt, session, model, limits, attempt, held),
@@ -247,7 +249,12 @@ async function readWhatTheAgentLeft(
     readLayerLog(workdir),
     done.model,
   ])
-  Object.assign(attempt.fields, {apiCalls: counts?.apiCalls ?? null, invocations, layerLog})
+  Object.assign(attempt.fields, {
+    apiCalls: counts?.apiCalls ?? null,
+    githubApi: counts?.api ?? null,
+    invocations,
+    layerLog,
+  })
   const toolMs = trace.turns.flatMap((t) => t.tool_calls).reduce((sum, call) => sum + call.ms, 0)
   Object.assign(attempt.timing, {
     turns: trace.turns.length,

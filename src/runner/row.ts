@@ -25,6 +25,7 @@ export interface AttemptRecord {
   checkpoints: CheckpointResult[]
   variables: Record<string, unknown> | null
   apiCalls: number | null
+  githubApi?: Row['github_api']
   agentMs: number | null
   timing: NonNullable<Row['timing']>
   tracePath: string | null
@@ -86,6 +87,7 @@ export function buildRow(
       invocations: last.invocations ?? accounting.invocations,
     },
     github_api_calls: last.apiCalls,
+    github_api: last.githubApi,
     checkpoints: last.checkpoints.map((c) => ({
       name: c.name,
       passed: c.passed,

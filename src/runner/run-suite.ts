@@ -49,7 +49,7 @@ import {gitOfProject} from './project-git.js'
 import {createRedactor, hideSuiteSecrets} from '../shared/redact.js'
 import {checkResume, openRunRecord, recordedRun, type RecordedRun} from './run-record.js'
 import {schedule} from './schedule.js'
-import {planShard, shardRecordName, type ShardSpec} from './shard.js'
+import {comparabilityKey, planShard, shardRecordName, type ShardSpec} from './shard.js'
 import {refName, refOptions, type SelectedSuite} from './select-suite.js'
 import type {SuiteContext} from './suite-context.js'
 import {afterInterrupt, ensureFixtures, runLocks, sharedManifest} from './suite-fixtures.js'
@@ -342,17 +342,10 @@ async function planSuite(
   // A scenario that a mode cannot solve (its tools lack the operation) is not applicable, never a failure.
   const notApplicable = notApplicablePairs(scenarios, modes)
   const skippedPairs = new Set(notApplicable.map((n) => `${n.scenario_id}\0${n.mode}`))
+  const keyFacts = {modes, providers: [...providers.keys()], model: model.label, target: target.kind}
   // A shard runs its own blocks of the whole plan, which every shard computes alike.
   const shard = options.shard
-    ? await planShard(selected, options.shard, {
-        runId,
-        modes,
-        providers: [...providers.keys()],
-        model: model.label,
-        target: target.kind,
-        unavailable,
-        notApplicable,
-      })
+    ? await planShard(selected, options.shard, {...keyFacts, runId, unavailable, notApplicable})
     : undefined
   const plan = buildPlan(
     scenarios.map((s) => s.id),
@@ -383,7 +376,9 @@ async function planSuite(
   const budget =
     options.budget &&
     new BlockBudget(options.budget, todo, (run) => history && runForecast(history.cells, run), suite.concurrency)
-  return {view, plan, modes, manifest, manifestFile, shardHeader: shard?.header, budget}
+  // What another run must agree on to be compared with this one (report --compare, flakes).
+  const key = shard?.header.key ?? comparabilityKey(selected, keyFacts)
+  return {view, plan, modes, manifest, manifestFile, shardHeader: shard?.header, budget, key}
 }
 
 type PlannedSuite = Awaited<ReturnType<typeof planSuite>>
@@ -463,9 +458,8 @@ function priceFor({config}: SelectedSuite, model: ModelSource) {
 async function startRecord(
   {config, suite, cwd}: SelectedSuite,
   ctx: SuiteContext,
-  view: PlannedSuite['view'],
+  {view, key, shardHeader}: Pick<PlannedSuite, 'view' | 'key' | 'shardHeader'>,
   opened: OpenedSuite,
-  shardHeader: PlannedSuite['shardHeader'],
 ): Promise<RunInfo> {
   if (shardHeader) await startShardFile(ctx.resultsDir, opened.resultsFile, shardHeader, cwd)
   const info: RunInfo = {
@@ -481,6 +475,7 @@ async function startRecord(
       baseline: config.values.gate.baseline,
       candidate: config.values.gate.candidate,
     },
+    key,
   }
   await writeRunInfo(ctx.resultsDir, ctx.recordName, info)
   return info
@@ -514,7 +509,7 @@ const runFinished = (run: PlannedRun, row: Row): SuiteEvent => ({
 async function runPlanned(
   selected: SelectedSuite,
   ctx: SuiteContext,
-  {view, plan, manifestFile, shardHeader, budget}: PlannedSuite,
+  {view, plan, manifestFile, shardHeader, budget, key}: PlannedSuite,
   opened: OpenedSuite,
   onEvent: (event: SuiteEvent) => void,
   held: Holdings,
@@ -526,7 +521,7 @@ async function runPlanned(
   const byMode: RunSummary['by_mode'] = {}
   const byProvider: RunSummary['by_provider'] = {}
   let completed = 0
-  const info = await startRecord(selected, ctx, view, opened, shardHeader)
+  const info = await startRecord(selected, ctx, {view, key, shardHeader}, opened)
   const perMode = Object.fromEntries(view.modes.map((m) => [m, todo.filter((r) => r.mode === m).length]))
   onEvent({
     type: 'suite_started',

@@ -14,7 +14,7 @@ import type {GitHubTarget} from '../github/target.js'
 import {readRows} from '../results/sources.js'
 import {withDependencies} from '../seeding/index.js'
 import type {Scenario} from '../schemas/scenario.js'
-import {SHARD_FORMAT, type ShardHeader} from '../schemas/shard-header.js'
+import {SHARD_FORMAT, type ComparabilityKey, type ShardHeader} from '../schemas/shard-header.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {HARNESS_VERSION} from '../shared/version.js'
 import type {PlannedRun} from './plan.js'
@@ -143,15 +143,45 @@ async function weightsFrom(file: string, cwd: string): Promise<(scenarioId: stri
 const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex')
 
 /** What this machine ran the plan with: the facts of the comparability key that preflight and the open target give. */
-export interface ShardFacts {
-  runId: string
+interface KeyFacts {
   modes: SuiteContext['modes']
   providers: string[]
   /** As rows record it (ModelSource.label). */
   model: string
   target: GitHubTarget['kind']
+}
+
+/** A shard's facts: the key's, and the run's id and the pairs its plan leaves out. */
+export interface ShardFacts extends KeyFacts {
+  runId: string
   unavailable: ShardHeader['unavailable']
   notApplicable: ShardHeader['not_applicable']
+}
+
+/**
+ * What two runs must agree on to be compared run against run, and two shards to be one run: the
+ * harness, the catalogue, the plan's shape and seed, the modes' tools, providers, plugins, model, target
+ * and profile. Every run records it in run.json; a shard in its header.
+ */
+export function comparabilityKey({suite, scenarios, registry}: SelectedSuite, facts: KeyFacts): ComparabilityKey {
+  // Concurrency is the machine's to choose: shards on machines of different sizes are still one run.
+  const {concurrency: _perMachine, ...planned} = suite
+  return {
+    ghx_bench: HARNESS_VERSION,
+    catalogue_sha256: sha256({suite: planned, scenarios}),
+    suite: suite.name,
+    scenarios: scenarios.map((s) => s.id),
+    repetitions: suite.repetitions,
+    modes: Object.fromEntries(
+      [...facts.modes].map(([name, {options, tools}]) => [name, {tools: tools ?? {}, options_sha256: sha256(options)}]),
+    ),
+    providers: facts.providers,
+    plugins: Object.fromEntries(registry.plugins().map((p) => [p.name, p.version])),
+    model: facts.model,
+    target: facts.target,
+    profile: suite.gate?.profile ?? null,
+    seed: suite.seed,
+  }
 }
 
 /** This machine's shard: its header (the key, every shard's blocks) and whether it owns a planned run. */
@@ -160,7 +190,7 @@ export async function planShard(
   shard: {spec: ShardSpec; weights?: string},
   facts: ShardFacts,
 ): Promise<{header: ShardHeader; owns: (run: PlannedRun) => boolean}> {
-  const {suite, scenarios, registry, cwd} = selected
+  const {suite, scenarios, cwd} = selected
   const scenarioIds = scenarios.map((s) => s.id)
   const weight = shard.weights ? await weightsFrom(shard.weights, cwd) : undefined
   const partition = partitionBlocks(scenarioIds, suite.repetitions, shard.spec.count, {
@@ -168,31 +198,11 @@ export async function planShard(
     groups: facts.target === 'live' ? fixtureGroups(scenarios) : undefined,
     weightOf: weight,
   })
-  // Concurrency is the machine's to choose: shards on machines of different sizes are still one run.
-  const {concurrency: _perMachine, ...planned} = suite
   const header: ShardHeader = {
     shard_format: SHARD_FORMAT,
     run_id: facts.runId,
     shard: {index: shard.spec.index, count: shard.spec.count},
-    key: {
-      ghx_bench: HARNESS_VERSION,
-      catalogue_sha256: sha256({suite: planned, scenarios}),
-      suite: suite.name,
-      scenarios: scenarioIds,
-      repetitions: suite.repetitions,
-      modes: Object.fromEntries(
-        [...facts.modes].map(([name, {options, tools}]) => [
-          name,
-          {tools: tools ?? {}, options_sha256: sha256(options)},
-        ]),
-      ),
-      providers: facts.providers,
-      plugins: Object.fromEntries(registry.plugins().map((p) => [p.name, p.version])),
-      model: facts.model,
-      target: facts.target,
-      profile: suite.gate?.profile ?? null,
-      seed: suite.seed,
-    },
+    key: comparabilityKey(selected, facts),
     partition,
     unavailable: facts.unavailable,
     not_applicable: facts.notApplicable,

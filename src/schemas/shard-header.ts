@@ -12,7 +12,7 @@ export const SHARD_FORMAT = 1
 const versions = {type: 'object', additionalProperties: {type: 'string'}} as const
 const strings = {type: 'array', items: {type: 'string'}} as const
 
-/** What two shards must agree on for their rows to be one run. */
+/** What two shards must agree on for their rows to be one run, and two runs to be compared run against run. */
 const comparabilityKeySchema = {
   type: 'object',
   additionalProperties: false,
@@ -108,3 +108,4 @@ export const shardHeaderSchema = {
 } as const
 
 export type ShardHeader = FromSchema<typeof shardHeaderSchema>
+export type ComparabilityKey = ShardHeader['key']

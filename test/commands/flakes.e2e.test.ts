@@ -1,11 +1,12 @@
 import {expect} from 'chai'
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {makeProject, PROJECT_ROOT} from '../support/cli.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
 import {config, suite} from '../support/reliability.js'
 import {shellCommandScenario} from '../support/scenarios.js'
+import {makeRow} from '../support/rows.js'
 
 describe('ghx-bench flakes', () => {
   it('over 5 runs of a suite with one flaky scenario names it, and only it, for quarantine', async function () {
@@ -62,6 +63,71 @@ describe('ghx-bench flakes', () => {
       {scenario: 'repo-flaky-001', reason: 'alternates by design', expires: '2999-12-31', expired: false},
     ])
     expect(json.modes.agent_direct.runs).to.equal(2)
+  })
+
+  it('reads together the runs of the newest run’s comparability key, and names each run it left out and why', async () => {
+    const project = await makeProject({'.ghxbenchrc.yml': config()})
+    const key = {
+      ghx_bench: '0.1.0',
+      catalogue_sha256: 'c0ffee',
+      suite: 'smoke',
+      scenarios: ['issue-view-001'],
+      repetitions: 2,
+      modes: {agent_direct: {tools: {}, options_sha256: 'x'}},
+      providers: ['agent-loop'],
+      plugins: {},
+      model: 'openai/gpt-5.3-codex',
+      target: 'sandbox',
+      profile: null,
+      seed: 1,
+    }
+    // Oldest first: a run before keys, then two of one key (one failing), one of another model, the newest of the first key.
+    const runs: Array<[string, Partial<typeof key> | null]> = [
+      ['run-1', null],
+      ['run-2', {}],
+      ['run-3', {model: 'openai/gpt-6'}],
+      ['run-4', {}],
+    ]
+    mkdirSync(path.join(project, 'results'), {recursive: true})
+    runs.forEach(([runId, changes], i) => {
+      const started = `2026-11-2${i + 1}T00:00:00.000Z`
+      const rows = [1, 2].map((iteration) =>
+        JSON.stringify(
+          makeRow({run_id: runId, iteration, started_at: started, success: !(runId === 'run-2' && iteration === 2)}),
+        ),
+      )
+      writeFileSync(path.join(project, 'results', `${runId}.jsonl`), rows.join('\n') + '\n')
+      utimesSync(path.join(project, 'results', `${runId}.jsonl`), new Date(started), new Date(started))
+      if (changes === null) return
+      mkdirSync(path.join(project, 'results', runId))
+      writeFileSync(
+        path.join(project, 'results', runId, 'run.json'),
+        JSON.stringify({
+          run_id: runId,
+          suite: 'smoke',
+          seed: 1,
+          modes: ['agent_direct'],
+          unavailable: [],
+          not_applicable: [],
+          key: {...key, ...changes},
+        }),
+      )
+    })
+    const ledger = await runCliInProcess(['flakes', '--json'], {cwd: project})
+    expect(ledger.code, ledger.stderr).to.equal(0)
+    const result = JSON.parse(ledger.stdout) as {
+      runs: string[]
+      left_out: Array<{run_id: string; reason: string}>
+      entries: Array<{runs: number; passes: number}>
+    }
+    expect([...result.runs].sort()).to.deep.equal(['run-2', 'run-4'])
+    expect(result.entries[0]).to.include({runs: 2, passes: 3})
+    expect([...result.left_out].sort((a, b) => a.run_id.localeCompare(b.run_id))).to.deep.equal([
+      {run_id: 'run-1', reason: 'no comparability key (run.json before keys, or imported rows)'},
+      {run_id: 'run-3', reason: 'another comparability key: model differ'},
+    ])
+    const text = await runCliInProcess(['flakes'], {cwd: project})
+    expect(text.stdout).to.include('  left out: run run-3: another comparability key: model differ')
   })
 
   it('refuses a flip threshold outside 0..1, naming the flag (exit 2)', async () => {

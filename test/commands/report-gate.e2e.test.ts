@@ -331,6 +331,77 @@ describe('ghx-bench report and gate (CLI)', () => {
     expect(notSummary.stderr).to.include('a gate.json holds no per-scenario figures')
   })
 
+  it('compares two runs of one key run against run (paired flips); refuses runs whose keys differ unless --allow-incomparable', async function () {
+    this.timeout(90_000)
+    const dir = await projectWithTwoRuns()
+    const key = {
+      ghx_bench: '0.1.0',
+      catalogue_sha256: 'c0ffee',
+      suite: 'smoke',
+      scenarios: ['a-001', 'b-001'],
+      repetitions: 3,
+      modes: {agent_direct: {tools: {}, options_sha256: 'x'}, ghx: {tools: {ghx: '0.8.0'}, options_sha256: 'y'}},
+      providers: ['agent-loop'],
+      plugins: {},
+      model: 'openai/gpt-5.3-codex',
+      target: 'sandbox',
+      profile: null,
+      seed: 1,
+    }
+    const runJson = (runId: string, changes: Partial<typeof key> = {}) =>
+      mkdir(path.join(dir, 'results', runId), {recursive: true}).then(() =>
+        writeFile(
+          path.join(dir, 'results', runId, 'run.json'),
+          JSON.stringify({
+            run_id: runId,
+            suite: 'smoke',
+            seed: 1,
+            modes: ['agent_direct', 'ghx'],
+            unavailable: [],
+            not_applicable: [],
+            key: {...key, ...changes},
+          }),
+        ),
+      )
+    await runJson('run-1')
+    await runJson('run-2')
+    const compare = (...extra: string[]) =>
+      runCliInProcess(['report', '--run-id', 'run-2', '--compare', 'run-1', '--resamples', '200', ...extra], {cwd: dir})
+    const same = await compare()
+    expect(same.code, same.stderr).to.equal(0)
+    // run-2's ghx failed its third iteration of both scenarios, which run-1 passed.
+    expect(same.stdout).to.include(
+      'run against run, paired by iteration: PASS->FAIL a-001 ghx, b-001 ghx; FAIL->PASS none; significant after Holm: none',
+    )
+    const json = JSON.parse(await readFile(path.join(dir, 'reports', 'run-2', 'compare.json'), 'utf8')) as {
+      comparability: unknown
+      run_flips: {pairs: Array<{scenario_id: string; mode: string; pass_to_fail: number[]; p_value: number}>}
+    }
+    expect(compileSchema(runComparisonSchema)(json)).to.equal(true)
+    expect(json.comparability).to.deep.equal({checked: true, differences: []})
+    expect(json.run_flips.pairs.find((p) => p.scenario_id === 'a-001' && p.mode === 'ghx')).to.deep.include({
+      pass_to_fail: [3],
+      p_value: 1,
+    })
+    expect(await readFile(path.join(dir, 'reports', 'run-2', 'compare.md'), 'utf8')).to.include(
+      '| a-001 (`ghx`, agent-loop) | 3 | 3 | – | 1.000 | 1.000 |',
+    )
+
+    await runJson('run-2', {model: 'openai/gpt-6', seed: 2})
+    const refused = await compare()
+    expect(refused.code).to.equal(2)
+    expect(refused.stderr).to.include('the runs are not comparable')
+    expect(refused.stderr).to.include('before vs now: model "openai/gpt-5.3-codex" vs "openai/gpt-6"')
+    expect(refused.stderr).to.include('before vs now: seed 1 vs 2')
+    const allowed = await compare('--allow-incomparable')
+    expect(allowed.code, allowed.stderr).to.equal(0)
+    expect(allowed.stderr).to.include('not comparable (compared under --allow-incomparable): before vs now: model')
+    const allowedJson = JSON.parse(await readFile(path.join(dir, 'reports', 'run-2', 'compare.json'), 'utf8')) as {
+      comparability: {checked: boolean; differences: string[]}
+    }
+    expect(allowedJson.comparability.differences).to.have.length(2)
+  })
+
   it('after regrade, the report and the gate over the run id or the results folder use the re-graded rows', async function () {
     this.timeout(90_000)
     const dir = await makeProject({'.ghxbenchrc.yml': `suites_dir: ${path.join(PROJECT_ROOT, 'suites')}\n`})

@@ -41,6 +41,11 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
       })
       expect(row.tokens.total).to.be.above(0)
       expect(row.github_api_calls).to.be.above(0)
+      // Every request the agent sent is one of GitHub's two rate-limit resources: a REST request or a GraphQL call.
+      const api = row.github_api!
+      expect(api.source).to.equal('sandbox')
+      expect(api.rest_requests! + api.graphql_requests!).to.equal(row.github_api_calls)
+      expect(api.graphql_points).to.be.at.least(api.graphql_requests!)
       expect(row.versions.plugins).to.have.property('mode-agent-direct')
       // The project folder is not a git repository: no commit to record.
       expect(row.git).to.equal(null)

@@ -9,7 +9,7 @@ import type http from 'node:http'
 import {SandboxError} from '../core/errors.js'
 import type {Links} from '../core/serializer-core.js'
 import type {Faults} from '../faults.js'
-import {executeGraphql} from '../graphql.js'
+import {executeGraphql, type RateWindow} from '../graphql.js'
 import {restRouter} from '../rest.js'
 import {Serializer} from '../serialize.js'
 import type {Store} from '../store.js'
@@ -24,6 +24,21 @@ export interface RequestCounts {
   total: number
   byOperation: Map<string, number>
   byToken: Map<string, number>
+  /** What each known token's requests cost against GitHub's rate limits (the run's API cost). */
+  costByToken: Map<string, TokenCost>
+}
+
+/** A token's rate-limit spending, as GitHub counts it: REST requests (resource core) and GraphQL points. */
+export interface TokenCost {
+  rest_requests: number
+  graphql_requests: number
+  graphql_points: number
+  /** Answers that told the client to wait (a secondary rate limit or a 429, with retry-after). */
+  secondary_limit_waits: number
+  /** The seconds those answers asked the client to wait, summed. */
+  retry_after_s: number
+  /** When the token's hour window resets, UTC epoch seconds. */
+  reset: number
 }
 
 /** What the handler answers from: the state, faults, the counts it keeps, the App, and the server's own URL once it listens. */
@@ -35,15 +50,37 @@ export interface HandlerParts {
   url: () => string
 }
 
-/** GitHub's rate-limit headers: a token's requests counted per resource (core, graphql), never limiting. */
-function rateLimit(used: Map<string, number>, token: string, resource: string): Record<string, string> {
-  const count = (used.get(`${token}:${resource}`) ?? 0) + 1
-  used.set(`${token}:${resource}`, count)
+const RATE_LIMIT = 5000
+
+export function emptyTokenCost(now = Date.now()): TokenCost {
   return {
-    'x-ratelimit-limit': '5000',
-    'x-ratelimit-remaining': String(Math.max(0, 5000 - count)),
-    'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
-    'x-ratelimit-used': String(count),
+    rest_requests: 0,
+    graphql_requests: 0,
+    graphql_points: 0,
+    secondary_limit_waits: 0,
+    retry_after_s: 0,
+    reset: Math.floor(now / 1000) + 3600,
+  }
+}
+
+/** Charges a token's request to its resource (a REST request 1, a GraphQL call its points) and says the window after it. */
+function charge(cost: TokenCost, resource: 'core' | 'graphql', amount: number): RateWindow {
+  if (resource === 'core') cost.rest_requests += amount
+  else {
+    cost.graphql_requests++
+    cost.graphql_points += amount
+  }
+  const used = resource === 'core' ? cost.rest_requests : cost.graphql_points
+  return {limit: RATE_LIMIT, used, remaining: Math.max(0, RATE_LIMIT - used), reset: cost.reset, cost: amount}
+}
+
+/** GitHub's rate-limit headers for a window (never limiting: the sandbox counts, it does not refuse). */
+function rateHeaders(window: RateWindow, resource: string): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(window.limit),
+    'x-ratelimit-remaining': String(window.remaining),
+    'x-ratelimit-reset': String(window.reset),
+    'x-ratelimit-used': String(window.used),
     'x-ratelimit-resource': resource,
     'x-oauth-scopes': SCOPES,
     'x-accepted-oauth-scopes': '',
@@ -53,7 +90,6 @@ function rateLimit(used: Map<string, number>, token: string, resource: string): 
 /** The sandbox's answer to a request and its body. */
 export function requestHandler(parts: HandlerParts): (req: http.IncomingMessage, raw: string) => Promise<Reply> {
   const {store, faults, requests} = parts
-  const used = new Map<string, number>()
   const downloads: Downloads = new Map()
 
   return async function handle(req: http.IncomingMessage, raw: string): Promise<Reply> {
@@ -93,29 +129,43 @@ export function requestHandler(parts: HandlerParts): (req: http.IncomingMessage,
       return {status: 401, body: {message, documentation_url: DOCS, status: '401'}}
     }
     const resource = isGraphql ? 'graphql' : 'core'
-    const rate = rateLimit(used, auth![1]!, resource)
-    const fault = faults.decide(operation, auth![1])
+    const token = auth![1]!
+    let cost = requests.costByToken.get(token)
+    if (!cost) requests.costByToken.set(token, (cost = emptyTokenCost()))
+    const fault = faults.decide(operation, token)
     if (fault.delay_ms > 0) await new Promise((resolve) => setTimeout(resolve, fault.delay_ms))
     if (fault.status) {
+      const wait = Number(fault.headers?.['retry-after'])
+      if (Number.isFinite(wait)) {
+        cost.secondary_limit_waits++
+        cost.retry_after_s += wait
+      }
+      // A refused call is charged the minimum: one request, or one point.
       return {
         status: fault.status,
-        headers: {...rate, ...fault.headers},
+        headers: {...rateHeaders(charge(cost, resource, 1), resource), ...fault.headers},
         body: {message: fault.message, documentation_url: DOCS},
       }
     }
+    // GraphQL is charged its points once its query is read (below); REST a request now.
+    const rate = isGraphql ? {} : rateHeaders(charge(cost, 'core', 1), 'core')
 
     let body: Record<string, unknown> = {}
     if (raw.trim()) {
       try {
         body = JSON.parse(raw) as Record<string, unknown>
       } catch {
-        return {status: 400, headers: rate, body: {message: 'Problems parsing JSON', documentation_url: DOCS}}
+        const headers = isGraphql ? rateHeaders(charge(cost, 'graphql', 1), 'graphql') : rate
+        return {status: 400, headers, body: {message: 'Problems parsing JSON', documentation_url: DOCS}}
       }
     }
     if (isGraphql) {
+      const tokenCost = cost
       // Resolvers run synchronously inside executeGraphql's first step: the changes they make are the viewer's.
-      const result = await store.as(login, () => executeGraphql(store, login, links, body))
-      return {status: result.status, headers: rate, body: result.body}
+      const result = await store.as(login, () =>
+        executeGraphql(store, login, links, body, (points) => charge(tokenCost, 'graphql', points)),
+      )
+      return {status: result.status, headers: rateHeaders(result.rate, 'graphql'), body: result.body}
     }
     if (!route) {
       if (known.length)

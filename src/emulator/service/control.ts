@@ -8,6 +8,7 @@ import {AGENT_LOGIN, createFixtureRepo, ensureLongRunningWorkflow} from '../defa
 import type {FaultConfig} from '../faults.js'
 import {serveSandbox, type ServeOptions} from '../serve.js'
 import type {SandboxState} from '../core/state.js'
+import {emptyTokenCost, type TokenCost} from '../http/handler.js'
 
 export interface SandboxControlOptions extends ServeOptions {
   /** The fixture repository: created when the state has none, else brought up to date. */
@@ -30,7 +31,8 @@ export interface SandboxControls {
    * injected faults. Returns the environment that points gh at this sandbox as that token.
    */
   addAgentToken(token: string, ghConfigDir: string): Record<string, string>
-  tokenCounts(token: string): {requests: number; faults: number}
+  /** A token's requests, the faults injected into them, and their cost against GitHub's rate limits. */
+  tokenCounts(token: string): {requests: number; faults: number; cost: TokenCost}
   releaseToken(token: string): void
   /** Keeps a copy of the whole state; `restoreState` puts it back, `forgetState` drops it. */
   saveState(): number
@@ -70,10 +72,12 @@ export async function openSandboxControls(
     tokenCounts: (token) => ({
       requests: sandbox.requests.byToken.get(token) ?? 0,
       faults: sandbox.faults.injectedByToken.get(token) ?? 0,
+      cost: sandbox.requests.costByToken.get(token) ?? emptyTokenCost(),
     }),
     releaseToken(token) {
       delete sandbox.store.state.tokens[token]
       sandbox.requests.byToken.delete(token)
+      sandbox.requests.costByToken.delete(token)
       sandbox.faults.injectedByToken.delete(token)
       agentTokens.delete(token)
     },

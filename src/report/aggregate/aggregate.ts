@@ -29,6 +29,10 @@ export interface MetricColumns {
   cost: Column
   /** Tokens of the tool definitions every turn re-sends (the schema tax); NaN where not recorded. */
   tool_schema_tokens: Column
+  /** The agent's GitHub API cost (the row's github_api); NaN where not observed. */
+  github_rest_requests: Column
+  github_graphql_points: Column
+  github_secondary_limit_waits: Column
 }
 
 /**
@@ -71,6 +75,9 @@ function columns(): MetricColumns {
     tool_calls: new Column(),
     cost: new Column(),
     tool_schema_tokens: new Column(),
+    github_rest_requests: new Column(),
+    github_graphql_points: new Column(),
+    github_secondary_limit_waits: new Column(),
   }
 }
 
@@ -144,6 +151,22 @@ export function withStableSorted<T>(cells: Cell[], metric: keyof MetricColumns, 
     const flags = cell.stable.valuesInto(scratchUint8('flags', cell.runs))
     for (let i = 0; i < cell.runs; i++) if (flags[i] && !Number.isNaN(values[i]!)) out[n++] = values[i]!
   }
+  return use(sortNumbers(out.subarray(0, n)))
+}
+
+/**
+ * A metric's present values over all the cells' rows (stable or not), sorted ascending, in a reused
+ * buffer only valid during `use`: for what every run spends whatever its outcome (GitHub API cost).
+ */
+export function withAllSorted<T>(cells: Cell[], metric: keyof MetricColumns, use: (sorted: Float64Array) => T): T {
+  const out = scratchFloat64(
+    'sorted',
+    cells.reduce((n, cell) => n + cell.runs, 0),
+  )
+  let n = 0
+  for (const cell of cells)
+    for (const value of cell.all[metric].valuesInto(scratchFloat64('values', cell.runs)))
+      if (!Number.isNaN(value)) out[n++] = value
   return use(sortNumbers(out.subarray(0, n)))
 }
 
@@ -241,6 +264,9 @@ function record(target: MetricColumns, facts: RowFacts): void {
   target.tool_calls.push(facts.tool_calls)
   target.cost.push(facts.cost_usd ?? Number.NaN)
   target.tool_schema_tokens.push(facts.tool_schema_tokens ?? Number.NaN)
+  target.github_rest_requests.push(facts.github_rest_requests ?? Number.NaN)
+  target.github_graphql_points.push(facts.github_graphql_points ?? Number.NaN)
+  target.github_secondary_limit_waits.push(facts.github_secondary_limit_waits ?? Number.NaN)
 }
 
 function addCounts(
@@ -287,6 +313,11 @@ const BLOCKS_PER_RUN = 2 ** 20
 
 function blockKey(runIndex: number, iteration: number): number {
   return runIndex * BLOCKS_PER_RUN + iteration
+}
+
+/** A block key's iteration. */
+export function iterationOfBlock(key: number): number {
+  return key % BLOCKS_PER_RUN
 }
 
 /**
@@ -396,6 +427,9 @@ export const CELL_METRICS = [
   'tool_calls',
   'cost',
   'tool_schema_tokens',
+  'github_rest_requests',
+  'github_graphql_points',
+  'github_secondary_limit_waits',
 ] as const satisfies ReadonlyArray<keyof MetricColumns>
 export const CELL_COUNTS = [
   'runs',

@@ -41,6 +41,7 @@ import {
   runRanks,
   stableMedian,
   stableSample,
+  withAllSorted,
   type Aggregate,
   type Cell,
 } from './aggregate.js'
@@ -255,6 +256,7 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
       harness_latency_ms: {baseline: harness(base), candidate: harness(cand)},
     },
     scenarios,
+    github_api: apiCostOf(base, cand),
     success_flips: flippedScenarios(scenarios, confidence),
   }
 }
@@ -296,6 +298,22 @@ function successPairs(base: Cell[], cand: Cell[]): Estimate['paired'] {
     pairs += candidateKeys.length
   }
   return {pairs, pass_to_fail: passToFail, fail_to_pass: failToPass}
+}
+
+/** Each mode's median API cost per run over all its runs that record it, and the candidate's reduction. */
+function apiCostOf(base: Cell[], cand: Cell[]): Comparison['github_api'] {
+  const median = (cells: Cell[], metric: 'github_rest_requests' | 'github_graphql_points') =>
+    withAllSorted(cells, metric, (sorted) => finite(percentileOfSorted(sorted, 50)))
+  const sides = (metric: 'github_rest_requests' | 'github_graphql_points') => {
+    const baseline = median(base, metric)
+    const candidate = median(cand, metric)
+    return {
+      baseline,
+      candidate,
+      reduction_pct: baseline === null || candidate === null ? null : finite(reductionPct(baseline, candidate)),
+    }
+  }
+  return {rest_requests: sides('github_rest_requests'), graphql_points: sides('github_graphql_points')}
 }
 
 type SuccessFlips = NonNullable<ScenarioComparison['success_flips']>

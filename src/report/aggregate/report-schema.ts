@@ -124,6 +124,31 @@ const metrics = {
   properties: {tokens_active: figure, latency_agent: figure, latency_wall: figure, tool_calls: figure, cost: figure},
 } as const
 
+const apiFigure = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['median', 'total'],
+  properties: {
+    median: {...figure, description: 'per run, over the runs that recorded it'},
+    total: {type: 'number', minimum: 0, description: 'over the runs that recorded it'},
+  },
+} as const
+
+/** What a mode's runs cost against GitHub's rate limits (the rows' github_api). */
+const githubApiSummarySchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['runs', 'rest_requests', 'graphql_points', 'secondary_limit_waits'],
+  description:
+    'the agent’s GitHub API cost over all the mode’s runs (stable or not: a failed run spends too), from the rows’ github_api; null when no row records it',
+  properties: {
+    runs: {type: 'integer', minimum: 0, description: 'runs whose row records its API cost'},
+    rest_requests: {...apiFigure, description: 'REST requests (rate-limit resource core)'},
+    graphql_points: {...apiFigure, description: 'GraphQL points (resource graphql)'},
+    secondary_limit_waits: {...apiFigure, description: 'answers that told the agent to wait (retry-after)'},
+  },
+} as const
+
 export const modeSummarySchema = {
   type: 'object',
   additionalProperties: false,
@@ -207,6 +232,7 @@ export const modeSummarySchema = {
       ...figure,
       description: '% of the runs that record it (`fallback` true or false) that rest on a fallback',
     },
+    github_api: githubApiSummarySchema,
   },
 } as const
 
@@ -401,6 +427,13 @@ const scenarioComparisonSchema = {
   },
 } as const
 
+const apiSides = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['baseline', 'candidate', 'reduction_pct'],
+  properties: {baseline: figure, candidate: figure, reduction_pct: figure},
+} as const
+
 export const comparisonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -487,6 +520,17 @@ export const comparisonSchema = {
       },
     },
     scenarios: {type: 'array', items: scenarioComparisonSchema},
+    github_api: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['rest_requests', 'graphql_points'],
+      description:
+        'the agent’s GitHub API cost per run of each mode, the median over all its runs that record it (a failed run spends too), and the candidate’s reduction in % (positive: it spends less; null without a baseline figure above 0)',
+      properties: {
+        rest_requests: apiSides,
+        graphql_points: apiSides,
+      },
+    },
     success_flips: {
       type: 'object',
       additionalProperties: false,

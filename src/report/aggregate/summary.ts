@@ -15,6 +15,7 @@ import {
   modeCells,
   stableMedian,
   totalOf,
+  withAllSorted,
   withStableSorted,
   withoutScenarios,
   type Aggregate,
@@ -125,7 +126,25 @@ export function summarizeMode(aggregate: Aggregate, mode: string): ModeSummary {
     fallback_runs: recorded === 0 ? null : sum('fallbacks'),
     fallback_passes: recorded === 0 ? null : sum('fallback_passes'),
     fallback_rate: pct(sum('fallbacks'), recorded),
+    github_api: githubApiOf(cells),
   }
+}
+
+/** The mode's GitHub API cost over all its runs that recorded it (a failed run spends too); null when none did. */
+function githubApiOf(cells: Cell[]): ModeSummary['github_api'] {
+  const figure = (metric: 'github_rest_requests' | 'github_graphql_points' | 'github_secondary_limit_waits') =>
+    withAllSorted(cells, metric, (sorted) => ({
+      runs: sorted.length,
+      median: at(sorted, 50),
+      total: sorted.reduce((sum, v) => sum + v, 0),
+    }))
+  const rest = figure('github_rest_requests')
+  const points = figure('github_graphql_points')
+  const waits = figure('github_secondary_limit_waits')
+  const runs = Math.max(rest.runs, points.runs)
+  if (runs === 0) return null
+  const part = ({median, total}: {median: number | null; total: number}) => ({median, total})
+  return {runs, rest_requests: part(rest), graphql_points: part(points), secondary_limit_waits: part(waits)}
 }
 
 function summarizeCell(cell: Cell): ScenarioModeSummary {

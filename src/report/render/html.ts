@@ -38,7 +38,7 @@ import {
   type TraceBudget,
 } from './html/runs.js'
 import {REPORT_CSS} from './html/style.js'
-import {FALLBACK_NOTE, fallbackSentence} from './markdown.js'
+import {API_COST_NOTE, apiCostSentence, apiCostTable, FALLBACK_NOTE, fallbackSentence} from './markdown.js'
 import type {LoadedRows} from '../aggregate/rows.js'
 import type {GateDocument} from '../aggregate/report-schema.js'
 import type {Report} from '../aggregate/summary.js'
@@ -322,6 +322,24 @@ function failuresSection(report: Report): string {
   ].join('\n')
 }
 
+/** Each mode's GitHub API cost, and each comparison's, where rows record it. */
+function apiCostSection(report: Report): string {
+  const cost = apiCostTable(report)
+  if (!cost) return ''
+  const code = (mode: string) => `<code>${escapeHtml(mode)}</code>`
+  const sentences = report.deltas.map((delta) => apiCostSentence(delta, code)).filter(Boolean)
+  return [
+    '<section id="api-cost"><h2>GitHub API cost</h2>',
+    `<p class="muted">${escapeHtml(API_COST_NOTE)}</p>`,
+    table(
+      cost.header.map(escapeHtml),
+      cost.rows.map(([mode, ...rest]) => [code(mode!), ...rest.map(escapeHtml)]),
+    ),
+    ...sentences.map((sentence) => `<p>${sentence}</p>`),
+    '</section>',
+  ].join('\n')
+}
+
 function modesSection(report: Report, colour: (mode: string) => string): string {
   // Fallbacks where the rows record them (rows before the field do not): a column, and what it means.
   const fallbacks = Object.values(report.modes).some((m) => m.fallback_runs !== null && m.fallback_runs !== undefined)
@@ -498,6 +516,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     gate ? gateSection(gate, input.gateSource) : '',
     failuresSection(report),
     modesSection(report, colour),
+    apiCostSection(report),
     distributionsSection(input.distributions, colour),
     deltasSection(report, input.deltas),
     scenariosSection(report),

@@ -237,6 +237,68 @@ function mde(values: ReadonlyArray<number | null> | null | undefined, confidence
   return num(minimumDetectableEffect(values, confidence), 1)
 }
 
+/** What the GitHub API cost figures are, for a reader. */
+export const API_COST_NOTE =
+  'The agent’s GitHub API cost against GitHub’s rate limits, over every run whose row records it (a failed run spends too): REST requests (resource core) and GraphQL points (per call, the requests its connections need, first/last pages nested, / 100, rounded, at least 1), median per run and total; waits: answers that told the agent to wait (secondary rate limit or 429, retry-after). On live GitHub the figures are the token’s own usage before and after the agent (GET /rate_limit), none where runs overlapped.'
+
+/** Each mode's GitHub API cost (the rows' github_api): a header and a row a mode, or null when no row records it. */
+export function apiCostTable(report: Pick<Report, 'modes'>): {header: string[]; rows: string[][]} | null {
+  const modes = Object.entries(report.modes).filter(([, m]) => m.github_api)
+  if (modes.length === 0) return null
+  const pair = (f: {median: number | null; total: number}, digits = 0) => `${num(f.median, digits)} / ${num(f.total)}`
+  return {
+    header: [
+      'mode',
+      'runs recorded',
+      'REST requests (median / total)',
+      'GraphQL points (median / total)',
+      'waits (total)',
+    ],
+    rows: modes.map(([mode, m]) => {
+      const api = m.github_api!
+      return [
+        mode,
+        `${api.runs} of ${m.runs}`,
+        pair(api.rest_requests),
+        pair(api.graphql_points),
+        num(api.secondary_limit_waits.total),
+      ]
+    }),
+  }
+}
+
+function apiCostSection(report: Report): string[] {
+  const cost = apiCostTable(report)
+  if (!cost) return []
+  return [
+    '',
+    '## GitHub API cost',
+    '',
+    API_COST_NOTE,
+    '',
+    table(
+      cost.header,
+      cost.rows.map(([mode, ...rest]) => [`\`${mode}\``, ...rest]),
+      'lrrrr',
+    ),
+  ]
+}
+
+/** The two modes' GitHub API cost per run, as one sentence (none when neither records it). */
+export function apiCostSentence(
+  delta: Pick<Report['deltas'][number], 'baseline' | 'candidate' | 'github_api'>,
+  quote: (mode: string) => string = (m) => `\`${m}\``,
+): string | null {
+  const api = delta.github_api
+  if (!api) return null
+  const side = (label: string, f: typeof api.rest_requests) =>
+    f.baseline === null && f.candidate === null
+      ? null
+      : `${label} ${quote(delta.baseline)} ${num(f.baseline, 1)}, ${quote(delta.candidate)} ${num(f.candidate, 1)}${f.reduction_pct === null ? '' : ` (reduction ${num(f.reduction_pct, 1)}%)`}`
+  const parts = [side('REST requests', api.rest_requests), side('GraphQL points', api.graphql_points)].filter(Boolean)
+  return parts.length === 0 ? null : `GitHub API cost per run (median over all runs): ${parts.join('; ')}.`
+}
+
 /** What a fallback is, for a reader. */
 export const FALLBACK_NOTE =
   'A run rests on a fallback when a call of its mode’s tool layer (ghx) failed and a later call of gh (or an MCP tool) succeeded: a pass then shows that gh can do the work, not that the layer did.'
@@ -408,6 +470,7 @@ export function renderReportMarkdown(report: Report, verdict?: Verdict | null): 
       ]),
     ),
   ]
+  out.push(...apiCostSection(report))
   for (const delta of report.deltas) {
     const e = delta.efficiency
     const reduction = (label: string, r: Reduction | null | undefined, note = ''): string[] => {
@@ -442,6 +505,7 @@ export function renderReportMarkdown(report: Report, verdict?: Verdict | null): 
         ],
       ),
       ...flipLines(delta),
+      ...(apiCostSentence(delta) ? ['', apiCostSentence(delta)!] : []),
     )
   }
   if (report.deltas.length > 0) out.push('', MDE_NOTE)

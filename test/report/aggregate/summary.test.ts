@@ -2,6 +2,7 @@ import {expect} from 'chai'
 import {addRow, emptyAggregate} from '../../../src/report/aggregate/aggregate.js'
 import {reportSchema} from '../../../src/report/aggregate/report-schema.js'
 import {buildReport, summarizeMode} from '../../../src/report/aggregate/summary.js'
+import {renderReportMarkdown} from '../../../src/report/render/markdown.js'
 import {compileSchema} from '../../../src/shared/schema-validator.js'
 import {makeRow} from '../../support/rows.js'
 
@@ -70,5 +71,55 @@ describe('report summary', () => {
     expect(Object.keys(report.modes)).to.deep.equal(['agent_direct', 'mcp'])
     expect(report.modes.mcp!.median_latency_ms_agent).to.equal(null)
     expect(report.deltas.map((d) => d.candidate)).to.deep.equal(['mcp'])
+  })
+
+  it('GitHub API cost per mode over all runs that record it (failed ones too), and per comparison, in summary.md', () => {
+    const rows = emptyAggregate()
+    const api = (rest: number, points: number, waits = 0) => ({
+      source: 'sandbox' as const,
+      rest_requests: rest,
+      graphql_requests: points,
+      graphql_points: points,
+      secondary_limit_waits: waits,
+      retry_after_s: waits,
+    })
+    // agent_direct: REST 4, 6, 10 (a failed run's 10 counts) and no GraphQL; ghx: GraphQL 1, 3, 2 and REST 0.
+    ;[4, 6, 10].forEach((rest, i) =>
+      addRow(rows, makeRow({iteration: i + 1, success: i !== 2, github_api: api(rest, 0, i === 1 ? 1 : 0)})),
+    )
+    ;[1, 3, 2].forEach((points, i) =>
+      addRow(rows, makeRow({mode: 'ghx', iteration: i + 1, github_api: api(0, points)})),
+    )
+    // A row from before the field says nothing: not counted.
+    addRow(rows, makeRow({mode: 'ghx', iteration: 4}))
+    const report = buildReport(rows, {
+      inputs: ['x.jsonl'],
+      warnings: [],
+      baseline: 'agent_direct',
+      seed: 1,
+      resamples: 200,
+    })
+    expect(report.modes.agent_direct!.github_api).to.deep.equal({
+      runs: 3,
+      rest_requests: {median: 6, total: 20},
+      graphql_points: {median: 0, total: 0},
+      secondary_limit_waits: {median: 0, total: 1},
+    })
+    expect(report.modes.ghx!.github_api).to.deep.include({runs: 3, graphql_points: {median: 2, total: 6}})
+    expect(report.deltas[0]!.github_api).to.deep.equal({
+      rest_requests: {baseline: 6, candidate: 0, reduction_pct: 100},
+      graphql_points: {baseline: 0, candidate: 2, reduction_pct: null},
+    })
+    const validate = compileSchema(reportSchema)
+    expect(validate(JSON.parse(JSON.stringify(report))), JSON.stringify(validate.errors)).to.equal(true)
+    const markdown = renderReportMarkdown(report)
+    expect(markdown).to.include('## GitHub API cost')
+    expect(markdown).to.include('| `agent_direct` | 3 of 3 | 6 / 20 | 0 / 0 | 1 |')
+    expect(markdown).to.include('| `ghx` | 3 of 4 | 0 / 0 | 2 / 6 | 0 |')
+    expect(markdown).to.include(
+      'GitHub API cost per run (median over all runs): REST requests `agent_direct` 6.0, `ghx` 0.0 (reduction 100.0%); GraphQL points `agent_direct` 0.0, `ghx` 2.0.',
+    )
+    // Rows that record none: no section, no figure.
+    expect(summary.github_api).to.equal(null)
   })
 })
