@@ -205,7 +205,7 @@ const PULL_KINDS = {
     })),
   },
   pr_with_fix_request: {
-    branch: (seedId: string) => `bench-fix-seed-${seedId}`,
+    branch: (seedId: string) => `bench-review-fix-seed-${seedId}`,
     title: (seedId: string) => `Add price rounding (bench-seed:${seedId})`,
     path: () => 'src/utils/price.ts',
     content: () => PRICE_WITH_TRUNCATION,
