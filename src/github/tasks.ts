@@ -149,15 +149,13 @@ export const READ_TASKS: BuiltInReadTask[] = [
       lines: 'its lines, without line ends',
     },
     async run(octokit, i) {
-      const found = await octokit.rest.repos
-        .getContent({...repoOf(i), path: String(i.path), ref: String(i.ref)})
-        .then(
-          (r) => r.data,
-          (error: {status?: number}) => {
-            if (error.status === 404) return null
-            throw error
-          },
-        )
+      const found = await octokit.rest.repos.getContent({...repoOf(i), path: String(i.path), ref: String(i.ref)}).then(
+        (r) => r.data,
+        (error: {status?: number}) => {
+          if (error.status === 404) return null
+          throw error
+        },
+      )
       if (!found || Array.isArray(found) || found.type !== 'file') return null
       const content = Buffer.from(found.content, 'base64').toString('utf8')
       return {path: found.path, sha: found.sha, content, lines: content.replace(/\n$/, '').split('\n')}
@@ -173,7 +171,8 @@ export const READ_TASKS: BuiltInReadTask[] = [
       status: 'identical, ahead, behind or diverged',
       aheadBy: 'commits of head not in base',
       behindBy: 'commits of base not in head',
-      files: '[{path, status, additions, deletions, patch, added, removed}]: added and removed are the patch’s + and - lines, without the marker',
+      files:
+        '[{path, status, additions, deletions, patch, added, removed}]: added and removed are the patch’s + and - lines, without the marker',
     },
     async run(octokit, i) {
       const {data} = await octokit.rest.repos.compareCommitsWithBasehead({

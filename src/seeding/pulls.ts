@@ -4,6 +4,7 @@
  * opened by the second identity (GitHub refuses "request changes" on your own pull request); those
  * whose threads the agent must answer are opened by the agent and commented by the second identity.
  */
+import {LINT_BRANCHES} from '../emulator/defaults.js'
 import type {GithubClient} from '../github/client.js'
 import {
   clientFor,
@@ -121,7 +122,12 @@ const settings = (retries: number, timeoutMs: number) =>
   ].join('\n')
 
 /** A formatter the base renames after the pull request's branch is cut, and the report that calls it. */
-const FORMAT_BEFORE = ['export function formatPrice(cents: number): string {', '  return `$${(cents / 100).toFixed(2)}`', '}', ''].join('\n')
+const FORMAT_BEFORE = [
+  'export function formatPrice(cents: number): string {',
+  '  return `$${(cents / 100).toFixed(2)}`',
+  '}',
+  '',
+].join('\n')
 const FORMAT_AFTER = [
   "export function formatAmount(cents: number, currency = '$'): string {",
   '  return `${currency}${(cents / 100).toFixed(2)}`',
@@ -239,8 +245,8 @@ const PULL_KINDS = {
     baseMovesOn: (seedId: string) => ({[`src/seeds/${seedId}/format.ts`]: FORMAT_AFTER}),
   },
   pr_failing_lint: {
-    // bench-lint.yml lints every push to these branches (LINT_BRANCHES): its lint job fails on the console.log.
-    branch: (seedId: string) => `bench-lint-seed-${seedId}`,
+    // bench-lint.yml lints every push to these branches: its lint job fails on the console.log.
+    branch: (seedId: string) => LINT_BRANCHES.replace('*', seedId),
     title: (seedId: string) => `Add the checkout total (bench-seed:${seedId})`,
     path: () => 'src/utils/checkout.ts',
     content: () => CHECKOUT_WITH_DEBUG_LOG,

@@ -124,7 +124,9 @@ export class Actions {
       const previous = onlyFailedOf?.jobs.find((j) => j.name === spec.name)
       if (previous && previous.outcome === 'success')
         return {...previous, attempt: number, carried_from: previous.carried_from ?? previous.attempt}
-      const matches = spec.fails_on_match ? grepMatches(repo.commits[run.head_sha]?.tree ?? {}, spec.fails_on_match) : []
+      const matches = spec.fails_on_match
+        ? grepMatches(repo.commits[run.head_sha]?.tree ?? {}, spec.fails_on_match)
+        : []
       const outcome = spec.fail_on_attempts.includes(number) || matches.length > 0 ? 'failure' : 'success'
       const log = spec.log.replaceAll('{attempt}', String(number)).replaceAll('{seed_id}', run.inputs.seed_id ?? '')
       return {
