@@ -156,7 +156,8 @@ const PULL_KINDS = {
   pr: {
     branch: (seedId: string) => `bench-seed-${seedId}`,
     title: (seedId: string) => `Benchmark fixture PR (bench-seed:${seedId})`,
-    path: () => '.bench/seed.md',
+    // A file per seed: a fresh one merged into the base (pr-merge-001) never conflicts with the seeded one (pr-branch-update-001).
+    path: (seedId: string) => `.bench/seed-${seedId}.md`,
     content: (seedId: string) => `# Benchmark fixture ${seedId}\n\nA change for pull request scenarios.\n`,
     author: 'agent',
     threads: [{line: 1, body: 'Could this title be clearer?', resolved: false}],
