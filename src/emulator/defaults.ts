@@ -1,9 +1,11 @@
 /**
  * What a fresh sandbox holds: the agent and a second identity (reviewer, commenter), and the fixture
  * repository with the workflow the predecessors' fixture repo had, bench-rerun-failed.yml, which
- * fails on attempt 1 and succeeds on attempt 2, and bench-long-running.yml, whose job sleeps for 20
- * minutes (a run in progress, to cancel).
+ * fails on attempt 1 and succeeds on attempt 2, bench-long-running.yml, whose job sleeps for 20
+ * minutes (a run in progress, to cancel), and bench-lint.yml, which a push to a lint fixture's branch
+ * starts (a check run that follows the code).
  */
+import type {WorkflowJobSpec} from './core/state.js'
 import type {Store} from './store.js'
 
 export const AGENT_LOGIN = 'ghx-bench-agent'
@@ -52,37 +54,85 @@ ${DISPATCH_ON_SEED}  wait:
       - run: sleep ${LONG_RUNNING_MS / 1000}
 `
 
+/** The branches whose pushes bench-lint.yml checks: the lint fixture's pull request heads. */
+export const LINT_BRANCHES = 'bench-lint-seed-*'
+const LINT_WORKFLOW_FILE = 'bench-lint.yml'
+
+const LINT_WORKFLOW_YAML = `name: bench-lint
+on:
+  push:
+    branches: ['${LINT_BRANCHES}']
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: "! grep -rnF 'console.log' src/"
+`
+
+/** A fixture workflow added to a repository: its file on the default branch and how the sandbox runs it. */
+interface FixtureWorkflow {
+  file: string
+  name: string
+  yaml: string
+  jobs: WorkflowJobSpec[]
+  inputs: string[]
+  onPush?: string[]
+}
+
+const LONG_RUNNING_WORKFLOW: FixtureWorkflow = {
+  file: LONG_RUNNING_WORKFLOW_FILE,
+  name: 'bench-long-running',
+  yaml: LONG_RUNNING_WORKFLOW_YAML,
+  jobs: [
+    {
+      name: 'wait',
+      fail_on_attempts: [],
+      duration_ms: LONG_RUNNING_MS,
+      log: `2026-01-01T00:00:00.0000000Z ##[group]Run sleep ${LONG_RUNNING_MS / 1000}\n`,
+    },
+  ],
+  inputs: ['seed_id'],
+}
+
+/** Lints every push to a lint fixture's branch: its job fails, listing them, while a file under src/ holds a console.log. */
+const LINT_WORKFLOW: FixtureWorkflow = {
+  file: LINT_WORKFLOW_FILE,
+  name: 'bench-lint',
+  yaml: LINT_WORKFLOW_YAML,
+  jobs: [
+    {
+      name: 'lint',
+      fail_on_attempts: [],
+      fails_on_match: {text: 'console.log', under: 'src/'},
+      log: "2026-01-01T00:00:00.0000000Z ##[group]Run ! grep -rnF 'console.log' src/\n",
+    },
+  ],
+  inputs: [],
+  onPush: [LINT_BRANCHES],
+}
+
 /**
- * Registers the long-running workflow in a sandbox repository that lacks it (a sandbox state saved
- * before it existed), with its file on the default branch.
+ * Registers the fixture workflows a sandbox repository lacks (a sandbox state saved before they
+ * existed), with their files on the default branch.
  */
-export function ensureLongRunningWorkflow(store: Store, fullName: string): void {
+export function ensureFixtureWorkflows(store: Store, fullName: string): void {
   const repo = store.state.repos[fullName]
-  if (!repo || Object.values(repo.workflows).some((w) => w.path.endsWith(`/${LONG_RUNNING_WORKFLOW_FILE}`))) return
-  const file = `.github/workflows/${LONG_RUNNING_WORKFLOW_FILE}`
-  if (store.git.commit(repo, store.git.branchSha(repo, repo.default_branch)).tree[file] === undefined) {
-    store.git.commitFiles(
-      repo,
-      repo.default_branch,
-      {[file]: LONG_RUNNING_WORKFLOW_YAML},
-      'Add the long-running fixture workflow',
-      fullName.split('/')[0]!,
-    )
+  if (!repo) return
+  for (const workflow of [LONG_RUNNING_WORKFLOW, LINT_WORKFLOW]) {
+    if (Object.values(repo.workflows).some((w) => w.path.endsWith(`/${workflow.file}`))) continue
+    const file = `.github/workflows/${workflow.file}`
+    if (store.git.commit(repo, store.git.branchSha(repo, repo.default_branch)).tree[file] === undefined) {
+      store.git.commitFiles(
+        repo,
+        repo.default_branch,
+        {[file]: workflow.yaml},
+        `Add the ${workflow.name} fixture workflow`,
+        fullName.split('/')[0]!,
+      )
+    }
+    store.actions.addWorkflow(repo, file, workflow.name, workflow.jobs, workflow.inputs, workflow.onPush)
   }
-  store.actions.addWorkflow(
-    repo,
-    file,
-    'bench-long-running',
-    [
-      {
-        name: 'wait',
-        fail_on_attempts: [],
-        duration_ms: LONG_RUNNING_MS,
-        log: `2026-01-01T00:00:00.0000000Z ##[group]Run sleep ${LONG_RUNNING_MS / 1000}\n`,
-      },
-    ],
-    ['seed_id'],
-  )
 }
 
 /** Creates a repository laid out like the benchmark fixture repository, with its workflows. */
@@ -94,6 +144,7 @@ export function createFixtureRepo(store: Store, fullName: string): void {
       'README.md': `# ${name}\n\nFixtures for ghx-bench.\n`,
       [`.github/workflows/${RERUN_WORKFLOW_FILE}`]: WORKFLOW_YAML,
       [`.github/workflows/${LONG_RUNNING_WORKFLOW_FILE}`]: LONG_RUNNING_WORKFLOW_YAML,
+      [`.github/workflows/${LINT_WORKFLOW_FILE}`]: LINT_WORKFLOW_YAML,
       'src/index.ts': "export const version = '1.0.0'\n",
     },
   })
@@ -115,5 +166,5 @@ export function createFixtureRepo(store: Store, fullName: string): void {
     ],
     ['seed_id'],
   )
-  ensureLongRunningWorkflow(store, fullName)
+  ensureFixtureWorkflows(store, fullName)
 }

@@ -34,7 +34,7 @@ import {Repos} from './repos/store.js'
 
 /** The core with a service per resource, each built on the core and the services it names. */
 export class Store extends StoreCore {
-  readonly git = new Git(this)
+  readonly git = new Git(this, (repo, branch, sha) => this.actions.push(repo, branch, sha))
   readonly labels = new Labels(this)
   readonly milestones = new Milestones(this)
   readonly repos = new Repos(this, this.git, this.labels)

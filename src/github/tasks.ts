@@ -137,6 +137,73 @@ export const READ_TASKS: BuiltInReadTask[] = [
     },
   },
   {
+    name: 'repo.file.view',
+    description:
+      'A file’s text at a ref (a branch, tag or commit), or null when the ref has no such file: what a change pushed there left in the code.',
+    paramsSchema: input({path: text, ref: text}, ['path', 'ref']),
+    kind: 'object',
+    shape: {
+      path: 'file path',
+      sha: 'its blob id',
+      content: 'its text, exactly (UTF-8)',
+      lines: 'its lines, without line ends',
+    },
+    async run(octokit, i) {
+      const found = await octokit.rest.repos.getContent({...repoOf(i), path: String(i.path), ref: String(i.ref)}).then(
+        (r) => r.data,
+        (error: {status?: number}) => {
+          if (error.status === 404) return null
+          throw error
+        },
+      )
+      if (!found || Array.isArray(found) || found.type !== 'file') return null
+      const content = Buffer.from(found.content, 'base64').toString('utf8')
+      return {path: found.path, sha: found.sha, content, lines: content.replace(/\n$/, '').split('\n')}
+    },
+  },
+  {
+    name: 'repo.compare',
+    description:
+      'What changed from one commit to another (compare base...head: from their merge base): the files, their patches, and each file’s added and removed lines.',
+    paramsSchema: input({base: text, head: text}, ['base', 'head']),
+    kind: 'object',
+    shape: {
+      status: 'identical, ahead, behind or diverged',
+      aheadBy: 'commits of head not in base',
+      behindBy: 'commits of base not in head',
+      files:
+        '[{path, status, additions, deletions, patch, added, removed}]: added and removed are the patch’s + and - lines, without the marker',
+    },
+    async run(octokit, i) {
+      const {data} = await octokit.rest.repos.compareCommitsWithBasehead({
+        ...repoOf(i),
+        basehead: `${String(i.base)}...${String(i.head)}`,
+      })
+      return {
+        status: data.status,
+        aheadBy: data.ahead_by,
+        behindBy: data.behind_by,
+        files: (data.files ?? []).map((f) => {
+          const patch = f.patch ?? ''
+          const changed = (marker: string) =>
+            patch
+              .split('\n')
+              .filter((line) => line.startsWith(marker))
+              .map((line) => line.slice(1))
+          return {
+            path: f.filename,
+            status: f.status,
+            additions: f.additions,
+            deletions: f.deletions,
+            patch,
+            added: changed('+'),
+            removed: changed('-'),
+          }
+        }),
+      }
+    },
+  },
+  {
     name: 'issue.view',
     description: 'One issue.',
     paramsSchema: input({issueNumber: positive}, ['issueNumber']),
@@ -558,6 +625,7 @@ export const READ_TASKS: BuiltInReadTask[] = [
     shape: {
       name: 'check run name, or status context',
       kind: 'check_run or status',
+      headSha: 'the commit it reports on (the pull request’s head)',
       state: 'upper case: a check run’s conclusion (its status while it runs), a status’s state',
       url: 'details URL or null',
     },
@@ -570,12 +638,14 @@ export const READ_TASKS: BuiltInReadTask[] = [
         ...runs.map((r) => ({
           name: r.name,
           kind: 'check_run',
+          headSha: r.head_sha,
           state: upper(r.conclusion ?? r.status),
           url: r.details_url ?? r.html_url ?? null,
         })),
         ...combined.statuses.map((s) => ({
           name: s.context,
           kind: 'status',
+          headSha: combined.sha,
           state: upper(s.state),
           url: s.target_url ?? null,
         })),

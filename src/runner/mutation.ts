@@ -2,8 +2,8 @@
  * Checkpoint mutation testing, for `validate --calibrate`: once the oracle has passed a scenario
  * (atomic or workflow, in any mode), each change its run made to the state the checkpoints read is
  * undone on its own (the label removed again, the reply deleted, the review dismissed, the issue
- * reopened, a title, body, milestone or release field set back, the new PR closed, the run rerun once
- * more), and at least one checkpoint must then fail. A perturbation that
+ * reopened, a title, body, milestone or release field set back, the new PR closed, the commits pushed
+ * to a pull request's head taken off, the run rerun once more), and at least one checkpoint must then fail. A perturbation that
  * every checkpoint survives marks the scenario's checks as weak: they would pass a run that did not
  * do that part of the work. On the sandbox each perturbation starts from the oracle's state, which
  * is restored after it, so perturbations do not mask one another.
@@ -160,6 +160,15 @@ function undoPull(before: Observation, after: Observation, repo: Repo): Perturba
     out.push({
       name: `pull request #${pull_number} back to ${state}`,
       apply: async (o) => void (await o.rest.pulls.update({...repo, pull_number, state})),
+    })
+  }
+  // The commits pushed to its head branch taken off again (a force push back to the seeded head).
+  if (was.headRefOid !== now.headRefOid && now.state === 'OPEN' && typeof was.headRefOid === 'string') {
+    const sha = was.headRefOid
+    out.push({
+      name: `pull request #${pull_number}'s head branch back to ${sha.slice(0, 7)}`,
+      apply: async (o) =>
+        void (await o.rest.git.updateRef({...repo, ref: `heads/${String(now.headRefName)}`, sha, force: true})),
     })
   }
   return out

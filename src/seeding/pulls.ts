@@ -4,6 +4,7 @@
  * opened by the second identity (GitHub refuses "request changes" on your own pull request); those
  * whose threads the agent must answer are opened by the agent and commented by the second identity.
  */
+import {LINT_BRANCHES} from '../emulator/defaults.js'
 import type {GithubClient} from '../github/client.js'
 import {
   clientFor,
@@ -28,15 +29,18 @@ interface ThreadSeed {
 interface PullKind {
   branch: (seedId: string) => string
   title: (seedId: string) => string
-  path: string
+  /** The file the pull request changes (a kind whose base holds it too names it after the seed: each seed its own). */
+  path: (seedId: string) => string
   /** The file's text; it names the seed, so a fixture merged by one run leaves the next one a real diff. */
   content: (seedId: string) => string
   /** Who opens it: the agent, or the second identity. */
   author: 'agent' | 'second'
   /** Review threads the second identity starts, in order. */
   threads: ThreadSeed[]
-  /** Advance the base branch after the branch is cut, so the pull request is behind (branch update). */
-  baseMovesOn?: boolean
+  /** Files written on the base before the branch is cut: the code the pull request changes. */
+  baseFiles?: (seedId: string) => Record<string, string>
+  /** Files written on the base after the branch is cut, so the pull request is behind (branch update) or conflicts. */
+  baseMovesOn?: (seedId: string) => Record<string, string>
   /** Commit statuses the agent posts on the fixture's head commit: the checks a CI left (pr.checks.list). */
   statuses?: StatusSeed[]
   /** A review the second identity submits once the threads are started: the review decision (pr.merge.status, pr.reviews.list). */
@@ -93,20 +97,76 @@ const HELPERS_WITH_BUGS = [
   '',
 ].join('\n')
 
+const PRICE_WITH_TRUNCATION = [
+  'export function roundPrice(amount: number): number {',
+  '  return Math.floor(amount * 100) / 100',
+  '}',
+  '',
+  'export function formatPrice(amount: number): string {',
+  '  return `$${roundPrice(amount).toFixed(2)}`',
+  '}',
+  '',
+].join('\n')
+
+/** The code a conflicting pull request and its base both change: the base its retries and timeout, the pull request its timeout. */
+const settings = (retries: number, timeoutMs: number) =>
+  [
+    'export const settings = {',
+    `  retries: ${retries},`,
+    '  backoffMs: 250,',
+    '  cacheSize: 64,',
+    "  logLevel: 'info',",
+    `  timeoutMs: ${timeoutMs},`,
+    '}',
+    '',
+  ].join('\n')
+
+/** A formatter the base renames after the pull request's branch is cut, and the report that calls it. */
+const FORMAT_BEFORE = [
+  'export function formatPrice(cents: number): string {',
+  '  return `$${(cents / 100).toFixed(2)}`',
+  '}',
+  '',
+].join('\n')
+const FORMAT_AFTER = [
+  "export function formatAmount(cents: number, currency = '$'): string {",
+  '  return `${currency}${(cents / 100).toFixed(2)}`',
+  '}',
+  '',
+].join('\n')
+const REPORT_WITH_OLD_NAME = [
+  "import {formatPrice} from './format.js'",
+  '',
+  'export function totalLine(cents: number): string {',
+  '  return `Total: ${formatPrice(cents)}`',
+  '}',
+  '',
+].join('\n')
+
+const CHECKOUT_WITH_DEBUG_LOG = [
+  'export function checkoutTotal(prices: number[]): number {',
+  '  const total = prices.reduce((sum, price) => sum + price, 0)',
+  "  console.log('checkout total', total)",
+  '  return total',
+  '}',
+  '',
+].join('\n')
+
 const PULL_KINDS = {
   pr: {
     branch: (seedId: string) => `bench-seed-${seedId}`,
     title: (seedId: string) => `Benchmark fixture PR (bench-seed:${seedId})`,
-    path: '.bench/seed.md',
+    // A file per seed: a fresh one merged into the base (pr-merge-001) never conflicts with the seeded one (pr-branch-update-001).
+    path: (seedId: string) => `.bench/seed-${seedId}.md`,
     content: (seedId: string) => `# Benchmark fixture ${seedId}\n\nA change for pull request scenarios.\n`,
     author: 'agent',
     threads: [{line: 1, body: 'Could this title be clearer?', resolved: false}],
-    baseMovesOn: true,
+    baseMovesOn: (seedId: string) => ({[`.bench/main-${seedId}.md`]: `${seedId} ${Date.now()}\n`}),
   },
   pr_with_bugs: {
     branch: (seedId: string) => `bench-bugs-seed-${seedId}`,
     title: (seedId: string) => `Add stats helpers (bench-seed:${seedId})`,
-    path: 'src/utils/stats.ts',
+    path: () => 'src/utils/stats.ts',
     content: () => STATS_WITH_BUGS,
     author: 'second',
     threads: [],
@@ -114,7 +174,7 @@ const PULL_KINDS = {
   pr_with_changes: {
     branch: (seedId: string) => `bench-changes-seed-${seedId}`,
     title: (seedId: string) => `Add helpers (bench-seed:${seedId})`,
-    path: 'src/utils/helpers.ts',
+    path: () => 'src/utils/helpers.ts',
     content: () => HELPERS_WITH_BUGS,
     author: 'second',
     threads: [],
@@ -122,7 +182,7 @@ const PULL_KINDS = {
   pr_with_reviews: {
     branch: (seedId: string) => `bench-review-seed-${seedId}`,
     title: (seedId: string) => `Refactor review helpers (bench-seed:${seedId})`,
-    path: 'src/utils/review-helpers.ts',
+    path: () => 'src/utils/review-helpers.ts',
     content: () => lines(24, (n) => `export const value${n} = ${n}`),
     author: 'agent',
     threads: [2, 3, 16, 20].map((line, i) => ({
@@ -142,7 +202,7 @@ const PULL_KINDS = {
   pr_with_mixed_threads: {
     branch: (seedId: string) => `bench-mixed-seed-${seedId}`,
     title: (seedId: string) => `Mixed review threads (bench-seed:${seedId})`,
-    path: 'src/utils/mixed-helpers.ts',
+    path: () => 'src/utils/mixed-helpers.ts',
     content: () => lines(28, (n) => `export function helper${n}(input: unknown): unknown { return input }`),
     author: 'agent',
     threads: [2, 6, 10, 14, 18, 22, 26].map((line, i) => ({
@@ -150,6 +210,49 @@ const PULL_KINDS = {
       body: `helper${line} needs a typed input.`,
       resolved: i < 4,
     })),
+  },
+  pr_with_fix_request: {
+    branch: (seedId: string) => `bench-review-fix-seed-${seedId}`,
+    title: (seedId: string) => `Add price rounding (bench-seed:${seedId})`,
+    path: () => 'src/utils/price.ts',
+    content: () => PRICE_WITH_TRUNCATION,
+    author: 'agent',
+    threads: [
+      {
+        line: 2,
+        body: 'This truncates instead of rounding (1.005 becomes 1.00, 2.999 becomes 2.99). Please change this line to `  return Math.round(amount * 100) / 100` and nothing else.',
+        resolved: false,
+      },
+    ],
+  },
+  pr_conflicting: {
+    branch: (seedId: string) => `bench-conflict-seed-${seedId}`,
+    title: (seedId: string) => `Raise the timeout (bench-seed:${seedId})`,
+    path: (seedId: string) => `src/config/settings-${seedId}.ts`,
+    content: () => settings(3, 5000),
+    author: 'agent',
+    threads: [],
+    baseFiles: (seedId: string) => ({[`src/config/settings-${seedId}.ts`]: settings(3, 1000)}),
+    baseMovesOn: (seedId: string) => ({[`src/config/settings-${seedId}.ts`]: settings(5, 2000)}),
+  },
+  pr_behind_base: {
+    branch: (seedId: string) => `bench-behind-seed-${seedId}`,
+    title: (seedId: string) => `Add the total line (bench-seed:${seedId})`,
+    path: (seedId: string) => `src/seeds/${seedId}/report.ts`,
+    content: () => REPORT_WITH_OLD_NAME,
+    author: 'agent',
+    threads: [],
+    baseFiles: (seedId: string) => ({[`src/seeds/${seedId}/format.ts`]: FORMAT_BEFORE}),
+    baseMovesOn: (seedId: string) => ({[`src/seeds/${seedId}/format.ts`]: FORMAT_AFTER}),
+  },
+  pr_failing_lint: {
+    // bench-lint.yml lints every push to these branches: its lint job fails on the console.log.
+    branch: (seedId: string) => LINT_BRANCHES.replace('*', seedId),
+    title: (seedId: string) => `Add the checkout total (bench-seed:${seedId})`,
+    path: () => 'src/utils/checkout.ts',
+    content: () => CHECKOUT_WITH_DEBUG_LOG,
+    author: 'agent',
+    threads: [],
   },
 } satisfies Record<string, PullKind>
 
@@ -162,6 +265,8 @@ export interface PullResource {
   node_id: string
   url: string
   head: string
+  /** The file the pull request changes (absent in manifests written before it was recorded). */
+  file?: string
   seeded: {
     title: string
     body: string
@@ -227,12 +332,13 @@ export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix =
   const headSha = open[0]
     ? ((await fixtureCommit(ctx, pull.number, `Fixture ${kind}`)) ?? pull.head.sha)
     : pull.head.sha
-  const threads = await startThreads(ctx, definition, pull)
+  const threads = await startThreads(ctx, definition, pull, seedId)
   if (definition.statuses) await seedStatuses(ctx, headSha, definition.statuses)
   await seedCheckRun(ctx, headSha)
   const review = definition.review ? await seedReview(ctx, pull.number, headSha, definition.review) : undefined
   const resource = pullResource(ctx, definition, pull, {
     branch,
+    file: definition.path(seedId),
     base,
     title: definition.title(seedId),
     body: pullBody(kind),
@@ -252,15 +358,17 @@ async function openPull(ctx: FixtureContext, kind: PullKindName, seedId: string,
   const branch = definition.branch(seedId)
   const author = client(ctx, definition.author)
   const repo = repoParams(ctx)
-  const baseSha = (await ctx.agent.rest.git.getRef({...repo, ref: `heads/${base}`})).data.object.sha
   const branchExists = await ctx.agent.rest.git.getRef({...repo, ref: `heads/${branch}`}).then(
     () => true,
     () => false,
   )
   if (!branchExists) {
+    for (const [path, content] of Object.entries(definition.baseFiles?.(seedId) ?? {}))
+      await writeFile(ctx, ctx.agent, {path, branch: base, message: `Fixture ${kind}: the base's code`, content})
+    const baseSha = (await ctx.agent.rest.git.getRef({...repo, ref: `heads/${base}`})).data.object.sha
     await author.rest.git.createRef({...repo, ref: `refs/heads/${branch}`, sha: baseSha})
     await writeFile(ctx, author, {
-      path: definition.path,
+      path: definition.path(seedId),
       branch,
       message: `Fixture ${kind}`,
       content: definition.content(seedId),
@@ -274,26 +382,20 @@ async function openPull(ctx: FixtureContext, kind: PullKindName, seedId: string,
     issue_number: created.number,
     labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name],
   })
-  if (definition.baseMovesOn) {
-    await writeFile(ctx, ctx.agent, {
-      path: `.bench/main-${seedId}.md`,
-      branch: base,
-      message: 'Move the base on',
-      content: `${seedId} ${Date.now()}\n`,
-    })
-  }
+  for (const [path, content] of Object.entries(definition.baseMovesOn?.(seedId) ?? {}))
+    await writeFile(ctx, ctx.agent, {path, branch: base, message: 'Move the base on', content})
   return created
 }
 
 /** The kind's review threads, those it lacks started in order: a seeding interrupted after the pull request was opened completes here. */
-async function startThreads(ctx: FixtureContext, definition: PullKind, pull: OpenedPull) {
+async function startThreads(ctx: FixtureContext, definition: PullKind, pull: OpenedPull, seedId: string) {
   const started = await listThreads(ctx, pull.number)
   for (const thread of definition.threads.slice(started.length)) {
     await ctx.second.rest.pulls.createReviewComment({
       ...repoParams(ctx),
       pull_number: pull.number,
       body: thread.body,
-      path: definition.path,
+      path: definition.path(seedId),
       line: thread.line,
       side: 'RIGHT',
       commit_id: pull.head.sha,
@@ -309,6 +411,7 @@ function pullResource(
   pull: OpenedPull,
   seeded: {
     branch: string
+    file: string
     base: string
     title: string
     body: string
@@ -317,13 +420,14 @@ function pullResource(
     review?: Awaited<ReturnType<typeof seedReview>>
   },
 ): PullResource {
-  const {branch, base, title, body, headSha, threads, review} = seeded
+  const {branch, file, base, title, body, headSha, threads, review} = seeded
   const resource: PullResource = {
     number: pull.number,
     id: pull.id,
     node_id: pull.node_id,
     url: pull.html_url,
     head: branch,
+    file,
     seeded: {
       title,
       body,

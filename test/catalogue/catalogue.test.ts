@@ -34,9 +34,10 @@ describe('the built-in catalogue', () => {
     }
   })
 
-  it('holds the 9 predecessor workflow scenarios and atomic scenarios for at least 40 capabilities in 6 domains', () => {
+  it('holds the 9 predecessor workflow scenarios, 4 code-changing ones and atomic scenarios for at least 40 capabilities in 6 domains', () => {
     const workflows = setMembers(catalogue, 'workflows')
     expect(workflows).to.have.length(9)
+    expect(setMembers(catalogue, 'code-changes')).to.have.length(4)
     const atomic = [...catalogue.scenarios.values()].map((s) => s.value).filter((s) => s.type === 'atomic')
     const tasks = new Set(atomic.map((s) => s.task))
     expect(tasks.size).to.be.at.least(40)
@@ -63,7 +64,7 @@ describe('the built-in catalogue', () => {
   })
 
   it('every workflow checkpoint names a condition, never a bare existence check alone', () => {
-    for (const id of setMembers(catalogue, 'workflows')) {
+    for (const id of [...setMembers(catalogue, 'workflows'), ...setMembers(catalogue, 'code-changes')]) {
       const scenario = catalogue.scenarios.get(id)!.value
       if (scenario.type !== 'workflow') throw new Error(`${id} is not a workflow scenario`)
       const types = scenario.assertions.checkpoints.map((c) => c.condition.type)

@@ -81,6 +81,10 @@ describe('ghx-bench validate --calibrate (CLI)', function () {
       'pr-reply-threads-wf-001',
       'pr-review-comment-wf-001',
       'pr-review-comment-001',
+      'pr-fix-review-comment-code-wf-001',
+      'pr-resolve-conflict-wf-001',
+      'pr-update-branch-code-wf-001',
+      'pr-fix-failing-check-wf-001',
     ]
     const dir = await makeProject({'.ghxbenchrc.yml': config(SUITES)})
     // The adversaries that act (liar and empty play noop's part on a workflow: they answer, and change nothing).

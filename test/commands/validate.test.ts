@@ -38,7 +38,7 @@ describe('ghx-bench validate (CLI)', () => {
     // Every built-in suite can pass its own gate: no warning.
     expect(result.stderr).to.equal('')
     expect(result.code).to.equal(0)
-    expect(result.stdout).to.match(/^ok: \.ghxbenchrc\.yml, 4 suites, 67 scenarios, 16 sets, 2 profiles/)
+    expect(result.stdout).to.match(/^ok: \.ghxbenchrc\.yml, 4 suites, 71 scenarios, 17 sets, 2 profiles/)
   })
 
   it('warns (exit 0) about a suite too small to pass its own gate, naming the check and the runs it needs', async () => {

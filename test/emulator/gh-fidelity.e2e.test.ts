@@ -436,6 +436,140 @@ const CASES: Case[] = [
       expect((JSON.parse(out) as {data: {search: {issueCount: number}}}).data.search.issueCount).to.equal(2),
   },
 
+  // gh api, as agents use it for most of their work (live agents: 53 of 74 gh calls): REST reads with --jq, the diff media type, GraphQL
+  {args: () => ['api', `repos/${R}`, '--jq', '.default_branch'], check: (out) => expect(out.trim()).to.equal('main')},
+  {
+    args: (f) => ['api', `repos/${R}/issues/${f.s.issue}`, '--jq', '{number, state, labels: [.labels[].name]}'],
+    check: (out) => expect((JSON.parse(out) as {labels: string[]}).labels).to.include('bug'),
+  },
+  {
+    args: () => ['api', `repos/${R}/issues?state=all&per_page=50`, '--jq', '.[].number'],
+    check: (out, f) => expect(out.split('\n').map(Number)).to.include.members([f.s.issue, f.docsIssue, f.gfiIssue]),
+  },
+  {
+    args: (f) => ['api', `repos/${R}/issues/${f.s.issue}/comments`, '--jq', '.[].body'],
+    check: (out) => expect(out).to.include('can you take a look?'),
+  },
+  {args: (f) => ['api', `repos/${R}/issues/${f.s.issue}/timeline`, '--jq', '.[].event']},
+  {args: (f) => ['api', `repos/${R}/issues/${f.s.issue}/events`, '--jq', '.[].event']},
+  {
+    args: () => ['api', '--paginate', `repos/${R}/labels`, '--jq', '.[].name'],
+    check: (out) => expect(out.split('\n')).to.include.members(['bug', 'enhancement', 'documentation']),
+  },
+  {
+    args: () => ['api', `repos/${R}/milestones`, '--jq', '.[].title'],
+    check: (out) => expect(out.trim()).to.equal('v1.0'),
+  },
+  {
+    args: (f) => [
+      'api',
+      `repos/${R}/pulls/${f.s.pr}`,
+      '--jq',
+      '{title, state, mergeable, head: .head.ref, sha: .head.sha}',
+    ],
+    check: (out, f) => expect((JSON.parse(out) as Json).sha).to.equal(f.s.prHeadSha),
+  },
+  {
+    args: (f) => ['api', `repos/${R}/pulls/${f.s.pr}/files`, '--jq', '.[].filename'],
+    check: (out) => expect(out.trim()).to.equal('src/utils/stats.ts'),
+  },
+  {
+    args: (f) => ['api', `repos/${R}/pulls/${f.s.pr}/commits`, '--jq', '.[].sha'],
+    check: (out, f) => expect(out.split('\n')).to.include(f.s.prHeadSha),
+  },
+  {
+    args: (f) => ['api', '-H', 'Accept: application/vnd.github.diff', `repos/${R}/pulls/${f.s.pr}`],
+    check: (out) => expect(out).to.match(/^diff --git a\/src\/utils\/stats\.ts b\/src\/utils\/stats\.ts\n/),
+  },
+  {
+    args: (f) => ['api', `repos/${R}/pulls/${f.approvedPr}/reviews`, '--jq', '.[].state'],
+    check: (out) => expect(out.trim()).to.equal('APPROVED'),
+  },
+  {
+    args: (f) => ['api', `repos/${R}/pulls/${f.draftPr}/requested_reviewers`, '--jq', '.users[].login'],
+    check: (out) => expect(out.trim()).to.equal('ghx-bench-reviewer'),
+  },
+  {args: (f) => ['api', `repos/${R}/pulls/${f.mergedPr}/merge`]},
+  {
+    args: () => ['api', `repos/${R}/pulls?state=all&per_page=100`, '--jq', '.[] | "\\(.number) \\(.state)"'],
+    check: (out, f) => expect(out).to.include(`${f.mergedPr} closed`),
+  },
+  {
+    args: () => ['api', `repos/${R}/branches`, '--jq', '.[].name'],
+    check: (out) => expect(out.split('\n')).to.include('main'),
+  },
+  {args: () => ['api', `repos/${R}/commits?sha=main&per_page=5`, '--jq', '.[].commit.message']},
+  {
+    args: () => [
+      'api',
+      `repos/${R}/compare/main...agent-empty`,
+      '--jq',
+      '{ahead_by, behind_by, files: [.files[].filename]}',
+    ],
+    check: (out) => expect(JSON.parse(out)).to.deep.equal({ahead_by: 1, behind_by: 0, files: ['src/empty.ts']}),
+  },
+  {args: () => ['api', `repos/${R}/readme`, '--jq', '.name'], check: (out) => expect(out.trim()).to.equal('README.md')},
+  {
+    args: () => ['api', '-H', 'Accept: application/vnd.github.raw', `repos/${R}/contents/src/empty.ts?ref=agent-empty`],
+    check: (out) => expect(out).to.equal('export const empty = (xs: number[]) => xs.length === 0\n'),
+  },
+  {
+    args: () => ['api', `repos/${R}/git/trees/agent-empty?recursive=1`, '--jq', '.tree[].path'],
+    check: (out) => expect(out.split('\n')).to.include('src/empty.ts'),
+  },
+  {args: () => ['api', `repos/${R}/actions/workflows`, '--jq', '.workflows[].path']},
+  {
+    args: (f) => [
+      'api',
+      `repos/${R}/actions/runs/${f.s.runId}/jobs`,
+      '--jq',
+      '.jobs[] | select(.conclusion == "failure") | .id',
+    ],
+    check: (out, f) => expect(out.trim()).to.equal(String(f.failedJobId)),
+  },
+  {
+    args: (f) => ['api', `repos/${R}/actions/jobs/${f.failedJobId}/logs`],
+    check: (out) => expect(out).to.include('##[error]'),
+  },
+  {args: (f) => ['api', `repos/${R}/actions/runs/${f.s.runId}/artifacts`, '--jq', '.artifacts[].name']},
+  {
+    args: () => ['api', `repos/${R}/releases/latest`, '--jq', '.tag_name'],
+    check: (out) => expect(out.trim()).to.equal('v1.0.0'),
+  },
+  {args: () => ['api', 'user', '--jq', '.login'], check: (out) => expect(out.trim()).to.equal('ghx-bench-agent')},
+  {
+    args: () => ['api', `search/issues?q=${encodeURIComponent(`repo:${R} is:pr is:open`)}`, '--jq', '.items[].number'],
+    check: (out, f) => expect(out.split('\n').map(Number)).to.include.members([f.s.pr, f.approvedPr]),
+  },
+  {
+    args: (f) => [
+      'api',
+      'graphql',
+      '-F',
+      `owner=${OWNER}`,
+      '-F',
+      `name=${REPO}`,
+      '-F',
+      `number=${f.s.pr}`,
+      '-f',
+      'query=query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { pullRequest(number: $number) { reviewThreads(first: 50) { nodes { id isResolved path line comments(first: 10) { nodes { body author { login } } } } } } } }',
+      '--jq',
+      '.data.repository.pullRequest.reviewThreads.nodes[] | select(.isResolved | not) | .id',
+    ],
+    check: (out, f) => expect(out.split('\n')).to.include(f.s.threadIds[0]),
+  },
+  {
+    args: (f) => [
+      'api',
+      'graphql',
+      '-f',
+      `query=query { repository(owner: "${OWNER}", name: "${REPO}") { pullRequest(number: ${f.s.pr}) { commits(last: 1) { nodes { commit { oid statusCheckRollup { state } } } } } } }`,
+      '--jq',
+      '.data.repository.pullRequest.commits.nodes[0].commit.oid',
+    ],
+    check: (out, f) => expect(out.trim()).to.equal(f.s.prHeadSha),
+  },
+
   // issues: changes
   {
     args: () => [
@@ -606,6 +740,222 @@ const CASES: Case[] = [
   {args: () => ['label', 'create', 'needs-repro', '-R', R, '--color', 'fbca04', '--force']},
   {args: () => ['label', 'edit', 'needs-repro', '-R', R, '--description', 'Needs steps to reproduce']},
   {args: () => ['label', 'delete', 'needs-repro', '-R', R, '--yes']},
+
+  // gh api: changes, as agents make them where a gh command is missing or --jq is wanted
+  {
+    args: () => [
+      'api',
+      '-X',
+      'POST',
+      `repos/${R}/issues`,
+      '-f',
+      'title=Crash when the config is empty',
+      '-f',
+      'body=Seen on main.',
+      '-f',
+      'labels[]=bug',
+      '--jq',
+      '.number',
+    ],
+    check: (out, f) => {
+      f.created.apiIssue = Number(out.trim())
+    },
+  },
+  {
+    args: (f) => [
+      'api',
+      '-X',
+      'POST',
+      `repos/${R}/issues/${f.created.apiIssue}/comments`,
+      '-f',
+      'body=Reproduced.',
+      '--jq',
+      '.id',
+    ],
+  },
+  {
+    args: (f) => [
+      'api',
+      '-X',
+      'POST',
+      `repos/${R}/issues/${f.created.apiIssue}/labels`,
+      '-f',
+      'labels[]=help wanted',
+      '--jq',
+      '.[].name',
+    ],
+    check: (out) => expect(out.split('\n')).to.include.members(['bug', 'help wanted']),
+  },
+  {args: (f) => ['api', '-X', 'DELETE', `repos/${R}/issues/${f.created.apiIssue}/labels/bug`]},
+  {
+    args: (f) => [
+      'api',
+      '-X',
+      'POST',
+      `repos/${R}/issues/${f.created.apiIssue}/assignees`,
+      '-f',
+      'assignees[]=ghx-bench-agent',
+      '--jq',
+      '.assignees[].login',
+    ],
+    check: (out) => expect(out.trim()).to.equal('ghx-bench-agent'),
+  },
+  {
+    args: (f) => [
+      'api',
+      '-X',
+      'PATCH',
+      `repos/${R}/issues/${f.created.apiIssue}`,
+      '-f',
+      'state=closed',
+      '-f',
+      'state_reason=completed',
+      '--jq',
+      '.state',
+    ],
+    check: (out) => expect(out.trim()).to.equal('closed'),
+  },
+  {
+    args: (f) => [
+      'api',
+      '-X',
+      'POST',
+      `repos/${R}/issues/${f.created.apiIssue}/reactions`,
+      '-f',
+      'content=+1',
+      '--jq',
+      '.content',
+    ],
+  },
+  {
+    args: (f) => [
+      'api',
+      '-X',
+      'POST',
+      `repos/${R}/pulls/${f.approvedPr}/requested_reviewers`,
+      '-f',
+      'reviewers[]=ghx-bench-reviewer',
+      '--jq',
+      '.requested_reviewers[].login',
+    ],
+    check: (out) => expect(out.trim()).to.equal('ghx-bench-reviewer'),
+  },
+  {
+    args: (f) => [
+      'api',
+      '-X',
+      'POST',
+      `repos/${R}/pulls/${f.s.pr}/reviews`,
+      '-f',
+      'event=COMMENT',
+      '-f',
+      'body=One question inline.',
+      '--jq',
+      '.state',
+    ],
+  },
+  {
+    args: (f) => [
+      'api',
+      'graphql',
+      '-f',
+      `query=mutation { addPullRequestReviewThreadReply(input: {pullRequestReviewThreadId: "${f.s.threadIds[0]}", body: "Fixed in the next commit."}) { comment { body } } }`,
+      '--jq',
+      '.data.addPullRequestReviewThreadReply.comment.body',
+    ],
+    check: (out) => expect(out.trim()).to.equal('Fixed in the next commit.'),
+  },
+  {
+    args: (f) => [
+      'api',
+      'graphql',
+      '-F',
+      `id=${f.s.threadIds[0]}`,
+      '-f',
+      'query=mutation($id: ID!) { resolveReviewThread(input: {threadId: $id}) { thread { isResolved } } }',
+      '--jq',
+      '.data.resolveReviewThread.thread.isResolved',
+    ],
+    check: (out) => expect(out.trim()).to.equal('true'),
+  },
+  {
+    args: (f) => [
+      'api',
+      '-X',
+      'POST',
+      `repos/${R}/statuses/${f.s.prHeadSha}`,
+      '-f',
+      'state=success',
+      '-f',
+      'context=ci/test',
+      '--jq',
+      '.state',
+    ],
+    check: (out) => expect(out.trim()).to.equal('success'),
+  },
+  {
+    args: (f) => [
+      'api',
+      '-X',
+      'POST',
+      `repos/${R}/git/refs`,
+      '-f',
+      'ref=refs/heads/api-docs',
+      '-f',
+      `sha=${f.s.prHeadSha}`,
+      '--jq',
+      '.ref',
+    ],
+  },
+  {
+    args: () => [
+      'api',
+      '-X',
+      'PUT',
+      `repos/${R}/contents/docs/api.md`,
+      '-f',
+      'message=Document the API',
+      '-f',
+      `content=${Buffer.from('# API\n').toString('base64')}`,
+      '-f',
+      'branch=api-docs',
+      '--jq',
+      '.commit.sha',
+    ],
+  },
+  {
+    args: () => [
+      'api',
+      '-X',
+      'POST',
+      `repos/${R}/pulls`,
+      '-f',
+      'title=Document the API',
+      '-f',
+      'head=api-docs',
+      '-f',
+      'base=main',
+      '--jq',
+      '.number',
+    ],
+    check: (out, f) => {
+      f.created.apiPr = Number(out.trim())
+    },
+  },
+  {
+    args: (f) => [
+      'api',
+      '-X',
+      'PUT',
+      `repos/${R}/pulls/${f.created.apiPr}/merge`,
+      '-f',
+      'merge_method=squash',
+      '--jq',
+      '.merged',
+    ],
+    check: (out) => expect(out.trim()).to.equal('true'),
+  },
+  {args: () => ['api', '-X', 'DELETE', `repos/${R}/git/refs/heads/api-docs`]},
 ]
 
 describe('sandbox: gh fidelity (the commands agents run, as the agent_direct arm runs them)', function () {
@@ -726,14 +1076,14 @@ describe('sandbox: gh fidelity (the commands agents run, as the agent_direct arm
   for (const c of CASES) {
     // The title shows the command with placeholders for what seeding makes.
     const title = c.args({
-      s: {issue: 1, pr: 2, runId: 0, prHeadSha: 'SHA'},
+      s: {issue: 1, pr: 2, runId: 0, prHeadSha: 'SHA', threadIds: ['THREAD']},
       docsIssue: 0,
       gfiIssue: 0,
       draftPr: 0,
       approvedPr: 0,
       mergedPr: 0,
       failedJobId: 0,
-      created: {issue: 'N', pr: 'N', longRun: 'ID'},
+      created: {issue: 'N', pr: 'N', longRun: 'ID', apiIssue: 'N', apiPr: 'N'},
     } as unknown as Fixture)
     it(`gh ${title
       .map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))
@@ -757,6 +1107,93 @@ describe('sandbox: gh fidelity (the commands agents run, as the agent_direct arm
           expect(Object.keys(object).sort(), `gh ${args.join(' ')}`).to.deep.equal([...fields].sort())
       }
       c.check?.(result.stdout, f)
+    })
+  }
+})
+
+/**
+ * git as agents run it beside gh, in order, each a shell command in the run's folder with the sandbox's
+ * environment (ghEnv: git's configuration, credentials and identity): clone, branch, commit, push, open
+ * a pull request, check a pull request out, push to it, fetch and pull what another clone pushed. Each
+ * exits 0, and `check` compares what the sandbox serves with what git holds.
+ */
+const GIT_CASES: Array<{command: (s: Seeded) => string; check?: (out: string, s: Seeded) => void}> = [
+  {
+    command: () => `gh repo clone ${R} work && git -C work branch --show-current`,
+    check: (out) => expect(out.trim()).to.equal('main'),
+  },
+  {
+    command: () =>
+      "cd work && git checkout -q -b fix-readme && printf 'A fixture repository.\\n' >> README.md && git commit -qam 'Describe the repository' && git push -q -u origin fix-readme && git rev-parse HEAD",
+    check: (out) => expect(out.trim()).to.match(/^[0-9a-f]{40}$/),
+  },
+  {
+    command: () =>
+      `cd work && gh pr create -R ${R} --head fix-readme --base main --title 'Describe the repository' --body 'A line in the README.'`,
+    check: (out) => expect(out).to.match(/\/pull\/\d+/),
+  },
+  {
+    command: () =>
+      `cd work && test "$(gh api repos/${R}/pulls?head=${OWNER}:fix-readme --jq '.[0].head.sha')" = "$(git rev-parse HEAD)"`,
+  },
+  {
+    command: (s) => `cd work && gh pr checkout ${s.pr} && git branch --show-current`,
+    check: (out) => expect(out.trim().split('\n').at(-1)).to.equal('bench-bugs'),
+  },
+  {
+    command: (s) =>
+      `cd work && sed -i 's/return sum \\/ values.length/return values.length ? sum \\/ values.length : 0/' src/utils/stats.ts && git commit -qam 'Guard the empty array' && git push -q && test "$(gh pr view ${s.pr} -R ${R} --json headRefOid --jq .headRefOid)" = "$(git rev-parse HEAD)"`,
+  },
+  {
+    command: (s) => `gh api repos/${R}/pulls/${s.pr}/files --jq '.[0].patch'`,
+    check: (out) => expect(out).to.include('+  return values.length ? sum / values.length : 0'),
+  },
+  {
+    command: () =>
+      'git clone -q https://github.localhost/' +
+      R +
+      " other && cd other && git checkout -q fix-readme && printf 'More.\\n' >> README.md && git commit -qam 'More' && git push -q",
+  },
+  {
+    command: () => 'cd work && git fetch -q origin && git checkout -q fix-readme && git pull -q && tail -1 README.md',
+    check: (out) => expect(out.trim()).to.equal('More.'),
+  },
+  {
+    command: () =>
+      `cd work && git push -q origin --delete fix-readme && git ls-remote --heads origin fix-readme | wc -l`,
+    check: (out) => expect(out.trim()).to.equal('0'),
+  },
+]
+
+describe('sandbox: git fidelity (clone, push, fetch, as agents run git beside gh)', function () {
+  this.timeout(60_000)
+  let s: Seeded
+  let workdir: string
+  let configDir: string
+
+  before(async function () {
+    this.timeout(120_000)
+    s = await seedSandbox()
+    workdir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-git-fidelity-'))
+    configDir = path.join(workdir, '.config', 'gh')
+  })
+  after(() => s.sandbox.close())
+
+  for (const c of GIT_CASES) {
+    const title = c.command({pr: 2} as Seeded)
+    it(title.slice(0, 160), async () => {
+      const command = c.command(s)
+      const result = await new Promise<{code: number; stdout: string; stderr: string}>((resolve) => {
+        execFile(
+          'bash',
+          ['-c', command],
+          {cwd: workdir, env: {...process.env, ...s.sandbox.ghEnv(configDir)}, timeout: 30_000},
+          (error, stdout, stderr) =>
+            resolve({code: error ? ((error as {code?: number}).code ?? 1) : 0, stdout, stderr}),
+        )
+      })
+      expect(result.code, `${command}\n${result.stderr}`).to.equal(0)
+      c.check?.(result.stdout, s)
     })
   }
 })

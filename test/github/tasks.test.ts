@@ -176,7 +176,7 @@ describe('checkpoint read tasks', () => {
       'Process completed with exit code 1.',
     ])
     const workflows: Array<{id: number; name: string; path: string; state: string}> = await run('workflow.list', repo)
-    expect(workflows.map((w) => w.name)).to.have.members(['bench-rerun-failed', 'bench-long-running'])
+    expect(workflows.map((w) => w.name)).to.have.members(['bench-rerun-failed', 'bench-long-running', 'bench-lint'])
     const workflow = workflows.find((w) => w.name === 'bench-rerun-failed')!
     expect(await run('workflow.view', {...repo, workflowId: 'bench-rerun-failed.yml'})).to.deep.equal(workflow)
     expect(workflow).to.include({path: '.github/workflows/bench-rerun-failed.yml', state: 'active'})
@@ -264,6 +264,52 @@ describe('checkpoint read tasks', () => {
     ).to.deep.include({id: created.createProjectV2.projectV2.id, title: 'Board', closed: false})
   })
 
+  it('repo.file.view and repo.compare: a file at a ref, and each changed file’s added and removed lines', async () => {
+    const base = {owner: OWNER, repo: REPO}
+    const main = (await s.agent.rest.git.getRef({...base, ref: 'heads/main'})).data.object.sha
+    await s.agent.rest.git.createRef({...base, ref: 'refs/heads/bench-code', sha: main})
+    const write = (content: string, sha?: string) =>
+      s.agent.rest.repos.createOrUpdateFileContents({
+        ...base,
+        branch: 'bench-code',
+        path: 'src/code.ts',
+        message: 'Write src/code.ts',
+        content: Buffer.from(content).toString('base64'),
+        ...(sha ? {sha} : {}),
+      })
+    const first = (await write('const a = 1\nconst b = 2\n')).data
+    const seeded = first.commit.sha!
+    await write('const a = 1\nconst b = 3\nconst c = 4\n', first.content!.sha)
+    const blob = (await s.agent.rest.repos.getContent({...base, path: 'src/code.ts', ref: 'bench-code'})).data as {
+      sha: string
+    }
+    expect(await run('repo.file.view', {...repo, path: 'src/code.ts', ref: 'bench-code'})).to.deep.equal({
+      path: 'src/code.ts',
+      sha: blob.sha,
+      content: 'const a = 1\nconst b = 3\nconst c = 4\n',
+      lines: ['const a = 1', 'const b = 3', 'const c = 4'],
+    })
+    expect(await run('repo.file.view', {...repo, path: 'src/code.ts', ref: seeded})).to.include({
+      content: 'const a = 1\nconst b = 2\n',
+    })
+    expect(await run('repo.file.view', {...repo, path: 'src/missing.ts', ref: 'bench-code'})).to.equal(null)
+    const compared: {status: string; aheadBy: number; files: Array<Record<string, unknown>>} = await run(
+      'repo.compare',
+      {...repo, base: seeded, head: 'bench-code'},
+    )
+    expect(compared).to.include({status: 'ahead', aheadBy: 1, behindBy: 0})
+    expect(compared.files.map(({patch: _patch, ...file}) => file)).to.deep.equal([
+      {
+        path: 'src/code.ts',
+        status: 'modified',
+        additions: 2,
+        deletions: 1,
+        added: ['const b = 3', 'const c = 4'],
+        removed: ['const b = 2'],
+      },
+    ])
+  })
+
   // Last of the task tests: it dispatches a workflow run on its branch, which the runs lists above would show.
   it('pr.branch.status, pr.checks.list, pr.merge.status, repo.branches.list, pr.list first', async () => {
     const base = {owner: OWNER, repo: REPO}
@@ -323,7 +369,7 @@ describe('checkpoint read tasks', () => {
     })
     // The latest status of a context counts; the run's jobs are its check runs, still queued.
     expect(checks.filter((c) => c.kind === 'status')).to.deep.equal([
-      {name: 'ci/lint', kind: 'status', state: 'FAILURE', url: 'https://ci.example/lint'},
+      {name: 'ci/lint', kind: 'status', headSha: updated.headSha, state: 'FAILURE', url: 'https://ci.example/lint'},
     ])
     expect(checks.filter((c) => c.kind === 'check_run').map((c) => c.name)).to.have.members(['build', 'verify'])
 

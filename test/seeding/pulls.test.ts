@@ -27,15 +27,20 @@ describe('pull request fixtures', () => {
     })
   }
 
-  it('every fixture’s head carries one completed, successful check run, reported once; gh pr checks passes', async function () {
+  it('every fixture’s head carries one completed, successful bench/ci check run, reported once (the lint fixture also its failing lint); gh pr checks passes', async function () {
     for (const kind of PULL_KIND_NAMES) {
       const pr = await seedPull(ctx, kind)
       await seedPull(ctx, kind)
       const {data} = await ctx.agent.rest.checks.listForRef({...repo, ref: pr.seeded.head_sha})
       expect(
-        data.check_runs.map((run) => [run.name, run.status, run.conclusion]),
+        data.check_runs.filter((run) => run.name === 'bench/ci').map((run) => [run.name, run.status, run.conclusion]),
         kind,
       ).to.deep.equal([['bench/ci', 'completed', 'success']])
+      // The lint fixture's branch is linted on every push (bench-lint.yml): its head's lint run fails, as seeded.
+      expect(
+        data.check_runs.filter((run) => run.name !== 'bench/ci').map((run) => run.name),
+        kind,
+      ).to.deep.equal(kind === 'pr_failing_lint' ? ['lint'] : [])
     }
     skipWithoutGh(this)
     const pr = await seedPull(ctx, 'pr_with_bugs')

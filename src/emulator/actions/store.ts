@@ -4,7 +4,7 @@
  * or the failed jobs, cancellation.
  */
 import {found, notFound, refused, SandboxError} from '../core/errors.js'
-import type {Artifact, Job, Repo, Run, RunAttempt, Workflow, WorkflowJobSpec} from '../core/state.js'
+import type {Artifact, Job, Repo, Run, RunAttempt, Tree, Workflow, WorkflowJobSpec} from '../core/state.js'
 import {timestamp, type StoreCore} from '../core/store-core.js'
 
 export type RunStatus = {
@@ -16,7 +16,14 @@ export type RunStatus = {
 export class Actions {
   constructor(private readonly core: StoreCore) {}
 
-  addWorkflow(repo: Repo, path: string, name: string, jobs: WorkflowJobSpec[], inputs: string[] = []): Workflow {
+  addWorkflow(
+    repo: Repo,
+    path: string,
+    name: string,
+    jobs: WorkflowJobSpec[],
+    inputs: string[] = [],
+    onPush?: string[],
+  ): Workflow {
     const workflow: Workflow = {
       id: this.core.nextId(),
       name,
@@ -25,6 +32,7 @@ export class Actions {
       created_at: this.core.stamp(),
       inputs,
       jobs,
+      ...(onPush ? {on_push: onPush} : {}),
     }
     repo.workflows[workflow.id] = workflow
     return workflow
@@ -49,23 +57,14 @@ export class Actions {
     if (!sha) throw refused(`No ref found for: ${ref}`)
     const unknown = Object.keys(inputs).filter((k) => !workflow.inputs.includes(k))
     if (unknown.length > 0) throw refused(`Unexpected inputs provided: ${JSON.stringify(unknown)}`)
-    const runNumber = Object.values(repo.runs).filter((r) => r.workflow_id === workflow.id).length + 1
-    const run: Run = {
-      id: this.core.nextId(),
-      workflow_id: workflow.id,
-      run_number: runNumber,
+    const run = this.startRun(repo, workflow, {
       event: 'workflow_dispatch',
       head_branch: ref,
       head_sha: sha,
       display_title: inputs.seed_id ? `${workflow.name} (${inputs.seed_id})` : workflow.name,
       actor,
       inputs,
-      created_at: this.core.stamp(),
-      attempts: [],
-      artifacts: [],
-    }
-    repo.runs[run.id] = run
-    this.startAttempt(run, workflow, null)
+    })
     const artifact = {
       id: this.core.nextId(),
       run_id: run.id,
@@ -78,20 +77,65 @@ export class Actions {
     return run
   }
 
-  private startAttempt(run: Run, workflow: Workflow, onlyFailedOf: RunAttempt | null): RunAttempt {
+  /**
+   * A push to a branch (git push, a ref update, a file written through the API, a branch update): each
+   * active workflow whose `on: push: branches` patterns match the branch starts a run on the pushed
+   * commit, as GitHub Actions does (`github.event_name` push; its jobs are the commit's check runs).
+   */
+  push(repo: Repo, branch: string, sha: string): void {
+    const commit = repo.commits[sha]
+    if (!commit) return
+    for (const workflow of Object.values(repo.workflows)) {
+      if (workflow.state !== 'active' || !workflow.on_push?.some((pattern) => branchMatches(pattern, branch))) continue
+      this.startRun(repo, workflow, {
+        event: 'push',
+        head_branch: branch,
+        head_sha: sha,
+        display_title: commit.message.split('\n')[0] ?? workflow.name,
+        actor: this.core.actor ?? repo.owner,
+        inputs: {},
+      })
+    }
+  }
+
+  private startRun(
+    repo: Repo,
+    workflow: Workflow,
+    fields: Pick<Run, 'event' | 'head_branch' | 'head_sha' | 'display_title' | 'actor' | 'inputs'>,
+  ): Run {
+    const runNumber = Object.values(repo.runs).filter((r) => r.workflow_id === workflow.id).length + 1
+    const run: Run = {
+      id: this.core.nextId(),
+      workflow_id: workflow.id,
+      run_number: runNumber,
+      ...fields,
+      created_at: this.core.stamp(),
+      attempts: [],
+      artifacts: [],
+    }
+    repo.runs[run.id] = run
+    this.startAttempt(repo, run, workflow, null)
+    return run
+  }
+
+  private startAttempt(repo: Repo, run: Run, workflow: Workflow, onlyFailedOf: RunAttempt | null): RunAttempt {
     const number = run.attempts.length + 1
     const jobs: Job[] = workflow.jobs.map((spec) => {
       const previous = onlyFailedOf?.jobs.find((j) => j.name === spec.name)
       if (previous && previous.outcome === 'success')
         return {...previous, attempt: number, carried_from: previous.carried_from ?? previous.attempt}
-      const outcome = spec.fail_on_attempts.includes(number) ? 'failure' : 'success'
+      const matches = spec.fails_on_match
+        ? grepMatches(repo.commits[run.head_sha]?.tree ?? {}, spec.fails_on_match)
+        : []
+      const outcome = spec.fail_on_attempts.includes(number) || matches.length > 0 ? 'failure' : 'success'
+      const log = spec.log.replaceAll('{attempt}', String(number)).replaceAll('{seed_id}', run.inputs.seed_id ?? '')
       return {
         id: this.core.nextId(),
         name: spec.name,
         attempt: number,
         outcome,
         carried_from: null,
-        log: spec.log.replaceAll('{attempt}', String(number)).replaceAll('{seed_id}', run.inputs.seed_id ?? ''),
+        log: matches.length > 0 ? `${log}${matches.join('\n')}\n##[error]Process completed with exit code 1.\n` : log,
       }
     })
     const durations = workflow.jobs.map((spec) => spec.duration_ms).filter((ms): ms is number => ms !== undefined)
@@ -154,7 +198,7 @@ export class Actions {
     if (status.status !== 'completed') throw new SandboxError(403, 'This workflow is already running')
     if (onlyFailed && status.conclusion === 'success')
       throw new SandboxError(403, 'This workflow run has no failed jobs to re-run')
-    this.startAttempt(run, repo.workflows[run.workflow_id]!, onlyFailed ? last : null)
+    this.startAttempt(repo, run, repo.workflows[run.workflow_id]!, onlyFailed ? last : null)
     return run
   }
 
@@ -181,4 +225,32 @@ export class Actions {
     }
     throw notFound()
   }
+}
+
+/** A branch filter pattern of GitHub Actions: `*` matches within a path segment, `**` across them, `?` one character. */
+function branchMatches(pattern: string, branch: string): boolean {
+  const source = pattern
+    .split(/(\*\*|\*|\?)/)
+    .map((part) => {
+      if (part === '**') return '.*'
+      if (part === '*') return '[^/]*'
+      if (part === '?') return '[^/]'
+      return part.replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    })
+    .join('')
+  return new RegExp(`^${source}$`).test(branch)
+}
+
+/** What `grep -rnF <text> <under>` prints on a commit's files: `path:line:text`, files in path order. */
+function grepMatches(tree: Tree, match: {text: string; under: string}): string[] {
+  const folder = match.under.replace(/\/?$/, '/')
+  return Object.keys(tree)
+    .filter((path) => path.startsWith(folder))
+    .sort()
+    .flatMap((path) =>
+      tree[path]!.split('\n')
+        .map((line, i) => ({line, n: i + 1}))
+        .filter(({line}) => line.includes(match.text))
+        .map(({line, n}) => `${path}:${n}:${line}`),
+    )
 }

@@ -164,6 +164,11 @@ export interface WorkflowJobSpec {
   log: string
   /** How long the job runs, when it is not the sandbox's default (a step that sleeps). */
   duration_ms?: number
+  /**
+   * The job's step `! grep -rnF <text> <under>` run on the run's commit: it fails when a file under the
+   * folder holds the text, and its log lists the matches as grep prints them (the sandbox runs no code).
+   */
+  fails_on_match?: {text: string; under: string}
 }
 
 export interface Workflow {
@@ -174,6 +179,8 @@ export interface Workflow {
   created_at: string
   inputs: string[]
   jobs: WorkflowJobSpec[]
+  /** `on: push: branches: [...]`: a push to a branch matching one of these patterns starts a run (absent: dispatch only). */
+  on_push?: string[]
 }
 
 export interface Job {

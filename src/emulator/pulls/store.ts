@@ -132,7 +132,7 @@ export class Pulls {
     // A squash or a rebase is one commit on the base here; its tree is the merge's.
     const parents = [this.git.branchSha(repo, pull.base), ...(method === 'merge' ? [this.headSha(repo, pull)] : [])]
     const sha = this.git.writeCommit(repo, parents, tree, message ?? `${issue.title} (#${number})`, by)
-    repo.branches[pull.base] = sha
+    this.git.updateBranch(repo, pull.base, sha, false)
     pull.merged_at = this.core.stamp()
     pull.merged_by = by
     pull.merge_commit_sha = sha

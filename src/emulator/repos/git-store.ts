@@ -13,9 +13,15 @@ export interface GitIdentities {
   committer?: {name: string; email: string}
 }
 
+/** Told of every branch a push, a ref update or a file written through the API creates or moves (GitHub's push event). */
+export type PushListener = (repo: Repo, branch: string, sha: string) => void
+
 /** The store's git operations (../store.ts composes the services). */
 export class Git {
-  constructor(private readonly core: StoreCore) {}
+  constructor(
+    private readonly core: StoreCore,
+    private readonly onPush: PushListener = () => {},
+  ) {}
 
   writeCommit(
     repo: Repo,
@@ -57,6 +63,7 @@ export class Git {
     if (repo.branches[name]) throw refused('Reference already exists')
     this.commit(repo, sha)
     repo.branches[name] = sha
+    this.onPush(repo, name, sha)
   }
 
   updateBranch(repo: Repo, name: string, sha: string, force: boolean): void {
@@ -111,13 +118,14 @@ export class Git {
   /**
    * Moves a branch, as a REST ref update, a file written through the API and a push all do: the open
    * pull requests whose head it is are synchronized (GitHub's `synchronize`: their head, files and
-   * commits follow the branch, and they count as updated).
+   * commits follow the branch, and they count as updated), and the push starts the workflows it triggers.
    */
   private moveHead(repo: Repo, name: string, sha: string): void {
     repo.branches[name] = sha
     for (const pull of Object.values(repo.pulls))
       if (pull.head === name && repo.issues[pull.number]!.state === 'open')
         repo.issues[pull.number]!.updated_at = this.core.stamp()
+    this.onPush(repo, name, sha)
   }
 
   // ---- the git database (blobs, trees, commits that no branch points at yet) ---------------------

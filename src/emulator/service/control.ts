@@ -4,7 +4,7 @@
  * stopping (which saves the state file). The same controls serve in the runner's process and, called
  * over IPC, from the sandbox's own process (./main.ts).
  */
-import {AGENT_LOGIN, createFixtureRepo, ensureLongRunningWorkflow} from '../defaults.js'
+import {AGENT_LOGIN, createFixtureRepo, ensureFixtureWorkflows} from '../defaults.js'
 import type {FaultConfig} from '../faults.js'
 import {serveSandbox, type ServeOptions} from '../serve.js'
 import type {SandboxState} from '../core/state.js'
@@ -49,7 +49,7 @@ export async function openSandboxControls(
   const {sandbox} = served
   const state = sandbox.store.state
   if (!state.repos[options.repo]) createFixtureRepo(sandbox.store, options.repo)
-  else ensureLongRunningWorkflow(sandbox.store, options.repo)
+  else ensureFixtureWorkflows(sandbox.store, options.repo)
   // Faults hit the system under test only: requests with a run's agent token, never the harness's own.
   const agentTokens = new Set<string>()
   sandbox.faults.scopeTo(agentTokens)

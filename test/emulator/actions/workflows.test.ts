@@ -1,11 +1,12 @@
 // Workflows disabled and enabled as GitHub does (state disabled_manually, no dispatch while disabled,
-// gh workflow disable / enable), and a run's artifact downloaded as a zip (gh run download).
+// gh workflow disable / enable), a run's artifact downloaded as a zip (gh run download), and a run
+// started by a push (bench-lint.yml: on push to its branches, a check run that follows the code).
 import {mkdtemp, readFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {expect} from 'chai'
 import {ghFor, skipWithoutGh} from '../../support/gh.js'
-import {failure, OWNER, REPO, seedSandbox, type Seeded} from '../../support/sandbox.js'
+import {failure, OWNER, REPO, seedSandbox, waitForRun, type Seeded} from '../../support/sandbox.js'
 
 const base = {owner: OWNER, repo: REPO}
 const R = `${OWNER}/${REPO}`
@@ -42,6 +43,46 @@ describe('sandbox: workflow state and artifacts', function () {
     const enabled = await gh(['workflow', 'enable', WORKFLOW, '-R', R])
     expect(enabled.code, enabled.stderr).to.equal(0)
     expect((await gh(['workflow', 'list', '-R', R])).stdout).to.match(/bench-rerun-failed\tactive/)
+  })
+
+  it('a push to a branch bench-lint.yml names starts its run on the pushed commit: lint fails while src/ holds a console.log', async () => {
+    const main = (await s.agent.rest.git.getRef({...base, ref: 'heads/main'})).data.object.sha
+    const runsOf = async (branch: string) =>
+      (await s.agent.rest.actions.listWorkflowRunsForRepo({...base, branch})).data.workflow_runs
+    // Another branch: no run (the workflow's branches filter); creating a lint branch is a push of its commit.
+    await s.agent.rest.git.createRef({...base, ref: 'refs/heads/other-work', sha: main})
+    expect(await runsOf('other-work')).to.deep.equal([])
+    await s.agent.rest.git.createRef({...base, ref: 'refs/heads/bench-lint-seed-t', sha: main})
+    const write = async (content: string) =>
+      (
+        await s.agent.rest.repos.createOrUpdateFileContents({
+          ...base,
+          branch: 'bench-lint-seed-t',
+          path: 'src/debug.ts',
+          message: 'Write src/debug.ts',
+          content: Buffer.from(content).toString('base64'),
+          ...(await s.agent.rest.repos.getContent({...base, path: 'src/debug.ts', ref: 'bench-lint-seed-t'}).then(
+            (r) => ({sha: (r.data as {sha: string}).sha}),
+            () => ({}),
+          )),
+        })
+      ).data.commit.sha!
+    const failing = await write("export const x = 1\nconsole.log('x', x)\n")
+    const [run] = (await runsOf('bench-lint-seed-t')).filter((r) => r.head_sha === failing)
+    expect(run).to.deep.include({event: 'push', name: 'bench-lint', head_branch: 'bench-lint-seed-t'})
+    await waitForRun(s.agent, run!.id)
+    const [job] = (await s.agent.rest.actions.listJobsForWorkflowRun({...base, run_id: run!.id})).data.jobs
+    expect(job).to.deep.include({name: 'lint', conclusion: 'failure', head_sha: failing})
+    const log = await s.agent.request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', {
+      ...base,
+      job_id: job!.id,
+    })
+    expect(String(log.data)).to.include("src/debug.ts:2:console.log('x', x)")
+    const fixed = await write('export const x = 1\n')
+    const [rerun] = (await runsOf('bench-lint-seed-t')).filter((r) => r.head_sha === fixed)
+    await waitForRun(s.agent, rerun!.id)
+    const checks = (await s.agent.rest.checks.listForRef({...base, ref: fixed})).data.check_runs
+    expect(checks.map((c) => [c.name, c.head_sha, c.conclusion])).to.deep.equal([['lint', fixed, 'success']])
   })
 
   it('downloads a run’s artifact as a zip (a 302 to it, as GitHub answers)', async () => {

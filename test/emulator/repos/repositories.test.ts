@@ -43,6 +43,7 @@ describe('sandbox: repositories and git data', function () {
       type: string
     }>
     expect(dir.map((e) => [e.type, e.name])).to.deep.equal([
+      ['file', 'bench-lint.yml'],
       ['file', 'bench-long-running.yml'],
       ['file', 'bench-rerun-failed.yml'],
     ])
