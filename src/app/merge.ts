@@ -269,6 +269,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     warnings,
     completed,
     interrupted: false,
+    stopped: null,
     ...counts,
   }
   const judged = await judgeRun(config, summary, cwd, incomplete ? {incomplete} : {})

@@ -27,7 +27,7 @@ export interface RunSuiteOptions extends ProjectOptions, Omit<SuiteSelection, 's
 
 export interface RunResult {
   summary: RunSummary
-  /** The report and the gate; null after a dry run, an interruption, with noReport, or for a shard. */
+  /** The report and the gate; null after a dry run, an interruption or a stop, with noReport, or for a shard. */
   judgement: Judgement | null
 }
 
@@ -82,7 +82,7 @@ export async function runProjectSuite(
   const summary = await runSuite(selected, {...options, shard}, onEvent)
   // A shard holds part of the rows: `merge` reports and gates the union of the shards.
   const judgement =
-    options.dryRun || summary.interrupted || options.noReport || shard
+    options.dryRun || summary.interrupted || summary.stopped || options.noReport || shard
       ? null
       : await judgeRun(selected.config, summary, cwd)
   return {summary, judgement}
