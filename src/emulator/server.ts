@@ -14,7 +14,7 @@ import {AGENT_LOGIN, createFixtureRepo, DEFAULT_REPO, GH_QUIET_ENV, REVIEWER_LOG
 import {Faults, type FaultConfig} from './faults.js'
 import type {SandboxApp} from './http/app-auth.js'
 import {gitTransport, isGitRequest} from './http/git-http.js'
-import {requestHandler, requestListener, type RequestCounts} from './http/handler.js'
+import {requestHandler, requestListener, type RateLimitConfig, type RequestCounts} from './http/handler.js'
 import {replyWriter} from './http/reply.js'
 import {Store} from './store.js'
 
@@ -35,6 +35,8 @@ export interface SandboxOptions {
    * /app routes, and installation tokens it mints act as ghx-bench-reviewer.
    */
   app?: SandboxApp
+  /** A primary rate limit per token and resource, enforced as GitHub does (403 once spent); absent: never limits. */
+  rateLimit?: RateLimitConfig
 }
 
 export interface Sandbox {
@@ -119,7 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const requests: RequestCounts = {total: 0, byOperation: new Map<string, number>(), byToken: new Map<string, number>()}
   // The handler needs the server's URL (an App installation's links), known once it listens.
   let url = ''
-  const handle = requestHandler({store, faults, requests, app: options.app, url: () => url})
+  const handle = requestHandler({store, faults, requests, app: options.app, url: () => url, rateLimit: options.rateLimit})
   const api = requestListener(handle, replyWriter())
   const git = gitTransport(store)
   const server = http.createServer((req, res) => (isGitRequest(req) ? git.handle(req, res) : api(req, res)))

@@ -33,27 +33,54 @@ export interface HandlerParts {
   requests: RequestCounts
   app?: SandboxApp
   url: () => string
+  /** A primary rate limit to enforce (live GitHub's, scaled down for tests); absent: headers only. */
+  rateLimit?: RateLimitConfig
 }
 
-/** GitHub's rate-limit headers: a token's requests counted per resource (core, graphql), never limiting. */
-function rateLimit(used: Map<string, number>, token: string, resource: string): Record<string, string> {
-  const count = (used.get(`${token}:${resource}`) ?? 0) + 1
-  used.set(`${token}:${resource}`, count)
+/** A primary rate limit as GitHub keeps it: `limit` points per token and resource in a window of `window_ms`. */
+export interface RateLimitConfig {
+  limit: number
+  window_ms: number
+}
+
+/** Without a configured limit: GitHub's 5,000 an hour, never enforced. */
+const UNLIMITED: RateLimitConfig = {limit: 5000, window_ms: 3_600_000}
+
+/**
+ * GitHub's rate-limit headers: a token's requests counted per resource (core, graphql) in its window, which
+ * starts with the window's first request. `exceeded` when a configured limit is spent (GitHub then answers 403).
+ */
+function rateLimit(
+  used: Map<string, {count: number; resetAt: number}>,
+  token: string,
+  resource: string,
+  config: RateLimitConfig | undefined,
+): {headers: Record<string, string>; exceeded: boolean} {
+  const {limit, window_ms: windowMs} = config ?? UNLIMITED
+  const now = Date.now()
+  const key = `${token}:${resource}`
+  const window = used.get(key)
+  const current = window && window.resetAt > now ? window : {count: 0, resetAt: now + windowMs}
+  current.count++
+  used.set(key, current)
   return {
-    'x-ratelimit-limit': '5000',
-    'x-ratelimit-remaining': String(Math.max(0, 5000 - count)),
-    'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
-    'x-ratelimit-used': String(count),
-    'x-ratelimit-resource': resource,
-    'x-oauth-scopes': SCOPES,
-    'x-accepted-oauth-scopes': '',
+    headers: {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(Math.max(0, limit - current.count)),
+      'x-ratelimit-reset': String(Math.ceil(current.resetAt / 1000)),
+      'x-ratelimit-used': String(Math.min(current.count, limit)),
+      'x-ratelimit-resource': resource,
+      'x-oauth-scopes': SCOPES,
+      'x-accepted-oauth-scopes': '',
+    },
+    exceeded: config !== undefined && current.count > limit,
   }
 }
 
 /** The sandbox's answer to a request and its body. */
 export function requestHandler(parts: HandlerParts): (req: http.IncomingMessage, raw: string) => Promise<Reply> {
   const {store, faults, requests} = parts
-  const used = new Map<string, number>()
+  const used = new Map<string, {count: number; resetAt: number}>()
   const downloads: Downloads = new Map()
 
   return async function handle(req: http.IncomingMessage, raw: string): Promise<Reply> {
@@ -93,7 +120,13 @@ export function requestHandler(parts: HandlerParts): (req: http.IncomingMessage,
       return {status: 401, body: {message, documentation_url: DOCS, status: '401'}}
     }
     const resource = isGraphql ? 'graphql' : 'core'
-    const rate = rateLimit(used, auth![1]!, resource)
+    const {headers: rate, exceeded} = rateLimit(used, auth![1]!, resource, parts.rateLimit)
+    if (exceeded)
+      return {
+        status: 403,
+        headers: rate,
+        body: {message: `API rate limit exceeded for user ${login}.`, documentation_url: DOCS},
+      }
     const fault = faults.decide(operation, auth![1])
     if (fault.delay_ms > 0) await new Promise((resolve) => setTimeout(resolve, fault.delay_ms))
     if (fault.status) {
