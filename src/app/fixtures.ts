@@ -103,8 +103,7 @@ export async function cleanupRunFixtures(
   const config = await openConfig(options)
   const spec = options.shard === undefined ? undefined : parseShardSpec(options.shard)
   const {repo, shard_repos: shardRepos} = config.values.fixtures
-  const repos =
-    shardRepos.length === 0 ? [repo] : spec ? [shardRepos[spec.index - 1]] : shardRepos
+  const repos = shardRepos.length === 0 ? [repo] : spec ? [shardRepos[spec.index - 1]] : shardRepos
   // Seed ids are [A-Za-z0-9_-] only: nothing to escape.
   const pattern = spec
     ? new RegExp(`^${shardSeedId(options.runId, spec)}(?=$|-)`)
@@ -115,7 +114,11 @@ export async function cleanupRunFixtures(
     await onTarget(onRepo, async (target) => {
       const where = `${target.repo.owner}/${target.repo.name}`
       for (const seedId of await findSeedings(fixtureContext(target, ''), pattern))
-        seedings.push({repo: where, seed_id: seedId, removed: await cleanupFixtures(fixtureContext(target, seedId), {all: false})})
+        seedings.push({
+          repo: where,
+          seed_id: seedId,
+          removed: await cleanupFixtures(fixtureContext(target, seedId), {all: false}),
+        })
     })
   }
   const folder = path.dirname(manifestPath(config))
@@ -124,7 +127,11 @@ export async function cleanupRunFixtures(
     record ? name === `${record}.json` : /^\.shard-\d+-of-\d+\.json$/.test(name.replace(options.runId, ''))
   const manifests = (await readdir(folder).catch(() => [])).filter(ours).map((name) => path.join(folder, name))
   for (const file of manifests) await rm(file, {force: true})
-  return {run_id: options.runId, seedings, manifests: manifests.map((file) => displayPath(file, options.cwd ?? process.cwd()))}
+  return {
+    run_id: options.runId,
+    seedings,
+    manifests: manifests.map((file) => displayPath(file, options.cwd ?? process.cwd())),
+  }
 }
 
 /** The configuration's GitHub, open for `work` and closed after it (the sandbox's state saved). */

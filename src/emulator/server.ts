@@ -121,7 +121,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const requests: RequestCounts = {total: 0, byOperation: new Map<string, number>(), byToken: new Map<string, number>()}
   // The handler needs the server's URL (an App installation's links), known once it listens.
   let url = ''
-  const handle = requestHandler({store, faults, requests, app: options.app, url: () => url, rateLimit: options.rateLimit})
+  const handle = requestHandler({
+    store,
+    faults,
+    requests,
+    app: options.app,
+    url: () => url,
+    rateLimit: options.rateLimit,
+  })
   const api = requestListener(handle, replyWriter())
   const git = gitTransport(store)
   const server = http.createServer((req, res) => (isGitRequest(req) ? git.handle(req, res) : api(req, res)))

@@ -335,9 +335,15 @@ export async function findSeedings(ctx: FixtureContext, pattern: RegExp): Promis
   const labels = await ctx.agent.paginate(ctx.agent.rest.issues.listLabelsForRepo, {...repoParams(ctx), per_page: 100})
   const releases = await ctx.agent.paginate(ctx.agent.rest.repos.listReleases, {...repoParams(ctx), per_page: 100})
   const parts = [
-    ...labels.map((l) => l.name).filter((name) => name.startsWith(SEED_LABEL)).map((name) => name.slice(SEED_LABEL.length)),
+    ...labels
+      .map((l) => l.name)
+      .filter((name) => name.startsWith(SEED_LABEL))
+      .map((name) => name.slice(SEED_LABEL.length)),
     ...(await seededBranches(ctx)).map((name) => name.slice(name.indexOf(SEED_IN_BRANCH) + SEED_IN_BRANCH.length)),
-    ...releases.map((r) => r.tag_name).filter((tag) => tag.startsWith(RELEASE_TAG)).map((tag) => tag.slice(RELEASE_TAG.length)),
+    ...releases
+      .map((r) => r.tag_name)
+      .filter((tag) => tag.startsWith(RELEASE_TAG))
+      .map((tag) => tag.slice(RELEASE_TAG.length)),
     ...(await viewerProjects(ctx))
       .map((p) => /^GHX Bench Fixtures \(bench-seed:(.+)\)$/.exec(p.title)?.[1])
       .filter((id): id is string => id !== undefined),

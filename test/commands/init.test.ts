@@ -116,9 +116,9 @@ describe('ghx-bench init (CLI)', function () {
     const action = parse(await readFile(path.join(PROJECT_ROOT, 'action.yml'), 'utf8')) as {
       runs: {steps: Array<{uses?: string; with?: Record<string, string>}>}
     }
-    expect(
-      action.runs.steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'))!.with!.name,
-    ).to.equal('${{ steps.bench.outputs.artifact-name }}')
+    expect(action.runs.steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'))!.with!.name).to.equal(
+      '${{ steps.bench.outputs.artifact-name }}',
+    )
 
     // The merge job: after every shard, failed ones too; it downloads each shard's artifact and merges them.
     expect(merge!.needs).to.equal('shard')

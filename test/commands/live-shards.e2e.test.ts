@@ -50,7 +50,8 @@ function liveProject(url: string, fixtures: string, files: Record<string, string
 }
 
 const tokens = (sandbox: Sandbox) => ({GH_TOKEN: sandbox.token, GHX_BENCH_REVIEWER_TOKEN: sandbox.reviewerToken})
-const cli = (sandbox: Sandbox, dir: string, args: string[]) => runCli(args, {cwd: dir, env: {CI: '1', ...tokens(sandbox)}})
+const cli = (sandbox: Sandbox, dir: string, args: string[]) =>
+  runCli(args, {cwd: dir, env: {CI: '1', ...tokens(sandbox)}})
 const manifestOf = async (dir: string, name: string) =>
   JSON.parse(await readFile(path.join(dir, 'fixtures', name), 'utf8')) as Manifest
 
@@ -99,12 +100,12 @@ describe('shards on live GitHub (the sandbox as live GitHub, CLI processes)', fu
     expect(manifests.map((m) => m.seed_id)).to.deep.equal([`${RUN}-shard-1-of-2`, `${RUN}-shard-2-of-2`])
     // Each seeded only what its own scenarios need: the two seedings share no kind, so no resource.
     const [first, second] = manifests.map((m) => Object.keys(m.resources))
-    expect(first).to.not.be.empty
-    expect(second).to.not.be.empty
+    expect(first).to.have.length.above(0)
+    expect(second).to.have.length.above(0)
     expect(first!.filter((kind) => second!.includes(kind))).to.deep.equal([])
     for (const [i, manifest] of manifests.entries()) {
       const rows = rowsOf(dir, `${RUN}.shard-${i + 1}-of-2`)
-      expect(rows).to.not.be.empty
+      expect(rows).to.have.length.above(0)
       for (const row of rows) {
         expect(row.fixture_seed).to.equal(manifest.seed_id)
         // Live GitHub: what rate limits cost is in every row (none here: the sandbox's limit is not reached).
@@ -114,7 +115,10 @@ describe('shards on live GitHub (the sandbox as live GitHub, CLI processes)', fu
     const before = await leftIn(sandbox, 'ghx-bench/sandbox')
     // Both shards' resources are there, named by their seed ids.
     for (const manifest of manifests)
-      expect(ofRun(before).some((name) => name.includes(manifest.seed_id)), manifest.seed_id).to.equal(true)
+      expect(
+        ofRun(before).some((name) => name.includes(manifest.seed_id)),
+        manifest.seed_id,
+      ).to.equal(true)
     expect(before.labels).to.include('bench-seed:keep')
 
     const janitor = await cli(sandbox, dir, ['fixtures', 'cleanup', '--run-id', RUN])
@@ -128,7 +132,8 @@ describe('shards on live GitHub (the sandbox as live GitHub, CLI processes)', fu
     // The other seeding is as it was.
     const keep = ({labels, branches, tags}: typeof after) =>
       [...labels, ...branches, ...tags].filter((name) => name.includes('keep'))
-    expect(keep(after)).to.deep.equal(keep(before)).and.not.be.empty
+    expect(keep(before)).to.have.length.above(0)
+    expect(keep(after)).to.deep.equal(keep(before))
     const again = await cli(sandbox, dir, ['fixtures', 'cleanup', '--run-id', RUN])
     expect(again.stdout).to.include(`no fixtures of run ${RUN} left`)
   })
@@ -166,7 +171,12 @@ describe('shards on live GitHub (the sandbox as live GitHub, CLI processes)', fu
     const files = {'suite.yml': suite(['issue-view-001'], 3)}
     const fixtures = 'repo: ghx-bench/sandbox, sandbox_repos: [ghx-bench/sandbox]'
     // GraphQL points too. A reserve of 55: a run starts with at most 5 points of either spent in the window.
-    const waiting = await liveProject(sandbox.url, fixtures, files, ', rate_budget: {reserve_core: 55, reserve_graphql: 55, max_wait_s: 30}')
+    const waiting = await liveProject(
+      sandbox.url,
+      fixtures,
+      files,
+      ', rate_budget: {reserve_core: 55, reserve_graphql: 55, max_wait_s: 30}',
+    )
     const waited = await cli(sandbox, waiting, ['run', 'suite.yml', '--run-id', RUN, '--shard', '1/1'])
     expect(waited.code, waited.stderr).to.equal(0)
     const rows = rowsOf(waiting, `${RUN}.shard-1-of-1`)
@@ -178,10 +188,17 @@ describe('shards on live GitHub (the sandbox as live GitHub, CLI processes)', fu
     for (const ms of waits) expect(ms).to.be.at.most(9500)
 
     // max_wait_s 0: the first shortage stops the shard, with what it recorded kept.
-    const stopping = await liveProject(sandbox.url, fixtures, files, ', rate_budget: {reserve_core: 55, reserve_graphql: 55, max_wait_s: 0}')
+    const stopping = await liveProject(
+      sandbox.url,
+      fixtures,
+      files,
+      ', rate_budget: {reserve_core: 55, reserve_graphql: 55, max_wait_s: 0}',
+    )
     const stopped = await cli(sandbox, stopping, ['run', 'suite.yml', '--run-id', RUN, '--shard', '1/1'])
     expect(stopped.code, stopped.stdout + stopped.stderr).to.equal(3)
-    expect(stopped.stderr).to.match(/rate budget: the agent token's (core|graphql) points are down to \d+ \(reserve 55\) and reset at /)
+    expect(stopped.stderr).to.match(
+      /rate budget: the agent token's (core|graphql) points are down to \d+ \(reserve 55\) and reset at /,
+    )
     expect(stopped.stderr).to.include(`--run-id ${RUN} --shard 1/1`)
     const kept = rowsOf(stopping, `${RUN}.shard-1-of-1`).length
     expect(kept).to.be.below(3)

@@ -298,7 +298,9 @@ describe('the GitHub Action (action.yml)', function () {
       const commands = {run: RunCommand, report: ReportCommand, gate: GateCommand, merge: MergeCommand}
       const common = Object.keys(BaseCommand.baseFlags)
       let checked = 0
-      for (const [, command, append, body] of bench.matchAll(/\b(run|report|gate|merge|common)_args(\+?)=\(([^)]*)\)/g)) {
+      for (const [, command, append, body] of bench.matchAll(
+        /\b(run|report|gate|merge|common)_args(\+?)=\(([^)]*)\)/g,
+      )) {
         // run_args=(run ...), report_args=(report ...): each array starts with its command.
         if (command !== 'common' && !append) expect(body!.split(/\s+/)[0], body).to.equal(command)
         for (const [, flag] of body!.matchAll(/(?:^|\s)--([a-z][a-z-]*)/g)) {
