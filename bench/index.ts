@@ -2,8 +2,10 @@
 // BENCH_ROUNDS sets the repetitions of the quick benchmarks (default 15), BENCH_HEAVY_ROUNDS those of
 // report and gate below 10M rows (default 3; 10M runs once), BENCH_REPORT_SIZES their sizes (default
 // 100k,1M,3M,10M), BENCH_GATE_DATASETS the datasets per cell of the gate's error rates (default 200),
-// BENCH_NEWCOMER_ROUNDS the runs of each newcomer command (default 1), BENCH_SECTIONS which sections run
-// (comma-separated keys: startup, sandbox, runner, report, gate, newcomer; default all).
+// BENCH_NEWCOMER_ROUNDS the runs of each newcomer command (default 1), BENCH_SHARDS_SUITE,
+// BENCH_SHARDS_COUNTS and BENCH_SHARDS_MERGE_ROWS the shards section (bench/shards.ts), BENCH_SECTIONS
+// which sections run (comma-separated keys: startup, sandbox, runner, report, gate, newcomer, shards;
+// default all).
 // The sections are printed as they finish, then written into docs/performance.md between its markers
 // (bench/performance-doc.ts; BENCH_DOC=0 leaves it alone, BENCH_DOC=<file> writes another file).
 import {cpus} from 'node:os'
@@ -15,6 +17,7 @@ import {writeMeasured, type BenchSection} from './performance-doc.js'
 import {benchReportGate} from './report-gate.js'
 import {benchRunner} from './runner.js'
 import {benchSandbox} from './sandbox.js'
+import {benchShards} from './shards.js'
 import {benchStartup} from './startup.js'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15)
@@ -35,6 +38,7 @@ await measure('runner', 'Runner', () => benchRunner())
 await measure('report', 'Report and gate over generated rows', () => benchReportGate(heavyRounds))
 await measure('gate', 'The gate’s error rates', () => benchGateErrorRates())
 await measure('newcomer', 'A newcomer’s commands', () => benchNewcomer(Number(process.env.BENCH_NEWCOMER_ROUNDS ?? 1)))
+await measure('shards', 'Shards', () => benchShards(heavyRounds))
 
 const target = process.env.BENCH_DOC ?? path.join(PACKAGE_ROOT, 'docs', 'performance.md')
 if (target !== '0') {

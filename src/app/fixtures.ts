@@ -4,15 +4,19 @@
  * --seed-id set them as flags; status, reset and cleanup work on the seeding a manifest records (its
  * repository and seed id), unless a flag says otherwise.
  */
+import {readdir, rm} from 'node:fs/promises'
 import path from 'node:path'
 import {selectScenarios} from '../catalogue/catalogue.js'
 import type {Project} from '../catalogue/project.js'
 import type {FixtureKind} from '../schemas/scenario.js'
 import type {CleanupReport} from '../seeding/index.js'
 import type {Manifest} from '../seeding/manifest.js'
-import type {LoadedConfig} from '../config/load-config.js'
+import {withLayer, type LoadedConfig} from '../config/load-config.js'
 import {openGitHubTarget} from '../github/open-target.js'
 import type {GitHubTarget} from '../github/target.js'
+import {parseShardSpec, runSeedPrefix, shardRecordName, shardSeedId} from '../runner/shard.js'
+import {fixtureContext} from '../seeding/context.js'
+import {cleanupFixtures, findSeedings} from '../seeding/index.js'
 import {
   cleanupManifest,
   manifestPath,
@@ -77,6 +81,57 @@ export async function cleanupProjectFixtures(options: ProjectOptions & {all?: bo
   const manifest = all ? await readManifest(file).catch(() => undefined) : await readManifest(file)
   const onIt = onManifest(config, manifest)
   return onTarget(onIt, (target) => cleanupManifest(target, onIt, all))
+}
+
+/** What the janitor found of a run's shards and removed: per repository and seeding. */
+export interface LeftoverReport {
+  run_id: string
+  seedings: Array<{repo: string; seed_id: string; removed: CleanupReport}>
+  /** This machine's manifests of the shards, removed with them. */
+  manifests: string[]
+}
+
+/**
+ * The janitor of a sharded run on live GitHub: every shard's fixtures (or, with `shard`, that shard's),
+ * found by the seed ids the run id gives them (runner/shard.ts) in fixtures.repo, or in each of
+ * fixtures.shard_repos, whatever the manifests on other machines say, and removed; with this machine's
+ * manifests of them.
+ */
+export async function cleanupRunFixtures(
+  options: ProjectOptions & {runId: string; shard?: string},
+): Promise<LeftoverReport> {
+  const config = await openConfig(options)
+  const spec = options.shard === undefined ? undefined : parseShardSpec(options.shard)
+  const {repo, shard_repos: shardRepos} = config.values.fixtures
+  const repos = shardRepos.length === 0 ? [repo] : spec ? [shardRepos[spec.index - 1]] : shardRepos
+  // Seed ids are [A-Za-z0-9_-] only: nothing to escape.
+  const pattern = spec
+    ? new RegExp(`^${shardSeedId(options.runId, spec)}(?=$|-)`)
+    : new RegExp(`^${runSeedPrefix(options.runId)}\\d+-of-\\d+(?=$|-)`)
+  const seedings: LeftoverReport['seedings'] = []
+  for (const full of repos) {
+    const onRepo = full === undefined ? config : withLayer(config, 'shard', {fixtures: {repo: full}})
+    await onTarget(onRepo, async (target) => {
+      const where = `${target.repo.owner}/${target.repo.name}`
+      for (const seedId of await findSeedings(fixtureContext(target, ''), pattern))
+        seedings.push({
+          repo: where,
+          seed_id: seedId,
+          removed: await cleanupFixtures(fixtureContext(target, seedId), {all: false}),
+        })
+    })
+  }
+  const folder = path.dirname(manifestPath(config))
+  const record = spec ? shardRecordName(options.runId, spec) : undefined
+  const ours = (name: string) =>
+    record ? name === `${record}.json` : /^\.shard-\d+-of-\d+\.json$/.test(name.replace(options.runId, ''))
+  const manifests = (await readdir(folder).catch(() => [])).filter(ours).map((name) => path.join(folder, name))
+  for (const file of manifests) await rm(file, {force: true})
+  return {
+    run_id: options.runId,
+    seedings,
+    manifests: manifests.map((file) => displayPath(file, options.cwd ?? process.cwd())),
+  }
 }
 
 /** The configuration's GitHub, open for `work` and closed after it (the sandbox's state saved). */

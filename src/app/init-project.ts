@@ -1,7 +1,8 @@
 /**
  * `ghx-bench init`: scaffolds a project that runs as is on the embedded sandbox (templates/init:
  * the config, a suite, two calibrated scenarios), its .gitignore lines (templates/gitignore) and a CI
- * workflow that runs the suite through ghx-bench's GitHub Action (templates/workflow.yml).
+ * workflow that runs the suite through ghx-bench's GitHub Action (templates/workflow.yml; with `shards`,
+ * templates/workflow-sharded.yml: a matrix of shard jobs and a merge job that gates).
  *
  * Nothing is overwritten silently: every target is checked before any is written, and an existing
  * file is refused by name unless `force`. The one exception is .gitignore, which is never replaced:
@@ -20,6 +21,8 @@ export interface InitOptions {
   force?: boolean
   /** The `uses:` of the workflow: owner/repo@ref of ghx-bench's action (or a local ./path). */
   action?: string
+  /** The workflow runs the suite as this many shards on a job matrix, then merges and gates them. */
+  shards?: number
 }
 
 export interface InitResult {
@@ -40,6 +43,7 @@ export interface InitResult {
 
 const templateRoot = packagePath('templates', 'init')
 const workflowTemplate = packagePath('templates', 'workflow.yml')
+const shardedWorkflowTemplate = packagePath('templates', 'workflow-sharded.yml')
 const gitignoreTemplate = packagePath('templates', 'gitignore')
 
 /** Used when neither --action nor package.json's repository says where the action lives. */
@@ -62,14 +66,21 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
   const repoRoot = (await gitRoot(target)) ?? target
   const workingDirectory = path.relative(repoRoot, target).split(path.sep).join('/') || '.'
   const workflowFile = path.join(repoRoot, '.github', 'workflows', 'ghx-bench.yml')
-  const workflow = (await readFile(workflowTemplate, 'utf8'))
-    .replace('__GHX_BENCH_ACTION__', action)
-    .replace(
+  const shards = options.shards
+  if (shards !== undefined && (!Number.isInteger(shards) || shards < 2))
+    throw new BadInputError([
+      {file: '--shards', code: 'config', message: `expected a whole number of shards, 2 or more, got ${shards}`},
+    ])
+  const workflow = (await readFile(shards ? shardedWorkflowTemplate : workflowTemplate, 'utf8'))
+    .replaceAll('__GHX_BENCH_ACTION__', action)
+    .replaceAll(
       workingDirectory === '.'
-        ? /^ *working-directory: __GHX_BENCH_WORKING_DIRECTORY__\n/m
+        ? /^ *working-directory: __GHX_BENCH_WORKING_DIRECTORY__\n/gm
         : '__GHX_BENCH_WORKING_DIRECTORY__',
       workingDirectory === '.' ? '' : workingDirectory,
     )
+    .replaceAll('__GHX_BENCH_SHARD_COUNT__', String(shards))
+    .replaceAll('__GHX_BENCH_SHARDS__', Array.from({length: shards ?? 0}, (_, i) => i + 1).join(', '))
 
   const copies = (await readdir(templateRoot, {recursive: true, withFileTypes: true}))
     .filter((entry) => entry.isFile())
@@ -134,7 +145,9 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
           `edit ${fromTarget(workflowFile)}: replace ${ACTION_PLACEHOLDER} with the repository of ghx-bench's GitHub Action (or run init with --action owner/repo@ref)`,
         ]
       : []),
-    `commit the scaffold: ${fromTarget(workflowFile)} runs the suite on every pull request`,
+    shards
+      ? `commit the scaffold: ${fromTarget(workflowFile)} runs the suite on every pull request as ${shards} shards, then merges and gates them`
+      : `commit the scaffold: ${fromTarget(workflowFile)} runs the suite on every pull request`,
     'live GitHub and a real model: see the comments at the top of .ghxbenchrc.yml',
     'several agent runtimes: list them under providers: in suites/example.yml (a report table and a gate each), or choose with run --provider',
   ]

@@ -293,6 +293,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     warnings,
     completed,
     interrupted: false,
+    stopped: null,
     ...counts,
     forecast: null,
     not_run: notRun,

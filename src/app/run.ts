@@ -31,7 +31,7 @@ export interface RunSuiteOptions
 
 export interface RunResult {
   summary: RunSummary
-  /** The report and the gate; null after a dry run, an interruption, with noReport, or for a shard. */
+  /** The report and the gate; null after a dry run, an interruption or a stop, with noReport, or for a shard. */
   judgement: Judgement | null
 }
 
@@ -94,7 +94,7 @@ export async function runProjectSuite(
   const summary = await runSuite(selected, {...options, shard, budget: hasBudget(budget) ? budget : undefined}, onEvent)
   // A shard holds part of the rows: `merge` reports and gates the union of the shards.
   const judgement =
-    options.dryRun || summary.interrupted || options.noReport || shard
+    options.dryRun || summary.interrupted || summary.stopped || options.noReport || shard
       ? null
       : await judgeRun(selected.config, summary, cwd)
   return {summary, judgement}

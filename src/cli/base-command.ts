@@ -41,6 +41,8 @@ const parseMessage = (message: string): string => {
 }
 
 export const EXIT_BAD_INPUT = 2
+/** Inconclusive: no verdict can be given on what ran (a run stopped before its plan was done). */
+export const EXIT_INCONCLUSIVE = 3
 /** An internal error: a bug in ghx-bench or a plugin, or a failure it did not foresee (not a verdict, not bad input). */
 const EXIT_INTERNAL = 4
 

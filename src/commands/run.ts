@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand} from '../cli/base-command.js'
+import {BaseCommand, EXIT_INCONCLUSIVE} from '../cli/base-command.js'
 import {suiteNumberFlags} from '../cli/suite-flags.js'
 
 export default class RunCommand extends BaseCommand<typeof RunCommand> {
@@ -163,6 +163,14 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       )
       if (this.jsonEnabled()) this.logJson({type: 'summary', ...summary, gate: null, verdict: null, files: []})
       this.exit(130)
+    }
+    if (summary.stopped) {
+      // Part of the plan is not run: inconclusive, never a verdict on the part.
+      warn(
+        `${summary.stopped}\n${summary.completed} run(s) recorded in ${summary.results_file}. Resume with:\n  ghx-bench run ${this.args.suite} --run-id ${summary.run_id}${flags.shard ? ` --shard ${flags.shard}` : ''}`,
+      )
+      if (this.jsonEnabled()) this.logJson({type: 'summary', ...summary, gate: null, verdict: null, files: []})
+      this.exit(EXIT_INCONCLUSIVE)
     }
     if (!this.jsonEnabled()) {
       this.log(`run ${summary.run_id}: ${summary.completed} run(s) recorded in ${summary.results_file}`)

@@ -29,7 +29,7 @@ const CONFIG_SEARCH_PLACES = [
  * a suite's own settings (for its run), a fixture manifest's facts (its repository and seed id, for
  * the commands that work on it), flags.
  */
-const LAYER_ORDER = ['file', 'environment', 'suite', 'manifest', 'flags'] as const
+const LAYER_ORDER = ['file', 'environment', 'suite', 'manifest', 'flags', 'shard'] as const
 export type LayerName = (typeof LAYER_ORDER)[number]
 
 export interface LoadedConfig {

@@ -23,6 +23,7 @@ const projectFixturesSchema = {
     manifest: {...fixturesSchema.properties.manifest, default: 'fixtures/latest.json'},
     seed_id: {...fixturesSchema.properties.seed_id, default: 'default'},
     sandbox_repos: {...fixturesSchema.properties.sandbox_repos, default: []},
+    shard_repos: {...fixturesSchema.properties.shard_repos, default: []},
     on_interrupt: {...fixturesSchema.properties.on_interrupt, default: 'reset'},
   },
 } as const
@@ -59,6 +60,23 @@ export const configSchema = {
           format: 'uri',
           default: 'https://api.github.com',
           description: 'REST base URL, e.g. https://ghe.example.com/api/v3',
+        },
+        rate_budget: {
+          type: 'object',
+          additionalProperties: false,
+          default: {},
+          description:
+            'live GitHub: each token’s rate limits, read from every response the harness gets. A run starts only with more than the reserve left of the token’s REST (core) and GraphQL points; under it, the run waits for GitHub’s window to reset, or stops (resumable, exit 3) when that is more than max_wait_s away',
+          properties: {
+            reserve_core: {type: 'integer', minimum: 0, default: 250, description: 'REST points kept in reserve'},
+            reserve_graphql: {type: 'integer', minimum: 0, default: 250, description: 'GraphQL points kept in reserve'},
+            max_wait_s: {
+              type: 'number',
+              minimum: 0,
+              default: 1200,
+              description: 'the longest wait for a window to reset before the run stops instead',
+            },
+          },
         },
       },
     },

@@ -14,7 +14,13 @@ import {AGENT_LOGIN, createFixtureRepo, DEFAULT_REPO, GH_QUIET_ENV, REVIEWER_LOG
 import {Faults, type FaultConfig} from './faults.js'
 import type {SandboxApp} from './http/app-auth.js'
 import {gitTransport, isGitRequest} from './http/git-http.js'
-import {requestHandler, requestListener, type RequestCounts, type TokenCost} from './http/handler.js'
+import {
+  requestHandler,
+  requestListener,
+  type RateLimitConfig,
+  type RequestCounts,
+  type TokenCost,
+} from './http/handler.js'
 import {replyWriter} from './http/reply.js'
 import {Store} from './store.js'
 
@@ -35,6 +41,8 @@ export interface SandboxOptions {
    * /app routes, and installation tokens it mints act as ghx-bench-reviewer.
    */
   app?: SandboxApp
+  /** A primary rate limit per token and resource, enforced as GitHub does (403 once spent); absent: never limits. */
+  rateLimit?: RateLimitConfig
 }
 
 export interface Sandbox {
@@ -124,7 +132,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   // The handler needs the server's URL (an App installation's links), known once it listens.
   let url = ''
-  const handle = requestHandler({store, faults, requests, app: options.app, url: () => url})
+  const handle = requestHandler({
+    store,
+    faults,
+    requests,
+    app: options.app,
+    url: () => url,
+    rateLimit: options.rateLimit,
+  })
   const api = requestListener(handle, replyWriter())
   const git = gitTransport(store)
   const server = http.createServer((req, res) => (isGitRequest(req) ? git.handle(req, res) : api(req, res)))

@@ -1,7 +1,8 @@
 /**
  * The one Octokit the harness uses for GitHub (live, Enterprise or the sandbox): retries for server
  * errors, secondary-rate-limit handling, and a count of the API calls and rate-limit points a run
- * spent (the row's github_api_calls).
+ * spent (the row's github_api_calls); on live GitHub, the token's rate budget kept from every response
+ * (rate-budget.ts).
  */
 import {execFile} from 'node:child_process'
 import {readFile} from 'node:fs/promises'
@@ -13,6 +14,7 @@ import {createAppAuth} from '@octokit/auth-app'
 import {harnessEnv, registerSecret} from '../shared/process/secret-env.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {HARNESS_VERSION} from '../shared/version.js'
+import type {RateBudget} from './rate-budget.js'
 
 const HarnessOctokit = Octokit.plugin(retry, throttling)
 /** Retry and throttling add behaviour, not methods: callers see a plain Octokit. */
@@ -44,6 +46,8 @@ export interface ClientOptions {
    * secondary limits ask). Default: on whenever retries are; off for the local sandbox.
    */
   throttle?: boolean
+  /** The token's rate budget: every response's rate-limit headers, and the waits its limits cost. */
+  budget?: RateBudget
 }
 
 export interface CountedClient {
@@ -65,12 +69,19 @@ export function createClient(options: ClientOptions): CountedClient {
     },
     throttle: {
       enabled: options.throttle ?? retries > 0,
-      onRateLimit: (_after: number, _options: unknown, _octokit: unknown, retryCount: number) => retryCount < retries,
-      onSecondaryRateLimit: (_after: number, _options: unknown, _octokit: unknown, retryCount: number) =>
-        retryCount < retries,
+      // A limit waited out (retry-after seconds) is a wait the budget records; one given up on is not.
+      onRateLimit: (after: number, _options: unknown, _octokit: unknown, retryCount: number) =>
+        waitOut(after, retryCount, false),
+      onSecondaryRateLimit: (after: number, _options: unknown, _octokit: unknown, retryCount: number) =>
+        waitOut(after, retryCount, true),
     },
     log: {debug() {}, info() {}, warn() {}, error() {}},
   })
+  function waitOut(afterSeconds: number, retryCount: number, secondary: boolean): boolean {
+    if (retryCount >= retries) return false
+    options.budget?.recordWait(afterSeconds * 1000, secondary)
+    return true
+  }
   const usage: ApiUsage = {calls: 0, points: 0}
   const lastUsed = new Map<string, number>()
   octokit.hook.wrap('request', async (request, requestOptions) => {
@@ -86,6 +97,7 @@ export function createClient(options: ClientOptions): CountedClient {
   })
   // Points are what GitHub says was used: the rise of x-ratelimit-used per resource (at least one a call).
   function countPoints(headers: Record<string, string | undefined>): void {
+    options.budget?.observe(headers)
     const resource = headers['x-ratelimit-resource'] ?? 'core'
     const used = Number(headers['x-ratelimit-used'])
     if (!Number.isFinite(used)) {

@@ -11,6 +11,7 @@ import {harnessEnv} from '../shared/process/secret-env.js'
 import {graphqlUrlOf, nodeEnvFor} from './api-urls.js'
 import {appCredentials, appOctokit, createClient, resolveToken} from './client.js'
 import {liveUsage} from './live-usage.js'
+import {RateBudget} from './rate-budget.js'
 import type {GitHubTarget, TargetOptions} from './target.js'
 
 export async function openLiveTarget(config: LoadedConfig, options: TargetOptions): Promise<GitHubTarget> {
@@ -36,14 +37,18 @@ export async function openLiveTarget(config: LoadedConfig, options: TargetOption
   }
   const apiUrl = config.values.github.api_url
   const token = await resolveToken(env)
-  const agent = createClient({baseUrl: apiUrl, token}).octokit
+  // A budget per token: the agent's (which its runs spend too) and the second identity's, when it has its own.
+  const budget = (identity: string) => new RateBudget(identity, config.values.github.rate_budget)
+  const agentBudget = budget('the agent token')
+  const agent = createClient({baseUrl: apiUrl, token, budget: agentBudget}).octokit
   const [owner, name] = full.split('/') as [string, string]
   const reviewerToken = env.GHX_BENCH_REVIEWER_TOKEN
   const app = await appCredentials(env, {owner, repo: name}, apiUrl)
+  const secondBudget = app ? budget('the GitHub App') : reviewerToken ? budget('the reviewer token') : undefined
   const second = app
-    ? createClient({baseUrl: apiUrl, app}).octokit
+    ? createClient({baseUrl: apiUrl, app, budget: secondBudget}).octokit
     : reviewerToken
-      ? createClient({baseUrl: apiUrl, token: reviewerToken}).octokit
+      ? createClient({baseUrl: apiUrl, token: reviewerToken, budget: secondBudget}).octokit
       : agent
   const {data: repository} = await agent.rest.repos.get({owner, repo: name})
   const agentLogin = (await agent.rest.users.getAuthenticated()).data.login
@@ -71,6 +76,7 @@ export async function openLiveTarget(config: LoadedConfig, options: TargetOption
       verifyResets: () => /^(1|true|yes)$/i.test(process.env.GHX_BENCH_VERIFY_FIXTURES ?? ''),
     },
     checkpoints: {budget_ms: 12_000, interval_ms: 1_000},
+    rateBudgets: secondBudget ? [agentBudget, secondBudget] : [agentBudget],
     agentAccess(workdir) {
       const configDir = path.join(workdir, '.config', 'gh')
       return Promise.resolve({

@@ -43,6 +43,7 @@ export async function openSandboxTarget(config: LoadedConfig, options: TargetOpt
     fixtures: {workflowPollMs: 50, reuseManifest: false, verifyResets: () => true},
     sandbox,
     checkpoints: {budget_ms: 2_000, interval_ms: 100},
+    rateBudgets: [],
     async agentAccess(workdir) {
       const token = `ghs_run${randomBytes(16).toString('hex')}`
       issued.push(token)

@@ -9,6 +9,7 @@
 import type {FaultConfig} from '../emulator/faults.js'
 import type {SandboxService} from '../emulator/service/client.js'
 import type {GithubClient} from './client.js'
+import type {RateBudget} from './rate-budget.js'
 
 /** What the agent's GitHub traffic cost against GitHub's rate limits; a figure its source cannot see is null. */
 export interface ApiCost {
@@ -76,6 +77,8 @@ export interface GitHubTarget {
    * finish in under a second: 2 s, every 100 ms).
    */
   checkpoints: {budget_ms: number; interval_ms: number}
+  /** Each token's rate budget (live GitHub: src/github/rate-budget.ts); none on the sandbox, which never limits. */
+  rateBudgets: readonly RateBudget[]
   agentAccess(workdir: string): Promise<AgentAccess>
   /** Tokens of this target, for the redactor. */
   secrets(): string[]

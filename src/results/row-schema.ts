@@ -287,6 +287,17 @@ export const rowSchema = {
       description:
         'faults --inject-faults put into the run’s own traffic (its agent’s GitHub and model requests), over all attempts; an attempt that failed with faults in its traffic is an infra_error (injected_faults), never the agent’s fail',
     },
+    github_rate_waits: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['waited_ms', 'secondary_limits'],
+      description:
+        'live GitHub: what rate limits cost while the run waited to start and ran: the time waited for a window to reset (github.rate_budget) or for a secondary limit’s retry-after, and how many secondary limits the harness’s requests met (absent on the sandbox, which never limits)',
+      properties: {
+        waited_ms: {type: 'number', minimum: 0},
+        secondary_limits: count,
+      },
+    },
     route_used: {
       type: ['string', 'null'],
       description:

@@ -22,6 +22,7 @@ import {readManifest, writeManifest} from '../seeding/service.js'
 import {harnessEnv} from '../shared/process/secret-env.js'
 import {startToolSpawner} from '../shared/process/tool-spawner.js'
 import {openGitHubTarget} from '../github/open-target.js'
+import {admitRun, totalWaits, waitsSince} from '../github/rate-budget.js'
 import type {GitHubTarget} from '../github/target.js'
 import type {Manifest} from '../seeding/manifest.js'
 import {Holdings} from '../shared/holdings.js'
@@ -49,7 +50,7 @@ import {gitOfProject} from './project-git.js'
 import {createRedactor, hideSuiteSecrets} from '../shared/redact.js'
 import {checkResume, openRunRecord, recordedRun, type RecordedRun} from './run-record.js'
 import {schedule} from './schedule.js'
-import {comparabilityKey, planShard, shardRecordName, type ShardSpec} from './shard.js'
+import {comparabilityKey, planShard, shardRecordName, withShardFixtures, type ShardSpec} from './shard.js'
 import {refName, refOptions, type SelectedSuite} from './select-suite.js'
 import type {SuiteContext} from './suite-context.js'
 import {afterInterrupt, ensureFixtures, runLocks, sharedManifest} from './suite-fixtures.js'
@@ -129,6 +130,8 @@ export interface RunSummary extends RunPlanView {
   warnings: string[]
   completed: number
   interrupted: boolean
+  /** Why the run stopped before its plan was done, Ctrl-C aside (live GitHub's rate budget); resumable. */
+  stopped: string | null
   /** Outcomes per mode, all providers together. */
   by_mode: Record<string, OutcomeCounts>
   /** Outcomes per provider and mode. */
@@ -173,15 +176,19 @@ async function readyProviders({providers: refs, registry, origin}: SelectedSuite
 }
 
 export async function runSuite(
-  selected: SelectedSuite,
+  asSelected: SelectedSuite,
   options: RunOptions,
   onEvent: (event: SuiteEvent) => void = () => {},
 ): Promise<RunSummary> {
-  const {config, suite} = selected
   const runId = checkNewRunId(
     options.runId ?? `${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}-${randomUUID().slice(0, 8)}`,
     '--run-id',
   )
+  // A shard on live GitHub seeds and resets fixtures of its own.
+  const selected = options.shard
+    ? {...asSelected, config: withShardFixtures(asSelected.config, runId, options.shard.spec)}
+    : asSelected
+  const {config, suite} = selected
   hideSuiteSecrets(suite.modes, selected.providers, config.values)
   const providers = await readyProviders(selected)
   // What the suite opens is released when it ends, whichever way, last opened first: the lock last.
@@ -200,6 +207,7 @@ export async function runSuite(
       warnings: opened.warnings,
       completed: 0,
       interrupted: false,
+      stopped: null,
       by_mode: {},
       by_provider: {},
       not_run: null,
@@ -329,16 +337,6 @@ async function planSuite(
         message: `no mode of the suite can run here: ${unavailable.map((u) => `${u.mode}: ${u.reason}`).join('; ')}`,
       },
     ])
-  const manifestFile = resolveConfigPath(config, config.values.fixtures.manifest)
-  // A dry run seeds nothing: it checks the bindings against the manifest there is, if any.
-  const manifest = options.dryRun
-    ? existsSync(manifestFile)
-      ? await readManifest(manifestFile, cwd)
-      : undefined
-    : await ensureFixtures(target, config.values.fixtures.seed_id, manifestFile, scenarios)
-  // Every binding is checked before the first run: a typo fails here, not in run 40.
-  if (manifest)
-    for (const scenario of scenarios) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
   // A scenario that a mode cannot solve (its tools lack the operation) is not applicable, never a failure.
   const notApplicable = notApplicablePairs(scenarios, modes)
   const skippedPairs = new Set(notApplicable.map((n) => `${n.scenario_id}\0${n.mode}`))
@@ -347,6 +345,19 @@ async function planSuite(
   const shard = options.shard
     ? await planShard(selected, options.shard, {...keyFacts, runId, unavailable, notApplicable})
     : undefined
+  // On live GitHub a shard seeds what its own scenarios need (every point of the rate limit counts); on the
+  // sandbox, all, so that its GitHub is the unsharded run's (the same numbers in the same answers).
+  const seeded = shard && target.kind === 'live' ? scenarios.filter((s) => shard.ownsScenario(s.id)) : scenarios
+  const manifestFile = resolveConfigPath(config, config.values.fixtures.manifest)
+  // A dry run seeds nothing: it checks the bindings against the manifest there is, if any.
+  const manifest = options.dryRun
+    ? existsSync(manifestFile)
+      ? await readManifest(manifestFile, cwd)
+      : undefined
+    : await ensureFixtures(target, config.values.fixtures.seed_id, manifestFile, seeded)
+  // Every binding is checked before the first run: a typo fails here, not in run 40.
+  if (manifest)
+    for (const scenario of seeded) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
   const plan = buildPlan(
     scenarios.map((s) => s.id),
     [...modes.keys()],
@@ -505,6 +516,27 @@ const runFinished = (run: PlannedRun, row: Row): SuiteEvent => ({
   ms: row.latency_ms_wall,
 })
 
+/**
+ * A run started once the target's rate budgets admit it (live GitHub; the sandbox has none), its row with
+ * the waits that rate limits cost while it waited and ran (github_rate_waits). Not admitted: the suite stops.
+ */
+async function runWithinRateBudget(
+  ctx: SuiteContext,
+  rateStop: AbortController,
+  execute: () => Promise<Row | null>,
+): Promise<Row | null> {
+  const budgets = ctx.target.rateBudgets
+  if (budgets.length === 0) return execute()
+  const before = totalWaits(budgets)
+  const admission = await admitRun(budgets, ctx.signal)
+  if (!admission.admitted) {
+    if (!ctx.signal.aborted) rateStop.abort(admission.reason)
+    return null
+  }
+  const row = await execute()
+  return row && {...row, github_rate_waits: waitsSince(before, totalWaits(budgets))}
+}
+
 /** The planned runs, scheduled (runs that share a fixture never overlap), one fsynced row each; then the fixtures as the config says. */
 async function runPlanned(
   selected: SelectedSuite,
@@ -537,13 +569,17 @@ async function runPlanned(
   const writer = held.use(await ResultsWriter.open(resultsDir, ctx.recordName), (open) => open.close())
   // A scenario's locks once: the scheduler asks for them at every pending run each time a run ends.
   const locksById = new Map(scenarios.map((s) => [s.id, runLocks(s)]))
+  // Live GitHub's rate budget stops the suite as Ctrl-C would not: the runs in flight finish and are recorded.
+  const rateStop = new AbortController()
   await schedule(
     todo,
     suite.concurrency,
     (run) => locksById.get(run.scenario_id)!,
     async (run) => {
-      onEvent({type: 'run_started', ...runIdentity(run)})
-      const row = await executeRun(ctx, run, byId.get(run.scenario_id)!)
+      const row = await runWithinRateBudget(ctx, rateStop, () => {
+        onEvent({type: 'run_started', ...runIdentity(run)})
+        return executeRun(ctx, run, byId.get(run.scenario_id)!)
+      })
       budget?.finish(run, row)
       if (!row) return
       await writer.append(row)
@@ -552,7 +588,7 @@ async function runPlanned(
         (counts[run.mode] ??= noOutcomes())[row.outcome]++
       onEvent(runFinished(run, row))
     },
-    signal,
+    AbortSignal.any([signal, rateStop.signal]),
     budget ? (run) => budget.admit(run) : undefined,
   )
   const notRun = budget?.notRun(plan) ?? null
@@ -574,6 +610,7 @@ async function runPlanned(
     warnings: opened.warnings,
     completed,
     interrupted: signal.aborted,
+    stopped: !signal.aborted && rateStop.signal.aborted ? String(rateStop.signal.reason) : null,
     by_mode: byMode,
     by_provider: byProvider,
     not_run: notRun,

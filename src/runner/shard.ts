@@ -10,6 +10,7 @@
 import {createHash} from 'node:crypto'
 import {existsSync} from 'node:fs'
 import path from 'node:path'
+import {resolveConfigPath, withLayer, type LoadedConfig} from '../config/load-config.js'
 import type {GitHubTarget} from '../github/target.js'
 import {readRows} from '../results/sources.js'
 import {withDependencies} from '../seeding/index.js'
@@ -48,6 +49,48 @@ export const shardLabel = (spec: ShardSpec): string => `${spec.index}/${spec.cou
 /** The name of a shard's record under results_dir: <run-id>.shard-<i>-of-<N> (its rows file and its folder). */
 export const shardRecordName = (runId: string, spec: ShardSpec): string =>
   `${runId}.shard-${spec.index}-of-${spec.count}`
+
+/**
+ * What the seed ids of a run's shards start with (live GitHub: shardSeedId), so that `fixtures cleanup
+ * --run-id` finds every shard's resources. A run id is kept as it is up to 20 characters of
+ * [A-Za-z0-9_-] (others become _); a longer one is cut, with a digest of it, so that the seed label
+ * (bench-seed:<id>) stays within GitHub's 50 characters.
+ */
+export function runSeedPrefix(runId: string): string {
+  const slug = runId.replace(/[^A-Za-z0-9_-]/g, '_')
+  const part = slug.length <= 20 ? slug : `${slug.slice(0, 11)}-${sha256(runId).slice(0, 8)}`
+  return `${part}-shard-`
+}
+
+/** A shard's own seed id on live GitHub: its fixtures are never another shard's. */
+export const shardSeedId = (runId: string, spec: ShardSpec): string =>
+  `${runSeedPrefix(runId)}${spec.index}-of-${spec.count}`
+
+/**
+ * A shard's configuration on live GitHub: fixtures of its own (its seed id, its manifest beside the
+ * project's, and with fixtures.shard_repos its own repository), so that shards never write to each
+ * other's resources. On the sandbox every shard has a GitHub of its own: the configuration is kept.
+ */
+export function withShardFixtures(config: LoadedConfig, runId: string, spec: ShardSpec): LoadedConfig {
+  if (config.values.target !== 'live') return config
+  const {shard_repos: repos, manifest} = config.values.fixtures
+  if (repos.length > 0 && repos.length < spec.count)
+    throw new BadInputError([
+      {
+        file: config.origin,
+        code: 'config',
+        message: `fixtures.shard_repos lists ${repos.length} repositories for ${spec.count} shards: list one per shard, or none to share fixtures.repo`,
+      },
+    ])
+  const manifestFile = resolveConfigPath(config, manifest)
+  return withLayer(config, 'shard', {
+    fixtures: {
+      seed_id: shardSeedId(runId, spec),
+      manifest: path.join(path.dirname(manifestFile), `${shardRecordName(runId, spec)}.json`),
+      ...(repos.length > 0 ? {repo: repos[spec.index - 1]} : {}),
+    },
+  })
+}
 
 /** A paired block's key: scenario/iteration. */
 export const blockKey = (scenarioId: string, iteration: number): string => `${scenarioId}/${iteration}`
@@ -189,13 +232,15 @@ export async function planShard(
   selected: SelectedSuite,
   shard: {spec: ShardSpec; weights?: string},
   facts: ShardFacts,
-): Promise<{header: ShardHeader; owns: (run: PlannedRun) => boolean}> {
+): Promise<{header: ShardHeader; owns: (run: PlannedRun) => boolean; ownsScenario: (id: string) => boolean}> {
   const {suite, scenarios, cwd} = selected
   const scenarioIds = scenarios.map((s) => s.id)
   const weight = shard.weights ? await weightsFrom(shard.weights, cwd) : undefined
+  // Each shard has a sandbox of its own, or on live GitHub with fixtures.shard_repos a repository; otherwise
+  // they share one repository (each with its own fixtures, but the repository's lists are everyone's).
+  const shared = facts.target === 'live' && selected.config.values.fixtures.shard_repos.length === 0
   const partition = partitionBlocks(scenarioIds, suite.repetitions, shard.spec.count, {
-    // Each shard has a sandbox of its own; on live GitHub they share the fixtures.
-    groups: facts.target === 'live' ? fixtureGroups(scenarios) : undefined,
+    groups: shared ? fixtureGroups(scenarios) : undefined,
     weightOf: weight,
   })
   const header: ShardHeader = {
@@ -208,5 +253,10 @@ export async function planShard(
     not_applicable: facts.notApplicable,
   }
   const owned = new Set(partition[shard.spec.index - 1])
-  return {header, owns: (run) => owned.has(blockKey(run.scenario_id, run.iteration))}
+  const ownedScenarios = new Set([...owned].map((block) => block.slice(0, block.lastIndexOf('/'))))
+  return {
+    header,
+    owns: (run) => owned.has(blockKey(run.scenario_id, run.iteration)),
+    ownsScenario: (id) => ownedScenarios.has(id),
+  }
 }

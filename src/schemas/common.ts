@@ -100,6 +100,13 @@ export const fixturesSchema = {
       uniqueItems: true,
       description: 'the only repositories that fixtures may write to',
     },
+    shard_repos: {
+      type: 'array',
+      items: repoSchema,
+      uniqueItems: true,
+      description:
+        'live GitHub: a fixture repository per shard (run --shard i/N uses the i-th; each must be listed in sandbox_repos); absent: the shards share fixtures.repo, each with fixtures of its own',
+    },
     on_interrupt: {
       type: 'string',
       enum: ['reset', 'cleanup', 'keep'],

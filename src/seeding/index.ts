@@ -222,6 +222,9 @@ export async function cleanupFixtures(ctx: FixtureContext, scope: {all: boolean}
 
 type CleanupStep = (ctx: FixtureContext, scope: {all: boolean}, report: CleanupReport) => Promise<void>
 
+/** Whether a name's seed part (what follows "-seed-", "v0.0.0-bench-" or "bench-seed:") is this seeding's: its id, or its id and a suffix. */
+const ofSeed = (text: string, seedId: string): boolean => text === seedId || text.startsWith(`${seedId}-`)
+
 /** Issues and pull requests that carry seeding's label are closed: the API cannot delete issues. */
 const closeLabelled: CleanupStep = async (ctx, scope, report) => {
   const repo = repoParams(ctx)
@@ -247,15 +250,8 @@ const closeLabelled: CleanupStep = async (ctx, scope, report) => {
 /** Seeded branches (bench-…-seed-<id>) are deleted, their open pull requests closed first. */
 const deleteBranches: CleanupStep = async (ctx, scope, report) => {
   const repo = repoParams(ctx)
-  const seedTag = scope.all ? /-seed-/ : new RegExp(`-seed-${ctx.seedId}(?:$|-)`)
-  const branches = await ctx.agent.paginate(ctx.agent.rest.git.listMatchingRefs, {
-    ...repo,
-    ref: 'heads/bench-',
-    per_page: 100,
-  })
-  for (const ref of branches) {
-    const name = ref.ref.replace('refs/heads/', '')
-    if (!seedTag.test(name)) continue
+  for (const name of await seededBranches(ctx)) {
+    if (!scope.all && !ofSeed(name.slice(name.indexOf(SEED_IN_BRANCH) + SEED_IN_BRANCH.length), ctx.seedId)) continue
     for (const pull of await ctx.agent.paginate(ctx.agent.rest.pulls.list, {
       ...repo,
       state: 'open',
@@ -270,30 +266,47 @@ const deleteBranches: CleanupStep = async (ctx, scope, report) => {
   }
 }
 
+const SEED_IN_BRANCH = '-seed-'
+const RELEASE_TAG = 'v0.0.0-bench-'
+const SEED_LABEL = 'bench-seed:'
+const PROJECT_TITLE = 'GHX Bench Fixtures'
+
+/** The branches seeding made: bench-…-seed-<id>[suffix]. */
+async function seededBranches(ctx: FixtureContext): Promise<string[]> {
+  const refs = await ctx.agent.paginate(ctx.agent.rest.git.listMatchingRefs, {
+    ...repoParams(ctx),
+    ref: 'heads/bench-',
+    per_page: 100,
+  })
+  return refs.map((ref) => ref.ref.replace('refs/heads/', '')).filter((name) => name.includes(SEED_IN_BRANCH))
+}
+
 const deleteReleases: CleanupStep = async (ctx, scope, report) => {
   const repo = repoParams(ctx)
   const releases = await ctx.agent.paginate(ctx.agent.rest.repos.listReleases, {...repo, per_page: 100})
   for (const release of releases) {
-    if (
-      scope.all
-        ? release.tag_name.startsWith('v0.0.0-bench-')
-        : release.tag_name.startsWith(`v0.0.0-bench-${ctx.seedId}`)
-    ) {
+    const tag = release.tag_name
+    if (tag.startsWith(RELEASE_TAG) && (scope.all || ofSeed(tag.slice(RELEASE_TAG.length), ctx.seedId))) {
       await ctx.agent.rest.repos.deleteRelease({...repo, release_id: release.id})
       report.releases_deleted++
     }
   }
 }
 
-const deleteProjects: CleanupStep = async (ctx, scope, report) => {
+/** The viewer's projects (seeding makes one per seeding: "GHX Bench Fixtures (bench-seed:<id>)"). */
+async function viewerProjects(ctx: FixtureContext): Promise<Array<{id: string; title: string}>> {
   const viewer = (await ctx.agent.graphql<{viewer: {login: string}}>('{ viewer { login } }')).viewer.login
   const projects = await ctx.agent.graphql<{user: {projectsV2: {nodes: Array<{id: string; title: string}>}}}>(
     'query($l: String!) { user(login: $l) { projectsV2(first: 100) { nodes { id title } } } }',
     {l: viewer},
   )
-  const title = scope.all ? 'GHX Bench Fixtures' : `GHX Bench Fixtures (bench-seed:${ctx.seedId})`
-  for (const project of projects.user.projectsV2.nodes) {
-    if (scope.all ? project.title.startsWith(title) : project.title === title) {
+  return projects.user.projectsV2.nodes
+}
+
+const deleteProjects: CleanupStep = async (ctx, scope, report) => {
+  const title = `${PROJECT_TITLE} (${SEED_LABEL}${ctx.seedId})`
+  for (const project of await viewerProjects(ctx)) {
+    if (scope.all ? project.title.startsWith(PROJECT_TITLE) : project.title === title) {
       await ctx.agent.graphql('mutation($id: ID!) { deleteProjectV2(input: {projectId: $id}) { projectV2 { id } } }', {
         id: project.id,
       })
@@ -306,9 +319,39 @@ const deleteSeedLabels: CleanupStep = async (ctx, scope, report) => {
   const repo = repoParams(ctx)
   const labels = await ctx.agent.paginate(ctx.agent.rest.issues.listLabelsForRepo, {...repo, per_page: 100})
   for (const label of labels) {
-    if (scope.all ? label.name.startsWith('bench-seed:') : label.name === seedLabel(ctx.seedId).name) {
+    if (scope.all ? label.name.startsWith(SEED_LABEL) : label.name === seedLabel(ctx.seedId).name) {
       await ctx.agent.rest.issues.deleteLabel({...repo, name: label.name})
       report.labels_deleted++
     }
   }
+}
+
+/**
+ * The seedings whose seed id `pattern` matches (at the start of a name's seed part), found by whatever
+ * seeding left: seed labels, seeded branches, release tags, project titles. A seeding cut short before
+ * its label was made is still found by what it did make.
+ */
+export async function findSeedings(ctx: FixtureContext, pattern: RegExp): Promise<string[]> {
+  const labels = await ctx.agent.paginate(ctx.agent.rest.issues.listLabelsForRepo, {...repoParams(ctx), per_page: 100})
+  const releases = await ctx.agent.paginate(ctx.agent.rest.repos.listReleases, {...repoParams(ctx), per_page: 100})
+  const parts = [
+    ...labels
+      .map((l) => l.name)
+      .filter((name) => name.startsWith(SEED_LABEL))
+      .map((name) => name.slice(SEED_LABEL.length)),
+    ...(await seededBranches(ctx)).map((name) => name.slice(name.indexOf(SEED_IN_BRANCH) + SEED_IN_BRANCH.length)),
+    ...releases
+      .map((r) => r.tag_name)
+      .filter((tag) => tag.startsWith(RELEASE_TAG))
+      .map((tag) => tag.slice(RELEASE_TAG.length)),
+    ...(await viewerProjects(ctx))
+      .map((p) => /^GHX Bench Fixtures \(bench-seed:(.+)\)$/.exec(p.title)?.[1])
+      .filter((id): id is string => id !== undefined),
+  ]
+  const found = new Set<string>()
+  for (const part of parts) {
+    const match = pattern.exec(part)
+    if (match?.index === 0) found.add(match[0])
+  }
+  return [...found].sort()
 }

@@ -17,6 +17,18 @@ interface Workflow {
   jobs: Record<string, {steps: Array<{uses?: string; with?: Record<string, string>}>}>
 }
 
+interface ShardedWorkflow {
+  jobs: Record<
+    string,
+    {
+      needs?: string
+      if?: string
+      strategy?: {'fail-fast': boolean; matrix: {shard: number[]}}
+      steps: Array<{uses?: string; with?: Record<string, string>}>
+    }
+  >
+}
+
 describe('ghx-bench init (CLI)', function () {
   this.timeout(60_000)
   it('refuses to overwrite, naming every file already there, exits 2 and writes nothing; --force replaces them', async () => {
@@ -78,6 +90,55 @@ describe('ghx-bench init (CLI)', function () {
     expect(bench.uses).to.equal('my-org/ghx-bench@v1')
     expect(bench.with!['working-directory']).to.equal('bench')
     expect(init.stdout).to.not.include('OWNER/ghx-bench')
+  })
+  it('--shards 4 writes a matrix of 4 shard jobs that upload their results and a merge job that downloads them and gates', async () => {
+    const repo = await emptyFolder()
+    await mkdir(path.join(repo, '.git'))
+    const init = await cli(['init', 'bench', '--shards', '4', '--action', 'my-org/ghx-bench@v1'], repo)
+    expect(init.code, init.stderr).to.equal(0)
+    expect(init.stdout).to.include('as 4 shards, then merges and gates them')
+    const workflow = parse(
+      await readFile(path.join(repo, '.github', 'workflows', 'ghx-bench.yml'), 'utf8'),
+    ) as ShardedWorkflow
+    expect(Object.keys(workflow.jobs)).to.deep.equal(['shard', 'merge'])
+    const {shard, merge} = workflow.jobs
+    expect(shard!.strategy!.matrix.shard).to.deep.equal([1, 2, 3, 4])
+    expect(shard!.strategy!['fail-fast']).to.equal(false)
+    const run = shard!.steps.find((step) => step.uses === 'my-org/ghx-bench@v1')!
+    expect(run.with).to.include({
+      suite: 'suites/example.yml',
+      'working-directory': 'bench',
+      shard: '${{ matrix.shard }}/4',
+    })
+    // The action uploads each shard's results under this name (action.yml's upload step), which the merge job downloads.
+    const uploaded = run.with!['artifact-name']!
+    expect(uploaded).to.equal('ghx-bench-shard-${{ matrix.shard }}')
+    const action = parse(await readFile(path.join(PROJECT_ROOT, 'action.yml'), 'utf8')) as {
+      runs: {steps: Array<{uses?: string; with?: Record<string, string>}>}
+    }
+    expect(action.runs.steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'))!.with!.name).to.equal(
+      '${{ steps.bench.outputs.artifact-name }}',
+    )
+
+    // The merge job: after every shard, failed ones too; it downloads each shard's artifact and merges them.
+    expect(merge!.needs).to.equal('shard')
+    expect(merge!.if).to.equal('${{ always() }}')
+    const download = merge!.steps.find((step) => step.uses?.startsWith('actions/download-artifact@'))!
+    const pattern = new RegExp(`^${download.with!.pattern!.replace('*', '.+')}$`)
+    for (const i of [1, 2, 3, 4]) expect(uploaded.replace('${{ matrix.shard }}', String(i))).to.match(pattern)
+    const gate = merge!.steps.find((step) => step.uses === 'my-org/ghx-bench@v1')!
+    expect(gate.with!.merge).to.equal(download.with!.path)
+    expect(gate.with!['working-directory']).to.equal('bench')
+    // Its exit code decides the job: 1 (the gate failed) and 3 (inconclusive, or a shard missing) fail it.
+    expect(gate.with).to.include({'fail-on-gate': 'true', 'fail-on-inconclusive': 'true'})
+    expect(merge!.steps.indexOf(download)).to.be.lessThan(merge!.steps.indexOf(gate))
+  })
+  it('rejects --shards below 2, writing nothing', async () => {
+    const dir = await emptyFolder()
+    const result = await cli(['init', '--shards', '1'], dir)
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('--shards')
+    expect(existsSync(path.join(dir, '.ghxbenchrc.yml'))).to.equal(false)
   })
   it('rejects an --action that is not owner/repo@ref', async () => {
     const dir = await emptyFolder()

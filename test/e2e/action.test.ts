@@ -11,6 +11,7 @@ import {promisify} from 'node:util'
 import {expect} from 'chai'
 import {parse} from 'yaml'
 import GateCommand from '../../src/commands/gate.js'
+import MergeCommand from '../../src/commands/merge.js'
 import ReportCommand from '../../src/commands/report.js'
 import RunCommand from '../../src/commands/run.js'
 import {BaseCommand} from '../../src/cli/base-command.js'
@@ -294,10 +295,12 @@ describe('the GitHub Action (action.yml)', function () {
 
     it('calls ghx-bench commands with flags they have, and files the package has', async () => {
       const bench = action.runs.steps.find((s) => s.id === 'bench')!.run!
-      const commands = {run: RunCommand, report: ReportCommand, gate: GateCommand}
+      const commands = {run: RunCommand, report: ReportCommand, gate: GateCommand, merge: MergeCommand}
       const common = Object.keys(BaseCommand.baseFlags)
       let checked = 0
-      for (const [, command, append, body] of bench.matchAll(/\b(run|report|gate|common)_args(\+?)=\(([^)]*)\)/g)) {
+      for (const [, command, append, body] of bench.matchAll(
+        /\b(run|report|gate|merge|common)_args(\+?)=\(([^)]*)\)/g,
+      )) {
         // run_args=(run ...), report_args=(report ...): each array starts with its command.
         if (command !== 'common' && !append) expect(body!.split(/\s+/)[0], body).to.equal(command)
         for (const [, flag] of body!.matchAll(/(?:^|\s)--([a-z][a-z-]*)/g)) {

@@ -37,8 +37,6 @@ export interface TokenCost {
   secondary_limit_waits: number
   /** The seconds those answers asked the client to wait, summed. */
   retry_after_s: number
-  /** When the token's hour window resets, UTC epoch seconds. */
-  reset: number
 }
 
 /** What the handler answers from: the state, faults, the counts it keeps, the App, and the server's own URL once it listens. */
@@ -48,33 +46,67 @@ export interface HandlerParts {
   requests: RequestCounts
   app?: SandboxApp
   url: () => string
+  /** A primary rate limit to enforce (live GitHub's, scaled down for tests); absent: headers only. */
+  rateLimit?: RateLimitConfig
 }
 
-const RATE_LIMIT = 5000
+/** A primary rate limit as GitHub keeps it: `limit` points per token and resource in a window of `window_ms`. */
+export interface RateLimitConfig {
+  limit: number
+  window_ms: number
+}
 
-export function emptyTokenCost(now = Date.now()): TokenCost {
+/** Without a configured limit: GitHub's 5,000 an hour, never enforced. */
+const UNLIMITED: RateLimitConfig = {limit: 5000, window_ms: 3_600_000}
+
+/** A token's window on one resource (core, graphql): what it spent since the window began, and when it resets. */
+interface Spent {
+  used: number
+  resetAt: number
+}
+
+export function emptyTokenCost(): TokenCost {
+  return {rest_requests: 0, graphql_requests: 0, graphql_points: 0, secondary_limit_waits: 0, retry_after_s: 0}
+}
+
+/**
+ * GitHub's rate limits for a token: the run's cost (all it spent) and its window per resource, which starts
+ * with the window's first request. `exhausted` when a configured limit is spent (GitHub then answers 403).
+ */
+function rateMeter(tokenCost: TokenCost, config: RateLimitConfig | undefined) {
+  const {limit, window_ms: windowMs} = config ?? UNLIMITED
+  const windows = new Map<string, Spent>()
+  const windowOf = (resource: string): Spent => {
+    const now = Date.now()
+    const current = windows.get(resource)
+    if (current && current.resetAt > now) return current
+    const fresh = {used: 0, resetAt: now + windowMs}
+    windows.set(resource, fresh)
+    return fresh
+  }
+  const state = (resource: string, cost: number): RateWindow => {
+    const window = windowOf(resource)
+    const used = Math.min(window.used, limit)
+    return {limit, used, remaining: limit - used, reset: Math.ceil(window.resetAt / 1000), cost}
+  }
   return {
-    rest_requests: 0,
-    graphql_requests: 0,
-    graphql_points: 0,
-    secondary_limit_waits: 0,
-    retry_after_s: 0,
-    reset: Math.floor(now / 1000) + 3600,
+    /** The window as it stands when a configured limit is spent; null while requests may go on. */
+    exhausted: (resource: string): RateWindow | null =>
+      config !== undefined && windowOf(resource).used >= limit ? state(resource, 0) : null,
+    /** Charges a request to its resource (a REST request 1, a GraphQL call its points) and says the window after it. */
+    charge: (resource: 'core' | 'graphql', amount: number): RateWindow => {
+      if (resource === 'core') tokenCost.rest_requests += amount
+      else {
+        tokenCost.graphql_requests++
+        tokenCost.graphql_points += amount
+      }
+      windowOf(resource).used += amount
+      return state(resource, amount)
+    },
   }
 }
 
-/** Charges a token's request to its resource (a REST request 1, a GraphQL call its points) and says the window after it. */
-function charge(cost: TokenCost, resource: 'core' | 'graphql', amount: number): RateWindow {
-  if (resource === 'core') cost.rest_requests += amount
-  else {
-    cost.graphql_requests++
-    cost.graphql_points += amount
-  }
-  const used = resource === 'core' ? cost.rest_requests : cost.graphql_points
-  return {limit: RATE_LIMIT, used, remaining: Math.max(0, RATE_LIMIT - used), reset: cost.reset, cost: amount}
-}
-
-/** GitHub's rate-limit headers for a window (never limiting: the sandbox counts, it does not refuse). */
+/** GitHub's rate-limit headers for a window. */
 function rateHeaders(window: RateWindow, resource: string): Record<string, string> {
   return {
     'x-ratelimit-limit': String(window.limit),
@@ -90,6 +122,7 @@ function rateHeaders(window: RateWindow, resource: string): Record<string, strin
 /** The sandbox's answer to a request and its body. */
 export function requestHandler(parts: HandlerParts): (req: http.IncomingMessage, raw: string) => Promise<Reply> {
   const {store, faults, requests} = parts
+  const meters = new Map<string, ReturnType<typeof rateMeter>>()
   const downloads: Downloads = new Map()
 
   return async function handle(req: http.IncomingMessage, raw: string): Promise<Reply> {
@@ -132,6 +165,16 @@ export function requestHandler(parts: HandlerParts): (req: http.IncomingMessage,
     const token = auth![1]!
     let cost = requests.costByToken.get(token)
     if (!cost) requests.costByToken.set(token, (cost = emptyTokenCost()))
+    let meter = meters.get(token)
+    if (!meter) meters.set(token, (meter = rateMeter(cost, parts.rateLimit)))
+    const {charge} = meter
+    const spent = meter.exhausted(resource)
+    if (spent)
+      return {
+        status: 403,
+        headers: rateHeaders(spent, resource),
+        body: {message: `API rate limit exceeded for user ${login}.`, documentation_url: DOCS},
+      }
     const fault = faults.decide(operation, token)
     if (fault.delay_ms > 0) await new Promise((resolve) => setTimeout(resolve, fault.delay_ms))
     if (fault.status) {
@@ -143,27 +186,26 @@ export function requestHandler(parts: HandlerParts): (req: http.IncomingMessage,
       // A refused call is charged the minimum: one request, or one point.
       return {
         status: fault.status,
-        headers: {...rateHeaders(charge(cost, resource, 1), resource), ...fault.headers},
+        headers: {...rateHeaders(charge(resource, 1), resource), ...fault.headers},
         body: {message: fault.message, documentation_url: DOCS},
       }
     }
     // GraphQL is charged its points once its query is read (below); REST a request now.
-    const rate = isGraphql ? {} : rateHeaders(charge(cost, 'core', 1), 'core')
+    const rate = isGraphql ? {} : rateHeaders(charge('core', 1), 'core')
 
     let body: Record<string, unknown> = {}
     if (raw.trim()) {
       try {
         body = JSON.parse(raw) as Record<string, unknown>
       } catch {
-        const headers = isGraphql ? rateHeaders(charge(cost, 'graphql', 1), 'graphql') : rate
+        const headers = isGraphql ? rateHeaders(charge('graphql', 1), 'graphql') : rate
         return {status: 400, headers, body: {message: 'Problems parsing JSON', documentation_url: DOCS}}
       }
     }
     if (isGraphql) {
-      const tokenCost = cost
       // Resolvers run synchronously inside executeGraphql's first step: the changes they make are the viewer's.
       const result = await store.as(login, () =>
-        executeGraphql(store, login, links, body, (points) => charge(tokenCost, 'graphql', points)),
+        executeGraphql(store, login, links, body, (points) => charge('graphql', points)),
       )
       return {status: result.status, headers: rateHeaders(result.rate, 'graphql'), body: result.body}
     }
