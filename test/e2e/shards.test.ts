@@ -4,17 +4,17 @@
 // share a fixture and reset it between runs) with repetitions 1 and the modes agent_direct and mcp: every
 // scenario's blocks and fixtures are there, and the paired comparison the gate makes (agent_direct vs mcp),
 // at a third of the main job's runs. Shards in process: test/commands/shards.e2e.test.ts.
-import {cp, readFile} from 'node:fs/promises'
+import {cp, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {expect} from 'chai'
 import type {Row} from '../../src/results/row-schema.js'
 import type {ShardHeader} from '../../src/schemas/shard-header.js'
 import {makeProject, runCli} from '../support/cli.js'
 import {finished, start} from '../support/reliability.js'
-import {keyOf, rowsOf, sandboxConfig} from '../support/sandbox-project.js'
+import {keyOf, rowsOf, sandboxConfig, SUITES} from '../support/sandbox-project.js'
 
 const SHARDS = 4
-const SUITE = `# yaml-language-server: $schema=../schemas/suite.schema.json
+const SUITE = `# yaml-language-server: $schema=../../schemas/suite.schema.json
 name: full-seeded-paired
 scenarios: {set: full-seeded}
 modes: [agent_direct, mcp]
@@ -25,7 +25,14 @@ timeouts: {stall_ms: 60000, checkpoint_ms: 12000}
 gate: {profile: verify_pr, baseline: agent_direct, candidate: mcp}
 `
 
-const project = () => makeProject({'.ghxbenchrc.yml': sandboxConfig(), 'suite.yml': SUITE})
+const SUITE_FILE = 'suites/full-seeded-paired.yml'
+/** A project whose catalogue is the package's and this suite: `merge` finds the suite's gate there, as `run` does. */
+const project = async () => {
+  const dir = await makeProject({'.ghxbenchrc.yml': sandboxConfig('suites')})
+  await cp(SUITES, path.join(dir, 'suites'), {recursive: true})
+  await writeFile(path.join(dir, SUITE_FILE), SUITE)
+  return dir
+}
 
 /** What a run's row says that does not depend on timing. */
 const figures = (row: Row) => ({
@@ -50,13 +57,13 @@ describe('shards in processes (CLI, sandbox + oracle)', function () {
 
   it(`full-seeded as ${SHARDS} shards in ${SHARDS} processes, merged, is the unsharded run`, async () => {
     const whole = await project()
-    const wholeRun = await runCli(['run', 'suite.yml', '--run-id', 'whole'], {cwd: whole, env: {CI: '1'}})
+    const wholeRun = await runCli(['run', SUITE_FILE, '--run-id', 'whole'], {cwd: whole, env: {CI: '1'}})
     expect([0, 1], wholeRun.stderr).to.include(wholeRun.code)
 
     const shards = await Promise.all(Array.from({length: SHARDS}, () => project()))
     const ran = await Promise.all(
       shards.map((dir, i) =>
-        runCli(['run', 'suite.yml', '--run-id', 'split', '--shard', `${i + 1}/${SHARDS}`], {cwd: dir, env: {CI: '1'}}),
+        runCli(['run', SUITE_FILE, '--run-id', 'split', '--shard', `${i + 1}/${SHARDS}`], {cwd: dir, env: {CI: '1'}}),
       ),
     )
     for (const shard of ran) expect(shard.code, shard.stderr).to.equal(0)
@@ -89,7 +96,7 @@ describe('shards in processes (CLI, sandbox + oracle)', function () {
 
   it('a shard killed with -9 after some rows, run again, completes: no row lost or twice', async () => {
     const dir = await project()
-    const args = ['run', 'suite.yml', '--run-id', 'killed', '--shard', `2/${SHARDS}`]
+    const args = ['run', SUITE_FILE, '--run-id', 'killed', '--shard', `2/${SHARDS}`]
     const first = start([...args, '--json'], dir)
     // A shard that ended before its fifth row is a failure to see, not a wait until the timeout.
     await Promise.race([

@@ -276,6 +276,8 @@ function successPairs(base: Cell[], cand: Cell[]): Estimate['paired'] {
   for (const candidate of cand) {
     const baseline = baseByScenario.get(candidate.scenario)
     if (!baseline || baseline.runs !== candidate.runs) return null
+    // A cell read back without its runs' success (an aggregate view that kept counts only) cannot be paired.
+    if ([baseline, candidate].some((cell) => cell.succeeded.length !== cell.blocks.length)) return null
     const baselineSucceeded = new Map<number, boolean>()
     const keys = baseline.blocks.values()
     const flags = baseline.succeeded.values()
