@@ -316,7 +316,7 @@ async function planSuite(
   providers: SuiteContext['providers'],
   {recorded, target, model, resultsFile, resultsDir}: OpenedSuite,
 ) {
-  const {config, registry, suite, scenarios, origin, cwd} = selected
+  const {registry, suite, scenarios, origin, cwd} = selected
   const {seed} = suite
   // A resumed run id adds rows to the same run: rows of another suite, model, providers, modes or seed are refused, never mixed in.
   checkResume(
@@ -348,16 +348,7 @@ async function planSuite(
   // On live GitHub a shard seeds what its own scenarios need (every point of the rate limit counts); on the
   // sandbox, all, so that its GitHub is the unsharded run's (the same numbers in the same answers).
   const seeded = shard && target.kind === 'live' ? scenarios.filter((s) => shard.ownsScenario(s.id)) : scenarios
-  const manifestFile = resolveConfigPath(config, config.values.fixtures.manifest)
-  // A dry run seeds nothing: it checks the bindings against the manifest there is, if any.
-  const manifest = options.dryRun
-    ? existsSync(manifestFile)
-      ? await readManifest(manifestFile, cwd)
-      : undefined
-    : await ensureFixtures(target, config.values.fixtures.seed_id, manifestFile, seeded)
-  // Every binding is checked before the first run: a typo fails here, not in run 40.
-  if (manifest)
-    for (const scenario of seeded) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
+  const {manifest, manifestFile} = await planFixtures(selected, target, seeded, options.dryRun === true, runId)
   const plan = buildPlan(
     scenarios.map((s) => s.id),
     [...modes.keys()],
@@ -393,6 +384,26 @@ async function planSuite(
 }
 
 type PlannedSuite = Awaited<ReturnType<typeof planSuite>>
+
+/** The fixtures of the scenarios to seed, ensured (a dry run seeds nothing: it reads the manifest there is, if any). */
+async function planFixtures(
+  {config, cwd}: SelectedSuite,
+  target: OpenedSuite['target'],
+  seeded: SelectedSuite['scenarios'],
+  dryRun: boolean,
+  runId: string,
+) {
+  const manifestFile = resolveConfigPath(config, config.values.fixtures.manifest)
+  const manifest = dryRun
+    ? existsSync(manifestFile)
+      ? await readManifest(manifestFile, cwd)
+      : undefined
+    : await ensureFixtures(target, config.values.fixtures.seed_id, manifestFile, seeded)
+  // Every binding is checked before the first run: a typo fails here, not in run 40.
+  if (manifest)
+    for (const scenario of seeded) resolveVariables(scenario, manifest, displayPath(manifestFile, cwd), runId)
+  return {manifest, manifestFile}
+}
 
 /** What every run of the suite shares (src/runner/suite-context.ts). */
 async function suiteContext(

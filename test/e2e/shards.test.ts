@@ -34,12 +34,15 @@ const project = async () => {
   return dir
 }
 
+/** Scenarios whose plan polls GitHub until the push's check run completes: how many calls it makes is timing's. */
+const POLLING = new Set(['pr-fix-failing-check-wf-001'])
+
 /** What a run's row says that does not depend on timing. */
 const figures = (row: Row) => ({
   outcome: row.outcome,
   success: row.success,
   tool_calls: {total: row.tool_calls.total, failed: row.tool_calls.failed, by_operation: row.tool_calls.by_operation},
-  github_api_calls: row.github_api_calls,
+  github_api_calls: POLLING.has(row.scenario_id) ? 'polls' : row.github_api_calls,
   checkpoints: row.checkpoints.map((c) => ({name: c.name, passed: c.passed})),
 })
 
