@@ -5,7 +5,8 @@ import {writeFileAtomic} from '../shared/atomic-write.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 import {startSandbox, type Sandbox} from './server.js'
-import type {SandboxState} from './core/state.js'
+import type {Commit, SandboxState} from './core/state.js'
+import {commitObject, objectSha} from './core/git-objects.js'
 import {isObject} from '../shared/is-object.js'
 
 export interface ServeOptions {
@@ -106,6 +107,18 @@ function stateProblem(state: unknown): string | undefined {
   }
   const token = Object.entries(state.tokens as Record<string, unknown>).find(([, login]) => typeof login !== 'string')
   if (token) return 'a token names no user'
+  return staleCommit(state.repos as Record<string, {commits?: Record<string, Omit<Commit, 'sha'>>}>)
+}
+
+/**
+ * A commit whose id is not its git object's: the state was saved by an older ghx-bench (its ids were not
+ * git's), and git would serve objects under ids that their content does not hash to (clones fail).
+ */
+function staleCommit(repos: Record<string, {commits?: Record<string, Omit<Commit, 'sha'>>}>): string | undefined {
+  for (const [name, repo] of Object.entries(repos))
+    for (const [sha, commit] of Object.entries(repo.commits ?? {}))
+      if (objectSha('commit', Buffer.from(commitObject(commit), 'utf8')) !== sha)
+        return `commit ${sha} of ${name} is not its git object's id: saved by an older ghx-bench, whose commit ids were not git's`
   return undefined
 }
 

@@ -5,6 +5,8 @@ import {expect} from 'chai'
 import {createClient} from '../../../src/github/client.js'
 import {startSandboxService, type SandboxService} from '../../../src/emulator/service/client.js'
 import {BadInputError} from '../../../src/shared/diagnostics.js'
+import {Store} from '../../../src/emulator/store.js'
+import {createFixtureRepo} from '../../../src/emulator/defaults.js'
 
 describe('the sandbox in its own process (emulator/service)', () => {
   let dir: string
@@ -130,6 +132,37 @@ describe('the sandbox in its own process (emulator/service)', () => {
     expect((error as BadInputError).diagnostics[0]).to.include({file})
     expect((error as BadInputError).diagnostics[0]!.message).to.match(
       /^not a sandbox state file \(version 1\): no "version": 1/,
+    )
+  })
+
+  it('a state saved by an older ghx-bench (a commit id that is not its git object’s) is bad input, not clones that fail', async () => {
+    const store = new Store()
+    createFixtureRepo(store, 'ghx-bench/sandbox')
+    const file = path.join(dir, 'older.json')
+    await writeFile(file, JSON.stringify(store.state))
+    // The fresh state loads: every commit's id is its object's.
+    const service = await startSandboxService({
+      statePath: file,
+      repos: ['ghx-bench/sandbox'],
+      repo: 'ghx-bench/sandbox',
+    })
+    await service.stop()
+    const older = structuredClone(store.state)
+    const commits = older.repos['ghx-bench/sandbox']!.commits
+    const [sha, commit] = Object.entries(commits)[0]!
+    commits[sha] = {...commit, message: `${commit.message} (as an older version wrote it)`}
+    await writeFile(file, JSON.stringify(older))
+    const error = await startSandboxService({
+      statePath: file,
+      repos: ['ghx-bench/sandbox'],
+      repo: 'ghx-bench/sandbox',
+    }).then(
+      () => undefined,
+      (e: Error) => e,
+    )
+    expect(error).to.be.instanceOf(BadInputError)
+    expect((error as BadInputError).diagnostics[0]!.message).to.include(
+      `commit ${sha} of ghx-bench/sandbox is not its git object's id`,
     )
   })
 })
