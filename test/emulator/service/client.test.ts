@@ -117,14 +117,14 @@ describe('the sandbox in its own process (emulator/service)', () => {
     expect(error?.message).to.match(/the sandbox process stopped/)
   })
 
+  /** The service on the fixture repository with a state file. */
+  const startWithState = (file: string) =>
+    startSandboxService({statePath: file, repos: ['ghx-bench/sandbox'], repo: 'ghx-bench/sandbox'})
+
   it('a state file that is not one is bad input naming the file, from the service process', async () => {
     const file = path.join(dir, 'broken.json')
     await writeFile(file, '{"version": 2}')
-    const error = await startSandboxService({
-      statePath: file,
-      repos: ['ghx-bench/sandbox'],
-      repo: 'ghx-bench/sandbox',
-    }).then(
+    const error = await startWithState(file).then(
       () => undefined,
       (e: Error) => e,
     )
@@ -141,22 +141,14 @@ describe('the sandbox in its own process (emulator/service)', () => {
     const file = path.join(dir, 'older.json')
     await writeFile(file, JSON.stringify(store.state))
     // The fresh state loads: every commit's id is its object's.
-    const service = await startSandboxService({
-      statePath: file,
-      repos: ['ghx-bench/sandbox'],
-      repo: 'ghx-bench/sandbox',
-    })
+    const service = await startWithState(file)
     await service.stop()
     const older = structuredClone(store.state)
     const commits = older.repos['ghx-bench/sandbox']!.commits
     const [sha, commit] = Object.entries(commits)[0]!
     commits[sha] = {...commit, message: `${commit.message} (as an older version wrote it)`}
     await writeFile(file, JSON.stringify(older))
-    const error = await startSandboxService({
-      statePath: file,
-      repos: ['ghx-bench/sandbox'],
-      repo: 'ghx-bench/sandbox',
-    }).then(
+    const error = await startWithState(file).then(
       () => undefined,
       (e: Error) => e,
     )
