@@ -7,6 +7,7 @@ import {runComparisonSchema} from '../report/baseline-compare.js'
 import {manifestSchema} from '../seeding/manifest.js'
 import {gateSchema, reportSchema} from '../report/aggregate/report-schema.js'
 import {rowSchema} from '../results/row-schema.js'
+import {oracleCountsSchema} from '../schemas/oracle-counts.js'
 import {profileSchema} from '../schemas/profile.js'
 import {quarantineSchema} from '../schemas/quarantine.js'
 import {scenarioSetSchema} from '../schemas/scenario-set.js'
@@ -27,6 +28,7 @@ export const SCHEMA_FILES: Record<string, object> = {
   'compare.schema.json': runComparisonSchema,
   'manifest.schema.json': manifestSchema,
   'quarantine.schema.json': quarantineSchema,
+  'oracle-counts.schema.json': oracleCountsSchema,
 }
 
 export function renderSchema(schema: object): string {

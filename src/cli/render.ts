@@ -15,7 +15,8 @@ export function forecastLines(
   const lines = [
     `plan: ${scenarios} scenarios x ${plan.modes.length} modes x ${plan.providers.length} providers x ${repetitions} repetitions: ${forecast.runs} runs in ${forecast.blocks} paired blocks${plan.not_applicable.length > 0 ? ` (${plan.not_applicable.length} scenario x mode pair(s) not applicable)` : ''}`,
   ]
-  if (forecast.from_runs.length === 0) {
+  const sources = forecastSources(forecast)
+  if (sources.length === 0) {
     lines.push(
       'forecast: no previous run of this suite and model in results_dir to forecast from (run it once, or part of it with --scenario, and ask again)',
     )
@@ -27,14 +28,26 @@ export function forecastLines(
       ? 'cost not known (no price for the model in pricing)'
       : `cost $${forecast.cost_usd.toFixed(2)}`
   lines.push(
-    `forecast from ${forecast.from_runs.length} previous run(s) of this suite and model (${forecast.from_runs.join(', ')}), each cell's median:`,
+    `forecast from ${sources.join('; and ')}, each cell's median:`,
     `  tokens ${Math.round(tokens.total)} (input ${Math.round(tokens.input)}, output ${Math.round(tokens.output)}), ${cost}, wall time about ${formatDuration(forecast.wall_ms)} at concurrency ${forecast.concurrency} (the runs alone: loading and fixtures aside)`,
   )
   if (forecast.unforecast.length > 0) {
     const runs = forecast.unforecast.reduce((n, cell) => n + cell.runs, 0)
     lines.push(
-      `  not forecast: ${runs} run(s) of ${forecast.unforecast.length} cell(s) no previous run holds, left out of the figures: ${forecast.unforecast.map((cell) => cell.cell).join(', ')}`,
+      `  not forecast: ${runs} run(s) of ${forecast.unforecast.length} cell(s) nothing holds, left out of the figures: ${forecast.unforecast.map((cell) => cell.cell).join(', ')}`,
     )
   }
   return lines
+}
+
+/** Where a forecast's figures come from, in words: the previous runs read, the oracle's recorded counts. */
+function forecastSources({from_runs: runs, from_recorded: recorded}: Forecast): string[] {
+  return [
+    ...(runs.length > 0 ? [`${runs.length} previous run(s) of this suite and model (${runs.join(', ')})`] : []),
+    ...(recorded
+      ? [
+          `the oracle's recorded counts for ${recorded.runs} run(s) (suites/oracle-counts.json: run ${recorded.run_id}, ghx-bench ${recorded.ghx_bench}, ${recorded.date})`,
+        ]
+      : []),
+  ]
 }

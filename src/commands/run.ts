@@ -51,7 +51,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
     }),
     'dry-run': Flags.boolean({
       description:
-        'print the plan and what it is expected to spend (tokens, cost, wall time: each cell’s median in the newest runs of the suite and model in results_dir), and stop',
+        'print the plan and what it is expected to spend (tokens, cost, wall time: each cell’s median in the newest runs of the suite and model in results_dir; on the embedded default, the oracle’s recorded counts for cells none holds), and stop',
       default: false,
     }),
     'inject-faults': Flags.string({

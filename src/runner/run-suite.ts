@@ -42,6 +42,7 @@ import {BackgroundWork} from './background-work.js'
 import {BlockBudget} from './block-budget.js'
 import {executeRun} from './execute-run.js'
 import {cellForecasts, forecastPlan, runForecast, type Forecast} from './forecast.js'
+import {readOracleCounts} from './oracle-counts.js'
 import {openModelSource, type ModelSource} from './model-source.js'
 import type {MutationReport} from './mutation.js'
 import {buildPlan, type PlannedRun} from './plan.js'
@@ -314,8 +315,9 @@ async function planSuite(
   options: RunOptions,
   runId: string,
   providers: SuiteContext['providers'],
-  {recorded, target, model, resultsFile, resultsDir}: OpenedSuite,
+  opened: OpenedSuite,
 ) {
+  const {recorded, target, model, resultsFile} = opened
   const {registry, suite, scenarios, origin, cwd} = selected
   const {seed} = suite
   // A resumed run id adds rows to the same run: rows of another suite, model, providers, modes or seed are refused, never mixed in.
@@ -358,10 +360,7 @@ async function planSuite(
   ).filter((run) => !skippedPairs.has(`${run.scenario_id}\0${run.mode}`) && (shard?.owns(run) ?? true))
   const todo = plan.filter((run) => !done.has(run.key))
   // Previous runs are read only when something asks what the runs will spend.
-  const history =
-    options.dryRun || options.budget
-      ? await cellForecasts(resultsDir, {suite: suite.name, model: model.label, price: priceFor(selected, model)}, cwd)
-      : undefined
+  const history = options.dryRun || options.budget ? await spendHistory(selected, opened) : undefined
   const view: RunPlanView = {
     run_id: runId,
     suite: suite.name,
@@ -373,7 +372,7 @@ async function planSuite(
     skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key),
     gate: suite.gate ?? null,
     not_applicable: notApplicable,
-    forecast: history ? forecastPlan(todo, history.cells, history.fromRuns, suite.concurrency) : null,
+    forecast: history ? forecastPlan(todo, history, suite.concurrency) : null,
   }
   const budget =
     options.budget &&
@@ -384,6 +383,19 @@ async function planSuite(
 }
 
 type PlannedSuite = Awaited<ReturnType<typeof planSuite>>
+
+/** What each cell of the suite is expected to spend: from its previous runs, else the oracle's recorded counts. */
+async function spendHistory(selected: SelectedSuite, {model, target, resultsDir}: OpenedSuite) {
+  const {suite, scenarios, cwd} = selected
+  // The oracle's recorded counts are the scripted oracle's on the sandbox, and no one else's.
+  const recorded =
+    model.scripted === 'oracle' && target.kind === 'sandbox' ? await readOracleCounts(scenarios) : undefined
+  return cellForecasts(
+    resultsDir,
+    {suite: suite.name, model: model.label, price: priceFor(selected, model), recorded},
+    cwd,
+  )
+}
 
 /** The fixtures of the scenarios to seed, ensured (a dry run seeds nothing: it reads the manifest there is, if any). */
 async function planFixtures(

@@ -7,7 +7,6 @@
  * pull the floor from a run on another. Shards are balanced by blocks, or by the blocks' wall time in a
  * previous run (`--shard-weights`): the heaviest unit first, onto the lightest shard (ties: the lower index).
  */
-import {createHash} from 'node:crypto'
 import {existsSync} from 'node:fs'
 import path from 'node:path'
 import {resolveConfigPath, withLayer, type LoadedConfig} from '../config/load-config.js'
@@ -17,6 +16,7 @@ import {withDependencies} from '../seeding/index.js'
 import type {Scenario} from '../schemas/scenario.js'
 import {SHARD_FORMAT, type ComparabilityKey, type ShardHeader} from '../schemas/shard-header.js'
 import {BadInputError} from '../shared/diagnostics.js'
+import {jsonSha256} from '../shared/digest.js'
 import {HARNESS_VERSION} from '../shared/version.js'
 import type {PlannedRun} from './plan.js'
 import type {SelectedSuite} from './select-suite.js'
@@ -58,7 +58,7 @@ export const shardRecordName = (runId: string, spec: ShardSpec): string =>
  */
 export function runSeedPrefix(runId: string): string {
   const slug = runId.replace(/[^A-Za-z0-9_-]/g, '_')
-  const part = slug.length <= 20 ? slug : `${slug.slice(0, 11)}-${sha256(runId).slice(0, 8)}`
+  const part = slug.length <= 20 ? slug : `${slug.slice(0, 11)}-${jsonSha256(runId).slice(0, 8)}`
   return `${part}-shard-`
 }
 
@@ -183,8 +183,6 @@ async function weightsFrom(file: string, cwd: string): Promise<(scenarioId: stri
   return (scenarioId) => means.get(scenarioId) ?? fallback
 }
 
-const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex')
-
 /** What this machine ran the plan with: the facts of the comparability key that preflight and the open target give. */
 interface KeyFacts {
   modes: SuiteContext['modes']
@@ -211,12 +209,15 @@ export function comparabilityKey({suite, scenarios, registry}: SelectedSuite, fa
   const {concurrency: _perMachine, ...planned} = suite
   return {
     ghx_bench: HARNESS_VERSION,
-    catalogue_sha256: sha256({suite: planned, scenarios}),
+    catalogue_sha256: jsonSha256({suite: planned, scenarios}),
     suite: suite.name,
     scenarios: scenarios.map((s) => s.id),
     repetitions: suite.repetitions,
     modes: Object.fromEntries(
-      [...facts.modes].map(([name, {options, tools}]) => [name, {tools: tools ?? {}, options_sha256: sha256(options)}]),
+      [...facts.modes].map(([name, {options, tools}]) => [
+        name,
+        {tools: tools ?? {}, options_sha256: jsonSha256(options)},
+      ]),
     ),
     providers: facts.providers,
     plugins: Object.fromEntries(registry.plugins().map((p) => [p.name, p.version])),
