@@ -270,36 +270,56 @@ export function compareModes(aggregate: Aggregate, options: CompareOptions): Com
 function successPairs(base: Cell[], cand: Cell[]): Estimate['paired'] {
   const baseByScenario = new Map(base.map((cell) => [cell.scenario, cell]))
   if (base.length !== cand.length || base.length === 0) return null
-  let pairs = 0
-  let passToFail = 0
-  let failToPass = 0
+  const total = {pairs: 0, pass_to_fail: 0, fail_to_pass: 0}
   for (const candidate of cand) {
     const baseline = baseByScenario.get(candidate.scenario)
     if (!baseline || baseline.runs !== candidate.runs) return null
     // A cell read back without its runs' success (an aggregate view that kept counts only) cannot be paired.
     if ([baseline, candidate].some((cell) => cell.succeeded.length !== cell.blocks.length)) return null
-    const baselineSucceeded = new Map<number, boolean>()
-    const keys = baseline.blocks.values()
-    const flags = baseline.succeeded.values()
-    for (let i = 0; i < keys.length; i++) {
-      if (baselineSucceeded.has(keys[i]!)) return null
-      baselineSucceeded.set(keys[i]!, flags[i] === 1)
-    }
-    const candidateKeys = candidate.blocks.values()
-    const candidateFlags = candidate.succeeded.values()
-    const seen = new Set<number>()
-    for (let i = 0; i < candidateKeys.length; i++) {
-      const key = candidateKeys[i]!
-      const baselinePassed = baselineSucceeded.get(key)
-      if (baselinePassed === undefined || seen.has(key)) return null
-      seen.add(key)
-      const candidatePassed = candidateFlags[i] === 1
-      if (baselinePassed && !candidatePassed) passToFail++
-      else if (!baselinePassed && candidatePassed) failToPass++
-    }
-    pairs += candidateKeys.length
+    const flips = blockFlips(baseline, candidate, 'succeeded', true)
+    if (!flips) return null
+    total.pairs += flips.pairs
+    total.pass_to_fail += flips.pass_to_fail
+    total.fail_to_pass += flips.fail_to_pass
   }
-  return {pairs, pass_to_fail: passToFail, fail_to_pass: failToPass}
+  return total
+}
+
+/**
+ * Two cells' runs matched by block, each judged by one per-run flag: the pairs and the discordant ones.
+ * `strict`: every run must have exactly one partner (else null); otherwise runs without one are left out.
+ */
+function blockFlips(
+  base: Cell,
+  cand: Cell,
+  flag: 'succeeded' | 'stable',
+  strict: boolean,
+): {pairs: number; pass_to_fail: number; fail_to_pass: number} | null {
+  const baseline = new Map<number, boolean>()
+  const baseKeys = base.blocks.values()
+  const baseFlags = base[flag].values()
+  for (let i = 0; i < baseKeys.length; i++) {
+    if (strict && baseline.has(baseKeys[i]!)) return null
+    baseline.set(baseKeys[i]!, baseFlags[i] === 1)
+  }
+  const candKeys = cand.blocks.values()
+  const candFlags = cand[flag].values()
+  const seen = new Set<number>()
+  const flips = {pairs: 0, pass_to_fail: 0, fail_to_pass: 0}
+  for (let i = 0; i < candKeys.length; i++) {
+    const key = candKeys[i]!
+    const baselinePassed = baseline.get(key)
+    if (baselinePassed === undefined || seen.has(key)) {
+      if (strict) return null
+      continue
+    }
+    seen.add(key)
+    flips.pairs++
+    const candidatePassed = candFlags[i] === 1
+    if (baselinePassed && !candidatePassed) flips.pass_to_fail++
+    else if (!baselinePassed && candidatePassed) flips.fail_to_pass++
+  }
+  return flips
 }
 
 /** Each mode's median API cost per run over all its runs that record it, and the candidate's reduction. */
@@ -322,24 +342,9 @@ type SuccessFlips = NonNullable<ScenarioComparison['success_flips']>
 
 /** Each block both modes ran, whether each passed; the discordant blocks counted and tested (exact McNemar). */
 function successFlips(base: Cell, cand: Cell): Omit<SuccessFlips, 'p_adjusted'> {
-  const passed = (cell: Cell) => {
-    const keys = cell.blocks.values()
-    const stable = cell.stable.values()
-    return new Map(Array.from(keys, (key, i) => [key, stable[i] === 1]))
-  }
-  const baseline = passed(base)
-  let pairedBlocks = 0
-  let passToFail = 0
-  let failToPass = 0
-  for (const [block, candidatePassed] of passed(cand)) {
-    const baselinePassed = baseline.get(block)
-    if (baselinePassed === undefined) continue
-    pairedBlocks++
-    if (baselinePassed && !candidatePassed) passToFail++
-    else if (!baselinePassed && candidatePassed) failToPass++
-  }
+  const {pairs, pass_to_fail: passToFail, fail_to_pass: failToPass} = blockFlips(base, cand, 'stable', false)!
   return {
-    paired_blocks: pairedBlocks,
+    paired_blocks: pairs,
     pass_to_fail: passToFail,
     fail_to_pass: failToPass,
     p_value: exactMcNemar(passToFail, failToPass),
