@@ -16,7 +16,7 @@ import {
   type RestContext,
   type RouteDef,
 } from '../core/rest-support.js'
-import type {Commit, Repo} from '../core/state.js'
+import type {Repo} from '../core/state.js'
 import type {GitIdentities} from './git-store.js'
 import {contentEntry, directoryListing, gitBlob, gitCommit, gitTree} from './serialize-git.js'
 import {history, touches} from './history.js'
