@@ -6,8 +6,10 @@
  * http/git-http.ts: git's smart HTTP protocol for clones, fetches and pushes).
  */
 import {randomBytes} from 'node:crypto'
+import {mkdirSync, writeFileSync} from 'node:fs'
 import http from 'node:http'
 import type {AddressInfo} from 'node:net'
+import path from 'node:path'
 import type {SandboxState} from './core/state.js'
 import type {WorkflowTiming} from './core/store-core.js'
 import {AGENT_LOGIN, createFixtureRepo, DEFAULT_REPO, GH_QUIET_ENV, REVIEWER_LOGIN} from './defaults.js'
@@ -104,12 +106,32 @@ function gitConfig(url: string, token: string, login: string): Record<string, st
   }
 }
 
-/** The environment that points `gh` (and git) at the sandbox at `url`, as the user of `token`. */
+/**
+ * gh's login for the sandbox host, in its config (GH_CONFIG_DIR/hosts.yml) rather than in GH_TOKEN: gh
+ * takes a GH_TOKEN or GITHUB_TOKEN for github.com too, and `gh auth status` then checks github.com over
+ * TLS, which the sandbox cannot answer (it fails). From the config, github.localhost is the only host.
+ */
+function writeGhHosts(configDir: string, token: string, login: string): void {
+  mkdirSync(configDir, {recursive: true})
+  writeFileSync(
+    path.join(configDir, 'hosts.yml'),
+    `github.localhost:\n    oauth_token: ${token}\n    user: ${login}\n    git_protocol: https\n`,
+    {mode: 0o600},
+  )
+}
+
+/**
+ * The environment that points `gh` (and git) at the sandbox at `url`, as the user of `token` (written
+ * into gh's config at `configDir`). GH_TOKEN and GITHUB_TOKEN are set empty, which gh reads as unset:
+ * a token the caller's environment holds (live GitHub's) does not override the sandbox's.
+ */
 function ghEnvironment(url: string, configDir: string, token: string, login: string): Record<string, string> {
+  writeGhHosts(configDir, token, login)
   return {
     ...gitConfig(url, token, login),
     GH_HOST: 'github.localhost',
-    GH_TOKEN: token,
+    GH_TOKEN: '',
+    GITHUB_TOKEN: '',
     // gh sends absolute-form requests for api.github.localhost to its proxy: this server.
     HTTP_PROXY: url,
     HTTPS_PROXY: url,

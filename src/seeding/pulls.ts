@@ -41,6 +41,12 @@ interface PullKind {
   baseFiles?: (seedId: string) => Record<string, string>
   /** Files written on the base after the branch is cut, so the pull request is behind (branch update) or conflicts. */
   baseMovesOn?: (seedId: string) => Record<string, string>
+  /**
+   * A base branch of the fixture's own, cut from the default branch: a pull request whose base moves on
+   * keeps its base still while other runs (pr-merge-001, other machines' on live GitHub) merge into the
+   * default branch. Reset puts it back at its seeded commit.
+   */
+  ownBase?: (seedId: string) => string
   /** Commit statuses the agent posts on the fixture's head commit: the checks a CI left (pr.checks.list). */
   statuses?: StatusSeed[]
   /** A review the second identity submits once the threads are started: the review decision (pr.merge.status, pr.reviews.list). */
@@ -234,6 +240,7 @@ const PULL_KINDS = {
     threads: [],
     baseFiles: (seedId: string) => ({[`src/config/settings-${seedId}.ts`]: settings(3, 1000)}),
     baseMovesOn: (seedId: string) => ({[`src/config/settings-${seedId}.ts`]: settings(5, 2000)}),
+    ownBase: (seedId: string) => `bench-conflict-base-seed-${seedId}`,
   },
   pr_behind_base: {
     branch: (seedId: string) => `bench-behind-seed-${seedId}`,
@@ -244,6 +251,7 @@ const PULL_KINDS = {
     threads: [],
     baseFiles: (seedId: string) => ({[`src/seeds/${seedId}/format.ts`]: FORMAT_BEFORE}),
     baseMovesOn: (seedId: string) => ({[`src/seeds/${seedId}/format.ts`]: FORMAT_AFTER}),
+    ownBase: (seedId: string) => `bench-behind-base-seed-${seedId}`,
   },
   pr_failing_lint: {
     // bench-lint.yml lints every push to these branches: its lint job fails on the console.log.
@@ -274,6 +282,8 @@ export interface PullResource {
     threads: Array<ThreadSeed & {id: string; comment_id: number}>
     /** The base branch, labels, assignees and draft state (absent in manifests written before reset restored them). */
     base?: string
+    /** The commit a base of the fixture's own was seeded at (kinds with one). */
+    base_sha?: string
     labels?: string[]
     assignees?: string[]
     draft?: boolean
@@ -326,8 +336,9 @@ export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix =
     per_page: 100,
   })
   const {data: repository} = await ctx.agent.rest.repos.get(repoParams(ctx))
-  const base = repository.default_branch
-  const pull: OpenedPull = open[0] ?? (await openPull(ctx, kind, seedId, base))
+  const base = definition.ownBase?.(seedId) ?? repository.default_branch
+  const pull: OpenedPull = open[0] ?? (await openPull(ctx, kind, seedId, {base, from: repository.default_branch}))
+  const baseSha = definition.ownBase ? await moveOwnBaseOn(ctx, kind, seedId, base) : undefined
   // The seeded head is the fixture's own commit: a pull request found again may carry commits a run pushed (one killed before its reset).
   const headSha = open[0]
     ? ((await fixtureCommit(ctx, pull.number, `Fixture ${kind}`)) ?? pull.head.sha)
@@ -343,6 +354,7 @@ export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix =
     title: definition.title(seedId),
     body: pullBody(kind),
     headSha,
+    ...(baseSha ? {baseSha} : {}),
     threads,
     ...(review ? {review} : {}),
   })
@@ -352,21 +364,27 @@ export async function seedPull(ctx: FixtureContext, kind: PullKindName, suffix =
 
 const pullBody = (kind: PullKindName) => `Fixture for ghx-bench scenarios (${kind}).`
 
-/** Opens the fixture's pull request: its branch and file first (unless a seeding interrupted earlier made them), then the base moved on where the kind asks. */
-async function openPull(ctx: FixtureContext, kind: PullKindName, seedId: string, base: string): Promise<OpenedPull> {
+/**
+ * Opens the fixture's pull request: its base of its own (cut `from` the default branch) where the kind has
+ * one, its branch and file (unless a seeding interrupted earlier made them), then the default base moved
+ * on where the kind asks (an own base moves on in moveOwnBaseOn).
+ */
+async function openPull(
+  ctx: FixtureContext,
+  kind: PullKindName,
+  seedId: string,
+  {base, from}: {base: string; from: string},
+): Promise<OpenedPull> {
   const definition: PullKind = PULL_KINDS[kind]
   const branch = definition.branch(seedId)
   const author = client(ctx, definition.author)
   const repo = repoParams(ctx)
-  const branchExists = await ctx.agent.rest.git.getRef({...repo, ref: `heads/${branch}`}).then(
-    () => true,
-    () => false,
-  )
-  if (!branchExists) {
+  if ((await branchHead(ctx, branch)) === undefined) {
+    if (definition.ownBase && (await branchHead(ctx, base)) === undefined)
+      await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${base}`, sha: (await branchHead(ctx, from))!})
     for (const [path, content] of Object.entries(definition.baseFiles?.(seedId) ?? {}))
       await writeFile(ctx, ctx.agent, {path, branch: base, message: `Fixture ${kind}: the base's code`, content})
-    const baseSha = (await ctx.agent.rest.git.getRef({...repo, ref: `heads/${base}`})).data.object.sha
-    await author.rest.git.createRef({...repo, ref: `refs/heads/${branch}`, sha: baseSha})
+    await author.rest.git.createRef({...repo, ref: `refs/heads/${branch}`, sha: (await branchHead(ctx, base))!})
     await writeFile(ctx, author, {
       path: definition.path(seedId),
       branch,
@@ -382,9 +400,41 @@ async function openPull(ctx: FixtureContext, kind: PullKindName, seedId: string,
     issue_number: created.number,
     labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name],
   })
-  for (const [path, content] of Object.entries(definition.baseMovesOn?.(seedId) ?? {}))
-    await writeFile(ctx, ctx.agent, {path, branch: base, message: 'Move the base on', content})
+  if (!definition.ownBase)
+    for (const [path, content] of Object.entries(definition.baseMovesOn?.(seedId) ?? {}))
+      await writeFile(ctx, ctx.agent, {path, branch: base, message: 'Move the base on', content})
   return created
+}
+
+/** A branch's head commit, or undefined when it does not exist. */
+async function branchHead(ctx: FixtureContext, branch: string): Promise<string | undefined> {
+  return ctx.agent.rest.git.getRef({...repoParams(ctx), ref: `heads/${branch}`}).then(
+    (r) => r.data.object.sha,
+    () => undefined,
+  )
+}
+
+/** Points a branch at a commit: made again if deleted, moved back (forced) if it moved. */
+async function putBranchAt(ctx: FixtureContext, branch: string, sha: string): Promise<void> {
+  const repo = repoParams(ctx)
+  const head = await branchHead(ctx, branch)
+  if (head === undefined) await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${branch}`, sha})
+  else if (head !== sha) await ctx.agent.rest.git.updateRef({...repo, ref: `heads/${branch}`, sha, force: true})
+}
+
+/**
+ * The own base's seeded commit: the kind's files moved on there once the pull request is open, found
+ * again by its message when a seeding did so before (a run may have pushed on top since).
+ */
+async function moveOwnBaseOn(ctx: FixtureContext, kind: PullKindName, seedId: string, base: string): Promise<string> {
+  const message = `Fixture ${kind}: the base moves on`
+  const {data: commits} = await ctx.agent.rest.repos.listCommits({...repoParams(ctx), sha: base, per_page: 100})
+  const moved = commits.find((c) => c.commit.message === message)
+  if (moved) return moved.sha
+  const definition: PullKind = PULL_KINDS[kind]
+  for (const [path, content] of Object.entries(definition.baseMovesOn?.(seedId) ?? {}))
+    await writeFile(ctx, ctx.agent, {path, branch: base, message, content})
+  return (await branchHead(ctx, base))!
 }
 
 /** The kind's review threads, those it lacks started in order: a seeding interrupted after the pull request was opened completes here. */
@@ -416,11 +466,12 @@ function pullResource(
     title: string
     body: string
     headSha: string
+    baseSha?: string
     threads: Awaited<ReturnType<typeof listThreads>>
     review?: Awaited<ReturnType<typeof seedReview>>
   },
 ): PullResource {
-  const {branch, file, base, title, body, headSha, threads, review} = seeded
+  const {branch, file, base, baseSha, title, body, headSha, threads, review} = seeded
   const resource: PullResource = {
     number: pull.number,
     id: pull.id,
@@ -438,6 +489,7 @@ function pullResource(
         comment_id: threads[i]!.firstCommentId,
       })),
       base,
+      ...(baseSha ? {base_sha: baseSha} : {}),
       labels: [FIXTURE_LABEL.name, seedLabel(ctx.seedId).name],
       assignees: [],
       draft: false,
@@ -732,10 +784,10 @@ const sameSet = (a: readonly string[], b: readonly string[]) =>
   sorted(a.map((s) => s.toLowerCase())).join('\n') === sorted(b.map((s) => s.toLowerCase())).join('\n')
 
 /**
- * Back to the seeded state: the head branch at its seeded commit (recreated if deleted), title, body,
- * base, open, not a draft, the seeded labels and no assignees, no requested reviewers, no pending
- * review, no conversation comments or reactions, the seeded threads with their seeded resolution,
- * bodies and no replies or reactions, no other review comments. Submitted reviews and merges cannot
+ * Back to the seeded state: the head branch (and a base of the fixture's own) at its seeded commit
+ * (recreated if deleted), title, body, base, open, not a draft, the seeded labels and no assignees, no
+ * requested reviewers, no pending review, no conversation comments or reactions, the seeded threads
+ * with their seeded resolution, bodies and no replies or reactions, no other review comments. Submitted reviews and merges cannot
  * be undone on GitHub: scenarios that make them seed per iteration instead (the digest reports them).
  */
 export async function resetPull(ctx: FixtureContext, resource: PullResource): Promise<void> {
@@ -743,17 +795,9 @@ export async function resetPull(ctx: FixtureContext, resource: PullResource): Pr
   const {seeded} = resource
   const state = await readPullState(ctx, resource.number)
   const merged = state.state === 'merged'
-  if (!merged) {
-    // Before reopening: GitHub reopens a pull request only while its head branch exists.
-    const branch = await ctx.agent.rest.git.getRef({...repo, ref: `heads/${resource.head}`}).then(
-      (r) => r.data.object.sha,
-      () => undefined,
-    )
-    if (branch === undefined)
-      await ctx.agent.rest.git.createRef({...repo, ref: `refs/heads/${resource.head}`, sha: seeded.head_sha})
-    else if (branch !== seeded.head_sha)
-      await ctx.agent.rest.git.updateRef({...repo, ref: `heads/${resource.head}`, sha: seeded.head_sha, force: true})
-  }
+  // Before reopening: GitHub reopens a pull request only while its head and base branches exist.
+  if (!merged) await putBranchAt(ctx, resource.head, seeded.head_sha)
+  if (seeded.base !== undefined && seeded.base_sha !== undefined) await putBranchAt(ctx, seeded.base, seeded.base_sha)
   // Reopened first, on its own: GitHub refuses to change a closed pull request's base, even in the request that reopens it.
   if (state.state === 'closed')
     await ctx.agent.rest.pulls.update({...repo, pull_number: resource.number, state: 'open'})
@@ -833,6 +877,9 @@ export async function pullStatus(ctx: FixtureContext, resource: PullResource): P
   else if (pull.state !== 'open') problems.push('closed')
   if (pull.title !== resource.seeded.title) problems.push(`title is "${pull.title}", seeded "${resource.seeded.title}"`)
   if (!pull.merged && pull.head.sha !== resource.seeded.head_sha) problems.push('head branch moved since seeding')
+  const {base, base_sha: baseSha} = resource.seeded
+  if (base !== undefined && baseSha !== undefined && (await branchHead(ctx, base)) !== baseSha)
+    problems.push(`base branch ${base} moved since seeding`)
   if ((pull.requested_reviewers ?? []).length > 0) problems.push('reviews requested since seeding')
   const threads = await listThreads(ctx, resource.number)
   if (threads.length !== resource.seeded.threads.length)

@@ -85,8 +85,12 @@ describe('ghx-bench sandbox serve (CLI)', function () {
       GH_HOST: 'github.localhost',
       HTTP_PROXY: first.info.url,
       NO_PROXY: '127.0.0.1',
-      GH_TOKEN: first.info.token,
+      GH_TOKEN: '',
     })
+    // The token is gh's login for the sandbox host, in the printed GH_CONFIG_DIR.
+    expect(await readFile(path.join(first.info.gh_env.GH_CONFIG_DIR!, 'hosts.yml'), 'utf8')).to.include(
+      `oauth_token: ${first.info.token}\n`,
+    )
     const octokit = new Octokit({baseUrl: first.info.url, auth: first.info.token})
     const issue = await octokit.rest.issues.create({owner: 'ghx-bench', repo: 'sandbox', title: 'Survives a restart'})
     expect(await stop(first.child)).to.equal(0)

@@ -15,34 +15,11 @@ import {mkdtemp} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {expect} from 'chai'
+import {loadGithubOpenApi, type GithubOpenApi} from '../support/openapi.js'
 import {OWNER, REPO, seedSandbox, waitForRun, type Seeded} from '../support/sandbox.js'
+import {API_CHANGES, API_READS, R, type Case, type Fixture, type Json} from './gh-api-fidelity-cases.js'
 
-const R = `${OWNER}/${REPO}`
 const base = {owner: OWNER, repo: REPO}
-
-/** What the seeding made, for the commands to name. */
-interface Fixture {
-  s: Seeded
-  docsIssue: number
-  gfiIssue: number
-  draftPr: number
-  approvedPr: number
-  mergedPr: number
-  failedJobId: number
-  /** Made by the commands themselves, in order. */
-  created: Record<string, number | string>
-}
-
-type Json = Record<string, unknown>
-
-interface Case {
-  args: (f: Fixture) => string[]
-  /** `gh issue status` and `gh pr status` answer --json with these groups, each a list of the fields asked for. */
-  groups?: string[]
-  /** Results the seeded state must give (a --json list that may be empty says so). */
-  empty?: boolean
-  check?: (out: string, f: Fixture) => void
-}
 
 // Every field of gh 2.23's `gh repo view --json`.
 const REPO_VIEW_FIELDS =
@@ -57,6 +34,14 @@ const numbers = (out: string) => (JSON.parse(out) as Array<{number: number}>).ma
 
 /** The commands, in the order they run: reads of the seeded state, then the changes agents make. */
 const CASES: Case[] = [
+  // What an agent checks first: plain, every host gh knows (the sandbox's, from gh's config: no github.com to fail on).
+  {args: () => ['auth', 'status']},
+  // gh 2.23's `auth token` asks for github.com's unless told the host (GH_HOST does not move it).
+  {
+    args: () => ['auth', 'token', '--hostname', 'github.localhost'],
+    check: (out, f) => expect(out.trim()).to.equal(f.s.sandbox.token),
+  },
+
   // issues: reads
   {args: () => ['issue', 'list', '-R', R], check: (out) => expect(out).to.include('Crash on start')},
   {
@@ -569,6 +554,7 @@ const CASES: Case[] = [
     ],
     check: (out, f) => expect(out.trim()).to.equal(f.s.prHeadSha),
   },
+  ...API_READS,
 
   // issues: changes
   {
@@ -956,16 +942,82 @@ const CASES: Case[] = [
     check: (out) => expect(out.trim()).to.equal('true'),
   },
   {args: () => ['api', '-X', 'DELETE', `repos/${R}/git/refs/heads/api-docs`]},
+  ...API_CHANGES,
 ]
+
+/** Flags of gh 2.23's `gh api` that take a value (the endpoint is the first argument that is neither). */
+const API_VALUE_FLAGS = new Set([
+  '-X',
+  '--method',
+  '-f',
+  '--raw-field',
+  '-F',
+  '--field',
+  '-H',
+  '--header',
+  '-q',
+  '--jq',
+  '--input',
+  '--hostname',
+  '-t',
+  '--template',
+  '--cache',
+])
+
+/**
+ * A whole REST answer of `gh api` (no --jq, no other media type, one page), validated against the
+ * schema GitHub documents for the operation it called: every field GitHub requires, of its type.
+ */
+function checkRestAnswer(openApi: GithubOpenApi, args: string[], stdout: string): void {
+  if (
+    args[1] === 'graphql' ||
+    args.some((a) => ['--jq', '-q', '-H', '--header', '--paginate', '-t', '--template'].includes(a))
+  )
+    return
+  let endpoint: string | undefined
+  for (let i = 1; i < args.length && endpoint === undefined; i++) {
+    if (API_VALUE_FLAGS.has(args[i]!)) i++
+    else if (!args[i]!.startsWith('-')) endpoint = args[i]
+  }
+  const methodAt = args.findIndex((a) => a === '-X' || a === '--method')
+  const hasBody = args.some((a) => ['-f', '-F', '--raw-field', '--field', '--input'].includes(a))
+  const method = methodAt === -1 ? (hasBody ? 'POST' : 'GET') : args[methodAt + 1]!
+  const found = openApi.operationFor(method, endpoint!)
+  expect(found, `${method} ${endpoint} is in GitHub's description`).to.not.equal(undefined)
+  if (stdout.trim() === '') return
+  const documented = ['200', '201', '202'].map((status) => found!.operation.responses[status]).find(Boolean)
+  const schema = documented?.content?.['application/json']?.schema
+  // No JSON documented: a redirect to a download (a job's logs), which the case checks itself.
+  if (schema === undefined) return
+  const validate = openApi.compile(schema)
+  expect(validate(JSON.parse(stdout)), `${found!.operation.operationId}: ${openApi.errorsText(validate)}`).to.equal(
+    true,
+  )
+}
+
+/** What the test titles show for what seeding and the commands make: its name in capitals. */
+const named = new Proxy({}, {get: (_, key) => String(key).toUpperCase()})
+const placeholders = {
+  s: {issue: 1, pr: 2, runId: 0, releaseId: 0, prHeadSha: 'SHA', threadIds: ['THREAD']},
+  docsIssue: 0,
+  gfiIssue: 0,
+  draftPr: 0,
+  approvedPr: 0,
+  mergedPr: 0,
+  failedJobId: 0,
+  ids: named,
+  created: named,
+} as unknown as Fixture
 
 describe('sandbox: gh fidelity (the commands agents run, as the agent_direct arm runs them)', function () {
   this.timeout(60_000)
   const f = {created: {}} as Fixture
   let configDir: string
   let workdir: string
+  let openApi: GithubOpenApi
 
   /** gh as the agent_direct arm runs it: the sandbox's ghEnv, in a working folder that is no git checkout. */
-  function gh(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
+  function gh(args: string[], input = ''): Promise<{code: number; stdout: string; stderr: string}> {
     return new Promise((resolve) => {
       const child = execFile(
         'gh',
@@ -973,12 +1025,13 @@ describe('sandbox: gh fidelity (the commands agents run, as the agent_direct arm
         {cwd: workdir, env: {...process.env, ...f.s.sandbox.ghEnv(configDir)}, timeout: 30_000},
         (error, stdout, stderr) => resolve({code: error ? ((error as {code?: number}).code ?? 1) : 0, stdout, stderr}),
       )
-      child.stdin!.end()
+      child.stdin!.end(input)
     })
   }
 
   before(async function () {
     this.timeout(120_000)
+    openApi = await loadGithubOpenApi()
     f.s = await seedSandbox()
     workdir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-fidelity-'))
     configDir = path.join(workdir, '.config', 'gh')
@@ -1068,30 +1121,63 @@ describe('sandbox: gh fidelity (the commands agents run, as the agent_direct arm
     await waitForRun(agent, f.s.runId)
     const jobs = await agent.rest.actions.listJobsForWorkflowRun({...base, run_id: f.s.runId})
     f.failedJobId = jobs.data.jobs.find((j) => j.conclusion === 'failure')!.id
+    // A CI's check run on the seeded pull request's head (the second identity stands for the App that reports it).
+    const checkRun = await reviewer.rest.checks.create({
+      ...base,
+      head_sha: f.s.prHeadSha,
+      name: 'ci/build',
+      status: 'completed',
+      conclusion: 'success',
+      output: {title: 'Build passed', summary: 'Built in 40 s.'},
+    })
+    const ids = await agent.graphql<{
+      repository: {id: string; issue: {id: string}; pullRequest: {id: string}; label: {id: string}}
+      viewer: {id: string}
+      user: {id: string}
+    }>(
+      'query($o: String!, $n: String!, $i: Int!, $p: Int!) { repository(owner: $o, name: $n) { id issue(number: $i) { id } pullRequest(number: $p) { id } label(name: "bug") { id } } viewer { id } user(login: "ghx-bench-reviewer") { id } }',
+      {o: OWNER, n: REPO, i: f.s.issue, p: f.approvedPr},
+    )
+    const mainSha = (await agent.rest.git.getRef({...base, ref: 'heads/main'})).data.object.sha
+    const readme = await agent.rest.repos.getContent({...base, path: 'README.md'})
+    f.ids = {
+      mainSha,
+      readmeBlobSha: (readme.data as {sha: string}).sha,
+      repoId: (await agent.rest.repos.get(base)).data.id,
+      repoNodeId: ids.repository.id,
+      issueNodeId: ids.repository.issue.id,
+      issueCommentId: (await agent.rest.issues.listComments({...base, issue_number: f.s.issue})).data[0]!.id,
+      reviewCommentId: (await agent.rest.pulls.listReviewComments({...base, pull_number: f.s.pr})).data[0]!.id,
+      approvalId: (await agent.rest.pulls.listReviews({...base, pull_number: f.approvedPr})).data[0]!.id,
+      approvedPrNodeId: ids.repository.pullRequest.id,
+      bugLabelId: ids.repository.label.id,
+      agentNodeId: ids.viewer.id,
+      reviewerNodeId: ids.user.id,
+      checkRunId: checkRun.data.id,
+      // A workflow run is its check suite (the reported check run has none of Actions').
+      checkSuiteId: (await agent.rest.actions.getWorkflowRun({...base, run_id: f.s.runId})).data.check_suite_id!,
+      gfiIssueId: (await agent.rest.issues.get({...base, issue_number: f.gfiIssue})).data.id,
+    }
   })
   after(() => f.s.sandbox.close())
 
   it(`runs at least 60 commands`, () => expect(CASES.length).to.be.at.least(60))
+  it('sends gh api in at least the share live agents do (53 of 74 gh calls, 72%)', () => {
+    const api = CASES.filter((c) => c.args(placeholders)[0] === 'api').length
+    expect(api / CASES.length, `${api} of ${CASES.length}`).to.be.at.least(53 / 74)
+  })
 
   for (const c of CASES) {
     // The title shows the command with placeholders for what seeding makes.
-    const title = c.args({
-      s: {issue: 1, pr: 2, runId: 0, prHeadSha: 'SHA', threadIds: ['THREAD']},
-      docsIssue: 0,
-      gfiIssue: 0,
-      draftPr: 0,
-      approvedPr: 0,
-      mergedPr: 0,
-      failedJobId: 0,
-      created: {issue: 'N', pr: 'N', longRun: 'ID', apiIssue: 'N', apiPr: 'N'},
-    } as unknown as Fixture)
+    const title = c.args(placeholders)
     it(`gh ${title
       .map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))
       .join(' ')
       .slice(0, 160)}`, async () => {
       const args = c.args(f)
-      const result = await gh(args)
+      const result = await gh(args, c.input?.(f))
       expect(result.code, `gh ${args.join(' ')}\n${result.stderr}`).to.equal(0)
+      if (args[0] === 'api') checkRestAnswer(openApi, args, result.stdout)
       const json = args.indexOf('--json')
       if (json !== -1) {
         const fields = args[json + 1]!.split(',')

@@ -23,7 +23,11 @@ describe('sandbox: gh', function () {
       const child = execFile(
         'gh',
         args,
-        {env: {...process.env, ...s.sandbox.ghEnv(configDir, options.token)}, timeout: 20_000},
+        // A configuration per token: gh's login for the sandbox host is written there.
+        {
+          env: {...process.env, ...s.sandbox.ghEnv(path.join(configDir, options.token ?? 'agent'), options.token)},
+          timeout: 20_000,
+        },
         (error, stdout, stderr) => resolve({code: error ? ((error as {code?: number}).code ?? 1) : 0, stdout, stderr}),
       )
       if (options.input !== undefined) child.stdin!.end(options.input)

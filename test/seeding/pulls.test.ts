@@ -130,4 +130,33 @@ describe('pull request fixtures', () => {
     await resetPull(ctx, pr)
     expect(await pullStatus(ctx, pr)).to.deep.equal([])
   })
+
+  it('pr_conflicting and pr_behind_base: a base of their own, which a merge into the default branch does not move and reset puts back', async () => {
+    for (const [kind, base] of [
+      ['pr_conflicting', `bench-conflict-base-seed-${ctx.seedId}`],
+      ['pr_behind_base', `bench-behind-base-seed-${ctx.seedId}`],
+    ] as const) {
+      const pr = await seedPull(ctx, kind)
+      expect(pr.seeded.base, kind).to.equal(base)
+      const {data} = await ctx.agent.rest.pulls.get({...repo, pull_number: pr.number})
+      expect([data.base.ref, data.base.sha], kind).to.deep.equal([base, pr.seeded.base_sha])
+      // Another scenario's merge into the default branch leaves the fixture as seeded.
+      await ctx.agent.rest.repos.createOrUpdateFileContents({
+        ...repo,
+        path: `.bench/elsewhere-${kind}.md`,
+        message: 'A merge elsewhere',
+        content: Buffer.from('elsewhere\n').toString('base64'),
+        branch: 'main',
+      })
+      const {data: compare} = await ctx.agent.rest.repos.compareCommits({...repo, base, head: pr.head})
+      expect(compare.behind_by, kind).to.equal(1)
+      expect(await pullStatus(ctx, pr), kind).to.deep.equal([])
+      // A run that pushes to the base, or deletes it, is undone by the reset.
+      await ctx.agent.rest.git.updateRef({...repo, ref: `heads/${base}`, sha: pr.seeded.head_sha, force: true})
+      expect(await pullStatus(ctx, pr), kind).to.include(`base branch ${base} moved since seeding`)
+      await resetPull(ctx, pr)
+      expect(await pullStatus(ctx, pr), kind).to.deep.equal([])
+      expect((await seedPull(ctx, kind)).seeded.base_sha, kind).to.equal(pr.seeded.base_sha)
+    }
+  })
 })

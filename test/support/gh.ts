@@ -32,7 +32,8 @@ export async function ghFor(sandbox: Sandbox): Promise<(args: string[], token?: 
       const child = execFile(
         GH_PATH,
         args,
-        {env: {...process.env, ...sandbox.ghEnv(configDir, token)}, timeout: 20_000},
+        // A configuration per token: gh's login for the sandbox host is written there.
+        {env: {...process.env, ...sandbox.ghEnv(path.join(configDir, token ?? 'agent'), token)}, timeout: 20_000},
         (error, stdout, stderr) => resolve({code: error ? ((error as {code?: number}).code ?? 1) : 0, stdout, stderr}),
       )
       child.stdin!.end()

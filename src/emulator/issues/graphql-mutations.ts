@@ -1,4 +1,4 @@
-/** Mutation's fields on issues: comments, create, update, close, reopen, labels, assignees, delete, dependencies, sub-issues. */
+/** Mutation's fields on issues: comments (add, update, delete, hide), create, update, close, reopen, labels, assignees, delete, dependencies, sub-issues. */
 import {
   cursor,
   input,
@@ -98,6 +98,20 @@ export function issueMutations(ctx: Context): Obj {
         subject: issueNode(ctx, repo, issue),
         timelineEdge: null,
       }
+    },
+    updateIssueComment: (args: Args) => {
+      const {repo, kind, id} = locate(store, input(args).id)
+      if (kind !== 'comment')
+        throw notFoundError(`Could not resolve to an IssueComment with the global id of '${String(input(args).id)}'`)
+      store.issues.editComment(repo, id, text(input(args).body))
+      return {...mutationId(args), issueComment: commentNode(ctx, repo, id)}
+    },
+    deleteIssueComment: (args: Args) => {
+      const {repo, kind, id} = locate(store, input(args).id)
+      if (kind !== 'comment')
+        throw notFoundError(`Could not resolve to an IssueComment with the global id of '${String(input(args).id)}'`)
+      store.issues.deleteComment(repo, id)
+      return mutationId(args)
     },
     createIssue: (args: Args) => {
       const i = input(args)

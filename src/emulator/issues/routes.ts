@@ -260,6 +260,24 @@ export const issueRoutes: RouteDef[] = [
   ],
   [
     'GET',
+    '/repos/{owner}/{repo}/issues/comments',
+    'issues/list-comments-for-repo',
+    (ctx) => {
+      const repo = repoOf(ctx)
+      // Oldest first (GitHub's order without sort), or by creation or update time in the asked direction.
+      const sort = ctx.query.get('sort')
+      const since = ctx.query.get('since')
+      const key = sort === 'updated' ? 'updated_at' : 'created_at'
+      const comments = Object.values(repo.comments)
+        .filter((comment) => !since || comment.updated_at >= since)
+        .sort((a, b) => a.id - b.id)
+        .sort((a, b) => (sort ? a[key].localeCompare(b[key]) : 0))
+      if (sort && ctx.query.get('direction') !== 'asc') comments.reverse()
+      return {list: comments.map((comment) => ctx.ser.issues.comment(repo, comment))}
+    },
+  ],
+  [
+    'GET',
     '/repos/{owner}/{repo}/issues/comments/{comment_id}',
     'issues/get-comment',
     (ctx) => {
@@ -275,8 +293,12 @@ export const issueRoutes: RouteDef[] = [
     'issues/update-comment',
     (ctx) => {
       const repo = repoOf(ctx)
-      const comment = ctx.store.issues.comment(repo, num(ctx.params.comment_id, 'comment_id'))
-      comment.body = str(ctx.body, 'body') ?? comment.body
+      const id = num(ctx.params.comment_id, 'comment_id')
+      const comment = ctx.store.issues.editComment(
+        repo,
+        id,
+        str(ctx.body, 'body') ?? ctx.store.issues.comment(repo, id).body,
+      )
       return {body: ctx.ser.issues.comment(repo, comment)}
     },
   ],

@@ -4,7 +4,7 @@
  * GitHub records (events.ts derives the rest of an issue's history).
  */
 import {found, notFound, SandboxError, unprocessable} from '../core/errors.js'
-import type {Issue, LockReason, Repo} from '../core/state.js'
+import type {Issue, IssueComment, LockReason, Repo} from '../core/state.js'
 import type {StoreCore} from '../core/store-core.js'
 import type {Reactions} from '../reactions/store.js'
 import type {Labels} from './label-store.js'
@@ -285,6 +285,14 @@ export class Issues {
 
   comment(repo: Repo, id: number) {
     return found(repo.comments[id])
+  }
+
+  /** A comment's new body, and its update time (REST's PATCH and GraphQL's updateIssueComment). */
+  editComment(repo: Repo, id: number, body: string): IssueComment {
+    const comment = this.comment(repo, id)
+    comment.body = body
+    comment.updated_at = this.core.stamp()
+    return comment
   }
 
   deleteComment(repo: Repo, id: number): void {

@@ -16,9 +16,10 @@ import {
   type RestContext,
   type RouteDef,
 } from '../core/rest-support.js'
-import type {Commit, Repo} from '../core/state.js'
+import type {Repo} from '../core/state.js'
 import type {GitIdentities} from './git-store.js'
 import {contentEntry, directoryListing, gitBlob, gitCommit, gitTree} from './serialize-git.js'
+import {history, touches} from './history.js'
 
 const repoApi = (ctx: RestContext, repo: Repo) => `${ctx.ser.links.api}/repos/${repo.owner}/${repo.name}`
 
@@ -105,33 +106,6 @@ function getReadme(ctx: RestContext, dir: string) {
   if (!path) throw notFound()
   if (/\.raw\b|vnd\.github\.raw/.test(ctx.accept)) return {text: tree[path]!, contentType: 'text/plain; charset=utf-8'}
   return {body: contentEntry(ctx.ser, repo, ref, path, tree[path]!)}
-}
-
-/** Commits reachable from a commit, newest first (GitHub's default order for list-commits). */
-function history(repo: Repo, sha: string): Commit[] {
-  const seen = new Set<string>()
-  const order: Commit[] = []
-  const queue = [sha]
-  while (queue.length > 0) {
-    const next = queue.shift()!
-    if (seen.has(next) || !repo.commits[next]) continue
-    seen.add(next)
-    order.push(repo.commits[next])
-    queue.push(...repo.commits[next].parents)
-  }
-  return order
-    .map((c, i) => ({c, i}))
-    .sort((a, b) => b.c.date.localeCompare(a.c.date) || a.i - b.i)
-    .map(({c}) => c)
-}
-
-/** Whether a commit changed a file, or anything under a directory, against its first parent. */
-function touches(repo: Repo, commit: Commit, path: string): boolean {
-  const before = commit.parents[0] ? (repo.commits[commit.parents[0]]?.tree ?? {}) : {}
-  const clean = path.replace(/^\/+|\/+$/g, '')
-  const inPath = (p: string) => p === clean || p.startsWith(`${clean}/`)
-  const paths = new Set([...Object.keys(before), ...Object.keys(commit.tree)].filter(inPath))
-  return [...paths].some((p) => before[p] !== commit.tree[p])
 }
 
 /** One side of a comparison: `ref` or `owner:ref` (a fork's ref), resolved to a commit id and the repository it lives in. */

@@ -23,6 +23,7 @@ import {checkContexts, rollupState} from '../actions/graphql.js'
 import {matchesIssueFilters} from '../issues/filters.js'
 import {knownUsers, userLogin} from '../users/graphql.js'
 import {repositoryDetails} from './graphql-details.js'
+import {history, touches} from './history.js'
 
 /** A branch (or, with its prefix, a tag) as a Ref. */
 function refNode(ctx: Context, repo: Repo, name: string, prefix: 'refs/heads/' | 'refs/tags/' = 'refs/heads/'): Obj {
@@ -76,6 +77,24 @@ export function commitNode(ctx: Context, repo: Repo, sha: string): Obj {
     author: gitActor(people.author),
     committer: gitActor(people.committer),
     authors: (args: Args) => connection([gitActor(people.author)], args),
+    parents: (args: Args) =>
+      connection(
+        commit.parents.map((parent) => commitNode(ctx, repo, parent)),
+        args,
+      ),
+    // The commits reachable from this one, newest first; `path` keeps those that changed it, since/until bound their dates.
+    history: (args: Args) =>
+      connection(
+        history(repo, sha)
+          .filter(
+            (c) =>
+              (typeof args.path !== 'string' || touches(repo, c, args.path)) &&
+              (typeof args.since !== 'string' || Date.parse(c.date) >= Date.parse(args.since)) &&
+              (typeof args.until !== 'string' || Date.parse(c.date) <= Date.parse(args.until)),
+          )
+          .map((c) => commitNode(ctx, repo, c.sha)),
+        args,
+      ),
     statusCheckRollup:
       contexts.length === 0
         ? null

@@ -7,6 +7,7 @@
  * assigned and collaborates (with admin rights, as the agent has on its fixture repository).
  */
 import {notFound, notModelled, SandboxError, unprocessable} from '../core/errors.js'
+import {diffTrees, renderDiff} from '../core/git.js'
 import {checkRequired, checkTypes} from '../core/request-schema.js'
 import {commitOf, num, repoOf, str, type RestContext, type RouteDef} from '../core/rest-support.js'
 import type {Repo} from '../core/state.js'
@@ -379,7 +380,20 @@ export const repoRoutes: RouteDef[] = [
     'repos/get-commit',
     (ctx) => {
       const repo = repoOf(ctx)
-      return {body: ctx.ser.repos.commit(repo, ctx.store.git.commit(repo, commitOf(ctx, repo, ctx.params.ref!)))}
+      const commit = ctx.store.git.commit(repo, commitOf(ctx, repo, ctx.params.ref!))
+      // One commit, unlike a list's, carries its changes against its first parent (a root commit's, every file).
+      const parent = commit.parents[0]
+      const changes = diffTrees(parent ? ctx.store.git.commit(repo, parent).tree : {}, commit.tree)
+      if (/diff|patch/.test(ctx.accept)) return {text: renderDiff(changes), contentType: 'text/plain; charset=utf-8'}
+      const additions = changes.reduce((sum, change) => sum + change.additions, 0)
+      const deletions = changes.reduce((sum, change) => sum + change.deletions, 0)
+      return {
+        body: {
+          ...ctx.ser.repos.commit(repo, commit),
+          stats: {total: additions + deletions, additions, deletions},
+          files: changes.map((change) => ctx.ser.repos.diffEntry(repo, commit.sha, change)),
+        },
+      }
     },
   ],
   [

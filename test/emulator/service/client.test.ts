@@ -35,14 +35,15 @@ describe('the sandbox in its own process (emulator/service)', () => {
 
   it('counts an agent token’s requests, scopes faults to agent tokens, and forgets the token on release', async () => {
     const token = 'ghs_runservicetest0001'
-    const env = await sandbox.addAgentToken(token, '/tmp/gh-config')
-    // The environment that points gh at the sandbox as the run's token.
+    const env = await sandbox.addAgentToken(token, path.join(dir, 'gh-config'))
+    // The environment that points gh at the sandbox as the run's token, which gh's config holds for the sandbox host.
     expect(env).to.include({
       GH_HOST: 'github.localhost',
-      GH_TOKEN: token,
+      GH_TOKEN: '',
       HTTP_PROXY: sandbox.url,
-      GH_CONFIG_DIR: '/tmp/gh-config',
+      GH_CONFIG_DIR: path.join(dir, 'gh-config'),
     })
+    expect(await readFile(path.join(dir, 'gh-config', 'hosts.yml'), 'utf8')).to.include(`oauth_token: ${token}\n`)
     await sandbox.configureFaults({seed: 1, rules: [{route: '*', rate: 1, kind: '503'}]})
     try {
       const agent = createClient({baseUrl: sandbox.url, token, retries: 0}).octokit
