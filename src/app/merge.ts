@@ -3,9 +3,11 @@
  * shard's header must agree (format, run id, comparability key, partition: bad input naming what
  * differs); each row must belong to a block its shard owns, once. The rows go, unchanged but for their
  * trace paths, to results_dir/<run-id>.jsonl with the traces under results_dir/<run-id>/traces, as an
- * unsharded run leaves them; then the report and the gate of the union, from its rows (judge.ts). Blocks
- * missing (a shard not given, a shard cut short) make the run incomplete: the gate is inconclusive and
- * merge exits 3, naming them. Blocks a shard's budget left out (its run.json's not_run) are the merged
+ * unsharded run leaves them; then the report and the gate of the union (judge.ts), from the aggregate
+ * made as the rows were merged: one reading of the rows serves the merge, the report and the gate
+ * (merge-rows.ts; summary.html's run index reads the merged file again). Blocks missing (a shard not
+ * given, a shard cut short) make the run incomplete: the gate is inconclusive and merge exits 3, naming
+ * them. Blocks a shard's budget left out (its run.json's not_run) are the merged
  * run's not_run, said as the run's own are, and kept in its run.json for `report` and `gate`.
  */
 import {createReadStream, existsSync} from 'node:fs'
