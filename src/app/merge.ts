@@ -166,9 +166,11 @@ async function writeMergedRows(
       if (!read.ok) throw read.diagnostics ? new BadInputError(read.diagnostics) : new Error(read.message)
       if (read.repeated) throw await repeatedRunError(shards[i]!.file, shards[i]!.shown)
     }
-    const out = await open(partial, 'w')
+    // The first shard's part is the file's start; the others are appended to it.
+    await rename(tasks[0]!.out, partial)
+    const out = await open(partial, 'a')
     try {
-      for (const task of tasks)
+      for (const task of tasks.slice(1))
         for await (const chunk of createReadStream(task.out, {highWaterMark: 1 << 20})) await out.write(chunk as Buffer)
       await out.sync()
     } finally {
