@@ -1,10 +1,10 @@
 // Shards on this machine: the wall time of a suite (default full-seeded, on the embedded default) run
 // whole in one process against 2 and 4 shards run as parallel processes (each in a project folder of its
 // own, as on a CI matrix; the wall time ends with the last shard), then `merge` of their results; and
-// `merge` alone over generated rows split into 4 shards' files (default 1M rows), its time and peak RSS
+// `merge` alone over generated rows split into 4 shards' files (100k and 1M rows by default), its time and peak RSS
 // against a plain streaming JSON.parse of the same files (bench/plain-parse.mjs, the floor), as the report
 // bench measures report and gate. BENCH_SHARDS_SUITE (a suite file; default suites/full-seeded.yml),
-// BENCH_SHARDS_COUNTS (default 1,2,4), BENCH_SHARDS_MERGE_ROWS (default 1M) and BENCH_HEAVY_ROUNDS (the
+// BENCH_SHARDS_COUNTS (default 1,2,4), BENCH_SHARDS_MERGE_ROWS (its sizes, default 100k,1M) and BENCH_HEAVY_ROUNDS (the
 // merge's rounds) set it; smaller ones check the section quickly.
 import {spawn} from 'node:child_process'
 import {createReadStream, createWriteStream, type WriteStream} from 'node:fs'
@@ -183,7 +183,7 @@ async function measureMerge(total: number, rounds: number) {
 export async function benchShards(rounds: number): Promise<string> {
   const suite = path.resolve(PACKAGE_ROOT, process.env.BENCH_SHARDS_SUITE ?? path.join('suites', 'full-seeded.yml'))
   const counts = (process.env.BENCH_SHARDS_COUNTS ?? '1,2,4').split(',').map(Number)
-  const [total] = parseSizes(process.env.BENCH_SHARDS_MERGE_ROWS ?? '1M')
+  const totals = parseSizes(process.env.BENCH_SHARDS_MERGE_ROWS ?? '100k,1M')
   const walls: string[][] = [['shards', 'run s', 'merge s', 'run + merge s', 'x whole']]
   let whole: number | undefined
   for (const count of counts) {
@@ -198,16 +198,24 @@ export async function benchShards(rounds: number): Promise<string> {
       whole === undefined ? '-' : (sum / whole).toFixed(2),
     ])
   }
-  const merged = await measureMerge(total!, rounds)
-  const floor = merged.get('floor: streaming JSON.parse')!
-  const mergeRows = [['case', 'median s', 'x floor', 'peak RSS MiB']]
-  for (const [label, {ms, rssMiB}] of merged)
-    mergeRows.push([label, (ms / 1000).toFixed(2), (ms / floor.ms).toFixed(2), rssMiB.toFixed(0)])
+  const mergeRows = [['rows', 'case', 'median s', 'x floor', 'peak RSS MiB']]
+  for (const total of totals) {
+    const merged = await measureMerge(total, rounds)
+    const floor = merged.get('floor: streaming JSON.parse')!
+    for (const [label, {ms, rssMiB}] of merged)
+      mergeRows.push([
+        total.toLocaleString('en'),
+        label,
+        (ms / 1000).toFixed(2),
+        (ms / floor.ms).toFixed(2),
+        rssMiB.toFixed(0),
+      ])
+  }
   return [
     `## ${path.relative(PACKAGE_ROOT, suite)} whole and as shards in parallel processes on this machine (each its own project folder and sandbox; run: until the last shard ends)`,
     table(walls),
     '',
-    `## merge of ${MERGE_SHARDS} shards' generated rows (${total!.toLocaleString('en')} rows, ${SCENARIOS} scenarios x ${MODES.length} modes; median of ${rounds}, interleaved with the floor)`,
+    `## merge of ${MERGE_SHARDS} shards' generated rows (${SCENARIOS} scenarios x ${MODES.length} modes; median of ${rounds}, interleaved with the floor)`,
     table(mergeRows),
   ].join('\n')
 }

@@ -9,6 +9,7 @@ import type {GateSettings} from '../report/gate/compute-gate.js'
 import {verdictOf, type Verdict} from '../report/gate/verdict.js'
 import {notRunSentence} from '../results/run-info.js'
 import type {GateDocument} from '../report/aggregate/report-schema.js'
+import type {LoadedRows} from '../report/aggregate/rows.js'
 import type {Report} from '../report/aggregate/summary.js'
 import type {RunSummary} from '../runner/run-suite.js'
 
@@ -23,12 +24,14 @@ export interface Judgement {
 /**
  * `config` is the suite's (its gate selection a layer of it): baseline and candidate come from it.
  * `gateSettings`: run --until-decided's look (its confidence and sequential record) for the gate.
+ * `loaded`: the run's rows already aggregated (`merge` does as it writes them); otherwise they are read.
  */
 export async function judgeRun(
   config: LoadedConfig,
   summary: RunSummary,
   cwd = process.cwd(),
   gateSettings: Pick<GateSettings, 'confidence' | 'sequential' | 'frozen' | 'incomplete'> = {},
+  loaded?: LoadedRows,
 ): Promise<Judgement> {
   const gated = Boolean(summary.gate?.profile)
   if (summary.completed + summary.skipped.length === 0)
@@ -46,6 +49,7 @@ export async function judgeRun(
   const {report, gate, verdict, files} = await judge(config, {
     runId: summary.run_id,
     cwd,
+    loaded,
     report: true,
     gate: gated ? gateSettings : null,
     output: {cwd, formats: ['md', 'json', 'junit', 'html']},

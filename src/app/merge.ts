@@ -3,33 +3,50 @@
  * shard's header must agree (format, run id, comparability key, partition: bad input naming what
  * differs); each row must belong to a block its shard owns, once. The rows go, unchanged but for their
  * trace paths, to results_dir/<run-id>.jsonl with the traces under results_dir/<run-id>/traces, as an
- * unsharded run leaves them; then the report and the gate of the union, from its rows (judge.ts). Blocks
- * missing (a shard not given, a shard cut short) make the run incomplete: the gate is inconclusive and
- * merge exits 3, naming them. Blocks a shard's budget left out (its run.json's not_run) are the merged
+ * unsharded run leaves them; then the report and the gate of the union (judge.ts), from the aggregate
+ * made as the rows were merged: one reading of the rows serves the merge, the report and the gate
+ * (merge-rows.ts; summary.html's run index reads the merged file again). Blocks missing (a shard not
+ * given, a shard cut short) make the run incomplete: the gate is inconclusive and merge exits 3, naming
+ * them. Blocks a shard's budget left out (its run.json's not_run) are the merged
  * run's not_run, said as the run's own are, and kept in its run.json for `report` and `gate`.
  */
-import {existsSync} from 'node:fs'
+import {createReadStream, existsSync} from 'node:fs'
 import {cp, mkdir, open, readdir, rename, rm, stat} from 'node:fs/promises'
+import {availableParallelism} from 'node:os'
 import path from 'node:path'
 import {resolveConfigPath} from '../config/load-config.js'
 import {refuseLinks, writeFileBelow} from '../results/no-follow.js'
 import {notRunSentence, readRunInfoFor, writeRunInfo, type NotRun} from '../results/run-info.js'
 import {RunKeys} from '../results/run-keys.js'
 import {headerDifferences, readShardHeader} from '../results/shard-file.js'
-import {readRows} from '../results/sources.js'
-import {runFile, type ReadWarning} from '../results/store.js'
+import {repeatedRunError} from '../results/sources.js'
+import {runFile} from '../results/store.js'
 import type {RunSummary} from '../runner/run-suite.js'
-import {blockKey, shardLabel, shardRecordName} from '../runner/shard.js'
+import {shardLabel, shardRecordName} from '../runner/shard.js'
 import {selectSuite} from '../runner/select-suite.js'
 import type {ShardHeader} from '../schemas/shard-header.js'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
+import {
+  aggregateOf,
+  byProviderName,
+  mergePortable,
+  sealAggregate,
+  type ProviderAggregates,
+} from '../report/aggregate/aggregate.js'
+import {PARALLEL_MIN_BYTES} from '../report/aggregate/read-aggregate.js'
+import {loadedRows} from '../report/aggregate/rows.js'
+import {regradedFileFor} from '../results/regraded.js'
+import {workerAnswer} from '../shared/module-worker.js'
 import {judgeRun, type Judgement} from './judge.js'
+import {readShard, type OutcomeCounts, type ShardRead, type ShardTask} from './merge-rows.js'
 import {openProject, type ProjectOptions} from './project.js'
 
 export interface MergeOptions extends ProjectOptions {
   /** Shards' results files, or folders holding them (searched through: download-artifact's layout). */
   artifacts: string[]
+  /** From this many bytes of shards' files on, the shards are read in worker threads (default: as report reads a file). */
+  parallelMinBytes?: number
 }
 
 export interface MergeResult {
@@ -118,71 +135,101 @@ async function readShards(files: readonly string[], cwd: string): Promise<Shard[
 
 const LISTED = 12
 
-/** Rows are written in chunks of about this many characters. */
-const WRITE_CHUNK = 1 << 20
-
 /**
- * Every shard's rows, checked (its run, its own blocks), into the merged results file, their traces at
- * <run-id>/traces; written beside it first, so that a merge refused halfway leaves nothing behind.
+ * Every shard's rows, checked (its run, its own blocks, each once), into the merged results file, and
+ * into the report's aggregate as they are read; written beside it first, so that a merge refused
+ * halfway leaves nothing behind. Shards of a large merge are read in worker threads, a part file each,
+ * joined in shard order.
  */
 async function writeMergedRows(
   shards: readonly Shard[],
   runId: string,
   resultsFile: string,
   warnings: string[],
-  cwd: string,
-): Promise<{keys: RunKeys; counts: Pick<RunSummary, 'by_mode' | 'by_provider'>; merged: MergeResult['shards']}> {
-  const keys = new RunKeys()
-  const counts: Pick<RunSummary, 'by_mode' | 'by_provider'> = {by_mode: {}, by_provider: {}}
-  const merged: MergeResult['shards'] = []
-  const warn = (w: ReadWarning) => warnings.push(`${w.file}:${w.line}: ${w.message}`)
+  parallelMinBytes: number,
+): Promise<{keys: RunKeys; counts: OutcomeCounts; merged: MergeResult['shards']; providers: ProviderAggregates}> {
   const partial = `${resultsFile}.merging`
   await mkdir(path.dirname(resultsFile), {recursive: true})
-  const out = await open(partial, 'w')
+  const tasks: ShardTask[] = shards.map(({file, shown, header}, i) => ({
+    file,
+    shown,
+    runId,
+    label: `shard ${shardLabel(header.shard)}`,
+    owned: header.partition[header.shard.index - 1] ?? [],
+    record: shardRecordName(runId, header.shard),
+    out: `${partial}.${i + 1}`,
+  }))
   try {
-    let chunk = ''
-    for (const shard of shards) {
-      const owned = new Set(shard.header.partition[shard.header.shard.index - 1])
-      const record = shardRecordName(runId, shard.header.shard)
-      let rows = 0
-      for await (const row of readRows([shard.file], warn, cwd)) {
-        const block = blockKey(row.scenario_id, row.iteration)
-        if (row.run_id !== runId || !owned.has(block))
-          throw new BadInputError([
-            {
-              file: shard.shown,
-              code: 'duplicate_id',
-              message:
-                row.run_id !== runId
-                  ? `holds a row of run ${JSON.stringify(row.run_id)}, not of run ${JSON.stringify(runId)} its header names`
-                  : `holds a row of block ${block}, which is not shard ${shardLabel(shard.header.shard)}’s: rows of a block come from the one shard that owns it`,
-            },
-          ])
-        keys.add({run_id: runId, scenario_id: row.scenario_id, mode: row.mode, provider: row.provider}, row.iteration)
-        const trace = row.trace?.startsWith(record + path.sep)
-          ? path.join(runId, row.trace.slice(record.length + 1))
-          : row.trace
-        chunk += JSON.stringify({...row, trace}) + '\n'
-        if (chunk.length >= WRITE_CHUNK) {
-          await out.write(chunk)
-          chunk = ''
-        }
-        rows++
-        for (const byMode of [counts.by_mode, (counts.by_provider[row.provider ?? ''] ??= {})])
-          (byMode[row.mode] ??= {pass: 0, fail: 0, timeout: 0, infra_error: 0})[row.outcome]++
-      }
-      merged.push({shard: shardLabel(shard.header.shard), file: shard.shown, rows})
+    const reads = await readShardRows(tasks, parallelMinBytes)
+    for (const [i, read] of reads.entries()) {
+      for (const w of read.warnings) warnings.push(`${w.file}:${w.line}: ${w.message}`)
+      if (!read.ok) throw read.diagnostics ? new BadInputError(read.diagnostics) : new Error(read.message)
+      if (read.repeated) throw await repeatedRunError(shards[i]!.file, shards[i]!.shown)
     }
-    await out.write(chunk)
-    await out.sync()
+    // The first shard's part is the file's start; the others are appended to it.
+    await rename(tasks[0]!.out, partial)
+    const out = await open(partial, 'a')
+    try {
+      for (const task of tasks.slice(1))
+        for await (const chunk of createReadStream(task.out, {highWaterMark: 1 << 20})) await out.write(chunk as Buffer)
+      await out.sync()
+    } finally {
+      await out.close()
+    }
+    await rename(partial, resultsFile)
+    const keys = new RunKeys()
+    const counts: OutcomeCounts = {by_mode: {}, by_provider: {}}
+    const aggregates: ProviderAggregates = new Map()
+    for (const read of reads) {
+      keys.addAll(read.keys!)
+      addCounts(counts.by_mode, read.counts.by_mode)
+      for (const [provider, byMode] of Object.entries(read.counts.by_provider))
+        addCounts((counts.by_provider[provider] ??= {}), byMode)
+      // In shard order: each cell keeps its rows in the order of the merged file, as a report of it reads them.
+      for (const [provider, portable] of read.aggregates) mergePortable(aggregateOf(aggregates, provider), portable)
+    }
+    for (const aggregate of aggregates.values()) sealAggregate(aggregate)
+    const merged = shards.map((shard, i) => ({
+      shard: shardLabel(shard.header.shard),
+      file: shard.shown,
+      rows: reads[i]!.rows,
+    }))
+    return {keys, counts, merged, providers: byProviderName(aggregates)}
   } catch (error) {
-    await out.close()
     await rm(partial, {force: true})
     throw error
+  } finally {
+    await Promise.all(tasks.map((task) => rm(task.out, {force: true})))
   }
-  await out.close()
-  await rename(partial, resultsFile)
-  return {keys, counts, merged}
+}
+
+/** Each shard read: in worker threads (a few at a time) when their rows are many, else one after another here. */
+async function readShardRows(tasks: readonly ShardTask[], parallelMinBytes: number): Promise<ShardRead[]> {
+  const bytes = (await Promise.all(tasks.map((task) => stat(task.file)))).reduce((n, info) => n + info.size, 0)
+  const workers = Math.min(4, availableParallelism(), tasks.length)
+  const reads: ShardRead[] = []
+  if (workers < 2 || bytes < parallelMinBytes) {
+    for (const task of tasks) {
+      reads.push(await readShard(task))
+      if (!reads.at(-1)!.ok) break
+    }
+    return reads
+  }
+  let next = 0
+  await Promise.all(
+    Array.from({length: workers}, async () => {
+      for (let i = next++; i < tasks.length; i = next++)
+        reads[i] = await workerAnswer<ShardRead>('src/app/merge-worker.ts', tasks[i], `merging ${tasks[i]!.shown}`)
+    }),
+  )
+  return reads
+}
+
+function addCounts(into: OutcomeCounts['by_mode'], from: OutcomeCounts['by_mode']): void {
+  for (const [mode, outcomes] of Object.entries(from)) {
+    const sum = (into[mode] ??= {pass: 0, fail: 0, timeout: 0, infra_error: 0})
+    for (const outcome of Object.keys(outcomes) as Array<keyof typeof outcomes>) sum[outcome] += outcomes[outcome]
+  }
 }
 
 /** "blocks a/1, b/2 of shard 3/4 missing", the list cut at a dozen. */
@@ -238,7 +285,13 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     warnings.push(
       `suite ${JSON.stringify(key.suite)} is not in this project's catalogue: its gate is not known, the rows are reported only`,
     )
-  const {keys, counts, merged} = await writeMergedRows(shards, runId, resultsFile, warnings, cwd)
+  const {keys, counts, merged, providers} = await writeMergedRows(
+    shards,
+    runId,
+    resultsFile,
+    warnings,
+    options.parallelMinBytes ?? PARALLEL_MIN_BYTES,
+  )
   const notRun = await shardsNotRun(shards)
   // Every attempt's trace (a row names its last attempt's), where the merged run's rows say.
   for (const shard of shards) {
@@ -298,7 +351,12 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     forecast: null,
     not_run: notRun,
   }
-  const judged = await judgeRun(config, summary, cwd, absent ? {incomplete: absent} : {})
+  // The rows were aggregated as they were merged; a re-graded file of the run (an earlier merge's, re-graded) is read as report reads it.
+  const loaded =
+    completed > 0 && !existsSync(regradedFileFor(resultsFile))
+      ? await loadedRows(providers, [resultsFile], [], cwd)
+      : undefined
+  const judged = await judgeRun(config, summary, cwd, absent ? {incomplete: absent} : {}, loaded)
   // Missing blocks decide, whatever the rows there are say: never a pass.
   const judgement = incomplete
     ? {

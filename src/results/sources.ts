@@ -78,8 +78,11 @@ export async function resolveInputFiles(options: RowSourceOptions): Promise<stri
  * needs only their figures (the report) never builds the normalized row.
  */
 export interface RowVisitor {
-  /** `line`: the row's line (JSONL), element (JSON array) or record after the header (CSV), from 1. */
-  row(row: Row, line: number): void
+  /**
+   * `line`: the row's line (JSONL), element (JSON array) or record after the header (CSV), from 1;
+   * `text`: the JSONL line the row was parsed from, when it is the row exactly as it is in the file.
+   */
+  row(row: Row, line: number, text?: string): void
   router(source: Record<string, unknown>, line: number): void
 }
 
@@ -244,9 +247,10 @@ export async function* visitFile(
           message:
             'a torn line (a run cut off mid-write) is glued to the row after it: the fragment is left out, the row kept',
         })
-        value = glued
+        visitValue(glued, shown, line.number, 'line', visit)
+        continue
       }
-      visitValue(value, shown, line.number, 'line', visit)
+      visitValue(value, shown, line.number, 'line', visit, line.text)
     }
     yield
   }
@@ -289,13 +293,20 @@ async function csvRows(file: string, shown: string): Promise<Row[]> {
   })
 }
 
-function visitValue(value: unknown, shown: string, line: number, unit: 'line' | 'element', visit: RowVisitor): void {
+function visitValue(
+  value: unknown,
+  shown: string,
+  line: number,
+  unit: 'line' | 'element',
+  visit: RowVisitor,
+  text?: string,
+): void {
   // A shard's results file starts with its header (src/results/shard-file.ts): what the rows are, not a row.
   if (isShardHeader(value)) return
   switch (detectRowFormat(value)) {
     case 'ghx-bench':
       if (!isRow(value)) throw bad(shown, line, `not a valid ghx-bench row: ${rowSchemaErrors(value)}`)
-      visit.row(value, line)
+      visit.row(value, line, text)
       return
     case 'ghx-router':
       visit.router(value as Record<string, unknown>, line)

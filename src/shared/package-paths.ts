@@ -5,7 +5,8 @@
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-export const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts')
+// tsx's own import (a worker thread's, module-worker.ts) adds a query to the URL.
+export const RUNNING_FROM_SOURCE = new URL(import.meta.url).pathname.endsWith('.ts')
 
 /** src/shared/package-paths.ts and dist/src/shared/package-paths.js both resolve to the package root. */
 export const PACKAGE_ROOT = fileURLToPath(new URL(RUNNING_FROM_SOURCE ? '../..' : '../../..', import.meta.url))

@@ -2,81 +2,17 @@
 // refuses (exit 2, naming the difference), what it calls incomplete (exit 3, naming the blocks), and the
 // one run it writes. Real shards run in test/commands/shards.e2e.test.ts.
 import {existsSync} from 'node:fs'
-import {mkdir, readFile, writeFile} from 'node:fs/promises'
+import {readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {expect} from 'chai'
-import {partitionBlocks, shardRecordName} from '../../src/runner/shard.js'
+import {shardRecordName} from '../../src/runner/shard.js'
 import type {ShardHeader} from '../../src/schemas/shard-header.js'
 import type {Row} from '../../src/results/row-schema.js'
 import {writeRunInfo, type RunInfo} from '../../src/results/run-info.js'
 import {makeProject} from '../support/cli.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
-import {makeRow} from '../support/rows.js'
 import {sandboxConfig} from '../support/sandbox-project.js'
-
-const RUN = 'nightly-7'
-const SCENARIOS = ['pr-view-001', 'pr-list-001', 'pr-diff-view-001', 'pr-checks-list-001']
-const MODES = ['agent_direct', 'ghx']
-const REPETITIONS = 3
-
-function header(index: number, count: number, change: (h: ShardHeader) => void = () => {}): ShardHeader {
-  const value: ShardHeader = {
-    shard_format: 1,
-    run_id: RUN,
-    shard: {index, count},
-    key: {
-      ghx_bench: '0.1.0',
-      catalogue_sha256: 'c0ffee',
-      suite: 'verify-pr',
-      scenarios: SCENARIOS,
-      repetitions: REPETITIONS,
-      modes: Object.fromEntries(MODES.map((m) => [m, {tools: {}, options_sha256: 'e3b0'}])),
-      providers: ['agent-loop'],
-      plugins: {'mode-ghx': '1.2.0'},
-      model: 'ghx-bench/oracle',
-      target: 'sandbox',
-      profile: 'verify_pr',
-      seed: 1,
-    },
-    partition: partitionBlocks(SCENARIOS, REPETITIONS, count),
-    unavailable: [],
-    not_applicable: [],
-  }
-  change(value)
-  return value
-}
-
-/** A shard's rows: every run of its blocks, ghx a little cheaper than agent_direct. */
-function rowsOf(h: ShardHeader): Row[] {
-  return h.partition[h.shard.index - 1]!.flatMap((block) => {
-    const [scenario_id, iteration] = [block.slice(0, block.lastIndexOf('/')), Number(block.split('/').at(-1))]
-    return MODES.map((mode) =>
-      makeRow({
-        run_id: RUN,
-        suite: 'verify-pr',
-        model: 'ghx-bench/oracle',
-        scenario_id,
-        mode,
-        iteration,
-        activeTokens: mode === 'ghx' ? 500 + iteration : 1000 + iteration,
-        trace: path.join(
-          shardRecordName(RUN, h.shard),
-          'traces',
-          `${scenario_id}__${mode}__agent-loop__i${iteration}__a1.json`,
-        ),
-      }),
-    )
-  })
-}
-
-async function writeShard(dir: string, h: ShardHeader, rows = rowsOf(h)): Promise<string> {
-  const record = shardRecordName(RUN, h.shard)
-  const file = path.join(dir, `${record}.jsonl`)
-  await mkdir(path.join(dir, record, 'traces'), {recursive: true})
-  for (const row of rows) await writeFile(path.join(dir, row.trace!), '{}\n')
-  await writeFile(file, [h, ...rows].map((r) => JSON.stringify(r) + '\n').join(''))
-  return file
-}
+import {header, MODES, REPETITIONS, rowsOf, RUN, SCENARIOS, writeShard} from '../support/shard-files.js'
 
 describe('ghx-bench merge', function () {
   this.timeout(30_000)
@@ -107,6 +43,37 @@ describe('ghx-bench merge', function () {
     expect(gate.rows).to.equal(24)
     // Merged again (a shard resumed): the merge's own output is replaced.
     expect((await runCliInProcess(['merge', 'downloaded'], {cwd: dir})).code).to.equal(out.exit_code)
+  })
+
+  it('writes each row as its shard’s line, its trace path alone moved, and reports the rows as report reads them', async () => {
+    const dir = await project()
+    // Lines as no JSON.stringify writes them: a merge that wrote rows anew (a second serialization a row) would change them.
+    const spaced = (row: Row) => JSON.stringify(row).replaceAll(',"', ', "')
+    const given = [header(1, 2), header(2, 2)].map((h) => ({h, rows: rowsOf(h)}))
+    for (const {h, rows} of given)
+      await writeShard(path.join(dir, 'downloaded', String(h.shard.index)), h, rows, spaced)
+    const result = await runCliInProcess(['merge', 'downloaded'], {cwd: dir})
+    expect(result.code, result.stderr).to.not.equal(2)
+    const merged = await readFile(path.join(dir, 'results', `${RUN}.jsonl`), 'utf8')
+    const expected = given.flatMap(({h, rows}) =>
+      rows.map((row) =>
+        spaced(row).replace(
+          `"trace":${JSON.stringify(row.trace)}`,
+          `"trace":${JSON.stringify(row.trace!.replace(shardRecordName(RUN, h.shard), RUN))}`,
+        ),
+      ),
+    )
+    expect(merged).to.equal(expected.map((line) => line + '\n').join(''))
+    // The report merge wrote from the rows as it merged them is the report of the merged file.
+    const summary = async (folder: string) => {
+      const {generated_at: _, ...rest} = JSON.parse(await readFile(path.join(folder, 'summary.json'), 'utf8')) as {
+        generated_at: string
+      }
+      return rest
+    }
+    const reread = await runCliInProcess(['report', '--run-id', RUN, '--out', 'reread'], {cwd: dir})
+    expect(reread.code, reread.stderr).to.equal(0)
+    expect(await summary(path.join(dir, 'reports', RUN))).to.deep.equal(await summary(path.join(dir, 'reread')))
   })
 
   it('reads a shard’s file as any results file: report skips its header', async () => {

@@ -9,10 +9,7 @@
  * against each other here.
  */
 import {open, stat} from 'node:fs/promises'
-import {createRequire} from 'node:module'
 import {availableParallelism} from 'node:os'
-import {pathToFileURL} from 'node:url'
-import {Worker} from 'node:worker_threads'
 import {fromGhxRouter, routerFacts} from '../../results/importers.js'
 import type {ByteRange} from '../../results/lines.js'
 import {factsOfRow} from '../../results/row-facts.js'
@@ -28,7 +25,7 @@ import {
 } from '../../results/sources.js'
 import type {ReadWarning} from '../../results/store.js'
 import {BadInputError, type Diagnostic} from '../../shared/diagnostics.js'
-import {packageModulePath, RUNNING_FROM_SOURCE} from '../../shared/package-paths.js'
+import {workerAnswer} from '../../shared/module-worker.js'
 import {displayPath} from '../../shared/source-document.js'
 import {
   addFacts,
@@ -41,7 +38,7 @@ import {
 } from './aggregate.js'
 
 /** Below this size a file is read on the main thread: starting workers would cost more than it saves. */
-const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
+export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
 
 export interface AggregateOptions {
   /** Files from this size on are read in workers (default PARALLEL_MIN_BYTES). */
@@ -141,7 +138,11 @@ async function readInWorkers(
   warn: (w: ReadWarning) => void,
 ): Promise<FileRead<PortableRunKeys[]>> {
   const ranges = await splitAtLines(task.file, workers)
-  const results = await Promise.all(ranges.map((range) => runWorker({...task, range})))
+  const results = await Promise.all(
+    ranges.map((range) =>
+      workerAnswer<WorkerResult>('src/report/aggregate/aggregate-worker.ts', {...task, range}, `reading ${task.shown}`),
+    ),
+  )
   const read: FileRead<PortableRunKeys[]> = {duplicates: 0, keys: [], repeated: undefined}
   // The keys of the ranges before: a run that two ranges give is a run the file gives twice.
   const before = new RunKeys()
@@ -196,30 +197,4 @@ export async function splitAtLines(file: string, parts: number): Promise<ByteRan
     await handle.close()
   }
   return starts.map((start, i) => ({start, end: starts[i + 1] ?? size}))
-}
-
-/**
- * The worker's entry. From source it is TypeScript: Node 20 applies no loader hooks registered by
- * `--import` to a worker thread, so a two-line script loads it through tsx's own import instead.
- */
-function workerFor(task: WorkerTask): Worker {
-  const module = packageModulePath('src/report/aggregate/aggregate-worker.ts')
-  if (!RUNNING_FROM_SOURCE) return new Worker(module, {workerData: task})
-  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href
-  const url = pathToFileURL(module).href
-  return new Worker(
-    `import(${JSON.stringify(tsxApi)}).then(({tsImport}) => tsImport(${JSON.stringify(url)}, ${JSON.stringify(url)}))`,
-    {eval: true, workerData: task},
-  )
-}
-
-function runWorker(task: WorkerTask): Promise<WorkerResult> {
-  return new Promise((resolve, reject) => {
-    const worker = workerFor(task)
-    worker.once('message', (result: WorkerResult) => resolve(result))
-    worker.once('error', reject)
-    worker.once('exit', (code) =>
-      reject(new Error(`the worker reading ${task.shown} exited (${code}) without a result`)),
-    )
-  })
 }

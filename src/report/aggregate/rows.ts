@@ -48,6 +48,19 @@ export async function loadRows(config: LoadedConfig, selection: RowSelection): P
     },
     cwd,
   )
+  return loadedRows(providers, files, warnings, cwd)
+}
+
+/**
+ * Aggregated rows as read (`loadRows`, or `merge` as it writes them) with the run.json of their runs and
+ * what those say in warnings; bad input when the files hold no row.
+ */
+export async function loadedRows(
+  providers: ProviderAggregates,
+  files: string[],
+  warnings: string[],
+  cwd: string,
+): Promise<LoadedRows> {
   if ([...providers.values()].every((aggregate) => aggregate.rows === 0))
     throw new BadInputError(files.map((f) => ({file: displayPath(f, cwd), code: 'io', message: 'holds no rows'})))
   const infoFiles = [...new Set(files.map((f) => originalFileFor(f) ?? f))]

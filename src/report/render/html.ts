@@ -506,7 +506,8 @@ export function renderHtmlReport(input: HtmlReportInput): string {
   const colour = (mode: string) => MODE_COLOURS[Math.max(0, modes.indexOf(mode)) % MODE_COLOURS.length]!
   const script = reportClientSource()
   const csp = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(REPORT_CSS)}; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'`
-  const runs = gzipSync(JSON.stringify(input.runs), {level: 9}).toString('base64')
+  // zlib's default level: on a million runs' index 1% larger than level 9's, in a quarter of the time.
+  const runs = gzipSync(JSON.stringify(input.runs)).toString('base64')
   const runIds =
     report.run_ids.length <= 6
       ? report.run_ids.join(', ')
