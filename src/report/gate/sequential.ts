@@ -13,8 +13,8 @@
  * early). The simulation chose the default (ghx-bench simulate, verify_pr, twice the thresholds,
  * each check counted alone, before issue 26: 38-43% fewer runs against Pocock's 44-48% and
  * O'Brien-Fleming's 30-36%). The whole gate, with verdicts frozen (below), passes a good candidate of
- * the verify-pr suite (6 scenarios) SEQ6PASS of the time with SEQ6SAVED fewer runs than 20 fixed repetitions; at 4
- * scenarios it saves SEQ4SAVED, and no schedule can save 30% there: even a look at every repetition at the
+ * the verify-pr suite (6 scenarios) 93% of the time with 31% fewer runs than 20 fixed repetitions; at 4
+ * scenarios it saves 13%, and no schedule can save 30% there: even a look at every repetition at the
  * fixed 95%, no error spent, saves 35% (bench/sequential-bound.ts; docs/gate.md).
  * The looks come every 2 repetitions after the second: with looks at 5, 8, 12, 16 and 20 the whole gate,
  * which stops at its slowest check, saved 27-29%; more looks cost one gate judgement each and their
