@@ -11,8 +11,10 @@ import {resolveConfigPath} from '../config/load-config.js'
 import {judge} from '../report/judge.js'
 import {DEFAULT_ESTIMAND, resolveThresholds} from '../report/gate/gate.js'
 import {
+  correlationOfDiscordance,
   designPower,
   detectableReductions,
+  discordanceOf,
   smallestDesign,
   type DesignPower,
   type PowerModel,
@@ -75,6 +77,7 @@ function defaultModel(): PowerModel {
     tool_calls: 6.5,
     scenario_spread: m.scenario_spread,
     baseline_success_pct: m.baseline_success_pct,
+    success_discordance: discordanceOf(m.baseline_success_pct / 100, m.success_correlation),
     reliability: m.candidate_reliability,
   }
 }
@@ -82,7 +85,9 @@ function defaultModel(): PowerModel {
 /**
  * The power model measured on a comparison: a run's log SD from the reductions' within-scenario
  * variance (var θ_s = 2σ²/n with n stable runs a mode), the spread from their between-scenario
- * variance, the candidate's failure rates and the baseline's success as recorded.
+ * variance, the candidate's failure rates and the baseline's success as recorded, and the share of
+ * blocks whose two runs differ in success where the rows are paired (else the simulator's default
+ * correlation at that success: the runner pairs the runs it makes, so the gate will test them paired).
  */
 function measuredModel(comparison: Comparison): PowerModel {
   const e = comparison.efficiency
@@ -106,6 +111,7 @@ function measuredModel(comparison: Comparison): PowerModel {
     r.success_rate.value === null || r.success_rate_delta_pp.value === null
       ? fallback.baseline_success_pct
       : r.success_rate.value - r.success_rate_delta_pp.value
+  const pairs = r.success_rate_delta_pp.paired
   return {
     log_sd: sds.length === 0 ? fallback.log_sd : sds.reduce((a, b) => a + b, 0) / sds.length,
     tool_calls: calls.length === 0 ? fallback.tool_calls : calls.reduce((a, b) => a + b, 0) / calls.length,
@@ -114,6 +120,10 @@ function measuredModel(comparison: Comparison): PowerModel {
         ? fallback.scenario_spread
         : Math.sqrt(betweens.reduce((a, b) => a + b, 0) / betweens.length),
     baseline_success_pct: success,
+    success_discordance:
+      pairs && pairs.pairs > 0
+        ? (pairs.pass_to_fail + pairs.fail_to_pass) / pairs.pairs
+        : discordanceOf(success / 100, DEFAULT_MODEL.success_correlation),
     reliability: {
       timeout_pct: rate(r.timeout_stall_rate.value, fallback.reliability.timeout_pct),
       runner_failure_pct: rate(r.runner_failure_rate.value, fallback.reliability.runner_failure_pct),
@@ -131,6 +141,7 @@ function simulationModel(model: PowerModel): SimulationModel {
     cv_pct: 100 * Math.sqrt(Math.exp(model.log_sd ** 2) - 1),
     scenario_spread: model.scenario_spread,
     baseline_success_pct: model.baseline_success_pct,
+    success_correlation: correlationOfDiscordance(model.baseline_success_pct / 100, model.success_discordance),
     candidate_reliability: model.reliability,
   }
 }
@@ -249,7 +260,7 @@ function renderPlan(plan: Omit<PlanResult, 'markdown'>): string {
   const out = [
     `# ghx-bench plan: suite ${plan.suite}, profile ${plan.profile}, estimand ${plan.estimand}`,
     '',
-    `Model (${plan.measured_from}): a run's log SD ${m.log_sd.toFixed(2)} (active tokens, agent time), ${m.tool_calls.toFixed(1)} tool calls a run, spread between scenarios ${m.scenario_spread.toFixed(2)} (log scale), baseline success ${m.baseline_success_pct.toFixed(1)}%, candidate ${m.reliability.timeout_pct}% timeouts, ${m.reliability.runner_failure_pct}% runner failures, ${m.reliability.invalid_pct}% invalid outputs, ${m.reliability.retry_pct}% retries. Target: ${plan.target} × every efficiency threshold.`,
+    `Model (${plan.measured_from}): a run's log SD ${m.log_sd.toFixed(2)} (active tokens, agent time), ${m.tool_calls.toFixed(1)} tool calls a run, spread between scenarios ${m.scenario_spread.toFixed(2)} (log scale), baseline success ${m.baseline_success_pct.toFixed(1)}% with ${(100 * m.success_discordance).toFixed(1)}% of blocks differing in success (the paired test's noise), candidate ${m.reliability.timeout_pct}% timeouts, ${m.reliability.runner_failure_pct}% runner failures, ${m.reliability.invalid_pct}% invalid outputs, ${m.reliability.retry_pct}% retries. Target: ${plan.target} × every efficiency threshold.`,
     '',
     `## The suite as written: ${design.scenarios} scenarios × ${design.repetitions} repetitions (${design.scenarios * design.repetitions} runs a mode)`,
     '',

@@ -7,6 +7,8 @@ import path from 'node:path'
 import {expect} from 'chai'
 import type {PlanResult} from '../../src/app/plan.js'
 import {looksFor} from '../../src/app/plan.js'
+import {discordanceOf, pairedSuccessPower} from '../../src/report/gate/power.js'
+import {DEFAULT_MODEL} from '../../src/report/gate/simulate.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
 import {sharedPath, skipWithoutShared} from '../support/shared.js'
@@ -30,6 +32,13 @@ describe('ghx-bench plan (CLI)', () => {
       design: {scenarios: 6, repetitions: 20},
     })
     expect(plan.measured_from).to.match(/defaults/)
+    // The runner pairs the runs, so the success check is the paired test: its noise, the blocks whose two runs differ.
+    expect(plan.model.success_discordance).to.equal(
+      discordanceOf(DEFAULT_MODEL.baseline_success_pct / 100, DEFAULT_MODEL.success_correlation),
+    )
+    expect(plan.as_written.checks.reliability_success_rate_non_inferior).to.equal(
+      pairedSuccessPower(plan.model.success_discordance, 0.12, 6 * 20, 0.05),
+    )
     expect(
       plan.capacity.every((line) => line.certifiable),
       JSON.stringify(plan.capacity),
@@ -60,6 +69,7 @@ describe('ghx-bench plan (CLI)', () => {
     )
     // ghx-router's rows: four scenarios that differ by about 0.4 on the log scale.
     expect(result.stdout).to.match(/Model \(the rows given\): .*spread between scenarios 0\.[3-5]\d/)
+    expect(result.stdout).to.match(/baseline success \d+\.\d% with \d+\.\d% of blocks differing in success/)
     expect(result.stdout).to.include('## Smallest design for 80% whole-gate power')
     expect(result.stdout).not.to.include('Confirmed by simulation')
   })

@@ -198,6 +198,20 @@ describe('sequential rule', () => {
     })
     // The frozen map given is not changed.
     expect(first.frozen).to.deep.equal({efficiency_tokens_active_reduction: {verdict: 'pass', look: 1}})
+    // Coverage, a count, is never frozen: short at the first look (a scenario not yet comparable), whole at the last, the gate passes.
+    const short = freezeVerdicts(
+      [check('efficiency_coverage', 'fail'), check('efficiency_tokens_active_reduction', 'pass')],
+      {},
+      0,
+    )
+    expect(short.frozen).to.deep.equal({efficiency_tokens_active_reduction: {verdict: 'pass', look: 1}})
+    expect(
+      freezeVerdicts(
+        [check('efficiency_coverage', 'pass'), check('efficiency_tokens_active_reduction', 'inconclusive')],
+        short.frozen,
+        2,
+      ).verdict,
+    ).to.equal('pass')
     // A frozen fail stays a fail.
     expect(
       freezeVerdicts(
