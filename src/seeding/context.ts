@@ -21,9 +21,16 @@ export interface FixtureContext {
   second: GithubClient
 }
 
-/** One seeding's view of a target: its fixture repository and identities, and the seed id. */
-export function fixtureContext(target: GitHubTarget, seedId: string): FixtureContext {
-  return {owner: target.repo.owner, name: target.repo.name, seedId, agent: target.agent, second: target.second}
+/**
+ * One seeding's view of a target: its fixture repository and identities (the target's, or those of one
+ * run's GitHub: GitHubTarget.openRun), and the seed id.
+ */
+export function fixtureContext(
+  target: GitHubTarget,
+  seedId: string,
+  identities: Pick<GitHubTarget, 'agent' | 'second'> = target,
+): FixtureContext {
+  return {owner: target.repo.owner, name: target.repo.name, seedId, agent: identities.agent, second: identities.second}
 }
 
 /** What a manifest records of a target (who the identities are, the default branch), and how seeding polls there. */
