@@ -47,11 +47,10 @@ describe('the sandbox target: a world per run', function () {
     expect(a.github.access.apiUrl).to.not.equal(b.github.access.apiUrl)
     expect(a.github.startsAsSeeded).to.equal(true)
     const before = await titles(a.github)
-    const [madeA, madeB] = await Promise.all(
-      [a, b].map(({github}, i) =>
-        agentOf(github).rest.issues.create({...repo, title: `written by run ${i === 0 ? 'a' : 'b'}`}),
-      ),
-    )
+    const [madeA, madeB] = await Promise.all([
+      agentOf(a.github).rest.issues.create({...repo, title: 'written by run a'}),
+      agentOf(b.github).rest.issues.create({...repo, title: 'written by run b'}),
+    ])
     // The same state, so the same next number: each world numbered its issue alone.
     expect(madeA.data.number).to.equal(madeB.data.number)
     expect(await titles(a.github)).to.include('written by run a').and.not.include('written by run b')
