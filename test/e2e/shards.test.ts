@@ -37,10 +37,15 @@ const project = async () => {
 /** Scenarios whose plan polls GitHub until the push's check run completes: how many calls it makes is timing's. */
 const POLLING = new Set(['pr-fix-failing-check-wf-001'])
 
-/** What a run's row says that does not depend on timing. */
+/**
+ * What a run's row says that does not depend on timing. Tokens are what the model read: every run starts
+ * from one recorded state (its own world of the sandbox), so a run reads the same GitHub whatever ran
+ * before it, in its shard or in the whole run.
+ */
 const figures = (row: Row) => ({
   outcome: row.outcome,
   success: row.success,
+  tokens: row.tokens,
   tool_calls: {total: row.tool_calls.total, failed: row.tool_calls.failed, by_operation: row.tool_calls.by_operation},
   github_api_calls: POLLING.has(row.scenario_id) ? 'polls' : row.github_api_calls,
   checkpoints: row.checkpoints.map((c) => ({name: c.name, passed: c.passed})),
@@ -83,11 +88,6 @@ describe('shards in processes (CLI, sandbox + oracle)', function () {
     expect(wholeRows.size).to.be.greaterThan(90)
     expect(mergedRows.map(keyOf).sort()).to.deep.equal([...wholeRows.keys()].sort())
     for (const row of mergedRows) expect(figures(row), keyOf(row)).to.deep.equal(wholeRows.get(keyOf(row)))
-    // Tokens are not compared run by run: they are what the model read, and what the runs before made in
-    // the sandbox's GitHub is not the plan's (a list of the repository's issues holds those that earlier
-    // scenarios created, which a shard's own GitHub saw fewer of: issue-list-001 under mcp read 29,133
-    // tokens whole and about 7,800 fewer in its shard). Each block starting from one recorded state would
-    // make them equal; until then the gate's verdicts on them (below) are what must agree.
     // Every shard ran a share of the blocks: the runs were spread, not run by one of them.
     for (const dir of shards)
       expect(rowsOf(dir).length).to.be.within(wholeRows.size / SHARDS - 6, wholeRows.size / SHARDS + 6)
