@@ -5,7 +5,7 @@
 import {randomBytes} from 'node:crypto'
 import path from 'node:path'
 import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
-import {AGENT_LOGIN, DEFAULT_REPO, REVIEWER_LOGIN} from '../emulator/defaults.js'
+import {AGENT_LOGIN, DEFAULT_REPO, fixtureCommitter, REVIEWER_LOGIN} from '../emulator/defaults.js'
 import type {Sandbox} from '../emulator/server.js'
 import {openSandbox, type SandboxService} from '../emulator/service/client.js'
 import {nodeEnvFor} from './api-urls.js'
@@ -82,7 +82,7 @@ export async function openSandboxTarget(config: LoadedConfig, options: TargetOpt
     repo: {owner, name, defaultBranch: sandbox.defaultBranch},
     ...sandboxIdentities(sandbox, options.sandboxRetry),
     logins: {agent: AGENT_LOGIN, reviewer: REVIEWER_LOGIN},
-    fixtures: {workflowPollMs: 50, reuseManifest: false, verifyResets: () => true},
+    fixtures: {workflowPollMs: 50, reuseManifest: false, verifyResets: () => true, commitAs: fixtureCommitter},
     sandbox,
     checkpoints: {budget_ms: 2_000, interval_ms: 100},
     rateBudgets: [],

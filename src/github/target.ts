@@ -90,6 +90,11 @@ export interface GitHubTarget {
     reuseManifest: boolean
     /** Every reset is read back against the seeded digests (the sandbox: local reads; live GitHub: on request). */
     verifyResets(): boolean
+    /**
+     * Who a seeded commit of `login` names, and when (the sandbox: one fixed date, so every seeding makes the
+     * same commits, with the same ids); absent: GitHub's own (the login, now).
+     */
+    commitAs?(login: string): {name: string; email: string; date: string}
   }
   /** The running sandbox's controls (faults, tokens, saved states), on the sandbox. */
   sandbox?: SandboxService
