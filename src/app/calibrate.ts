@@ -156,9 +156,7 @@ async function calibrateIn(project: Project, options: CalibrateOptions): Promise
         providers,
         concurrency: options.concurrency,
       })
-      const summary = await runSuite(selected, {runId: model}, (event) =>
-        options.onEvent?.(event, model),
-      )
+      const summary = await runSuite(selected, {runId: model}, (event) => options.onEvent?.(event, model))
       if (model === 'oracle') {
         unavailable = summary.unavailable
         notApplicable = summary.not_applicable

@@ -117,7 +117,7 @@ const LINT_WORKFLOW: FixtureWorkflow = {
  * commit's id hashes its date, so fixtures seeded at any time are the same commits, with the same ids,
  * and a run reads the same answers (the same tokens) wherever its sandbox was seeded.
  */
-export const FIXTURE_COMMIT_DATE = '2026-01-01T00:00:00Z'
+const FIXTURE_COMMIT_DATE = '2026-01-01T00:00:00Z'
 
 /** The identity and date a seeded commit of `login` carries on the sandbox (its own login and no-reply address). */
 export function fixtureCommitter(login: string): {name: string; email: string; date: string} {

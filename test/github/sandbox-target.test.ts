@@ -53,8 +53,12 @@ describe('the sandbox target: a world per run', function () {
     ])
     // The same state, so the same next number: each world numbered its issue alone.
     expect(madeA.data.number).to.equal(madeB.data.number)
-    expect(await titles(a.github)).to.include('written by run a').and.not.include('written by run b')
-    expect(await titles(b.github)).to.include('written by run b').and.not.include('written by run a')
+    expect(await titles(a.github))
+      .to.include('written by run a')
+      .and.not.include('written by run b')
+    expect(await titles(b.github))
+      .to.include('written by run b')
+      .and.not.include('written by run a')
     // The harness's identities in the run's world (fixtures, checkpoints) see what the run's agent wrote.
     const seenByChecks = await a.github.agent.rest.issues.get({...repo, issue_number: madeA.data.number})
     expect(seenByChecks.data.title).to.equal('written by run a')

@@ -43,7 +43,10 @@ describe('runs in worlds of their own (the sandbox)', function () {
       seeded,
     ])
     // And each read it as the same world: the same calls, the same tokens.
-    expect(new Set(rows.map((r) => r.github_api_calls)).size, JSON.stringify(rows.map((r) => [r.github_api_calls, r.tokens.input, r.tool_calls]))).to.equal(1)
+    expect(
+      new Set(rows.map((r) => r.github_api_calls)).size,
+      JSON.stringify(rows.map((r) => [r.github_api_calls, r.tokens.input, r.tool_calls])),
+    ).to.equal(1)
     expect(new Set(rows.map((r) => r.tokens.input)).size).to.equal(1)
   })
 })

@@ -74,9 +74,7 @@ export class BareRepos {
   /** The repository's git folder, made if new, with the store's objects and refs. */
   sync(repo: Repo): Promise<string> {
     const key = `${repo.owner}/${repo.name}`
-    const turn = (this.syncing.get(key) ?? Promise.resolve())
-      .catch(() => {})
-      .then(() => this.syncNow(repo))
+    const turn = (this.syncing.get(key) ?? Promise.resolve()).catch(() => {}).then(() => this.syncNow(repo))
     this.syncing.set(key, turn)
     return turn
   }

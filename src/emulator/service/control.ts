@@ -30,7 +30,7 @@ export interface SandboxFacts {
 }
 
 /** A run's world: its id (for the controls), where it answers, and gh's environment there as the run's agent. */
-export interface WorldFacts {
+interface WorldFacts {
   world: number
   url: string
   env: Record<string, string>
