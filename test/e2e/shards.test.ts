@@ -38,15 +38,10 @@ const project = async () => {
 /** Scenarios whose plan polls GitHub until the push's check run completes: how many calls it makes is timing's. */
 const POLLING = new Set(['pr-fix-failing-check-wf-001'])
 
-/**
- * What a run's row says that does not depend on timing. Tokens are what the model read: every run starts
- * from one recorded state (its own world of the sandbox), so a run reads the same GitHub whatever ran
- * before it, in its shard or in the whole run.
- */
+/** What a run's row says that does not depend on timing. */
 const figures = (row: Row) => ({
   outcome: row.outcome,
   success: row.success,
-  tokens: row.tokens,
   tool_calls: {total: row.tool_calls.total, failed: row.tool_calls.failed, by_operation: row.tool_calls.by_operation},
   github_api_calls: POLLING.has(row.scenario_id) ? 'polls' : row.github_api_calls,
   checkpoints: row.checkpoints.map((c) => ({name: c.name, passed: c.passed})),
@@ -93,6 +88,16 @@ describe('shards in processes (CLI, sandbox + oracle)', function () {
       .filter((row) => !isDeepStrictEqual(figures(row), wholeRows.get(keyOf(row))))
       .map((row) => ({run: keyOf(row), whole: wholeRows.get(keyOf(row)), sharded: figures(row)}))
     expect(differing, JSON.stringify(differing, null, 1)).to.deep.equal([])
+    // Tokens are what the model read: every run starts from one recorded state (its own world of the
+    // sandbox), so a run reads the same GitHub whatever ran before it, in its shard or in the whole run
+    // (before worlds, issue-list-001 under mcp read about 7,800 tokens fewer in its shard). What is left
+    // is a few tokens in a score of runs, up to 36 (pr-fix-review-comment-code-wf-001 under mcp): ids and
+    // commit ids that the two sandboxes' seedings numbered or dated apart tokenize to another length.
+    const wholeTokens = new Map(rowsOf(whole, 'whole').map((row) => [keyOf(row), row.tokens.total]))
+    const apart = mergedRows
+      .map((row) => ({run: keyOf(row), whole: wholeTokens.get(keyOf(row))!, sharded: row.tokens.total}))
+      .filter(({whole, sharded}) => Math.abs(whole - sharded) > 50)
+    expect(apart, 'runs whose tokens differ by more than 50, whole and sharded').to.deep.equal([])
     // Every shard ran a share of the blocks: the runs were spread, not run by one of them.
     for (const dir of shards)
       expect(rowsOf(dir).length).to.be.within(wholeRows.size / SHARDS - 6, wholeRows.size / SHARDS + 6)
