@@ -7,7 +7,7 @@
  */
 import {access, chmod, mkdtemp, readdir, readFile, symlink, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
-import {constants} from 'node:fs'
+import {constants, mkdirSync} from 'node:fs'
 import path from 'node:path'
 import type {ModeContext, ModeSession, ToolDefinition, ToolResult} from '../plugins/api.js'
 import type {BashCallOptions} from '../shared/process/bash-call.js'
@@ -41,7 +41,9 @@ export function runShellCommand(command: string, options: ShellOptions, signal: 
 
 /**
  * The session of a shell arm: one `shell` tool running in the run's folder with PATH set to the arm's
- * isolated bin, HOME in the run's folder, the target's gh environment and the arm's own variables.
+ * isolated bin, HOME and TMPDIR in the run's folder, the target's gh environment and the arm's own
+ * variables. TMPDIR: gh caches what it fetched there (run logs, by run id and start time), and a run must
+ * not find another's (on the sandbox every run's world holds the same runs: it would make fewer calls).
  */
 export function shellSession(
   context: ModeContext,
@@ -49,10 +51,13 @@ export function shellSession(
   instructions: string,
   armEnv: Record<string, string> = {},
 ): ModeSession {
+  const temporary = path.join(context.workdir, '.tmp')
+  mkdirSync(temporary, {recursive: true})
   const env: Record<string, string> = {
     ...context.github.env,
     PATH: bin,
     HOME: context.workdir,
+    TMPDIR: temporary,
     LANG: 'C.UTF-8',
     GH_PAGER: 'cat',
     PAGER: 'cat',

@@ -139,27 +139,24 @@ async function calibrateIn(project: Project, options: CalibrateOptions): Promise
   if (modes.length > 0 && scenarioIds.length > 0) {
     const played = new Set<string>(options.adversaries ?? ADVERSARIES)
     const sandbox = project.config.values.target === 'sandbox'
-    // wrong_target acts on resources that are not its scenario's: only the sandbox can give them back, run by run.
+    // wrong_target acts on resources that are not its scenario's: only the sandbox, where each run has a
+    // world of its own (GitHubTarget.openRun), keeps that from the other runs.
     if (!sandbox) played.delete('wrong_target')
     for (const model of PASSES.filter((m) => m === 'oracle' || m === 'noop' || played.has(m))) {
-      const isolated = model === 'wrong_target'
       const suite: SuiteInput = {
         name: 'calibration',
         scenarios: {ids: scenarioIds},
         modes,
         model,
         ...CALIBRATION_SUITE,
-        ...(isolated ? {concurrency: 1} : {}),
         timeouts,
       }
       const selected = selectSuite(project, {
         suite: {value: suite, origin: '(calibration)'},
         providers,
-        concurrency: isolated ? 1 : options.concurrency,
+        concurrency: options.concurrency,
       })
-      const summary = await runSuite(selected, {runId: model, isolateRuns: isolated}, (event) =>
-        options.onEvent?.(event, model),
-      )
+      const summary = await runSuite(selected, {runId: model}, (event) => options.onEvent?.(event, model))
       if (model === 'oracle') {
         unavailable = summary.unavailable
         notApplicable = summary.not_applicable

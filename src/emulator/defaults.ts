@@ -113,6 +113,18 @@ const LINT_WORKFLOW: FixtureWorkflow = {
 }
 
 /**
+ * The date of every commit the fixtures make on the sandbox (its repository's history, seeded files): a
+ * commit's id hashes its date, so fixtures seeded at any time are the same commits, with the same ids,
+ * and a run reads the same answers (the same tokens) wherever its sandbox was seeded.
+ */
+const FIXTURE_COMMIT_DATE = '2026-01-01T00:00:00Z'
+
+/** The identity and date a seeded commit of `login` carries on the sandbox (its own login and no-reply address). */
+export function fixtureCommitter(login: string): {name: string; email: string; date: string} {
+  return {name: login, email: `${login}@users.noreply.github.localhost`, date: FIXTURE_COMMIT_DATE}
+}
+
+/**
  * Registers the fixture workflows a sandbox repository lacks (a sandbox state saved before they
  * existed), with their files on the default branch.
  */
@@ -129,6 +141,7 @@ export function ensureFixtureWorkflows(store: Store, fullName: string): void {
         {[file]: workflow.yaml},
         `Add the ${workflow.name} fixture workflow`,
         fullName.split('/')[0]!,
+        {date: FIXTURE_COMMIT_DATE},
       )
     }
     store.actions.addWorkflow(repo, file, workflow.name, workflow.jobs, workflow.inputs, workflow.onPush)
@@ -140,6 +153,7 @@ export function createFixtureRepo(store: Store, fullName: string): void {
   const [owner, name] = fullName.split('/') as [string, string]
   const repo = store.repos.create(owner, name, {
     description: 'ghx-bench fixtures (sandbox)',
+    date: FIXTURE_COMMIT_DATE,
     files: {
       'README.md': `# ${name}\n\nFixtures for ghx-bench.\n`,
       [`.github/workflows/${RERUN_WORKFLOW_FILE}`]: WORKFLOW_YAML,

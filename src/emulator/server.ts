@@ -16,6 +16,7 @@ import {AGENT_LOGIN, createFixtureRepo, DEFAULT_REPO, GH_QUIET_ENV, REVIEWER_LOG
 import {Faults, type FaultConfig} from './faults.js'
 import type {SandboxApp} from './http/app-auth.js'
 import {gitTransport, isGitRequest} from './http/git-http.js'
+import type {BareReposBase} from './repos/git-mirror.js'
 import {
   requestHandler,
   requestListener,
@@ -33,6 +34,8 @@ export interface SandboxOptions {
   /** Start from saved state instead of fresh repositories. */
   state?: SandboxState
   timing?: WorkflowTiming
+  /** The store's clock (default: the time of day). */
+  now?: () => number
   faults?: FaultConfig
   /** Tokens to accept; generated when absent. */
   token?: string
@@ -45,6 +48,8 @@ export interface SandboxOptions {
   app?: SandboxApp
   /** A primary rate limit per token and resource, enforced as GitHub does (403 once spent); absent: never limits. */
   rateLimit?: RateLimitConfig
+  /** A copy's git repositories borrow their objects from its base's (Sandbox.fork). */
+  gitBase?: BareReposBase
 }
 
 export interface Sandbox {
@@ -61,12 +66,18 @@ export interface Sandbox {
   readonly requests: RequestCounts
   /** The environment that points `gh` at this sandbox. */
   ghEnv(configDir: string, token?: string): Record<string, string>
+  /**
+   * A copy of this sandbox as it is now, on a port of its own: its own state (tokens included), git
+   * repositories (sharing this one's objects), request counts and faults. Its clock starts at `startsAt`
+   * (default: now) and runs from there. Close it before this one.
+   */
+  fork(options?: {faults?: FaultConfig; startsAt?: number}): Promise<Sandbox>
   close(): Promise<void>
 }
 
 /** The store, with the two identities' tokens and (for a fresh state) the fixture repositories. */
 function openStore(options: SandboxOptions): {store: Store; token: string; reviewerToken: string} {
-  const store = new Store(options.state, {timing: options.timing})
+  const store = new Store(options.state, {timing: options.timing, now: options.now})
   // Restored state keeps its tokens, so clients configured against a saved sandbox keep working.
   const savedToken = (login: string) =>
     Object.entries(options.state?.tokens ?? {}).find(([, who]) => who === login)?.[0]
@@ -163,7 +174,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rateLimit: options.rateLimit,
   })
   const api = requestListener(handle, replyWriter())
-  const git = gitTransport(store)
+  const git = gitTransport(store, options.gitBase)
   const server = http.createServer((req, res) => (isGitRequest(req) ? git.handle(req, res) : api(req, res)))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -181,6 +192,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     requests,
     ghEnv: (configDir: string, as = token) => ghEnvironment(url, configDir, as, store.loginForToken(as) ?? AGENT_LOGIN),
+    fork({faults: forkFaults, startsAt} = {}) {
+      const forkedAt = Date.now()
+      return startSandbox({
+        state: structuredClone(store.state),
+        token,
+        reviewerToken,
+        timing: store.timing,
+        now: startsAt === undefined ? undefined : () => startsAt + (Date.now() - forkedAt),
+        faults: forkFaults,
+        app: options.app,
+        rateLimit: options.rateLimit,
+        gitBase: git.asBase(),
+      })
+    },
     async close() {
       await new Promise<void>((resolve) => {
         server.closeAllConnections()

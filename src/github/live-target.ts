@@ -12,7 +12,7 @@ import {graphqlUrlOf, nodeEnvFor} from './api-urls.js'
 import {appCredentials, appOctokit, createClient, resolveToken} from './client.js'
 import {liveUsage} from './live-usage.js'
 import {RateBudget} from './rate-budget.js'
-import type {GitHubTarget, TargetOptions} from './target.js'
+import type {AgentAccess, GitHubTarget, TargetOptions} from './target.js'
 
 export async function openLiveTarget(config: LoadedConfig, options: TargetOptions): Promise<GitHubTarget> {
   const env = options.env ?? harnessEnv()
@@ -64,6 +64,24 @@ export async function openLiveTarget(config: LoadedConfig, options: TargetOption
   const host = new URL(apiUrl).hostname.replace(/^api\./, '')
   const graphqlUrl = graphqlUrlOf(apiUrl)
   const usage = liveUsage(agent)
+  const agentAccess = (workdir: string): AgentAccess => {
+    const configDir = path.join(workdir, '.config', 'gh')
+    return {
+      apiUrl,
+      graphqlUrl,
+      nodeEnv: nodeEnvFor(apiUrl, graphqlUrl),
+      token,
+      env: {
+        GH_TOKEN: token,
+        GITHUB_TOKEN: token,
+        GH_CONFIG_DIR: configDir,
+        ...(host === 'github.com' ? {} : {GH_HOST: host, GH_ENTERPRISE_TOKEN: token}),
+        ...GH_QUIET_ENV,
+      },
+      ...usage.meter(),
+      release: () => Promise.resolve(),
+    }
+  }
   return {
     kind: 'live',
     repo: {owner, name, defaultBranch: repository.default_branch},
@@ -77,23 +95,11 @@ export async function openLiveTarget(config: LoadedConfig, options: TargetOption
     },
     checkpoints: {budget_ms: 12_000, interval_ms: 1_000},
     rateBudgets: secondBudget ? [agentBudget, secondBudget] : [agentBudget],
-    agentAccess(workdir) {
-      const configDir = path.join(workdir, '.config', 'gh')
-      return Promise.resolve({
-        apiUrl,
-        graphqlUrl,
-        nodeEnv: nodeEnvFor(apiUrl, graphqlUrl),
-        token,
-        env: {
-          GH_TOKEN: token,
-          GITHUB_TOKEN: token,
-          GH_CONFIG_DIR: configDir,
-          ...(host === 'github.com' ? {} : {GH_HOST: host, GH_ENTERPRISE_TOKEN: token}),
-          ...GH_QUIET_ENV,
-        },
-        ...usage.meter(),
-        release: () => Promise.resolve(),
-      })
+    agentAccess: (workdir) => Promise.resolve(agentAccess(workdir)),
+    // One repository for every run: the run's fixtures are reset before it (src/runner/run-fixtures.ts).
+    openRun(workdir) {
+      const access = agentAccess(workdir)
+      return Promise.resolve({access, agent, second, startsAsSeeded: false, release: () => access.release()})
     },
     secrets: () => [token, harnessEnv().GHX_BENCH_REVIEWER_TOKEN ?? ''],
     close: async () => {},

@@ -2,8 +2,9 @@
  * Where GitHub is for a command: live GitHub or the sandbox, chosen once (open-target.ts) and
  * then used the same way: the fixture repository with the harness's two identities (what seeding works
  * through, and what checkpoints read as), the seed and reset hooks that differ between the two, the
- * access each run's agent gets (token, API URL, the environment gh needs), and close. On the sandbox
- * every run gets its own token, so the agent's API calls are counted exactly; on live GitHub the tools
+ * GitHub each run gets (RunGitHub: the agent's token, API URL and the environment gh needs), and close. On
+ * the sandbox every run gets its own copy of the sandbox and its own token there, so it starts from the
+ * suite's seeded state and the agent's API calls are counted exactly; on live GitHub the tools
  * talk to GitHub directly, so only the token's rate-limit usage before and after the agent is seen.
  */
 import type {FaultConfig} from '../emulator/faults.js'
@@ -47,6 +48,27 @@ export interface AgentAccess {
   release(): Promise<void>
 }
 
+/**
+ * One run's GitHub: where its agent works (access), the harness's two identities there (its fixtures,
+ * checkpoints and mutation tests go through them), and what it held, released with `release`. On the
+ * sandbox it is the run's own world, a copy of the sandbox from the state the suite's fixtures were
+ * ensured in; on live GitHub, the one repository every run shares.
+ */
+export interface RunGitHub {
+  access: AgentAccess
+  agent: GithubClient
+  second: GithubClient
+  /**
+   * The run starts from the suite's seeded fixtures (its own copy of them): resetting them first would
+   * change nothing. False on live GitHub, where earlier runs leave their changes behind.
+   */
+  startsAsSeeded: boolean
+  /** Saving and restoring this run's GitHub state (mutation testing), on the sandbox. */
+  states?: Pick<SandboxService, 'restoreState' | 'forgetState'> & {saveState(): Promise<number>}
+  /** Releases the agent's access and, on the sandbox, drops the run's world. */
+  release(): Promise<void>
+}
+
 export interface GitHubTarget {
   kind: 'sandbox' | 'live'
   /** The fixture repository (fixtures.repo) and its default branch. */
@@ -68,6 +90,11 @@ export interface GitHubTarget {
     reuseManifest: boolean
     /** Every reset is read back against the seeded digests (the sandbox: local reads; live GitHub: on request). */
     verifyResets(): boolean
+    /**
+     * Who a seeded commit of `login` names, and when (the sandbox: one fixed date, so every seeding makes the
+     * same commits, with the same ids); absent: GitHub's own (the login, now).
+     */
+    commitAs?(login: string): {name: string; email: string; date: string}
   }
   /** The running sandbox's controls (faults, tokens, saved states), on the sandbox. */
   sandbox?: SandboxService
@@ -79,7 +106,10 @@ export interface GitHubTarget {
   checkpoints: {budget_ms: number; interval_ms: number}
   /** Each token's rate budget (live GitHub: src/github/rate-budget.ts); none on the sandbox, which never limits. */
   rateBudgets: readonly RateBudget[]
+  /** The agent's access to this GitHub itself (preflight: modes check they can reach it). */
   agentAccess(workdir: string): Promise<AgentAccess>
+  /** One run's GitHub (see RunGitHub), its gh configuration under `workdir`. */
+  openRun(workdir: string): Promise<RunGitHub>
   /** Tokens of this target, for the redactor. */
   secrets(): string[]
   /** Saves the sandbox's state (unless read-only) and stops it. */

@@ -2,8 +2,10 @@
  * One attempt of a run, as the pipeline it is: its fixtures made ready, bound, the mode session opened,
  * the provider driving the model under the run's limits, what the agent left read, then the envelope
  * (atomic) and the checkpoints judged by the verdict (src/verify/verdict.ts). Each step is a function
- * below; one that ends the attempt early throws AttemptEnded (attempt-state.ts). What the attempt takes
- * (its folder, the agent's access, the model endpoint, the session, a plugin it left behind) it holds in
+ * below; one that ends the attempt early throws AttemptEnded (attempt-state.ts). Everything the attempt
+ * does on GitHub (fixtures, the agent, checkpoints) goes to its own GitHub (GitHubTarget.openRun: on the
+ * sandbox a world of its own). What the attempt takes (its folder, its GitHub, the model endpoint, the
+ * session, a plugin it left behind) it holds in
  * `held`, released beside the next runs whichever way the attempt ends. Whatever happens, the attempt
  * comes back as a record: retryable when infrastructure failed, interrupted when Ctrl-C ended it.
  */
@@ -14,7 +16,7 @@ import {sumUsage} from '../agent/agent-loop.js'
 import {toolPayload} from '../agent/chat-completions.js'
 import type {PlanOutcome} from '../agent/scripted-models.js'
 import {readCallLog, readLayerLog} from '../agent/shell-tool.js'
-import type {AgentAccess} from '../github/target.js'
+import type {RunGitHub} from '../github/target.js'
 import {isInfrastructureError, type Mode, type ModelEndpoint, type ProviderTrace} from '../plugins/api.js'
 import type {Tokens} from '../results/row-schema.js'
 import {checkpointsOf, type Scenario} from '../schemas/scenario.js'
@@ -65,37 +67,38 @@ export async function runAttempt(
     runMs: scenario.timeout_ms ?? ctx.timeouts.run_ms,
     stallMs: ctx.timeouts.stall_ms,
   })
-  const workplace = takeWorkplace(ctx, held)
   try {
-    const bound = await bind(ctx, scenario, await readyFixtures(ctx, run, scenario, attemptNo, attempt), attempt)
+    const {workdir, github} = await takeWorkplace(ctx, held)
+    const manifest = await readyFixtures(ctx, run, scenario, attemptNo, github, attempt)
+    const bound = await bind(ctx, scenario, manifest, github, attempt)
     // The run's clock starts with the arm: opening the session (an MCP server starting) counts, fixture work does not.
     limits.start()
-    const {workdir, access} = await workplace
+    const {access} = github
     attempt.access = access
     // The agent's API cost counts from here: its session's start-up is part of it, fixture work is not.
     await access.startCounting()
-    const {session, model} = await openSession(ctx, run, scenario, bound, {workdir, access}, limits, attempt, held)
+    const {session, model} = await openSession(ctx, run, scenario, bound, {workdir, github}, limits, attempt, held)
     const outcome = await readWhatTheAgentLeft(
       await drive(ctx, run, bound.prompt, session, model, limits, attempt, held),
       workdir,
       limits,
       attempt,
     )
-    return await judge(ctx, run, scenario, bound, outcome, attempt)
+    return await judge(ctx, run, scenario, bound, github, outcome, attempt)
   } catch (error) {
     return await attempt.end(error, limits)
   }
 }
 
-/** The run's folder and the agent's access, made while its fixtures are made ready: no step waits for them. */
-function takeWorkplace(ctx: SuiteContext, held: Holdings): Promise<{workdir: string; access: AgentAccess}> {
+/** The run's folder and its GitHub (where its fixtures are made ready), released after the run. */
+function takeWorkplace(ctx: SuiteContext, held: Holdings): Promise<{workdir: string; github: RunGitHub}> {
   const workdirMade = mkdtemp(path.join(tmpdir(), 'ghx-bench-run-'))
-  const accessMade = workdirMade.then(async (workdir) => ({workdir, access: await ctx.target.agentAccess(workdir)}))
+  const githubOpened = workdirMade.then(async (workdir) => ({workdir, github: await ctx.target.openRun(workdir)}))
   // Awaited in the run, released after it; a failure is the run's, not an unhandled rejection.
-  accessMade.catch(() => {})
-  held.defer(() => accessMade.then(({access}) => access.release()))
+  githubOpened.catch(() => {})
+  held.defer(() => githubOpened.then(({github}) => github.release()))
   held.defer(() => workdirMade.then((dir) => rm(dir, {recursive: true, force: true})))
-  return accessMade
+  return githubOpened
 }
 
 /** The manifest this attempt binds against; fixtures that could not be made ready end it as a fixture error (retried). */
@@ -104,11 +107,12 @@ async function readyFixtures(
   run: PlannedRun,
   scenario: Scenario,
   attemptNo: number,
+  github: RunGitHub,
   attempt: AttemptState,
 ): Promise<Manifest> {
   const started = performance.now()
   try {
-    return await prepareRunFixtures(ctx, run, scenario, attemptNo)
+    return await prepareRunFixtures(ctx, run, scenario, attemptNo, github)
   } catch (error) {
     throw new AttemptEnded({
       outcome: 'infra_error',
@@ -120,13 +124,19 @@ async function readyFixtures(
   }
 }
 
-async function bind(ctx: SuiteContext, scenario: Scenario, manifest: Manifest, attempt: AttemptState): Promise<Bound> {
+async function bind(
+  ctx: SuiteContext,
+  scenario: Scenario,
+  manifest: Manifest,
+  github: RunGitHub,
+  attempt: AttemptState,
+): Promise<Bound> {
   const variables = resolveVariables(scenario, manifest, ctx.manifestFile, ctx.runId)
   attempt.fields.variables = variables
   // Mutation testing compares what the checkpoints read before and after the agent's run.
   const observedBefore =
-    ctx.mutation && ctx.target.sandbox
-      ? await observe(checkpointsOf(scenario), variables, ctx.target.agent, ctx.registry)
+    ctx.mutation && github.states
+      ? await observe(checkpointsOf(scenario), variables, github.agent, ctx.registry)
       : undefined
   return {manifest, variables, prompt: renderPrompt(scenario, variables), ...(observedBefore ? {observedBefore} : {})}
 }
@@ -137,7 +147,7 @@ async function openSession(
   run: PlannedRun,
   scenario: Scenario,
   bound: Bound,
-  {workdir, access}: {workdir: string; access: AgentAccess},
+  {workdir, github: {access}}: {workdir: string; github: RunGitHub},
   limits: AttemptLimits,
   attempt: AttemptState,
   held: Holdings,
@@ -275,6 +285,7 @@ async function judge(
   run: PlannedRun,
   scenario: Scenario,
   bound: Bound,
+  github: RunGitHub,
   {trace, tokens, planFailure}: AgentOutcome,
   attempt: AttemptState,
 ): Promise<Attempt> {
@@ -288,7 +299,7 @@ async function judge(
   attempt.fields.variables = judged
   const checkpointsStarted = performance.now()
   const checkpoints = await evaluateCheckpoints(checkpointsOf(scenario), {
-    octokit: ctx.target.agent,
+    octokit: github.agent,
     registry: ctx.registry,
     variables: judged,
     budgetMs: ctx.timeouts.checkpoint_ms,
@@ -300,24 +311,24 @@ async function judge(
   if (ctx.signal.aborted) throw new AttemptEnded(attempt.abortedBy('interrupted', {trace, tokens}))
   attempt.fields.checkpoints = checkpoints
   const verdict = verdictOf({scenario, stop: stopOf(trace, planFailure), assertion, checkpoints})
-  if (verdict.success && checkpoints.every((c) => c.passed) && bound.observedBefore && ctx.mutation) {
+  if (verdict.success && checkpoints.every((c) => c.passed) && bound.observedBefore && ctx.mutation && github.states) {
     const evaluate = () =>
       evaluateCheckpoints(checkpointsOf(scenario), {
-        octokit: ctx.target.agent,
+        octokit: github.agent,
         registry: ctx.registry,
         variables: judged,
         budgetMs: 0,
         signal: ctx.signal,
       })
-    const after = await observe(checkpointsOf(scenario), judged, ctx.target.agent, ctx.registry)
+    const after = await observe(checkpointsOf(scenario), judged, github.agent, ctx.registry)
     ctx.mutation(
       await mutationTest({
         scenario,
         mode: run.mode,
         before: bound.observedBefore,
         after,
-        octokit: ctx.target.agent,
-        sandbox: ctx.target.sandbox!,
+        octokit: github.agent,
+        sandbox: github.states,
         evaluate,
       }),
     )

@@ -16,23 +16,6 @@ export type {SuiteContext} from './suite-context.js'
 
 /** Runs every attempt of one planned run and builds its row; null when Ctrl-C interrupted it. */
 export async function executeRun(ctx: SuiteContext, run: PlannedRun, scenario: Scenario): Promise<Row | null> {
-  const sandbox = ctx.isolateRuns ? ctx.target.sandbox : undefined
-  if (!sandbox) return runAndRecord(ctx, run, scenario)
-  const saved = await sandbox.saveState()
-  // The manifest goes back with the sandbox: a reset in the run records resources the restored sandbox no
-  // longer has, and their ids, freed, would name the next resources made (a later run's "other" resource
-  // would then be its own).
-  const manifest = ctx.fixtures.manifest
-  try {
-    return await runAndRecord(ctx, run, scenario)
-  } finally {
-    await sandbox.restoreState(saved)
-    await sandbox.forgetState(saved)
-    ctx.fixtures.update(manifest, scenario.fixture?.requires ?? [])
-  }
-}
-
-async function runAndRecord(ctx: SuiteContext, run: PlannedRun, scenario: Scenario): Promise<Row | null> {
   const startedAt = new Date()
   const started = performance.now()
   const maxAttempts = 1 + Math.max(ctx.infraRetries, scenario.allowed_retries)

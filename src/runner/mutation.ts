@@ -10,7 +10,7 @@
  */
 import type {GithubClient} from '../github/client.js'
 import type {ReadTask} from '../plugins/api.js'
-import type {SandboxService} from '../emulator/service/client.js'
+import type {RunGitHub} from '../github/target.js'
 import {fillPlaceholders} from '../catalogue/placeholders.js'
 import type {Checkpoint, Scenario} from '../schemas/scenario.js'
 import type {CheckpointResult} from '../verify/checkpoints.js'
@@ -359,7 +359,8 @@ export async function mutationTest(input: {
   before: Map<string, Observation>
   after: Map<string, Observation>
   octokit: GithubClient
-  sandbox: Pick<SandboxService, 'saveState' | 'restoreState' | 'forgetState'>
+  /** The run's GitHub state, saved and restored around each perturbation. */
+  sandbox: NonNullable<RunGitHub['states']>
   evaluate: () => Promise<CheckpointResult[]>
 }): Promise<MutationReport> {
   const report: MutationReport = {

@@ -64,13 +64,8 @@ export interface RunOptions {
   faultRate?: number
   /** Ctrl-C: aborts in-flight runs; recorded rows stay. */
   signal?: AbortSignal
-  /** Calibration's mutation testing of the checkpoints (sandbox, concurrency 1: it restores the sandbox's state). */
+  /** Calibration's mutation testing of the checkpoints (sandbox: it restores the run's world's state). */
   onMutation?: (report: MutationReport) => void
-  /**
-   * Each run leaves the sandbox as it found it (its whole state saved before and restored after; concurrency 1):
-   * for calibration's wrong_target, which acts on fixtures that are not its scenario's and cannot all be undone.
-   */
-  isolateRuns?: boolean
   /** Hears what the run repaired or noticed without stopping (a torn line set aside): shown at once. */
   onWarning?: (text: string) => void
   /**
@@ -476,7 +471,6 @@ async function suiteContext(
     onProgress: (run, event) => onEvent({type: 'run_progress', key: run.key, mode: run.mode, event}),
     inBackground: (work) => background.add(work),
     ...(options.onMutation ? {mutation: options.onMutation} : {}),
-    ...(options.isolateRuns ? {isolateRuns: true} : {}),
   }
 }
 

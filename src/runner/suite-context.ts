@@ -46,6 +46,4 @@ export interface SuiteContext {
   inBackground(work: Promise<unknown>): void
   /** Calibration's mutation testing (sandbox only): called with each run that passed. */
   mutation?: (report: MutationReport) => void
-  /** Each run restores the sandbox's state it started from (sandbox only, concurrency 1). */
-  isolateRuns?: boolean
 }

@@ -19,11 +19,35 @@ export interface FixtureContext {
   agent: GithubClient
   /** A second identity (reviewer, commenter, pull request author), so the agent can review others' work. */
   second: GithubClient
+  /** Who and when a seeded commit of a login says it is (GitHubTarget.fixtures.commitAs); absent: GitHub's own. */
+  commitAs?: (login: string) => {name: string; email: string; date: string}
 }
 
-/** One seeding's view of a target: its fixture repository and identities, and the seed id. */
-export function fixtureContext(target: GitHubTarget, seedId: string): FixtureContext {
-  return {owner: target.repo.owner, name: target.repo.name, seedId, agent: target.agent, second: target.second}
+/**
+ * One seeding's view of a target: its fixture repository and identities (the target's, or those of one
+ * run's GitHub: GitHubTarget.openRun), and the seed id.
+ */
+export function fixtureContext(
+  target: GitHubTarget,
+  seedId: string,
+  identities: Pick<GitHubTarget, 'agent' | 'second'> = target,
+): FixtureContext {
+  return {
+    owner: target.repo.owner,
+    name: target.repo.name,
+    seedId,
+    agent: identities.agent,
+    second: identities.second,
+    ...(target.fixtures.commitAs ? {commitAs: (login: string) => target.fixtures.commitAs!(login)} : {}),
+  }
+}
+
+/** The committer a seeded commit by `client` names, when the target dates seeded commits (FixtureContext.commitAs). */
+export async function seededCommitter(
+  ctx: FixtureContext,
+  client: GithubClient,
+): Promise<{committer?: {name: string; email: string; date: string}}> {
+  return ctx.commitAs ? {committer: ctx.commitAs(await loginOf(client))} : {}
 }
 
 /** What a manifest records of a target (who the identities are, the default branch), and how seeding polls there. */

@@ -4,7 +4,7 @@
  * from the fix branch, puts both branches back on their seeded commits and the closing pull request
  * back open.
  */
-import {FIXTURE_LABEL, repoParams, seedLabel, type FixtureContext} from './context.js'
+import {FIXTURE_LABEL, repoParams, seededCommitter, seedLabel, type FixtureContext} from './context.js'
 import {sorted, type Snapshot} from './digest.js'
 import {
   isIssueResource,
@@ -77,6 +77,7 @@ async function branchWithCommit(
     path: file.path,
     message: file.message,
     content: Buffer.from(file.content).toString('base64'),
+    ...(await seededCommitter(ctx, ctx.agent)),
   })
   return data.commit.sha!
 }

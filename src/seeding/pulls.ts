@@ -14,6 +14,7 @@ import {
   reactionText,
   repoParams,
   seedLabel,
+  seededCommitter,
   type FixtureContext,
 } from './context.js'
 import {sorted, type Snapshot} from './digest.js'
@@ -319,6 +320,7 @@ async function writeFile(
     message: file.message,
     content: Buffer.from(file.content).toString('base64'),
     ...(sha ? {sha} : {}),
+    ...(await seededCommitter(ctx, author)),
   })
 }
 

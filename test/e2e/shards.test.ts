@@ -6,6 +6,7 @@
 // at a third of the main job's runs. Shards in process: test/commands/shards.e2e.test.ts.
 import {cp, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
+import {isDeepStrictEqual} from 'node:util'
 import {expect} from 'chai'
 import type {Row} from '../../src/results/row-schema.js'
 import type {ShardHeader} from '../../src/schemas/shard-header.js'
@@ -82,12 +83,21 @@ describe('shards in processes (CLI, sandbox + oracle)', function () {
     expect(mergedRows).to.have.length(new Set(mergedRows.map(keyOf)).size)
     expect(wholeRows.size).to.be.greaterThan(90)
     expect(mergedRows.map(keyOf).sort()).to.deep.equal([...wholeRows.keys()].sort())
-    for (const row of mergedRows) expect(figures(row), keyOf(row)).to.deep.equal(wholeRows.get(keyOf(row)))
-    // Tokens are not compared run by run: they are what the model read, and what the runs before made in
-    // the sandbox's GitHub is not the plan's (a list of the repository's issues holds those that earlier
-    // scenarios created, which a shard's own GitHub saw fewer of: issue-list-001 under mcp read 29,133
-    // tokens whole and about 7,800 fewer in its shard). Each block starting from one recorded state would
-    // make them equal; until then the gate's verdicts on them (below) are what must agree.
+    // All runs at once: each run that differs is named, with its figures whole and sharded.
+    const differing = mergedRows
+      .filter((row) => !isDeepStrictEqual(figures(row), wholeRows.get(keyOf(row))))
+      .map((row) => ({run: keyOf(row), whole: wholeRows.get(keyOf(row)), sharded: figures(row)}))
+    expect(differing, JSON.stringify(differing, null, 1)).to.deep.equal([])
+    // Tokens are what the model read: every run starts from one recorded state (its own world of the
+    // sandbox), so a run reads the same GitHub whatever ran before it, in its shard or in the whole run
+    // (before worlds, issue-list-001 under mcp read about 7,800 tokens fewer in its shard). What is left
+    // is a few tokens in a score of runs (up to 117 of pr-list-001's 93,222 under mcp, 31 of 2,970): ids
+    // that the two sandboxes' seedings numbered apart tokenize to another length.
+    const wholeTokens = new Map(rowsOf(whole, 'whole').map((row) => [keyOf(row), row.tokens.total]))
+    const apart = mergedRows
+      .map((row) => ({run: keyOf(row), whole: wholeTokens.get(keyOf(row))!, sharded: row.tokens.total}))
+      .filter(({whole, sharded}) => Math.abs(whole - sharded) > Math.max(50, whole / 100))
+    expect(apart, 'runs whose tokens differ by more than 50 and 1%, whole and sharded').to.deep.equal([])
     // Every shard ran a share of the blocks: the runs were spread, not run by one of them.
     for (const dir of shards)
       expect(rowsOf(dir).length).to.be.within(wholeRows.size / SHARDS - 6, wholeRows.size / SHARDS + 6)

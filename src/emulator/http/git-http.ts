@@ -18,7 +18,7 @@ import net from 'node:net'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import type {Repo} from '../core/state.js'
-import {BareRepos, gitEnvironment} from '../repos/git-mirror.js'
+import {BareRepos, gitEnvironment, type BareReposBase} from '../repos/git-mirror.js'
 import {parseRefUpdates, receivePush} from '../repos/git-push.js'
 import type {Store} from '../store.js'
 
@@ -57,12 +57,15 @@ interface PendingPush {
 
 export interface GitTransport {
   handle(req: http.IncomingMessage, res: http.ServerResponse): void
+  /** What a copy of this sandbox borrows its repositories' objects from. */
+  asBase(): BareReposBase
   /** Ends what is running and removes the repositories from disk. */
   close(): Promise<void>
 }
 
-export function gitTransport(store: Store): GitTransport {
-  const repos = new BareRepos(store.git, PRE_RECEIVE_HOOK)
+/** Git over HTTP for `store`; a copy of a sandbox borrows its base's objects (`base`). */
+export function gitTransport(store: Store, base?: BareReposBase): GitTransport {
+  const repos = new BareRepos(store.git, PRE_RECEIVE_HOOK, base)
   const running = new Set<ChildProcess>()
   const pushes = new Map<string, PendingPush>()
   /** Requests on one repository, one at a time: each brings it in step with the store first. */
@@ -211,6 +214,7 @@ export function gitTransport(store: Store): GitTransport {
   }
 
   return {
+    asBase: () => ({repos, repo: (key) => store.state.repos[key]}),
     handle(req, res) {
       const target = requestPath(req)
       const [, owner, name, endpoint] = GIT_PATH.exec(target.pathname)!

@@ -7,6 +7,9 @@
  * Loose objects are written here rather than through `git fast-import`: the store already computes
  * every object's id (core/git-objects.ts), writing one is a deflate and a rename with no process to
  * start, and only objects not yet written are, so keeping a repository in step costs next to nothing.
+ *
+ * A copy of the sandbox (a run's own, Sandbox.fork) borrows its base's objects through git's alternates:
+ * its repository starts with the base's objects already there, and writes only what the copy adds.
  */
 import {execFile} from 'node:child_process'
 import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
@@ -42,16 +45,25 @@ const BARE_CONFIG = `[http]
 \tauto = 0
 `
 
+/** The repositories a copy of the sandbox borrows objects from: its base's, and the base's state of each. */
+export interface BareReposBase {
+  repos: BareRepos
+  repo(key: string): Repo | undefined
+}
+
 /** The sandbox's bare repositories, in a temporary folder of their own made on first use. */
 export class BareRepos {
   private root: Promise<string> | undefined
   /** Object ids already on disk, by repository: objects never change, so each is written once. */
   private readonly written = new Map<string, Set<string>>()
+  /** Each repository's latest sync: syncs of one repository run one at a time (copies sync their base's too). */
+  private readonly syncing = new Map<string, Promise<unknown>>()
 
   constructor(
     private readonly git: Git,
     /** The pre-receive hook's script, written into each repository. */
     private readonly preReceive: string,
+    private readonly base?: BareReposBase,
   ) {}
 
   folder(): Promise<string> {
@@ -60,13 +72,28 @@ export class BareRepos {
   }
 
   /** The repository's git folder, made if new, with the store's objects and refs. */
-  async sync(repo: Repo): Promise<string> {
+  sync(repo: Repo): Promise<string> {
+    const key = `${repo.owner}/${repo.name}`
+    const turn = (this.syncing.get(key) ?? Promise.resolve()).catch(() => {}).then(() => this.syncNow(repo))
+    this.syncing.set(key, turn)
+    return turn
+  }
+
+  private async syncNow(repo: Repo): Promise<string> {
     const root = await this.folder()
+    const key = `${repo.owner}/${repo.name}`
     const gitDir = path.join(root, repo.owner, `${repo.name}.git`)
     if (!existsSync(path.join(gitDir, 'HEAD'))) {
       await run('git', ['init', '--bare', '--quiet', gitDir], {env: gitEnvironment(root)})
       writeFileSync(path.join(gitDir, 'config'), BARE_CONFIG, {flag: 'a'})
       writeFileSync(path.join(gitDir, 'hooks', 'pre-receive'), this.preReceive, {mode: 0o755})
+      const baseRepo = this.base?.repo(key)
+      if (baseRepo) {
+        // The base's objects, in step with its state, are this repository's too: only what the copy adds is written.
+        const baseDir = await this.base!.repos.sync(baseRepo)
+        writeFileSync(path.join(gitDir, 'objects', 'info', 'alternates'), `${path.join(baseDir, 'objects')}\n`)
+        this.written.set(key, new Set(this.base!.repos.written.get(key)))
+      }
     }
     this.writeObjects(repo, gitDir)
     this.writeRefs(repo, gitDir)
@@ -77,6 +104,7 @@ export class BareRepos {
     const root = this.root
     this.root = undefined
     this.written.clear()
+    this.syncing.clear()
     if (root) await rm(await root, {recursive: true, force: true, maxRetries: 3})
   }
 

@@ -56,19 +56,30 @@ function refKind(ref: string): {kind: 'heads' | 'tags'; name: string} {
 }
 
 function identities(body: Record<string, unknown>): GitIdentities {
+  const dates: string[] = []
   const person = (key: string) => {
     const value = body[key]
     if (value === undefined) return undefined
     if (typeof value !== 'object' || value === null)
       throw invalidRequest(`For 'properties/${key}', ${JSON.stringify(value)} is not an object.`)
     checkRequired(value as Record<string, unknown>, ['name', 'email'])
-    const {name, email} = value as {name: unknown; email: unknown}
+    const {name, email, date} = value as {name: unknown; email: unknown; date?: unknown}
+    if (date !== undefined) {
+      if (typeof date !== 'string' || Number.isNaN(Date.parse(date)))
+        throw invalidRequest(`For 'properties/${key}/date', ${JSON.stringify(date)} is not a timestamp.`)
+      dates.push(date)
+    }
     return {name: String(name), email: String(email)}
   }
-  const author = person('author')
+  // The committer's date when given, else the author's (a commit here has one date).
   const committer = person('committer')
+  const author = person('author')
   // GitHub: the author defaults to the committer, the committer to the authenticated user.
-  return {...((author ?? committer) ? {author: author ?? committer} : {}), ...(committer ? {committer} : {})}
+  return {
+    ...((author ?? committer) ? {author: author ?? committer} : {}),
+    ...(committer ? {committer} : {}),
+    ...(dates.length > 0 ? {date: dates[0]} : {}),
+  }
 }
 
 /** GET contents: a file, a directory's listing, or 404; the raw file for `Accept: …raw`. */

@@ -4,13 +4,15 @@
  */
 import {notFound, notModelled, refused, unprocessable} from '../core/errors.js'
 import {blobSha, commitObject, objectSha, subtree, treeSha} from '../core/git-objects.js'
-import type {StoreCore} from '../core/store-core.js'
+import {timestamp, type StoreCore} from '../core/store-core.js'
 import type {Commit, Repo, Tree} from '../core/state.js'
 
 /** Git identities given for a commit (the API's `author` and `committer`). */
 export interface GitIdentities {
   author?: {name: string; email: string}
   committer?: {name: string; email: string}
+  /** The commit's date (the API's `committer.date`, else `author.date`); absent: now. */
+  date?: string
 }
 
 /** Told of every branch a push, a ref update or a file written through the API creates or moves (GitHub's push event). */
@@ -36,7 +38,7 @@ export class Git {
       parents,
       tree,
       author,
-      date: this.core.stamp(),
+      date: identities.date === undefined ? this.core.stamp() : timestamp(Date.parse(identities.date)),
       seq: this.core.nextId(),
       ...(identities.author ? {author_git: identities.author} : {}),
       ...(identities.committer ? {committer_git: identities.committer} : {}),
@@ -242,6 +244,7 @@ export class Git {
     const sha = this.writeCommit(repo, fields.parents, subtree(root.tree, root.dir), fields.message, by, {
       author: fields.author,
       committer: fields.committer,
+      date: fields.date,
     })
     return repo.commits[sha]!
   }

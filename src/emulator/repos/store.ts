@@ -38,6 +38,8 @@ export class Repos {
       default_branch?: string
       description?: string | null
       files?: Tree | null
+      /** The first commit's date (default: now). */
+      date?: string
       private?: boolean
       homepage?: string | null
     } = {},
@@ -81,6 +83,7 @@ export class Repos {
         options.files ?? {'README.md': `# ${name}\n`},
         'Initial commit',
         owner,
+        options.date === undefined ? {} : {date: options.date},
       )
     for (const [typeName, color, description] of [
       ['Bug', 'red', 'An unexpected problem or behavior'],

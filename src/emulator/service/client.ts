@@ -36,6 +36,8 @@ export async function openSandbox(
 const CALLED = {
   configureFaults: true,
   addAgentToken: true,
+  openWorld: true,
+  closeWorld: true,
   tokenCounts: true,
   releaseToken: true,
   saveState: true,

@@ -139,6 +139,39 @@ describe('sandbox: repositories and git data', function () {
     expect(deleted.data.commit.message).to.equal('Remove the guide')
   })
 
+  it('PUT contents with a committer’s date: the commit carries it, and the same file at the same date is the same commit', async () => {
+    const a = s.agent
+    const branch = async (name: string) => {
+      const main = (await a.rest.git.getRef({...base, ref: 'heads/main'})).data.object.sha
+      await a.rest.git.createRef({...base, ref: `refs/heads/${name}`, sha: main})
+    }
+    const write = (name: string, date: string) =>
+      a.rest.repos.createOrUpdateFileContents({
+        ...base,
+        branch: name,
+        path: 'dated.md',
+        message: 'A dated file',
+        content: b64('dated\n'),
+        committer: {name: 'Bench Bot', email: 'bot@example.com', date},
+      })
+    await Promise.all([branch('dated-a'), branch('dated-b'), branch('dated-c')])
+    const first = await write('dated-a', '2026-01-01T00:00:00Z')
+    expect(first.data.commit.committer).to.deep.include({date: '2026-01-01T00:00:00Z'})
+    expect((await write('dated-b', '2026-01-01T00:00:00Z')).data.commit.sha).to.equal(first.data.commit.sha)
+    expect((await write('dated-c', '2026-01-02T00:00:00Z')).data.commit.sha).to.not.equal(first.data.commit.sha)
+    const badDate = await failure(
+      a.rest.repos.createOrUpdateFileContents({
+        ...base,
+        path: 'dated-bad.md',
+        message: 'Bad',
+        content: b64('x\n'),
+        committer: {name: 'Bench Bot', email: 'bot@example.com', date: 'yesterday'},
+      }),
+    )
+    expect(badDate.status).to.equal(422)
+    for (const name of ['dated-a', 'dated-b', 'dated-c']) await a.rest.git.deleteRef({...base, ref: `heads/${name}`})
+  })
+
   it('refs in the current and the legacy form; tags', async () => {
     const a = s.agent
     const single = (await a.request('GET /repos/{owner}/{repo}/git/refs/{ref}', {...base, ref: 'heads/main'})).data as {
