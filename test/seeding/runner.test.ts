@@ -1,8 +1,8 @@
-// Fixture verification in `ghx-bench run` on the sandbox target: every reset is read back and compared
-// with the seeded digests. A reset that restores everything lets every iteration pass (a sub-issue set by
-// one iteration no longer makes the next fail with 422 "duplicate sub-issues"); state a reset cannot
-// restore (a submitted review on a fixture that is reset instead of seeded per iteration) makes the next
-// run an infrastructure error of type fixture_error whose message names what leaked.
+// Runs on the sandbox target each start in a world of their own, forked from the state the suite's fixtures
+// were seeded in: what one run leaves never reaches the next. A sub-issue set by one iteration does not make
+// the next fail with 422 "duplicate sub-issues", and a submitted review on a fixture that is reset instead
+// of seeded per iteration (state no reset can undo: on live GitHub the next run is a fixture_error naming
+// it, test/seeding/digest.e2e.test.ts) is not there for the next iteration either.
 import {readdir, readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {expect} from 'chai'
@@ -25,7 +25,7 @@ async function rowsOf(dir: string): Promise<Row[]> {
 describe('fixture verification in runs (CLI, sandbox target)', function () {
   this.timeout(180_000)
 
-  it('passes every iteration of a scenario whose changes reset undoes; fails the next run as a fixture error naming what a reset could not undo', async () => {
+  it('passes every iteration, also of a scenario whose changes no reset could undo: each run starts as seeded', async () => {
     const leaky = (await readFile(path.join(SCENARIOS, 'pr-reviews-submit-001.yml'), 'utf8'))
       .replace('id: pr-reviews-submit-001', 'id: pr-reviews-leak-001')
       .replace('seed_per_iteration: true', 'reseed_per_iteration: true')
@@ -68,16 +68,11 @@ describe('fixture verification in runs (CLI, sandbox target)', function () {
     ])
 
     const leak = rows.filter((r) => r.scenario_id === 'pr-reviews-leak-001').sort((a, b) => a.iteration - b.iteration)
-    expect(leak[0]!.outcome, JSON.stringify(leak[0]!.error)).to.not.equal('infra_error')
-    const second = leak[1]!
-    expect(second.outcome).to.equal('infra_error')
-    expect(second.error?.type).to.equal('fixture_error')
-    expect(second.error?.message).to.match(
-      /^fixture state not restored by reset: pull request #\d+: reviews \[COMMENTED by ghx-bench-agent: Benchmark review [^\]]+\] \(seeded \[\]\)$/,
-    )
-    // Fixture errors are infrastructure errors: retried, and each attempt fails the same way.
-    expect(second.attempts.every((a) => a.outcome === 'infra_error' && a.error?.type === 'fixture_error')).to.equal(
-      true,
-    )
+    expect(leak.map((r) => [r.outcome, r.error?.message ?? null])).to.deep.equal([
+      ['pass', null],
+      ['pass', null],
+    ])
+    // The second iteration read the pull request as seeded: no review from the first one.
+    expect(leak.map((r) => r.attempts.length)).to.deep.equal([1, 1])
   })
 })
