@@ -9,7 +9,7 @@ import {GH_QUIET_ENV} from '../emulator/defaults.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {harnessEnv} from '../shared/process/secret-env.js'
 import {graphqlUrlOf, nodeEnvFor} from './api-urls.js'
-import {appCredentials, appOctokit, createClient, resolveToken} from './client.js'
+import {appCredentials, appOctokit, createClient, resolveToken, type GithubClient} from './client.js'
 import {liveUsage} from './live-usage.js'
 import {RateBudget} from './rate-budget.js'
 import type {AgentAccess, GitHubTarget, TargetOptions} from './target.js'
@@ -42,25 +42,12 @@ export async function openLiveTarget(config: LoadedConfig, options: TargetOption
   const agentBudget = budget('the agent token')
   const agent = createClient({baseUrl: apiUrl, token, budget: agentBudget}).octokit
   const [owner, name] = full.split('/') as [string, string]
-  const reviewerToken = env.GHX_BENCH_REVIEWER_TOKEN
-  const app = await appCredentials(env, {owner, repo: name}, apiUrl)
-  const secondBudget = app ? budget('the GitHub App') : reviewerToken ? budget('the reviewer token') : undefined
-  const second = app
-    ? createClient({baseUrl: apiUrl, app, budget: secondBudget}).octokit
-    : reviewerToken
-      ? createClient({baseUrl: apiUrl, token: reviewerToken, budget: secondBudget}).octokit
-      : agent
   const {data: repository} = await agent.rest.repos.get({owner, repo: name})
   const agentLogin = (await agent.rest.users.getAuthenticated()).data.login
-  // An App installation has no user; its comments show as <slug>[bot].
-  const reviewerLogin = app
-    ? `${await (await appOctokit(app, apiUrl)).rest.apps.getAuthenticated().then(
-        (r) => r.data?.slug ?? 'app',
-        () => 'app',
-      )}[bot]`
-    : reviewerToken
-      ? (await second.rest.users.getAuthenticated()).data.login
-      : agentLogin
+  const {second, secondBudget, reviewerLogin} = await secondIdentity(env, {owner, repo: name}, apiUrl, budget, {
+    agent,
+    agentLogin,
+  })
   const host = new URL(apiUrl).hostname.replace(/^api\./, '')
   const graphqlUrl = graphqlUrlOf(apiUrl)
   const usage = liveUsage(agent)
@@ -104,4 +91,29 @@ export async function openLiveTarget(config: LoadedConfig, options: TargetOption
     secrets: () => [token, harnessEnv().GHX_BENCH_REVIEWER_TOKEN ?? ''],
     close: async () => {},
   }
+}
+
+/** The second identity: a GitHub App's installation, else GHX_BENCH_REVIEWER_TOKEN's user, else the agent again. */
+async function secondIdentity(
+  env: NodeJS.ProcessEnv,
+  repo: {owner: string; repo: string},
+  apiUrl: string,
+  budget: (identity: string) => RateBudget,
+  {agent, agentLogin}: {agent: GithubClient; agentLogin: string},
+): Promise<{second: GithubClient; secondBudget: RateBudget | undefined; reviewerLogin: string}> {
+  const reviewerToken = env.GHX_BENCH_REVIEWER_TOKEN
+  const app = await appCredentials(env, repo, apiUrl)
+  const secondBudget = app ? budget('the GitHub App') : reviewerToken ? budget('the reviewer token') : undefined
+  if (app) {
+    const second = createClient({baseUrl: apiUrl, app, budget: secondBudget}).octokit
+    // An App installation has no user; its comments show as <slug>[bot].
+    const slug = await (await appOctokit(app, apiUrl)).rest.apps.getAuthenticated().then(
+      (r) => r.data?.slug ?? 'app',
+      () => 'app',
+    )
+    return {second, secondBudget, reviewerLogin: `${slug}[bot]`}
+  }
+  if (!reviewerToken) return {second: agent, secondBudget, reviewerLogin: agentLogin}
+  const second = createClient({baseUrl: apiUrl, token: reviewerToken, budget: secondBudget}).octokit
+  return {second, secondBudget, reviewerLogin: (await second.rest.users.getAuthenticated()).data.login}
 }

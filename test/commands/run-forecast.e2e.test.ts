@@ -33,7 +33,7 @@ describe('ghx-bench run --dry-run: the forecast', function () {
     const within10 = (
       forecast: Forecast,
       spent: ReturnType<typeof spentBy>,
-      keys = ['total', 'input', 'output'] as const,
+      keys: ReadonlyArray<'total' | 'input' | 'output'> = ['total', 'input', 'output'],
     ) => {
       for (const key of keys) expect(Math.abs(forecast.tokens[key] - spent[key]) / spent[key], key).to.be.at.most(0.1)
     }
