@@ -16,6 +16,7 @@ import {promisify} from 'node:util'
 import {createGzip, gzip} from 'node:zlib'
 import {linkOnTheWay, readFileBelow} from '../../../results/no-follow.js'
 import type {Row} from '../../../results/row-schema.js'
+import {RunKeys} from '../../../results/run-keys.js'
 import {readRows} from '../../../results/sources.js'
 
 const gzipAsync = promisify(gzip)
@@ -140,7 +141,7 @@ export interface BuiltIndex {
 const ROWS_A_PIECE = 65_536
 
 /** The index's JSON text (JSON.stringify of a RunIndex, byte for byte) in pieces. */
-function* runIndexJson(index: RunColumns): Generator<string> {
+function* runIndexJson(index: RunColumns, rowsAPiece: number): Generator<string> {
   const {columns, ...dictionaries} = index
   const head = {
     count: dictionaries.count,
@@ -155,8 +156,8 @@ function* runIndexJson(index: RunColumns): Generator<string> {
   yield `${JSON.stringify(head).slice(0, -1)},"columns":{`
   for (const [k, [name, column]] of Object.entries(columns).entries()) {
     yield `${k > 0 ? ',' : ''}${JSON.stringify(name)}:[`
-    for (let from = 0; from < index.count; from += ROWS_A_PIECE)
-      yield `${from > 0 ? ',' : ''}${column.json(from, Math.min(index.count, from + ROWS_A_PIECE))}`
+    for (let from = 0; from < index.count; from += rowsAPiece)
+      yield `${from > 0 ? ',' : ''}${column.json(from, Math.min(index.count, from + rowsAPiece))}`
     yield ']'
   }
   yield '}}'
@@ -167,11 +168,15 @@ function* runIndexJson(index: RunColumns): Generator<string> {
  * 1% larger than level 9's, in a quarter of the time), base64. The JSON is streamed into the compressor a
  * piece at a time; only the compressed bytes are held.
  */
-export async function encodeRunIndex(index: RunColumns): Promise<string> {
+export async function encodeRunIndex(index: RunColumns, rowsAPiece = ROWS_A_PIECE): Promise<string> {
   const compressed: Buffer[] = []
-  await pipeline(Readable.from(runIndexJson(index)), createGzip(), async (chunks: AsyncIterable<Buffer>) => {
-    for await (const chunk of chunks) compressed.push(chunk)
-  })
+  await pipeline(
+    Readable.from(runIndexJson(index, rowsAPiece)),
+    createGzip(),
+    async (chunks: AsyncIterable<Buffer>) => {
+      for await (const chunk of chunks) compressed.push(chunk)
+    },
+  )
   return Buffer.concat(compressed).toString('base64')
 }
 
@@ -208,7 +213,8 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
     error: ints(),
     trace: ints(),
   } satisfies RunColumns['columns']
-  const seen = files.length > 1 ? new Set<string>() : undefined
+  // A bit per run, as the report dedupes (results/run-keys.ts): no string kept per row.
+  const seen = files.length > 1 ? new RunKeys() : undefined
   const exists = async (file: string, resultsDir: string): Promise<boolean> => {
     const dir = path.dirname(file)
     if (!listings.has(dir)) {
@@ -246,11 +252,7 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
   }
   for (const file of files) {
     for await (const row of readRows([file], () => {}, cwd)) {
-      if (seen) {
-        const key = `${row.run_id}\u0000${row.scenario_id}\u0000${row.mode}\u0000${row.iteration}`
-        if (seen.has(key)) continue
-        seen.add(key)
-      }
+      if (seen && !seen.addIfNew(row, row.iteration)) continue
       const attempt = row.attempts.at(-1)?.attempt ?? row.retries + 1
       columns.run.push(runIds.id(row.run_id))
       columns.scenario.push(scenarios.id(row.scenario_id))
@@ -359,7 +361,7 @@ export async function embedTraces(
   const batch = 16
   const nextBatch = (): number[] => {
     const rows: number[] = []
-    for (let next; rows.length < batch && !(next = order.next()).done; ) rows.push(next.value)
+    for (let next; rows.length < batch && !(next = order.next()).done;) rows.push(next.value)
     return rows
   }
   for (let rows = nextBatch(); rows.length > 0 && budget.totalBytes - bytes >= 256 && misses < 64; rows = nextBatch()) {
