@@ -1,6 +1,8 @@
 /**
  * The HTML report's runs: a compact, columnar index of every row (dictionaries for the strings, one
  * number per row and column), read in a second pass over the rows, and the traces the page embeds.
+ * Its columns are typed arrays and its JSON is streamed into gzip, so that a million rows' index takes
+ * tens of megabytes, not a JS value per row and column and the whole JSON text at once.
  *
  * A trace is linked by its path relative to the report's folder. Browsers refuse fetch() from a
  * file:// page, so the page cannot read a linked trace itself when opened from disk: it embeds, gzip
@@ -117,7 +119,7 @@ class Column<T extends Int32Array | Float64Array> {
 const ints = () => new Column((size) => new Int32Array(size))
 const numbers = () => new Column((size) => new Float64Array(size))
 
-/** The index as read: the wire format's dictionaries, and its columns as typed arrays (counts and codes in Int32). */
+/** The index as read: the wire format's dictionaries, and its columns as typed arrays (codes and small counts in Int32). */
 export interface RunColumns {
   count: number
   run_ids: string[]
@@ -142,19 +144,18 @@ const ROWS_A_PIECE = 65_536
 
 /** The index's JSON text (JSON.stringify of a RunIndex, byte for byte) in pieces. */
 function* runIndexJson(index: RunColumns, rowsAPiece: number): Generator<string> {
-  const {columns, ...dictionaries} = index
   const head = {
-    count: dictionaries.count,
-    run_ids: dictionaries.run_ids,
-    scenarios: dictionaries.scenarios,
-    modes: dictionaries.modes,
+    count: index.count,
+    run_ids: index.run_ids,
+    scenarios: index.scenarios,
+    modes: index.modes,
     outcomes: [...OUTCOMES],
-    errors: dictionaries.errors,
-    trace_dirs: dictionaries.trace_dirs,
-    trace_paths: dictionaries.trace_paths,
+    errors: index.errors,
+    trace_dirs: index.trace_dirs,
+    trace_paths: index.trace_paths,
   } satisfies Omit<RunIndex, 'columns'>
   yield `${JSON.stringify(head).slice(0, -1)},"columns":{`
-  for (const [k, [name, column]] of Object.entries(columns).entries()) {
+  for (const [k, [name, column]] of Object.entries(index.columns).entries()) {
     yield `${k > 0 ? ',' : ''}${JSON.stringify(name)}:[`
     for (let from = 0; from < index.count; from += rowsAPiece)
       yield `${from > 0 ? ',' : ''}${column.json(from, Math.min(index.count, from + rowsAPiece))}`
@@ -201,7 +202,8 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
     run: ints(),
     scenario: ints(),
     mode: ints(),
-    iteration: ints(),
+    // Unbounded in the row schema: a double holds any of them exactly, an Int32 would not.
+    iteration: numbers(),
     outcome: ints(),
     tokens_active: numbers(),
     tokens_total: numbers(),
