@@ -1,6 +1,8 @@
 /**
  * The HTML report's runs: a compact, columnar index of every row (dictionaries for the strings, one
  * number per row and column), read in a second pass over the rows, and the traces the page embeds.
+ * Its columns are typed arrays and its JSON is streamed into gzip, so that a million rows' index takes
+ * tens of megabytes, not a JS value per row and column and the whole JSON text at once.
  *
  * A trace is linked by its path relative to the report's folder. Browsers refuse fetch() from a
  * file:// page, so the page cannot read a linked trace itself when opened from disk: it embeds, gzip
@@ -10,10 +12,13 @@
  */
 import {readdir} from 'node:fs/promises'
 import path from 'node:path'
+import {Readable} from 'node:stream'
+import {pipeline} from 'node:stream/promises'
 import {promisify} from 'node:util'
-import {gzip} from 'node:zlib'
+import {createGzip, gzip} from 'node:zlib'
 import {linkOnTheWay, readFileBelow} from '../../../results/no-follow.js'
 import type {Row} from '../../../results/row-schema.js'
+import {RunKeys} from '../../../results/run-keys.js'
 import {readRows} from '../../../results/sources.js'
 
 const gzipAsync = promisify(gzip)
@@ -83,12 +88,97 @@ function traceFileName(scenario: string, mode: string, iteration: number, attemp
   return `${scenario}__${mode}__i${iteration}__a${attempt}.json`
 }
 
+/** A column of numbers that grows as rows are read: one typed array, no JS value per row. */
+class Column<T extends Int32Array | Float64Array> {
+  private data: T
+  length = 0
+
+  constructor(private readonly make: (size: number) => T) {
+    this.data = make(1024)
+  }
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = this.make(this.data.length * 2)
+      grown.set(this.data)
+      this.data = grown
+    }
+    this.data[this.length++] = value
+  }
+
+  at(i: number): number {
+    return this.data[i]!
+  }
+
+  /** The values of rows [from, to) as JSON numbers separated by commas (all finite: they were read from JSON). */
+  json(from: number, to: number): string {
+    return this.data.subarray(from, to).join(',')
+  }
+}
+
+const ints = () => new Column((size) => new Int32Array(size))
+const numbers = () => new Column((size) => new Float64Array(size))
+
+/** The index as read: the wire format's dictionaries, and its columns as typed arrays (codes and small counts in Int32). */
+export interface RunColumns {
+  count: number
+  run_ids: string[]
+  scenarios: string[]
+  modes: string[]
+  errors: string[]
+  trace_dirs: string[]
+  trace_paths: string[]
+  columns: Record<keyof RunIndex['columns'], Column<Int32Array> | Column<Float64Array>>
+}
+
 export interface BuiltIndex {
-  index: RunIndex
+  index: RunColumns
   /** The absolute trace file of row i, or null. */
   traceFile(i: number): string | null
   /** Rows whose trace is a symbolic link, or in a folder that is one: left out, never followed (results/no-follow.ts). */
   linkedTraces: number
+}
+
+/** Rows a piece of the index's JSON text holds: pieces of a column stay small whatever the rows. */
+const ROWS_A_PIECE = 65_536
+
+/** The index's JSON text (JSON.stringify of a RunIndex, byte for byte) in pieces. */
+function* runIndexJson(index: RunColumns, rowsAPiece: number): Generator<string> {
+  const head = {
+    count: index.count,
+    run_ids: index.run_ids,
+    scenarios: index.scenarios,
+    modes: index.modes,
+    outcomes: [...OUTCOMES],
+    errors: index.errors,
+    trace_dirs: index.trace_dirs,
+    trace_paths: index.trace_paths,
+  } satisfies Omit<RunIndex, 'columns'>
+  yield `${JSON.stringify(head).slice(0, -1)},"columns":{`
+  for (const [k, [name, column]] of Object.entries(index.columns).entries()) {
+    yield `${k > 0 ? ',' : ''}${JSON.stringify(name)}:[`
+    for (let from = 0; from < index.count; from += rowsAPiece)
+      yield `${from > 0 ? ',' : ''}${column.json(from, Math.min(index.count, from + rowsAPiece))}`
+    yield ']'
+  }
+  yield '}}'
+}
+
+/**
+ * The index as the page embeds it: its JSON gzip compressed (zlib's default level: on a million runs' index
+ * 1% larger than level 9's, in a quarter of the time), base64. The JSON is streamed into the compressor a
+ * piece at a time; only the compressed bytes are held.
+ */
+export async function encodeRunIndex(index: RunColumns, rowsAPiece = ROWS_A_PIECE): Promise<string> {
+  const compressed: Buffer[] = []
+  await pipeline(
+    Readable.from(runIndexJson(index, rowsAPiece)),
+    createGzip(),
+    async (chunks: AsyncIterable<Buffer>) => {
+      for await (const chunk of chunks) compressed.push(chunk)
+    },
+  )
+  return Buffer.concat(compressed).toString('base64')
 }
 
 /**
@@ -107,23 +197,26 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
   // Per trace folder: its regular files, and its links (every name, when the folder is reached through one); null when unreadable.
   const listings = new Map<string, {files: Set<string>; links: Set<string> | 'all'} | null>()
   let linkedTraces = 0
-  const columns: RunIndex['columns'] = {
-    run: [],
-    scenario: [],
-    mode: [],
-    iteration: [],
-    outcome: [],
-    tokens_active: [],
-    tokens_total: [],
-    latency_wall: [],
-    latency_agent: [],
-    tool_calls: [],
-    cost: [],
-    attempts: [],
-    error: [],
-    trace: [],
-  }
-  const seen = files.length > 1 ? new Set<string>() : undefined
+  // In the wire format's order: the JSON keeps it.
+  const columns = {
+    run: ints(),
+    scenario: ints(),
+    mode: ints(),
+    // Unbounded in the row schema: a double holds any of them exactly, an Int32 would not.
+    iteration: numbers(),
+    outcome: ints(),
+    tokens_active: numbers(),
+    tokens_total: numbers(),
+    latency_wall: numbers(),
+    latency_agent: numbers(),
+    tool_calls: numbers(),
+    cost: numbers(),
+    attempts: ints(),
+    error: ints(),
+    trace: ints(),
+  } satisfies RunColumns['columns']
+  // A bit per run, as the report dedupes (results/run-keys.ts): no string kept per row.
+  const seen = files.length > 1 ? new RunKeys() : undefined
   const exists = async (file: string, resultsDir: string): Promise<boolean> => {
     const dir = path.dirname(file)
     if (!listings.has(dir)) {
@@ -161,11 +254,7 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
   }
   for (const file of files) {
     for await (const row of readRows([file], () => {}, cwd)) {
-      if (seen) {
-        const key = `${row.run_id}\u0000${row.scenario_id}\u0000${row.mode}\u0000${row.iteration}`
-        if (seen.has(key)) continue
-        seen.add(key)
-      }
+      if (seen && !seen.addIfNew(row, row.iteration)) continue
       const attempt = row.attempts.at(-1)?.attempt ?? row.retries + 1
       columns.run.push(runIds.id(row.run_id))
       columns.scenario.push(scenarios.id(row.scenario_id))
@@ -189,12 +278,11 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
       columns.trace.push(await traceOf(row, path.dirname(file), attempt))
     }
   }
-  const index: RunIndex = {
+  const index: RunColumns = {
     count: columns.run.length,
     run_ids: runIds.values,
     scenarios: scenarios.values,
     modes: modes.values,
-    outcomes: [...OUTCOMES],
     errors: errors.values,
     trace_dirs: traceDirs.values,
     trace_paths: tracePaths.values,
@@ -204,16 +292,16 @@ export async function buildRunIndex(files: string[], reportDir: string, cwd: str
     index,
     linkedTraces,
     traceFile(i) {
-      const code = columns.trace[i]!
+      const code = columns.trace.at(i)
       if (code === 0) return null
       if (code < 0) return absolutePaths[-code - 1]!
       return path.join(
         absoluteDirs[code - 1]!,
         traceFileName(
-          index.scenarios[columns.scenario[i]!]!,
-          index.modes[columns.mode[i]!]!,
-          columns.iteration[i]!,
-          columns.attempts[i]!,
+          index.scenarios[columns.scenario.at(i)]!,
+          index.modes[columns.mode.at(i)]!,
+          columns.iteration.at(i),
+          columns.attempts.at(i),
         ),
       )
     },
@@ -241,23 +329,25 @@ export interface EmbeddedTraces {
   budget: TraceBudget
 }
 
-/** Failed runs first, then the first run of every scenario x mode, then the rest, in row order. */
-function embeddingOrder(index: RunIndex): number[] {
+/**
+ * Rows with a trace: failed runs first, then the first run of every scenario x mode, then the rest, in row
+ * order. Yielded in three passes over the columns, so that nothing the size of the rows is held.
+ */
+function* embeddingOrder(index: RunColumns): Generator<number> {
   const {outcome, trace, scenario, mode} = index.columns
-  const withTrace = [...Array(index.count).keys()].filter((i) => trace[i] !== 0)
-  const failed = withTrace.filter((i) => outcome[i] !== 0)
-  const taken = new Set(failed)
-  const cells = new Set<number>()
-  const firsts: number[] = []
-  for (const i of withTrace) {
-    const cell = scenario[i]! * index.modes.length + mode[i]!
-    if (!cells.has(cell)) {
-      cells.add(cell)
-      if (!taken.has(i)) firsts.push(i)
-      taken.add(i)
+  for (let i = 0; i < index.count; i++) if (trace.at(i) !== 0 && outcome.at(i) !== 0) yield i
+  // Each scenario x mode's first row with a trace: a failed one was yielded already.
+  const firsts = new Map<number, number>()
+  for (let i = 0; i < index.count; i++) {
+    const cell = scenario.at(i) * index.modes.length + mode.at(i)
+    if (trace.at(i) !== 0 && !firsts.has(cell)) {
+      firsts.set(cell, i)
+      if (outcome.at(i) === 0) yield i
     }
   }
-  return [...failed, ...firsts, ...withTrace.filter((i) => !taken.has(i))]
+  for (let i = 0; i < index.count; i++)
+    if (trace.at(i) !== 0 && outcome.at(i) === 0 && firsts.get(scenario.at(i) * index.modes.length + mode.at(i)) !== i)
+      yield i
 }
 
 /** Reads, compacts and compresses traces in priority order until the budget is spent. */
@@ -271,8 +361,12 @@ export async function embedTraces(
   let embedded = 0
   let misses = 0
   const batch = 16
-  for (let start = 0; start < order.length && budget.totalBytes - bytes >= 256 && misses < 64; start += batch) {
-    const rows = order.slice(start, start + batch)
+  const nextBatch = (): number[] => {
+    const rows: number[] = []
+    for (let next; rows.length < batch && !(next = order.next()).done;) rows.push(next.value)
+    return rows
+  }
+  for (let rows = nextBatch(); rows.length > 0 && budget.totalBytes - bytes >= 256 && misses < 64; rows = nextBatch()) {
     const encoded = await Promise.all(
       rows.map(async (i) => {
         try {
@@ -294,5 +388,7 @@ export async function embedTraces(
       } else misses++
     })
   }
-  return {traces, embedded, linked: order.length - embedded, links: built.linkedTraces, bytes, budget}
+  let withTrace = 0
+  for (let i = 0; i < built.index.count; i++) if (built.index.columns.trace.at(i) !== 0) withTrace++
+  return {traces, embedded, linked: withTrace - embedded, links: built.linkedTraces, bytes, budget}
 }
