@@ -106,12 +106,15 @@ export async function openSandboxControls(
       return sandbox.ghEnv(ghConfigDir, token)
     },
     async openWorld(token, ghConfigDir) {
-      // Each world's faults start from the configured seed: a run's faults do not depend on the runs before it.
       worldsStartAt ??= Date.now()
-      const world = await sandbox.fork({faults, startsAt: worldsStartAt})
+      const id = ++nextWorld
+      // Each world's faults are a stream of their own, seeded by the configured seed and the world's number: a retry
+      // (a new world) does not meet the very faults that ended the attempt before it, and the streams are reproducible
+      // when the worlds open in the same order (concurrency 1).
+      const worldFaults = faults && {...faults, seed: (faults.seed ?? 1) + id}
+      const world = await sandbox.fork({faults: worldFaults, startsAt: worldsStartAt})
       world.store.addToken(token, AGENT_LOGIN)
       world.faults.scopeTo(new Set([token]))
-      const id = ++nextWorld
       worlds.set(id, world)
       tokenHome.set(token, world)
       return {world: id, url: world.url, env: world.ghEnv(ghConfigDir, token)}
