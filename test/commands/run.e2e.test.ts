@@ -128,8 +128,11 @@ describe('ghx-bench run (CLI, sandbox + oracle)', function () {
       ],
       {cwd: dir, env: {CI: '1'}},
     )
-    expect(result.code, result.stderr).to.equal(0)
     const rows = rowsOf(dir)
+    // A run whose every attempt met a fault is recorded as the infrastructure error it is; the exit code says so.
+    const failed = rows.filter((r) => r.outcome !== 'pass')
+    expect(result.code, result.stderr).to.equal(failed.length > 0 ? 1 : 0)
+    expect(failed.every((r) => r.outcome === 'infra_error' && r.attempts.length === 3)).to.equal(true)
     expect(rows).to.have.length(18)
     expect(new Set(rows.map(keyOf)).size).to.equal(18)
     const retried = rows.filter((r) => r.retries > 0)
