@@ -1,6 +1,8 @@
 // The planner's power of the success check: the paired test the gate applies to the runner's blocks,
 // checked against the gate's own verdicts on simulated paired rows (the real comparison and test).
+import path from 'node:path'
 import {expect} from 'chai'
+import {loadProfile} from '../../../src/catalogue/profiles.js'
 import {addRow, emptyAggregate} from '../../../src/report/aggregate/aggregate.js'
 import {compareModes} from '../../../src/report/aggregate/compare.js'
 import {evaluateGate} from '../../../src/report/gate/gate.js'
@@ -11,21 +13,11 @@ import {
   pairedSuccessPower,
 } from '../../../src/report/gate/power.js'
 import {DEFAULT_MODEL, REALISTIC_RELIABILITY, syntheticRows} from '../../../src/report/gate/simulate.js'
+import {PACKAGE_ROOT} from '../../../src/shared/package-paths.js'
 import {mulberry32} from '../../../src/stats/random.js'
 
-// verify_pr's limits.
-const THRESHOLDS = {
-  max_success_rate_drop_pct: 12,
-  min_output_validity_rate_pct: 90,
-  max_runner_failure_rate_pct: 12,
-  max_timeout_stall_rate_pct: 10,
-  max_retry_rate_pct: 15,
-  min_efficiency_coverage_pct: 80,
-  min_tokens_active_reduction_pct: 15,
-  min_latency_reduction_pct: 15,
-  min_tool_call_reduction_pct: 20,
-  min_cost_reduction_pct: 10,
-}
+// verify_pr's limits, as the built-in profile states them.
+const {thresholds: THRESHOLDS} = await loadProfile('verify_pr', path.join(PACKAGE_ROOT, 'suites'))
 
 /** The gate's success verdicts on `datasets` simulated 4 x 20 designs, the candidate as successful as the baseline (95%). */
 function successPassShare(correlation: number, datasets: number): number {
