@@ -28,11 +28,15 @@ function seconds(step: Step): number {
     cwd: step.cwd,
     env: {...process.env, CI: '1', NO_COLOR: '1'},
     encoding: 'utf8',
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 256 * 1024 * 1024,
   })
   const elapsed = Number(process.hrtime.bigint() - start) / 1e9
+  // mocha reports its failures on stdout: both ends are shown.
   if (!step.okCodes.includes(result.status ?? -1))
-    throw new Error(`${step.label} exited ${result.status}: ${result.stderr.slice(-2000)}`)
+    throw new Error(
+      `${step.label} exited ${result.status}: ${result.stdout.slice(-6000)}\n${result.stderr.slice(-2000)}`,
+    )
   return elapsed
 }
 

@@ -2,8 +2,8 @@
  * One shard's rows, read once for all that `merge` does with them: each row checked (the run its
  * header names, a block its shard owns, given once), written to the shard's part of the merged results
  * file as its line was (only its trace path moved to the merged run's folder), counted, and added to
- * the report's aggregate (columns, no row kept), so that the report and the gate of the union need no
- * second reading. A large merge reads each shard in a worker thread (merge-worker.ts).
+ * the report's aggregate (columns, no row kept) and to summary.html's run index, so that the report and
+ * the gate of the union need no second reading. A large merge reads each shard in a worker thread (merge-worker.ts).
  */
 import {open} from 'node:fs/promises'
 import path from 'node:path'
@@ -14,6 +14,7 @@ import {
   type PortableAggregate,
   type ProviderAggregates,
 } from '../report/aggregate/aggregate.js'
+import {RunIndexBuilder, type PortableRunIndex} from '../report/aggregate/run-index.js'
 import {fromGhxRouter} from '../results/importers.js'
 import {factsOfRow} from '../results/row-facts.js'
 import type {Row} from '../results/row-schema.js'
@@ -36,6 +37,8 @@ export interface ShardTask {
   record: string
   /** Where the shard's rows are written. */
   out: string
+  /** The merged run's results folder, which the merged rows' trace paths are read from. */
+  resultsDir: string
 }
 
 export type OutcomeCounts = Pick<RunSummary, 'by_mode' | 'by_provider'>
@@ -46,6 +49,8 @@ export interface ShardRead {
   counts: OutcomeCounts
   /** Each provider's share of the shard, as the report's aggregate. */
   aggregates: Array<[string | null, PortableAggregate]>
+  /** The shard's part of the run index, its traces not yet looked for (merge copies them first). */
+  runIndex?: PortableRunIndex
   /** The runs the shard gave: the blocks found, and a run given twice found. */
   keys?: PortableRunKeys
   /** A run the shard gives twice: the shard is refused (sources.ts repeatedRunError names the lines). */
@@ -56,7 +61,7 @@ export interface ShardRead {
 }
 
 /** Rows are written in chunks of about this many characters. */
-const WRITE_CHUNK = 1 << 20
+const WRITE_CHUNK = 1 << 16
 
 /** The row's line with its trace path replaced; null when the line does not hold that path once, as JSON.stringify writes it. */
 function withTrace(text: string, from: string, to: string): string | null {
@@ -70,6 +75,7 @@ export async function readShard(task: ShardTask): Promise<ShardRead> {
   const warnings: ReadWarning[] = []
   const counts: OutcomeCounts = {by_mode: {}, by_provider: {}}
   const aggregates: ProviderAggregates = new Map()
+  const runIndex = new RunIndexBuilder()
   const owned = new Set(task.owned)
   const once = new FileDeduplication(undefined)
   const prefix = task.record + path.sep
@@ -92,6 +98,7 @@ export async function readShard(task: ShardTask): Promise<ShardRead> {
     const moved = row.trace?.startsWith(prefix) ? path.join(task.runId, row.trace.slice(prefix.length)) : row.trace
     const line = text === undefined ? null : moved === row.trace ? text : withTrace(text, row.trace!, moved!)
     chunk += (line ?? JSON.stringify({...row, trace: moved})) + '\n'
+    runIndex.add(moved === row.trace ? row : {...row, trace: moved}, task.resultsDir)
     rows++
     for (const byMode of [counts.by_mode, (counts.by_provider[row.provider ?? ''] ??= {})])
       (byMode[row.mode] ??= {pass: 0, fail: 0, timeout: 0, infra_error: 0})[row.outcome]++
@@ -121,6 +128,7 @@ export async function readShard(task: ShardTask): Promise<ShardRead> {
     rows,
     counts,
     aggregates: [...aggregates].map(([provider, aggregate]) => [provider, toPortable(aggregate)]),
+    runIndex: runIndex.portable(),
     keys: once.keys.portable(),
     ...(once.repeated ? {repeated: once.repeated} : {}),
     warnings,

@@ -5,7 +5,7 @@
  * trace paths, to results_dir/<run-id>.jsonl with the traces under results_dir/<run-id>/traces, as an
  * unsharded run leaves them; then the report and the gate of the union (judge.ts), from the aggregate
  * made as the rows were merged: one reading of the rows serves the merge, the report and the gate
- * (merge-rows.ts; summary.html's run index reads the merged file again). Blocks missing (a shard not
+ * (merge-rows.ts; summary.html's run index too, its traces looked for once they are copied). Blocks missing (a shard not
  * given, a shard cut short) make the run incomplete: the gate is inconclusive and merge exits 3, naming
  * them. Blocks a shard's budget left out (its run.json's not_run) are the merged
  * run's not_run, said as the run's own are, and kept in its run.json for `report` and `gate`.
@@ -36,6 +36,7 @@ import {
 } from '../report/aggregate/aggregate.js'
 import {PARALLEL_MIN_BYTES} from '../report/aggregate/read-aggregate.js'
 import {loadedRows} from '../report/aggregate/rows.js'
+import {RunIndexBuilder} from '../report/aggregate/run-index.js'
 import {regradedFileFor} from '../results/regraded.js'
 import {workerAnswer} from '../shared/module-worker.js'
 import {judgeRun, type Judgement} from './judge.js'
@@ -107,7 +108,13 @@ interface Shard {
 /** Every shard's header, checked against the first's; bad input naming each difference, or a shard given twice. */
 async function readShards(files: readonly string[], cwd: string): Promise<Shard[]> {
   const shards: Shard[] = []
-  for (const file of files) shards.push({file, shown: displayPath(file, cwd), header: await readShardHeader(file, cwd)})
+  for (const file of files) {
+    const header = await readShardHeader(file, cwd)
+    // Every header lists every shard's blocks (333k at a million rows): one list is kept where they agree.
+    const partition = shards[0]?.header.partition
+    if (partition && JSON.stringify(partition) === JSON.stringify(header.partition)) header.partition = partition
+    shards.push({file, shown: displayPath(file, cwd), header})
+  }
   shards.sort((a, b) => a.header.shard.index - b.header.shard.index)
   const [first] = shards as [Shard]
   const problems: Diagnostic[] = []
@@ -147,7 +154,13 @@ async function writeMergedRows(
   resultsFile: string,
   warnings: string[],
   parallelMinBytes: number,
-): Promise<{keys: RunKeys; counts: OutcomeCounts; merged: MergeResult['shards']; providers: ProviderAggregates}> {
+): Promise<{
+  keys: RunKeys
+  counts: OutcomeCounts
+  merged: MergeResult['shards']
+  providers: ProviderAggregates
+  runIndex: RunIndexBuilder
+}> {
   const partial = `${resultsFile}.merging`
   await mkdir(path.dirname(resultsFile), {recursive: true})
   const tasks: ShardTask[] = shards.map(({file, shown, header}, i) => ({
@@ -158,6 +171,7 @@ async function writeMergedRows(
     owned: header.partition[header.shard.index - 1] ?? [],
     record: shardRecordName(runId, header.shard),
     out: `${partial}.${i + 1}`,
+    resultsDir: path.dirname(resultsFile),
   }))
   try {
     const reads = await readShardRows(tasks, parallelMinBytes)
@@ -187,14 +201,17 @@ async function writeMergedRows(
         addCounts((counts.by_provider[provider] ??= {}), byMode)
       // In shard order: each cell keeps its rows in the order of the merged file, as a report of it reads them.
       for (const [provider, portable] of read.aggregates) mergePortable(aggregateOf(aggregates, provider), portable)
+      // Let go as merged: a million rows' columns are not held twice.
+      read.aggregates = []
     }
     for (const aggregate of aggregates.values()) sealAggregate(aggregate)
+    const runIndex = RunIndexBuilder.join(reads.map((read) => read.runIndex!))
     const merged = shards.map((shard, i) => ({
       shard: shardLabel(shard.header.shard),
       file: shard.shown,
       rows: reads[i]!.rows,
     }))
-    return {keys, counts, merged, providers: byProviderName(aggregates)}
+    return {keys, counts, merged, providers: byProviderName(aggregates), runIndex}
   } catch (error) {
     await rm(partial, {force: true})
     throw error
@@ -285,7 +302,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     warnings.push(
       `suite ${JSON.stringify(key.suite)} is not in this project's catalogue: its gate is not known, the rows are reported only`,
     )
-  const {keys, counts, merged, providers} = await writeMergedRows(
+  const {keys, counts, merged, providers, runIndex} = await writeMergedRows(
     shards,
     runId,
     resultsFile,
@@ -354,7 +371,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   // The rows were aggregated as they were merged; a re-graded file of the run (an earlier merge's, re-graded) is read as report reads it.
   const loaded =
     completed > 0 && !existsSync(regradedFileFor(resultsFile))
-      ? await loadedRows(providers, [resultsFile], [], cwd)
+      ? {...(await loadedRows(providers, [resultsFile], [], cwd)), runIndex: await runIndex.finish()}
       : undefined
   const judged = await judgeRun(config, summary, cwd, absent ? {incomplete: absent} : {}, loaded)
   // Missing blocks decide, whatever the rows there are say: never a pass.

@@ -1,19 +1,20 @@
 /** Each attempt's trace: <results_dir>/<record name>/traces/<scenario>__<mode>__<provider>__i<iteration>__a<attempt>.json, redacted. */
 import path from 'node:path'
 import {writeFileBelow} from '../results/no-follow.js'
+import {attemptTraceName} from '../results/trace-name.js'
 import type {Scenario} from '../schemas/scenario.js'
 import type {Attempt} from './attempt.js'
 import type {PlannedRun} from './plan.js'
 import {renderPrompt} from './prompt.js'
 import type {SuiteContext} from './suite-context.js'
 
-function traceFileName(run: PlannedRun, attempt: number): string {
-  return `${run.scenario_id}__${run.mode}__${run.provider}__i${run.iteration}__a${attempt}.json`
-}
-
 /** Where an attempt's trace goes, relative to results_dir, as the row records it. */
 export function tracePathOf(ctx: SuiteContext, run: PlannedRun, attempt: number): string {
-  return path.join(ctx.recordName, 'traces', traceFileName(run, attempt))
+  return path.join(
+    ctx.recordName,
+    'traces',
+    attemptTraceName(run.scenario_id, run.mode, run.provider, run.iteration, attempt),
+  )
 }
 
 /** Writes the attempt's trace (at `attempt.tracePath`). */

@@ -11,6 +11,7 @@ import {BadInputError} from '../../shared/diagnostics.js'
 import {displayPath} from '../../shared/source-document.js'
 import type {ProviderAggregates} from './aggregate.js'
 import {aggregateFiles} from './read-aggregate.js'
+import type {RunIndexData} from './run-index.js'
 
 export interface RowSelection {
   inputs?: string[]
@@ -27,6 +28,8 @@ export interface LoadedRows {
   warnings: string[]
   /** run.json of the runs the rows come from (not applicable pairs, modes left out). */
   runInfos: RunInfo[]
+  /** The index of the runs, built as the rows were read (merge does); summary.html reads the files again for it when absent. */
+  runIndex?: RunIndexData
 }
 
 export async function loadRows(config: LoadedConfig, selection: RowSelection): Promise<LoadedRows> {

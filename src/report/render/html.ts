@@ -33,6 +33,7 @@ import {
   DEFAULT_TRACE_BUDGET,
   embedTraces,
   encodeRunIndex,
+  indexForReport,
   type EmbeddedTraces,
   type TraceBudget,
 } from './html/runs.js'
@@ -597,7 +598,9 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<strin
   const {providers} = options.loaded
   const files = options.loaded.inputs.map((input) => path.resolve(cwd, input))
   const {gate, gateSource, verdict} = options
-  const built = await buildRunIndex(files, options.dir, cwd)
+  const built = options.loaded.runIndex
+    ? indexForReport(options.loaded.runIndex, options.dir)
+    : await buildRunIndex(files, options.dir, cwd)
   const traces = await embedTraces(built, options.traceBudget ?? DEFAULT_TRACE_BUDGET)
   const runs = await encodeRunIndex(built.index)
   const pages = options.report.providers?.length

@@ -33,7 +33,8 @@ function configYaml(): string {
   ].join('\n')
 }
 
-const traceName = (row: Row) => `${row.scenario_id}__${row.mode}__i${row.iteration}__a1.json`
+/** The name the runner gives a run's first attempt's trace (runner/trace-file.ts). */
+const traceName = (row: Row) => `${row.scenario_id}__${row.mode}__${row.provider}__i${row.iteration}__a1.json`
 
 function traceOf(row: Row, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -96,7 +97,7 @@ function comparedRows(): Row[] {
             latency_ms_wall: (2000 + 91 * i) * scale,
             latency_ms_agent: (1800 + 80 * i) * scale,
             tool_calls: {total: mode === 'ghx' ? 1 : 2, failed: 0},
-            trace: `${RUN}/traces/${scenario}__${mode}__i${i}__a1.json`,
+            trace: `${RUN}/traces/${scenario}__${mode}__agent-loop__i${i}__a1.json`,
           }),
         )
       }
@@ -280,7 +281,7 @@ describe('HTML report', () => {
     expect(index.trace_dirs).to.deep.equal([`../../results/${RUN}/traces`])
     // Every link resolves, from the report's folder, to the run's trace file.
     index.columns.trace.forEach((code, i) => {
-      const name = `${index.scenarios[index.columns.scenario[i]!]}__${index.modes[index.columns.mode[i]!]}__i${index.columns.iteration[i]}__a${index.columns.attempts[i]}.json`
+      const name = `${index.scenarios[index.columns.scenario[i]!]}__${index.modes[index.columns.mode[i]!]}__${index.providers[index.columns.provider[i]!]}__i${index.columns.iteration[i]}__a${index.columns.attempts[i]}.json`
       expect(code).to.equal(1)
       expect(existsSync(path.resolve(out, decodeURIComponent(index.trace_dirs[0]!), name))).to.equal(true)
       expect(name).to.equal(

@@ -97,7 +97,9 @@ function reportClient(): void {
     if (code === 0) return null
     if (code < 0) return attempt === undefined ? index.trace_paths[-code - 1]! : null
     const c = index.columns
-    const name = `${index.scenarios[c.scenario[i]!]}__${index.modes[c.mode[i]!]}__i${c.iteration[i]}__a${attempt ?? c.attempts[i]}.json`
+    // The runner's name of the attempt's trace (results/trace-name.ts), spelled again here: this script runs in the page.
+    const provider = c.provider[i]!
+    const name = `${index.scenarios[c.scenario[i]!]}__${index.modes[c.mode[i]!]}__${provider < 0 ? '' : `${index.providers[provider]}__`}i${c.iteration[i]}__a${attempt ?? c.attempts[i]}.json`
     return `${index.trace_dirs[code - 1]}/${encodeURIComponent(name)}`
   }
 

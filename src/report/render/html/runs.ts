@@ -1,8 +1,8 @@
 /**
  * The HTML report's runs: a compact, columnar index of every row (dictionaries for the strings, one
- * number per row and column), read in a second pass over the rows, and the traces the page embeds.
- * Its columns are typed arrays and its JSON is streamed into gzip, so that a million rows' index takes
- * tens of megabytes, not a JS value per row and column and the whole JSON text at once.
+ * number per row and column, built where the rows are read: aggregate/run-index.ts), and the traces
+ * the page embeds. Its JSON is streamed into gzip from the typed columns, so that a million rows' index
+ * takes tens of megabytes, not a JS value per row and column and the whole JSON text at once.
  *
  * A trace is linked by its path relative to the report's folder. Browsers refuse fetch() from a
  * file:// page, so the page cannot read a linked trace itself when opened from disk: it embeds, gzip
@@ -10,20 +10,15 @@
  * every scenario x mode, then the rest), decoded only when a run is opened; any other trace is a link
  * that opens the JSON file (and is fetched and shown in the page when the report is served over http).
  */
-import {readdir} from 'node:fs/promises'
 import path from 'node:path'
 import {Readable} from 'node:stream'
 import {pipeline} from 'node:stream/promises'
 import {promisify} from 'node:util'
 import {createGzip, gzip} from 'node:zlib'
-import {linkOnTheWay, readFileBelow} from '../../../results/no-follow.js'
-import type {Row} from '../../../results/row-schema.js'
-import {RunKeys} from '../../../results/run-keys.js'
-import {readRows} from '../../../results/sources.js'
+import {readFileBelow} from '../../../results/no-follow.js'
+import {OUTCOMES, readRunIndex, traceFileOf, type IndexColumns, type RunIndexData} from '../../aggregate/run-index.js'
 
 const gzipAsync = promisify(gzip)
-
-const OUTCOMES = ['pass', 'fail', 'timeout', 'infra_error'] as const
 
 /** Every row of the report, column by column. Missing numbers are -1. */
 export interface RunIndex {
@@ -31,6 +26,8 @@ export interface RunIndex {
   run_ids: string[]
   scenarios: string[]
   modes: string[]
+  /** The runs' agents; a row of none (imported) is -1. */
+  providers: string[]
   outcomes: string[]
   /** "type: message" of the rows' errors, messages cut at 300 characters. */
   errors: string[]
@@ -42,6 +39,7 @@ export interface RunIndex {
     run: number[]
     scenario: number[]
     mode: number[]
+    provider: number[]
     iteration: number[]
     outcome: number[]
     tokens_active: number[]
@@ -55,25 +53,11 @@ export interface RunIndex {
     /** Index into errors, -1 for none. */
     error: number[]
     /**
-     * 0: no trace file; k > 0: trace_dirs[k - 1] + "/<scenario>__<mode>__i<iteration>__a<attempt>.json";
+     * 0: no trace file; k > 0: trace_dirs[k - 1] + "/" + the runner's name of the attempt's trace
+     * (results/trace-name.ts: "<scenario>__<mode>__<provider>__i<iteration>__a<attempt>.json");
      * k < 0: trace_paths[-k - 1].
      */
     trace: number[]
-  }
-}
-
-class Dictionary {
-  readonly values: string[] = []
-  private readonly ids = new Map<string, number>()
-
-  id(value: string): number {
-    let id = this.ids.get(value)
-    if (id === undefined) {
-      id = this.values.length
-      this.values.push(value)
-      this.ids.set(value, id)
-    }
-    return id
   }
 }
 
@@ -83,52 +67,17 @@ function relativeUrl(from: string, to: string): string {
   return relative === '' ? '.' : relative.split(path.sep).map(encodeURIComponent).join('/')
 }
 
-/** The trace file name the runner gives an attempt (src/runner/trace-file.ts). */
-function traceFileName(scenario: string, mode: string, iteration: number, attempt: number): string {
-  return `${scenario}__${mode}__i${iteration}__a${attempt}.json`
-}
-
-/** A column of numbers that grows as rows are read: one typed array, no JS value per row. */
-class Column<T extends Int32Array | Float64Array> {
-  private data: T
-  length = 0
-
-  constructor(private readonly make: (size: number) => T) {
-    this.data = make(1024)
-  }
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = this.make(this.data.length * 2)
-      grown.set(this.data)
-      this.data = grown
-    }
-    this.data[this.length++] = value
-  }
-
-  at(i: number): number {
-    return this.data[i]!
-  }
-
-  /** The values of rows [from, to) as JSON numbers separated by commas (all finite: they were read from JSON). */
-  json(from: number, to: number): string {
-    return this.data.subarray(from, to).join(',')
-  }
-}
-
-const ints = () => new Column((size) => new Int32Array(size))
-const numbers = () => new Column((size) => new Float64Array(size))
-
-/** The index as read: the wire format's dictionaries, and its columns as typed arrays (codes and small counts in Int32). */
+/** The index as the page reads it: the wire format's dictionaries (trace folders and files as URLs), its columns typed arrays. */
 export interface RunColumns {
   count: number
   run_ids: string[]
   scenarios: string[]
   modes: string[]
+  providers: string[]
   errors: string[]
   trace_dirs: string[]
   trace_paths: string[]
-  columns: Record<keyof RunIndex['columns'], Column<Int32Array> | Column<Float64Array>>
+  columns: IndexColumns
 }
 
 export interface BuiltIndex {
@@ -137,6 +86,30 @@ export interface BuiltIndex {
   traceFile(i: number): string | null
   /** Rows whose trace is a symbolic link, or in a folder that is one: left out, never followed (results/no-follow.ts). */
   linkedTraces: number
+}
+
+/** The index of the rows for a page in `reportDir`: its traces linked relative to it. */
+export function indexForReport(data: RunIndexData, reportDir: string): BuiltIndex {
+  return {
+    index: {
+      count: data.count,
+      run_ids: data.run_ids,
+      scenarios: data.scenarios,
+      modes: data.modes,
+      providers: data.providers,
+      errors: data.errors,
+      trace_dirs: data.trace_dirs.map((dir) => relativeUrl(reportDir, dir)),
+      trace_paths: data.trace_files.map((file) => relativeUrl(reportDir, file)),
+      columns: data.columns,
+    },
+    linkedTraces: data.linkedTraces,
+    traceFile: (i) => traceFileOf(data, i),
+  }
+}
+
+/** Reads the rows of `files` again into the index of a page in `reportDir` (aggregate/run-index.ts). */
+export async function buildRunIndex(files: string[], reportDir: string, cwd: string): Promise<BuiltIndex> {
+  return indexForReport(await readRunIndex(files, cwd), reportDir)
 }
 
 /** Rows a piece of the index's JSON text holds: pieces of a column stay small whatever the rows. */
@@ -149,6 +122,7 @@ function* runIndexJson(index: RunColumns, rowsAPiece: number): Generator<string>
     run_ids: index.run_ids,
     scenarios: index.scenarios,
     modes: index.modes,
+    providers: index.providers,
     outcomes: [...OUTCOMES],
     errors: index.errors,
     trace_dirs: index.trace_dirs,
@@ -179,133 +153,6 @@ export async function encodeRunIndex(index: RunColumns, rowsAPiece = ROWS_A_PIEC
     },
   )
   return Buffer.concat(compressed).toString('base64')
-}
-
-/**
- * Reads the rows again (the aggregate keeps no row) into the index. Rows found in two inputs are
- * counted once, as the report counts them. A trace counts only when its file exists now.
- */
-export async function buildRunIndex(files: string[], reportDir: string, cwd: string): Promise<BuiltIndex> {
-  const runIds = new Dictionary()
-  const scenarios = new Dictionary()
-  const modes = new Dictionary()
-  const errors = new Dictionary()
-  const traceDirs = new Dictionary()
-  const tracePaths = new Dictionary()
-  const absoluteDirs: string[] = []
-  const absolutePaths: string[] = []
-  // Per trace folder: its regular files, and its links (every name, when the folder is reached through one); null when unreadable.
-  const listings = new Map<string, {files: Set<string>; links: Set<string> | 'all'} | null>()
-  let linkedTraces = 0
-  // In the wire format's order: the JSON keeps it.
-  const columns = {
-    run: ints(),
-    scenario: ints(),
-    mode: ints(),
-    // Unbounded in the row schema: a double holds any of them exactly, an Int32 would not.
-    iteration: numbers(),
-    outcome: ints(),
-    tokens_active: numbers(),
-    tokens_total: numbers(),
-    latency_wall: numbers(),
-    latency_agent: numbers(),
-    tool_calls: numbers(),
-    cost: numbers(),
-    attempts: ints(),
-    error: ints(),
-    trace: ints(),
-  } satisfies RunColumns['columns']
-  // A bit per run, as the report dedupes (results/run-keys.ts): no string kept per row.
-  const seen = files.length > 1 ? new RunKeys() : undefined
-  const exists = async (file: string, resultsDir: string): Promise<boolean> => {
-    const dir = path.dirname(file)
-    if (!listings.has(dir)) {
-      if (await linkOnTheWay(resultsDir, dir)) listings.set(dir, {files: new Set(), links: 'all'})
-      else {
-        const entries = await readdir(dir, {withFileTypes: true}).catch(() => null)
-        listings.set(
-          dir,
-          entries && {
-            files: new Set(entries.filter((e) => e.isFile()).map((e) => e.name)),
-            links: new Set(entries.filter((e) => e.isSymbolicLink()).map((e) => e.name)),
-          },
-        )
-      }
-    }
-    const listing = listings.get(dir)
-    if (listing && (listing.links === 'all' || listing.links.has(path.basename(file)))) linkedTraces++
-    return listing?.files.has(path.basename(file)) ?? false
-  }
-  const traceOf = async (row: Row, resultsDir: string, attempt: number): Promise<number> => {
-    if (!row.trace) return 0
-    const file = path.resolve(resultsDir, row.trace)
-    // A row's trace path is read from its results folder only: `../../somewhere` in a row is not followed.
-    const relative = path.relative(resultsDir, file)
-    if (relative.startsWith('..') || path.isAbsolute(relative)) return 0
-    if (!(await exists(file, resultsDir))) return 0
-    if (path.basename(file) === traceFileName(row.scenario_id, row.mode, row.iteration, attempt)) {
-      const id = traceDirs.id(relativeUrl(reportDir, path.dirname(file)))
-      absoluteDirs[id] = path.dirname(file)
-      return id + 1
-    }
-    const id = tracePaths.id(relativeUrl(reportDir, file))
-    absolutePaths[id] = file
-    return -(id + 1)
-  }
-  for (const file of files) {
-    for await (const row of readRows([file], () => {}, cwd)) {
-      if (seen && !seen.addIfNew(row, row.iteration)) continue
-      const attempt = row.attempts.at(-1)?.attempt ?? row.retries + 1
-      columns.run.push(runIds.id(row.run_id))
-      columns.scenario.push(scenarios.id(row.scenario_id))
-      columns.mode.push(modes.id(row.mode))
-      columns.iteration.push(row.iteration)
-      columns.outcome.push(OUTCOMES.indexOf(row.outcome))
-      columns.tokens_active.push(row.tokens.active)
-      columns.tokens_total.push(row.tokens.total)
-      columns.latency_wall.push(Math.round(row.latency_ms_wall))
-      columns.latency_agent.push(row.latency_ms_agent === null ? -1 : Math.round(row.latency_ms_agent))
-      columns.tool_calls.push(row.tool_calls.total)
-      columns.cost.push(row.cost_usd === null ? -1 : Number(row.cost_usd.toPrecision(4)))
-      columns.attempts.push(attempt)
-      columns.error.push(
-        row.error
-          ? errors.id(
-              `${row.error.type}: ${row.error.message.length > 300 ? `${row.error.message.slice(0, 299)}…` : row.error.message}`,
-            )
-          : -1,
-      )
-      columns.trace.push(await traceOf(row, path.dirname(file), attempt))
-    }
-  }
-  const index: RunColumns = {
-    count: columns.run.length,
-    run_ids: runIds.values,
-    scenarios: scenarios.values,
-    modes: modes.values,
-    errors: errors.values,
-    trace_dirs: traceDirs.values,
-    trace_paths: tracePaths.values,
-    columns,
-  }
-  return {
-    index,
-    linkedTraces,
-    traceFile(i) {
-      const code = columns.trace.at(i)
-      if (code === 0) return null
-      if (code < 0) return absolutePaths[-code - 1]!
-      return path.join(
-        absoluteDirs[code - 1]!,
-        traceFileName(
-          index.scenarios[columns.scenario.at(i)]!,
-          index.modes[columns.mode.at(i)]!,
-          columns.iteration.at(i),
-          columns.attempts.at(i),
-        ),
-      )
-    },
-  }
 }
 
 export interface TraceBudget {

@@ -26,15 +26,18 @@ function generatedRows(runId: string, count: number, seed: number): Row[] {
     const outcome = random() < 0.9 ? 'pass' : OUTCOMES[1 + Math.floor(random() * 3)]!
     const attempt = random() < 0.1 ? 2 : 1
     const traceKind = random()
+    // Most rows have the runner's agent; a few (imported) none, and their traces are named without one.
+    const provider = random() < 0.1 ? null : random() < 0.5 ? 'agent-loop' : 'opencode'
     const trace =
       traceKind < 0.5
-        ? `${runId}/traces/${scenario}__${mode}__i${iteration}__a${attempt}.json`
+        ? `${runId}/traces/${scenario}__${mode}__${provider === null ? '' : `${provider}__`}i${iteration}__a${attempt}.json`
         : traceKind < 0.6
           ? `${runId}/other/${n}.json`
           : traceKind < 0.7
             ? `${runId}/traces/absent-${n}.json`
             : null
     const row = makeRow({
+      provider,
       run_id: runId,
       scenario_id: scenario,
       mode,
@@ -72,11 +75,12 @@ async function referenceIndex(files: string[], reportDir: string, cwd: string): 
     const values: string[] = []
     return {values, id: (value: string) => (values.includes(value) ? values.indexOf(value) : values.push(value) - 1)}
   }
-  const [runIds, scenarios, modes, errors, traceDirs, tracePaths] = Array.from({length: 6}, dictionary)
+  const [runIds, scenarios, modes, providers, errors, traceDirs, tracePaths] = Array.from({length: 7}, dictionary)
   const columns: RunIndex['columns'] = {
     run: [],
     scenario: [],
     mode: [],
+    provider: [],
     iteration: [],
     outcome: [],
     tokens_active: [],
@@ -100,6 +104,7 @@ async function referenceIndex(files: string[], reportDir: string, cwd: string): 
       columns.run.push(runIds!.id(row.run_id))
       columns.scenario.push(scenarios!.id(row.scenario_id))
       columns.mode.push(modes!.id(row.mode))
+      columns.provider.push(row.provider === null ? -1 : providers!.id(row.provider))
       columns.iteration.push(row.iteration)
       columns.outcome.push(OUTCOMES.indexOf(row.outcome))
       columns.tokens_active.push(row.tokens.active)
@@ -129,6 +134,7 @@ async function referenceIndex(files: string[], reportDir: string, cwd: string): 
     run_ids: runIds!.values,
     scenarios: scenarios!.values,
     modes: modes!.values,
+    providers: providers!.values,
     outcomes: [...OUTCOMES],
     errors: errors!.values,
     trace_dirs: traceDirs!.values,
