@@ -23,6 +23,7 @@ import {
   type SequentialPlan,
   type Spending,
 } from '../report/gate/sequential.js'
+import type {SequentialLook} from '../report/gate/reliability-rules.js'
 import {atAverage, budgetOverrun, type Spent} from '../results/budget.js'
 import {runSuite, type RunSummary, type SuiteEvent} from '../runner/run-suite.js'
 import {BadInputError} from '../shared/diagnostics.js'
@@ -92,8 +93,14 @@ function accumulate(total: RunSummary | null, look: RunSummary): RunSummary {
 }
 
 /** One look's gate at its confidence, written nowhere. */
-async function judgeLook(config: LoadedConfig, runId: string, cwd: string, confidence: number, ms: number) {
-  const {loaded, gate} = await judge(config, {runId, cwd, report: false, gate: {confidence}, output: null})
+async function judgeLook(
+  config: LoadedConfig,
+  runId: string,
+  cwd: string,
+  at: {confidence: number; look: SequentialLook},
+  ms: number,
+) {
+  const {loaded, gate} = await judge(config, {runId, cwd, report: false, gate: at, output: null})
   return {gate: gate!, spent: spentOf(loaded.providers, ms)}
 }
 
@@ -145,7 +152,13 @@ export async function runUntilDecided(
       summary.completed + summary.skipped.length === 0
     )
       break
-    const {gate, spent} = await judgeLook(selected.config, runId, cwd, confidences[look]!, performance.now() - started)
+    const {gate, spent} = await judgeLook(
+      selected.config,
+      runId,
+      cwd,
+      {confidence: confidences[look]!, look: {looks: plan.looks, index: look, spending: plan.spending}},
+      performance.now() - started,
+    )
     const merged = freezeVerdicts(gate.checks, frozen, look)
     const decision = decideLook(merged.checks, gate.comparison, {plan, look})
     const next = plan.looks[look + 1]

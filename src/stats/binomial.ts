@@ -84,3 +84,49 @@ export function clopperPearson(count: number, n: number, alpha: number): [number
   const upper = count === n ? 1 : solve((p) => 1 - binomialCdf(count, n, p), 1 - alpha)
   return [lower, upper]
 }
+
+/**
+ * The sized rules of "rate at most `limit`" judged at looks of n_1 < ... < n_K runs, the events counted
+ * cumulatively (each look's runs include the earlier looks'), each side's error spent exactly: at look k
+ * the rule passes with at most pass_max_k events, pass_max_k the largest count with
+ * P(the rule passes at some look <= k | rate = limit) <= spent[k], and fails from fail_min_k, likewise.
+ *
+ * A count only grows, so the looks' pass events are nested far more than independent tests' would be
+ * (no events by run 40 means none by run 32 either): the exact chance, computed by carrying the count's
+ * distribution over the runs not yet decided from look to look, lets each look pass at nearly the level
+ * a single test would, where boundaries from the normal approximation (or a Bonferroni split) spend the
+ * error as if the looks were apart. `spent` is cumulative and ascending; its last value the overall α.
+ */
+export function sequentialSizedRules(runs: readonly number[], limit: number, spent: readonly number[]): SizedRule[] {
+  const rules: SizedRule[] = []
+  // The count's distribution over the runs neither passed nor failed yet: probabilities by count.
+  let open = new Float64Array([1])
+  let previous = 0
+  let passed = 0
+  let failed = 0
+  for (const [k, n] of runs.entries()) {
+    const added = n - previous
+    previous = n
+    const step = Array.from({length: added + 1}, (_, x) => Math.exp(binomialLogPmf(added, x, limit)))
+    const next = new Float64Array(open.length + added)
+    for (let x = 0; x < open.length; x++) {
+      const mass = open[x]!
+      if (mass === 0) continue
+      for (let y = 0; y <= added; y++) next[x + y]! += mass * step[y]!
+    }
+    open = next
+    const allowed = spent[k]!
+    let passMax = -1
+    let below = 0
+    while (passMax < n && passed + below + open[passMax + 1]! <= allowed) below += open[++passMax]!
+    let failMin = n + 1
+    let above = 0
+    while (failMin - 1 > passMax && failed + above + open[failMin - 1]! <= allowed) above += open[--failMin]!
+    passed += below
+    failed += above
+    for (let x = 0; x <= passMax; x++) open[x] = 0
+    for (let x = failMin; x <= n; x++) open[x] = 0
+    rules.push({pass_max: passMax, fail_min: failMin})
+  }
+  return rules
+}

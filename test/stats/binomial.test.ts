@@ -2,7 +2,14 @@
 // limit passes at most α of the time at every size (summed exactly over the counts, no sampling), the
 // rule is the largest such, and the Clopper-Pearson bounds give the same verdict as the rule.
 import {expect} from 'chai'
-import {binomialCdf, binomialUpperTail, clopperPearson, runsToCertify, sizedRule} from '../../src/stats/binomial.js'
+import {
+  binomialCdf,
+  binomialUpperTail,
+  clopperPearson,
+  runsToCertify,
+  sequentialSizedRules,
+  sizedRule,
+} from '../../src/stats/binomial.js'
 import {logGamma} from '../../src/stats/special.js'
 
 const pmf = (n: number, k: number, p: number): number =>
@@ -56,5 +63,64 @@ describe('binomial tests', () => {
     const [low, high] = clopperPearson(20, 20, 0.05)
     expect(low).to.be.closeTo(0.05 ** (1 / 20), 1e-9)
     expect(high).to.equal(1)
+  })
+
+  describe('the exact group-sequential rule (run --until-decided)', () => {
+    /** P(pass at some look), P(fail at some look) at rate p, every sequence of n runs enumerated: no DP, no sampling. */
+    function enumerated(runs: number[], rules: Array<{pass_max: number; fail_min: number}>, p: number) {
+      const n = runs.at(-1)!
+      let pass = 0
+      let fail = 0
+      for (let sequence = 0; sequence < 2 ** n; sequence++) {
+        let events = 0
+        let probability = 1
+        let verdict: 'pass' | 'fail' | null = null
+        let look = 0
+        for (let run = 0; run < n; run++) {
+          const event = (sequence >> run) & 1
+          events += event
+          probability *= event ? p : 1 - p
+          if (verdict === null && run + 1 === runs[look]) {
+            if (events <= rules[look]!.pass_max) verdict = 'pass'
+            else if (events >= rules[look]!.fail_min) verdict = 'fail'
+            look++
+          }
+        }
+        if (verdict === 'pass') pass += probability
+        if (verdict === 'fail') fail += probability
+      }
+      return {pass, fail}
+    }
+
+    it('spends exactly what it is given: enumerating every sequence of runs, a candidate at its limit passes (and fails) at most α in all', () => {
+      for (const [runs, limit] of [
+        [[6, 10, 14, 18], 0.2],
+        [[5, 8, 12, 16], 0.3],
+        [[8, 12, 16], 0.12],
+      ] as Array<[number[], number]>) {
+        const spent = runs.map((n) => 0.05 * (n / runs.at(-1)!) ** 1.5)
+        const rules = sequentialSizedRules(runs, limit, spent)
+        const {pass, fail} = enumerated(runs, rules, limit)
+        expect(pass, `${runs} ${limit}`).to.be.at.most(0.05 + 1e-12)
+        expect(fail, `${runs} ${limit}`).to.be.at.most(0.05 + 1e-12)
+        // The largest such: one more event passing at the last look would overspend.
+        const looser = rules.map((rule, k) => (k === rules.length - 1 ? {...rule, pass_max: rule.pass_max + 1} : rule))
+        if (looser.at(-1)!.pass_max < looser.at(-1)!.fail_min)
+          expect(enumerated(runs, looser, limit).pass, `${runs} ${limit}`).to.be.above(spent.at(-1)!)
+      }
+    })
+
+    it('is the fixed rule at one look, and passes no events where each look alone would at its share of the error', () => {
+      expect(sequentialSizedRules([80], 0.1, [0.05])).to.deep.equal([sizedRule(80, 0.1, 0.05)])
+      // 4 scenarios at 5, 8, 10 repetitions of the default plan (power spending of 5%): a 10% limit.
+      const runs = [20, 32, 40]
+      const spent = [5, 8, 10].map((r) => 0.05 * (r / 20) ** 1.5)
+      const rules = sequentialSizedRules(runs, 0.1, spent)
+      // No timeout in 40 runs passes: 0.9^40 = 1.5% of a candidate at the limit, within the 1.77% spent by then.
+      expect(rules[2]!.pass_max).to.equal(0)
+      // The look's own share (spent[2] - spent[1]: 0.51%) would not pass it, and nor did the rule before (99.01% confidence: 0.99%).
+      expect(sizedRule(40, 0.1, spent[2]! - spent[1]!).pass_max).to.equal(-1)
+      expect(sizedRule(40, 0.1, 1 - 0.9901).pass_max).to.equal(-1)
+    })
   })
 })

@@ -15,7 +15,8 @@ import type {GateDocument} from '../aggregate/report-schema.js'
 import type {LoadedRows} from '../aggregate/rows.js'
 import {runIdsOf, summarizeFailures, traceRoot, type ReportSettings} from '../aggregate/summary.js'
 import {DEFAULT_ESTIMAND, EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
-import {freezeVerdicts, type FrozenVerdicts} from './sequential.js'
+import type {SequentialLook} from './reliability-rules.js'
+import {freezeVerdicts, sequentialLookOf, type FrozenVerdicts} from './sequential.js'
 
 export interface GateSettings {
   profile?: string
@@ -27,6 +28,8 @@ export interface GateSettings {
   confidence?: number
   /** run --until-decided: the look the gate is judged at. */
   sequential?: GateDocument['sequential']
+  /** run --until-decided: the look judged before the run has stopped (`sequential` says it once it has). */
+  look?: SequentialLook
   /** run --until-decided: verdicts frozen at earlier looks, laid over this look's (sequential.ts). */
   frozen?: FrozenVerdicts
   /**
@@ -145,7 +148,9 @@ function gateOfProvider(
     confidence,
     estimand: thresholds.estimand,
   })
-  const judged = evaluateGate(comparison, thresholds)
+  // A look of run --until-decided (judged at each look, and the one it stopped at): the rates' rules spend over the looks.
+  const look = options.look ?? sequentialLookOf(options.sequential)
+  const judged = evaluateGate(comparison, thresholds, look)
   const {checks, verdict: checked} = options.frozen
     ? freezeVerdicts(judged.checks, options.frozen, (options.sequential?.look ?? 1) - 1)
     : judged

@@ -26,7 +26,15 @@ import type {Profile, ThresholdKey, Thresholds} from '../../schemas/profile.js'
 import type {Comparison, Estimate, Reduction} from '../aggregate/compare.js'
 import type {Estimand} from '../../stats/log-ratio.js'
 import {minimumDetectableEffect} from './mde.js'
-import {judgeRate, judgeSuccessDrop, rateLimits, reliabilityLevel, type RuleOutcome} from './reliability-rules.js'
+import {
+  judgeRate,
+  judgeRateAtLook,
+  judgeSuccessDrop,
+  rateLimits,
+  reliabilityLevel,
+  type RuleOutcome,
+  type SequentialLook,
+} from './reliability-rules.js'
 import type {GateDocument} from '../aggregate/report-schema.js'
 
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'skipped'
@@ -197,6 +205,8 @@ const num = (value: number | null | undefined): string =>
 export function evaluateGate(
   comparison: Comparison,
   resolved: ResolvedThresholds,
+  /** A look of `run --until-decided`: the rates' sized rules spend their error over the looks exactly (reliability-rules.ts). */
+  look?: SequentialLook,
 ): {checks: GateCheck[]; verdict: Exclude<Verdict, 'skipped'>} {
   const t = resolved.thresholds
   const {reliability: r, efficiency: e} = comparison
@@ -336,7 +346,7 @@ export function evaluateGate(
   ]
   const confidence = comparison.confidence ?? 0.95
   const alpha = reliabilityLevel(confidence)
-  if (decision === 'ci') for (const spec of specs) decideBySize(spec, comparison, resolved, alpha)
+  if (decision === 'ci') for (const spec of specs) decideBySize(spec, comparison, resolved, alpha, look)
   const checks = specs.map((spec): GateCheck => {
     const {verdict, reason} = judgeCheck(spec, decision)
     const value = spec.estimate ? judgedValue(spec.estimate, decision) : null
@@ -375,7 +385,13 @@ export function evaluateGate(
  * refusal below MIN_POPULATION_SCENARIOS, set on its spec. A rate's count is read off the estimate
  * (older comparisons have none: value × runs).
  */
-function decideBySize(spec: CheckSpec, comparison: Comparison, resolved: ResolvedThresholds, alpha: number): void {
+function decideBySize(
+  spec: CheckSpec,
+  comparison: Comparison,
+  resolved: ResolvedThresholds,
+  alpha: number,
+  look: SequentialLook | undefined,
+): void {
   const estimate = spec.estimate
   if (!estimate || estimate.value === null || ('missing' in estimate && estimate.missing)) return
   if ('scenarios' in estimate) {
@@ -403,7 +419,8 @@ function decideBySize(spec: CheckSpec, comparison: Comparison, resolved: Resolve
   const limit = rateLimits(resolved.thresholds)[spec.name as keyof ReturnType<typeof rateLimits>]
   if (!limit) return
   const events = estimate.count ?? count(estimate.value, runs)
-  spec.sized = judgeRate(limit, limit.complement ? runs - events : events, runs, alpha)
+  const counted = limit.complement ? runs - events : events
+  spec.sized = look ? judgeRateAtLook(limit, counted, runs, look) : judgeRate(limit, counted, runs, alpha)
 }
 
 /** Fail when any check fails, else inconclusive when any is, else pass (skipped checks do not count). */

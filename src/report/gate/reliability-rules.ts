@@ -21,7 +21,8 @@
  * found by never passing.
  */
 import type {Thresholds} from '../../schemas/profile.js'
-import {clopperPearson, runsToCertify, sizedRule, type SizedRule} from '../../stats/binomial.js'
+import {spentAlpha, type SpendingFunction} from '../../stats/alpha-spending.js'
+import {clopperPearson, runsToCertify, sequentialSizedRules, sizedRule, type SizedRule} from '../../stats/binomial.js'
 import {newcombeInterval} from '../../stats/rates.js'
 import {pairedNonInferiority, tangoInterval} from '../../stats/paired-flips.js'
 import {zOfConfidence} from '../../stats/special.js'
@@ -56,8 +57,9 @@ function describeRateRule(
   runs: number,
   alpha: number,
   sized: SizedRule = sizedRule(runs, limit.limit, alpha),
+  spentOver = '',
 ): string {
-  const test = `exact binomial test of ${limit.events} at most ${pct(limit.limit)}, one-sided ${pct(alpha)}`
+  const test = `exact binomial test of ${limit.events} at most ${pct(limit.limit)}, one-sided ${pct(alpha)}${spentOver}`
   if (limit.limit >= 1) return `${test}: passes whatever the count`
   if (sized.pass_max < 0)
     return `${test}: ${runs} runs cannot pass it (with none, it takes ${runsToCertify(limit.limit, alpha)} runs)`
@@ -66,11 +68,17 @@ function describeRateRule(
 }
 
 /** The verdict of a rate's sized rule, `count` being the events (validity: the invalid outputs) in `runs`. */
-export function judgeRate(limit: RateLimit, count: number, runs: number, alpha: number): RuleOutcome {
-  const sized = sizedRule(runs, limit.limit, alpha)
+export function judgeRate(
+  limit: RateLimit,
+  count: number,
+  runs: number,
+  alpha: number,
+  sized = sizedRule(runs, limit.limit, alpha),
+  spentOver = '',
+): RuleOutcome {
   const [low, high] = clopperPearson(count, runs, alpha)
   const interval: [number, number] = limit.complement ? [100 * (1 - high), 100 * (1 - low)] : [100 * low, 100 * high]
-  const rule = describeRateRule(limit, runs, alpha, sized)
+  const rule = describeRateRule(limit, runs, alpha, sized, spentOver)
   if (limit.limit >= 1 || count <= sized.pass_max) return {verdict: 'pass', reason: null, interval, rule}
   if (count >= sized.fail_min) return {verdict: 'fail', reason: null, interval, rule}
   const reason =
@@ -78,6 +86,43 @@ export function judgeRate(limit: RateLimit, count: number, runs: number, alpha: 
       ? `${runs} runs cannot certify ${limit.events} at most ${pct(limit.limit)}: with none, it takes ${runsToCertify(limit.limit, alpha)} runs`
       : `${count} ${limit.events} in ${runs}: passes with at most ${sized.pass_max}, fails from ${sized.fail_min}`
   return {verdict: 'inconclusive', reason, interval, rule}
+}
+
+/**
+ * A look of `run --until-decided`: the plan's looks (repetitions per cell), this one's index, and the
+ * spending function.
+ */
+export interface SequentialLook {
+  looks: readonly number[]
+  index: number
+  spending: SpendingFunction
+}
+
+/** The one-sided level of a rate's rule over all the looks of `run --until-decided`: the fixed design's. */
+const SEQUENTIAL_RATE_ALPHA = reliabilityLevel(0.95)
+
+/**
+ * A rate's sized rule at a look of `run --until-decided`: the exact group-sequential test (binomial.ts's
+ * sequentialSizedRules), its one-sided 5% spent over the looks by the plan's spending function. Each
+ * earlier look's runs are taken as this look's in proportion to its repetitions (as planned: every cell
+ * runs each look's repetitions). The interval shown is the one-sided 5% Clopper-Pearson interval.
+ */
+export function judgeRateAtLook(limit: RateLimit, count: number, runs: number, look: SequentialLook): RuleOutcome {
+  const {looks, index, spending} = look
+  const last = looks.at(-1)!
+  const runsAt = looks.slice(0, index + 1).map((repetitions) => Math.round((runs * repetitions) / looks[index]!))
+  const spent = looks
+    .slice(0, index + 1)
+    .map((repetitions) => spentAlpha(repetitions / last, SEQUENTIAL_RATE_ALPHA, spending))
+  const sized = sequentialSizedRules(runsAt, limit.limit, spent).at(-1)!
+  return judgeRate(
+    limit,
+    count,
+    runs,
+    SEQUENTIAL_RATE_ALPHA,
+    sized,
+    ` in all, spent over the looks exactly (${spending} spending; look ${index + 1} of ${looks.length}, ${pct(spent[index]!)} spent by it)`,
+  )
 }
 
 /** The runs of the two modes as pairs (the runner's blocks): how many, and the discordant ones. */

@@ -59,6 +59,7 @@ import {normalQuantile} from '../../stats/special.js'
 import {addRow, emptyAggregate, type Aggregate} from '../aggregate/aggregate.js'
 import {compareModes} from '../aggregate/compare.js'
 import {evaluateGate, type CheckName, type Decision, type GateCheck, type Verdict} from './gate.js'
+import type {SequentialLook} from './reliability-rules.js'
 import {
   checkStates,
   decideLook,
@@ -472,6 +473,7 @@ function gateAt(
   bootstrapSeed: number,
   confidence: number,
   group: Group,
+  look?: SequentialLook,
 ) {
   const resamples = group === 'efficiency' ? options.resamples : UNREAD_RESAMPLES
   const comparison = compareModes(aggregateOf(rows, repetitions), {
@@ -491,7 +493,7 @@ function gateAt(
     thresholds: options.thresholds,
     override: null,
   }
-  return {comparison, ...evaluateGate(comparison, thresholds)}
+  return {comparison, ...evaluateGate(comparison, thresholds, look)}
 }
 
 /** The fixed design: every dataset judged once at `repetitions` per cell. */
@@ -611,7 +613,11 @@ export function simulateSequential(
           let frozen: FrozenVerdicts = {}
           for (let look = 0; look <= last; look++) {
             const repetitions = plan.looks[look]!
-            const {comparison, checks} = gateAt(rows, repetitions, options, seed + look, confidences[look]!, group)
+            const {comparison, checks} = gateAt(rows, repetitions, options, seed + look, confidences[look]!, group, {
+              looks: plan.looks,
+              index: look,
+              spending: plan.spending,
+            })
             const context = {plan, look}
             const states = checkStates(checks, comparison, context)
             for (const check of checks) {

@@ -87,6 +87,57 @@ const clear = (mode: string, i: number): Partial<Row> & {activeTokens: number} =
 }
 
 describe('sequential rule', () => {
+  it('judges a rate at a look by the exact group-sequential rule: no timeout in 40 runs passes a 10% limit at the third look', () => {
+    const plan: SequentialPlan = {looks: [...DEFAULT_LOOKS], alpha: 0.05, spending: 'power'}
+    const judged = (timeouts: number, sequential: boolean) => {
+      const aggregate = emptyAggregate()
+      let left = timeouts
+      for (const scenario of ['a-001', 'b-001', 'c-001', 'd-001'])
+        for (let i = 1; i <= 10; i++)
+          for (const mode of ['agent_direct', 'ghx']) {
+            const timedOut = mode === 'ghx' && left-- > 0
+            addRow(
+              aggregate,
+              makeRow({
+                scenario_id: scenario,
+                mode,
+                iteration: i,
+                ...clear(mode, i),
+                ...(timedOut ? {outcome: 'timeout', success: false} : {}),
+              }),
+            )
+          }
+      const comparison = compareModes(aggregate, {
+        baseline: 'agent_direct',
+        candidate: 'ghx',
+        minSamples: 3,
+        seed: 1,
+        resamples: 1000,
+        confidence: lookConfidences(plan)[2],
+      })
+      const {checks} = evaluateGate(
+        comparison,
+        {
+          profile: 'p',
+          decision: 'ci',
+          min_samples: 3,
+          override: null,
+          thresholds: {...THRESHOLDS, max_timeout_stall_rate_pct: 10},
+        },
+        sequential ? {looks: plan.looks, index: 2, spending: plan.spending} : undefined,
+      )
+      return checks.find((check) => check.name === 'reliability_timeout_stall_rate')!
+    }
+    // 0.9^40 = 1.5% of candidates at the limit pass by then, within the 1.77% of 5% spent by the third look.
+    const none = judged(0, true)
+    expect(none.verdict).to.equal('pass')
+    expect(none.rule).to.include('spent over the looks exactly (power spending; look 3 of 8, 1.76777% spent by it)')
+    expect(none.rule).to.include('passes with at most 0 in 40')
+    expect(judged(1, true).verdict).to.equal('inconclusive')
+    // Judged alone at the look's own level (1 - 99.01%), as before, it could not pass.
+    expect(judged(0, false).verdict).to.equal('inconclusive')
+  })
+
   it('each look’s confidence spends the error over the looks: above 95% at every look, one look is 95%', () => {
     const confidences = lookConfidences(PLAN)
     expect(confidences).to.have.length(3)
