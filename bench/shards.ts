@@ -4,7 +4,7 @@
 // `merge` alone over generated rows split into 4 shards' files (100k and 1M rows by default), its time and peak RSS
 // against a plain streaming JSON.parse of the same files (bench/plain-parse.mjs, the floor), as the report
 // bench measures report and gate. BENCH_SHARDS_SUITE (a suite file; default suites/full-seeded.yml),
-// BENCH_SHARDS_COUNTS (default 1,2,4), BENCH_SHARDS_MERGE_ROWS (its sizes, default 100k,1M) and BENCH_HEAVY_ROUNDS (the
+// BENCH_SHARDS_COUNTS (default 1,2,4; none: the merge alone), BENCH_SHARDS_MERGE_ROWS (its sizes, default 100k,1M) and BENCH_HEAVY_ROUNDS (the
 // merge's rounds) set it; smaller ones check the section quickly.
 import {spawn} from 'node:child_process'
 import {createReadStream, createWriteStream, type WriteStream} from 'node:fs'
@@ -182,7 +182,9 @@ async function measureMerge(total: number, rounds: number) {
 
 export async function benchShards(rounds: number): Promise<string> {
   const suite = path.resolve(PACKAGE_ROOT, process.env.BENCH_SHARDS_SUITE ?? path.join('suites', 'full-seeded.yml'))
-  const counts = (process.env.BENCH_SHARDS_COUNTS ?? '1,2,4').split(',').map(Number)
+  // "none": the merge alone.
+  const countsText = process.env.BENCH_SHARDS_COUNTS ?? '1,2,4'
+  const counts = countsText === 'none' ? [] : countsText.split(',').map(Number)
   const totals = parseSizes(process.env.BENCH_SHARDS_MERGE_ROWS ?? '100k,1M')
   const walls: string[][] = [['shards', 'run s', 'merge s', 'run + merge s', 'x whole']]
   let whole: number | undefined
@@ -212,9 +214,13 @@ export async function benchShards(rounds: number): Promise<string> {
       ])
   }
   return [
-    `## ${path.relative(PACKAGE_ROOT, suite)} whole and as shards in parallel processes on this machine (each its own project folder and sandbox; run: until the last shard ends)`,
-    table(walls),
-    '',
+    ...(counts.length === 0
+      ? []
+      : [
+          `## ${path.relative(PACKAGE_ROOT, suite)} whole and as shards in parallel processes on this machine (each its own project folder and sandbox; run: until the last shard ends)`,
+          table(walls),
+          '',
+        ]),
     `## merge of ${MERGE_SHARDS} shards' generated rows (${SCENARIOS} scenarios x ${MODES.length} modes; median of ${rounds}, interleaved with the floor)`,
     table(mergeRows),
   ].join('\n')
