@@ -13,8 +13,8 @@
  * early). The simulation chose the default (ghx-bench simulate, verify_pr, twice the thresholds,
  * each check counted alone, before issue 26: 38-43% fewer runs against Pocock's 44-48% and
  * O'Brien-Fleming's 30-36%). The whole gate, with verdicts frozen (below), passes a good candidate of
- * the verify-pr suite (6 scenarios) 93% of the time with 31% fewer runs than 20 fixed repetitions; at 4
- * scenarios it saves 13%, and no schedule can save 30% there: even a look at every repetition at the
+ * the verify-pr suite (6 scenarios) 93% of the time with 32% fewer runs than 20 fixed repetitions; at 4
+ * scenarios it saves 14%, and no schedule can save 30% there: even a look at every repetition at the
  * fixed 95%, no error spent, saves 35% (bench/sequential-bound.ts; docs/gate.md).
  * The looks come every 2 repetitions after the second: with looks at 5, 8, 12, 16 and 20 the whole gate,
  * which stops at its slowest check, saved 27-29%; more looks cost one gate judgement each and their
@@ -28,8 +28,9 @@
  * excepted (a count, judged at each look as it stands): it is a group-sequential test of its own, stopped where its boundary was crossed, whose error the spending
  * function bounds; later looks, run for the checks still open, do not reopen it. Without freezing the
  * whole gate had to find every check decisive at one and the same look, and a good candidate ran to
- * the last look 96-100% of the time (issue 26: 0-4% of runs saved). The reliability checks' sized
- * rules are judged at each look at one-sided level 1 - the look's confidence (reliability-rules.ts).
+ * the last look 96-100% of the time (issue 26: 0-4% of runs saved). The success drop's sized rule is
+ * judged at each look at one-sided level 1 - the look's confidence; a rate's is the exact
+ * group-sequential binomial test of its 5% over the looks (reliability-rules.ts judgeRateAtLook).
  *
  * Stopping: after look k each check is
  * - decided: pass or fail at this look's confidence, or frozen at an earlier look (skipped checks count as decided);
