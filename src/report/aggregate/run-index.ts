@@ -178,15 +178,9 @@ export class RunIndexBuilder {
   private readonly candidateFiles = new Dictionary()
   private readonly dirResults: string[] = []
   private readonly fileResults: string[] = []
-  private readonly columns: IndexColumns
-
-  constructor(columns?: IndexColumns) {
-    this.columns =
-      columns ??
-      (Object.fromEntries(
-        Object.entries(COLUMN_TYPES).map(([name, make]) => [name, new IndexColumn<Numbers>(make)]),
-      ) as IndexColumns)
-  }
+  private readonly columns = Object.fromEntries(
+    Object.entries(COLUMN_TYPES).map(([name, make]) => [name, new IndexColumn<Numbers>(make)]),
+  ) as IndexColumns
 
   /** A row whose trace path is read from `resultsDir` (its results file's folder). */
   add(row: Row, resultsDir: string): void {
@@ -258,9 +252,7 @@ export class RunIndexBuilder {
    * them. The parts' columns are let go as they are copied (a million rows' index is not held twice).
    */
   static join(parts: readonly PortableRunIndex[]): RunIndexBuilder {
-    const builder = new RunIndexBuilder(
-      Object.fromEntries(Object.keys(COLUMN_TYPES).map((name) => [name, new IndexColumn(ints)])) as IndexColumns,
-    )
+    const builder = new RunIndexBuilder()
     const maps = parts.map((part) => {
       const codes = (name: DictionaryName) =>
         part.dictionaries[name].map((value) => builder.dictionaries[name].id(value))
