@@ -30,7 +30,7 @@ export async function judgeRun(
   config: LoadedConfig,
   summary: RunSummary,
   cwd = process.cwd(),
-  gateSettings: Pick<GateSettings, 'confidence' | 'sequential' | 'frozen' | 'incomplete'> = {},
+  gateSettings: Pick<GateSettings, 'confidence' | 'look' | 'sequential' | 'frozen' | 'incomplete'> = {},
   loaded?: LoadedRows,
 ): Promise<Judgement> {
   const gated = Boolean(summary.gate?.profile)

@@ -134,6 +134,8 @@ export async function runUntilDecided(
   const runOptions = {...options, shard: undefined, budget: undefined}
   if (options.dryRun) return {summary: await runSuite(at(plan.looks.at(-1)!), runOptions, onEvent), judgement: null}
   const confidences = lookConfidences(plan)
+  // The look the rates' sized rules spend over (reliability-rules.ts), at each look and at the one the run stops at.
+  const lookOf = (look: number): SequentialLook => ({looks: plan.looks, index: look, spending: plan.spending})
   const history: History = []
   let total: RunSummary | null = null
   let runId = options.runId
@@ -156,7 +158,7 @@ export async function runUntilDecided(
       selected.config,
       runId,
       cwd,
-      {confidence: confidences[look]!, look: {looks: plan.looks, index: look, spending: plan.spending}},
+      {confidence: confidences[look]!, look: lookOf(look)},
       performance.now() - started,
     )
     const merged = freezeVerdicts(gate.checks, frozen, look)
@@ -188,7 +190,12 @@ export async function runUntilDecided(
       }
       return {
         summary: total,
-        judgement: await judgeRun(selected.config, summary, cwd, {confidence: confidences[look]!, sequential, frozen}),
+        judgement: await judgeRun(selected.config, summary, cwd, {
+          confidence: confidences[look]!,
+          look: lookOf(look),
+          sequential,
+          frozen,
+        }),
       }
     }
     frozen = merged.frozen

@@ -16,7 +16,7 @@ import type {LoadedRows} from '../aggregate/rows.js'
 import {runIdsOf, summarizeFailures, traceRoot, type ReportSettings} from '../aggregate/summary.js'
 import {DEFAULT_ESTIMAND, EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
 import type {SequentialLook} from './reliability-rules.js'
-import {freezeVerdicts, sequentialLookOf, type FrozenVerdicts} from './sequential.js'
+import {freezeVerdicts, type FrozenVerdicts} from './sequential.js'
 
 export interface GateSettings {
   profile?: string
@@ -28,7 +28,7 @@ export interface GateSettings {
   confidence?: number
   /** run --until-decided: the look the gate is judged at. */
   sequential?: GateDocument['sequential']
-  /** run --until-decided: the look judged before the run has stopped (`sequential` says it once it has). */
+  /** run --until-decided: the look judged, whose error the rates' sized rules spend over the looks. */
   look?: SequentialLook
   /** run --until-decided: verdicts frozen at earlier looks, laid over this look's (sequential.ts). */
   frozen?: FrozenVerdicts
@@ -148,9 +148,7 @@ function gateOfProvider(
     confidence,
     estimand: thresholds.estimand,
   })
-  // A look of run --until-decided (judged at each look, and the one it stopped at): the rates' rules spend over the looks.
-  const look = options.look ?? sequentialLookOf(options.sequential)
-  const judged = evaluateGate(comparison, thresholds, look)
+  const judged = evaluateGate(comparison, thresholds, options.look)
   const {checks, verdict: checked} = options.frozen
     ? freezeVerdicts(judged.checks, options.frozen, (options.sequential?.look ?? 1) - 1)
     : judged

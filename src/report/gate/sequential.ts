@@ -52,8 +52,7 @@ import {tangoInterval} from '../../stats/paired-flips.js'
 import {normalCdf, zOfConfidence} from '../../stats/special.js'
 import type {Comparison, Estimate, Reduction} from '../aggregate/compare.js'
 import {clearsThreshold, overallVerdict, type CheckName, type GateCheck, type Verdict} from './gate.js'
-import {judgeSuccessDrop, reliabilityLevel, type SequentialLook} from './reliability-rules.js'
-import type {GateDocument} from '../aggregate/report-schema.js'
+import {judgeSuccessDrop, reliabilityLevel} from './reliability-rules.js'
 import {clopperPearson} from '../../stats/binomial.js'
 import {suiteSchema} from '../../schemas/suite.js'
 
@@ -272,11 +271,6 @@ export function checkStates(
     }
   }
   return states
-}
-
-/** The look a gate's sequential record names, as the rates' sized rules read it (reliability-rules.ts). */
-export function sequentialLookOf(record: GateDocument['sequential'] | undefined): SequentialLook | undefined {
-  return record ? {looks: record.looks, index: record.look - 1, spending: record.spending} : undefined
 }
 
 /** Verdicts frozen at their first decisive look: the check's name -> its verdict and the 1-based look. */

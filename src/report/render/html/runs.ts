@@ -16,7 +16,7 @@ import {pipeline} from 'node:stream/promises'
 import {promisify} from 'node:util'
 import {createGzip, gzip} from 'node:zlib'
 import {readFileBelow} from '../../../results/no-follow.js'
-import {OUTCOMES, readRunIndex, traceFileOf, type IndexColumns, type RunIndexData} from '../../aggregate/run-index.js'
+import {OUTCOMES, readRunIndex, traceFileOf, type RunIndexData} from '../../aggregate/run-index.js'
 
 const gzipAsync = promisify(gzip)
 
@@ -67,18 +67,8 @@ function relativeUrl(from: string, to: string): string {
   return relative === '' ? '.' : relative.split(path.sep).map(encodeURIComponent).join('/')
 }
 
-/** The index as the page reads it: the wire format's dictionaries (trace folders and files as URLs), its columns typed arrays. */
-export interface RunColumns {
-  count: number
-  run_ids: string[]
-  scenarios: string[]
-  modes: string[]
-  providers: string[]
-  errors: string[]
-  trace_dirs: string[]
-  trace_paths: string[]
-  columns: IndexColumns
-}
+/** The index as the page reads it: the index's dictionaries, its trace folders and files as URLs; its columns typed arrays. */
+export type RunColumns = Omit<RunIndexData, 'trace_files' | 'linkedTraces'> & {trace_paths: string[]}
 
 export interface BuiltIndex {
   index: RunColumns
@@ -90,19 +80,14 @@ export interface BuiltIndex {
 
 /** The index of the rows for a page in `reportDir`: its traces linked relative to it. */
 export function indexForReport(data: RunIndexData, reportDir: string): BuiltIndex {
+  const {trace_files: traceFiles, linkedTraces, ...index} = data
   return {
     index: {
-      count: data.count,
-      run_ids: data.run_ids,
-      scenarios: data.scenarios,
-      modes: data.modes,
-      providers: data.providers,
-      errors: data.errors,
+      ...index,
       trace_dirs: data.trace_dirs.map((dir) => relativeUrl(reportDir, dir)),
-      trace_paths: data.trace_files.map((file) => relativeUrl(reportDir, file)),
-      columns: data.columns,
+      trace_paths: traceFiles.map((file) => relativeUrl(reportDir, file)),
     },
-    linkedTraces: data.linkedTraces,
+    linkedTraces,
     traceFile: (i) => traceFileOf(data, i),
   }
 }
