@@ -98,7 +98,7 @@ export async function readShard(task: ShardTask): Promise<ShardRead> {
     const moved = row.trace?.startsWith(prefix) ? path.join(task.runId, row.trace.slice(prefix.length)) : row.trace
     const line = text === undefined ? null : moved === row.trace ? text : withTrace(text, row.trace!, moved!)
     chunk += (line ?? JSON.stringify({...row, trace: moved})) + '\n'
-    runIndex.add(moved === row.trace ? row : {...row, trace: moved}, task.resultsDir)
+    runIndex.add(row, task.resultsDir, moved)
     rows++
     for (const byMode of [counts.by_mode, (counts.by_provider[row.provider ?? ''] ??= {})])
       (byMode[row.mode] ??= {pass: 0, fail: 0, timeout: 0, infra_error: 0})[row.outcome]++

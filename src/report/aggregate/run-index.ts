@@ -182,8 +182,8 @@ export class RunIndexBuilder {
     Object.entries(COLUMN_TYPES).map(([name, make]) => [name, new IndexColumn<Numbers>(make)]),
   ) as IndexColumns
 
-  /** A row whose trace path is read from `resultsDir` (its results file's folder). */
-  add(row: Row, resultsDir: string): void {
+  /** A row whose trace path (`trace`: the row's own, or where merge moves it) is read from `resultsDir` (its results file's folder). */
+  add(row: Row, resultsDir: string, trace = row.trace): void {
     const {columns: c, dictionaries: d} = this
     const attempt = row.attempts.at(-1)?.attempt ?? row.retries + 1
     c.run.push(d.run_ids.id(row.run_id))
@@ -206,13 +206,13 @@ export class RunIndexBuilder {
           )
         : -1,
     )
-    c.trace.push(this.candidate(row, resultsDir, attempt))
+    c.trace.push(this.candidate(row, trace, resultsDir, attempt))
   }
 
   /** 0 (no trace to look for), k > 0 (a folder's trace named the runner's way), k < 0 (an odd file). */
-  private candidate(row: Row, resultsDir: string, attempt: number): number {
-    if (!row.trace) return 0
-    const file = path.resolve(resultsDir, row.trace)
+  private candidate(row: Row, trace: string | null, resultsDir: string, attempt: number): number {
+    if (!trace) return 0
+    const file = path.resolve(resultsDir, trace)
     // A row's trace path is read from its results folder only: `../../somewhere` in a row is not followed.
     const relative = path.relative(resultsDir, file)
     if (relative.startsWith('..') || path.isAbsolute(relative)) return 0
