@@ -108,7 +108,13 @@ interface Shard {
 /** Every shard's header, checked against the first's; bad input naming each difference, or a shard given twice. */
 async function readShards(files: readonly string[], cwd: string): Promise<Shard[]> {
   const shards: Shard[] = []
-  for (const file of files) shards.push({file, shown: displayPath(file, cwd), header: await readShardHeader(file, cwd)})
+  for (const file of files) {
+    const header = await readShardHeader(file, cwd)
+    // Every header lists every shard's blocks (333k at a million rows): one list is kept where they agree.
+    const partition = shards[0]?.header.partition
+    if (partition && JSON.stringify(partition) === JSON.stringify(header.partition)) header.partition = partition
+    shards.push({file, shown: displayPath(file, cwd), header})
+  }
   shards.sort((a, b) => a.header.shard.index - b.header.shard.index)
   const [first] = shards as [Shard]
   const problems: Diagnostic[] = []
@@ -131,8 +137,6 @@ async function readShards(files: readonly string[], cwd: string): Promise<Shard[
       })
   }
   if (problems.length > 0) throw new BadInputError(problems)
-  // The partitions agree (headerDifferences): each header lists every shard's blocks (333k at a million rows), one list is kept.
-  for (const shard of shards) shard.header.partition = first.header.partition
   return shards
 }
 

@@ -90,7 +90,11 @@ export function headerDifferences(a: ShardHeader, b: ShardHeader): string[] {
   differ('shard count', a.shard.count, b.shard.count)
   differences.push(...keyDifferences(a.key, b.key))
   // The key agrees and the partitions differ: the shards were balanced with different --shard-weights.
-  if (differences.length === 0 && JSON.stringify(a.partition) !== JSON.stringify(b.partition))
+  if (
+    differences.length === 0 &&
+    a.partition !== b.partition &&
+    JSON.stringify(a.partition) !== JSON.stringify(b.partition)
+  )
     differences.push('the partition of the blocks (balanced with different --shard-weights?)')
   return differences
 }
