@@ -110,7 +110,8 @@ async function readShards(files: readonly string[], cwd: string): Promise<Shard[
   const shards: Shard[] = []
   for (const file of files) {
     const header = await readShardHeader(file, cwd)
-    // Every header lists every shard's blocks (333k at a million rows): one list is kept where they agree.
+    // Every header lists every shard's blocks (333k at a million rows): one list is kept where they agree,
+    // as they are read (all four kept until checked grew the heap: 511-567 MiB at 1M rows against 464-493).
     const partition = shards[0]?.header.partition
     if (partition && JSON.stringify(partition) === JSON.stringify(header.partition)) header.partition = partition
     shards.push({file, shown: displayPath(file, cwd), header})
