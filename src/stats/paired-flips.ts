@@ -142,6 +142,96 @@ export function pairedNonInferiority(
   return {non_inferior: Math.min(1, nonInferior), inferior: Math.min(1, inferior)}
 }
 
+/**
+ * The largest number of pairs at the last look for which sequentialPairedRules carries the outcomes'
+ * distribution exactly: its work grows as the cube of the pairs (200: about a second). Beyond it the
+ * gate judges each look by the fixed test at the look's own level, as the normal boundaries have it.
+ */
+export const SEQUENTIAL_PAIRED_MAX_PAIRS = 200
+
+/**
+ * The exact group-sequential version of pairedNonInferiority's pass side, for looks at `pairs` pairs
+ * (cumulative, ascending) with the one-sided error `spent` by each look (cumulative; the last the
+ * overall α): at look k the test passes when Tango's statistic at −margin is at least the k-th value
+ * returned (+Infinity: no outcome of that look can pass), the smallest such threshold for which the
+ * chance of passing at some look <= k, at the margin, is at most spent[k], the largest over the nuisance
+ * (the share of pass→fail pairs, the grid of the fixed test). That chance is computed exactly by carrying
+ * the (gained, lost) distribution of the outcomes not yet passed from pair to pair, for each point of
+ * the grid. At one look it is the fixed test (pass when its p-value is at most α). Each look's fixed test
+ * at its share of the error spends it as if the looks were apart; the counts of the later looks contain
+ * the earlier ones', so their passes overlap and each look can pass nearer a single test's level. The
+ * fail side is left to each look's fixed test: a failed outcome is not taken out of the distribution,
+ * which can only overstate the chance of passing (the boundary is non-binding).
+ */
+export function sequentialPairedRules(pairs: readonly number[], margin: number, spent: readonly number[]): number[] {
+  const last = pairs.at(-1) ?? 0
+  const side = last + 1
+  const delta = -margin
+  const highest = (1 + margin) / 2
+  const grid = Array.from({length: NUISANCE_GRID + 1}, (_, g) => {
+    const lost = margin + ((highest - margin) * g) / NUISANCE_GRID
+    return {lost, gained: lost - margin, tied: Math.max(0, 1 - 2 * lost + margin)}
+  })
+  // For each point of the grid, the chance of each (gained, lost) not yet passed, at index gained * side + lost.
+  const open = grid.map(() => {
+    const cells = new Float64Array(side * side)
+    cells[0] = 1
+    return cells
+  })
+  const passedSoFar = new Float64Array(grid.length)
+  const thresholds: number[] = []
+  let done = 0
+  for (const [k, n] of pairs.entries()) {
+    for (const [index, point] of grid.entries()) {
+      const cells = open[index]!
+      // One pair at a time, in place: each cell (gained, lost) from itself, (gained - 1, lost) and (gained, lost - 1), read before they change.
+      for (let i = done + 1; i <= n; i++)
+        for (let g = i; g >= 0; g--)
+          for (let l = i - g; l >= 0; l--) {
+            const at = g * side + l
+            let mass = cells[at]! * point.tied
+            if (g > 0) mass += cells[at - side]! * point.gained
+            if (l > 0) mass += cells[at - 1]! * point.lost
+            cells[at] = mass
+          }
+    }
+    done = n
+    // The outcomes of this look from the most favourable down, those of equal statistic together.
+    const outcomes: {at: number; score: number}[] = []
+    for (let g = 0; g <= n; g++)
+      for (let l = 0; l <= n - g; l++) outcomes.push({at: g * side + l, score: tangoScore(g, l, n, delta)})
+    outcomes.sort((a, b) => b.score - a.score)
+    const passing = Float64Array.from(passedSoFar)
+    let threshold = Infinity
+    let taken = 0
+    while (taken < outcomes.length) {
+      const score = outcomes[taken]!.score
+      const slack = 1e-9 * Math.max(1, Math.abs(score))
+      let end = taken
+      while (end < outcomes.length && outcomes[end]!.score >= score - slack) end++
+      const trial = Float64Array.from(passing)
+      let worst = 0
+      for (const [index, cells] of open.entries()) {
+        for (let o = taken; o < end; o++) trial[index]! += cells[outcomes[o]!.at]!
+        worst = Math.max(worst, trial[index]!)
+      }
+      if (worst > spent[k]!) break
+      passing.set(trial)
+      threshold = outcomes[end - 1]!.score
+      taken = end
+    }
+    passedSoFar.set(passing)
+    for (const cells of open) for (let o = 0; o < taken; o++) cells[outcomes[o]!.at] = 0
+    thresholds.push(threshold)
+  }
+  return thresholds
+}
+
+/** Tango's statistic at −margin of an outcome: what sequentialPairedRules' thresholds are compared with. */
+export function pairedScore(gained: number, lost: number, pairs: number, margin: number): number {
+  return tangoScore(gained, lost, pairs, -margin)
+}
+
 /** P(X <= k) for X ~ Binomial(n, p), by the regularized incomplete beta (one evaluation, whatever k). */
 function binomialCdfOf(k: number, n: number, p: number): number {
   if (k < 0) return 0

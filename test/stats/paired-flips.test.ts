@@ -1,5 +1,12 @@
 import {expect} from 'chai'
-import {exactMcNemar, holmAdjust, pairedNonInferiority, tangoInterval} from '../../src/stats/paired-flips.js'
+import {
+  exactMcNemar,
+  holmAdjust,
+  pairedNonInferiority,
+  pairedScore,
+  sequentialPairedRules,
+  tangoInterval,
+} from '../../src/stats/paired-flips.js'
 
 // An independent computation: the binomial tail summed from exact integer binomial coefficients (BigInt).
 function exactTail(k: number, n: number): number {
@@ -171,5 +178,94 @@ describe('paired flips: Tango’s score interval and the exact non-inferiority t
       expect(exactPasses, `P(both) ${both}`).to.be.at.most(0.05)
       expect(approximatePasses, `P(both) ${both}`).to.be.above(0.05)
     }
+  })
+})
+
+describe('the exact group-sequential paired test', () => {
+  it('is the fixed test at one look: passes exactly the outcomes whose exact p-value is at most α', () => {
+    for (const n of [20, 30])
+      for (const margin of [0.12, 0.2]) {
+        const [threshold] = sequentialPairedRules([n], margin, [0.05])
+        let passing = 0
+        for (let gained = 0; gained <= n; gained++)
+          for (let lost = 0; lost <= n - gained; lost++) {
+            const p = pairedNonInferiority(gained, lost, n, margin).non_inferior
+            if (Math.abs(p - 0.05) < 1e-9) continue
+            const passes = pairedScore(gained, lost, n, margin) >= threshold!
+            expect(passes, `${gained}/${lost} of ${n}, margin ${margin}: p ${p}`).to.equal(p <= 0.05)
+            if (passes) passing++
+          }
+        expect(passing, `${n} ${margin}`).to.be.above(0)
+      }
+  })
+
+  it('spends at most the error given by each look over every sequence of pairs, and is the largest such rule', () => {
+    // Every sequence of 10 pairs (each gained, lost or tied: 3^10), looks at 4, 7 and 10 pairs, Tango's
+    // statistic by the independent route above; the chance at the margin summed over the sequences that
+    // pass by each look, at every point of the test's nuisance grid.
+    const looks = [4, 7, 10]
+    const last = looks.at(-1)!
+    const margin = 0.4
+    const spent = [0.015, 0.03, 0.05]
+    const rules = sequentialPairedRules(looks, margin, spent)
+    expect(rules[1], 'something passes at the second look').to.be.below(Infinity)
+    const scores = looks.map((n) =>
+      Array.from({length: n + 1}, (_, g) =>
+        Array.from({length: n + 1 - g}, (_, l) => independentTango(g, l, n, -margin)),
+      ),
+    )
+    // By look, the sequences passing by it (under `thresholds`) counted by their final (gained, lost).
+    const passingBy = (thresholds: readonly number[]) => {
+      const counts = looks.map(() => Array.from({length: last + 1}, () => new Array<number>(last + 1).fill(0)))
+      for (let code = 0; code < 3 ** last; code++) {
+        let gained = 0
+        let lost = 0
+        let passed = false
+        let rest = code
+        let look = 0
+        const passedBy: boolean[] = []
+        for (let pair = 1; pair <= last; pair++) {
+          const outcome = rest % 3
+          rest = (rest - outcome) / 3
+          if (outcome === 1) gained++
+          if (outcome === 2) lost++
+          if (pair === looks[look]) {
+            passed ||= scores[look]![gained]![lost]! >= thresholds[look]! - 1e-6
+            passedBy.push(passed)
+            look++
+          }
+        }
+        passedBy.forEach((by, k) => {
+          if (by) counts[k]![gained]![lost]!++
+        })
+      }
+      return counts
+    }
+    const worstChance = (counts: number[][]) => {
+      let worst = 0
+      for (let g = 0; g <= 200; g++) {
+        const lostShare = margin + (((1 + margin) / 2 - margin) * g) / 200
+        const gainedShare = lostShare - margin
+        const tied = 1 - lostShare - gainedShare
+        let chance = 0
+        counts.forEach((row, gained) =>
+          row.forEach((count, lost) => {
+            if (count > 0)
+              chance += count * gainedShare ** gained * lostShare ** lost * Math.max(0, tied) ** (last - gained - lost)
+          }),
+        )
+        worst = Math.max(worst, chance)
+      }
+      return worst
+    }
+    const counts = passingBy(rules)
+    looks.forEach((_, k) => expect(worstChance(counts[k]!), `look ${k + 1}`).to.be.at.most(spent[k]! + 1e-12))
+    // The largest such: at each look, the next outcome below its threshold passing too would overspend.
+    looks.forEach((n, k) => {
+      const below = scores[k]!.flat().filter((score) => score < rules[k]! - 1e-6)
+      if (below.length === 0) return
+      const looser = rules.map((threshold, j) => (j === k ? Math.max(...below) : threshold))
+      expect(worstChance(passingBy(looser)[k]!), `look ${k + 1} at ${n} pairs`).to.be.above(spent[k]!)
+    })
   })
 })

@@ -205,7 +205,7 @@ const num = (value: number | null | undefined): string =>
 export function evaluateGate(
   comparison: Comparison,
   resolved: ResolvedThresholds,
-  /** A look of `run --until-decided`: the rates' sized rules spend their error over the looks exactly (reliability-rules.ts). */
+  /** A look of `run --until-decided`: the rates' sized rules and the paired success test spend their error over the looks exactly (reliability-rules.ts). */
   look?: SequentialLook,
 ): {checks: GateCheck[]; verdict: Exclude<Verdict, 'skipped'>} {
   const t = resolved.thresholds
@@ -413,6 +413,7 @@ function decideBySize(
       resolved.thresholds.max_success_rate_drop_pct,
       alpha,
       (v) => clearsThreshold(v, '>=', spec.threshold),
+      look,
     )
     return
   }

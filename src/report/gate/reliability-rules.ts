@@ -3,7 +3,8 @@
  * gate's 95%; at a sequential look, 1 - that look's confidence):
  *
  * - a rate with a limit (runner failures, timeouts, retries, fallbacks, and output validity as its
- *   share of invalid outputs): the one-sided exact binomial test at the limit (src/stats/binomial.ts).
+ *   share of invalid outputs): the one-sided exact binomial test at the limit (src/stats/binomial.ts);
+ *   at a look, its exact group-sequential version, 5% spent over the looks (judgeRateAtLook).
  *   With n runs it passes with at most k events, k the largest count a candidate exactly at the limit
  *   reaches no more than α of the time, and fails from the count a candidate at the limit exceeds no
  *   more than α of the time. A candidate at its limit passes at most α of the time, at any n.
@@ -12,7 +13,8 @@
  *   its upper bound is below; Newcombe's hybrid score interval of two independent rates. Where the
  *   runner paired the runs (one of each mode per iteration block), the paired test: Tango's score
  *   statistic with its exact unconditional p-value (src/stats/paired-flips.ts), each side at α, its
- *   interval Tango's; a block's shared moment or scenario difficulty then cancels.
+ *   interval Tango's; a block's shared moment or scenario difficulty then cancels. At a look its pass
+ *   side is the exact group-sequential version (sequentialPairedRules), its fail side the look's level.
  *
  * The Wilson intervals of the comparison answered "where is the rate?" at 95% two-sided; they passed
  * a 2% limit only after about 190 runs without a single timeout, and a 3-point drop only after 125 to
@@ -24,7 +26,13 @@ import type {Thresholds} from '../../schemas/profile.js'
 import {spentAlpha, type SpendingFunction} from '../../stats/alpha-spending.js'
 import {clopperPearson, runsToCertify, sequentialSizedRules, sizedRule, type SizedRule} from '../../stats/binomial.js'
 import {newcombeInterval} from '../../stats/rates.js'
-import {pairedNonInferiority, tangoInterval} from '../../stats/paired-flips.js'
+import {
+  pairedNonInferiority,
+  pairedScore,
+  SEQUENTIAL_PAIRED_MAX_PAIRS,
+  sequentialPairedRules,
+  tangoInterval,
+} from '../../stats/paired-flips.js'
 import {zOfConfidence} from '../../stats/special.js'
 
 /** The one-sided level of the reliability rules at a comparison's confidence: 5% at 95%. */
@@ -98,31 +106,57 @@ export interface SequentialLook {
   spending: SpendingFunction
 }
 
-/** The one-sided level of a rate's rule over all the looks of `run --until-decided`: the fixed design's. */
-const SEQUENTIAL_RATE_ALPHA = reliabilityLevel(0.95)
+/** The one-sided level of a rate's rule, and of the paired success test's pass side, over all the looks of `run --until-decided`: the fixed design's. */
+const SEQUENTIAL_ALPHA = reliabilityLevel(0.95)
+
+/** Each look's count up to this one, in proportion to its repetitions (as planned: every cell runs each look's repetitions). */
+function countsAtLooks(count: number, {looks, index}: SequentialLook): number[] {
+  return looks.slice(0, index + 1).map((repetitions) => Math.round((count * repetitions) / looks[index]!))
+}
+
+/** The one-sided error the plan's spending function has spent by each look up to this one. */
+function spentByLooks({looks, index, spending}: SequentialLook): number[] {
+  const last = looks.at(-1)!
+  return looks.slice(0, index + 1).map((repetitions) => spentAlpha(repetitions / last, SEQUENTIAL_ALPHA, spending))
+}
+
+/** How a rule at a look says what it spent. */
+function spentOverLooks(look: SequentialLook, spent: readonly number[]): string {
+  return ` in all, spent over the looks exactly (${look.spending} spending; look ${look.index + 1} of ${look.looks.length}, ${pct(spent[look.index]!)} spent by it)`
+}
 
 /**
  * A rate's sized rule at a look of `run --until-decided`: the exact group-sequential test (binomial.ts's
  * sequentialSizedRules), its one-sided 5% spent over the looks by the plan's spending function. Each
- * earlier look's runs are taken as this look's in proportion to its repetitions (as planned: every cell
- * runs each look's repetitions). The interval shown is the one-sided 5% Clopper-Pearson interval.
+ * earlier look's runs are taken as this look's in proportion to its repetitions. The interval shown is
+ * the one-sided 5% Clopper-Pearson interval.
  */
 export function judgeRateAtLook(limit: RateLimit, count: number, runs: number, look: SequentialLook): RuleOutcome {
-  const {looks, index, spending} = look
-  const last = looks.at(-1)!
-  const runsAt = looks.slice(0, index + 1).map((repetitions) => Math.round((runs * repetitions) / looks[index]!))
-  const spent = looks
-    .slice(0, index + 1)
-    .map((repetitions) => spentAlpha(repetitions / last, SEQUENTIAL_RATE_ALPHA, spending))
-  const sized = sequentialSizedRules(runsAt, limit.limit, spent).at(-1)!
-  return judgeRate(
-    limit,
-    count,
-    runs,
-    SEQUENTIAL_RATE_ALPHA,
-    sized,
-    ` in all, spent over the looks exactly (${spending} spending; look ${index + 1} of ${looks.length}, ${pct(spent[index]!)} spent by it)`,
-  )
+  const spent = spentByLooks(look)
+  const sized = sequentialSizedRules(countsAtLooks(runs, look), limit.limit, spent).at(-1)!
+  return judgeRate(limit, count, runs, SEQUENTIAL_ALPHA, sized, spentOverLooks(look, spent))
+}
+
+// The paired rules of a plan, by its pairs, margin and error spent: the simulator and every look of a run ask for the same ones.
+const pairedRulesMemo = new Map<string, number[]>()
+
+/**
+ * The paired success test's pass threshold at a look of `run --until-decided`: the exact group-sequential
+ * test (paired-flips.ts's sequentialPairedRules), its one-sided 5% spent over the looks as the rates'
+ * is; null past SEQUENTIAL_PAIRED_MAX_PAIRS pairs, where the look's own level judges it.
+ */
+function pairedPassAtLook(
+  pairs: number,
+  margin: number,
+  look: SequentialLook,
+): {threshold: number; spentOver: string} | null {
+  if (pairs > SEQUENTIAL_PAIRED_MAX_PAIRS) return null
+  const pairsAt = countsAtLooks(pairs, look)
+  const spent = spentByLooks(look)
+  const key = `${pairsAt.join(',')}|${margin}|${spent.join(',')}`
+  let thresholds = pairedRulesMemo.get(key)
+  if (!thresholds) pairedRulesMemo.set(key, (thresholds = sequentialPairedRules(pairsAt, margin, spent)))
+  return {threshold: thresholds.at(-1)!, spentOver: spentOverLooks(look, spent)}
 }
 
 /** The runs of the two modes as pairs (the runner's blocks): how many, and the discordant ones. */
@@ -148,19 +182,32 @@ export function judgeSuccessDrop(
   marginPoints: number,
   alpha: number,
   clears: (value: number) => boolean,
+  /** A look of `run --until-decided`: the paired test's pass side spends its 5% over the looks exactly. */
+  look?: SequentialLook,
 ): RuleOutcome {
   const z = zOfConfidence(1 - 2 * alpha)
   const {paired} = counts
   if (paired) {
-    const [low, high] = tangoInterval(paired.fail_to_pass, paired.pass_to_fail, paired.pairs, z)
+    const {pairs, pass_to_fail: lost, fail_to_pass: gained} = paired
+    const [low, high] = tangoInterval(gained, lost, pairs, z)
     const interval: [number, number] = [100 * low, 100 * high]
-    const p = pairedNonInferiority(paired.fail_to_pass, paired.pass_to_fail, paired.pairs, marginPoints / 100)
-    const rule = `non-inferiority of the success rate, margin ${marginPoints} points, one-sided ${pct(alpha)} (paired: ${paired.pairs} blocks run by both modes, ${paired.pass_to_fail} pass→fail and ${paired.fail_to_pass} fail→pass; Tango’s score statistic, its exact unconditional p-value; the interval Tango’s at ${pct(1 - 2 * alpha)})`
-    if (p.non_inferior <= alpha) return {verdict: 'pass', reason: null, interval, rule}
+    const margin = marginPoints / 100
+    const p = pairedNonInferiority(gained, lost, pairs, margin)
+    const sequential = look ? pairedPassAtLook(pairs, margin, look) : null
+    const blocks = `paired: ${pairs} blocks run by both modes, ${lost} pass→fail and ${gained} fail→pass`
+    const rule = sequential
+      ? `non-inferiority of the success rate, margin ${marginPoints} points, one-sided ${pct(SEQUENTIAL_ALPHA)}${sequential.spentOver} (${blocks}; Tango’s score statistic, passing from ${sequential.threshold.toFixed(3)} at this look by the exact group-sequential test, failing by its exact unconditional p-value at ${pct(alpha)}; the interval Tango’s at ${pct(1 - 2 * alpha)})`
+      : `non-inferiority of the success rate, margin ${marginPoints} points, one-sided ${pct(alpha)} (${blocks}; Tango’s score statistic, its exact unconditional p-value; the interval Tango’s at ${pct(1 - 2 * alpha)})`
+    const score = pairedScore(gained, lost, pairs, margin)
+    const passes = sequential ? score >= sequential.threshold : p.non_inferior <= alpha
+    if (passes) return {verdict: 'pass', reason: null, interval, rule}
     if (p.inferior <= alpha) return {verdict: 'fail', reason: null, interval, rule}
+    const reason = sequential
+      ? `Tango’s statistic is ${score.toFixed(3)} and passes from ${sequential.threshold.toFixed(3)} at this look; the exact p-value of inferiority is ${p.inferior.toPrecision(2)} and fails at ${pct(alpha)}`
+      : `the exact p-value of non-inferiority is ${p.non_inferior.toPrecision(2)}, of inferiority ${p.inferior.toPrecision(2)}; either decides at ${pct(alpha)}`
     return {
       verdict: 'inconclusive',
-      reason: `the exact p-value of non-inferiority is ${p.non_inferior.toPrecision(2)}, of inferiority ${p.inferior.toPrecision(2)}; either decides at ${pct(alpha)}`,
+      reason,
       interval,
       rule,
     }

@@ -28,9 +28,10 @@
  * excepted (a count, judged at each look as it stands): it is a group-sequential test of its own, stopped where its boundary was crossed, whose error the spending
  * function bounds; later looks, run for the checks still open, do not reopen it. Without freezing the
  * whole gate had to find every check decisive at one and the same look, and a good candidate ran to
- * the last look 96-100% of the time (issue 26: 0-4% of runs saved). The success drop's sized rule is
- * judged at each look at one-sided level 1 - the look's confidence; a rate's is the exact
- * group-sequential binomial test of its 5% over the looks (reliability-rules.ts judgeRateAtLook).
+ * the last look 96-100% of the time (issue 26: 0-4% of runs saved). A rate's sized rule is the exact
+ * group-sequential binomial test of its 5% over the looks (reliability-rules.ts judgeRateAtLook), the
+ * paired success test's pass side likewise (sequentialPairedRules); the unpaired success test and the
+ * paired one's fail side are judged at each look at one-sided level 1 - the look's confidence.
  *
  * Stopping: after look k each check is
  * - decided: pass or fail at this look's confidence, or frozen at an earlier look (skipped checks count as decided);

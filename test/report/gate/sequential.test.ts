@@ -87,53 +87,71 @@ const clear = (mode: string, i: number): Partial<Row> & {activeTokens: number} =
 }
 
 describe('sequential rule', () => {
-  it('judges a rate at a look by the exact group-sequential rule: no timeout in 40 runs passes a 10% limit at the third look', () => {
+  // 4 scenarios × 10 repetitions of a clear candidate, the first `timeouts` of its runs timed out, judged at the third look of the default plan.
+  const atThirdLook = (thresholds: Partial<typeof THRESHOLDS>, timeouts: number, sequential: boolean) => {
     const plan: SequentialPlan = {looks: [...DEFAULT_LOOKS], alpha: 0.05, spending: 'power'}
-    const judged = (timeouts: number, sequential: boolean) => {
-      const aggregate = emptyAggregate()
-      let left = timeouts
-      for (const scenario of ['a-001', 'b-001', 'c-001', 'd-001'])
-        for (let i = 1; i <= 10; i++)
-          for (const mode of ['agent_direct', 'ghx']) {
-            const timedOut = mode === 'ghx' && left-- > 0
-            addRow(
-              aggregate,
-              makeRow({
-                scenario_id: scenario,
-                mode,
-                iteration: i,
-                ...clear(mode, i),
-                ...(timedOut ? {outcome: 'timeout', success: false} : {}),
-              }),
-            )
-          }
-      const comparison = compareModes(aggregate, {
-        baseline: 'agent_direct',
-        candidate: 'ghx',
-        minSamples: 3,
-        seed: 1,
-        resamples: 1000,
-        confidence: lookConfidences(plan)[2],
-      })
-      const {checks} = evaluateGate(
-        comparison,
-        {
-          profile: 'p',
-          decision: 'ci',
-          min_samples: 3,
-          override: null,
-          thresholds: {...THRESHOLDS, max_timeout_stall_rate_pct: 10},
-        },
-        sequential ? {looks: plan.looks, index: 2, spending: plan.spending} : undefined,
-      )
-      return checks.find((check) => check.name === 'reliability_timeout_stall_rate')!
-    }
+    const aggregate = emptyAggregate()
+    let left = timeouts
+    for (const scenario of ['a-001', 'b-001', 'c-001', 'd-001'])
+      for (let i = 1; i <= 10; i++)
+        for (const mode of ['agent_direct', 'ghx']) {
+          const timedOut = mode === 'ghx' && left-- > 0
+          addRow(
+            aggregate,
+            makeRow({
+              scenario_id: scenario,
+              mode,
+              iteration: i,
+              ...clear(mode, i),
+              ...(timedOut ? {outcome: 'timeout', success: false} : {}),
+            }),
+          )
+        }
+    const comparison = compareModes(aggregate, {
+      baseline: 'agent_direct',
+      candidate: 'ghx',
+      minSamples: 3,
+      seed: 1,
+      resamples: 1000,
+      confidence: lookConfidences(plan)[2],
+    })
+    return evaluateGate(
+      comparison,
+      {profile: 'p', decision: 'ci', min_samples: 3, override: null, thresholds: {...THRESHOLDS, ...thresholds}},
+      sequential ? {looks: plan.looks, index: 2, spending: plan.spending} : undefined,
+    ).checks
+  }
+
+  it('judges a rate at a look by the exact group-sequential rule: no timeout in 40 runs passes a 10% limit at the third look', () => {
+    const judged = (timeouts: number, sequential: boolean) =>
+      atThirdLook({max_timeout_stall_rate_pct: 10}, timeouts, sequential).find(
+        (check) => check.name === 'reliability_timeout_stall_rate',
+      )!
     // 0.9^40 = 1.5% of candidates at the limit pass by then, within the 1.77% of 5% spent by the third look.
     const none = judged(0, true)
     expect(none.verdict).to.equal('pass')
     expect(none.rule).to.include('spent over the looks exactly (power spending; look 3 of 8, 1.76777% spent by it)')
     expect(none.rule).to.include('passes with at most 0 in 40')
     expect(judged(1, true).verdict).to.equal('inconclusive')
+    // Judged alone at the look's own level (1 - 99.01%), as before, it could not pass.
+    expect(judged(0, false).verdict).to.equal('inconclusive')
+  })
+
+  it('judges the paired success drop at a look by the exact group-sequential rule: 40 pairs without a flip pass a 12-point margin at the third look', () => {
+    const judged = (timeouts: number, sequential: boolean) =>
+      atThirdLook({max_success_rate_drop_pct: 12, max_timeout_stall_rate_pct: 40}, timeouts, sequential).find(
+        (check) => check.name === 'reliability_success_rate_non_inferior',
+      )!
+    // Its exact p-value is 1.42%: within the 1.77% spent by the third look (no outcome at least as favourable passes more often).
+    const none = judged(0, true)
+    expect(none.verdict).to.equal('pass')
+    expect(none.rule).to.include('spent over the looks exactly (power spending; look 3 of 8, 1.76777% spent by it)')
+    expect(none.rule).to.include('paired: 40 blocks run by both modes, 0 pass→fail and 0 fail→pass')
+    expect(none.rule).to.include('passing from 2.320 at this look by the exact group-sequential test')
+    // One pass→fail: its statistic falls below the look's threshold.
+    const one = judged(1, true)
+    expect(one.verdict).to.equal('inconclusive')
+    expect(one.reason).to.match(/^Tango’s statistic is 1\.849 and passes from 2\.320 at this look/)
     // Judged alone at the look's own level (1 - 99.01%), as before, it could not pass.
     expect(judged(0, false).verdict).to.equal('inconclusive')
   })
