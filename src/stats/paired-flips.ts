@@ -196,6 +196,11 @@ export function sequentialPairedRules(pairs: readonly number[], margin: number, 
           }
     }
     done = n
+    // No pair yet, no evidence: nothing passes (Tango's statistic has no value at 0 pairs).
+    if (n === 0) {
+      thresholds.push(Infinity)
+      continue
+    }
     // The outcomes of this look from the most favourable down, those of equal statistic together.
     const outcomes: {at: number; score: number}[] = []
     for (let g = 0; g <= n; g++)
@@ -206,9 +211,10 @@ export function sequentialPairedRules(pairs: readonly number[], margin: number, 
     let taken = 0
     while (taken < outcomes.length) {
       const score = outcomes[taken]!.score
-      const slack = 1e-9 * Math.max(1, Math.abs(score))
-      let end = taken
-      while (end < outcomes.length && outcomes[end]!.score >= score - slack) end++
+      // ±Infinity (a margin of 0: no variance) groups only with itself.
+      const floor = Number.isFinite(score) ? score - 1e-9 * Math.max(1, Math.abs(score)) : score
+      let end = taken + 1
+      while (end < outcomes.length && outcomes[end]!.score >= floor) end++
       const trial = Float64Array.from(passing)
       let worst = 0
       for (const [index, cells] of open.entries()) {

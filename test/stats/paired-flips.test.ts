@@ -199,6 +199,14 @@ describe('the exact group-sequential paired test', () => {
       }
   })
 
+  it('passes nothing at a look of no pairs, and the next look is then a single test at the error spent by it', () => {
+    const [none, next] = sequentialPairedRules([0, 20], 0.12, [0.01, 0.05])
+    expect(none).to.equal(Infinity)
+    expect(next).to.equal(sequentialPairedRules([20], 0.12, [0.05])[0])
+    // A margin of 0 (no drop allowed) has outcomes of no variance: still a threshold, never a stall.
+    expect(sequentialPairedRules([10, 20], 0, [0.02, 0.05]).every(Number.isFinite)).to.equal(true)
+  })
+
   it('spends at most the error given by each look over every sequence of pairs, and is the largest such rule', () => {
     // Every sequence of 10 pairs (each gained, lost or tied: 3^10), looks at 4, 7 and 10 pairs, Tango's
     // statistic by the independent route above; the chance at the margin summed over the sequences that
