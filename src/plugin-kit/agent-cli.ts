@@ -7,7 +7,7 @@
  */
 import {execFile} from 'node:child_process'
 import {closeSync, existsSync, openSync, readSync} from 'node:fs'
-import {mkdir, mkdtemp, rm} from 'node:fs/promises'
+import {mkdir} from 'node:fs/promises'
 import {createServer, request as httpRequest} from 'node:http'
 import {request as httpsRequest} from 'node:https'
 import type {AddressInfo} from 'node:net'
@@ -17,6 +17,7 @@ import {createInterface} from 'node:readline'
 import type {Availability, ModeSession} from '../plugins/api.js'
 import {whichOnPath} from '../agent/shell-tool.js'
 import {startServerProcess} from '../shared/process/server-process.js'
+import {makeShortTempFolder, removeShortTempFolder} from '../shared/process/temp-root.js'
 
 /** An agent CLI as scripts/ensure-<script>.sh installs it, pinned, outside the repository. */
 export interface AgentCli {
@@ -152,14 +153,19 @@ export function agentCliVersion(binary: string): Promise<string | undefined> {
   return version
 }
 
-/** A home of the run's own in a temporary folder (with the `tmp` folder agentCliEnv names), removed after `work`, whatever happens. */
+/**
+ * A home of the run's own (with the `tmp` folder agentCliEnv names), removed after `work`, whatever
+ * happens. Its path is short (temp-root.ts's makeShortTempFolder): a CLI binds its sockets under it
+ * (Claude Code: <TMPDIR>/cc-socks/<pid>.sock), and where that path is too long for a socket it binds them
+ * in a folder of /tmp shared by every run and left behind.
+ */
 export async function withFreshHome<T>(name: string, work: (home: string) => Promise<T>): Promise<T> {
-  const home = await mkdtemp(path.join(tmpdir(), `ghx-bench-${name}-`))
+  const home = await makeShortTempFolder(name)
   try {
     await mkdir(path.join(home, 'tmp'))
     return await work(home)
   } finally {
-    await rm(home, {recursive: true, force: true, maxRetries: 3}).catch(() => {})
+    await removeShortTempFolder(home).catch(() => {})
   }
 }
 

@@ -5,18 +5,28 @@
  * process exits: normally, through process.exit, or on Ctrl-C / SIGTERM / SIGHUP (which first run what
  * runs at exit: the run lock's release, the tool processes' end); a root that a
  * process killed with -9 left behind is removed by the next ghx-bench that starts on this host.
+ *
+ * Folders whose paths must stay short (an agent CLI's home: Claude Code binds its sockets under its TMPDIR)
+ * go in /tmp instead, named for the process (makeShortTempFolder), and are removed the same ways.
  */
 import {mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
+import {mkdtemp, rm} from 'node:fs/promises'
+import {createHash} from 'node:crypto'
 import {constants as osConstants, hostname, tmpdir} from 'node:os'
 import path from 'node:path'
 import {killAllToolProcesses} from './tool-processes.js'
 import {killSpawnedTools} from './tool-spawner.js'
 
 const PREFIX = 'ghx-bench-p'
+const SHORT_PREFIX = 'ghx-bench-s'
+/** Where short folders go: /tmp's path is short wherever the system's temp folder is (macOS: /var/folders/…/T/). */
+const SHORT_BASE = '/tmp'
 const HOST =
   hostname()
     .replace(/[^A-Za-z0-9_-]/g, '_')
     .slice(0, 40) || 'host'
+/** The host in a short folder's name: 40 characters of host name would make it long again. */
+const SHORT_HOST = createHash('sha256').update(HOST).digest('hex').slice(0, 6)
 
 function startOf(pid: number): string | undefined {
   try {
@@ -53,8 +63,16 @@ function removeTempRoot(): void {
   root = undefined
 }
 
-/** Roots of ghx-bench processes of this host that are gone (kill -9): removed. */
+/** Roots of ghx-bench processes of this host that are gone (kill -9), and their short folders: removed. */
 function sweepStaleTempRoots(dir = tmpdir()): string[] {
+  return [
+    ...sweep(dir, /^ghx-bench-p(\d+)\.(\d+)\.([A-Za-z0-9_-]+)-[A-Za-z0-9]{6}$/),
+    ...sweep(SHORT_BASE, /^ghx-bench-s(\d+)\.(\d+)\.([0-9a-f]{6})-[A-Za-z0-9_-]*-[A-Za-z0-9]{6}$/, SHORT_HOST),
+  ]
+}
+
+/** The folders of `dir` whose names (pid, start, host) match `pattern` and whose process on this host is gone: removed. */
+function sweep(dir: string, pattern: RegExp, host = HOST): string[] {
   const removed: string[] = []
   let names: string[]
   try {
@@ -63,8 +81,8 @@ function sweepStaleTempRoots(dir = tmpdir()): string[] {
     return removed
   }
   for (const name of names) {
-    const match = /^ghx-bench-p(\d+)\.(\d+)\.([A-Za-z0-9_-]+)-[A-Za-z0-9]{6}$/.exec(name)
-    if (!match || match[3] !== HOST || Number(match[1]) === process.pid) continue
+    const match = pattern.exec(name)
+    if (!match || match[3] !== host || Number(match[1]) === process.pid) continue
     if (alive(Number(match[1]), match[2]!)) continue
     try {
       rmSync(path.join(dir, name), {recursive: true, force: true})
@@ -74,6 +92,41 @@ function sweepStaleTempRoots(dir = tmpdir()): string[] {
     }
   }
   return removed
+}
+
+const shortFolders = new Set<string>()
+
+function removeShortFolders(): void {
+  for (const folder of shortFolders) {
+    try {
+      rmSync(folder, {recursive: true, force: true, maxRetries: 3})
+    } catch {
+      // best effort at exit
+    }
+  }
+  shortFolders.clear()
+}
+
+/**
+ * A new folder with a short path, for a program that binds Unix sockets under it (a socket's path is at
+ * most 103 bytes on macOS, 107 on Linux). Claude Code binds <TMPDIR>/cc-socks/<pid>.sock and, where that
+ * is too long, /tmp/cc-socks-<uid>/<pid>.sock instead: shared by every run and left behind. The process's
+ * root can be long (its host name, a deep system temp folder), so the folder is in /tmp, named for this
+ * process and host: removed at exit with the root, and by the next ghx-bench if a kill -9 left it. Its
+ * caller removes it when done (removeShortTempFolder).
+ */
+export async function makeShortTempFolder(label: string): Promise<string> {
+  const name = `${SHORT_PREFIX}${process.pid}.${startOf(process.pid) ?? '0'}.${SHORT_HOST}-${label}-`
+  const folder = await mkdtemp(path.join(SHORT_BASE, name))
+  if (shortFolders.size === 0) process.once('exit', removeShortFolders)
+  shortFolders.add(folder)
+  return folder
+}
+
+/** Removes a folder makeShortTempFolder made. */
+export async function removeShortTempFolder(folder: string): Promise<void> {
+  shortFolders.delete(folder)
+  await rm(folder, {recursive: true, force: true, maxRetries: 3})
 }
 
 const onSignal = (signal: NodeJS.Signals) => {
