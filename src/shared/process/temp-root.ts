@@ -95,6 +95,7 @@ function sweep(dir: string, pattern: RegExp, host = HOST): string[] {
 }
 
 const shortFolders = new Set<string>()
+let shortFoldersGoAtExit = false
 
 function removeShortFolders(): void {
   for (const folder of shortFolders) {
@@ -117,8 +118,12 @@ function removeShortFolders(): void {
  */
 export async function makeShortTempFolder(label: string): Promise<string> {
   const name = `${SHORT_PREFIX}${process.pid}.${startOf(process.pid) ?? '0'}.${SHORT_HOST}-${label}-`
-  const folder = await mkdtemp(path.join(SHORT_BASE, name))
-  if (shortFolders.size === 0) process.once('exit', removeShortFolders)
+  // Where /tmp cannot be written, the system's temp folder: a longer path beats no run.
+  const folder = await mkdtemp(path.join(SHORT_BASE, name)).catch(() => mkdtemp(path.join(tmpdir(), name)))
+  if (!shortFoldersGoAtExit) {
+    shortFoldersGoAtExit = true
+    process.once('exit', removeShortFolders)
+  }
   shortFolders.add(folder)
   return folder
 }

@@ -47,6 +47,20 @@ describe('short temporary folders', function () {
     expect(existsSync(folder), 'removed at exit').to.equal(false)
   })
 
+  it('one exit handler for all of them, however many runs make and remove one', () => {
+    mkdirSync(deep)
+    const counted = child(
+      [
+        `import {makeShortTempFolder, removeShortTempFolder} from ${TEMP_ROOT}`,
+        `const before = process.listenerCount('exit')`,
+        `for (let i = 0; i < 20; i++) await removeShortTempFolder(await makeShortTempFolder('run'))`,
+        `console.log(process.listenerCount('exit') - before)`,
+      ],
+      deep,
+    )
+    expect(counted.stdout).to.equal('1')
+  })
+
   it('one a kill -9 left is removed by the next ghx-bench; a live process’s is not', async () => {
     mkdirSync(deep)
     const killed = child(
