@@ -195,15 +195,18 @@ export function judgeSuccessDrop(
     const p = pairedNonInferiority(gained, lost, pairs, margin)
     const sequential = look ? pairedPassAtLook(pairs, margin, look) : null
     const blocks = `paired: ${pairs} blocks run by both modes, ${lost} pass→fail and ${gained} fail→pass`
+    // A threshold of Infinity: no outcome of these pairs spends no more than this look allows.
+    const passesFrom = (threshold: number) =>
+      Number.isFinite(threshold) ? `passes from ${threshold.toFixed(3)}` : 'passes from no value'
     const rule = sequential
-      ? `non-inferiority of the success rate, margin ${marginPoints} points, one-sided ${pct(SEQUENTIAL_ALPHA)}${sequential.spentOver} (${blocks}; Tango’s score statistic, passing from ${sequential.threshold.toFixed(3)} at this look by the exact group-sequential test, failing by its exact unconditional p-value at ${pct(alpha)}; the interval Tango’s at ${pct(1 - 2 * alpha)})`
+      ? `non-inferiority of the success rate, margin ${marginPoints} points, one-sided ${pct(SEQUENTIAL_ALPHA)}${sequential.spentOver} (${blocks}; Tango’s score statistic ${passesFrom(sequential.threshold)} at this look by the exact group-sequential test, fails by its exact unconditional p-value at ${pct(alpha)}; the interval Tango’s at ${pct(1 - 2 * alpha)})`
       : `non-inferiority of the success rate, margin ${marginPoints} points, one-sided ${pct(alpha)} (${blocks}; Tango’s score statistic, its exact unconditional p-value; the interval Tango’s at ${pct(1 - 2 * alpha)})`
     const score = pairedScore(gained, lost, pairs, margin)
     const passes = sequential ? score >= sequential.threshold : p.non_inferior <= alpha
     if (passes) return {verdict: 'pass', reason: null, interval, rule}
     if (p.inferior <= alpha) return {verdict: 'fail', reason: null, interval, rule}
     const reason = sequential
-      ? `Tango’s statistic is ${score.toFixed(3)} and passes from ${sequential.threshold.toFixed(3)} at this look; the exact p-value of inferiority is ${p.inferior.toPrecision(2)} and fails at ${pct(alpha)}`
+      ? `Tango’s statistic is ${score.toFixed(3)} and ${passesFrom(sequential.threshold)} at this look; the exact p-value of inferiority is ${p.inferior.toPrecision(2)} and fails at ${pct(alpha)}`
       : `the exact p-value of non-inferiority is ${p.non_inferior.toPrecision(2)}, of inferiority ${p.inferior.toPrecision(2)}; either decides at ${pct(alpha)}`
     return {
       verdict: 'inconclusive',

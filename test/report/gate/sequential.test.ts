@@ -4,6 +4,7 @@ import {expect} from 'chai'
 import {addRow, emptyAggregate} from '../../../src/report/aggregate/aggregate.js'
 import {compareModes, type Comparison} from '../../../src/report/aggregate/compare.js'
 import {evaluateGate, type GateCheck} from '../../../src/report/gate/gate.js'
+import {judgeSuccessDrop} from '../../../src/report/gate/reliability-rules.js'
 import {
   checkStates,
   decideLook,
@@ -147,13 +148,34 @@ describe('sequential rule', () => {
     expect(none.verdict).to.equal('pass')
     expect(none.rule).to.include('spent over the looks exactly (power spending; look 3 of 8, 1.76777% spent by it)')
     expect(none.rule).to.include('paired: 40 blocks run by both modes, 0 pass→fail and 0 fail→pass')
-    expect(none.rule).to.include('passing from 2.320 at this look by the exact group-sequential test')
+    expect(none.rule).to.include(
+      'Tango’s score statistic passes from 2.320 at this look by the exact group-sequential test',
+    )
     // One pass→fail: its statistic falls below the look's threshold.
     const one = judged(1, true)
     expect(one.verdict).to.equal('inconclusive')
     expect(one.reason).to.match(/^Tango’s statistic is 1\.849 and passes from 2\.320 at this look/)
     // Judged alone at the look's own level (1 - 99.01%), as before, it could not pass.
     expect(judged(0, false).verdict).to.equal('inconclusive')
+  })
+
+  it('says so when no outcome of a look’s pairs can pass the paired success test', () => {
+    const judged = judgeSuccessDrop(
+      {
+        candidate: 5,
+        candidateRuns: 5,
+        baseline: 5,
+        baselineRuns: 5,
+        paired: {pairs: 5, pass_to_fail: 0, fail_to_pass: 0},
+      },
+      12,
+      1 - lookConfidences({looks: [...DEFAULT_LOOKS], alpha: 0.05, spending: 'power'})[0]!,
+      (v) => v >= -12,
+      {looks: DEFAULT_LOOKS, index: 0, spending: 'power'},
+    )
+    expect(judged.verdict).to.equal('inconclusive')
+    expect(judged.rule).to.include('Tango’s score statistic passes from no value at this look')
+    expect(judged.reason).to.match(/^Tango’s statistic is \d\.\d{3} and passes from no value at this look/)
   })
 
   it('each look’s confidence spends the error over the looks: above 95% at every look, one look is 95%', () => {
