@@ -73,6 +73,18 @@ function tangoScore(gained: number, lost: number, pairs: number, delta: number):
 const NUISANCE_GRID = 200
 
 /**
+ * The nuisance grid at the margin: NUISANCE_GRID + 1 shares of pass→fail pairs (`lost`) from `margin` to
+ * (1 + margin) / 2, each with the fail→pass share `lost − margin` and the tied share of the rest.
+ */
+function nuisanceGrid(margin: number): {lost: number; gained: number; tied: number}[] {
+  const highest = (1 + margin) / 2
+  return Array.from({length: NUISANCE_GRID + 1}, (_, g) => {
+    const lost = margin + ((highest - margin) * g) / NUISANCE_GRID
+    return {lost, gained: lost - margin, tied: Math.max(0, 1 - 2 * lost + margin)}
+  })
+}
+
+/**
  * The exact unconditional test of non-inferiority of paired proportions (the approach of Hsueh, Liu &
  * Chen 2001, Biometrics 57:478, with Tango's statistic ordering the outcomes): H0 "the first is worse
  * than the second by `margin` or more" against "within it". Tango's statistic at −margin orders every
@@ -120,10 +132,7 @@ export function pairedNonInferiority(
   }
   let nonInferior = 0
   let inferior = 0
-  const highest = (1 + margin) / 2
-  for (let g = 0; g <= NUISANCE_GRID; g++) {
-    const lostShare = margin + ((highest - margin) * g) / NUISANCE_GRID
-    const gainedShare = lostShare - margin
+  for (const {lost: lostShare, gained: gainedShare} of nuisanceGrid(margin)) {
     // Given b gained, the lost count is Binomial(n - b, lostShare / (1 - gainedShare)).
     const conditional = gainedShare >= 1 ? 0 : Math.min(1, lostShare / (1 - gainedShare))
     let pass = 0
@@ -167,11 +176,7 @@ export function sequentialPairedRules(pairs: readonly number[], margin: number, 
   const last = pairs.at(-1) ?? 0
   const side = last + 1
   const delta = -margin
-  const highest = (1 + margin) / 2
-  const grid = Array.from({length: NUISANCE_GRID + 1}, (_, g) => {
-    const lost = margin + ((highest - margin) * g) / NUISANCE_GRID
-    return {lost, gained: lost - margin, tied: Math.max(0, 1 - 2 * lost + margin)}
-  })
+  const grid = nuisanceGrid(margin)
   // For each point of the grid, the chance of each (gained, lost) not yet passed, at index gained * side + lost.
   const open = grid.map(() => {
     const cells = new Float64Array(side * side)

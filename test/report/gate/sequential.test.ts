@@ -32,26 +32,29 @@ const THRESHOLDS = {
 }
 const PLAN: SequentialPlan = {looks: [5, 10, 20], alpha: 0.05, spending: 'power'}
 
-/** The gate over `iterations` of both modes in 4 scenarios, at a look's confidence. */
-function gateAt(
-  iterations: number,
-  look: number,
-  row: (mode: string, i: number) => Partial<Row> & {activeTokens?: number},
-) {
+type RowOf = (mode: string, i: number) => Partial<Row> & {activeTokens?: number}
+
+/** The comparison of `iterations` of both modes in 4 scenarios, at `confidence`. */
+function comparisonOf(iterations: number, confidence: number | undefined, row: RowOf): Comparison {
   const aggregate = emptyAggregate()
   for (const scenario of ['a-001', 'b-001', 'c-001', 'd-001']) {
     for (let i = 1; i <= iterations; i++)
       for (const mode of ['agent_direct', 'ghx'])
         addRow(aggregate, makeRow({scenario_id: scenario, mode, iteration: i, ...row(mode, i)}))
   }
-  const comparison = compareModes(aggregate, {
+  return compareModes(aggregate, {
     baseline: 'agent_direct',
     candidate: 'ghx',
     minSamples: 3,
     seed: 1,
     resamples: 1000,
-    confidence: lookConfidences(PLAN)[look],
+    confidence,
   })
+}
+
+/** The gate over `iterations` of both modes in 4 scenarios, at a look's confidence. */
+function gateAt(iterations: number, look: number, row: RowOf) {
+  const comparison = comparisonOf(iterations, lookConfidences(PLAN)[look], row)
   return {
     comparison,
     ...evaluateGate(comparison, {
@@ -91,31 +94,11 @@ describe('sequential rule', () => {
   // 4 scenarios × 10 repetitions of a clear candidate, the first `timeouts` of its runs timed out, judged at the third look of the default plan.
   const atThirdLook = (thresholds: Partial<typeof THRESHOLDS>, timeouts: number, sequential: boolean) => {
     const plan: SequentialPlan = {looks: [...DEFAULT_LOOKS], alpha: 0.05, spending: 'power'}
-    const aggregate = emptyAggregate()
     let left = timeouts
-    for (const scenario of ['a-001', 'b-001', 'c-001', 'd-001'])
-      for (let i = 1; i <= 10; i++)
-        for (const mode of ['agent_direct', 'ghx']) {
-          const timedOut = mode === 'ghx' && left-- > 0
-          addRow(
-            aggregate,
-            makeRow({
-              scenario_id: scenario,
-              mode,
-              iteration: i,
-              ...clear(mode, i),
-              ...(timedOut ? {outcome: 'timeout', success: false} : {}),
-            }),
-          )
-        }
-    const comparison = compareModes(aggregate, {
-      baseline: 'agent_direct',
-      candidate: 'ghx',
-      minSamples: 3,
-      seed: 1,
-      resamples: 1000,
-      confidence: lookConfidences(plan)[2],
-    })
+    const comparison = comparisonOf(10, lookConfidences(plan)[2], (mode, i) => ({
+      ...clear(mode, i),
+      ...(mode === 'ghx' && left-- > 0 ? {outcome: 'timeout' as const, success: false} : {}),
+    }))
     return evaluateGate(
       comparison,
       {profile: 'p', decision: 'ci', min_samples: 3, override: null, thresholds: {...THRESHOLDS, ...thresholds}},
