@@ -25,13 +25,15 @@ export interface Judgement {
  * `config` is the suite's (its gate selection a layer of it): baseline and candidate come from it.
  * `gateSettings`: run --until-decided's look (its confidence and sequential record) for the gate.
  * `loaded`: the run's rows already aggregated (`merge` does as it writes them); otherwise they are read.
+ * `incomplete`: what the caller found missing against the run's plan (`merge`, by shard); undefined: judged from run.json.
  */
 export async function judgeRun(
   config: LoadedConfig,
   summary: RunSummary,
   cwd = process.cwd(),
-  gateSettings: Pick<GateSettings, 'confidence' | 'look' | 'sequential' | 'frozen' | 'incomplete'> = {},
+  gateSettings: Pick<GateSettings, 'confidence' | 'look' | 'sequential' | 'frozen'> = {},
   loaded?: LoadedRows,
+  incomplete?: string | null,
 ): Promise<Judgement> {
   const gated = Boolean(summary.gate?.profile)
   if (summary.completed + summary.skipped.length === 0)
@@ -50,6 +52,7 @@ export async function judgeRun(
     runId: summary.run_id,
     cwd,
     loaded,
+    incomplete,
     report: true,
     gate: gated ? gateSettings : null,
     output: {cwd, formats: ['md', 'json', 'junit', 'html']},

@@ -14,15 +14,16 @@ import {createReadStream, existsSync} from 'node:fs'
 import {cp, mkdir, open, readdir, rename, rm, stat} from 'node:fs/promises'
 import {availableParallelism} from 'node:os'
 import path from 'node:path'
-import {resolveConfigPath} from '../config/load-config.js'
+import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
 import {refuseLinks, writeFileBelow} from '../results/no-follow.js'
 import {notRunSentence, readRunInfoFor, writeRunInfo, type NotRun} from '../results/run-info.js'
 import {RunKeys} from '../results/run-keys.js'
+import {acquireRunLock} from '../results/run-lock.js'
 import {headerDifferences, readShardHeader} from '../results/shard-file.js'
 import {repeatedRunError} from '../results/sources.js'
 import {runFile} from '../results/store.js'
 import type {RunSummary} from '../runner/run-suite.js'
-import {shardLabel, shardRecordName} from '../runner/shard.js'
+import {blockKey, shardLabel, shardRecordName} from '../runner/shard.js'
 import {selectSuite} from '../runner/select-suite.js'
 import type {ShardHeader} from '../schemas/shard-header.js'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
@@ -128,6 +129,10 @@ async function readShards(files: readonly string[], cwd: string): Promise<Shard[
         message: `shard ${shardLabel(shard.header.shard)} cannot be merged with shard ${shardLabel(first.header.shard)} of ${first.shown}: ${differences.join('; ')}`,
       })
   }
+  if (problems.length === 0) {
+    const notAPartition = partitionProblem(first.header)
+    if (notAPartition) problems.push({file: first.shown, code: 'config', message: notAPartition})
+  }
   for (const [i, shard] of shards.entries()) {
     const earlier = shards.slice(0, i).find((s) => s.header.shard.index === shard.header.shard.index)
     if (earlier)
@@ -142,6 +147,36 @@ async function readShards(files: readonly string[], cwd: string): Promise<Shard[
 }
 
 const LISTED = 12
+
+/**
+ * Why a header's partition is not its run's plan split in shards, if it is not: every block of the plan
+ * (the key's scenarios x repetitions) in exactly one shard, and nothing else. The plan is recomputed
+ * from the key, never read from the list: blocks taken out of every header would otherwise be left
+ * out of the run unseen.
+ */
+function partitionProblem({key, partition, shard}: ShardHeader): string | null {
+  const planned = new Set<string>()
+  for (let iteration = 1; iteration <= key.repetitions; iteration++)
+    for (const scenario of key.scenarios) planned.add(blockKey(scenario, iteration))
+  const owners = new Map<string, number>()
+  const problems: string[] = []
+  if (partition.length !== shard.count)
+    problems.push(`it lists ${partition.length} shards' blocks for ${shard.count} shards`)
+  for (const [i, blocks] of partition.entries())
+    for (const block of blocks) {
+      if (!planned.has(block)) problems.push(`block ${block} of shard ${i + 1} is not in the plan`)
+      else if (owners.has(block)) problems.push(`block ${block} is in shard ${owners.get(block)} and shard ${i + 1}`)
+      owners.set(block, owners.get(block) ?? i + 1)
+    }
+  const unowned = [...planned].filter((block) => !owners.has(block))
+  if (unowned.length > 0)
+    problems.push(
+      `${unowned.length} block(s) of the plan are in no shard (${unowned.slice(0, LISTED).join(', ')}${unowned.length > LISTED ? ', …' : ''})`,
+    )
+  if (problems.length === 0) return null
+  const listed = problems.length > LISTED ? [...problems.slice(0, LISTED), '…'] : problems
+  return `the shards' partition is not the plan of their key (${key.scenarios.length} scenarios x ${key.repetitions} repetitions): ${listed.join('; ')}; an edited header, or shards of another run`
+}
 
 /**
  * Every shard's rows, checked (its run, its own blocks, each once), into the merged results file, and
@@ -272,6 +307,16 @@ async function shardsNotRun(shards: readonly Shard[]): Promise<NotRun | null> {
   }
 }
 
+/** Where the merged run goes, and what it is merged as. */
+interface MergeTarget {
+  shards: Shard[]
+  selected: ReturnType<typeof selectSuite> | undefined
+  config: LoadedConfig
+  resultsDir: string
+  resultsFile: string
+  mergedMark: string
+}
+
 export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   const cwd = options.cwd ?? process.cwd()
   const shards = await readShards(await shardFiles(options.artifacts, cwd), cwd)
@@ -285,17 +330,33 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   const resultsDir = resolveConfigPath(config, config.values.results_dir)
   const resultsFile = runFile(resultsDir, runId)
   const mergedMark = path.join(resultsDir, runId, 'merged-from.json')
-  // A run's own results are never overwritten; an earlier merge's are (the shards resumed, merged again).
-  if (existsSync(resultsFile) && !existsSync(mergedMark))
-    throw new BadInputError([
-      {
-        file: displayPath(resultsFile, cwd),
-        code: 'io',
-        message: `run ${JSON.stringify(runId)} has results here that no merge wrote: set results_dir to another folder for the merge, or move them`,
-      },
-    ])
   await refuseLinks(resultsDir, resultsFile, 'write')
   await refuseLinks(resultsDir, path.join(resultsDir, runId, 'traces'), 'write')
+  // The run id's lock, as `run` takes it: a run of the same id writing while the merge does would leave a file that is neither.
+  const lock = acquireRunLock(resultsDir, runId, 'merge')
+  try {
+    // A run's own results are never overwritten; an earlier merge's are (the shards resumed, merged again).
+    if (existsSync(resultsFile) && !existsSync(mergedMark))
+      throw new BadInputError([
+        {
+          file: displayPath(resultsFile, cwd),
+          code: 'io',
+          message: `run ${JSON.stringify(runId)} has results here that no merge wrote: set results_dir to another folder for the merge, or move them`,
+        },
+      ])
+    return await mergeInto(options, {shards, selected, config, resultsDir, resultsFile, mergedMark}, cwd)
+  } finally {
+    lock.release()
+  }
+}
+
+async function mergeInto(
+  options: MergeOptions,
+  {shards, selected, config, resultsDir, resultsFile, mergedMark}: MergeTarget,
+  cwd: string,
+): Promise<MergeResult> {
+  const {header} = shards[0]!
+  const {run_id: runId, key} = header
   const modes = Object.keys(key.modes)
   const notApplicable = new Set(header.not_applicable.map((n) => `${n.scenario_id}\0${n.mode}`))
   const warnings: string[] = []
@@ -316,6 +377,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     const traces = path.join(path.dirname(shard.file), shardRecordName(runId, shard.header.shard), 'traces')
     if (existsSync(traces)) await cp(traces, path.join(resultsDir, runId, 'traces'), {recursive: true})
   }
+  // With the plan (the key), so that `report` and `gate` of the merged run check its rows against it.
   await writeRunInfo(resultsDir, runId, {
     run_id: runId,
     suite: key.suite,
@@ -324,6 +386,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     providers: key.providers,
     unavailable: header.unavailable,
     not_applicable: header.not_applicable,
+    key,
     ...(notRun ? {not_run: notRun} : {}),
   })
   await writeFileBelow(resultsDir, mergedMark, JSON.stringify({run_id: runId, shards: merged}, null, 2) + '\n')
@@ -374,7 +437,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     completed > 0 && !existsSync(regradedFileFor(resultsFile))
       ? {...(await loadedRows(providers, [resultsFile], [], cwd)), runIndex: await runIndex.finish()}
       : undefined
-  const judged = await judgeRun(config, summary, cwd, absent ? {incomplete: absent} : {}, loaded)
+  const judged = await judgeRun(config, summary, cwd, {}, loaded, absent)
   // Missing blocks decide, whatever the rows there are say: never a pass.
   const judgement = incomplete
     ? {

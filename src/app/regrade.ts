@@ -192,7 +192,7 @@ function regradeRow(
         }
       : undefined
   const verdict = verdictOf({scenario, stop: stopOf(row), assertion, checkpoints})
-  const next: Row = {...row, checkpoints, ...verdict}
+  const next: Row = {...row, checkpoints, ...verdict, expected_outcome: scenario.assertions.expected_outcome}
   const fields = VERDICT_FIELDS.filter((field) => verdictValue(row, field) !== verdictValue(verdict, field))
   const changedCheckpoints = checkpoints
     .map((c) => ({name: c.name, before: stored.get(c.name)!.passed, after: c.passed, message: c.message ?? ''}))

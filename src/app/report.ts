@@ -33,6 +33,8 @@ export interface ReportCommandOptions extends ProjectOptions, RowOptions {
 export interface ReportResult {
   report: Report
   files: string[]
+  /** What the rows lack of their run ("incomplete: …", exit 3), null when they are a whole run. */
+  incomplete: string | null
   comparison: {comparison: RunComparison; files: string[]} | null
 }
 
@@ -43,7 +45,7 @@ export async function reportProject(options: ReportCommandOptions): Promise<Repo
   const comparison = options.compare
     ? await produceRunComparison(config, report, judged.loaded, {...options, ...options.compare})
     : null
-  return {report, files: judged.files, comparison}
+  return {report, files: judged.files, comparison, incomplete: judged.incomplete}
 }
 
 export interface GateCommandOptions

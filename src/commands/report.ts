@@ -57,7 +57,7 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
           allowIncomparable: flags['allow-incomparable'],
         }
       : undefined
-    const {report, files, comparison} = await reportProject({
+    const {report, files, comparison, incomplete} = await reportProject({
       ...this.project({gate: {baseline: flags.baseline}}),
       ...rowOptions(flags),
       compare,
@@ -74,6 +74,12 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
     else this.log(`${report.rows} rows: ${modes(report)}`)
     for (const file of files) this.log(`wrote ${file}`)
     if (comparison && compare) this.printComparison(comparison, compare.tolerances)
+    // Rows that are part of a run are reported, never passed as the run: said last, exit 3.
+    if (incomplete) {
+      if (this.jsonEnabled()) this.logJson(report)
+      this.logToStderr(incomplete)
+      this.exit(3)
+    }
     return report
   }
 

@@ -9,6 +9,7 @@ import {loadQuarantine, type Quarantined} from '../catalogue/quarantine.js'
 import {resolveConfigPath, withLayer, type LoadedConfig} from '../config/load-config.js'
 import {notRunSentence, type RunInfo} from '../results/run-info.js'
 import type {GateDocument} from './aggregate/report-schema.js'
+import {completenessOf} from './aggregate/completeness.js'
 import {loadRows, type LoadedRows, type RowSelection} from './aggregate/rows.js'
 import {reportOf, type Report, type ReportSettings} from './aggregate/summary.js'
 import {computeGate, loadGateProfile, uncomputableGate, type GateSettings} from './gate/compute-gate.js'
@@ -28,6 +29,11 @@ export interface JudgeOptions extends RowSelection, ReportSettings {
    * from the very same rows (`report`); a run's is only its own.
    */
   gateBeside?: boolean
+  /**
+   * What the caller found missing when it compared the rows with their plan (merge names the shards);
+   * undefined: judge compares them itself (completeness.ts).
+   */
+  incomplete?: string | null
 }
 
 export interface Judged {
@@ -38,6 +44,8 @@ export interface Judged {
   gateUncomputable: string | null
   /** What happened (gate/verdict.ts): the caller's exit code and last line. */
   verdict: Verdict
+  /** What the rows lack of their run ("incomplete: …"); null when they are a whole run. */
+  incomplete: string | null
   files: string[]
 }
 
@@ -52,8 +60,13 @@ export async function judge(config: LoadedConfig, options: JudgeOptions): Promis
   const output = options.output ? {...options.output, inputs: options.inputs, runId: options.runId} : null
   const quarantine = await quarantineOfRows(config, loaded, cwd)
   const report = options.report ? withQuarantine(reportOf(judging, loaded, options), quarantine) : null
-  // Blocks a budget left out (run.json) make the rows part of a run, as missing shards do (`merge`).
-  const incomplete = [options.gate?.incomplete, notRunSentence(loaded.runInfos)].filter(Boolean).join('; ') || undefined
+  // Rows missing from the run's plan, and blocks a budget left out (run.json), make the rows part of a run: never judged as the run.
+  const checked =
+    options.incomplete === undefined
+      ? completenessOf(loaded.providers, loaded.runInfos)
+      : {incomplete: options.incomplete, planUnknown: null, beyondPlan: null}
+  const incomplete = [checked.incomplete, notRunSentence(loaded.runInfos)].filter(Boolean).join('; ') || undefined
+  for (const note of [checked.planUnknown, checked.beyondPlan]) if (note) loaded.warnings.push(note)
   const settings = {...options, ...options.gate, incomplete}
   // `report` over a run whose suite named a gate that its rows cannot compute says so, as `run` did.
   const flagged = config.layers.flags?.gate
@@ -75,7 +88,13 @@ export async function judge(config: LoadedConfig, options: JudgeOptions): Promis
   }
   const dir = report && output ? outputDir(judging, report, output) : null
   const beside = !gate && options.gateBeside && report && dir ? await gateOfSameRows(dir, report) : null
-  const verdict = verdictOf({gate: gate ?? beside, gateUncomputable, report, incomplete})
+  const verdict = verdictOf({
+    gate: gate ?? beside,
+    gateUncomputable,
+    report,
+    incomplete,
+    planUnknown: checked.planUnknown,
+  })
   const said = {verdict: refused ? null : verdict, gate: gate ?? beside}
   const files: string[] = []
   if (report && output) files.push(...(await writeReport(judging, report, said, output)))
@@ -92,7 +111,7 @@ export async function judge(config: LoadedConfig, options: JudgeOptions): Promis
       })),
     )
   if (refused) throw refused
-  return {loaded, report, gate, gateUncomputable, verdict, files}
+  return {loaded, report, gate, gateUncomputable, verdict, incomplete: incomplete ?? null, files}
 }
 
 /**

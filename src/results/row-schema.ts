@@ -87,8 +87,17 @@ export const rowSchema = {
     started_at: timestamp,
     finished_at: timestamp,
     outcome: outcomeSchema,
-    success: {type: 'boolean'},
+    success: {
+      type: 'boolean',
+      description: 'outcome is pass: the report and the gate refuse a row where they disagree',
+    },
     output_valid: {type: 'boolean'},
+    expected_outcome: {
+      type: 'string',
+      enum: ['success', 'expected_error'],
+      description:
+        'the scenario’s expected outcome: a workflow expecting an error passes when a checkpoint fails (the task must not be done); absent in rows written before it',
+    },
     error: errorSchema,
     latency_ms_wall: {
       type: 'number',

@@ -36,6 +36,15 @@ export interface RunInfo {
    * and why: the run is incomplete (the report and the gate say so, exit 3), never failed. Absent: none.
    */
   not_run?: NotRun
+  /** The suite's file as the run was started with it (relative to the project): the command that resumes it names it. */
+  suite_file?: string
+  /** A shard's record (`run --shard i/N`): its rows are part of the run until `merge` joins every shard's. */
+  shard?: {index: number; count: number}
+  /**
+   * Why the run ended before its plan was done: Ctrl-C (`interrupted`) or live GitHub's rate budget
+   * (`rate_budget`). Written when it happens; a resumed run's record starts without it.
+   */
+  stopped?: {reason: 'interrupted' | 'rate_budget'; detail: string}
 }
 
 export interface NotRun {

@@ -29,6 +29,12 @@ async function firstRecord(file: string): Promise<unknown> {
   return undefined
 }
 
+/** The header a results file starts with, when it is a well-formed shard's; undefined for any other file. */
+export async function shardHeaderOf(file: string): Promise<ShardHeader | undefined> {
+  const value = await firstRecord(file)
+  return isShardHeader(value) && compileCheck(shardHeaderSchema)(value) ? (value as ShardHeader) : undefined
+}
+
 /**
  * The header of a shard's results file; bad input when the file has none, or one of another format
  * version (named), or one that is not well formed.

@@ -12,6 +12,7 @@ import {detectRowFormat, evalRowFromCsv, fromGhxEval, fromGhxRouter, parseCsv, r
 import {readLineBatches, type ByteRange} from './lines.js'
 import {checkRunId} from './names.js'
 import {linkDiagnostic} from './no-follow.js'
+import {rowContradiction} from './row-consistency.js'
 import type {Row} from './row-schema.js'
 import {FileDeduplication, RunKeys} from './run-keys.js'
 import {isShardHeader} from './shard-file.js'
@@ -304,10 +305,13 @@ function visitValue(
   // A shard's results file starts with its header (src/results/shard-file.ts): what the rows are, not a row.
   if (isShardHeader(value)) return
   switch (detectRowFormat(value)) {
-    case 'ghx-bench':
+    case 'ghx-bench': {
       if (!isRow(value)) throw bad(shown, line, `not a valid ghx-bench row: ${rowSchemaErrors(value)}`)
+      const contradiction = rowContradiction(value)
+      if (contradiction) throw bad(shown, line, `this row contradicts itself: ${contradiction}`)
       visit.row(value, line, text)
       return
+    }
     case 'ghx-router':
       visit.router(value as Record<string, unknown>, line)
       return

@@ -71,6 +71,7 @@ export function buildRow(
     outcome: last.outcome,
     success: last.outcome === 'pass',
     output_valid: outputValidOf(scenario, last.outcome, last.assertion),
+    expected_outcome: scenario.assertions.expected_outcome,
     error: last.error,
     latency_ms_wall: times.wallMs,
     latency_ms_agent: last.agentMs,

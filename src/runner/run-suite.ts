@@ -484,7 +484,7 @@ function priceFor({config}: SelectedSuite, model: ModelSource) {
  * then run.json, returned to be written again when the budget leaves blocks out.
  */
 async function startRecord(
-  {config, suite, cwd}: SelectedSuite,
+  {config, suite, cwd, suiteFile}: SelectedSuite,
   ctx: SuiteContext,
   {view, key, shardHeader}: Pick<PlannedSuite, 'view' | 'key' | 'shardHeader'>,
   opened: OpenedSuite,
@@ -504,6 +504,8 @@ async function startRecord(
       candidate: config.values.gate.candidate,
     },
     key,
+    ...(suiteFile ? {suite_file: suiteFile} : {}),
+    ...(shardHeader ? {shard: shardHeader.shard} : {}),
   }
   await writeRunInfo(ctx.resultsDir, ctx.recordName, info)
   return info
@@ -552,6 +554,13 @@ async function runWithinRateBudget(
   }
   const row = await execute()
   return row && {...row, github_rate_waits: waitsSince(before, totalWaits(budgets))}
+}
+
+/** Why a run ended before its plan was done, for its record: Ctrl-C, or live GitHub's rate budget; null when it was not cut short. */
+function stoppedBy(interrupt: AbortSignal, rateStop: AbortSignal): NonNullable<RunInfo['stopped']> | null {
+  if (interrupt.aborted) return {reason: 'interrupted', detail: 'stopped by an interrupt (Ctrl-C or a signal)'}
+  if (rateStop.aborted) return {reason: 'rate_budget', detail: String(rateStop.reason)}
+  return null
 }
 
 /** The planned runs, scheduled (runs that share a fixture never overlap), one fsynced row each; then the fixtures as the config says. */
@@ -609,7 +618,13 @@ async function runPlanned(
     budget ? (run) => budget.admit(run) : undefined,
   )
   const notRun = budget?.notRun(plan) ?? null
-  if (notRun) await writeRunInfo(resultsDir, ctx.recordName, {...info, not_run: notRun})
+  const stopped = stoppedBy(signal, rateStop.signal)
+  if (notRun || stopped)
+    await writeRunInfo(resultsDir, ctx.recordName, {
+      ...info,
+      ...(notRun ? {not_run: notRun} : {}),
+      ...(stopped ? {stopped} : {}),
+    })
   // Resets may have replaced resources (a fresh workflow run): the manifest on disk follows.
   await writeManifest(manifestFile, ctx.fixtures.manifest)
   if (signal.aborted)
@@ -627,7 +642,7 @@ async function runPlanned(
     warnings: opened.warnings,
     completed,
     interrupted: signal.aborted,
-    stopped: !signal.aborted && rateStop.signal.aborted ? String(rateStop.signal.reason) : null,
+    stopped: stopped?.reason === 'rate_budget' ? stopped.detail : null,
     by_mode: byMode,
     by_provider: byProvider,
     not_run: notRun,

@@ -40,6 +40,8 @@ export interface SelectedSuite extends Project {
   providers: PluginRef[]
   /** The suite's file for messages (file:line:col where there is a document). */
   origin: string
+  /** The suite's file as given (relative to the working folder); none for a suite built in memory. */
+  suiteFile?: string
   scenarios: Scenario[]
   /** The scenario set rows record: --set, or the suite's; none when --scenario picked the scenarios. */
   scenarioSet: string | null
@@ -108,6 +110,7 @@ export function selectSuite(project: Project, selection: SuiteSelection): Select
     suite,
     providers: selectProviders(suite.providers ?? [config.values.provider], selection.providers, registry, problem),
     origin,
+    ...(suiteFile ? {suiteFile: displayPath(suiteFile, cwd)} : {}),
     scenarios: ids.map((id) => catalogue.scenarios.get(id)!.value),
     scenarioSet: selection.scenarios?.length ? null : (selection.set ?? suite.scenarios.set ?? null),
   }

@@ -76,11 +76,15 @@ describe('ghx-bench merge', function () {
     expect(await summary(path.join(dir, 'reports', RUN))).to.deep.equal(await summary(path.join(dir, 'reread')))
   })
 
-  it('reads a shard’s file as any results file: report skips its header', async () => {
+  it('reads a shard’s file as any results file: report skips its header, and says the shard is part of a run (exit 3)', async () => {
     const dir = await project()
     const file = await writeShard(dir, header(1, 2))
     const result = await runCliInProcess(['report', '--input', file, '--json'], {cwd: dir})
-    expect(result.code, result.stderr).to.equal(0)
+    expect(result.code, result.stderr).to.equal(3)
+    expect((JSON.parse(result.stdout) as {rows: number}).rows).to.equal(12)
+    const text = await runCliInProcess(['report', '--input', file], {cwd: dir})
+    expect(text.code).to.equal(3)
+    expect(text.stderr.trimEnd().split('\n').at(-1)).to.include('this is shard 1/2 of run nightly-7')
   })
 
   it('with a shard missing is incomplete: exit 3 naming its blocks, the gate inconclusive', async () => {

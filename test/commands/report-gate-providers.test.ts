@@ -72,7 +72,7 @@ describe('report and gate over rows of several providers (CLI)', function () {
     expect(result.stdout).to.match(/provider agent-loop:\ngate verify_pr: ghx vs agent_direct[\s\S]*verdict: PASS/)
     expect(result.stdout).to.match(/One gate per provider[^\n]*\n/)
     expect(result.stdout.trim().split('\n').at(-1)).to.match(
-      /^verdict: FAIL \(exit 1\): gate verify_pr, ghx against agent_direct: \d+ failed.* of \d+ checks \(the worst of 2 providers' gates\)$/,
+      /^verdict: FAIL \(exit 1\): gate verify_pr, ghx against agent_direct: \d+ failed.* of \d+ checks \(the worst of 2 providers' gates\) \(the plan of run .* is unknown \(no run.json with its plan beside the rows\): completeness was checked across modes only\)$/,
     )
     const markdown = await readFile(path.join(dir, 'out', 'gate.md'), 'utf8')
     expect(markdown).to.include('the verdict is the worst of theirs')

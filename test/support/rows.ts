@@ -4,7 +4,8 @@ import type {Row} from '../../src/results/row-schema.js'
 export function makeRow(overrides: Partial<Row> & {activeTokens?: number}): Row {
   const {activeTokens, ...rest} = overrides
   const active = activeTokens ?? 1000
-  const success = rest.success ?? true
+  // As a run writes it: success is the outcome pass.
+  const success = rest.success ?? (rest.outcome === undefined || rest.outcome === 'pass')
   return {
     schema_version: 1,
     run_id: 'run-1',

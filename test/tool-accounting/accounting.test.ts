@@ -675,7 +675,11 @@ describe('tool-call accounting in a row: the hook of the run’s own mode', () =
     })
     const calls = [shell('ghx run issue.view --input \'{"issueNumber":1}\' --verbose', verbose), shell('gh pr view 1')]
     const attempt = passedAttempt(calls)
-    const scenario = {type: 'workflow', id: 'x-001'} as never
+    const scenario = {
+      type: 'workflow',
+      id: 'x-001',
+      assertions: {expected_outcome: 'success', checkpoints: []},
+    } as never
     const row = (mode: string) =>
       buildRow(ctx, {scenario_id: 'x-001', mode, iteration: 1} as never, scenario, [attempt], {
         startedAt: new Date(),
@@ -713,7 +717,7 @@ describe('tool-call accounting in a row: the hook of the run’s own mode', () =
       shell('gh api repos/o/r/actions/workflows/ci.yml', '{"id":1}\n'),
     ]
     const attempt = passedAttempt(calls, {invocations, layerLog})
-    const scenario = {type: 'atomic', id: 'x-001'} as never
+    const scenario = {type: 'atomic', id: 'x-001', assertions: {expected_outcome: 'success'}} as never
     const row = (mode: string, over: Partial<AttemptRecord> = {}) =>
       buildRow(ctx, {scenario_id: 'x-001', mode, iteration: 1} as never, scenario, [{...attempt, ...over}], {
         startedAt: new Date(),

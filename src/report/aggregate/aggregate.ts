@@ -320,6 +320,11 @@ export function iterationOfBlock(key: number): number {
   return key % BLOCKS_PER_RUN
 }
 
+/** A block key's run: its index into the aggregate's run ids (first seen first). */
+export function runOfBlock(key: number): number {
+  return Math.floor(key / BLOCKS_PER_RUN)
+}
+
 /**
  * Each run index's place among the run ids sorted, or null when that is the index itself (one run, or
  * runs first seen in id order). Block keys hold a run's first-seen index; a seeded draw over blocks

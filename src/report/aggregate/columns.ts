@@ -40,6 +40,7 @@ type ScratchSlot =
   | 'candidate keys'
   | 'wall'
   | 'agent'
+  | 'blocks'
   | 'radix'
 const scratchBuffers = new Map<ScratchSlot, ArrayBuffer>()
 

@@ -64,6 +64,7 @@ export function computeGate(
   profile: Profile,
   options: GateOptions,
 ): GateDocument {
+  if (options.model !== undefined) checkModelFlag(loaded, options.model)
   const gates = [...loaded.providers].map(([provider, aggregate]) =>
     gateOfProvider(aggregate, provider, loaded, profile, config, options),
   )
@@ -185,7 +186,7 @@ function gateOfProvider(
 
 /**
  * The comparability guard: both modes present, one model, the same scenarios. Returns the model whose
- * thresholds apply (--model wins); refuses mixed rows unless --allow-mixed.
+ * thresholds apply (the rows' one model); refuses mixed rows unless --allow-mixed.
  */
 function checkComparable(
   aggregate: Aggregate,
@@ -229,5 +230,30 @@ function checkComparable(
       })),
     )
   }
-  return options.model ?? (models.size === 1 ? [...models][0] : undefined)
+  // --model selects the override of the rows' own model: another model's thresholds never judge these rows.
+  const model = models.size === 1 ? [...models][0] : undefined
+  if (options.model !== undefined && models.has(options.model) && models.size > 1)
+    throw new BadInputError([
+      {
+        file: '--model',
+        code: 'unknown_reference',
+        message: `--model ${JSON.stringify(options.model)}'s thresholds apply to its own rows only, and these hold ${[...models].sort().join(', ')}: gate each model's rows apart`,
+      },
+    ])
+  return model
+}
+
+/** --model names a model of the rows (its overrides apply to its rows only): otherwise bad input, naming the rows' models. */
+function checkModelFlag(loaded: LoadedRows, model: string): void {
+  const models = new Set(
+    [...loaded.providers.values()].flatMap((aggregate) => [...aggregate.models.values()].flatMap((m) => [...m])),
+  )
+  if (models.has(model)) return
+  throw new BadInputError([
+    {
+      file: '--model',
+      code: 'unknown_reference',
+      message: `no rows of model ${JSON.stringify(model)} (models in the rows: ${[...models].sort().join(', ') || 'none recorded'}): a model's thresholds apply to its own rows only${suggestionSuffix(model, [...models])}`,
+    },
+  ])
 }

@@ -6,8 +6,9 @@
  *   from these rows: inconclusive (3), with the reason; never a pass;
  * - no gate: the runs decide, as a test runner's tests do: fail (1) when any run failed, else pass (0);
  * - no rows at all: inconclusive (3): nothing was decided;
- * - whatever the above, the rows are part of a run (shards missing, blocks a budget left out):
- *   inconclusive (3), saying what is missing; never a pass, and never a failure the missing runs may undo.
+ * - whatever the above, the rows are part of a run (shards missing, a run cut short, rows missing from
+ *   the plan, blocks a budget left out): inconclusive (3), saying what is missing; never a pass, and
+ *   never a failure the missing runs may undo. Rows whose plan is unknown are judged, the verdict saying so.
  */
 import type {GateDocument} from '../aggregate/report-schema.js'
 import type {Report} from '../aggregate/summary.js'
@@ -54,7 +55,16 @@ export function verdictOf(judged: {
   report: Pick<Report, 'rows' | 'failures' | 'providers'> | null
   /** What the rows lack of their run ("incomplete: …"), if anything. */
   incomplete?: string
+  /** Runs whose plan is unknown (completeness checked across modes only): said with the verdict. */
+  planUnknown?: string | null
 }): Verdict {
+  const verdict = decide(judged)
+  return judged.planUnknown && !judged.incomplete
+    ? {...verdict, reason: `${verdict.reason} (${judged.planUnknown})`}
+    : verdict
+}
+
+function decide(judged: Parameters<typeof verdictOf>[0]): Verdict {
   const {gate, gateUncomputable, report, incomplete} = judged
   if (incomplete)
     return {verdict: 'inconclusive', exit_code: 3, by: gate || gateUncomputable ? 'gate' : 'runs', reason: incomplete}

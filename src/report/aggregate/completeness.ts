@@ -1,0 +1,193 @@
+/**
+ * Whether the rows are a whole run: a verdict is about a run, so rows that lack part of it (a shard
+ * judged alone, a run cut short by Ctrl-C, rows deleted from the file) are incomplete, never judged as
+ * if they were the run. The rows are compared with the run's plan recorded in run.json (its
+ * comparability key: scenarios, repetitions, modes, providers; the pairs not applicable and the
+ * blocks a budget left out, which are said apart) and with themselves. Rows with no plan beside them
+ * (hand-made, a predecessor's) are checked across modes only: every block (scenario x iteration) that
+ * one mode and provider of the run has, the others have too; the verdict says the plan is unknown.
+ * Rows are read from the aggregates' block columns (a bit an iteration): nothing is kept per row.
+ */
+import type {RunInfo} from '../../results/run-info.js'
+import {iterationOfBlock, runOfBlock, type ProviderAggregates} from './aggregate.js'
+import {scratchFloat64} from './columns.js'
+
+export interface Completeness {
+  /** "incomplete: …", naming what is missing and the command that completes it; null when nothing is. */
+  incomplete: string | null
+  /** Runs whose plan is unknown, said beside the verdict; null when every run's plan was known. */
+  planUnknown: string | null
+  /** Rows of scenarios, modes or providers their run's plan does not have (rows pasted in): said, never counted as missing. */
+  beyondPlan: string | null
+}
+
+/** How many missing runs a sentence names before it counts the rest. */
+const NAMED = 6
+
+/** Which iterations each run has, per provider x mode x scenario: a bit per iteration. */
+type Seen = Map<string, Uint8Array>
+
+const seenKey = (run: string, provider: string | null, mode: string, scenario: string): string =>
+  `${run}\u0000${provider ?? ''}\u0000${mode}\u0000${scenario}`
+
+function has(seen: Seen, key: string, iteration: number): boolean {
+  const bits = seen.get(key)
+  return bits !== undefined && iteration >> 3 < bits.length && (bits[iteration >> 3]! & (1 << (iteration & 7))) !== 0
+}
+
+/** What each run's rows hold (a bit per iteration), and which providers, modes and scenarios each run has rows of. */
+function seenOf(providers: ProviderAggregates): {
+  seen: Seen
+  runs: Map<string, {providers: Set<string | null>; modes: Set<string>; scenarios: Set<string>}>
+} {
+  const seen: Seen = new Map()
+  const runs = new Map<string, {providers: Set<string | null>; modes: Set<string>; scenarios: Set<string>}>()
+  for (const [provider, aggregate] of providers) {
+    const ids = [...aggregate.run_index.keys()]
+    for (const [mode, byScenario] of aggregate.cells)
+      for (const [scenario, cell] of byScenario) {
+        const keys = cell.blocks.valuesInto(scratchFloat64('blocks', cell.blocks.length))
+        for (const block of keys) {
+          const run = ids[runOfBlock(block)]!
+          const iteration = iterationOfBlock(block)
+          const key = seenKey(run, provider, mode, scenario)
+          let bits = seen.get(key)
+          if (bits === undefined || iteration >> 3 >= bits.length) {
+            const grown = new Uint8Array(Math.max(4, (iteration >> 3) + 1, (bits?.length ?? 0) * 2))
+            if (bits) grown.set(bits)
+            seen.set(key, (bits = grown))
+          }
+          bits[iteration >> 3]! |= 1 << (iteration & 7)
+          const facts = runs.get(run) ?? {providers: new Set(), modes: new Set(), scenarios: new Set()}
+          facts.providers.add(provider)
+          facts.modes.add(mode)
+          facts.scenarios.add(scenario)
+          runs.set(run, facts)
+        }
+      }
+  }
+  return {seen, runs}
+}
+
+/** The iterations a bitmap holds. */
+function* iterationsOf(bits: Uint8Array | undefined): Generator<number> {
+  if (!bits) return
+  for (let byte = 0; byte < bits.length; byte++)
+    for (let bit = 0; bit < 8; bit++) if ((bits[byte]! & (1 << bit)) !== 0) yield byte * 8 + bit
+}
+
+interface Missing {
+  count: number
+  named: string[]
+}
+
+function addMissing(missing: Missing, what: string): void {
+  missing.count++
+  if (missing.named.length < NAMED) missing.named.push(what)
+}
+
+const runName = (scenario: string, iteration: number, mode: string, provider: string | null, many: boolean): string =>
+  `${scenario}/${iteration} ${mode}${many && provider ? ` (${provider})` : ''}`
+
+const listOf = ({count, named}: Missing): string =>
+  `${named.join(', ')}${count > named.length ? `, … (${count} in all)` : ''}`
+
+/** The command that completes a run: merge for a shard, resume otherwise. */
+function completion(info: RunInfo | undefined, runId: string): string {
+  if (info?.shard)
+    return `this is shard ${info.shard.index}/${info.shard.count} of run ${runId}: judge the run, not a shard, with \`ghx-bench merge\` of every shard's results`
+  const suite = info?.suite_file ?? (info?.suite ? `<suite ${info.suite}>` : '<suite>')
+  const why = info?.stopped
+    ? ` (it was ${info.stopped.reason === 'interrupted' ? 'interrupted' : 'stopped by the rate budget'})`
+    : ''
+  return `the run is incomplete${why}: complete it with \`ghx-bench run ${suite} --run-id ${runId}\` and the flags it was started with (recorded runs are skipped)`
+}
+
+/** The rows compared with their runs' plans (run.json) and with themselves. */
+export function completenessOf(providers: ProviderAggregates, runInfos: readonly RunInfo[]): Completeness {
+  const {seen, runs} = seenOf(providers)
+  const infos = new Map(runInfos.map((info) => [info.run_id, info]))
+  const incomplete: string[] = []
+  const unknown: string[] = []
+  const beyond: string[] = []
+  for (const [runId, held] of runs) {
+    const info = infos.get(runId)
+    const key = info?.key
+    const missing: Missing = {count: 0, named: []}
+    const notApplicable = new Set((info?.not_applicable ?? []).map((n) => `${n.scenario_id}\u0000${n.mode}`))
+    if (key) {
+      const leftOut = new Set(info.not_run?.blocks)
+      const modes = Object.keys(key.modes)
+      const many = key.providers.length > 1
+      let planned = 0
+      for (const scenario of key.scenarios)
+        for (let iteration = 1; iteration <= key.repetitions; iteration++) {
+          if (leftOut.has(`${scenario}/${iteration}`)) continue
+          for (const mode of modes) {
+            if (notApplicable.has(`${scenario}\u0000${mode}`)) continue
+            for (const provider of key.providers) {
+              planned++
+              if (!has(seen, seenKey(runId, provider, mode, scenario), iteration))
+                addMissing(missing, runName(scenario, iteration, mode, provider, many))
+            }
+          }
+        }
+      if (missing.count > 0)
+        incomplete.push(
+          `run ${runId} lacks ${missing.count} of its ${planned} planned runs (${listOf(missing)}): ${completion(info, runId)}`,
+        )
+      const outside = rowsBeyondPlan(held, key, modes)
+      if (outside) beyond.push(`run ${runId}: ${outside}`)
+      continue
+    }
+    unknown.push(runId)
+    // No plan: every block a mode and provider of the run has, its other modes and providers must have.
+    const modes = info?.modes ?? [...held.modes]
+    const many = held.providers.size > 1
+    for (const scenario of held.scenarios) {
+      const blocks = new Set<number>()
+      for (const provider of held.providers)
+        for (const mode of modes)
+          for (const iteration of iterationsOf(seen.get(seenKey(runId, provider, mode, scenario))))
+            blocks.add(iteration)
+      for (const iteration of [...blocks].sort((a, b) => a - b))
+        for (const mode of modes) {
+          if (notApplicable.has(`${scenario}\u0000${mode}`)) continue
+          for (const provider of held.providers)
+            if (!has(seen, seenKey(runId, provider, mode, scenario), iteration))
+              addMissing(missing, runName(scenario, iteration, mode, provider, many))
+        }
+    }
+    if (missing.count > 0)
+      incomplete.push(
+        `run ${runId} lacks ${missing.count} run(s) that its other modes or providers have (${listOf(missing)}): ${completion(info, runId)}`,
+      )
+  }
+  const shown = (ids: string[]): string =>
+    ids.length > NAMED ? `${ids.slice(0, NAMED).join(', ')}, … (${ids.length} runs)` : ids.join(', ')
+  return {
+    incomplete: incomplete.length > 0 ? `incomplete: ${incomplete.join('; ')}` : null,
+    planUnknown:
+      unknown.length > 0
+        ? `the plan of run ${shown(unknown)} is unknown (no run.json with its plan beside the rows): completeness was checked across modes only`
+        : null,
+    beyondPlan: beyond.length > 0 ? beyond.join('; ') : null,
+  }
+}
+
+/** What a run's rows hold that its plan does not: other scenarios, modes or providers. */
+function rowsBeyondPlan(
+  held: {providers: Set<string | null>; modes: Set<string>; scenarios: Set<string>},
+  key: NonNullable<RunInfo['key']>,
+  modes: readonly string[],
+): string | null {
+  const planned = new Set(key.scenarios)
+  const parts = [
+    ...[...held.scenarios].filter((s) => !planned.has(s)).map((s) => `scenario ${s}`),
+    ...[...held.modes].filter((m) => !modes.includes(m)).map((m) => `mode ${m}`),
+    ...[...held.providers]
+      .filter((p) => p === null || !key.providers.includes(p))
+      .map((p) => `provider ${p ?? '(none)'}`),
+  ]
+  return parts.length > 0 ? `rows of ${parts.join(', ')} that its plan (run.json) does not have` : null
+}
