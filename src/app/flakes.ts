@@ -2,14 +2,15 @@
  * `ghx-bench flakes`: the flake ledger over the runs stored in results_dir (src/report/flakes.ts).
  * Only runs that can be compared are read together: those whose comparability key (run.json: the
  * harness, catalogue, plan, modes and their tools, providers, plugins, model, target, seed) is the
- * newest keyed run's (of the suite named, if one is). Every other run is named with why it was left
- * out. Re-graded rows are read in place of their originals, as the report reads them.
+ * newest keyed run's (of the suite named, if one is), each whole (its rows its plan's: completeness.ts).
+ * Every other run is named with why it was left out. Re-graded rows are read in place of their originals, as the report reads them.
  */
 import {loadQuarantine, quarantineOf} from '../catalogue/quarantine.js'
 import {resolveConfigPath} from '../config/load-config.js'
 import {keyDifferences} from '../results/comparability.js'
 import {isRegradedFile, withRegraded} from '../results/regraded.js'
-import {readRunInfoFor} from '../results/run-info.js'
+import {planOfResultsFile} from '../results/run-info.js'
+import {completenessOf, RunsSeen} from '../report/aggregate/completeness.js'
 import type {ComparabilityKey} from '../schemas/shard-header.js'
 import {readRows} from '../results/sources.js'
 import {listRuns} from '../results/store.js'
@@ -42,6 +43,8 @@ interface StoredRun {
   /** run.json's key; undefined for a run before keys, or imported rows. */
   key: ComparabilityKey | undefined
   outcomes: LedgerOutcome[]
+  /** What its rows lack of its plan (completeness.ts); null when whole. */
+  incomplete: string | null
 }
 
 export async function flakesProject(options: FlakesOptions): Promise<FlakesResult> {
@@ -57,7 +60,7 @@ export async function flakesProject(options: FlakesOptions): Promise<FlakesResul
         (await withRegraded([run.file], new Set())).files,
         run.runId,
         cwd,
-        await readRunInfoFor(run.file),
+        await planOfResultsFile(run.file),
       ),
     )
   const newest = runs.find((run) => run.key && (options.suite === undefined || run.key.suite === options.suite))
@@ -74,16 +77,19 @@ export async function flakesProject(options: FlakesOptions): Promise<FlakesResul
     ])
   const group = newest.key
   const quarantine = await loadQuarantine(resolveConfigPath(config, config.values.quarantine_file), cwd)
-  const same = runs.filter((run) => run.key && keyDifferences(group, run.key).length === 0)
+  // A run cut short is left out as one of another plan is: its missing runs are neither flips nor steady.
+  const same = runs.filter((run) => run.key && !run.incomplete && keyDifferences(group, run.key).length === 0)
   const leftOut = runs
     .filter((run) => !same.includes(run))
     .map((run) => ({
       run_id: run.runId,
-      reason: run.key
-        ? `another comparability key: ${keyDifferences(group, run.key)
-            .map((d) => d.split(' ')[0])
-            .join(', ')} differ`
-        : 'no comparability key (run.json before keys, or imported rows)',
+      reason: !run.key
+        ? 'no comparability key (run.json before keys, or imported rows)'
+        : keyDifferences(group, run.key).length > 0
+          ? `another comparability key: ${keyDifferences(group, run.key)
+              .map((d) => d.split(' ')[0])
+              .join(', ')} differ`
+          : run.incomplete!,
     }))
   const settings = {
     flipThreshold: options.flipThreshold ?? DEFAULT_LEDGER_OPTIONS.flipThreshold,
@@ -110,11 +116,13 @@ async function storedRun(
   files: string[],
   name: string,
   cwd: string,
-  info: Awaited<ReturnType<typeof readRunInfoFor>>,
+  info: Awaited<ReturnType<typeof planOfResultsFile>>,
 ): Promise<StoredRun> {
   const outcomes: LedgerOutcome[] = []
+  const seen = new RunsSeen()
   let startedAt: string | undefined
   for await (const row of readRows(files, () => {}, cwd)) {
+    seen.add(row)
     if (row.started_at && (startedAt === undefined || row.started_at < startedAt)) startedAt = row.started_at
     outcomes.push({
       run_id: row.run_id,
@@ -127,5 +135,6 @@ async function storedRun(
     })
   }
   for (const outcome of outcomes) outcome.run_started_at = startedAt ?? ''
-  return {runId: outcomes[0]?.run_id ?? name, key: info?.key, outcomes}
+  const incomplete = completenessOf(seen, info ? [info] : []).incomplete
+  return {runId: outcomes[0]?.run_id ?? name, key: info?.key, outcomes, incomplete}
 }

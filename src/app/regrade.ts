@@ -5,7 +5,6 @@
  * run gives (src/verify/verdict.ts): the same rows and the same conditions give the same verdict.
  */
 import {existsSync} from 'node:fs'
-import {mkdir, open, rename, rm} from 'node:fs/promises'
 import path from 'node:path'
 import type {Catalogue} from '../catalogue/catalogue.js'
 import {resolveConfigPath} from '../config/load-config.js'
@@ -13,8 +12,11 @@ import type {PluginRegistry} from '../plugins/registry.js'
 import {readLineBatches} from '../results/lines.js'
 import {isRegradedFile, originalFileFor, regradedFileFor} from '../results/regraded.js'
 import type {Row} from '../results/row-schema.js'
+import {planOfResultsFile} from '../results/run-info.js'
+import {completenessOf, RunsSeen} from '../report/aggregate/completeness.js'
 import {checkpointsOf} from '../schemas/scenario.js'
 import {readRows, resolveInputFiles} from '../results/sources.js'
+import {checkWritable, writeFileAtomic} from '../shared/atomic-write.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 import {regradeCheckpoint} from '../verify/checkpoints.js'
@@ -54,6 +56,8 @@ export interface RegradeReport {
   /** Rows whose checkpoint results changed while their verdict stayed. */
   checkpoints_changed: RegradeChange[]
   file: string
+  /** What the rows lack of their run (completeness.ts): re-graded all the same, and said (exit 3); null when whole. */
+  incomplete: string | null
 }
 
 export interface RegradeOptions extends ProjectOptions {
@@ -74,11 +78,8 @@ export async function regrade(options: RegradeOptions): Promise<RegradeReport> {
   const files = resolved.filter((file) => !resolved.includes(originalFileFor(file) ?? ''))
   // <run>.regraded.jsonl beside the run's rows: the report and the gate read it in place of the originals.
   const out = path.resolve(cwd, options.out ?? regradedFileFor(files[0]!))
+  checkWritable(out, 'file', {cwd})
   await refuseAnotherRunsFile(out, cwd)
-  await mkdir(path.dirname(out), {recursive: true})
-  // Written aside and renamed at the end: the output may be one of the inputs, and a half-written file is never read.
-  // A bad input row (file:line, exit 2) or any other failure leaves no partial file behind.
-  const partial = `${out}.${process.pid}.partial`
   const report: RegradeReport = {
     rows: 0,
     regraded: 0,
@@ -86,36 +87,39 @@ export async function regrade(options: RegradeOptions): Promise<RegradeReport> {
     changed: [],
     checkpoints_changed: [],
     file: displayPath(out, cwd),
+    incomplete: null,
   }
-  const handle = await open(partial, 'w')
-  try {
-    try {
-      let pending = ''
-      for await (const row of readRows(files, () => {}, cwd)) {
-        report.rows++
-        const next = regradeRow(row, catalogue, registry)
-        if (!next) report.skipped++
-        else {
-          report.regraded++
-          if (next.change?.fields.length) report.changed.push(next.change)
-          else if (next.change) report.checkpoints_changed.push(next.change)
-        }
-        pending += JSON.stringify(next?.row ?? row) + '\n'
-        if (pending.length >= WRITE_CHUNK) {
-          await handle.write(pending)
-          pending = ''
-        }
+  const seen = new RunsSeen()
+  async function* regradedLines(): AsyncGenerator<string> {
+    let pending = ''
+    for await (const row of readRows(files, () => {}, cwd)) {
+      report.rows++
+      seen.add(row)
+      const next = regradeRow(row, catalogue, registry)
+      if (!next) report.skipped++
+      else {
+        report.regraded++
+        if (next.change?.fields.length) report.changed.push(next.change)
+        else if (next.change) report.checkpoints_changed.push(next.change)
       }
-      await handle.write(pending)
-      await handle.datasync()
-    } finally {
-      await handle.close()
+      pending += JSON.stringify(next?.row ?? row) + '\n'
+      if (pending.length >= WRITE_CHUNK) {
+        yield pending
+        pending = ''
+      }
     }
-    await rename(partial, out)
-  } catch (error) {
-    await rm(partial, {force: true})
-    throw error
+    if (report.rows === 0)
+      throw new BadInputError(files.map((file) => ({file: displayPath(file, cwd), code: 'io', message: 'holds no rows'})))
+    yield pending
   }
+  // Written aside and renamed at the end: the output may be one of the inputs, and a half-written file is never read.
+  // A bad input row (file:line, exit 2) or any other failure leaves no partial file behind.
+  await writeFileAtomic(out, regradedLines())
+  const plans = await Promise.all(files.map((file) => planOfResultsFile(originalFileFor(file) ?? file)))
+  report.incomplete = completenessOf(
+    seen,
+    plans.filter((plan) => plan !== undefined),
+  ).incomplete
   return report
 }
 

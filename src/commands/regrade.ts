@@ -5,7 +5,7 @@ import type {RegradeReport} from '../app/regrade.js'
 export default class Regrade extends BaseCommand<typeof Regrade> {
   static override summary = 'Judge stored runs again with the current checkpoint conditions, offline'
   static override description =
-    'Re-evaluates each workflow row’s checkpoints against the task results the row kept, with the conditions the scenario files have now, and writes the re-graded rows to a new results file; the verdict is the one `run` gives. No GitHub access; rows without stored results (imported, infrastructure errors, timeouts) are copied as they are.'
+    'Re-evaluates each workflow row’s checkpoints against the task results the row kept, with the conditions the scenario files have now, and writes the re-graded rows to a new results file; the verdict is the one `run` gives. No GitHub access; rows without stored results (imported, infrastructure errors, timeouts) are copied as they are. Rows that are part of their run (compared with its plan, run.json) are re-graded and written, and said incomplete: exit 3.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --run-id 2026-11-22T10-00-00Z',
     '<%= config.bin %> <%= command.id %> --input results/run.jsonl --out results/run.fixed.jsonl',
@@ -40,6 +40,12 @@ export default class Regrade extends BaseCommand<typeof Regrade> {
       )
     }
     this.log(`wrote ${report.file}`)
+    // Re-graded and written all the same: the rows are part of a run, which no verdict may be read from.
+    if (report.incomplete) {
+      if (this.jsonEnabled()) this.logJson(report)
+      this.logToStderr(report.incomplete)
+      this.exit(3)
+    }
     return report
   }
 }

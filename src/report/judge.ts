@@ -9,7 +9,7 @@ import {loadQuarantine, type Quarantined} from '../catalogue/quarantine.js'
 import {resolveConfigPath, withLayer, type LoadedConfig} from '../config/load-config.js'
 import {notRunSentence, type RunInfo} from '../results/run-info.js'
 import type {GateDocument} from './aggregate/report-schema.js'
-import {completenessOf} from './aggregate/completeness.js'
+import {completenessOf, RunsSeen} from './aggregate/completeness.js'
 import {loadRows, type LoadedRows, type RowSelection} from './aggregate/rows.js'
 import {reportOf, type Report, type ReportSettings} from './aggregate/summary.js'
 import {computeGate, loadGateProfile, uncomputableGate, type GateSettings} from './gate/compute-gate.js'
@@ -63,7 +63,7 @@ export async function judge(config: LoadedConfig, options: JudgeOptions): Promis
   // Rows missing from the run's plan, and blocks a budget left out (run.json), make the rows part of a run: never judged as the run.
   const checked =
     options.incomplete === undefined
-      ? completenessOf(loaded.providers, loaded.runInfos)
+      ? completenessOf(RunsSeen.ofAggregates(loaded.providers), loaded.runInfos)
       : {incomplete: options.incomplete, planUnknown: null, beyondPlan: null}
   const incomplete = [checked.incomplete, notRunSentence(loaded.runInfos)].filter(Boolean).join('; ') || undefined
   for (const note of [checked.planUnknown, checked.beyondPlan]) if (note) loaded.warnings.push(note)

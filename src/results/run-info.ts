@@ -6,6 +6,7 @@
  */
 import path from 'node:path'
 import {readFileBelow, writeFileBelow} from './no-follow.js'
+import {shardHeaderOf} from './shard-file.js'
 import {isBadInputError} from '../shared/diagnostics.js'
 import type {ComparabilityKey} from '../schemas/shard-header.js'
 
@@ -98,4 +99,26 @@ export function notApplicableTo(items: readonly NotApplicable[], modes: readonly
   for (const item of items)
     if (modes.includes(item.mode)) excluded.set(item.scenario_id, `${item.mode}: ${item.reason}`)
   return excluded
+}
+
+/**
+ * What a results file's run planned: its run.json; a shard's file says it is one, and its plan, in its
+ * header too (so a shard's rows are never judged as the whole run, with or without its run.json).
+ */
+export async function planOfResultsFile(file: string): Promise<RunInfo | undefined> {
+  const [info, header] = await Promise.all([readRunInfoFor(file), shardHeaderOf(file)])
+  if (!header) return info
+  const {run_id, key, shard, unavailable, not_applicable} = header
+  return {
+    run_id,
+    suite: key.suite,
+    seed: key.seed,
+    modes: Object.keys(key.modes),
+    providers: key.providers,
+    unavailable,
+    not_applicable,
+    ...info,
+    key,
+    shard,
+  }
 }

@@ -21,12 +21,12 @@ const jsonl = (rows: Row[]) => rows.map((row) => JSON.stringify(row) + '\n').joi
 const wholeRun = (): Row[] => rowsOf(header(1, 1))
 
 /** The run's record as `run` writes it: results/<run>.jsonl and results/<run>/run.json with the plan. */
-async function recordRun(dir: string, rows: Row[], info: Partial<RunInfo> = {}): Promise<void> {
+async function recordRun(dir: string, rows: Row[], info: Partial<RunInfo> = {}, runId = RUN): Promise<void> {
   const results = path.join(dir, 'results')
   await mkdir(results, {recursive: true})
-  await writeFile(path.join(results, `${RUN}.jsonl`), jsonl(rows))
-  await writeRunInfo(results, RUN, {
-    run_id: RUN,
+  await writeFile(path.join(results, `${runId}.jsonl`), jsonl(rows.map((row) => ({...row, run_id: runId}))))
+  await writeRunInfo(results, runId, {
+    run_id: runId,
     suite: 'verify-pr',
     seed: 1,
     modes: MODES,
@@ -101,6 +101,28 @@ describe('a verdict only on complete, self-consistent evidence', function () {
     const edited = await runCliInProcess(['gate', '--run-id', RUN], {cwd: dir})
     expect(edited.code).to.equal(3)
     expect(lastLine(edited.stdout)).to.include(`lacks 6 of its 24 planned runs (${failing}/1 agent_direct`)
+  })
+
+  it('regrade of a run cut short re-grades and writes every row, and says the run is incomplete (exit 3)', async () => {
+    const dir = await project()
+    await recordRun(dir, wholeRun().slice(0, 20))
+    const result = await runCliInProcess(['regrade', '--run-id', RUN], {cwd: dir})
+    expect(result.code, result.stdout + result.stderr).to.equal(3)
+    expect(result.stderr).to.include('incomplete: run nightly-7 lacks 4 of its 24 planned runs')
+    const written = await readFile(path.join(dir, 'results', `${RUN}.regraded.jsonl`), 'utf8')
+    expect(written.trim().split('\n')).to.have.length(20)
+  })
+
+  it('flakes leaves a run cut short out of the ledger, naming what it lacks', async () => {
+    const dir = await project()
+    await recordRun(dir, wholeRun(), {}, 'night-1')
+    await recordRun(dir, wholeRun().slice(0, 22), {}, 'night-2')
+    const result = await runCliInProcess(['flakes', '--json'], {cwd: dir})
+    expect(result.code, result.stdout + result.stderr).to.equal(0)
+    const ledger = JSON.parse(result.stdout) as {runs: string[]; left_out: Array<{run_id: string; reason: string}>}
+    const cut = ledger.left_out.find((run) => run.run_id === 'night-2')
+    expect(cut?.reason).to.match(/^incomplete: run night-2 lacks 2 of its 24 planned runs/)
+    expect(ledger.runs).to.not.include('night-2')
   })
 
   it('rows with no plan beside them are checked across modes, and the verdict says the plan is unknown', async () => {

@@ -6,7 +6,7 @@
  * blocks a budget left out, which are said apart) and with themselves. Rows with no plan beside them
  * (hand-made, a predecessor's) are checked across modes only: every block (scenario x iteration) that
  * one mode and provider of the run has, the others have too; the verdict says the plan is unknown.
- * Rows are read from the aggregates' block columns (a bit an iteration): nothing is kept per row.
+ * What the rows hold is a bit an iteration (RunsSeen): nothing is kept per row.
  */
 import type {RunInfo} from '../../results/run-info.js'
 import {iterationOfBlock, runOfBlock, type ProviderAggregates} from './aggregate.js'
@@ -24,49 +24,62 @@ export interface Completeness {
 /** How many missing runs a sentence names before it counts the rest. */
 const NAMED = 6
 
-/** Which iterations each run has, per provider x mode x scenario: a bit per iteration. */
-type Seen = Map<string, Uint8Array>
-
-const seenKey = (run: string, provider: string | null, mode: string, scenario: string): string =>
-  `${run}\u0000${provider ?? ''}\u0000${mode}\u0000${scenario}`
-
-function has(seen: Seen, key: string, iteration: number): boolean {
-  const bits = seen.get(key)
-  return bits !== undefined && iteration >> 3 < bits.length && (bits[iteration >> 3]! & (1 << (iteration & 7))) !== 0
+interface RunHeld {
+  providers: Set<string | null>
+  modes: Set<string>
+  scenarios: Set<string>
 }
 
-/** What each run's rows hold (a bit per iteration), and which providers, modes and scenarios each run has rows of. */
-function seenOf(providers: ProviderAggregates): {
-  seen: Seen
-  runs: Map<string, {providers: Set<string | null>; modes: Set<string>; scenarios: Set<string>}>
-} {
-  const seen: Seen = new Map()
-  const runs = new Map<string, {providers: Set<string | null>; modes: Set<string>; scenarios: Set<string>}>()
-  for (const [provider, aggregate] of providers) {
-    const ids = [...aggregate.run_index.keys()]
-    for (const [mode, byScenario] of aggregate.cells)
-      for (const [scenario, cell] of byScenario) {
-        const keys = cell.blocks.valuesInto(scratchFloat64('blocks', cell.blocks.length))
-        for (const block of keys) {
-          const run = ids[runOfBlock(block)]!
-          const iteration = iterationOfBlock(block)
-          const key = seenKey(run, provider, mode, scenario)
-          let bits = seen.get(key)
-          if (bits === undefined || iteration >> 3 >= bits.length) {
-            const grown = new Uint8Array(Math.max(4, (iteration >> 3) + 1, (bits?.length ?? 0) * 2))
-            if (bits) grown.set(bits)
-            seen.set(key, (bits = grown))
-          }
-          bits[iteration >> 3]! |= 1 << (iteration & 7)
-          const facts = runs.get(run) ?? {providers: new Set(), modes: new Set(), scenarios: new Set()}
-          facts.providers.add(provider)
-          facts.modes.add(mode)
-          facts.scenarios.add(scenario)
-          runs.set(run, facts)
-        }
-      }
+/**
+ * Which runs the rows hold: a bit per iteration, per run x provider x mode x scenario, and which
+ * providers, modes and scenarios each run has rows of. Filled row by row (`add`), or from aggregates.
+ */
+export class RunsSeen {
+  private readonly bits = new Map<string, Uint8Array>()
+  readonly runs = new Map<string, RunHeld>()
+
+  private static key(run: string, provider: string | null, mode: string, scenario: string): string {
+    return `${run}\u0000${provider ?? ''}\u0000${mode}\u0000${scenario}`
   }
-  return {seen, runs}
+
+  add(row: {run_id: string; provider: string | null; mode: string; scenario_id: string; iteration: number}): void {
+    const key = RunsSeen.key(row.run_id, row.provider, row.mode, row.scenario_id)
+    const {iteration} = row
+    let bits = this.bits.get(key)
+    if (bits === undefined || iteration >> 3 >= bits.length) {
+      const grown = new Uint8Array(Math.max(4, (iteration >> 3) + 1, (bits?.length ?? 0) * 2))
+      if (bits) grown.set(bits)
+      this.bits.set(key, (bits = grown))
+    }
+    bits[iteration >> 3]! |= 1 << (iteration & 7)
+    let held = this.runs.get(row.run_id)
+    if (!held) this.runs.set(row.run_id, (held = {providers: new Set(), modes: new Set(), scenarios: new Set()}))
+    held.providers.add(row.provider)
+    held.modes.add(row.mode)
+    held.scenarios.add(row.scenario_id)
+  }
+
+  has(run: string, provider: string | null, mode: string, scenario: string, iteration: number): boolean {
+    const bits = this.bits.get(RunsSeen.key(run, provider, mode, scenario))
+    return bits !== undefined && iteration >> 3 < bits.length && (bits[iteration >> 3]! & (1 << (iteration & 7))) !== 0
+  }
+
+  iterations(run: string, provider: string | null, mode: string, scenario: string): Uint8Array | undefined {
+    return this.bits.get(RunsSeen.key(run, provider, mode, scenario))
+  }
+
+  /** The runs aggregated rows hold, read from their cells' block columns. */
+  static ofAggregates(providers: ProviderAggregates): RunsSeen {
+    const seen = new RunsSeen()
+    for (const [provider, aggregate] of providers) {
+      const ids = [...aggregate.run_index.keys()]
+      for (const [mode, byScenario] of aggregate.cells)
+        for (const [scenario_id, cell] of byScenario)
+          for (const block of cell.blocks.valuesInto(scratchFloat64('blocks', cell.blocks.length)))
+            seen.add({run_id: ids[runOfBlock(block)]!, provider, mode, scenario_id, iteration: iterationOfBlock(block)})
+    }
+    return seen
+  }
 }
 
 /** The iterations a bitmap holds. */
@@ -104,13 +117,12 @@ function completion(info: RunInfo | undefined, runId: string): string {
 }
 
 /** The rows compared with their runs' plans (run.json) and with themselves. */
-export function completenessOf(providers: ProviderAggregates, runInfos: readonly RunInfo[]): Completeness {
-  const {seen, runs} = seenOf(providers)
+export function completenessOf(seen: RunsSeen, runInfos: readonly RunInfo[]): Completeness {
   const infos = new Map(runInfos.map((info) => [info.run_id, info]))
   const incomplete: string[] = []
   const unknown: string[] = []
   const beyond: string[] = []
-  for (const [runId, held] of runs) {
+  for (const [runId, held] of seen.runs) {
     const info = infos.get(runId)
     const key = info?.key
     const missing: Missing = {count: 0, named: []}
@@ -127,7 +139,7 @@ export function completenessOf(providers: ProviderAggregates, runInfos: readonly
             if (notApplicable.has(`${scenario}\u0000${mode}`)) continue
             for (const provider of key.providers) {
               planned++
-              if (!has(seen, seenKey(runId, provider, mode, scenario), iteration))
+              if (!seen.has(runId, provider, mode, scenario, iteration))
                 addMissing(missing, runName(scenario, iteration, mode, provider, many))
             }
           }
@@ -148,13 +160,12 @@ export function completenessOf(providers: ProviderAggregates, runInfos: readonly
       const blocks = new Set<number>()
       for (const provider of held.providers)
         for (const mode of modes)
-          for (const iteration of iterationsOf(seen.get(seenKey(runId, provider, mode, scenario))))
-            blocks.add(iteration)
+          for (const iteration of iterationsOf(seen.iterations(runId, provider, mode, scenario))) blocks.add(iteration)
       for (const iteration of [...blocks].sort((a, b) => a - b))
         for (const mode of modes) {
           if (notApplicable.has(`${scenario}\u0000${mode}`)) continue
           for (const provider of held.providers)
-            if (!has(seen, seenKey(runId, provider, mode, scenario), iteration))
+            if (!seen.has(runId, provider, mode, scenario, iteration))
               addMissing(missing, runName(scenario, iteration, mode, provider, many))
         }
     }
@@ -176,11 +187,7 @@ export function completenessOf(providers: ProviderAggregates, runInfos: readonly
 }
 
 /** What a run's rows hold that its plan does not: other scenarios, modes or providers. */
-function rowsBeyondPlan(
-  held: {providers: Set<string | null>; modes: Set<string>; scenarios: Set<string>},
-  key: NonNullable<RunInfo['key']>,
-  modes: readonly string[],
-): string | null {
+function rowsBeyondPlan(held: RunHeld, key: NonNullable<RunInfo['key']>, modes: readonly string[]): string | null {
   const planned = new Set(key.scenarios)
   const parts = [
     ...[...held.scenarios].filter((s) => !planned.has(s)).map((s) => `scenario ${s}`),

@@ -4,9 +4,8 @@
  * warnings the reading raised and the run.json of each run (not applicable pairs, modes left out).
  */
 import {resolveConfigPath, type LoadedConfig} from '../../config/load-config.js'
-import {readRunInfoFor, type RunInfo} from '../../results/run-info.js'
+import {planOfResultsFile, type RunInfo} from '../../results/run-info.js'
 import {describeSuperseded, explicitFiles, originalFileFor, withRegraded} from '../../results/regraded.js'
-import {shardHeaderOf} from '../../results/shard-file.js'
 import {resolveInputFiles} from '../../results/sources.js'
 import {BadInputError} from '../../shared/diagnostics.js'
 import {displayPath} from '../../shared/source-document.js'
@@ -68,7 +67,9 @@ export async function loadedRows(
   if ([...providers.values()].every((aggregate) => aggregate.rows === 0))
     throw new BadInputError(files.map((f) => ({file: displayPath(f, cwd), code: 'io', message: 'holds no rows'})))
   const infoFiles = [...new Set(files.map((f) => originalFileFor(f) ?? f))]
-  const runInfos = (await Promise.all(infoFiles.map(runInfoOf))).filter((info): info is RunInfo => info !== undefined)
+  const runInfos = (await Promise.all(infoFiles.map(planOfResultsFile))).filter(
+    (info): info is RunInfo => info !== undefined,
+  )
   for (const info of runInfos) {
     for (const {mode, reason} of info.unavailable)
       warnings.push(`run ${info.run_id}: mode ${mode} was left out: ${reason}`)
@@ -80,26 +81,4 @@ export async function loadedRows(
       )
   }
   return {providers, inputs: files.map((f) => displayPath(f, cwd)), warnings, runInfos}
-}
-
-/**
- * What a results file's run planned: its run.json; a shard's file says it is one, and its plan, in its
- * header too (so a shard's rows are never judged as the whole run, with or without its run.json).
- */
-async function runInfoOf(file: string): Promise<RunInfo | undefined> {
-  const [info, header] = await Promise.all([readRunInfoFor(file), shardHeaderOf(file)])
-  if (!header) return info
-  const {run_id, key, shard, unavailable, not_applicable} = header
-  return {
-    run_id,
-    suite: key.suite,
-    seed: key.seed,
-    modes: Object.keys(key.modes),
-    providers: key.providers,
-    unavailable,
-    not_applicable,
-    ...info,
-    key,
-    shard,
-  }
 }
