@@ -6,7 +6,7 @@ import type {Report, ReportResult} from '../app/report.js'
 export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
   static override summary = 'Summarise result rows per mode and scenario, with deltas against the baseline'
   static override description =
-    'Reads rows (the newest run by default), and writes summary.md and summary.json (rows of several providers: a report each, never mixed): per mode the rates, latency, tokens, tool calls and cost; per scenario and mode the same medians; and each mode against the baseline with seeded bootstrap intervals. Rows of ghx-router and ghx eval import as they are.'
+    'Reads rows (the newest run by default), and writes summary.md and summary.json (rows of several providers: a report each, never mixed): per mode the rates, latency, tokens, tool calls and cost; per scenario and mode the same medians; and each mode against the baseline with seeded bootstrap intervals. Rows of ghx-router and ghx eval import as they are. Rows that are part of a run (compared with its plan, run.json, or a shard’s header: a shard alone, a run cut short, rows missing) are reported, the missing runs named, and exit 3.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --run-id 2026-11-22T10-00-00Z',
