@@ -94,7 +94,7 @@ export async function readShard(task: ShardTask): Promise<ShardRead> {
               : `holds a row of block ${block}, which is not ${task.label}’s: rows of a block come from the one shard that owns it`,
         },
       ])
-    if (!once.fresh(row, row.iteration)) return
+    if (!once.fresh(row, row.iteration, row.success)) return
     const moved = row.trace?.startsWith(prefix) ? path.join(task.runId, row.trace.slice(prefix.length)) : row.trace
     const line = text === undefined ? null : moved === row.trace ? text : withTrace(text, row.trace!, moved!)
     chunk += (line ?? JSON.stringify({...row, trace: moved})) + '\n'

@@ -201,6 +201,25 @@ describe('a verdict only on complete, self-consistent evidence', function () {
     expect(merged.stderr).to.include('this row contradicts itself: success is true but the outcome is "fail"')
   })
 
+  it('another input giving a run with the other outcome is refused, whatever the files’ order (exit 2)', async () => {
+    const dir = await project()
+    const rows = wholeRun().map((row, i) =>
+      i === 3 ? {...row, outcome: 'fail' as const, success: false, output_valid: false} : row,
+    )
+    await recordRun(dir, rows)
+    // Named to be read first: its copy of the failed run would otherwise be kept and the failure dropped.
+    await writeFile(path.join(dir, 'a-first.jsonl'), jsonl([wholeRun()[3]!]))
+    const result = await runCliInProcess(['gate', '--input', 'a-first.jsonl', '--run-id', RUN], {cwd: dir})
+    expect(result.code, result.stdout + result.stderr).to.equal(2)
+    expect(result.stderr).to.match(
+      /results\/nightly-7\.jsonl:4:1 error: this row gives run_id "nightly-7", .* as not passed, and an earlier input gives the same run as passed/,
+    )
+    // An agreeing copy (results.json beside results.csv of one run) is still counted once.
+    await writeFile(path.join(dir, 'a-first.jsonl'), jsonl([rows[3]!]))
+    const agreeing = await runCliInProcess(['gate', '--input', 'a-first.jsonl', '--run-id', RUN], {cwd: dir})
+    expect(agreeing.code, agreeing.stderr).to.be.oneOf([0, 1])
+  })
+
   it('--model applies a model’s thresholds to its own rows only: a model the rows do not hold is refused (exit 2)', async () => {
     const dir = await project()
     await recordRun(dir, wholeRun())

@@ -24,7 +24,7 @@ describe('run keys', () => {
     // The same run under another provider (a suite with several) is another run; a row without one is a third.
     expect(keys.has(group('r', 's', 'm', 'q'), 1)).to.equal(false)
     expect(keys.has(group('r', 's', 'm', null), 1)).to.equal(false)
-    expect(new FileDeduplication(keys).fresh(group('r', 's', 'm', 'q'), 1)).to.equal(true)
+    expect(new FileDeduplication(keys).fresh(group('r', 's', 'm', 'q'), 1, false)).to.equal(true)
   })
 
   it('merges sets, also from their portable form (a worker’s)', () => {
@@ -50,17 +50,44 @@ describe('run keys', () => {
     const earlier = new RunKeys()
     earlier.add(group('r', 's', 'm'), 1)
     const once = new FileDeduplication(earlier)
-    expect([1, 2, 3].map((i) => once.fresh(group('r', 's', 'm'), i))).to.deep.equal([false, true, true])
+    expect([1, 2, 3].map((i) => once.fresh(group('r', 's', 'm'), i, false))).to.deep.equal([false, true, true])
     expect(once.duplicates).to.equal(1)
     expect(once.repeated).to.equal(undefined)
     expect(once.keys.has(group('r', 's', 'm'), 2)).to.equal(true)
     // A repeat within the file (issue 27: `cat r.jsonl r.jsonl`), an earlier file's run included: never fresh, and recorded.
-    expect([2, 1, 3].map((i) => once.fresh(group('r', 's', 'm'), i))).to.deep.equal([false, false, false])
+    expect([2, 1, 3].map((i) => once.fresh(group('r', 's', 'm'), i, false))).to.deep.equal([false, false, false])
     expect(once.repeated).to.deep.equal({run_id: 'r', scenario_id: 's', mode: 'm', provider: 'p', iteration: 2})
     expect(once.duplicates).to.equal(1)
     const alone = new FileDeduplication(undefined)
-    expect([0.5, 0.5].map((i) => alone.fresh(group('q', 's', 'm'), i))).to.deep.equal([true, false])
+    expect([0.5, 0.5].map((i) => alone.fresh(group('q', 's', 'm'), i, false))).to.deep.equal([true, false])
     expect(alone.repeated).to.deep.equal({run_id: 'q', scenario_id: 's', mode: 'm', provider: 'p', iteration: 0.5})
+  })
+
+  it('records a run an earlier file gave with the other outcome (unless the file is an original its re-graded rows replace)', () => {
+    const earlier = new RunKeys()
+    earlier.add(group('r', 's', 'm'), 1, true)
+    earlier.add(group('r', 's', 'm'), 2, false)
+    earlier.add(group('r', 's', 'm'), 2 ** 24, true)
+    const agreeing = new FileDeduplication(earlier)
+    expect([
+      agreeing.fresh(group('r', 's', 'm'), 1, true),
+      agreeing.fresh(group('r', 's', 'm'), 2, false),
+    ]).to.deep.equal([false, false])
+    expect(agreeing.conflicting).to.equal(undefined)
+    const disagreeing = new FileDeduplication(RunKeys.from(earlier.portable()))
+    expect(disagreeing.fresh(group('r', 's', 'm'), 2, true)).to.equal(false)
+    expect(disagreeing.fresh(group('r', 's', 'm'), 2 ** 24, false)).to.equal(false)
+    expect(disagreeing.conflicting).to.deep.equal({
+      run_id: 'r',
+      scenario_id: 's',
+      mode: 'm',
+      provider: 'p',
+      iteration: 2,
+      passed: true,
+    })
+    const replaced = new FileDeduplication(earlier, true)
+    expect(replaced.fresh(group('r', 's', 'm'), 2, true)).to.equal(false)
+    expect(replaced.conflicting).to.equal(undefined)
   })
 
   it('names a key two sets share (ranges of one file read by two workers)', () => {

@@ -15,6 +15,7 @@ try {
   const earlier = task.earlier ? RunKeys.from(task.earlier) : undefined
   const read = await readInto(aggregates, task.file, task.shown, (w) => warnings.push(w), {
     earlier,
+    replaced: task.replaced,
     range: task.range,
     position,
   })

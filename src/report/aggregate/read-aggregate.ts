@@ -12,12 +12,20 @@ import {open, stat} from 'node:fs/promises'
 import {availableParallelism} from 'node:os'
 import {fromGhxRouter, routerFacts} from '../../results/importers.js'
 import type {ByteRange} from '../../results/lines.js'
-import {factsOfRow} from '../../results/row-facts.js'
-import {FileDeduplication, RunKeys, type PortableRunKeys, type RepeatedRun} from '../../results/run-keys.js'
+import {factsOfRow, type RowFacts} from '../../results/row-facts.js'
+import type {Row} from '../../results/row-schema.js'
+import {
+  conflictingRunError,
+  FileDeduplication,
+  RunKeys,
+  type PortableRunKeys,
+  type RepeatedRun,
+} from '../../results/run-keys.js'
 import {
   duplicatesWarning,
   fileKind,
   readHead,
+  replacedByRegraded,
   repeatedRunError,
   visitFile,
   type ReadPosition,
@@ -53,6 +61,8 @@ export interface WorkerTask {
   shown: string
   range: ByteRange
   earlier: PortableRunKeys | undefined
+  /** The file is an original its re-graded rows replace (FileDeduplication). */
+  replaced: boolean
 }
 
 export interface WorkerResult {
@@ -80,13 +90,14 @@ export async function aggregateFiles(
   const parallelMinBytes = options.parallelMinBytes ?? PARALLEL_MIN_BYTES
   const aggregates: ProviderAggregates = new Map()
   const earlier = files.length > 1 ? new RunKeys() : undefined
-  for (const file of files) {
+  for (const [index, file] of files.entries()) {
     const shown = displayPath(file, cwd)
+    const replaced = replacedByRegraded(files, index)
     const parallel =
       workers > 1 && (await stat(file)).size >= parallelMinBytes && fileKind(file, await readHead(file)) === 'jsonl'
     const read = parallel
-      ? await readInWorkers(aggregates, {file, shown, earlier: earlier?.portable()}, workers, warn)
-      : await readInto(aggregates, file, shown, warn, {earlier})
+      ? await readInWorkers(aggregates, {file, shown, earlier: earlier?.portable(), replaced}, workers, warn)
+      : await readInto(aggregates, file, shown, warn, {earlier, replaced})
     if (read.repeated) throw await repeatedRunError(file, shown)
     if (earlier) for (const keys of Array.isArray(read.keys) ? read.keys : [read.keys]) earlier.addAll(keys)
     if (read.duplicates > 0) warn(duplicatesWarning(shown, read.duplicates))
@@ -113,19 +124,17 @@ export async function readInto(
   file: string,
   shown: string,
   warn: (w: ReadWarning) => void,
-  options: {earlier?: RunKeys; range?: ByteRange; position?: ReadPosition},
+  options: {earlier?: RunKeys; replaced?: boolean; range?: ByteRange; position?: ReadPosition},
 ): Promise<FileRead<RunKeys>> {
-  const once = new FileDeduplication(options.earlier)
+  const once = new FileDeduplication(options.earlier, options.replaced)
+  const add = (facts: RowFacts, line: number, whole: () => Row): void => {
+    if (once.fresh(facts, facts.iteration, facts.success))
+      addFacts(aggregateOf(aggregates, facts.provider), facts, whole)
+    if (once.conflicting) throw conflictingRunError(shown, line, once.conflicting)
+  }
   const visitor: RowVisitor = {
-    row(row) {
-      const facts = factsOfRow(row)
-      if (once.fresh(facts, facts.iteration)) addFacts(aggregateOf(aggregates, facts.provider), facts, () => row)
-    },
-    router(source) {
-      const facts = routerFacts(source)
-      if (once.fresh(facts, facts.iteration))
-        addFacts(aggregateOf(aggregates, facts.provider), facts, () => fromGhxRouter(source))
-    },
+    row: (row, line) => add(factsOfRow(row), line, () => row),
+    router: (source, line) => add(routerFacts(source), line, () => fromGhxRouter(source)),
   }
   for await (const _ of visitFile(file, shown, warn, visitor, options.range, options.position)) if (once.repeated) break
   return {duplicates: once.duplicates, keys: once.keys, repeated: once.repeated}
