@@ -95,10 +95,12 @@ describe('a verdict only on complete, self-consistent evidence', function () {
       row.scenario_id === failing && row.mode === 'ghx' ? {...row, outcome: 'fail' as const, success: false} : row,
     )
     await recordRun(dir, rows)
-    const whole = await runCliInProcess(['gate', '--run-id', RUN], {cwd: dir})
-    expect(whole.code).to.not.equal(3)
+    // Judged on the point values (as the predecessors did): the whole run fails on its success drop.
+    const whole = await runCliInProcess(['gate', '--run-id', RUN, '--decision', 'point'], {cwd: dir})
+    expect(whole.code, whole.stdout).to.equal(1)
     await writeFile(path.join(dir, 'results', `${RUN}.jsonl`), jsonl(rows.filter((row) => row.scenario_id !== failing)))
-    const edited = await runCliInProcess(['gate', '--run-id', RUN], {cwd: dir})
+    // Without the failing scenario's rows the rest would pass: incomplete, never a pass.
+    const edited = await runCliInProcess(['gate', '--run-id', RUN, '--decision', 'point'], {cwd: dir})
     expect(edited.code).to.equal(3)
     expect(lastLine(edited.stdout)).to.include(`lacks 6 of its 24 planned runs (${failing}/1 agent_direct`)
   })
