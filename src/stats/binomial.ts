@@ -41,13 +41,27 @@ export interface SizedRule {
   fail_min: number
 }
 
-/** The sized rule of "rate at most `limit`" (a fraction) over n runs, each side at one-sided level α. */
+/**
+ * The sized rule of "rate at most `limit`" (a fraction) over n runs, each side at one-sided level α.
+ * One pass up the distribution: P(X <= k) only grows with k, so the pass side ends at the first count
+ * whose cdf exceeds α and the fail side at the first whose upper tail beyond is at most α, which comes
+ * a few deviations above n·limit. The sums are binomialCdf's own, term for term in the same order, so
+ * the rule is the one the two tail functions define, in time linear in that count (not quadratic in n).
+ */
 export function sizedRule(n: number, limit: number, alpha: number): SizedRule {
-  let passMax = -1
-  while (passMax < n && binomialCdf(passMax + 1, n, limit) <= alpha) passMax++
-  let failMin = n + 1
-  while (failMin > 0 && binomialUpperTail(failMin - 1, n, limit) <= alpha) failMin--
-  return {pass_max: passMax, fail_min: failMin}
+  // cdf(k): binomialCdf(k, n, limit) exactly; cdf(k) for k >= n is 1.
+  let total = 0
+  let passMax: number | undefined
+  let failMin: number | undefined
+  for (let k = 0; k <= n && (passMax === undefined || failMin === undefined); k++) {
+    const cdf = k >= n ? 1 : Math.min(1, (total += Math.exp(binomialLogPmf(n, k, limit))))
+    if (passMax === undefined && cdf > alpha) passMax = k - 1
+    // binomialUpperTail(k + 1) = 1 - cdf(k): the rule fails from the first k + 1 where that is at most α.
+    if (failMin === undefined && 1 - cdf <= alpha) failMin = k + 1
+  }
+  // The upper tail of 0 is 1: a count of 0 fails only at α >= 1.
+  if (failMin === 1 && alpha >= 1) failMin = 0
+  return {pass_max: passMax ?? n, fail_min: failMin ?? n + 1}
 }
 
 /** The fewest runs at which `count` events still certify "rate at most `limit`" at level α (Infinity for a limit of 0). */
@@ -57,9 +71,17 @@ export function runsToCertify(limit: number, alpha: number, count = 0): number {
   // P(X <= count | n, limit) falls as n grows: the first n where it is at most α.
   let n = Math.max(count + 1, Math.ceil(Math.log(alpha) / Math.log1p(-limit)))
   if (count === 0) return n
-  n = count + 1
-  while (binomialCdf(count, n, limit) > alpha) n++
-  return n
+  // P(X <= count | n) falls as n grows: the first n where it is at most α, by doubling then bisecting.
+  const certifies = (runs: number) => binomialCdf(count, runs, limit) <= alpha
+  let low = count
+  let high = count + 1
+  while (!certifies(high)) [low, high] = [high, high * 2]
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2)
+    if (certifies(mid)) high = mid
+    else low = mid
+  }
+  return high
 }
 
 /**

@@ -4,6 +4,7 @@
 import {expect} from 'chai'
 import {
   binomialCdf,
+  binomialLogPmf,
   binomialUpperTail,
   clopperPearson,
   runsToCertify,
@@ -48,6 +49,36 @@ describe('binomial tests', () => {
     const withOne = runsToCertify(0.08, 0.05, 1)
     expect(binomialCdf(1, withOne, 0.08)).to.be.at.most(0.05)
     expect(binomialCdf(1, withOne - 1, 0.08)).to.be.above(0.05)
+  })
+
+  it('the one-pass rule is the two tail functions’ rule, count for count: every n up to 2,000 at the profiles’ limits', () => {
+    // The rule as the tails define it (the walks up and down that sizedRule once made, over binomialCdf's own sums).
+    const byTheTails = (n: number, limit: number, alpha: number) => {
+      const cdf: number[] = []
+      let total = 0
+      for (let k = 0; k < n; k++) cdf.push(Math.min(1, (total += Math.exp(binomialLogPmf(n, k, limit)))))
+      const cdfAt = (k: number) => (k < 0 ? 0 : k >= n ? 1 : cdf[k]!)
+      let passMax = -1
+      while (passMax < n && cdfAt(passMax + 1) <= alpha) passMax++
+      let failMin = n + 1
+      while (failMin > 0 && (failMin - 1 <= 0 ? 1 : 1 - cdfAt(failMin - 2)) <= alpha) failMin--
+      return {pass_max: passMax, fail_min: failMin}
+    }
+    // verify_pr's and verify_release's limits, the issues' examples, and the ends.
+    const limits = [0.004, 0.01, 0.02, 0.03, 0.05, 0.08, 0.1, 0.12, 0.15, 0.5, 0]
+    for (const limit of limits)
+      for (const alpha of limit === 0.02 || limit === 0.1 ? [0.05, 0.0177] : [0.05])
+        for (let n = 0; n <= 2000; n++)
+          expect(sizedRule(n, limit, alpha), `n ${n}, limit ${limit}, α ${alpha}`).to.deep.equal(
+            byTheTails(n, limit, alpha),
+          )
+    // runsToCertify by bisection: the first n at which `count` events certify, as a walk up n finds it.
+    for (const limit of [0.004, 0.02, 0.1, 0.5])
+      for (let count = 0; count <= 30; count++) {
+        const found = runsToCertify(limit, 0.05, count)
+        expect(binomialCdf(count, found, limit), `${limit} ${count}`).to.be.at.most(0.05)
+        expect(binomialCdf(count, found - 1, limit) > 0.05 || found - 1 <= count, `${limit} ${count}`).to.equal(true)
+      }
   })
 
   it('Clopper-Pearson bounds decide as the rule does', () => {
