@@ -68,9 +68,7 @@ export function sizedRule(n: number, limit: number, alpha: number): SizedRule {
 export function runsToCertify(limit: number, alpha: number, count = 0): number {
   if (limit <= 0) return Infinity
   if (limit >= 1) return count + 1
-  // P(X <= count | n, limit) falls as n grows: the first n where it is at most α.
-  let n = Math.max(count + 1, Math.ceil(Math.log(alpha) / Math.log1p(-limit)))
-  if (count === 0) return n
+  if (count === 0) return Math.max(1, Math.ceil(Math.log(alpha) / Math.log1p(-limit)))
   // P(X <= count | n) falls as n grows: the first n where it is at most α, by doubling then bisecting.
   const certifies = (runs: number) => binomialCdf(count, runs, limit) <= alpha
   let low = count
