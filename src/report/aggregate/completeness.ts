@@ -35,48 +35,64 @@ interface RunHeld {
  * providers, modes and scenarios each run has rows of. Filled row by row (`add`), or from aggregates.
  */
 export class RunsSeen {
-  private readonly bits = new Map<string, Uint8Array>()
+  /** A growable bitmap a run x provider x mode x scenario. */
+  private readonly bits = new Map<string, {bits: Uint8Array}>()
   readonly runs = new Map<string, RunHeld>()
 
   private static key(run: string, provider: string | null, mode: string, scenario: string): string {
     return `${run}\u0000${provider ?? ''}\u0000${mode}\u0000${scenario}`
   }
 
-  add(row: {run_id: string; provider: string | null; mode: string; scenario_id: string; iteration: number}): void {
-    const key = RunsSeen.key(row.run_id, row.provider, row.mode, row.scenario_id)
-    const {iteration} = row
-    let bits = this.bits.get(key)
-    if (bits === undefined || iteration >> 3 >= bits.length) {
-      const grown = new Uint8Array(Math.max(4, (iteration >> 3) + 1, (bits?.length ?? 0) * 2))
-      if (bits) grown.set(bits)
-      this.bits.set(key, (bits = grown))
+  /** The bitmap of a run x provider x mode x scenario, made (and the run's providers, modes, scenarios noted) when new. */
+  private entry(run: string, provider: string | null, mode: string, scenario: string): {bits: Uint8Array} {
+    const key = RunsSeen.key(run, provider, mode, scenario)
+    let entry = this.bits.get(key)
+    if (entry) return entry
+    this.bits.set(key, (entry = {bits: new Uint8Array(4)}))
+    let held = this.runs.get(run)
+    if (!held) this.runs.set(run, (held = {providers: new Set(), modes: new Set(), scenarios: new Set()}))
+    held.providers.add(provider)
+    held.modes.add(mode)
+    held.scenarios.add(scenario)
+    return entry
+  }
+
+  private static mark(entry: {bits: Uint8Array}, iteration: number): void {
+    if (iteration >> 3 >= entry.bits.length) {
+      const grown = new Uint8Array(Math.max((iteration >> 3) + 1, entry.bits.length * 2))
+      grown.set(entry.bits)
+      entry.bits = grown
     }
-    bits[iteration >> 3]! |= 1 << (iteration & 7)
-    let held = this.runs.get(row.run_id)
-    if (!held) this.runs.set(row.run_id, (held = {providers: new Set(), modes: new Set(), scenarios: new Set()}))
-    held.providers.add(row.provider)
-    held.modes.add(row.mode)
-    held.scenarios.add(row.scenario_id)
+    entry.bits[iteration >> 3]! |= 1 << (iteration & 7)
+  }
+
+  add(row: {run_id: string; provider: string | null; mode: string; scenario_id: string; iteration: number}): void {
+    RunsSeen.mark(this.entry(row.run_id, row.provider, row.mode, row.scenario_id), row.iteration)
   }
 
   has(run: string, provider: string | null, mode: string, scenario: string, iteration: number): boolean {
-    const bits = this.bits.get(RunsSeen.key(run, provider, mode, scenario))
+    const bits = this.iterations(run, provider, mode, scenario)
     return bits !== undefined && iteration >> 3 < bits.length && (bits[iteration >> 3]! & (1 << (iteration & 7))) !== 0
   }
 
   iterations(run: string, provider: string | null, mode: string, scenario: string): Uint8Array | undefined {
-    return this.bits.get(RunsSeen.key(run, provider, mode, scenario))
+    return this.bits.get(RunsSeen.key(run, provider, mode, scenario))?.bits
   }
 
-  /** The runs aggregated rows hold, read from their cells' block columns. */
+  /** The runs aggregated rows hold, read from their cells' block columns: a bitmap looked up per run of a cell, not per row. */
   static ofAggregates(providers: ProviderAggregates): RunsSeen {
     const seen = new RunsSeen()
     for (const [provider, aggregate] of providers) {
       const ids = [...aggregate.run_index.keys()]
       for (const [mode, byScenario] of aggregate.cells)
-        for (const [scenario_id, cell] of byScenario)
-          for (const block of cell.blocks.valuesInto(scratchFloat64('blocks', cell.blocks.length)))
-            seen.add({run_id: ids[runOfBlock(block)]!, provider, mode, scenario_id, iteration: iterationOfBlock(block)})
+        for (const [scenario, cell] of byScenario) {
+          let run = -1
+          let entry: {bits: Uint8Array} | undefined
+          for (const block of cell.blocks.valuesInto(scratchFloat64('blocks', cell.blocks.length))) {
+            if (runOfBlock(block) !== run) entry = seen.entry(ids[(run = runOfBlock(block))]!, provider, mode, scenario)
+            RunsSeen.mark(entry!, iterationOfBlock(block))
+          }
+        }
     }
     return seen
   }
