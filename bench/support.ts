@@ -17,19 +17,24 @@ export interface CommandCase {
 
 const RSS_PRELOAD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'max-rss.mjs')
 
-/** Wall time (ms) and peak RSS (MiB) of one run of a node command; a failing command aborts the benchmark. */
-export function measureCommand(c: CommandCase): {ms: number; rssMiB: number} {
+/** Wall time (ms), CPU time (ms, user + system, workers included) and peak RSS (MiB) of one run of a node command; a failing command aborts the benchmark. */
+export function measureCommand(c: CommandCase): {ms: number; cpuMs: number; rssMiB: number} {
   const rssFile = path.join(tmpdir(), `ghx-bench-rss-${process.pid}`)
+  const cpuFile = path.join(tmpdir(), `ghx-bench-cpu-${process.pid}`)
   const start = process.hrtime.bigint()
   const result = spawnSync(c.command, ['--import', pathToFileURL(RSS_PRELOAD).href, ...c.args], {
     cwd: c.cwd,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: {...process.env, NO_COLOR: '1', BENCH_RSS_FILE: rssFile},
+    env: {...process.env, NO_COLOR: '1', BENCH_RSS_FILE: rssFile, BENCH_CPU_FILE: cpuFile},
   })
   const ms = Number(process.hrtime.bigint() - start) / 1e6
   if (!(c.okCodes ?? [0]).includes(result.status ?? -1))
     throw new Error(`${c.label} exited ${result.status}: ${result.stderr.toString()}`)
-  return {ms, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024}
+  return {
+    ms,
+    cpuMs: Number(readFileSync(cpuFile, 'utf8')) / 1000,
+    rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024,
+  }
 }
 
 export function timeCommand(c: CommandCase): number {
