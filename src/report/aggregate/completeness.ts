@@ -70,11 +70,6 @@ export class RunsSeen {
     RunsSeen.mark(this.entry(row.run_id, row.provider, row.mode, row.scenario_id), row.iteration)
   }
 
-  has(run: string, provider: string | null, mode: string, scenario: string, iteration: number): boolean {
-    const bits = this.iterations(run, provider, mode, scenario)
-    return bits !== undefined && iteration >> 3 < bits.length && (bits[iteration >> 3]! & (1 << (iteration & 7))) !== 0
-  }
-
   iterations(run: string, provider: string | null, mode: string, scenario: string): Uint8Array | undefined {
     return this.bits.get(RunsSeen.key(run, provider, mode, scenario))?.bits
   }
@@ -96,6 +91,21 @@ export class RunsSeen {
     }
     return seen
   }
+}
+
+const hasBit = (bits: Uint8Array | undefined, iteration: number): boolean =>
+  bits !== undefined && iteration >> 3 < bits.length && (bits[iteration >> 3]! & (1 << (iteration & 7))) !== 0
+
+/** Blocks ("scenario/iteration") by scenario: the iterations of each. */
+function blocksByScenario(blocks: readonly string[]): Map<string, Set<number>> {
+  const byScenario = new Map<string, Set<number>>()
+  for (const block of blocks) {
+    const at = block.lastIndexOf('/')
+    const scenario = block.slice(0, at)
+    if (!byScenario.has(scenario)) byScenario.set(scenario, new Set())
+    byScenario.get(scenario)!.add(Number(block.slice(at + 1)))
+  }
+  return byScenario
 }
 
 /** The iterations a bitmap holds. */
@@ -144,22 +154,26 @@ export function completenessOf(seen: RunsSeen, runInfos: readonly RunInfo[]): Co
     const missing: Missing = {count: 0, named: []}
     const notApplicable = new Set((info?.not_applicable ?? []).map((n) => `${n.scenario_id}\u0000${n.mode}`))
     if (key) {
-      const leftOut = new Set(info.not_run?.blocks)
+      const leftOut = blocksByScenario(info.not_run?.blocks ?? [])
       const modes = Object.keys(key.modes)
       const many = key.providers.length > 1
       let planned = 0
-      for (const scenario of key.scenarios)
+      for (const scenario of key.scenarios) {
+        // Each planned mode x provider's bitmap, fetched once a scenario: the iterations are then bits to test.
+        const sides = modes
+          .filter((mode) => !notApplicable.has(`${scenario}\u0000${mode}`))
+          .flatMap((mode) =>
+            key.providers.map((provider) => ({mode, provider, bits: seen.iterations(runId, provider, mode, scenario)})),
+          )
+        const skipped = leftOut.get(scenario)
         for (let iteration = 1; iteration <= key.repetitions; iteration++) {
-          if (leftOut.has(`${scenario}/${iteration}`)) continue
-          for (const mode of modes) {
-            if (notApplicable.has(`${scenario}\u0000${mode}`)) continue
-            for (const provider of key.providers) {
-              planned++
-              if (!seen.has(runId, provider, mode, scenario, iteration))
-                addMissing(missing, runName(scenario, iteration, mode, provider, many))
-            }
+          if (skipped?.has(iteration)) continue
+          for (const {mode, provider, bits} of sides) {
+            planned++
+            if (!hasBit(bits, iteration)) addMissing(missing, runName(scenario, iteration, mode, provider, many))
           }
         }
+      }
       if (missing.count > 0)
         incomplete.push(
           `run ${runId} lacks ${missing.count} of its ${planned} planned runs (${listOf(missing)}): ${completion(info, runId)}`,
@@ -173,17 +187,20 @@ export function completenessOf(seen: RunsSeen, runInfos: readonly RunInfo[]): Co
     const modes = info?.modes ?? [...held.modes]
     const many = held.providers.size > 1
     for (const scenario of held.scenarios) {
-      const blocks = new Set<number>()
-      for (const provider of held.providers)
-        for (const mode of modes)
-          for (const iteration of iterationsOf(seen.iterations(runId, provider, mode, scenario))) blocks.add(iteration)
-      for (const iteration of [...blocks].sort((a, b) => a - b))
-        for (const mode of modes) {
-          if (notApplicable.has(`${scenario}\u0000${mode}`)) continue
-          for (const provider of held.providers)
-            if (!seen.has(runId, provider, mode, scenario, iteration))
-              addMissing(missing, runName(scenario, iteration, mode, provider, many))
-        }
+      const sides = modes
+        .filter((mode) => !notApplicable.has(`${scenario}\u0000${mode}`))
+        .flatMap((mode) =>
+          [...held.providers].map((provider) => ({
+            mode,
+            provider,
+            bits: seen.iterations(runId, provider, mode, scenario),
+          })),
+        )
+      const union = new Uint8Array(Math.max(0, ...sides.map((side) => side.bits?.length ?? 0)))
+      for (const {bits} of sides) if (bits) for (let i = 0; i < bits.length; i++) union[i]! |= bits[i]!
+      for (const iteration of iterationsOf(union))
+        for (const {mode, provider, bits} of sides)
+          if (!hasBit(bits, iteration)) addMissing(missing, runName(scenario, iteration, mode, provider, many))
     }
     if (missing.count > 0)
       incomplete.push(
