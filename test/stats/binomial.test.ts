@@ -51,7 +51,9 @@ describe('binomial tests', () => {
     expect(binomialCdf(1, withOne - 1, 0.08)).to.be.above(0.05)
   })
 
-  it('the one-pass rule is the two tail functions’ rule, count for count: every n up to 2,000 at the profiles’ limits', () => {
+  it('the one-pass rule is the two tail functions’ rule, count for count: every n up to 2,000 at the profiles’ limits', function () {
+    // About 5 s alone: 2,000 sizes x 13 limits, each against the tails' own sums.
+    this.timeout(120_000)
     // The rule as the tails define it (the walks up and down that sizedRule once made, over binomialCdf's own sums).
     const byTheTails = (n: number, limit: number, alpha: number) => {
       const cdf: number[] = []
