@@ -62,9 +62,13 @@ export async function serveSandbox(options: ServeOptions): Promise<Served> {
     statePath,
     loaded: state !== undefined,
     async stop() {
-      // Write then rename: a crash while saving leaves the previous state, never half of one.
-      if (statePath && !options.readOnly) await writeFileAtomic(statePath, JSON.stringify(sandbox.store.state) + '\n')
-      await sandbox.close()
+      // Closed first: no request (a push in flight included) changes the state once it is saved.
+      try {
+        await sandbox.close()
+      } finally {
+        // Write then rename: a crash while saving leaves the previous state, never half of one.
+        if (statePath && !options.readOnly) await writeFileAtomic(statePath, JSON.stringify(sandbox.store.state) + '\n')
+      }
     },
   }
 }

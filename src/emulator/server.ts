@@ -17,6 +17,7 @@ import {Faults, type FaultConfig} from './faults.js'
 import type {SandboxApp} from './http/app-auth.js'
 import {gitTransport, isGitRequest} from './http/git-http.js'
 import type {BareReposBase} from './repos/git-mirror.js'
+import type {PushLimits} from './repos/git-push.js'
 import {
   requestHandler,
   requestListener,
@@ -50,6 +51,8 @@ export interface SandboxOptions {
   rateLimit?: RateLimitConfig
   /** A copy's git repositories borrow their objects from its base's (Sandbox.fork). */
   gitBase?: BareReposBase
+  /** Limits on pushes and git requests lower than GitHub's (tests: a large file without writing 100 MB). */
+  pushLimits?: Partial<PushLimits>
 }
 
 export interface Sandbox {
@@ -174,7 +177,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rateLimit: options.rateLimit,
   })
   const api = requestListener(handle, replyWriter())
-  const git = gitTransport(store, options.gitBase)
+  const git = gitTransport(store, options.gitBase, options.pushLimits)
   const server = http.createServer((req, res) => (isGitRequest(req) ? git.handle(req, res) : api(req, res)))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -204,6 +207,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         app: options.app,
         rateLimit: options.rateLimit,
         gitBase: git.asBase(),
+        pushLimits: options.pushLimits,
       })
     },
     async close() {

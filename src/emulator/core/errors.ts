@@ -20,6 +20,9 @@ export const unprocessable = (message: string, field?: string, resource?: string
   new SandboxError(422, 'Validation Failed', [{resource, field, code: 'invalid', message}])
 /** GitHub's 422 whose message is the refusal itself, with no "Validation Failed" wrapper (a ref that exists, a dispatch's unknown ref). */
 export const refused = (message: string) => new SandboxError(422, message)
+/** GitHub's 422 for a field whose value it does not take, with no sentence of its own (a release's tag_name). */
+export const invalidField = (field: string, resource: string) =>
+  new SandboxError(422, 'Validation Failed', [{resource, code: 'invalid', field}])
 /** GitHub's 422 for a duplicate: clients (gh label create --force) look for this exact code. */
 export const alreadyExists = (field: string, resource: string) =>
   new SandboxError(422, 'Validation Failed', [{resource, code: 'already_exists', field}])

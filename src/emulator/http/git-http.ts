@@ -10,6 +10,11 @@
  * Auth as GitHub's: anyone may fetch a public repository; a push, or a fetch of a private one, needs
  * Basic credentials whose password is a sandbox token (any user name): 401 with `WWW-Authenticate`
  * without them, 401 for a token the sandbox does not know.
+ *
+ * A push is streamed to git, never held whole, and nothing here waits on git synchronously: the
+ * sandbox answers other requests while one is in flight. Each backend runs in a process group of its
+ * own, ended whole when its client goes, when it outlasts the request time limit (PushLimits), or when
+ * the sandbox closes.
  */
 import {execFile, spawn, type ChildProcess} from 'node:child_process'
 import {randomBytes} from 'node:crypto'
@@ -19,7 +24,7 @@ import path from 'node:path'
 import {promisify} from 'node:util'
 import type {Repo} from '../core/state.js'
 import {BareRepos, gitEnvironment, type BareReposBase} from '../repos/git-mirror.js'
-import {parseRefUpdates, receivePush} from '../repos/git-push.js'
+import {GITHUB_PUSH_LIMITS, parseRefUpdates, receivePush, type PushAnswer, type PushLimits} from '../repos/git-push.js'
 import type {Store} from '../store.js'
 
 const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/
@@ -53,6 +58,22 @@ interface PendingPush {
   repo: Repo
   login: string
   gitDir: string
+  /** Aborted when the request ends (or the sandbox stops): the hook's reading of the push stops with it. */
+  ended: AbortController
+}
+
+/**
+ * Ends a backend and every git process it started (receive-pack, index-pack, the hook): they run in
+ * the backend's own process group. Only while it is running: once its pipes closed, its id may name
+ * another process group.
+ */
+function endGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return
+  try {
+    process.kill(-child.pid, 'SIGKILL')
+  } catch {
+    // Already gone (ESRCH).
+  }
 }
 
 export interface GitTransport {
@@ -63,19 +84,29 @@ export interface GitTransport {
   close(): Promise<void>
 }
 
-/** Git over HTTP for `store`; a copy of a sandbox borrows its base's objects (`base`). */
-export function gitTransport(store: Store, base?: BareReposBase): GitTransport {
+/**
+ * Git over HTTP for `store`; a copy of a sandbox borrows its base's objects (`base`). The limits are
+ * GitHub's but for those given (tests lower them).
+ */
+export function gitTransport(store: Store, base?: BareReposBase, lowered: Partial<PushLimits> = {}): GitTransport {
+  const limits: PushLimits = {...GITHUB_PUSH_LIMITS, ...lowered}
   const repos = new BareRepos(store.git, PRE_RECEIVE_HOOK, base)
   const running = new Set<ChildProcess>()
   const pushes = new Map<string, PendingPush>()
   /** Requests on one repository, one at a time: each brings it in step with the store first. */
   const queues = new Map<string, Promise<void>>()
+  const hookSockets = new Set<net.Socket>()
   let backend: Promise<string> | undefined
   let hookServer: Promise<{server: net.Server; port: number}> | undefined
+  let closed = false
 
   const hookPort = () => {
     hookServer ??= new Promise((resolve, reject) => {
       const server = net.createServer((socket) => {
+        hookSockets.add(socket)
+        socket.on('close', () => hookSockets.delete(socket))
+        // The hook gone (its push ended) before its answer: nothing to tell.
+        socket.on('error', () => {})
         let input: string | undefined = ''
         socket.setEncoding('utf8')
         socket.on('data', (chunk: string) => {
@@ -87,7 +118,7 @@ export function gitTransport(store: Store, base?: BareReposBase): GitTransport {
           if (end < 0 || end === lines.length - 1) return
           input = undefined
           answerHook(lines.slice(0, 4), lines.slice(4, end)).then(
-            (refused) => socket.end(refused === undefined ? 'taken\n' : `refused\n${refused}\n`),
+            ({taken, message}) => socket.end(`${taken ? 'taken' : 'refused'}\n${message && `${message}\n`}`),
             (error: unknown) => socket.end(`refused\nsandbox error: ${(error as Error).message}\n`),
           )
         })
@@ -98,11 +129,11 @@ export function gitTransport(store: Store, base?: BareReposBase): GitTransport {
     return hookServer.then(({port}) => port)
   }
 
-  /** Takes the push the hook names into the store: undefined when taken, else why not. */
-  async function answerHook(header: string[], updates: string[]): Promise<string | undefined> {
+  /** Takes the push the hook names into the store, or says why not. */
+  async function answerHook(header: string[], updates: string[]): Promise<PushAnswer> {
     const [push = '', objects, alternates, quarantine] = header
     const pending = pushes.get(push)
-    if (!pending) return 'this push is not one the sandbox is serving'
+    if (!pending) return {taken: false, message: 'this push is not one the sandbox is serving'}
     const env: Record<string, string> = gitEnvironment(await repos.folder())
     for (const [name, value] of [
       ['GIT_OBJECT_DIRECTORY', objects],
@@ -110,7 +141,15 @@ export function gitTransport(store: Store, base?: BareReposBase): GitTransport {
       ['GIT_QUARANTINE_PATH', quarantine],
     ] as const)
       if (value) env[name] = value
-    return receivePush(store, pending.repo, pending.login, pending.gitDir, env, parseRefUpdates(updates.join('\n')))
+    return receivePush(store, {
+      repo: pending.repo,
+      pusher: pending.login,
+      gitDir: pending.gitDir,
+      env,
+      updates: parseRefUpdates(updates.join('\n')),
+      limits,
+      signal: pending.ended.signal,
+    })
   }
 
   const backendPath = () => {
@@ -143,15 +182,22 @@ export function gitTransport(store: Store, base?: BareReposBase): GitTransport {
     res: http.ServerResponse,
     repo: Repo,
     login: string | undefined,
-    pathInfo: string,
+    endpoint: string,
     query: string,
   ): Promise<void> {
     const gitDir = await repos.sync(repo)
+    const root = await repos.folder()
+    const program = await backendPath()
+    const push = endpoint === 'git-receive-pack' ? randomBytes(16).toString('hex') : undefined
+    const port = push ? await hookPort() : 0
+    // Nothing starts once the sandbox is stopping (close() ends what runs, then waits for the queues).
+    if (closed) return refuse(res, 503, 'The sandbox is stopping.')
     const env: Record<string, string> = {
-      ...gitEnvironment(await repos.folder()),
-      GIT_PROJECT_ROOT: await repos.folder(),
+      ...gitEnvironment(root),
+      GIT_PROJECT_ROOT: root,
       GIT_HTTP_EXPORT_ALL: '1',
-      PATH_INFO: pathInfo,
+      // The repository's folder as the mirror made it (inside the sandbox's), never a name from the request.
+      PATH_INFO: `/${path.relative(root, gitDir).split(path.sep).join('/')}/${endpoint}`,
       REQUEST_METHOD: req.method ?? 'GET',
       QUERY_STRING: query,
       REMOTE_ADDR: '127.0.0.1',
@@ -161,24 +207,36 @@ export function gitTransport(store: Store, base?: BareReposBase): GitTransport {
       ...(typeof req.headers['git-protocol'] === 'string' ? {GIT_PROTOCOL: req.headers['git-protocol']} : {}),
       ...(login ? {REMOTE_USER: login} : {}),
     }
-    const push = pathInfo.endsWith('/git-receive-pack') ? randomBytes(16).toString('hex') : undefined
+    const ended = new AbortController()
     if (push) {
-      pushes.set(push, {repo, login: login!, gitDir})
+      pushes.set(push, {repo, login: login!, gitDir, ended})
       env.GHX_SANDBOX_PUSH = push
-      env.GHX_SANDBOX_PUSH_PORT = String(await hookPort())
+      env.GHX_SANDBOX_PUSH_PORT = String(port)
     }
-    const child = spawn(await backendPath(), [], {env})
+    // A process group of its own: the git processes it starts end with it.
+    const child = spawn(program, [], {env, detached: true})
     running.add(child)
+    const end = () => {
+      if (running.has(child)) endGroup(child)
+    }
+    let started = false
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      // An answer git has begun is cut once its processes are gone, not ended as if whole.
+      if (started) child.stdout.unpipe(res).resume()
+      end()
+    }, limits.requestTime)
     // A client gone before its answer is whole: git's processes would wait on the pipe for good.
     res.on('close', () => {
-      if (!res.writableFinished && child.exitCode === null) child.kill('SIGKILL')
+      if (!res.writableFinished) end()
     })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    // Streamed: a push's pack goes to git as it arrives, never whole in memory.
     req.pipe(child.stdin)
     child.stdin.on('error', () => {})
     let head = Buffer.alloc(0)
-    let started = false
     const onData = (chunk: Buffer) => {
       head = Buffer.concat([head, chunk])
       const end = head.indexOf('\r\n\r\n') >= 0 ? head.indexOf('\r\n\r\n') : head.indexOf('\n\n')
@@ -203,8 +261,18 @@ export function gitTransport(store: Store, base?: BareReposBase): GitTransport {
     await new Promise<void>((resolve) => {
       child.on('close', () => {
         running.delete(child)
+        clearTimeout(timer)
+        ended.abort()
         if (push) pushes.delete(push)
-        if (!started) refuse(res, 500, `git http-backend failed: ${stderr.trim()}`)
+        if (started && timedOut) res.destroy()
+        else if (!started)
+          refuse(
+            res,
+            500,
+            timedOut
+              ? `The request took longer than the sandbox's limit of ${limits.requestTime / 1000} s.`
+              : `git http-backend failed: ${stderr.trim()}`,
+          )
         resolve()
       })
       child.on('error', (error) => {
@@ -216,6 +284,7 @@ export function gitTransport(store: Store, base?: BareReposBase): GitTransport {
   return {
     asBase: () => ({repos, repo: (key) => store.state.repos[key]}),
     handle(req, res) {
+      if (closed) return refuse(res, 503, 'The sandbox is stopping.')
       const target = requestPath(req)
       const [, owner, name, endpoint] = GIT_PATH.exec(target.pathname)!
       const service = endpoint === 'info/refs' ? target.searchParams.get('service') : endpoint
@@ -234,10 +303,9 @@ export function gitTransport(store: Store, base?: BareReposBase): GitTransport {
         return refuse(res, 401, 'Authentication required.')
       if (!repo) return refuse(res, 404, 'Repository not found.')
       const key = `${repo.owner}/${repo.name}`
-      const pathInfo = `/${repo.owner}/${repo.name}.git/${endpoint}`
       const previous = queues.get(key) ?? Promise.resolve()
       const turn = previous.then(() =>
-        serve(req, res, repo, login, pathInfo, target.search.replace(/^\?/, '')).catch((error: unknown) => {
+        serve(req, res, repo, login, endpoint!, target.search.replace(/^\?/, '')).catch((error: unknown) => {
           if (!res.headersSent) refuse(res, 500, `sandbox error: ${(error as Error).message}`)
           else res.destroy()
         }),
@@ -248,8 +316,11 @@ export function gitTransport(store: Store, base?: BareReposBase): GitTransport {
       })
     },
     async close() {
-      for (const child of running) child.kill('SIGKILL')
+      closed = true
+      for (const push of pushes.values()) push.ended.abort()
+      for (const child of running) endGroup(child)
       await Promise.allSettled(queues.values())
+      for (const socket of hookSockets) socket.destroy()
       if (hookServer) {
         const {server} = await hookServer
         await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -2,9 +2,15 @@
  * Releases in the store: a published release's tag is made at its target's head when it is
  * published; a draft has no tag.
  */
-import {alreadyExists, found, unprocessable} from '../core/errors.js'
+import {alreadyExists, found, invalidField, unprocessable} from '../core/errors.js'
+import {isValidRefName} from '../core/git-names.js'
 import type {Release, Repo} from '../core/state.js'
 import type {StoreCore} from '../core/store-core.js'
+
+/** A release's tag is a ref (refs/tags/<tag_name>): GitHub's 422 for a name git would not take. */
+function checkTagName(tag: unknown): void {
+  if (typeof tag !== 'string' || !isValidRefName(`refs/tags/${tag}`)) throw invalidField('tag_name', 'Release')
+}
 
 /** The store's release operations (../store.ts composes the services). */
 export class Releases {
@@ -23,6 +29,7 @@ export class Releases {
     },
   ): Release {
     if (!fields.tag_name) throw unprocessable('tag_name is missing', 'tag_name', 'Release')
+    checkTagName(fields.tag_name)
     if (Object.values(repo.releases).some((r) => r.tag_name === fields.tag_name))
       throw alreadyExists('tag_name', 'Release')
     const draft = fields.draft ?? false
@@ -63,6 +70,8 @@ export class Releases {
     patch: Partial<Pick<Release, 'tag_name' | 'name' | 'body' | 'draft' | 'prerelease' | 'target_commitish'>>,
   ): Release {
     const release = this.get(repo, id)
+    // A request's null or empty tag_name too: it would be the name of the release's tag.
+    if (patch.tag_name !== undefined) checkTagName(patch.tag_name)
     if (
       patch.tag_name &&
       patch.tag_name !== release.tag_name &&

@@ -12,17 +12,24 @@
  * its repository starts with the base's objects already there, and writes only what the copy adds.
  */
 import {execFile} from 'node:child_process'
-import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
-import {mkdtemp, rm} from 'node:fs/promises'
+import {mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
-import {deflateSync} from 'node:zlib'
+import {deflate} from 'node:zlib'
+import {containedPath, writablePath} from '../../shared/contained-path.js'
 import {commitObject, recursiveEntries, treeObject, treeSha} from '../core/git-objects.js'
+import {isValidRefName} from '../core/git-names.js'
 import type {Repo} from '../core/state.js'
 import type {Git} from './git-store.js'
 
 const run = promisify(execFile)
+const deflated = promisify(deflate)
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  )
 
 /** The environment git runs in on the sandbox's side: no user or system configuration. */
 export function gitEnvironment(home: string): Record<string, string> {
@@ -35,10 +42,14 @@ export function gitEnvironment(home: string): Record<string, string> {
   }
 }
 
-/** A bare repository's configuration: pushes served, no automatic gc (its refs stay loose files, written here). */
+/**
+ * A bare repository's configuration: pushes served, and checked by git's fsck as GitHub's are (no
+ * `..` or `.git` in a tree); no automatic gc (its refs stay loose files, written here).
+ */
 const BARE_CONFIG = `[http]
 \treceivepack = true
 [receive]
+\tfsckObjects = true
 \tautogc = false
 \thideRefs = refs/pull
 [gc]
@@ -82,21 +93,22 @@ export class BareRepos {
   private async syncNow(repo: Repo): Promise<string> {
     const root = await this.folder()
     const key = `${repo.owner}/${repo.name}`
-    const gitDir = path.join(root, repo.owner, `${repo.name}.git`)
-    if (!existsSync(path.join(gitDir, 'HEAD'))) {
+    // The owner and name were checked when the repository was made; a state file from elsewhere was not.
+    const gitDir = await writablePath(root, repo.owner, `${repo.name}.git`)
+    if (!(await exists(path.join(gitDir, 'HEAD')))) {
       await run('git', ['init', '--bare', '--quiet', gitDir], {env: gitEnvironment(root)})
-      writeFileSync(path.join(gitDir, 'config'), BARE_CONFIG, {flag: 'a'})
-      writeFileSync(path.join(gitDir, 'hooks', 'pre-receive'), this.preReceive, {mode: 0o755})
+      await writeFile(path.join(gitDir, 'config'), BARE_CONFIG, {flag: 'a'})
+      await writeFile(path.join(gitDir, 'hooks', 'pre-receive'), this.preReceive, {mode: 0o755})
       const baseRepo = this.base?.repo(key)
       if (baseRepo) {
         // The base's objects, in step with its state, are this repository's too: only what the copy adds is written.
         const baseDir = await this.base!.repos.sync(baseRepo)
-        writeFileSync(path.join(gitDir, 'objects', 'info', 'alternates'), `${path.join(baseDir, 'objects')}\n`)
+        await writeFile(path.join(gitDir, 'objects', 'info', 'alternates'), `${path.join(baseDir, 'objects')}\n`)
         this.written.set(key, new Set(this.base!.repos.written.get(key)))
       }
     }
-    this.writeObjects(repo, gitDir)
-    this.writeRefs(repo, gitDir)
+    await this.writeObjects(repo, gitDir)
+    await this.writeRefs(repo, gitDir)
     return gitDir
   }
 
@@ -108,19 +120,20 @@ export class BareRepos {
     if (root) await rm(await root, {recursive: true, force: true, maxRetries: 3})
   }
 
-  private writeObjects(repo: Repo, gitDir: string): void {
+  /** The store's objects not yet on disk, compressed off the event loop (a file may be tens of MB). */
+  private async writeObjects(repo: Repo, gitDir: string): Promise<void> {
     const key = `${repo.owner}/${repo.name}`
     let written = this.written.get(key)
     if (!written) this.written.set(key, (written = new Set()))
-    const write = (type: 'blob' | 'tree' | 'commit', sha: string, body: () => Buffer) => {
+    const write = async (type: 'blob' | 'tree' | 'commit', sha: string, body: () => Buffer) => {
       if (written.has(sha)) return
-      const file = path.join(gitDir, 'objects', sha.slice(0, 2), sha.slice(2))
-      if (!existsSync(file)) {
+      const file = await writablePath(gitDir, 'objects', sha.slice(0, 2), sha.slice(2))
+      if (!(await exists(file))) {
         const data = body()
-        mkdirSync(path.dirname(file), {recursive: true})
+        await mkdir(path.dirname(file), {recursive: true})
         // Write then rename: git never sees half an object.
-        writeFileSync(`${file}.tmp`, deflateSync(Buffer.concat([Buffer.from(`${type} ${data.length}\0`), data])))
-        renameSync(`${file}.tmp`, file)
+        await writeFile(`${file}.tmp`, await deflated(Buffer.concat([Buffer.from(`${type} ${data.length}\0`), data])))
+        await rename(`${file}.tmp`, file)
       }
       written.add(sha)
     }
@@ -128,37 +141,46 @@ export class BareRepos {
       if (written.has(commit.sha)) continue
       const tree = commit.tree
       for (const entry of recursiveEntries(tree, ''))
-        write(entry.type, entry.sha, () =>
+        await write(entry.type, entry.sha, () =>
           entry.type === 'tree' ? treeObject(tree, entry.path) : Buffer.from(tree[entry.path]!, 'utf8'),
         )
-      write('tree', treeSha(tree), () => treeObject(tree))
-      write('commit', commit.sha, () => Buffer.from(commitObject(commit), 'utf8'))
+      await write('tree', treeSha(tree), () => treeObject(tree))
+      await write('commit', commit.sha, () => Buffer.from(commitObject(commit), 'utf8'))
     }
   }
 
-  /** Branches, tags and pull requests' heads (refs/pull/N/head, as GitHub serves them) as the store has them. */
-  private writeRefs(repo: Repo, gitDir: string): void {
+  /**
+   * Branches, tags and pull requests' heads (refs/pull/N/head, as GitHub serves them) as the store has
+   * them, each a file named after its ref: a name git would not take (from a state file) is left out.
+   */
+  private async writeRefs(repo: Repo, gitDir: string): Promise<void> {
     const wanted = new Map<string, string>()
-    for (const [name, sha] of Object.entries(repo.branches)) wanted.set(`refs/heads/${name}`, sha)
-    for (const [name, sha] of Object.entries(this.git.tagRefs(repo))) wanted.set(`refs/tags/${name}`, sha)
+    const want = (ref: string, sha: string) => {
+      if (isValidRefName(ref)) wanted.set(ref, sha)
+    }
+    for (const [name, sha] of Object.entries(repo.branches)) want(`refs/heads/${name}`, sha)
+    for (const [name, sha] of Object.entries(this.git.tagRefs(repo))) want(`refs/tags/${name}`, sha)
     for (const pull of Object.values(repo.pulls)) {
       const head = pull.head_sha_frozen ?? repo.branches[pull.head]
-      if (head) wanted.set(`refs/pull/${pull.number}/head`, head)
+      if (head) want(`refs/pull/${pull.number}/head`, head)
     }
     const refsDir = path.join(gitDir, 'refs')
-    for (const file of readdirSync(refsDir, {recursive: true, withFileTypes: true})) {
+    for (const file of await readdir(refsDir, {recursive: true, withFileTypes: true})) {
       if (!file.isFile()) continue
       const full = path.join(file.parentPath, file.name)
       const ref = path.relative(gitDir, full).split(path.sep).join('/')
-      if (!wanted.has(ref)) rmSync(full)
+      if (!wanted.has(ref)) await rm(full)
     }
     for (const [ref, sha] of wanted) {
-      const file = path.join(gitDir, ref)
-      if (existsSync(file) && readFileSync(file, 'utf8').trim() === sha) continue
-      mkdirSync(path.dirname(file), {recursive: true})
-      writeFileSync(`${file}.tmp`, `${sha}\n`)
-      renameSync(`${file}.tmp`, file)
+      const current = await readFile(containedPath(gitDir, ...ref.split('/')), 'utf8').catch(() => '')
+      if (current.trim() === sha) continue
+      const file = await writablePath(gitDir, ...ref.split('/'))
+      await mkdir(path.dirname(file), {recursive: true})
+      // `.lock`, as git's own: no ref is named so, so writing one ref never overwrites another (`x` and `x.tmp`).
+      await writeFile(`${file}.lock`, `${sha}\n`)
+      await rename(`${file}.lock`, file)
     }
-    writeFileSync(path.join(gitDir, 'HEAD'), `ref: refs/heads/${repo.default_branch}\n`)
+    if (isValidRefName(`refs/heads/${repo.default_branch}`))
+      await writeFile(path.join(gitDir, 'HEAD'), `ref: refs/heads/${repo.default_branch}\n`)
   }
 }

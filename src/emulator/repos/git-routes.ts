@@ -6,6 +6,7 @@
 import {notFound, refused, SandboxError, unprocessable} from '../core/errors.js'
 import {renderDiff, diffTrees} from '../core/git.js'
 import {isDirectory} from '../core/git-objects.js'
+import {checkRefName, treePathProblem} from '../core/git-names.js'
 import {checkRequired, checkTypes, invalidRequest} from '../core/request-schema.js'
 import {
   assertNotEmpty,
@@ -80,6 +81,13 @@ function identities(body: Record<string, unknown>): GitIdentities {
     ...(committer ? {committer} : {}),
     ...(dates.length > 0 ? {date: dates[0]} : {}),
   }
+}
+
+/** A file path the contents API writes, or GitHub's 422 (`..`, `.git`, an empty component: never in a tree). */
+function contentsPath(path: string): string {
+  const problem = treePathProblem(path)
+  if (problem) throw new SandboxError(422, `path ${problem}`, [{resource: 'Commit', field: 'path', code: 'invalid'}])
+  return path
 }
 
 /** GET contents: a file, a directory's listing, or 404; the raw file for `Accept: …raw`. */
@@ -166,7 +174,7 @@ export const gitRoutes: RouteDef[] = [
       checkRequired(ctx.body, ['message', 'content'])
       checkTypes(ctx.body, {message: 'a string', content: 'a string', sha: 'a string', branch: 'a string'})
       const branch = str(ctx.body, 'branch') ?? repo.default_branch
-      const path = ctx.params.path!
+      const path = contentsPath(ctx.params.path!)
       const empty = Object.keys(repo.branches).length === 0
       const existing = empty ? undefined : ctx.store.git.commit(repo, ctx.store.git.branchSha(repo, branch)).tree[path]
       if (existing !== undefined) {
@@ -202,7 +210,7 @@ export const gitRoutes: RouteDef[] = [
       const repo = repoOf(ctx)
       checkRequired(ctx.body, ['message', 'sha'])
       const branch = str(ctx.body, 'branch') ?? repo.default_branch
-      const path = ctx.params.path!
+      const path = contentsPath(ctx.params.path!)
       const existing = ctx.store.git.commit(repo, ctx.store.git.branchSha(repo, branch)).tree[path]
       if (existing === undefined) throw notFound()
       if (str(ctx.body, 'sha') !== contentEntry(ctx.ser, repo, branch, path, existing).sha)
@@ -290,6 +298,7 @@ export const gitRoutes: RouteDef[] = [
       const sha = str(ctx.body, 'sha') ?? ''
       if (!ref.startsWith('refs/') || ref.split('/').length < 3)
         throw unprocessable("Reference name must start with 'refs/' and have at least two slashes.", 'ref', 'Reference')
+      checkRefName(ref)
       const {kind, name} = refKind(ref)
       if (!repo.commits[sha]) throw refused('Object does not exist')
       if (kind === 'heads') ctx.store.git.createBranch(repo, name, sha)
@@ -305,6 +314,7 @@ export const gitRoutes: RouteDef[] = [
       const repo = repoOf(ctx)
       checkRequired(ctx.body, ['sha'])
       const {kind, name} = refKind(ctx.params.ref!)
+      checkRefName(`refs/${kind}/${name}`)
       const sha = str(ctx.body, 'sha') ?? ''
       if (kind === 'heads') {
         ctx.store.git.updateBranch(repo, name, sha, ctx.body.force === true)

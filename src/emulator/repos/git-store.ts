@@ -4,6 +4,7 @@
  */
 import {notFound, notModelled, refused, unprocessable} from '../core/errors.js'
 import {blobSha, commitObject, objectSha, subtree, treeSha} from '../core/git-objects.js'
+import {checkRefName, treePathProblem} from '../core/git-names.js'
 import {timestamp, type StoreCore} from '../core/store-core.js'
 import type {Commit, Repo, Tree} from '../core/state.js'
 
@@ -62,6 +63,7 @@ export class Git {
   }
 
   createBranch(repo: Repo, name: string, sha: string): void {
+    checkRefName(`refs/heads/${name}`)
     if (repo.branches[name]) throw refused('Reference already exists')
     this.commit(repo, sha)
     repo.branches[name] = sha
@@ -194,6 +196,8 @@ export class Git {
     }
     for (const entry of entries) {
       const path = entry.path.replace(/^\/+|\/+$/g, '')
+      const problem = treePathProblem(path)
+      if (problem) throw refused(`tree.path ${problem}`)
       if (entry.type === 'commit') throw notModelled('submodules (tree entries of type commit)')
       if (entry.sha === null) {
         for (const existing of Object.keys(tree))
@@ -258,6 +262,7 @@ export class Git {
   }
 
   createTag(repo: Repo, name: string, sha: string): void {
+    checkRefName(`refs/tags/${name}`)
     if (this.tagRefs(repo)[name] !== undefined) throw refused('Reference already exists')
     this.commit(repo, sha)
     repo.tags ??= {}

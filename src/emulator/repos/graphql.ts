@@ -24,6 +24,7 @@ import {matchesIssueFilters} from '../issues/filters.js'
 import {knownUsers, userLogin} from '../users/graphql.js'
 import {repositoryDetails} from './graphql-details.js'
 import {history, touches} from './history.js'
+import {repositoryName} from './store.js'
 
 /** A branch (or, with its prefix, a tag) as a Ref. */
 function refNode(ctx: Context, repo: Repo, name: string, prefix: 'refs/heads/' | 'refs/tags/' = 'refs/heads/'): Obj {
@@ -454,7 +455,7 @@ export function repoMutations(ctx: Context): Obj {
           'ghx-bench sandbox does not model creating a repository for another owner (organizations)',
         )
       if (i.template === true) throw new NotModelled('ghx-bench sandbox does not model template repositories')
-      const name = text(i.name).trim()
+      const name = repositoryName(text(i.name))
       if (store.state.repos[`${owner}/${name}`])
         throw new GraphQLError('Name already exists on this account', {extensions: {type: 'UNPROCESSABLE'}})
       const repo = store.repos.create(owner, name, {

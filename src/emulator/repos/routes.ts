@@ -12,6 +12,7 @@ import {checkRequired, checkTypes} from '../core/request-schema.js'
 import {commitOf, num, repoOf, str, type RestContext, type RouteDef} from '../core/rest-support.js'
 import type {Repo} from '../core/state.js'
 import {forksOf, languages, license, pushedAt} from './meta.js'
+import {repositoryName} from './store.js'
 import {contentEntry} from './serialize-git.js'
 
 /** GET /repos/{o}/{r}: the repository, and for a fork its parent and the network's source. */
@@ -169,9 +170,7 @@ export const repoRoutes: RouteDef[] = [
         private: 'a boolean',
         auto_init: 'a boolean',
       })
-      const name = str(ctx.body, 'name')!
-        .trim()
-        .replace(/[^A-Za-z0-9._-]+/g, '-')
+      const name = repositoryName(str(ctx.body, 'name')!)
       const description = str(ctx.body, 'description') ?? null
       const repo = ctx.store.repos.create(ctx.viewer, name, {
         description,
@@ -210,12 +209,14 @@ export const repoRoutes: RouteDef[] = [
       const organization = str(ctx.body, 'organization') ?? ctx.query.get('organization') ?? undefined
       if (organization) throw notModelled('forking into an organization (the sandbox has no organizations)')
       if (repo.owner === ctx.viewer) throw unprocessable('You cannot fork a repository you own', 'owner', 'Repository')
-      let name = str(ctx.body, 'name') ?? repo.name
+      const asked = str(ctx.body, 'name')
+      const base = asked === undefined ? repo.name : repositoryName(asked)
+      let name = base
       const taken = (n: string) =>
         ctx.store.state.repos[`${ctx.viewer}/${n}`] !== undefined &&
         ctx.store.state.repos[`${ctx.viewer}/${n}`]!.fork_of !== `${repo.owner}/${repo.name}`
       // A name the user already has gets a number, as GitHub names a second fork.
-      for (let i = 1; taken(name); i++) name = `${str(ctx.body, 'name') ?? repo.name}-${i}`
+      for (let i = 1; taken(name); i++) name = `${base}-${i}`
       const fork = ctx.store.repos.fork(repo, ctx.viewer, name, ctx.body.default_branch_only === true)
       return {status: 202, body: fullRepo(ctx, fork)}
     },

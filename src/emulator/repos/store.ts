@@ -3,6 +3,7 @@
  * one by name, and forks.
  */
 import {found, unprocessable} from '../core/errors.js'
+import {checkRefName} from '../core/git-names.js'
 import type {Tree} from '../core/state.js'
 import type {Repo} from '../core/state.js'
 import type {StoreCore} from '../core/store-core.js'
@@ -21,6 +22,23 @@ const DEFAULT_LABELS: ReadonlyArray<readonly [string, string, string]> = [
   ['question', 'd876e3', 'Further information is requested'],
   ['wontfix', 'ffffff', 'This will not be worked on'],
 ]
+
+/**
+ * The name GitHub gives a repository asked to be called `asked`, or its 422: characters outside
+ * [A-Za-z0-9._-] become '-', a `.git` suffix is dropped, at most 100 characters; `.` and `..` are
+ * reserved, and so is a name with nothing left once its `.git` is dropped (`.git` itself).
+ */
+export function repositoryName(asked: string): string {
+  const name = asked
+    .trim()
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/(?:\.git)+$/, '')
+  if (asked.trim() === '') throw unprocessable("name can't be blank", 'name', 'Repository')
+  if (name === '' || name === '.' || name === '..')
+    throw unprocessable(`The repository ${asked.trim()} is reserved`, 'name', 'Repository')
+  if (name.length > 100) throw unprocessable('Name cannot be more than 100 characters.', 'name', 'Repository')
+  return name
+}
 
 /** The store's repository operations, on git and labels (../store.ts composes the services). */
 export class Repos {
@@ -44,10 +62,16 @@ export class Repos {
       homepage?: string | null
     } = {},
   ): Repo {
+    // Names from a request were made GitHub's by repositoryName; these come from configuration and forks too.
+    if (repositoryName(name) !== name)
+      throw unprocessable(`${name} is not a repository name GitHub gives`, 'name', 'Repository')
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,38}$/.test(owner))
+      throw unprocessable(`${owner} is not a GitHub login`, 'owner', 'Repository')
+    const branch = options.default_branch ?? 'main'
+    checkRefName(`refs/heads/${branch}`)
     const key = `${owner}/${name}`
     if (this.core.state.repos[key]) throw unprocessable('name already exists on this account', 'name', 'Repository')
     this.core.ensureUser(owner)
-    const branch = options.default_branch ?? 'main'
     const repo: Repo = {
       id: this.core.nextId(),
       owner,
