@@ -109,7 +109,9 @@ export async function regrade(options: RegradeOptions): Promise<RegradeReport> {
       }
     }
     if (report.rows === 0)
-      throw new BadInputError(files.map((file) => ({file: displayPath(file, cwd), code: 'io', message: 'holds no rows'})))
+      throw new BadInputError(
+        files.map((file) => ({file: displayPath(file, cwd), code: 'io', message: 'holds no rows'})),
+      )
     yield pending
   }
   // Written aside and renamed at the end: the output may be one of the inputs, and a half-written file is never read.

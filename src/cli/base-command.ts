@@ -40,6 +40,9 @@ const parseMessage = (message: string): string => {
     .join(' ')
 }
 
+/** oclif's error for a flag value its parser refused: `Parsing --seed \n\tExpected an integer …`. */
+const REFUSED_FLAG_VALUE = /^Parsing (--[\w-]+) \n\t([^\n]*)/
+
 export const EXIT_BAD_INPUT = 2
 /** Inconclusive: no verdict can be given on what ran (a run stopped before its plan was done). */
 export const EXIT_INCONCLUSIVE = 3
@@ -91,10 +94,20 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     throw new BadInputError([{file: flag, code: 'config', message}])
   }
 
+  /** `ghx-bench <command>`, as typed. */
+  private commandLine(): string {
+    return `ghx-bench ${this.id?.replaceAll(':', ' ') ?? ''}`.trim()
+  }
+
+  /** Said after a flag or a flag's value is refused. */
+  private helpHint(): string {
+    return `${this.commandLine()} --help lists its flags`
+  }
+
   /** oclif's parse error as bad input: an unknown flag named with the nearest of this command's flags. */
   private parseProblem(error: ParseError): BadInputError {
-    const command = `ghx-bench ${this.id?.replaceAll(':', ' ') ?? ''}`.trim()
-    const help = `${command} --help lists its flags`
+    const command = this.commandLine()
+    const help = this.helpHint()
     if (error.flags?.length) {
       const known = Object.keys({
         ...this.ctor.flags,
@@ -149,6 +162,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (environment) return this.catch(environment)
     // A mistyped flag or argument: one line naming it (with the flag it was probably meant to be), not a usage dump.
     if (isParseError(error)) return this.catch(this.parseProblem(error))
+    // A flag's value its parser refused (-r 1e12, --seed -1): one line naming the flag.
+    const refused = error instanceof BadInputError ? null : REFUSED_FLAG_VALUE.exec(error.message)
+    if (refused)
+      return this.catch(
+        new BadInputError([{file: refused[1]!, code: 'config', message: `${refused[2]!.trim()}; ${this.helpHint()}`}]),
+      )
     if (error instanceof BadInputError) {
       if (this.jsonEnabled())
         this.logJson({...(this.streamsJsonLines ? {type: 'error'} : {}), ok: false, diagnostics: error.diagnostics})

@@ -1,7 +1,8 @@
 /**
- * Failures of the machine ghx-bench runs on (a full disk, a read-only or forbidden folder, a folder
- * where a file belongs, a port in use, too many open files) are not bugs of ghx-bench: they are bad
- * input (exit 2) that names the path or address and says what to fix. Anything else stays an error.
+ * Failures of the machine ghx-bench runs on (a full or failing disk, a read-only or forbidden folder, a
+ * folder where a file belongs, a port in use, too many open files, a path no file can have) are not
+ * bugs of ghx-bench: they are bad input (exit 2) that names the path or address and says what to fix.
+ * Anything else stays an error.
  */
 import {BadInputError} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
@@ -18,7 +19,16 @@ const ADVICE: Record<string, string> = {
   EADDRINUSE: 'the address is in use: stop what listens there, or choose another port',
   EMFILE: 'too many open files: raise the limit (ulimit -n), or lower --concurrency',
   ENFILE: 'the system has too many open files: close some programs, or lower --concurrency',
+  EIO: 'an input/output error: the disk or device failed; check it, or choose another path',
+  EFBIG: 'the file grew past the largest this user or file system allows (ulimit -f): choose another disk',
+  ENXIO: 'no such device or address (a socket, or a device with nothing behind it): give a regular file',
+  ELOOP: 'a loop of symbolic links: remove or fix the links, or choose another path',
+  ENAMETOOLONG: 'the path is too long: choose a shorter one',
+  EEXIST: 'already exists where a new file or folder was to be made: remove or rename it, or choose another path',
 }
+
+/** Node's refusal of a path with a NUL byte in it, which no file system can name: `… without null bytes. Received '/a\x00b'`. */
+const NUL_IN_PATH = /without null bytes\. Received (.*)$/
 
 /** Node's text of a system error that crossed a process boundary as a message only: `EISDIR: illegal operation on a directory, rename 'a' -> 'b'`. */
 const SYSTEM_MESSAGE = /^(E[A-Z]+): [^,]*(?:, (\w+)(?: '([^']*)')?(?: -> '([^']*)')?)?/
@@ -37,6 +47,11 @@ interface SystemError {
 export function environmentProblem(error: unknown, cwd = process.cwd()): BadInputError | undefined {
   if (typeof error !== 'object' || error === null) return undefined
   const e = error as SystemError
+  const nul = typeof e.message === 'string' ? NUL_IN_PATH.exec(e.message) : null
+  if (nul)
+    return new BadInputError([
+      {file: nul[1]!, code: 'io', message: 'a path with a NUL byte in it: no file can have this name'},
+    ])
   const parsed = typeof e.message === 'string' ? SYSTEM_MESSAGE.exec(e.message) : null
   const code = typeof e.code === 'string' ? e.code : parsed?.[1]
   if (!code || !ADVICE[code]) return undefined

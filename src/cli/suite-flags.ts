@@ -1,6 +1,8 @@
 import {Flags} from '@oclif/core'
 import {suiteSchema} from '../schemas/suite.js'
 
+export {MAX_SHARDS} from '../runner/shard-limit.js'
+
 const {repetitions, concurrency, seed} = suiteSchema.properties
 
 /**

@@ -1,6 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
 import type {InitResult} from '../app/init-project.js'
+import {writablePath} from '../cli/path-flags.js'
+import {MAX_SHARDS} from '../cli/suite-flags.js'
 
 export default class Init extends BaseCommand<typeof Init> {
   static override summary = 'Scaffold a project that runs on the embedded sandbox, with a CI workflow'
@@ -25,12 +27,13 @@ export default class Init extends BaseCommand<typeof Init> {
       description:
         'the workflow runs the suite as N shards on a job matrix, uploads each shard’s results, and a merge job downloads them, merges, reports and gates',
       min: 2,
+      max: MAX_SHARDS,
     }),
   }
 
   async run(): Promise<InitResult> {
     const {initProject} = await import('../app/init-project.js')
-    const result = await initProject(this.args.dir, {
+    const result = await initProject(writablePath(this.args.dir, 'folder'), {
       force: this.flags.force,
       action: this.flags.action,
       shards: this.flags.shards,

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import {DEFAULT_RESAMPLES} from '../cli/report-flags.js'
+import {DEFAULT_RESAMPLES, MAX_DATASETS, MAX_RESAMPLES, MAX_SEED} from '../cli/report-flags.js'
 
 export default class PlanCommand extends BaseCommand<typeof PlanCommand> {
   static override summary = 'Size a suite’s gate: what it can detect, and the smallest design for 80% whole-gate power'
@@ -23,11 +23,13 @@ export default class PlanCommand extends BaseCommand<typeof PlanCommand> {
     }),
     datasets: Flags.integer({
       min: 0,
+      max: MAX_DATASETS,
       description: 'seeded datasets of the confirming simulation (default 100; 0 leaves it out)',
     }),
-    seed: Flags.integer({min: 0, description: 'seed of the datasets (default 1)'}),
+    seed: Flags.integer({min: 0, max: MAX_SEED, description: 'seed of the datasets (default 1)'}),
     resamples: Flags.integer({
       min: 100,
+      max: MAX_RESAMPLES,
       description: `bootstrap resamples per interval (default ${DEFAULT_RESAMPLES})`,
     }),
   }

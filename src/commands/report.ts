@@ -46,8 +46,8 @@ export default class ReportCommand extends BaseCommand<typeof ReportCommand> {
     const {flags} = this
     const tolerance = (flag: 'tolerance' | 'rate-tolerance'): number => {
       const value = Number(flags[flag])
-      if (!Number.isFinite(value) || value < 0)
-        this.error(`--${flag} must be a number >= 0, not "${flags[flag]}"`, {exit: 2})
+      if (!Number.isFinite(value) || value < 0 || flags[flag].trim() === '')
+        this.badFlag(`--${flag}`, `must be a number >= 0, not "${flags[flag]}"`)
       return value
     }
     const compare = flags.compare

@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand, EXIT_INCONCLUSIVE} from '../cli/base-command.js'
+import {outputFileFlag} from '../cli/path-flags.js'
 import {suiteNumberFlags} from '../cli/suite-flags.js'
 
 export default class RunCommand extends BaseCommand<typeof RunCommand> {
@@ -37,7 +38,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       description:
         'oracle, noop, or a model of an OpenAI-compatible endpoint (sets model; default: the suite’s, then the config’s)',
     }),
-    'fixture-manifest': Flags.string({
+    'fixture-manifest': outputFileFlag({
       description:
         'fixture manifest to use (sets fixtures.manifest; default fixtures/latest.json); seeded when missing',
     }),

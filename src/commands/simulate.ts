@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
+import {outputFolderFlag} from '../cli/path-flags.js'
 import {DEFAULT_RESAMPLES, MAX_DATASETS, MAX_RESAMPLES, MAX_SEED} from '../cli/report-flags.js'
 
 export default class SimulateCommand extends BaseCommand<typeof SimulateCommand> {
@@ -62,7 +63,7 @@ export default class SimulateCommand extends BaseCommand<typeof SimulateCommand>
       description:
         'correlation of the two modes’ success within an iteration block, latent normal scale, 0 to 1 (default 0.3)',
     }),
-    out: Flags.string({char: 'o', description: 'folder for simulate.md and simulate.json'}),
+    out: outputFolderFlag({char: 'o', description: 'folder for simulate.md and simulate.json'}),
   }
 
   async run(): Promise<unknown> {

@@ -2,13 +2,13 @@
  * Where a report's and a gate's files go and how they are written: reports_dir/<run id> (or --out), each
  * written whole or not at all, the markdown appended to $GITHUB_STEP_SUMMARY when it is set.
  */
-import {lstatSync, statSync} from 'node:fs'
+import {lstatSync} from 'node:fs'
 import {appendFile, mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
 import {nameProblem} from '../results/names.js'
 import {linkRefused, readFileBelow} from '../results/no-follow.js'
-import {writeFileAtomic} from '../shared/atomic-write.js'
+import {checkWritable, writeFileAtomic} from '../shared/atomic-write.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import type {Report} from './aggregate/summary.js'
 import type {GateDocument} from './aggregate/report-schema.js'
@@ -29,7 +29,8 @@ export interface OutputOptions {
 /**
  * reports_dir/<run id>, or reports_dir/latest when the rows come from several runs. The run id comes
  * from the rows, which may come from anywhere (--input): one that is not a plain name (`../../x`) is
- * bad input naming the files, never a path. --out must be a folder (or not exist yet).
+ * bad input naming the files, never a path. The folder must be one (or not exist yet), and off the
+ * kernel's file systems (atomic-write.ts).
  */
 export function outputDir(
   config: LoadedConfig,
@@ -38,15 +39,7 @@ export function outputDir(
 ): string {
   if (options.out) {
     const dir = path.resolve(options.cwd ?? process.cwd(), options.out)
-    const info = statSync(dir, {throwIfNoEntry: false})
-    if (info && !info.isDirectory())
-      throw new BadInputError([
-        {
-          file: '--out',
-          code: 'io',
-          message: `${options.out} is a file, not a folder: --out names the folder the reports go to`,
-        },
-      ])
+    checkWritable(dir, 'folder', {label: '--out', cwd: options.cwd})
     return dir
   }
   const runIds = [...rows.run_ids]
@@ -65,6 +58,7 @@ export function outputDir(
   const dir = resolveConfigPath(config, path.join(config.values.reports_dir, name))
   // reports_dir is the user's; a link in it is not followed (results/no-follow.ts).
   if (lstatSync(dir, {throwIfNoEntry: false})?.isSymbolicLink()) throw linkRefused(dir, 'write', options.cwd)
+  checkWritable(dir, 'folder', {cwd: options.cwd})
   return dir
 }
 
@@ -87,7 +81,10 @@ export async function writeOutputs(
     await writeFileAtomic(written.at(-1)!, markdown)
   }
   const summary = (options.env ?? process.env).GITHUB_STEP_SUMMARY
-  if (summary) await appendFile(summary, markdown + '\n')
+  if (summary) {
+    checkWritable(summary, 'file', {label: 'GITHUB_STEP_SUMMARY', cwd: options.cwd})
+    await appendFile(summary, markdown + '\n')
+  }
   return written
 }
 

@@ -6,11 +6,14 @@
  * 2); a trace behind a link is left out of summary.html with a note (html/runs.ts). The folders the
  * user names (results_dir, reports_dir, --out, an --input path) are the user's own word and may be
  * links themselves; nothing found below them is followed.
+ *
+ * Nor is anything read that is not a regular file (`readProblem`): a FIFO blocks its reader until
+ * someone writes to it, and a device (/dev/zero) never ends.
  */
 import {constants} from 'node:fs'
-import {lstat, open} from 'node:fs/promises'
+import {lstat, open, realpath, stat} from 'node:fs/promises'
 import path from 'node:path'
-import {writeFileAtomic} from '../shared/atomic-write.js'
+import {entryKind, kernelFilesystemProblem, writeFileAtomic} from '../shared/atomic-write.js'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 
@@ -58,6 +61,32 @@ export async function refuseLinks(root: string, target: string, doing: 'read' | 
   if (link) throw linkRefused(link, doing, cwd)
 }
 
+/**
+ * Why ghx-bench may not read `file` (named `shown`), or undefined: it does not exist, is not a regular
+ * file, or is on a kernel file system. It looks (stat), never opens, so a FIFO never blocks.
+ */
+export async function readProblem(file: string, shown = displayPath(file)): Promise<Diagnostic | undefined> {
+  const problem = (message: string): Diagnostic => ({file: shown, code: 'io', message})
+  let info
+  try {
+    info = await stat(file)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return problem('no such file or folder')
+    if (code === 'ELOOP') return problem('a loop of symbolic links')
+    throw error
+  }
+  if (!info.isFile()) return problem(`is ${entryKind(info)}, not a regular file: ghx-bench reads only regular files`)
+  const kernel = kernelFilesystemProblem(await realpath(file))
+  return kernel === undefined ? undefined : problem(kernel)
+}
+
+/** Bad input (exit 2) when readProblem finds one. */
+export async function checkReadable(file: string, shown?: string): Promise<void> {
+  const problem = await readProblem(file, shown)
+  if (problem) throw new BadInputError([problem])
+}
+
 /** writeFileAtomic, for a file below `root` that no link may redirect. */
 export async function writeFileBelow(
   root: string,
@@ -74,7 +103,9 @@ export async function writeFileBelow(
  * cannot be swapped for one after the check); undefined when it does not exist.
  */
 export async function readFileBelow(root: string, file: string, cwd?: string): Promise<string | undefined> {
-  await refuseLinks(root, path.dirname(file), 'read', cwd)
+  await refuseLinks(root, file, 'read', cwd)
+  if (!(await lstat(file).catch(() => undefined))) return undefined
+  await checkReadable(file, displayPath(file, cwd))
   let handle
   try {
     handle = await open(file, constants.O_RDONLY | O_NOFOLLOW)

@@ -8,6 +8,7 @@ import {randomBytes} from 'node:crypto'
 import {linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {hostname} from 'node:os'
 import path from 'node:path'
+import {checkWritable} from '../shared/atomic-write.js'
 import {BadInputError} from '../shared/diagnostics.js'
 
 interface LockHolder {
@@ -68,6 +69,8 @@ function holderAlive(holder: LockHolder): boolean {
 }
 
 export function acquireRunLock(resultsDir: string, runId: string, where = '--run-id'): RunLock {
+  // `mkdir -p` under /proc never returns: the folder is checked first.
+  checkWritable(resultsDir, 'folder', {label: 'results_dir'})
   try {
     mkdirSync(resultsDir, {recursive: true})
   } catch (error) {

@@ -11,10 +11,11 @@ import {displayPath} from '../shared/source-document.js'
 import {detectRowFormat, evalRowFromCsv, fromGhxEval, fromGhxRouter, parseCsv, routerFacts} from './importers.js'
 import {readLineBatches, type ByteRange} from './lines.js'
 import {checkRunId} from './names.js'
-import {linkDiagnostic} from './no-follow.js'
+import {checkReadable, linkDiagnostic, readProblem} from './no-follow.js'
+import {regradedFileFor} from './regraded.js'
 import {rowContradiction} from './row-consistency.js'
 import type {Row} from './row-schema.js'
-import {FileDeduplication, RunKeys} from './run-keys.js'
+import {conflictingRunError, FileDeduplication, RunKeys} from './run-keys.js'
 import {isShardHeader} from './shard-file.js'
 import {isRow, listRuns, rowSchemaErrors, runFile, type ReadWarning} from './store.js'
 
@@ -25,27 +26,35 @@ export interface RowSourceOptions {
   cwd?: string
 }
 
-/** Files in reading order: JSONL and JSON before CSV, so the richer copy of a duplicated row wins. */
+/**
+ * Files in reading order: JSONL and JSON before CSV, so the richer copy of a duplicated row wins. Each
+ * is a regular file (no-follow.ts, readProblem), looked at before anything is opened: every problem
+ * of every input is named at once.
+ */
 export async function resolveInputFiles(options: RowSourceOptions): Promise<string[]> {
   const cwd = options.cwd ?? process.cwd()
   const files: string[] = []
   const problems: Diagnostic[] = []
+  const take = async (file: string, shown = displayPath(file, cwd)): Promise<void> => {
+    const problem = await readProblem(file, shown)
+    if (problem) problems.push(problem)
+    else files.push(file)
+  }
   if (options.runId) {
     // A run id is a file name under results_dir, never a path (../../x).
     checkRunId(options.runId, '--run-id')
     const file = runFile(options.resultsDir, options.runId)
     const info = await lstat(file).catch(() => undefined)
     if (info?.isSymbolicLink()) problems.push(linkDiagnostic(file, 'read', cwd))
-    else if (info) files.push(file)
+    else if (info) await take(file)
     else problems.push({file: displayPath(file, cwd), code: 'io', message: `no results for run id "${options.runId}"`})
   }
   for (const input of options.inputs ?? []) {
     const target = path.resolve(cwd, input)
-    const info = await stat(target).catch(() => undefined)
-    if (!info) problems.push({file: input, code: 'io', message: 'no such file or folder'})
-    else if (info.isDirectory()) {
-      const found = (await readdir(target, {withFileTypes: true})).filter((entry) =>
-        /\.(jsonl|json|csv)$/.test(entry.name),
+    if ((await stat(target).catch(() => undefined))?.isDirectory()) {
+      // Folders in it are not results files (a run's own folder may be named like one: run id "x.json").
+      const found = (await readdir(target, {withFileTypes: true})).filter(
+        (entry) => /\.(jsonl|json|csv)$/.test(entry.name) && !entry.isDirectory(),
       )
       if (found.length === 0)
         problems.push({file: input, code: 'io', message: 'the folder holds no .jsonl, .json or .csv file'})
@@ -53,14 +62,14 @@ export async function resolveInputFiles(options: RowSourceOptions): Promise<stri
       for (const entry of found) {
         const file = path.join(target, entry.name)
         if (entry.isSymbolicLink()) problems.push(linkDiagnostic(file, 'read', cwd))
-        else files.push(file)
+        else await take(file)
       }
-    } else files.push(target)
+    } else await take(target, input)
   }
   if (!options.runId && (options.inputs ?? []).length === 0) {
     const newest = (await listRuns(options.resultsDir))[0]
     if (newest?.link) problems.push(linkDiagnostic(newest.file, 'read', cwd))
-    else if (newest) files.push(newest.file)
+    else if (newest) await take(newest.file)
     else
       problems.push({
         file: displayPath(options.resultsDir, cwd),
@@ -104,14 +113,15 @@ export async function* readRows(
   cwd = process.cwd(),
 ): AsyncGenerator<Row> {
   const earlier = files.length > 1 ? new RunKeys() : undefined
-  for (const file of files) {
+  for (const [index, file] of files.entries()) {
     const shown = displayPath(file, cwd)
-    const once = new FileDeduplication(earlier)
+    const once = new FileDeduplication(earlier, replacedByRegraded(files, index))
     let batch: Row[] = []
-    const keep = (row: Row): void => {
-      if (once.fresh(row, row.iteration)) batch.push(row)
+    const keep = (row: Row, line: number): void => {
+      if (once.fresh(row, row.iteration, row.success)) batch.push(row)
+      if (once.conflicting) throw conflictingRunError(shown, line, once.conflicting)
     }
-    const visitor: RowVisitor = {row: keep, router: (source) => keep(fromGhxRouter(source))}
+    const visitor: RowVisitor = {row: keep, router: (source, line) => keep(fromGhxRouter(source), line)}
     for await (const _ of visitFile(file, shown, warn, visitor)) {
       if (once.repeated) throw await repeatedRunError(file, shown)
       yield* batch
@@ -120,6 +130,12 @@ export async function* readRows(
     earlier?.addAll(once.keys)
     if (once.duplicates > 0) warn(duplicatesWarning(shown, once.duplicates))
   }
+}
+
+/** Whether files[index] is an original whose re-graded rows were read before it (regraded.ts): its outcomes may differ from theirs. */
+export function replacedByRegraded(files: readonly string[], index: number): boolean {
+  const regraded = regradedFileFor(files[index]!)
+  return regraded !== files[index] && files.slice(0, index).includes(regraded)
 }
 
 /**
@@ -212,18 +228,19 @@ export async function* visitFile(
     return
   }
   if (kind === 'json') {
+    const text = await readWhole(file, shown)
     let values: unknown
     try {
-      values = JSON.parse(await readFile(file, 'utf8'))
+      values = JSON.parse(text)
     } catch (error) {
-      throw bad(shown, 1, `not JSON (a truncated file?): ${(error as Error).message}`)
+      throw bad(shown, 1, `not JSON (a truncated file?): ${printable((error as Error).message)}`)
     }
     if (!Array.isArray(values)) throw bad(shown, 1, 'a JSON results file must hold an array of rows')
     for (const [index, value] of values.entries()) visitValue(value, shown, index + 1, 'element', visit)
     yield
     return
   }
-  for await (const lines of readLineBatches(file, range)) {
+  for await (const lines of readLineBatches(file, {range, shown})) {
     for (const line of lines) {
       position.lines = line.number
       if (line.text.trim() === '') continue
@@ -241,7 +258,7 @@ export async function* visitFile(
         }
         // A row appended after a crash, by a version that did not repair the torn line first, sits glued to the fragment.
         const glued = gluedRow(line.text)
-        if (glued === undefined) throw bad(shown, line.number, `not JSON: ${(error as Error).message}`)
+        if (glued === undefined) throw bad(shown, line.number, `not JSON: ${printable((error as Error).message)}`)
         warn({
           file: shown,
           line: line.number,
@@ -257,6 +274,10 @@ export async function* visitFile(
   }
 }
 
+/** A parser's message, which quotes the text: its control characters escaped, so that it stays one line. */
+const printable = (message: string): string =>
+  message.replace(/\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+
 /** The whole row at the end of a line that starts with a torn fragment, if there is one. */
 function gluedRow(text: string): unknown {
   const at = text.lastIndexOf('{"schema_version":')
@@ -270,7 +291,7 @@ function gluedRow(text: string): unknown {
 }
 
 async function csvRows(file: string, shown: string): Promise<Row[]> {
-  const [header, ...records] = parseCsv(await readFile(file, 'utf8'))
+  const [header, ...records] = parseCsv(await readWhole(file, shown))
   if (!header?.includes('scenario_id') || !header.includes('timing_wall_ms')) {
     throw bad(
       shown,
@@ -327,7 +348,27 @@ function bad(file: string, line: number, message: string): BadInputError {
   return new BadInputError([{file, line, col: 1, code: 'schema', message}])
 }
 
+/** A JSON or CSV file's most, in bytes: such a file is parsed whole (JSON lines are streamed, a row at a time). */
+export const MAX_WHOLE_FILE_BYTES = 256 * 1024 * 1024
+
+/** A JSON or CSV results file's text: bad input when it is too large to parse whole. */
+async function readWhole(file: string, shown: string): Promise<string> {
+  const {size} = await stat(file)
+  if (size > MAX_WHOLE_FILE_BYTES)
+    throw new BadInputError([
+      {
+        file: shown,
+        code: 'io',
+        message: `${size} bytes: a JSON or CSV results file is read whole, and may hold at most ${MAX_WHOLE_FILE_BYTES}; give the rows as JSON lines (.jsonl, one a line)`,
+      },
+    ])
+  // A byte order mark (a Windows editor's) is no part of the first row or the CSV header.
+  return (await readFile(file, 'utf8')).replace(/^\uFEFF/, '')
+}
+
+/** A file's first bytes; bad input, before it is opened, when it is no regular file. */
 export async function readHead(file: string): Promise<string> {
+  await checkReadable(file)
   const handle = await open(file, 'r')
   try {
     const buffer = Buffer.alloc(512)

@@ -7,6 +7,7 @@
 import {constants} from 'node:fs'
 import {appendFile, lstat, mkdir, open, readdir, type FileHandle} from 'node:fs/promises'
 import path from 'node:path'
+import {checkWritable, naming} from '../shared/atomic-write.js'
 import {compileCheck, compileSchema} from '../shared/schema-validator.js'
 import {linkRefused, refuseLinks} from './no-follow.js'
 import {rowSchema, type Row} from './row-schema.js'
@@ -24,8 +25,11 @@ export class ResultsWriter {
   ) {}
 
   static async open(resultsDir: string, runId: string): Promise<ResultsWriter> {
+    checkWritable(resultsDir, 'folder')
     await mkdir(resultsDir, {recursive: true})
     const file = runFile(resultsDir, runId)
+    // Appended to: a FIFO there would block the run, a device would swallow its rows.
+    checkWritable(file, 'file')
     await repairTornTail(file, tornLinesFile(resultsDir, runId))
     // The rows and, before any run starts, the folder its traces go to (a link found later would stop the suite).
     await refuseLinks(resultsDir, file, 'write')
@@ -37,8 +41,12 @@ export class ResultsWriter {
   append(row: Row): Promise<void> {
     const line = JSON.stringify(row) + '\n'
     this.queue = this.queue.then(async () => {
-      await this.handle.write(line)
-      await this.handle.datasync()
+      try {
+        await this.handle.write(line)
+        await this.handle.datasync()
+      } catch (error) {
+        throw naming(error, this.file)
+      }
     })
     return this.queue
   }

@@ -19,6 +19,7 @@ import {BadInputError} from '../shared/diagnostics.js'
 import {jsonSha256} from '../shared/digest.js'
 import {HARNESS_VERSION} from '../shared/version.js'
 import type {PlannedRun} from './plan.js'
+import {MAX_SHARDS} from './shard-limit.js'
 import type {SelectedSuite} from './select-suite.js'
 import type {SuiteContext} from './suite-context.js'
 
@@ -28,19 +29,18 @@ export interface ShardSpec {
   count: number
 }
 
-/** `i/N` as given to --shard: bad input (exit 2) unless 1 <= i <= N. */
+/** `i/N` as given to --shard: bad input (exit 2) unless 1 <= i <= N <= MAX_SHARDS. */
 export function parseShardSpec(text: string, where = '--shard'): ShardSpec {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text)
   const index = Number(match?.[1])
   const count = Number(match?.[2])
-  if (!match || count < 1 || index < 1 || index > count)
-    throw new BadInputError([
-      {
-        file: where,
-        code: 'config',
-        message: `expected i/N, this machine's shard i of N shards with 1 <= i <= N (as 2/4), got ${JSON.stringify(text)}`,
-      },
-    ])
+  const problem =
+    !match || count < 1 || index < 1 || index > count
+      ? `expected i/N, this machine's shard i of N shards with 1 <= i <= N (as 2/4), got ${JSON.stringify(text)}`
+      : count > MAX_SHARDS
+        ? `at most ${MAX_SHARDS} shards, got ${JSON.stringify(text)}`
+        : undefined
+  if (problem) throw new BadInputError([{file: where, code: 'config', message: problem}])
   return {index, count}
 }
 

@@ -40,6 +40,23 @@ describe('environment failures as bad input', () => {
     expect(port).to.include({file: '127.0.0.1:4010'})
   })
 
+  it('a failing disk, a link loop, a name already taken and a path with a NUL byte are bad input too', async () => {
+    const said = (error: unknown) => {
+      const [finding] = environmentProblem(error, '/p')!.diagnostics
+      return `${finding!.file}: ${finding!.message}`
+    }
+    expect(said(systemError({code: 'EIO', syscall: 'write', path: '/p/reports/r/summary.md'}))).to.equal(
+      `${path.join('reports', 'r', 'summary.md')}: an input/output error: the disk or device failed; check it, or choose another path (write: EIO)`,
+    )
+    expect(said(systemError({code: 'ELOOP', syscall: 'stat', path: '/p/a'}))).to.match(/^a: a loop of symbolic links/)
+    expect(said(systemError({code: 'EEXIST', syscall: 'mkdir', path: '/p/out'}))).to.match(/^out: already exists/)
+    const nul = await writeFile('/p/a\0b', 'x').then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(said(nul)).to.equal("'/p/a\\x00b': a path with a NUL byte in it: no file can have this name")
+  })
+
   it('leaves every other error alone: a bug, a missing file, a plain value', () => {
     expect(environmentProblem(new TypeError('Cannot read properties of undefined'))).to.equal(undefined)
     expect(environmentProblem(systemError({code: 'ENOENT', syscall: 'open', path: '/x'}))).to.equal(undefined)

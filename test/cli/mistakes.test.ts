@@ -48,6 +48,28 @@ describe('typing mistakes (CLI)', function () {
     )
   })
 
+  it('a flag value its parser refuses (a number out of range or not one), said in one line naming the flag', async () => {
+    expect(oneLine(await runCliInProcess(['run', 'suites/example.yml', '-r', '1e12'], {cwd: dir}))).to.equal(
+      '--repetitions error: Expected an integer but received: 1e12; ghx-bench run --help lists its flags',
+    )
+    expect(oneLine(await runCliInProcess(['run', 'suites/example.yml', '--concurrency', '0'], {cwd: dir}))).to.equal(
+      '--concurrency error: Expected an integer greater than or equal to 1 but received: 0; ghx-bench run --help lists its flags',
+    )
+    expect(oneLine(await runCliInProcess(['gate', '--seed', '-1'], {cwd: dir}))).to.match(
+      /^--seed error: Expected an integer greater than or equal to 0 but received: -1; ghx-bench gate --help/,
+    )
+    // Without a bound, plan's simulation of 10^9 datasets ran for days.
+    expect(
+      oneLine(await runCliInProcess(['plan', 'suites/example.yml', '--datasets', '1000000000'], {cwd: dir})),
+    ).to.match(/^--datasets error: Expected an integer less than or equal to 100000 but received: 1000000000/)
+    expect(oneLine(await runCliInProcess(['init', 'x', '--shards', '1000000000'], {cwd: dir}))).to.match(
+      /^--shards error: Expected an integer less than or equal to 1024 but received: 1000000000/,
+    )
+    expect(oneLine(await runCliInProcess(['report', '--compare', 'x', '--tolerance', 'abc'], {cwd: dir}))).to.equal(
+      '--tolerance error: must be a number >= 0, not "abc"',
+    )
+  })
+
   it('a mistyped suite path, with the suite file it was probably meant to be', async () => {
     expect(oneLine(await runCliInProcess(['run', 'suites/exmple.yml'], {cwd: dir}))).to.equal(
       'suites/exmple.yml error: no such suite file (did you mean "suites/example.yml"?)',

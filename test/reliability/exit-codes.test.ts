@@ -90,7 +90,7 @@ const CASES: Case[] = [
     name: 'init onto an existing file',
     files: {'a-file': 'x'},
     args: ['init', 'a-file'],
-    names: /a-file error: is not a folder/,
+    names: /a-file error: is a file, not a folder/,
   },
   {
     name: 'field_matches flags "ii"',

@@ -178,7 +178,7 @@ const CASES: Case[] = [
     name: 'sandbox serve --state on a folder',
     files: {'state/keep': ''},
     args: ['sandbox', 'serve', '--state', 'state'],
-    names: /state error: is a folder, not a sandbox state file/,
+    names: /--state error: state is a folder, not a regular file/,
   },
   {
     name: 'sandbox serve --state with a corrupt state',
@@ -190,7 +190,7 @@ const CASES: Case[] = [
     name: 'run --fixture-manifest on a folder',
     files: {'manifest/keep': ''},
     args: ['run', 'catalogue/one.yml', '--fixture-manifest', 'manifest', '--dry-run'],
-    names: /manifest error: is a folder, not a fixture manifest/,
+    names: /--fixture-manifest error: manifest is a folder, not a regular file/,
   },
   {
     name: 'report --out where a file of the report is a folder',

@@ -1,12 +1,16 @@
 // Reading results files: rows handed over in file order (ghx-router rows unnormalized to a reader that
 // wants their figures only), a row an earlier file gave counted once, a run one file gives twice refused.
-import {writeFileSync} from 'node:fs'
+// Inputs are regular files: a device, a FIFO, a socket or a link loop is named as bad input before
+// anything is opened (a FIFO would block the read, /dev/zero never ends).
+import {execFileSync} from 'node:child_process'
+import {mkdirSync, symlinkSync, truncateSync, writeFileSync} from 'node:fs'
 import {mkdtemp, rm} from 'node:fs/promises'
+import net from 'node:net'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {expect} from 'chai'
 import type {Row} from '../../src/results/row-schema.js'
-import {fileKind, readRows, visitFile} from '../../src/results/sources.js'
+import {fileKind, MAX_WHOLE_FILE_BYTES, readRows, resolveInputFiles, visitFile} from '../../src/results/sources.js'
 import type {ReadWarning} from '../../src/results/store.js'
 import {BadInputError} from '../../src/shared/diagnostics.js'
 import {makeRow} from '../support/rows.js'
@@ -134,5 +138,86 @@ describe('sources', () => {
     const router = path.join(dir, 'router.jsonl')
     writeFileSync(router, [1, 2, 1].map((i) => JSON.stringify(routerRow(i))).join('\n') + '\n')
     expect(await refused([router])).to.include({file: 'router.jsonl', line: 3, code: 'duplicate_id'})
+  })
+
+  it('names every input that is no regular file at once, before opening any: a device, a FIFO, a socket, a link loop', async () => {
+    execFileSync('mkfifo', [path.join(dir, 'pipe.jsonl')])
+    const server = net.createServer()
+    await new Promise<void>((resolve) => server.listen(path.join(dir, 'socket.jsonl'), resolve))
+    symlinkSync('loop-b.jsonl', path.join(dir, 'loop-a.jsonl'))
+    symlinkSync('loop-a.jsonl', path.join(dir, 'loop-b.jsonl'))
+    try {
+      const error = await resolveInputFiles({
+        inputs: ['/dev/zero', 'pipe.jsonl', 'socket.jsonl', 'loop-a.jsonl', 'missing.jsonl'],
+        resultsDir: path.join(dir, 'results'),
+        cwd: dir,
+      }).catch((e: unknown) => e)
+      expect(error).to.be.instanceOf(BadInputError)
+      expect((error as BadInputError).diagnostics.map((d) => `${d.file}: ${d.message}`)).to.deep.equal([
+        '/dev/zero: is a character device, not a regular file: ghx-bench reads only regular files',
+        'loop-a.jsonl: a loop of symbolic links',
+        'missing.jsonl: no such file or folder',
+        'pipe.jsonl: is a FIFO (named pipe), not a regular file: ghx-bench reads only regular files',
+        'socket.jsonl: is a socket, not a regular file: ghx-bench reads only regular files',
+      ])
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  it('in a folder, refuses a FIFO and leaves out a run’s own folder named like a results file', async () => {
+    const folder = path.join(dir, 'in')
+    mkdirSync(path.join(folder, 'nightly.json'), {recursive: true})
+    writeFileSync(path.join(folder, 'a.jsonl'), JSON.stringify(makeRow({})) + '\n')
+    expect(await resolveInputFiles({inputs: ['in'], resultsDir: dir, cwd: dir})).to.deep.equal([
+      path.join(folder, 'a.jsonl'),
+    ])
+    execFileSync('mkfifo', [path.join(folder, 'b.jsonl')])
+    const error = await resolveInputFiles({inputs: ['in'], resultsDir: dir, cwd: dir}).catch((e: unknown) => e)
+    expect((error as BadInputError).diagnostics).to.deep.equal([
+      {
+        file: path.join('in', 'b.jsonl'),
+        code: 'io',
+        message: 'is a FIFO (named pipe), not a regular file: ghx-bench reads only regular files',
+      },
+    ])
+  })
+
+  it('refuses the newest run in results_dir when it is a FIFO, rather than waiting on it', async () => {
+    const results = path.join(dir, 'results')
+    mkdirSync(results)
+    execFileSync('mkfifo', [path.join(results, 'run-9.jsonl')])
+    const error = await resolveInputFiles({resultsDir: results, cwd: dir}).catch((e: unknown) => e)
+    expect((error as BadInputError).diagnostics[0]).to.include({file: path.join('results', 'run-9.jsonl')})
+  })
+
+  it('refuses a JSON array too large to parse whole without reading it, and escapes the control characters a parser quotes', async () => {
+    const array = path.join(dir, 'rows.json')
+    writeFileSync(array, '[')
+    truncateSync(array, MAX_WHOLE_FILE_BYTES + 1)
+    const visit = async (file: string) => {
+      const error = await (async () => {
+        for await (const _ of visitFile(file, path.basename(file), () => {}, {row: () => {}, router: () => {}}));
+      })().catch((e: unknown) => e)
+      expect(error).to.be.instanceOf(BadInputError)
+      return (error as BadInputError).diagnostics[0]!
+    }
+    expect((await visit(array)).message).to.equal(
+      `${MAX_WHOLE_FILE_BYTES + 1} bytes: a JSON or CSV results file is read whole, and may hold at most ${MAX_WHOLE_FILE_BYTES}; give the rows as JSON lines (.jsonl, one a line)`,
+    )
+    const binary = path.join(dir, 'binary.jsonl')
+    writeFileSync(binary, Buffer.from([0xff, 0x00, 0x0d, 0x62, 0x0a]))
+    const finding = await visit(binary)
+    expect(finding).to.include({file: 'binary.jsonl', line: 1})
+    expect(finding.message).to.match(/^not JSON: .*\\u0000\\u000d/)
+    expect(finding.message).to.not.match(/\p{Cc}/u)
+  })
+
+  it('reads a JSON array that starts with a byte order mark (JSON.parse refused it)', async () => {
+    const array = path.join(dir, 'bom.json')
+    writeFileSync(array, '\uFEFF' + JSON.stringify([makeRow({})]))
+    const rows: Row[] = []
+    for await (const row of readRows([array], () => {}, dir)) rows.push(row)
+    expect(rows.map((r) => r.scenario_id)).to.deep.equal(['issue-view-001'])
   })
 })

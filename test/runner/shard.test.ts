@@ -2,6 +2,7 @@ import {expect} from 'chai'
 import {isBadInputError} from '../../src/shared/diagnostics.js'
 import type {Scenario} from '../../src/schemas/scenario.js'
 import {blockKey, fixtureGroups, parseShardSpec, partitionBlocks} from '../../src/runner/shard.js'
+import {MAX_SHARDS} from '../../src/runner/shard-limit.js'
 
 const scenario = (id: string, requires: string[] = []): Scenario =>
   ({id, fixture: requires.length ? {requires} : undefined}) as unknown as Scenario
@@ -21,6 +22,20 @@ describe('shards of a plan', () => {
       }
       expect(isBadInputError(error), bad).to.equal(true)
       expect((error as Error).message).to.match(/--shard.*expected i\/N.*1 <= i <= N/s)
+    }
+  })
+
+  it('refuses more than MAX_SHARDS shards as it parses (1/1000000000 ran out of memory planning them)', () => {
+    expect(parseShardSpec(`${MAX_SHARDS}/${MAX_SHARDS}`)).to.deep.equal({index: MAX_SHARDS, count: MAX_SHARDS})
+    for (const bad of [`1/${MAX_SHARDS + 1}`, '1/1000000000', '1/99999999999999999999999']) {
+      let error: unknown
+      try {
+        parseShardSpec(bad)
+      } catch (caught) {
+        error = caught
+      }
+      expect(isBadInputError(error), bad).to.equal(true)
+      expect((error as Error).message).to.equal(`--shard at most ${MAX_SHARDS} shards, got "${bad}"`)
     }
   })
 

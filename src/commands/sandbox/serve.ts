@@ -1,5 +1,6 @@
 import {Flags, ux} from '@oclif/core'
 import {BaseCommand} from '../../cli/base-command.js'
+import {outputFileFlag} from '../../cli/path-flags.js'
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   static override summary = 'Run the embedded GitHub sandbox as a standalone server'
@@ -16,7 +17,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       description: 'repository to create, laid out as the fixture repository (default: ghx-bench/sandbox)',
       multiple: true,
     }),
-    state: Flags.string({description: 'state file: loaded at start when it exists, saved on exit'}),
+    state: outputFileFlag({description: 'state file: loaded at start when it exists, saved on exit'}),
     seed: Flags.boolean({
       description: 'seed the fixtures the catalogue requires and write the manifest (fixtures.manifest of the config)',
       default: false,
