@@ -5,15 +5,24 @@
  * never hides another's diagnostics. A plugin's loading (its import, top-level awaits included, and
  * its factory) has a time limit, and a plugin may not end ghx-bench while it loads (process.exit):
  * both are reported as the plugin's problem (exit 2), never a hang, a silent exit 13 or a false 0.
+ * A third party's import is checked first in a process of its own (./plugin-check.ts: an endless
+ * loop, a rejection nobody handles, a process left running are its problems there, and that process
+ * is ended with all it started), then imported here, one at a time and guarded the same way; its
+ * shape is read once, defensively (a getter that throws makes a broken plugin, not an internal error).
+ * The built-ins are ghx-bench's own: imported here at once, unchecked.
  */
 import {existsSync, statSync} from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
-import {PACKAGE_ROOT, packageModulePath} from '../shared/package-paths.js'
+import {packageModulePath} from '../shared/package-paths.js'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
 import {compileSchema} from '../shared/schema-validator.js'
 import {PLUGIN_API_VERSION, type Plugin} from './api.js'
+import {firstLine, loadPluginModule, pluginTimeLimitMs, type LoadOutcome, type PluginModule} from './import-plugin.js'
+import {checkPluginImport} from './plugin-check.js'
 import {PluginRegistry, type PluginSource} from './registry.js'
+
+export {describeTimeLimit, pluginTimeLimitMs, withinTimeLimit} from './import-plugin.js'
 
 /**
  * Built-in plugins, in load order, and their modules: the folders under plugins/, and the core's own
@@ -48,78 +57,6 @@ export interface LoadPluginsOptions {
   timeLimitMs?: number
 }
 
-/** How long a plugin may take to load, or a mode to answer its preflight, before it is reported as hung. */
-const DEFAULT_PLUGIN_TIME_LIMIT_MS = 60_000
-/** Sets the limit in milliseconds (a slow machine; tests). */
-const PLUGIN_TIME_LIMIT_VARIABLE = 'GHX_BENCH_PLUGIN_TIME_LIMIT_MS'
-
-export function pluginTimeLimitMs(): number {
-  const value = Number(process.env[PLUGIN_TIME_LIMIT_VARIABLE])
-  return Number.isFinite(value) && value > 0 ? value : DEFAULT_PLUGIN_TIME_LIMIT_MS
-}
-
-/** The limit as the messages say it ("60 s", "0.5 s"), with the variable that sets it. */
-export function describeTimeLimit(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))} s (${PLUGIN_TIME_LIMIT_VARIABLE} sets it)`
-}
-
-/**
- * `work`, or a rejection with `message` once `ms` have passed. The timer keeps the process alive: a
- * plugin's top-level await that never settles would otherwise end it (exit 13) with no word.
- */
-export function withinTimeLimit<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const limit = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))
-  return Promise.race([work, limit]).finally(() => clearTimeout(timer))
-}
-
-/** Plugins loading now: module URL -> specifier. */
-const loading = new Map<string, string>()
-type ExitCode = number | string | null | undefined
-/** Plugins that called process.exit while loading: specifier -> the code they asked for. */
-const exitRequests = new Map<string, ExitCode>()
-let realExit: ((code?: ExitCode) => never) | undefined
-/** ghx-bench's own code (a second Ctrl-C ends the process through process.exit, also while plugins load). */
-const OWN_CODE = ['src', path.join('dist', 'src'), 'bin', path.join('node_modules', '@oclif')].map(
-  (dir) => path.join(PACKAGE_ROOT, dir) + path.sep,
-)
-
-/**
- * While a plugin loads, process.exit does not end ghx-bench: the call is recorded for the plugin
- * whose code made it (found in the stack; every plugin loading, when no frame names one and none
- * is ghx-bench's own) and throws, which ends the plugin's module. Returns the release.
- */
-function refuseExitWhileLoading(url: string, specifier: string): () => void {
-  loading.set(url, specifier)
-  if (!realExit) {
-    const original = (realExit = process.exit.bind(process))
-    process.exit = function exitUnlessAPluginLoads(code?: ExitCode): never {
-      // The callers' frames (this function's own is in ghx-bench's code).
-      const stack = (new Error('process.exit').stack ?? '').split('\n').slice(2).join('\n')
-      const named = [...loading].filter(([module]) => stack.includes(module) || stack.includes(fileURLToPath(module)))
-      const culprits = named.length > 0 ? named : OWN_CODE.some((dir) => stack.includes(dir)) ? [] : [...loading]
-      if (culprits.length === 0) return original(code)
-      for (const [, culprit] of culprits) exitRequests.set(culprit, code)
-      throw new Error(`called process.exit(${code ?? ''}) while loading`)
-    }
-  }
-  return () => {
-    loading.delete(url)
-    if (loading.size === 0 && realExit) {
-      process.exit = realExit
-      realExit = undefined
-    }
-  }
-}
-
-/** The problem of a plugin that called process.exit while it loaded (once), or undefined. */
-function exitProblem(specifier: string): string | undefined {
-  if (!exitRequests.has(specifier)) return undefined
-  const code = exitRequests.get(specifier)
-  exitRequests.delete(specifier)
-  return `called process.exit(${code ?? ''}) while loading: a plugin may not end ghx-bench (throw an Error to report a problem)`
-}
-
 export function builtInPluginPath(name: keyof typeof BUILT_IN_MODULES): string {
   return packageModulePath(BUILT_IN_MODULES[name])
 }
@@ -140,64 +77,92 @@ export async function loadPluginsCollecting(
   const report = (specifier: string, message: string): void => {
     problems.push({file: options.origin, code: 'plugin', message: `plugin "${specifier}": ${message}`})
   }
-  const requests: Array<PluginRequest & {source?: PluginSource; file?: string}> = [
-    ...BUILT_IN_PLUGINS.map((name) => ({specifier: name, source: 'built-in' as const, file: builtInPluginPath(name)})),
-    ...options.plugins,
-  ]
   const limitMs = options.timeLimitMs ?? pluginTimeLimitMs()
-  // Import in parallel; register in list order so that which plugin wins a name is deterministic.
-  const outcomes = await Promise.all(
-    requests.map(async (request) => {
-      try {
-        const target = request.file
-          ? {url: pathToFileURL(request.file).href, exportName: undefined, source: request.source!}
-          : await resolveSpecifier(request.specifier, options.fromDir)
-        const release = refuseExitWhileLoading(target.url, request.specifier)
-        let plugin: unknown
-        try {
-          plugin = await withinTimeLimit(
-            importPlugin(target.url, target.exportName, request.options),
-            limitMs,
-            `did not finish loading within ${describeTimeLimit(limitMs)}: its module (a top-level await) or its factory never settled`,
-          )
-        } finally {
-          release()
-        }
-        // Also when the plugin caught what process.exit threw and went on.
-        const exited = exitProblem(request.specifier)
-        if (exited) throw new Error(exited)
-        return {ok: true as const, request, target, plugin}
-      } catch (error) {
-        return {
-          ok: false as const,
-          request,
-          error: new Error(exitProblem(request.specifier) ?? (error as Error).message),
-        }
-      }
+  const resolved = await Promise.all(
+    options.plugins.map((request) =>
+      resolveSpecifier(request.specifier, options.fromDir).then(
+        (module) => ({request, module}),
+        (error: Error) => ({request, problem: error.message}),
+      ),
+    ),
+  )
+  // Every check starts now, in a process of its own, before any import here is watched (a check's
+  // process is no plugin's), and runs while the built-ins are imported. A check that fails is
+  // ghx-bench's failure, thrown when its turn comes (handled until then).
+  const checks = resolved.map((entry) =>
+    'module' in entry
+      ? checkPluginImport({
+          module: {url: entry.module.url, ...(entry.module.exportName ? {exportName: entry.module.exportName} : {})},
+          specifier: entry.request.specifier,
+          ...(entry.request.options ? {options: entry.request.options} : {}),
+          limitMs,
+        })
+      : Promise.resolve([entry.problem]),
+  )
+  for (const check of checks) check.catch(() => {})
+  const loaded: Array<{specifier: string; module?: ResolvedTarget; outcome: LoadOutcome}> = await Promise.all(
+    BUILT_IN_PLUGINS.map(async (name) => {
+      const module = {url: pathToFileURL(builtInPluginPath(name)).href, source: 'built-in' as const}
+      return {specifier: name, module, outcome: await loadPluginModule(module, name, undefined, limitMs, false)}
     }),
   )
-  for (const outcome of outcomes) {
-    if (!outcome.ok) {
-      report(outcome.request.specifier, outcome.error.message)
-      continue
-    }
-    const {request, target, plugin} = outcome
-    const shapeProblems = checkShape(plugin)
-    if (shapeProblems.length > 0) {
-      for (const problem of shapeProblems) report(request.specifier, problem)
-      continue
-    }
-    const valid = plugin as Plugin
-    for (const conflict of registry.register(valid, target.source, request.specifier, fileURLToPath(target.url))) {
-      report(request.specifier, conflict)
-    }
+  // One at a time, guarded: what an import leaves behind is that plugin's own.
+  for (const [index, entry] of resolved.entries()) {
+    const found = await checks[index]!
+    const {specifier, options: pluginOptions} = entry.request
+    loaded.push(
+      'module' in entry && found.length === 0
+        ? {
+            specifier,
+            module: entry.module,
+            outcome: await loadPluginModule(entry.module, specifier, pluginOptions, limitMs, true),
+          }
+        : {specifier, outcome: {ok: false, problems: found}},
+    )
+  }
+  // Registered in list order, so that which plugin wins a name is deterministic.
+  for (const {specifier, module, outcome} of loaded) {
+    const refused = outcome.ok
+      ? register(registry, outcome.plugin, module!.source, specifier, fileURLToPath(module!.url))
+      : outcome.problems
+    for (const problem of refused) report(specifier, problem)
   }
   return {registry, diagnostics: problems}
 }
 
-interface ResolvedTarget {
-  url: string
-  exportName?: string
+/**
+ * Checks a loaded plugin's shape and registers it; the problems that refuse it. Its members are read
+ * once, here: a getter that throws (or a list that cannot be read) makes a broken plugin, named.
+ */
+function register(
+  registry: PluginRegistry,
+  plugin: unknown,
+  source: PluginSource,
+  specifier: string,
+  resolved: string,
+): string[] {
+  if (typeof plugin !== 'object' || plugin === null) return checkShape(plugin)
+  const members: Record<string, unknown> = {}
+  for (const member of PLUGIN_MEMBERS) {
+    try {
+      const value = (plugin as Record<string, unknown>)[member]
+      members[member] = Array.isArray(value) ? [...(value as unknown[])] : value
+    } catch (error) {
+      return [`is a broken plugin: reading its "${member}" threw: ${firstLine(error)}`]
+    }
+  }
+  try {
+    const problems = checkShape(members)
+    return problems.length > 0 ? problems : registry.register(members as unknown as Plugin, source, specifier, resolved)
+  } catch (error) {
+    return [`is a broken plugin: reading its modes, providers, conditions or read tasks threw: ${firstLine(error)}`]
+  }
+}
+
+/** What ghx-bench reads of a plugin object. */
+const PLUGIN_MEMBERS = ['apiVersion', 'name', 'version', 'modes', 'providers', 'conditions', 'readTasks'] as const
+
+interface ResolvedTarget extends PluginModule {
   source: PluginSource
 }
 
@@ -243,38 +208,6 @@ function resolvePathPlugin(target: string): string {
   }
   if (!existsSync(file)) throw new Error(`not found: no file at ${file}`)
   return file
-}
-
-async function importPlugin(
-  url: string,
-  exportName: string | undefined,
-  options?: Record<string, unknown>,
-): Promise<unknown> {
-  let module: Record<string, unknown>
-  try {
-    module = (await import(url)) as Record<string, unknown>
-  } catch (error) {
-    throw new Error(`threw while loading: ${(error as Error).message}`, {cause: error})
-  }
-  let exported: unknown
-  if (exportName) {
-    if (!(exportName in module))
-      throw new Error(`has no export "${exportName}" (exports: ${Object.keys(module).join(', ')})`)
-    exported = module[exportName]
-  } else {
-    // CommonJS interop can wrap the default export twice.
-    const first = module.default as Record<string, unknown> | undefined
-    exported = first && typeof first === 'object' && 'default' in first ? first.default : (first ?? module)
-  }
-  // A factory export takes the options given in the config.
-  if (typeof exported === 'function') {
-    try {
-      exported = await (exported as (o: Record<string, unknown>) => unknown)(options ?? {})
-    } catch (error) {
-      throw new Error(`factory threw: ${(error as Error).message}`, {cause: error})
-    }
-  }
-  return exported
 }
 
 /** Duck-typed check of a plugin's shape; each problem is one sentence. */

@@ -33,33 +33,41 @@ export class PluginRegistry {
   private readonly readTaskEntries = new Map<string, Entry<ReadTask>>()
   private frozen = false
 
-  /** Registers a plugin; returns one message per name another plugin already holds (nothing of it is then added). */
+  /**
+   * Registers a plugin; returns one message per name another plugin already holds (nothing of it is
+   * then added). Each item's name is read once, before anything is added: all of a plugin or none.
+   */
   register(plugin: Plugin, source: PluginSource, specifier: string, resolved: string): string[] {
     if (this.frozen) throw new Error('the plugin registry is frozen: plugins register before the first run')
     if (this.loaded.some((p) => p.name === plugin.name)) return [`plugin name "${plugin.name}" is already loaded`]
+    const modes = named(plugin.modes)
+    const providers = named(plugin.providers)
+    const conditions = named(plugin.conditions)
+    const readTasks = named(plugin.readTasks)
     const conflicts = [
-      ...clashes('mode', plugin.modes ?? [], this.modeEntries),
-      ...clashes('provider', plugin.providers ?? [], this.providerEntries),
-      ...clashes('condition', plugin.conditions ?? [], this.conditionEntries),
-      ...clashes('read task', plugin.readTasks ?? [], this.readTaskEntries),
+      ...clashes('mode', modes, this.modeEntries),
+      ...clashes('provider', providers, this.providerEntries),
+      ...clashes('condition', conditions, this.conditionEntries),
+      ...clashes('read task', readTasks, this.readTaskEntries),
     ]
     if (conflicts.length > 0) return conflicts
-    for (const mode of plugin.modes ?? []) this.modeEntries.set(mode.name, {item: mode, plugin: plugin.name})
-    for (const provider of plugin.providers ?? [])
-      this.providerEntries.set(provider.name, {item: provider, plugin: plugin.name})
-    for (const condition of plugin.conditions ?? [])
-      this.conditionEntries.set(condition.name, {item: condition, plugin: plugin.name})
-    for (const task of plugin.readTasks ?? []) this.readTaskEntries.set(task.name, {item: task, plugin: plugin.name})
+    const add = <T>(entries: Map<string, Entry<T>>, items: Array<[string, T]>) => {
+      for (const [name, item] of items) entries.set(name, {item, plugin: plugin.name})
+    }
+    add(this.modeEntries, modes)
+    add(this.providerEntries, providers)
+    add(this.conditionEntries, conditions)
+    add(this.readTaskEntries, readTasks)
     this.loaded.push({
       name: plugin.name,
       version: plugin.version,
       source,
       specifier,
       resolved,
-      modes: (plugin.modes ?? []).map((m) => m.name),
-      providers: (plugin.providers ?? []).map((p) => p.name),
-      conditions: (plugin.conditions ?? []).map((c) => c.name),
-      readTasks: (plugin.readTasks ?? []).map((t) => t.name),
+      modes: modes.map(([name]) => name),
+      providers: providers.map(([name]) => name),
+      conditions: conditions.map(([name]) => name),
+      readTasks: readTasks.map(([name]) => name),
     })
     return []
   }
@@ -133,8 +141,13 @@ export class PluginRegistry {
   }
 }
 
-function clashes<T extends {name: string}>(kind: string, items: T[], existing: Map<string, Entry<unknown>>): string[] {
+/** A plugin's items of one kind with their names, each read once. */
+function named<T extends {name: string}>(items: readonly T[] | undefined): Array<[string, T]> {
+  return (items ?? []).map((item) => [item.name, item])
+}
+
+function clashes(kind: string, items: Array<[string, unknown]>, existing: Map<string, Entry<unknown>>): string[] {
   return items
-    .filter((item) => existing.has(item.name))
-    .map((item) => `${kind} "${item.name}" is already registered by plugin "${existing.get(item.name)!.plugin}"`)
+    .filter(([name]) => existing.has(name))
+    .map(([name]) => `${kind} "${name}" is already registered by plugin "${existing.get(name)!.plugin}"`)
 }

@@ -7,10 +7,8 @@
  * the whole forking process, threads included (the tokenizer alone is 80 MB).
  */
 import {spawn, type ChildProcess} from 'node:child_process'
-import {createRequire} from 'node:module'
-import {pathToFileURL} from 'node:url'
 import {BadInputError, type Diagnostic} from './diagnostics.js'
-import {packageModulePath, RUNNING_FROM_SOURCE} from './package-paths.js'
+import {packageModuleCommand} from './package-paths.js'
 
 interface Request {
   id: number
@@ -63,11 +61,7 @@ export async function startService<G>(
   name: string,
   launcher: ServiceLauncher | null = null,
 ): Promise<{greeting: G; client: ServiceClient}> {
-  // From source, tsx as this package resolves it: the child may start in a folder that has none.
-  const execArgv = RUNNING_FROM_SOURCE
-    ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, '--conditions=ghx-bench-source']
-    : []
-  const command = [process.execPath, ...execArgv, packageModulePath(relativeTsPath)]
+  const command = packageModuleCommand(relativeTsPath)
   const child = spawn(launcher?.file ?? command[0]!, [...(launcher?.args ?? []), ...command.slice(launcher ? 0 : 1)], {
     detached: launcher !== null,
     serialization: 'advanced',

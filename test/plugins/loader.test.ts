@@ -1,6 +1,9 @@
 // What the loader checks of the Plugin API's newer parts (read tasks, a mode's accounting hook) when a
 // plugin loads, and a plugin's read task used end to end: registered, named by a scenario's checkpoint,
-// validated by the catalogue, run by the checkpoint against GitHub's client.
+// validated by the catalogue, run by the checkpoint against GitHub's client. And what a third party's
+// import may not do to the process that loads it (the CLI's exit codes: loader-limits.e2e.test.ts).
+import {randomBytes} from 'node:crypto'
+import {readdirSync, readFileSync} from 'node:fs'
 import path from 'node:path'
 import {expect} from 'chai'
 import {loadCatalogue} from '../../src/catalogue/catalogue.js'
@@ -169,5 +172,63 @@ describe('plugin loader: read tasks and a mode’s accounting hook', () => {
       polls: 1,
       result: [{environment: 'prod', client: 'function'}],
     })
+  })
+})
+
+describe('plugin loader: what a third party’s import may not do', () => {
+  const load = async (files: Record<string, string>) => {
+    const dir = await makeProject(files)
+    const specifiers = Object.keys(files).map((file) => `./${file}`)
+    const {registry, diagnostics} = await loadPluginsCollecting({
+      fromDir: dir,
+      plugins: specifiers.map((specifier) => ({specifier})),
+      origin: '.ghxbenchrc.yml',
+    })
+    return {registry, messages: diagnostics.map((d) => d.message)}
+  }
+
+  it('reads a plugin’s members once, defensively: a getter that throws makes a broken plugin, and nothing of it is registered', async () => {
+    const {registry, messages} = await load({
+      'nameless.js':
+        "export default {apiVersion: 1, get name() { throw new Error('no name yet') }, version: '1.0.0'}\n",
+      'moody.js':
+        "export default {apiVersion: 1, name: 'moody', version: '1.0.0', conditions: [{get name() { throw new Error('not today') }}]}\n",
+      'fine.js': "export default {apiVersion: 1, name: 'fine', version: '1.0.0'}\n",
+    })
+    expect(messages).to.deep.equal([
+      'plugin "./nameless.js": is a broken plugin: reading its "name" threw: no name yet',
+      'plugin "./moody.js": is a broken plugin: reading its modes, providers, conditions or read tasks threw: not today',
+    ])
+    expect(registry.plugins().map((p) => p.name))
+      .to.include('fine')
+      .and.not.include('moody')
+  })
+
+  it('a process its import leaves running is ended as the loading ends, not at exit: in its check, and here when it starts one only here', async () => {
+    const marker = `ghx-bench-test-${randomBytes(6).toString('hex')}`
+    // The marker is on the command line of what each plugin starts; `here.js` starts it outside its check only.
+    const plugin = (name: string, when: string) =>
+      [
+        "import {spawn} from 'node:child_process'",
+        `if (${when}) spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '${marker}'], {detached: true, stdio: 'ignore'}).unref()`,
+        `export default {apiVersion: 1, name: '${name}', version: '1.0.0'}`,
+        '',
+      ].join('\n')
+    const {registry, messages} = await load({
+      'everywhere.js': plugin('everywhere', 'true'),
+      'here.js': plugin('here', "!process.argv[1].includes('plugin-check')"),
+    })
+    const refusal =
+      "its import started a process that kept running (node): a plugin starts processes in a mode's open or a provider's run, where ghx-bench ends them, never at import"
+    expect(messages).to.deep.equal([`plugin "./everywhere.js": ${refusal}`, `plugin "./here.js": ${refusal}`])
+    expect(registry.plugins().map((p) => p.name)).to.not.include.members(['everywhere', 'here'])
+    const running = readdirSync('/proc').filter((pid) => {
+      try {
+        return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)
+      } catch {
+        return false
+      }
+    })
+    expect(running).to.deep.equal([])
   })
 })

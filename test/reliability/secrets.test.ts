@@ -1,7 +1,9 @@
-// Defect 5: secrets reach no row, trace, report or log. Each kind is planted (a GitHub token, an App
-// private key, a custom endpoint's key, a password in endpoint.base_url, an MCP server's token_env
-// bearer echoed in its error body), the agent's shell reads every ancestor's /proc/<pid>/environ,
-// and every output file and the CLI's output are searched for each secret.
+// Defect 5: secrets reach no row, trace, report or log. Each kind is planted (a GitHub token, an OpenAI
+// key, an App private key, a custom endpoint's key, a password in endpoint.base_url, an MCP server's
+// token_env bearer echoed in its error body), the agent's shell reads every ancestor's
+// /proc/<pid>/environ and prints the tokens in the encodings that slip past a plain search (base64 of
+// base64, every byte percent-encoded, wrapped base64, a token split over two lines), and every output
+// file and the CLI's output are searched for each secret and each encoding.
 import {execFileSync, spawnSync} from 'node:child_process'
 import {generateKeyPairSync, randomBytes} from 'node:crypto'
 import {readdirSync, readFileSync, statSync} from 'node:fs'
@@ -13,6 +15,37 @@ import {startScriptedModels} from '../../src/agent/scripted-models.js'
 import {pidNamespacePrefix} from '../../src/shared/process/pid-namespace.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 import {project, rowsOf, runCli, shellCommandScenario} from '../support/reliability.js'
+
+/**
+ * A token as the agent's shell may print it without a plain search finding it: label -> text. Each is
+ * printed on a line of its own after `label=`.
+ */
+function encodingsOf(token: string): Record<string, string> {
+  const base64 = (text: string) => Buffer.from(text).toString('base64')
+  const wrap = (text: string, width: number, newline: string) =>
+    text.replace(new RegExp(`.{1,${width}}`, 'g'), (line) => line + newline).slice(0, -newline.length)
+  const percent = (upper: boolean) =>
+    [...Buffer.from(token)]
+      .map((byte, i) => `%${byte.toString(16)[upper || i % 2 ? 'toUpperCase' : 'toLowerCase']()}`)
+      .join('')
+  const half = Math.floor(token.length / 2)
+  return {
+    base64_twice: base64(base64(token)),
+    percent_upper: percent(true),
+    percent_mixed: percent(false),
+    base64_wrapped_lf: wrap(base64(`config: ${token}\n`), 76, '\n'),
+    base64_wrapped_crlf: wrap(base64(`${token}\n`), 64, '\r\n'),
+    split_lines: `${token.slice(0, half)}\n${token.slice(half)}`,
+    split_escaped: `{"token": "${token.slice(0, half)}\\n${token.slice(half)}"}`,
+  }
+}
+
+/** A shell command that prints each encoding after its label (single-quoted: newlines and backslashes stay as they are). */
+function printing(encodings: Record<string, string>): string {
+  return Object.entries(encodings)
+    .map(([label, text]) => `printf '%s\\n' '${label}=${text}'`)
+    .join('; ')
+}
 
 function filesUnder(dir: string): string[] {
   return (readdirSync(dir, {recursive: true}) as string[])
@@ -45,6 +78,9 @@ describe('reliability: secrets', function () {
 
   it('a run planted with every kind of secret writes none of them anywhere', async () => {
     const ghToken = `ghp_${randomBytes(18).toString('hex')}`
+    // Long enough for its base64 to be wrapped (76 characters a line).
+    const openAiKey = `sk-proj-${randomBytes(72).toString('base64url')}`
+    const encoded = {gh: encodingsOf(ghToken), openai: encodingsOf(openAiKey)}
     const appKey = generateKeyPairSync('rsa', {modulusLength: 1024})
       .privateKey.export({type: 'pkcs8', format: 'pem'})
       .toString()
@@ -60,8 +96,10 @@ describe('reliability: secrets', function () {
     const models = await startScriptedModels()
     try {
       // The agent's shell walks up its ancestors and prints each one's environment, then its own.
+      // Then it prints each token in each encoding (the command, in the trace, holds them too).
       const probe =
-        "p=$$; while [ \"$p\" -gt 1 ]; do echo \"== pid $p\"; tr '\\0' '\\n' < /proc/$p/environ; p=$(awk '{print $4}' /proc/$p/stat); done; env"
+        "p=$$; while [ \"$p\" -gt 1 ]; do echo \"== pid $p\"; tr '\\0' '\\n' < /proc/$p/environ; p=$(awk '{print $4}' /proc/$p/stat); done; env; " +
+        `${printing(encoded.gh)}; ${printing(encoded.openai)}`
       const {baseUrl} = models.register({
         model: 'oracle',
         steps: [{tool: 'shell', args: {command: probe}}],
@@ -87,6 +125,7 @@ describe('reliability: secrets', function () {
       const env = {
         CI: '1',
         GH_TOKEN: ghToken,
+        OPENAI_API_KEY: openAiKey,
         GHX_BENCH_APP_PRIVATE_KEY: appKey,
         GHX_BENCH_APP_ID: '1234',
         ACME_KEY: acmeKey,
@@ -121,11 +160,25 @@ describe('reliability: secrets', function () {
         expect(trace).to.match(/MCP_BEARER=\*{20,}/)
         expect(trace).to.match(/GHX_BENCH_APP_PRIVATE_KEY=\*{100,}/)
       }
+      // Every encoding reached the trace (the command that printed it, and its output), each time redacted:
+      // after its label comes [REDACTED] (after the edge characters of base64, or the JSON around a split token).
+      for (const label of Object.keys(encoded.gh)) {
+        const printed = trace.split(`${label}=`).length - 1
+        expect(printed, label).to.be.at.least(4)
+        expect(trace.match(new RegExp(`${label}=[^=]{0,24}?\\[REDACTED\\]`, 'g')), label).to.have.length(printed)
+      }
       // The MCP server echoed its bearer token: redacted in the row's error.
       expect(mcp.outcome).to.equal('infra_error')
       expect(mcp.error!.message).to.include('token received: [REDACTED]')
+      // Each encoding as it is, and as a JSON file writes it (its newlines and backslashes escaped).
+      const encodings = [...Object.values(encoded.gh), ...Object.values(encoded.openai)].flatMap((text) => [
+        text,
+        JSON.stringify(text).slice(1, -1),
+      ])
       const secrets = [
         ghToken,
+        openAiKey,
+        ...encodings,
         acmeKey,
         bearer,
         password,

@@ -75,8 +75,18 @@ export function knownSecrets(): string[] {
   return [...new Set([...captured.values(), ...registered].flatMap(secretForms))]
 }
 
-/** The forms a secret may be written in: as it is, per line, with its newlines escaped or not, percent-encoded, base64. */
+/** A secret's forms, computed once: every redactor built after it was captured or registered asks for them. */
+const formsOf = new Map<string, string[]>()
+
+/**
+ * The forms a secret may be written in: as it is, per line, with its newlines escaped or not,
+ * percent-encoded, base64, and base64 twice. Every byte percent-encoded (%67%68%70…, in either case)
+ * is decoded by the redactor rather than listed here, and so are line breaks inside a run of
+ * token characters (wrapped base64, a token split over two lines).
+ */
 export function secretForms(value: string): string[] {
+  const cached = formsOf.get(value)
+  if (cached) return cached
   const values = new Set<string>([value])
   // An App key is often stored with escaped newlines, and read with real ones (or the other way round).
   if (value.includes('\\n')) values.add(value.replaceAll('\\n', '\n'))
@@ -88,8 +98,14 @@ export function secretForms(value: string): string[] {
   for (const form of [...values]) {
     values.add(encodeURIComponent(form))
     for (const encoded of base64Forms(form)) values.add(encoded)
+    // Encoded twice (`base64 | base64`, a Basic header inside a base64 blob): each alignment's base64 encoded
+    // again, and a long value's base64 as `base64` (76) and openssl (64) wrap it when it starts the input.
+    for (const inner of [...base64Middles(form), ...wrappedBase64(form)])
+      for (const twice of base64Forms(inner)) values.add(twice)
   }
-  return [...values]
+  const forms = [...values]
+  formsOf.set(value, forms)
+  return forms
 }
 
 /**
@@ -98,9 +114,14 @@ export function secretForms(value: string): string[] {
  * depend on the bytes around it). Too short a value has no stable middle worth redacting.
  */
 export function base64Forms(value: string): string[] {
+  return base64Middles(value).flatMap((middle) => [middle, middle.replaceAll('+', '-').replaceAll('/', '_')])
+}
+
+/** base64Forms in the standard alphabet alone: one middle per alignment. */
+function base64Middles(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8')
   if (bytes.length < 6) return []
-  const forms: string[] = []
+  const middles: string[] = []
   for (let shift = 0; shift < 3; shift++) {
     const text = Buffer.concat([Buffer.alloc(shift), bytes])
       .toString('base64')
@@ -109,10 +130,18 @@ export function base64Forms(value: string): string[] {
     const start = Math.ceil((shift * 4) / 3)
     const end = Math.floor(((shift + bytes.length) * 4) / 3)
     const middle = text.slice(start, end)
-    if (middle.length < 8) continue
-    forms.push(middle, middle.replaceAll('+', '-').replaceAll('/', '_'))
+    if (middle.length >= 8) middles.push(middle)
   }
-  return forms
+  return middles
+}
+
+/** The base64 of a value that starts the encoded input, wrapped at 76 and at 64 characters, where it is that long. */
+function wrappedBase64(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8')
+  const own = bytes.toString('base64').slice(0, Math.floor((bytes.length * 4) / 3))
+  return [76, 64]
+    .filter((width) => own.length > width)
+    .map((width) => own.match(new RegExp(`.{1,${width}}`, 'g'))!.join('\n'))
 }
 
 /** The user and password of a URL (`https://user:pass@host/`), registered as secrets; the URL without them. */
