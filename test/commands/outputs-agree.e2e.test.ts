@@ -9,6 +9,7 @@ import type {CliResult} from '../support/cli.js'
 import {makeProject, PROJECT_ROOT} from '../support/cli.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
 import {project, shellCommandScenario} from '../support/reliability.js'
+import {header} from '../support/shard-files.js'
 import {makeRow} from '../support/rows.js'
 
 const MARK = {pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive'} as const
@@ -89,6 +90,14 @@ async function recordedRun(dir: string, runId: string, ghxTokens: number, iterat
     unavailable: [],
     not_applicable: [],
     gate: {profile: 'verify_pr', baseline: 'agent_direct', candidate: 'ghx'},
+    // Its plan: every row of it is here.
+    key: {
+      ...header(1, 1).key,
+      suite: 'recorded',
+      scenarios: ['a-001', 'b-001', 'c-001'],
+      repetitions: iterations,
+      model: 'openai/gpt-5.3-codex',
+    },
   }
   await writeFile(path.join(dir, 'results', runId, 'run.json'), JSON.stringify(info))
 }
