@@ -15,7 +15,7 @@ import {cp, mkdir, open, readdir, rename, rm, stat} from 'node:fs/promises'
 import {availableParallelism} from 'node:os'
 import path from 'node:path'
 import {resolveConfigPath, type LoadedConfig} from '../config/load-config.js'
-import {refuseLinks, writeFileBelow} from '../results/no-follow.js'
+import {readProblem, refuseLinks, writeFileBelow} from '../results/no-follow.js'
 import {notRunSentence, readRunInfoFor, writeRunInfo, type NotRun} from '../results/run-info.js'
 import {RunKeys} from '../results/run-keys.js'
 import {acquireRunLock} from '../results/run-lock.js'
@@ -83,9 +83,12 @@ async function shardFiles(artifacts: readonly string[], cwd: string): Promise<st
   for (const artifact of artifacts) {
     const resolved = path.resolve(cwd, artifact)
     const info = await stat(resolved).catch(() => undefined)
-    if (!info) problems.push({file: artifact, code: 'io', message: 'no such file or folder'})
-    else if (!info.isDirectory()) files.push(resolved)
-    else {
+    if (!info?.isDirectory()) {
+      // A shard's file, or why it cannot be read (missing, a link loop, a FIFO or device): stat, never open.
+      const problem = await readProblem(resolved, artifact)
+      if (problem) problems.push(problem)
+      else files.push(resolved)
+    } else {
       const before = files.length
       await walk(resolved)
       if (files.length === before)

@@ -1,8 +1,9 @@
 // `ghx-bench merge` over shards' results files written here (a header and rows each), in-process: what it
 // refuses (exit 2, naming the difference), what it calls incomplete (exit 3, naming the blocks), and the
 // one run it writes. Real shards run in test/commands/shards.e2e.test.ts.
+import {execFileSync} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {readFile} from 'node:fs/promises'
+import {readFile, symlink} from 'node:fs/promises'
 import path from 'node:path'
 import {expect} from 'chai'
 import {shardRecordName} from '../../src/runner/shard.js'
@@ -168,6 +169,17 @@ describe('ghx-bench merge', function () {
       expect(result.stderr).to.include(expected)
       expect(existsSync(path.join(dir, 'results', `${RUN}.jsonl`))).to.equal(false)
     }
+  })
+
+  it('names what a shard’s path is when it cannot be read: a link loop, a FIFO (exit 2, never a hang)', async () => {
+    const dir = await project()
+    await symlink(path.join(dir, 'b'), path.join(dir, 'a'))
+    await symlink(path.join(dir, 'a'), path.join(dir, 'b'))
+    execFileSync('mkfifo', [path.join(dir, `${RUN}.shard-1-of-2.jsonl`)])
+    const result = await runCliInProcess(['merge', 'a', `${RUN}.shard-1-of-2.jsonl`], {cwd: dir})
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('a error: a loop of symbolic links')
+    expect(result.stderr).to.include('is a FIFO (named pipe), not a regular file')
   })
 
   it('refuses a shard given twice, and rows of a block the shard does not own (exit 2)', async () => {
