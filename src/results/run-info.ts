@@ -7,7 +7,8 @@
 import path from 'node:path'
 import {readFileBelow, writeFileBelow} from './no-follow.js'
 import {shardHeaderOf} from './shard-file.js'
-import {isBadInputError} from '../shared/diagnostics.js'
+import {BadInputError, isBadInputError} from '../shared/diagnostics.js'
+import {displayPath} from '../shared/source-document.js'
 import type {ComparabilityKey} from '../schemas/shard-header.js'
 
 export interface NotApplicable {
@@ -86,11 +87,57 @@ export async function readRunInfoFor(resultsFile: string): Promise<RunInfo | und
     if (isBadInputError(error)) throw error
     return undefined
   })
+  if (text === undefined) return undefined
+  let value: unknown
   try {
-    return text === undefined ? undefined : (JSON.parse(text) as RunInfo)
-  } catch {
-    return undefined
+    value = JSON.parse(text)
+  } catch (error) {
+    throw notARunInfo(file, `not JSON (${(error as Error).message})`)
   }
+  const problem = runInfoProblem(value)
+  if (problem) throw notARunInfo(file, problem)
+  return value as RunInfo
+}
+
+/** Bad input naming a run.json that is not one ghx-bench wrote: its plan would judge the rows. */
+function notARunInfo(file: string, problem: string): BadInputError {
+  return new BadInputError([
+    {
+      file: displayPath(file),
+      code: 'schema',
+      message: `not a run.json of ghx-bench: ${problem}; restore it, or remove it to judge the rows without their plan`,
+    },
+  ])
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string')
+const isListOf = (value: unknown, fields: readonly string[]): boolean =>
+  Array.isArray(value) && value.every((item) => isObject(item) && fields.every((f) => typeof item[f] === 'string'))
+
+/** What a run.json lacks of the fields its readers use (the plan above all); null when it has them. */
+function runInfoProblem(value: unknown): string | null {
+  if (!isObject(value)) return `it is ${Array.isArray(value) ? 'an array' : typeof value}, not an object`
+  if (typeof value.run_id !== 'string') return 'run_id is not a string'
+  if (!isStrings(value.modes)) return 'modes is not a list of names'
+  if (!isListOf(value.unavailable, ['mode', 'reason'])) return 'unavailable is not a list of {mode, reason}'
+  if (!isListOf(value.not_applicable, ['scenario_id', 'mode', 'reason']))
+    return 'not_applicable is not a list of {scenario_id, mode, reason}'
+  const {key, not_run: notRun} = value
+  if (key !== undefined) {
+    if (!isObject(key)) return 'key is not an object'
+    if (!isStrings(key.scenarios) || !isStrings(key.providers))
+      return 'key.scenarios or key.providers is not a list of names'
+    // A suite runs at most 1000 repetitions (schemas/suite.ts): a larger plan is no run's.
+    if (!Number.isInteger(key.repetitions) || (key.repetitions as number) < 1 || (key.repetitions as number) > 1000)
+      return 'key.repetitions is not a whole number from 1 to 1000'
+    if (!isObject(key.modes)) return 'key.modes is not an object'
+  }
+  if (notRun !== undefined && (!isObject(notRun) || !isStrings(notRun.blocks)))
+    return 'not_run.blocks is not a list of blocks'
+  return null
 }
 
 /** Scenario ids not applicable to any of the given modes, with the reasons. */

@@ -127,6 +127,28 @@ describe('a verdict only on complete, self-consistent evidence', function () {
     expect(ledger.runs).to.not.include('night-2')
   })
 
+  it('a run.json that is not one ghx-bench wrote (an array, a plan of 1e9 repetitions, not JSON) is bad input naming it (exit 2)', async () => {
+    for (const text of [
+      '[]',
+      JSON.stringify({
+        run_id: RUN,
+        modes: [],
+        unavailable: [],
+        not_applicable: [],
+        key: {...header(1, 1).key, repetitions: 1e9},
+      }),
+      '{"run_id":',
+    ]) {
+      const dir = await project()
+      await recordRun(dir, wholeRun())
+      await writeFile(path.join(dir, 'results', RUN, 'run.json'), text)
+      const result = await runCliInProcess(['gate', '--run-id', RUN], {cwd: dir})
+      expect(result.code, result.stdout + result.stderr).to.equal(2)
+      expect(result.stderr).to.match(/results\/nightly-7\/run\.json error: not a run\.json of ghx-bench: /)
+      expect(result.stderr).to.not.match(/\n\s+at /)
+    }
+  })
+
   it('rows with no plan beside them are checked across modes, and the verdict says the plan is unknown', async () => {
     const dir = await project()
     const rows = wholeRun()
