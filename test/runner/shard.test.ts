@@ -7,6 +7,16 @@ import {MAX_SHARDS} from '../../src/runner/shard-limit.js'
 const scenario = (id: string, requires: string[] = []): Scenario =>
   ({id, fixture: requires.length ? {requires} : undefined}) as unknown as Scenario
 
+/** What parseShardSpec throws for `text` (undefined when it parses). */
+function refusal(text: string): unknown {
+  try {
+    parseShardSpec(text)
+  } catch (caught) {
+    return caught
+  }
+  return undefined
+}
+
 describe('shards of a plan', () => {
   const ids = ['a-001', 'b-001', 'c-001', 'd-001', 'e-001', 'f-001', 'g-001']
 
@@ -14,12 +24,7 @@ describe('shards of a plan', () => {
     expect(parseShardSpec('2/4')).to.deep.equal({index: 2, count: 4})
     expect(parseShardSpec('1/1')).to.deep.equal({index: 1, count: 1})
     for (const bad of ['0/4', '5/4', 'x', '1/0', '1/', '-1/4', '1.5/4']) {
-      let error: unknown
-      try {
-        parseShardSpec(bad)
-      } catch (caught) {
-        error = caught
-      }
+      const error = refusal(bad)
       expect(isBadInputError(error), bad).to.equal(true)
       expect((error as Error).message).to.match(/--shard.*expected i\/N.*1 <= i <= N/s)
     }
@@ -28,12 +33,7 @@ describe('shards of a plan', () => {
   it('refuses more than MAX_SHARDS shards as it parses (1/1000000000 ran out of memory planning them)', () => {
     expect(parseShardSpec(`${MAX_SHARDS}/${MAX_SHARDS}`)).to.deep.equal({index: MAX_SHARDS, count: MAX_SHARDS})
     for (const bad of [`1/${MAX_SHARDS + 1}`, '1/1000000000', '1/99999999999999999999999']) {
-      let error: unknown
-      try {
-        parseShardSpec(bad)
-      } catch (caught) {
-        error = caught
-      }
+      const error = refusal(bad)
       expect(isBadInputError(error), bad).to.equal(true)
       expect((error as Error).message).to.equal(`--shard at most ${MAX_SHARDS} shards, got "${bad}"`)
     }
