@@ -149,6 +149,23 @@ describe('a verdict only on complete, self-consistent evidence', function () {
     }
   })
 
+  it('a run.json of another run beside the rows is no way around the plan: its runs are missing (exit 3)', async () => {
+    const dir = await project()
+    const failing = SCENARIOS[1]!
+    // The failing scenario's rows gone, and the run.json beside them another run's.
+    await recordRun(
+      dir,
+      wholeRun().filter((row) => row.scenario_id !== failing),
+    )
+    const info = JSON.parse(await readFile(path.join(dir, 'results', RUN, 'run.json'), 'utf8')) as RunInfo
+    await writeFile(path.join(dir, 'results', RUN, 'run.json'), JSON.stringify({...info, run_id: 'another-run'}))
+    const result = await runCliInProcess(['gate', '--run-id', RUN], {cwd: dir})
+    expect(result.code, result.stdout + result.stderr).to.equal(3)
+    expect(lastLine(result.stdout)).to.include(
+      'run another-run (its run.json is beside these rows) has none of its planned runs among them',
+    )
+  })
+
   it('rows with no plan beside them are checked across modes, and the verdict says the plan is unknown', async () => {
     const dir = await project()
     const rows = wholeRun()

@@ -207,6 +207,12 @@ export function completenessOf(seen: RunsSeen, runInfos: readonly RunInfo[]): Co
         `run ${runId} lacks ${missing.count} run(s) that its other modes or providers have (${listOf(missing)}): ${completion(info, runId)}`,
       )
   }
+  // A plan beside the rows with none of its runs among them (another run's run.json, or its rows all gone).
+  for (const info of runInfos)
+    if (info.key && !seen.runs.has(info.run_id))
+      incomplete.push(
+        `run ${info.run_id} (its run.json is beside these rows) has none of its planned runs among them: ${completion(info, info.run_id)}`,
+      )
   const shown = (ids: string[]): string =>
     ids.length > NAMED ? `${ids.slice(0, NAMED).join(', ')}, … (${ids.length} runs)` : ids.join(', ')
   return {
