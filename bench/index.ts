@@ -2,7 +2,8 @@
 // BENCH_ROUNDS sets the repetitions of the quick benchmarks (default 15), BENCH_HEAVY_ROUNDS those of
 // report and gate below 10M rows (default 3; 10M runs once), BENCH_REPORT_SIZES their sizes (default
 // 100k,1M,3M,10M), BENCH_GATE_DATASETS the datasets per cell of the gate's error rates (default 200),
-// BENCH_NEWCOMER_ROUNDS the runs of each newcomer command (default 1), BENCH_SHARDS_SUITE,
+// BENCH_NEWCOMER_ROUNDS the runs of each newcomer command (default 1), BENCH_SANDBOX_SECONDS each autocannon
+// run of the sandbox section (default 2; bench/sandbox.ts), BENCH_SHARDS_SUITE,
 // BENCH_SHARDS_COUNTS and BENCH_SHARDS_MERGE_ROWS the shards section (bench/shards.ts), BENCH_SECTIONS
 // which sections run (comma-separated keys: startup, sandbox, runner, report, gate, newcomer, shards;
 // default all).

@@ -35,6 +35,8 @@ export interface ProjectOptions {
 export interface OpenOptions extends ProjectOptions {
   /** Files outside suites_dir to load into the catalogue too (a suite named by path, validate's arguments). */
   extraFiles?: string[]
+  /** Read only these files of the catalogue and what they reference (validate's arguments). */
+  focus?: string[]
 }
 
 /** The configuration alone, for commands that need no plugin and no catalogue (report, gate, fixtures status). */
@@ -81,7 +83,19 @@ async function readProject(config: LoadedConfig, options: OpenOptions): Promise<
   const extraFiles = (options.extraFiles ?? [])
     .map((file) => path.resolve(cwd, file))
     .filter((file) => path.relative(root, file).startsWith('..'))
-  const catalogue = await loadCatalogue({root, registry, cwd, extraFiles, builtInProfilesDir: BUILT_IN_PROFILES_DIR})
+  // The configuration's gate profile (in any layer) is a reference too: checkConfig looks it up.
+  const focus = options.focus && {
+    files: options.focus.map((file) => path.resolve(cwd, file)),
+    profiles: Object.values(config.layers).flatMap((layer) => layer?.gate?.profile ?? []),
+  }
+  const catalogue = await loadCatalogue({
+    root,
+    registry,
+    cwd,
+    extraFiles,
+    builtInProfilesDir: BUILT_IN_PROFILES_DIR,
+    focus,
+  })
   // The configuration's plugin references and gate profile are checked as a suite's are, once the plugins and profiles are known.
   findings.push(...(await checkConfig(config, registry, catalogue, cwd)))
   return {cwd, config, registry, catalogue, findings}

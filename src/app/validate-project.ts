@@ -1,9 +1,11 @@
 /**
  * `ghx-bench validate`: the config, the plugins it names and the whole catalogue, every finding
- * at once. Named files are validated in the context of the catalogue they reference.
+ * at once. Named files are validated with what they reference, and only that is read (catalogue.ts,
+ * focusedFiles): an error in a file they do not reference is not theirs.
  */
 import path from 'node:path'
-import {selectScenarios, setMembers, type Catalogue} from '../catalogue/catalogue.js'
+import {selectScenarios, type Catalogue, type SpecFile} from '../catalogue/catalogue.js'
+import type {Suite} from '../schemas/suite.js'
 import {sortDiagnostics, type Diagnostic} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
 import {MIN_CI_RUNS, MIN_POPULATION_SCENARIOS} from '../report/gate/gate.js'
@@ -27,10 +29,16 @@ export interface ValidateOptions extends ProjectOptions {
 export async function validateProject(options: ValidateOptions = {}): Promise<ValidationReport> {
   const cwd = options.cwd ?? process.cwd()
   const named = (options.files ?? []).map((f) => path.resolve(cwd, f))
-  const {config, catalogue, findings} = await inspectProject({...options, extraFiles: named})
+  const {config, catalogue, findings} = await inspectProject({
+    ...options,
+    extraFiles: named,
+    focus: named.length > 0 ? named : undefined,
+  })
   const diagnostics = [...findings]
-  const reported = named.length > 0 ? dependencies(catalogue, named) : new Set(catalogue.diagnostics.keys())
+  const reported = catalogue.referenced ?? new Set(catalogue.diagnostics.keys())
   for (const [file, fileFindings] of catalogue.diagnostics) if (reported.has(file)) diagnostics.push(...fileFindings)
+  // A suite read only as a namesake of a named one (for its name's uniqueness) is not warned about.
+  const suites = [...catalogue.suites.values()].filter((suite) => reported.has(suite.absolutePath))
   return {
     ok: diagnostics.length === 0,
     config: config.file ? displayPath(config.file, cwd) : undefined,
@@ -42,14 +50,17 @@ export async function validateProject(options: ValidateOptions = {}): Promise<Va
       files: catalogue.diagnostics.size,
     },
     diagnostics: sortDiagnostics(diagnostics),
-    warnings: [...gateWarnings(catalogue), ...(config.values.model === 'oracle' ? planWarnings(catalogue) : [])],
+    warnings: [
+      ...gateWarnings(suites, catalogue),
+      ...(config.values.model === 'oracle' ? planWarnings(suites, catalogue) : []),
+    ],
   }
 }
 
 /** Under the oracle a run plays its scenario's reference plan for the mode: with none, every such run fails. */
-function planWarnings(catalogue: Catalogue): string[] {
+function planWarnings(suites: Array<SpecFile<Suite>>, catalogue: Catalogue): string[] {
   const warnings: string[] = []
-  for (const suite of catalogue.suites.values()) {
+  for (const suite of suites) {
     const scenarios = selectScenarios(suite.value, catalogue).flatMap((id) => catalogue.scenarios.get(id)?.value ?? [])
     for (const mode of suite.value.modes.map(refName)) {
       const missing = scenarios
@@ -65,9 +76,9 @@ function planWarnings(catalogue: Catalogue): string[] {
 }
 
 /** Each suite's gate checked against its size (src/report/gate/reliability-rules.ts). */
-function gateWarnings(catalogue: Catalogue): string[] {
+function gateWarnings(suites: Array<SpecFile<Suite>>, catalogue: Catalogue): string[] {
   const warnings: string[] = []
-  for (const suite of catalogue.suites.values()) {
+  for (const suite of suites) {
     const profile = suite.value.gate?.profile ? catalogue.profiles.get(suite.value.gate.profile)?.value : undefined
     if (!profile) continue
     warnings.push(
@@ -82,29 +93,4 @@ function gateWarnings(catalogue: Catalogue): string[] {
     )
   }
   return warnings
-}
-
-/** Named files plus what they reference: a suite's set, scenarios and profile; a set's members. */
-function dependencies(catalogue: Catalogue, named: string[]): Set<string> {
-  const files = new Set(named)
-  const scenarioFile = (id: string): string | undefined => catalogue.scenarios.get(id)?.absolutePath
-  for (const suite of catalogue.suites.values()) {
-    if (!files.has(suite.absolutePath)) continue
-    const {set} = suite.value.scenarios
-    if (set && catalogue.sets.has(set)) files.add(catalogue.sets.get(set)!.absolutePath)
-    for (const id of selectScenarios(suite.value, catalogue)) {
-      const file = scenarioFile(id)
-      if (file) files.add(file)
-    }
-    const profile = suite.value.gate?.profile
-    if (profile && catalogue.profiles.has(profile)) files.add(catalogue.profiles.get(profile)!.absolutePath)
-  }
-  for (const set of catalogue.sets.values()) {
-    if (!files.has(set.absolutePath)) continue
-    for (const id of setMembers(catalogue, set.value.name)) {
-      const file = scenarioFile(id)
-      if (file) files.add(file)
-    }
-  }
-  return files
 }

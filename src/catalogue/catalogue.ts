@@ -15,7 +15,13 @@ import {profileSchema, type Profile} from '../schemas/profile.js'
 import {scenarioSetSchema, type ScenarioSet} from '../schemas/scenario-set.js'
 import {scenarioSchema, type Scenario} from '../schemas/scenario.js'
 import {suiteSchema, type PluginRef, type Suite} from '../schemas/suite.js'
-import {displayPath, readSource, type PointerSegment, type SourceDocument} from '../shared/source-document.js'
+import {
+  displayPath,
+  readSource,
+  type ParsedSource,
+  type PointerSegment,
+  type SourceDocument,
+} from '../shared/source-document.js'
 
 export type SpecKind = 'suite' | 'scenario' | 'set' | 'profile'
 
@@ -26,7 +32,7 @@ const SPEC_SCHEMAS = {
   profile: profileSchema,
 } as const
 
-interface SpecFile<T> {
+export interface SpecFile<T> {
   kind: SpecKind
   absolutePath: string
   document: SourceDocument
@@ -42,6 +48,10 @@ export interface Catalogue {
   suites: Map<string, SpecFile<Suite>>
   /** Findings per absolute file path; a file with findings is not in the maps above. */
   diagnostics: Map<string, Diagnostic[]>
+  /** Loaded with `focus`: the files it names and those they reference, whose findings are theirs to report. */
+  referenced?: Set<string>
+  /** Loaded with `focus`: the names (file names) of the files not read, for did-you-mean hints. */
+  unreadNames?: string[]
 }
 
 export interface LoadCatalogueOptions {
@@ -54,6 +64,11 @@ export interface LoadCatalogueOptions {
   cwd?: string
   /** Profiles every project can name (the package's verify_pr, verify_release); a project file of the same name wins. */
   builtInProfilesDir?: string
+  /**
+   * Read only these files and what they reference, not the whole folder (validate's named files): see
+   * focusedFiles. `profiles` are profile names referenced from outside the catalogue (the configuration's gate).
+   */
+  focus?: {files: string[]; profiles?: string[]}
 }
 
 export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Catalogue> {
@@ -85,7 +100,23 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
       },
     ])
   }
-  const parsed = await Promise.all([...files].sort().map(async (file) => ({file, result: await readSource(file, cwd)})))
+  const sources = new Map<string, Promise<ParsedSource>>()
+  const read = (file: string): Promise<ParsedSource> => {
+    let source = sources.get(file)
+    if (!source) sources.set(file, (source = readSource(file, cwd)))
+    return source
+  }
+  let loaded = [...files]
+  let builtIns = builtInProfiles
+  if (options.focus) {
+    const focused = await focusedFiles(options.focus, loaded, options.root, read)
+    loaded = focused.loaded
+    catalogue.referenced = focused.referenced
+    builtIns = builtInProfiles.filter((file) => focused.profileNames.has(fileStem(file)))
+    const kept = new Set([...focused.loaded, ...builtIns])
+    catalogue.unreadNames = [...files, ...builtInProfiles].filter((file) => !kept.has(file)).map(fileStem)
+  }
+  const parsed = await Promise.all(loaded.sort().map(async (file) => ({file, result: await read(file)})))
   for (const {file, result} of parsed) {
     const findings: Diagnostic[] = [...result.diagnostics]
     catalogue.diagnostics.set(file, findings)
@@ -129,8 +160,8 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
     }
     map.set(key, spec)
   }
-  for (const file of builtInProfiles) {
-    const {document} = await readSource(file, cwd)
+  for (const file of builtIns) {
+    const {document} = await read(file)
     const value = document?.data as Profile | undefined
     if (
       document &&
@@ -150,6 +181,11 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
   for (const suite of catalogue.suites.values())
     addFindings(catalogue, suite, checkSuite(suite, catalogue, options.registry))
   return catalogue
+}
+
+/** The names a reference may mean, for a did-you-mean hint: those loaded, and with `focus` those of the files not read. */
+function known(catalogue: Catalogue, loaded: Map<string, unknown>): string[] {
+  return [...loaded.keys(), ...(catalogue.unreadNames ?? [])]
 }
 
 function addFindings(catalogue: Catalogue, spec: SpecFile<unknown>, findings: Diagnostic[]): void {
@@ -179,6 +215,83 @@ async function listYamlFiles(root: string): Promise<string[]> {
     return []
   }
   return entries.filter((e) => e.isFile() && /\.ya?ml$/.test(e.name)).map((e) => path.join(e.parentPath, e.name))
+}
+
+const fileStem = (file: string) => path.basename(file).replace(/\.ya?ml$/, '')
+
+/** The catalogue entries a document names: a suite's set, scenarios (ids or patterns) and profile; a set's scenarios and sets. */
+function referencesOf(kind: SpecKind | undefined, data: unknown): Array<{kind: SpecKind; name: string}> {
+  const strings = (value: unknown): string[] =>
+    Array.isArray(value)
+      ? value.filter((v): v is string => typeof v === 'string')
+      : typeof value === 'string'
+        ? [value]
+        : []
+  const spec = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>
+  const field = (value: unknown, key: string): unknown =>
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined
+  const named = (refKind: SpecKind, names: string[]) => names.map((name) => ({kind: refKind, name}))
+  if (kind === 'suite')
+    return [
+      ...named('set', strings(field(spec.scenarios, 'set'))),
+      ...named('scenario', [...strings(field(spec.scenarios, 'ids')), ...strings(field(spec.scenarios, 'exclude'))]),
+      ...named('profile', strings(field(spec.gate, 'profile'))),
+    ]
+  if (kind === 'set') return [...named('scenario', strings(spec.scenarios)), ...named('set', strings(spec.include))]
+  return []
+}
+
+/**
+ * What a focused catalogue reads: the named files and, transitively, the files they reference, found by
+ * file name (a scenario's id and a set's or profile's name are its file's name: a file that breaks that
+ * is its own error) or, for a suite's scenario patterns, every file whose name matches; then the
+ * namesakes of each (files of the same name elsewhere, and for a suite every suite at the folder's top),
+ * which could define the same id or name. Only the named and the referenced files' findings are theirs;
+ * `profileNames` are the profiles named, found or not (a built-in profile is read only when named).
+ */
+async function focusedFiles(
+  focus: {files: string[]; profiles?: string[]},
+  files: string[],
+  root: string,
+  read: (file: string) => Promise<ParsedSource>,
+): Promise<{loaded: string[]; referenced: Set<string>; profileNames: Set<string>}> {
+  const byStem = new Map<string, string[]>()
+  for (const file of files) byStem.set(fileStem(file), [...(byStem.get(fileStem(file)) ?? []), file])
+  const kindOf = async (file: string): Promise<SpecKind | undefined> => {
+    const {document} = await read(file)
+    return document && detectKind(file, document, root)
+  }
+  const referenced = new Set<string>()
+  const queue: string[] = []
+  const reference = (file: string) => {
+    if (referenced.has(file)) return
+    referenced.add(file)
+    queue.push(file)
+  }
+  const profileNames = new Set<string>()
+  const resolve = async (kind: SpecKind, name: string) => {
+    if (kind === 'profile') profileNames.add(name)
+    const pattern = GLOB.test(name) ? globToRegExp(name) : undefined
+    const candidates = pattern
+      ? [...byStem].filter(([stem]) => pattern.test(stem)).flatMap(([, found]) => found)
+      : (byStem.get(name) ?? [])
+    for (const file of candidates) if ((await kindOf(file)) === kind) reference(file)
+  }
+  for (const file of focus.files) reference(file)
+  for (const name of focus.profiles ?? []) await resolve('profile', name)
+  for (let i = 0; i < queue.length; i++) {
+    const file = queue[i]!
+    const {document} = await read(file)
+    for (const {kind, name} of referencesOf(document && detectKind(file, document, root), document?.data))
+      await resolve(kind, name)
+  }
+  const loaded = new Set(referenced)
+  const topLevel = files.filter((file) => path.dirname(file) === root)
+  for (const file of referenced) {
+    for (const namesake of byStem.get(fileStem(file)) ?? []) loaded.add(namesake)
+    if ((await kindOf(file)) === 'suite') for (const suite of topLevel) loaded.add(suite)
+  }
+  return {loaded: [...loaded], referenced, profileNames}
 }
 
 const SCHEMA_COMMENT = /^#\s*yaml-language-server:\s*\$schema=\S*?([a-z-]+)\.schema\.json/m
@@ -491,7 +604,7 @@ function checkSet(spec: SpecFile<ScenarioSet>, catalogue: Catalogue): Diagnostic
         document.diagnostic(
           ['scenarios', i],
           'unknown_reference',
-          `unknown scenario "${id}" in set "${set.name}"${suggestionSuffix(id, catalogue.scenarios.keys())}`,
+          `unknown scenario "${id}" in set "${set.name}"${suggestionSuffix(id, known(catalogue, catalogue.scenarios))}`,
         ),
       )
     }
@@ -502,7 +615,7 @@ function checkSet(spec: SpecFile<ScenarioSet>, catalogue: Catalogue): Diagnostic
         document.diagnostic(
           ['include', i],
           'unknown_reference',
-          `unknown set "${name}"${suggestionSuffix(name, catalogue.sets.keys())}`,
+          `unknown set "${name}"${suggestionSuffix(name, known(catalogue, catalogue.sets))}`,
         ),
       )
     } else if (includesSet(catalogue, name, set.name, new Set())) {
@@ -614,7 +727,7 @@ function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: Plugi
       document.diagnostic(
         ['scenarios', 'set'],
         'unknown_reference',
-        `unknown set "${suite.scenarios.set}"${suggestionSuffix(suite.scenarios.set, catalogue.sets.keys())}`,
+        `unknown set "${suite.scenarios.set}"${suggestionSuffix(suite.scenarios.set, known(catalogue, catalogue.sets))}`,
       ),
     )
   }
@@ -629,7 +742,7 @@ function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: Plugi
           'unknown_reference',
           GLOB.test(entry)
             ? `pattern "${entry}" matches no scenario`
-            : `unknown scenario "${entry}"${suggestionSuffix(entry, catalogue.scenarios.keys())}`,
+            : `unknown scenario "${entry}"${suggestionSuffix(entry, known(catalogue, catalogue.scenarios))}`,
         ),
       )
     }
@@ -645,7 +758,7 @@ function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: Plugi
           'unknown_reference',
           GLOB.test(entry)
             ? `exclude: pattern "${entry}" matches no scenario`
-            : `exclude: unknown scenario "${entry}"${suggestionSuffix(entry, catalogue.scenarios.keys())}`,
+            : `exclude: unknown scenario "${entry}"${suggestionSuffix(entry, known(catalogue, catalogue.scenarios))}`,
         ),
       )
     }
@@ -716,7 +829,7 @@ function checkSuite(spec: SpecFile<Suite>, catalogue: Catalogue, registry: Plugi
       document.diagnostic(
         ['gate', 'profile'],
         'unknown_reference',
-        `unknown profile "${profile}"${suggestionSuffix(profile, catalogue.profiles.keys())}`,
+        `unknown profile "${profile}"${suggestionSuffix(profile, known(catalogue, catalogue.profiles))}`,
       ),
     )
   }

@@ -2,14 +2,15 @@
  * GraphQL v4 over the same store as REST. Every query is parsed and validated against GitHub's
  * public schema (core/graphql-schema.ts: @octokit/graphql-schema, plus the fields GitHub added since
  * its last release that the sandbox models) before it runs, so an invalid query fails as GitHub
- * fails it. The root's fields are every resource's (each folder's graphql.ts and
+ * fails it; each distinct query once (graphql-queries.ts). The root's fields are every resource's (each folder's graphql.ts and
  * graphql-mutations.ts) and the lookups that cross them (node, nodes, resource, search). Objects are
  * plain resolver objects; a field the sandbox does not model raises an error that names it (HTTP
  * 501), never a silent null.
  */
-import {execute, GraphQLError, parse, validate, type GraphQLFieldResolver} from 'graphql'
+import {execute, type GraphQLFieldResolver} from 'graphql'
 import {SandboxError} from './core/errors.js'
 import {graphqlPoints} from './graphql-cost.js'
+import {QueryCache} from './graphql-queries.js'
 import {locate, type Located} from './core/graphql-nodes.js'
 import {
   NotModelled,
@@ -20,7 +21,7 @@ import {
   type NodeBuilders,
   type Obj,
 } from './core/graphql-objects.js'
-import {GITHUB_RULES, githubSchema} from './core/graphql-schema.js'
+import {githubSchema} from './core/graphql-schema.js'
 import type {Links} from './core/serializer-core.js'
 import {parseNodeId} from './core/store-core.js'
 import {issueMutations} from './issues/graphql-mutations.js'
@@ -54,6 +55,9 @@ const NODE_BUILDERS: NodeBuilders = {
   Release: releaseNode,
 }
 
+/** The process's prepared queries: the schema they are validated against is the process's too. */
+export const QUERIES = new QueryCache()
+
 const fieldResolver: GraphQLFieldResolver<Obj, Context, Args> = (source, args, context, info) => {
   if (source === null || typeof source !== 'object' || !(info.fieldName in source)) {
     throw new NotModelled(`ghx-bench sandbox does not model ${info.parentType.name}.${info.fieldName}`)
@@ -85,8 +89,8 @@ function resourceByUrl(ctx: Context, url: string): Obj | null {
   return issueNode(ctx, repo, issue)
 }
 
-/** The root's fields for one request: every resource's queries and mutations, and the lookups across them. */
-function rootValue(ctx: Context, rate: RateWindow): Obj {
+/** The root's fields: every resource's queries and mutations, and the lookups across them. */
+function rootFields(ctx: Context): Obj {
   // Object.assign rather than spreads in one literal, which cost V8 about 0.1 ms a request for these ~70 fields.
   return Object.assign(
     {
@@ -102,14 +106,6 @@ function rootValue(ctx: Context, rate: RateWindow): Obj {
             return error
           }
         }),
-      rateLimit: {
-        limit: rate.limit,
-        cost: rate.cost,
-        remaining: rate.remaining,
-        used: rate.used,
-        resetAt: new Date(rate.reset * 1000).toISOString(),
-        nodeCount: 1,
-      },
     },
     userQueries(ctx),
     repoQueries(ctx),
@@ -119,6 +115,33 @@ function rootValue(ctx: Context, rate: RateWindow): Obj {
     reactionMutations(ctx),
     projectMutations(ctx),
   )
+}
+
+/** Each store's contexts and root fields, by viewer and origin: their ~70 closures made once, not per request. */
+const ROOTS = new WeakMap<Store, Map<string, {context: Context; fields: Obj}>>()
+
+/** The context and root of one request: the viewer's fields, and the rate-limit window this call is charged in. */
+function requestRoot(store: Store, viewer: string, links: Links, rate: RateWindow): {context: Context; root: Obj} {
+  let kept = ROOTS.get(store)
+  if (!kept) ROOTS.set(store, (kept = new Map()))
+  const key = `${viewer}\n${links.api}\n${links.html}`
+  let made = kept.get(key)
+  if (!made) {
+    // The origin comes from the request's Host header: a client that varies it must not grow this without bound.
+    if (kept.size >= 16) kept.clear()
+    const context: Context = {store, viewer, links, nodes: NODE_BUILDERS}
+    kept.set(key, (made = {context, fields: rootFields(context)}))
+  }
+  const root: Obj = Object.create(made.fields) as Obj
+  root.rateLimit = () => ({
+    limit: rate.limit,
+    cost: rate.cost,
+    remaining: rate.remaining,
+    used: rate.used,
+    resetAt: new Date(rate.reset * 1000).toISOString(),
+    nodeCount: 1,
+  })
+  return {context: made.context, root}
 }
 
 /** Query.node: what a global id names, or GitHub's NOT_FOUND when it names nothing. */
@@ -208,37 +231,17 @@ async function runGraphql(
 ): Promise<GraphqlResponse | (GraphqlResponse & {rate: RateWindow})> {
   if (typeof request.query !== 'string')
     return {status: 400, body: {message: 'A query attribute must be specified and must be a string.'}}
-  let document
-  try {
-    document = parse(request.query)
-  } catch (error) {
-    return {
-      status: 200,
-      body: {errors: [{message: (error as GraphQLError).message, locations: (error as GraphQLError).locations}]},
-    }
-  }
-  const invalid = validate(githubSchema(), document, GITHUB_RULES)
-  if (invalid.length > 0) {
-    return {
-      status: 200,
-      body: {
-        errors: invalid.map((e) => ({
-          path: [],
-          extensions: {code: 'undefinedField'},
-          locations: e.locations,
-          message: e.message,
-        })),
-      },
-    }
-  }
-  const context: Context = {store, viewer, links, nodes: NODE_BUILDERS}
-  const variables = (request.variables ?? {}) as Record<string, unknown>
   const operationName = typeof request.operationName === 'string' ? request.operationName : undefined
+  const prepared = QUERIES.prepare(request.query, operationName)
+  if (prepared.errors) return {status: 200, body: {errors: [...prepared.errors]}}
+  const {document} = prepared
+  const variables = (request.variables ?? {}) as Record<string, unknown>
   const rate = charge(graphqlPoints(document, variables, operationName))
+  const {context, root} = requestRoot(store, viewer, links, rate)
   const result = await execute({
     schema: githubSchema(),
     document,
-    rootValue: rootValue(context, rate),
+    rootValue: root,
     contextValue: context,
     variableValues: variables,
     operationName,

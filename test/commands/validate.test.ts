@@ -292,6 +292,50 @@ describe('ghx-bench validate (CLI)', () => {
     expect(result.code).to.equal(0)
   })
 
+  it('a named file fails for an error in what it references, however deep, and not for one elsewhere', async () => {
+    const dir = await makeProject({
+      'suites/scenarios/one-001.yml': validScenario('one-001'),
+      'suites/scenarios/two-001.yml': 'type: atomic\n',
+      'suites/scenarios/other-001.yml': 'type: atomic\n',
+      'suites/sets/pair.yml': 'name: pair\nscenarios: [one-001, two-001]\n',
+      'suites/s.yml': 'name: s\nscenarios: {set: pair}\nmodes: [agent_direct]\n',
+      'suites/t.yml': 'name: t\nscenarios: {ids: [one-*]}\nmodes: [agent_direct]\n',
+    })
+    const validate = (...files: string[]) => runCliInProcess(['validate', ...files], {cwd: dir})
+    // t selects one-001 only: two-001 (in pair) and other-001 are broken, and none of its business.
+    for (const good of [['suites/t.yml'], ['suites/scenarios/one-001.yml']]) {
+      const result = await validate(...good)
+      expect(result.code, `${good.join(' ')}: ${result.stderr}`).to.equal(0)
+      expect(result.stderr).to.not.include('two-001')
+    }
+    // s reaches two-001 through its set: its error is the suite's to report, other-001's is not.
+    const suite = await validate('suites/s.yml')
+    expect(suite.code).to.equal(2)
+    expect(suite.stderr).to.include('suites/scenarios/two-001.yml:1:1 error:')
+    expect(suite.stderr).to.not.include('other-001')
+    expect((await validate('suites/scenarios/two-001.yml')).code).to.equal(2)
+  })
+
+  it('a named file keeps its did-you-mean hints and its duplicate check from the files it does not read', async () => {
+    const result = await validateIn(
+      {
+        'suites/scenarios/one-001.yml': validScenario('one-001'),
+        'suites/scenarios/more/one-001.yml': validScenario('one-001').replace('$schema=../../', '$schema=../../../'),
+        'suites/scenarios/two-001.yml': validScenario('two-001'),
+        'suites/s.yml': 'name: s\nscenarios: {ids: [two-01]}\nmodes: [agent_direct]\ngate: {profile: verify_prr}\n',
+      },
+      ['suites/s.yml', 'suites/scenarios/one-001.yml'],
+    )
+    expect(result.code).to.equal(2)
+    expect(result.stderr).to.include('suites/s.yml:2:19 error: unknown scenario "two-01" (did you mean "two-001"?)')
+    expect(result.stderr).to.include(
+      'suites/s.yml:4:17 error: unknown profile "verify_prr" (did you mean "verify_pr"?)',
+    )
+    expect(result.stderr).to.include(
+      'suites/scenarios/one-001.yml:3:5 error: duplicate scenario id "one-001" (first defined at suites/scenarios/more/one-001.yml:3:5)',
+    )
+  })
+
   it('gives machine-readable findings with --json', async () => {
     const result = await validateIn(
       {'suites/scenarios/one-001.yml': validScenario('one-001').replace('prompt:', 'promt: x\nprompt:')},

@@ -44,7 +44,11 @@ export interface NodeBuilders {
   Release(ctx: Context, repo: Repo, release: Release): Obj
 }
 
-export const cursor = (index: number) => Buffer.from(`cursor:${index}`).toString('base64')
+const makeCursor = (index: number) => Buffer.from(`cursor:${index}`).toString('base64')
+/** Cursors made so far, by index: a connection makes one for every item of its page, read or not. */
+const cursors: string[] = []
+export const cursor = (index: number): string =>
+  Number.isInteger(index) && index >= 0 && index < 100_000 ? (cursors[index] ??= makeCursor(index)) : makeCursor(index)
 const fromCursor = (value: unknown) =>
   typeof value === 'string' ? Number(Buffer.from(value, 'base64').toString().split(':')[1]) : undefined
 

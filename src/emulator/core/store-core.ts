@@ -33,8 +33,16 @@ const NODE_PREFIX = {
 } as const
 export type NodeKind = keyof typeof NODE_PREFIX
 
+/** Node ids made so far, by kind: every read of a list makes its items' ids again (as many as the state holds). */
+const madeIds = new Map<NodeKind, Map<number, string>>()
+
 export function nodeId(kind: NodeKind, id: number): string {
-  return `${NODE_PREFIX[kind]}_kw${Buffer.from(String(id)).toString('base64url')}`
+  let made = madeIds.get(kind)
+  if (!made) madeIds.set(kind, (made = new Map()))
+  let node = made.get(id)
+  if (node === undefined)
+    made.set(id, (node = `${NODE_PREFIX[kind]}_kw${Buffer.from(String(id)).toString('base64url')}`))
+  return node
 }
 
 export function parseNodeId(node: string): {kind: NodeKind; id: number} | undefined {

@@ -2,7 +2,7 @@
 import {connection, NotModelled, upper, type Args, type Context, type Obj} from '../core/graphql-objects.js'
 import type {Issue, Pull, Repo, Review, ReviewComment, ReviewThread} from '../core/state.js'
 import {nodeId} from '../core/store-core.js'
-import {association, closingPulls, issueLike, minimizable} from '../issues/graphql.js'
+import {association, closingPulls, ISSUE_LIKE, ISSUE_OF, minimizable} from '../issues/graphql.js'
 import {reactable} from '../reactions/graphql.js'
 
 export function reviewNode(ctx: Context, repo: Repo, review: Review): Obj {
@@ -107,16 +107,16 @@ export function reviewDecision(repo: Repo, pull: Pull): string | null {
 export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Obj {
   const store = ctx.store
   const files = () => store.pulls.files(repo, pull.number)
-  const head = store.pulls.headSha(repo, pull)
   const state = pull.merged_at ? 'MERGED' : upper(issue.state)
   return {
+    __proto__: ISSUE_LIKE,
+    [ISSUE_OF]: {ctx, repo, issue},
     __typename: 'PullRequest',
-    ...issueLike(ctx, repo, issue),
     state,
     isDraft: pull.draft,
     merged: pull.merged_at !== null,
     mergedAt: pull.merged_at,
-    mergedBy: ctx.nodes.Actor(ctx, pull.merged_by),
+    mergedBy: () => ctx.nodes.Actor(ctx, pull.merged_by),
     mergeable: () =>
       issue.state !== 'open' ? 'UNKNOWN' : store.pulls.conflicting(repo, pull) ? 'CONFLICTING' : 'MERGEABLE',
     // GitHub reports BEHIND only under a branch protection that requires up-to-date branches, which the sandbox does not model.
@@ -145,14 +145,14 @@ export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Ob
     baseRefName: pull.base,
     headRefName: pull.head,
     baseRefOid: repo.branches[pull.base] ?? null,
-    headRefOid: head,
+    headRefOid: () => store.pulls.headSha(repo, pull),
     // No branch protection in the sandbox: no ref has a rule.
     baseRef: {name: pull.base, target: {oid: repo.branches[pull.base] ?? null}, branchProtectionRule: null},
     headRef: repo.branches[pull.head]
       ? {name: pull.head, target: {oid: repo.branches[pull.head]}, branchProtectionRule: null}
       : null,
-    headRepository: {id: nodeId('repo', repo.id), name: repo.name, nameWithOwner: `${repo.owner}/${repo.name}`},
-    headRepositoryOwner: ctx.nodes.Actor(ctx, repo.owner),
+    headRepository: () => ({id: nodeId('repo', repo.id), name: repo.name, nameWithOwner: `${repo.owner}/${repo.name}`}),
+    headRepositoryOwner: () => ctx.nodes.Actor(ctx, repo.owner),
     isCrossRepository: false,
     commits: (args: Args) =>
       connection(
@@ -195,7 +195,7 @@ export function pullNode(ctx: Context, repo: Repo, issue: Issue, pull: Pull): Ob
         store.reviews.threads(repo, pull.number, ctx.viewer).map((t) => threadNode(ctx, repo, t)),
         args,
       ),
-    reviewDecision: reviewDecision(repo, pull),
+    reviewDecision: () => reviewDecision(repo, pull),
     autoMergeRequest: null,
     // The sandbox has no merge queues: no pull request is in one, and no branch requires one.
     isInMergeQueue: false,

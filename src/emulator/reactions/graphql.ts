@@ -47,7 +47,7 @@ function reactionNode(ctx: Context, repo: Repo, reaction: Reaction): Obj {
 }
 
 /** One group per content that has reactions, in GitHub's content order. */
-function reactionGroups(ctx: Context, repo: Repo, subject: Reaction['subject']): Obj[] {
+export function reactionGroups(ctx: Context, repo: Repo, subject: Reaction['subject']): Obj[] {
   const reactions = ctx.store.reactions.list(repo, subject)
   return Object.entries(REACTION_CONTENT).flatMap(([name, content]) => {
     const group = reactions.filter((r) => r.content === content)
@@ -67,21 +67,24 @@ function reactionGroups(ctx: Context, repo: Repo, subject: Reaction['subject']):
   })
 }
 
+/** Reactable.reactions: the subject's reactions (of one content, when asked), and whether the viewer is among them. */
+export function reactionConnection(ctx: Context, repo: Repo, subject: Reaction['subject'], args: Args): Obj {
+  const content = typeof args.content === 'string' ? REACTION_CONTENT[args.content] : undefined
+  const list = ctx.store.reactions.list(repo, subject).filter((r) => !content || r.content === content)
+  return {
+    ...connection(
+      list.map((r) => reactionNode(ctx, repo, r)),
+      args,
+    ),
+    viewerHasReacted: list.some((r) => r.user === ctx.viewer),
+  }
+}
+
 /** The Reactable fields of an issue, pull request or comment. */
 export function reactable(ctx: Context, repo: Repo, subject: Reaction['subject']): Obj {
   return {
     reactionGroups: () => reactionGroups(ctx, repo, subject),
-    reactions: (args: Args) => {
-      const content = typeof args.content === 'string' ? REACTION_CONTENT[args.content] : undefined
-      const list = ctx.store.reactions.list(repo, subject).filter((r) => !content || r.content === content)
-      return {
-        ...connection(
-          list.map((r) => reactionNode(ctx, repo, r)),
-          args,
-        ),
-        viewerHasReacted: list.some((r) => r.user === ctx.viewer),
-      }
-    },
+    reactions: (args: Args) => reactionConnection(ctx, repo, subject, args),
     viewerCanReact: true,
   }
 }
