@@ -54,19 +54,21 @@ export async function judge(config: LoadedConfig, options: JudgeOptions): Promis
   // A profile named on the command line is the first thing to check; otherwise the rows' run may name it.
   const named = options.gate && (options.gate.profile || config.layers.flags?.gate?.profile)
   const namedProfile = named ? await loadGateProfile(config, options.gate!, cwd) : null
-  const loaded = options.loaded ?? (await loadRows(config, options))
+  const read = options.loaded ?? (await loadRows(config, options))
+  // Rows missing from the run's plan, and blocks a budget left out (run.json), make the rows part of a run: never judged as the run.
+  const checked =
+    options.incomplete === undefined
+      ? completenessOf(RunsSeen.ofAggregates(read.providers), read.runInfos)
+      : {incomplete: options.incomplete, planUnknown: null, beyondPlan: null}
+  // What the check notes goes with the rows' own warnings into every document (a copy: the caller's rows stay as given).
+  const notes = [checked.planUnknown, checked.beyondPlan].filter((note): note is string => note !== null)
+  const loaded = notes.length > 0 ? {...read, warnings: [...read.warnings, ...notes]} : read
   const judging = asTheRunDefined(config, loaded.runInfos)
   const profile = options.gate ? (namedProfile ?? (await loadGateProfile(judging, options.gate, cwd))) : null
   const output = options.output ? {...options.output, inputs: options.inputs, runId: options.runId} : null
   const quarantine = await quarantineOfRows(config, loaded, cwd)
   const report = options.report ? withQuarantine(reportOf(judging, loaded, options), quarantine) : null
-  // Rows missing from the run's plan, and blocks a budget left out (run.json), make the rows part of a run: never judged as the run.
-  const checked =
-    options.incomplete === undefined
-      ? completenessOf(RunsSeen.ofAggregates(loaded.providers), loaded.runInfos)
-      : {incomplete: options.incomplete, planUnknown: null, beyondPlan: null}
   const incomplete = [checked.incomplete, notRunSentence(loaded.runInfos)].filter(Boolean).join('; ') || undefined
-  for (const note of [checked.planUnknown, checked.beyondPlan]) if (note) loaded.warnings.push(note)
   const settings = {...options, ...options.gate, incomplete}
   // `report` over a run whose suite named a gate that its rows cannot compute says so, as `run` did.
   const flagged = config.layers.flags?.gate
