@@ -41,8 +41,8 @@ function repeatedRun(group: string, iteration: number): RepeatedRun {
 const inBitmap = (iteration: number): boolean =>
   Number.isInteger(iteration) && iteration >= 0 && iteration < BITMAP_LIMIT
 
-/** Sets a bit of a growable bitmap in the map, growing it as needed. */
-function setBit(map: Map<string, Uint8Array>, key: string, iteration: number): Uint8Array {
+/** Sets bit `iteration` of the bitmap `map` holds under `key`, made or grown as needed; the bitmap. */
+export function setBit(map: Map<string, Uint8Array>, key: string, iteration: number): Uint8Array {
   let bits = map.get(key)
   if (bits === undefined || iteration >> 3 >= bits.length) {
     const grown = new Uint8Array(Math.max(16, (iteration >> 3) + 1, (bits?.length ?? 0) * 2))
@@ -53,7 +53,8 @@ function setBit(map: Map<string, Uint8Array>, key: string, iteration: number): U
   return bits
 }
 
-const bitOf = (bits: Uint8Array | undefined, iteration: number): boolean =>
+/** Whether bit `iteration` of a bitmap (none: no bit) is set. */
+export const bitOf = (bits: Uint8Array | undefined, iteration: number): boolean =>
   bits !== undefined && iteration >> 3 < bits.length && (bits[iteration >> 3]! & (1 << (iteration & 7))) !== 0
 
 /** OR of two bitmaps, into a copy of the longer one when the kept one is shorter. */

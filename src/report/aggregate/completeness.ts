@@ -11,6 +11,7 @@
 import type {RunInfo} from '../../results/run-info.js'
 import {iterationOfBlock, runOfBlock, type ProviderAggregates} from './aggregate.js'
 import {scratchFloat64} from './columns.js'
+import {bitOf, setBit} from '../../results/run-keys.js'
 
 export interface Completeness {
   /** "incomplete: …", naming what is missing and the command that completes it; null when nothing is. */
@@ -35,46 +36,35 @@ interface RunHeld {
  * providers, modes and scenarios each run has rows of. Filled row by row (`add`), or from aggregates.
  */
 export class RunsSeen {
-  /** A growable bitmap a run x provider x mode x scenario. */
-  private readonly bits = new Map<string, {bits: Uint8Array}>()
+  /** A bitmap of iterations a run x provider x mode x scenario (RunsSeen.key). */
+  private readonly bits = new Map<string, Uint8Array>()
   readonly runs = new Map<string, RunHeld>()
 
   private static key(run: string, provider: string | null, mode: string, scenario: string): string {
     return `${run}\u0000${provider ?? ''}\u0000${mode}\u0000${scenario}`
   }
 
-  /** The bitmap of a run x provider x mode x scenario, made (and the run's providers, modes, scenarios noted) when new. */
-  private entry(run: string, provider: string | null, mode: string, scenario: string): {bits: Uint8Array} {
+  /** The key of a run x provider x mode x scenario, its run's providers, modes and scenarios noted when new. */
+  private keyOf(run: string, provider: string | null, mode: string, scenario: string): string {
     const key = RunsSeen.key(run, provider, mode, scenario)
-    let entry = this.bits.get(key)
-    if (entry) return entry
-    this.bits.set(key, (entry = {bits: new Uint8Array(4)}))
+    if (this.bits.has(key)) return key
     let held = this.runs.get(run)
     if (!held) this.runs.set(run, (held = {providers: new Set(), modes: new Set(), scenarios: new Set()}))
     held.providers.add(provider)
     held.modes.add(mode)
     held.scenarios.add(scenario)
-    return entry
-  }
-
-  private static mark(entry: {bits: Uint8Array}, iteration: number): void {
-    if (iteration >> 3 >= entry.bits.length) {
-      const grown = new Uint8Array(Math.max((iteration >> 3) + 1, entry.bits.length * 2))
-      grown.set(entry.bits)
-      entry.bits = grown
-    }
-    entry.bits[iteration >> 3]! |= 1 << (iteration & 7)
+    return key
   }
 
   add(row: {run_id: string; provider: string | null; mode: string; scenario_id: string; iteration: number}): void {
-    RunsSeen.mark(this.entry(row.run_id, row.provider, row.mode, row.scenario_id), row.iteration)
+    setBit(this.bits, this.keyOf(row.run_id, row.provider, row.mode, row.scenario_id), row.iteration)
   }
 
   iterations(run: string, provider: string | null, mode: string, scenario: string): Uint8Array | undefined {
-    return this.bits.get(RunsSeen.key(run, provider, mode, scenario))?.bits
+    return this.bits.get(RunsSeen.key(run, provider, mode, scenario))
   }
 
-  /** The runs aggregated rows hold, read from their cells' block columns: a bitmap looked up per run of a cell, not per row. */
+  /** The runs aggregated rows hold, read from their cells' block columns: a key made per run of a cell, not per row. */
   static ofAggregates(providers: ProviderAggregates): RunsSeen {
     const seen = new RunsSeen()
     for (const [provider, aggregate] of providers) {
@@ -82,19 +72,31 @@ export class RunsSeen {
       for (const [mode, byScenario] of aggregate.cells)
         for (const [scenario, cell] of byScenario) {
           let run = -1
-          let entry: {bits: Uint8Array} | undefined
+          let key = ''
           for (const block of cell.blocks.valuesInto(scratchFloat64('blocks', cell.blocks.length))) {
-            if (runOfBlock(block) !== run) entry = seen.entry(ids[(run = runOfBlock(block))]!, provider, mode, scenario)
-            RunsSeen.mark(entry!, iterationOfBlock(block))
+            if (runOfBlock(block) !== run) key = seen.keyOf(ids[(run = runOfBlock(block))]!, provider, mode, scenario)
+            setBit(seen.bits, key, iterationOfBlock(block))
           }
         }
     }
     return seen
   }
-}
 
-const hasBit = (bits: Uint8Array | undefined, iteration: number): boolean =>
-  bits !== undefined && iteration >> 3 < bits.length && (bits[iteration >> 3]! & (1 << (iteration & 7))) !== 0
+  /** Each mode x provider's bitmap of a run's scenario (modes not applicable to it left out), fetched once. */
+  sides(
+    run: string,
+    scenario: string,
+    modes: readonly string[],
+    providers: Iterable<string | null>,
+    notApplicable: ReadonlySet<string>,
+  ): Array<{mode: string; provider: string | null; bits: Uint8Array | undefined}> {
+    return modes
+      .filter((mode) => !notApplicable.has(`${scenario}\u0000${mode}`))
+      .flatMap((mode) =>
+        [...providers].map((provider) => ({mode, provider, bits: this.iterations(run, provider, mode, scenario)})),
+      )
+  }
+}
 
 /** Blocks ("scenario/iteration") by scenario: the iterations of each. */
 function blocksByScenario(blocks: readonly string[]): Map<string, Set<number>> {
@@ -159,18 +161,14 @@ export function completenessOf(seen: RunsSeen, runInfos: readonly RunInfo[]): Co
       const many = key.providers.length > 1
       let planned = 0
       for (const scenario of key.scenarios) {
-        // Each planned mode x provider's bitmap, fetched once a scenario: the iterations are then bits to test.
-        const sides = modes
-          .filter((mode) => !notApplicable.has(`${scenario}\u0000${mode}`))
-          .flatMap((mode) =>
-            key.providers.map((provider) => ({mode, provider, bits: seen.iterations(runId, provider, mode, scenario)})),
-          )
+        // The iterations are then bits to test.
+        const sides = seen.sides(runId, scenario, modes, key.providers, notApplicable)
         const skipped = leftOut.get(scenario)
         for (let iteration = 1; iteration <= key.repetitions; iteration++) {
           if (skipped?.has(iteration)) continue
           for (const {mode, provider, bits} of sides) {
             planned++
-            if (!hasBit(bits, iteration)) addMissing(missing, runName(scenario, iteration, mode, provider, many))
+            if (!bitOf(bits, iteration)) addMissing(missing, runName(scenario, iteration, mode, provider, many))
           }
         }
       }
@@ -187,20 +185,12 @@ export function completenessOf(seen: RunsSeen, runInfos: readonly RunInfo[]): Co
     const modes = info?.modes ?? [...held.modes]
     const many = held.providers.size > 1
     for (const scenario of held.scenarios) {
-      const sides = modes
-        .filter((mode) => !notApplicable.has(`${scenario}\u0000${mode}`))
-        .flatMap((mode) =>
-          [...held.providers].map((provider) => ({
-            mode,
-            provider,
-            bits: seen.iterations(runId, provider, mode, scenario),
-          })),
-        )
+      const sides = seen.sides(runId, scenario, modes, held.providers, notApplicable)
       const union = new Uint8Array(Math.max(0, ...sides.map((side) => side.bits?.length ?? 0)))
       for (const {bits} of sides) if (bits) for (let i = 0; i < bits.length; i++) union[i]! |= bits[i]!
       for (const iteration of iterationsOf(union))
         for (const {mode, provider, bits} of sides)
-          if (!hasBit(bits, iteration)) addMissing(missing, runName(scenario, iteration, mode, provider, many))
+          if (!bitOf(bits, iteration)) addMissing(missing, runName(scenario, iteration, mode, provider, many))
     }
     if (missing.count > 0)
       incomplete.push(
