@@ -11,7 +11,7 @@
  * At small n no count certifies a small limit at all: P(X = 0 | n, p0) = (1 - p0)^n > α until
  * n >= log α / log(1 - p0) (a 2% limit at α = 5%: 149 runs). `runsToCertify` says how many.
  */
-import {logGamma} from './special.js'
+import {incompleteBeta, logGamma} from './special.js'
 
 /** log P(X = k) for X ~ Binomial(n, p). */
 export function binomialLogPmf(n: number, k: number, p: number): number {
@@ -32,6 +32,26 @@ export function binomialCdf(k: number, n: number, p: number): number {
 /** P(X >= k) for X ~ Binomial(n, p). */
 export function binomialUpperTail(k: number, n: number, p: number): number {
   return k <= 0 ? 1 : 1 - binomialCdf(k - 1, n, p)
+}
+
+/** A tail below this adds less to a p-value or a bound than the gate could ever read from it (it compares with α, prints 2 digits). */
+const NEGLIGIBLE_TAIL = 1e-17
+
+/** The Kullback-Leibler divergence of Bernoulli(x) from Bernoulli(p): Chernoff's exponent per trial. */
+export function bernoulliDivergence(x: number, p: number): number {
+  return (x === 0 ? 0 : x * Math.log(x / p)) + (x === 1 ? 0 : (1 - x) * Math.log((1 - x) / (1 - p)))
+}
+
+/**
+ * P(X <= k) for X ~ Binomial(n, p): 0 or 1 where Chernoff's bound puts it within NEGLIGIBLE_TAIL of
+ * them, else by the regularized incomplete beta (one evaluation, whatever k).
+ */
+export function binomialLowerTail(k: number, n: number, p: number): number {
+  if (k < 0) return 0
+  if (k >= n) return 1
+  if (k < n * p && Math.exp(-n * bernoulliDivergence(k / n, p)) < NEGLIGIBLE_TAIL) return 0
+  if (k + 1 > n * p && Math.exp(-n * bernoulliDivergence((k + 1) / n, p)) < NEGLIGIBLE_TAIL) return 1
+  return incompleteBeta(1 - p, n - k, k + 1)
 }
 
 export interface SizedRule {
@@ -100,8 +120,8 @@ export function clopperPearson(count: number, n: number, alpha: number): [number
     }
     return (low + high) / 2
   }
-  const lower = count === 0 ? 0 : solve((p) => binomialUpperTail(count, n, p), alpha)
-  const upper = count === n ? 1 : solve((p) => 1 - binomialCdf(count, n, p), 1 - alpha)
+  const lower = count === 0 ? 0 : solve((p) => 1 - binomialLowerTail(count - 1, n, p), alpha)
+  const upper = count === n ? 1 : solve((p) => 1 - binomialLowerTail(count, n, p), 1 - alpha)
   return [lower, upper]
 }
 

@@ -314,9 +314,9 @@ export function scenarioEffect(
   if (base.values.length === 0 || cand.values.length === 0) return null
   const scale = scaleOf(average, base.values, cand.values, resolution)
   if (!scale) return null
-  const paired = sharedBlocks(base.blocks, cand.blocks) > 0
   const b = canonicalOrder(base, 'base sample')
   const c = canonicalOrder(cand, 'cand sample')
+  const paired = sharedOfAscending(b.blocks, c.blocks) > 0
   // Unpaired, a small side's runs are kept by its resampler; otherwise they are read during the call only.
   const tb = robustInPlace(
     scale.transform(b.values, workArray('base', b.values.length, !paired && b.values.length <= EXACT_RESAMPLE_LIMIT)),
@@ -343,18 +343,40 @@ function resolutionVariance(scale: Scale, meanC: number, nc: number, meanB: numb
 }
 
 /** The distinct keys, sorted ascending, in the reused buffer `name` (read them before its next use). */
-function distinctSorted(name: string, ...sides: ArrayLike<number>[]): Float64Array {
-  const keys = workArray(
-    name,
-    sides.reduce((n, side) => n + side.length, 0),
-    false,
-  )
-  let n = 0
-  for (const side of sides) for (let i = 0; i < side.length; i++) keys[n++] = side[i]!
+function distinctSorted(name: string, side: ArrayLike<number>): Float64Array {
+  const keys = workArray(name, side.length, false)
+  for (let i = 0; i < side.length; i++) keys[i] = side[i]!
   keys.sort()
   let m = 0
-  for (let i = 0; i < n; i++) if (m === 0 || keys[i] !== keys[m - 1]) keys[m++] = keys[i]!
+  for (let i = 0; i < side.length; i++) if (m === 0 || keys[i] !== keys[m - 1]) keys[m++] = keys[i]!
   return keys.subarray(0, m)
+}
+
+/** The distinct keys of two ascending arrays, merged ascending, in the reused buffer `name`: linear, no sort. */
+function mergeDistinct(name: string, a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
+  const keys = workArray(name, a.length + b.length, false)
+  let i = 0
+  let j = 0
+  let m = 0
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!
+    if (m === 0 || keys[m - 1] !== next) keys[m++] = next
+  }
+  return keys.subarray(0, m)
+}
+
+/** How many distinct keys two ascending arrays share. */
+function sharedOfAscending(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let i = 0
+  let j = 0
+  let shared = 0
+  while (i < a.length && j < b.length) {
+    const key = Math.min(a[i]!, b[j]!)
+    if (a[i] === key && b[j] === key) shared++
+    while (i < a.length && a[i] === key) i++
+    while (j < b.length && b[j] === key) j++
+  }
+  return shared
 }
 
 /** The index of `key` in a sorted array, by bisection; -1 when it is not there. */
@@ -376,15 +398,12 @@ function sortedIndexOf(sorted: Float64Array, key: number): number {
  * size filled the collector's old space by the hundred MB.
  */
 export function sharedBlocks(baseBlocks: ArrayLike<number>, candBlocks: ArrayLike<number>): number {
-  const base = distinctSorted('base keys', baseBlocks)
-  const cand = distinctSorted('cand keys', candBlocks)
-  let shared = 0
-  for (let i = 0; i < cand.length; i++) if (sortedIndexOf(base, cand[i]!) >= 0) shared++
-  return shared
+  return sharedOfAscending(distinctSorted('base keys', baseBlocks), distinctSorted('cand keys', candBlocks))
 }
 
 /**
- * The blocks of both modes' runs numbered 0..m-1 in key order (found by bisection). Blocks are
+ * The blocks of both modes' runs (each side's keys ascending, as canonicalOrder leaves them) numbered
+ * 0..m-1 in key order (found by bisection). Blocks are
  * resampled one by one, so their numbering is part of the seeded draw: numbered in the order first
  * seen, as they were, the same rows shuffled could get another verdict (2 in 400, issue 26).
  */
@@ -392,7 +411,7 @@ function blockNumbering(
   baseBlocks: ArrayLike<number>,
   candBlocks: ArrayLike<number>,
 ): {m: number; blockOf: (key: number) => number} {
-  const keys = distinctSorted('block keys', baseBlocks, candBlocks)
+  const keys = mergeDistinct('block keys', baseBlocks, candBlocks)
   return {m: keys.length, blockOf: (key) => sortedIndexOf(keys, key)}
 }
 

@@ -8,8 +8,7 @@
  * X ~ Binomial(b + c, ½); with no discordant pair it is 1. Concordant pairs say nothing either way.
  * Tango's score interval of the difference of the paired rates is the gate's paired success test.
  */
-import {binomialCdf, binomialLogPmf} from './binomial.js'
-import {incompleteBeta} from './special.js'
+import {bernoulliDivergence, binomialCdf, binomialLogPmf, binomialLowerTail} from './binomial.js'
 
 /** Two-sided exact McNemar p-value from the discordant counts. */
 export function exactMcNemar(passToFail: number, failToPass: number): number {
@@ -106,10 +105,10 @@ export function pairedNonInferiority(
   const seen = tangoScore(gained, lost, pairs, delta)
   const slack = 1e-9 * Math.max(1, Math.abs(seen))
   // For each count gained, T falls as the count lost rises: the outcomes at least as favourable are lost <= passMax[b],
-  // those at least as unfavourable lost >= failMin[b].
-  const passMax = new Int32Array(pairs + 1)
-  const failMin = new Int32Array(pairs + 1)
-  for (let b = 0; b <= pairs; b++) {
+  // those at least as unfavourable lost >= failMin[b]. Found when a grid point first needs them (NOT_FOUND before).
+  const passMax = new Int32Array(pairs + 1).fill(NOT_FOUND)
+  const failMin = new Int32Array(pairs + 1).fill(NOT_FOUND)
+  const bounds = (b: number) => {
     const top = pairs - b
     const at = (c: number) => tangoScore(b, c, pairs, delta)
     // The last c with T >= seen (-1: none); the first c with T <= seen (top + 1: none).
@@ -137,18 +136,51 @@ export function pairedNonInferiority(
     const conditional = gainedShare >= 1 ? 0 : Math.min(1, lostShare / (1 - gainedShare))
     let pass = 0
     let fail = 0
-    for (let b = 0; b <= pairs; b++) {
+    const [from, to] = likelyCounts(pairs, gainedShare)
+    for (let b = from; b <= to; b++) {
       const weight = Math.exp(binomialLogPmf(pairs, b, gainedShare))
       // Outcomes this unlikely add nothing the sum can tell from rounding.
       if (weight < 1e-15) continue
+      if (passMax[b] === NOT_FOUND) bounds(b)
       const rest = pairs - b
-      if (passMax[b]! >= 0) pass += weight * binomialCdfOf(passMax[b]!, rest, conditional)
-      if (failMin[b]! <= rest) fail += weight * (1 - binomialCdfOf(failMin[b]! - 1, rest, conditional))
+      pass += weight * binomialLowerTail(passMax[b]!, rest, conditional)
+      fail += weight * (1 - binomialLowerTail(failMin[b]! - 1, rest, conditional))
     }
     nonInferior = Math.max(nonInferior, pass)
     inferior = Math.max(inferior, fail)
   }
   return {non_inferior: Math.min(1, nonInferior), inferior: Math.min(1, inferior)}
+}
+
+const NOT_FOUND = -2
+
+/** ln(1e15) + 1: beyond it Chernoff's bound puts a count's probability below the 1e-15 the test's sum leaves out. */
+const WINDOW_EXPONENT = Math.log(1e15) + 1
+
+/**
+ * The counts of Binomial(n, p) whose probability can reach 1e-15: those outside have
+ * P(X = k) <= exp(-n·D(k/n || p)) < 1e-15 / e (Chernoff), so the test's sum skips them as it would
+ * have term by term. The divergence grows away from the mean on each side: each end a bisection.
+ */
+function likelyCounts(n: number, p: number): [number, number] {
+  const mean = n * p
+  const far = (k: number) => n * bernoulliDivergence(k / n, p) > WINDOW_EXPONENT
+  let low = -1
+  let high = Math.floor(mean)
+  while (high - low > 1) {
+    const mid = (low + high) >> 1
+    if (far(mid)) low = mid
+    else high = mid
+  }
+  const from = high
+  low = Math.min(n, Math.ceil(mean))
+  high = n + 1
+  while (high - low > 1) {
+    const mid = (low + high) >> 1
+    if (far(mid)) high = mid
+    else low = mid
+  }
+  return [from, low]
 }
 
 /**
@@ -241,11 +273,4 @@ export function sequentialPairedRules(pairs: readonly number[], margin: number, 
 /** Tango's statistic at −margin of an outcome: what sequentialPairedRules' thresholds are compared with. */
 export function pairedScore(gained: number, lost: number, pairs: number, margin: number): number {
   return tangoScore(gained, lost, pairs, -margin)
-}
-
-/** P(X <= k) for X ~ Binomial(n, p), by the regularized incomplete beta (one evaluation, whatever k). */
-function binomialCdfOf(k: number, n: number, p: number): number {
-  if (k < 0) return 0
-  if (k >= n) return 1
-  return incompleteBeta(1 - p, n - k, k + 1)
 }

@@ -7,6 +7,8 @@ import {
   sequentialPairedRules,
   tangoInterval,
 } from '../../src/stats/paired-flips.js'
+import {binomialLogPmf} from '../../src/stats/binomial.js'
+import {incompleteBeta} from '../../src/stats/special.js'
 
 // An independent computation: the binomial tail summed from exact integer binomial coefficients (BigInt).
 function exactTail(k: number, n: number): number {
@@ -143,6 +145,61 @@ describe('paired flips: Tango’s score interval and the exact non-inferiority t
       const exact = pairedNonInferiority(gained, lost, n, margin)
       expect(exact.non_inferior, `${gained}/${lost}`).to.be.closeTo(Math.min(1, favourable), 1e-9)
       expect(exact.inferior, `${gained}/${lost}`).to.be.closeTo(Math.min(1, unfavourable), 1e-9)
+    }
+  })
+
+  it('sums only the counts that can matter: equal to the sum over every count of every nuisance point, up to 2,000 pairs', () => {
+    // The sum term by term over every count gained (each conditional tail by the incomplete beta), as the test
+    // was computed before it skipped the counts beyond Chernoff's bounds: quadratic in the pairs.
+    const everyCount = (gained: number, lost: number, n: number, margin: number) => {
+      const seen = pairedScore(gained, lost, n, margin)
+      const slack = 1e-9 * Math.max(1, Math.abs(seen))
+      const tail = (k: number, m: number, p: number) => (k < 0 ? 0 : k >= m ? 1 : incompleteBeta(1 - p, m - k, k + 1))
+      // For each count gained, the largest count lost at least as favourable and the smallest at least as unfavourable.
+      const passMax: number[] = []
+      const failMin: number[] = []
+      for (let b = 0; b <= n; b++) {
+        let c = -1
+        while (c < n - b && pairedScore(b, c + 1, n, margin) >= seen - slack) c++
+        passMax.push(c)
+        c = n - b + 1
+        while (c > 0 && pairedScore(b, c - 1, n, margin) <= seen + slack) c--
+        failMin.push(c)
+      }
+      let favourable = 0
+      let unfavourable = 0
+      for (let g = 0; g <= 200; g++) {
+        const lostShare = margin + (((1 + margin) / 2 - margin) * g) / 200
+        const gainedShare = lostShare - margin
+        const conditional = Math.min(1, lostShare / (1 - gainedShare))
+        let up = 0
+        let down = 0
+        for (let b = 0; b <= n; b++) {
+          const weight = Math.exp(binomialLogPmf(n, b, gainedShare))
+          if (weight < 1e-15) continue
+          up += weight * tail(passMax[b]!, n - b, conditional)
+          down += weight * (1 - tail(failMin[b]! - 1, n - b, conditional))
+        }
+        favourable = Math.max(favourable, up)
+        unfavourable = Math.max(unfavourable, down)
+      }
+      return {non_inferior: Math.min(1, favourable), inferior: Math.min(1, unfavourable)}
+    }
+    const cases = [40, 300].flatMap((n) =>
+      [0.03, 0.08, 0.12].flatMap((margin) => [0, 0.01, 0.05].map((gainedRate) => ({n, margin, gainedRate}))),
+    )
+    cases.push({n: 2000, margin: 0.03, gainedRate: 0.03})
+    for (const {n, margin, gainedRate} of cases) {
+      const gained = Math.round(n * gainedRate)
+      // At the test's edge (about 1.6 deviations inside the margin), on the margin, and far on either side.
+      const edge = Math.round(gained + margin * n - 1.645 * Math.sqrt(2 * gained + margin * n))
+      for (const lost of [Math.max(0, edge), Math.round(gained + margin * n), gained, Math.min(n - gained, 3 * edge)]) {
+        const fast = pairedNonInferiority(gained, lost, n, margin)
+        const full = everyCount(gained, lost, n, margin)
+        const what = `n ${n}, margin ${margin}, ${gained} gained, ${lost} lost`
+        expect(fast.non_inferior, what).to.be.closeTo(full.non_inferior, 1e-13)
+        expect(fast.inferior, what).to.be.closeTo(full.inferior, 1e-13)
+      }
     }
   })
 
