@@ -7,8 +7,9 @@
 // BENCH_SHARDS_COUNTS and BENCH_SHARDS_MERGE_ROWS the shards section (bench/shards.ts), BENCH_SECTIONS
 // which sections run (comma-separated keys: startup, sandbox, runner, report, gate, newcomer, shards;
 // default all).
-// The sections are printed as they finish, then written into docs/performance.md between its markers
-// (bench/performance-doc.ts; BENCH_DOC=0 leaves it alone, BENCH_DOC=<file> writes another file).
+// The sections are printed as they finish, then written into docs/performance.md between its markers, the
+// sections not run this time kept (bench/performance-doc.ts; BENCH_DOC=0 leaves it alone, BENCH_DOC=<file>
+// writes another file).
 import {cpus} from 'node:os'
 import path from 'node:path'
 import {PACKAGE_ROOT} from '../src/shared/package-paths.js'
