@@ -125,38 +125,68 @@ export function designPower(
  * as successful as the baseline, from n blocks of which a share `discordance` differ (see the file's comment).
  */
 export function pairedSuccessPower(discordance: number, margin: number, pairs: number, alpha: number): number {
-  if (margin >= 1) return 1
-  const delta = -margin
-  // Tango's restricted estimate of the pass→fail share at δ = -margin, the blocks split evenly as an equal candidate's are.
-  const b = -discordance + 2 * delta
-  const c = -(discordance / 2) * delta * (1 - delta)
-  const lostShare = (Math.sqrt(Math.max(0, b * b - 8 * c)) - b) / 4
-  const nullSd = Math.sqrt(2 * lostShare + delta * (1 - delta))
-  const z = zOfConfidence(1 - 2 * alpha)
-  if (discordance <= 0) return margin * Math.sqrt(pairs) > z * nullSd ? 1 : 0
-  return normalCdf((margin * Math.sqrt(pairs) - z * nullSd) / Math.sqrt(discordance))
+  return pairedSuccessPowerAt({gained: discordance / 2, lost: discordance / 2}, margin, pairs, alpha)
 }
 
 /**
- * The share of blocks whose two runs differ in success when both modes succeed with probability
- * `success` and their successes are correlated `correlation` on the latent normal scale (the
- * simulator's model: a run succeeds when √ρ·u + √(1 − ρ)·e falls below Φ⁻¹(success), u its
- * block's): 2(p − P(both succeed)), P(both) integrated over u by Simpson's rule.
+ * The chance that the paired non-inferiority test passes a candidate whose blocks go fail→pass a share
+ * `gained` and pass→fail a share `lost` of the time (its success lost − gained below the baseline's):
+ * Φ(((margin − d)·√n − z·σ₀) / σ₁), d = lost − gained, σ₁² = gained + lost − d² a block's variance,
+ * σ₀² Tango's at the margin (the pass→fail share's restricted maximum likelihood there, from these shares).
  */
-export function discordanceOf(success: number, correlation: number): number {
-  if (success <= 0 || success >= 1) return 0
-  const quantile = normalQuantile(success)
-  if (correlation >= 1) return 0
+export function pairedSuccessPowerAt(
+  shares: {gained: number; lost: number},
+  margin: number,
+  pairs: number,
+  alpha: number,
+): number {
+  if (margin >= 1) return 1
+  const {gained, lost} = shares
+  const delta = -margin
+  const b = -gained - lost + (2 - gained + lost) * delta
+  const c = -lost * delta * (1 - delta)
+  const lostShare = (Math.sqrt(Math.max(0, b * b - 8 * c)) - b) / 4
+  const nullSd = Math.sqrt(2 * lostShare + delta * (1 - delta))
+  const z = zOfConfidence(1 - 2 * alpha)
+  const drop = lost - gained
+  const sd = Math.sqrt(Math.max(0, gained + lost - drop * drop))
+  const distance = (margin - drop) * Math.sqrt(pairs) - z * nullSd
+  if (sd <= 0) return distance > 0 ? 1 : 0
+  return normalCdf(distance / sd)
+}
+
+/**
+ * P(both succeed) when two modes succeed with probabilities `first` and `second`, correlated `correlation`
+ * on the latent normal scale (the simulator's model: a run succeeds when √ρ·u + √(1 − ρ)·e falls below
+ * Φ⁻¹ of its rate, u its block's), integrated over u by Simpson's rule.
+ */
+export function jointSuccess(first: number, second: number, correlation: number): number {
+  if (first <= 0 || second <= 0) return 0
+  if (first >= 1) return second
+  if (second >= 1) return first
+  if (correlation >= 1) return Math.min(first, second)
+  const [q1, q2] = [normalQuantile(first), normalQuantile(second)]
   const steps = 400
   const h = 16 / steps
   let both = 0
   for (let i = 0; i <= steps; i++) {
     const u = -8 + i * h
     const weight = i === 0 || i === steps ? 1 : i % 2 === 1 ? 4 : 2
-    const each = normalCdf((quantile - Math.sqrt(correlation) * u) / Math.sqrt(1 - correlation))
-    both += (weight * Math.exp(-0.5 * u * u) * each * each) / Math.sqrt(2 * Math.PI)
+    const spread = Math.sqrt(1 - correlation)
+    const each =
+      normalCdf((q1 - Math.sqrt(correlation) * u) / spread) * normalCdf((q2 - Math.sqrt(correlation) * u) / spread)
+    both += (weight * Math.exp(-0.5 * u * u) * each) / Math.sqrt(2 * Math.PI)
   }
-  return Math.max(0, 2 * (success - (both * h) / 3))
+  return (both * h) / 3
+}
+
+/**
+ * The share of blocks whose two runs differ in success when both modes succeed with probability
+ * `success` and their successes are correlated `correlation` on the latent normal scale: 2(p − P(both succeed)).
+ */
+export function discordanceOf(success: number, correlation: number): number {
+  if (success <= 0 || success >= 1) return 0
+  return Math.max(0, 2 * (success - jointSuccess(success, success, correlation)))
 }
 
 /** The latent correlation (0..1) at which blocks differ in success a share `discordance` of the time: the simulator's parameter of a measured share. */
