@@ -87,7 +87,7 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
     .map((entry) => path.relative(templateRoot, path.join(entry.parentPath, entry.name)))
     .sort()
   // The example gates ghx against gh; where ghx is not installed it gates the GitHub MCP server instead, so that
-  // the first run reaches a verdict on this machine (a gate whose candidate is left out has none: exit 3).
+  // the first run reaches a verdict on this machine (a gate whose candidate cannot run stops the run: exit 2).
   const ghx = await ghxInstalled(target)
   const writeCopy = async (file: string) => {
     if (file !== EXAMPLE_SUITE || ghx) return copyFile(path.join(templateRoot, file), path.join(target, file))

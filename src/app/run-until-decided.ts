@@ -28,7 +28,7 @@ import {atAverage, budgetOverrun, type Spent} from '../results/budget.js'
 import {runSuite, type RunSummary, type SuiteEvent} from '../runner/run-suite.js'
 import {BadInputError} from '../shared/diagnostics.js'
 import {judgeRun} from './judge.js'
-import {openSuite, parseBudgetFlag, type RunResult, type RunSuiteOptions} from './run.js'
+import {judgedGate, openSuite, parseBudgetFlag, undersizedNotice, type RunResult, type RunSuiteOptions} from './run.js'
 
 export interface UntilDecidedOptions {
   /** Repetitions per cell at each look, as given ("5,10,20"; default 5,8,10,12,14,16,18,20). */
@@ -112,6 +112,7 @@ export async function runUntilDecided(
   if (options.repetitions !== undefined)
     throw badInput('--repetitions', 'with --until-decided the looks set the repetitions (--looks)')
   if (options.noReport) throw badInput('--no-report', '--until-decided judges the gate after every look')
+  if (options.noGate) throw badInput('--no-gate', '--until-decided judges the gate after every look')
   if (options.shard !== undefined)
     throw badInput(
       '--shard',
@@ -131,7 +132,15 @@ export async function runUntilDecided(
     )
   const at = (repetitions: number) => ({...selected, suite: {...selected.suite, repetitions}})
   // A dry run shows every run the plan may need: the last look's. The budget is asked before each look, not within one.
-  const runOptions = {...options, shard: undefined, budget: undefined}
+  // A mode of the gate that cannot run here stops the first look (or the dry run) before its first run.
+  const gate = judgedGate(selected, options)
+  const runOptions = {
+    ...options,
+    shard: undefined,
+    budget: undefined,
+    judgedGate: gate,
+    gateNotice: await undersizedNotice(selected, gate),
+  }
   if (options.dryRun) return {summary: await runSuite(at(plan.looks.at(-1)!), runOptions, onEvent), judgement: null}
   const confidences = lookConfidences(plan)
   // The look the rates' sized rules spend over (reliability-rules.ts), at each look and at the one the run stops at.
@@ -143,7 +152,9 @@ export async function runUntilDecided(
   let frozen: FrozenVerdicts = {}
   for (let look = 0; look < plan.looks.length; look++) {
     const repetitions = plan.looks[look]!
-    const summary = await runSuite(at(repetitions), {...runOptions, runId}, onEvent)
+    // The suite's size is said once, at the first look.
+    const gateNotice = look === 0 ? runOptions.gateNotice : undefined
+    const summary = await runSuite(at(repetitions), {...runOptions, runId, gateNotice}, onEvent)
     runId = summary.run_id
     total = accumulate(total, summary)
     if (summary.interrupted) return {summary: total, judgement: null}

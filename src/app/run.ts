@@ -1,6 +1,7 @@
 /**
  * `ghx-bench run SUITE`: open the project with the suite, select it (flags applied), run it
- * (src/runner/run-suite.ts), then report and, when the suite names a profile, gate (judge.ts).
+ * (src/runner/run-suite.ts), then report and, when the suite names a profile, gate (judge.ts). A gate
+ * whose mode cannot run here stops the run before its first run (bad input), unless --no-gate.
  */
 import {existsSync} from 'node:fs'
 import {readdir} from 'node:fs/promises'
@@ -18,7 +19,10 @@ export type {SuiteEvent} from '../runner/run-suite.js'
 export {parseShardSpec} from '../runner/shard.js'
 
 export interface RunSuiteOptions
-  extends ProjectOptions, Omit<SuiteSelection, 'suite'>, Omit<RunOptions, 'shard' | 'budget'> {
+  extends
+    ProjectOptions,
+    Omit<SuiteSelection, 'suite'>,
+    Omit<RunOptions, 'shard' | 'budget' | 'judgedGate' | 'gateNotice'> {
   suitePath: string
   /** --budget as given: runs=N, tokens=N, cost=USD, time=DURATION, each alone or comma-separated. */
   budget?: string[]
@@ -40,6 +44,36 @@ export function parseBudgetFlag(items: readonly string[] | undefined): Budget {
   const budget = parseBudget(items ?? [])
   if (typeof budget === 'string') throw new BadInputError([{file: '--budget', code: 'config', message: budget}])
   return budget
+}
+
+/**
+ * The gate the run's rows will be judged by: the suite's profile, baseline and candidate (its gate a layer
+ * of the configuration), unless the run judges none (the suite names no profile, --no-gate, --no-report).
+ * A shard's rows are judged by the merge, with the suite's gate: it is a shard's gate too.
+ */
+export function judgedGate(selected: SelectedSuite, options: Pick<RunSuiteOptions, 'noGate' | 'noReport'>) {
+  const profile = selected.suite.gate?.profile
+  if (!profile || options.noGate || options.noReport) return undefined
+  const {baseline, candidate} = selected.config.values.gate
+  return {profile, baseline, candidate}
+}
+
+/**
+ * What the run says at its start, once its gate's modes are known to run, when the suite is smaller than
+ * its profile needs for a good candidate to pass 80% of the time (power.ts, the planner's figure): a team
+ * sees before spending the runs what a verdict of this size can tell.
+ */
+export async function undersizedNotice(
+  selected: SelectedSuite,
+  gate: ReturnType<typeof judgedGate>,
+): Promise<string | undefined> {
+  const profile = gate && selected.catalogue.profiles.get(gate.profile)?.value
+  if (!profile || profile.decision !== 'ci') return undefined
+  const {undersizedSuiteWarning} = await import('../report/gate/power.js')
+  return (
+    undersizedSuiteWarning(selected.suite.name, profile, selected.scenarios.length, selected.suite.repetitions) ??
+    undefined
+  )
 }
 
 /** The project opened with the suite's file, and the suite selected (flags applied). */
@@ -91,7 +125,18 @@ export async function runProjectSuite(
     ])
   const budget = parseBudgetFlag(options.budget)
   const selected = await openSuite(options)
-  const summary = await runSuite(selected, {...options, shard, budget: hasBudget(budget) ? budget : undefined}, onEvent)
+  const gate = judgedGate(selected, options)
+  const summary = await runSuite(
+    selected,
+    {
+      ...options,
+      shard,
+      budget: hasBudget(budget) ? budget : undefined,
+      judgedGate: gate,
+      gateNotice: await undersizedNotice(selected, gate),
+    },
+    onEvent,
+  )
   // A shard holds part of the rows: `merge` reports and gates the union of the shards.
   const judgement =
     options.dryRun || summary.interrupted || summary.stopped || options.noReport || shard

@@ -7,12 +7,13 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
   static override jsonLines = true
   static override summary = 'Run a suite: every scenario under every mode, repeated, checked, recorded, judged'
   static override description =
-    'Loads the suite and its scenarios, asks each provider whether it can run here (one that cannot is bad input, with its reason), preflights each mode once (a mode that cannot run here is reported and left out), ensures the fixtures, plans scenario x mode x provider x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report (summary.md, summary.json, summary.html, junit.xml) and, when the suite names a profile, the gate, and ends with the verdict line every report says too: the gate’s verdict (0 pass, 1 fail, 3 inconclusive, also when the suite names a gate that cannot be computed here); with no gate, 1 when any run failed, else 0; 3 when no run was recorded, or when --budget left blocks out (incomplete, never failed). 2 bad input or usage; 4 internal error; 130 interrupted; --no-report records rows only and exits 0. Re-run with the same --run-id to resume: recorded rows are skipped.'
+    'Loads the suite and its scenarios, asks each provider whether it can run here (one that cannot is bad input, with its reason), preflights each mode once (a mode that cannot run here is reported and left out, unless the run’s gate needs it as its baseline or candidate: then the run, or --dry-run, stops before its first run with exit 2, naming the mode, why and the fix: install it, or pass --no-gate), ensures the fixtures, plans scenario x mode x provider x iteration in a seeded shuffled order, and runs each: reset fixtures, bind, open the mode, let the provider drive the model, check the envelope and the checkpoints, append one row (fsynced) to results_dir/<run-id>.jsonl, with its trace under results_dir/<run-id>/traces. Then writes the report (summary.md, summary.json, summary.html, junit.xml) and, when the suite names a profile, the gate, and ends with the verdict line every report says too: the gate’s verdict (0 pass, 1 fail, 3 inconclusive, also when the gate cannot be computed from the rows); with no gate (or --no-gate), 1 when any run failed, else 0; 3 when no run was recorded, or when --budget left blocks out (incomplete, never failed). 2 bad input or usage; 4 internal error; 130 interrupted; --no-report records rows only and exits 0. Re-run with the same --run-id to resume: recorded rows are skipped.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml',
     '<%= config.bin %> <%= command.id %> suites/smoke.yml --mode agent_direct --repetitions 1',
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --run-id 2026-11-22T10-00-00-1a2b3c4d',
     '<%= config.bin %> <%= command.id %> suites/verify-pr.yml --dry-run',
+    '<%= config.bin %> <%= command.id %> suites/verify-pr.yml --no-gate',
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --budget tokens=2000000,time=30m',
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --provider agent-loop,claude-code',
     '<%= config.bin %> <%= command.id %> suites/full-seeded.yml --run-id nightly-42 --shard 2/4',
@@ -60,6 +61,11 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
         'reliability testing: this share (0..1) of the runs’ own sandbox and scripted-model requests fail with 5xx (never the harness’s seeding or checkpoints)',
     }),
     'no-report': Flags.boolean({description: 'record rows only: no report, no gate', default: false}),
+    'no-gate': Flags.boolean({
+      description:
+        'record the rows and write the report, but judge no gate: the runs decide the exit code (1 when any failed, else 0), and a mode of the suite’s gate that cannot run here is left out like any other instead of stopping the run',
+      default: false,
+    }),
     'until-decided': Flags.boolean({
       description:
         'add repetitions in planned looks until the suite’s gate is decided (or a budget is spent), keeping its error rate',
@@ -135,6 +141,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
           shardWeights: flags['shard-weights'],
           dryRun: flags['dry-run'],
           noReport: flags['no-report'],
+          noGate: flags['no-gate'],
           faultRate: faults,
           signal: controller.signal,
           onWarning: (text) => warn(`warning: ${text}`),
@@ -192,6 +199,7 @@ export default class RunCommand extends BaseCommand<typeof RunCommand> {
       if (flags.shard) this.log(`shard ${flags.shard}: merge the shards’ results files with ghx-bench merge`)
       for (const file of judgement?.files ?? []) this.log(`wrote ${file}`)
       if (judgement?.gate) this.log(renderGateTable(judgement.gate))
+      if (judgement && flags['no-gate']) this.log('--no-gate: no gate judged; the runs decide')
       if (judgement) this.log(verdictLine(judgement.verdict))
     }
     const output = {

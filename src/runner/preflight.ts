@@ -72,6 +72,61 @@ export async function preflightModes(
   return {modes, unavailable}
 }
 
+/** The gate a run's rows will be judged by: its profile and the two modes it compares. */
+export interface JudgedGate {
+  profile: string
+  baseline: string
+  candidate: string
+}
+
+/**
+ * Before the first run: each mode of the gate the run will judge that cannot give it rows here (its
+ * preflight said it cannot run, it is not among the run's modes, or every scenario is not applicable
+ * to it) is bad input (exit 2), naming the mode, why and the fix. Runs spent on a gate that cannot be
+ * computed buy no verdict. Null when both modes can run.
+ */
+export function gateModesProblem(
+  gate: JudgedGate,
+  run: {
+    modes: readonly string[]
+    preflight: Preflight
+    scenarios: readonly string[]
+    notApplicable: ReadonlyArray<{scenario_id: string; mode: string}>
+  },
+  origin: string,
+  dryRun = false,
+): BadInputError | null {
+  const roles = gate.baseline === gate.candidate ? (['candidate'] as const) : (['baseline', 'candidate'] as const)
+  const problems = roles.flatMap((role) => {
+    const mode = gate[role]
+    const left = run.preflight.unavailable.find((u) => u.mode === mode)
+    const why = left
+      ? {
+          reason: `cannot run here: ${left.reason.replace(/\.$/, '')}`,
+          fix: `make ${mode} available (install it, or fix its options)`,
+        }
+      : !run.modes.includes(mode)
+        ? {
+            reason: `is not among the run's modes (${run.modes.join(', ')})`,
+            fix: `run it too (--mode ${mode}, or the suite's modes)`,
+          }
+        : run.scenarios.length > 0 &&
+            run.scenarios.every((id) => run.notApplicable.some((n) => n.mode === mode && n.scenario_id === id))
+          ? {reason: 'is not applicable to any scenario of the run', fix: `choose scenarios ${mode} can solve`}
+          : null
+    if (!why) return []
+    const stop = dryRun ? 'A run would stop here, before its first run' : 'Stopped before the first run, nothing run'
+    return [
+      {
+        file: origin,
+        code: 'config' as const,
+        message: `gate ${gate.profile} (${gate.candidate} against ${gate.baseline}) needs its ${role} mode ${mode}, which ${why.reason}. ${stop}: ${why.fix}, or pass --no-gate to record the rows of the modes that can run, with no gate verdict`,
+      },
+    ]
+  })
+  return problems.length > 0 ? new BadInputError(problems) : null
+}
+
 /** A mode whose preflight never answered: bad input, naming its plugin (and the file it loaded from). */
 function hungPreflight(registry: PluginRegistry, modeName: string, timeLimitMs: number): BadInputError {
   const plugin = registry.plugins().find((p) => p.modes.includes(modeName))

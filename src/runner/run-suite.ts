@@ -46,7 +46,7 @@ import {readOracleCounts} from './oracle-counts.js'
 import {openModelSource, type ModelSource} from './model-source.js'
 import type {MutationReport} from './mutation.js'
 import {buildPlan, type PlannedRun} from './plan.js'
-import {notApplicablePairs, preflightModes} from './preflight.js'
+import {gateModesProblem, notApplicablePairs, preflightModes, type JudgedGate} from './preflight.js'
 import {gitOfProject} from './project-git.js'
 import {createRedactor, hideSuiteSecrets} from '../shared/redact.js'
 import {checkResume, openRunRecord, recordedRun, type RecordedRun} from './run-record.js'
@@ -75,6 +75,18 @@ export interface RunOptions {
   shard?: {spec: ShardSpec; weights?: string}
   /** Stop starting new paired blocks when the next would overrun this (src/runner/block-budget.ts). */
   budget?: Budget
+  /**
+   * The gate the caller will judge the rows by (`run`, `run --until-decided`, a shard's merge): a mode of it
+   * that cannot give rows here stops the run before its first run, bad input (preflight.ts, gateModesProblem).
+   */
+  judgedGate?: JudgedGate
+  /** Said (onWarning) once the judged gate's modes are known to run: what its size can tell (app/run.ts). */
+  gateNotice?: string
+  /**
+   * --no-gate: rows and report with no gate verdict (the runs decide, as for a suite that names no gate): the
+   * summary's gate is null and run.json's names no profile; a mode of the gate that cannot run is left out as any other.
+   */
+  noGate?: boolean
 }
 
 export type SuiteEvent =
@@ -112,7 +124,7 @@ interface RunPlanView {
   unavailable: Array<{mode: string; reason: string}>
   runs: PlannedRun[]
   skipped: string[]
-  /** The suite's gate selection (profile, baseline, candidate), when it names one. */
+  /** The suite's gate selection (profile, baseline, candidate), when it names one (null with --no-gate). */
   gate: Suite['gate'] | null
   /** Scenario x mode pairs left out because the scenario says the mode cannot solve it. */
   not_applicable: Array<{scenario_id: string; mode: string; reason: string}>
@@ -336,6 +348,22 @@ async function planSuite(
     ])
   // A scenario that a mode cannot solve (its tools lack the operation) is not applicable, never a failure.
   const notApplicable = notApplicablePairs(scenarios, modes)
+  // A gate the caller will judge that one of its modes cannot give rows to: stopped here, before a run is spent on it.
+  const gateProblem =
+    options.judgedGate &&
+    gateModesProblem(
+      options.judgedGate,
+      {
+        modes: suite.modes.map(refName),
+        preflight: {modes, unavailable},
+        scenarios: scenarios.map((s) => s.id),
+        notApplicable,
+      },
+      origin,
+      options.dryRun,
+    )
+  if (gateProblem) throw gateProblem
+  if (options.gateNotice) options.onWarning?.(options.gateNotice)
   const skippedPairs = new Set(notApplicable.map((n) => `${n.scenario_id}\0${n.mode}`))
   const keyFacts = {modes, providers: [...providers.keys()], model: model.label, target: target.kind}
   // A shard runs its own blocks of the whole plan, which every shard computes alike.
@@ -365,7 +393,7 @@ async function planSuite(
     unavailable,
     runs: todo,
     skipped: plan.filter((r) => done.has(r.key)).map((r) => r.key),
-    gate: suite.gate ?? null,
+    gate: options.noGate ? null : (suite.gate ?? null),
     not_applicable: notApplicable,
     forecast: history ? forecastPlan(todo, history, suite.concurrency) : null,
   }

@@ -188,7 +188,7 @@ describe('every output says the same verdict (CLI)', function () {
       expect(junit).to.match(new RegExp(`<testcase name="${name}" classname="gate"[^>]*>\\s*<failure `))
   })
 
-  it('a gate mode that could not run: run and gate both exit 3 with the same reason, and the reports say it', async () => {
+  it('a gate mode that could not run: run stops before its first run (2); with --no-gate the runs decide, gate over the rows exits 3 saying why, and report keeps what run said', async () => {
     const dir = await project({
       'catalogue/scenarios/repo-probe-001.yml': shellCommandScenario('repo-probe-001', 'Probe', 20_000, 'true'),
       'catalogue/gated.yml': [
@@ -201,22 +201,30 @@ describe('every output says the same verdict (CLI)', function () {
         '',
       ].join('\n'),
     })
-    const run = await runCliInProcess(['run', 'catalogue/gated.yml', '--run-id', 'gated'], {cwd: dir, env: {CI: '1'}})
-    const reason =
-      /^the gate cannot be computed: the gate compares agent_direct with mcp, and agent_direct: .*gh.*not found/
-    const {junit} = await expectAgreement(run, dir, 'gated', 'inconclusive', 3, reason)
-    // gate over the same run: the same situation, the same exit code and the same line.
+    const stopped = await runCliInProcess(['run', 'catalogue/gated.yml', '--run-id', 'gated'], {
+      cwd: dir,
+      env: {CI: '1'},
+    })
+    expect(stopped.code, stopped.stdout + stopped.stderr).to.equal(2)
+    expect(stopped.stderr).to.match(/needs its baseline mode agent_direct, which cannot run here: .*gh.*not found/)
+    expect(stopped.stdout).to.not.include('verdict:')
+    const run = await runCliInProcess(['run', 'catalogue/gated.yml', '--run-id', 'gated', '--no-gate'], {
+      cwd: dir,
+      env: {CI: '1'},
+    })
+    // mcp has no shell for the probe's plan: its one run failed, and with no gate the runs decide.
+    const said = /^no gate: 1 of 1 run failed$/
+    await expectAgreement(run, dir, 'gated', 'fail', 1, said)
+    // gate over the same run: the suite's gate, which the rows cannot compute, and why.
     const gate = await runCliInProcess(['gate'], {cwd: dir})
     expect(gate.code, gate.stdout + gate.stderr).to.equal(3)
-    expect(gate.stdout.trim().split('\n').at(-1)).to.equal(run.stdout.trim().split('\n').at(-1))
+    expect(gate.stdout.trim().split('\n').at(-1)).to.match(
+      /^verdict: INCONCLUSIVE \(exit 3\): the gate cannot be computed: the gate compares agent_direct with mcp, and agent_direct: .*gh.*not found/,
+    )
     // report over the same run rewrites summary.md, summary.html and junit.xml: they still say what run said.
     const report = await runCliInProcess(['report', '--format', 'md,json,junit,html'], {cwd: dir})
     expect(report.code, report.stderr).to.equal(0)
-    await expectAgreement(run, dir, 'gated', 'inconclusive', 3, reason)
-    expect(junit).to.match(/<testsuite name="gate" tests="1" failures="0" errors="0" skipped="1"/)
-    expect(junit).to.match(
-      /<testcase name="gate" classname="gate"[^>]*>\s*<skipped message="the gate cannot be computed: /,
-    )
+    await expectAgreement(run, dir, 'gated', 'fail', 1, said)
     // A mode typed on the command line that has no rows is the flag's mistake: bad input.
     const typed = await runCliInProcess(['gate', '--candidate', 'mpc'], {cwd: dir})
     expect(typed.code).to.equal(2)

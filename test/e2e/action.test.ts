@@ -350,8 +350,8 @@ describe('the GitHub Action (action.yml)', function () {
       const dir = await mkdtemp(path.join(tmpdir(), 'ghx-bench-workspace-'))
       const init = await runNode([pkg.bin, 'init'], {cwd: dir})
       expect(init.code, init.stderr).to.equal(0)
-      // A project that gates ghx, on a runner without it (init, finding no ghx, gated mcp): the gate cannot be
-      // computed, which the action says as no-gate.
+      // A project that gates ghx, on a runner without it (init, finding no ghx, gated mcp): the run stops before
+      // its first run (exit 2) unless told --no-gate, when the runs decide and the action says no-gate.
       const suite = path.join(dir, 'suites', 'example.yml')
       await writeFile(suite, (await readFile(suite, 'utf8')).replace(/^ {2}candidate: mcp .*$/m, '  candidate: ghx'))
       return dir
@@ -377,13 +377,14 @@ describe('the GitHub Action (action.yml)', function () {
       const {GH_TOKEN: _token, ...ghEnv} = sandbox.ghEnv(ghConfig)
       const options = {
         // install-gh off everywhere here: tests reach nothing but 127.0.0.1 (npm test installs gh beforehand).
-        // The suite's gate (ghx against agent_direct) cannot be computed without ghx: exit 3, not a pass; tolerated here.
+        // The suite's gate (ghx against agent_direct) cannot be computed without ghx: --no-gate records the rows
+        // of the modes that can run, with no gate verdict.
         inputs: {
           suite: 'suites/example.yml',
           repetitions: '1',
+          args: '--no-gate',
           'github-token': sandbox.token,
           'install-gh': 'false',
-          'fail-on-inconclusive': 'false',
         },
         workspace: dir,
         actionPath: pkg.root,
@@ -408,8 +409,9 @@ describe('the GitHub Action (action.yml)', function () {
         'Judge:ok',
       ])
       expect(stepOutput(first, 'install')).to.include(`ghx-bench 0.1.0 from ${pkg.root}`)
-      expect(first.outputs['exit-code']).to.equal('3')
+      expect(first.outputs['exit-code']).to.equal('0')
       expect(first.outputs.verdict).to.equal('no-gate')
+      expect(stepOutput(first, 'bench')).to.match(/^verdict: PASS \(exit 0\): no gate: all \d+ runs passed$/m)
       expect(first.outputs['run-id']).to.match(/^example-4242-1-\d{8}T\d{6}Z$/)
       const runId = first.outputs['run-id']!
       expect(first.outputs['report-dir']).to.equal(path.join(await realpath(dir), 'reports', runId))
@@ -417,11 +419,9 @@ describe('the GitHub Action (action.yml)', function () {
         '# ghx-bench report',
       )
 
-      // The harness appended its report to the job summary; the action added only the gate's absence.
+      // The harness appended its report to the job summary; the action added nothing (no gate was asked for).
       expect(first.summary.match(/^# ghx-bench report$/gm)).to.have.length(1)
-      expect(first.summary).to.match(
-        /\*\*Gate skipped:\*\* the gate compares agent_direct with ghx, and ghx: ghx not found/,
-      )
+      expect(first.summary).to.not.include('Gate skipped')
 
       const [, upload] = first.uses
       expect(upload!.uses).to.equal('actions/upload-artifact@v4')
@@ -436,9 +436,7 @@ describe('the GitHub Action (action.yml)', function () {
 
       expect(stepOutput(first, 'Comment on the pull request')).to.include(`posted the report on #${pr}`)
       const [comment] = await markerComments(pr)
-      expect(comment!.body).to.include(
-        `## ghx-bench: \`suites/example.yml\` — no gate (skipped: the gate compares agent_direct with ghx`,
-      )
+      expect(comment!.body).to.include(`## ghx-bench: \`suites/example.yml\` — no gate\n`)
       expect(comment!.body).to.include(`Run \`${runId}\``)
       expect(comment!.body).to.include('<details><summary>Report</summary>')
 
@@ -512,6 +510,18 @@ describe('the GitHub Action (action.yml)', function () {
       expect(run.summary).to.include('suites/missing.yml')
       expect(run.log.find((l) => l.step === 'Upload the reports')!.status).to.equal('skipped')
       expect(run.log.at(-1)!.output).to.include('::error::ghx-bench failed with exit code 2')
+      // A suite whose gate needs a mode that cannot run here (ghx) stops before its first run: bad input, said.
+      const gated = await runAction(action, {
+        inputs: {suite: 'suites/example.yml', repetitions: '1', 'install-gh': 'false'},
+        workspace: dir,
+        actionPath: pkg.root,
+        github: {event_name: 'push'},
+      })
+      expect(gated.failed).to.equal(true)
+      expect(gated.outputs['exit-code']).to.equal('2')
+      expect(gated.outputs.verdict).to.equal('error')
+      expect(gated.summary).to.include('### ghx-bench: suites/example.yml failed (exit code 2)')
+      expect(gated.summary).to.match(/needs its candidate mode ghx, which cannot run here: .*or pass --no-gate/)
     })
   })
 })

@@ -1,6 +1,6 @@
 // Defect 7: exit codes mean one thing each: 0 pass, 1 gate fail, 2 bad input or usage (naming the
-// file, flag or plugin), 3 inconclusive (a gate the suite names that cannot be computed included),
-// 4 internal error. Under --json every error is JSON.
+// file, flag or plugin; a gate the suite names whose mode cannot run here, before the first run), 3
+// inconclusive (a gate that cannot be computed from the rows included), 4 internal error. Under --json every error is JSON.
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 import {expect} from 'chai'
@@ -196,7 +196,7 @@ describe('reliability: exit codes', function () {
     })
   })
 
-  it('run: a gate the suite names that cannot be computed here (its baseline cannot run) is inconclusive, 3, never 0', async () => {
+  it('run: a gate the suite names whose mode cannot run here stops before its first run, 2; with --no-gate, gate over the rows is inconclusive, 3, never 0', async () => {
     const dir = await project({
       'catalogue/scenarios/repo-probe-001.yml': shellCommandScenario('repo-probe-001', 'Probe', 20_000, 'true'),
       'catalogue/gated.yml': [
@@ -210,8 +210,20 @@ describe('reliability: exit codes', function () {
       ].join('\n'),
     })
     const result = await runCli(['run', 'catalogue/gated.yml', '--run-id', 'gated'], {cwd: dir, env: {CI: '1'}})
-    expect(result.code, result.stderr + result.stdout).to.equal(3)
-    expect(result.stdout).to.match(
+    expect(result.code, result.stderr + result.stdout).to.equal(2)
+    expect(result.stderr).to.match(
+      /^catalogue\/gated\.yml error: gate verify_pr \(mcp against agent_direct\) needs its baseline mode agent_direct, which cannot run here: gh not found.*Stopped before the first run, nothing run: .*or pass --no-gate/m,
+    )
+    const recorded = await runCli(['run', 'catalogue/gated.yml', '--run-id', 'gated', '--no-gate'], {
+      cwd: dir,
+      env: {CI: '1'},
+    })
+    // The runs decide: mcp has no shell for the probe's plan, its run failed.
+    expect(recorded.code, recorded.stderr + recorded.stdout).to.equal(1)
+    expect(recorded.stdout.trim().split('\n').at(-1)).to.equal('verdict: FAIL (exit 1): no gate: 1 of 1 run failed')
+    const gate = await runCli(['gate', '--run-id', 'gated'], {cwd: dir})
+    expect(gate.code, gate.stderr + gate.stdout).to.equal(3)
+    expect(gate.stdout).to.match(
       /verdict: INCONCLUSIVE \(exit 3\): the gate cannot be computed: the gate compares agent_direct with mcp, and agent_direct: gh not found/,
     )
   })
