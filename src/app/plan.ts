@@ -11,10 +11,13 @@ import {resolveConfigPath} from '../config/load-config.js'
 import {judge} from '../report/judge.js'
 import {DEFAULT_ESTIMAND, resolveThresholds} from '../report/gate/gate.js'
 import {
+  affordableMargin,
   correlationOfDiscordance,
+  defaultPowerModel,
   designPower,
   detectableReductions,
   discordanceOf,
+  repetitionsFor,
   smallestDesign,
   type DesignPower,
   type PowerModel,
@@ -36,6 +39,10 @@ export interface PlanOptions extends ProjectOptions {
   runId?: string
   /** The effect planned for, as a multiple of every efficiency threshold (default 2). */
   target?: number
+  /** "How many repetitions for 80% at this success margin (points)?" */
+  margin?: number
+  /** "What success margin can I afford at this many runs a mode?" */
+  budget?: number
   /** Seeded datasets of the confirming simulation (default 100; 0 leaves it out). */
   datasets?: number
   seed?: number
@@ -56,6 +63,10 @@ export interface PlanResult {
   /** At the suite's design: the whole gate's power by formula, and each reduction's detectable effect (80% power). */
   as_written: DesignPower & {detectable: Record<string, number>}
   smallest: DesignPower | null
+  /** The repetitions that give 80% whole-gate power at --margin, at the suite's scenarios (null: none up to 1,000). */
+  at_margin: {margin: number; design: DesignPower | null} | null
+  /** The tightest success margin with 80% whole-gate power at --budget runs a mode, at the suite's scenarios. */
+  at_budget: {runs: number; repetitions: number; margin: number | null; design: DesignPower | null} | null
   /** The simulation of the suite's design at the target: P(pass) fixed, and under --until-decided with its mean repetitions. */
   confirmed: {
     datasets: number
@@ -67,20 +78,7 @@ export interface PlanResult {
   markdown: string
 }
 
-const PLAN_DEFAULTS = {target: 2, datasets: 100, seed: 1, maxScenarios: 20, maxRepetitions: 60} as const
-
-/** The power model of the simulator's defaults (what real suites show). */
-function defaultModel(): PowerModel {
-  const m = DEFAULT_MODEL
-  return {
-    log_sd: Math.sqrt(Math.log(1 + (m.cv_pct / 100) ** 2)),
-    tool_calls: 6.5,
-    scenario_spread: m.scenario_spread,
-    baseline_success_pct: m.baseline_success_pct,
-    success_discordance: discordanceOf(m.baseline_success_pct / 100, m.success_correlation),
-    reliability: m.candidate_reliability,
-  }
-}
+const PLAN_DEFAULTS = {target: 2, datasets: 100, seed: 1, maxScenarios: 50, maxRepetitions: 200} as const
 
 /**
  * The power model measured on a comparison: a run's log SD from the reductions' within-scenario
@@ -104,7 +102,7 @@ function measuredModel(comparison: Comparison): PowerModel {
     .filter((v): v is number => v !== null)
   const calls = eligible.map((s) => s.baseline.tool_calls).filter((v): v is number => typeof v === 'number')
   const r = comparison.reliability
-  const fallback = defaultModel()
+  const fallback = defaultPowerModel()
   const rate = (value: number | null | undefined, otherwise: number) =>
     value === null || value === undefined ? otherwise : value
   const success =
@@ -115,6 +113,10 @@ function measuredModel(comparison: Comparison): PowerModel {
   return {
     log_sd: sds.length === 0 ? fallback.log_sd : sds.reduce((a, b) => a + b, 0) / sds.length,
     tool_calls: calls.length === 0 ? fallback.tool_calls : calls.reduce((a, b) => a + b, 0) / calls.length,
+    tool_calls_inverse:
+      calls.length === 0
+        ? fallback.tool_calls_inverse
+        : calls.reduce((a, b) => a + 1 / Math.max(0.5, b), 0) / calls.length,
     scenario_spread:
       betweens.length === 0
         ? fallback.scenario_spread
@@ -174,7 +176,8 @@ async function measuredComparison(
 
 export async function planSuite(options: PlanOptions): Promise<PlanResult> {
   const cwd = options.cwd ?? process.cwd()
-  const selected = await openSuite({...options, suitePath: options.suitePath})
+  const {margin: _margin, budget: _budget, ...project} = options
+  const selected = await openSuite({...project, suitePath: options.suitePath})
   const profileName = selected.suite.gate?.profile
   if (!profileName)
     throw new BadInputError([
@@ -191,7 +194,9 @@ export async function planSuite(options: PlanOptions): Promise<PlanResult> {
   const scenarios = selected.scenarios.length
   const repetitions = selected.suite.repetitions
   const fromRows = options.inputs !== undefined || options.runId !== undefined
-  const model = fromRows ? measuredModel(await measuredComparison(selected, options, profileName, cwd)) : defaultModel()
+  const model = fromRows
+    ? measuredModel(await measuredComparison(selected, options, profileName, cwd))
+    : defaultPowerModel()
   const t = resolved.thresholds
   const asWritten = {
     ...designPower(t, model, estimand, scenarios, repetitions, target),
@@ -202,6 +207,27 @@ export async function planSuite(options: PlanOptions): Promise<PlanResult> {
     maxScenarios: Math.max(scenarios, PLAN_DEFAULTS.maxScenarios),
     maxRepetitions: PLAN_DEFAULTS.maxRepetitions,
   })
+  const atMargin =
+    options.margin === undefined
+      ? null
+      : {
+          margin: options.margin,
+          design: repetitionsFor({...t, max_success_rate_drop_pct: options.margin}, model, estimand, scenarios, target),
+        }
+  const budgetRepetitions = options.budget === undefined ? 0 : Math.floor(options.budget / scenarios)
+  const affordable =
+    options.budget === undefined || budgetRepetitions < 1
+      ? null
+      : affordableMargin(t, model, estimand, scenarios, budgetRepetitions, target)
+  const atBudget =
+    options.budget === undefined
+      ? null
+      : {
+          runs: options.budget,
+          repetitions: budgetRepetitions,
+          margin: affordable?.margin ?? null,
+          design: affordable?.design ?? null,
+        }
   const lines = capacity(t, scenarios * repetitions, reliabilityLevel(0.95))
   const datasets = options.datasets ?? PLAN_DEFAULTS.datasets
   let confirmed: PlanResult['confirmed'] = null
@@ -248,6 +274,8 @@ export async function planSuite(options: PlanOptions): Promise<PlanResult> {
     capacity: lines,
     as_written: asWritten,
     smallest,
+    at_margin: atMargin,
+    at_budget: atBudget,
     confirmed,
   }
   return {...result, markdown: renderPlan(result)}
@@ -283,6 +311,24 @@ function renderPlan(plan: Omit<PlanResult, 'markdown'>): string {
       ? `## Smallest design for 80% whole-gate power: ${plan.smallest.scenarios} scenarios × ${plan.smallest.repetitions} repetitions (${pct(plan.smallest.power)}, ${plan.smallest.scenarios * plan.smallest.repetitions} runs a mode)`
       : `## No design up to ${PLAN_DEFAULTS.maxScenarios} scenarios × ${PLAN_DEFAULTS.maxRepetitions} repetitions reaches 80% whole-gate power`,
   ]
+  if (plan.at_margin) {
+    const {margin, design: d} = plan.at_margin
+    out.push(
+      '',
+      d
+        ? `## At a success margin of ${margin} points: ${d.repetitions} repetitions (${d.scenarios} × ${d.repetitions} = ${d.scenarios * d.repetitions} runs a mode) give 80% whole-gate power (${pct(d.power)}; the paired success test alone ${pct(d.checks.reliability_success_rate_non_inferior ?? 1)})`
+        : `## At a success margin of ${margin} points no number of repetitions up to 1,000 at ${design.scenarios} scenarios gives 80% whole-gate power${plan.estimand === 'population' ? ': under estimand population the spread between scenarios bounds the efficiency checks whatever the repetitions; add scenarios' : ''}`,
+    )
+  }
+  if (plan.at_budget) {
+    const {runs, repetitions, margin, design: d} = plan.at_budget
+    out.push(
+      '',
+      margin !== null && d
+        ? `## At ${runs} runs a mode (${design.scenarios} × ${repetitions}): the tightest success margin with 80% whole-gate power is ${margin} points (${pct(d.power)})`
+        : `## At ${runs} runs a mode (${design.scenarios} × ${repetitions}): no success margin up to 50 points gives 80% whole-gate power; the other checks need more runs`,
+    )
+  }
   if (plan.confirmed) {
     const c = plan.confirmed
     out.push(

@@ -8,8 +8,6 @@ import {selectScenarios, type Catalogue, type SpecFile} from '../catalogue/catal
 import type {Suite} from '../schemas/suite.js'
 import {sortDiagnostics, type Diagnostic} from '../shared/diagnostics.js'
 import {displayPath} from '../shared/source-document.js'
-import {MIN_CI_RUNS, MIN_POPULATION_SCENARIOS} from '../report/gate/gate.js'
-import {gateSizeWarnings} from '../report/gate/reliability-rules.js'
 import {refName} from '../runner/select-suite.js'
 import {inspectProject, type ProjectOptions} from './project.js'
 
@@ -51,7 +49,7 @@ export async function validateProject(options: ValidateOptions = {}): Promise<Va
     },
     diagnostics: sortDiagnostics(diagnostics),
     warnings: [
-      ...gateWarnings(suites, catalogue),
+      ...(await gateWarnings(suites, catalogue)),
       ...(config.values.model === 'oracle' ? planWarnings(suites, catalogue) : []),
     ],
   }
@@ -75,22 +73,36 @@ function planWarnings(suites: Array<SpecFile<Suite>>, catalogue: Catalogue): str
   return warnings
 }
 
-/** Each suite's gate checked against its size (src/report/gate/reliability-rules.ts). */
-function gateWarnings(suites: Array<SpecFile<Suite>>, catalogue: Catalogue): string[] {
-  const warnings: string[] = []
-  for (const suite of suites) {
+/**
+ * Each suite's gate checked against its size (src/report/gate/reliability-rules.ts). The gate's rules and
+ * their statistics are loaded only for a suite with a gate: validate of a scenario needs none of them.
+ */
+async function gateWarnings(suites: Array<SpecFile<Suite>>, catalogue: Catalogue): Promise<string[]> {
+  const gated = suites.flatMap((suite) => {
     const profile = suite.value.gate?.profile ? catalogue.profiles.get(suite.value.gate.profile)?.value : undefined
-    if (!profile) continue
-    warnings.push(
-      ...gateSizeWarnings(
-        suite.value.name,
-        profile,
-        selectScenarios(suite.value, catalogue).length,
-        suite.value.repetitions ?? 1,
-        MIN_POPULATION_SCENARIOS,
-        MIN_CI_RUNS,
-      ),
+    return profile ? [{suite, profile}] : []
+  })
+  if (gated.length === 0) return []
+  const [{MIN_CI_RUNS, MIN_POPULATION_SCENARIOS}, {gateSizeWarnings}, {undersizedSuiteWarning}] = await Promise.all([
+    import('../report/gate/gate.js'),
+    import('../report/gate/reliability-rules.js'),
+    import('../report/gate/power.js'),
+  ])
+  return gated.flatMap(({suite, profile}) => {
+    const [scenarios, repetitions] = [selectScenarios(suite.value, catalogue).length, suite.value.repetitions ?? 1]
+    const cannotPass = gateSizeWarnings(
+      suite.value.name,
+      profile,
+      scenarios,
+      repetitions,
+      MIN_POPULATION_SCENARIOS,
+      MIN_CI_RUNS,
     )
-  }
-  return warnings
+    // A suite that cannot pass at all says so already; one that can, but seldom for a good candidate, is undersized.
+    const undersized =
+      cannotPass.length === 0 && profile.decision === 'ci'
+        ? undersizedSuiteWarning(suite.value.name, profile, scenarios, repetitions)
+        : null
+    return undersized ? [...cannotPass, undersized] : cannotPass
+  })
 }

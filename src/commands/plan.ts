@@ -9,6 +9,7 @@ export default class PlanCommand extends BaseCommand<typeof PlanCommand> {
   static override examples = [
     '<%= config.bin %> <%= command.id %> suites/verify-pr.yml',
     '<%= config.bin %> <%= command.id %> suites/verify-pr.yml --input results/2026-03-01.jsonl --target 1.5',
+    '<%= config.bin %> <%= command.id %> suites/verify-release.yml --margin 3 --budget 400 --datasets 0',
   ]
   static override args = {suite: Args.string({description: 'the suite file', required: true})}
   static override flags = {
@@ -20,6 +21,14 @@ export default class PlanCommand extends BaseCommand<typeof PlanCommand> {
     'run-id': Flags.string({description: 'a previous run’s id in results_dir, to measure from'}),
     target: Flags.string({
       description: 'the effect planned for, as a multiple of every efficiency threshold (default 2)',
+    }),
+    margin: Flags.string({
+      description:
+        'a success margin in points: how many repetitions at the suite’s scenarios give 80% whole-gate power with it',
+    }),
+    budget: Flags.integer({
+      min: 1,
+      description: 'runs a mode you can afford: the tightest success margin with 80% whole-gate power at that many',
     }),
     datasets: Flags.integer({
       min: 0,
@@ -44,6 +53,8 @@ export default class PlanCommand extends BaseCommand<typeof PlanCommand> {
       inputs: flags.input,
       runId: flags['run-id'],
       target: flags.target === undefined ? undefined : nonNegative('--target', flags.target),
+      margin: flags.margin === undefined ? undefined : nonNegative('--margin', flags.margin),
+      budget: flags.budget,
       datasets: flags.datasets,
       seed: flags.seed,
       resamples: flags.resamples,

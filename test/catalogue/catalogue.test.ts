@@ -79,13 +79,20 @@ describe('the built-in catalogue', () => {
     const pr = catalogue.profiles.get('verify_pr')!.value
     expect(pr.thresholds.min_tokens_active_reduction_pct).to.equal(15)
     expect(pr.overrides?.['openai/gpt-5.1-codex-mini']?.thresholds?.min_tokens_active_reduction_pct).to.equal(10)
-    // Reliability limits are sized for the suite (issue 26): the overrides inherit them, and the estimand is explicit.
-    expect(pr.thresholds.max_success_rate_drop_pct).to.equal(12)
+    // Reliability limits are sized for the verify-pr suite (issue 42): the overrides inherit them, and the estimand is explicit.
+    expect(pr.thresholds.max_success_rate_drop_pct).to.equal(8)
     expect(pr.overrides?.['openai/gpt-5.1-codex-mini']?.thresholds?.max_success_rate_drop_pct).to.equal(undefined)
     expect(pr.estimand).to.equal('suite')
     expect(catalogue.profiles.get('verify_release')!.value.estimand).to.equal('population')
     const release = catalogue.profiles.get('verify_release')!.value
     expect(release.thresholds.min_tool_call_reduction_pct).to.equal(30)
+    // verify_release keeps the predecessors' reliability limits (issue 42).
+    expect(release.thresholds).to.deep.include({
+      max_success_rate_drop_pct: 3,
+      min_output_validity_rate_pct: 97,
+      max_runner_failure_rate_pct: 5,
+      max_timeout_stall_rate_pct: 2,
+    })
     // min_samples 3 throughout: decision ci's floor, with room for two failed runs in the suites' 5 repetitions.
     expect(release.overrides?.['openai/gpt-5.3-codex']?.min_samples).to.equal(3)
   })

@@ -52,7 +52,7 @@ describe('profiles', () => {
     const invalid = await makeProject({
       'suites/profiles/other.yml': (await builtIn('verify_pr'))
         .replace('name: verify_pr', 'name: other')
-        .replace('max_retry_rate_pct: 15', 'max_retry_rate_pct: lots'),
+        .replace('max_retry_rate_pct: 10', 'max_retry_rate_pct: lots'),
     })
     expect((await refusal(invalid)).diagnostics[0]).to.include({
       file: path.join('suites', 'profiles', 'other.yml'),

@@ -37,7 +37,7 @@ describe('ghx-bench plan (CLI)', () => {
       discordanceOf(DEFAULT_MODEL.baseline_success_pct / 100, DEFAULT_MODEL.success_correlation),
     )
     expect(plan.as_written.checks.reliability_success_rate_non_inferior).to.equal(
-      pairedSuccessPower(plan.model.success_discordance, 0.12, 6 * 20, 0.05),
+      pairedSuccessPower(plan.model.success_discordance, 0.08, 6 * 20, 0.05),
     )
     expect(
       plan.capacity.every((line) => line.certifiable),
@@ -65,7 +65,7 @@ describe('ghx-bench plan (CLI)', () => {
     expect(result.code, result.stderr).to.equal(0)
     expect(result.stdout).to.include('## The suite as written: 2 scenarios × 5 repetitions (10 runs a mode)')
     expect(result.stdout).to.include(
-      '- reliability_timeout_stall_rate: exact binomial test of timeouts at most 10%, one-sided 5%: 10 runs cannot pass it (with none, it takes 29 runs) — **cannot pass at this size**',
+      '- reliability_timeout_stall_rate: exact binomial test of timeouts at most 6%, one-sided 5%: 10 runs cannot pass it (with none, it takes 49 runs) — **cannot pass at this size**',
     )
     // ghx-router's rows: four scenarios that differ by about 0.4 on the log scale.
     expect(result.stdout).to.match(/Model \(the rows given\): .*spread between scenarios 0\.[3-5]\d/)

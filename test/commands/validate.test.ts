@@ -1,9 +1,15 @@
 // `ghx-bench validate` from the command line: each error class at its exact file:line:col, exit 2.
+import path from 'node:path'
 import {expect} from 'chai'
+import {loadProfile} from '../../src/catalogue/profiles.js'
+import {undersizedSuiteWarning} from '../../src/report/gate/power.js'
+import {PACKAGE_ROOT} from '../../src/shared/package-paths.js'
 import {makeProject} from '../support/cli.js'
 import {runCliInProcess} from '../support/cli-in-process.js'
 import {SUITES} from '../support/sandbox-project.js'
 import {shellCommandScenario} from '../support/scenarios.js'
+
+const verifyRelease = await loadProfile('verify_release', path.join(PACKAGE_ROOT, 'suites'))
 
 const SCENARIO_HEADER = '# yaml-language-server: $schema=../../schemas/scenario.schema.json\n'
 
@@ -35,8 +41,11 @@ async function validateIn(files: Record<string, string>, args: string[] = []) {
 describe('ghx-bench validate (CLI)', () => {
   it('passes on the built-in catalogue', async () => {
     const result = await runCliInProcess(['validate'])
-    // Every built-in suite can pass its own gate: no warning.
-    expect(result.stderr).to.equal('')
+    // Every built-in suite can pass its own gate; verify-release, at the predecessors' limits, is smaller than they need and says how much.
+    expect(result.stderr).to.equal(`warning: ${undersizedSuiteWarning('verify-release', verifyRelease, 12, 20)}\n`)
+    expect(result.stderr).to.match(
+      /suite verify-release .* is smaller than its gate verify_release needs: .* 80% takes \d+ scenarios × \d+/,
+    )
     expect(result.code).to.equal(0)
     expect(result.stdout).to.match(/^ok: \.ghxbenchrc\.yml, 4 suites, 71 scenarios, 17 sets, 2 profiles/)
   })

@@ -22,20 +22,39 @@ import type {Thresholds} from '../../schemas/profile.js'
 import {binomialCdf, sizedRule} from '../../stats/binomial.js'
 import {logRatioOfReduction, reductionOfLogRatio, type Estimand} from '../../stats/log-ratio.js'
 import {normalCdf, normalQuantile, tOfConfidence, zOfConfidence} from '../../stats/special.js'
+import {MIN_POPULATION_SCENARIOS} from './gate.js'
 import {rateLimits} from './reliability-rules.js'
-import type {CandidateReliability} from './simulate.js'
+import {DEFAULT_MODEL, SIMULATED_TOOL_CALLS, type CandidateReliability} from './simulate.js'
 
 export interface PowerModel {
   /** Run-to-run log SD of active tokens and agent time. */
   log_sd: number
   /** The baseline's mean tool calls a run. */
   tool_calls: number
+  /** The mean over scenarios of 1 / the baseline's mean tool calls a run there: a run's Poisson log variance. */
+  tool_calls_inverse: number
   /** SD of the effect between scenarios, log scale (population estimand only). */
   scenario_spread: number
   baseline_success_pct: number
   /** The share of blocks whose two runs differ in success (one succeeded, the other not): what the paired test's error is made of. */
   success_discordance: number
   reliability: CandidateReliability
+}
+
+/** The power model of the simulator's defaults (what real suites show). */
+export function defaultPowerModel(): PowerModel {
+  const m = DEFAULT_MODEL
+  return {
+    log_sd: Math.sqrt(Math.log(1 + (m.cv_pct / 100) ** 2)),
+    tool_calls: (SIMULATED_TOOL_CALLS[0] + SIMULATED_TOOL_CALLS[1]) / 2,
+    // The mean of 1 / x for x uniform over the range.
+    tool_calls_inverse:
+      Math.log(SIMULATED_TOOL_CALLS[1] / SIMULATED_TOOL_CALLS[0]) / (SIMULATED_TOOL_CALLS[1] - SIMULATED_TOOL_CALLS[0]),
+    scenario_spread: m.scenario_spread,
+    baseline_success_pct: m.baseline_success_pct,
+    success_discordance: discordanceOf(m.baseline_success_pct / 100, m.success_correlation),
+    reliability: m.candidate_reliability,
+  }
 }
 
 const REDUCTIONS = [
@@ -47,14 +66,36 @@ const REDUCTIONS = [
 
 const Z_POWER = 0.841621
 
-/** A run's log variance of a metric under the model (one mode). */
-function runVariance(check: (typeof REDUCTIONS)[number][0], model: PowerModel): number {
-  if (check === 'efficiency_tool_call_reduction') return 1 / Math.max(0.5, model.tool_calls)
-  if (check === 'efficiency_cost_reduction') return (0.5 * model.log_sd) ** 2
-  return model.log_sd ** 2
+/** What a suite is sized for: a candidate at twice every efficiency threshold passing the whole gate 80% of the time. */
+const PLANNED_TARGET = 2
+const PLANNED_POWER = 0.8
+
+/**
+ * A run's log variance of a metric in each mode, averaged over the scenarios, the candidate's at `ratio`
+ * times the baseline's level. Tool calls are Poisson, a run's log variance 1 / its mean: the candidate's
+ * own, larger when it makes fewer calls, and each scenario's (the mean of 1 / its calls, not 1 / the
+ * mean of calls, which the small-count scenarios dominate). Under the suite estimand the scenarios'
+ * effects deviate from the suite's log-normally with SD `scenario_spread`, so the candidate's 1 / calls
+ * is e^(spread²/2) larger on average.
+ */
+function runVariances(
+  check: (typeof REDUCTIONS)[number][0],
+  model: PowerModel,
+  ratio: number,
+): {baseline: number; candidate: number} {
+  if (check === 'efficiency_tool_call_reduction') {
+    const baseline = model.tool_calls_inverse
+    return {baseline, candidate: (baseline / ratio) * Math.exp(model.scenario_spread ** 2 / 2)}
+  }
+  const each = check === 'efficiency_cost_reduction' ? (0.5 * model.log_sd) ** 2 : model.log_sd ** 2
+  return {baseline: each, candidate: each}
 }
 
-/** The standard error of θ and the critical value its interval uses. */
+/**
+ * The standard error of θ and the critical value its interval uses. Efficiency is measured on stable
+ * runs only (success, valid output, no runner failure): each mode's share of them thins its runs, and
+ * the interval is widened by t at the runs' degrees of freedom, as src/stats/log-ratio.ts does.
+ */
 function errorOf(
   check: (typeof REDUCTIONS)[number][0],
   model: PowerModel,
@@ -62,9 +103,21 @@ function errorOf(
   scenarios: number,
   repetitions: number,
   confidence: number,
+  ratio: number,
 ): {se: number; critical: number} {
-  const within = (2 * runVariance(check, model)) / repetitions
-  if (estimand === 'suite') return {se: Math.sqrt(within / scenarios), critical: zOfConfidence(confidence)}
+  const variances = runVariances(check, model, ratio)
+  const r = model.reliability
+  const baselineRuns = Math.max(1, (repetitions * model.baseline_success_pct) / 100)
+  const candidateRuns = Math.max(
+    1,
+    ((((repetitions * model.baseline_success_pct) / 100) * (100 - r.runner_failure_pct)) / 100) *
+      ((100 - r.invalid_pct) / 100),
+  )
+  const within = variances.baseline / baselineRuns + variances.candidate / candidateRuns
+  if (estimand === 'suite') {
+    const df = scenarios * Math.max(1, Math.min(baselineRuns, candidateRuns) - 1)
+    return {se: Math.sqrt(within / scenarios), critical: tOfConfidence(confidence, df)}
+  }
   return {
     se: Math.sqrt((model.scenario_spread ** 2 + within) / scenarios),
     critical: scenarios > 1 ? tOfConfidence(confidence, scenarios - 1) : Infinity,
@@ -93,8 +146,11 @@ export function designPower(
   for (const [check, key] of REDUCTIONS) {
     const threshold = t[key]
     const distance = logRatioOfReduction(threshold) - logRatioOfReduction(target * threshold)
-    const {se, critical} = errorOf(check, model, estimand, scenarios, repetitions, confidence)
-    checks[check] = Number.isFinite(distance) ? normalCdf(distance / se - critical) : 1
+    const ratio = Math.max(0.01, 1 - (target * threshold) / 100)
+    const {se, critical} = errorOf(check, model, estimand, scenarios, repetitions, confidence, ratio)
+    // The gate refuses the population estimand below its scenarios: nothing passes there.
+    const refused = estimand === 'population' && scenarios < MIN_POPULATION_SCENARIOS
+    checks[check] = refused ? 0 : Number.isFinite(distance) ? normalCdf(distance / se - critical) : 1
   }
   const runs = scenarios * repetitions
   const alpha = 1 - confidence
@@ -239,8 +295,95 @@ export function detectableReductions(
 ): Record<string, number> {
   const out: Record<string, number> = {}
   for (const [check, key] of REDUCTIONS) {
-    const {se, critical} = errorOf(check, model, estimand, scenarios, repetitions, confidence)
+    // The candidate's tool calls at the threshold's ratio: the detectable effect lies near it.
+    const ratio = Math.max(0.01, 1 - t[key] / 100)
+    const {se, critical} = errorOf(check, model, estimand, scenarios, repetitions, confidence, ratio)
     out[check] = reductionOfLogRatio(logRatioOfReduction(t[key]) - (critical + Z_POWER) * se)
   }
   return out
+}
+
+/**
+ * How many repetitions at `scenarios` give the whole gate `goal` power for a candidate at `target`
+ * times every efficiency threshold: the fewest up to `maxRepetitions` (null: none does).
+ */
+export function repetitionsFor(
+  t: Thresholds,
+  model: PowerModel,
+  estimand: Estimand,
+  scenarios: number,
+  target: number,
+  goal = 0.8,
+  maxRepetitions = 1000,
+): DesignPower | null {
+  // Power rises with the repetitions but not strictly (a sized rule's count steps): the first that reaches the goal.
+  for (let r = 1; r <= maxRepetitions; r++) {
+    const design = designPower(t, model, estimand, scenarios, r, target)
+    if (design.power >= goal) return design
+  }
+  return null
+}
+
+/** The step of the success margins `affordableMargin` tries, in points. */
+export const MARGIN_STEP = 0.5
+
+/**
+ * The tightest success margin (points, in steps of MARGIN_STEP up to 50) at which the whole gate has
+ * `goal` power at S x R, the other limits as the profile has them; null when none up to 50 does.
+ */
+export function affordableMargin(
+  t: Thresholds,
+  model: PowerModel,
+  estimand: Estimand,
+  scenarios: number,
+  repetitions: number,
+  target: number,
+  goal = 0.8,
+): {margin: number; design: DesignPower} | null {
+  for (let margin = MARGIN_STEP; margin <= 50; margin += MARGIN_STEP) {
+    const design = designPower(
+      {...t, max_success_rate_drop_pct: margin},
+      model,
+      estimand,
+      scenarios,
+      repetitions,
+      target,
+    )
+    if (design.power >= goal) return {margin, design}
+  }
+  return null
+}
+
+/**
+ * Why a suite is smaller than its profile needs, in one sentence (null when it is not): the whole-gate
+ * power the planner gives the realistic good candidate (defaultPowerModel, twice every efficiency
+ * threshold) at the suite's S x R is under 80%, with the design of fewest runs that reaches it.
+ */
+export function undersizedSuiteWarning(
+  suite: string,
+  profile: {name: string; thresholds: Thresholds; estimand?: Estimand},
+  scenarios: number,
+  repetitions: number,
+): string | null {
+  const model = defaultPowerModel()
+  const estimand = profile.estimand ?? 'suite'
+  const asWritten = designPower(profile.thresholds, model, estimand, scenarios, repetitions, PLANNED_TARGET)
+  if (asWritten.power >= PLANNED_POWER) return null
+  const more = repetitionsFor(profile.thresholds, model, estimand, scenarios, PLANNED_TARGET, PLANNED_POWER, 200)
+  const fewest = smallestDesign(profile.thresholds, model, estimand, PLANNED_TARGET, {
+    minScenarios: scenarios,
+    maxScenarios: Math.max(scenarios, 50),
+    maxRepetitions: 200,
+  })
+  const needs = [
+    more
+      ? `${more.repetitions} repetitions at its ${scenarios} scenarios (${scenarios * more.repetitions} runs a mode)`
+      : null,
+    fewest && (!more || fewest.scenarios !== scenarios)
+      ? `${fewest.scenarios} scenarios × ${fewest.repetitions} (${fewest.scenarios * fewest.repetitions} runs a mode)`
+      : null,
+  ].filter((need): need is string => need !== null)
+  const fix =
+    needs.length > 0 ? `80% takes ${needs.join(', or ')}` : 'no design up to 50 scenarios × 200 repetitions reaches 80%'
+  return `suite ${suite} (${scenarios} scenarios × ${repetitions} repetitions) is smaller than its gate ${profile.name} needs: a good candidate (95% success, twice every efficiency threshold) passes it ${(100 * asWritten.power).toFixed(0)}% of the time by the planner; ${fix} (ghx-bench plan)`
 }

@@ -133,6 +133,9 @@ const DEFAULT_TOKEN_MIX: TokenMix = {
   price: {input: 1.25, output: 10, cache_read: 0.125, cache_write: 1.25},
 }
 
+/** The range of a scenario's baseline tool calls a run (uniform): the planner's model reads it too. */
+export const SIMULATED_TOOL_CALLS = [3, 10] as const
+
 export const DEFAULT_MODEL: SimulationModel = {
   scenario_spread: 0.3,
   cv_pct: 30,
@@ -320,7 +323,7 @@ export function syntheticRows(random: Random, options: DatasetOptions): Row[] {
       uncachedShare: within(mix.uncached_share),
     },
     agent: Math.log(20_000) + 0.5 * normalDraw(random),
-    toolCalls: 3 + 7 * random(),
+    toolCalls: SIMULATED_TOOL_CALLS[0] + (SIMULATED_TOOL_CALLS[1] - SIMULATED_TOOL_CALLS[0]) * random(),
     deviation: {
       tokens: model.scenario_spread * normalDraw(random),
       agent: model.scenario_spread * normalDraw(random),
@@ -458,6 +461,8 @@ export interface SimulationOptions {
   points?: readonly Point[]
   /** The multiple of the thresholds at `double` (default 2). */
   target?: number
+  /** Only the whole gate's datasets (those of the efficiency group): what the planner is checked against. */
+  wholeGateOnly?: boolean
 }
 
 const datasetSeed = (seed: number, ...parts: number[]) =>
@@ -518,6 +523,7 @@ export function simulateFixed(
         const overall = emptyCounts()
         for (let d = 0; d < count(point); d++) {
           for (const [g, group] of GROUPS.entries()) {
+            if (options.wholeGateOnly && group !== 'efficiency') continue
             const seed = datasetSeed(options.seed, scenarios, repetitions, p, d, g)
             const rows = syntheticRows(mulberry32(seed), {
               scenarios,

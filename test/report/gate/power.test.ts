@@ -82,6 +82,7 @@ describe('the planner’s power of the paired success test', () => {
       const model = {
         log_sd: 0.3,
         tool_calls: 6.5,
+        tool_calls_inverse: 1 / 6.5,
         scenario_spread: 0.3,
         baseline_success_pct: 95,
         success_discordance: discordanceOf(0.95, correlation),
