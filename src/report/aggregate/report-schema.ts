@@ -700,6 +700,33 @@ const checkSchema = {
       description:
         'minimum detectable effect at the data’s size, in the units of value: the distance from the threshold a true value needs for a decisive verdict 80% of the time, (z + 0.84) x SE with SE = the interval width / (2 x z) and z that of the interval’s confidence; null for coverage (a count) and a check without an interval',
     },
+    detectable: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['value', 'text'],
+      description:
+        'what this run’s size can detect with 80% power, in the units of value. A reliability check: the true value its own rule passes only 20% of the time (the success check: a drop in points; a rate: its %; validity: the validity % at or below which it is caught); a regression smaller than that can pass. A reduction: the true reduction it passes 80% of the time (threshold + MDE). null: coverage, a check without data',
+      properties: {
+        value: {
+          ...figure,
+          description: 'null: no value within reach is detected (the text says why)',
+        },
+        text: {type: 'string', description: 'the same in a sentence, with the size and how it was computed'},
+        doubling: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['baseline_success_pct', 'candidate_success_pct', 'pass_chance', 'text'],
+          description:
+            'the success check: a candidate that doubles the baseline’s failures, and how often this run’s test passes it (above 0.2: not detectable)',
+          properties: {
+            baseline_success_pct: {type: 'number'},
+            candidate_success_pct: {type: 'number'},
+            pass_chance: {type: 'number', minimum: 0, maximum: 1},
+            text: {type: 'string'},
+          },
+        },
+      },
+    },
   },
 } as const
 
@@ -783,6 +810,11 @@ const gateProperties = {
   candidate: {type: 'string'},
   checks: {type: 'array', items: checkSchema},
   verdict: {type: 'string', enum: ['pass', 'fail', 'inconclusive']},
+  unseen_doubling: {
+    type: ['string', 'null'],
+    description:
+      'a PASS whose success test passes a candidate that doubles the baseline’s failures more than 20% of the time (its detectable drop exceeds the baseline’s failure rate): the sentence saying so; null otherwise',
+  },
   exit_code: {type: 'integer', enum: [0, 1, 3]},
   comparison: comparisonSchema,
   trace_root: {type: ['string', 'null'], description: 'the results folder traces are relative to'},

@@ -14,6 +14,7 @@ import {compareModes, DEFAULT_CONFIDENCE} from '../aggregate/compare.js'
 import type {GateDocument} from '../aggregate/report-schema.js'
 import type {LoadedRows} from '../aggregate/rows.js'
 import {runIdsOf, summarizeFailures, traceRoot, type ReportSettings} from '../aggregate/summary.js'
+import {unseenDoubling} from './detectable.js'
 import {DEFAULT_ESTIMAND, EXIT_CODES, evaluateGate, resolveThresholds, type Decision} from './gate.js'
 import type {SequentialLook} from './reliability-rules.js'
 import {freezeVerdicts, type FrozenVerdicts} from './sequential.js'
@@ -149,7 +150,7 @@ function gateOfProvider(
     confidence,
     estimand: thresholds.estimand,
   })
-  const judged = evaluateGate(comparison, thresholds, options.look)
+  const judged = evaluateGate(comparison, thresholds, options.look, {detectable: true})
   const {checks, verdict: checked} = options.frozen
     ? freezeVerdicts(judged.checks, options.frozen, (options.sequential?.look ?? 1) - 1)
     : judged
@@ -176,6 +177,7 @@ function gateOfProvider(
     candidate,
     checks,
     verdict,
+    unseen_doubling: unseenDoubling(verdict, checks),
     exit_code: EXIT_CODES[verdict],
     comparison,
     trace_root: traceRoot(inputs),

@@ -26,6 +26,7 @@ import type {Profile, ThresholdKey, Thresholds} from '../../schemas/profile.js'
 import type {Comparison, Estimate, Reduction} from '../aggregate/compare.js'
 import type {Estimand} from '../../stats/log-ratio.js'
 import {minimumDetectableEffect} from './mde.js'
+import {POINT_LEVEL, pointCutoff, rateDetectable, reductionDetectable, successDetectable} from './detectable.js'
 import {
   judgeRate,
   judgeRateAtLook,
@@ -207,6 +208,11 @@ export function evaluateGate(
   resolved: ResolvedThresholds,
   /** A look of `run --until-decided`: the rates' sized rules and the paired success test spend their error over the looks exactly (reliability-rules.ts). */
   look?: SequentialLook,
+  /**
+   * Whether each check says what it could detect (`detectable`): the gate's documents do; the simulator's
+   * thousands of gates do not read it, and the success check's costs some 20 ms.
+   */
+  options: {detectable?: boolean} = {},
 ): {checks: GateCheck[]; verdict: Exclude<Verdict, 'skipped'>} {
   const t = resolved.thresholds
   const {reliability: r, efficiency: e} = comparison
@@ -349,6 +355,12 @@ export function evaluateGate(
   if (decision === 'ci') for (const spec of specs) decideBySize(spec, comparison, resolved, alpha, look)
   const checks = specs.map((spec): GateCheck => {
     const {verdict, reason} = judgeCheck(spec, decision)
+    // A sized rule's interval is one-sided at α each end: a two-sided 1 - 2α interval.
+    const mde = spec.count
+      ? null
+      : spec.sized
+        ? minimumDetectableEffect(spec.sized.interval, 1 - 2 * alpha)
+        : minimumDetectableEffect(spec.estimate?.interval, confidence)
     const value = spec.estimate ? judgedValue(spec.estimate, decision) : null
     // Under point a reduction is judged on the predecessors' figure, which the interval (of decision ci's estimate) is not about.
     const ownInterval = !(
@@ -369,12 +381,8 @@ export function evaluateGate(
       // The rule in the detail too: every renderer shows the detail.
       detail: spec.sized ? `${spec.detail}; ${spec.sized.rule}` : spec.detail,
       rule: spec.sized?.rule ?? null,
-      // A sized rule's interval is one-sided at α each end: a two-sided 1 - 2α interval.
-      mde: spec.count
-        ? null
-        : spec.sized
-          ? minimumDetectableEffect(spec.sized.interval, 1 - 2 * alpha)
-          : minimumDetectableEffect(spec.estimate?.interval, confidence),
+      mde,
+      ...(options.detectable ? {detectable: detectableOf(spec, comparison, resolved, alpha, look, mde)} : {}),
     }
   })
   return {checks, verdict: overallVerdict(checks)}
@@ -401,15 +409,9 @@ function decideBySize(
   }
   const runs = estimate.runs ?? 0
   if (runs === 0) return
-  const count = (value: number, n: number) => Math.round((value / 100) * n)
   if (spec.name === 'reliability_success_rate_non_inferior') {
-    const candidateRuns = estimate.candidate_runs ?? runs
-    const baselineRuns = estimate.baseline_runs ?? runs
-    const candidate = estimate.count ?? count(comparison.reliability.success_rate.value ?? 0, candidateRuns)
-    const baseline =
-      estimate.baseline_count ?? count((comparison.reliability.success_rate.value ?? 0) - estimate.value, baselineRuns)
     spec.sized = judgeSuccessDrop(
-      {candidate, candidateRuns, baseline, baselineRuns, paired: estimate.paired},
+      successCounts(estimate, comparison),
       resolved.thresholds.max_success_rate_drop_pct,
       alpha,
       (v) => clearsThreshold(v, '>=', spec.threshold),
@@ -419,9 +421,70 @@ function decideBySize(
   }
   const limit = rateLimits(resolved.thresholds)[spec.name as keyof ReturnType<typeof rateLimits>]
   if (!limit) return
-  const events = estimate.count ?? count(estimate.value, runs)
+  const events = estimate.count ?? countOf(estimate.value, runs)
   const counted = limit.complement ? runs - events : events
   spec.sized = look ? judgeRateAtLook(limit, counted, runs, look) : judgeRate(limit, counted, runs, alpha)
+}
+
+/** A count from its rate (%) over n runs: for older comparisons, which carry no counts. */
+const countOf = (value: number, n: number) => Math.round((value / 100) * n)
+
+/** The success check's counts (older comparisons have none: from the rates). */
+function successCounts(estimate: Estimate, comparison: Comparison) {
+  const runs = estimate.runs ?? 0
+  const candidateRuns = estimate.candidate_runs ?? runs
+  const baselineRuns = estimate.baseline_runs ?? runs
+  const success = comparison.reliability.success_rate.value ?? 0
+  return {
+    candidate: estimate.count ?? countOf(success, candidateRuns),
+    candidateRuns,
+    baseline: estimate.baseline_count ?? countOf(success - (estimate.value ?? 0), baselineRuns),
+    baselineRuns,
+    paired: estimate.paired ?? null,
+  }
+}
+
+/**
+ * What the check could detect at this size (detectable.ts), by the rule its verdict applies: the sized
+ * rule under ci (a look's own at a look), the point value under point; a reduction's from its MDE.
+ */
+function detectableOf(
+  spec: CheckSpec,
+  comparison: Comparison,
+  resolved: ResolvedThresholds,
+  alpha: number,
+  look: SequentialLook | undefined,
+  mde: number | null,
+): GateCheck['detectable'] {
+  const estimate = spec.estimate
+  if (spec.count || !estimate || estimate.value === null || ('missing' in estimate && estimate.missing)) return null
+  if ('scenarios' in estimate) return reductionDetectable(spec.threshold, mde, estimate.scenarios)
+  const point = resolved.decision === 'point'
+  if (spec.name === 'reliability_success_rate_non_inferior') {
+    const counts = successCounts(estimate, comparison)
+    return successDetectable({
+      baseline: counts.baselineRuns === 0 ? 0 : counts.baseline / counts.baselineRuns,
+      candidateRuns: counts.candidateRuns,
+      baselineRuns: counts.baselineRuns,
+      paired: counts.paired,
+      margin: resolved.thresholds.max_success_rate_drop_pct / 100,
+      alpha: point ? POINT_LEVEL : alpha,
+      look: point ? undefined : look,
+    })
+  }
+  const limit = rateLimits(resolved.thresholds)[spec.name as keyof ReturnType<typeof rateLimits>]
+  const runs = estimate.runs ?? 0
+  if (!limit || runs === 0) return null
+  if (point)
+    return rateDetectable(
+      limit,
+      runs,
+      {pass_max: pointCutoff(limit, runs, (v) => clearsThreshold(v, spec.operator, spec.threshold))},
+      'point',
+      alpha,
+    )
+  const cutoffs = spec.sized?.cutoffs
+  return cutoffs ? rateDetectable(limit, runs, cutoffs, look ? 'look' : 'fixed', alpha) : null
 }
 
 /** Fail when any check fails, else inconclusive when any is, else pass (skipped checks do not count). */

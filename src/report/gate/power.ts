@@ -325,7 +325,7 @@ export function repetitionsFor(
 }
 
 /** The step of the success margins `affordableMargin` tries, in points. */
-export const MARGIN_STEP = 0.5
+const MARGIN_STEP = 0.5
 
 /**
  * The tightest success margin (points, in steps of MARGIN_STEP up to 50) at which the whole gate has

@@ -55,6 +55,8 @@ export interface RuleOutcome {
   /** The rule's interval, in the check's units (%). */
   interval: [number, number]
   rule: string
+  /** A rate's rule at these runs (the counts it passes with and fails from): what it can detect is read from it (detectable.ts). */
+  cutoffs?: SizedRule
 }
 
 const pct = (fraction: number) => `${Number((100 * fraction).toPrecision(6))}%`
@@ -87,13 +89,14 @@ export function judgeRate(
   const [low, high] = clopperPearson(count, runs, alpha)
   const interval: [number, number] = limit.complement ? [100 * (1 - high), 100 * (1 - low)] : [100 * low, 100 * high]
   const rule = describeRateRule(limit, runs, alpha, sized, spentOver)
-  if (limit.limit >= 1 || count <= sized.pass_max) return {verdict: 'pass', reason: null, interval, rule}
-  if (count >= sized.fail_min) return {verdict: 'fail', reason: null, interval, rule}
+  if (limit.limit >= 1 || count <= sized.pass_max)
+    return {verdict: 'pass', reason: null, interval, rule, cutoffs: sized}
+  if (count >= sized.fail_min) return {verdict: 'fail', reason: null, interval, rule, cutoffs: sized}
   const reason =
     sized.pass_max < 0
       ? `${runs} runs cannot certify ${limit.events} at most ${pct(limit.limit)}: with none, it takes ${runsToCertify(limit.limit, alpha)} runs`
       : `${count} ${limit.events} in ${runs}: passes with at most ${sized.pass_max}, fails from ${sized.fail_min}`
-  return {verdict: 'inconclusive', reason, interval, rule}
+  return {verdict: 'inconclusive', reason, interval, rule, cutoffs: sized}
 }
 
 /**
@@ -145,7 +148,7 @@ const pairedRulesMemo = new Map<string, number[]>()
  * test (paired-flips.ts's sequentialPairedRules), its one-sided 5% spent over the looks as the rates'
  * is; null past SEQUENTIAL_PAIRED_MAX_PAIRS pairs, where the look's own level judges it.
  */
-function pairedPassAtLook(
+export function pairedPassAtLook(
   pairs: number,
   margin: number,
   look: SequentialLook,
@@ -280,15 +283,22 @@ export function capacity(t: Thresholds, runs: number, alpha: number): CapacityLi
   }
   // The success drop can pass at any size (a candidate far better than the baseline); what it can certify for an equal one is its MDE.
   const margin = t.max_success_rate_drop_pct
+  // The runner pairs the runs it makes (a block: one run of each mode), so the gate sizes the paired test.
   const equal = judgeSuccessDrop(
-    {candidate: runs, candidateRuns: runs, baseline: runs, baselineRuns: runs},
+    {
+      candidate: runs,
+      candidateRuns: runs,
+      baseline: runs,
+      baselineRuns: runs,
+      paired: {pairs: runs, pass_to_fail: 0, fail_to_pass: 0},
+    },
     margin,
     alpha,
     (v) => v >= -margin,
   )
   lines.push({
     check: 'reliability_success_rate_non_inferior',
-    rule: `${equal.rule}: ${runs} runs per mode, all successful in both, give a lower bound of ${equal.interval[0].toFixed(1)} points`,
+    rule: `${equal.rule}: ${runs} blocks, every run successful in both modes, give a lower bound of ${equal.interval[0].toFixed(1)} points`,
     certifiable: equal.verdict === 'pass',
   })
   return lines

@@ -266,6 +266,7 @@ function gateSection(gate: GateDocument, source: string | undefined): string {
     escapeHtml(`${c.operator} ${fixed(c.threshold)}`),
     thresholdSvg(c),
     `<span class="verdict ${escapeHtml(c.verdict)}">${escapeHtml(c.verdict)}</span>`,
+    escapeHtml(c.detectable?.text ?? '–'),
     escapeHtml(c.reason && c.verdict !== 'pass' && c.verdict !== 'fail' ? `${c.reason}. ${c.detail}` : c.detail),
   ])
   const level = `${Math.round((gate.confidence ?? 0.95) * 1000) / 10}%`
@@ -275,9 +276,18 @@ function gateSection(gate: GateDocument, source: string | undefined): string {
     `profile <code>${escapeHtml(gate.profile)}</code>: <code>${escapeHtml(gate.candidate)}</code> against <code>${escapeHtml(gate.baseline)}</code>, `,
     `model ${escapeHtml(gate.model ?? 'mixed')}${gate.override ? ` (thresholds for ${escapeHtml(gate.override)})` : ' (default thresholds)'}, decision <code>${escapeHtml(gate.decision)}</code>, min_samples ${gate.min_samples}, `,
     `bootstrap seed ${gate.bootstrap.seed} × ${gate.bootstrap.resamples}; exit code ${gate.exit_code}.${source ? ` <span class="muted">(${escapeHtml(source)})</span>` : ''}</div>`,
-    `<p class="muted">Each check's value with its ${level} interval against its threshold: the shaded side passes. Under decision <code>ci</code> an interval that straddles the threshold is inconclusive, and cells with fewer than 3 runs decide nothing. MDE: the minimum detectable effect at this many runs.${gate.sequential ? ` Judged at look ${gate.sequential.look} of ${gate.sequential.looks.length} (${gate.sequential.repetitions} repetitions per cell): ${escapeHtml(gate.sequential.stopped)}.` : ''}</p>`,
+    ...(gate.unseen_doubling ? [`<div class="banner inconclusive">${escapeHtml(gate.unseen_doubling)}</div>`] : []),
+    `<p class="muted">Each check's value with its ${level} interval against its threshold: the shaded side passes. Under decision <code>ci</code> an interval that straddles the threshold is inconclusive, and cells with fewer than 3 runs decide nothing. MDE: the minimum detectable effect at this many runs. Detects: what this size catches with 80% power (a reliability check: the true value its rule passes only 20% of the time, a smaller regression may pass; a reduction: the true one it passes 80% of the time).${gate.sequential ? ` Judged at look ${gate.sequential.look} of ${gate.sequential.looks.length} (${gate.sequential.repetitions} repetitions per cell): ${escapeHtml(gate.sequential.stopped)}.` : ''}</p>`,
     table(
-      ['check', `value [${level} CI] · MDE`, 'rule', 'against the threshold', 'verdict', 'detail'],
+      [
+        'check',
+        `value [${level} CI] · MDE`,
+        'rule',
+        'against the threshold',
+        'verdict',
+        'detects (80% power)',
+        'detail',
+      ],
       rows,
       (c) => c === 1 || c === 2,
     ),

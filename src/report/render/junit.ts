@@ -42,6 +42,19 @@ interface Case {
   time: number
   failure?: {message: string; type: string; text: string}
   skipped?: string
+  /** What a gate check could detect at this size: its <system-out>. */
+  out?: string
+}
+
+interface Suite {
+  name: string
+  properties: Record<string, string | number>
+  cases: Case[]
+  time: number
+  failures: number
+  skipped: number
+  /** The suite's <system-out>. */
+  out?: string
 }
 
 /** Why the failed runs of one pair failed, as the text of its <failure>. */
@@ -97,22 +110,26 @@ export function renderJunit(
     )
     for (const c of suite.cases) {
       const open = `    <testcase name="${attr(c.scenario)}" classname="${attr(suite.name)}" time="${seconds(c.time)}"`
-      if (c.skipped) out.push(`${open}>`, `      <skipped message="${attr(c.skipped)}"/>`, '    </testcase>')
-      else if (c.failure)
-        out.push(
-          `${open}>`,
-          `      <failure message="${attr(c.failure.message)}" type="${attr(c.failure.type)}">${xmlText(c.failure.text)}</failure>`,
-          '    </testcase>',
-        )
-      else out.push(`${open}/>`)
+      // junit-10's order: skipped, failure, then system-out.
+      const inner = [
+        ...(c.skipped ? [`      <skipped message="${attr(c.skipped)}"/>`] : []),
+        ...(c.failure && !c.skipped
+          ? [
+              `      <failure message="${attr(c.failure.message)}" type="${attr(c.failure.type)}">${xmlText(c.failure.text)}</failure>`,
+            ]
+          : []),
+        ...(c.out ? [`      <system-out>${xmlText(c.out)}</system-out>`] : []),
+      ]
+      out.push(...(inner.length > 0 ? [`${open}>`, ...inner, '    </testcase>'] : [`${open}/>`]))
     }
+    if (suite.out) out.push(`    <system-out>${xmlText(suite.out)}</system-out>`)
     out.push('  </testsuite>')
   }
   out.push('</testsuites>')
   return out.join('\n') + '\n'
 }
 
-function modeSuites(report: Report, prefix: string) {
+function modeSuites(report: Report, prefix: string): Suite[] {
   return Object.keys(report.modes).map((mode) => {
     const cases: Case[] = report.scenarios
       .filter((s) => s.mode === mode)
@@ -153,7 +170,7 @@ function modeSuites(report: Report, prefix: string) {
 }
 
 /** The gate's test suite: a case per check (per provider and check with several), or one saying why there is no gate. */
-function gateSuites(report: Report, {verdict, gate}: {verdict: Verdict | null; gate: GateDocument | null}) {
+function gateSuites(report: Report, {verdict, gate}: {verdict: Verdict | null; gate: GateDocument | null}): Suite[] {
   if (verdict?.by !== 'gate') return []
   const several = Boolean(gate?.providers?.length)
   const gates = gate ? (several ? gate.providers! : [gate]) : []
@@ -167,6 +184,7 @@ function gateSuites(report: Report, {verdict, gate}: {verdict: Verdict | null; g
         time: 0,
         ...(check.verdict === 'fail' ? {failure: {message: said, type: 'gate', text: check.detail}} : {}),
         ...(check.verdict === 'inconclusive' || check.verdict === 'skipped' ? {skipped: said} : {}),
+        ...(check.detectable ? {out: check.detectable.text} : {}),
       }
     }),
   )
@@ -184,6 +202,8 @@ function gateSuites(report: Report, {verdict, gate}: {verdict: Verdict | null; g
       time: 0,
       failures: cases.filter((c) => c.failure).length,
       skipped: cases.filter((c) => c.skipped).length,
+      // A PASS that could not see a doubling of failures says so where CI shows the suite's output.
+      out: gates.flatMap((g) => (g.unseen_doubling ? [g.unseen_doubling] : [])).join('\n'),
     },
   ]
 }

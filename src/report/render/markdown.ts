@@ -599,6 +599,21 @@ function shownReason(check: GateDocument['checks'][number]): boolean {
   return Boolean(check.reason) && check.verdict === 'inconclusive' && check.reason !== STRADDLES
 }
 
+/** The gate's warning that its PASS could not see a doubling of the baseline's failures, when it has one. */
+function unseenDoublingLines(gate: GateDocument): string[] {
+  return gate.unseen_doubling ? ['', `**${plain(gate.unseen_doubling, 400)}**`] : []
+}
+
+/** What each check could detect at this size (gate.json's `detectable`); none before it was recorded. */
+function detectableSection(gate: GateDocument): string[] {
+  const lines = gate.checks.flatMap((c) => (c.detectable ? [`- \`${c.name}\`: ${plain(c.detectable.text, 400)}`] : []))
+  if (lines.length === 0) return []
+  return ['', '## What this run could detect', '', DETECTABLE_NOTE, '', ...lines]
+}
+
+const DETECTABLE_NOTE =
+  'With 80% power at this size: a reliability check catches a true value from the one given (its rule passes it only 20% of the time), and a smaller regression may well pass; a reduction is passed 80% of the time from the one given (its threshold plus its MDE).'
+
 /** Why each check that did not pass came out as it did. */
 function gateWhy(gate: GateDocument): string[] {
   const lines: string[] = []
@@ -679,6 +694,7 @@ export function renderGateMarkdown(gate: GateDocument): string {
       `# ghx-bench gate: ${gate.profile} — ${VERDICT_MARK[gate.verdict]}`,
       '',
       `\`${gate.candidate}\` against \`${gate.baseline}\`, ${gate.rows} rows, model ${gate.model ?? 'mixed'}${gate.override ? ` (thresholds for ${gate.override})` : ' (default thresholds)'}, decision \`${gate.decision}\`, estimand \`${gate.estimand ?? 'population'}\`, min_samples ${gate.min_samples}, bootstrap seed ${gate.bootstrap.seed} × ${gate.bootstrap.resamples}.`,
+      ...unseenDoublingLines(gate),
       '',
       table(['check', 'value', 'rule', `${confidenceLabel(gate)} CI`, 'MDE', 'verdict', 'detail'], rows, 'lrrrrll'),
       ...fallbackLines(gate),
@@ -686,6 +702,7 @@ export function renderGateMarkdown(gate: GateDocument): string {
       ...sequential,
       '',
       `Reliability values are percentages over all of \`${gate.candidate}\`’s runs, with Wilson intervals (the success check: points of difference, Newcombe’s interval); efficiency values are reductions in % on the stable sample (positive: \`${gate.candidate}\` spends less). ${gate.decision === 'ci' ? `Under decision \`ci\` a reduction passes only when its whole interval clears the threshold, is inconclusive when the interval straddles it, and decides nothing from cells with fewer than 3 runs; a reliability check applies its sized one-sided 5% rule (an exact binomial test at its limit; the success drop’s non-inferiority test), stated in its detail. An efficiency value is the geometric-mean reduction ${gate.estimand === 'suite' ? 'on these scenarios (estimand suite), its interval from their runs' : 'over scenarios like these (estimand population), with a hierarchical bootstrap interval (scenarios, then runs)'}.` : `Under decision \`point\` (the predecessors’ rule) the point value decides; an efficiency value is the median over scenarios of the reduction of the medians.`} Latency is the agent’s time; the harness’s own time is reported beside it. ${MDE_NOTE} Coverage is a count: it has neither interval nor MDE.`,
+      ...detectableSection(gate),
       ...gateWhy(gate),
       ...renderFailures(
         gate.failures,
@@ -741,10 +758,15 @@ export function renderGateTable(gate: GateDocument): string {
     )
     return [...parts, PROVIDERS_RULE].join('\n\n')
   }
-  const lines = gate.checks.map((c) => {
+  const lines = gate.checks.flatMap((c) => {
     const mdeValue = checkMde(c, gate.confidence)
     const why = shownReason(c) ? ` (${c.reason})` : ''
-    return `${c.verdict.toUpperCase().padEnd(12)} ${c.name.padEnd(40)} ${num(c.value, 1).padStart(8)} ${c.operator} ${num(c.threshold, 1).padEnd(6)}${interval(c.interval)}${mdeValue === null ? '' : `  MDE ${num(mdeValue, 1)}`}${why}`
+    // A reliability check's detectable regression under it: what its PASS could not see (efficiency: its MDE).
+    const detects = c.group === 'reliability' && c.detectable ? [`${' '.repeat(13)}${c.detectable.text}`] : []
+    return [
+      `${c.verdict.toUpperCase().padEnd(12)} ${c.name.padEnd(40)} ${num(c.value, 1).padStart(8)} ${c.operator} ${num(c.threshold, 1).padEnd(6)}${interval(c.interval)}${mdeValue === null ? '' : `  MDE ${num(mdeValue, 1)}`}${why}`,
+      ...detects,
+    ]
   })
   const look = gate.sequential
     ? [
@@ -756,6 +778,7 @@ export function renderGateTable(gate: GateDocument): string {
     : fallbackSentence(gate.comparison, (m) => m)
   const quarantined = (gate.quarantine ?? []).filter((q) => !q.expired)
   const informational = [
+    ...(gate.unseen_doubling ? [`${'WARNING'.padEnd(12)} ${gate.unseen_doubling}`] : []),
     ...(fallbacks ? [`${'INFO'.padEnd(12)} ${fallbacks}`] : []),
     ...(quarantined.length > 0
       ? [`${'QUARANTINED'.padEnd(12)} ${quarantined.map(quarantineLabel).join('; ')} (still judged above)`]

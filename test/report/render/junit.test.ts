@@ -93,8 +93,11 @@ const gate = {
       verdict: 'inconclusive',
       reason: 'the interval straddles the threshold',
       detail: '',
+      detectable: {value: 9, text: 'at 120 pairs this run detects a success drop of 9.0 points or more (80% power)'},
     },
   ],
+  // A PASS's sentence, here for the schema: the gate suite's <system-out> validates too.
+  unseen_doubling: 'This PASS could not see a doubling of failures.',
 } as unknown as GateDocument
 
 describe('JUnit XML', () => {
@@ -129,7 +132,7 @@ describe('JUnit XML', () => {
       '<testcase name="efficiency_tokens_active_reduction" classname="gate" time="0.000">\n      <failure message="efficiency_tokens_active_reduction: -12.5 against &gt;= 20: fail" type="gate">mcp spends more</failure>',
     )
     expect(gated).to.include(
-      '<skipped message="reliability_success_rate_non_inferior: -3 against &gt;= -3: inconclusive (the interval straddles the threshold)"/>',
+      '<skipped message="reliability_success_rate_non_inferior: -3 against &gt;= -3: inconclusive (the interval straddles the threshold)"/>\n      <system-out>at 120 pairs this run detects a success drop of 9.0 points or more (80% power)</system-out>',
     )
     // A gate that cannot be computed: one skipped testcase saying why.
     const uncomputable = verdictOf({
