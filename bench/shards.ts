@@ -16,10 +16,9 @@ import {createInterface} from 'node:readline'
 import {partitionBlocks, shardRecordName, blockKey} from '../src/runner/shard.js'
 import {SHARD_FORMAT, type ShardHeader} from '../src/schemas/shard-header.js'
 import {PACKAGE_ROOT} from '../src/shared/package-paths.js'
-import {median} from '../src/stats/quantiles.js'
 import {generateRows} from './generate-rows.js'
 import {parseSizes} from './report-gate.js'
-import {measureCommand, table} from './support.js'
+import {medianMeasures, table} from './support.js'
 
 const CLI = path.join(PACKAGE_ROOT, 'bin', 'run.js')
 
@@ -140,7 +139,7 @@ async function writeShardFiles(dir: string, total: number): Promise<string[]> {
   return files
 }
 
-/** merge over `total` generated rows in MERGE_SHARDS shards, against the floor: median time and peak RSS. */
+/** merge over `total` generated rows in MERGE_SHARDS shards, against the floor: median wall and CPU time, peak RSS. */
 async function measureMerge(total: number, rounds: number) {
   const dir = path.join(PACKAGE_ROOT, '.bench-tmp', 'shards-merge')
   await rm(dir, {recursive: true, force: true})
@@ -166,15 +165,7 @@ async function measureMerge(total: number, rounds: number) {
         okCodes: [0, 1, 3],
       },
     ]
-    const samples = new Map(cases.map((c) => [c.label, [] as Array<{ms: number; rssMiB: number}>]))
-    // Round-robin, so that the machine's drift hits the floor and merge alike.
-    for (let round = 0; round < rounds; round++) for (const c of cases) samples.get(c.label)!.push(measureCommand(c))
-    return new Map(
-      [...samples].map(([label, s]) => [
-        label,
-        {ms: median(s.map((x) => x.ms)), rssMiB: Math.max(...s.map((x) => x.rssMiB))},
-      ]),
-    )
+    return medianMeasures(cases, rounds)
   } finally {
     await rm(dir, {recursive: true, force: true})
   }
@@ -200,16 +191,18 @@ export async function benchShards(rounds: number): Promise<string> {
       whole === undefined ? '-' : (sum / whole).toFixed(2),
     ])
   }
-  const mergeRows = [['rows', 'case', 'median s', 'x floor', 'peak RSS MiB']]
+  const mergeRows = [['rows', 'case', 'median s', 'x floor', 'CPU s', 'CPU x floor', 'peak RSS MiB']]
   for (const total of totals) {
     const merged = await measureMerge(total, rounds)
     const floor = merged.get('floor: streaming JSON.parse')!
-    for (const [label, {ms, rssMiB}] of merged)
+    for (const [label, {ms, cpuMs, rssMiB}] of merged)
       mergeRows.push([
         total.toLocaleString('en'),
         label,
         (ms / 1000).toFixed(2),
         (ms / floor.ms).toFixed(2),
+        (cpuMs / 1000).toFixed(2),
+        (cpuMs / floor.cpuMs).toFixed(2),
         rssMiB.toFixed(0),
       ])
   }

@@ -37,6 +37,25 @@ export function measureCommand(c: CommandCase): {ms: number; cpuMs: number; rssM
   }
 }
 
+/** Each case's median wall and CPU time and its largest peak RSS over `rounds`, the cases run round-robin (machine drift hits all alike). */
+export function medianMeasures(
+  cases: CommandCase[],
+  rounds: number,
+): Map<string, {ms: number; cpuMs: number; rssMiB: number}> {
+  const samples = new Map(cases.map((c) => [c.label, [] as Array<ReturnType<typeof measureCommand>>]))
+  for (let round = 0; round < rounds; round++) for (const c of cases) samples.get(c.label)!.push(measureCommand(c))
+  return new Map(
+    [...samples].map(([label, s]) => [
+      label,
+      {
+        ms: median(s.map((x) => x.ms)),
+        cpuMs: median(s.map((x) => x.cpuMs)),
+        rssMiB: Math.max(...s.map((x) => x.rssMiB)),
+      },
+    ]),
+  )
+}
+
 export function timeCommand(c: CommandCase): number {
   return measureCommand(c).ms
 }
