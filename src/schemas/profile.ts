@@ -19,7 +19,7 @@ export const thresholdKeys = [
 ] as const
 
 const thresholdProperties = {
-  max_success_rate_drop_pct: {...percent, description: 'candidate success may trail the baseline by at most this many points (decision ci: the non-inferiority margin of a one-sided 5% test, Newcombe’s interval)'},
+  max_success_rate_drop_pct: {...percent, description: 'candidate success may trail the baseline by at most this many points (decision ci: the non-inferiority margin of a one-sided 5% test: the paired exact test on the runner’s blocks, Newcombe’s interval for rows not paired)'},
   min_output_validity_rate_pct: {...percent, description: 'candidate output validity, at least (decision ci: the exact binomial test of the invalid share, one-sided 5%)'},
   max_runner_failure_rate_pct: {...percent, description: 'candidate runner (infrastructure) failures, timeouts included, at most (decision ci: exact binomial test, one-sided 5%)'},
   max_timeout_stall_rate_pct: {...percent, description: 'candidate timeouts and stalls, at most (decision ci: exact binomial test, one-sided 5%)'},
