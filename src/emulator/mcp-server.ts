@@ -4,9 +4,9 @@
  * shipped in this package rewrites that origin in fetch. Mode `mcp` starts it the same way, through
  * the plugin kit, with the run's Node environment.
  */
+import {createRequire} from 'node:module'
 import path from 'node:path'
-import {fileURLToPath, pathToFileURL} from 'node:url'
-import {resolve} from 'import-meta-resolve'
+import {pathToFileURL} from 'node:url'
 import {packagePath} from '../shared/package-paths.js'
 
 export interface StdioServer {
@@ -23,8 +23,9 @@ export const GITHUB_API_ORIGIN_PRELOAD = packagePath('preload', 'github-api-orig
  * environment instead.
  */
 export function npmGithubMcpServer(apiUrl: string, token: string, nodeEnv?: Record<string, string>): StdioServer {
-  // The package has a bin and no main entry: find it through its package.json.
-  const manifest = fileURLToPath(resolve('@modelcontextprotocol/server-github/package.json', import.meta.url))
+  // The package has a bin and no main entry (nor exports): find it through its package.json, resolved
+  // with require's resolution (import-meta-resolve's would load a module of its own for every plugin load).
+  const manifest = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-github/package.json')
   const entry = path.join(path.dirname(manifest), 'dist', 'index.js')
   if (nodeEnv) return {command: process.execPath, args: [entry], env: {GITHUB_PERSONAL_ACCESS_TOKEN: token, ...nodeEnv}}
   return {

@@ -16,7 +16,7 @@ import path from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {packageModulePath} from '../shared/package-paths.js'
 import {BadInputError, type Diagnostic} from '../shared/diagnostics.js'
-import {compileSchema} from '../shared/schema-validator.js'
+import {checkCompiles} from '../shared/schema-validator.js'
 import {PLUGIN_API_VERSION, type Plugin} from './api.js'
 import {firstLine, loadPluginModule, pluginTimeLimitMs, type LoadOutcome, type PluginModule} from './import-plugin.js'
 import {checkPluginImport} from './plugin-check.js'
@@ -260,7 +260,7 @@ export function checkShape(value: unknown): string[] {
       else {
         // A schema that does not compile is the plugin's fault, found when it loads, not when a scenario uses it.
         try {
-          compileSchema(item[schemaKey])
+          checkCompiles(item[schemaKey])
         } catch (error) {
           problems.push(`${what} has a ${schemaKey} that is not a valid JSON Schema: ${(error as Error).message}`)
         }
@@ -271,7 +271,7 @@ export function checkShape(value: unknown): string[] {
       const envelopeSchema = (item.envelope as {schema?: unknown} | undefined)?.schema
       if (kind === 'modes' && envelopeSchema !== undefined) {
         try {
-          compileSchema(envelopeSchema as object)
+          checkCompiles(envelopeSchema as object)
         } catch (error) {
           problems.push(`${what} has an envelope.schema that is not a valid JSON Schema: ${(error as Error).message}`)
         }

@@ -1,27 +1,42 @@
 /**
  * JSON Schema validation whose findings point into the source: every ajv error becomes one
  * Diagnostic at the offending key or value, worded for a person, with "did you mean" for typos.
+ * The schemas ghx-bench itself reads at start (the project's documents, the built-in plugins') come
+ * compiled ahead (schema-validators.generated.ts, `npm run schemas`): ajv is loaded, and a schema
+ * compiled, only for one that is not among them (a third party's, or one changed since).
  */
-import {Ajv2020, type ErrorObject, type ValidateFunction} from 'ajv/dist/2020.js'
-import ajvFormats from 'ajv-formats'
+import {createRequire} from 'node:module'
+import type {Ajv2020, ErrorObject, Options, ValidateFunction} from 'ajv/dist/2020.js'
 import {suggestionSuffix, type Diagnostic} from './diagnostics.js'
+import {jsonSha256} from './digest.js'
+import {PRECOMPILED} from './schema-validators.generated.js'
 import {parsePointer, type SourceDocument} from './source-document.js'
 
 type AnySchema = Record<string, unknown>
 
+// ajv is CommonJS: required when a schema is first compiled, not when this module loads.
+const require = createRequire(import.meta.url)
+
 let sharedAjv: Ajv2020 | undefined
 const compiled = new WeakMap<object, ValidateFunction>()
 
-function newAjv(explaining: boolean): Ajv2020 {
+/**
+ * The ajv that compiles a schema: explaining (every error, verbose, for compileSchema) or checking
+ * (the first error only, for compileCheck). `code` is for the ahead-of-time compilation
+ * (schema-precompile.ts), which must compile as this does.
+ */
+export function newAjv(explaining: boolean, code?: Options['code']): Ajv2020 {
+  const {Ajv2020} = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
   const ajv = new Ajv2020({
     strict: true,
     allErrors: explaining,
     discriminator: true,
     verbose: explaining,
     allowUnionTypes: true,
+    ...(code ? {code} : {}),
   })
-  // ajv-formats is CommonJS; under Node16 resolution its callable is the default export's default.
-  ;(ajvFormats as unknown as {default: (a: Ajv2020) => void}).default(ajv)
+  // ajv-formats is CommonJS: its callable is the module's default.
+  ;(require('ajv-formats') as {default: (a: Ajv2020) => void}).default(ajv)
   return ajv
 }
 
@@ -51,10 +66,32 @@ export function compileCheck(schema: object): ValidateFunction {
 export function compileSchema(schema: object): ValidateFunction {
   let validate = compiled.get(schema)
   if (!validate) {
-    validate = ajv().compile(schema)
+    validate = precompiled(schema) ?? ajv().compile(schema)
     compiled.set(schema, validate)
   }
   return validate
+}
+
+/**
+ * Throws what compileSchema would for a schema that does not compile (a plugin's, checked when it
+ * loads); one compiled ahead is known to compile, and is not made until it validates something.
+ */
+export function checkCompiles(schema: object): void {
+  if (!compiled.has(schema) && !PRECOMPILED.has(precompiledKey(schema) ?? '')) compileSchema(schema)
+}
+
+/** The validator compiled ahead for a schema of this very content, if there is one. */
+function precompiled(schema: object): ValidateFunction | undefined {
+  return PRECOMPILED.get(precompiledKey(schema) ?? '')?.()
+}
+
+/** What a schema compiled ahead is found by: its JSON's SHA-256. */
+function precompiledKey(schema: object): string | undefined {
+  try {
+    return jsonSha256(schema)
+  } catch {
+    return undefined // not JSON (a cycle, a BigInt): ajv says what is wrong with it
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {expect} from 'chai'
-import {renderSchema, SCHEMA_FILES} from '../../src/app/schema-files.js'
+import {PRECOMPILED_MODULE, renderPrecompiledModule, renderSchema, SCHEMA_FILES} from '../../src/app/schema-files.js'
 import {PROJECT_ROOT} from '../support/cli.js'
 
 describe('schemas/*.json', () => {
@@ -17,5 +17,11 @@ describe('schemas/*.json', () => {
       expect(schema.$schema).to.equal('https://json-schema.org/draft/2020-12/schema')
       expect(schema.$id).to.match(/^https:\/\/.+\.schema\.json$/)
     }
+  })
+
+  it(`${PRECOMPILED_MODULE} is what the schemas generate (run npm run schemas after a change)`, async function () {
+    this.timeout(60_000)
+    const committed = await readFile(path.join(PROJECT_ROOT, PRECOMPILED_MODULE), 'utf8')
+    expect(committed === (await renderPrecompiledModule()), 'the validators compiled ahead are stale').to.equal(true)
   })
 })

@@ -1,5 +1,7 @@
 import {expect} from 'chai'
-import {applyDefaults} from '../../src/shared/schema-validator.js'
+import {configSchema} from '../../src/config/schema.js'
+import {scenarioSchema} from '../../src/schemas/scenario.js'
+import {applyDefaults, checkCompiles, compileSchema, newAjv} from '../../src/shared/schema-validator.js'
 
 describe('the defaults pass (applyDefaults)', () => {
   const schema = {
@@ -55,5 +57,41 @@ describe('the defaults pass (applyDefaults)', () => {
     ;(filled.timeouts as {run_ms: number}).run_ms = 5
     expect(value).to.deep.equal({timeouts: {}})
     expect(applyDefaults(schema, {})).to.deep.include({timeouts: {run_ms: 60000}})
+  })
+})
+
+describe('validators compiled ahead (schema-validators.generated.ts)', () => {
+  // A scenario with a bit of everything wrong: unknown keys, a bad enum, a wrong type, a missing key.
+  const bad = {
+    type: 'atomic',
+    id: 'Issue_View',
+    name: '',
+    task: 'issue.view',
+    input: {},
+    timeout_ms: 'soon',
+    colour: 'red',
+    assertions: {expected_outcome: 'maybe', checkpoints: [{name: 'x', verification_task: 1}]},
+  }
+
+  it('is what compileSchema finds for a schema of the same content, and reports what ajv would', () => {
+    const ahead = compileSchema(scenarioSchema)
+    // ajv's own compiled functions carry their schema environment; the standalone code does not.
+    expect(ahead).not.to.have.property('schemaEnv')
+    const compiled = newAjv(true).compile(scenarioSchema)
+    expect(ahead(bad)).to.equal(false)
+    expect(compiled(bad)).to.equal(false)
+    expect(ahead.errors).to.have.length.above(3)
+    expect(ahead.errors).to.deep.equal(compiled.errors)
+  })
+
+  it('a schema not among them (changed since, or a third party’s) is compiled at run time', () => {
+    // Without its $id: the shared ajv of this process keeps every $id it compiled.
+    const {$id: _id, ...rest} = configSchema
+    const changed = {...rest, description: `${configSchema.description} (changed)`}
+    const validate = compileSchema(changed)
+    expect(validate).to.have.property('schemaEnv')
+    expect(validate({target: 'elsewhere'})).to.equal(false)
+    expect(() => checkCompiles({type: 'strin'})).to.throw(/schema is invalid/)
+    expect(() => checkCompiles(scenarioSchema)).not.to.throw()
   })
 })
