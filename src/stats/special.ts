@@ -137,8 +137,23 @@ export function studentTCdf(t: number, df: number): number {
   return t >= 0 ? 1 - tail : tail
 }
 
+/** tOfConfidence's answers by confidence and df: the planner asks the same few thousands of times. */
+const tMemo = new Map<string, number>()
+
 /** The two-sided t of a confidence level at `df` degrees of freedom, by bisection on studentTCdf. */
 export function tOfConfidence(confidence: number, df: number): number {
+  const key = `${confidence} ${df}`
+  let t = tMemo.get(key)
+  if (t === undefined) {
+    t = bisectT(confidence, df)
+    // Bounded: a long simulation asks for many df; the common ones come back at once.
+    if (tMemo.size > 10_000) tMemo.clear()
+    tMemo.set(key, t)
+  }
+  return t
+}
+
+function bisectT(confidence: number, df: number): number {
   const target = 1 - (1 - confidence) / 2
   if (!Number.isFinite(df) || df > 1e7) return zOfConfidence(confidence)
   let low = 0

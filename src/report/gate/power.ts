@@ -272,7 +272,14 @@ export function smallestDesign(
 ): DesignPower | null {
   let best: DesignPower | null = null
   for (let s = bounds.minScenarios; s <= bounds.maxScenarios; s++) {
-    for (let r = 3; r <= bounds.maxRepetitions; r++) {
+    // The most repetitions that could still beat the best: where even they fall short, so do fewer (the
+    // rates' sized rules make power step a little as runs grow, never by the tens of points a scenario
+    // count the population estimand cannot certify at any repetitions is short by).
+    const cap = best
+      ? Math.min(bounds.maxRepetitions, Math.ceil((best.scenarios * best.repetitions) / s) - 1)
+      : bounds.maxRepetitions
+    if (cap < 3 || designPower(t, model, estimand, s, cap, target).power < goal) continue
+    for (let r = 3; r <= cap; r++) {
       if (best && s * r >= best.scenarios * best.repetitions) break
       const design = designPower(t, model, estimand, s, r, target)
       if (design.power >= goal) {
