@@ -75,6 +75,21 @@ export function graphqlRequests(
   return operation ? requestsUnder(operation.selectionSet, 1, fragments, variables, new Set()) : 0
 }
 
+/** Whether a document's cost depends on its variables: some `first` or `last` argument is a variable. */
+export function costReadsVariables(document: DocumentNode): boolean {
+  const reads = (selections: SelectionSetNode | undefined): boolean =>
+    (selections?.selections ?? []).some((selection) =>
+      selection.kind === Kind.FIELD
+        ? (selection.arguments ?? []).some(
+            (arg) => (arg.name.value === 'first' || arg.name.value === 'last') && arg.value.kind === Kind.VARIABLE,
+          ) || reads(selection.selectionSet)
+        : selection.kind === Kind.INLINE_FRAGMENT && reads(selection.selectionSet),
+    )
+  return document.definitions.some(
+    (d) => (d.kind === Kind.OPERATION_DEFINITION || d.kind === Kind.FRAGMENT_DEFINITION) && reads(d.selectionSet),
+  )
+}
+
 /** The call's points: its requests / 100, rounded, at least 1. */
 export function graphqlPoints(
   document: DocumentNode,

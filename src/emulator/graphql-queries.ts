@@ -8,6 +8,7 @@
  */
 import {GraphQLError, parse, validate, type DocumentNode} from 'graphql'
 import {GITHUB_RULES, githubSchema} from './core/graphql-schema.js'
+import type {QueryPlan} from './graphql-execute.js'
 
 /** An error of a query that cannot run, as GitHub shapes it (the whole answer's `errors`). */
 interface QueryError {
@@ -17,8 +18,13 @@ interface QueryError {
   message: string
 }
 
-/** A query ready to run, or why it cannot run. */
-export type PreparedQuery = {document: DocumentNode; errors?: undefined} | {errors: readonly QueryError[]}
+/**
+ * A query ready to run, or why it cannot run. Once it first runs, `plan` is its execution planned
+ * (graphql-execute.ts; null when graphql-js executes it), and `points` its cost when no variable changes it.
+ */
+export type PreparedQuery =
+  | {document: DocumentNode; errors?: undefined; plan?: QueryPlan | null; points?: number | null}
+  | {errors: readonly QueryError[]}
 
 export interface QueryCacheLimits {
   /** Queries kept at most. */

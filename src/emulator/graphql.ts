@@ -5,11 +5,13 @@
  * fails it; each distinct query once (graphql-queries.ts). The root's fields are every resource's (each folder's graphql.ts and
  * graphql-mutations.ts) and the lookups that cross them (node, nodes, resource, search). Objects are
  * plain resolver objects; a field the sandbox does not model raises an error that names it (HTTP
- * 501), never a silent null.
+ * 501), never a silent null. A query runs by its plan, made once (graphql-execute.ts), and by
+ * graphql-js's `execute` when the plan cannot answer it exactly as graphql-js would.
  */
 import {execute, type GraphQLFieldResolver} from 'graphql'
 import {SandboxError} from './core/errors.js'
-import {graphqlPoints} from './graphql-cost.js'
+import {costReadsVariables, graphqlPoints} from './graphql-cost.js'
+import {fieldValue, MISSING, planQuery} from './graphql-execute.js'
 import {QueryCache} from './graphql-queries.js'
 import {locate, type Located} from './core/graphql-nodes.js'
 import {
@@ -59,11 +61,10 @@ const NODE_BUILDERS: NodeBuilders = {
 export const QUERIES = new QueryCache()
 
 const fieldResolver: GraphQLFieldResolver<Obj, Context, Args> = (source, args, context, info) => {
-  if (source === null || typeof source !== 'object' || !(info.fieldName in source)) {
+  const value = fieldValue(source, info.fieldName, args, context)
+  if (value === MISSING)
     throw new NotModelled(`ghx-bench sandbox does not model ${info.parentType.name}.${info.fieldName}`)
-  }
-  const value = source[info.fieldName]
-  return typeof value === 'function' ? (value as (a: Args, c: Context) => unknown).call(source, args, context) : value
+  return value
 }
 
 /** Query.resource: the sandbox's own web URLs of a user, a repository, an issue or a pull request; null for any other URL. */
@@ -236,8 +237,15 @@ async function runGraphql(
   if (prepared.errors) return {status: 200, body: {errors: [...prepared.errors]}}
   const {document} = prepared
   const variables = (request.variables ?? {}) as Record<string, unknown>
-  const rate = charge(graphqlPoints(document, variables, operationName))
+  // A query's points depend on its text and operation, and on its variables only when a page size is one.
+  if (prepared.points === undefined)
+    prepared.points = costReadsVariables(document) ? null : graphqlPoints(document, {}, operationName)
+  const rate = charge(prepared.points ?? graphqlPoints(document, variables, operationName))
   const {context, root} = requestRoot(store, viewer, links, rate)
+  // The query's plan answers it when it can (graphql-execute.ts); else, or when its run is abandoned, graphql-js does.
+  if (prepared.plan === undefined) prepared.plan = planQuery(githubSchema(), document, operationName) ?? null
+  const planned = prepared.plan?.run(root, context, variables)
+  if (planned) return {status: 200, body: planned, rate}
   const result = await execute({
     schema: githubSchema(),
     document,

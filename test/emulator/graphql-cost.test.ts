@@ -2,7 +2,7 @@
 import {expect} from 'chai'
 import {parse} from 'graphql'
 import {startSandbox, type Sandbox} from '../../src/emulator/index.js'
-import {graphqlPoints, graphqlRequests} from '../../src/emulator/graphql-cost.js'
+import {costReadsVariables, graphqlPoints, graphqlRequests} from '../../src/emulator/graphql-cost.js'
 import {OWNER, REPO} from '../support/sandbox.js'
 
 describe('sandbox: GraphQL point cost', () => {
@@ -43,6 +43,22 @@ describe('sandbox: GraphQL point cost', () => {
     expect(graphqlPoints(wide)).to.equal(101)
     expect(graphqlPoints(parse('{ viewer { login } }'))).to.equal(1)
     expect(graphqlPoints(parse('mutation { addStar(input: {starrableId: "x"}) { clientMutationId } }'))).to.equal(1)
+  })
+
+  it('tells a query whose cost its variables set (a page size that is one, in a fragment too) from one whose cost its text sets', () => {
+    expect(costReadsVariables(parse('query($n: Int!) { viewer { repositories(first: $n) { totalCount } } }'))).to.equal(
+      true,
+    )
+    expect(
+      costReadsVariables(
+        parse('query($n: Int!) { viewer { ...R } } fragment R on User { repositories(last: $n) { totalCount } }'),
+      ),
+    ).to.equal(true)
+    expect(
+      costReadsVariables(
+        parse('query($q: String!) { search(query: $q, type: ISSUE, first: 10) { nodes { ... on Issue { title } } } }'),
+      ),
+    ).to.equal(false)
   })
 
   describe('over HTTP', () => {
@@ -89,6 +105,19 @@ describe('sandbox: GraphQL point cost', () => {
         secondary_limit_waits: 0,
         retry_after_s: 0,
       })
+    })
+
+    it('charges one query text what each call’s variables make it cost', async () => {
+      const query = `query($n: Int!) { repository(owner: "${OWNER}", name: "${REPO}") {
+        issues(first: $n) { nodes { labels(first: 100) { nodes { issues(first: 1) { totalCount } } } } } } }`
+      const used = async (response: Promise<Response>) => Number((await response).headers.get('x-ratelimit-used'))
+      // 1 + 1 + 100 requests: 1 point; then 1 + 100 + 100 × 100: 101 points; then 1 point again.
+      expect(await used(graphql(query, {n: 1}))).to.equal(1)
+      expect(await used(graphql(query, {n: 100}))).to.equal(102)
+      expect(await used(graphql(query, {n: 1}))).to.equal(103)
+      const fixed = `{ repository(owner: "${OWNER}", name: "${REPO}") { issues(first: 100) { nodes { labels(first: 100) { nodes { issues(first: 1) { totalCount } } } } } } }`
+      expect(await used(graphql(fixed))).to.equal(204)
+      expect(await used(graphql(fixed))).to.equal(305)
     })
 
     it('counts the waits a secondary rate limit or a 429 asked for, and charges the refused call the minimum', async () => {

@@ -44,6 +44,21 @@ export interface NodeBuilders {
   Release(ctx: Context, repo: Repo, release: Release): Obj
 }
 
+/**
+ * The maker of objects whose fields are those of `fields` (their prototype), each object holding what its
+ * fields read under `key`; a field is a value, or a function of the object it is read on (`this`). Made by
+ * a class's constructor: V8 builds these some five times faster than a literal with `__proto__`.
+ */
+export function objectsOn<T>(fields: Obj, key: symbol): (of: T) => Obj {
+  class Made {
+    constructor(of: T) {
+      ;(this as unknown as Record<symbol, T>)[key] = of
+    }
+  }
+  Object.setPrototypeOf(Made.prototype, fields)
+  return (of) => new Made(of) as unknown as Obj
+}
+
 const makeCursor = (index: number) => Buffer.from(`cursor:${index}`).toString('base64')
 /** Cursors made so far, by index: a connection makes one for every item of its page, read or not. */
 const cursors: string[] = []
@@ -52,27 +67,43 @@ export const cursor = (index: number): string =>
 const fromCursor = (value: unknown) =>
   typeof value === 'string' ? Number(Buffer.from(value, 'base64').toString().split(':')[1]) : undefined
 
-export function connection<T>(items: T[], args: Args): Obj {
+/** The page of a list of `length` items that first/last/after/before ask for: [start, end). */
+function bounds(length: number, args: Args): [number, number] {
   let start = 0
-  let end = items.length
+  let end = length
   const after = fromCursor(args.after)
   const before = fromCursor(args.before)
   if (after !== undefined && Number.isFinite(after)) start = after + 1
   if (before !== undefined && Number.isFinite(before)) end = before
   if (typeof args.first === 'number') end = Math.min(end, start + args.first)
   if (typeof args.last === 'number') start = Math.max(start, end - args.last)
-  const slice = items.slice(start, end)
+  return [start, end]
+}
+
+/** A connection's page of its nodes, from `start` in a list of `total`. */
+function page(slice: unknown[], start: number, end: number, total: number): Obj {
   return {
-    totalCount: items.length,
+    totalCount: total,
     nodes: slice,
     edges: slice.map((node, i) => ({node, cursor: cursor(start + i)})),
     pageInfo: {
-      hasNextPage: end < items.length,
+      hasNextPage: end < total,
       hasPreviousPage: start > 0,
       startCursor: slice.length ? cursor(start) : null,
       endCursor: slice.length ? cursor(end - 1) : null,
     },
   }
+}
+
+export function connection<T>(items: T[], args: Args): Obj {
+  const [start, end] = bounds(items.length, args)
+  return page(items.slice(start, end), start, end, items.length)
+}
+
+/** connection(items.map(build), args), building the nodes of the page asked for only. */
+export function pageOf<T>(items: T[], args: Args, build: (item: T) => unknown): Obj {
+  const [start, end] = bounds(items.length, args)
+  return page(items.slice(start, end).map(build), start, end, items.length)
 }
 
 export const empty = (args: Args) => connection([], args)

@@ -36,6 +36,9 @@ function requestPath(req: http.IncomingMessage): URL {
 
 /** Whether a request is git's (its paths are no REST route's). */
 export function isGitRequest(req: http.IncomingMessage): boolean {
+  // A path git's pattern matches ends in "refs" or "pack", which a URL's parsing does not make of other
+  // text (it leaves percent-escapes, and drops tabs and newlines): a target without them is parsed no further.
+  if (!/refs|pack|[\t\n\r]/.test(req.url ?? '/')) return false
   return GIT_PATH.test(requestPath(req).pathname)
 }
 

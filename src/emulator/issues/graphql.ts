@@ -1,5 +1,14 @@
 /** GraphQL's issues, their comments, labels, milestones and issue types, and the node ids mutations name them by. */
-import {connection, empty, notFoundError, upper, type Args, type Context, type Obj} from '../core/graphql-objects.js'
+import {
+  connection,
+  empty,
+  notFoundError,
+  objectsOn,
+  upper,
+  type Args,
+  type Context,
+  type Obj,
+} from '../core/graphql-objects.js'
 import type {Issue, LockReason, Pull, Repo} from '../core/state.js'
 import {nodeId, parseNodeId} from '../core/store-core.js'
 import {projectItemsFor} from '../projects/graphql.js'
@@ -188,61 +197,71 @@ function timelineItems(ctx: Context, repo: Repo, issue: Issue, args: Args): Obj 
   )
 }
 
+/** An Issue's own fields (a pull request's are pulls/graphql.ts's), on the fields both share: the prototype of every Issue object. */
+const ISSUE: Obj = {
+  __proto__: ISSUE_LIKE,
+  __typename: 'Issue',
+  state: field(({issue}) => upper(issue.state)),
+  stateReason: field(({issue}) => (issue.state_reason ? upper(issue.state_reason) : null)),
+  isPinned: field(({repo, issue}) => (repo.pinned_issues ?? []).some((pin) => pin.number === issue.number)),
+  parent: field(({ctx, repo, issue}) =>
+    issue.parent === null ? null : issueNode(ctx, repo, repo.issues[issue.parent]!),
+  ),
+  subIssues: field(({ctx, repo, issue}, args) =>
+    connection(
+      issue.sub_issues.map((n) => issueNode(ctx, repo, repo.issues[n]!)),
+      args,
+    ),
+  ),
+  subIssuesSummary: field(({repo, issue}) => {
+    const completed = issue.sub_issues.filter((n) => repo.issues[n]?.state === 'closed').length
+    const total = issue.sub_issues.length
+    return {total, completed, percentCompleted: total === 0 ? 0 : Math.round((completed / total) * 100)}
+  }),
+  closedByPullRequestsReferences: field(({ctx, repo, issue}, args) =>
+    connection(
+      closingPulls(repo, issue).map((p) => ctx.nodes.PullRequest(ctx, repo, repo.issues[p.number]!, p)),
+      args,
+    ),
+  ),
+  // Schema extension (core/graphql-schema-extension.ts): issue dependencies and issue types.
+  blockedBy: field(({ctx, repo, issue}, args) =>
+    connection(
+      dependencies(
+        issue.blocked_by.map((n) => repo.issues[n]!),
+        args,
+      ).map((i) => issueNode(ctx, repo, i)),
+      args,
+    ),
+  ),
+  blocking: field(({ctx, repo, issue}, args) =>
+    connection(
+      dependencies(ctx.store.issues.blocking(repo, issue.number), args).map((i) => issueNode(ctx, repo, i)),
+      args,
+    ),
+  ),
+  issueDependenciesSummary: field(({ctx, repo, issue}) => {
+    const blockedBy = issue.blocked_by.map((n) => repo.issues[n]!)
+    const blocking = ctx.store.issues.blocking(repo, issue.number)
+    const open = (list: Issue[]) => list.filter((i) => i.state === 'open').length
+    return {
+      blockedBy: open(blockedBy),
+      blocking: open(blocking),
+      totalBlockedBy: blockedBy.length,
+      totalBlocking: blocking.length,
+    }
+  }),
+  issueType: field(({repo, issue}) => {
+    const type = issue.issue_type === null ? undefined : repo.issue_types.find((t) => t.name === issue.issue_type)
+    return type ? issueTypeNode(type) : null
+  }),
+}
+
+const makeIssue = objectsOn<IssueOf>(ISSUE, ISSUE_OF)
+
 export function issueNode(ctx: Context, repo: Repo, issue: Issue): Obj {
   if (issue.is_pull) return ctx.nodes.PullRequest(ctx, repo, issue, repo.pulls[issue.number]!)
-  return {
-    __proto__: ISSUE_LIKE,
-    [ISSUE_OF]: {ctx, repo, issue},
-    __typename: 'Issue',
-    state: upper(issue.state),
-    stateReason: issue.state_reason ? upper(issue.state_reason) : null,
-    isPinned: () => (repo.pinned_issues ?? []).some((pin) => pin.number === issue.number),
-    parent: () => (issue.parent === null ? null : issueNode(ctx, repo, repo.issues[issue.parent]!)),
-    subIssues: (args: Args) =>
-      connection(
-        issue.sub_issues.map((n) => issueNode(ctx, repo, repo.issues[n]!)),
-        args,
-      ),
-    subIssuesSummary: () => {
-      const completed = issue.sub_issues.filter((n) => repo.issues[n]?.state === 'closed').length
-      const total = issue.sub_issues.length
-      return {total, completed, percentCompleted: total === 0 ? 0 : Math.round((completed / total) * 100)}
-    },
-    closedByPullRequestsReferences: (args: Args) =>
-      connection(
-        closingPulls(repo, issue).map((p) => ctx.nodes.PullRequest(ctx, repo, repo.issues[p.number]!, p)),
-        args,
-      ),
-    // Schema extension (core/graphql-schema-extension.ts): issue dependencies and issue types.
-    blockedBy: (args: Args) =>
-      connection(
-        dependencies(
-          issue.blocked_by.map((n) => repo.issues[n]!),
-          args,
-        ).map((i) => issueNode(ctx, repo, i)),
-        args,
-      ),
-    blocking: (args: Args) =>
-      connection(
-        dependencies(ctx.store.issues.blocking(repo, issue.number), args).map((i) => issueNode(ctx, repo, i)),
-        args,
-      ),
-    issueDependenciesSummary: () => {
-      const blockedBy = issue.blocked_by.map((n) => repo.issues[n]!)
-      const blocking = ctx.store.issues.blocking(repo, issue.number)
-      const open = (list: Issue[]) => list.filter((i) => i.state === 'open').length
-      return {
-        blockedBy: open(blockedBy),
-        blocking: open(blocking),
-        totalBlockedBy: blockedBy.length,
-        totalBlocking: blocking.length,
-      }
-    },
-    issueType: () => {
-      const type = issue.issue_type === null ? undefined : repo.issue_types.find((t) => t.name === issue.issue_type)
-      return type ? issueTypeNode(type) : null
-    },
-  }
+  return makeIssue({ctx, repo, issue})
 }
 
 /**

@@ -2,6 +2,8 @@
 import {GraphQLError} from 'graphql'
 import {
   connection,
+  objectsOn,
+  pageOf,
   input,
   mutationId,
   NotModelled,
@@ -22,7 +24,7 @@ import {resolveCommitish} from '../core/rest-support.js'
 import {checkContexts, rollupState} from '../actions/graphql.js'
 import {matchesIssueFilters} from '../issues/filters.js'
 import {knownUsers, userLogin} from '../users/graphql.js'
-import {repositoryDetails} from './graphql-details.js'
+import {repoField as field, REPO_OF, REPOSITORY_DETAILS} from './graphql-details.js'
 import {history, touches} from './history.js'
 import {repositoryName} from './store.js'
 
@@ -211,222 +213,243 @@ function objectOf(ctx: Context, repo: Repo, args: Args): Obj | null {
   )
 }
 
-export function repositoryNode(ctx: Context, repo: Repo): Obj {
-  const store = ctx.store
-  const issues = (kind: 'issue' | 'pull') => Object.values(repo.issues).filter((i) => i.is_pull === (kind === 'pull'))
-  const order = (list: Issue[], args: Args) => {
-    const orderBy = args.orderBy as {field?: string; direction?: string} | undefined
-    const key = orderBy?.field === 'UPDATED_AT' ? 'updated_at' : 'created_at'
-    const sign = orderBy?.direction === 'DESC' ? -1 : 1
-    return [...list].sort((a, b) => (a[key] < b[key] ? -sign : a[key] > b[key] ? sign : (a.number - b.number) * sign))
-  }
-  return {
-    __typename: 'Repository',
-    id: nodeId('repo', repo.id),
-    databaseId: repo.id,
-    name: repo.name,
-    nameWithOwner: `${repo.owner}/${repo.name}`,
-    owner: ctx.nodes.Actor(ctx, repo.owner),
-    description: repo.description,
-    url: `${ctx.links.html}/${repo.owner}/${repo.name}`,
-    isPrivate: repo.private,
-    isArchived: false,
-    isFork: repo.fork_of !== undefined,
-    hasIssuesEnabled: true,
-    hasProjectsEnabled: true,
-    hasWikiEnabled: false,
-    hasDiscussionsEnabled: false,
-    isTemplate: false,
-    isMirror: false,
-    isEmpty: Object.keys(repo.branches).length === 0,
-    isLocked: false,
-    isDisabled: false,
-    isInOrganization: false,
-    parent: () =>
-      repo.fork_of && store.state.repos[repo.fork_of] ? repositoryNode(ctx, store.state.repos[repo.fork_of]!) : null,
-    mergeCommitAllowed: true,
-    squashMergeAllowed: true,
-    rebaseMergeAllowed: true,
-    deleteBranchOnMerge: false,
-    visibility: repo.private ? 'PRIVATE' : 'PUBLIC',
-    viewerPermission: 'ADMIN',
-    // The sandbox models no stars (REST's stargazers_count is 0 too).
-    stargazerCount: 0,
-    stargazers: (args: Args) => connection([], args),
-    viewerHasStarred: false,
-    ...repositoryDetails(ctx, repo),
-    assignableUsers: (args: Args) => connection(knownUsers(ctx, args), args),
-    mentionableUsers: (args: Args) => connection(knownUsers(ctx, args), args),
-    createdAt: repo.created_at,
-    // An empty repository has no default branch yet.
-    defaultBranchRef: repo.branches[repo.default_branch] ? refNode(ctx, repo, repo.default_branch) : null,
-    ref: ({qualifiedName}: Args) => {
-      const qualified = String(qualifiedName)
-      if (qualified.startsWith('refs/tags/')) {
-        const tag = qualified.slice('refs/tags/'.length)
-        return store.git.tagRefs(repo)[tag] ? refNode(ctx, repo, tag, 'refs/tags/') : null
-      }
-      const name = qualified.replace(/^refs\/heads\//, '')
-      return repo.branches[name] ? refNode(ctx, repo, name) : null
-    },
-    refs: (args: Args) => {
-      const prefix = String(args.refPrefix)
-      if (prefix !== 'refs/heads/' && prefix !== 'refs/tags/')
-        throw new NotModelled(`ghx-bench sandbox models refs of refs/heads/ and refs/tags/, not ${prefix}`)
-      const query = typeof args.query === 'string' ? args.query : ''
-      const names = Object.keys(prefix === 'refs/heads/' ? repo.branches : store.git.tagRefs(repo)).filter((n) =>
-        n.includes(query),
+/** A repository's issues (`pulls` false) or pull requests that `keep` keeps, in the order the connection's arguments ask. */
+function listed(repo: Repo, pulls: boolean, args: Args, keep: (issue: Issue) => boolean): Issue[] {
+  const list: Issue[] = []
+  for (const issue of Object.values(repo.issues)) if (issue.is_pull === pulls && keep(issue)) list.push(issue)
+  // By creation (the default) or update, ties by number.
+  const orderBy = args.orderBy as {field?: string; direction?: string} | undefined
+  const key = orderBy?.field === 'UPDATED_AT' ? 'updated_at' : 'created_at'
+  const sign = orderBy?.direction === 'DESC' ? -1 : 1
+  return list.sort((a, b) => (a[key] < b[key] ? -sign : a[key] > b[key] ? sign : (a.number - b.number) * sign))
+}
+
+/**
+ * A Repository's fields, as the prototype of every Repository object (`{__proto__: REPOSITORY, [REPO_OF]:
+ * {ctx, repo}}`), each a function of the object it is read on (as Issue's, issues/graphql.ts): a query
+ * reads a few of its some hundred fields, and building them all (closures, the owner, the default
+ * branch's ref, the last push) for every repository object took a tenth of a small query's time.
+ */
+const REPOSITORY: Obj = {
+  __typename: 'Repository',
+  id: field(({repo}) => nodeId('repo', repo.id)),
+  databaseId: field(({repo}) => repo.id),
+  name: field(({repo}) => repo.name),
+  nameWithOwner: field(({repo}) => `${repo.owner}/${repo.name}`),
+  owner: field(({ctx, repo}) => ctx.nodes.Actor(ctx, repo.owner)),
+  description: field(({repo}) => repo.description),
+  url: field(({ctx, repo}) => `${ctx.links.html}/${repo.owner}/${repo.name}`),
+  isPrivate: field(({repo}) => repo.private),
+  isArchived: false,
+  isFork: field(({repo}) => repo.fork_of !== undefined),
+  hasIssuesEnabled: true,
+  hasProjectsEnabled: true,
+  hasWikiEnabled: false,
+  hasDiscussionsEnabled: false,
+  isTemplate: false,
+  isMirror: false,
+  isEmpty: field(({repo}) => Object.keys(repo.branches).length === 0),
+  isLocked: false,
+  isDisabled: false,
+  isInOrganization: false,
+  parent: field(({ctx, repo}) => {
+    const parent = repo.fork_of ? ctx.store.state.repos[repo.fork_of] : undefined
+    return parent ? repositoryNode(ctx, parent) : null
+  }),
+  mergeCommitAllowed: true,
+  squashMergeAllowed: true,
+  rebaseMergeAllowed: true,
+  deleteBranchOnMerge: false,
+  visibility: field(({repo}) => (repo.private ? 'PRIVATE' : 'PUBLIC')),
+  viewerPermission: 'ADMIN',
+  // The sandbox models no stars (REST's stargazers_count is 0 too).
+  stargazerCount: 0,
+  stargazers: (args: Args) => connection([], args),
+  viewerHasStarred: false,
+  ...REPOSITORY_DETAILS,
+  assignableUsers: field(({ctx}, args) => connection(knownUsers(ctx, args), args)),
+  mentionableUsers: field(({ctx}, args) => connection(knownUsers(ctx, args), args)),
+  createdAt: field(({repo}) => repo.created_at),
+  // An empty repository has no default branch yet.
+  defaultBranchRef: field(({ctx, repo}) =>
+    repo.branches[repo.default_branch] ? refNode(ctx, repo, repo.default_branch) : null,
+  ),
+  ref: field(({ctx, repo}, {qualifiedName}) => {
+    const qualified = String(qualifiedName)
+    if (qualified.startsWith('refs/tags/')) {
+      const tag = qualified.slice('refs/tags/'.length)
+      return ctx.store.git.tagRefs(repo)[tag] ? refNode(ctx, repo, tag, 'refs/tags/') : null
+    }
+    const name = qualified.replace(/^refs\/heads\//, '')
+    return repo.branches[name] ? refNode(ctx, repo, name) : null
+  }),
+  refs: field(({ctx, repo}, args) => {
+    const {store} = ctx
+    const prefix = String(args.refPrefix)
+    if (prefix !== 'refs/heads/' && prefix !== 'refs/tags/')
+      throw new NotModelled(`ghx-bench sandbox models refs of refs/heads/ and refs/tags/, not ${prefix}`)
+    const query = typeof args.query === 'string' ? args.query : ''
+    const names = Object.keys(prefix === 'refs/heads/' ? repo.branches : store.git.tagRefs(repo)).filter((n) =>
+      n.includes(query),
+    )
+    const sorted = ordered(
+      names,
+      args.orderBy,
+      {
+        ALPHABETICAL: (n) => n,
+        TAG_COMMIT_DATE: (n) => store.git.commit(repo, store.git.tagRefs(repo)[n] ?? repo.branches[n]!).date,
+      },
+      'ALPHABETICAL',
+    )
+    return connection(
+      sorted.map((n) => refNode(ctx, repo, n, prefix)),
+      args,
+    )
+  }),
+  object: field(({ctx, repo}, args) => objectOf(ctx, repo, args)),
+  pinnedIssues: field(({ctx, repo}, args) =>
+    connection(
+      (repo.pinned_issues ?? []).map((pin) => {
+        const issue = repo.issues[pin.number]!
+        return {
+          __typename: 'PinnedIssue',
+          // Named after the issue: an issue is pinned at most once.
+          id: `PIN_kw${Buffer.from(String(issue.id)).toString('base64url')}`,
+          databaseId: issue.id,
+          issue: ctx.nodes.Issue(ctx, repo, issue),
+          pinnedBy: ctx.nodes.Actor(ctx, pin.by),
+          repository: () => repositoryNode(ctx, repo),
+        }
+      }),
+      args,
+    ),
+  ),
+  issue: field(({ctx, repo}, {number}) => {
+    const issue = repo.issues[Number(number)]
+    if (!issue || issue.is_pull)
+      throw notFoundError(`Could not resolve to an Issue with the number of ${String(number)}.`)
+    return ctx.nodes.Issue(ctx, repo, issue)
+  }),
+  issueOrPullRequest: field(({ctx, repo}, {number}) => {
+    const issue = repo.issues[Number(number)]
+    if (!issue)
+      throw notFoundError(`Could not resolve to an issue or pull request with the number of ${String(number)}.`)
+    return ctx.nodes.Issue(ctx, repo, issue)
+  }),
+  pullRequest: field(({ctx, repo}, {number}) => {
+    const pull = repo.pulls[Number(number)]
+    if (!pull) throw notFoundError(`Could not resolve to a PullRequest with the number of ${String(number)}.`)
+    return ctx.nodes.PullRequest(ctx, repo, repo.issues[pull.number]!, pull)
+  }),
+  issues: field(({ctx, repo}, args) => {
+    const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+    const labels = Array.isArray(args.labels) ? (args.labels as string[]) : undefined
+    const filterBy = args.filterBy as Record<string, unknown> | undefined
+    const list = listed(
+      repo,
+      false,
+      args,
+      (i) =>
+        (!states || states.includes(upper(i.state))) &&
+        (!labels || labels.every((l) => i.labels.includes(l))) &&
+        matchesIssueFilters(repo, i, filterBy),
+    )
+    return pageOf(list, args, (i) => ctx.nodes.Issue(ctx, repo, i))
+  }),
+  pullRequests: field(({ctx, repo}, args) => {
+    const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+    const list = listed(repo, true, args, (i) => {
+      const pull = repo.pulls[i.number]!
+      const state = pull.merged_at ? 'MERGED' : upper(i.state)
+      return (
+        (!states || states.includes(state)) &&
+        (!args.headRefName || pull.head === args.headRefName) &&
+        (!args.baseRefName || pull.base === args.baseRefName)
       )
-      const sorted = ordered(
-        names,
-        args.orderBy,
-        {
-          ALPHABETICAL: (n) => n,
-          TAG_COMMIT_DATE: (n) => store.git.commit(repo, store.git.tagRefs(repo)[n] ?? repo.branches[n]!).date,
-        },
-        'ALPHABETICAL',
-      )
-      return connection(
-        sorted.map((n) => refNode(ctx, repo, n, prefix)),
-        args,
-      )
-    },
-    object: (args: Args) => objectOf(ctx, repo, args),
-    pinnedIssues: (args: Args) =>
-      connection(
-        (repo.pinned_issues ?? []).map((pin) => {
-          const issue = repo.issues[pin.number]!
-          return {
-            __typename: 'PinnedIssue',
-            // Named after the issue: an issue is pinned at most once.
-            id: `PIN_kw${Buffer.from(String(issue.id)).toString('base64url')}`,
-            databaseId: issue.id,
-            issue: ctx.nodes.Issue(ctx, repo, issue),
-            pinnedBy: ctx.nodes.Actor(ctx, pin.by),
-            repository: () => repositoryNode(ctx, repo),
-          }
-        }),
-        args,
+    })
+    return pageOf(list, args, (i) => ctx.nodes.Issue(ctx, repo, i))
+  }),
+  labels: field(({ctx, repo}, args) => {
+    // GitHub searches names and descriptions; the default order is creation, oldest first.
+    const query = typeof args.query === 'string' ? args.query.toLowerCase() : ''
+    const matching = Object.values(repo.labels).filter(
+      (l) => l.name.toLowerCase().includes(query) || (l.description ?? '').toLowerCase().includes(query),
+    )
+    return connection(
+      ordered(matching, args.orderBy, {CREATED_AT: (l) => l.id, NAME: (l) => l.name}, 'CREATED_AT').map((l) =>
+        ctx.nodes.Label(ctx, repo, l.name),
       ),
-    issue: ({number}: Args) => {
-      const issue = repo.issues[Number(number)]
-      if (!issue || issue.is_pull)
-        throw notFoundError(`Could not resolve to an Issue with the number of ${String(number)}.`)
-      return ctx.nodes.Issue(ctx, repo, issue)
-    },
-    issueOrPullRequest: ({number}: Args) => {
-      const issue = repo.issues[Number(number)]
-      if (!issue)
-        throw notFoundError(`Could not resolve to an issue or pull request with the number of ${String(number)}.`)
-      return ctx.nodes.Issue(ctx, repo, issue)
-    },
-    pullRequest: ({number}: Args) => {
-      const pull = repo.pulls[Number(number)]
-      if (!pull) throw notFoundError(`Could not resolve to a PullRequest with the number of ${String(number)}.`)
-      return ctx.nodes.PullRequest(ctx, repo, repo.issues[pull.number]!, pull)
-    },
-    issues: (args: Args) => {
-      const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
-      const labels = Array.isArray(args.labels) ? (args.labels as string[]) : undefined
-      const list = issues('issue').filter(
-        (i) =>
-          (!states || states.includes(upper(i.state))) &&
-          (!labels || labels.every((l) => i.labels.includes(l))) &&
-          matchesIssueFilters(repo, i, args.filterBy as Record<string, unknown> | undefined),
-      )
-      return connection(
-        order(list, args).map((i) => ctx.nodes.Issue(ctx, repo, i)),
-        args,
-      )
-    },
-    pullRequests: (args: Args) => {
-      const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
-      const list = issues('pull').filter((i) => {
-        const pull = repo.pulls[i.number]!
-        const state = pull.merged_at ? 'MERGED' : upper(i.state)
-        return (
-          (!states || states.includes(state)) &&
-          (!args.headRefName || pull.head === args.headRefName) &&
-          (!args.baseRefName || pull.base === args.baseRefName)
+      args,
+    )
+  }),
+  label: field(({ctx, repo}, {name}) =>
+    Object.values(repo.labels).some((l) => l.name.toLowerCase() === String(name).toLowerCase())
+      ? ctx.nodes.Label(ctx, repo, String(name))
+      : null,
+  ),
+  milestones: field(({ctx, repo}, args) => {
+    const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
+    return connection(
+      repo.milestones
+        .filter((m) => !states || states.includes(upper(m.state)))
+        .map((m) => ctx.nodes.Milestone(ctx, repo, m.number)),
+      args,
+    )
+  }),
+  milestone: field(({ctx, repo}, {number}) =>
+    repo.milestones.some((m) => m.number === Number(number)) ? ctx.nodes.Milestone(ctx, repo, Number(number)) : null,
+  ),
+  releases: field(({ctx, repo}, args) => {
+    const list = args.orderBy
+      ? ordered(
+          Object.values(repo.releases),
+          args.orderBy,
+          {CREATED_AT: (r) => r.id, NAME: (r) => r.name ?? r.tag_name},
+          'CREATED_AT',
         )
-      })
-      return connection(
-        order(list, args).map((i) => ctx.nodes.Issue(ctx, repo, i)),
-        args,
-      )
-    },
-    labels: (args: Args) => {
-      // GitHub searches names and descriptions; the default order is creation, oldest first.
-      const query = typeof args.query === 'string' ? args.query.toLowerCase() : ''
-      const matching = Object.values(repo.labels).filter(
-        (l) => l.name.toLowerCase().includes(query) || (l.description ?? '').toLowerCase().includes(query),
-      )
-      return connection(
-        ordered(matching, args.orderBy, {CREATED_AT: (l) => l.id, NAME: (l) => l.name}, 'CREATED_AT').map((l) =>
-          ctx.nodes.Label(ctx, repo, l.name),
-        ),
-        args,
-      )
-    },
-    label: ({name}: Args) =>
-      Object.values(repo.labels).some((l) => l.name.toLowerCase() === String(name).toLowerCase())
-        ? ctx.nodes.Label(ctx, repo, String(name))
-        : null,
-    milestones: (args: Args) => {
-      const states = Array.isArray(args.states) ? (args.states as string[]) : undefined
-      return connection(
-        repo.milestones
-          .filter((m) => !states || states.includes(upper(m.state)))
-          .map((m) => ctx.nodes.Milestone(ctx, repo, m.number)),
-        args,
-      )
-    },
-    milestone: ({number}: Args) =>
-      repo.milestones.some((m) => m.number === Number(number)) ? ctx.nodes.Milestone(ctx, repo, Number(number)) : null,
-    releases: (args: Args) => {
-      const list = args.orderBy
-        ? ordered(
-            Object.values(repo.releases),
-            args.orderBy,
-            {CREATED_AT: (r) => r.id, NAME: (r) => r.name ?? r.tag_name},
-            'CREATED_AT',
-          )
-        : Object.values(repo.releases).sort((a, b) => b.id - a.id)
-      return connection(
-        list.map((r) => ctx.nodes.Release(ctx, repo, r)),
-        args,
-      )
-    },
-    release: ({tagName}: Args) => {
-      const release = Object.values(repo.releases).find((r) => r.tag_name === tagName)
-      return release ? ctx.nodes.Release(ctx, repo, release) : null
-    },
-    latestRelease: () => {
-      const latest = Object.values(repo.releases)
-        .filter((r) => !r.draft && !r.prerelease)
-        .sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.id - a.id)[0]
-      return latest ? ctx.nodes.Release(ctx, repo, latest) : null
-    },
-    projectsV2: (args: Args) =>
-      connection(
-        store.state.projects
-          .filter((p) => p.items.some((i) => i.content.repo === `${repo.owner}/${repo.name}`))
-          .map((p) => ctx.nodes.ProjectV2(ctx, p)),
-        args,
+      : Object.values(repo.releases).sort((a, b) => b.id - a.id)
+    return connection(
+      list.map((r) => ctx.nodes.Release(ctx, repo, r)),
+      args,
+    )
+  }),
+  release: field(({ctx, repo}, {tagName}) => {
+    const release = Object.values(repo.releases).find((r) => r.tag_name === tagName)
+    return release ? ctx.nodes.Release(ctx, repo, release) : null
+  }),
+  latestRelease: field(({ctx, repo}) => {
+    const latest = Object.values(repo.releases)
+      .filter((r) => !r.draft && !r.prerelease)
+      .sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.id - a.id)[0]
+    return latest ? ctx.nodes.Release(ctx, repo, latest) : null
+  }),
+  projectsV2: field(({ctx, repo}, args) =>
+    connection(
+      ctx.store.state.projects
+        .filter((p) => p.items.some((i) => i.content.repo === `${repo.owner}/${repo.name}`))
+        .map((p) => ctx.nodes.ProjectV2(ctx, p)),
+      args,
+    ),
+  ),
+  // Schema extension (core/graphql-schema-extension.ts).
+  issueTypes: field(({ctx, repo}, args) =>
+    connection(
+      ordered(repo.issue_types, args.orderBy, {CREATED_AT: (t) => t.id, NAME: (t) => t.name}, 'CREATED_AT').map(
+        (type) => ctx.nodes.IssueType(type),
       ),
-    // Schema extension (core/graphql-schema-extension.ts).
-    issueTypes: (args: Args) =>
-      connection(
-        ordered(repo.issue_types, args.orderBy, {CREATED_AT: (t) => t.id, NAME: (t) => t.name}, 'CREATED_AT').map(
-          (type) => ctx.nodes.IssueType(type),
-        ),
-        args,
-      ),
-    issueType: ({name}: Args) => {
-      const type = repo.issue_types.find((t) => t.name.toLowerCase() === String(name).toLowerCase())
-      return type ? ctx.nodes.IssueType(type) : null
-    },
-  }
+      args,
+    ),
+  ),
+  issueType: field(({ctx, repo}, {name}) => {
+    const type = repo.issue_types.find((t) => t.name.toLowerCase() === String(name).toLowerCase())
+    return type ? ctx.nodes.IssueType(type) : null
+  }),
+}
+
+const makeRepository = objectsOn<{ctx: Context; repo: Repo}>(REPOSITORY, REPO_OF)
+
+export function repositoryNode(ctx: Context, repo: Repo): Obj {
+  return makeRepository({ctx, repo})
 }
 
 /** Query's repository field. */

@@ -16,20 +16,22 @@ export function searchConnection(ctx: Context, args: Args): Obj {
   const type = String(args.type)
   const query = text(args.query)
   const counts = {issueCount: 0, repositoryCount: 0, userCount: 0, codeCount: 0, wikiCount: 0, discussionCount: 0}
-  let found: Array<{node: Obj; matches: Obj[]}> = []
+  // Objects and text matches are made for the page only (text matches when its edges are read): a search finds
+  // many more than it shows.
+  let found: Array<{node: () => Obj; matches: () => Obj[]}> = []
   try {
     if (type === 'ISSUE' || type === 'ISSUE_ADVANCED') {
       found = searchIssues({store: ctx.store, viewer: ctx.viewer, reviewDecision}, query, {
         advanced: type === 'ISSUE_ADVANCED',
       }).map((hit) => ({
-        node: ctx.nodes.Issue(ctx, hit.repo, hit.issue),
-        matches: textMatches(query, {title: hit.issue.title, body: hit.issue.body}) as unknown as Obj[],
+        node: () => ctx.nodes.Issue(ctx, hit.repo, hit.issue),
+        matches: () => textMatches(query, {title: hit.issue.title, body: hit.issue.body}) as unknown as Obj[],
       }))
       counts.issueCount = found.length
     } else if (type === 'REPOSITORY') {
       found = searchRepos(ctx.store, ctx.viewer, query).map((hit) => ({
-        node: ctx.nodes.Repository(ctx, hit.repo),
-        matches: textMatches(query, {name: hit.repo.name, description: hit.repo.description}) as unknown as Obj[],
+        node: () => ctx.nodes.Repository(ctx, hit.repo),
+        matches: () => textMatches(query, {name: hit.repo.name, description: hit.repo.description}) as unknown as Obj[],
       }))
       counts.repositoryCount = found.length
     } else if (type === 'USER') {
@@ -37,8 +39,8 @@ export function searchConnection(ctx: Context, args: Args): Obj {
       if (users.some((u) => u.type === 'Organization'))
         throw new NotModelled('ghx-bench sandbox does not model Organization (a user search that finds one)')
       found = users.map((u) => ({
-        node: ctx.nodes.Actor(ctx, u.login)!,
-        matches: textMatches(query, {login: u.login, name: u.name}) as unknown as Obj[],
+        node: () => ctx.nodes.Actor(ctx, u.login)!,
+        matches: () => textMatches(query, {login: u.login, name: u.name}) as unknown as Obj[],
       }))
       counts.userCount = found.length
     }
@@ -57,11 +59,14 @@ export function searchConnection(ctx: Context, args: Args): Obj {
   return {
     ...counts,
     ...page,
-    nodes: slice.map((f) => f.node),
-    edges: (page.edges as Array<{node: (typeof found)[number]; cursor: string}>).map((e) => ({
-      cursor: e.cursor,
-      node: e.node.node,
-      textMatches: e.node.matches.map((m) => ({fragment: m.fragment, property: m.property, highlights: highlights(m)})),
-    })),
+    nodes: slice.map((f) => f.node()),
+    edges: () =>
+      (page.edges as Array<{node: (typeof found)[number]; cursor: string}>).map((e) => ({
+        cursor: e.cursor,
+        node: e.node.node(),
+        textMatches: e.node
+          .matches()
+          .map((m) => ({fragment: m.fragment, property: m.property, highlights: highlights(m)})),
+      })),
   }
 }
