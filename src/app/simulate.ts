@@ -14,13 +14,12 @@ import {DEFAULT_ALPHA, DEFAULT_LOOKS, DEFAULT_SPENDING, parseLooks, type Spendin
 import {BadInputError} from '../shared/diagnostics.js'
 import {suiteSchema} from '../schemas/suite.js'
 import {
-  DEFAULT_MODEL,
   renderSimulationMarkdown,
   simulateFixed,
   simulateSequential,
-  type SimulationModel,
   type SimulationReport,
 } from '../report/gate/simulate.js'
+import {DEFAULT_MODEL, type SimulationModel} from '../report/gate/candidate-model.js'
 import {writeFileAtomic} from '../shared/atomic-write.js'
 import {DEFAULT_RESAMPLES} from '../stats/bootstrap.js'
 import {openConfig, type ProjectOptions} from './project.js'

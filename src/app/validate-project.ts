@@ -83,8 +83,9 @@ async function gateWarnings(suites: Array<SpecFile<Suite>>, catalogue: Catalogue
     return profile ? [{suite, profile}] : []
   })
   if (gated.length === 0) return []
-  const [{MIN_CI_RUNS, MIN_POPULATION_SCENARIOS}, {gateSizeWarnings}, {undersizedSuiteWarning}] = await Promise.all([
+  const [{MIN_CI_RUNS}, {MIN_POPULATION_SCENARIOS}, {gateSizeWarnings}, {undersizedSuiteWarning}] = await Promise.all([
     import('../report/gate/gate.js'),
+    import('../stats/log-ratio.js'),
     import('../report/gate/reliability-rules.js'),
     import('../report/gate/power.js'),
   ])

@@ -573,6 +573,13 @@ export interface SuiteEffect {
 /** `suite`: the effect on these scenarios (fixed effects); `population`: over scenarios like them (random effects). */
 export type Estimand = 'suite' | 'population'
 
+/**
+ * Under decision ci the population estimand is refused with fewer scenarios: the spread between them
+ * is then an estimate of 3 to 8 degrees of freedom, and either widens the interval past use (t_3 =
+ * 3.18) or, assumed small, false-passes (issue 26: 9.7 / 21 / 33% at a spread of 0.1 / 0.2 / 0.4).
+ */
+export const MIN_POPULATION_SCENARIOS = 10
+
 /** The suite effect over scenario effects, with its two-stage bootstrap interval (see the file's comment). */
 export function suiteEffect(
   effects: readonly ScenarioEffect[],

@@ -21,7 +21,7 @@ import {normalCdf, zOfConfidence} from '../../stats/special.js'
 import type {GateDocument} from '../aggregate/report-schema.js'
 import {correlationOfDiscordance, jointSuccess, pairedSuccessPowerAt} from './power.js'
 import {pairedPassAtLook, type RateLimit, type SequentialLook, type SuccessPairs} from './reliability-rules.js'
-import {DEFAULT_MODEL} from './simulate.js'
+import {DEFAULT_MODEL} from './candidate-model.js'
 
 type GateCheck = GateDocument['checks'][number]
 export type Detectable = NonNullable<GateCheck['detectable']>

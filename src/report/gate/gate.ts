@@ -24,7 +24,7 @@
  */
 import type {Profile, ThresholdKey, Thresholds} from '../../schemas/profile.js'
 import type {Comparison, Estimate, Reduction} from '../aggregate/compare.js'
-import type {Estimand} from '../../stats/log-ratio.js'
+import {MIN_POPULATION_SCENARIOS, type Estimand} from '../../stats/log-ratio.js'
 import {minimumDetectableEffect} from './mde.js'
 import {POINT_LEVEL, pointCutoff, rateDetectable, reductionDetectable, successDetectable} from './detectable.js'
 import {
@@ -51,13 +51,6 @@ export const STRADDLES = 'the interval straddles the threshold'
 
 /** Under decision ci, cells with fewer runs than this decide nothing. */
 export const MIN_CI_RUNS = 3
-
-/**
- * Under decision ci the population estimand is refused with fewer scenarios: the spread between them
- * is then an estimate of 3 to 8 degrees of freedom, and either widens the interval past use (t_3 =
- * 3.18) or, assumed small, false-passes (issue 26: 9.7 / 21 / 33% at a spread of 0.1 / 0.2 / 0.4).
- */
-export const MIN_POPULATION_SCENARIOS = 10
 
 /** The estimand of a profile that names none: a PR gate's, the effect on these scenarios. */
 export const DEFAULT_ESTIMAND: Estimand = 'suite'

@@ -20,11 +20,15 @@
  */
 import type {Thresholds} from '../../schemas/profile.js'
 import {binomialCdf, sizedRule} from '../../stats/binomial.js'
-import {logRatioOfReduction, reductionOfLogRatio, type Estimand} from '../../stats/log-ratio.js'
+import {
+  logRatioOfReduction,
+  MIN_POPULATION_SCENARIOS,
+  reductionOfLogRatio,
+  type Estimand,
+} from '../../stats/log-ratio.js'
 import {normalCdf, normalQuantile, tOfConfidence, zOfConfidence} from '../../stats/special.js'
-import {MIN_POPULATION_SCENARIOS} from './gate.js'
 import {rateLimits} from './reliability-rules.js'
-import {DEFAULT_MODEL, SIMULATED_TOOL_CALLS, type CandidateReliability} from './simulate.js'
+import {DEFAULT_MODEL, SIMULATED_TOOL_CALLS, type CandidateReliability} from './candidate-model.js'
 
 export interface PowerModel {
   /** Run-to-run log SD of active tokens and agent time. */

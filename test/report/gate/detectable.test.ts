@@ -20,7 +20,7 @@ import {
 import {EXIT_CODES, evaluateGate} from '../../../src/report/gate/gate.js'
 import {correlationOfDiscordance, discordanceOf} from '../../../src/report/gate/power.js'
 import {judgeRateAtLook, judgeSuccessDrop, rateLimits} from '../../../src/report/gate/reliability-rules.js'
-import {DEFAULT_MODEL} from '../../../src/report/gate/simulate.js'
+import {DEFAULT_MODEL} from '../../../src/report/gate/candidate-model.js'
 import {verdictOf} from '../../../src/report/gate/verdict.js'
 import {renderHtmlReport} from '../../../src/report/render/html.js'
 import {renderJson} from '../../../src/report/render/json.js'

@@ -3,17 +3,12 @@ import path from 'node:path'
 import {expect} from 'chai'
 import {addRow, emptyAggregate} from '../../../src/report/aggregate/aggregate.js'
 import {compareModes} from '../../../src/report/aggregate/compare.js'
-import {
-  clearsThreshold,
-  evaluateGate,
-  judgeCheck,
-  MIN_POPULATION_SCENARIOS,
-  resolveThresholds,
-} from '../../../src/report/gate/gate.js'
+import {clearsThreshold, evaluateGate, judgeCheck, resolveThresholds} from '../../../src/report/gate/gate.js'
 import {capacity, gateSizeWarnings, judgeSuccessDrop} from '../../../src/report/gate/reliability-rules.js'
 import {logGamma} from '../../../src/stats/special.js'
-import {DEFAULT_MODEL, syntheticRows} from '../../../src/report/gate/simulate.js'
-import {reductionOfLogRatio} from '../../../src/stats/log-ratio.js'
+import {syntheticRows} from '../../../src/report/gate/simulate.js'
+import {DEFAULT_MODEL} from '../../../src/report/gate/candidate-model.js'
+import {MIN_POPULATION_SCENARIOS, reductionOfLogRatio} from '../../../src/stats/log-ratio.js'
 import {pairedNonInferiority, tangoInterval} from '../../../src/stats/paired-flips.js'
 import {mulberry32} from '../../../src/stats/random.js'
 import {fromGhxRouter} from '../../../src/results/importers.js'

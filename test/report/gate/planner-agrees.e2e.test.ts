@@ -6,7 +6,8 @@ import {expect} from 'chai'
 import {loadProfile} from '../../../src/catalogue/profiles.js'
 import {DEFAULT_ESTIMAND, resolveThresholds} from '../../../src/report/gate/gate.js'
 import {defaultPowerModel, designPower} from '../../../src/report/gate/power.js'
-import {DEFAULT_MODEL, simulateFixed} from '../../../src/report/gate/simulate.js'
+import {simulateFixed} from '../../../src/report/gate/simulate.js'
+import {DEFAULT_MODEL} from '../../../src/report/gate/candidate-model.js'
 import {PACKAGE_ROOT} from '../../../src/shared/package-paths.js'
 
 const DESIGNS = [

@@ -12,7 +12,8 @@ import {
   discordanceOf,
   pairedSuccessPower,
 } from '../../../src/report/gate/power.js'
-import {DEFAULT_MODEL, REALISTIC_RELIABILITY, syntheticRows} from '../../../src/report/gate/simulate.js'
+import {syntheticRows} from '../../../src/report/gate/simulate.js'
+import {DEFAULT_MODEL, REALISTIC_RELIABILITY} from '../../../src/report/gate/candidate-model.js'
 import {PACKAGE_ROOT} from '../../../src/shared/package-paths.js'
 import {mulberry32} from '../../../src/stats/random.js'
 

@@ -6,10 +6,8 @@ import {expect} from 'chai'
 import {addRow, emptyAggregate} from '../../../src/report/aggregate/aggregate.js'
 import {compareModes} from '../../../src/report/aggregate/compare.js'
 import {
-  DEFAULT_MODEL,
   falsePassShare,
   powerShare,
-  REALISTIC_RELIABILITY,
   renderSimulationMarkdown,
   rightVerdict,
   simulateFixed,
@@ -18,6 +16,7 @@ import {
   wholeFalsePass,
   type Point,
 } from '../../../src/report/gate/simulate.js'
+import {DEFAULT_MODEL, REALISTIC_RELIABILITY} from '../../../src/report/gate/candidate-model.js'
 import {rowSchema} from '../../../src/results/row-schema.js'
 import {priceOf} from '../../../src/results/usage.js'
 import {compileSchema} from '../../../src/shared/schema-validator.js'
