@@ -60,7 +60,7 @@ export function measuredSections(document: string): Map<string, string> {
   const end = document.indexOf(END_MARKER)
   if (begin === -1 || end === -1 || end < begin) return sections
   const block = document.slice(begin + BEGIN_MARKER.length, end)
-  const [head = '', ...parts] = block.split(/^### /m)
+  const [head = '', ...parts] = sectionsOutsideFences(block)
   const shared = head
     .split('\n')
     .map((line) => line.trim())
@@ -73,6 +73,23 @@ export function measuredSections(document: string): Map<string, string> {
     sections.set(title, `### ${title}\n\n${rest.replace(/\s+$/, '')}\n`)
   }
   return sections
+}
+
+/**
+ * The block split before each "### " heading that stands outside a fence (a bench's own text, fenced, may
+ * hold headings of its own), each part without its "### ".
+ */
+function sectionsOutsideFences(block: string): string[] {
+  const parts: string[] = ['']
+  let fenceOpen: string | null = null
+  for (const line of block.split('\n')) {
+    const marks = /^(`{3,})/.exec(line)?.[1]
+    if (marks && fenceOpen === null) fenceOpen = marks
+    else if (marks && fenceOpen !== null && marks.length >= fenceOpen.length && line.trim() === marks) fenceOpen = null
+    if (fenceOpen === null && line.startsWith('### ') && !marks) parts.push(line.slice(4))
+    else parts[parts.length - 1] += `${parts.length === 1 && parts[0] === '' ? '' : '\n'}${line}`
+  }
+  return parts
 }
 
 /**

@@ -77,7 +77,8 @@ async function runSharded(suite: string, count: number): Promise<{run: number; m
   }
 }
 
-const SCENARIOS = 100
+// Enough scenarios that 1M rows stay within a run's 1,000 repetitions (run.json's bound, issue 41).
+const SCENARIOS = 1000
 const MODES = ['agent_direct', 'mcp', 'ghx']
 const MERGE_SHARDS = 4
 

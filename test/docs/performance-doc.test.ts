@@ -75,6 +75,14 @@ describe('docs/performance.md writer (npm run bench)', () => {
     )
   })
 
+  it('keeps a section whose own text holds headings, inside its fence, whole', () => {
+    const gate = {title: 'Gate', text: '# simulate\n\n### 6 scenarios × 20\n\n| a | b |\n'}
+    const document = replaceMeasured('# P\n', [gate, {title: 'Runner', text: 'runs/s 9.5'}], machine)
+    const next = replaceMeasured(document, [{title: 'Runner', text: 'runs/s 9.9'}], machine)
+    expect([...measuredSections(next).keys()]).to.deep.equal(['Gate', 'Runner'])
+    expect(measuredSections(next).get('Gate')).to.include('### 6 scenarios × 20\n\n| a | b |')
+  })
+
   it('appends the markers to a file that has none, and writes the file whole', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ghx-bench-perf-doc-'))
     try {
