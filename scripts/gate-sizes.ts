@@ -8,7 +8,13 @@ import {fileURLToPath} from 'node:url'
 import {loadProfile} from '../src/catalogue/profiles.js'
 import {successDetectable} from '../src/report/gate/detectable.js'
 import {DEFAULT_ESTIMAND, resolveThresholds} from '../src/report/gate/gate.js'
-import {defaultPowerModel, designPower, smallestDesign} from '../src/report/gate/power.js'
+import {
+  defaultPowerModel,
+  designPower,
+  LARGEST_DESIGN,
+  PLANNED_TARGET,
+  smallestDesign,
+} from '../src/report/gate/power.js'
 import {reliabilityLevel} from '../src/report/gate/reliability-rules.js'
 
 export const GATE_DOC_FILE = fileURLToPath(new URL('../docs/gate.md', import.meta.url))
@@ -41,19 +47,23 @@ export async function renderGateSizes(): Promise<string> {
     const resolved = resolveThresholds(profile, undefined)
     const t = resolved.thresholds
     const estimand = resolved.estimand ?? DEFAULT_ESTIMAND
-    const smallest = smallestDesign(t, model, estimand, 2, {minScenarios: 4, maxScenarios: 50, maxRepetitions: 200})
+    const smallest = smallestDesign(t, model, estimand, PLANNED_TARGET, {
+      minScenarios: 4,
+      maxScenarios: LARGEST_DESIGN.scenarios,
+      maxRepetitions: LARGEST_DESIGN.repetitions,
+    })
     out.push(
       '',
       `### ${name}`,
       '',
-      `Limits: a success drop of at most ${t.max_success_rate_drop_pct} points, at least ${t.min_output_validity_rate_pct}% valid outputs, at most ${t.max_runner_failure_rate_pct}% runner failures, ${t.max_timeout_stall_rate_pct}% timeouts, ${t.max_retry_rate_pct}% retried runs; estimand ${estimand}. Fewest runs for 80% whole-gate power (4 scenarios or more): ${smallest ? `${smallest.scenarios} scenarios × ${smallest.repetitions} (${smallest.scenarios * smallest.repetitions} runs a mode, ${pct(smallest.power)})` : 'none up to 50 scenarios × 200'}.`,
+      `Limits: a success drop of at most ${t.max_success_rate_drop_pct} points, at least ${t.min_output_validity_rate_pct}% valid outputs, at most ${t.max_runner_failure_rate_pct}% runner failures, ${t.max_timeout_stall_rate_pct}% timeouts, ${t.max_retry_rate_pct}% retried runs; estimand ${estimand}. Fewest runs for 80% whole-gate power (4 scenarios or more): ${smallest ? `${smallest.scenarios} scenarios × ${smallest.repetitions} (${smallest.scenarios * smallest.repetitions} runs a mode, ${pct(smallest.power)})` : `none up to ${LARGEST_DESIGN.scenarios} scenarios × ${LARGEST_DESIGN.repetitions}`}.`,
       '',
       '| design | runs a mode | whole gate P(pass) | success check | detects a success drop of | doubling passes |',
       '|:--|--:|--:|--:|--:|--:|',
     )
     for (const [scenarios, repetitions, note] of DESIGNS) {
       const runs = scenarios * repetitions
-      const design = designPower(t, model, estimand, scenarios, repetitions, 2)
+      const design = designPower(t, model, estimand, scenarios, repetitions, PLANNED_TARGET)
       const detectable = successDetectable({
         baseline: model.baseline_success_pct / 100,
         candidateRuns: runs,

@@ -16,6 +16,8 @@ import {
   defaultPowerModel,
   designPower,
   detectableReductions,
+  LARGEST_DESIGN,
+  PLANNED_TARGET,
   discordanceOf,
   repetitionsFor,
   smallestDesign,
@@ -79,7 +81,13 @@ export interface PlanResult {
   markdown: string
 }
 
-const PLAN_DEFAULTS = {target: 2, datasets: 100, seed: 1, maxScenarios: 50, maxRepetitions: 200} as const
+const PLAN_DEFAULTS = {
+  target: PLANNED_TARGET,
+  datasets: 100,
+  seed: 1,
+  maxScenarios: LARGEST_DESIGN.scenarios,
+  maxRepetitions: LARGEST_DESIGN.repetitions,
+} as const
 
 /**
  * The power model measured on a comparison: a run's log SD from the reductions' within-scenario

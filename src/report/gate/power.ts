@@ -71,8 +71,11 @@ const REDUCTIONS = [
 const Z_POWER = 0.841621
 
 /** What a suite is sized for: a candidate at twice every efficiency threshold passing the whole gate 80% of the time. */
-const PLANNED_TARGET = 2
+export const PLANNED_TARGET = 2
 const PLANNED_POWER = 0.8
+
+/** The largest design the planner's searches try. */
+export const LARGEST_DESIGN = {scenarios: 50, repetitions: 200} as const
 
 /**
  * A run's log variance of a metric in each mode, averaged over the scenarios, the candidate's at `ratio`
@@ -380,11 +383,19 @@ export function undersizedSuiteWarning(
   const estimand = profile.estimand ?? 'suite'
   const asWritten = designPower(profile.thresholds, model, estimand, scenarios, repetitions, PLANNED_TARGET)
   if (asWritten.power >= PLANNED_POWER) return null
-  const more = repetitionsFor(profile.thresholds, model, estimand, scenarios, PLANNED_TARGET, PLANNED_POWER, 200)
+  const more = repetitionsFor(
+    profile.thresholds,
+    model,
+    estimand,
+    scenarios,
+    PLANNED_TARGET,
+    PLANNED_POWER,
+    LARGEST_DESIGN.repetitions,
+  )
   const fewest = smallestDesign(profile.thresholds, model, estimand, PLANNED_TARGET, {
     minScenarios: scenarios,
-    maxScenarios: Math.max(scenarios, 50),
-    maxRepetitions: 200,
+    maxScenarios: Math.max(scenarios, LARGEST_DESIGN.scenarios),
+    maxRepetitions: LARGEST_DESIGN.repetitions,
   })
   const needs = [
     more
@@ -395,6 +406,8 @@ export function undersizedSuiteWarning(
       : null,
   ].filter((need): need is string => need !== null)
   const fix =
-    needs.length > 0 ? `80% takes ${needs.join(', or ')}` : 'no design up to 50 scenarios × 200 repetitions reaches 80%'
+    needs.length > 0
+      ? `80% takes ${needs.join(', or ')}`
+      : `no design up to ${LARGEST_DESIGN.scenarios} scenarios × ${LARGEST_DESIGN.repetitions} repetitions reaches 80%`
   return `suite ${suite} (${scenarios} scenarios × ${repetitions} repetitions) is smaller than its gate ${profile.name} needs: a good candidate (95% success, twice every efficiency threshold) passes it ${(100 * asWritten.power).toFixed(0)}% of the time by the planner; ${fix} (ghx-bench plan)`
 }
